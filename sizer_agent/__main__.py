@@ -1,0 +1,3 @@
+from sizer_agent.cli import main
+
+raise SystemExit(main())

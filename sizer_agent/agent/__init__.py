@@ -1,0 +1,1 @@
+"""The sizing agent: intake, conversation engines and the events they emit."""

@@ -1,0 +1,73 @@
+"""Events a conversation engine emits and the UI renders, one widget per event.
+
+This is the contract between the agent (deterministic planner or LLM backend) and every front end (Textual
+app, web mode, headless intake). Events are pydantic models so that they can be stored in the session
+database and replayed exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+
+class QuestionAsked(BaseModel):
+    kind: Literal["question"] = "question"
+    question_id: str
+    text: str
+    why: str = ""  # shown when the user asks "why?"
+    suggestions: list[str] = Field(default_factory=list)
+
+
+class AnswerRecorded(BaseModel):
+    kind: Literal["answer"] = "answer"
+    field: str
+    value: Any
+    raw_text: str = ""
+    assumed: bool = False  # a documented default was used ("I don't know")
+
+
+class ToolCalled(BaseModel):
+    kind: Literal["tool_call"] = "tool_call"
+    call_id: str
+    tool: str
+    arguments: dict[str, Any]
+
+
+class ToolReturned(BaseModel):
+    kind: Literal["tool_result"] = "tool_result"
+    call_id: str
+    tool: str
+    ok: bool
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    duration_ms: float = 0.0
+
+
+class AgentMessage(BaseModel):
+    kind: Literal["message"] = "message"
+    text: str  # Markdown; every number in it comes from a tool result
+
+
+class ProfileUpdated(BaseModel):
+    kind: Literal["profile"] = "profile"
+    profile: dict[str, Any]
+
+
+Event = Annotated[
+    QuestionAsked | AnswerRecorded | ToolCalled | ToolReturned | AgentMessage | ProfileUpdated,
+    Field(discriminator="kind"),
+]
+
+
+class ConversationEngine(Protocol):
+    """What every backend offers the front ends."""
+
+    def start(self) -> list[Event]:
+        """Events to show when the conversation opens (or resumes)."""
+        ...
+
+    def handle(self, text: str) -> list[Event]:
+        """Process one user message and return the events it caused, in order."""
+        ...

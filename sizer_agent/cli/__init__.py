@@ -1,0 +1,87 @@
+"""Command-line entry point.
+
+Subcommands live one per module in `sizer_agent.cli.commands`; each module defines `NAME`, `HELP`,
+`configure(parser)` and `run(args) -> int`, and is discovered here, so adding a command touches no
+shared file. `sizer-agent` with no subcommand starts the interactive app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from pydantic import ValidationError
+
+from sizer_agent import __version__
+from sizer_agent.cli import commands
+from tools.errors import InputError
+
+EXIT_USAGE = 2
+
+
+def _command_modules() -> list[ModuleType]:
+    modules = [
+        importlib.import_module(f"{commands.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(commands.__path__)
+        if not info.name.startswith("_")
+    ]
+    return sorted(modules, key=lambda m: getattr(m, "ORDER", 50))
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+    parser = argparse.ArgumentParser(
+        prog="sizer-agent",
+        description=(
+            "Size an AI workload before buying hardware. With no command, starts the interview app; "
+            "each command below is one deterministic or benchmark tool (try `sizer-agent COMMAND --help`)."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"sizer-agent {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    by_name: dict[str, ModuleType] = {}
+    for module in _command_modules():
+        sub_parser = sub.add_parser(
+            module.NAME,
+            help=module.HELP,
+            description=getattr(module, "DESCRIPTION", module.HELP),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.configure(sub_parser)
+        by_name[module.NAME] = module
+    return parser, by_name
+
+
+def format_validation_error(error: ValidationError) -> str:
+    """One line per problem, naming the field path and pydantic's reason."""
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "input"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser, by_name = build_parser()
+    if not args_list:
+        args_list = ["app"] if "app" in by_name else ["--help"]
+    args = parser.parse_args(args_list)
+    module = by_name.get(args.command or "")
+    if module is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(module.run(args) or 0)
+    except InputError as error:
+        print(f"sizer-agent {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except ValidationError as error:
+        print(f"sizer-agent {args.command}: error: {format_validation_error(error)}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

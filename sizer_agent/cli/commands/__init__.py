@@ -1,0 +1,1 @@
+"""One module per `sizer-agent` subcommand (discovered by `sizer_agent.cli`)."""

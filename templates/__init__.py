@@ -1,0 +1,1 @@
+"""Jinja templates of the proposal, shipped inside the wheel (read with importlib.resources)."""
