@@ -1,0 +1,1 @@
+"""The app's widgets, one family per module: chat, sidebar, prompt, results, keybar."""
