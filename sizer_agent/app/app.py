@@ -44,6 +44,7 @@ class AppConfig(BaseModel):
     resume: str | None = None  # a session id to reopen at start; a new session otherwise
     output_dir: Path = Path(".")  # where exports and proposals are written
     cursor_blink: bool = True
+    self_service: bool = False  # a customer in a browser: no listing or resuming of other sessions
 
 
 class SizerApp(App[None]):
@@ -71,7 +72,7 @@ class SizerApp(App[None]):
         self._backend: Backend | None = None
         self._engine_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sizer-engine")
         self.session: OpenedSession | None = None
-        self.recommendation: RecommendationView | None = None
+        self._recommendation: dict[str, Any] | None = None  # the latest recommendation tool result
         self.notices: list[str] = []  # every notice shown, newest last (also read by tests)
 
     # ---- screens -------------------------------------------------------------------------------
@@ -91,10 +92,19 @@ class SizerApp(App[None]):
     def _chat_composed(self) -> None:
         self.open_session(self.config.resume)
 
+    @property
+    def recommendation(self) -> RecommendationView | None:
+        """The latest recommendation tool result, formatted for the interface language."""
+        if self._recommendation is None:
+            return None
+        return recommendation_view(self._recommendation, self.lang)
+
     def watch_lang(self, lang: Lang) -> None:
         for screen in self.screen_stack:
             if isinstance(screen, ChatScreen | ResultsScreen):
                 screen.lang = lang
+            if isinstance(screen, ResultsScreen) and self.recommendation is not None:
+                screen.view = self.recommendation
         self._update_subtitle()
 
     def _update_subtitle(self) -> None:
@@ -138,7 +148,7 @@ class SizerApp(App[None]):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.session = session
-        self.recommendation = None
+        self._recommendation = None
         self._update_subtitle()
         chat.reset()
         self._render(history, replay=True)
@@ -164,8 +174,7 @@ class SizerApp(App[None]):
         self.chat_screen.show(events, replay=replay)
         for event in events:
             if isinstance(event, ToolReturned) and event.ok and is_recommendation_result(event.result):
-                assert event.result is not None
-                self.recommendation = recommendation_view(event.result, self.lang)
+                self._recommendation = event.result
                 if not replay:
                     self.action_show_results()
 
@@ -185,10 +194,16 @@ class SizerApp(App[None]):
 
     @work(group="dialogs", exit_on_error=False)
     async def action_resume_session(self) -> None:
+        if self.config.self_service:
+            self.notice(t("notice.self_service", self.lang), severity="warning")
+            return
         sessions = await self._call(lambda b: b.list_sessions())
-        chosen = await self.push_screen_wait(SessionPicker(sessions, self.lang))
-        if chosen is not None:
-            self.open_session(chosen)
+        # A callback rather than push_screen_wait: no worker stays alive while the user is choosing.
+        self.push_screen(SessionPicker(sessions, self.lang), callback=self._resume_chosen)
+
+    def _resume_chosen(self, session_id: str | None) -> None:
+        if session_id is not None:
+            self.open_session(session_id)
 
     @work(group="files", exit_on_error=False)
     async def action_export_session(self) -> None:

@@ -135,10 +135,10 @@ class RecommendationView:
 
 def _price(option: dict[str, Any], lang: Lang) -> str:
     if isinstance(option.get("price_eur"), int | float):
-        return f"{format_number(option['price_eur'], lang)} €"
+        return format_number(option["price_eur"], lang)
     for key in ("hourly_eur", "price_eur_per_hour", "hourly_price_eur"):
         if isinstance(option.get(key), int | float):
-            return f"{option[key]:.2f} €/h"
+            return f"{format_number(option[key], lang, 2)}/h"
     return "—"
 
 

@@ -31,8 +31,9 @@ class Verdict(Static):
         if not self.view.options:
             return Text(t("results.empty", self.lang), style="dim")
         if self.view.recommended_name:
-            verdict = t("results.recommended", self.lang, name=self.view.recommended_name)
-            return Text(verdict, style="bold green")
+            best = next(o for o in self.view.options if o.offer_id == self.view.recommended_id)
+            name = f"{best.offer_id} {best.name} — {best.num_gpus}× {best.gpu}, {best.price} €"
+            return Text(t("results.recommended", self.lang, name=name), style="bold green")
         return Text(t("results.none", self.lang, reason=self.view.reason or "—"), style="bold red")
 
 

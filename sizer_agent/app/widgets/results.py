@@ -15,6 +15,9 @@ from sizer_agent.app.i18n import Lang, t
 from sizer_agent.app.present import GB, OptionView, RecommendationView, bar, format_gb, format_number
 
 
+GPU_COLUMN = 16  # characters: keeps the whole table inside 80 columns
+
+
 def _maybe(value: float | None, lang: Lang, digits: int = 0, suffix: str = "") -> str:
     return "—" if value is None else f"{format_number(value, lang, digits)}{suffix}"
 
@@ -47,10 +50,11 @@ class RecommendationTable(DataTable[Text | str]):
         for option in self.view.options:
             rank += option.fits
             style = "bold green" if option.offer_id == self.view.recommended_id else ""
+            gpus = f"{option.num_gpus}× {option.gpu}"
             self.add_row(
                 Text(str(rank) if option.fits else "–", style=style),
-                Text(f"{option.offer_id} {option.name}", style=style),
-                f"{option.num_gpus}× {option.gpu}",
+                Text(option.offer_id, style=style),
+                gpus if len(gpus) <= GPU_COLUMN else gpus[: GPU_COLUMN - 1] + "…",
                 Text("✓", style="green") if option.fits else Text("✗", style="red"),
                 format_gb(option.per_gpu_total_bytes, lang),
                 _maybe(option.headroom_pct, lang, 0, " %"),
@@ -115,7 +119,7 @@ class BarChart(Static):
             return text
         top = max(value for _, value, _ in rows) or 1.0
         label_width = min(14, max(len(label) for label, _, _ in rows))
-        width = max(10, (self.content_size.width or 60) - label_width - 12)
+        width = min(40, max(10, (self.content_size.width or 60) - label_width - 12))
         for label, value, fits in rows:
             text.append(f"{label[:label_width]:<{label_width}} ")
             text.append(bar(value / top, width), style="green" if fits else "red")

@@ -1,0 +1,50 @@
+"""`sizer-agent app` (also what `sizer-agent` with no arguments runs): the interview in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+NAME = "app"
+ORDER = 1
+HELP = "the interactive interview (also what `sizer-agent` alone starts)"
+DESCRIPTION = """\
+Start the interview app in the terminal.
+
+The agent asks what decides the size of your workload (model and revision, precision, input and output
+lengths, concurrent requests, training settings…), calls the estimate and recommendation tools as soon
+as it knows enough, and shows every tool call as a card you can open (Tab to reach it, Enter to open).
+Every answer is stored at once in the session database; quitting never loses one.
+
+Keys: Enter send · ↓/↑ suggestions · ctrl+n new session · ctrl+r resume · ctrl+s export JSON ·
+ctrl+p write the proposal · F3 results · F2 français/English · ctrl+k command palette · F1 help ·
+ctrl+q quit.
+
+Examples:
+  sizer-agent                         new session, French interface
+  sizer-agent app --lang en           new session, English interface
+  sizer-agent app --resume 12         reopen session 12 (its conversation is replayed)
+  sizer-agent app --db ./acme.db      use another session database
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=["fr", "en"], default="fr", help="interface language (default fr)")
+    parser.add_argument("--resume", metavar="SESSION", help="reopen this stored session instead of a new one")
+    parser.add_argument("--db", type=Path, metavar="FILE",
+                        help="session database (SQLite); default: the store's default location")
+    parser.add_argument("--output-dir", type=Path, default=Path("."), metavar="DIR",
+                        help="where ctrl+s exports and ctrl+p proposals are written (default: current folder)")
+    parser.add_argument("--self-service", action="store_true",
+                        help="customer mode: no listing or resuming of other people's sessions")
+
+
+def run(args: argparse.Namespace) -> int:
+    # Textual is imported here, not at module level: every other command stays fast to start.
+    from sizer_agent.app import AppConfig, SizerApp
+    from sizer_agent.app.production import production_backend_factory
+
+    config = AppConfig(lang=args.lang, resume=args.resume, output_dir=args.output_dir,
+                       self_service=args.self_service)
+    SizerApp(production_backend_factory(args.db), config).run()
+    return 0
