@@ -14,7 +14,6 @@ from textual.widgets import DataTable, Static
 from sizer_agent.app.i18n import Lang, t
 from sizer_agent.app.present import GB, OptionView, RecommendationView, bar, format_gb, format_number
 
-
 GPU_COLUMN = 16  # characters: keeps the whole table inside 80 columns
 
 

@@ -34,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, metavar="FILE",
                         help="session database (SQLite); default: the store's default location")
     parser.add_argument("--output-dir", type=Path, default=Path("."), metavar="DIR",
-                        help="where ctrl+s exports and ctrl+p proposals are written (default: current folder)")
+                        help="where ctrl+s exports and ctrl+p proposals go (default: current folder)")
     parser.add_argument("--self-service", action="store_true",
                         help="customer mode: no listing or resuming of other people's sessions")
 

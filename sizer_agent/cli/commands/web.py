@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     if not 0 < args.port < 65536:
-        print(f"sizer-agent web: error: --port: {args.port} is not a port (allowed: 1-65535)", file=sys.stderr)
+        print(f"sizer-agent web: error: --port: {args.port} (allowed: 1-65535)", file=sys.stderr)
         return 2
     server = Server(app_command(args), host=args.host, port=args.port, title="sizer-agent",
                     public_url=args.public_url)
