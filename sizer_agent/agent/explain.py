@@ -1,0 +1,147 @@
+"""Plain-words explanations of tool results. Every number shown is read from the result dict.
+
+The functions read results defensively (`.get`) so that an added or renamed field in a tool's output
+degrades to a shorter sentence, never to an exception in the middle of an interview.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sizer_agent.agent.planning import sized_concurrency
+from sizer_agent.agent.profile import WorkloadProfile
+from sizer_agent.agent.questions import Lang
+from sizer_agent.agent.wording import gigabytes, number
+from tools.registry import ToolOutcome, ToolRegistry
+
+_PARTS = (
+    ("weights_bytes", "poids", "weights"),
+    ("kv_cache_bytes", "cache KV", "KV cache"),
+    ("activations_bytes", "activations", "activations"),
+    ("gradients_bytes", "gradients", "gradients"),
+    ("optimizer_bytes", "états de l'optimiseur", "optimizer states"),
+    ("runtime_bytes", "runtime", "runtime"),
+)
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang) -> str:
+    fr = lang == "fr"
+    per_gpu = result.get("per_gpu") or {}
+    lines = []
+    total = _num(per_gpu.get("total_bytes"))
+    parts = [
+        f"{(fr_name if fr else en_name)} {gigabytes(v, lang)}"
+        for key, fr_name, en_name in _PARTS
+        if (v := _num(per_gpu.get(key))) is not None and v > 0
+    ]
+    if total is not None:
+        head = (f"**Mémoire par GPU : {gigabytes(total, lang)}**" if fr
+                else f"**Memory per GPU: {gigabytes(total, lang)}**")
+        lines.append(head + (" — " + " · ".join(parts) if parts else "") + ".")
+    plan = result.get("parallelism") or {}
+    gpus = plan.get("num_gpus")
+    if isinstance(gpus, int):
+        tp, pp, dp = plan.get("tp"), plan.get("pp"), plan.get("dp")
+        detail = ", ".join(f"{name} {v}" for name, v in (("TP", tp), ("PP", pp), ("DP", dp)) if v)
+        lines.append((f"Plan : {gpus} GPU" if fr else f"Plan: {gpus} GPU") + (f" ({detail})." if detail else "."))
+    weights_total = _num(result.get("weight_bytes_total"))
+    if weights_total is not None and gpus and gpus > 1:
+        lines.append((f"Poids du modèle entier : {gigabytes(weights_total, lang)}, répartis entre les GPU — la "
+                      "VRAM ne s'additionne pas, il faut ce parallélisme pour que cela tienne.") if fr else
+                     (f"Whole-model weights: {gigabytes(weights_total, lang)}, split across the GPUs — VRAM "
+                      "does not add up, this parallelism is what makes it fit."))
+    kv_token = _num(result.get("kv_cache_bytes_per_token"))
+    if kv_token:
+        kib = number(kv_token / 1024, lang, 0)
+        lines.append(f"Cache KV : {kib} Kio par token et par GPU." if fr else f"KV cache: {kib} KiB per token per GPU.")
+    engine = result.get("engine") or {}
+    if isinstance(engine, dict) and engine.get("max_concurrency") is not None:
+        lines.append((f"Profil vLLM : {engine['max_concurrency']} séquences de contexte maximal tiennent dans le "
+                      "pool de cache KV.") if fr else
+                     (f"vLLM profile: {engine['max_concurrency']} sequences at full context fit in the KV-cache "
+                      "pool."))
+    fits = result.get("fits")
+    gpu_bytes = _num(result.get("gpu_memory_bytes"))
+    if fits is not None and gpu_bytes:
+        verdict = ("tient" if fits else "ne tient pas") if fr else ("fits" if fits else "does not fit")
+        lines.append(f"Sur un GPU de {gigabytes(gpu_bytes, lang)} : {verdict}." if fr
+                     else f"On a {gigabytes(gpu_bytes, lang)} GPU: {verdict}.")
+    if profile.use_case == "online_serving" and (profile.growth_factor or 1.0) > 1.0:
+        n = sized_concurrency(profile)
+        lines.append(f"Dimensionné pour {n} requêtes simultanées (pic actuel × croissance attendue)." if fr
+                     else f"Sized for {n} concurrent requests (today's peak × expected growth).")
+    for warning in result.get("warnings") or []:
+        lines.append(f"⚠ {warning}")
+    if not lines:
+        return "Estimation reçue (détails dans la carte de l'outil)." if fr else "Estimate received (details in the tool card)."
+    return "\n".join(lines)
+
+
+def _pick(item: dict[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if item.get(key) is not None:
+            return item[key]
+    return None
+
+
+def recommendation(result: dict[str, Any], lang: Lang) -> str:
+    fr = lang == "fr"
+    options = _pick(result, "ranked", "options", "recommendations", "configurations", "candidates") or []
+    rejected = _pick(result, "rejected", "rejections") or []
+    lines = []
+    if isinstance(options, list) and options:
+        lines.append("**Configurations retenues :**" if fr else "**Recommended configurations:**")
+        for rank, item in enumerate(options[:5], 1):
+            if not isinstance(item, dict):
+                continue
+            name = _pick(item, "name", "id", "config_id", "configuration") or "?"
+            if isinstance(name, dict):
+                name = _pick(name, "name", "id") or "?"
+            price = _num(_pick(item, "price_eur", "price", "cost_eur"))
+            reason = _pick(item, "reason", "why", "summary")
+            text = f"{rank}. {name}"
+            if price is not None:
+                text += f" — {number(price, lang)} €"
+            if reason:
+                text += f" — {reason}"
+            lines.append(text)
+    if isinstance(rejected, list) and rejected:
+        lines.append("Écartées :" if fr else "Rejected:")
+        for item in rejected[:8]:
+            if isinstance(item, dict):
+                name = _pick(item, "name", "id", "config_id") or "?"
+                reason = _pick(item, "reason", "why", "reasons") or ""
+                if isinstance(reason, list):
+                    reason = "; ".join(str(r) for r in reason)
+                lines.append(f"- {name} : {reason}" if fr else f"- {name}: {reason}")
+    if not lines:
+        return ("Recommandation reçue (détails dans la carte de l'outil)." if fr
+                else "Recommendation received (details in the tool card).")
+    return "\n".join(lines)
+
+
+def bench(result: dict[str, Any], lang: Lang) -> str:
+    fr = lang == "fr"
+    keys = [k for k in ("ttft_ms", "tpot_ms", "output_throughput", "request_throughput") if k in result]
+    if not keys:
+        return "Mesure reçue (détails dans la carte de l'outil)." if fr else "Measurement received (see the tool card)."
+    body = ", ".join(f"{k} {result[k]}" for k in keys)
+    return ("Mesuré sur le serveur : " if fr else "Measured on the server: ") + body + "."
+
+
+def tool_failed(tool: str, outcome: ToolOutcome, lang: Lang) -> str:
+    error = (outcome.error or "").strip()
+    if lang == "fr":
+        return f"L'outil `{tool}` a refusé : {error}"
+    return f"Tool `{tool}` refused: {error}"
+
+
+def tool_missing(tool: str, registry: ToolRegistry, lang: Lang) -> str:
+    why = registry.unavailable.get(tool, "")
+    if lang == "fr":
+        return f"L'outil `{tool}` n'est pas disponible dans cette installation ({why}) ; le profil est enregistré."
+    return f"Tool `{tool}` is not available in this installation ({why}); the profile is saved."

@@ -1,0 +1,116 @@
+"""From a complete profile to tool arguments: which tools to call, with what, in which order.
+
+The only translation layer between the interview vocabulary (use case, precision, concurrent users,
+growth) and the tools' request models (mode, method, dtype/quantization, concurrency). Kept in one place so
+that the deterministic engine, the LLM backend's fallback and the headless intake size the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from sizer_agent.agent.profile import TRAINING_USE_CASES, WorkloadProfile
+
+# precision answer -> (EstimateRequest.dtype, EstimateRequest.quantization)
+PRECISION_TO_REQUEST: dict[str, tuple[str, str | None]] = {
+    "fp32": ("float32", None),
+    "bf16": ("bfloat16", None),
+    "fp16": ("float16", None),
+    "fp8": ("auto", "fp8"),
+    "int8": ("auto", "int8"),
+    "int4": ("auto", "int4"),
+    "nf4": ("auto", "nf4"),
+    "mxfp4": ("auto", "mxfp4"),
+    "nvfp4": ("auto", "nvfp4"),
+}
+
+
+def sized_concurrency(profile: WorkloadProfile) -> int:
+    """Concurrent requests to size for: today's peak times the expected growth, rounded up."""
+    base = profile.concurrency or 1
+    return max(1, math.ceil(base * (profile.growth_factor or 1.0)))
+
+
+def custom_config_path(profile: WorkloadProfile, cache_dir: Path | None = None) -> str | None:
+    """Write a custom architecture as a config.json the model loader reads; stable path per content."""
+    if profile.custom_architecture is None:
+        return None
+    config = profile.custom_architecture.to_hf_config()
+    text = json.dumps(config, sort_keys=True)
+    if cache_dir is None:
+        from platformdirs import user_cache_dir
+
+        cache_dir = Path(user_cache_dir("sizer-agent", appauthor=False)) / "custom-models"
+    folder = cache_dir / hashlib.sha256(text.encode()).hexdigest()[:16]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "config.json"
+    if not path.exists():
+        path.write_text(text)
+    return str(path)
+
+
+def estimate_arguments(profile: WorkloadProfile, cache_dir: Path | None = None) -> dict[str, Any]:
+    """Arguments of the `estimate_memory` tool (`tools.estimate.EstimateRequest`) for this profile."""
+    training = profile.use_case in TRAINING_USE_CASES
+    dtype, quantization = PRECISION_TO_REQUEST.get(profile.precision or "bf16", ("auto", None))
+    model = custom_config_path(profile, cache_dir) or profile.model
+    args: dict[str, Any] = {
+        "model": model,
+        "revision": profile.model_revision,
+        "mode": "training" if training else "inference",
+        "dtype": dtype,
+        "quantization": quantization,
+    }
+    gpus = profile.num_gpus or 1
+    if training:
+        args["method"] = {"finetune_lora": "lora", "finetune_qlora": "qlora"}.get(profile.use_case or "", "full")
+        if args["method"] == "qlora":  # QLoRA: the frozen base is 4-bit whatever the compute dtype
+            args["quantization"] = quantization or "nf4"
+            args["dtype"] = "bfloat16" if dtype == "auto" else dtype
+        args["batch_size"] = profile.batch_size or 1
+        if profile.context_len:
+            args["seq_len"] = profile.context_len
+        args["optimizer"] = profile.optimizer or "adamw"
+        args["data_parallel_size"] = gpus
+    else:
+        if profile.input_len:
+            args["input_len"] = profile.input_len
+        if profile.output_len:
+            args["output_len"] = profile.output_len
+        if profile.context_len:
+            args["max_model_len"] = profile.context_len
+        if profile.use_case == "online_serving":
+            args["concurrency"] = sized_concurrency(profile)
+        else:  # batch inference and vision: the batch is the load
+            args["concurrency"] = profile.batch_size or 1
+            args["batch_size"] = profile.batch_size or 1
+        args["tensor_parallel_size"] = gpus
+        if profile.framework == "vllm":
+            args["engine"] = "vllm"
+    return {k: v for k, v in args.items() if v is not None or k in ("revision", "quantization")}
+
+
+def recommend_arguments(
+    profile: WorkloadProfile, estimate: dict[str, Any] | None, input_fields: set[str]
+) -> dict[str, Any]:
+    """Arguments for the `recommend` tool, filled from whatever its request model declares.
+
+    The recommendation request is matched by field name so that this works whatever subset of the
+    profile the tool reads; fields it does not declare are not sent.
+    """
+    candidates: dict[str, Any] = {
+        **profile.model_dump(exclude_none=True),
+        "estimate": estimate,
+        "request": estimate_arguments(profile) if "request" in input_fields else None,
+        "workload": profile.model_dump(exclude_none=True),
+        "profile": profile.model_dump(exclude_none=True),
+        "sized_concurrency": sized_concurrency(profile),
+        "max_budget_eur": profile.budget_eur,
+        "ecc": profile.ecc_required,
+        "max_power_w": profile.power_limit_w,
+    }
+    return {k: v for k, v in candidates.items() if k in input_fields and v is not None}
