@@ -188,8 +188,8 @@ class DeterministicEngine:
         keyword_fields = set(values) - {current.id} if current else set(values)
         # "non, plutôt 64": a bare value in a correction belongs to the last answer, not the new question
         last = self.state.last_field
-        if parsed.correction and last and last in BY_ID and (current is None or (
-                current.id in values and not keyword_fields and last != current.id)):
+        if parsed.correction and last and last in BY_ID and not keyword_fields and (
+                current is None or last != current.id):
             bare = parse_for_question(BY_ID[last].type, last, _strip_markers(text), BY_ID[last].choices)
             if bare is not None:
                 values = {last: bare}

@@ -146,7 +146,8 @@ _DONT_KNOW = re.compile(
     r"|par défaut|default|passer|passe|skip|next|je passe)\b[\s.!?…]*$"
 )
 _CORRECTION = re.compile(
-    r"^\s*(?:(?:non|no|nope|oups|oops|pardon|sorry|désolé|correction|erratum)\b[\s,.:;!-]*)?"
+    r"^\s*(?:(?:non|no|nope|oups|oops|pardon|sorry|désolé|correction|erratum)"
+    r"(?:\s*[,.:;!-]+\s*|\s+(?=en fait|actually|in fact|finalement|plutôt|rather|i meant|\d)))?"
     r"(?:(?:en fait|actually|in fact|finalement|plutôt|rather|i meant|je voulais dire|make it|change)\b[\s,.:;!-]*)?",
 )
 
@@ -448,7 +449,7 @@ def extract(text: str, known_models: list[str] | None = None) -> tuple[dict[str,
         s.values.setdefault("use_case", use_case)
     framework = None
     for pattern, value in FRAMEWORK_PATTERNS:
-        match = re.search(pattern + rf"\s*(?:version\s*)?(?:{_VERSION})?", s.text)
+        match = re.search(rf"(?:{pattern})\s*(?:version\s*)?(?:{_VERSION})?", s.text)
         if match:
             framework = value
             s.values.setdefault("framework", value)

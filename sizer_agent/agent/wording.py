@@ -20,8 +20,10 @@ def number(value: float, lang: Lang, decimals: int = 0) -> str:
 
 
 def _trim(value: float, lang: Lang) -> str:
-    decimals = 0 if float(value).is_integer() else (1 if abs(value) >= 10 else 2)
-    return number(value, lang, decimals)
+    """At most two decimals, none when they are zeros: 1.5 -> '1,5', 2.0 -> '2'."""
+    rounded = round(float(value), 2 if abs(value) < 10 else 1)
+    decimals = 0 if rounded.is_integer() else (1 if round(rounded, 1) == rounded else 2)
+    return number(rounded, lang, decimals)
 
 
 def gigabytes(n_bytes: float, lang: Lang) -> str:
