@@ -82,6 +82,11 @@ def export_session(store: SessionStore, session_id: int) -> dict[str, Any]:
     return document.model_dump(mode="json")
 
 
+def _where(error: ValidationError) -> str:
+    first = error.errors()[0]
+    return ".".join(str(p) for p in first["loc"]) + f": {first['msg']}"
+
+
 def import_session(store: SessionStore, data: dict[str, Any]) -> int:
     """Store an exported session under a new id (ids are per database); return the new id."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -89,11 +94,12 @@ def import_session(store: SessionStore, data: dict[str, Any]) -> int:
         raise StoreError(f"not a session export: format is {found!r}, expected {FORMAT!r}")
     try:
         document = SessionExport.model_validate(data)
+    except ValidationError as error:
+        raise StoreError(f"invalid session export at {_where(error)}") from error
+    try:
         _EVENTS.validate_python(document.events)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise StoreError(f"invalid session export at {where}: {first['msg']}") from error
+        raise StoreError(f"invalid session export at events.{_where(error)}") from error
     with store.transaction() as conn:
         cursor = conn.execute(
             "INSERT INTO sessions (title, customer, lang, created, updated) VALUES (?,?,?,?,?)",

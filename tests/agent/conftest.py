@@ -92,3 +92,101 @@ def registry() -> ToolRegistry:
 def store(tmp_path: Path) -> SessionStore:
     with SessionStore(tmp_path / "sessions.db") as db:
         yield db
+
+
+# -- a scripted OpenAI-compatible server on 127.0.0.1 ------------------------------------------------------
+
+import json  # noqa: E402
+import socket  # noqa: E402
+import threading  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
+
+
+def text_chunks(text: str, size: int = 7) -> list[dict[str, Any]]:
+    return [{"choices": [{"index": 0, "delta": {"content": text[i:i + size]}}]} for i in range(0, len(text), size)]
+
+
+def tool_call_chunks(name: str, arguments: str, call_id: str = "call_1", index: int = 0) -> list[dict[str, Any]]:
+    """A tool call streamed the way vLLM and OpenAI do: name first, arguments in fragments."""
+    first = {"index": index, "id": call_id, "type": "function", "function": {"name": name, "arguments": ""}}
+    chunks = [{"choices": [{"index": 0, "delta": {"tool_calls": [first]}}]}]
+    for i in range(0, len(arguments), 10):
+        part = {"index": index, "function": {"arguments": arguments[i:i + 10]}}
+        chunks.append({"choices": [{"index": 0, "delta": {"tool_calls": [part]}}]})
+    return chunks
+
+
+class ScriptedLLM:
+    """Answers each POST with the next scripted reply: ("stream", chunks) | ("drop", chunks) |
+    ("status", code) | ("json", body). Records every request body and header."""
+
+    def __init__(self) -> None:
+        self.script: list[tuple[str, Any]] = []
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def _chunk(self, data: bytes) -> None:
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                owner.requests.append(json.loads(body))
+                owner.headers.append(dict(self.headers))
+                kind, payload = owner.script.pop(0) if owner.script else ("status", 599)
+                if kind == "status":
+                    data = json.dumps({"error": {"message": "scripted failure"}}).encode()
+                    self.send_response(payload)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
+                if kind == "json":
+                    data = json.dumps(payload).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for chunk in payload:
+                    self._chunk(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                if kind == "drop":  # half a chunk, then the socket closes: a dropped connection
+                    self.wfile.write(b"400\r\ndata: {\"choi")
+                    self.wfile.flush()
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    self.close_connection = True
+                    return
+                self._chunk(b"data: [DONE]\n\n")
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.handle_error = lambda *args: None  # type: ignore[method-assign]  # scripted drops are expected
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+
+@pytest.fixture
+def llm_server() -> Iterator[ScriptedLLM]:
+    server = ScriptedLLM()
+    server.thread.start()
+    yield server
+    server.server.shutdown()
+    server.server.server_close()
