@@ -11,11 +11,12 @@ from sizer_agent.store.db import (
     StoreError,
     default_db_path,
 )
-from sizer_agent.store.export import FORMAT, SessionExport, export_session, import_session
+from sizer_agent.store.export import FORMAT, InvalidExportError, SessionExport, export_session, import_session
 
 __all__ = [
     "ENV_DB",
     "FORMAT",
+    "InvalidExportError",
     "SCHEMA_VERSION",
     "CorruptDatabaseError",
     "SchemaVersionError",

@@ -221,14 +221,20 @@ class SessionStore:
         self.close()
 
     # -- sessions --------------------------------------------------------------------------------------
-    def create_session(self, title: str = "", customer: str = "", lang: str = "fr") -> int:
+    def create_session(
+        self, title: str = "", customer: str = "", lang: str = "fr", events: list[Any] | None = None
+    ) -> int:
+        """A new session; `events` (optional) are stored in the same transaction: all or nothing."""
         stamp = now_iso()
         with self.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO sessions (title, customer, lang, created, updated) VALUES (?, ?, ?, ?, ?)",
                 (title, customer, lang, stamp, stamp),
             )
-        return int(cursor.lastrowid or 0)
+            session_id = int(cursor.lastrowid or 0)
+            for event in events or []:
+                self._insert_event(conn, session_id, event)
+        return session_id
 
     def update_session(
         self, session_id: int, *, title: str | None = None, customer: str | None = None,
@@ -308,44 +314,51 @@ class SessionStore:
     # -- events and tool calls -------------------------------------------------------------------------
     def record_event(self, session_id: int, event: BaseModel) -> None:
         """Persist one event at once; answers and tool calls also go to their own tables."""
+        self.record_events(session_id, [event])
+
+    def record_events(self, session_id: int, events: list[Any]) -> None:
+        """Persist several events in one transaction (all or nothing)."""
         self._require(session_id)
+        with self.transaction() as conn:
+            for event in events:
+                self._insert_event(conn, session_id, event)
+            self._touch(conn, session_id)
+
+    def _insert_event(self, conn: sqlite3.Connection, session_id: int, event: BaseModel) -> None:
         body = event.model_dump(mode="json")
         stamp = now_iso()
-        with self.transaction() as conn:
+        conn.execute(
+            "INSERT INTO events (session_id, kind, body, created) VALUES (?,?,?,?)",
+            (session_id, body.get("kind", ""), _dumps(body), stamp),
+        )
+        if isinstance(event, AnswerRecorded):
             conn.execute(
-                "INSERT INTO events (session_id, kind, body, created) VALUES (?,?,?,?)",
-                (session_id, body.get("kind", ""), _dumps(body), stamp),
+                "INSERT INTO answers (session_id, field, value, assumed, raw_text, at)"
+                " VALUES (?,?,?,?,?,?)",
+                (session_id, event.field, _dumps(body["value"]), int(event.assumed), event.raw_text, stamp),
             )
-            if isinstance(event, AnswerRecorded):
+            if event.field == "customer" and isinstance(event.value, str):
+                conn.execute("UPDATE sessions SET customer=? WHERE id=?", (event.value, session_id))
+                conn.execute("UPDATE sessions SET title=? WHERE id=? AND title=''", (event.value, session_id))
+        elif isinstance(event, ToolCalled):
+            conn.execute(
+                "INSERT INTO tool_calls (session_id, call_id, tool, arguments, created) VALUES (?,?,?,?,?)",
+                (session_id, event.call_id, event.tool, _dumps(body["arguments"]), stamp),
+            )
+        elif isinstance(event, ToolReturned):
+            updated = conn.execute(
+                "UPDATE tool_calls SET ok=?, result=?, error=?, duration_ms=?"
+                " WHERE session_id=? AND call_id=? AND ok IS NULL",
+                (int(event.ok), _dumps(body["result"]), event.error, event.duration_ms, session_id,
+                 event.call_id),
+            ).rowcount
+            if not updated:  # a result without its call (imported or replayed): keep it anyway
                 conn.execute(
-                    "INSERT INTO answers (session_id, field, value, assumed, raw_text, at)"
-                    " VALUES (?,?,?,?,?,?)",
-                    (session_id, event.field, _dumps(body["value"]), int(event.assumed), event.raw_text, stamp),
+                    "INSERT INTO tool_calls (session_id, call_id, tool, arguments, ok, result, error,"
+                    " duration_ms, created) VALUES (?,?,?,?,?,?,?,?,?)",
+                    (session_id, event.call_id, event.tool, "{}", int(event.ok), _dumps(body["result"]),
+                     event.error, event.duration_ms, stamp),
                 )
-                if event.field == "customer" and isinstance(event.value, str):
-                    conn.execute("UPDATE sessions SET customer=? WHERE id=?", (event.value, session_id))
-                    conn.execute("UPDATE sessions SET title=? WHERE id=? AND title=''",
-                                 (event.value, session_id))
-            elif isinstance(event, ToolCalled):
-                conn.execute(
-                    "INSERT INTO tool_calls (session_id, call_id, tool, arguments, created) VALUES (?,?,?,?,?)",
-                    (session_id, event.call_id, event.tool, _dumps(body["arguments"]), stamp),
-                )
-            elif isinstance(event, ToolReturned):
-                updated = conn.execute(
-                    "UPDATE tool_calls SET ok=?, result=?, error=?, duration_ms=?"
-                    " WHERE session_id=? AND call_id=? AND ok IS NULL",
-                    (int(event.ok), _dumps(body["result"]), event.error, event.duration_ms, session_id,
-                     event.call_id),
-                ).rowcount
-                if not updated:  # a result without its call (imported or replayed): keep it anyway
-                    conn.execute(
-                        "INSERT INTO tool_calls (session_id, call_id, tool, arguments, ok, result, error,"
-                        " duration_ms, created) VALUES (?,?,?,?,?,?,?,?,?)",
-                        (session_id, event.call_id, event.tool, "{}", int(event.ok), _dumps(body["result"]),
-                         event.error, event.duration_ms, stamp),
-                    )
-            self._touch(conn, session_id)
 
     def recorder(self, session_id: int) -> Callable[[BaseModel], None]:
         """A callback for an engine's `on_event`: each event is committed as it is emitted."""

@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 FORMAT = "sizer-agent-session/1"
 
 
+class InvalidExportError(StoreError):
+    """The document is not a valid session export; nothing was stored."""
+
+
 class ToolCallRecord(BaseModel):
     call_id: str
     tool: str
@@ -91,15 +95,15 @@ def import_session(store: SessionStore, data: dict[str, Any]) -> int:
     """Store an exported session under a new id (ids are per database); return the new id."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
-        raise StoreError(f"not a session export: format is {found!r}, expected {FORMAT!r}")
+        raise InvalidExportError(f"not a session export: format is {found!r}, expected {FORMAT!r}")
     try:
         document = SessionExport.model_validate(data)
     except ValidationError as error:
-        raise StoreError(f"invalid session export at {_where(error)}") from error
+        raise InvalidExportError(f"invalid session export at {_where(error)}") from error
     try:
         _EVENTS.validate_python(document.events)
     except ValidationError as error:
-        raise StoreError(f"invalid session export at events.{_where(error)}") from error
+        raise InvalidExportError(f"invalid session export at events.{_where(error)}") from error
     with store.transaction() as conn:
         cursor = conn.execute(
             "INSERT INTO sessions (title, customer, lang, created, updated) VALUES (?,?,?,?,?)",
