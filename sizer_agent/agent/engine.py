@@ -11,6 +11,7 @@ answer is saved before any tool runs.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -52,7 +53,7 @@ class DeterministicEngine:
         self.registry = registry if registry is not None else default_registry()
         self.state = state if state is not None else InterviewState(lang=lang)
         self.on_event = on_event
-        self.known_models = known_models if known_models is not None else _bundled_model_names()
+        self.known_models = known_models if known_models is not None else bundled_model_names()
         self._out: list[Any] = []
 
     # -- public API ------------------------------------------------------------------------------------
@@ -295,7 +296,7 @@ class DeterministicEngine:
         estimate = self._call("estimate_memory", estimate_arguments(profile))
         if not estimate.ok:
             self._emit(AgentMessage(tone="error", text=explain.tool_failed("estimate_memory", estimate, lang)))
-            if "model" in (estimate.error or "").lower():
+            if (estimate.error or "").startswith(("model:", "model ")):  # unknown model: ask it again
                 self.state.answers.pop("model", None)
                 self._advance(run_tools=False)
             return
@@ -326,13 +327,18 @@ def _strip_markers(text: str) -> str:
     return strip_correction(text)[0].strip(" ,.;:!")
 
 
-def _bundled_model_names() -> list[str]:
+def bundled_model_names() -> list[str]:
     """Names of the estimator's bundled models, to match spoken names against (empty without it)."""
+    return list(_bundled_model_names())
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled_model_names() -> tuple[str, ...]:
     try:
         from tools.model_loader import list_models
     except ImportError:
-        return []
+        return ()
     try:
-        return [spec.name for spec in list_models()]
+        return tuple(spec.name for spec in list_models())
     except Exception:  # a broken registry file must not stop the interview
-        return []
+        return ()

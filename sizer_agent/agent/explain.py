@@ -36,7 +36,7 @@ def estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang) -> st
     parts = [
         f"{(fr_name if fr else en_name)} {gigabytes(v, lang)}"
         for key, fr_name, en_name in _PARTS
-        if (v := _num(per_gpu.get(key))) is not None and v > 0
+        if (v := _num(per_gpu.get(key))) is not None and v >= 5e7  # below 0.05 GB it would print as 0.0
     ]
     if total is not None:
         head = (f"**Mémoire par GPU : {gigabytes(total, lang)}**" if fr
@@ -45,7 +45,9 @@ def estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang) -> st
     plan = result.get("parallelism") or {}
     gpus = plan.get("num_gpus")
     if isinstance(gpus, int):
-        tp, pp, dp = plan.get("tp"), plan.get("pp"), plan.get("dp")
+        tp = plan.get("tensor_parallel_size", plan.get("tp"))
+        pp = plan.get("pipeline_parallel_size", plan.get("pp"))
+        dp = plan.get("data_parallel_size", plan.get("dp"))
         detail = ", ".join(f"{name} {v}" for name, v in (("TP", tp), ("PP", pp), ("DP", dp)) if v)
         lines.append((f"Plan : {gpus} GPU" if fr else f"Plan: {gpus} GPU") + (f" ({detail})." if detail else "."))
     weights_total = _num(result.get("weight_bytes_total"))

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from sizer_agent.agent.engine import DeterministicEngine
+from sizer_agent.agent.engine import DeterministicEngine, bundled_model_names
 from sizer_agent.agent.events import AgentMessage, ToolReturned
 from sizer_agent.agent.parsing import detect_intent, no_limit, parse_for_question, parse_message
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
@@ -49,9 +49,10 @@ def _read_value(field: str, raw: Any) -> tuple[Any, bool]:
             raise ValueError("no default exists for this question; an answer is required")
         return _DEFAULT, True
     if isinstance(raw, str) and question is not None and question.type not in ("text",):
-        value = parse_for_question(question.type, field, raw, question.choices)
+        known = bundled_model_names() if field == "model" else None
+        value = parse_for_question(question.type, field, raw, question.choices, known)
         if value is None:
-            found = parse_message(raw).values.get(field)
+            found = parse_message(raw, known_models=known).values.get(field)
             value = found
         if value is None and question.type in ("money", "power", "integer") and no_limit(raw) and \
                 question.has_default() and question.default is None:

@@ -511,7 +511,10 @@ def _ratio(text: str) -> float | None:
 # -- answers to the question being asked -----------------------------------------------------------------
 
 
-def parse_for_question(question_type: str, question_id: str, text: str, choices: tuple[str, ...] = ()) -> Any:
+def parse_for_question(
+    question_type: str, question_id: str, text: str, choices: tuple[str, ...] = (),
+    known_models: list[str] | None = None,
+) -> Any:
     """Read a bare answer ("32", "oui", "8k") as the value of the current question, or None."""
     t = _fold(text).strip().strip(".!")
     if not t:
@@ -558,7 +561,7 @@ def parse_for_question(question_type: str, question_id: str, text: str, choices:
         return text.strip()[:200] or None
     if question_type == "model":
         if re.fullmatch(r"[\w][\w .:/+-]{1,120}", text.strip()) and re.search(r"[a-z]", t):
-            return normalize_model(text.strip())
+            return normalize_model(text.strip(), known_models)
         return None
     if question_type == "choice":
         table = {"use_case": USE_CASE_PATTERNS + _USE_CASE_BARE, "precision": PRECISION_PATTERNS,
@@ -602,7 +605,7 @@ def parse_message(
             del values[current]
     if current and current not in values and current_type:
         leftover = rest.strip(" ,.;:!?-") if values else body
-        value = parse_for_question(current_type, current, leftover, choices)
+        value = parse_for_question(current_type, current, leftover, choices, known_models)
         if value is None and values:
             value = None
         elif value is None and current_type in ("money", "power", "integer") and current in (

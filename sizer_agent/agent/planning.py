@@ -29,6 +29,13 @@ PRECISION_TO_REQUEST: dict[str, tuple[str, str | None]] = {
 }
 
 
+# optimizer answer -> EstimateRequest.optimizer. The estimator's "sgd" keeps one momentum buffer
+# (momentum 0.9); plain SGD is sized the same way, which over-counts by one state per parameter at most.
+OPTIMIZER_TO_REQUEST: dict[str, str] = {
+    "adamw": "adamw", "adamw_8bit": "adamw8bit", "sgd": "sgd", "sgd_momentum": "sgd", "adafactor": "adafactor",
+}
+
+
 def sized_concurrency(profile: WorkloadProfile) -> int:
     """Concurrent requests to size for: today's peak times the expected growth, rounded up."""
     base = profile.concurrency or 1
@@ -68,13 +75,13 @@ def estimate_arguments(profile: WorkloadProfile, cache_dir: Path | None = None) 
     gpus = profile.num_gpus or 1
     if training:
         args["method"] = {"finetune_lora": "lora", "finetune_qlora": "qlora"}.get(profile.use_case or "", "full")
-        if args["method"] == "qlora":  # QLoRA: the frozen base is 4-bit whatever the compute dtype
-            args["quantization"] = quantization or "nf4"
+        if args["method"] == "qlora":  # the estimator stores a QLoRA base in NF4 itself; compute in bf16
+            args["quantization"] = None
             args["dtype"] = "bfloat16" if dtype == "auto" else dtype
         args["batch_size"] = profile.batch_size or 1
         if profile.context_len:
             args["seq_len"] = profile.context_len
-        args["optimizer"] = profile.optimizer or "adamw"
+        args["optimizer"] = OPTIMIZER_TO_REQUEST[profile.optimizer or "adamw"]
         args["data_parallel_size"] = gpus
     else:
         if profile.input_len:
@@ -89,8 +96,7 @@ def estimate_arguments(profile: WorkloadProfile, cache_dir: Path | None = None) 
             args["concurrency"] = profile.batch_size or 1
             args["batch_size"] = profile.batch_size or 1
         args["tensor_parallel_size"] = gpus
-        if profile.framework == "vllm":
-            args["engine"] = "vllm"
+        # engine stays "generic": the vLLM profile needs a GPU size, which the recommendation chooses
     return {k: v for k, v in args.items() if v is not None or k in ("revision", "quantization")}
 
 

@@ -50,7 +50,7 @@ def test_french_transcript_with_multi_answers_corrections_and_dont_know(registry
 
     events = engine.handle("Llama 3.1 70B Instruct en fp8, contexte 8k, 32 utilisateurs")
     got = answers(events)
-    assert got["model"] == "Llama-3.1-70B-Instruct"
+    assert got["model"] == "meta-llama/Llama-3.1-70B-Instruct"  # matched to the bundled registry
     assert got["precision"] == "fp8"
     assert got["context_len"] == 8192
     assert got["concurrency"] == 32
@@ -92,7 +92,7 @@ def test_french_transcript_with_multi_answers_corrections_and_dont_know(registry
     calls = kinds(events, ToolCalled)
     assert [c.tool for c in calls] == ["estimate_memory"]
     args = calls[0].arguments
-    assert args["model"] == "Llama-3.1-70B-Instruct" and args["dtype"] == "bfloat16"
+    assert args["model"] == "meta-llama/Llama-3.1-70B-Instruct" and args["dtype"] == "bfloat16"
     assert args["concurrency"] == 64 and args["max_model_len"] == 8192 and args["tensor_parallel_size"] == 2
     (returned,) = kinds(events, ToolReturned)
     assert returned.ok and returned.call_id == calls[0].call_id
@@ -110,7 +110,7 @@ def test_english_transcript_training(registry: ToolRegistry) -> None:
     engine.handle("Globex")
     events = engine.handle("QLoRA fine-tuning of Mistral 7B with 8-bit AdamW, batch 4, sequence length 4k")
     got = answers(events)
-    assert got["use_case"] == "finetune_qlora" and got["model"] == "Mistral-7B"
+    assert got["use_case"] == "finetune_qlora" and got["model"] == "mistralai/Mistral-7B-Instruct-v0.3"
     assert got["optimizer"] == "adamw_8bit" and got["batch_size"] == 4 and got["context_len"] == 4096
     assert kinds(events, AgentMessage)[0].text.startswith("Understood:")
     assert last_question(events) == "precision"
@@ -127,7 +127,7 @@ def test_english_transcript_training(registry: ToolRegistry) -> None:
     for text in ("1", "cloud", "no", "no budget"):
         events = engine.handle(text)
     calls = kinds(events, ToolCalled)
-    assert calls and calls[0].arguments["method"] == "qlora" and calls[0].arguments["optimizer"] == "adamw_8bit"
+    assert calls and calls[0].arguments["method"] == "qlora" and calls[0].arguments["optimizer"] == "adamw8bit"
     assert "Memory per GPU: 90.4 GB" in [m.text for m in kinds(events, AgentMessage) if m.tone == "result"][0]
 
 
@@ -228,3 +228,23 @@ def test_engine_never_crashes_and_always_answers(registry: ToolRegistry, message
         events = engine.handle(message)
         assert events, f"no event for {message!r}"
         assert not any(isinstance(e, AgentMessage) and "Erreur interne" in e.text for e in events), message
+
+
+def test_with_the_real_estimator_every_shown_figure_comes_from_the_result() -> None:
+    from tools.registry import default_registry
+
+    registry = default_registry()
+    if "estimate_memory" not in registry:  # pragma: no cover - the estimator is part of main
+        import pytest
+
+        pytest.skip(registry.unavailable["estimate_memory"])
+    engine = DeterministicEngine(registry, lang="en")
+    events = complete_serving(engine, model="Llama 3.1 8B")
+    (returned,) = kinds(events, ToolReturned)
+    assert returned.ok, returned.error
+    result = returned.result or {}
+    assert result["request"]["model"] == "meta-llama/Llama-3.1-8B-Instruct"
+    text = [m.text for m in kinds(events, AgentMessage) if m.tone == "result"][0]
+    total_gb = f"{result['per_gpu']['total_bytes'] / 1e9:,.1f} GB"
+    weights_gb = f"{result['per_gpu']['weights_bytes'] / 1e9:,.1f} GB"
+    assert f"Memory per GPU: {total_gb}" in text and f"weights {weights_gb}" in text
