@@ -79,7 +79,8 @@ def estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang) -> st
     for warning in result.get("warnings") or []:
         lines.append(f"⚠ {warning}")
     if not lines:
-        return "Estimation reçue (détails dans la carte de l'outil)." if fr else "Estimate received (details in the tool card)."
+        return ("Estimation reçue (détails dans la carte de l'outil)." if fr
+                else "Estimate received (details in the tool card).")
     return "\n".join(lines)
 
 

@@ -47,7 +47,7 @@ def parse_number(text: str) -> float | None:
     if re.fullmatch(r"\d{1,3}(?:[ ,.]\d{3})+", text):
         separators = set(re.findall(r"[ ,.]", text))
         if len(separators) == 1:  # one kind of grouping: thousands (a decimal has one separator)
-            if text.count(",") == 1 and "," in separators or text.count(".") == 1 and "." in separators:
+            if (text.count(",") == 1 and "," in separators) or (text.count(".") == 1 and "." in separators):
                 # "1,500" or "1.500": three digits after a single separator read as thousands
                 pass
             return float(re.sub(r"[ ,.]", "", text))
@@ -67,7 +67,7 @@ def parse_tokens(number: str, suffix: str | None) -> int | None:
     value = parse_number(number)
     if value is None:
         return None
-    return int(round(value * _TOKEN_SUFFIX[(suffix or "").lower()]))
+    return round(value * _TOKEN_SUFFIX[(suffix or "").lower()])
 
 
 def parse_count(number: str, suffix: str | None = None) -> int | None:
@@ -92,7 +92,7 @@ def parse_bytes(number: str, unit: str) -> int | None:
     value = parse_number(number)
     if value is None:
         return None
-    return int(round(value * _BYTE_UNITS[unit.lower()]))
+    return round(value * _BYTE_UNITS[unit.lower()])
 
 
 def parse_duration_ms(number: str, unit: str | None) -> float | None:
@@ -352,10 +352,9 @@ def extract(text: str, known_models: list[str] | None = None) -> tuple[dict[str,
             s.values["model_family"] = family.group(0)
 
     # optimizer before precision: "AdamW 8 bits" is an optimizer, not a weight format
-    for pattern, value in OPTIMIZER_PATTERNS:
-        s.take(pattern, lambda m, v=value: ("optimizer", v))
-    for pattern, value in PRECISION_PATTERNS:
-        s.take(pattern, lambda m, v=value: ("precision", v))
+    for name, table in (("optimizer", OPTIMIZER_PATTERNS), ("precision", PRECISION_PATTERNS)):
+        for pattern, value in table:
+            s.take(pattern, _constant(name, value))
 
     # lengths
     s.take(rf"(?:contexte|context|ctx|fenêtre|window|séquences?|sequences?|seq(?:uence)?[ _-]?len(?:gth)?"
@@ -461,10 +460,13 @@ def extract(text: str, known_models: list[str] | None = None) -> tuple[dict[str,
     deployment = _first_choice(s.text, DEPLOYMENT_PATTERNS)
     if deployment:
         s.values.setdefault("deployment", deployment)
-    if _NO_LIMIT.search(folded):
-        if re.search(r"budget", folded):
-            s.values.setdefault("budget_eur", None)
+    if _NO_LIMIT.search(folded) and "budget" in folded:
+        s.values.setdefault("budget_eur", None)
     return s.values, s.text
+
+
+def _constant(name: str, value: str) -> Callable[[re.Match[str]], tuple[str, Any]]:
+    return lambda _match: (name, value)
 
 
 def _ms_unit(unit: str) -> str:

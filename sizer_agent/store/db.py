@@ -23,7 +23,7 @@ from sizer_agent.agent.state import Answer, AnswerVersion, InterviewState, now_i
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x535A4147  # "SZAG" in PRAGMA application_id: tells our files from other SQLite files
 ENV_DB = "SIZER_AGENT_DB"
-_EVENT = TypeAdapter(Event)
+_EVENT: TypeAdapter[Any] = TypeAdapter(Event)
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -256,7 +256,7 @@ class SessionStore:
         ).fetchone()
         if row is None:
             raise SessionNotFoundError(f"no session {session_id} in {self.path} (see `sessions list`)")
-        return row
+        return tuple(row)
 
     def list_sessions(self) -> list[SessionSummary]:
         """All sessions, oldest first."""

@@ -55,7 +55,7 @@ class ProposalRecord(BaseModel):
 
 
 class SessionExport(BaseModel):
-    format: Literal["sizer-agent-session/1"] = FORMAT
+    format: Literal["sizer-agent-session/1"] = "sizer-agent-session/1"
     id: int
     title: str = ""
     customer: str = ""

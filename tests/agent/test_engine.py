@@ -96,7 +96,7 @@ def test_french_transcript_with_multi_answers_corrections_and_dont_know(registry
     assert args["concurrency"] == 64 and args["max_model_len"] == 8192 and args["tensor_parallel_size"] == 2
     (returned,) = kinds(events, ToolReturned)
     assert returned.ok and returned.call_id == calls[0].call_id
-    result_text = [m.text for m in kinds(events, AgentMessage) if m.tone == "result"][0]
+    result_text = next(m.text for m in kinds(events, AgentMessage) if m.tone == "result")
     assert "83,4 Go" in result_text and "70,6 Go" in result_text
     assert engine.complete
     profile = engine.profile()
@@ -128,7 +128,7 @@ def test_english_transcript_training(registry: ToolRegistry) -> None:
         events = engine.handle(text)
     calls = kinds(events, ToolCalled)
     assert calls and calls[0].arguments["method"] == "qlora" and calls[0].arguments["optimizer"] == "adamw8bit"
-    assert "Memory per GPU: 90.4 GB" in [m.text for m in kinds(events, AgentMessage) if m.tone == "result"][0]
+    assert "Memory per GPU: 90.4 GB" in next(m.text for m in kinds(events, AgentMessage) if m.tone == "result")
 
 
 def test_nonsense_is_reasked_with_a_hint(registry: ToolRegistry) -> None:
@@ -244,7 +244,7 @@ def test_with_the_real_estimator_every_shown_figure_comes_from_the_result() -> N
     assert returned.ok, returned.error
     result = returned.result or {}
     assert result["request"]["model"] == "meta-llama/Llama-3.1-8B-Instruct"
-    text = [m.text for m in kinds(events, AgentMessage) if m.tone == "result"][0]
+    text = next(m.text for m in kinds(events, AgentMessage) if m.tone == "result")
     total_gb = f"{result['per_gpu']['total_bytes'] / 1e9:,.1f} GB"
     weights_gb = f"{result['per_gpu']['weights_bytes'] / 1e9:,.1f} GB"
     assert f"Memory per GPU: {total_gb}" in text and f"weights {weights_gb}" in text

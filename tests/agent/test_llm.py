@@ -14,7 +14,6 @@ from sizer_agent.store import SessionStore
 from tools.registry import ToolRegistry
 
 
-
 def of(events: list[Any], kind: type) -> list[Any]:
     return [e for e in events if isinstance(e, kind)]
 
@@ -118,7 +117,7 @@ def test_dropped_connection_falls_back_without_losing_the_session(
     engine.start()
     engine.handle("Acme, chatbot, Llama 3.1 8B fp8, 32 users")
     events = engine.handle("2k / 512")
-    error = [m for m in of(events, AgentMessage) if m.tone == "error"][0]
+    error = next(m for m in of(events, AgentMessage) if m.tone == "error")
     assert "built-in engine" in error.text
     assert {e.field: e.value for e in of(events, AnswerRecorded)} == {"input_len": 2048, "output_len": 512}
     assert not engine.active
@@ -135,7 +134,7 @@ def test_server_error_falls_back(llm_server: Any, registry: ToolRegistry) -> Non
     engine = engine_for(llm_server, registry)
     engine.start()
     events = engine.handle("Acme")
-    assert "HTTP 503" in [m for m in of(events, AgentMessage) if m.tone == "error"][0].text
+    assert "HTTP 503" in next(m for m in of(events, AgentMessage) if m.tone == "error").text
     assert engine.state.answers["customer"].value == "Acme"
 
 

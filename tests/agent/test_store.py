@@ -171,7 +171,7 @@ def test_wrong_schema_version_is_refused(tmp_path: Path) -> None:
     conn.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
     conn.commit()
     conn.close()
-    with pytest.raises(SchemaVersionError, match="schema version 99.*reads version 1"):
+    with pytest.raises(SchemaVersionError, match=r"schema version 99.*reads version 1"):
         SessionStore(db)
 
 
