@@ -156,6 +156,12 @@ _SPECS: tuple[_Spec, ...] = (
         "Rank the catalogue configurations for a workload (memory fit, throughput and latency at the load, "
         "cost) and say why each rejected configuration fails. Call it after estimate_memory.",
     ),
+    _Spec(
+        "bench_serve", "tools.bench.serve", "run_serve", "ServeSettings", "ServeResult",
+        "Measure a running OpenAI-compatible server (vLLM, llama.cpp) at the given input/output lengths and "
+        "concurrency: TTFT, inter-token latency, TPOT, throughput and peak GPU memory from the same trial. "
+        "Call it only when the user gave a server URL; it takes seconds to minutes.",
+    ),
 )
 
 

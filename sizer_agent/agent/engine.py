@@ -29,7 +29,7 @@ from sizer_agent.agent.events import (
     ToolReturned,
 )
 from sizer_agent.agent.parsing import ParseResult, parse_for_question, parse_message
-from sizer_agent.agent.planning import estimate_arguments, recommend_arguments
+from sizer_agent.agent.planning import bench_arguments, estimate_arguments, recommend_arguments
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, Question, field_label, missing_questions
 from sizer_agent.agent.state import InterviewState
@@ -310,11 +310,7 @@ class DeterministicEngine:
                 self._emit(AgentMessage(tone="error", text=explain.tool_failed("recommend", outcome, lang)))
         if profile.server_url and "bench_serve" in self.registry:
             fields = set(self.registry.get("bench_serve").input_model.model_fields)
-            candidates = {"url": profile.server_url, "base_url": profile.server_url, "model": profile.model,
-                          "input_len": profile.input_len, "output_len": profile.output_len,
-                          "concurrency": profile.concurrency}
-            arguments = {k: v for k, v in candidates.items() if k in fields and v is not None}
-            outcome = self._call("bench_serve", arguments)
+            outcome = self._call("bench_serve", bench_arguments(profile, fields))
             self._emit(AgentMessage(
                 tone="result" if outcome.ok else "error",
                 text=explain.bench(outcome.result or {}, lang) if outcome.ok

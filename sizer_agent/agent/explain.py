@@ -91,36 +91,53 @@ def _pick(item: dict[str, Any], *keys: str) -> Any:
     return None
 
 
-def recommendation(result: dict[str, Any], lang: Lang) -> str:
+def _option_line(rank: int, option: dict[str, Any], lang: Lang) -> str:
     fr = lang == "fr"
-    options = _pick(result, "ranked", "options", "recommendations", "configurations", "candidates") or []
-    rejected = _pick(result, "rejected", "rejections") or []
+    name = _pick(option, "name", "offer_id") or "?"
+    gpus, gpu_name = option.get("num_gpus"), option.get("gpu_name") or option.get("gpu")
+    text = f"{rank}. **{name}**"
+    if gpus and gpu_name:
+        text += f" — {gpus} × {gpu_name}"
+    price = _num(option.get("price_eur"))
+    hourly = _num(option.get("hourly_eur"))
+    if price is not None:
+        text += f", {number(price, lang)} €"
+    elif hourly is not None:
+        text += f", {number(hourly, lang, 2)} €/h"
+    perf = option.get("perf") or {}
+    tokens = _num(perf.get("sustained_output_tokens_per_s") or perf.get("output_tokens_per_s"))
+    if tokens is not None:
+        text += f", {number(tokens, lang)} tokens/s"
+    per_million = _num(option.get("eur_per_million_tokens"))
+    if per_million is not None:
+        text += f", {number(per_million, lang, 2)} € " + ("par million de tokens" if fr else "per million tokens")
+    headroom = _num(option.get("headroom_pct"))
+    if headroom is not None:
+        text += f", {number(headroom, lang, 0)} % " + ("de mémoire libre" if fr else "memory free")
+    return text
+
+
+def recommendation(result: dict[str, Any], lang: Lang) -> str:
+    """tools.recommend.RecommendResult: the pick and its reason, the best fitting options, the rejections."""
+    fr = lang == "fr"
     lines = []
-    if isinstance(options, list) and options:
-        lines.append("**Configurations retenues :**" if fr else "**Recommended configurations:**")
-        for rank, item in enumerate(options[:5], 1):
-            if not isinstance(item, dict):
-                continue
-            name = _pick(item, "name", "id", "config_id", "configuration") or "?"
-            if isinstance(name, dict):
-                name = _pick(name, "name", "id") or "?"
-            price = _num(_pick(item, "price_eur", "price", "cost_eur"))
-            reason = _pick(item, "reason", "why", "summary")
-            text = f"{rank}. {name}"
-            if price is not None:
-                text += f" — {number(price, lang)} €"
-            if reason:
-                text += f" — {reason}"
-            lines.append(text)
-    if isinstance(rejected, list) and rejected:
+    if result.get("recommended"):
+        lines.append((f"**Recommandation : {result['recommended']}**" if fr
+                      else f"**Recommendation: {result['recommended']}**")
+                     + (f" — {result['recommended_reason']}" if result.get("recommended_reason") else ""))
+    elif result.get("recommended_reason"):
+        lines.append(("Aucune configuration retenue : " if fr else "No configuration fits: ")
+                     + str(result["recommended_reason"]))
+    options = [o for o in result.get("options") or [] if isinstance(o, dict)]
+    fitting = [o for o in options if o.get("fits")]
+    if fitting:
+        lines.append("Options qui tiennent (les moins chères par token d'abord) :" if fr
+                     else "Options that fit (cheapest per token first):")
+        lines += [_option_line(rank, option, lang) for rank, option in enumerate(fitting[:3], 1)]
+    rejected = [v for v in result.get("offers") or [] if isinstance(v, dict) and not v.get("fits")]
+    if rejected:
         lines.append("Écartées :" if fr else "Rejected:")
-        for item in rejected[:8]:
-            if isinstance(item, dict):
-                name = _pick(item, "name", "id", "config_id") or "?"
-                reason = _pick(item, "reason", "why", "reasons") or ""
-                if isinstance(reason, list):
-                    reason = "; ".join(str(r) for r in reason)
-                lines.append(f"- {name} : {reason}" if fr else f"- {name}: {reason}")
+        lines += [f"- {v.get('name') or v.get('offer_id')}: {v.get('summary', '')}" for v in rejected[:8]]
     if not lines:
         return ("Recommandation reçue (détails dans la carte de l'outil)." if fr
                 else "Recommendation received (details in the tool card).")
@@ -128,12 +145,30 @@ def recommendation(result: dict[str, Any], lang: Lang) -> str:
 
 
 def bench(result: dict[str, Any], lang: Lang) -> str:
+    """tools.bench ServeResult: per level, latencies and throughput measured in the same trial."""
     fr = lang == "fr"
-    keys = [k for k in ("ttft_ms", "tpot_ms", "output_throughput", "request_throughput") if k in result]
-    if not keys:
+    lines = []
+    for level in result.get("levels") or []:
+        if not isinstance(level, dict):
+            continue
+        ttft = (level.get("ttft_ms") or {}).get("at_percentile")
+        tpot = (level.get("tpot_ms") or {}).get("at_percentile")
+        tokens = _num(level.get("output_tokens_per_s"))
+        parts = [f"{'concurrence' if fr else 'concurrency'} {level.get('concurrency')}"]
+        if ttft is not None:
+            parts.append(f"TTFT {number(ttft, lang, 0)} ms")
+        if tpot is not None:
+            parts.append(f"TPOT {number(tpot, lang, 1)} ms")
+        if tokens is not None:
+            parts.append(f"{number(tokens, lang, 0)} tokens/s")
+        if level.get("sla_passed") is not None:
+            parts.append(("SLA tenu" if level["sla_passed"] else "SLA non tenu") if fr
+                         else ("SLA met" if level["sla_passed"] else "SLA missed"))
+        lines.append("- " + ", ".join(parts))
+    if not lines:
         return "Mesure reçue (détails dans la carte de l'outil)." if fr else "Measurement received (see the tool card)."
-    body = ", ".join(f"{k} {result[k]}" for k in keys)
-    return ("Mesuré sur le serveur : " if fr else "Measured on the server: ") + body + "."
+    head = ("Mesuré sur le serveur (percentile du SLA) :" if fr else "Measured on the server (SLA percentile):")
+    return "\n".join([head, *lines])
 
 
 def tool_failed(tool: str, outcome: ToolOutcome, lang: Lang) -> str:

@@ -108,15 +108,33 @@ def recommend_arguments(
     The recommendation request is matched by field name so that this works whatever subset of the
     profile the tool reads; fields it does not declare are not sent.
     """
+    workload = estimate_arguments(profile)
     candidates: dict[str, Any] = {
-        **profile.model_dump(exclude_none=True),
+        "workload": workload,  # tools.recommend.RecommendRequest.workload is an EstimateRequest
+        "request": workload,
+        "slo_ttft_ms": profile.ttft_ms if profile.use_case == "online_serving" else None,
+        "slo_tpot_ms": profile.tpot_ms if profile.use_case == "online_serving" else None,
+        "budget_eur": profile.budget_eur,
+        "needs_graphics": profile.rendering_cad,
+        "ecc_required": profile.ecc_required,
+        "power_limit_w": profile.power_limit_w,
         "estimate": estimate,
-        "request": estimate_arguments(profile) if "request" in input_fields else None,
-        "workload": profile.model_dump(exclude_none=True),
-        "profile": profile.model_dump(exclude_none=True),
-        "sized_concurrency": sized_concurrency(profile),
-        "max_budget_eur": profile.budget_eur,
-        "ecc": profile.ecc_required,
-        "max_power_w": profile.power_limit_w,
+    }
+    return {k: v for k, v in candidates.items() if k in input_fields and v is not None}
+
+
+def bench_arguments(profile: WorkloadProfile, input_fields: set[str]) -> dict[str, Any]:
+    """Arguments for `bench_serve` (`tools.bench.results.ServeSettings`): the interview's load, measured."""
+    input_len = profile.input_len or 1024
+    output_len = profile.output_len or 256
+    candidates: dict[str, Any] = {
+        "base_url": profile.server_url,
+        "input_len": {"low": input_len, "high": input_len},
+        "output_len": {"low": output_len, "high": output_len},
+        "concurrency": [profile.concurrency or 1],
+        "slo_ttft_ms": profile.ttft_ms,
+        "slo_tpot_ms": profile.tpot_ms,
+        "precision": profile.precision,
+        "revision": profile.model_revision,
     }
     return {k: v for k, v in candidates.items() if k in input_fields and v is not None}

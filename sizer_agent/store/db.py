@@ -352,6 +352,9 @@ class SessionStore:
                 (int(event.ok), _dumps(body["result"]), event.error, event.duration_ms, session_id,
                  event.call_id),
             ).rowcount
+            if event.ok and event.tool == "bench_serve" and event.result is not None:
+                conn.execute("INSERT INTO benchmarks (session_id, body, created) VALUES (?,?,?)",
+                             (session_id, _dumps(body["result"]), stamp))
             if not updated:  # a result without its call (imported or replayed): keep it anyway
                 conn.execute(
                     "INSERT INTO tool_calls (session_id, call_id, tool, arguments, ok, result, error,"
