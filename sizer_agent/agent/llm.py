@@ -405,6 +405,14 @@ class LLMEngine:
         return _Turn(content="".join(content), tool_calls=[calls[i] for i in sorted(calls)])
 
 
+def add_llm_arguments(parser: Any) -> None:
+    """--llm-url / --llm-model for any command that runs an interview (the key comes from the environment)."""
+    parser.add_argument("--llm-url", metavar="URL", default=None,
+                        help="OpenAI-compatible endpoint with tool calling, e.g. http://127.0.0.1:8000/v1 "
+                             f"(key: ${ENV_API_KEY}); without it the built-in deterministic engine runs")
+    parser.add_argument("--llm-model", metavar="NAME", default=None, help="model name sent to the endpoint")
+
+
 def make_engine(
     llm_url: str | None = None, llm_model: str | None = None, **kwargs: Any
 ) -> DeterministicEngine | LLMEngine:
@@ -416,4 +424,7 @@ def make_engine(
     return DeterministicEngine(**kwargs)
 
 
-__all__ = ["ENV_API_KEY", "LLMConfig", "LLMEngine", "LLMUnavailableError", "make_engine", "ungrounded_numbers"]
+__all__ = [
+    "ENV_API_KEY", "LLMConfig", "LLMEngine", "LLMUnavailableError", "add_llm_arguments", "make_engine",
+    "ungrounded_numbers",
+]

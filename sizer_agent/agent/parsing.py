@@ -591,6 +591,9 @@ def no_limit(text: str) -> bool:
     return bool(_NO_LIMIT.search(t) or re.fullmatch(r"(non|no|aucune?|none|nope)[.!]?", t))
 
 
+_SOFT_FIELDS = frozenset({"use_case", "deployment", "rendering_cad", "ecc_required"})
+
+
 def parse_message(
     text: str, current: str | None = None, current_type: str | None = None,
     choices: tuple[str, ...] = (), known_models: list[str] | None = None,
@@ -601,11 +604,12 @@ def parse_message(
         return ParseResult(intent=intent)
     body, correction = strip_correction(text)
     values, rest = extract(body, known_models)
-    if current and current not in values and current_type == "text":
-        values[current] = body.strip()[:200] or None
-        if values[current] is None:
-            del values[current]
-    if current and current not in values and current_type:
+    # a free-text question (customer name) takes the whole message, unless the message was clearly about
+    # something else ("Llama 3.1 70B en fp8" answers the model, not the customer)
+    if current and current not in values and current_type == "text" and body.strip() and (
+            set(values) <= _SOFT_FIELDS):
+        values[current] = body.strip()[:200]
+    if current and current not in values and current_type and current_type != "text":
         leftover = rest.strip(" ,.;:!?-") if values else body
         value = parse_for_question(current_type, current, leftover, choices, known_models)
         if value is None and values:
