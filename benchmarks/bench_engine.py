@@ -27,10 +27,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sizer_agent.agent.engine import DeterministicEngine  # noqa: E402
-from sizer_agent.agent.planning import estimate_arguments  # noqa: E402
-from sizer_agent.store import SessionStore  # noqa: E402
-from tools.registry import default_registry  # noqa: E402
+from sizer_agent.agent.engine import DeterministicEngine
+from sizer_agent.agent.planning import estimate_arguments
+from sizer_agent.store import SessionStore
+from tools.registry import default_registry
 
 SCRIPT = [
     "Acme", "service en ligne", "Llama 3.1 70B Instruct en fp8, contexte 8k, 32 utilisateurs", "2k / 512",
