@@ -34,6 +34,7 @@ from tools.registry import ToolRegistry, default_registry
 
 ENV_API_KEY = "SIZER_LLM_API_KEY"
 RECORD_TOOL = "record_answers"
+MAX_TOOL_CONTENT = 12_000  # characters of a tool result sent back to the model (context budget)
 
 
 class LLMConfig(BaseModel):
@@ -247,9 +248,11 @@ class LLMEngine:
         retries = 0
         results: list[Any] = []
         for _round in range(self.config.max_rounds):
-            self.messages.append({"role": "system", "content": _status(self.state)})
+            # the status lives in the one leading system message (some chat templates refuse a system
+            # message anywhere else), refreshed each round rather than accumulated
+            self.messages[0] = {"role": "system",
+                                "content": _system_prompt(self.state.lang) + "\n\n" + _status(self.state)}
             turn = self._complete()
-            self.messages.pop()  # the status is refreshed each round, not accumulated
             if not turn.tool_calls:
                 self._final_text(turn.content, text, results)
                 return
@@ -314,7 +317,10 @@ class LLMEngine:
                                 error=outcome.error, duration_ms=outcome.duration_ms))
         if outcome.ok and outcome.result is not None:
             self.state.results[name] = outcome.result
-            return True, json.dumps(outcome.result, ensure_ascii=False), outcome.result
+            content = json.dumps(outcome.result, ensure_ascii=False)
+            if len(content) > MAX_TOOL_CONTENT:  # the full result is in the event; the model gets the head
+                content = content[:MAX_TOOL_CONTENT] + " …(truncated; full result shown to the user)"
+            return True, content, outcome.result
         return False, outcome.retry_message or outcome.error or "failed", None
 
     def _record(self, call_id: str, arguments: dict[str, Any]) -> tuple[bool, str, dict[str, Any] | None]:

@@ -569,13 +569,13 @@ def parse_for_question(
         table = {"use_case": USE_CASE_PATTERNS + _USE_CASE_BARE, "precision": PRECISION_PATTERNS,
                  "optimizer": OPTIMIZER_PATTERNS, "framework": FRAMEWORK_PATTERNS,
                  "deployment": DEPLOYMENT_PATTERNS}.get(question_id, ())
+        plain = _strip_accents(t).replace(" ", "_").replace("-", "_")
+        for choice in choices:  # the exact value first ("finetune_lora" is not "fine-tuning" + "lora")
+            if plain == choice.replace("-", "_") or plain == _strip_accents(choice):
+                return choice
         found = _first_choice(t, table)
         if found:
             return found
-        plain = _strip_accents(t).replace(" ", "_").replace("-", "_")
-        for choice in choices:
-            if plain == choice.replace("-", "_") or plain == _strip_accents(choice):
-                return choice
         if question_id == "framework" and re.fullmatch(r"[a-z][\w.+ -]{1,40}", t):
             return "other"
         return None

@@ -62,6 +62,9 @@ def test_answers_recorded_through_the_tool_and_phrased_by_the_model(
     assert "".join(streamed) == question.text
     first = llm_server.requests[0]
     assert first["stream"] is True and first["model"] == "scripted"
+    roles = [m["role"] for m in first["messages"]]
+    assert roles.count("system") == 1 and roles[0] == "system"  # chat templates accept only a leading one
+    assert '"next_question"' in first["messages"][0]["content"]
     assert {t["function"]["name"] for t in first["tools"]} == {"record_answers", "estimate_memory"}
     assert llm_server.headers[0]["Authorization"] == "Bearer secret-test-key"
     # the second request carries the tool result back to the model
