@@ -61,6 +61,7 @@ def parse_number(text: str) -> float | None:
 _TOKEN_SUFFIX = {"": 1, "k": 1024, "m": 1024 * 1024}
 _COUNT_SUFFIX = {"": 1, "k": 1000, "m": 1_000_000}
 TOKENS_RE = rf"({_NUM})\s*(k|m)?(?![a-z])"
+_ABOUT = r"(?:(?:d')?environ\s*|about\s*|around\s*|~\s*|à peu près\s*|approx\.?\s*)?"
 
 
 def parse_tokens(number: str, suffix: str | None) -> int | None:
@@ -351,6 +352,9 @@ def extract(text: str, known_models: list[str] | None = None) -> tuple[dict[str,
         if family:
             s.values["model_family"] = family.group(0)
 
+    # "4 x H100": a GPU count, not a growth factor
+    s.take(rf"\b(\d+)\s*x\s*(?:rtx|h100|h200|h20|a100|a6000|l40s?|l4|b200|b300|gb200|mi300x?|mi325x?|rtx pro)\b",
+           lambda m: ("num_gpus", int(m.group(1))))
     # optimizer before precision: "AdamW 8 bits" is an optimizer, not a weight format
     for name, table in (("optimizer", OPTIMIZER_PATTERNS), ("precision", PRECISION_PATTERNS)):
         for pattern, value in table:
@@ -374,12 +378,14 @@ def extract(text: str, known_models: list[str] | None = None) -> tuple[dict[str,
             s.values.setdefault("output_len", parse_tokens(m2.group(3), m2.group(4)))
     s.take(rf"{TOKENS_RE}\s*(?:tokens?\s*)?(?:en entrée|d'entrée|input|in\b|de prompt|prompt)",
            lambda m: ("input_len", parse_tokens(m.group(1), m.group(2))))
-    s.take(rf"(?:entrée|input|prompt)s?\s*(?:moyenne?s?|mean|average)?\s*(?:de|of|:|=)?\s*{TOKENS_RE}",
+    s.take(rf"(?:entrée|input|prompt|question)s?\s*(?:moyenne?s?|mean|average)?\s*(?:de|of|:|=)?\s*{_ABOUT}"
+           rf"{TOKENS_RE}",
            lambda m: ("input_len", parse_tokens(m.group(1), m.group(2))))
     s.take(rf"{TOKENS_RE}\s*(?:tokens?\s*)?(?:en sortie|de sortie|output|out\b|générés|generated)",
            lambda m: ("output_len", parse_tokens(m.group(1), m.group(2))))
-    s.take(rf"(?:sortie|output|génération|generation)s?\s*(?:moyenne?s?|mean|average)?\s*(?:de|of|:|=)?\s*"
-           rf"{TOKENS_RE}", lambda m: ("output_len", parse_tokens(m.group(1), m.group(2))))
+    s.take(rf"(?:sortie|output|génération|generation|réponse|answer|completion)s?\s*(?:moyenne?s?|mean|average)?"
+           rf"\s*(?:de|of|:|=)?\s*{_ABOUT}{TOKENS_RE}",
+           lambda m: ("output_len", parse_tokens(m.group(1), m.group(2))))
 
     # load
     s.take(rf"({_NUM})\s*(k)?\s*(?:utilisateurs?|users?|requêtes|requests|sessions|clients|personnes|people"
@@ -418,6 +424,9 @@ def extract(text: str, known_models: list[str] | None = None) -> tuple[dict[str,
            lambda m: ("checkpoint_interval_min", parse_minutes(m.group(1), m.group(2))))
     s.take(rf"({_NUM})\s*(minutes?|min|heures?|h|hours?)\s*(?:entre|between)\s*(?:les\s*|two\s*)?checkpoints?",
            lambda m: ("checkpoint_interval_min", parse_minutes(m.group(1), m.group(2))))
+    s.take(r"(?:checkpoints?|sauvegardes?|ckpt)\D{0,12}?(toutes les heures|chaque heure|every hour|hourly"
+           r"|tous les jours|chaque jour|every day|daily)",
+           lambda m: ("checkpoint_interval_min", 1440.0 if re.search("jour|day|daily", m.group(1)) else 60.0))
     s.take(rf"(?:jeu de données|dataset|données|data|corpus)\D{{0,20}}?{BYTES_RE}",
            lambda m: ("dataset_size_bytes", parse_bytes(m.group(1), m.group(2))))
     s.take(rf"{BYTES_RE}\s*(?:de\s*)?(?:données|data|dataset|de jeu|corpus|d'images|of images)",

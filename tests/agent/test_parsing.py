@@ -36,6 +36,14 @@ from sizer_agent.agent.questions import QUESTIONS
     ("la charge va doubler", {"growth_factor": 2.0}),
     ("AdamW 8 bits", {"optimizer": "adamw_8bit"}),
     ("bench it at http://127.0.0.1:8000/v1", {"server_url": "http://127.0.0.1:8000/v1"}),
+    ("serve Llama 3.1 70B Instruct in fp8 for 50 users, prompts about 1500 tokens and answers 300 tokens",
+     {"input_len": 1500, "output_len": 300, "concurrency": 50}),
+    ("prompts de 3000 tokens en moyenne, réponses de 800", {"input_len": 3000, "output_len": 800}),
+    ("checkpoints toutes les heures", {"checkpoint_interval_min": 60.0}),
+    ("4 x H100", {"num_gpus": 4}),
+    ("2×RTX 5090", {"num_gpus": 2}),
+    ("chatbot interne pour 200 personnes, peut-être le double l'an prochain",
+     {"use_case": "online_serving", "concurrency": 200, "growth_factor": 2.0}),
 ])
 def test_keyword_values_anywhere(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values
