@@ -353,7 +353,7 @@ def extract(text: str, known_models: list[str] | None = None) -> tuple[dict[str,
             s.values["model_family"] = family.group(0)
 
     # "4 x H100": a GPU count, not a growth factor
-    s.take(rf"\b(\d+)\s*x\s*(?:rtx|h100|h200|h20|a100|a6000|l40s?|l4|b200|b300|gb200|mi300x?|mi325x?|rtx pro)\b",
+    s.take(r"\b(\d+)\s*x\s*(?:rtx|h100|h200|h20|a100|a6000|l40s?|l4|b200|b300|gb200|mi300x?|mi325x?|rtx pro)\b",
            lambda m: ("num_gpus", int(m.group(1))))
     # optimizer before precision: "AdamW 8 bits" is an optimizer, not a weight format
     for name, table in (("optimizer", OPTIMIZER_PATTERNS), ("precision", PRECISION_PATTERNS)):
