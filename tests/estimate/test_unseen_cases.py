@@ -45,8 +45,7 @@ def test_unseen_weights() -> None:
     errors = _errors("weights_gib")
     assert len(errors) >= 20
     assert statistics.median(errors) <= 2.0
-    # Worst: gpt-oss-20b at TP 2 (-5.5 %), vLLM's MXFP4 kernels pad more than we model.
-    assert max(errors) <= 6.0
+    assert max(errors) <= 5.0
 
 
 def test_unseen_kv_cache_tokens() -> None:
