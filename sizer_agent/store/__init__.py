@@ -1,0 +1,31 @@
+"""The session store: SQLite file with sessions, answers, events, tool calls, benchmarks, proposals."""
+
+from sizer_agent.store.db import (
+    ENV_DB,
+    SCHEMA_VERSION,
+    CorruptDatabaseError,
+    SchemaVersionError,
+    SessionNotFoundError,
+    SessionStore,
+    SessionSummary,
+    StoreError,
+    default_db_path,
+)
+from sizer_agent.store.export import FORMAT, InvalidExportError, SessionExport, export_session, import_session
+
+__all__ = [
+    "ENV_DB",
+    "FORMAT",
+    "SCHEMA_VERSION",
+    "CorruptDatabaseError",
+    "InvalidExportError",
+    "SchemaVersionError",
+    "SessionExport",
+    "SessionNotFoundError",
+    "SessionStore",
+    "SessionSummary",
+    "StoreError",
+    "default_db_path",
+    "export_session",
+    "import_session",
+]
