@@ -106,6 +106,12 @@ class SizerApp(App[None]):
             if isinstance(screen, ResultsScreen) and self.recommendation is not None:
                 screen.view = self.recommendation
         self._update_subtitle()
+        if self.session is not None:
+            self._tell_engine_lang(self.session, lang)
+
+    @work(group="engine", exit_on_error=False)
+    async def _tell_engine_lang(self, session: OpenedSession, lang: Lang) -> None:
+        await self._call(lambda b: b.set_lang(session, lang))
 
     def _update_subtitle(self) -> None:
         if self.session is None:
@@ -169,6 +175,7 @@ class SizerApp(App[None]):
         events = await self._call(lambda b: b.answer(session, text))
         if session is self.session:  # the user may have switched session meanwhile
             self._render(events)
+            self._update_subtitle()  # the first answer (the customer) titles the session
 
     def _render(self, events: list[Event], *, replay: bool = False) -> None:
         self.chat_screen.show(events, replay=replay)

@@ -40,11 +40,16 @@ class Backend(Protocol):
         ...
 
     def open_session(self, session_id: str, lang: Lang) -> OpenedSession:
-        """A stored session with its history; its engine continues where it stopped."""
+        """A stored session; `history` holds its stored events followed by what the engine says on
+        resuming (shown, not stored again). Its engine continues where it stopped."""
         ...
 
     def answer(self, session: OpenedSession, text: str) -> list[Event]:
         """Hand one user message to the engine; the events it returns are stored before returning."""
+        ...
+
+    def set_lang(self, session: OpenedSession, lang: Lang) -> None:
+        """The engine speaks `lang` from its next message on."""
         ...
 
     def list_sessions(self) -> list[SessionSummary]:

@@ -1,12 +1,147 @@
-"""The production backend: the deterministic engine and the SQLite session store (sizer_agent.agent)."""
+"""The production backend: the agent's engine (deterministic, or LLM when configured) and the SQLite store.
+
+The only module of the app that imports the engine and the store. Every event an engine emits is committed
+by the store's recorder the moment it exists, so an answer is saved before any tool runs.
+"""
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from sizer_agent.app.backend import Backend
+from sizer_agent.agent.events import AnswerRecorded, Event
+from sizer_agent.agent.llm import make_engine
+from sizer_agent.app.backend import Backend, OpenedSession, ProposalUnavailable, SessionSummary
+from sizer_agent.app.i18n import Lang
+from sizer_agent.store import SessionStore
+
+PROPOSAL_MODULE = "sizer_agent.proposal"
+PROPOSAL_FORMATS = ("md", "html")
 
 
-def production_backend_factory(db_path: Path | None) -> Callable[[], Backend]:
-    raise NotImplementedError("wired once the agent's engine and store land")
+def _write_atomic(path: Path, text: str) -> None:
+    """Write beside the target and rename: an interrupted write never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class _Recorder:
+    """The engine's `on_event`: commits each event at once, unless paused (while a resume is replayed)."""
+
+    def __init__(self, store: SessionStore, session_id: int, *, enabled: bool) -> None:
+        self._record = store.recorder(session_id)
+        self.enabled = enabled
+
+    def __call__(self, event: Any) -> None:
+        if self.enabled:
+            self._record(event)
+
+
+class StoreBackend:
+    """`Backend` over `SessionStore` and `make_engine`. Use it from one thread (the app's engine thread)."""
+
+    def __init__(
+        self,
+        db_path: Path | str | None = None,
+        *,
+        llm_url: str | None = None,
+        llm_model: str | None = None,
+    ) -> None:
+        self.store = SessionStore(db_path)
+        self._llm_url = llm_url
+        self._llm_model = llm_model
+
+    def _engine(self, lang: Lang, state: Any, recorder: _Recorder) -> Any:
+        # The engine builds the tool registry itself: the app never touches the tools directly.
+        return make_engine(self._llm_url, self._llm_model, lang=lang, state=state, on_event=recorder)
+
+    def _title(self, session_id: int) -> str:
+        summary = self.store.get_session(session_id)
+        return summary.title or summary.customer or "—"
+
+    def create_session(self, lang: Lang) -> tuple[OpenedSession, list[Event]]:
+        session_id = self.store.create_session(lang=lang)
+        engine = self._engine(lang, None, _Recorder(self.store, session_id, enabled=True))
+        opening = engine.start()  # greeting and first question, committed by the recorder
+        return OpenedSession(str(session_id), self._title(session_id), engine), opening
+
+    def open_session(self, session_id: str, lang: Lang) -> OpenedSession:
+        sid = int(session_id)
+        history = self.store.events(sid)
+        state = self.store.load_state(sid)
+        state.lang = lang  # the interface language wins; the history stays as it was said
+        # The "session resumed" summary and the re-asked question are shown but not stored again:
+        # resuming twice must not grow the history.
+        recorder = _Recorder(self.store, sid, enabled=False)
+        engine = self._engine(lang, state, recorder)
+        resumed = engine.start()
+        recorder.enabled = True
+        self.store.update_session(sid, lang=lang)
+        return OpenedSession(str(sid), self._title(sid), engine, history + resumed)
+
+    def answer(self, session: OpenedSession, text: str) -> list[Event]:
+        events = session.engine.handle(text)
+        for event in events:
+            # The customer's name titles the session in the picker and `sessions list`.
+            if isinstance(event, AnswerRecorded) and event.field == "customer" and event.value:
+                sid = int(session.id)
+                if not self.store.get_session(sid).title:
+                    self.store.update_session(sid, title=str(event.value), customer=str(event.value))
+                    session.title = str(event.value)
+        return events
+
+    def set_lang(self, session: OpenedSession, lang: Lang) -> None:
+        setter = getattr(session.engine, "set_lang", None)
+        if setter is not None:
+            setter(lang)
+        self.store.update_session(int(session.id), lang=lang)
+
+    def list_sessions(self) -> list[SessionSummary]:
+        return [
+            SessionSummary(str(s.id), s.created, s.title or s.customer or "—")
+            for s in self.store.list_sessions()
+        ]
+
+    def export_session(self, session_id: str, directory: Path) -> Path:
+        data = self.store.export_session(int(session_id))
+        path = Path(directory) / f"sizer-session-{session_id}.json"
+        _write_atomic(path, json.dumps(data, ensure_ascii=False, indent=2))
+        return path
+
+    def write_proposal(self, session_id: str, lang: Lang, directory: Path) -> list[Path]:
+        # Absent module = not part of this build; any other import error is a real bug and propagates.
+        if importlib.util.find_spec(PROPOSAL_MODULE) is None:
+            raise ProposalUnavailable(PROPOSAL_MODULE)
+        from sizer_agent.proposal import render_proposal  # type: ignore[import-not-found,unused-ignore]
+
+        sid = int(session_id)
+        data = self.store.export_session(sid)
+        paths = []
+        for fmt in PROPOSAL_FORMATS:
+            path = Path(directory) / f"proposal-{sid}-{lang}.{fmt}"
+            _write_atomic(path, render_proposal(data, fmt, lang))
+            self.store.add_proposal(sid, fmt, lang, str(path))
+            paths.append(path)
+        return paths
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def production_backend_factory(
+    db_path: Path | str | None = None, *, llm_url: str | None = None, llm_model: str | None = None
+) -> Callable[[], Backend]:
+    """A factory the app calls once, on its engine thread (the store's connection lives there)."""
+    return lambda: StoreBackend(db_path, llm_url=llm_url, llm_model=llm_model)

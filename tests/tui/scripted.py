@@ -113,6 +113,9 @@ class ScriptedBackend:
         self.sessions[session.id][1].extend(events)
         return events
 
+    def set_lang(self, session: OpenedSession, lang: str) -> None:
+        self.lang = lang
+
     def list_sessions(self) -> list[SessionSummary]:
         return [SessionSummary(s.id, "2026-01-01T00:00", s.title) for s, _ in self.sessions.values()]
 

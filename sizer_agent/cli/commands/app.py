@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from sizer_agent.cli.commands._store_args import add_db_argument
+
 NAME = "app"
 ORDER = 1
 HELP = "the interactive interview (also what `sizer-agent` alone starts)"
@@ -25,14 +27,21 @@ Examples:
   sizer-agent app --lang en           new session, English interface
   sizer-agent app --resume 12         reopen session 12 (its conversation is replayed)
   sizer-agent app --db ./acme.db      use another session database
+  sizer-agent app --llm-url http://127.0.0.1:8000/v1 --llm-model my-model
+                                      an OpenAI-compatible model phrases; the tools still compute
 """
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=["fr", "en"], default="fr", help="interface language (default fr)")
     parser.add_argument("--resume", metavar="SESSION", help="reopen this stored session instead of a new one")
-    parser.add_argument("--db", type=Path, metavar="FILE",
-                        help="session database (SQLite); default: the store's default location")
+    add_db_argument(parser)
+    # Same flags as sizer_agent.agent.llm.add_llm_arguments, declared here so that building the CLI
+    # parser does not import httpx for every command.
+    parser.add_argument("--llm-url", metavar="URL", default=None,
+                        help="OpenAI-compatible endpoint with tool calling, e.g. http://127.0.0.1:8000/v1 "
+                             "(key: $SIZER_LLM_API_KEY); without it the built-in deterministic engine runs")
+    parser.add_argument("--llm-model", metavar="NAME", default=None, help="model name sent to the endpoint")
     parser.add_argument("--output-dir", type=Path, default=Path("."), metavar="DIR",
                         help="where ctrl+s exports and ctrl+p proposals go (default: current folder)")
     parser.add_argument("--self-service", action="store_true",
@@ -46,5 +55,6 @@ def run(args: argparse.Namespace) -> int:
 
     config = AppConfig(lang=args.lang, resume=args.resume, output_dir=args.output_dir,
                        self_service=args.self_service)
-    SizerApp(production_backend_factory(args.db), config).run()
+    backend = production_backend_factory(args.db, llm_url=args.llm_url, llm_model=args.llm_model)
+    SizerApp(backend, config).run()
     return 0
