@@ -81,28 +81,39 @@ def pretty_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False, default=str)
 
 
+# Memory terms of an estimate, in the order the summary line names them (the estimator's JSON schema).
+_MEMORY_TERMS = (
+    ("weights_bytes", "mem.weights"),
+    ("kv_cache_bytes", "mem.kv"),
+    ("activations_bytes", "mem.activations"),
+    ("gradients_bytes", "mem.gradients"),
+    ("optimizer_bytes", "mem.optimizer"),
+    ("runtime_bytes", "mem.runtime"),
+)
+
+
 def tool_summary(tool: str, result: dict[str, Any] | None, lang: Lang) -> str:
     """One line under a tool card: the figures a reader wants without opening it."""
     if result is None:
         return ""
     if is_estimate_result(result):
         per_gpu = result["per_gpu"]
-        return t(
-            "tool.summary_estimate",
-            lang,
-            weights=format_gb(per_gpu.get("weights_bytes"), lang),
-            kv=format_gb(per_gpu.get("kv_cache_bytes"), lang),
-            runtime=format_gb(per_gpu.get("runtime_bytes"), lang),
-            total=format_gb(per_gpu.get("total_bytes"), lang),
-        )
+        terms = [
+            f"{t(label, lang)} {format_gb(per_gpu[key], lang)}"
+            for key, label in _MEMORY_TERMS
+            if isinstance(per_gpu.get(key), int | float) and per_gpu[key] > 0
+        ]
+        return t("tool.summary_estimate", lang, terms=" · ".join(terms),
+                 total=format_gb(per_gpu["total_bytes"], lang))
     if is_recommendation_result(result):
         view = recommendation_view(result, lang)
+        best = view.recommended
         return t(
             "tool.summary_recommend",
             lang,
-            fits=sum(1 for o in view.options if o.fits),
-            total=len(view.options),
-            best=view.recommended_name or t("tool.none", lang),
+            fits=len(view.options),
+            total=len(result["options"]),
+            best=f"{best.offer_id} ({best.num_gpus}× {best.gpu})" if best else t("tool.none", lang),
         )
     scalars = [f"{k} {_scalar(v)}" for k, v in result.items() if not isinstance(v, dict | list)]
     return " · ".join(scalars[:4])
@@ -110,12 +121,13 @@ def tool_summary(tool: str, result: dict[str, Any] | None, lang: Lang) -> str:
 
 @dataclass(frozen=True)
 class OptionView:
-    """One catalogue option as the results screen shows it."""
+    """One catalogue option (offer × GPU count × parallelism × precision) as the results screen shows it."""
 
     offer_id: str
     name: str
     gpu: str
     num_gpus: int
+    precision: str
     fits: bool
     reasons: list[str]
     per_gpu_total_bytes: float | None
@@ -123,22 +135,33 @@ class OptionView:
     tokens_per_s: float | None
     eur_per_million_tokens: float | None
     price: str
+    recommended: bool = False
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why one offer cannot serve the workload (the tool's own sentence)."""
+
+    offer_id: str
+    name: str
+    reason: str
 
 
 @dataclass(frozen=True)
 class RecommendationView:
-    options: list[OptionView] = field(default_factory=list)
-    recommended_id: str | None = None
-    recommended_name: str | None = None
-    reason: str = ""
+    options: list[OptionView] = field(default_factory=list)  # fitting options, in the tool's ranking
+    rejections: list[Rejection] = field(default_factory=list)
+    recommended: OptionView | None = None
+    reason: str = ""  # the tool's reason for its choice (or for choosing nothing)
+    assumptions: list[str] = field(default_factory=list)
 
 
 def _price(option: dict[str, Any], lang: Lang) -> str:
     if isinstance(option.get("price_eur"), int | float):
-        return format_number(option["price_eur"], lang)
+        return f"{format_number(option['price_eur'], lang)}\u00a0€"
     for key in ("hourly_eur", "price_eur_per_hour", "hourly_price_eur"):
         if isinstance(option.get(key), int | float):
-            return f"{format_number(option[key], lang, 2)}/h"
+            return f"{format_number(option[key], lang, 2)}\u00a0€/h"
     return "—"
 
 
@@ -146,38 +169,56 @@ def _float(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
+def _option(raw: dict[str, Any], lang: Lang, recommended: bool) -> OptionView:
+    return OptionView(
+        offer_id=str(raw.get("offer_id", "?")),
+        name=str(raw.get("name", raw.get("offer_id", "?"))),
+        gpu=str(raw.get("gpu_name") or raw.get("gpu") or "?"),
+        num_gpus=int(raw.get("num_gpus") or 1),
+        precision=str(raw.get("precision") or ""),
+        fits=bool(raw.get("fits")),
+        reasons=[str(r) for r in raw.get("reasons", []) or []],
+        per_gpu_total_bytes=_float(raw.get("per_gpu_total_bytes")),
+        headroom_pct=_float(raw.get("headroom_pct")),
+        tokens_per_s=_float(_dig(raw, "perf", "output_tokens_per_s")),
+        eur_per_million_tokens=_float(raw.get("eur_per_million_tokens")),
+        price=_price(raw, lang),
+        recommended=recommended,
+    )
+
+
 def recommendation_view(result: dict[str, Any], lang: Lang = "en") -> RecommendationView:
-    """The recommendation tool's result, in its own ranking order (fitting options first)."""
-    options = []
+    """The recommendation tool's result: its fitting options in its own order, the offers it rejects."""
+    recommended_id = result.get("recommended") if isinstance(result.get("recommended"), str) else None
+    fitting: list[OptionView] = []
+    rejected_raw: dict[str, dict[str, Any]] = {}
     for raw in result.get("options", []):
         if not isinstance(raw, dict):
             continue
-        options.append(
-            OptionView(
-                offer_id=str(raw.get("offer_id", "?")),
-                name=str(raw.get("name", raw.get("offer_id", "?"))),
-                gpu=str(raw.get("gpu", "?")),
-                num_gpus=int(raw.get("num_gpus") or 1),
-                fits=bool(raw.get("fits")),
-                reasons=[str(r) for r in raw.get("reasons", []) or []],
-                per_gpu_total_bytes=_float(raw.get("per_gpu_total_bytes")),
-                headroom_pct=_float(raw.get("headroom_pct")),
-                tokens_per_s=_float(_dig(raw, "perf", "output_tokens_per_s")),
-                eur_per_million_tokens=_float(raw.get("eur_per_million_tokens")),
-                price=_price(raw, lang),
-            )
-        )
-    recommended = result.get("recommended")
-    recommended_id = recommended if isinstance(recommended, str) else None
-    if isinstance(recommended, dict):  # tolerate {"offer_id": ..., "reason": ...}
-        recommended_id = recommended.get("offer_id")
-    name = next((o.name for o in options if o.offer_id == recommended_id), recommended_id)
-    reason = ""
-    for key in ("recommended_reason", "reason", "no_fit_reason"):
-        if isinstance(result.get(key), str):
-            reason = result[key]
-            break
-    return RecommendationView(options, recommended_id, name, reason)
+        if raw.get("fits"):
+            # The recommended offer's first fitting option is the recommended configuration.
+            first = recommended_id is not None and raw.get("offer_id") == recommended_id and not any(
+                o.recommended for o in fitting)
+            fitting.append(_option(raw, lang, first))
+        else:
+            rejected_raw.setdefault(str(raw.get("offer_id", "?")), raw)
+    fitting_offers = {o.offer_id for o in fitting}
+    rejections: list[Rejection] = []
+    verdicts = result.get("offers")
+    if isinstance(verdicts, list):  # one sentence per offer, written by the tool
+        for verdict in verdicts:
+            if isinstance(verdict, dict) and not verdict.get("fits"):
+                rejections.append(Rejection(str(verdict.get("offer_id", "?")), str(verdict.get("name", "")),
+                                            str(verdict.get("summary", ""))))
+    else:  # older results: the first rejected option's reasons, for offers with no fitting option
+        for offer_id, raw in rejected_raw.items():
+            if offer_id not in fitting_offers:
+                rejections.append(Rejection(offer_id, str(raw.get("name", "")),
+                                            "; ".join(str(r) for r in raw.get("reasons", []) or [])))
+    reason = next((result[k] for k in ("recommended_reason", "reason") if isinstance(result.get(k), str)), "")
+    assumptions = [str(a) for a in result.get("assumptions", []) or []]
+    best = next((o for o in fitting if o.recommended), None)
+    return RecommendationView(fitting, rejections, best, reason, assumptions)
 
 
 def bar(fraction: float, width: int) -> str:

@@ -93,13 +93,8 @@ class StoreBackend:
 
     def answer(self, session: OpenedSession, text: str) -> list[Event]:
         events = session.engine.handle(text)
-        for event in events:
-            # The customer's name titles the session in the picker and `sessions list`.
-            if isinstance(event, AnswerRecorded) and event.field == "customer" and event.value:
-                sid = int(session.id)
-                if not self.store.get_session(sid).title:
-                    self.store.update_session(sid, title=str(event.value), customer=str(event.value))
-                    session.title = str(event.value)
+        if any(isinstance(e, AnswerRecorded) and e.field == "customer" for e in events):
+            session.title = self._title(int(session.id))  # the store titles a session by its customer
         return events
 
     def set_lang(self, session: OpenedSession, lang: Lang) -> None:

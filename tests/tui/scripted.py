@@ -41,22 +41,35 @@ ESTIMATE = {
     "warnings": [],
 }
 
+# Shaped like tools.recommend.RecommendResult (fields the app reads); figures are illustrative.
 RECOMMEND = {
+    "mode": "inference",
     "options": [
-        {"offer_id": "ACD-014", "name": "Enterprise Max", "gpu": "RTX PRO 6000 Blackwell", "num_gpus": 1,
-         "price_eur": 55480, "fits": True, "reasons": [], "per_gpu_total_bytes": 83_400_000_000,
-         "headroom_pct": 13.0, "perf": {"output_tokens_per_s": 610.0, "ttft_ms": 420.0, "tpot_ms": 52.0},
+        {"offer_id": "ACD-014", "name": "Enterprise Max", "gpu": "rtx-pro-6000-ws",
+         "gpu_name": "RTX PRO 6000 Blackwell", "num_gpus": 1, "precision": "fp8", "price_eur": 55480,
+         "fits": True, "reasons": [], "per_gpu_total_bytes": 83_400_000_000, "headroom_pct": 13.0,
+         "perf": {"output_tokens_per_s": 610.0, "ttft_ms": 420.0, "tpot_ms": 52.0},
          "eur_per_million_tokens": 0.95},
-        {"offer_id": "ACD-009", "name": "Advanced Pro", "gpu": "RTX 5090", "num_gpus": 1, "price_eur": 22670,
-         "fits": False, "reasons": ["83.4 GB per GPU > 31.8 GiB usable"],
-         "per_gpu_total_bytes": 83_400_000_000,
-         "headroom_pct": None, "perf": {}, "eur_per_million_tokens": None},
-        {"offer_id": "ACD-006", "name": "Pro", "gpu": "RTX 5080", "num_gpus": 1, "price_eur": 7160,
-         "fits": False, "reasons": ["83.4 GB per GPU > 15.9 GiB usable"],
-         "per_gpu_total_bytes": 83_400_000_000,
-         "headroom_pct": None, "perf": {}, "eur_per_million_tokens": None},
+        {"offer_id": "CLOUD-H100-SXM", "name": "Cloud H100 SXM (per GPU-hour)", "gpu": "h100-sxm",
+         "gpu_name": "NVIDIA H100 SXM5 80GB", "num_gpus": 2, "precision": "fp8", "hourly_eur": 5.58,
+         "fits": True, "reasons": [], "per_gpu_total_bytes": 45_100_000_000, "headroom_pct": 47.0,
+         "perf": {"output_tokens_per_s": 1490.0}, "eur_per_million_tokens": 1.04},
+        {"offer_id": "ACD-009", "name": "Advanced Pro", "gpu": "rtx-5090", "gpu_name": "RTX 5090",
+         "num_gpus": 1, "precision": "fp8", "price_eur": 22670, "fits": False,
+         "reasons": ["memory: 83.4 GB needed per GPU > 30.7 GB usable"],
+         "per_gpu_total_bytes": 83_400_000_000, "headroom_pct": None, "perf": {},
+         "eur_per_million_tokens": None},
+    ],
+    "offers": [
+        {"offer_id": "ACD-006", "name": "Pro", "fits": False,
+         "summary": "cannot serve it: memory: 83.4 GB needed per GPU > 15.4 GB usable"},
+        {"offer_id": "ACD-009", "name": "Advanced Pro", "fits": False,
+         "summary": "cannot serve it: memory: 83.4 GB needed per GPU > 30.7 GB usable"},
+        {"offer_id": "ACD-014", "name": "Enterprise Max", "fits": True, "summary": "serves it with fp8"},
     ],
     "recommended": "ACD-014",
+    "recommended_reason": "cheapest fitting option: 0.95 EUR per million output tokens",
+    "assumptions": ["10% of each GPU's memory kept free"],
 }
 
 

@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Header
 
-from sizer_agent.agent.events import Event, ProfileUpdated, QuestionAsked, ToolReturned
+from sizer_agent.agent.events import AnswerRecorded, Event, ProfileUpdated, QuestionAsked, ToolReturned
 from sizer_agent.app.i18n import Lang
 from sizer_agent.app.present import is_estimate_result, is_recommendation_result, memory_need_bytes
 from sizer_agent.app.widgets.chat import ChatLog
@@ -66,6 +66,7 @@ class ChatScreen(Screen[None]):
         """Empty view for another session."""
         self.chat.clear()
         self.query_one(ProfilePanel).profile = {}
+        self.query_one(ProfilePanel).labels = {}
         self.query_one(MemoryGauge).need_bytes = None
         self.query_one(AnswerBox).suggestions = []
 
@@ -73,19 +74,25 @@ class ChatScreen(Screen[None]):
         """Mount one widget per event in the log and update the sidebar and suggestions."""
         self.chat.show(events, replay=replay)
         profile: dict[str, Any] | None = None
+        assumed: list[str] | None = None
         need: float | None = None
         suggestions: list[str] | None = None
+        labels = {e.field: e.label for e in events if isinstance(e, AnswerRecorded) and e.label}
         for event in events:
             if isinstance(event, ProfileUpdated):
-                profile = event.profile
+                profile, assumed = event.profile, event.assumed
             elif isinstance(event, ToolReturned) and event.ok and is_estimate_result(event.result):
                 need = memory_need_bytes(event.result)
             elif isinstance(event, QuestionAsked):
                 suggestions = event.suggestions
             elif isinstance(event, ToolReturned) and event.ok and is_recommendation_result(event.result):
                 suggestions = []  # the interview is over: nothing left to suggest
+        panel = self.query_one(ProfilePanel)
+        if labels:
+            panel.labels = {**panel.labels, **labels}
         if profile is not None:
-            self.query_one(ProfilePanel).profile = profile
+            panel.profile = profile
+            panel.assumed = assumed or []
         if need is not None:
             self.query_one(MemoryGauge).need_bytes = need
         if suggestions is not None:

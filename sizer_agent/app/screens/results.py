@@ -15,26 +15,49 @@ from textual.widgets import Header, Static
 from sizer_agent.app.i18n import Lang, t
 from sizer_agent.app.present import RecommendationView
 from sizer_agent.app.widgets.keybar import KeyBar
-from sizer_agent.app.widgets.results import BarChart, RecommendationTable, RejectionList, memory_value
+from sizer_agent.app.widgets.results import (
+    BarChart,
+    RecommendationTable,
+    RejectionList,
+    headroom_note,
+    memory_value,
+)
 
 RESULTS_KEYS = [("esc", "key.back"), ("^p", "key.proposal"), ("^s", "key.save"), ("F1", "key.help"),
                 ("^q", "key.quit")]
 
 
 class Verdict(Static):
-    """The one-line answer: which configuration, or why none fits."""
+    """The answer in two lines: which configuration (or none) and the tool's reason."""
 
     view: reactive[RecommendationView] = reactive(RecommendationView, always_update=True, layout=True)
-    lang: reactive[Lang] = reactive("fr")
+    lang: reactive[Lang] = reactive("fr", layout=True)
 
     def render(self) -> Text:
-        if not self.view.options:
+        view = self.view
+        if not view.options and not view.rejections:
             return Text(t("results.empty", self.lang), style="dim")
-        if self.view.recommended_name:
-            best = next(o for o in self.view.options if o.offer_id == self.view.recommended_id)
-            name = f"{best.offer_id} {best.name} — {best.num_gpus}× {best.gpu}, {best.price} €"
-            return Text(t("results.recommended", self.lang, name=name), style="bold green")
-        return Text(t("results.none", self.lang, reason=self.view.reason or "—"), style="bold red")
+        best = view.recommended
+        if best is not None:
+            name = f"{best.offer_id} {best.name} — {best.num_gpus}× {best.gpu}, {best.precision}, {best.price}"
+            text = Text(t("results.recommended", self.lang, name=name), style="bold green")
+        else:
+            text = Text(t("results.none", self.lang), style="bold red")
+        if view.reason:
+            text.append("\n" + view.reason, style="dim")
+        return text
+
+
+class Assumptions(Static):
+    view: reactive[RecommendationView] = reactive(RecommendationView, always_update=True, layout=True)
+    lang: reactive[Lang] = reactive("fr", layout=True)
+
+    def render(self) -> Text:
+        text = Text()
+        if self.view.assumptions:
+            text.append(t("results.assumptions", self.lang) + "\n", style="bold")
+            text.append("\n".join(f"• {a}" for a in self.view.assumptions), style="dim")
+        return text
 
 
 class ResultsScreen(Screen[None]):
@@ -59,7 +82,8 @@ class ResultsScreen(Screen[None]):
             yield RejectionList(id="rejections")
             yield BarChart("results.chart_cost", lambda o: o.eur_per_million_tokens, 2, id="chart-cost")
             yield BarChart("results.chart_tps", lambda o: o.tokens_per_s, 0, id="chart-tps")
-            yield BarChart("results.chart_mem", memory_value, 1, only_fitting=False, id="chart-mem")
+            yield BarChart("results.chart_mem", memory_value, 1, note=headroom_note, id="chart-mem")
+            yield Assumptions(id="assumptions")
         yield KeyBar(RESULTS_KEYS)
 
     def on_mount(self) -> None:
@@ -76,7 +100,7 @@ class ResultsScreen(Screen[None]):
     def _push_down(self) -> None:
         if not self._ready:
             return
-        for widget in self.query("Verdict, RecommendationTable, RejectionList, BarChart, KeyBar"):
+        for widget in self.query("Verdict, RecommendationTable, RejectionList, BarChart, Assumptions, KeyBar"):
             widget.lang = self.lang  # type: ignore[attr-defined]
             if hasattr(widget, "view"):
                 widget.view = self.view  # type: ignore[attr-defined]

@@ -79,7 +79,7 @@ class AnswerNote(Static):
         value = self.event.value
         if isinstance(value, dict | list):
             value = pretty_json(value)
-        text = f"✓ {self.event.field}: {value}"
+        text = f"✓ {self.event.label or self.event.field}: {value}"
         if self.event.assumed:
             text += f"  ({t('chat.assumed', self.lang)})"
         return Content(text)

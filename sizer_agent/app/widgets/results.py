@@ -14,7 +14,14 @@ from textual.widgets import DataTable, Static
 from sizer_agent.app.i18n import Lang, t
 from sizer_agent.app.present import GB, OptionView, RecommendationView, bar, format_gb, format_number
 
-GPU_COLUMN = 16  # characters: keeps the whole table inside 80 columns
+# Column widths in characters: with the cell padding the table stays inside 80 columns.
+OFFER_COLUMN = 12
+GPU_COLUMN = 12
+CHART_ROWS = 8  # the charts show the best-ranked options only
+
+
+def cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _maybe(value: float | None, lang: Lang, digits: int = 0, suffix: str = "") -> str:
@@ -22,7 +29,7 @@ def _maybe(value: float | None, lang: Lang, digits: int = 0, suffix: str = "") -
 
 
 class RecommendationTable(DataTable[Text | str]):
-    """Ranked options, fitting ones first (the tool's order); the recommended row is highlighted."""
+    """The fitting options in the tool's ranking; the recommended one in bold green."""
 
     view: reactive[RecommendationView] = reactive(RecommendationView, always_update=True, init=False)
     lang: reactive[Lang] = reactive("fr", init=False)
@@ -42,52 +49,47 @@ class RecommendationTable(DataTable[Text | str]):
     def _fill(self) -> None:
         lang = self.lang
         self.clear(columns=True)
-        for key in ("results.rank", "results.offer", "results.gpu", "results.fits", "results.mem",
-                    "results.headroom", "results.tps", "results.cost", "results.price"):
+        for key in ("results.rank", "results.offer", "results.gpu", "results.precision", "results.mem",
+                    "results.tps", "results.cost", "results.price"):
             self.add_column(t(key, lang), key=key)
-        rank = 0
-        for option in self.view.options:
-            rank += option.fits
-            style = "bold green" if option.offer_id == self.view.recommended_id else ""
-            gpus = f"{option.num_gpus}× {option.gpu}"
+        for rank, option in enumerate(self.view.options, 1):
+            style = "bold green" if option.recommended else ""
             self.add_row(
-                Text(str(rank) if option.fits else "–", style=style),
-                Text(option.offer_id, style=style),
-                gpus if len(gpus) <= GPU_COLUMN else gpus[: GPU_COLUMN - 1] + "…",
-                Text("✓", style="green") if option.fits else Text("✗", style="red"),
+                Text(str(rank), style=style),
+                Text(cut(option.offer_id, OFFER_COLUMN), style=style),
+                cut(f"{option.num_gpus}× {option.gpu}", GPU_COLUMN),
+                option.precision,
                 format_gb(option.per_gpu_total_bytes, lang),
-                _maybe(option.headroom_pct, lang, 0, " %"),
                 _maybe(option.tokens_per_s, lang),
                 _maybe(option.eur_per_million_tokens, lang, 2),
                 option.price,
-                key=option.offer_id + f"#{option.num_gpus}",
+                key=str(rank),
             )
 
 
 class RejectionList(Static):
-    """Why each other option does not fit, one line per reason."""
+    """Why each other offer does not fit: the tool's sentence per offer."""
 
     view: reactive[RecommendationView] = reactive(RecommendationView, always_update=True, layout=True)
-    lang: reactive[Lang] = reactive("fr")
+    lang: reactive[Lang] = reactive("fr", layout=True)
 
     def render(self) -> Text:
         text = Text()
+        if not self.view.rejections:
+            return text
         text.append(t("results.why_not", self.lang) + "\n", style="bold")
-        for option in self.view.options:
-            if option.fits or not option.reasons:
-                continue
-            text.append(f"✗ {option.offer_id} {option.name} ({option.num_gpus}× {option.gpu})\n", style="red")
-            for reason in option.reasons:
-                text.append(f"   {reason}\n")
+        for rejection in self.view.rejections:
+            text.append(f"✗ {rejection.offer_id} {rejection.name}", style="red")
+            text.append(f": {rejection.reason}\n")
         text.rstrip()
         return text
 
 
 class BarChart(Static):
-    """A horizontal text-bar chart of one figure per option."""
+    """A horizontal text-bar chart of one figure for the best-ranked options."""
 
     view: reactive[RecommendationView] = reactive(RecommendationView, always_update=True, layout=True)
-    lang: reactive[Lang] = reactive("fr")
+    lang: reactive[Lang] = reactive("fr", layout=True)
 
     def __init__(
         self,
@@ -95,37 +97,41 @@ class BarChart(Static):
         value: Callable[[OptionView], float | None],
         digits: int = 0,
         *,
-        only_fitting: bool = True,
+        note: Callable[[OptionView, Lang], str] | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id, classes="chart")
         self.title_key = title_key
         self.value = value
         self.digits = digits
-        self.only_fitting = only_fitting
+        self.note = note
 
     def render(self) -> Text:
         text = Text()
         text.append(t(self.title_key, self.lang) + "\n", style="bold")
-        rows = [
-            (f"{o.offer_id}×{o.num_gpus}", self.value(o), o.fits)
-            for o in self.view.options
-            if (o.fits or not self.only_fitting)
-        ]
-        rows = [(label, value, fits) for label, value, fits in rows if value is not None]
-        if not rows:
+        rows = [(o, self.value(o)) for o in self.view.options[:CHART_ROWS]]
+        shown = [(o, v) for o, v in rows if v is not None]
+        if not shown:
             text.append("—", style="dim")
             return text
-        top = max(value for _, value, _ in rows) or 1.0
-        label_width = min(14, max(len(label) for label, _, _ in rows))
-        width = min(40, max(10, (self.content_size.width or 60) - label_width - 12))
-        for label, value, fits in rows:
-            text.append(f"{label[:label_width]:<{label_width}} ")
-            text.append(bar(value / top, width), style="green" if fits else "red")
-            text.append(f" {format_number(value, self.lang, self.digits)}\n")
+        top = max(v for _, v in shown) or 1.0
+        labels = [cut(f"{o.offer_id} ×{o.num_gpus}", 18) for o, _ in shown]
+        label_width = max(len(label) for label in labels)
+        width = min(30, max(8, (self.content_size.width or 70) - label_width - 22))
+        for (option, value), label in zip(shown, labels, strict=True):
+            text.append(f"{label:<{label_width}} ")
+            text.append(bar(value / top, width), style="bold green" if option.recommended else "green")
+            text.append(f" {format_number(value, self.lang, self.digits)}")
+            if self.note is not None:
+                text.append(f"  {self.note(option, self.lang)}", style="dim")
+            text.append("\n")
         text.rstrip()
         return text
 
 
 def memory_value(option: OptionView) -> float | None:
     return None if option.per_gpu_total_bytes is None else option.per_gpu_total_bytes / GB
+
+
+def headroom_note(option: OptionView, lang: Lang) -> str:
+    return "" if option.headroom_pct is None else f"{format_number(option.headroom_pct, lang)} %"

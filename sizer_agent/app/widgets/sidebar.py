@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -29,26 +29,45 @@ def _show_value(value: Any, lang: Lang) -> str:
 
 
 class ProfilePanel(Static):
-    """Known profile fields, one per line (`label  value`); empty fields are not shown."""
+    """Known profile fields, one per line (`label  value`); empty fields are not shown.
+
+    `labels` maps a field to its human name in the session language (the engine sends it with each
+    answer); a field without one shows its id.
+    """
+
+    LABEL_WIDTH: ClassVar[int] = 11
 
     profile: reactive[dict[str, Any]] = reactive(dict, always_update=True, layout=True)
+    labels: reactive[dict[str, str]] = reactive(dict, always_update=True, layout=True)
+    assumed: reactive[list[str]] = reactive(list, always_update=True)
     lang: reactive[Lang] = reactive("fr")
 
     def render(self) -> Text:
         text = Text()
-        text.append(t("side.profile", self.lang) + "\n", style="bold")
+        text.append(t("side.profile", self.lang), style="bold")
         shown = {k: v for k, v in self.profile.items() if v not in (None, "", [], {})}
         if not shown:
-            text.append(t("side.empty", self.lang), style="dim")
+            text.append("\n" + t("side.empty", self.lang), style="dim")
             return text
-        width = max(8, min(12, max(len(k) for k in shown)))
+        width = max(12, self.content_size.width or 26)
+        label_width = self.LABEL_WIDTH
         for key, value in shown.items():
-            label = key.replace("_", " ")
-            label = label if len(label) <= width else label[: width - 1] + "…"
-            text.append(f"{label:<{width}} ", style="dim")
-            text.append(_show_value(value, lang=self.lang) + "\n")
-        text.rstrip()
+            label = _cut(self.labels.get(key) or key.replace("_", " "), label_width)
+            shown_value = _show_value(value, self.lang)
+            style = "italic" if key in self.assumed else ""
+            text.append(f"\n{label:<{label_width}} ", style="dim")
+            if len(shown_value) > width - label_width - 1:
+                # Too long beside its label: on its own line; a Hub id keeps its model name.
+                if len(shown_value) > width - 1 and "/" in shown_value:
+                    shown_value = shown_value.rsplit("/", 1)[1]
+                text.append("\n " + _cut(shown_value, width - 1), style=style)
+            else:
+                text.append(shown_value, style=style)
         return text
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class MemoryGauge(Static):
@@ -86,17 +105,16 @@ class MemoryGauge(Static):
         return text
 
 
-class Sidebar(VerticalScroll):
-    """Holds the profile and the gauge; the screen sets their attributes."""
+class Sidebar(Vertical):
+    """The profile (scrolls when long) above the gauge (always visible); the screen sets their attributes."""
 
     DEFAULT_CSS: ClassVar[str] = """
     Sidebar { width: 28; padding: 0 1; }
-    Sidebar MemoryGauge { margin-top: 1; }
+    Sidebar > VerticalScroll { height: 1fr; scrollbar-size-vertical: 1; }
+    Sidebar MemoryGauge { height: auto; border-top: hkey $primary 50%; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, can_focus=False)
-
     def compose(self) -> ComposeResult:
-        yield ProfilePanel()
+        with VerticalScroll(can_focus=False):
+            yield ProfilePanel()
         yield MemoryGauge()
