@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from sizer_agent.agent.events import Event, ToolReturned
-from sizer_agent.app.backend import Backend, OpenedSession, ProposalUnavailable
+from sizer_agent.app.backend import Backend, BackendError, OpenedSession, ProposalUnavailable
 from sizer_agent.app.i18n import Lang, t
 from sizer_agent.app.present import RecommendationView, is_recommendation_result, recommendation_view
 from sizer_agent.app.screens.chat import ChatScreen
@@ -191,7 +191,10 @@ class SizerApp(App[None]):
             return
         error = event.worker.error
         self.log.error("worker failed", worker=event.worker.name, error=repr(error))
-        message = t("chat.error", self.lang, error=f"{type(error).__name__}: {error}")
+        if isinstance(error, BackendError):  # the user can act on it: say it as it is
+            message = str(error)
+        else:
+            message = t("chat.error", self.lang, error=f"{type(error).__name__}: {error}")
         self.chat_screen.chat.say_error(message)
         self.notice(message, severity="error")
 

@@ -67,5 +67,9 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
+class BackendError(RuntimeError):
+    """A problem the user can act on (unreadable database, unknown session); the message says what to do."""
+
+
 class ProposalUnavailable(RuntimeError):
     """The proposal renderer (`sizer_agent.proposal`) is not part of this build."""

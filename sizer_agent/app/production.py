@@ -6,22 +6,39 @@ by the store's recorder the moment it exists, so an answer is saved before any t
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sizer_agent.agent.events import AnswerRecorded, Event
 from sizer_agent.agent.llm import make_engine
-from sizer_agent.app.backend import Backend, OpenedSession, ProposalUnavailable, SessionSummary
+from sizer_agent.app.backend import Backend, BackendError, OpenedSession, ProposalUnavailable, SessionSummary
 from sizer_agent.app.i18n import Lang
-from sizer_agent.store import SessionStore
+from sizer_agent.store import SessionStore, StoreError
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 PROPOSAL_MODULE = "sizer_agent.proposal"
 PROPOSAL_FORMATS = ("md", "html")
+
+
+def _user_errors(function: Callable[P, R]) -> Callable[P, R]:
+    """Store errors (corrupt file, unknown session) reach the user as `BackendError`, not as a bug."""
+
+    @functools.wraps(function)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return function(*args, **kwargs)
+        except StoreError as error:
+            raise BackendError(str(error)) from error
+
+    return wrapper
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -52,6 +69,7 @@ class _Recorder:
 class StoreBackend:
     """`Backend` over `SessionStore` and `make_engine`. Use it from one thread (the app's engine thread)."""
 
+    @_user_errors
     def __init__(
         self,
         db_path: Path | str | None = None,
@@ -71,12 +89,14 @@ class StoreBackend:
         summary = self.store.get_session(session_id)
         return summary.title or summary.customer or "—"
 
+    @_user_errors
     def create_session(self, lang: Lang) -> tuple[OpenedSession, list[Event]]:
         session_id = self.store.create_session(lang=lang)
         engine = self._engine(lang, None, _Recorder(self.store, session_id, enabled=True))
         opening = engine.start()  # greeting and first question, committed by the recorder
         return OpenedSession(str(session_id), self._title(session_id), engine), opening
 
+    @_user_errors
     def open_session(self, session_id: str, lang: Lang) -> OpenedSession:
         sid = int(session_id)
         history = self.store.events(sid)
@@ -91,30 +111,35 @@ class StoreBackend:
         self.store.update_session(sid, lang=lang)
         return OpenedSession(str(sid), self._title(sid), engine, history + resumed)
 
+    @_user_errors
     def answer(self, session: OpenedSession, text: str) -> list[Event]:
         events = session.engine.handle(text)
         if any(isinstance(e, AnswerRecorded) and e.field == "customer" for e in events):
             session.title = self._title(int(session.id))  # the store titles a session by its customer
         return events
 
+    @_user_errors
     def set_lang(self, session: OpenedSession, lang: Lang) -> None:
         setter = getattr(session.engine, "set_lang", None)
         if setter is not None:
             setter(lang)
         self.store.update_session(int(session.id), lang=lang)
 
+    @_user_errors
     def list_sessions(self) -> list[SessionSummary]:
         return [
             SessionSummary(str(s.id), s.created, s.title or s.customer or "—")
             for s in self.store.list_sessions()
         ]
 
+    @_user_errors
     def export_session(self, session_id: str, directory: Path) -> Path:
         data = self.store.export_session(int(session_id))
         path = Path(directory) / f"sizer-session-{session_id}.json"
         _write_atomic(path, json.dumps(data, ensure_ascii=False, indent=2))
         return path
 
+    @_user_errors
     def write_proposal(self, session_id: str, lang: Lang, directory: Path) -> list[Path]:
         # Absent module = not part of this build; any other import error is a real bug and propagates.
         if importlib.util.find_spec(PROPOSAL_MODULE) is None:
