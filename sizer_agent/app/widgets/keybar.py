@@ -25,10 +25,23 @@ class KeyBar(Static):
         self.keys = keys
 
     def render(self) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
+        full = Text(no_wrap=True, overflow="ellipsis")
         for index, (key, label) in enumerate(self.keys):
             if index:
-                text.append("  ")
-            text.append(key, style="bold")
-            text.append(" " + t(label, self.lang))
-        return text
+                full.append("  ")
+            full.append(key, style="bold")
+            full.append(" " + t(label, self.lang))
+        if full.cell_len <= (self.content_size.width or 80):
+            return full
+        # Narrow terminal: the keys alone, and the one that explains them all (help) with its label.
+        compact = Text(no_wrap=True, overflow="ellipsis")
+        for key, label in self.keys:
+            if label == "key.help":
+                continue
+            compact.append(key, style="bold")
+            compact.append(" ")
+        help_key = next((k for k, label in self.keys if label == "key.help"), None)
+        if help_key:
+            compact.append(f" {help_key}", style="bold")
+            compact.append(" " + t("key.help", self.lang))
+        return compact
