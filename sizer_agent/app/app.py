@@ -182,8 +182,8 @@ class SizerApp(App[None]):
         for event in events:
             if isinstance(event, ToolReturned) and event.ok and is_recommendation_result(event.result):
                 self._recommendation = event.result
-                if not replay:
-                    self.action_show_results()
+                if not replay:  # after the conversation has painted: the tool cards show first
+                    self.call_after_refresh(self.action_show_results)
 
     # ---- one handler for every worker failure ----------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

@@ -32,12 +32,17 @@ async def say(pilot: Pilot[None], text: str) -> None:
 
 def chat_text(app: SizerApp) -> str:
     """Everything the conversation shows, including collapsed tool cards' contents."""
-    from textual.widgets import Markdown, Static
+    from sizer_agent.app.present import pretty_json
+    from sizer_agent.app.widgets.chat import AnswerNote, ChatLine, ErrorNote, ToolCard
 
     parts = []
-    for widget in app.chat_screen.chat.query("*"):
-        if isinstance(widget, Markdown):
-            parts.append(widget.source)
-        elif isinstance(widget, Static) and not isinstance(widget.parent, Markdown):
+    for widget in app.chat_screen.chat.children:
+        if isinstance(widget, ChatLine):
+            parts.append(widget.text)
+        elif isinstance(widget, AnswerNote | ErrorNote):
             parts.append(str(widget.render()))
+        elif isinstance(widget, ToolCard):
+            parts += [widget.title(), widget.summary(), pretty_json(widget.call.arguments)]
+            if widget.outcome is not None:
+                parts.append(pretty_json(widget.outcome.result) if widget.outcome.ok else str(widget.outcome.error))
     return "\n".join(parts)

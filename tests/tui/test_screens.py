@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Collapsible, DataTable
+from textual.widgets import DataTable
 
 from sizer_agent.app.screens.results import ResultsScreen
 from sizer_agent.app.widgets.chat import ToolCard
@@ -68,12 +68,16 @@ async def test_tool_card_opens_from_the_keyboard(make_app, scripted) -> None:
         await pilot.press("escape")
         await settle(pilot)
         card = app.query(ToolCard).first()
-        assert "✓ 12 ms" in str(card.query_one(Collapsible).title)
-        assert "weights_bytes" in chat_text(app)  # full result inside the card
-        await pilot.press("tab")  # from the answer box to the first card's title
+        assert "✓ 12 ms" in card.title()
+        assert "weights_bytes" not in screen_text(app)  # closed: title and summary only
+        await pilot.press("tab")  # from the answer box to the first card
+        assert app.focused is card
         await pilot.press("enter")
         await settle(pilot)
-        assert card.query_one(Collapsible).collapsed is False
+        assert card.expanded
+        assert "weights_bytes" in screen_text(app)  # open: the full inputs and result
+        await pilot.press("enter")
+        assert not card.expanded
 
 
 async def test_language_switch_changes_every_label(make_app, scripted) -> None:

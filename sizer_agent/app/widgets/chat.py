@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from rich.console import Group, RenderableType
+from rich.json import JSON as RichJSON
+from rich.markdown import Markdown as RichMarkdown
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text as RichText
+from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Collapsible, Label, Markdown, Static
+from textual.widgets import Static
 
 from sizer_agent.agent.events import (
     AgentMessage,
@@ -22,47 +30,51 @@ from sizer_agent.agent.events import (
 from sizer_agent.app.i18n import Lang, t
 from sizer_agent.app.present import compact_json, pretty_json, tool_summary
 
-ARGS_PREVIEW_WIDTH = 34
 
+class ChatLine(Static):
+    """One turn: the speaker's name in a narrow column, the text beside it.
 
-class Speaker(Label):
-    """The "Agent" / "You" column; follows the interface language."""
+    One widget per line (a grid rendered by Rich), not a container of widgets: a long conversation stays
+    cheap to lay out.
+    """
+
+    SPEAKER_KEY: ClassVar[str] = "chat.agent"
 
     lang: reactive[Lang] = reactive("fr")
 
-    def __init__(self, key: str, lang: Lang) -> None:
-        super().__init__(t(key, lang), classes="speaker")
-        self.key = key
-        self.set_reactive(Speaker.lang, lang)
+    def __init__(self, text: str, lang: Lang, *, classes: str) -> None:
+        super().__init__(classes=f"chat-line {classes}")
+        self.text = text
+        self.set_reactive(ChatLine.lang, lang)
 
-    def watch_lang(self, lang: Lang) -> None:
-        self.update(t(self.key, lang))
+    def body(self) -> RenderableType:
+        return RichText(self.text)
+
+    def render(self) -> RenderableType:
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(width=5, no_wrap=True)
+        grid.add_column(ratio=1)
+        grid.add_row(RichText(t(self.SPEAKER_KEY, self.lang), style="bold"), self.body())
+        return grid
 
 
-class AgentLine(Horizontal):
-    """A question or an explanation from the agent (Markdown)."""
+class AgentLine(ChatLine):
+    """A question or an explanation from the agent, rendered as Markdown."""
 
     def __init__(self, text: str, lang: Lang, *, question: bool = False) -> None:
-        super().__init__(classes="chat-line agent" + (" question" if question else ""))
-        self.text = text
-        self.lang = lang
+        super().__init__(text, lang, classes="agent" + (" question" if question else ""))
 
-    def compose(self) -> ComposeResult:
-        yield Speaker("chat.agent", self.lang)
-        yield Markdown(self.text, classes="body")
+    def body(self) -> RenderableType:
+        return RichMarkdown(self.text)
 
 
-class UserLine(Horizontal):
+class UserLine(ChatLine):
     """What the user typed, shown verbatim (never interpreted as markup)."""
 
-    def __init__(self, text: str, lang: Lang) -> None:
-        super().__init__(classes="chat-line user")
-        self.text = text
-        self.lang = lang
+    SPEAKER_KEY = "chat.you"
 
-    def compose(self) -> ComposeResult:
-        yield Speaker("chat.you", self.lang)
-        yield Static(Content(self.text), classes="body")
+    def __init__(self, text: str, lang: Lang) -> None:
+        super().__init__(text, lang, classes="user")
 
 
 class AnswerNote(Static):
@@ -92,59 +104,78 @@ class ErrorNote(Static):
         super().__init__(Content(message), classes="error-note")
 
 
-class ToolCard(Vertical):
-    """A tool call: one line with status and duration, a summary, and full inputs/outputs when opened.
+class ToolCard(Widget, can_focus=True):
+    """A tool call: a title line with status and duration, a summary, and full inputs/outputs when opened.
 
-    Built from `ToolCalled`; the matching `ToolReturned` is set as `outcome` and renders inside it.
+    Built from `ToolCalled`; the matching `ToolReturned` is set as `outcome`. One widget drawn by Rich
+    (no nested containers), so a card appears in the same frame as the text around it. Enter, space or a
+    click opens and closes it; it posts `Toggled`.
     """
 
-    outcome: reactive[ToolReturned | None] = reactive(None, init=False)
-    lang: reactive[Lang] = reactive("fr", init=False)
+    BINDINGS: ClassVar = [Binding("enter,space", "toggle", show=False)]
+    DEFAULT_CSS: ClassVar[str] = """
+    ToolCard { height: auto; }
+    """
+
+    @dataclass
+    class Toggled(Message):
+        """The card was opened or closed."""
+
+        card: ToolCard
+        expanded: bool
+
+    outcome: reactive[ToolReturned | None] = reactive(None, layout=True)
+    expanded: reactive[bool] = reactive(False, layout=True)
+    lang: reactive[Lang] = reactive("fr", layout=True)
 
     def __init__(self, call: ToolCalled, lang: Lang) -> None:
         super().__init__(classes="tool-card")
         self.call = call
         self.set_reactive(ToolCard.lang, lang)
-        self._ready = False  # children exist (is_mounted only becomes true after on_mount)
 
-    def compose(self) -> ComposeResult:
-        with Collapsible(title=self._title(), collapsed=True):
-            yield Label(t("tool.arguments", self.lang), classes="tool-section")
-            yield Static(Content(pretty_json(self.call.arguments)), classes="tool-json arguments")
-        yield Static(Content(compact_json(self.call.arguments, 60)), classes="tool-summary")
-
-    def _title(self) -> str:
-        head = f"{t('tool.label', self.lang)} {self.call.tool}"
+    def title(self) -> str:
+        head = f"{'▼' if self.expanded else '▶'} {t('tool.label', self.lang)} {self.call.tool}"
         if self.outcome is None:
             return f"{head}  … {t('tool.running', self.lang)}"
         mark = "✓" if self.outcome.ok else "✗"
         return f"{head}  {mark} {self.outcome.duration_ms:.0f} ms"
 
-    def on_mount(self) -> None:
-        self._ready = True
-        if self.outcome is not None:  # call and result arrived in the same batch
-            self.watch_outcome(self.outcome)
+    def summary(self) -> str:
+        outcome = self.outcome
+        if outcome is None:
+            return compact_json(self.call.arguments, 60)
+        if not outcome.ok:
+            return outcome.error or "?"
+        return tool_summary(outcome.tool, outcome.result, self.lang)
+
+    def render(self) -> RenderableType:
+        failed = self.outcome is not None and not self.outcome.ok
+        parts: list[RenderableType] = [
+            RichText(self.title(), style="bold red" if failed else "bold"),
+            Padding(RichText(self.summary(), style="red" if failed else "dim"), (0, 0, 0, 2)),
+        ]
+        if self.expanded:
+            parts += [RichText(t("tool.arguments", self.lang), style="bold underline"),
+                      Padding(RichJSON(pretty_json(self.call.arguments)), (0, 0, 0, 2))]
+            if self.outcome is not None and self.outcome.ok:
+                parts += [RichText(t("tool.result", self.lang), style="bold underline"),
+                          Padding(RichJSON(pretty_json(self.outcome.result)), (0, 0, 0, 2))]
+            elif self.outcome is not None:
+                parts += [RichText(t("tool.error", self.lang), style="bold underline"),
+                          Padding(RichText(self.outcome.error or "?"), (0, 0, 0, 2))]
+        return Group(*parts)
 
     def watch_outcome(self, outcome: ToolReturned | None) -> None:
-        if outcome is None or not self._ready:
-            return
-        collapsible = self.query_one(Collapsible)
-        collapsible.title = self._title()
-        contents = collapsible.query_one(Collapsible.Contents)
-        if outcome.ok:
-            contents.mount(Label(t("tool.result", self.lang), classes="tool-section"))
-            contents.mount(Static(Content(pretty_json(outcome.result)), classes="tool-json result"))
-            summary = tool_summary(outcome.tool, outcome.result, self.lang)
-        else:
-            contents.mount(Label(t("tool.error", self.lang), classes="tool-section"))
-            contents.mount(Static(Content(outcome.error or "?"), classes="tool-json error"))
-            summary = outcome.error or ""
-        self.query_one(".tool-summary", Static).update(Content(summary))
-        self.set_class(not outcome.ok, "-failed")
+        self.set_class(outcome is not None and not outcome.ok, "-failed")
 
-    def watch_lang(self, lang: Lang) -> None:
-        if self._ready:
-            self.query_one(Collapsible).title = self._title()
+    def action_toggle(self) -> None:
+        self.expanded = not self.expanded
+        if self.expanded:  # show the opened card from its first line
+            self.call_after_refresh(self.scroll_visible, top=True, animate=False)
+        self.post_message(self.Toggled(self, self.expanded))
+
+    def on_click(self) -> None:
+        self.action_toggle()
 
 
 class ChatLog(VerticalScroll):
@@ -201,8 +232,9 @@ class ChatLog(VerticalScroll):
                     pending = ToolCard(orphan, self.lang)
                     self._cards[event.call_id] = pending
                     widgets.append(pending)
-                if pending in widgets:  # not mounted yet: it renders the outcome on mount
+                if pending in widgets:  # not mounted yet: set without running watchers
                     pending.set_reactive(ToolCard.outcome, event)
+                    pending.set_class(not event.ok, "-failed")
                 else:
                     pending.outcome = event
             # ProfileUpdated is rendered by the sidebar, not the log.
@@ -215,5 +247,5 @@ class ChatLog(VerticalScroll):
         self.call_after_refresh(self.scroll_end, animate=False)
 
     def watch_lang(self, lang: Lang) -> None:
-        for widget in self.query("Speaker, AnswerNote, ToolCard"):
+        for widget in self.query("ChatLine, AnswerNote, ToolCard"):
             widget.lang = lang  # type: ignore[attr-defined]
