@@ -33,9 +33,10 @@ sys.path.insert(0, str(ROOT))
 START_TARGET_S = 1.5
 TOOL_TARGET_MS = 200.0
 
-# Runs in a fresh interpreter; prints the seconds from its first line to the first question on screen.
+# Runs in a fresh interpreter; prints the wall-clock time (epoch seconds) when the first question is on
+# screen, so that the parent measures from spawning the process, interpreter start-up included.
 _COLD_APP = """
-import time; t0 = time.perf_counter()
+import time
 import asyncio, sys
 from sizer_agent.app import AppConfig, SizerApp
 from sizer_agent.app.production import production_backend_factory
@@ -46,12 +47,13 @@ async def main():
     async with app.run_test(size=(80, 24)) as pilot:
         while not any("question" in w.classes for w in app.query(AgentLine)):
             await pilot.pause(0.005)
-        print(time.perf_counter() - t0)
+        await pilot.pause()  # the frame that shows it
+        print(time.time())
 
 asyncio.run(main())
 """
 _COLD_BASELINE = """
-import time; t0 = time.perf_counter()
+import time
 import asyncio
 from textual.app import App
 from textual.widgets import Static
@@ -63,21 +65,19 @@ class Empty(App):
 async def main():
     async with Empty().run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        print(time.perf_counter() - t0)
+        print(time.time())
 
 asyncio.run(main())
 """
 
 
 def _process_seconds(code: str, *args: str) -> float:
-    """Wall time of a fresh interpreter running `code`: process start to the printed mark."""
+    """Seconds from spawning a fresh interpreter running `code` to the mark it prints (its exit excluded)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    start = time.perf_counter()
+    start = time.time()  # wall clock: the child's mark is read on the same clock
     done = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, check=True)
-    total = time.perf_counter() - start
-    float(done.stdout.strip().splitlines()[-1])  # the child reached its mark
-    return total
+    return float(done.stdout.strip().splitlines()[-1]) - start
 
 
 def cold_start(repeats: int) -> dict[str, list[float]]:
@@ -106,7 +106,8 @@ async def _answer_to_card(app: Any, pilot: Any, text: str, tool: str) -> float:
     await pilot.press("enter")
     while True:
         cards = [c for c in app.query(ToolCard) if id(c) not in before and c.call.tool == tool]
-        if cards and cards[0].outcome is not None and cards[0].query(".result, .error"):
+        if cards and cards[0].outcome is not None and cards[0].is_mounted:
+            await pilot.pause()  # the frame that shows it
             return (time.perf_counter() - start) * 1000
         await pilot.pause(0.001)
 

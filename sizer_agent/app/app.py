@@ -12,7 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 from textual import on, work
@@ -27,10 +27,10 @@ from sizer_agent.app.backend import Backend, BackendError, OpenedSession, Propos
 from sizer_agent.app.i18n import Lang, t
 from sizer_agent.app.present import RecommendationView, is_recommendation_result, recommendation_view
 from sizer_agent.app.screens.chat import ChatScreen
-from sizer_agent.app.screens.help import HelpScreen
-from sizer_agent.app.screens.results import ResultsScreen
-from sizer_agent.app.screens.sessions import SessionPicker
 from sizer_agent.app.widgets.prompt import AnswerBox
+
+if TYPE_CHECKING:
+    pass
 
 T = TypeVar("T")
 
@@ -70,6 +70,7 @@ class SizerApp(App[None]):
         self.set_reactive(SizerApp.lang, self.config.lang)
         self._backend_factory = backend_factory
         self._backend: Backend | None = None
+        self._first_opening: asyncio.Future[tuple[OpenedSession, list[Event]]] | None = None
         self._engine_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sizer-engine")
         self.session: OpenedSession | None = None
         self._recommendation: dict[str, Any] | None = None  # the latest recommendation tool result
@@ -90,7 +91,7 @@ class SizerApp(App[None]):
 
     @on(ChatScreen.Composed)
     def _chat_composed(self) -> None:
-        self.open_session(self.config.resume)
+        self.open_session(self.config.resume, self._first_opening)
 
     @property
     def recommendation(self) -> RecommendationView | None:
@@ -100,6 +101,8 @@ class SizerApp(App[None]):
         return recommendation_view(self._recommendation, self.lang)
 
     def watch_lang(self, lang: Lang) -> None:
+        from sizer_agent.app.screens.results import ResultsScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, ChatScreen | ResultsScreen):
                 screen.lang = lang
@@ -141,16 +144,29 @@ class SizerApp(App[None]):
         self._engine_thread.shutdown(wait=True)
 
     # ---- sessions ------------------------------------------------------------------------------
+    def _open_on_engine_thread(self, session_id: str | None) -> asyncio.Future[tuple[OpenedSession, list[Event]]]:
+        """Start opening (or creating) a session on the engine thread; returns (session, new events)."""
+
+        def open_(backend: Backend) -> tuple[OpenedSession, list[Event]]:
+            if session_id is None:
+                return backend.create_session(self.lang)
+            return backend.open_session(session_id, self.lang), []
+
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(self._engine_thread, partial(self._with_backend, open_))
+
+    def on_load(self) -> None:
+        # The first session opens (database, engine, first question) while Textual builds the screen.
+        self._first_opening = self._open_on_engine_thread(self.config.resume)
+
     @work(group="engine", exit_on_error=False)
-    async def open_session(self, session_id: str | None) -> None:
+    async def open_session(
+        self, session_id: str | None, started: asyncio.Future[tuple[OpenedSession, list[Event]]] | None = None
+    ) -> None:
         """Open a stored session (replaying its events) or create a new one."""
         chat = self.chat_screen
-        if session_id is None:
-            session, opening = await self._call(lambda b: b.create_session(self.lang))
-            history, fresh = [], opening
-        else:
-            session = await self._call(lambda b: b.open_session(session_id, self.lang))
-            history, fresh = session.history, []
+        session, fresh = await (started or self._open_on_engine_thread(session_id))
+        history = session.history
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.session = session
@@ -171,11 +187,24 @@ class SizerApp(App[None]):
 
     @work(group="engine", exit_on_error=False)
     async def send_answer(self, session: OpenedSession, text: str) -> None:
-        """The engine handles the answer and the backend stores the events before they come back."""
-        events = await self._call(lambda b: b.answer(session, text))
+        """The engine handles the answer; each event is shown as soon as the backend has stored it."""
+        loop = asyncio.get_running_loop()
+        shown: list[Event] = []
+
+        def emit(event: Event) -> None:  # on the engine thread
+            loop.call_soon_threadsafe(self._render_live, session, event, shown)
+
+        events = await self._call(lambda b: b.answer(session, text, emit))
+        # Every emitted event was rendered before this line runs (same loop queue, earlier in it).
+        rest = [e for e in events if not any(e is s for s in shown)]
         if session is self.session:  # the user may have switched session meanwhile
-            self._render(events)
+            self._render(rest)
             self._update_subtitle()  # the first answer (the customer) titles the session
+
+    def _render_live(self, session: OpenedSession, event: Event, shown: list[Event]) -> None:
+        shown.append(event)
+        if session is self.session:
+            self._render([event])
 
     def _render(self, events: list[Event], *, replay: bool = False) -> None:
         self.chat_screen.show(events, replay=replay)
@@ -207,6 +236,8 @@ class SizerApp(App[None]):
         if self.config.self_service:
             self.notice(t("notice.self_service", self.lang), severity="warning")
             return
+        from sizer_agent.app.screens.sessions import SessionPicker
+
         sessions = await self._call(lambda b: b.list_sessions())
         # A callback rather than push_screen_wait: no worker stays alive while the user is choosing.
         self.push_screen(SessionPicker(sessions, self.lang), callback=self._resume_chosen)
@@ -238,6 +269,9 @@ class SizerApp(App[None]):
         self.notice(t("notice.proposal_written", self.lang, paths=", ".join(str(p) for p in paths)))
 
     def action_show_results(self) -> None:
+        # Screens other than the conversation load on first use: start-up time goes to the first question.
+        from sizer_agent.app.screens.results import ResultsScreen
+
         if self.recommendation is None:
             self.notice(t("notice.no_results", self.lang), severity="warning")
             return
@@ -247,6 +281,8 @@ class SizerApp(App[None]):
         self.push_screen(ResultsScreen(self.recommendation, self.lang))
 
     def action_help(self) -> None:
+        from sizer_agent.app.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.lang))
 

@@ -7,6 +7,7 @@ deterministic engine and the SQLite session store; tests may pass a scripted one
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -44,8 +45,14 @@ class Backend(Protocol):
         resuming (shown, not stored again). Its engine continues where it stopped."""
         ...
 
-    def answer(self, session: OpenedSession, text: str) -> list[Event]:
-        """Hand one user message to the engine; the events it returns are stored before returning."""
+    def answer(
+        self, session: OpenedSession, text: str, emit: Callable[[Event], None] | None = None
+    ) -> list[Event]:
+        """Hand one user message to the engine and return its events, all stored.
+
+        When the backend can, it also passes each event to `emit` the moment it is stored (called on the
+        engine thread), so that a tool card shows "running" and then its result while later tools work.
+        """
         ...
 
     def set_lang(self, session: OpenedSession, lang: Lang) -> None:

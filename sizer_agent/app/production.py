@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+from sizer_agent.agent.engine import DeterministicEngine
 from sizer_agent.agent.events import AnswerRecorded, Event
-from sizer_agent.agent.llm import make_engine
 from sizer_agent.app.backend import Backend, BackendError, OpenedSession, ProposalUnavailable, SessionSummary
 from sizer_agent.app.i18n import Lang
 from sizer_agent.store import SessionStore, StoreError
@@ -60,10 +60,13 @@ class _Recorder:
     def __init__(self, store: SessionStore, session_id: int, *, enabled: bool) -> None:
         self._record = store.recorder(session_id)
         self.enabled = enabled
+        self.forward: Callable[[Any], None] | None = None  # the front end, during one answer
 
     def __call__(self, event: Any) -> None:
         if self.enabled:
-            self._record(event)
+            self._record(event)  # stored first: the screen never shows what is not saved
+        if self.forward is not None:
+            self.forward(event)
 
 
 class StoreBackend:
@@ -78,12 +81,17 @@ class StoreBackend:
         llm_model: str | None = None,
     ) -> None:
         self.store = SessionStore(db_path)
+        self._recorders: dict[str, _Recorder] = {}  # by session id: each open engine's on_event
         self._llm_url = llm_url
         self._llm_model = llm_model
 
     def _engine(self, lang: Lang, state: Any, recorder: _Recorder) -> Any:
         # The engine builds the tool registry itself: the app never touches the tools directly.
-        return make_engine(self._llm_url, self._llm_model, lang=lang, state=state, on_event=recorder)
+        if self._llm_url:  # httpx and the LLM client only load when asked for (start-up time)
+            from sizer_agent.agent.llm import make_engine
+
+            return make_engine(self._llm_url, self._llm_model, lang=lang, state=state, on_event=recorder)
+        return DeterministicEngine(lang=lang, state=state, on_event=recorder)
 
     def _title(self, session_id: int) -> str:
         summary = self.store.get_session(session_id)
@@ -92,7 +100,8 @@ class StoreBackend:
     @_user_errors
     def create_session(self, lang: Lang) -> tuple[OpenedSession, list[Event]]:
         session_id = self.store.create_session(lang=lang)
-        engine = self._engine(lang, None, _Recorder(self.store, session_id, enabled=True))
+        recorder = self._recorders[str(session_id)] = _Recorder(self.store, session_id, enabled=True)
+        engine = self._engine(lang, None, recorder)
         opening = engine.start()  # greeting and first question, committed by the recorder
         return OpenedSession(str(session_id), self._title(session_id), engine), opening
 
@@ -104,7 +113,7 @@ class StoreBackend:
         state.lang = lang  # the interface language wins; the history stays as it was said
         # The "session resumed" summary and the re-asked question are shown but not stored again:
         # resuming twice must not grow the history.
-        recorder = _Recorder(self.store, sid, enabled=False)
+        recorder = self._recorders[str(sid)] = _Recorder(self.store, sid, enabled=False)
         engine = self._engine(lang, state, recorder)
         resumed = engine.start()
         recorder.enabled = True
@@ -112,8 +121,17 @@ class StoreBackend:
         return OpenedSession(str(sid), self._title(sid), engine, history + resumed)
 
     @_user_errors
-    def answer(self, session: OpenedSession, text: str) -> list[Event]:
-        events = session.engine.handle(text)
+    def answer(
+        self, session: OpenedSession, text: str, emit: Callable[[Event], None] | None = None
+    ) -> list[Event]:
+        recorder = self._recorders.get(session.id)
+        if recorder is not None:
+            recorder.forward = emit
+        try:
+            events = session.engine.handle(text)
+        finally:
+            if recorder is not None:
+                recorder.forward = None
         if any(isinstance(e, AnswerRecorded) and e.field == "customer" for e in events):
             session.title = self._title(int(session.id))  # the store titles a session by its customer
         return events

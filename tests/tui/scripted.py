@@ -121,7 +121,7 @@ class ScriptedBackend:
         session, log = self.sessions[session_id]
         return OpenedSession(session.id, session.title, session.engine, list(log))
 
-    def answer(self, session: OpenedSession, text: str) -> list[Event]:
+    def answer(self, session: OpenedSession, text: str, emit: Any = None) -> list[Event]:
         events = session.engine.handle(text)
         self.sessions[session.id][1].extend(events)
         return events

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from textual.widgets import DataTable
 
+from sizer_agent.agent.events import ToolCalled, ToolReturned
 from sizer_agent.app.screens.results import ResultsScreen
 from sizer_agent.app.widgets.chat import ToolCard
 from sizer_agent.app.widgets.sidebar import MemoryGauge, ProfilePanel
 from tests.tui.helpers import chat_text, say, settle
 from tests.tui.screen_text import screen_text
-from tests.tui.scripted import ScriptedBackend
+from tests.tui.scripted import ESTIMATE, ScriptedBackend
 
 
 async def test_first_question_and_suggestions(make_app, scripted) -> None:
@@ -153,11 +155,11 @@ class _FailingOnce(ScriptedBackend):
         super().__init__()
         self.failed = False
 
-    def answer(self, session, text):  # type: ignore[no-untyped-def]
+    def answer(self, session, text, emit=None):  # type: ignore[no-untyped-def]
         if not self.failed:
             self.failed = True
             raise RuntimeError("disk full")
-        return super().answer(session, text)
+        return super().answer(session, text, emit)
 
 
 async def test_worker_error_is_shown_and_the_app_keeps_going(make_app) -> None:
@@ -177,3 +179,37 @@ async def test_backend_closed_on_quit(make_app, scripted) -> None:
         await settle(pilot)
         await pilot.press("ctrl+q")
     assert scripted.closed
+
+
+class _SlowTool(ScriptedBackend):
+    """Emits the tool call, then waits until the test lets the tool finish."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+
+    def answer(self, session, text, emit=None):  # type: ignore[no-untyped-def]
+        call = ToolCalled(call_id="slow", tool="estimate_memory", arguments={"model": text})
+        emit(call)
+        assert self.release.wait(30)
+        done = ToolReturned(call_id="slow", tool="estimate_memory", ok=True, result=ESTIMATE, duration_ms=5.0)
+        emit(done)
+        return [call, done]
+
+
+async def test_a_running_tool_shows_at_once_then_its_result(make_app) -> None:
+    backend = _SlowTool()
+    app = make_app(backend)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"x", "enter")
+        for _ in range(200):  # the worker is still waiting: poll the screen, not the workers
+            await pilot.pause(0.01)
+            if app.query(ToolCard):
+                break
+        card = app.query_one(ToolCard)
+        assert card.outcome is None and "… en cours" in screen_text(app)
+        backend.release.set()
+        await settle(pilot)
+        assert card.outcome is not None and "✓ 5 ms" in screen_text(app)
+        assert len(app.query(ToolCard)) == 1  # streamed events are not drawn twice
