@@ -71,27 +71,29 @@ def memory_breakdown(
         body.append(f'<rect x="{x0:.1f}" y="{bar_top}" width="{max(x1 - x0, 0.5):.1f}" height="{bar_h}" '
                     f'fill="{PALETTE[i % len(PALETTE)]}"><title>{escape(seg.label)}</title></rect>')
         cursor += seg.value
-    body.append(_text(x(total) + 4 if x(total) < width - 160 else x(total) - 4, bar_top + bar_h / 2 + 4,
-                      total_label, anchor="start" if x(total) < width - 160 else "end", weight="bold"))
+    # Total under the bar end, so it never covers a segment.
+    body.append(_text(x(total), bar_top + bar_h + 14, total_label, anchor="end" if x(total) > left + 120 else "start",
+                      weight="bold", size=11))
     # Capacity markers, labels staggered on three rows so close capacities stay readable.
     for i, marker in enumerate(sorted(markers, key=lambda m: m.value)):
         mx = x(marker.value)
         row_y = 36 + (i % 3) * 14
         dash = ' stroke-dasharray="5,3"' if marker.dashed else ""
-        body.append(f'<line x1="{mx:.1f}" y1="{row_y + 3}" x2="{mx:.1f}" y2="{bar_top + bar_h + 8}" '
+        body.append(f'<line x1="{mx:.1f}" y1="{row_y + 3}" x2="{mx:.1f}" y2="{bar_top + bar_h + 4}" '
                     f'stroke="{INK}" stroke-width="1.5"{dash}/>')
         anchor = "end" if mx > width - 150 else "start"
         body.append(_text(mx + (-3 if anchor == "end" else 3), row_y, marker.label, anchor=anchor, size=11))
-    # Axis: ticks at round GiB steps.
-    axis_y = bar_top + bar_h + 22
+    # Axis: ticks at round GiB steps; the unit sits left of the first tick label's row end.
+    axis_y = bar_top + bar_h + 34
+    body.append(f'<line x1="{left}" y1="{axis_y - 6}" x2="{width - right}" y2="{axis_y - 6}" stroke="{GRID}"/>')
     step = _nice_step(scale_max / 6)
     tick = 0.0
     while tick <= scale_max:
         tx = x(tick)
-        body.append(f'<line x1="{tx:.1f}" y1="{axis_y - 8}" x2="{tx:.1f}" y2="{axis_y - 4}" stroke="{INK}"/>')
-        body.append(_text(tx, axis_y + 6, fmt(tick, 0), anchor="middle", size=10))
+        body.append(f'<line x1="{tx:.1f}" y1="{axis_y - 9}" x2="{tx:.1f}" y2="{axis_y - 3}" stroke="{INK}"/>')
+        label = fmt(tick, 0) + (f" {unit}" if tick + step > scale_max else "")
+        body.append(_text(tx, axis_y + 8, label, anchor="middle" if tick + step <= scale_max else "end", size=10))
         tick += step
-    body.append(_text(width - right, axis_y + 6, unit, anchor="end", size=10))
     # Legend.
     legend_y = axis_y + 26
     col_w = plot_w / 2
@@ -186,8 +188,8 @@ def latency_throughput(
     ttft_label: str, tpot_label: str, x_label: str, slo_label: str, fmt: Fmt,
 ) -> Markup:
     """Two panels (TTFT and TPOT at the stated percentile) against output tokens/s, one point per level."""
-    width, height = 760, 330
-    panel_w, gap, left, top, bottom = 330, 60, 56, 44, 52
+    width, height = 780, 350
+    panel_w, gap, left, top, bottom = 320, 76, 56, 62, 52
     ph = height - top - bottom
     ordered = sorted(points, key=lambda p: p.concurrency)
     x_max = max([p.tokens_per_s for p in ordered] + [1.0]) * 1.12
@@ -214,8 +216,7 @@ def latency_throughput(
         if slo is not None:
             body.append(f'<line x1="{x0}" y1="{py(slo):.1f}" x2="{x0 + panel_w}" y2="{py(slo):.1f}" '
                         f'stroke="{FAIL}" stroke-width="1.5" stroke-dasharray="6,4"/>')
-            body.append(_text(x0 + panel_w - 4, py(slo) - 5, f"{slo_label} {fmt(slo, 0)} ms", anchor="end",
-                              size=10, fill=FAIL))
+            body.append(_text(x0 + 4, py(slo) - 5, f"{slo_label} {fmt(slo, 0)} ms", size=10, fill=FAIL))
         line = [(px(p.tokens_per_s), py(getattr(p, attr))) for p in ordered if getattr(p, attr) is not None]
         if line:
             body.append('<polyline fill="none" stroke="{}" stroke-width="2" points="{}"/>'.format(

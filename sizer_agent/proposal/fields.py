@@ -31,3 +31,7 @@ KNOWN_VALUES: tuple[str, ...] = (
     "online_serving", "batch_inference", "fine_tuning", "training", "vision", "inference",
     "workstation", "server", "cloud", "full", "lora", "qlora",
 )
+
+# Roofline phases and limiting resources the estimate names (`perf.roofline.points[].phase`, `perf.bound`).
+PHASES: tuple[str, ...] = ("prefill", "decode")
+BOUNDS: tuple[str, ...] = ("memory", "compute", "communication")

@@ -9,6 +9,7 @@ ever a value given to a template, never template source.
 from __future__ import annotations
 
 import json
+from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
@@ -201,17 +202,24 @@ def _text_bars(ctx: ProposalContext, h: _Helpers) -> MdSafe:
     return MdSafe("```text\n" + "\n".join(lines) + "\n```")
 
 
+@cache
+def _prepared(fmt: Format, lang: Lang) -> tuple[Environment, _Helpers]:
+    """One compiled environment per format and language (compiling the templates dominates render time)."""
+    helpers = _Helpers(lang, fmt)
+    env = _environment(fmt)
+    env.globals.update(t=helpers.t, label=helpers.label, code=helpers.code, fence=helpers.fence,
+                       eol=helpers.safe(""))
+    env.filters.update(num=helpers.num, unit=helpers.unit, eur=helpers.eur, dev=helpers.dev, value=helpers.value)
+    return env, helpers
+
+
 def render_context(ctx: ProposalContext, fmt: Format, lang: Lang) -> str:
     """Render an already built context (the app calls this to avoid rebuilding)."""
     if fmt not in TEMPLATES:
         raise InputError("format", f"unknown format {fmt!r}", "md, html, pdf")
     if lang not in ("fr", "en"):
         raise InputError("lang", f"unknown language {lang!r}", "fr, en")
-    helpers = _Helpers(lang, fmt)
-    env = _environment(fmt)
-    env.globals.update(t=helpers.t, label=helpers.label, code=helpers.code, fence=helpers.fence,
-                       eol=helpers.safe(""))
-    env.filters.update(num=helpers.num, unit=helpers.unit, eur=helpers.eur, dev=helpers.dev, value=helpers.value)
+    env, helpers = _prepared(fmt, lang)
     template = env.get_template(TEMPLATES[fmt])
     return template.render(
         c=ctx, lang=lang, charts=_charts(ctx, helpers), css=Markup(_css()) if fmt == "html" else "",
