@@ -32,10 +32,19 @@ def _svg(width: int, height: int, title: str, body: list[str], css_class: str) -
     return Markup(head + "".join(body) + "</svg>")
 
 
-def _text(x: float, y: float, text: str, anchor: str = "start", size: int = 12, weight: str = "normal",
-          fill: str = INK) -> str:
-    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}" '
-            f'font-weight="{weight}" fill="{fill}">{escape(text)}</text>')
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    anchor: str = "start",
+    size: int = 12,
+    weight: str = "normal",
+    fill: str = INK,
+) -> str:
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}" '
+        f'font-weight="{weight}" fill="{fill}">{escape(text)}</text>'
+    )
 
 
 @dataclass(frozen=True)
@@ -52,7 +61,12 @@ class Marker:
 
 
 def memory_breakdown(
-    segments: Sequence[Segment], total_label: str, markers: Sequence[Marker], title: str, unit: str, fmt: Fmt,
+    segments: Sequence[Segment],
+    total_label: str,
+    markers: Sequence[Marker],
+    title: str,
+    unit: str,
+    fmt: Fmt,
 ) -> Markup:
     """Stacked horizontal bar of the per-GPU memory terms, with vertical lines at GPU capacities."""
     width, left, right = 760, 20, 20
@@ -68,31 +82,47 @@ def memory_breakdown(
     cursor = 0.0
     for i, seg in enumerate(segments):
         x0, x1 = x(cursor), x(cursor + seg.value)
-        body.append(f'<rect x="{x0:.1f}" y="{bar_top}" width="{max(x1 - x0, 0.5):.1f}" height="{bar_h}" '
-                    f'fill="{PALETTE[i % len(PALETTE)]}"><title>{escape(seg.label)}</title></rect>')
+        body.append(
+            f'<rect x="{x0:.1f}" y="{bar_top}" width="{max(x1 - x0, 0.5):.1f}" height="{bar_h}" '
+            f'fill="{PALETTE[i % len(PALETTE)]}"><title>{escape(seg.label)}</title></rect>'
+        )
         cursor += seg.value
     # Total under the bar end, so it never covers a segment.
-    body.append(_text(x(total), bar_top + bar_h + 14, total_label, anchor="end" if x(total) > left + 120 else "start",
-                      weight="bold", size=11))
+    body.append(
+        _text(
+            x(total),
+            bar_top + bar_h + 14,
+            total_label,
+            anchor="end" if x(total) > left + 120 else "start",
+            weight="bold",
+            size=11,
+        )
+    )
     # Capacity markers, labels staggered on three rows so close capacities stay readable.
     for i, marker in enumerate(sorted(markers, key=lambda m: m.value)):
         mx = x(marker.value)
         row_y = 36 + (i % 3) * 14
         dash = ' stroke-dasharray="5,3"' if marker.dashed else ""
-        body.append(f'<line x1="{mx:.1f}" y1="{row_y + 3}" x2="{mx:.1f}" y2="{bar_top + bar_h + 4}" '
-                    f'stroke="{INK}" stroke-width="1.5"{dash}/>')
+        body.append(
+            f'<line x1="{mx:.1f}" y1="{row_y + 3}" x2="{mx:.1f}" y2="{bar_top + bar_h + 4}" '
+            f'stroke="{INK}" stroke-width="1.5"{dash}/>'
+        )
         anchor = "end" if mx > width - 150 else "start"
         body.append(_text(mx + (-3 if anchor == "end" else 3), row_y, marker.label, anchor=anchor, size=11))
     # Axis: ticks at round GiB steps; the unit sits left of the first tick label's row end.
     axis_y = bar_top + bar_h + 34
-    body.append(f'<line x1="{left}" y1="{axis_y - 6}" x2="{width - right}" y2="{axis_y - 6}" stroke="{GRID}"/>')
+    body.append(
+        f'<line x1="{left}" y1="{axis_y - 6}" x2="{width - right}" y2="{axis_y - 6}" stroke="{GRID}"/>'
+    )
     step = _nice_step(scale_max / 6)
     tick = 0.0
     while tick <= scale_max:
         tx = x(tick)
         body.append(f'<line x1="{tx:.1f}" y1="{axis_y - 9}" x2="{tx:.1f}" y2="{axis_y - 3}" stroke="{INK}"/>')
         label = fmt(tick, 0) + (f" {unit}" if tick + step > scale_max else "")
-        body.append(_text(tx, axis_y + 8, label, anchor="middle" if tick + step <= scale_max else "end", size=10))
+        body.append(
+            _text(tx, axis_y + 8, label, anchor="middle" if tick + step <= scale_max else "end", size=10)
+        )
         tick += step
     # Legend.
     legend_y = axis_y + 26
@@ -100,7 +130,9 @@ def memory_breakdown(
     for i, seg in enumerate(segments):
         lx = left + (i % 2) * col_w
         ly = legend_y + (i // 2) * 18
-        body.append(f'<rect x="{lx:.1f}" y="{ly - 10}" width="12" height="12" fill="{PALETTE[i % len(PALETTE)]}"/>')
+        body.append(
+            f'<rect x="{lx:.1f}" y="{ly - 10}" width="12" height="12" fill="{PALETTE[i % len(PALETTE)]}"/>'
+        )
         body.append(_text(lx + 18, ly, seg.label, size=11))
     height = int(legend_y + ((len(segments) + 1) // 2) * 18 + 4)
     return _svg(width, height, title, body, "memory-chart")
@@ -125,8 +157,14 @@ class RoofPoint:
 
 
 def roofline(
-    peak_tflops: float, bandwidth_tb_s: float, points: Sequence[RoofPoint], ridge_label: str, title: str,
-    x_label: str, y_label: str, fmt: Fmt,
+    peak_tflops: float,
+    bandwidth_tb_s: float,
+    points: Sequence[RoofPoint],
+    ridge_label: str,
+    title: str,
+    x_label: str,
+    y_label: str,
+    fmt: Fmt,
 ) -> Markup:
     """Log-log roofline: the bandwidth slope, the compute ceiling, the ridge and the operating points."""
     width, height = 760, 400
@@ -159,8 +197,11 @@ def roofline(
     start_y = max(bandwidth_tb_s * x_lo, y_lo)
     start_x = start_y / bandwidth_tb_s
     roof = [(px(start_x), py(start_y)), (px(ridge), py(peak_tflops)), (px(x_hi), py(peak_tflops))]
-    body.append('<polyline fill="none" stroke="{}" stroke-width="2.5" points="{}"/>'.format(
-        PALETTE[0], " ".join(f"{a:.1f},{b:.1f}" for a, b in roof)))
+    body.append(
+        '<polyline fill="none" stroke="{}" stroke-width="2.5" points="{}"/>'.format(
+            PALETTE[0], " ".join(f"{a:.1f},{b:.1f}" for a, b in roof)
+        )
+    )
     body.append(f'<circle cx="{px(ridge):.1f}" cy="{py(peak_tflops):.1f}" r="4" fill="{PALETTE[0]}"/>')
     body.append(_text(px(ridge) + 6, py(peak_tflops) - 8, ridge_label, size=11))
     for i, point in enumerate(points):
@@ -170,8 +211,10 @@ def roofline(
         anchor = "end" if cx > left + pw * 0.7 else "start"
         body.append(_text(cx + (-9 if anchor == "end" else 9), cy + 16, point.label, anchor=anchor, size=11))
     body.append(_text(left + pw / 2, height - 14, x_label, anchor="middle"))
-    body.append(f'<text x="16" y="{top + ph / 2:.1f}" text-anchor="middle" font-size="12" fill="{INK}" '
-                f'transform="rotate(-90 16 {top + ph / 2:.1f})">{escape(y_label)}</text>')
+    body.append(
+        f'<text x="16" y="{top + ph / 2:.1f}" text-anchor="middle" font-size="12" fill="{INK}" '
+        f'transform="rotate(-90 16 {top + ph / 2:.1f})">{escape(y_label)}</text>'
+    )
     return _svg(width, height, title, body, "roofline-chart")
 
 
@@ -184,8 +227,15 @@ class LoadPoint:
 
 
 def latency_throughput(
-    points: Sequence[LoadPoint], slo_ttft_ms: float | None, slo_tpot_ms: float | None, title: str,
-    ttft_label: str, tpot_label: str, x_label: str, slo_label: str, fmt: Fmt,
+    points: Sequence[LoadPoint],
+    slo_ttft_ms: float | None,
+    slo_tpot_ms: float | None,
+    title: str,
+    ttft_label: str,
+    tpot_label: str,
+    x_label: str,
+    slo_label: str,
+    fmt: Fmt,
 ) -> Markup:
     """Two panels (TTFT and TPOT at the stated percentile) against output tokens/s, one point per level."""
     width, height = 780, 350
@@ -209,18 +259,26 @@ def latency_throughput(
         body.append(f'<rect x="{x0}" y="{top}" width="{panel_w}" height="{ph}" fill="none" stroke="{INK}"/>')
         body.append(_text(x0, top - 8, label, weight="bold"))
         for tick in _ticks(y_max):
-            body.append(f'<line x1="{x0}" y1="{py(tick):.1f}" x2="{x0 + panel_w}" y2="{py(tick):.1f}" stroke="{GRID}"/>')
+            body.append(
+                f'<line x1="{x0}" y1="{py(tick):.1f}" x2="{x0 + panel_w}" y2="{py(tick):.1f}" '
+                f'stroke="{GRID}"/>'
+            )
             body.append(_text(x0 - 5, py(tick) + 4, fmt(tick, 0), anchor="end", size=10))
         for tick in _ticks(x_max):
             body.append(_text(px(tick), top + ph + 15, fmt(tick, 0), anchor="middle", size=10))
         if slo is not None:
-            body.append(f'<line x1="{x0}" y1="{py(slo):.1f}" x2="{x0 + panel_w}" y2="{py(slo):.1f}" '
-                        f'stroke="{FAIL}" stroke-width="1.5" stroke-dasharray="6,4"/>')
+            body.append(
+                f'<line x1="{x0}" y1="{py(slo):.1f}" x2="{x0 + panel_w}" y2="{py(slo):.1f}" '
+                f'stroke="{FAIL}" stroke-width="1.5" stroke-dasharray="6,4"/>'
+            )
             body.append(_text(x0 + 4, py(slo) - 5, f"{slo_label} {fmt(slo, 0)} ms", size=10, fill=FAIL))
         line = [(px(p.tokens_per_s), py(getattr(p, attr))) for p in ordered if getattr(p, attr) is not None]
         if line:
-            body.append('<polyline fill="none" stroke="{}" stroke-width="2" points="{}"/>'.format(
-                PALETTE[0], " ".join(f"{a:.1f},{b:.1f}" for a, b in line)))
+            body.append(
+                '<polyline fill="none" stroke="{}" stroke-width="2" points="{}"/>'.format(
+                    PALETTE[0], " ".join(f"{a:.1f},{b:.1f}" for a, b in line)
+                )
+            )
         for p in ordered:
             value = getattr(p, attr)
             if value is None:
@@ -229,7 +287,10 @@ def latency_throughput(
             fill = "#fff" if breaks else PALETTE[0]
             stroke = FAIL if breaks else PALETTE[0]
             cx, cy = px(p.tokens_per_s), py(value)
-            body.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4.5" fill="{fill}" stroke="{stroke}" stroke-width="2"/>')
+            body.append(
+                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4.5" fill="{fill}" '
+                f'stroke="{stroke}" stroke-width="2"/>'
+            )
             body.append(_text(cx - 6, cy - 7, str(p.concurrency), anchor="end", size=10))
         body.append(_text(x0 + panel_w / 2, height - 12, x_label, anchor="middle", size=11))
     return _svg(width, height, title, body, "latency-chart")

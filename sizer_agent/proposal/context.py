@@ -13,12 +13,34 @@ estimate) raises `InputError` naming it.
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 from sizer_agent import __version__
 from sizer_agent.proposal.fields import FIELD_ORDER, MEMORY_TERMS, SYSTEM_ORDER
+from sizer_agent.proposal.models import (
+    AcceptanceLimit,
+    Answer,
+    Command,
+    Comparison,
+    EngineProfile,
+    HostItem,
+    Level,
+    Measured,
+    MemoryTerm,
+    MultiGpu,
+    Option,
+    OptionPerf,
+    Performance,
+    ProposalContext,
+    Recommendation,
+    Risk,
+    Roofline,
+    RooflinePoint,
+    Sizing,
+    SoftwareItem,
+    Source,
+    Stat,
+)
 from tools.errors import InputError
 
 SESSION_FORMAT = "sizer-agent-session/1"
@@ -29,246 +51,8 @@ BENCH_BASE_URL = "http://SERVER:8000"  # placeholder the customer replaces with 
 MIN_PROMPTS = 200  # a P99 over fewer than ~200 requests rests on two samples; 8 per slot otherwise
 
 
-class Answer(BaseModel):
-    field: str
-    value: Any
-    assumed: bool
-    raw_text: str
-    corrections: int  # earlier values in the history
-
-
-class MemoryTerm(BaseModel):
-    key: str
-    bytes: int
-    gib: float
-    share_pct: float  # of the per-GPU total
-
-
-class EngineProfile(BaseModel):
-    name: str | None
-    budget_gib: float | None
-    kv_cache_gib: float | None
-    kv_cache_tokens: int | None
-    max_concurrency: float | None
-    gpu_memory_utilization: float | None
-
-
-class Sizing(BaseModel):
-    model: str
-    revision: str | None
-    architecture: str | None
-    params_total: int | None
-    params_active: int | None
-    mode: str
-    precision: str
-    kv_cache_dtype: str | None
-    input_len: int | None
-    output_len: int | None
-    concurrency: int | None
-    max_model_len: int | None
-    gpu: str | None
-    terms: list[MemoryTerm]
-    total_gib: float
-    dominant: str
-    gpu_memory_gib: float | None
-    fits: bool | None
-    headroom_gib: float | None
-    kv_bytes_per_token: int | None
-    weight_gb_total: float | None  # decimal GB, as the seed documents quote weights (70 B × 1 byte = 70 GB)
-    engine: EngineProfile | None
-
-
-class OptionPerf(BaseModel):
-    ttft_ms: float | None
-    tpot_ms: float | None
-    output_tokens_per_s: float | None
-    max_concurrency_under_slo: float | None
-
-
-class Option(BaseModel):
-    offer_id: str
-    name: str
-    gpu: str
-    num_gpus: int
-    price_eur: float | None
-    price_hourly_eur: float | None
-    fits: bool
-    recommended: bool
-    reasons: list[str]
-    per_gpu_total_gib: float | None
-    gpu_memory_gib: float | None
-    headroom_pct: float | None
-    perf: OptionPerf | None
-    eur_per_million_tokens: float | None
-    tokens_per_s_per_keur: float | None
-
-
-class Recommendation(BaseModel):
-    recommended_id: str | None
-    reason: str | None
-    options: list[Option]
-
-
-class RooflinePoint(BaseModel):
-    phase: str
-    operational_intensity: float
-    attainable_tflops: float
-
-
-class Roofline(BaseModel):
-    peak_tflops: float
-    bandwidth_tb_s: float
-    ridge_flops_per_byte: float | None
-    precision: str | None
-    points: list[RooflinePoint]
-
-
-class Performance(BaseModel):
-    basis: Literal["recommended", "estimate"]
-    offer_id: str | None
-    concurrency: int | None
-    ttft_ms: float | None
-    tpot_ms: float | None
-    output_tokens_per_s: float | None
-    max_concurrency_under_slo: float | None
-    eur_per_million_tokens: float | None
-    tokens_per_s_per_keur: float | None
-    bound: str | None
-    slo_ttft_ms: float | None
-    slo_tpot_ms: float | None
-    percentile: float | None
-    roofline: Roofline | None
-
-
-class Stat(BaseModel):
-    mean: float | None = None
-    p50: float | None = None
-    p90: float | None = None
-    p99: float | None = None
-
-
-class Level(BaseModel):
-    concurrency: int
-    requests_completed: int | None
-    requests_failed: int | None
-    ttft_ms: Stat
-    tpot_ms: Stat
-    itl_ms: Stat
-    output_tokens_per_s: float | None
-    total_tokens_per_s: float | None
-    goodput_rps: float | None
-    client_lagged: bool
-    peak_gpu_memory_gib: float | None
-    meets_slo: bool | None  # taken from sla_max_concurrency; None when the run had no SLA search
-
-
-class Comparison(BaseModel):
-    metric: Literal["ttft_ms", "tpot_ms", "output_tokens_per_s", "peak_memory_gib"]
-    estimate: float | None
-    measured: float | None
-    measured_p99: float | None
-    deviation_pct: float | None
-
-
-class Measured(BaseModel):
-    settings: dict[str, Any]
-    created: str | None
-    percentile_method: str | None
-    levels: list[Level]
-    sla_max_concurrency: int | None
-    at_load: Level | None
-    comparable: bool
-    mismatches: list[str]  # trial settings that differ from the estimate's
-    comparison: list[Comparison]
-
-
-class HostItem(BaseModel):
-    key: str
-    kind: Literal["bytes", "watts", "bool", "number", "text"]
-    value: Any
-    gib: float | None = None
-    tb: float | None = None
-    reason: str | None
-    source: str | None
-
-
-class MultiGpu(BaseModel):
-    num_gpus: int
-    tp: int
-    pp: int
-    dp: int
-    notes: list[str]
-
-
-RiskCode = Literal[
-    "tool", "revision_unpinned", "no_recommend", "no_recommendation", "not_measured", "settings_mismatch",
-    "no_level_at_load", "client_lagged", "assumed_answers",
-]
-SoftwareKey = Literal[
-    "model", "revision", "framework", "framework_version", "engine", "engine_version", "gpu", "driver",
-    "sizer_agent",
-]
-
-
-class Risk(BaseModel):
-    code: RiskCode  # "tool": a warning a tool wrote (its text is in `text`); else the catalogue key risk.<code>
-    text: str | None = None
-    items: list[str] = Field(default_factory=list)
-
-
-class Command(BaseModel):
-    index: int
-    kind: Literal["serve", "train"]
-    text: str
-
-
-class AcceptanceLimit(BaseModel):
-    index: int
-    code: Literal["ttft", "tpot", "throughput", "peak_memory", "failed_requests", "checkpoint", "step_time"]
-    comparator: Literal["<=", ">=", "=="]
-    value: float | None
-    unit: Literal["ms", "tokens_per_s", "gib", "count", "bool"]
-    percentile: float | None
-    concurrency: int | None
-    command: int
-    measured: float | None
-    status: Literal["pass", "fail", "not_measured"]
-
-
-class SoftwareItem(BaseModel):
-    key: SoftwareKey
-    value: str | None
-
-
-class Source(BaseModel):
-    id: str
-    ref: str | None
-
-
-class ProposalContext(BaseModel):
-    session_id: int | None
-    title: str
-    customer: str
-    created: str | None
-    updated: str | None
-    session_lang: str | None
-    answers: list[Answer]
-    assumed_fields: list[str]
-    sizing: Sizing
-    recommendation: Recommendation | None
-    performance: Performance | None
-    measured: Measured | None
-    host: list[HostItem] | None
-    multi_gpu: MultiGpu
-    risks: list[Risk]
-    acceptance: list[AcceptanceLimit]
-    commands: list[Command]
-    software: list[SoftwareItem]
-    sources: list[Source]
-    generator_version: str
-
-
 # --- derived comparisons (the only arithmetic in the proposal besides unit conversion) -------------------
+
 
 def deviation_pct(measured: float | None, estimate: float | None) -> float | None:
     """(measured − estimate) / estimate, in %: positive when the machine measured more than estimated."""
@@ -299,6 +83,7 @@ def tokens_per_s_per_keur(tokens_per_s: float | None, price_eur: float | None) -
 
 # --- reading the session ------------------------------------------------------------------------------
 
+
 def _gib(value: Any) -> float | None:
     return value / GIB if isinstance(value, int | float) else None
 
@@ -318,11 +103,18 @@ def _first(mapping: dict[str, Any], *keys: str) -> Any:
     return None
 
 
-def _latest_result(session: dict[str, Any], names: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def _latest_result(
+    session: dict[str, Any], names: tuple[str, ...]
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """(arguments, result) of the most recent successful call of one of `names`."""
     calls = session.get("tool_calls") or []
     for call in reversed(calls):
-        if isinstance(call, dict) and call.get("tool") in names and call.get("ok") and isinstance(call.get("result"), dict):
+        if (
+            isinstance(call, dict)
+            and call.get("tool") in names
+            and call.get("ok")
+            and isinstance(call.get("result"), dict)
+        ):
             return call.get("arguments") or {}, call["result"]
     return None
 
@@ -338,10 +130,15 @@ def _answers(session: dict[str, Any]) -> list[Answer]:
         if not isinstance(item, dict):
             item = {"value": item}
         history = item.get("history") or []
-        rows.append(Answer(
-            field=name, value=item.get("value"), assumed=bool(item.get("assumed", False)),
-            raw_text=str(item.get("raw_text") or ""), corrections=max(0, len(history) - 1),
-        ))
+        rows.append(
+            Answer(
+                field=name,
+                value=item.get("value"),
+                assumed=bool(item.get("assumed", False)),
+                raw_text=str(item.get("raw_text") or ""),
+                corrections=max(0, len(history) - 1),
+            )
+        )
     return rows
 
 
@@ -362,8 +159,12 @@ def _sizing(estimate: dict[str, Any]) -> Sizing:
         raise InputError("estimate_memory.result.per_gpu", "the estimate carries no per-GPU memory breakdown")
     total = per_gpu["total_bytes"]
     terms = [
-        MemoryTerm(key=key, bytes=int(per_gpu[f"{key}_bytes"]), gib=per_gpu[f"{key}_bytes"] / GIB,
-                   share_pct=per_gpu[f"{key}_bytes"] / total * 100.0 if total else 0.0)
+        MemoryTerm(
+            key=key,
+            bytes=int(per_gpu[f"{key}_bytes"]),
+            gib=per_gpu[f"{key}_bytes"] / GIB,
+            share_pct=per_gpu[f"{key}_bytes"] / total * 100.0 if total else 0.0,
+        )
         for key in MEMORY_TERMS
         if isinstance(per_gpu.get(f"{key}_bytes"), int | float) and per_gpu[f"{key}_bytes"] > 0
     ]
@@ -373,7 +174,8 @@ def _sizing(estimate: dict[str, Any]) -> Sizing:
     if isinstance(engine_raw, dict):
         engine = EngineProfile(
             name=engine_raw.get("name") or request.get("engine"),
-            budget_gib=_gib(engine_raw.get("budget_bytes")), kv_cache_gib=_gib(engine_raw.get("kv_cache_bytes")),
+            budget_gib=_gib(engine_raw.get("budget_bytes")),
+            kv_cache_gib=_gib(engine_raw.get("kv_cache_bytes")),
             kv_cache_tokens=_int(engine_raw.get("kv_cache_tokens")),
             max_concurrency=_num(engine_raw.get("max_concurrency")),
             gpu_memory_utilization=_num(request.get("gpu_memory_utilization")),
@@ -384,13 +186,22 @@ def _sizing(estimate: dict[str, Any]) -> Sizing:
     return Sizing(
         model=str(model.get("name") or request.get("model") or "?"),
         revision=model.get("revision") or request.get("revision"),
-        architecture=model.get("architecture"), params_total=_int(model.get("params_total")),
-        params_active=_int(model.get("params_active")), mode=str(request.get("mode") or "inference"),
-        precision=str(precision), kv_cache_dtype=request.get("kv_cache_dtype"),
-        input_len=_int(request.get("input_len")), output_len=_int(request.get("output_len")),
-        concurrency=_int(request.get("concurrency")), max_model_len=_int(request.get("max_model_len")),
-        gpu=request.get("gpu"), terms=terms, total_gib=total / GIB, dominant=dominant,
-        gpu_memory_gib=_gib(estimate.get("gpu_memory_bytes")), fits=estimate.get("fits"),
+        architecture=model.get("architecture"),
+        params_total=_int(model.get("params_total")),
+        params_active=_int(model.get("params_active")),
+        mode=str(request.get("mode") or "inference"),
+        precision=str(precision),
+        kv_cache_dtype=request.get("kv_cache_dtype"),
+        input_len=_int(request.get("input_len")),
+        output_len=_int(request.get("output_len")),
+        concurrency=_int(request.get("concurrency")),
+        max_model_len=_int(request.get("max_model_len")),
+        gpu=request.get("gpu"),
+        terms=terms,
+        total_gib=total / GIB,
+        dominant=dominant,
+        gpu_memory_gib=_gib(estimate.get("gpu_memory_bytes")),
+        fits=estimate.get("fits"),
         headroom_gib=_gib(estimate.get("headroom_bytes")),
         kv_bytes_per_token=_int(estimate.get("kv_cache_bytes_per_token")),
         weight_gb_total=weight_total / 1e9 if isinstance(weight_total, int | float) else None,
@@ -403,23 +214,35 @@ def _option(raw: dict[str, Any], recommended_id: str | None) -> Option:
     perf = None
     if isinstance(perf_raw, dict):
         perf = OptionPerf(
-            ttft_ms=_num(perf_raw.get("ttft_ms")), tpot_ms=_num(perf_raw.get("tpot_ms")),
+            ttft_ms=_num(perf_raw.get("ttft_ms")),
+            tpot_ms=_num(perf_raw.get("tpot_ms")),
             output_tokens_per_s=_num(perf_raw.get("output_tokens_per_s")),
             max_concurrency_under_slo=_num(perf_raw.get("max_concurrency_under_slo")),
         )
     price = _num(raw.get("price_eur"))
     per_eur = _num(_first(raw, "tokens_per_s_per_eur", "perf_per_eur"))
-    per_keur = per_eur * 1000.0 if per_eur is not None else tokens_per_s_per_keur(
-        perf.output_tokens_per_s if perf else None, price)
+    per_keur = (
+        per_eur * 1000.0
+        if per_eur is not None
+        else tokens_per_s_per_keur(perf.output_tokens_per_s if perf else None, price)
+    )
     offer_id = str(raw.get("offer_id") or "?")
     return Option(
-        offer_id=offer_id, name=str(raw.get("name") or ""), gpu=str(raw.get("gpu") or ""),
-        num_gpus=_int(raw.get("num_gpus")) or 1, price_eur=price,
-        price_hourly_eur=_num(_first(raw, "price_eur_per_hour", "hourly_eur")), fits=bool(raw.get("fits")),
-        recommended=offer_id == recommended_id, reasons=[str(r) for r in raw.get("reasons") or []],
-        per_gpu_total_gib=_gib(raw.get("per_gpu_total_bytes")), gpu_memory_gib=_gib(raw.get("gpu_memory_bytes")),
-        headroom_pct=_num(raw.get("headroom_pct")), perf=perf,
-        eur_per_million_tokens=_num(raw.get("eur_per_million_tokens")), tokens_per_s_per_keur=per_keur,
+        offer_id=offer_id,
+        name=str(raw.get("name") or ""),
+        gpu=str(raw.get("gpu") or ""),
+        num_gpus=_int(raw.get("num_gpus")) or 1,
+        price_eur=price,
+        price_hourly_eur=_num(_first(raw, "price_eur_per_hour", "hourly_eur")),
+        fits=bool(raw.get("fits")),
+        recommended=offer_id == recommended_id,
+        reasons=[str(r) for r in raw.get("reasons") or []],
+        per_gpu_total_gib=_gib(raw.get("per_gpu_total_bytes")),
+        gpu_memory_gib=_gib(raw.get("gpu_memory_bytes")),
+        headroom_pct=_num(raw.get("headroom_pct")),
+        perf=perf,
+        eur_per_million_tokens=_num(raw.get("eur_per_million_tokens")),
+        tokens_per_s_per_keur=per_keur,
     )
 
 
@@ -445,30 +268,49 @@ def _roofline(perf: dict[str, Any]) -> Roofline | None:
         return None
     raw_points = roof.get("points") or []
     if isinstance(raw_points, dict):  # {"prefill": {...}, "decode": {...}}
-        raw_points = [{"phase": phase, **point} for phase, point in raw_points.items() if isinstance(point, dict)]
+        raw_points = [
+            {"phase": phase, **point} for phase, point in raw_points.items() if isinstance(point, dict)
+        ]
     points = []
     for point in raw_points:
         oi = _num(_first(point, "operational_intensity", "intensity_flops_per_byte"))
         attainable = _num(_first(point, "attainable_flops_per_s", "attainable_flops", "flops_per_s"))
         if oi and attainable:
-            points.append(RooflinePoint(phase=str(point.get("phase") or "?"), operational_intensity=oi,
-                                        attainable_tflops=attainable / 1e12))
+            points.append(
+                RooflinePoint(
+                    phase=str(point.get("phase") or "?"),
+                    operational_intensity=oi,
+                    attainable_tflops=attainable / 1e12,
+                )
+            )
     return Roofline(
-        peak_tflops=peak / 1e12, bandwidth_tb_s=bandwidth / 1e12,
-        ridge_flops_per_byte=_num(_first(roof, "ridge_point_flops_per_byte", "ridge_point", "ridge_flops_per_byte")),
-        precision=roof.get("precision"), points=points,
+        peak_tflops=peak / 1e12,
+        bandwidth_tb_s=bandwidth / 1e12,
+        ridge_flops_per_byte=_num(
+            _first(roof, "ridge_point_flops_per_byte", "ridge_point", "ridge_flops_per_byte")
+        ),
+        precision=roof.get("precision"),
+        points=points,
     )
 
 
-def _slo(session: dict[str, Any], recommend_args: dict[str, Any]) -> tuple[float | None, float | None, float | None]:
-    ttft = _num(_first(recommend_args, "slo_ttft_ms")) or _num(_answer_value(session, "slo_ttft_ms", "sla_ttft_ms"))
-    tpot = _num(_first(recommend_args, "slo_tpot_ms")) or _num(_answer_value(session, "slo_tpot_ms", "sla_tpot_ms"))
+def _slo(
+    session: dict[str, Any], recommend_args: dict[str, Any]
+) -> tuple[float | None, float | None, float | None]:
+    ttft = _num(_first(recommend_args, "slo_ttft_ms")) or _num(
+        _answer_value(session, "slo_ttft_ms", "sla_ttft_ms")
+    )
+    tpot = _num(_first(recommend_args, "slo_tpot_ms")) or _num(
+        _answer_value(session, "slo_tpot_ms", "sla_tpot_ms")
+    )
     pct = _num(_first(recommend_args, "percentile")) or _num(_answer_value(session, "percentile")) or 99.0
     return ttft, tpot, pct
 
 
 def _performance(
-    estimate: dict[str, Any], rec: Recommendation | None, slo: tuple[float | None, float | None, float | None],
+    estimate: dict[str, Any],
+    rec: Recommendation | None,
+    slo: tuple[float | None, float | None, float | None],
     concurrency: int | None,
 ) -> Performance | None:
     perf = estimate.get("perf") if isinstance(estimate.get("perf"), dict) else None
@@ -480,32 +322,57 @@ def _performance(
     if chosen is not None and chosen.perf is not None:
         p = chosen.perf
         return Performance(
-            basis="recommended", offer_id=chosen.offer_id, concurrency=concurrency, ttft_ms=p.ttft_ms,
-            tpot_ms=p.tpot_ms, output_tokens_per_s=p.output_tokens_per_s,
+            basis="recommended",
+            offer_id=chosen.offer_id,
+            concurrency=concurrency,
+            ttft_ms=p.ttft_ms,
+            tpot_ms=p.tpot_ms,
+            output_tokens_per_s=p.output_tokens_per_s,
             max_concurrency_under_slo=p.max_concurrency_under_slo,
-            eur_per_million_tokens=chosen.eur_per_million_tokens, tokens_per_s_per_keur=chosen.tokens_per_s_per_keur,
-            bound=base.get("bound"), slo_ttft_ms=slo[0], slo_tpot_ms=slo[1], percentile=slo[2], roofline=roofline,
+            eur_per_million_tokens=chosen.eur_per_million_tokens,
+            tokens_per_s_per_keur=chosen.tokens_per_s_per_keur,
+            bound=base.get("bound"),
+            slo_ttft_ms=slo[0],
+            slo_tpot_ms=slo[1],
+            percentile=slo[2],
+            roofline=roofline,
         )
     if perf is None:
         return None
     return Performance(
-        basis="estimate", offer_id=None, concurrency=concurrency, ttft_ms=_num(perf.get("ttft_ms")),
-        tpot_ms=_num(perf.get("tpot_ms")), output_tokens_per_s=_num(perf.get("output_tokens_per_s")),
+        basis="estimate",
+        offer_id=None,
+        concurrency=concurrency,
+        ttft_ms=_num(perf.get("ttft_ms")),
+        tpot_ms=_num(perf.get("tpot_ms")),
+        output_tokens_per_s=_num(perf.get("output_tokens_per_s")),
         max_concurrency_under_slo=_num(perf.get("max_concurrency_under_slo")),
-        eur_per_million_tokens=_num(perf.get("eur_per_million_tokens")), tokens_per_s_per_keur=None,
-        bound=perf.get("bound"), slo_ttft_ms=slo[0], slo_tpot_ms=slo[1], percentile=slo[2], roofline=roofline,
+        eur_per_million_tokens=_num(perf.get("eur_per_million_tokens")),
+        tokens_per_s_per_keur=None,
+        bound=perf.get("bound"),
+        slo_ttft_ms=slo[0],
+        slo_tpot_ms=slo[1],
+        percentile=slo[2],
+        roofline=roofline,
     )
 
 
 def _stat(raw: Any) -> Stat:
-    return Stat(**{k: _num(raw.get(k)) for k in ("mean", "p50", "p90", "p99")}) if isinstance(raw, dict) else Stat()
+    return (
+        Stat(**{k: _num(raw.get(k)) for k in ("mean", "p50", "p90", "p99")})
+        if isinstance(raw, dict)
+        else Stat()
+    )
 
 
 def _mismatches(settings: dict[str, Any], sizing: Sizing) -> list[str]:
     """Trial settings that differ from the estimate's (DESIGN §6: compare only like with like)."""
     expected: dict[str, Any] = {
-        "model": sizing.model, "input_len": sizing.input_len, "output_len": sizing.output_len,
-        "dtype": sizing.precision, "kv_cache_dtype": sizing.kv_cache_dtype,
+        "model": sizing.model,
+        "input_len": sizing.input_len,
+        "output_len": sizing.output_len,
+        "dtype": sizing.precision,
+        "kv_cache_dtype": sizing.kv_cache_dtype,
     }
     if sizing.revision is not None:
         expected["revision"] = sizing.revision
@@ -520,44 +387,69 @@ def _mismatches(settings: dict[str, Any], sizing: Sizing) -> list[str]:
 
 
 def _measured(bench: dict[str, Any], sizing: Sizing, perf: Performance | None) -> Measured:
-    settings = bench.get("settings") if isinstance(bench.get("settings"), dict) else {}
+    settings: dict[str, Any] = bench["settings"] if isinstance(bench.get("settings"), dict) else {}
     sla_max = _int(bench.get("sla_max_concurrency"))
     levels = []
     for raw in bench.get("levels") or []:
         if not isinstance(raw, dict) or _int(raw.get("concurrency")) is None:
             continue
         conc = int(raw["concurrency"])
-        levels.append(Level(
-            concurrency=conc, requests_completed=_int(raw.get("requests_completed")),
-            requests_failed=_int(raw.get("requests_failed")), ttft_ms=_stat(raw.get("ttft_ms")),
-            tpot_ms=_stat(raw.get("tpot_ms")), itl_ms=_stat(raw.get("itl_ms")),
-            output_tokens_per_s=_num(raw.get("output_tokens_per_s")),
-            total_tokens_per_s=_num(raw.get("total_tokens_per_s")), goodput_rps=_num(raw.get("goodput_rps")),
-            client_lagged=bool(raw.get("client_lagged")), peak_gpu_memory_gib=_gib(raw.get("peak_gpu_memory_bytes")),
-            meets_slo=(conc <= sla_max) if sla_max is not None else None,
-        ))
+        levels.append(
+            Level(
+                concurrency=conc,
+                requests_completed=_int(raw.get("requests_completed")),
+                requests_failed=_int(raw.get("requests_failed")),
+                ttft_ms=_stat(raw.get("ttft_ms")),
+                tpot_ms=_stat(raw.get("tpot_ms")),
+                itl_ms=_stat(raw.get("itl_ms")),
+                output_tokens_per_s=_num(raw.get("output_tokens_per_s")),
+                total_tokens_per_s=_num(raw.get("total_tokens_per_s")),
+                goodput_rps=_num(raw.get("goodput_rps")),
+                client_lagged=bool(raw.get("client_lagged")),
+                peak_gpu_memory_gib=_gib(raw.get("peak_gpu_memory_bytes")),
+                meets_slo=(conc <= sla_max) if sla_max is not None else None,
+            )
+        )
     levels.sort(key=lambda level: level.concurrency)
     at_load = next((lv for lv in levels if lv.concurrency == sizing.concurrency), None)
     mismatches = _mismatches(settings, sizing)
     comparable = not mismatches and at_load is not None and not at_load.client_lagged
     comparison: list[Comparison] = []
     if comparable and at_load is not None:
-        memory_estimate = (sizing.engine.budget_gib if sizing.engine and sizing.engine.budget_gib else sizing.total_gib)
+        memory_estimate = (
+            sizing.engine.budget_gib if sizing.engine and sizing.engine.budget_gib else sizing.total_gib
+        )
         rows: list[tuple[Any, float | None, float | None, float | None]] = [
             ("ttft_ms", perf.ttft_ms if perf else None, at_load.ttft_ms.mean, at_load.ttft_ms.p99),
             ("tpot_ms", perf.tpot_ms if perf else None, at_load.tpot_ms.mean, at_load.tpot_ms.p99),
-            ("output_tokens_per_s", perf.output_tokens_per_s if perf else None, at_load.output_tokens_per_s, None),
+            (
+                "output_tokens_per_s",
+                perf.output_tokens_per_s if perf else None,
+                at_load.output_tokens_per_s,
+                None,
+            ),
             ("peak_memory_gib", memory_estimate, at_load.peak_gpu_memory_gib, None),
         ]
         comparison = [
-            Comparison(metric=metric, estimate=est, measured=meas, measured_p99=p99,
-                       deviation_pct=deviation_pct(meas, est))
+            Comparison(
+                metric=metric,
+                estimate=est,
+                measured=meas,
+                measured_p99=p99,
+                deviation_pct=deviation_pct(meas, est),
+            )
             for metric, est, meas, p99 in rows
         ]
     return Measured(
-        settings=settings, created=bench.get("created"), percentile_method=bench.get("percentile_method"),
-        levels=levels, sla_max_concurrency=sla_max, at_load=at_load, comparable=comparable,
-        mismatches=mismatches, comparison=comparison,
+        settings=settings,
+        created=bench.get("created"),
+        percentile_method=bench.get("percentile_method"),
+        levels=levels,
+        sla_max_concurrency=sla_max,
+        at_load=at_load,
+        comparable=comparable,
+        mismatches=mismatches,
+        comparison=comparison,
     )
 
 
@@ -621,31 +513,56 @@ def _sources(*results: dict[str, Any] | None) -> list[Source]:
 
 
 def _acceptance(
-    sizing: Sizing, slo: tuple[float | None, float | None, float | None], measured: Measured | None,
-    served_model: str, answers: dict[str, Any],
+    sizing: Sizing,
+    slo: tuple[float | None, float | None, float | None],
+    measured: Measured | None,
+    served_model: str,
+    answers: dict[str, Any],
 ) -> tuple[list[AcceptanceLimit], list[Command]]:
     limits: list[AcceptanceLimit] = []
     at_load = measured.at_load if measured and measured.comparable else None
-    memory_limit = sizing.engine.budget_gib if sizing.engine and sizing.engine.budget_gib else sizing.total_gib
+    memory_limit = (
+        sizing.engine.budget_gib if sizing.engine and sizing.engine.budget_gib else sizing.total_gib
+    )
 
-    def add(code: Any, comparator: Any, value: float | None, unit: Any, measured_value: float | None,
-            command: int, percentile: float | None = None, concurrency: int | None = None) -> None:
+    def add(
+        code: Any,
+        comparator: Any,
+        value: float | None,
+        unit: Any,
+        measured_value: float | None,
+        command: int,
+        percentile: float | None = None,
+        concurrency: int | None = None,
+    ) -> None:
         if measured_value is None or value is None:
             status = "not_measured"
         else:
             ok = {"<=": measured_value <= value, ">=": measured_value >= value, "==": measured_value == value}
             status = "pass" if ok[comparator] else "fail"
-        limits.append(AcceptanceLimit(
-            index=len(limits) + 1, code=code, comparator=comparator, value=value, unit=unit, percentile=percentile,
-            concurrency=concurrency, command=command, measured=measured_value, status=status,
-        ))
+        limits.append(
+            AcceptanceLimit(
+                index=len(limits) + 1,
+                code=code,
+                comparator=comparator,
+                value=value,
+                unit=unit,
+                percentile=percentile,
+                concurrency=concurrency,
+                command=command,
+                measured=measured_value,
+                status=status,
+            )
+        )
 
     if sizing.mode == "training":
         batch = sizing_answer(answers, "batch_size") or 1
         seq = sizing_answer(answers, "seq_len") or 2048
         optimizer = sizing_answer(answers, "optimizer") or "adamw"
-        parts = [f"sizer-agent bench train --model {served_model} --batch-size {batch} --seq-len {seq}",
-                 f"--optimizer {optimizer} --checkpoint --resume-check --json"]
+        parts = [
+            f"sizer-agent bench train --model {served_model} --batch-size {batch} --seq-len {seq}",
+            f"--optimizer {optimizer} --checkpoint --resume-check --json",
+        ]
         commands = [Command(index=1, kind="train", text=" ".join(parts))]
         add("peak_memory", "<=", memory_limit, "gib", None, 1)
         add("checkpoint", "==", 1.0, "bool", None, 1)
@@ -677,10 +594,24 @@ def _acceptance(
         add("tpot", "<=", slo_tpot, "ms", pick(at_load.tpot_ms if at_load else None), 1, pct, conc)
     if slo_ttft is not None and slo_tpot is not None and sizing.output_len:
         floor = sla_implied_throughput(conc, sizing.output_len, slo_ttft, slo_tpot)
-        add("throughput", ">=", floor, "tokens_per_s", at_load.output_tokens_per_s if at_load else None, 1,
-            concurrency=conc)
-    add("peak_memory", "<=", memory_limit, "gib", at_load.peak_gpu_memory_gib if at_load else None, 1,
-        concurrency=conc)
+        add(
+            "throughput",
+            ">=",
+            floor,
+            "tokens_per_s",
+            at_load.output_tokens_per_s if at_load else None,
+            1,
+            concurrency=conc,
+        )
+    add(
+        "peak_memory",
+        "<=",
+        memory_limit,
+        "gib",
+        at_load.peak_gpu_memory_gib if at_load else None,
+        1,
+        concurrency=conc,
+    )
     failed = float(at_load.requests_failed) if at_load and at_load.requests_failed is not None else None
     add("failed_requests", "==", 0.0, "count", failed, 1, concurrency=conc)
     return limits, commands
@@ -692,8 +623,12 @@ def sizing_answer(answers: dict[str, Any], name: str) -> Any:
 
 
 def _risks(
-    estimate: dict[str, Any], recommend: dict[str, Any] | None, rec: Recommendation | None, sizing: Sizing,
-    measured: Measured | None, assumed: list[str],
+    estimate: dict[str, Any],
+    recommend: dict[str, Any] | None,
+    rec: Recommendation | None,
+    sizing: Sizing,
+    measured: Measured | None,
+    assumed: list[str],
 ) -> list[Risk]:
     risks: list[Risk] = []
     if sizing.revision is None:
@@ -755,7 +690,9 @@ def build_context(session: dict[str, Any]) -> ProposalContext:
         raise InputError("format", f"unknown session format {session.get('format')!r}", SESSION_FORMAT)
     found = _latest_result(session, ESTIMATE_TOOLS)
     if found is None:
-        raise InputError("tool_calls", "the session has no successful estimate_memory call: run the sizing first")
+        raise InputError(
+            "tool_calls", "the session has no successful estimate_memory call: run the sizing first"
+        )
     _, estimate = found
     rec_found = _latest_result(session, (RECOMMEND_TOOL,))
     recommend_args, recommend = rec_found if rec_found else ({}, None)
@@ -770,19 +707,36 @@ def build_context(session: dict[str, Any]) -> ProposalContext:
     served_model = str((measured.settings.get("model") if measured else None) or sizing.model)
     acceptance, commands = _acceptance(sizing, slo, measured, served_model, session.get("answers") or {})
     assumed = [a.field for a in answers if a.assumed]
-    parallel = estimate.get("parallelism") if isinstance(estimate.get("parallelism"), dict) else {}
+    parallel: dict[str, Any] = (
+        estimate["parallelism"] if isinstance(estimate.get("parallelism"), dict) else {}
+    )
     chosen = next((o for o in rec.options if o.recommended), None) if rec else None
     multi = MultiGpu(
         num_gpus=chosen.num_gpus if chosen else (_int(parallel.get("num_gpus")) or 1),
-        tp=_int(parallel.get("tp")) or 1, pp=_int(parallel.get("pp")) or 1, dp=_int(parallel.get("dp")) or 1,
+        tp=_int(parallel.get("tp")) or 1,
+        pp=_int(parallel.get("pp")) or 1,
+        dp=_int(parallel.get("dp")) or 1,
         notes=[str(n) for n in parallel.get("notes") or []],
     )
     return ProposalContext(
-        session_id=_int(session.get("id")), title=str(session.get("title") or ""),
-        customer=str(session.get("customer") or ""), created=session.get("created"), updated=session.get("updated"),
-        session_lang=session.get("lang"), answers=answers, assumed_fields=assumed, sizing=sizing,
-        recommendation=rec, performance=perf, measured=measured, host=_host(recommend), multi_gpu=multi,
-        risks=_risks(estimate, recommend, rec, sizing, measured, assumed), acceptance=acceptance,
-        commands=commands, software=_software(session, sizing, measured),
-        sources=_sources(estimate, recommend), generator_version=__version__,
+        session_id=_int(session.get("id")),
+        title=str(session.get("title") or ""),
+        customer=str(session.get("customer") or ""),
+        created=session.get("created"),
+        updated=session.get("updated"),
+        session_lang=session.get("lang"),
+        answers=answers,
+        assumed_fields=assumed,
+        sizing=sizing,
+        recommendation=rec,
+        performance=perf,
+        measured=measured,
+        host=_host(recommend),
+        multi_gpu=multi,
+        risks=_risks(estimate, recommend, rec, sizing, measured, assumed),
+        acceptance=acceptance,
+        commands=commands,
+        software=_software(session, sizing, measured),
+        sources=_sources(estimate, recommend),
+        generator_version=__version__,
     )

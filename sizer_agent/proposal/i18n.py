@@ -19,7 +19,8 @@ from typing import Any, Literal
 Lang = Literal["fr", "en"]
 LANGS: tuple[Lang, ...] = ("fr", "en")
 
-NBSP = "\u00a0"  # no-break space: between a number and its unit, and French thousands (keeps "7 160 €" on one line)
+# No-break space: between a number and its unit, and French thousands (keeps "7 160 €" on one line).
+NBSP = "\u00a0"
 
 
 class MissingTranslation(KeyError):
@@ -64,9 +65,9 @@ class Translator:
         return key in self._texts
 
     def label(self, section: str, key: str) -> str:
-        """Label of a data key (an answer field, a host item): translated when known, the raw key otherwise."""
+        """Label of a data key (an answer field, a host item): translated when known, else the raw key."""
         name = f"{section}.{key}"
-        return self._texts[name] if name in self._texts else key
+        return self._texts.get(name, key)
 
 
 def format_number(value: float | int | None, decimals: int = 0, lang: Lang = "en") -> str:

@@ -17,7 +17,7 @@ from jinja2 import Environment, FunctionLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from sizer_agent.proposal import charts
-from sizer_agent.proposal.context import ProposalContext, build_context
+from sizer_agent.proposal.context import build_context
 from sizer_agent.proposal.i18n import (
     NBSP,
     Lang,
@@ -26,6 +26,7 @@ from sizer_agent.proposal.i18n import (
     format_number,
     format_signed_pct,
 )
+from sizer_agent.proposal.models import ProposalContext
 from tools.errors import InputError
 
 Format = Literal["md", "html"]
@@ -37,8 +38,21 @@ class MdSafe(str):
     """Markdown the templates produced themselves: printed as is, not escaped again."""
 
 
-_MD_SPECIAL = {"\\": "\\\\", "`": "\\`", "*": "\\*", "_": "\\_", "[": "\\[", "]": "\\]", "|": "\\|",
-               "~": "\\~", "<": "&lt;", ">": "&gt;", "&": "&amp;", "\n": " ", "\r": " "}
+_MD_SPECIAL = {
+    "\\": "\\\\",
+    "`": "\\`",
+    "*": "\\*",
+    "_": "\\_",
+    "[": "\\[",
+    "]": "\\]",
+    "|": "\\|",
+    "~": "\\~",
+    "<": "&lt;",
+    ">": "&gt;",
+    "&": "&amp;",
+    "\n": " ",
+    "\r": " ",
+}
 
 
 def md_escape(value: Any) -> str:
@@ -52,11 +66,21 @@ def _load(name: str) -> str:
 
 def _environment(fmt: Format) -> Environment:
     if fmt == "html":
-        return Environment(loader=FunctionLoader(_load), autoescape=True, undefined=StrictUndefined,
-                           trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+        return Environment(
+            loader=FunctionLoader(_load),
+            autoescape=True,
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
     return Environment(
-        loader=FunctionLoader(_load), autoescape=False, undefined=StrictUndefined, trim_blocks=True,
-        lstrip_blocks=True, keep_trailing_newline=True,
+        loader=FunctionLoader(_load),
+        autoescape=False,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
         finalize=lambda value: value if isinstance(value, MdSafe | Markup) else md_escape(value),
     )
 
@@ -133,49 +157,92 @@ def _charts(ctx: ProposalContext, h: _Helpers) -> dict[str, Any]:
     """The SVG charts (HTML) and their text twins (Markdown)."""
     fmt = h.num
     sizing = ctx.sizing
-    segments = [charts.Segment(
-        label=h.tr("chart.segment", term=h.tr("term." + term.key), value=h.unit(term.gib, "gib", 1),
-                   share=fmt(term.share_pct, 0)),
-        value=term.gib) for term in sizing.terms]
+    segments = [
+        charts.Segment(
+            label=h.tr(
+                "chart.segment",
+                term=h.tr("term." + term.key),
+                value=h.unit(term.gib, "gib", 1),
+                share=fmt(term.share_pct, 0),
+            ),
+            value=term.gib,
+        )
+        for term in sizing.terms
+    ]
     markers: list[charts.Marker] = []
     seen: set[tuple[str, int]] = set()
     if ctx.recommendation:
         for option in ctx.recommendation.options:
             if option.gpu_memory_gib is not None and (option.gpu, round(option.gpu_memory_gib)) not in seen:
                 seen.add((option.gpu, round(option.gpu_memory_gib)))
-                markers.append(charts.Marker(f"{option.offer_id} · {h.unit(option.gpu_memory_gib, 'gib', 1)}",
-                                             option.gpu_memory_gib))
+                markers.append(
+                    charts.Marker(
+                        f"{option.offer_id} · {h.unit(option.gpu_memory_gib, 'gib', 1)}",
+                        option.gpu_memory_gib,
+                    )
+                )
     if not markers and sizing.gpu_memory_gib is not None:
-        markers.append(charts.Marker(f"{sizing.gpu or 'GPU'} · {h.unit(sizing.gpu_memory_gib, 'gib', 1)}",
-                                     sizing.gpu_memory_gib))
+        markers.append(
+            charts.Marker(
+                f"{sizing.gpu or 'GPU'} · {h.unit(sizing.gpu_memory_gib, 'gib', 1)}", sizing.gpu_memory_gib
+            )
+        )
     if sizing.engine and sizing.engine.budget_gib is not None:
-        markers.append(charts.Marker(h.tr("chart.budget", value=h.unit(sizing.engine.budget_gib, "gib", 1)),
-                                     sizing.engine.budget_gib, dashed=True))
+        markers.append(
+            charts.Marker(
+                h.tr("chart.budget", value=h.unit(sizing.engine.budget_gib, "gib", 1)),
+                sizing.engine.budget_gib,
+                dashed=True,
+            )
+        )
     out: dict[str, Any] = {
         "memory": charts.memory_breakdown(
-            segments, h.tr("chart.total", value=h.unit(sizing.total_gib, "gib", 1)), markers,
-            h.tr("chart.memory_title"), h.tr("unit.gib"), fmt),
-        "roofline": None, "latency": None,
+            segments,
+            h.tr("chart.total", value=h.unit(sizing.total_gib, "gib", 1)),
+            markers,
+            h.tr("chart.memory_title"),
+            h.tr("unit.gib"),
+            fmt,
+        ),
+        "roofline": None,
+        "latency": None,
     }
     perf = ctx.performance
     if perf and perf.roofline and perf.roofline.points:
         roof = perf.roofline
         out["roofline"] = charts.roofline(
-            roof.peak_tflops, roof.bandwidth_tb_s,
-            [charts.RoofPoint(h.tr.label("phase", p.phase), p.operational_intensity, p.attainable_tflops)
-             for p in roof.points],
-            h.tr("chart.ridge"), h.tr("chart.roofline_title"), h.tr("chart.intensity_axis"),
-            h.tr("chart.flops_axis"), fmt)
+            roof.peak_tflops,
+            roof.bandwidth_tb_s,
+            [
+                charts.RoofPoint(h.tr.label("phase", p.phase), p.operational_intensity, p.attainable_tflops)
+                for p in roof.points
+            ],
+            h.tr("chart.ridge"),
+            h.tr("chart.roofline_title"),
+            h.tr("chart.intensity_axis"),
+            h.tr("chart.flops_axis"),
+            fmt,
+        )
     measured = ctx.measured
     if measured and measured.levels:
         pct = perf.percentile if perf and perf.percentile is not None else 99
-        points = [charts.LoadPoint(lv.concurrency, lv.output_tokens_per_s, lv.ttft_ms.p99, lv.tpot_ms.p99)
-                  for lv in measured.levels if lv.output_tokens_per_s is not None and not lv.client_lagged]
+        points = [
+            charts.LoadPoint(lv.concurrency, lv.output_tokens_per_s, lv.ttft_ms.p99, lv.tpot_ms.p99)
+            for lv in measured.levels
+            if lv.output_tokens_per_s is not None and not lv.client_lagged
+        ]
         if points:
             out["latency"] = charts.latency_throughput(
-                points, perf.slo_ttft_ms if perf else None, perf.slo_tpot_ms if perf else None,
-                h.tr("chart.latency_title"), h.tr("chart.ttft_axis", p=fmt(pct, 0)),
-                h.tr("chart.tpot_axis", p=fmt(pct, 0)), h.tr("chart.throughput_axis"), h.tr("chart.slo"), fmt)
+                points,
+                perf.slo_ttft_ms if perf else None,
+                perf.slo_tpot_ms if perf else None,
+                h.tr("chart.latency_title"),
+                h.tr("chart.ttft_axis", p=fmt(pct, 0)),
+                h.tr("chart.tpot_axis", p=fmt(pct, 0)),
+                h.tr("chart.throughput_axis"),
+                h.tr("chart.slo"),
+                fmt,
+            )
     out["memory_text"] = _text_bars(ctx, h)
     return out
 
@@ -185,14 +252,17 @@ def _text_bars(ctx: ProposalContext, h: _Helpers) -> MdSafe:
     sizing = ctx.sizing
     rows: list[tuple[str, float, str]] = [
         (h.tr("term." + term.key), term.gib, f"{h.unit(term.gib, 'gib', 1)} ({h.num(term.share_pct, 0)} %)")
-        for term in sizing.terms]
+        for term in sizing.terms
+    ]
     rows.append((h.tr("chart.total_short"), sizing.total_gib, h.unit(sizing.total_gib, "gib", 1)))
     if ctx.recommendation:
         for option in ctx.recommendation.options:
             if option.gpu_memory_gib is not None:
                 rows.append((option.offer_id, option.gpu_memory_gib, h.unit(option.gpu_memory_gib, "gib", 1)))
     if sizing.engine and sizing.engine.budget_gib is not None:
-        rows.append((h.tr("chart.budget_short"), sizing.engine.budget_gib, h.unit(sizing.engine.budget_gib, "gib", 1)))
+        rows.append(
+            (h.tr("chart.budget_short"), sizing.engine.budget_gib, h.unit(sizing.engine.budget_gib, "gib", 1))
+        )
     scale = max(value for _, value, _ in rows) or 1.0
     width = max(len(label) for label, _, _ in rows)
     lines = []
@@ -207,9 +277,12 @@ def _prepared(fmt: Format, lang: Lang) -> tuple[Environment, _Helpers]:
     """One compiled environment per format and language (compiling the templates dominates render time)."""
     helpers = _Helpers(lang, fmt)
     env = _environment(fmt)
-    env.globals.update(t=helpers.t, label=helpers.label, code=helpers.code, fence=helpers.fence,
-                       eol=helpers.safe(""))
-    env.filters.update(num=helpers.num, unit=helpers.unit, eur=helpers.eur, dev=helpers.dev, value=helpers.value)
+    env.globals.update(
+        t=helpers.t, label=helpers.label, code=helpers.code, fence=helpers.fence, eol=helpers.safe("")
+    )
+    env.filters.update(
+        num=helpers.num, unit=helpers.unit, eur=helpers.eur, dev=helpers.dev, value=helpers.value
+    )
     return env, helpers
 
 
@@ -222,7 +295,10 @@ def render_context(ctx: ProposalContext, fmt: Format, lang: Lang) -> str:
     env, helpers = _prepared(fmt, lang)
     template = env.get_template(TEMPLATES[fmt])
     return template.render(
-        c=ctx, lang=lang, charts=_charts(ctx, helpers), css=Markup(_css()) if fmt == "html" else "",
+        c=ctx,
+        lang=lang,
+        charts=_charts(ctx, helpers),
+        css=Markup(_css()) if fmt == "html" else "",
     )
 
 

@@ -24,15 +24,20 @@ def load_session(source: str, db: str | None = None) -> dict[str, Any]:
         return _read_file(path)
     if source.isdigit():
         return _from_store(int(source), db)
-    raise InputError("SESSION", f"{source!r} is neither an existing session export file nor a session id",
-                     "a path to a session export .json file, or a session id number")
+    raise InputError(
+        "SESSION",
+        f"{source!r} is neither an existing session export file nor a session id",
+        "a path to a session export .json file, or a session id number",
+    )
 
 
 def _read_file(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError("SESSION", f"no such file: {path}", "a path to a session export .json file") from None
+        raise InputError(
+            "SESSION", f"no such file: {path}", "a path to a session export .json file"
+        ) from None
     except OSError as error:
         raise InputError("SESSION", f"cannot read {path}: {error.strerror}") from None
     try:
@@ -48,8 +53,11 @@ def _from_store(session_id: int, db: str | None) -> dict[str, Any]:
     try:
         store = importlib.import_module("sizer_agent.store")
     except ImportError:
-        raise InputError("SESSION", "reading a session by id needs the session store, which is not installed",
-                         "a path to a session export .json file (sizer-agent sessions export ID)") from None
+        raise InputError(
+            "SESSION",
+            "reading a session by id needs the session store, which is not installed",
+            "a path to a session export .json file (sizer-agent sessions export ID)",
+        ) from None
     for name in _EXPORT_FUNCTIONS:
         export = getattr(store, name, None)
         if callable(export):
@@ -62,5 +70,8 @@ def _from_store(session_id: int, db: str | None) -> dict[str, Any]:
             if not isinstance(data, dict):
                 raise InputError("SESSION", f"the store returned no export for session {session_id}")
             return data
-    raise InputError("SESSION", "this version of the session store cannot export a session by id",
-                     "a path to a session export .json file")
+    raise InputError(
+        "SESSION",
+        "this version of the session store cannot export a session by id",
+        "a path to a session export .json file",
+    )

@@ -16,8 +16,14 @@ from sizer_agent.cli import main
 
 def run_cli(repo_root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(repo_root)}
-    return subprocess.run([sys.executable, "-m", "sizer_agent", "propose", *args], cwd=repo_root, env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "sizer_agent", "propose", *args],
+        cwd=repo_root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_markdown_to_stdout_in_the_session_language(repo_root: Path, fixture_path: Path) -> None:

@@ -21,7 +21,11 @@ def estimate_of(session: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_all(session: dict[str, Any]) -> dict[str, str]:
-    return {f"{fmt}.{lang}": render_proposal(session, fmt, lang) for fmt in ("md", "html") for lang in ("fr", "en")}
+    return {
+        f"{fmt}.{lang}": render_proposal(session, fmt, lang)
+        for fmt in ("md", "html")
+        for lang in ("fr", "en")
+    }
 
 
 def test_fixture_context(session: dict[str, Any]) -> None:
@@ -39,8 +43,16 @@ def test_fixture_context(session: dict[str, Any]) -> None:
 
 
 def test_the_latest_successful_estimate_is_used(session: dict[str, Any]) -> None:
-    stale = {"call_id": "c0", "tool": "estimate_memory", "arguments": {}, "ok": True, "error": None,
-             "result": {"per_gpu": {"weights_bytes": 1, "total_bytes": 1}}, "duration_ms": 1, "created": ""}
+    stale = {
+        "call_id": "c0",
+        "tool": "estimate_memory",
+        "arguments": {},
+        "ok": True,
+        "error": None,
+        "result": {"per_gpu": {"weights_bytes": 1, "total_bytes": 1}},
+        "duration_ms": 1,
+        "created": "",
+    }
     failed = {**stale, "call_id": "c9", "ok": False, "result": None, "error": "boom"}
     session["tool_calls"] = [stale, *session["tool_calls"], failed]
     assert build_context(session).sizing.total_gib > 80
@@ -123,7 +135,12 @@ def test_hourly_price_and_unknown_fields(session: dict[str, Any]) -> None:
     recommend["options"][2].pop("price_eur")
     recommend["options"][2]["price_eur_per_hour"] = 1.69
     recommend["system"]["quantum_flux"] = {"value": 3, "reason": "new rule"}
-    session["answers"]["favourite_colour"] = {"value": ["blue", 2.5], "assumed": False, "raw_text": "", "history": []}
+    session["answers"]["favourite_colour"] = {
+        "value": ["blue", 2.5],
+        "assumed": False,
+        "raw_text": "",
+        "history": [],
+    }
     md = render_proposal(session, "md", "en")
     assert "€1.69/h" in md and "quantum\\_flux" in md and "favourite\\_colour" in md and "blue, 2.5" in md
 
@@ -137,7 +154,9 @@ def test_training_session_gets_a_training_acceptance(session: dict[str, Any]) ->
     session["answers"]["batch_size"] = {"value": 8, "assumed": False, "raw_text": "8", "history": []}
     ctx = build_context(session)
     assert [c.kind for c in ctx.commands] == ["train"]
-    assert ctx.commands[0].text.startswith("sizer-agent bench train --model meta-llama/Llama-3.1-70B-Instruct")
+    assert ctx.commands[0].text.startswith(
+        "sizer-agent bench train --model meta-llama/Llama-3.1-70B-Instruct"
+    )
     assert "--batch-size 8" in ctx.commands[0].text
     assert {lim.code for lim in ctx.acceptance} == {"peak_memory", "checkpoint"}
     assert "Sauvegarde et reprise" in render_proposal(session, "html", "fr")

@@ -11,7 +11,11 @@ from typing import Any
 import pytest
 
 # Seed document 002, "Configurations du catalogue pour lancer la discussion".
-CATALOGUE = {"ACD-006": ("Pro", 7160), "ACD-009": ("Advanced Pro", 22670), "ACD-014": ("Enterprise Max", 55480)}
+CATALOGUE = {
+    "ACD-006": ("Pro", 7160),
+    "ACD-009": ("Advanced Pro", 22670),
+    "ACD-014": ("Enterprise Max", 55480),
+}
 
 
 def test_memory_adds_up(session: dict[str, Any], tool_result: Any) -> None:
@@ -22,10 +26,19 @@ def test_memory_adds_up(session: dict[str, Any], tool_result: Any) -> None:
     engine = est["engine"]
     assert engine["kv_cache_bytes"] == engine["kv_cache_tokens"] * est["kv_cache_bytes_per_token"]
     assert engine["budget_bytes"] == int(est["gpu_memory_bytes"] * est["request"]["gpu_memory_utilization"])
-    pool = engine["budget_bytes"] - est["per_gpu"]["weights_bytes"] - engine["activation_peak_bytes"] \
-        - engine["non_torch_bytes"] - engine["cudagraph_bytes"]
-    assert 0 <= pool - engine["kv_cache_bytes"] < 16 * est["kv_cache_bytes_per_token"]  # rounded to 16-token blocks
-    assert engine["max_concurrency"] == pytest.approx(engine["kv_cache_tokens"] / est["request"]["max_model_len"], abs=0.01)
+    pool = (
+        engine["budget_bytes"]
+        - est["per_gpu"]["weights_bytes"]
+        - engine["activation_peak_bytes"]
+        - engine["non_torch_bytes"]
+        - engine["cudagraph_bytes"]
+    )
+    assert (
+        0 <= pool - engine["kv_cache_bytes"] < 16 * est["kv_cache_bytes_per_token"]
+    )  # rounded to 16-token blocks
+    assert engine["max_concurrency"] == pytest.approx(
+        engine["kv_cache_tokens"] / est["request"]["max_model_len"], abs=0.01
+    )
     req = est["request"]
     load_kv = req["concurrency"] * (req["input_len"] + req["output_len"]) * est["kv_cache_bytes_per_token"]
     assert per_gpu["kv_cache_bytes"] == load_kv
@@ -39,21 +52,34 @@ def test_options_match_the_catalogue_and_the_estimate(session: dict[str, Any], t
     for option in rec["options"]:
         assert CATALOGUE[option["offer_id"]] == (option["name"], option["price_eur"])
         assert option["per_gpu_total_bytes"] == est["per_gpu"]["total_bytes"]
-        headroom = (option["gpu_memory_bytes"] - option["per_gpu_total_bytes"]) / option["gpu_memory_bytes"] * 100
+        headroom = (
+            (option["gpu_memory_bytes"] - option["per_gpu_total_bytes"]) / option["gpu_memory_bytes"] * 100
+        )
         assert option["headroom_pct"] == pytest.approx(headroom, abs=0.01)
         assert option["fits"] == (headroom >= 10)
     chosen = next(o for o in rec["options"] if o["offer_id"] == rec["recommended"]["offer_id"])
     perf = chosen["perf"]
     assert perf == {k: est["perf"][k] for k in ("ttft_ms", "tpot_ms", "output_tokens_per_s")} | {
-        "max_concurrency_under_slo": perf["max_concurrency_under_slo"]}
-    assert perf["output_tokens_per_s"] == pytest.approx(est["request"]["concurrency"] / perf["tpot_ms"] * 1000, abs=0.1)
+        "max_concurrency_under_slo": perf["max_concurrency_under_slo"]
+    }
+    assert perf["output_tokens_per_s"] == pytest.approx(
+        est["request"]["concurrency"] / perf["tpot_ms"] * 1000, abs=0.1
+    )
     hourly = chosen["cost_basis"]["hourly_eur"]
-    assert chosen["eur_per_million_tokens"] == pytest.approx(hourly / (perf["output_tokens_per_s"] * 3600) * 1e6, abs=0.01)
-    assert chosen["tokens_per_s_per_eur"] == pytest.approx(perf["output_tokens_per_s"] / chosen["price_eur"], rel=1e-3)
+    assert chosen["eur_per_million_tokens"] == pytest.approx(
+        hourly / (perf["output_tokens_per_s"] * 3600) * 1e6, abs=0.01
+    )
+    assert chosen["tokens_per_s_per_eur"] == pytest.approx(
+        perf["output_tokens_per_s"] / chosen["price_eur"], rel=1e-3
+    )
     roof = est["perf"]["roofline"]
-    assert roof["ridge_point_flops_per_byte"] == pytest.approx(roof["peak_flops_per_s"] / roof["memory_bandwidth_bytes_per_s"], abs=0.1)
+    assert roof["ridge_point_flops_per_byte"] == pytest.approx(
+        roof["peak_flops_per_s"] / roof["memory_bandwidth_bytes_per_s"], abs=0.1
+    )
     for point in roof["points"]:
-        roofline = min(roof["peak_flops_per_s"], roof["memory_bandwidth_bytes_per_s"] * point["operational_intensity"])
+        roofline = min(
+            roof["peak_flops_per_s"], roof["memory_bandwidth_bytes_per_s"] * point["operational_intensity"]
+        )
         assert point["attainable_flops_per_s"] == pytest.approx(roofline, rel=1e-3)
 
 
@@ -77,4 +103,8 @@ def test_benchmark_levels_are_coherent(session: dict[str, Any]) -> None:
     steady = 32 * settings["output_len"] / (level["e2e_ms"]["mean"] / 1000)
     assert level["output_tokens_per_s"] == pytest.approx(steady, rel=0.01)
     assert level["total_tokens_per_s"] == pytest.approx(
-        level["output_tokens_per_s"] * (settings["input_len"] + settings["output_len"]) / settings["output_len"], rel=0.01)
+        level["output_tokens_per_s"]
+        * (settings["input_len"] + settings["output_len"])
+        / settings["output_len"],
+        rel=0.01,
+    )

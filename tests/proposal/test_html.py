@@ -13,8 +13,22 @@ from sizer_agent.proposal.i18n import format_eur, format_number
 
 GIB = 2**30
 # Attributes through which a browser or a PDF printer would fetch something.
-RESOURCE_ATTRS = {"src", "href", "xlink:href", "srcset", "poster", "action", "formaction", "data", "background",
-                  "manifest", "ping", "cite", "longdesc", "codebase"}
+RESOURCE_ATTRS = {
+    "src",
+    "href",
+    "xlink:href",
+    "srcset",
+    "poster",
+    "action",
+    "formaction",
+    "data",
+    "background",
+    "manifest",
+    "ping",
+    "cite",
+    "longdesc",
+    "codebase",
+}
 
 
 class Page(HTMLParser):
@@ -83,7 +97,9 @@ def page(session: dict[str, Any], lang: str) -> Page:
 
 def test_no_external_resources(page: Page) -> None:
     for tag, attrs in page.tags:
-        assert tag not in ("script", "link", "iframe", "object", "embed", "img", "base"), f"<{tag}> in the page"
+        assert tag not in ("script", "link", "iframe", "object", "embed", "img", "base"), (
+            f"<{tag}> in the page"
+        )
         for name, value in attrs.items():
             if name in RESOURCE_ATTRS:
                 assert value.startswith("#"), f"<{tag} {name}={value!r}> points outside the document"
@@ -105,14 +121,18 @@ def test_every_cited_offer_appears_with_its_price(
         assert len(rows) == 1, option["offer_id"]
         _, _, text = rows[0]
         assert option["offer_id"] in text and option["name"] in text
-        price_cells = [e for e in page.with_attr("data-price") if e[2] == format_eur(option["price_eur"], lang)]  # type: ignore[arg-type]
+        price_cells = [
+            e for e in page.with_attr("data-price") if e[2] == format_eur(option["price_eur"], lang)
+        ]  # type: ignore[arg-type]
         assert price_cells, f"{option['offer_id']}: price {option['price_eur']} not printed"
         assert format_eur(option["price_eur"], lang) in text  # type: ignore[arg-type]
         assert float(price_cells[0][1]["data-price"]) == option["price_eur"]
     # The seed catalogue's prices, as a customer reads them.
     body = "".join(page.text)
-    expected = {"fr": ["7\u00a0160\u00a0€", "22\u00a0670\u00a0€", "55\u00a0480\u00a0€"],
-                "en": ["€7,160", "€22,670", "€55,480"]}[lang]
+    expected = {
+        "fr": ["7\u00a0160\u00a0€", "22\u00a0670\u00a0€", "55\u00a0480\u00a0€"],
+        "en": ["€7,160", "€22,670", "€55,480"],
+    }[lang]
     for price in expected:
         assert price in body
 
@@ -128,7 +148,9 @@ def test_performance_numbers_equal_the_tool_results(
         assert float(cells[metric][1]["data-value"]) == value, metric
     assert cells["ttft_ms"][2] == f"{format_number(chosen['perf']['ttft_ms'], 0, lang)}\u00a0ms"  # type: ignore[arg-type]
     assert cells["tpot_ms"][2] == f"{format_number(chosen['perf']['tpot_ms'], 1, lang)}\u00a0ms"  # type: ignore[arg-type]
-    assert float(cells["tokens_per_s_per_keur"][1]["data-value"]) == pytest.approx(chosen["tokens_per_s_per_eur"] * 1000)
+    assert float(cells["tokens_per_s_per_keur"][1]["data-value"]) == pytest.approx(
+        chosen["tokens_per_s_per_eur"] * 1000
+    )
 
 
 def test_memory_terms_equal_the_estimate(page: Page, session: dict[str, Any], tool_result: Any) -> None:
@@ -146,7 +168,9 @@ def test_measured_beside_estimate(page: Page, session: dict[str, Any], tool_resu
     assert float(rows["ttft_ms"]["data-measured"]) == level["ttft_ms"]["mean"]
     assert float(rows["tpot_ms"]["data-measured"]) == level["tpot_ms"]["mean"]
     assert float(rows["output_tokens_per_s"]["data-measured"]) == level["output_tokens_per_s"]
-    assert float(rows["peak_memory_gib"]["data-measured"]) == pytest.approx(level["peak_gpu_memory_bytes"] / GIB)
+    assert float(rows["peak_memory_gib"]["data-measured"]) == pytest.approx(
+        level["peak_gpu_memory_bytes"] / GIB
+    )
     assert [t for t, _ in page.tags].count("svg") == 3  # memory, roofline, latency–throughput
 
 
@@ -156,7 +180,9 @@ def test_acceptance_limits_and_their_command(page: Page, session: dict[str, Any]
     assert set(limits) == {"ttft", "tpot", "throughput", "peak_memory", "failed_requests"}
     assert float(limits["ttft"]["data-value"]) == 500
     assert float(limits["tpot"]["data-value"]) == 50
-    assert float(limits["peak_memory"]["data-value"]) == pytest.approx(estimate["engine"]["budget_bytes"] / GIB)
+    assert float(limits["peak_memory"]["data-value"]) == pytest.approx(
+        estimate["engine"]["budget_bytes"] / GIB
+    )
     # 32 clients × 512 tokens ÷ (0.5 s + 511 × 0.05 s): the throughput the SLA itself implies.
     assert float(limits["throughput"]["data-value"]) == pytest.approx(32 * 512 / (0.5 + 511 * 0.05))
     commands = {e[1]["data-command"]: e[2] for e in page.with_attr("data-command") if e[0] == "pre"}

@@ -10,15 +10,20 @@ from typing import Any, get_args
 
 import pytest
 
-from sizer_agent.proposal import context, fields
+from sizer_agent.proposal import fields
+from sizer_agent.proposal import models as context
 from sizer_agent.proposal.i18n import LANGS, Translator, catalogue, format_eur, format_number
 from sizer_agent.proposal.render import render_proposal
 
 SOURCES = Path(__file__).resolve().parents[2] / "sizer_agent" / "proposal"
 # Catalogue sections that label data keys; each key must name a key the code knows.
 LABEL_SECTIONS = {
-    "field": fields.FIELD_ORDER, "term": fields.MEMORY_TERMS, "system": fields.SYSTEM_ORDER,
-    "value": fields.KNOWN_VALUES, "phase": fields.PHASES, "bound": fields.BOUNDS,
+    "field": fields.FIELD_ORDER,
+    "term": fields.MEMORY_TERMS,
+    "system": fields.SYSTEM_ORDER,
+    "value": fields.KNOWN_VALUES,
+    "phase": fields.PHASES,
+    "bound": fields.BOUNDS,
 }
 
 
@@ -28,8 +33,10 @@ def _literal(model: Any, name: str) -> tuple[str, ...]:
 
 def used_keys() -> set[str]:
     """Keys the templates and the renderer ask for: literal t('…')/tr("…") calls plus the dynamic families."""
-    texts = [resources.files("templates").joinpath(n).read_text(encoding="utf-8")
-             for n in ("proposal.md.j2", "proposal.html.j2")]
+    texts = [
+        resources.files("templates").joinpath(n).read_text(encoding="utf-8")
+        for n in ("proposal.md.j2", "proposal.html.j2")
+    ]
     python = [(SOURCES / n).read_text(encoding="utf-8") for n in ("render.py", "charts.py")]
     keys: set[str] = set()
     for text in texts + python:

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from sizer_agent.proposal import load_session, render_pdf, render_proposal
+from sizer_agent.proposal.i18n import Lang
 
 NAME = "propose"
 ORDER = 60
@@ -41,13 +42,28 @@ SUFFIX_FORMATS = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("session", metavar="SESSION", help="session export .json file, or a session id in the store")
-    parser.add_argument("--format", choices=("md", "html", "pdf"), default=None,
-                        help="output format (default: from the -o extension, else md)")
-    parser.add_argument("--lang", choices=("fr", "en"), default=None,
-                        help="language of the document (default: the session's language, else fr)")
-    parser.add_argument("-o", "--output", metavar="FILE", default=None,
-                        help="write to FILE (default: stdout; required for pdf)")
+    parser.add_argument(
+        "session", metavar="SESSION", help="session export .json file, or a session id in the store"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("md", "html", "pdf"),
+        default=None,
+        help="output format (default: from the -o extension, else md)",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=("fr", "en"),
+        default=None,
+        help="language of the document (default: the session's language, else fr)",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        default=None,
+        help="write to FILE (default: stdout; required for pdf)",
+    )
     parser.add_argument("--db", metavar="PATH", default=None, help="session database, when SESSION is an id")
 
 
@@ -68,12 +84,17 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else None
     fmt = args.format or (SUFFIX_FORMATS.get(output.suffix.lower(), "md") if output else "md")
     if fmt == "pdf" and output is None:
-        print("sizer-agent propose: error: --format pdf needs -o FILE (a PDF is not written to a terminal)",
-              file=sys.stderr)
+        print(
+            "sizer-agent propose: error: --format pdf needs -o FILE (a PDF is not written to a terminal)",
+            file=sys.stderr,
+        )
         return 2
     session = load_session(args.session, args.db)
-    lang = args.lang or (session.get("lang") if session.get("lang") in ("fr", "en") else "fr")
-    data = render_pdf(session, lang) if fmt == "pdf" else render_proposal(session, fmt, lang).encode("utf-8")
+    lang: Lang = args.lang or ("en" if session.get("lang") == "en" else "fr")
+    if fmt == "pdf":
+        data = render_pdf(session, lang)
+    else:
+        data = render_proposal(session, "html" if fmt == "html" else "md", lang).encode("utf-8")
     if output is None:
         sys.stdout.write(data.decode("utf-8"))
         sys.stdout.flush()
