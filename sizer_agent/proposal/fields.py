@@ -1,89 +1,39 @@
 """Names of the data keys the proposal labels: answer fields, memory terms, host items, enum values.
 
-Their labels live in the translation catalogue (`field.*`, `term.*`, `system.*`, `value.*`); the test of
-the catalogue checks every label there names one of the keys below, in both languages. A key the session
+Their labels live in the translation catalogue (`field.*`, `term.*`, `system.*`, `value.*`, …); the
+catalogue test checks every label there names one of the keys below, in both languages. A key the session
 carries but that is not listed here is still shown, under its raw name.
 """
 
 from __future__ import annotations
 
-# Interview answers, in the order the proposal lists them (seed 002 intake list, then the serving load).
+# Interview answers (the agent's WorkloadProfile fields), in the order the proposal lists them:
+# seed 002's intake list, then the serving load, the SLA and the constraints.
 FIELD_ORDER: tuple[str, ...] = (
-    "use_case",
-    "framework",
-    "framework_version",
-    "model",
-    "model_family",
-    "revision",
-    "precision",
-    "kv_cache_dtype",
-    "input_len",
-    "output_len",
-    "max_model_len",
-    "context_len",
-    "concurrency",
-    "growth",
-    "slo_ttft_ms",
-    "slo_tpot_ms",
-    "percentile",
-    "batch_size",
-    "seq_len",
-    "dataset",
-    "dataset_size",
-    "optimizer",
-    "method",
-    "checkpoint_interval",
-    "num_gpus_planned",
-    "rendering_cad",
-    "ecc",
-    "deployment",
-    "budget_eur",
-    "power_limit_w",
-    "rack_limit",
-    "resolution",
-    "architecture",
+    "customer", "use_case", "framework", "framework_version", "model", "model_family", "model_revision",
+    "custom_architecture", "precision", "input_len", "output_len", "context_len", "image_resolution",
+    "batch_size", "concurrency", "growth_factor", "ttft_ms", "tpot_ms", "dataset_size_bytes", "optimizer",
+    "checkpoint_interval_min", "num_gpus", "rendering_cad", "ecc_required", "deployment", "budget_eur",
+    "power_limit_w", "rack_units", "server_url",
 )
 
 # Per-GPU memory terms of EstimateResult.per_gpu (`<term>_bytes`), in stacking order.
-MEMORY_TERMS: tuple[str, ...] = (
-    "weights",
-    "kv_cache",
-    "activations",
-    "gradients",
-    "optimizer",
-    "runtime",
-)
+MEMORY_TERMS: tuple[str, ...] = ("weights", "kv_cache", "activations", "gradients", "optimizer", "runtime")
 
-# Host requirement items of the recommendation's `system` object, in display order.
+# Host requirement names (tools.system_sizing.Requirement.name), in display order.
 SYSTEM_ORDER: tuple[str, ...] = (
-    "host_ram",
-    "nvme",
-    "nvme_write",
-    "power",
-    "cpu",
-    "pcie",
-    "cooling",
-    "ecc",
-    "graphics",
-    "licensing",
+    "host_ram", "nvme_capacity", "nvme_write_bandwidth", "pcie_lanes", "cpu_class", "psu", "cooling", "ecc",
+    "graphics", "licensing",
 )
+# Units those requirements come in (besides none).
+HOST_UNITS: tuple[str, ...] = ("GB", "TB", "GB/s", "W", "lanes")
 
 # Enumerated answer values that read better translated (unknown values are shown as they are).
 KNOWN_VALUES: tuple[str, ...] = (
-    "online_serving",
-    "batch_inference",
-    "fine_tuning",
-    "training",
-    "vision",
-    "inference",
-    "workstation",
-    "server",
-    "cloud",
-    "full",
-    "lora",
-    "qlora",
+    "online_serving", "batch_inference", "finetune_full", "finetune_lora", "finetune_qlora", "pretraining",
+    "vision", "workstation", "server", "cloud",
 )
 
-# Roofline phases and limiting resources the estimate names (`perf.roofline.points[].phase`, `perf.bound`).
+# Roofline phases and limiting resources the estimate names (`perf.roofline[].phase`, `perf.bound`).
 PHASES: tuple[str, ...] = ("prefill", "decode")
 BOUNDS: tuple[str, ...] = ("memory", "compute", "communication")

@@ -10,6 +10,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+RiskCode = Literal[
+    "tool", "revision_unpinned", "no_recommend", "no_recommendation", "not_measured", "settings_mismatch",
+    "no_level_at_load", "client_lagged", "assumed_answers",
+]
+SoftwareKey = Literal[
+    "model", "revision", "framework", "framework_version", "engine", "engine_version", "gpu", "driver",
+    "sizer_agent",
+]
+
 
 class Answer(BaseModel):
     field: str
@@ -29,10 +38,17 @@ class MemoryTerm(BaseModel):
 class EngineProfile(BaseModel):
     name: str | None
     budget_gib: float | None
+    total_used_gib: float | None  # budget plus what the engine holds outside it (CUDA graphs, context)
     kv_cache_gib: float | None
     kv_cache_tokens: int | None
     max_concurrency: float | None
     gpu_memory_utilization: float | None
+
+
+class WeightFigure(BaseModel):
+    precision: str
+    bytes_per_param: float
+    gb: float  # decimal GB, as the seed documents quote them (70 B × 2 bytes = 140 GB)
 
 
 class Sizing(BaseModel):
@@ -50,51 +66,73 @@ class Sizing(BaseModel):
     max_model_len: int | None
     gpu: str | None
     terms: list[MemoryTerm]
+    total_bytes: int
     total_gib: float
     dominant: str
     gpu_memory_gib: float | None
     fits: bool | None
     headroom_gib: float | None
     kv_bytes_per_token: int | None
-    weight_gb_total: float | None  # decimal GB, as the seed documents quote weights (70 B × 1 byte = 70 GB)
+    weight_gb_total: float | None  # decimal GB, whole model, with quantization metadata
+    weight_figures: list[WeightFigure]
     engine: EngineProfile | None
 
 
 class OptionPerf(BaseModel):
-    ttft_ms: float | None
-    tpot_ms: float | None
-    output_tokens_per_s: float | None
-    max_concurrency_under_slo: float | None
+    ttft_ms: float | None = None
+    tpot_ms: float | None = None
+    output_tokens_per_s: float | None = None
+    max_concurrency_under_slo: float | None = None
+    sla_met: bool | None = None
+    sustained_output_tokens_per_s: float | None = None
 
 
 class Option(BaseModel):
     offer_id: str
     name: str
+    kind: str | None
     gpu: str
     num_gpus: int
+    tp: int
+    pp: int
+    precision: str | None
     price_eur: float | None
-    price_hourly_eur: float | None
+    hourly_eur: float | None  # cloud: the price; owned hardware: amortised price + energy (the cost basis)
     fits: bool
     recommended: bool
-    reasons: list[str]
+    reasons: list[str]  # why it does not fit
+    notes: list[str]  # warnings that do not reject it
     per_gpu_total_gib: float | None
     gpu_memory_gib: float | None
     headroom_pct: float | None
     perf: OptionPerf | None
     eur_per_million_tokens: float | None
     tokens_per_s_per_keur: float | None
+    power_w: float | None
+
+
+class OfferVerdict(BaseModel):
+    offer_id: str
+    name: str
+    fits: bool
+    summary: str
 
 
 class Recommendation(BaseModel):
     recommended_id: str | None
     reason: str | None
-    options: list[Option]
+    options: list[Option]  # the recommended one, then the best option of every other offer
+    evaluated: int  # options the tool checked in all
+    offers: list[OfferVerdict]
+    assumptions: list[str]
 
 
 class RooflinePoint(BaseModel):
     phase: str
     operational_intensity: float
     attainable_tflops: float
+    bound: str | None
+    time_ms: float | None
 
 
 class Roofline(BaseModel):
@@ -109,17 +147,21 @@ class Performance(BaseModel):
     basis: Literal["recommended", "estimate"]
     offer_id: str | None
     concurrency: int | None
+    percentile: float  # of the estimated TTFT
     ttft_ms: float | None
+    ttft_mean_ms: float | None
     tpot_ms: float | None
     output_tokens_per_s: float | None
     max_concurrency_under_slo: float | None
+    sustained_output_tokens_per_s: float | None
     eur_per_million_tokens: float | None
     tokens_per_s_per_keur: float | None
     bound: str | None
     slo_ttft_ms: float | None
     slo_tpot_ms: float | None
-    percentile: float | None
+    slo_percentile: float
     roofline: Roofline | None
+    assumptions: list[str]
 
 
 class Stat(BaseModel):
@@ -141,19 +183,18 @@ class Level(BaseModel):
     goodput_rps: float | None
     client_lagged: bool
     peak_gpu_memory_gib: float | None
-    meets_slo: bool | None  # taken from sla_max_concurrency; None when the run had no SLA search
+    meets_slo: bool | None  # the level's own verdict, else from sla_max_concurrency; None without an SLA
 
 
 class Comparison(BaseModel):
-    metric: Literal["ttft_ms", "tpot_ms", "output_tokens_per_s", "peak_memory_gib"]
+    metric: Literal["ttft_p", "ttft_mean", "tpot_mean", "output_tokens_per_s", "peak_memory_gib"]
     estimate: float | None
     measured: float | None
-    measured_p99: float | None
     deviation_pct: float | None
 
 
 class Measured(BaseModel):
-    settings: dict[str, Any]
+    settings: dict[str, Any]  # the trial settings, flattened (model, precision, lengths, engine, gpu, driver…)
     created: str | None
     percentile_method: str | None
     levels: list[Level]
@@ -162,12 +203,14 @@ class Measured(BaseModel):
     comparable: bool
     mismatches: list[str]  # trial settings that differ from the estimate's
     comparison: list[Comparison]
+    warnings: list[str]
 
 
 class HostItem(BaseModel):
     key: str
-    kind: Literal["bytes", "watts", "bool", "number", "text"]
+    kind: Literal["bytes", "quantity", "bool", "text"]
     value: Any
+    unit: str | None = None
     gib: float | None = None
     tb: float | None = None
     reason: str | None
@@ -182,34 +225,8 @@ class MultiGpu(BaseModel):
     notes: list[str]
 
 
-RiskCode = Literal[
-    "tool",
-    "revision_unpinned",
-    "no_recommend",
-    "no_recommendation",
-    "not_measured",
-    "settings_mismatch",
-    "no_level_at_load",
-    "client_lagged",
-    "assumed_answers",
-]
-SoftwareKey = Literal[
-    "model",
-    "revision",
-    "framework",
-    "framework_version",
-    "engine",
-    "engine_version",
-    "gpu",
-    "driver",
-    "sizer_agent",
-]
-
-
 class Risk(BaseModel):
-    code: (
-        RiskCode  # "tool": a warning a tool wrote (its text is in `text`); else the catalogue key risk.<code>
-    )
+    code: RiskCode  # "tool": a warning a tool wrote (its text is in `text`); else catalogue key risk.<code>
     text: str | None = None
     items: list[str] = Field(default_factory=list)
 

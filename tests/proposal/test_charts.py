@@ -31,9 +31,7 @@ def test_memory_bars_are_proportional_and_markers_placed() -> None:
     bars = [r for r in root.iter(f"{SVG}rect") if r.find(f"{SVG}title") is not None]
     widths = [float(r.get("width", 0)) for r in bars]
     assert widths[0] / widths[1] == 3.0
-    lines = {
-        round(float(ln.get("x1", 0))) for ln in root.iter(f"{SVG}line") if ln.get("stroke-width") == "1.5"
-    }
+    lines = {round(float(ln.get("x1", 0))) for ln in root.iter(f"{SVG}line") if ln.get("stroke-width") == "1.5"}
     x0 = float(bars[0].get("x", 0))
     assert len(lines) == 2 and all(x > x0 + sum(widths) for x in lines)  # both capacities right of 80 GiB
     assert "total 80" in texts(root) and "96 GiB card" in texts(root)
@@ -59,9 +57,7 @@ def test_latency_throughput_marks_levels_past_the_slo() -> None:
         charts.LoadPoint(32, 654.8, 487.0, 49.6),
         charts.LoadPoint(48, 781.4, 1412.6, 54.1),
     ]
-    root = parse(
-        charts.latency_throughput(points, 500.0, 50.0, "Latency", "TTFT", "TPOT", "tok/s", "SLA", fmt)
-    )
+    root = parse(charts.latency_throughput(points, 500.0, 50.0, "Latency", "TTFT", "TPOT", "tok/s", "SLA", fmt))
     hollow = [c for c in root.iter(f"{SVG}circle") if c.get("fill") == "#fff"]
     assert len(hollow) == 2  # concurrency 48 breaks both the TTFT and the TPOT limit
     assert {"1", "32", "48", "SLA 500 ms", "SLA 50 ms"} <= set(texts(root))

@@ -49,9 +49,7 @@ def test_html_file_from_extension(repo_root: Path, fixture_path: Path, tmp_path:
         (["--format", "pdf"], "needs -o FILE"),
     ],
 )
-def test_user_mistakes_are_one_line_exit_2(
-    repo_root: Path, fixture_path: Path, args: list[str], needle: str
-) -> None:
+def test_user_mistakes_are_one_line_exit_2(repo_root: Path, fixture_path: Path, args: list[str], needle: str) -> None:
     full = args if args[0].endswith(".json") else [str(fixture_path), *args]
     done = run_cli(repo_root, *full)
     assert done.returncode == 2

@@ -21,11 +21,7 @@ def estimate_of(session: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_all(session: dict[str, Any]) -> dict[str, str]:
-    return {
-        f"{fmt}.{lang}": render_proposal(session, fmt, lang)
-        for fmt in ("md", "html")
-        for lang in ("fr", "en")
-    }
+    return {f"{fmt}.{lang}": render_proposal(session, fmt, lang) for fmt in ("md", "html") for lang in ("fr", "en")}
 
 
 def test_fixture_context(session: dict[str, Any]) -> None:
@@ -34,12 +30,20 @@ def test_fixture_context(session: dict[str, Any]) -> None:
     assert ctx.sizing.dominant == "weights"
     assert ctx.recommendation is not None and ctx.recommendation.recommended_id == "ACD-014"
     assert [o.offer_id for o in ctx.recommendation.options] == ["ACD-014", "ACD-009", "ACD-006"]
-    assert ctx.assumed_fields == ["framework_version", "revision", "max_model_len", "percentile"]
+    assert ctx.recommendation.evaluated == 3 and len(ctx.recommendation.offers) == 3
+    assert ctx.assumed_fields == ["framework_version", "model_revision", "context_len"]
     assert ctx.measured is not None and ctx.measured.comparable and ctx.measured.at_load is not None
     assert ctx.measured.at_load.concurrency == 32
     assert [lim.status for lim in ctx.acceptance] == ["pass"] * 5
     assert {r.code for r in ctx.risks} >= {"revision_unpinned", "assumed_answers", "tool"}
-    assert {s.id for s in ctx.sources} == {"kr_note", "atineo_pro6000ws", "seed-002", "nvsmi_logs", "gpumap"}
+    ids = {s.id for s in ctx.sources}
+    assert {"kr_note", "atineo_pro6000ws", "seed002", "nvsmi_logs"} <= ids
+    assert "bundled: EXACT COPY (two copies agree)" in ids  # the estimator's own source for the model config
+    assert ctx.host is not None and [h.key for h in ctx.host][:3] == ["host_ram", "nvme_capacity", "pcie_lanes"]
+    assert ctx.measured.sla_max_concurrency == 32  # from the levels' own verdicts (no sweep in this trial)
+    assert ctx.performance is not None and ctx.performance.roofline is not None
+    assert ctx.performance.roofline.peak_tflops == pytest.approx(1007.6)  # read back from the tool's points
+    assert ctx.performance.roofline.bandwidth_tb_s == pytest.approx(1.792)
 
 
 def test_the_latest_successful_estimate_is_used(session: dict[str, Any]) -> None:
@@ -88,7 +92,7 @@ def test_without_recommendation_or_benchmark_every_section_says_so(session: dict
 def test_estimate_without_perf_nor_engine(session: dict[str, Any]) -> None:
     session = drop_tool(session, "recommend")
     estimate = estimate_of(session)
-    for key in ("perf", "engine", "parallelism", "warnings", "gpu_memory_bytes"):
+    for key in ("perf", "engine", "parallelism", "warnings", "gpu_memory_bytes", "dominant_term"):
         estimate.pop(key)
     ctx = build_context(session)
     assert ctx.performance is None and ctx.sizing.engine is None
@@ -98,7 +102,7 @@ def test_estimate_without_perf_nor_engine(session: dict[str, Any]) -> None:
 
 
 def test_benchmark_with_other_settings_is_not_compared(session: dict[str, Any]) -> None:
-    session["benchmarks"][0]["settings"]["input_len"] = 1024
+    session["benchmarks"][0]["settings"]["input_len"] = {"low": 1024, "high": 1024}
     ctx = build_context(session)
     assert ctx.measured is not None and not ctx.measured.comparable
     assert ctx.measured.mismatches == ["input_len"] and ctx.measured.comparison == []
@@ -109,6 +113,7 @@ def test_benchmark_with_other_settings_is_not_compared(session: dict[str, Any]) 
 def test_failing_level_marks_the_limit_failed(session: dict[str, Any]) -> None:
     level = next(lv for lv in session["benchmarks"][0]["levels"] if lv["concurrency"] == 32)
     level["tpot_ms"]["p99"] = 57.5
+    level["sla_passed"] = False
     level["requests_failed"] = 3
     status = {lim.code: lim.status for lim in build_context(session).acceptance}
     assert status["tpot"] == "fail" and status["failed_requests"] == "fail" and status["ttft"] == "pass"
@@ -123,7 +128,8 @@ def test_lagged_client_level_is_not_used(session: dict[str, Any]) -> None:
 
 def test_no_recommendation_with_reason(session: dict[str, Any]) -> None:
     recommend = next(c for c in session["tool_calls"] if c["tool"] == "recommend")["result"]
-    recommend["recommended"] = {"offer_id": None, "reason": "no offer meets the SLA"}
+    recommend["recommended"] = None
+    recommend["recommended_reason"] = "no offer meets the SLA"
     for option in recommend["options"]:
         option["fits"] = False
     md = render_proposal(session, "md", "en")
@@ -132,9 +138,9 @@ def test_no_recommendation_with_reason(session: dict[str, Any]) -> None:
 
 def test_hourly_price_and_unknown_fields(session: dict[str, Any]) -> None:
     recommend = next(c for c in session["tool_calls"] if c["tool"] == "recommend")["result"]
-    recommend["options"][2].pop("price_eur")
-    recommend["options"][2]["price_eur_per_hour"] = 1.69
-    recommend["system"]["quantum_flux"] = {"value": 3, "reason": "new rule"}
+    recommend["options"][2]["price_eur"] = None
+    recommend["options"][2]["hourly_eur"] = 1.69
+    recommend["system"]["requirements"].append({"name": "quantum_flux", "value": 3.0, "unit": "", "reason": "x"})
     session["answers"]["favourite_colour"] = {
         "value": ["blue", 2.5],
         "assumed": False,
@@ -151,15 +157,52 @@ def test_training_session_gets_a_training_acceptance(session: dict[str, Any]) ->
     estimate = estimate_of(session)
     estimate["request"].update(mode="training", method="lora")
     estimate.pop("perf")
+    estimate.pop("engine")
     session["answers"]["batch_size"] = {"value": 8, "assumed": False, "raw_text": "8", "history": []}
+    session["answers"]["use_case"]["value"] = "finetune_lora"
     ctx = build_context(session)
     assert [c.kind for c in ctx.commands] == ["train"]
-    assert ctx.commands[0].text.startswith(
-        "sizer-agent bench train --model meta-llama/Llama-3.1-70B-Instruct"
-    )
+    assert ctx.commands[0].text.startswith("sizer-agent bench train --model meta-llama/Llama-3.1-70B-Instruct")
     assert "--batch-size 8" in ctx.commands[0].text
     assert {lim.code for lim in ctx.acceptance} == {"peak_memory", "checkpoint"}
     assert "Sauvegarde et reprise" in render_proposal(session, "html", "fr")
+
+
+def test_contract_shapes_are_read_too(session: dict[str, Any]) -> None:
+    """The flat shapes of the session contract (recommended as an object, roofline as an object, a flat
+    benchmark settings block and a host dict) give the same document sections."""
+    recommend = next(c for c in session["tool_calls"] if c["tool"] == "recommend")["result"]
+    recommend["recommended"] = {"offer_id": "ACD-014", "reason": "only fitting offer"}
+    recommend["system"] = {"host_ram": {"value": 256 * 2**30, "unit": "bytes", "reason": "r", "source": "seed002"}}
+    estimate = estimate_of(session)
+    estimate["perf"]["roofline"] = {
+        "peak_flops_per_s": 1.0076e15,
+        "memory_bandwidth_bytes_per_s": 1.792e12,
+        "ridge_point": 562.3,
+        "points": {"decode": {"operational_intensity": 55.5, "attainable_flops_per_s": 9.95e13}},
+    }
+    bench = session["benchmarks"][0]
+    bench["settings"] = {
+        "model": "meta-llama/Llama-3.1-70B-Instruct",
+        "dtype": "fp8",
+        "input_len": 2048,
+        "output_len": 512,
+        "engine": "vllm",
+        "engine_version": "0.11.0",
+        "gpu": "X",
+        "driver": "1",
+    }
+    bench["sla_max_concurrency"] = 16
+    for level in bench["levels"]:
+        level.pop("sla_passed")
+    ctx = build_context(session)
+    assert ctx.recommendation is not None and ctx.recommendation.reason == "only fitting offer"
+    assert ctx.host is not None and ctx.host[0].kind == "bytes" and ctx.host[0].gib == 256
+    assert ctx.performance is not None and ctx.performance.roofline is not None
+    assert [p.phase for p in ctx.performance.roofline.points] == ["decode"]
+    assert ctx.measured is not None and ctx.measured.comparable
+    assert [lv.meets_slo for lv in ctx.measured.levels] == [True, True, True, False, False]
+    assert "256" in render_proposal(session, "md", "fr")
 
 
 def test_derived_comparisons() -> None:

@@ -24,6 +24,7 @@ LABEL_SECTIONS = {
     "value": fields.KNOWN_VALUES,
     "phase": fields.PHASES,
     "bound": fields.BOUNDS,
+    "hostunit": fields.HOST_UNITS,
 }
 
 

@@ -18,14 +18,15 @@ def poison(session: dict[str, Any]) -> dict[str, Any]:
     """The hostile string everywhere a person or a tool writes free text."""
     session["customer"] = HOSTILE
     session["title"] = HOSTILE
-    session["answers"]["growth"]["raw_text"] = HOSTILE
-    session["answers"]["growth"]["value"] = HOSTILE
+    session["answers"]["growth_factor"]["raw_text"] = HOSTILE
+    session["answers"]["framework_version"]["value"] = HOSTILE
     session["answers"][HOSTILE] = {"value": HOSTILE, "assumed": True, "raw_text": HOSTILE, "history": []}
     recommend = next(c for c in session["tool_calls"] if c["tool"] == "recommend")["result"]
     recommend["options"][1]["name"] = HOSTILE
     recommend["options"][1]["reasons"].append(HOSTILE)
-    recommend["warnings"].append(HOSTILE)
-    session["benchmarks"][0]["settings"]["gpu"] = HOSTILE
+    recommend["options"][0]["notes"].append(HOSTILE)
+    recommend["offers"][0]["summary"] = HOSTILE
+    session["benchmarks"][0]["hardware"]["gpus"][0]["name"] = HOSTILE
     return session
 
 
