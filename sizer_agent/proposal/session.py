@@ -53,25 +53,31 @@ def _from_store(session_id: int, db: str | None) -> dict[str, Any]:
     try:
         store = importlib.import_module("sizer_agent.store")
     except ImportError:
-        raise InputError(
-            "SESSION",
-            "reading a session by id needs the session store, which is not installed",
-            "a path to a session export .json file (sizer-agent sessions export ID)",
-        ) from None
+        raise InputError("SESSION", "reading a session by id needs the session store, which is not installed",
+                         "a path to a session export .json file (sizer-agent sessions export ID)") from None
+    store_error: type[Exception] = getattr(store, "StoreError", LookupError)
+    try:
+        data = _export(store, session_id, db)
+    except (KeyError, LookupError, store_error) as error:
+        where = f" in {db}" if db else ""
+        raise InputError("SESSION", f"cannot read session {session_id}{where}: {error}") from None
+    if hasattr(data, "model_dump"):
+        data = data.model_dump(mode="json")
+    if not isinstance(data, dict):
+        raise InputError("SESSION", f"the store returned no export for session {session_id}")
+    return data
+
+
+def _export(store: Any, session_id: int, db: str | None) -> Any:
+    """`export_session(SessionStore(db), id)` (sizer_agent.store), or `export_session(id[, db])`."""
+    session_store = getattr(store, "SessionStore", None)
     for name in _EXPORT_FUNCTIONS:
         export = getattr(store, name, None)
-        if callable(export):
-            try:
-                data = export(session_id, db) if db is not None else export(session_id)
-            except KeyError:
-                raise InputError("SESSION", f"no session {session_id} in the store") from None
-            if hasattr(data, "model_dump"):
-                data = data.model_dump(mode="json")
-            if not isinstance(data, dict):
-                raise InputError("SESSION", f"the store returned no export for session {session_id}")
-            return data
-    raise InputError(
-        "SESSION",
-        "this version of the session store cannot export a session by id",
-        "a path to a session export .json file",
-    )
+        if not callable(export):
+            continue
+        if session_store is not None:
+            with session_store(db) as opened:
+                return export(opened, session_id)
+        return export(session_id, db) if db is not None else export(session_id)
+    raise InputError("SESSION", "this version of the session store cannot export a session by id",
+                     "a path to a session export .json file")

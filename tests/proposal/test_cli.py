@@ -90,3 +90,50 @@ def test_pdf_without_weasyprint_says_how_to_get_it(
     assert code == 2
     assert "pip install 'sizer-agent[pdf]'" in capsys.readouterr().err
     assert not (tmp_path / "p.pdf").exists()
+
+
+class _FakeStoreModule:
+    """The session store's public API as `sizer_agent.store` offers it (SessionStore + export_session)."""
+
+    class StoreError(Exception):
+        pass
+
+    class SessionNotFoundError(StoreError):
+        pass
+
+    def __init__(self, sessions: dict[int, dict[str, Any]]) -> None:
+        self.sessions = sessions
+        self.opened: list[str | None] = []
+        outer = self
+
+        class SessionStore:
+            def __init__(self, path: str | None = None) -> None:
+                outer.opened.append(path)
+
+            def __enter__(self) -> SessionStore:
+                return self
+
+            def __exit__(self, *exc: object) -> None:
+                return None
+
+        self.SessionStore = SessionStore
+
+    def export_session(self, store: object, session_id: int) -> dict[str, Any]:
+        if session_id not in self.sessions:
+            raise self.SessionNotFoundError(f"no session {session_id}")
+        return self.sessions[session_id]
+
+
+def test_session_id_through_the_store_api(
+    fixture_path: Path, tmp_path: Path, session: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Adapter test: the store lives on another branch, so its public API is stood in for here."""
+    fake = _FakeStoreModule({12: session})
+    monkeypatch.setitem(sys.modules, "sizer_agent.store", fake)  # type: ignore[arg-type]
+    out = tmp_path / "p.md"
+    assert main(["propose", "12", "--db", str(tmp_path / "s.db"), "-o", str(out), "--lang", "en"]) == 0
+    assert fake.opened == [str(tmp_path / "s.db")]
+    assert out.read_text(encoding="utf-8").startswith("# Hardware proposal — Acme")
+    assert main(["propose", "99"]) == 2
+    assert "cannot read session 99: no session 99" in capsys.readouterr().err
