@@ -89,6 +89,11 @@ class Gpu(_Strict):
         return self.usable_memory_mib.value * MIB
 
     @property
+    def memory_usable_bytes(self) -> int:
+        """Alias used by the memory estimator (`--gpu ID`)."""
+        return self.memory_bytes
+
+    @property
     def bandwidth_bytes_s(self) -> float:
         return self.bandwidth_gbs.value * 1e9
 

@@ -13,6 +13,7 @@ Model of one engine step (continuous batching with chunked prefill, as vLLM and 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -71,12 +72,15 @@ class RooflinePoint(BaseModel):
     bound: Bound
 
 
-class StepCost(BaseModel):
+@dataclass(frozen=True, slots=True)
+class StepCost:
+    """One engine step on one GPU (internal; a plain dataclass because the SLA search builds thousands)."""
+
     time_s: float
     compute_s: float
     memory_s: float
     communication_s: float
-    host_s: float = Field(description="host-side work, overlapped; limits the step when larger than the GPU time")
+    host_s: float  # host-side work, overlapped; limits the step when larger than the GPU time
     flops: float
     bytes: float
     bound: Bound
@@ -167,7 +171,7 @@ def max_concurrency_memory(setup: ServingSetup, input_len: int, output_len: int)
 def prefill_time_s(setup: ServingSetup, input_len: int) -> StepCost:
     """A lone prompt (no decode running), all pipeline stages in turn."""
     cost = step_cost(setup, 0.0, 0.0, float(input_len), float(input_len))
-    return cost.model_copy(update={"time_s": cost.time_s * setup.pp if setup.pp > 1 else cost.time_s})
+    return replace(cost, time_s=cost.time_s * setup.pp)
 
 
 def predict_load(setup: ServingSetup, input_len: int, output_len: int, concurrency: int,
@@ -207,7 +211,7 @@ def predict_load(setup: ServingSetup, input_len: int, output_len: int, concurren
         rate = batch / tpot_s * setup.replicas
     else:
         rate = per_replica * output_len / e2e * setup.replicas
-    return LoadPoint(concurrency=concurrency, running_batch=batch, ttft_ms=ttft_p * 1e3,
+    return LoadPoint.model_construct(concurrency=concurrency, running_batch=batch, ttft_ms=ttft_p * 1e3,
                      ttft_mean_ms=(ttft_mean + wait_mean) * 1e3, tpot_ms=tpot_s * 1e3, e2e_ms=e2e * 1e3,
                      output_tokens_per_s=rate, output_tokens_per_s_per_gpu=rate / setup.num_gpus,
                      bound=step.bound, prefill_utilisation=rho)
