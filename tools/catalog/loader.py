@@ -38,7 +38,7 @@ def _entries(path: Path, raw: dict[str, Any], section: str) -> list[Any]:
     model = _SECTIONS[section]
     entries = raw.get(section, [])
     if not isinstance(entries, list):
-        raise InputError(f"{path.name}: {section}", "must be an array of tables ([[%s]])" % section)
+        raise InputError(f"{path.name}: {section}", f"must be an array of tables ([[{section}]])")
     parsed = []
     for index, entry in enumerate(entries):
         label = entry.get("id", f"#{index + 1}") if isinstance(entry, dict) else f"#{index + 1}"

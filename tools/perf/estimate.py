@@ -156,3 +156,16 @@ def estimate_perf(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
             f"P{percentile:g} TTFT from an M/D/1 prompt queue (approximation); TPOT taken as uniform per step",
         ],
     )
+
+
+def perf_for_estimate(result: EstimateResult, model: ModelSpec | None = None,
+                      catalog_path: Any = None) -> PerfEstimate | None:
+    """`estimate --json` perf block: needs a catalogue GPU (`--gpu ID`); None with only `--gpu-memory-gib`."""
+    if result.request.gpu is None:
+        return None
+    from tools.catalog import load_catalog
+    from tools.model_loader import load_model
+
+    gpu = load_catalog(catalog_path).gpu(result.request.gpu)
+    spec = model or load_model(result.request.model, result.request.revision)
+    return estimate_perf(result, gpu, spec)

@@ -100,7 +100,7 @@ def _weight_bytes_read(setup: ServingSetup, batch: float) -> float:
         return per_gpu
     expert_share = shape.expert_params / shape.params_total
     # uniform routing: an expert is idle for one token with probability 1 - k/E
-    touched = 1.0 - (1.0 - shape.experts_per_token / shape.num_experts) ** max(batch, 1.0)
+    touched: float = 1.0 - (1.0 - shape.experts_per_token / shape.num_experts) ** max(batch, 1.0)
     return per_gpu * ((1.0 - expert_share) + expert_share * touched)
 
 
@@ -207,10 +207,8 @@ def predict_load(setup: ServingSetup, input_len: int, output_len: int, concurren
     queue_s = queued / batch * e2e_guess if queued else 0.0
     ttft_p = ttft_mean + wait_p + queue_s
     e2e = ttft_mean + wait_mean + queue_s + (output_len - 1) * tpot_s
-    if offline:
-        rate = batch / tpot_s * setup.replicas
-    else:
-        rate = per_replica * output_len / e2e * setup.replicas
+    # saturated queue: throughput is the decode rate; closed loop: each client waits for its whole request
+    rate = batch / tpot_s * setup.replicas if offline else per_replica * output_len / e2e * setup.replicas
     return LoadPoint.model_construct(concurrency=concurrency, running_batch=batch, ttft_ms=ttft_p * 1e3,
                      ttft_mean_ms=(ttft_mean + wait_mean) * 1e3, tpot_ms=tpot_s * 1e3, e2e_ms=e2e * 1e3,
                      output_tokens_per_s=rate, output_tokens_per_s_per_gpu=rate / setup.num_gpus,

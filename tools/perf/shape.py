@@ -2,25 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
 from pydantic import BaseModel, ConfigDict, Field
 
-
-class _SpecLike(Protocol):
-    """What `from_spec` reads from `tools.model_spec.ModelSpec` (duck-typed to keep this module standalone)."""
-
-    name: str
-    hidden_size: int
-    num_layers: int
-    num_attention_heads: int
-    num_kv_heads: int
-    head_dim: int
-    params_total: int
-    params_active: int
-    moe: Any
-    layer_attention: list[str]
-    sliding_window: int | None
+from tools.model_spec import ModelSpec
 
 
 class ModelShape(BaseModel):
@@ -53,16 +37,12 @@ class ModelShape(BaseModel):
         return (full * context + self.sliding_layers * capped) / self.num_layers
 
     @classmethod
-    def from_spec(cls, spec: _SpecLike) -> ModelShape:
-        expert_params = 0
-        num_experts = experts_per_token = 0
-        moe = spec.moe
-        if moe is not None:
-            moe_layers = spec.num_layers - int(getattr(moe, "first_dense_layers", 0))
-            # gated expert MLP: gate, up and down projections (hidden x intermediate each)
-            expert_params = moe_layers * moe.num_experts * 3 * spec.hidden_size * moe.expert_intermediate_size
-            num_experts = moe.num_experts
-            experts_per_token = moe.experts_per_token
+    def from_spec(cls, spec: ModelSpec) -> ModelShape:
+        expert_params = num_experts = experts_per_token = 0
+        if spec.moe is not None:
+            expert_params = sum(layer.experts for layer in spec.layers)  # exact routed-expert tensors
+            num_experts = spec.moe.num_experts
+            experts_per_token = spec.moe.experts_per_token
         sliding = sum(1 for kind in spec.layer_attention if kind == "sliding")
         return cls(
             name=spec.name,
