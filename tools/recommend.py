@@ -93,11 +93,19 @@ class WeightFigure(BaseModel):
     weight_bytes: int = Field(description="params x bytes, before quantization metadata (seed arithmetic)")
 
 
+class OfferVerdict(BaseModel):
+    offer_id: str
+    name: str
+    fits: bool
+    summary: str = Field(description="whether and how this offer can serve the workload, in one sentence")
+
+
 class RecommendResult(BaseModel):
     model: str
     params_total: int
     mode: str
     options: list[Option]
+    offers: list[OfferVerdict] = Field(description="one verdict per offer over all its options")
     recommended: str | None
     recommended_reason: str
     weights: list[WeightFigure]
@@ -347,8 +355,35 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         "GPU memory never adds up: every multi-GPU option names its TP x PP split and is checked per GPU",
     ]
     return RecommendResult(model=spec.name, params_total=spec.params_total, mode=request.workload.mode,
-                           options=options, recommended=recommended, recommended_reason=reason,
+                           options=options, offers=_verdicts(catalog, options), recommended=recommended,
+                           recommended_reason=reason,
                            weights=_weight_figures(spec), assumptions=assumptions)
+
+
+def _verdicts(catalog: Catalog, options: list[Option]) -> list[OfferVerdict]:
+    out = []
+    for offer in catalog.offers:
+        mine = [o for o in options if o.offer_id == offer.id]
+        if not mine:
+            continue
+        good = [o for o in mine if o.fits]
+        if good:
+            first_by_format: dict[str, Option] = {}
+            for o in sorted(good, key=lambda o: o.num_gpus):
+                first_by_format.setdefault(o.precision, o)
+            ways = [f"{o.precision} from {o.num_gpus} GPU(s) (TP{o.tensor_parallel_size} x "
+                    f"PP{o.pipeline_parallel_size}, {(o.per_gpu_total_bytes or 0) / 1e9:.1f} GB/GPU, "
+                    f"{o.headroom_pct:.0f} % free)" for o in first_by_format.values()]
+            bad = sorted({o.precision for o in mine if not o.fits} - {o.precision for o in good})
+            text = "serves it with " + "; ".join(ways) + (f"; not with {', '.join(bad)}" if bad else "")
+        else:
+            first = min(mine, key=lambda o: o.per_gpu_total_bytes or 10**18)
+            text = f"cannot serve it: {first.reasons[0] if first.reasons else 'no option fits'}"
+            if first.per_gpu_total_bytes and first.per_gpu_total_bytes > first.gpu_memory_bytes:
+                text += (" — even its smallest tried format does not fit one card, and GPU memory does not add up"
+                         " across cards")
+        out.append(OfferVerdict(offer_id=offer.id, name=offer.name, fits=bool(good), summary=text))
+    return out
 
 
 def _pick(options: list[Option]) -> tuple[str | None, str]:

@@ -6,7 +6,7 @@ catalogue's `[sources]` tables) and an optional note; `derived` marks a value co
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -136,15 +136,13 @@ class Offer(_Strict):
     kind: Literal["purchase", "cloud", "reference"]
     platform: str = Field(min_length=1)
     gpu: str = Field(min_length=1)
-    gpu_counts: list[int] = Field(min_length=1)
+    gpu_counts: list[Annotated[int, Field(ge=1)]] = Field(min_length=1)
     price_eur: NumFigure | None = None
     hourly_usd_per_gpu: NumFigure | None = None
     hourly_eur_per_gpu: NumFigure | None = None
 
     @model_validator(mode="after")
     def _price_matches_kind(self) -> Offer:
-        if any(n < 1 for n in self.gpu_counts):
-            raise ValueError("gpu_counts: every count must be >= 1")
         if self.kind == "purchase" and self.price_eur is None:
             raise ValueError("price_eur: required for a purchase offer")
         if self.kind == "cloud" and self.hourly_usd_per_gpu is None and self.hourly_eur_per_gpu is None:

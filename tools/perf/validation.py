@@ -19,7 +19,9 @@ from tools.catalog import load_catalog
 from tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
 from tools.perf.serving import ServingSetup, predict_load, step_cost
 
-HELDOUT_PATH = Path(__file__).resolve().parent / "data" / "heldout_cases.json"
+DATA = Path(__file__).resolve().parent / "data"
+HELDOUT_PATH = DATA / "heldout_cases.json"
+CALIBRATION_PATH = DATA / "calibration_cases.json"  # copy of the validation set's serving_perf_cases.json
 # trtllm-bench sizes the KV pool with kv_cache_free_gpu_mem_fraction 0.95 "in many cases" (perf-overview.md)
 TRTLLM_FREE_FRACTION = 0.95
 # running-sequence cap assumed for trtllm-bench max-throughput runs (its CUDA-graph batch list goes to 8192;
@@ -64,7 +66,7 @@ def _setup(case: dict[str, Any], efficiencies: Efficiencies, concurrency: int = 
     return setup.model_copy(update={"max_batch": TRTLLM_MAX_BATCH})
 
 
-def calibration_cases(path: Path) -> list[dict[str, Any]]:
+def calibration_cases(path: Path = CALIBRATION_PATH) -> list[dict[str, Any]]:
     """The validation file's rows, normalised to the held-out layout (gpu id, quantization, fp8 KV)."""
     out = []
     for row in json.loads(path.read_text()):

@@ -132,6 +132,8 @@ def render(result: RecommendResult, top: int = 25) -> str:
             lines.append(f"{'':8}· {note}")
     if len(result.options) > top:
         lines.append(f"… {len(result.options) - top} more options (--top N, or --json for all)")
+    lines += ["", "per offer:"]
+    lines += [f"  {'✓' if v.fits else '✗'} {v.offer_id} {v.name}: {v.summary}" for v in result.offers]
     lines += ["", f"recommended: {result.recommended or 'none'} — {result.recommended_reason}", "assumptions:"]
     lines += [f"  - {a}" for a in result.assumptions]
     return "\n".join(lines)
