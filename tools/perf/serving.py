@@ -170,12 +170,18 @@ def max_concurrency_memory(setup: ServingSetup, input_len: int, output_len: int)
 
 def prefill_time_s(setup: ServingSetup, input_len: int) -> StepCost:
     """A lone prompt (no decode running), all pipeline stages in turn."""
-    cost = step_cost(setup, 0.0, 0.0, float(input_len), float(input_len))
-    return replace(cost, time_s=cost.time_s * setup.pp)
+    return _prompt_costs(setup, input_len)[0]
+
+
+def _prompt_costs(setup: ServingSetup, input_len: int) -> tuple[StepCost, StepCost]:
+    """(lone prompt with every stage in turn, the same prompt's marginal cost inside a busy step)."""
+    marginal = step_cost(setup, 0.0, 0.0, float(input_len), float(input_len))
+    return replace(marginal, time_s=marginal.time_s * setup.pp), marginal
 
 
 def predict_load(setup: ServingSetup, input_len: int, output_len: int, concurrency: int,
-                 percentile: float = 99.0, offline: bool = False) -> LoadPoint:
+                 percentile: float = 99.0, offline: bool = False,
+                 prompt_costs: tuple[StepCost, StepCost] | None = None) -> LoadPoint:
     """TTFT, TPOT and throughput with `concurrency` requests in flight over all replicas.
 
     offline=True is a saturated queue (benchmark "max throughput" mode): TTFT does not limit throughput.
@@ -192,9 +198,8 @@ def predict_load(setup: ServingSetup, input_len: int, output_len: int, concurren
     micro = batch / setup.pp
     step = step_cost(setup, micro, context, prefill_per_step / setup.pp, float(input_len))
     tpot_s = step.time_s * setup.pp if setup.pp > 1 else step.time_s
-    lone = prefill_time_s(setup, input_len)
-    # marginal prompt cost inside a busy step (weights already streamed): compute share only
-    marginal = step_cost(setup, 0.0, 0.0, float(input_len), float(input_len))
+    lone, marginal = prompt_costs or _prompt_costs(setup, input_len)
+    # marginal prompt cost inside a busy step (weights already streamed): its compute share only
     service_s = max(marginal.compute_s, 1e-9) * setup.pp
     ttft_mean = lone.time_s if batch <= 1 else max(lone.time_s, service_s + tpot_s)
     e2e_guess = ttft_mean + (output_len - 1) * tpot_s
@@ -232,7 +237,12 @@ def sla_search(setup: ServingSetup, input_len: int, output_len: int, slo_ttft_ms
         return (slo_ttft_ms is None or point.ttft_ms <= slo_ttft_ms) and (
             slo_tpot_ms is None or point.tpot_ms <= slo_tpot_ms)
 
-    one = predict_load(setup, input_len, output_len, 1, percentile)
+    costs = _prompt_costs(setup, input_len)
+
+    def at(concurrency: int) -> LoadPoint:
+        return predict_load(setup, input_len, output_len, concurrency, percentile, prompt_costs=costs)
+
+    one = at(1)
     if top < 1:
         return SlaResult(met=False, max_concurrency=None, at_max=None, best_at_one=one,
                          reason="not even one sequence of this length fits in the KV cache")
@@ -245,16 +255,15 @@ def sla_search(setup: ServingSetup, input_len: int, output_len: int, slo_ttft_ms
         return SlaResult(met=False, max_concurrency=None, at_max=None, best_at_one=one,
                          reason="SLA impossible even at concurrency 1: " + ", ".join(parts))
     low, high = 1, 2
-    while high <= top and ok(predict_load(setup, input_len, output_len, high, percentile)):
+    while high <= top and ok(at(high)):
         low, high = high, high * 2
     high = min(high, top + 1)
     while high - low > 1:
         mid = (low + high) // 2
-        if ok(predict_load(setup, input_len, output_len, mid, percentile)):
+        if ok(at(mid)):
             low = mid
         else:
             high = mid
-    at = predict_load(setup, input_len, output_len, low, percentile)
     why = "memory limit reached" if low >= top else "next level breaks the SLA"
-    return SlaResult(met=True, max_concurrency=low, at_max=at, best_at_one=one,
+    return SlaResult(met=True, max_concurrency=low, at_max=at(low), best_at_one=one,
                      reason=f"largest passing concurrency {low} ({why})")
