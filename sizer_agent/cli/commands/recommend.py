@@ -113,7 +113,7 @@ def render(result: RecommendResult, top: int = 25) -> str:
              "weights alone (params × bytes, before quantization metadata): "
              + " · ".join(f"{w.precision} {gb(w.weight_bytes)}" for w in result.weights), ""]
     header = (f"{'#':>3} {'fit':<4}{'offer':<20}{'GPU':<22}{'n':>3} {'TPxPPxDP':<9}{'format':<10}"
-              f"{'GB/GPU':>8}{'free':>6}{'TTFT ms':>9}{'TPOT ms':>8}{'tok/s':>9}{'SLA c':>7}{'€/Mtok':>9}  price")
+              f"{'GB/GPU':>8}{'free':>6}{'TTFT ms':>9}{'TPOT ms':>8}{'sust t/s':>9}{'SLA c':>7}{'€/Mtok':>9}  price")
     lines.append(header)
     lines.append("-" * len(header))
     for index, o in enumerate(result.options[:top], 1):
