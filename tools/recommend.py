@@ -214,15 +214,20 @@ def _evaluate(ctx: _Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpu
     total = result.per_gpu.total_bytes
     option.per_gpu_total_bytes = total
     option.headroom_pct = round(100.0 * (gpu.memory_bytes - total) / gpu.memory_bytes, 1)
-    if total > usable:
-        split = "" if num_gpus == 1 else (
-            f" with TP={tp} x PP={pp} (GPU memory does not add up: each of the {tp * pp} GPUs holding a model "
-            "copy's shard needs this much)")
+    split = "" if num_gpus == 1 else (
+        f" with TP={tp} x PP={pp} (GPU memory does not add up: each of the {tp * pp} GPUs holding a model "
+        "copy's shard needs this much)")
+    if workload.engine == "vllm":
+        # vLLM pre-allocates gpu_memory_utilization of the card: the free share is its (1 - utilisation)
+        if result.fits is False:
+            tokens = result.engine.kv_cache_tokens if result.engine else 0
+            where = "" if num_gpus == 1 else f" per GPU under TP={tp} x PP={pp}"
+            reasons.append(f"memory: vLLM's KV pool holds {tokens:,} tokens{where}, fewer than one request of "
+                           f"max_model_len {result.max_model_len:,}")
+    elif total > usable:
         reasons.append(
             f"memory: {total / 1e9:.1f} GB needed per GPU{split} > {usable / 1e9:.1f} GB usable "
             f"({gpu.memory_bytes / 1e9:.1f} GB reported, {req.headroom:.0%} kept free)")
-    if workload.engine == "vllm" and result.fits is False and total <= usable:
-        reasons.append("memory: the vLLM KV pool cannot hold one request of max_model_len")
     if tp * pp > 1 and not gpu.interconnect.p2p and gpu.interconnect.scaleup_gbs == 0:
         notes.append(f"{gpu.name}: no NVLink and no PCIe peer-to-peer; TP/PP traffic goes through host memory")
     if req.needs_graphics:

@@ -118,3 +118,13 @@ def test_training_mode_costs_a_run() -> None:
     option = next(o for o in result.options if o.offer_id == "ACD-014")
     assert option.fits and option.perf.training_tokens_per_s and option.perf.goodput
     assert option.cost_per_training_run_eur == pytest.approx(option.eur_per_million_tokens * 1000)
+
+
+def test_vllm_engine_profile_decides_the_fit() -> None:
+    workload = EstimateRequest(model="llama-3.1-70b", engine="vllm", quantization="fp8", max_model_len=8192,
+                               input_len=1024, output_len=256)
+    result = run(workload=workload)
+    by = {o.offer_id: o for o in result.options}
+    assert by["ACD-014"].fits  # 96 GB x 0.9 leaves a KV pool for 8k-token requests
+    assert any("KV pool holds" in r for r in by["ACD-009"].reasons)
+    assert by["ACD-014"].perf.max_concurrency_memory and by["ACD-014"].perf.max_concurrency_memory >= 1
