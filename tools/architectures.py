@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from tools.errors import InputError
 from tools.model_spec import AttentionKind, LayerParams, MLASpec, ModelSpec, MoESpec
 
@@ -62,6 +64,49 @@ class _Reader:
             self.guessed.append(f"{key}={value} ({why})")
             return value
         return self.config[key]
+
+
+# Keys that must be whole numbers when present (validated up front so that a bad value names its key).
+_INT_KEYS = (
+    "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim", "vocab_size",
+    "intermediate_size", "max_position_embeddings", "num_local_experts", "num_experts", "n_routed_experts",
+    "num_experts_per_tok", "experts_per_token", "moe_intermediate_size", "shared_expert_intermediate_size",
+    "n_shared_experts", "first_k_dense_replace", "moe_layer_freq", "decoder_sparse_step", "kv_lora_rank",
+    "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "sliding_window", "attention_chunk_size",
+    "interleave_moe_layer_step", "intermediate_size_mlp", "sliding_window_pattern", "max_window_layers",
+)  # fmt: skip
+_POSITIVE_KEYS = {
+    "hidden_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "num_key_value_heads",
+    "head_dim",
+    "vocab_size",
+    "max_position_embeddings",
+    "num_experts_per_tok",
+    "experts_per_token",
+    "moe_layer_freq",
+    "decoder_sparse_step",
+    "interleave_moe_layer_step",
+    "sliding_window_pattern",
+}
+
+
+def _check_numbers(config: dict[str, Any], where: str) -> None:
+    for key in _INT_KEYS:
+        value = config.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value > 10**12:
+            raise InputError(f"{where}.{key}", f"must be a whole number >= 0, got {value!r}")
+        if key in _POSITIVE_KEYS and value == 0:
+            raise InputError(f"{where}.{key}", "must be > 0")
+    for key in ("layer_types", "mlp_only_layers", "no_rope_layers"):
+        value = config.get(key)
+        if value is not None and not isinstance(value, list):
+            raise InputError(f"{where}.{key}", f"must be a list, got {type(value).__name__}")
+    if config.get("model_type") is not None and not isinstance(config.get("model_type"), str):
+        raise InputError(f"{where}.model_type", "must be a string")
 
 
 def _text_config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -131,11 +176,7 @@ def _vision_params(vision: dict[str, Any] | None, config: dict[str, Any], text_h
         merge = int(config.get("spatial_merge_size", 2))
         bias = bool(config.get("multimodal_projector_bias", False))
         projector = (
-            h
-            + h * merge * merge * h
-            + h * text_hidden
-            + text_hidden * text_hidden
-            + (2 * text_hidden if bias else 0)
+            h + h * merge * merge * h + h * text_hidden + text_hidden * text_hidden + (2 * text_hidden if bias else 0)
         )
         return tower + projector, ""
     if vtype == "llama4_vision_model":
@@ -153,14 +194,15 @@ def _vision_params(vision: dict[str, Any] | None, config: dict[str, Any], text_h
     return 0, f"vision tower of type {vtype!r} not counted (unknown layout)"
 
 
-def spec_from_config(
-    config: dict[str, Any], name: str, revision: str | None = None, source: str = ""
-) -> ModelSpec:
+def spec_from_config(config: dict[str, Any], name: str, revision: str | None = None, source: str = "") -> ModelSpec:
     """Build a ModelSpec from a parsed config.json. Raises InputError naming a missing or bad key."""
     if not isinstance(config, dict):
         raise InputError("config", "is not a JSON object")
     text, vision = _text_config(config)
     cfg = _Reader(text, "config" + (".text_config" if vision is not None or "text_config" in config else ""))
+    _check_numbers(text, cfg.where)
+    if vision is not None:
+        _check_numbers(vision, "config.vision_config")
     model_type = str(text.get("model_type") or config.get("model_type") or "")
     architecture = str((config.get("architectures") or [model_type or "unknown"])[0])
     warnings: list[str] = []
@@ -177,6 +219,12 @@ def spec_from_config(
         raise InputError(f"{cfg.where}.num_attention_heads", "hidden_size, layers and heads must be > 0")
     kv_heads = int(cfg.guess("num_key_value_heads", heads, "no GQA key: one KV head per attention head"))
     head_dim = int(cfg.get("head_dim") or hidden // heads)
+    if head_dim == 0:
+        raise InputError(
+            f"{cfg.where}.num_attention_heads",
+            f"{heads} heads leave no width in hidden_size {hidden}",
+            "heads <= hidden_size, or an explicit head_dim",
+        )
     vocab = cfg.require("vocab_size")
     intermediate = int(cfg.guess("intermediate_size", 4 * hidden, "4 x hidden_size"))
     max_pos = int(cfg.guess("max_position_embeddings", 4096, "no context length in the config"))
@@ -304,32 +352,38 @@ def spec_from_config(
         warnings.append("guessed from defaults: " + "; ".join(cfg.guessed))
 
     quant = text.get("quantization_config") or config.get("quantization_config")
-    return ModelSpec(
-        name=name,
-        revision=revision,
-        source=source,
-        architecture=architecture,
-        model_type=model_type,
-        hidden_size=hidden,
-        num_layers=num_layers,
-        num_attention_heads=heads,
-        num_kv_heads=kv_heads,
-        head_dim=head_dim,
-        intermediate_size=intermediate,
-        vocab_size=vocab,
-        max_position_embeddings=max_pos,
-        tie_word_embeddings=tie,
-        moe=moe,
-        mla=mla,
-        sliding_window=next((w for k, w in kinds if k in {"sliding", "chunked"}), None),
-        gated_mlp=gated,
-        layers=layers,
-        embedding_params=embedding,
-        lm_head_params=lm_head,
-        final_norm_params=final_norm,
-        vision_params=vision_params,
-        torch_dtype=str(text.get("torch_dtype") or config.get("torch_dtype") or config.get("dtype") or "bfloat16"),
-        quantization=quant if isinstance(quant, dict) else None,
-        final_logit_softcapping=text.get("final_logit_softcapping"),
-        warnings=warnings,
-    )
+    try:
+        return ModelSpec(
+            name=name,
+            revision=revision,
+            source=source,
+            architecture=architecture,
+            model_type=model_type,
+            hidden_size=hidden,
+            num_layers=num_layers,
+            num_attention_heads=heads,
+            num_kv_heads=kv_heads,
+            head_dim=head_dim,
+            intermediate_size=intermediate,
+            vocab_size=vocab,
+            max_position_embeddings=max_pos,
+            tie_word_embeddings=tie,
+            moe=moe,
+            mla=mla,
+            sliding_window=next((w for k, w in kinds if k in {"sliding", "chunked"}), None),
+            gated_mlp=gated,
+            layers=layers,
+            embedding_params=embedding,
+            lm_head_params=lm_head,
+            final_norm_params=final_norm,
+            vision_params=vision_params,
+            torch_dtype=str(text.get("torch_dtype") or config.get("torch_dtype") or config.get("dtype") or "bfloat16"),
+            quantization=quant if isinstance(quant, dict) else None,
+            final_logit_softcapping=text.get("final_logit_softcapping"),
+            warnings=warnings,
+        )
+    except ValidationError as error:
+        first = error.errors()[0]
+        key = ".".join(str(p) for p in first["loc"])
+        raise InputError(f"{cfg.where}.{key}", first["msg"]) from None
+

@@ -52,7 +52,7 @@ class ValidationReport(BaseModel):
     summary: list[MetricSummary]
 
 
-def _flags_to_fields(args: list[str]) -> dict[str, Any]:
+def flags_to_fields(args: list[str]) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     index = 0
     while index < len(args):
@@ -106,7 +106,7 @@ def run_validation(directory: Path) -> ValidationReport:
     if vllm_file.exists():
         for row in _load(vllm_file):
             spec = spec_from_config(_config(directory, row["config"]), row["model"])
-            result = estimate(EstimateRequest(model=row["model"], **_flags_to_fields(row["args"])), spec)
+            result = estimate(EstimateRequest(model=row["model"], **flags_to_fields(row["args"])), spec)
             assert result.engine is not None
             expect = row["expect"]
             weights_gib = round(result.engine.weights_bytes / GiB, 2)
@@ -118,7 +118,7 @@ def run_validation(directory: Path) -> ValidationReport:
     if training_file.exists():
         for row in _load(training_file):
             spec = spec_from_config(_config(directory, row["config"]), row["model"])
-            result = estimate(EstimateRequest(model=row["model"], **_flags_to_fields(row["args"])), spec)
+            result = estimate(EstimateRequest(model=row["model"], **flags_to_fields(row["args"])), spec)
             # Published peaks come from PyTorch's allocator: no CUDA context, no cuBLAS workspace.
             allocator_peak = result.per_gpu.total_bytes - result.per_gpu.runtime_bytes
             cases.append(_error(row["id"], "training_peak", row["expect_peak_gib"], round(allocator_peak / GiB, 2),
