@@ -13,7 +13,6 @@ Cost per million output tokens = hourly cost / (sustained output tokens/s x 3 60
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -405,4 +404,3 @@ def _pick(options: list[Option]) -> tuple[str | None, str]:
                            f"{best.num_gpus} x {best.gpu_name}")
 
 
-Mode = Literal["inference", "training"]
