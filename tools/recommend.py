@@ -40,6 +40,9 @@ class RecommendRequest(BaseModel):
     precisions: list[str] = Field(default_factory=list,
                                   description="alternative weight formats to try (bf16, fp8, awq, nvfp4 ...)")
     train_tokens: int | None = Field(None, gt=0, description="tokens of one training run (training mode)")
+    checkpoint_interval_steps: int = Field(1000, ge=1, description="training: steps between checkpoints")
+    storage_write_gbs: float = Field(2.0, gt=0, description="training: checkpoint storage write GB/s")
+    failures_per_day: float = Field(0.0, ge=0, description="training: expected interruptions per day")
     catalog: Path | None = None
 
 
@@ -253,9 +256,11 @@ def _add_perf(ctx: _Context, option: Option, result: EstimateResult, gpu: Gpu, h
               power: float) -> None:
     req = ctx.request
     try:
-        perf: PerfEstimate = estimate_perf(result, gpu, ctx.shape, percentile=req.percentile,
-                                           slo_ttft_ms=req.slo_ttft_ms, slo_tpot_ms=req.slo_tpot_ms,
-                                           headroom=req.headroom)
+        perf: PerfEstimate = estimate_perf(
+            result, gpu, ctx.shape, percentile=req.percentile, slo_ttft_ms=req.slo_ttft_ms,
+            slo_tpot_ms=req.slo_tpot_ms, headroom=req.headroom,
+            training={"checkpoint_interval_steps": req.checkpoint_interval_steps,
+                      "storage_write_gbs": req.storage_write_gbs, "failures_per_day": req.failures_per_day})
     except InputError as error:
         option.reasons.append(f"precision: {error}")
         return
@@ -359,12 +364,13 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         "GPU memory never adds up: every multi-GPU option names its TP x PP split and is checked per GPU",
     ]
     return RecommendResult(model=spec.name, params_total=spec.params_total, mode=request.workload.mode,
-                           options=options, offers=_verdicts(catalog, options), recommended=recommended,
-                           recommended_reason=reason,
+                           options=options, offers=_verdicts(catalog, options, request.workload.mode),
+                           recommended=recommended, recommended_reason=reason,
                            weights=_weight_figures(spec), assumptions=assumptions)
 
 
-def _verdicts(catalog: Catalog, options: list[Option]) -> list[OfferVerdict]:
+def _verdicts(catalog: Catalog, options: list[Option], mode: str) -> list[OfferVerdict]:
+    verb = "runs" if mode == "training" else "serves"
     out = []
     for offer in catalog.offers:
         mine = [o for o in options if o.offer_id == offer.id]
@@ -379,10 +385,10 @@ def _verdicts(catalog: Catalog, options: list[Option]) -> list[OfferVerdict]:
                     f"PP{o.pipeline_parallel_size}, {(o.per_gpu_total_bytes or 0) / 1e9:.1f} GB/GPU, "
                     f"{o.headroom_pct:.0f} % free)" for o in first_by_format.values()]
             bad = sorted({o.precision for o in mine if not o.fits} - {o.precision for o in good})
-            text = "serves it with " + "; ".join(ways) + (f"; not with {', '.join(bad)}" if bad else "")
+            text = f"{verb} it with " + "; ".join(ways) + (f"; not with {', '.join(bad)}" if bad else "")
         else:
             first = min(mine, key=lambda o: o.per_gpu_total_bytes or 10**18)
-            text = f"cannot serve it: {first.reasons[0] if first.reasons else 'no option fits'}"
+            text = f"cannot {verb[:-1]} it: {first.reasons[0] if first.reasons else 'no option fits'}"
             if first.per_gpu_total_bytes and first.per_gpu_total_bytes > first.gpu_memory_bytes:
                 text += (" — even its smallest tried format does not fit one card, and GPU memory does not add up"
                          " across cards")

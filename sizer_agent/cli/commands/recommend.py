@@ -75,6 +75,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--precisions", help="comma-separated weight formats to try, e.g. bf16,fp8,awq,nvfp4")
     group.add_argument("--graphics", action="store_true", help="the machine also does rendering or CAD")
     group.add_argument("--train-tokens", type=_positive, help="tokens of one training run (training cost)")
+    group.add_argument("--checkpoint-interval", type=_positive, default=1000,
+                       help="training: steps between checkpoints (1000); goodput counts their write time")
+    group.add_argument("--storage-write-gbs", type=_positive, default=2.0,
+                       help="training: sustained write GB/s of the checkpoint storage (2.0)")
+    group.add_argument("--failures-per-day", type=float, default=0.0,
+                       help="training: expected interruptions per day (0); each loses half an interval + restart")
     group.add_argument("--top", type=int, default=25, help="rows in the table (25; all in --json)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON (schema: docs/catalog.md)")
 
@@ -87,7 +93,8 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         workload=request_from_args(args), slo_ttft_ms=args.slo_ttft_ms, slo_tpot_ms=args.slo_tpot_ms,
         percentile=args.percentile, budget_eur=args.budget_eur, headroom=args.headroom, needs_graphics=args.graphics,
         precisions=precisions, train_tokens=int(args.train_tokens) if args.train_tokens else None,
-        catalog=args.catalog,
+        catalog=args.catalog, checkpoint_interval_steps=int(args.checkpoint_interval),
+        storage_write_gbs=args.storage_write_gbs, failures_per_day=args.failures_per_day,
     )
 
 
