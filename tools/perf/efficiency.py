@@ -17,10 +17,10 @@ class Efficiencies(BaseModel):
     bandwidth: float = Field(0.60, gt=0, le=1)
     # DESIGN §5: H200 dense bf16 GEMM ~790 of 989 TFLOP/s = 0.80 for large square GEMMs; a serving step mixes
     # smaller GEMMs, attention and elementwise kernels. Calibrated value.
-    compute: float = Field(0.50, gt=0, le=1)
+    compute: float = Field(0.45, gt=0, le=1)
     # Fixed cost of one engine step (scheduling, sampling, kernel launches not hidden by CUDA graphs), seconds.
     # Calibrated value.
-    step_overhead_s: float = Field(0.002, ge=0)
+    step_overhead_s: float = Field(0.001, ge=0)
     # Host-side cost per running sequence per step (scheduler, sampler, detokeniser) that bounds small models
     # at large batch; overlapped with the GPU step. Calibrated value.
     host_per_sequence_s: float = Field(20e-6, ge=0)

@@ -130,7 +130,8 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
     comm_s = per_layer * shape.num_layers / setup.pp
     # pipeline: stages run in turn for one micro-batch; comm and compute sum over stages on the token's path
     # host work (scheduling, sampling, detokenising) per running sequence overlaps the GPU step
-    host_s = tokens * eff.host_per_sequence_s / setup.pp
+    sequences = decode_seqs + (prefill_tokens / prefill_len if prefill_len else 0.0)
+    host_s = sequences * eff.host_per_sequence_s / setup.pp
     gpu_s = max(compute_s, memory_s) + comm_s + eff.step_overhead_s
     time_s = max(gpu_s, host_s)
     return StepCost(time_s=time_s, compute_s=compute_s, memory_s=memory_s, communication_s=comm_s,
@@ -205,9 +206,11 @@ def predict_load(setup: ServingSetup, input_len: int, output_len: int, concurren
     e2e_guess = ttft_mean + (output_len - 1) * tpot_s
     rho = min(0.999, batch * service_s / max(e2e_guess, 1e-9))
     # M/D/1 queue for prompts: mean wait rho*S/(2(1-rho)); tail taken exponential (approximation)
-    wait_mean = rho * service_s / (2 * (1 - rho))
+    # closed loop: at most the other (concurrency - 1) prompts can be ahead of this one
+    ahead_s = (min(per_replica, batch) - 1) * service_s
+    wait_mean = min(rho * service_s / (2 * (1 - rho)), ahead_s)
     p = percentile / 100.0
-    wait_p = (wait_mean / rho) * math.log(rho / (1 - p)) if rho > 1 - p else 0.0
+    wait_p = min((wait_mean / rho) * math.log(rho / (1 - p)), ahead_s) if rho > 1 - p and wait_mean > 0 else 0.0
     queued = max(0, per_replica - batch)  # requests beyond capacity wait for a whole request to finish
     queue_s = queued / batch * e2e_guess if queued else 0.0
     ttft_p = ttft_mean + wait_p + queue_s
