@@ -53,7 +53,7 @@ class EstimateRequest(BaseModel):
     optimizer_in_backward: bool = False
     fused_loss: bool = False
     cpu_offload: bool = False
-    zero: Literal[0, 1, 2, 3] = 0
+    zero: int = Field(0, ge=0, le=3)
     tensor_parallel_size: int = Field(1, ge=1, le=1024)
     pipeline_parallel_size: int = Field(1, ge=1, le=1024)
     data_parallel_size: int = Field(1, ge=1, le=100_000)
@@ -249,7 +249,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
             spec, fmt, plan, gpu_memory_bytes=gpu_bytes, gpu_memory_utilization=request.gpu_memory_utilization,
             max_model_len=max_len, act_bytes=act_bytes, kv_bytes=kv_bytes,
             max_num_batched_tokens=request.max_num_batched_tokens, max_num_seqs=request.max_num_seqs,
-            enforce_eager=request.enforce_eager,
+            enforce_eager=request.enforce_eager, gpu_name=gpu_name,
         )
         weights, kv, activations = engine.weights_bytes, engine.kv_cache_bytes, engine.activation_peak_bytes
         runtime_items = [
@@ -278,7 +278,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
         weights = stage_weights[heaviest]
         tokens_per_seq = min(request.input_len + request.output_len, max_len)
         kv = kv_cache_bytes(spec, kv_bytes, tokens_per_seq, request.concurrency, tp, stage_slice)
-        batched = request.max_num_batched_tokens or default_scheduler_limits(gpu_bytes or 80 * GiB)[0]
+        batched = request.max_num_batched_tokens or default_scheduler_limits(gpu_bytes or 80 * GiB, gpu_name)[0]
         step_tokens = min(request.concurrency * request.input_len, batched)
         activations = inference_activation_bytes(
             spec, step_tokens, request.concurrency, act_bytes, tp, last_stage=heaviest == pp - 1

@@ -97,7 +97,11 @@ def weight_format(
 ) -> WeightFormat:
     """The format weights are stored in: `quantization` (CLI) wins over the checkpoint's config."""
     base_bits = _DTYPE_BITS[dtype]
-    if quantization in (None, "", "auto") and config_quantization:
+    same_as_checkpoint = bool(config_quantization) and quantization is not None and (
+        quantization.lower() == str(config_quantization.get("quant_method", "")).lower()  # type: ignore[union-attr]
+    )
+    if config_quantization and (quantization in (None, "", "auto") or same_as_checkpoint):
+        # vLLM's --quantization naming the checkpoint's own method keeps the checkpoint's layout.
         return _from_config(config_quantization, hidden_size, base_bits)
     if quantization in (None, "", "auto", "none"):
         return WeightFormat(name=dtype, bits=base_bits, quantizes=ALL_MATRICES, rest_bits=base_bits,

@@ -60,3 +60,18 @@ def test_vllm_engine_needs_a_gpu_size() -> None:
 
     with pytest.raises(InputError, match="gpu_memory_gib"):
         estimate(EstimateRequest(model="llama-3.1-8b", engine="vllm"))
+
+
+def test_a100_keeps_the_small_scheduler_defaults() -> None:
+    # vLLM excludes A100 from the >= 70 GiB defaults (arg_utils: `"a100" not in device_name`).
+    assert default_scheduler_limits(80 * GiB, "NVIDIA A100-SXM4-80GB") == (2048, 256)
+
+
+def test_mxfp4_experts_are_padded_as_vllm_allocates_them() -> None:
+    from tools.memory.weights import mxfp4_expert_padding
+    from tools.model_loader import load_model
+
+    spec = load_model("gpt-oss-120b")  # 2880 -> 2944 (x128) intermediate, 2880 -> 3072 (x256) hidden
+    assert mxfp4_expert_padding(spec, 1) == pytest.approx(2944 / 2880 * 3072 / 2880)
+    r = estimate(EstimateRequest(model="gpt-oss-120b", engine="vllm", gpu_memory_gib=79.18, max_model_len=8192))
+    assert r.engine.weights_bytes / GiB == pytest.approx(64.38, rel=0.03)  # vLLM 0.11 on H100 (unseen set)

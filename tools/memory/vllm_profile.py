@@ -27,10 +27,11 @@ from tools.quantization import WeightFormat
 BLOCK_SIZE = 16  # vLLM's default KV block size on CUDA (--block-size)
 
 
-def default_scheduler_limits(gpu_memory_bytes: int) -> tuple[int, int]:
+def default_scheduler_limits(gpu_memory_bytes: int, gpu_name: str | None = None) -> tuple[int, int]:
     """Defaults of `vllm serve` (vllm/engine/arg_utils.py, EngineArgs._set_default_args): GPUs with
-    >= 70 GiB (H100, H200, MI300X) get 8192 batched tokens and 1024 sequences; smaller ones 2048 / 256."""
-    if gpu_memory_bytes >= 70 * GiB:
+    >= 70 GiB (H100, H200, MI300X), A100 excepted, get 8192 batched tokens and 1024 sequences; others
+    2048 / 256."""
+    if gpu_memory_bytes >= 70 * GiB and "a100" not in (gpu_name or "").lower():
         return 8192, 1024
     return 2048, 256
 
@@ -77,14 +78,15 @@ def vllm_profile(
     max_num_batched_tokens: int | None = None,
     max_num_seqs: int | None = None,
     enforce_eager: bool = False,
+    gpu_name: str | None = None,
 ) -> VllmProfile:
-    default_tokens, default_seqs = default_scheduler_limits(gpu_memory_bytes)
+    default_tokens, default_seqs = default_scheduler_limits(gpu_memory_bytes, gpu_name)
     batched = max_num_batched_tokens or default_tokens
     seqs = max_num_seqs or default_seqs
     tp, pp = plan.tensor_parallel_size, plan.pipeline_parallel_size
     budget = int(gpu_memory_bytes * gpu_memory_utilization)
     non_torch = workspace_bytes(tp, pp).bytes
-    weights = weight_bytes_per_stage(model, fmt, plan)
+    weights = weight_bytes_per_stage(model, fmt, plan, pad_mxfp4_experts=True)
 
     stages: list[VllmStage] = []
     start = 0
