@@ -70,3 +70,25 @@ def test_estimate_json_gains_perf_with_a_catalogue_gpu() -> None:
 def test_unknown_gpu_id_lists_known() -> None:
     out = cli("estimate", "--model", "llama-3.1-8b", "--gpu", "rtx-9090")
     assert out.returncode == 2 and "h200-sxm" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_option_parsers_reject_garbage_cleanly() -> None:
+    import argparse
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from sizer_agent.cli.commands.recommend import _headroom, _positive
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.text(max_size=8))
+    def check(text: str) -> None:
+        for parse in (_headroom, _positive):
+            try:
+                value = parse(text)
+            except argparse.ArgumentTypeError:
+                continue
+            assert value == value  # not NaN
+            assert value > 0 if parse is _positive else 0 <= value < 1
+
+    check()
