@@ -44,6 +44,7 @@ class RecommendRequest(BaseModel):
     storage_write_gbs: float = Field(2.0, gt=0, description="training: checkpoint storage write GB/s")
     failures_per_day: float = Field(0.0, ge=0, description="training: expected interruptions per day")
     catalog: Path | None = None
+    offer_ids: list[str] = Field(default_factory=list, description="only these offers (all when empty)")
 
 
 class OptionPerf(BaseModel):
@@ -336,9 +337,10 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     catalog = load_catalog(request.catalog)
     spec = model or load_model(request.workload.model, request.workload.revision)
     ctx = _Context(request, catalog, spec)
+    offers = [catalog.offer(i) for i in request.offer_ids] if request.offer_ids else catalog.offers
     options: list[Option] = []
     for workload in _workloads(request):
-        for offer in catalog.offers:
+        for offer in offers:
             gpu, platform = catalog.gpu(offer.gpu), catalog.platform(offer.platform)
             counts = offer.gpu_counts[:1] if offer.kind == "purchase" else offer.gpu_counts
             for num_gpus in counts:

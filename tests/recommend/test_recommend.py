@@ -128,3 +128,12 @@ def test_vllm_engine_profile_decides_the_fit() -> None:
     assert by["ACD-014"].fits  # 96 GB x 0.9 leaves a KV pool for 8k-token requests
     assert any("KV pool holds" in r for r in by["ACD-009"].reasons)
     assert by["ACD-014"].perf.max_concurrency_memory and by["ACD-014"].perf.max_concurrency_memory >= 1
+
+
+def test_offer_filter_and_unknown_offer() -> None:
+    from tools.errors import InputError
+
+    result = run(precisions=["fp8"], offer_ids=["ACD-014", "ACD-009"])
+    assert {o.offer_id for o in result.options} == {"ACD-014", "ACD-009"}
+    with pytest.raises(InputError, match="unknown offer id"):
+        run(offer_ids=["NOPE"])

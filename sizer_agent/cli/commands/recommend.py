@@ -71,6 +71,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--budget-eur", type=_positive, help="purchase budget in EUR (hourly offers not limited)")
     group.add_argument("--catalog", type=Path, help="vendor catalogue TOML merged over the bundled one "
                        "(its [[offers]] replace the bundled offers; see docs/catalog.md)")
+    group.add_argument("--offers", help="comma-separated offer ids to consider (default: all), e.g. ACD-006,ACD-014")
     group.add_argument("--headroom", type=_headroom, default=0.10, help="GPU memory kept free: 0.1 or 10 (10 %%)")
     group.add_argument("--precisions", help="comma-separated weight formats to try, e.g. bf16,fp8,awq,nvfp4")
     group.add_argument("--graphics", action="store_true", help="the machine also does rendering or CAD")
@@ -93,7 +94,8 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         workload=request_from_args(args), slo_ttft_ms=args.slo_ttft_ms, slo_tpot_ms=args.slo_tpot_ms,
         percentile=args.percentile, budget_eur=args.budget_eur, headroom=args.headroom, needs_graphics=args.graphics,
         precisions=precisions, train_tokens=int(args.train_tokens) if args.train_tokens else None,
-        catalog=args.catalog, checkpoint_interval_steps=int(args.checkpoint_interval),
+        catalog=args.catalog, offer_ids=[o.strip() for o in (args.offers or "").split(",") if o.strip()],
+        checkpoint_interval_steps=int(args.checkpoint_interval),
         storage_write_gbs=args.storage_write_gbs, failures_per_day=args.failures_per_day,
     )
 
