@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from sizer_agent import __version__
 from sizer_agent.proposal.fields import FIELD_ORDER, MEMORY_TERMS, SYSTEM_ORDER
 from sizer_agent.proposal.models import (
@@ -105,6 +107,10 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _length(value: Any) -> int | None:
     """A token length: an int, or bench's {low, high} when both ends are equal."""
     if isinstance(value, dict):
@@ -115,7 +121,7 @@ def _length(value: Any) -> int | None:
 
 def _latest(session: dict[str, Any], names: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """(arguments, result) of the most recent successful call of one of `names`."""
-    for call in reversed(session.get("tool_calls") or []):
+    for call in reversed(_list(session.get("tool_calls"))):
         ok = isinstance(call, dict) and call.get("tool") in names and call.get("ok")
         if ok and isinstance(call.get("result"), dict):
             return _dict(call.get("arguments")), call["result"]
@@ -141,7 +147,7 @@ def _answers(session: dict[str, Any]) -> list[Answer]:
     rows = []
     for name in sorted(raw, key=lambda n: (order.get(n, len(order)), n)):
         item = raw[name] if isinstance(raw[name], dict) else {"value": raw[name]}
-        history = item.get("history") or []
+        history = _list(item.get("history"))
         rows.append(Answer(field=name, value=item.get("value"), assumed=bool(item.get("assumed", False)),
                            raw_text=str(item.get("raw_text") or ""), corrections=max(0, len(history) - 1)))
     return rows
@@ -177,7 +183,7 @@ def _sizing(estimate: dict[str, Any], recommend: dict[str, Any] | None) -> Sizin
     figures = [
         WeightFigure(precision=str(f.get("precision")), bytes_per_param=float(f.get("bytes_per_param") or 0),
                      gb=f["weight_bytes"] / 1e9)
-        for f in (recommend or {}).get("weights") or []
+        for f in _list((recommend or {}).get("weights"))
         if isinstance(f, dict) and isinstance(f.get("weight_bytes"), int | float)
     ]
     weight_total = estimate.get("weight_bytes_total")
@@ -222,8 +228,8 @@ def _option(raw: dict[str, Any], recommended_id: str | None) -> Option:
         tp=_int(raw.get("tensor_parallel_size")) or 1, pp=_int(raw.get("pipeline_parallel_size")) or 1,
         precision=raw.get("precision"), price_eur=price,
         hourly_eur=_num(_first(raw, "hourly_eur", "price_eur_per_hour")), fits=bool(raw.get("fits")),
-        recommended=offer_id == recommended_id, reasons=[str(r) for r in raw.get("reasons") or []],
-        notes=[str(n) for n in raw.get("notes") or []], per_gpu_total_gib=_gib(raw.get("per_gpu_total_bytes")),
+        recommended=offer_id == recommended_id, reasons=[str(r) for r in _list(raw.get("reasons"))],
+        notes=[str(n) for n in _list(raw.get("notes"))], per_gpu_total_gib=_gib(raw.get("per_gpu_total_bytes")),
         gpu_memory_gib=_gib(raw.get("gpu_memory_bytes")), headroom_pct=_num(raw.get("headroom_pct")), perf=perf,
         eur_per_million_tokens=_num(raw.get("eur_per_million_tokens")), tokens_per_s_per_keur=per_keur,
         power_w=_num(raw.get("power_w")),
@@ -238,7 +244,7 @@ def _recommendation(recommend: dict[str, Any] | None) -> Recommendation | None:
         rec_id, reason = rec.get("offer_id"), rec.get("reason")
     else:
         rec_id, reason = (rec if isinstance(rec, str) else None), recommend.get("recommended_reason")
-    raw_options = [o for o in recommend.get("options") or [] if isinstance(o, dict)]
+    raw_options = [o for o in _list(recommend.get("options")) if isinstance(o, dict)]
     # The tool lists offer × GPU count × parallelism × precision, ranked; the proposal shows the recommended
     # option and, for every other offer, the first (best-ranked) of its options.
     shown: list[dict[str, Any]] = []
@@ -255,11 +261,11 @@ def _recommendation(recommend: dict[str, Any] | None) -> Recommendation | None:
     offers = [
         OfferVerdict(offer_id=str(v.get("offer_id")), name=str(v.get("name") or ""), fits=bool(v.get("fits")),
                      summary=str(v.get("summary") or ""))
-        for v in recommend.get("offers") or [] if isinstance(v, dict)
+        for v in _list(recommend.get("offers")) if isinstance(v, dict)
     ]
     return Recommendation(
         recommended_id=rec_id, reason=reason, options=[_option(o, rec_id) for o in shown],
-        evaluated=len(raw_options), offers=offers, assumptions=[str(a) for a in recommend.get("assumptions") or []],
+        evaluated=len(raw_options), offers=offers, assumptions=[str(a) for a in _list(recommend.get("assumptions"))],
     )
 
 
@@ -268,9 +274,11 @@ def _roofline(perf: dict[str, Any], precision: str | None) -> Roofline | None:
     if isinstance(roof, list):  # tools.perf: [{phase, operational_intensity, attainable_flops, ridge_point, …}]
         points_raw, top = roof, {}
     elif isinstance(roof, dict):
-        points_raw, top = roof.get("points") or [], roof
-        if isinstance(points_raw, dict):
-            points_raw = [{"phase": k, **v} for k, v in points_raw.items() if isinstance(v, dict)]
+        top, by_phase = roof, roof.get("points")
+        if isinstance(by_phase, dict):  # {"prefill": {...}, "decode": {...}}
+            points_raw = [{"phase": k, **v} for k, v in by_phase.items() if isinstance(v, dict)]
+        else:
+            points_raw = _list(by_phase)
     else:
         return None
     points = []
@@ -330,7 +338,7 @@ def _performance(
         "ttft_mean_ms": _num(base.get("ttft_mean_ms")), "bound": base.get("bound"),
         "slo_ttft_ms": slo[0], "slo_tpot_ms": slo[1], "slo_percentile": slo[2],
         "roofline": _roofline(perf, sizing.precision) if perf else None,
-        "assumptions": [str(a) for a in base.get("assumptions") or []],
+        "assumptions": [str(a) for a in _list(base.get("assumptions"))],
     }
     if chosen is not None and chosen.perf is not None:
         p = chosen.perf
@@ -359,7 +367,7 @@ def _stat(raw: Any) -> Stat:
 def _trial_settings(bench: dict[str, Any]) -> dict[str, Any]:
     """The trial settings, flat: the contract's keys, or bench serve's settings + server + hardware."""
     settings, hardware, server = _dict(bench.get("settings")), _dict(bench.get("hardware")), _dict(bench.get("server"))
-    gpus = [g for g in hardware.get("gpus") or [] if isinstance(g, dict)]
+    gpus = [g for g in _list(hardware.get("gpus")) if isinstance(g, dict)]
     gpu = settings.get("gpu") or (gpus[0].get("name") if gpus else None)
     flat = {
         "model": settings.get("model") or (server.get("models") or [None])[0],
@@ -399,7 +407,7 @@ def _measured(bench: dict[str, Any], sizing: Sizing, perf: Performance | None) -
     settings = _trial_settings(bench)
     sla_max = _int(bench.get("sla_max_concurrency"))
     levels = []
-    for raw in bench.get("levels") or []:
+    for raw in _list(bench.get("levels")):
         if not isinstance(raw, dict) or _int(raw.get("concurrency")) is None:
             continue
         conc = int(raw["concurrency"])
@@ -438,7 +446,7 @@ def _measured(bench: dict[str, Any], sizing: Sizing, perf: Performance | None) -
         settings=settings, created=_first(bench, "created", "started_at"),
         percentile_method=_first(bench, "percentile_method", "percentile_rule"), levels=levels,
         sla_max_concurrency=sla_max, at_load=at_load, comparable=comparable, mismatches=mismatches,
-        comparison=comparison, warnings=[str(w) for w in bench.get("warnings") or []],
+        comparison=comparison, warnings=[str(w) for w in _list(bench.get("warnings"))],
     )
 
 
@@ -475,7 +483,7 @@ def _host(recommend: dict[str, Any] | None) -> list[HostItem] | None:
             source = ", ".join(str(s.get("id", s)) if isinstance(s, dict) else str(s) for s in source)
         elif isinstance(source, dict):
             source = source.get("id") or source.get("ref")
-        reason = item.get("reason") or "; ".join(str(r) for r in item.get("reasons") or []) or None
+        reason = item.get("reason") or "; ".join(str(r) for r in _list(item.get("reasons"))) or None
         host = HostItem(key=key, kind="text", value=value, reason=reason, source=source)
         amount = _num(value)
         if unit.lower() in ("bytes", "b") and amount is not None:
@@ -599,9 +607,9 @@ def _risks(
     if assumed:
         risks.append(Risk(code="assumed_answers", items=assumed))
     chosen = next((o for o in rec.options if o.recommended), None) if rec else None
-    texts = [*(estimate.get("warnings") or []), *((recommend or {}).get("warnings") or [])]
+    texts = [*_list(estimate.get("warnings")), *_list((recommend or {}).get("warnings"))]
     texts += chosen.notes if chosen else []
-    texts += [str(i) for i in _dict((recommend or {}).get("system")).get("issues") or []]
+    texts += [str(i) for i in _list(_dict((recommend or {}).get("system")).get("issues"))]
     texts += measured.warnings if measured else []
     seen: set[str] = set()
     for text in map(str, texts):
@@ -631,7 +639,17 @@ def _software(session: dict[str, Any], sizing: Sizing, measured: Measured | None
 
 
 def build_context(session: dict[str, Any]) -> ProposalContext:
-    """Turn a session export into the proposal context. Raises InputError naming a missing required part."""
+    """Turn a session export into the proposal context. Raises InputError naming a missing required part
+    or a value of the wrong type (a damaged export), never anything else."""
+    try:
+        return _build(session)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "session"
+        raise InputError(where, f"unexpected value in the session ({first['msg']})") from None
+
+
+def _build(session: dict[str, Any]) -> ProposalContext:
     if not isinstance(session, dict):
         raise InputError("session", "must be a JSON object (a sizer-agent session export)")
     if session.get("format") != SESSION_FORMAT:
@@ -647,7 +665,7 @@ def build_context(session: dict[str, Any]) -> ProposalContext:
     rec = _recommendation(recommend)
     slo = _slo(session, recommend_args)
     perf = _performance(estimate, rec, slo, sizing)
-    benches = [b for b in session.get("benchmarks") or [] if isinstance(b, dict) and b.get("levels")]
+    benches = [b for b in _list(session.get("benchmarks")) if isinstance(b, dict) and b.get("levels")]
     measured = _measured(benches[-1], sizing, perf) if benches else None
     served_model = str((measured.settings.get("model") if measured else None) or sizing.model)
     acceptance, commands = _acceptance(sizing, slo, measured, served_model, session)
@@ -659,7 +677,7 @@ def build_context(session: dict[str, Any]) -> ProposalContext:
         tp=chosen.tp if chosen else (_int(_first(plan, "tensor_parallel_size", "tp")) or 1),
         pp=chosen.pp if chosen else (_int(_first(plan, "pipeline_parallel_size", "pp")) or 1),
         dp=_int(_first(plan, "data_parallel_size", "dp")) or 1,
-        notes=[str(n) for n in plan.get("notes") or []],
+        notes=[str(n) for n in _list(plan.get("notes"))],
     )
     return ProposalContext(
         session_id=_int(session.get("id")), title=str(session.get("title") or ""),

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel as _PydanticModel
+from pydantic import ConfigDict, Field
+
+
+class BaseModel(_PydanticModel):
+    # Session text fields may hold numbers (a revision "2", a version 0.11): print them, do not refuse them.
+    model_config = ConfigDict(coerce_numbers_to_str=True)
 
 RiskCode = Literal[
     "tool", "revision_unpinned", "no_recommend", "no_recommendation", "not_measured", "settings_mismatch",
