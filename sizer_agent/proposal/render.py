@@ -120,6 +120,11 @@ class _Helpers:
     def dev(self, value: float | None) -> str:
         return format_signed_pct(value, self.lang)
 
+    @staticmethod
+    def raw(value: Any) -> str:
+        """A number for a data- attribute: exactly as the tool gave it, empty when absent."""
+        return "" if value is None else repr(value)
+
     def value(self, value: Any) -> str:
         """An answer's value as text: yes/no, localised numbers, known enum words translated."""
         if value is None:
@@ -281,7 +286,7 @@ def _prepared(fmt: Format, lang: Lang) -> tuple[Environment, _Helpers]:
         t=helpers.t, label=helpers.label, code=helpers.code, fence=helpers.fence, eol=helpers.safe("")
     )
     env.filters.update(
-        num=helpers.num, unit=helpers.unit, eur=helpers.eur, dev=helpers.dev, value=helpers.value
+        num=helpers.num, unit=helpers.unit, eur=helpers.eur, dev=helpers.dev, value=helpers.value, raw=helpers.raw
     )
     return env, helpers
 
