@@ -181,7 +181,7 @@ def _sizing(estimate: dict[str, Any], recommend: dict[str, Any] | None) -> Sizin
                                         or request.get("gpu_memory_utilization")),
         )
     figures = [
-        WeightFigure(precision=str(f.get("precision")), bytes_per_param=float(f.get("bytes_per_param") or 0),
+        WeightFigure(precision=str(f.get("precision")), bytes_per_param=_num(f.get("bytes_per_param")) or 0.0,
                      gb=f["weight_bytes"] / 1e9)
         for f in _list((recommend or {}).get("weights"))
         if isinstance(f, dict) and isinstance(f.get("weight_bytes"), int | float)
@@ -255,7 +255,7 @@ def _recommendation(recommend: dict[str, Any] | None) -> Recommendation | None:
             shown.append(chosen)
             seen.add(rec_id)
     for option in raw_options:
-        if option.get("offer_id") not in seen:
+        if str(option.get("offer_id")) not in seen:
             shown.append(option)
             seen.add(str(option.get("offer_id")))
     offers = [
@@ -647,6 +647,9 @@ def build_context(session: dict[str, Any]) -> ProposalContext:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "session"
         raise InputError(where, f"unexpected value in the session ({first['msg']})") from None
+    except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as error:
+        # A hand-edited or damaged export: the file is user input, so one clear line, not a traceback.
+        raise InputError("session", f"damaged session export ({type(error).__name__}: {error})") from None
 
 
 def _build(session: dict[str, Any]) -> ProposalContext:

@@ -9,6 +9,7 @@ ever a value given to a template, never template source.
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
@@ -268,11 +269,13 @@ def _text_bars(ctx: ProposalContext, h: _Helpers) -> MdSafe:
         rows.append(
             (h.tr("chart.budget_short"), sizing.engine.budget_gib, h.unit(sizing.engine.budget_gib, "gib", 1))
         )
-    scale = max(value for _, value, _ in rows) or 1.0
+    # Damaged sessions can carry negative, infinite or NaN sizes: bars are clamped, never trusted.
+    finite = [value for _, value, _ in rows if math.isfinite(value) and value > 0]
+    scale = max(finite, default=1.0)
     width = max(len(label) for label, _, _ in rows)
     lines = []
     for label, value, text in rows:
-        filled = round(value / scale * 40)
+        filled = min(40, max(0, round(value / scale * 40))) if math.isfinite(value) else 0
         lines.append(f"{label.replace('`', chr(39)):<{width}}  {'█' * filled}{'░' * (40 - filled)}  {text}")
     return MdSafe("```text\n" + "\n".join(lines) + "\n```")
 
