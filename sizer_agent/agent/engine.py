@@ -203,7 +203,6 @@ class DeterministicEngine:
             self._reask(hint=True)
             return
         self.state.misunderstood = 0
-        was_complete = self.complete and bool(self.state.results)
         problems = self._record(values, text, correction=parsed.correction)
         for field, reason in problems.items():
             self._emit(AgentMessage(tone="error", text=wording.invalid(field, reason, self.lang)))
@@ -213,10 +212,7 @@ class DeterministicEngine:
         if not accepted:
             self._reask(hint=True)
             return
-        if was_complete:  # a change after the results: size again with the corrected profile
-            self._advance(run_tools=True, force=True)
-        else:
-            self._advance(run_tools=True)
+        self._advance(run_tools=True)
 
     def _record(
         self, values: dict[str, Any], raw_text: str, *, correction: bool,
@@ -268,13 +264,14 @@ class DeterministicEngine:
         if current is not None:
             self._ask(current, hint=hint)
 
-    def _advance(self, run_tools: bool, force: bool = False) -> None:
+    def _advance(self, run_tools: bool) -> None:
+        """Ask the next missing question, or size the profile when it changed since the last sizing."""
         missing = missing_questions(self.profile(), self.state.answered())
         if missing:
             self._ask(missing[0])
             return
         self.state.current_question = None
-        if run_tools and (force or not self.state.results):
+        if run_tools and self.profile().model_dump(mode="json") != self.state.sized_profile:
             self._run_tools()
 
     def _call(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
@@ -290,15 +287,23 @@ class DeterministicEngine:
     def _run_tools(self) -> None:
         profile = self.profile()
         lang = self.lang
+        self.state.sized_profile = profile.model_dump(mode="json")
         if "estimate_memory" not in self.registry:
             self._emit(AgentMessage(tone="error", text=explain.tool_missing("estimate_memory", self.registry, lang)))
             return
         estimate = self._call("estimate_memory", estimate_arguments(profile))
         if not estimate.ok:
             self._emit(AgentMessage(tone="error", text=explain.tool_failed("estimate_memory", estimate, lang)))
-            if (estimate.error or "").startswith(("model:", "model ")):  # unknown model: ask it again
-                self.state.answers.pop("model", None)
-                self._advance(run_tools=False)
+            unknown_model = (estimate.error or "").startswith(("model:", "model "))
+            if unknown_model and profile.use_case == "vision":
+                self._emit(AgentMessage(tone="hint", text=(
+                    "L'estimateur mémoire couvre les modèles de type transformeur décrits par un config.json ; "
+                    "donnez un identifiant Hugging Face (ex. google/vit-base-patch16-224) ou une architecture "
+                    "personnalisée." if lang == "fr" else
+                    "The memory estimator covers transformer models described by a config.json; give a Hugging "
+                    "Face id (e.g. google/vit-base-patch16-224) or a custom architecture.")))
+            if unknown_model:  # ask the model again; the next answer replaces it and sizes again
+                self._ask(BY_ID["model"], hint=True)
             return
         self._emit(AgentMessage(tone="result", text=explain.estimate(estimate.result or {}, profile, lang)))
         if "recommend" in self.registry:

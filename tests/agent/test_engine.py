@@ -248,3 +248,24 @@ def test_with_the_real_estimator_every_shown_figure_comes_from_the_result() -> N
     total_gb = f"{result['per_gpu']['total_bytes'] / 1e9:,.1f} GB"
     weights_gb = f"{result['per_gpu']['weights_bytes'] / 1e9:,.1f} GB"
     assert f"Memory per GPU: {total_gb}" in text and f"weights {weights_gb}" in text
+
+
+def test_new_questions_after_a_use_case_change_then_sized_again(registry: ToolRegistry) -> None:
+    engine = DeterministicEngine(registry, lang="en")
+    complete_serving(engine)
+    events = engine.handle("actually LoRA fine-tuning")
+    assert not kinds(events, ToolCalled)
+    assert last_question(events) == "batch_size"  # training questions now apply
+    for text in ("4", "10 GB", "AdamW", "every 30 min"):
+        events = engine.handle(text)
+    calls = kinds(events, ToolCalled)
+    assert len(calls) == 1 and calls[0].arguments["mode"] == "training" and calls[0].arguments["method"] == "lora"
+
+
+def test_unknown_model_then_a_known_one_sizes_again(registry: ToolRegistry) -> None:
+    engine = DeterministicEngine(registry, lang="en")
+    events = complete_serving(engine, model="unknown-org/unknown-model")
+    assert last_question(events) == "model"
+    events = engine.handle("Llama 3.1 8B")
+    returned = kinds(events, ToolReturned)
+    assert returned and returned[0].ok
