@@ -371,8 +371,8 @@ class LLMEngine:
                 return self._from_stream(response.iter_lines())
         except httpx.HTTPError as error:
             raise LLMUnavailableError(f"{type(error).__name__}: {error}".rstrip(": ")) from error
-        except (ValueError, KeyError, TypeError) as error:
-            raise LLMUnavailableError(f"malformed response: {error}") from error
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
+            raise LLMUnavailableError(f"malformed response: {type(error).__name__}: {error}") from error
 
     def _from_json(self, body: dict[str, Any]) -> _Turn:
         message = body["choices"][0]["message"]

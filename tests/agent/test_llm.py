@@ -6,7 +6,10 @@ import json
 import socket
 from typing import Any
 
+import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sizer_agent.agent.events import AgentMessage, AnswerRecorded, QuestionAsked, ToolCalled, ToolReturned
 from sizer_agent.agent.llm import LLMConfig, LLMEngine, make_engine, ungrounded_numbers
@@ -180,3 +183,27 @@ def test_grounding_accepts_unit_conversions() -> None:
 def test_make_engine_picks_the_backend(registry: ToolRegistry) -> None:
     assert type(make_engine(None, None, registry=registry)).__name__ == "DeterministicEngine"
     assert isinstance(make_engine("http://127.0.0.1:9/v1", "m", registry=registry), LLMEngine)
+
+
+chunk = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=10)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(
+        st.sampled_from(["choices", "delta", "content", "tool_calls", "index", "id", "function", "name",
+                         "arguments", "error", "message"]), inner, max_size=4)),
+    max_leaves=12,
+)
+sse_line = st.one_of(chunk.map(lambda c: "data: " + json.dumps(c)), st.just("data: [DONE]"), st.text(max_size=20))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(sse_line, max_size=6))
+def test_any_stream_gives_events_never_an_exception(registry: ToolRegistry, lines: list[str]) -> None:
+    body = "\n\n".join(lines).encode()
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    client = httpx.Client(transport=httpx.MockTransport(reply))
+    engine = LLMEngine(LLMConfig(url="http://127.0.0.1:9/v1", model="m"), registry, lang="en", client=client)
+    engine.start()
+    assert engine.handle("Acme")
