@@ -95,8 +95,11 @@ class SchemaVersionError(StoreError):
     pass
 
 
-class SessionNotFoundError(StoreError):
-    pass
+class SessionNotFoundError(StoreError, KeyError):
+    """No session with that id (a KeyError too, for callers that look sessions up like a mapping)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
 
 
 class SessionSummary(BaseModel):

@@ -205,3 +205,16 @@ def test_an_unreadable_event_row_does_not_hide_the_session(store: SessionStore) 
     conn.close()
     assert [e.kind for e in store.events(sid)][-1] == "tool_result"
     assert len(store.events(other)) == 7
+
+
+def test_module_level_export_for_other_components(tmp_path: Path) -> None:
+    from sizer_agent.store import export_session, import_session
+
+    db = tmp_path / "s.db"
+    with SessionStore(db) as store:
+        sid = fill(store)
+    data = export_session(sid, db)
+    assert data["id"] == sid and data["format"] == FORMAT
+    with pytest.raises(KeyError, match="no session 999"):
+        export_session(999, db)
+    assert import_session(data, tmp_path / "other.db") == 1
