@@ -29,7 +29,12 @@ from sizer_agent.agent.events import (
     ToolReturned,
 )
 from sizer_agent.agent.parsing import ParseResult, parse_for_question, parse_message
-from sizer_agent.agent.planning import bench_arguments, estimate_arguments, recommend_arguments
+from sizer_agent.agent.planning import (
+    bench_arguments,
+    estimate_arguments,
+    question_for_error,
+    recommend_arguments,
+)
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, Question, field_label, missing_questions
 from sizer_agent.agent.state import InterviewState
@@ -294,16 +299,16 @@ class DeterministicEngine:
         estimate = self._call("estimate_memory", estimate_arguments(profile))
         if not estimate.ok:
             self._emit(AgentMessage(tone="error", text=explain.tool_failed("estimate_memory", estimate, lang)))
-            unknown_model = (estimate.error or "").startswith(("model:", "model "))
-            if unknown_model and profile.use_case == "vision":
+            refused = question_for_error(estimate.error)
+            if refused == "model" and profile.use_case == "vision":
                 self._emit(AgentMessage(tone="hint", text=(
                     "L'estimateur mémoire couvre les modèles de type transformeur décrits par un config.json ; "
                     "donnez un identifiant Hugging Face (ex. google/vit-base-patch16-224) ou une architecture "
                     "personnalisée." if lang == "fr" else
                     "The memory estimator covers transformer models described by a config.json; give a Hugging "
                     "Face id (e.g. google/vit-base-patch16-224) or a custom architecture.")))
-            if unknown_model:  # ask the model again; the next answer replaces it and sizes again
-                self._ask(BY_ID["model"], hint=True)
+            if refused in BY_ID:  # ask that question again; the new answer replaces it and sizes again
+                self._ask(BY_ID[refused], hint=True)
             return
         self._emit(AgentMessage(tone="result", text=explain.estimate(estimate.result or {}, profile, lang)))
         if "recommend" in self.registry:

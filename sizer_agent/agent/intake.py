@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 from sizer_agent.agent.engine import DeterministicEngine, bundled_model_names
 from sizer_agent.agent.events import AgentMessage, ToolReturned
 from sizer_agent.agent.parsing import detect_intent, no_limit, parse_for_question, parse_message
+from sizer_agent.agent.planning import question_for_error
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, missing_questions
 from tools.registry import ToolRegistry
@@ -134,9 +135,9 @@ def run_intake(
         events += tool_events
         for event in tool_events:
             if isinstance(event, ToolReturned) and not event.ok:
-                field = (event.error or "").split(":", 1)[0].strip()
+                field = question_for_error(event.error) or event.tool
                 problems.append(IntakeProblem(
-                    field=field if field in PROFILE_FIELDS else event.tool, kind="tool",
+                    field=field, kind="tool",
                     message=f"{event.tool}: {event.error}"))
     else:
         events += [AgentMessage(text="tools not run (--no-tools)")] if not run_tools else []

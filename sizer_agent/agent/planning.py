@@ -36,6 +36,22 @@ OPTIMIZER_TO_REQUEST: dict[str, str] = {
 }
 
 
+# EstimateRequest field named in a tool's InputError -> the interview question that set it
+REQUEST_FIELD_TO_QUESTION: dict[str, str] = {
+    "model": "model", "revision": "model", "dtype": "precision", "quantization": "precision",
+    "max_model_len": "context_len", "seq_len": "context_len", "input_len": "input_len",
+    "output_len": "output_len", "concurrency": "concurrency", "batch_size": "batch_size",
+    "optimizer": "optimizer", "tensor_parallel_size": "num_gpus", "data_parallel_size": "num_gpus",
+    "pipeline_parallel_size": "num_gpus",
+}
+
+
+def question_for_error(error: str | None) -> str | None:
+    """The question to ask again when a tool refused the input ("max_model_len: ..." -> context_len)."""
+    field = (error or "").split(":", 1)[0].strip()
+    return REQUEST_FIELD_TO_QUESTION.get(field)
+
+
 def sized_concurrency(profile: WorkloadProfile) -> int:
     """Concurrent requests to size for: today's peak times the expected growth, rounded up."""
     base = profile.concurrency or 1

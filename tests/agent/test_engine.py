@@ -269,3 +269,19 @@ def test_unknown_model_then_a_known_one_sizes_again(registry: ToolRegistry) -> N
     events = engine.handle("Llama 3.1 8B")
     returned = kinds(events, ToolReturned)
     assert returned and returned[0].ok
+
+
+def test_a_refused_value_asks_its_question_again() -> None:
+    from tools.registry import default_registry
+
+    engine = DeterministicEngine(default_registry(), lang="en")
+    engine.start()
+    events: list[Any] = []
+    for text in ("Acme", "online serving", "Llama 3.1 70B bf16, context 8k, 16 users, 2k / 512",
+                 "x1", "500 ms", "50 ms", "vLLM 0.11", "3", "server", "no", "no budget", "no", "no"):
+        events = engine.handle(text)
+    returned = kinds(events, ToolReturned)
+    assert returned and not returned[0].ok and "tensor_parallel_size" in (returned[0].error or "")
+    assert last_question(events) == "num_gpus"
+    events = engine.handle("4")
+    assert kinds(events, ToolReturned)[0].ok
