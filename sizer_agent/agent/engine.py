@@ -129,6 +129,11 @@ class DeterministicEngine:
         self._run_tools()
         return self._flush()
 
+    def warm_up(self) -> list[str]:
+        """Import every tool now (a front end calls it in a background worker after the first question),
+        so that the first answer that completes the profile does not pay the imports. Returns the tools."""
+        return self.registry.names()
+
     def next_question(self) -> list[Event]:
         self._out = []
         self._advance(run_tools=False)
