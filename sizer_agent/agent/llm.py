@@ -86,6 +86,7 @@ def _record_tool_schema() -> dict[str, Any]:
                 },
                 "required": ["answers"],
                 "additionalProperties": False,
+                "$defs": fields.get("$defs", {}),  # CustomArchitecture, referenced from the answers
             },
         },
     }
@@ -344,7 +345,18 @@ class LLMEngine:
         ok = not problems
         self._emit(ToolReturned(call_id=call_id, tool=RECORD_TOOL, ok=ok, result=result,
                                 error=None if ok else json.dumps(problems, ensure_ascii=False)))
-        return ok, json.dumps(result, ensure_ascii=False), None
+        sized: dict[str, Any] | None = None
+        if not result["missing"] and self.state.profile().model_dump(mode="json") != self.state.sized_profile:
+            # complete: the tools run now, deterministically, whatever the model does next; their
+            # results go back to the model to phrase, and every figure it may use is in them
+            self._out.extend(self.fallback.run_tools())
+            sized = {name: self.state.results[name] for name in ("estimate_memory", "recommend")
+                     if name in self.state.results}
+            result = {**result, "sizing_results": sized}
+        content = json.dumps(result, ensure_ascii=False)
+        if len(content) > MAX_TOOL_CONTENT:
+            content = content[:MAX_TOOL_CONTENT] + " …(truncated; full results shown to the user)"
+        return ok, content, sized
 
     # -- HTTP ------------------------------------------------------------------------------------------
     def _complete(self) -> _Turn:

@@ -76,6 +76,30 @@ def test_answers_recorded_through_the_tool_and_phrased_by_the_model(
     assert engine.active
 
 
+COMPLETE = json.dumps({"answers": {
+    "customer": "Acme", "use_case": "online_serving", "model": "meta-llama/Llama-3.1-8B-Instruct",
+    "precision": "fp8", "input_len": 2048, "output_len": 512, "context_len": 8192, "concurrency": 32,
+    "growth_factor": 1.0, "ttft_ms": 500, "tpot_ms": 50, "framework": "vllm", "framework_version": "0.11",
+    "num_gpus": 1, "deployment": "cloud", "ecc_required": False, "budget_eur": None}})
+
+
+def test_a_complete_profile_is_sized_by_the_tools_whatever_the_model_does(
+    llm_server: Any, registry: ToolRegistry
+) -> None:
+    llm_server.script = [
+        ("stream", H.tool_call_chunks("record_answers", COMPLETE)),
+        ("stream", H.text_chunks("Each GPU needs 83.4 GB: 70.6 GB of weights and 10.7 GB of KV cache.")),
+    ]
+    engine = engine_for(llm_server, registry)
+    engine.start()
+    events = engine.handle("everything at once")
+    assert [e.tool for e in of(events, ToolCalled)] == ["record_answers", "estimate_memory"]
+    sent_back = next(m for m in llm_server.requests[1]["messages"] if m["role"] == "tool")["content"]
+    assert '"sizing_results"' in sent_back and "83400000000" in sent_back
+    final = of(events, AgentMessage)[-1]
+    assert final.tone == "info" and final.text.startswith("Each GPU needs 83.4 GB")  # grounded in the result
+
+
 def test_malformed_tool_call_is_retried_with_the_validation_message(llm_server: Any, registry: ToolRegistry) -> None:
     llm_server.script = [
         ("stream", H.tool_call_chunks("record_answers", '{"answers": {"concurrency": ')),  # cut JSON
