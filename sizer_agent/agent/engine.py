@@ -318,9 +318,12 @@ class DeterministicEngine:
         self._emit(AgentMessage(tone="result", text=explain.estimate(estimate.result or {}, profile, lang)))
         if "recommend" in self.registry:
             fields = set(self.registry.get("recommend").input_model.model_fields)
-            outcome = self._call("recommend", recommend_arguments(profile, estimate.result, fields))
+            arguments = recommend_arguments(profile, estimate.result, fields)
+            outcome = self._call("recommend", arguments)
             if outcome.ok:
-                self._emit(AgentMessage(tone="result", text=explain.recommendation(outcome.result or {}, lang)))
+                scope = explain.offer_scope(profile, arguments.get("offer_ids") or [], "offer_ids" in fields, lang)
+                text = explain.recommendation(outcome.result or {}, lang)
+                self._emit(AgentMessage(tone="result", text=f"{scope}\n{text}" if scope else text))
             else:
                 self._emit(AgentMessage(tone="error", text=explain.tool_failed("recommend", outcome, lang)))
         if profile.server_url and "bench_serve" in self.registry:

@@ -144,6 +144,26 @@ def recommendation(result: dict[str, Any], lang: Lang) -> str:
     return "\n".join(lines)
 
 
+def offer_scope(profile: WorkloadProfile, offer_ids: list[str], supported: bool, lang: Lang) -> str:
+    """Which catalogue offers the recommendation compared, and why (deployment, ECC)."""
+    fr = lang == "fr"
+    reasons = []
+    if profile.deployment:
+        labels = {"workstation": ("station de travail", "workstation"), "server": ("serveur", "server"),
+                  "cloud": ("cloud", "cloud")}[profile.deployment]
+        reasons.append(("déploiement " + labels[0]) if fr else ("deployment " + labels[1]))
+    if profile.ecc_required:
+        reasons.append("ECC exigée" if fr else "ECC required")
+    if not reasons or not supported:
+        return ""
+    why = ", ".join(reasons)
+    if offer_ids:
+        return (f"Offres comparées ({why}) : {', '.join(offer_ids)}." if fr
+                else f"Offers compared ({why}): {', '.join(offer_ids)}.")
+    return (f"Aucune offre du catalogue ne correspond ({why}) : toutes les offres ont été comparées." if fr
+            else f"No catalogue offer matches ({why}): every offer was compared.")
+
+
 def bench(result: dict[str, Any], lang: Lang) -> str:
     """tools.bench ServeResult: per level, latencies and throughput measured in the same trial."""
     fr = lang == "fr"

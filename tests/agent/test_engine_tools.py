@@ -87,3 +87,24 @@ def test_recommend_and_bench_run_in_order_and_are_explained(registry: ToolRegist
         "concurrency": 16, "ttft_ms": {"at_percentile": 321.0}, "tpot_ms": {"at_percentile": 23.5},
         "output_tokens_per_s": 987.0, "sla_passed": True}]}]
     assert [c["tool"] for c in store.tool_calls(sid)] == ["estimate_memory", "recommend", "bench_serve"]
+
+
+def test_deployment_and_ecc_restrict_the_offers_compared() -> None:
+    import pytest
+
+    catalog_module = pytest.importorskip("tools.catalog")
+    from sizer_agent.agent.planning import matching_offers
+    from sizer_agent.agent.profile import WorkloadProfile
+
+    catalog = catalog_module.load_catalog()
+    platforms = {p.id: p for p in catalog.platforms}
+    gpus = {g.id: g for g in catalog.gpus}
+    offers = {o.id: o for o in catalog.offers}
+    ids, filters = matching_offers(WorkloadProfile(deployment="workstation", ecc_required=True))
+    assert ids and filters == ["deployment=workstation", "ecc"]
+    for offer_id in ids:
+        assert platforms[offers[offer_id].platform].kind == "workstation"
+        assert gpus[offers[offer_id].gpu].ecc.value
+    cloud, _ = matching_offers(WorkloadProfile(deployment="cloud"))
+    assert cloud and all(platforms[offers[i].platform].kind == "cloud" for i in cloud)
+    assert matching_offers(WorkloadProfile()) == ([], [])
