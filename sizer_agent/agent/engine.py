@@ -322,7 +322,7 @@ class DeterministicEngine:
             outcome = self._call("recommend", arguments)
             if outcome.ok:
                 scope = explain.offer_scope(profile, arguments.get("offer_ids") or [], "offer_ids" in fields, lang)
-                text = explain.recommendation(outcome.result or {}, lang)
+                text = explain.recommendation(outcome.result or {}, lang, profile.power_limit_w)
                 self._emit(AgentMessage(tone="result", text=f"{scope}\n{text}" if scope else text))
             else:
                 self._emit(AgentMessage(tone="error", text=explain.tool_failed("recommend", outcome, lang)))

@@ -117,7 +117,7 @@ def _option_line(rank: int, option: dict[str, Any], lang: Lang) -> str:
     return text
 
 
-def recommendation(result: dict[str, Any], lang: Lang) -> str:
+def recommendation(result: dict[str, Any], lang: Lang, power_limit_w: float | None = None) -> str:
     """tools.recommend.RecommendResult: the pick and its reason, the best fitting options, the rejections."""
     fr = lang == "fr"
     lines = []
@@ -134,6 +134,13 @@ def recommendation(result: dict[str, Any], lang: Lang) -> str:
         lines.append("Options qui tiennent (les moins chères par token d'abord) :" if fr
                      else "Options that fit (cheapest per token first):")
         lines += [_option_line(rank, option, lang) for rank, option in enumerate(fitting[:3], 1)]
+        if power_limit_w:  # the recommendation does not know the site's limit: flag options above it
+            for option in fitting[:3]:
+                power = _num(option.get("power_w"))
+                if power is not None and power > power_limit_w:
+                    name = option.get("name") or option.get("offer_id")
+                    lines.append(f"⚠ {name} : {number(power, lang)} W > {number(power_limit_w, lang)} W" if fr
+                                 else f"⚠ {name}: {number(power, lang)} W > {number(power_limit_w, lang)} W")
     rejected = [v for v in result.get("offers") or [] if isinstance(v, dict) and not v.get("fits")]
     if rejected:
         lines.append("Écartées :" if fr else "Rejected:")
