@@ -210,6 +210,27 @@ class LLMEngine:
     def active(self) -> bool:
         return self.failure is None
 
+    # the same conveniences as DeterministicEngine, over the shared state
+    @property
+    def lang(self) -> Lang:
+        return self.state.lang
+
+    def set_lang(self, lang: Lang) -> None:
+        self.fallback.set_lang(lang)  # the system prompt is rebuilt from the state each round
+
+    def profile(self) -> WorkloadProfile:
+        return self.fallback.profile()
+
+    def missing(self) -> list[str]:
+        return self.fallback.missing()
+
+    @property
+    def complete(self) -> bool:
+        return self.fallback.complete
+
+    def warm_up(self) -> list[str]:
+        return self.fallback.warm_up()
+
     def _emit(self, event: BaseModel) -> None:
         self._out.append(event)
         if self.fallback.on_event is not None:

@@ -231,3 +231,13 @@ def test_any_stream_gives_events_never_an_exception(registry: ToolRegistry, line
     engine = LLMEngine(LLMConfig(url="http://127.0.0.1:9/v1", model="m"), registry, lang="en", client=client)
     engine.start()
     assert engine.handle("Acme")
+
+
+def test_language_switch_reaches_the_prompt(llm_server: Any, registry: ToolRegistry) -> None:
+    llm_server.script = [("stream", H.text_chunks("Quel usage ?"))]
+    engine = engine_for(llm_server, registry)
+    engine.start()
+    engine.set_lang("fr")
+    engine.handle("bonjour")
+    assert "Speak French" in llm_server.requests[0]["messages"][0]["content"]
+    assert engine.lang == "fr" and engine.missing()[0] == "customer" and not engine.complete
