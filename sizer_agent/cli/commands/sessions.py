@@ -51,8 +51,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     imp.add_argument("--json", action="store_true", help='print {"id": NEW_ID}')
     delete = sub.add_parser("delete", help="remove a session")
     delete.add_argument("id", type=int)
+    add_db_argument(parser)
     for p in (listing, show, export, imp, delete):
-        add_db_argument(p)
+        add_db_argument(p, nested=True)
 
 
 def _print_session(data: dict[str, Any]) -> None:
