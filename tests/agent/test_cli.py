@@ -103,3 +103,22 @@ def test_bad_import_file_is_refused(tmp_path: Path) -> None:
     assert result.returncode == 2 and "not a session export" in result.stderr
     bad.write_text("{oops")
     assert cli("sessions", "import", str(bad), db=db).returncode == 2
+
+
+def test_salvage_command(tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.db"
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(yaml.safe_dump(COMPLETE))
+    assert cli("intake", "--answers", str(answers), db=damaged).returncode == 0
+    raw = bytearray(damaged.read_bytes())
+    raw[0:16] = b"not sqlite at al"
+    damaged.write_bytes(bytes(raw))
+    listed = cli("sessions", "list", db=damaged)
+    assert listed.returncode == 1 and "sessions salvage" in listed.stderr
+    raw[0:16] = b"SQLite format 3\x00"  # the header is back, the application id check still passes
+    damaged.write_bytes(bytes(raw))
+    fresh = tmp_path / "fresh.db"
+    result = cli("sessions", "salvage", str(damaged), "--db", str(fresh), db=tmp_path / "unused.db")
+    assert result.returncode == 0, result.stderr
+    assert "-> session 1" in result.stdout
+    assert json.loads(cli("sessions", "list", "--json", db=fresh).stdout)[0]["title"] == "Acme"

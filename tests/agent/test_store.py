@@ -218,3 +218,27 @@ def test_module_level_export_for_other_components(tmp_path: Path) -> None:
     with pytest.raises(KeyError, match="no session 999"):
         export_session(999, db)
     assert import_session(data, tmp_path / "other.db") == 1
+
+
+def test_salvage_recovers_every_readable_session_of_a_damaged_file(tmp_path: Path) -> None:
+    db = tmp_path / "damaged.db"
+    with SessionStore(db) as store:
+        for i in range(4):
+            sid = store.create_session(title=f"s{i}")
+            for j in range(60):  # enough rows that each session's events fill pages of their own
+                store.record_event(sid, AgentMessage(text=f"{i}-{j} " + "x" * 300))
+    raw = bytearray(db.read_bytes())
+    for offset in range(len(raw) - 3 * 4096, len(raw), 4096):  # the last pages: the last session's events
+        raw[offset:offset + 12] = b"\xff" * 12
+    db.write_bytes(bytes(raw))
+    with pytest.raises(CorruptDatabaseError, match="sessions salvage"):
+        SessionStore(db)
+    exports, problems = SessionStore.salvage(db)
+    # which pages hold what depends on SQLite's allocator: the first sessions survive, the damage is named
+    assert len(exports) >= 2 and exports[0]["title"] == "s0"
+    assert len(exports) + len(problems) == 4 and all(p.startswith("session ") for p in problems)
+    assert db.read_bytes() == bytes(raw)  # read-only
+    with SessionStore(tmp_path / "new.db") as fresh:
+        for data in exports:
+            fresh.import_session(data)
+        assert all(len(fresh.events(s.id)) == 60 for s in fresh.list_sessions())
