@@ -242,3 +242,38 @@ def test_salvage_recovers_every_readable_session_of_a_damaged_file(tmp_path: Pat
         for data in exports:
             fresh.import_session(data)
         assert all(len(fresh.events(s.id)) == 60 for s in fresh.list_sessions())
+
+
+def test_a_crash_inside_a_tool_keeps_the_answer_that_triggered_it(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    code = f"""
+import os
+from pydantic import BaseModel
+from sizer_agent.agent.engine import DeterministicEngine
+from sizer_agent.store import SessionStore
+from tools.registry import Tool, ToolRegistry
+
+class Args(BaseModel, extra="allow"):
+    model: str
+
+def crash(_args):
+    os._exit(3)  # the process dies while the tool runs
+
+registry = ToolRegistry()
+registry.register(Tool("estimate_memory", "crashes", Args, Args, crash))
+store = SessionStore({str(db)!r})
+sid = store.create_session(lang="en")
+engine = DeterministicEngine(registry, lang="en", on_event=store.recorder(sid), known_models=[])
+engine.start()
+for text in ("Acme", "online serving", "org/model bf16, context 8k, 16 users, 2k / 512", "x1", "500 ms",
+             "50 ms", "vLLM 0.11", "1", "cloud", "no", "no budget"):
+    engine.handle(text)
+"""
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={"PYTHONPATH": str(ROOT)})
+    assert result.returncode == 3
+    with SessionStore(db) as store:
+        (session,) = store.list_sessions()
+        answers = store.answers(session.id)
+        assert answers["budget_eur"].value is None and answers["budget_eur"].raw_text == "no budget"
+        (call,) = store.tool_calls(session.id)
+        assert call["tool"] == "estimate_memory" and call["ok"] is None  # called, never returned
