@@ -251,7 +251,9 @@ class DeterministicEngine:
             if field != "model_family":
                 confirmed.append((field, value, previous, previous_answer is not None))
         if confirmed and not quiet:
-            self._emit(AgentMessage(tone="confirm", text=wording.understood(confirmed, self.lang)))
+            revision = self.state.answers.get("model_revision")
+            self._emit(AgentMessage(tone="confirm", text=wording.understood(
+                confirmed, self.lang, revision.value if revision else None)))
         return problems
 
     def _profile_event(self) -> ProfileUpdated:
