@@ -171,6 +171,17 @@ def offer_scope(profile: WorkloadProfile, offer_ids: list[str], supported: bool,
             else f"No catalogue offer matches ({why}): every offer was compared.")
 
 
+def has_fitting_option(result: dict[str, Any]) -> bool:
+    return any(isinstance(o, dict) and o.get("fits") for o in result.get("options") or [])
+
+
+def outside_scope(lang: Lang) -> str:
+    return ("**Aucune offre de ce périmètre ne tient.** Hors périmètre (autre déploiement ou sans ECC), "
+            "voici ce qui tiendrait :" if lang == "fr" else
+            "**No offer within that scope fits.** Outside it (another deployment, or without ECC), this "
+            "would fit:")
+
+
 def bench(result: dict[str, Any], lang: Lang) -> str:
     """tools.bench ServeResult: per level, latencies and throughput measured in the same trial."""
     fr = lang == "fr"
