@@ -41,6 +41,9 @@ from sizer_agent.agent.questions import QUESTIONS
     ("prompts de 3000 tokens en moyenne, réponses de 800", {"input_len": 3000, "output_len": 800}),
     ("checkpoints toutes les heures", {"checkpoint_interval_min": 60.0}),
     ("4 x H100", {"num_gpus": 4}),
+    ("50% growth", {"growth_factor": 1.5}),
+    ("budget around 40k", {"budget_eur": 40000.0}),
+    ("Mixtral 8x7B in AWQ", {"model": "Mixtral-8X7B", "precision": "int4"}),
     ("2×RTX 5090", {"num_gpus": 2}),
     ("chatbot interne pour 200 personnes, peut-être le double l'an prochain",
      {"use_case": "online_serving", "concurrency": 200, "growth_factor": 2.0}),
@@ -82,6 +85,11 @@ def test_bare_answer_to_the_current_question(text: str, qid: str, qtype: str, ex
 ])
 def test_intents(text: str, intent: str) -> None:
     assert detect_intent(text) == intent
+
+
+def test_steps_are_not_minutes() -> None:
+    assert "checkpoint_interval_min" not in parse_message(
+        "every 1000 steps", "checkpoint_interval_min", "duration_min").values
 
 
 def test_corrections() -> None:
