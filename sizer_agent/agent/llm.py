@@ -45,6 +45,7 @@ class LLMConfig(BaseModel):
     max_tool_retries: int = 2  # malformed tool calls tolerated per user message before falling back
     max_rounds: int = 6  # model <-> tools round trips per user message
     temperature: float = 0.2
+    max_tokens: int | None = None  # per completion; None leaves it to the server
 
     @property
     def endpoint(self) -> str:
@@ -392,11 +393,14 @@ class LLMEngine:
             "stream": True,
             "temperature": self.config.temperature,
         }
+        if self.config.max_tokens is not None:
+            payload["max_tokens"] = self.config.max_tokens
         try:
             with self.client.stream("POST", self.config.endpoint, json=payload, headers=headers) as response:
                 if response.status_code >= 400:
-                    response.read()
-                    raise LLMUnavailableError(f"HTTP {response.status_code} from {self.config.endpoint}")
+                    detail = response.read().decode("utf-8", "replace").strip().replace("\n", " ")[:200]
+                    raise LLMUnavailableError(f"HTTP {response.status_code} from {self.config.endpoint}"
+                                              + (f": {detail}" if detail else ""))
                 kind = response.headers.get("content-type", "")
                 if "text/event-stream" not in kind:  # a server that ignores stream=True
                     response.read()
