@@ -38,13 +38,13 @@ def _strip_accents(text: str) -> str:
 
 # -- numbers and units -----------------------------------------------------------------------------------
 
-_NUM = r"(?:\d{1,3}(?:[ ,.]\d{3})+(?![\d])|\d+(?:[.,]\d+)?)"
+_NUM = r"(?:[1-9]\d{0,2}(?:[ ,.]\d{3})+(?![\d])|\d+(?:[.,]\d+)?)"
 
 
 def parse_number(text: str) -> float | None:
     """'25 000' -> 25000, '25,000' -> 25000, '1,5' -> 1.5, '1.5' -> 1.5, '2.048' -> 2048."""
     text = text.strip()
-    if re.fullmatch(r"\d{1,3}(?:[ ,.]\d{3})+", text):
+    if re.fullmatch(r"[1-9]\d{0,2}(?:[ ,.]\d{3})+", text):  # a leading 0 is a decimal: "0.125"
         separators = set(re.findall(r"[ ,.]", text))
         if len(separators) == 1:  # one kind of grouping: thousands (a decimal has one separator)
             if (text.count(",") == 1 and "," in separators) or (text.count(".") == 1 and "." in separators):

@@ -100,7 +100,8 @@ def test_corrections() -> None:
 
 
 @pytest.mark.parametrize(("text", "value"), [("25 000", 25000), ("25,000", 25000), ("1,5", 1.5),
-                                              ("1.5", 1.5), ("12", 12)])
+                                              ("1.5", 1.5), ("12", 12),
+                                              ("0.125", 0.125), ("8 192", 8192)])
 def test_numbers(text: str, value: float) -> None:
     assert parse_number(text) == value
 
