@@ -113,12 +113,13 @@ class DeterministicEngine:
         return self._flush()
 
     def apply_answers(
-        self, values: dict[str, Any], raw_text: str = "", assumed: frozenset[str] = frozenset()
+        self, values: dict[str, Any], raw_text: str = "", assumed: frozenset[str] = frozenset(),
+        raw_texts: dict[str, str] | None = None,
     ) -> tuple[list[Event], dict[str, str]]:
         """Record several answers at once (answers file, LLM tool call). Returns events and the refusals
-        (field -> reason); a refused value changes nothing."""
+        (field -> reason); a refused value changes nothing. `raw_texts` gives a field its own words."""
         self._out = []
-        problems = self._record(values, raw_text, correction=False, assumed=assumed)
+        problems = self._record(values, raw_text, correction=False, assumed=assumed, raw_texts=raw_texts)
         if self.state.answers:
             self._emit(self._profile_event())
         return self._flush(), problems
@@ -226,7 +227,7 @@ class DeterministicEngine:
 
     def _record(
         self, values: dict[str, Any], raw_text: str, *, correction: bool,
-        assumed: frozenset[str] = frozenset(), quiet: bool = False,
+        assumed: frozenset[str] = frozenset(), quiet: bool = False, raw_texts: dict[str, str] | None = None,
     ) -> dict[str, str]:
         problems: dict[str, str] = {}
         confirmed: list[tuple[str, Any, Any, bool]] = []
@@ -244,9 +245,10 @@ class DeterministicEngine:
             if previous_answer is not None and previous_answer.value == value and not (
                     previous_answer.assumed and field not in assumed):
                 continue  # already known: nothing to record or say
-            previous = self.state.set_answer(field, value, raw_text, field in assumed)
+            said = (raw_texts or {}).get(field, raw_text)
+            previous = self.state.set_answer(field, value, said, field in assumed)
             base = self.profile()
-            self._emit(AnswerRecorded(field=field, value=value, raw_text=raw_text, assumed=field in assumed,
+            self._emit(AnswerRecorded(field=field, value=value, raw_text=said, assumed=field in assumed,
                                       previous=previous, label=field_label(field, self.lang)))
             if field != "model_family":
                 confirmed.append((field, value, previous, previous_answer is not None))

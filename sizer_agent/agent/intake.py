@@ -11,6 +11,7 @@ so a file with mistakes never leaves a half-wrong session behind.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
@@ -127,7 +128,10 @@ def run_intake(
         return IntakeResult(ok=False, lang=chosen, title=title, problems=problems)
 
     engine = DeterministicEngine(registry, lang=chosen)
-    events, refused = engine.apply_answers(given, raw_text="(answers file)", assumed=frozenset(assumed))
+    said = {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for k, v in data.items()
+            if k in given}  # each answer keeps the words of the file, as a chat answer keeps the message
+    events, refused = engine.apply_answers(given, raw_text="(answers file)", assumed=frozenset(assumed),
+                                           raw_texts=said)
     for key, message in refused.items():
         problems.append(IntakeProblem(field=key, kind="invalid", message=message))
     if not problems and run_tools:

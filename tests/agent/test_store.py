@@ -208,16 +208,18 @@ def test_an_unreadable_event_row_does_not_hide_the_session(store: SessionStore) 
 
 
 def test_module_level_export_for_other_components(tmp_path: Path) -> None:
+    """The proposal renderer calls `export_session(SessionStore(db), id)`: keep that signature."""
     from sizer_agent.store import export_session, import_session
 
     db = tmp_path / "s.db"
     with SessionStore(db) as store:
         sid = fill(store)
-    data = export_session(sid, db)
-    assert data["id"] == sid and data["format"] == FORMAT
-    with pytest.raises(KeyError, match="no session 999"):
-        export_session(999, db)
-    assert import_session(data, tmp_path / "other.db") == 1
+        data = export_session(store, sid)
+        assert data["id"] == sid and data["format"] == FORMAT
+        with pytest.raises(KeyError, match="no session 999"):
+            export_session(store, 999)
+    with SessionStore(tmp_path / "other.db") as other:
+        assert import_session(other, data) == 1
 
 
 def test_salvage_recovers_every_readable_session_of_a_damaged_file(tmp_path: Path) -> None:
