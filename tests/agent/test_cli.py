@@ -122,3 +122,22 @@ def test_salvage_command(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "-> session 1" in result.stdout
     assert json.loads(cli("sessions", "list", "--json", db=fresh).stdout)[0]["title"] == "Acme"
+
+
+def test_a_stored_session_feeds_the_proposal(tmp_path: Path) -> None:
+    """The contract with the proposal renderer: `propose ID --db` reads what `intake` stored."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("sizer_agent.proposal") is None:
+        pytest.skip("the proposal renderer is not in this checkout")
+    db = tmp_path / "s.db"
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(yaml.safe_dump(COMPLETE))
+    assert cli("intake", "--answers", str(answers), db=db).returncode == 0
+    out = tmp_path / "proposal.md"
+    result = cli("propose", "1", "--db", str(db), "-o", str(out), db=db)
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    assert "Acme" in text and "8k" in text  # the answer as it was said
