@@ -202,7 +202,8 @@ class DeterministicEngine:
         last = self.state.last_field
         if parsed.correction and last and last in BY_ID and not keyword_fields and (
                 current is None or last != current.id):
-            bare = parse_for_question(BY_ID[last].type, last, _strip_markers(text), BY_ID[last].choices)
+            bare = parse_for_question(BY_ID[last].type, last, _strip_markers(text), BY_ID[last].choices,
+                                      self.known_models)
             if bare is not None:
                 values = {last: bare}
         if "model_family" in values and "model" not in values:
