@@ -97,6 +97,12 @@ class DeterministicEngine:
             self._emit(AgentMessage(text=("Reprise de la session. Déjà connu : " if fr else
                                           "Session resumed. Already known: ") + summary + "."))
             self._emit(self._profile_event())
+            if self.complete:
+                self._emit(AgentMessage(tone="hint", text=(
+                    "Le profil est complet et les résultats ci-dessus sont à jour ; corrigez une réponse "
+                    "(« plutôt 64 utilisateurs ») pour recalculer." if fr else
+                    "The profile is complete and the results above are current; correct an answer (\"actually "
+                    "64 users\") to size again.")))
         self._advance(run_tools=False)
         return self._flush()
 

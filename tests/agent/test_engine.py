@@ -291,3 +291,16 @@ def test_a_refused_value_asks_its_question_again() -> None:
     assert last_question(events) == "num_gpus"
     events = engine.handle("4")
     assert kinds(events, ToolReturned)[0].ok
+
+
+def test_resuming_a_complete_session_says_how_to_go_on(registry: ToolRegistry, store: SessionStore) -> None:
+    sid = store.create_session(lang="en")
+    engine = DeterministicEngine(registry, lang="en", on_event=store.recorder(sid))
+    complete_serving(engine)
+    resumed = DeterministicEngine(registry, state=store.load_state(sid), on_event=store.recorder(sid))
+    events = resumed.start()
+    assert not kinds(events, QuestionAsked) and not kinds(events, ToolCalled)
+    assert "correct an answer" in kinds(events, AgentMessage)[-1].text
+    assert "estimate_memory" in resumed.state.results
+    events = resumed.handle("actually 32 users")
+    assert [c.tool for c in kinds(events, ToolCalled)] == ["estimate_memory"]
