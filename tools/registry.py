@@ -11,6 +11,7 @@ Pure: imports no application code. Tools that live in modules not present in thi
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import time
 from collections.abc import Callable
@@ -66,10 +67,41 @@ def _validation_message(tool: Tool, error: ValidationError) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class _Spec:
+    name: str
+    module: str
+    function: str
+    input_model: str
+    output_model: str
+    description: str
+
+
 @dataclass
 class ToolRegistry:
     tools: dict[str, Tool] = field(default_factory=dict)
     unavailable: dict[str, str] = field(default_factory=dict)  # tool name -> why it is not registered
+    # declared but not imported yet: a tool module is imported on first use, so that opening an interview
+    # does not pay for importing every tool (the catalogue search pulls numpy, the benchmark httpx...)
+    pending: dict[str, _Spec] = field(default_factory=dict)
+
+    def _resolve(self, name: str) -> None:
+        spec = self.pending.pop(name, None)
+        if spec is None:
+            return
+        try:
+            module = importlib.import_module(spec.module)
+            function = getattr(module, spec.function)
+            input_model = getattr(module, spec.input_model)
+            output_model = getattr(module, spec.output_model)
+        except (ImportError, AttributeError) as error:
+            self.unavailable[spec.name] = f"{spec.module}: {error}"
+            return
+        self.register(Tool(spec.name, spec.description, input_model, output_model, function))
+
+    def _resolve_all(self) -> None:
+        for name in list(self.pending):
+            self._resolve(name)
 
     def register(self, tool: Tool) -> Tool:
         if tool.name in self.tools:
@@ -79,22 +111,28 @@ class ToolRegistry:
         return tool
 
     def get(self, name: str) -> Tool:
+        self._resolve(name)
         try:
             return self.tools[name]
         except KeyError:
             raise InputError("tool", f"unknown tool {name!r}", ", ".join(sorted(self.tools))) from None
 
     def __contains__(self, name: object) -> bool:
+        if isinstance(name, str):
+            self._resolve(name)
         return name in self.tools
 
     def names(self) -> list[str]:
+        self._resolve_all()
         return list(self.tools)
 
     def openai_tools(self, names: list[str] | None = None) -> list[dict[str, Any]]:
+        self._resolve_all()
         return [self.tools[n].openai_schema() for n in (names or list(self.tools)) if n in self.tools]
 
     def call(self, name: str, arguments: dict[str, Any] | str) -> ToolOutcome:
         """Validate the arguments, run the tool, never raise for bad input: the outcome says what failed."""
+        self._resolve(name)
         if name not in self.tools:
             message = f"Unknown tool {name!r}; available tools: {', '.join(sorted(self.tools)) or 'none'}."
             args = arguments if isinstance(arguments, dict) else {}
@@ -132,16 +170,6 @@ class ToolRegistry:
                            duration_ms=duration)
 
 
-@dataclass(frozen=True)
-class _Spec:
-    name: str
-    module: str
-    function: str
-    input_model: str
-    output_model: str
-    description: str
-
-
 # The tools of this product. Each lives in its own module; a missing module (not merged into this
 # checkout yet, or an optional extra not installed) leaves that tool out, with the reason recorded.
 _SPECS: tuple[_Spec, ...] = (
@@ -166,16 +194,17 @@ _SPECS: tuple[_Spec, ...] = (
 
 
 def default_registry() -> ToolRegistry:
-    """The product's tools that this checkout provides."""
+    """The product's tools that this checkout provides, each imported on first use."""
     registry = ToolRegistry()
     for spec in _SPECS:
         try:
-            module = importlib.import_module(spec.module)
-            function = getattr(module, spec.function)
-            input_model = getattr(module, spec.input_model)
-            output_model = getattr(module, spec.output_model)
-        except (ImportError, AttributeError) as error:
-            registry.unavailable[spec.name] = f"{spec.module}: {error}"
-            continue
-        registry.register(Tool(spec.name, spec.description, input_model, output_model, function))
+            found = importlib.util.find_spec(spec.module)
+        except ImportError as error:  # a parent package that is absent or fails to import
+            found, reason = None, str(error)
+        else:
+            reason = "module not installed"
+        if found is None:
+            registry.unavailable[spec.name] = f"{spec.module}: {reason}"
+        else:
+            registry.pending[spec.name] = spec
     return registry

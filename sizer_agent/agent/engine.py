@@ -29,7 +29,12 @@ from sizer_agent.agent.events import (
     ToolReturned,
 )
 from sizer_agent.agent.parsing import ParseResult, parse_for_question, parse_message
-from sizer_agent.agent.planning import bench_arguments, estimate_arguments, recommend_arguments
+from sizer_agent.agent.planning import (
+    bench_arguments,
+    estimate_arguments,
+    question_for_error,
+    recommend_arguments,
+)
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, Question, field_label, missing_questions
 from sizer_agent.agent.state import InterviewState
@@ -92,6 +97,12 @@ class DeterministicEngine:
             self._emit(AgentMessage(text=("Reprise de la session. Déjà connu : " if fr else
                                           "Session resumed. Already known: ") + summary + "."))
             self._emit(self._profile_event())
+            if self.complete:
+                self._emit(AgentMessage(tone="hint", text=(
+                    "Le profil est complet et les résultats ci-dessus sont à jour ; corrigez une réponse "
+                    "(« plutôt 64 utilisateurs ») pour recalculer." if fr else
+                    "The profile is complete and the results above are current; correct an answer (\"actually "
+                    "64 users\") to size again.")))
         self._advance(run_tools=False)
         return self._flush()
 
@@ -108,12 +119,13 @@ class DeterministicEngine:
         return self._flush()
 
     def apply_answers(
-        self, values: dict[str, Any], raw_text: str = "", assumed: frozenset[str] = frozenset()
+        self, values: dict[str, Any], raw_text: str = "", assumed: frozenset[str] = frozenset(),
+        raw_texts: dict[str, str] | None = None,
     ) -> tuple[list[Event], dict[str, str]]:
         """Record several answers at once (answers file, LLM tool call). Returns events and the refusals
-        (field -> reason); a refused value changes nothing."""
+        (field -> reason); a refused value changes nothing. `raw_texts` gives a field its own words."""
         self._out = []
-        problems = self._record(values, raw_text, correction=False, assumed=assumed)
+        problems = self._record(values, raw_text, correction=False, assumed=assumed, raw_texts=raw_texts)
         if self.state.answers:
             self._emit(self._profile_event())
         return self._flush(), problems
@@ -123,6 +135,11 @@ class DeterministicEngine:
         self._out = []
         self._run_tools()
         return self._flush()
+
+    def warm_up(self) -> list[str]:
+        """Import every tool now (a front end calls it in a background worker after the first question),
+        so that the first answer that completes the profile does not pay the imports. Returns the tools."""
+        return self.registry.names()
 
     def next_question(self) -> list[Event]:
         self._out = []
@@ -191,7 +208,8 @@ class DeterministicEngine:
         last = self.state.last_field
         if parsed.correction and last and last in BY_ID and not keyword_fields and (
                 current is None or last != current.id):
-            bare = parse_for_question(BY_ID[last].type, last, _strip_markers(text), BY_ID[last].choices)
+            bare = parse_for_question(BY_ID[last].type, last, _strip_markers(text), BY_ID[last].choices,
+                                      self.known_models)
             if bare is not None:
                 values = {last: bare}
         if "model_family" in values and "model" not in values:
@@ -203,7 +221,6 @@ class DeterministicEngine:
             self._reask(hint=True)
             return
         self.state.misunderstood = 0
-        was_complete = self.complete and bool(self.state.results)
         problems = self._record(values, text, correction=parsed.correction)
         for field, reason in problems.items():
             self._emit(AgentMessage(tone="error", text=wording.invalid(field, reason, self.lang)))
@@ -213,14 +230,11 @@ class DeterministicEngine:
         if not accepted:
             self._reask(hint=True)
             return
-        if was_complete:  # a change after the results: size again with the corrected profile
-            self._advance(run_tools=True, force=True)
-        else:
-            self._advance(run_tools=True)
+        self._advance(run_tools=True)
 
     def _record(
         self, values: dict[str, Any], raw_text: str, *, correction: bool,
-        assumed: frozenset[str] = frozenset(), quiet: bool = False,
+        assumed: frozenset[str] = frozenset(), quiet: bool = False, raw_texts: dict[str, str] | None = None,
     ) -> dict[str, str]:
         problems: dict[str, str] = {}
         confirmed: list[tuple[str, Any, Any, bool]] = []
@@ -238,14 +252,17 @@ class DeterministicEngine:
             if previous_answer is not None and previous_answer.value == value and not (
                     previous_answer.assumed and field not in assumed):
                 continue  # already known: nothing to record or say
-            previous = self.state.set_answer(field, value, raw_text, field in assumed)
+            said = (raw_texts or {}).get(field, raw_text)
+            previous = self.state.set_answer(field, value, said, field in assumed)
             base = self.profile()
-            self._emit(AnswerRecorded(field=field, value=value, raw_text=raw_text, assumed=field in assumed,
+            self._emit(AnswerRecorded(field=field, value=value, raw_text=said, assumed=field in assumed,
                                       previous=previous, label=field_label(field, self.lang)))
             if field != "model_family":
                 confirmed.append((field, value, previous, previous_answer is not None))
         if confirmed and not quiet:
-            self._emit(AgentMessage(tone="confirm", text=wording.understood(confirmed, self.lang)))
+            revision = self.state.answers.get("model_revision")
+            self._emit(AgentMessage(tone="confirm", text=wording.understood(
+                confirmed, self.lang, revision.value if revision else None)))
         return problems
 
     def _profile_event(self) -> ProfileUpdated:
@@ -268,13 +285,14 @@ class DeterministicEngine:
         if current is not None:
             self._ask(current, hint=hint)
 
-    def _advance(self, run_tools: bool, force: bool = False) -> None:
+    def _advance(self, run_tools: bool) -> None:
+        """Ask the next missing question, or size the profile when it changed since the last sizing."""
         missing = missing_questions(self.profile(), self.state.answered())
         if missing:
             self._ask(missing[0])
             return
         self.state.current_question = None
-        if run_tools and (force or not self.state.results):
+        if run_tools and self.profile().model_dump(mode="json") != self.state.sized_profile:
             self._run_tools()
 
     def _call(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
@@ -290,22 +308,40 @@ class DeterministicEngine:
     def _run_tools(self) -> None:
         profile = self.profile()
         lang = self.lang
+        self.state.sized_profile = profile.model_dump(mode="json")
         if "estimate_memory" not in self.registry:
             self._emit(AgentMessage(tone="error", text=explain.tool_missing("estimate_memory", self.registry, lang)))
             return
         estimate = self._call("estimate_memory", estimate_arguments(profile))
         if not estimate.ok:
             self._emit(AgentMessage(tone="error", text=explain.tool_failed("estimate_memory", estimate, lang)))
-            if (estimate.error or "").startswith(("model:", "model ")):  # unknown model: ask it again
-                self.state.answers.pop("model", None)
-                self._advance(run_tools=False)
+            refused = question_for_error(estimate.error)
+            if refused == "model" and profile.use_case == "vision":
+                self._emit(AgentMessage(tone="hint", text=(
+                    "L'estimateur mémoire couvre les modèles de type transformeur décrits par un config.json ; "
+                    "donnez un identifiant Hugging Face (ex. google/vit-base-patch16-224) ou une architecture "
+                    "personnalisée." if lang == "fr" else
+                    "The memory estimator covers transformer models described by a config.json; give a Hugging "
+                    "Face id (e.g. google/vit-base-patch16-224) or a custom architecture.")))
+            if refused in BY_ID:  # ask that question again; the new answer replaces it and sizes again
+                self._ask(BY_ID[refused], hint=True)
             return
         self._emit(AgentMessage(tone="result", text=explain.estimate(estimate.result or {}, profile, lang)))
         if "recommend" in self.registry:
             fields = set(self.registry.get("recommend").input_model.model_fields)
-            outcome = self._call("recommend", recommend_arguments(profile, estimate.result, fields))
+            arguments = recommend_arguments(profile, estimate.result, fields)
+            outcome = self._call("recommend", arguments)
             if outcome.ok:
-                self._emit(AgentMessage(tone="result", text=explain.recommendation(outcome.result or {}, lang)))
+                scope = explain.offer_scope(profile, arguments.get("offer_ids") or [], "offer_ids" in fields, lang)
+                text = explain.recommendation(outcome.result or {}, lang, profile.power_limit_w)
+                self._emit(AgentMessage(tone="result", text=f"{scope}\n{text}" if scope else text))
+                if arguments.get("offer_ids") and not explain.has_fitting_option(outcome.result or {}):
+                    # nothing in the stated scope fits: show what would, clearly outside that scope
+                    wider = self._call("recommend", {k: v for k, v in arguments.items() if k != "offer_ids"})
+                    if wider.ok:
+                        self._emit(AgentMessage(tone="result", text=explain.outside_scope(lang) + "\n"
+                                                + explain.recommendation(wider.result or {}, lang,
+                                                                         profile.power_limit_w)))
             else:
                 self._emit(AgentMessage(tone="error", text=explain.tool_failed("recommend", outcome, lang)))
         if profile.server_url and "bench_serve" in self.registry:

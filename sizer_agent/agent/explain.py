@@ -117,7 +117,7 @@ def _option_line(rank: int, option: dict[str, Any], lang: Lang) -> str:
     return text
 
 
-def recommendation(result: dict[str, Any], lang: Lang) -> str:
+def recommendation(result: dict[str, Any], lang: Lang, power_limit_w: float | None = None) -> str:
     """tools.recommend.RecommendResult: the pick and its reason, the best fitting options, the rejections."""
     fr = lang == "fr"
     lines = []
@@ -134,6 +134,13 @@ def recommendation(result: dict[str, Any], lang: Lang) -> str:
         lines.append("Options qui tiennent (les moins chères par token d'abord) :" if fr
                      else "Options that fit (cheapest per token first):")
         lines += [_option_line(rank, option, lang) for rank, option in enumerate(fitting[:3], 1)]
+        if power_limit_w:  # the recommendation does not know the site's limit: flag options above it
+            for option in fitting[:3]:
+                power = _num(option.get("power_w"))
+                if power is not None and power > power_limit_w:
+                    name = option.get("name") or option.get("offer_id")
+                    lines.append(f"⚠ {name} : {number(power, lang)} W > {number(power_limit_w, lang)} W" if fr
+                                 else f"⚠ {name}: {number(power, lang)} W > {number(power_limit_w, lang)} W")
     rejected = [v for v in result.get("offers") or [] if isinstance(v, dict) and not v.get("fits")]
     if rejected:
         lines.append("Écartées :" if fr else "Rejected:")
@@ -142,6 +149,37 @@ def recommendation(result: dict[str, Any], lang: Lang) -> str:
         return ("Recommandation reçue (détails dans la carte de l'outil)." if fr
                 else "Recommendation received (details in the tool card).")
     return "\n".join(lines)
+
+
+def offer_scope(profile: WorkloadProfile, offer_ids: list[str], supported: bool, lang: Lang) -> str:
+    """Which catalogue offers the recommendation compared, and why (deployment, ECC)."""
+    fr = lang == "fr"
+    reasons = []
+    if profile.deployment:
+        labels = {"workstation": ("station de travail", "workstation"), "server": ("serveur", "server"),
+                  "cloud": ("cloud", "cloud")}[profile.deployment]
+        reasons.append(("déploiement " + labels[0]) if fr else ("deployment " + labels[1]))
+    if profile.ecc_required:
+        reasons.append("ECC exigée" if fr else "ECC required")
+    if not reasons or not supported:
+        return ""
+    why = ", ".join(reasons)
+    if offer_ids:
+        return (f"Offres comparées ({why}) : {', '.join(offer_ids)}." if fr
+                else f"Offers compared ({why}): {', '.join(offer_ids)}.")
+    return (f"Aucune offre du catalogue ne correspond ({why}) : toutes les offres ont été comparées." if fr
+            else f"No catalogue offer matches ({why}): every offer was compared.")
+
+
+def has_fitting_option(result: dict[str, Any]) -> bool:
+    return any(isinstance(o, dict) and o.get("fits") for o in result.get("options") or [])
+
+
+def outside_scope(lang: Lang) -> str:
+    return ("**Aucune offre de ce périmètre ne tient.** Hors périmètre (autre déploiement ou sans ECC), "
+            "voici ce qui tiendrait :" if lang == "fr" else
+            "**No offer within that scope fits.** Outside it (another deployment, or without ECC), this "
+            "would fit:")
 
 
 def bench(result: dict[str, Any], lang: Lang) -> str:

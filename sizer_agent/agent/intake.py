@@ -11,6 +11,7 @@ so a file with mistakes never leaves a half-wrong session behind.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
@@ -18,6 +19,7 @@ from pydantic import BaseModel, Field, ValidationError
 from sizer_agent.agent.engine import DeterministicEngine, bundled_model_names
 from sizer_agent.agent.events import AgentMessage, ToolReturned
 from sizer_agent.agent.parsing import detect_intent, no_limit, parse_for_question, parse_message
+from sizer_agent.agent.planning import question_for_error
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, missing_questions
 from tools.registry import ToolRegistry
@@ -126,7 +128,10 @@ def run_intake(
         return IntakeResult(ok=False, lang=chosen, title=title, problems=problems)
 
     engine = DeterministicEngine(registry, lang=chosen)
-    events, refused = engine.apply_answers(given, raw_text="(answers file)", assumed=frozenset(assumed))
+    said = {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for k, v in data.items()
+            if k in given}  # each answer keeps the words of the file, as a chat answer keeps the message
+    events, refused = engine.apply_answers(given, raw_text="(answers file)", assumed=frozenset(assumed),
+                                           raw_texts=said)
     for key, message in refused.items():
         problems.append(IntakeProblem(field=key, kind="invalid", message=message))
     if not problems and run_tools:
@@ -134,9 +139,9 @@ def run_intake(
         events += tool_events
         for event in tool_events:
             if isinstance(event, ToolReturned) and not event.ok:
-                field = (event.error or "").split(":", 1)[0].strip()
+                field = question_for_error(event.error) or event.tool
                 problems.append(IntakeProblem(
-                    field=field if field in PROFILE_FIELDS else event.tool, kind="tool",
+                    field=field, kind="tool",
                     message=f"{event.tool}: {event.error}"))
     else:
         events += [AgentMessage(text="tools not run (--no-tools)")] if not run_tools else []

@@ -45,6 +45,7 @@ class LLMConfig(BaseModel):
     max_tool_retries: int = 2  # malformed tool calls tolerated per user message before falling back
     max_rounds: int = 6  # model <-> tools round trips per user message
     temperature: float = 0.2
+    max_tokens: int | None = None  # per completion; None leaves it to the server
 
     @property
     def endpoint(self) -> str:
@@ -86,6 +87,7 @@ def _record_tool_schema() -> dict[str, Any]:
                 },
                 "required": ["answers"],
                 "additionalProperties": False,
+                "$defs": fields.get("$defs", {}),  # CustomArchitecture, referenced from the answers
             },
         },
     }
@@ -208,6 +210,27 @@ class LLMEngine:
     @property
     def active(self) -> bool:
         return self.failure is None
+
+    # the same conveniences as DeterministicEngine, over the shared state
+    @property
+    def lang(self) -> Lang:
+        return self.state.lang
+
+    def set_lang(self, lang: Lang) -> None:
+        self.fallback.set_lang(lang)  # the system prompt is rebuilt from the state each round
+
+    def profile(self) -> WorkloadProfile:
+        return self.fallback.profile()
+
+    def missing(self) -> list[str]:
+        return self.fallback.missing()
+
+    @property
+    def complete(self) -> bool:
+        return self.fallback.complete
+
+    def warm_up(self) -> list[str]:
+        return self.fallback.warm_up()
 
     def _emit(self, event: BaseModel) -> None:
         self._out.append(event)
@@ -344,7 +367,18 @@ class LLMEngine:
         ok = not problems
         self._emit(ToolReturned(call_id=call_id, tool=RECORD_TOOL, ok=ok, result=result,
                                 error=None if ok else json.dumps(problems, ensure_ascii=False)))
-        return ok, json.dumps(result, ensure_ascii=False), None
+        sized: dict[str, Any] | None = None
+        if not result["missing"] and self.state.profile().model_dump(mode="json") != self.state.sized_profile:
+            # complete: the tools run now, deterministically, whatever the model does next; their
+            # results go back to the model to phrase, and every figure it may use is in them
+            self._out.extend(self.fallback.run_tools())
+            sized = {name: self.state.results[name] for name in ("estimate_memory", "recommend")
+                     if name in self.state.results}
+            result = {**result, "sizing_results": sized}
+        content = json.dumps(result, ensure_ascii=False)
+        if len(content) > MAX_TOOL_CONTENT:
+            content = content[:MAX_TOOL_CONTENT] + " …(truncated; full results shown to the user)"
+        return ok, content, sized
 
     # -- HTTP ------------------------------------------------------------------------------------------
     def _complete(self) -> _Turn:
@@ -359,11 +393,14 @@ class LLMEngine:
             "stream": True,
             "temperature": self.config.temperature,
         }
+        if self.config.max_tokens is not None:
+            payload["max_tokens"] = self.config.max_tokens
         try:
             with self.client.stream("POST", self.config.endpoint, json=payload, headers=headers) as response:
                 if response.status_code >= 400:
-                    response.read()
-                    raise LLMUnavailableError(f"HTTP {response.status_code} from {self.config.endpoint}")
+                    detail = response.read().decode("utf-8", "replace").strip().replace("\n", " ")[:200]
+                    raise LLMUnavailableError(f"HTTP {response.status_code} from {self.config.endpoint}"
+                                              + (f": {detail}" if detail else ""))
                 kind = response.headers.get("content-type", "")
                 if "text/event-stream" not in kind:  # a server that ignores stream=True
                     response.read()
@@ -371,8 +408,8 @@ class LLMEngine:
                 return self._from_stream(response.iter_lines())
         except httpx.HTTPError as error:
             raise LLMUnavailableError(f"{type(error).__name__}: {error}".rstrip(": ")) from error
-        except (ValueError, KeyError, TypeError) as error:
-            raise LLMUnavailableError(f"malformed response: {error}") from error
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
+            raise LLMUnavailableError(f"malformed response: {type(error).__name__}: {error}") from error
 
     def _from_json(self, body: dict[str, Any]) -> _Turn:
         message = body["choices"][0]["message"]

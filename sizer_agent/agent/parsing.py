@@ -38,13 +38,13 @@ def _strip_accents(text: str) -> str:
 
 # -- numbers and units -----------------------------------------------------------------------------------
 
-_NUM = r"(?:\d{1,3}(?:[ ,.]\d{3})+(?![\d])|\d+(?:[.,]\d+)?)"
+_NUM = r"(?:[1-9]\d{0,2}(?:[ ,.]\d{3})+(?![\d])|\d+(?:[.,]\d+)?)"
 
 
 def parse_number(text: str) -> float | None:
     """'25 000' -> 25000, '25,000' -> 25000, '1,5' -> 1.5, '1.5' -> 1.5, '2.048' -> 2048."""
     text = text.strip()
-    if re.fullmatch(r"\d{1,3}(?:[ ,.]\d{3})+", text):
+    if re.fullmatch(r"[1-9]\d{0,2}(?:[ ,.]\d{3})+", text):  # a leading 0 is a decimal: "0.125"
         separators = set(re.findall(r"[ ,.]", text))
         if len(separators) == 1:  # one kind of grouping: thousands (a decimal has one separator)
             if (text.count(",") == 1 and "," in separators) or (text.count(".") == 1 and "." in separators):
@@ -247,7 +247,7 @@ _FAMILIES = (
 )
 _FAMILY_RE = "|".join(re.escape(f) for f in sorted(_FAMILIES, key=len, reverse=True))
 _MODEL_RE = re.compile(
-    rf"\b(?P<family>{_FAMILY_RE})(?P<ver>[-\s]?(?:v?\d+(?:\.\d+)?(?![\d.]*[bm]\b)|r1|v3|v2\.5))?"
+    rf"\b(?P<family>{_FAMILY_RE})(?P<ver>[-\s]?(?:v?\d+(?:\.\d+)?(?![\d.]*(?:[bm]\b|x\d))|r1|v3|v2\.5))?"
     rf"(?P<rest>(?:[-\s](?:\d+(?:\.\d+)?[bm]|\d+x\d+b|a\d+(?:\.\d+)?b|instruct|chat|it|base|coder|math|vl|moe"
     rf"|scout|maverick|mini|small|medium|large|nemo|turbo|distill|lite|hf))*)",
 )
@@ -405,6 +405,8 @@ def extract(text: str, known_models: list[str] | None = None) -> tuple[dict[str,
         return "growth_factor", _ratio(m.group(0))
     s.take(r"(?:croissance|growth|grandir|augmentation|hausse)\D{0,30}?(?:x\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*x"
            r"|\+?\s*\d+(?:[.,]\d+)?\s*%|doubl\w*|tripl\w*|quadrupl\w*)", growth)
+    s.take(r"\d+(?:[.,]\d+)?\s*%\s*(?:de\s+)?(?:croissance|growth|more|de plus|d'augmentation|increase)",
+           growth)
     s.take(r"\bx\s*\d+(?:[.,]\d+)?\b(?!\s*\d)|\b\d+(?:[.,]\d+)?\s*x\b(?!\s*\d)|\+\s*\d+(?:[.,]\d+)?\s*%"
            r"|doubl\w*|tripl\w*|quadrupl\w*", growth)
 
@@ -438,6 +440,8 @@ def extract(text: str, known_models: list[str] | None = None) -> tuple[dict[str,
            lambda m: ("num_gpus", _int_or_word(m.group(1))))
     s.take(rf"({_NUM})\s*(k)?\s*(?:€|euros?\b|eur\b)|€\s*({_NUM})\s*(k)?",
            lambda m: ("budget_eur", _money(m)))
+    s.take(rf"budget\s*(?:de|of|:|max(?:imum|imal)?|around|about|environ|d'environ|~)?\s*({_NUM})\s*(k)?"
+           rf"(?:\s*(?:€|euros?\b|eur\b))?", lambda m: ("budget_eur", _money(m)))
     s.take(rf"({_NUM})\s*(kw|w|watts?|kilowatts?)\b",
            lambda m: ("power_limit_w", _watts(m.group(1), m.group(2))))
     s.take(r"\b(\d+)\s*(?:u|unités de baie|rack units?)\b", lambda m: ("rack_units", int(m.group(1))))
@@ -548,6 +552,8 @@ def parse_for_question(
         m = re.search(rf"^(?:<|moins de|under|below|sous)?\s*({_NUM})\s*(ms|s|sec|secondes?|seconds?)?$", t)
         return parse_duration_ms(m.group(1), _ms_unit(m.group(2)) if m.group(2) else "ms") if m else None
     if question_type == "duration_min":
+        if re.search(r"\b(steps?|pas|étapes?|itérations?|iterations?)\b", t):
+            return None  # steps are not a duration: their length depends on the step time
         m = re.search(rf"({_NUM})\s*(minutes?|min|mn|heures?|h|hours?|jours?|days?|d|s|sec)?\b", t)
         if m:
             return parse_minutes(m.group(1), m.group(2) or "min")

@@ -36,6 +36,22 @@ OPTIMIZER_TO_REQUEST: dict[str, str] = {
 }
 
 
+# EstimateRequest field named in a tool's InputError -> the interview question that set it
+REQUEST_FIELD_TO_QUESTION: dict[str, str] = {
+    "model": "model", "revision": "model", "dtype": "precision", "quantization": "precision",
+    "max_model_len": "context_len", "seq_len": "context_len", "input_len": "input_len",
+    "output_len": "output_len", "concurrency": "concurrency", "batch_size": "batch_size",
+    "optimizer": "optimizer", "tensor_parallel_size": "num_gpus", "data_parallel_size": "num_gpus",
+    "pipeline_parallel_size": "num_gpus",
+}
+
+
+def question_for_error(error: str | None) -> str | None:
+    """The question to ask again when a tool refused the input ("max_model_len: ..." -> context_len)."""
+    field = (error or "").split(":", 1)[0].strip()
+    return REQUEST_FIELD_TO_QUESTION.get(field)
+
+
 def sized_concurrency(profile: WorkloadProfile) -> int:
     """Concurrent requests to size for: today's peak times the expected growth, rounded up."""
     base = profile.concurrency or 1
@@ -100,6 +116,46 @@ def estimate_arguments(profile: WorkloadProfile, cache_dir: Path | None = None) 
     return {k: v for k, v in args.items() if v is not None or k in ("revision", "quantization")}
 
 
+# deployment answer -> catalogue platform kinds it accepts
+DEPLOYMENT_PLATFORMS: dict[str, tuple[str, ...]] = {
+    "workstation": ("workstation",), "server": ("server", "rack"), "cloud": ("cloud",),
+}
+
+
+def matching_offers(profile: WorkloadProfile) -> tuple[list[str], list[str]]:
+    """Catalogue offers that match the deployment and the ECC requirement, and the filters applied.
+
+    ([], filters) when nothing matches or no catalogue is installed: the recommendation then looks at
+    every offer (an empty `offer_ids` means all) and the explanation says the filter found nothing.
+    """
+    filters = []
+    if profile.deployment:
+        filters.append(f"deployment={profile.deployment}")
+    if profile.ecc_required:
+        filters.append("ecc")
+    if not filters:
+        return [], []
+    try:
+        from tools.catalog import load_catalog
+
+        catalog = load_catalog()
+    except Exception:  # no catalogue in this checkout, or an unreadable one: recommend reports it itself
+        return [], filters
+    platforms = {p.id: p for p in catalog.platforms}
+    gpus = {g.id: g for g in catalog.gpus}
+    wanted = DEPLOYMENT_PLATFORMS.get(profile.deployment or "", ())
+    chosen = []
+    for offer in catalog.offers:
+        platform = platforms.get(offer.platform)
+        gpu = gpus.get(offer.gpu)
+        if wanted and (platform is None or platform.kind not in wanted):
+            continue
+        if profile.ecc_required and not (gpu is not None and gpu.ecc.value):
+            continue
+        chosen.append(offer.id)
+    return chosen, filters
+
+
 def recommend_arguments(
     profile: WorkloadProfile, estimate: dict[str, Any] | None, input_fields: set[str]
 ) -> dict[str, Any]:
@@ -119,8 +175,9 @@ def recommend_arguments(
         "ecc_required": profile.ecc_required,
         "power_limit_w": profile.power_limit_w,
         "estimate": estimate,
+        "offer_ids": matching_offers(profile)[0] if "offer_ids" in input_fields else None,
     }
-    return {k: v for k, v in candidates.items() if k in input_fields and v is not None}
+    return {k: v for k, v in candidates.items() if k in input_fields and v is not None and v != []}
 
 
 def bench_arguments(profile: WorkloadProfile, input_fields: set[str]) -> dict[str, Any]:

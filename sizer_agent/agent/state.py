@@ -40,6 +40,7 @@ class InterviewState(BaseModel):
     last_field: str | None = None  # last field answered: where a bare correction ("no, 64") goes
     misunderstood: int = 0  # consecutive answers not understood (the hint grows more explicit)
     results: dict[str, dict[str, Any]] = Field(default_factory=dict)  # last successful result per tool
+    sized_profile: dict[str, Any] | None = None  # the profile the tools last ran on (re-run when it changes)
 
     def profile(self) -> WorkloadProfile:
         return WorkloadProfile.model_validate({k: a.value for k, a in self.answers.items()})

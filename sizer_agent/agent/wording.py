@@ -86,14 +86,23 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
     return str(value)
 
 
-def understood(items: list[tuple[str, Any, Any, bool]], lang: Lang) -> str:
-    """'Compris : modèle X, fp8, ...' ; items are (field, value, previous, is_correction)."""
+def understood(items: list[tuple[str, Any, Any, bool]], lang: Lang, revision: str | None = None) -> str:
+    """'Compris : modèle X (révision non fixée), fp8, ...' ; items are (field, value, previous, is_correction).
+
+    `revision` is the model revision known so far: a model is always confirmed with it, pinned or not."""
     fr = lang == "fr"
     new = [(f, v) for f, v, prev, corr in items if not corr]
     fixed = [(f, v, prev) for f, v, prev, corr in items if corr]
     parts = []
+
+    def shown(field: str, value: Any) -> str:
+        text = format_value(field, value, lang)
+        if field == "model" and not any(f == "model_revision" for f, *_ in items):
+            text += f" ({field_label('model_revision', lang)} {format_value('model_revision', revision, lang)})"
+        return text
+
     if new:
-        body = ", ".join(f"{field_label(f, lang)} {format_value(f, v, lang)}" for f, v in new)
+        body = ", ".join(f"{field_label(f, lang)} {shown(f, v)}" for f, v in new)
         parts.append(("Compris : " if fr else "Understood: ") + body + ".")
     if fixed:
         body = ", ".join(

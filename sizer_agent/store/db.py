@@ -95,8 +95,11 @@ class SchemaVersionError(StoreError):
     pass
 
 
-class SessionNotFoundError(StoreError):
-    pass
+class SessionNotFoundError(StoreError, KeyError):
+    """No session with that id (a KeyError too, for callers that look sessions up like a mapping)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
 
 
 class SessionSummary(BaseModel):
@@ -135,7 +138,8 @@ class SessionStore:
     def _corrupt(self, reason: str) -> CorruptDatabaseError:
         return CorruptDatabaseError(
             f"session database {self.path} is unreadable ({reason}); it was left untouched. "
-            f"Move it aside or point {ENV_DB} / --db to another file; other databases are not affected."
+            f"Recover what is readable with `sizer-agent sessions salvage {self.path} --db NEW.db`, or move it "
+            f"aside / point {ENV_DB} or --db to another file; other databases are not affected."
         )
 
     def _open(self) -> sqlite3.Connection:
@@ -433,6 +437,33 @@ class SessionStore:
             if call["ok"] and call["result"] is not None:
                 state.results[call["tool"]] = call["result"]
         return state
+
+    # -- salvage ---------------------------------------------------------------------------------------
+    @classmethod
+    def salvage(cls, path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], list[str]]:
+        """Read what is readable from a damaged database, read-only, session by session.
+
+        Returns (exports of the sessions that could be read whole, one line per session or table that
+        could not). The damaged file is opened immutable: nothing is written to it.
+        """
+        source = Path(path).expanduser()
+        if not source.is_file():
+            raise StoreError(f"no database file at {source}")
+        reader = cls.__new__(cls)  # skip _open: no integrity check, no schema creation, no writes
+        reader.path = source
+        try:
+            reader._conn = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+            ids = [int(r[0]) for r in reader._conn.execute("SELECT id FROM sessions ORDER BY id")]
+        except sqlite3.DatabaseError as error:
+            return [], [f"sessions table unreadable: {error}"]
+        exports, problems = [], []
+        for session_id in ids:
+            try:
+                exports.append(reader.export_session(session_id))
+            except (sqlite3.DatabaseError, StoreError, ValueError) as error:
+                problems.append(f"session {session_id}: {type(error).__name__}: {error}")
+        reader._conn.close()
+        return exports, problems
 
     # -- export / import -------------------------------------------------------------------------------
     def export_session(self, session_id: int) -> dict[str, Any]:

@@ -87,3 +87,55 @@ def test_recommend_and_bench_run_in_order_and_are_explained(registry: ToolRegist
         "concurrency": 16, "ttft_ms": {"at_percentile": 321.0}, "tpot_ms": {"at_percentile": 23.5},
         "output_tokens_per_s": 987.0, "sla_passed": True}]}]
     assert [c["tool"] for c in store.tool_calls(sid)] == ["estimate_memory", "recommend", "bench_serve"]
+
+
+def test_deployment_and_ecc_restrict_the_offers_compared() -> None:
+    import pytest
+
+    catalog_module = pytest.importorskip("tools.catalog")
+    from sizer_agent.agent.planning import matching_offers
+    from sizer_agent.agent.profile import WorkloadProfile
+
+    catalog = catalog_module.load_catalog()
+    platforms = {p.id: p for p in catalog.platforms}
+    gpus = {g.id: g for g in catalog.gpus}
+    offers = {o.id: o for o in catalog.offers}
+    ids, filters = matching_offers(WorkloadProfile(deployment="workstation", ecc_required=True))
+    assert ids and filters == ["deployment=workstation", "ecc"]
+    for offer_id in ids:
+        assert platforms[offers[offer_id].platform].kind == "workstation"
+        assert gpus[offers[offer_id].gpu].ecc.value
+    cloud, _ = matching_offers(WorkloadProfile(deployment="cloud"))
+    assert cloud and all(platforms[offers[i].platform].kind == "cloud" for i in cloud)
+    assert matching_offers(WorkloadProfile()) == ([], [])
+
+
+class ScopedRecommendRequest(StandInRecommendRequest):
+    offer_ids: list[str] = []
+
+
+def scoped_recommend(request: ScopedRecommendRequest) -> StandInRecommendResult:
+    if request.offer_ids:  # nothing in the asked scope fits
+        return StandInRecommendResult(recommended=None, recommended_reason="no option fits", options=[],
+                                      offers=[{"name": "Enterprise Max", "fits": False, "summary": "memory"}])
+    return scripted_recommend(request)
+
+
+def test_when_nothing_fits_the_scope_the_wider_answer_follows(registry: ToolRegistry) -> None:
+    import pytest
+
+    pytest.importorskip("tools.catalog")
+    registry.register(Tool("recommend", "stand-in", ScopedRecommendRequest, StandInRecommendResult,
+                           scoped_recommend))
+    engine = DeterministicEngine(registry, lang="en")
+    engine.start()
+    events: list[Any] = []
+    for text in ("Acme", "online serving", "Llama 3.1 8B bf16, context 8k, 16 users, 2k / 512", "x1", "500 ms",
+                 "50 ms", "vLLM 0.11", "1", "workstation", "no", "yes", "no budget", "no limit"):
+        events = engine.handle(text)
+    calls = [e for e in events if isinstance(e, ToolCalled) and e.tool == "recommend"]
+    assert len(calls) == 2 and calls[0].arguments["offer_ids"] and "offer_ids" not in calls[1].arguments
+    texts = [m.text for m in events if isinstance(m, AgentMessage) and m.tone == "result"]
+    assert texts[1].startswith("Offers compared (deployment workstation, ECC required)")
+    assert texts[2].startswith("**No offer within that scope fits.**") and "ACD-014" in texts[2]
+    assert engine.state.results["recommend"]["recommended"] == "ACD-014"

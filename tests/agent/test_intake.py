@@ -57,3 +57,21 @@ values = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=
 def test_intake_never_raises(registry: ToolRegistry, data: dict[str, Any]) -> None:
     result = run_intake({**TRAINING, **data}, registry)
     assert result.ok or result.problems
+
+
+def test_custom_architecture_is_sized_by_the_real_estimator(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    from tools.registry import default_registry
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the generated config.json goes there
+    registry = default_registry()
+    data = {**TRAINING, "model": "our in-house model", "use_case": "finetune_full", "custom_architecture": {
+        "hidden_size": 2048, "num_layers": 16, "num_attention_heads": 16, "num_kv_heads": 8,
+        "intermediate_size": 8192, "vocab_size": 32000, "max_position_embeddings": 8192}}
+    result = run_intake(data, registry)
+    assert result.ok, result.problems
+    call = next(e for e in result.events if e["kind"] == "tool_call")
+    assert call["arguments"]["model"].startswith(str(tmp_path)) and call["arguments"]["model"].endswith("config.json")
+    returned = next(e for e in result.events if e["kind"] == "tool_result")
+    assert returned["ok"] and returned["result"]["model"]["num_layers"] == 16

@@ -6,7 +6,10 @@ import json
 import socket
 from typing import Any
 
+import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sizer_agent.agent.events import AgentMessage, AnswerRecorded, QuestionAsked, ToolCalled, ToolReturned
 from sizer_agent.agent.llm import LLMConfig, LLMEngine, make_engine, ungrounded_numbers
@@ -71,6 +74,30 @@ def test_answers_recorded_through_the_tool_and_phrased_by_the_model(
     tool_messages = [m for m in llm_server.requests[1]["messages"] if m["role"] == "tool"]
     assert tool_messages and json.loads(tool_messages[0]["content"])["recorded"]
     assert engine.active
+
+
+COMPLETE = json.dumps({"answers": {
+    "customer": "Acme", "use_case": "online_serving", "model": "meta-llama/Llama-3.1-8B-Instruct",
+    "precision": "fp8", "input_len": 2048, "output_len": 512, "context_len": 8192, "concurrency": 32,
+    "growth_factor": 1.0, "ttft_ms": 500, "tpot_ms": 50, "framework": "vllm", "framework_version": "0.11",
+    "num_gpus": 1, "deployment": "cloud", "ecc_required": False, "budget_eur": None}})
+
+
+def test_a_complete_profile_is_sized_by_the_tools_whatever_the_model_does(
+    llm_server: Any, registry: ToolRegistry
+) -> None:
+    llm_server.script = [
+        ("stream", H.tool_call_chunks("record_answers", COMPLETE)),
+        ("stream", H.text_chunks("Each GPU needs 83.4 GB: 70.6 GB of weights and 10.7 GB of KV cache.")),
+    ]
+    engine = engine_for(llm_server, registry)
+    engine.start()
+    events = engine.handle("everything at once")
+    assert [e.tool for e in of(events, ToolCalled)] == ["record_answers", "estimate_memory"]
+    sent_back = next(m for m in llm_server.requests[1]["messages"] if m["role"] == "tool")["content"]
+    assert '"sizing_results"' in sent_back and "83400000000" in sent_back
+    final = of(events, AgentMessage)[-1]
+    assert final.tone == "info" and final.text.startswith("Each GPU needs 83.4 GB")  # grounded in the result
 
 
 def test_malformed_tool_call_is_retried_with_the_validation_message(llm_server: Any, registry: ToolRegistry) -> None:
@@ -180,3 +207,37 @@ def test_grounding_accepts_unit_conversions() -> None:
 def test_make_engine_picks_the_backend(registry: ToolRegistry) -> None:
     assert type(make_engine(None, None, registry=registry)).__name__ == "DeterministicEngine"
     assert isinstance(make_engine("http://127.0.0.1:9/v1", "m", registry=registry), LLMEngine)
+
+
+chunk = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=10)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(
+        st.sampled_from(["choices", "delta", "content", "tool_calls", "index", "id", "function", "name",
+                         "arguments", "error", "message"]), inner, max_size=4)),
+    max_leaves=12,
+)
+sse_line = st.one_of(chunk.map(lambda c: "data: " + json.dumps(c)), st.just("data: [DONE]"), st.text(max_size=20))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(sse_line, max_size=6))
+def test_any_stream_gives_events_never_an_exception(registry: ToolRegistry, lines: list[str]) -> None:
+    body = "\n\n".join(lines).encode()
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    client = httpx.Client(transport=httpx.MockTransport(reply))
+    engine = LLMEngine(LLMConfig(url="http://127.0.0.1:9/v1", model="m"), registry, lang="en", client=client)
+    engine.start()
+    assert engine.handle("Acme")
+
+
+def test_language_switch_reaches_the_prompt(llm_server: Any, registry: ToolRegistry) -> None:
+    llm_server.script = [("stream", H.text_chunks("Quel usage ?"))]
+    engine = engine_for(llm_server, registry)
+    engine.start()
+    engine.set_lang("fr")
+    engine.handle("bonjour")
+    assert "Speak French" in llm_server.requests[0]["messages"][0]["content"]
+    assert engine.lang == "fr" and engine.missing()[0] == "customer" and not engine.complete

@@ -41,6 +41,9 @@ from sizer_agent.agent.questions import QUESTIONS
     ("prompts de 3000 tokens en moyenne, réponses de 800", {"input_len": 3000, "output_len": 800}),
     ("checkpoints toutes les heures", {"checkpoint_interval_min": 60.0}),
     ("4 x H100", {"num_gpus": 4}),
+    ("50% growth", {"growth_factor": 1.5}),
+    ("budget around 40k", {"budget_eur": 40000.0}),
+    ("Mixtral 8x7B in AWQ", {"model": "Mixtral-8X7B", "precision": "int4"}),
     ("2×RTX 5090", {"num_gpus": 2}),
     ("chatbot interne pour 200 personnes, peut-être le double l'an prochain",
      {"use_case": "online_serving", "concurrency": 200, "growth_factor": 2.0}),
@@ -84,6 +87,11 @@ def test_intents(text: str, intent: str) -> None:
     assert detect_intent(text) == intent
 
 
+def test_steps_are_not_minutes() -> None:
+    assert "checkpoint_interval_min" not in parse_message(
+        "every 1000 steps", "checkpoint_interval_min", "duration_min").values
+
+
 def test_corrections() -> None:
     assert parse_message("actually bf16").correction
     assert parse_message("non, plutôt 64 utilisateurs").correction
@@ -92,7 +100,8 @@ def test_corrections() -> None:
 
 
 @pytest.mark.parametrize(("text", "value"), [("25 000", 25000), ("25,000", 25000), ("1,5", 1.5),
-                                              ("1.5", 1.5), ("12", 12)])
+                                              ("1.5", 1.5), ("12", 12),
+                                              ("0.125", 0.125), ("8 192", 8192)])
 def test_numbers(text: str, value: float) -> None:
     assert parse_number(text) == value
 

@@ -46,3 +46,20 @@ def test_default_registry_registers_what_exists_and_says_why_not() -> None:
     registry = default_registry()
     for name in ("estimate_memory", "recommend"):
         assert (name in registry) != (name in registry.unavailable)
+
+
+def test_tools_are_imported_on_first_use_only() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import sys\n"
+        "from tools.registry import default_registry\n"
+        "r = default_registry()\n"
+        "assert 'tools.estimate' not in sys.modules, 'imported too early'\n"
+        "assert 'estimate_memory' in r\n"
+        "assert 'tools.estimate' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=root, check=True, env={"PYTHONPATH": str(root)})

@@ -205,3 +205,77 @@ def test_an_unreadable_event_row_does_not_hide_the_session(store: SessionStore) 
     conn.close()
     assert [e.kind for e in store.events(sid)][-1] == "tool_result"
     assert len(store.events(other)) == 7
+
+
+def test_module_level_export_for_other_components(tmp_path: Path) -> None:
+    """The proposal renderer calls `export_session(SessionStore(db), id)`: keep that signature."""
+    from sizer_agent.store import export_session, import_session
+
+    db = tmp_path / "s.db"
+    with SessionStore(db) as store:
+        sid = fill(store)
+        data = export_session(store, sid)
+        assert data["id"] == sid and data["format"] == FORMAT
+        with pytest.raises(KeyError, match="no session 999"):
+            export_session(store, 999)
+    with SessionStore(tmp_path / "other.db") as other:
+        assert import_session(other, data) == 1
+
+
+def test_salvage_recovers_every_readable_session_of_a_damaged_file(tmp_path: Path) -> None:
+    db = tmp_path / "damaged.db"
+    with SessionStore(db) as store:
+        for i in range(4):
+            sid = store.create_session(title=f"s{i}")
+            for j in range(60):  # enough rows that each session's events fill pages of their own
+                store.record_event(sid, AgentMessage(text=f"{i}-{j} " + "x" * 300))
+    raw = bytearray(db.read_bytes())
+    for offset in range(len(raw) - 3 * 4096, len(raw), 4096):  # the last pages: the last session's events
+        raw[offset:offset + 12] = b"\xff" * 12
+    db.write_bytes(bytes(raw))
+    with pytest.raises(CorruptDatabaseError, match="sessions salvage"):
+        SessionStore(db)
+    exports, problems = SessionStore.salvage(db)
+    # which pages hold what depends on SQLite's allocator: the first sessions survive, the damage is named
+    assert len(exports) >= 2 and exports[0]["title"] == "s0"
+    assert len(exports) + len(problems) == 4 and all(p.startswith("session ") for p in problems)
+    assert db.read_bytes() == bytes(raw)  # read-only
+    with SessionStore(tmp_path / "new.db") as fresh:
+        for data in exports:
+            fresh.import_session(data)
+        assert all(len(fresh.events(s.id)) == 60 for s in fresh.list_sessions())
+
+
+def test_a_crash_inside_a_tool_keeps_the_answer_that_triggered_it(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    code = f"""
+import os
+from pydantic import BaseModel
+from sizer_agent.agent.engine import DeterministicEngine
+from sizer_agent.store import SessionStore
+from tools.registry import Tool, ToolRegistry
+
+class Args(BaseModel, extra="allow"):
+    model: str
+
+def crash(_args):
+    os._exit(3)  # the process dies while the tool runs
+
+registry = ToolRegistry()
+registry.register(Tool("estimate_memory", "crashes", Args, Args, crash))
+store = SessionStore({str(db)!r})
+sid = store.create_session(lang="en")
+engine = DeterministicEngine(registry, lang="en", on_event=store.recorder(sid), known_models=[])
+engine.start()
+for text in ("Acme", "online serving", "org/model bf16, context 8k, 16 users, 2k / 512", "x1", "500 ms",
+             "50 ms", "vLLM 0.11", "1", "cloud", "no", "no budget"):
+    engine.handle(text)
+"""
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={"PYTHONPATH": str(ROOT)})
+    assert result.returncode == 3
+    with SessionStore(db) as store:
+        (session,) = store.list_sessions()
+        answers = store.answers(session.id)
+        assert answers["budget_eur"].value is None and answers["budget_eur"].raw_text == "no budget"
+        (call,) = store.tool_calls(session.id)
+        assert call["tool"] == "estimate_memory" and call["ok"] is None  # called, never returned

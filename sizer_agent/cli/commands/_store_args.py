@@ -11,9 +11,10 @@ EXIT_USAGE = 2
 EXIT_STORE = 1
 
 
-def add_db_argument(parser: argparse.ArgumentParser) -> None:
+def add_db_argument(parser: argparse.ArgumentParser, *, nested: bool = False) -> None:
+    """`nested`: on a sub-command whose parent has --db too (SUPPRESS keeps the parent's value)."""
     parser.add_argument(
-        "--db", metavar="PATH", default=None,
+        "--db", metavar="PATH", default=argparse.SUPPRESS if nested else None,
         help=f"session database file (default: ${ENV_DB}, else sessions.db in the user data directory)",
     )
 

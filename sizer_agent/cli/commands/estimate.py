@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from sizer_agent.cli.commands.recommend import render_perf
 from sizer_agent.cli.estimate_args import add_estimate_arguments, request_from_args
 from sizer_agent.cli.units import bar, both, gib, params
 from tools.estimate import EstimateResult, estimate
+from tools.perf.estimate import perf_for_estimate
 
 NAME = "estimate"
 ORDER = 10
@@ -99,8 +101,10 @@ def render(result: EstimateResult) -> str:
 
 def run(args: argparse.Namespace) -> int:
     result = estimate(request_from_args(args))
+    perf = perf_for_estimate(result)  # speed on a catalogue GPU (--gpu ID); None otherwise
     if args.json:
-        print(json.dumps(result.model_dump(mode="json"), indent=2))
+        print(json.dumps({**result.model_dump(mode="json"), "perf": perf and perf.model_dump(mode="json")},
+                         indent=2))
     else:
-        print(render(result))
+        print(render(result) + ("\n\n" + render_perf(perf) if perf else ""))
     return 0

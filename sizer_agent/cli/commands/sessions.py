@@ -11,7 +11,7 @@ from typing import Any
 from sizer_agent.agent.questions import field_label
 from sizer_agent.agent.wording import format_value
 from sizer_agent.cli.commands._store_args import EXIT_USAGE, add_db_argument, open_store, report_store_error
-from sizer_agent.store import FORMAT, StoreError
+from sizer_agent.store import FORMAT, SessionStore, StoreError
 
 NAME = "sessions"
 ORDER = 40
@@ -26,6 +26,8 @@ directory. A damaged file is reported and left untouched.
   sizer-agent sessions export ID [-o FILE]  the session as JSON ({FORMAT})
   sizer-agent sessions import FILE          store an exported session under a new id
   sizer-agent sessions delete ID            remove a session and everything recorded in it
+  sizer-agent sessions salvage DAMAGED.db   copy every readable session of a damaged database (read-only)
+                                            into --db, under new ids; lists what could not be read
 
 `list --json` prints a JSON list, oldest first; each item has: id, title, customer, lang, created,
 updated (ISO 8601 UTC), answers (fields answered), tool_calls.
@@ -51,8 +53,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     imp.add_argument("--json", action="store_true", help='print {"id": NEW_ID}')
     delete = sub.add_parser("delete", help="remove a session")
     delete.add_argument("id", type=int)
-    for p in (listing, show, export, imp, delete):
-        add_db_argument(p)
+    salvage = sub.add_parser("salvage", help="copy the readable sessions of a damaged database into --db")
+    salvage.add_argument("damaged", help="the damaged database file (opened read-only, never modified)")
+    add_db_argument(parser)
+    for p in (listing, show, export, imp, delete, salvage):
+        add_db_argument(p, nested=True)
 
 
 def _print_session(data: dict[str, Any]) -> None:
@@ -114,6 +119,18 @@ def run(args: argparse.Namespace) -> int:
                 new_id = store.import_session(data)
                 print(json.dumps({"id": new_id}) if args.json else f"imported as session {new_id}")
                 return 0
+            if args.action == "salvage":
+                if Path(args.damaged).resolve() == store.path.resolve():
+                    print("sizer-agent sessions: error: --db: must be another file than the damaged one",
+                          file=sys.stderr)
+                    return EXIT_USAGE
+                exports, problems = SessionStore.salvage(args.damaged)
+                for data in exports:
+                    new_id = store.import_session(data)
+                    print(f"session {data['id']} ({data['title'] or 'untitled'}) -> session {new_id} in {store.path}")
+                for problem in problems:
+                    print(f"not recovered: {problem}", file=sys.stderr)
+                return 0 if not problems else 1
             if args.action == "delete":
                 store.delete_session(args.id)
                 print(f"deleted session {args.id}")
