@@ -97,19 +97,32 @@ INTERVIEW = [
 
 
 async def _answer_to_card(app: Any, pilot: Any, text: str, tool: str) -> float:
-    """Type `text`, then time Enter → a new card for `tool` showing its result."""
+    """Type `text`, then time Enter → the first frame that draws a new card for `tool` with its result.
+
+    "Drawn" is the card's `render()` being called with the result set: the compositor calls it for the
+    frame it is about to paint.
+    """
     from sizer_agent.app.widgets.chat import ToolCard
 
     before = {id(c) for c in app.query(ToolCard)}
+    drawn: list[float] = []
+    original = ToolCard.render
+
+    def render(card: Any) -> Any:
+        if not drawn and id(card) not in before and card.call.tool == tool and card.outcome is not None:
+            drawn.append(time.perf_counter())
+        return original(card)
+
     await pilot.press(*text)
-    start = time.perf_counter()
-    await pilot.press("enter")
-    while True:
-        cards = [c for c in app.query(ToolCard) if id(c) not in before and c.call.tool == tool]
-        if cards and cards[0].outcome is not None and cards[0].is_mounted:
-            await pilot.pause()  # the frame that shows it
-            return (time.perf_counter() - start) * 1000
-        await pilot.pause(0.001)
+    ToolCard.render = render  # type: ignore[method-assign]
+    try:
+        start = time.perf_counter()
+        await pilot.press("enter")
+        while not drawn:
+            await pilot.pause(0.001)
+    finally:
+        ToolCard.render = original  # type: ignore[method-assign]
+    return (drawn[0] - start) * 1000
 
 
 async def _tool_latency(repeats: int) -> dict[str, Any]:

@@ -16,12 +16,20 @@ from sizer_agent.app.present import GB, OptionView, RecommendationView, bar, for
 
 # Column widths in characters: with the cell padding the table stays inside 80 columns.
 OFFER_COLUMN = 12
-GPU_COLUMN = 12
+GPU_COLUMN = 14
 CHART_ROWS = 8  # the charts show the best-ranked options only
 
 
 def cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _short_gpu(name: str) -> str:
+    """The table's narrow column drops the vendor ("NVIDIA H100 SXM5" → "H100 SXM5")."""
+    for vendor in ("NVIDIA ", "AMD "):
+        if name.startswith(vendor):
+            return name[len(vendor):]
+    return name
 
 
 def _maybe(value: float | None, lang: Lang, digits: int = 0, suffix: str = "") -> str:
@@ -57,7 +65,7 @@ class RecommendationTable(DataTable[Text | str]):
             self.add_row(
                 Text(str(rank), style=style),
                 Text(cut(option.offer_id, OFFER_COLUMN), style=style),
-                cut(f"{option.num_gpus}× {option.gpu}", GPU_COLUMN),
+                cut(f"{option.num_gpus}× {_short_gpu(option.gpu)}", GPU_COLUMN),
                 option.precision,
                 format_gb(option.per_gpu_total_bytes, lang),
                 _maybe(option.tokens_per_s, lang),
