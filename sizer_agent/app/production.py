@@ -13,7 +13,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from sizer_agent.agent.engine import DeterministicEngine
 from sizer_agent.agent.events import AnswerRecorded, Event
@@ -25,7 +25,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 PROPOSAL_MODULE = "sizer_agent.proposal"
-PROPOSAL_FORMATS = ("md", "html")
+PROPOSAL_FORMATS: tuple[Literal["md", "html"], ...] = ("md", "html")
 
 
 def _user_errors(function: Callable[P, R]) -> Callable[P, R]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -33,7 +33,7 @@ class ChatScreen(Screen[None]):
     """Renders what the app hands it (`show`, `reset`); the answer box posts `AnswerSubmitted` upward."""
 
     # Below 70 columns the sidebar would squeeze the conversation: it is hidden (CSS class -narrow).
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (70, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (70, "-wide")]  # noqa: RUF012 (Textual types it so)
 
     class Composed(Message):
         """The screen's widgets exist: the app may open a session into it."""

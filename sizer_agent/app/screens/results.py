@@ -103,4 +103,4 @@ class ResultsScreen(Screen[None]):
         for widget in self.query("Verdict, RecommendationTable, RejectionList, BarChart, Assumptions, KeyBar"):
             widget.lang = self.lang  # type: ignore[attr-defined]
             if hasattr(widget, "view"):
-                widget.view = self.view  # type: ignore[attr-defined]
+                widget.view = self.view

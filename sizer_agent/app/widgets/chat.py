@@ -112,7 +112,7 @@ class ToolCard(Widget, can_focus=True):
     click opens and closes it; it posts `Toggled`.
     """
 
-    BINDINGS: ClassVar = [Binding("enter,space", "toggle", show=False)]
+    BINDINGS: ClassVar = [Binding("enter,space", "toggle_card", show=False)]
     DEFAULT_CSS: ClassVar[str] = """
     ToolCard { height: auto; }
     """
@@ -168,14 +168,14 @@ class ToolCard(Widget, can_focus=True):
     def watch_outcome(self, outcome: ToolReturned | None) -> None:
         self.set_class(outcome is not None and not outcome.ok, "-failed")
 
-    def action_toggle(self) -> None:
+    def action_toggle_card(self) -> None:
         self.expanded = not self.expanded
         if self.expanded:  # show the opened card from its first line
             self.call_after_refresh(self.scroll_visible, top=True, animate=False)
         self.post_message(self.Toggled(self, self.expanded))
 
     def on_click(self) -> None:
-        self.action_toggle()
+        self.action_toggle_card()
 
 
 class ChatLog(VerticalScroll):
