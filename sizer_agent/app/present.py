@@ -21,11 +21,11 @@ GB = 10**9
 
 
 def format_number(value: float, lang: Lang, digits: int = 0) -> str:
-    """12 345.6 in English, 12 345,6 in French (narrow no-break space between thousands)."""
+    """12,345.6 in English, 12 345,6 in French (narrow no-break space between thousands)."""
     text = f"{value:,.{digits}f}"
     if lang == "fr":
         return text.replace(",", "\u202f").replace(".", ",")
-    return text.replace(",", "\u202f")
+    return text
 
 
 def format_gb(n_bytes: float | None, lang: Lang) -> str:

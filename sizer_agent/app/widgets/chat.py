@@ -61,8 +61,10 @@ class ChatLine(Static):
 class AgentLine(ChatLine):
     """A question or an explanation from the agent, rendered as Markdown."""
 
-    def __init__(self, text: str, lang: Lang, *, question: bool = False) -> None:
-        super().__init__(text, lang, classes="agent" + (" question" if question else ""))
+    def __init__(self, text: str, lang: Lang, *, question: bool = False, tone: str = "info") -> None:
+        # The tone (info, confirm, hint, result, error) only colours the line: see app.tcss. A question's
+        # `hint` is not drawn: the engine's message before it already gives the example.
+        super().__init__(text, lang, classes=f"agent tone-{tone}" + (" question" if question else ""))
 
     def body(self) -> RenderableType:
         return RichMarkdown(self.text)
@@ -215,7 +217,7 @@ class ChatLog(VerticalScroll):
             if isinstance(event, QuestionAsked):
                 widgets.append(AgentLine(event.text, self.lang, question=True))
             elif isinstance(event, AgentMessage):
-                widgets.append(AgentLine(event.text, self.lang))
+                widgets.append(AgentLine(event.text, self.lang, tone=event.tone))
             elif isinstance(event, AnswerRecorded):
                 if replay and event.raw_text and event.raw_text != self._last_user_text:
                     self._last_user_text = event.raw_text
