@@ -289,6 +289,13 @@ class SizerApp(App[None]):
     def action_toggle_lang(self) -> None:
         self.lang = "en" if self.lang == "fr" else "fr"
 
+    def action_command_palette(self) -> None:
+        """Textual's palette, with its search prompt in the interface language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=t("cmd.search", self.lang), id="--command-palette"))
+
     def get_system_commands(self, screen: Screen[Any]) -> Any:
         lang = self.lang
         yield SystemCommand(t("cmd.new", lang), t("cmd.new_help", lang), self.action_new_session)

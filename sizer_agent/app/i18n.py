@@ -141,6 +141,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Every answer is saved at once: nothing is lost when you quit.",
     ),
     # Command palette
+    "cmd.search": ("Chercher une commande…", "Search for commands…"),
     "cmd.new": ("Nouvelle session", "New session"),
     "cmd.new_help": ("Commencer un nouvel entretien", "Start a new interview"),
     "cmd.resume": ("Reprendre une session", "Resume a session"),

@@ -100,6 +100,8 @@ async def test_command_palette_lists_translated_commands(make_app, scripted) -> 
         await settle(pilot)
         await pilot.press("ctrl+k")
         await settle(pilot)
+        text = screen_text(app)
+        assert "Chercher une commande" in text and "Nouvelle session" in text
         await pilot.press(*"english")
         await settle(pilot)
         await pilot.press("enter")
@@ -213,3 +215,22 @@ async def test_a_running_tool_shows_at_once_then_its_result(make_app) -> None:
         await settle(pilot)
         assert card.outcome is not None and "✓ 5 ms" in screen_text(app)
         assert len(app.query(ToolCard)) == 1  # streamed events are not drawn twice
+
+
+async def test_results_come_back_with_f3_and_follow_the_language(make_app, scripted) -> None:
+    app = make_app(scripted)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f3")
+        assert app.notices[-1] == "Pas encore de recommandation."
+        for answer in ("Llama-3.1-70B-Instruct", "fp8", "32"):
+            await say(pilot, answer)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        assert isinstance(app.screen, ResultsScreen)
+        await pilot.press("f2")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Recommended: ACD-014 Enterprise Max" in text and "55,480" in text
