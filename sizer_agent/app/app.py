@@ -254,6 +254,7 @@ class SizerApp(App[None]):
         session_id, directory = self.session.id, self.config.output_dir
         path = await self._call(lambda b: b.export_session(session_id, directory))
         self.notice(t("notice.exported", self.lang, path=path))
+        self._hand_over([path])
 
     @work(group="files", exit_on_error=False)
     async def action_write_proposal(self) -> None:
@@ -267,6 +268,13 @@ class SizerApp(App[None]):
             self.notice(t("notice.proposal_missing", self.lang), severity="warning")
             return
         self.notice(t("notice.proposal_written", self.lang, paths=", ".join(str(p) for p in paths)))
+        self._hand_over(paths)
+
+    def _hand_over(self, paths: list[Path]) -> None:
+        """In self-service (a browser), the files written on the server are also downloaded by the user."""
+        if self.config.self_service:
+            for path in paths:
+                self.deliver_binary(path)
 
     def action_show_results(self) -> None:
         # Screens other than the conversation load on first use: start-up time goes to the first question.

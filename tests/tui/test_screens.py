@@ -234,3 +234,18 @@ async def test_results_come_back_with_f3_and_follow_the_language(make_app, scrip
         await settle(pilot)
         text = screen_text(app)
         assert "Recommended: ACD-014 Enterprise Max" in text and "55,480" in text
+
+
+async def test_self_service_downloads_files_and_hides_other_sessions(make_app, scripted, tmp_path: Path) -> None:
+    app = make_app(scripted, self_service=True)
+    delivered: list[Path] = []
+    app.deliver_binary = lambda path, **_: delivered.append(path)  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert delivered == [tmp_path / "session-1.json"]  # the browser gets the file too
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert app.notices[-1] == "Non disponible en libre-service."
+        assert not app.query("SessionPicker")
