@@ -16,7 +16,7 @@ from sizer_agent.app.present import GB, OptionView, RecommendationView, bar, for
 
 # Column widths in characters: with the cell padding the table stays inside 80 columns.
 OFFER_COLUMN = 12
-GPU_COLUMN = 14
+GPU_COLUMN = 13
 CHART_ROWS = 8  # the charts show the best-ranked options only
 
 
