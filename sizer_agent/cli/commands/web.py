@@ -7,6 +7,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from sizer_agent.cli.commands._store_args import add_db_argument
+
 NAME = "web"
 HELP = "serve the interview app in a web browser (needs the `web` extra)"
 DESCRIPTION = """\
@@ -30,14 +32,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--public-url", help="URL browsers use to reach the server, when behind a proxy")
     parser.add_argument("--lang", choices=["fr", "en"], default="fr", help="interface language (default fr)")
-    parser.add_argument("--db", type=Path, metavar="FILE", help="session database (SQLite)")
+    add_db_argument(parser)
 
 
 def app_command(args: argparse.Namespace) -> str:
     """The shell command textual-serve runs for each browser connection."""
     argv = [sys.executable, "-m", "sizer_agent", "app", "--self-service", "--lang", args.lang]
-    if args.db is not None:
-        argv += ["--db", str(args.db.resolve())]
+    if args.db is not None:  # absolute: the app process may start in another folder
+        argv += ["--db", str(Path(args.db).resolve())]
     return shlex.join(argv)
 
 
