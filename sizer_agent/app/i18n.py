@@ -14,7 +14,6 @@ LANGS: tuple[Lang, ...] = ("fr", "en")
 # key -> (français, English)
 STRINGS: dict[str, tuple[str, str]] = {
     # Header, footer, bindings
-    "app.title": ("sizer-agent", "sizer-agent"),
     "app.session": ("session {id} · {title}", "session {id} · {title}"),
     "app.no_session": ("aucune session", "no session"),
     "key.new": ("nouveau", "new"),
@@ -23,23 +22,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.proposal": ("proposition", "proposal"),
     "key.help": ("aide", "help"),
     "key.quit": ("quitter", "quit"),
-    "key.lang": ("english", "français"),
-    "key.results": ("résultats", "results"),
-    "key.palette": ("commandes", "commands"),
     "key.back": ("retour", "back"),
-    "key.open": ("ouvrir", "open"),
     # Chat
     "chat.agent": ("Agent", "Agent"),
     "chat.you": ("Vous", "You"),
     "chat.input_placeholder": ("Votre réponse, puis Entrée", "Your answer, then Enter"),
     "chat.suggestions": ("suggestions (↓ pour choisir, → pour compléter)",
                          "suggestions (↓ to pick, → to complete)"),
-    "chat.thinking": ("calcul en cours…", "working…"),
     "chat.assumed": ("par défaut", "assumed"),
-    "chat.recorded": ("noté", "recorded"),
     "chat.error": ("Erreur interne : {error}. Votre dernière réponse est conservée ; réessayez.",
                    "Internal error: {error}. Your last answer is kept; try again."),
-    "chat.starting": ("Ouverture de la session…", "Opening the session…"),
     # Tool cards
     "tool.label": ("outil", "tool"),
     "tool.running": ("en cours", "running"),
@@ -61,9 +53,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "side.empty": ("(rien encore)", "(nothing yet)"),
     "side.memory": ("mémoire / GPU", "memory / GPU"),
     "side.no_estimate": ("pas encore estimée", "not estimated yet"),
-    "side.tiers": ("tailles de GPU", "GPU sizes"),
     # Results screen
-    "results.title": ("Recommandation", "Recommendation"),
     "results.recommended": ("Recommandé : {name}", "Recommended: {name}"),
     "results.assumptions": ("Hypothèses de l'outil", "The tool's assumptions"),
     "results.none": ("Aucune configuration ne convient.", "No configuration fits."),
@@ -85,9 +75,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     # Sessions picker
     "sessions.title": ("Reprendre une session", "Resume a session"),
     "sessions.empty": ("Aucune session enregistrée.", "No saved session."),
-    "sessions.id": ("id", "id"),
-    "sessions.created": ("créée", "created"),
-    "sessions.name": ("titre", "title"),
     # Help
     "help.title": ("Aide", "Help"),
     "help.body": (
@@ -169,13 +156,9 @@ STRINGS: dict[str, tuple[str, str]] = {
         "aucune proposition écrite.",
         "The proposal module (sizer_agent.proposal) is not installed in this build: no proposal written.",
     ),
-    "notice.proposal_failed": ("La proposition a échoué : {error}", "The proposal failed: {error}"),
     "notice.no_session": ("Aucune session ouverte.", "No session open."),
     "notice.no_results": ("Pas encore de recommandation.", "No recommendation yet."),
-    "notice.busy": ("Un calcul est en cours, patientez.", "Still working, please wait."),
     "notice.self_service": ("Non disponible en libre-service.", "Not available in self-service mode."),
-    "notice.export_failed": ("L'export a échoué : {error}", "Export failed: {error}"),
-    "notice.open_failed": ("Impossible d'ouvrir la session : {error}", "Cannot open the session: {error}"),
 }
 
 
