@@ -301,7 +301,7 @@ class SizerApp(App[None]):
         """Textual's palette, with its search prompt in the interface language."""
         from textual.command import CommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(CommandPalette(placeholder=t("cmd.search", self.lang), id="--command-palette"))
 
     def get_system_commands(self, screen: Screen[Any]) -> Any:

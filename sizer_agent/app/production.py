@@ -13,13 +13,17 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 
-from sizer_agent.agent.engine import DeterministicEngine
 from sizer_agent.agent.events import AnswerRecorded, Event
 from sizer_agent.app.backend import Backend, BackendError, OpenedSession, ProposalUnavailable, SessionSummary
 from sizer_agent.app.i18n import Lang
-from sizer_agent.store import SessionStore, StoreError
+
+if TYPE_CHECKING:
+    from sizer_agent.store import SessionStore
+
+# The engine and the store are imported on first use, which happens on the app's engine thread while
+# Textual builds the screen: their import time overlaps the UI's start instead of preceding it.
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -33,6 +37,8 @@ def _user_errors(function: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(function)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        from sizer_agent.store import StoreError
+
         try:
             return function(*args, **kwargs)
         except StoreError as error:
@@ -80,6 +86,8 @@ class StoreBackend:
         llm_url: str | None = None,
         llm_model: str | None = None,
     ) -> None:
+        from sizer_agent.store import SessionStore
+
         self.store = SessionStore(db_path)
         self._recorders: dict[str, _Recorder] = {}  # by session id: each open engine's on_event
         self._llm_url = llm_url
@@ -91,6 +99,8 @@ class StoreBackend:
             from sizer_agent.agent.llm import make_engine
 
             return make_engine(self._llm_url, self._llm_model, lang=lang, state=state, on_event=recorder)
+        from sizer_agent.agent.engine import DeterministicEngine
+
         return DeterministicEngine(lang=lang, state=state, on_event=recorder)
 
     def _title(self, session_id: int) -> str:
