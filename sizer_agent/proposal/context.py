@@ -647,6 +647,8 @@ def build_context(session: dict[str, Any]) -> ProposalContext:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "session"
         raise InputError(where, f"unexpected value in the session ({first['msg']})") from None
+    except InputError:
+        raise
     except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as error:
         # A hand-edited or damaged export: the file is user input, so one clear line, not a traceback.
         raise InputError("session", f"damaged session export ({type(error).__name__}: {error})") from None
