@@ -1,0 +1,250 @@
+"""`sizer-agent bench`: measure a serving engine, a training step or the accelerator itself."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+NAME = "bench"
+ORDER = 40
+HELP = "benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), compare"
+DESCRIPTION = """\
+Measure instead of guessing. Every result is a JSON file that records the full trial settings
+(model, revision, precision, lengths, concurrency, engine and version, GPU, driver), so two results are
+only compared when they were measured the same way.
+
+  serve      load-test any OpenAI-compatible server (vLLM, llama.cpp, ...) at given concurrency levels
+  launch     start vLLM's OpenAI server with a model, wait for it, run `serve`, stop it
+  micro      GEMM TFLOP/s, memory and host<->device bandwidth, all-reduce bus bandwidth (needs a GPU)
+  train      a real training loop on a causal LM built from a config: step time, memory, checkpoint resume
+  compare    put two results side by side, or refuse and list the settings that differ
+  calibrate  compare a serve result with the estimator's prediction for the same settings
+
+Metric definitions (serve), on one clock (time.perf_counter_ns):
+  TTFT  first chunk carrying output - send time (send = request body written to the socket)
+  ITL   every gap between token-bearing chunks, all requests pooled
+  TPOT  (E2E - TTFT) / (output tokens - 1), per request
+  E2E   last token-bearing chunk - send time
+  throughput   tokens of completed requests / window (first send -> last stream end);
+               output_tokens_per_s counts output only, total_tokens_per_s adds prompt tokens
+  goodput      completed requests meeting every SLO that is set / window
+  percentiles  linear interpolation (numpy default), sample count reported
+Token counts come from the server (stream_options include_usage + continuous_usage_stats).
+
+Examples:
+  sizer-agent bench serve --base-url http://127.0.0.1:8000 --input-len 1024 --output-len 256 \\
+      --concurrency 1,4,16,64 --num-prompts 200 --out results/h200-llama8b.json
+  sizer-agent bench serve --base-url http://127.0.0.1:8000 --sweep --slo-ttft-ms 500 --slo-tpot-ms 50
+  sizer-agent bench serve --base-url http://127.0.0.1:8000 --request-rate 2,4,8 --duration 60
+  sizer-agent bench launch --model meta-llama/Llama-3.1-8B-Instruct --dtype bfloat16 --concurrency 1,8,32
+  sizer-agent bench compare results/a.json results/b.json
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="bench_command", metavar="SUBCOMMAND", required=True)
+    for name, (help_text, description, add_arguments, _) in _SUBCOMMANDS.items():
+        sub_parser = sub.add_parser(
+            name, help=help_text, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
+        add_arguments(sub_parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    return int(_SUBCOMMANDS[args.bench_command][3](args))
+
+
+def emit_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+def default_out(kind: str) -> Path:
+    import datetime as dt
+
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+    return Path("bench-results") / f"{kind}-{stamp}.json"
+
+
+def _progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _int_list(text: str, field: str) -> list[int]:
+    from tools.errors import InputError
+
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InputError(field, f"not a list of integers: {text!r}", "e.g. 1,4,16,64") from None
+    if not values:
+        raise InputError(field, "empty list", "e.g. 1,4,16,64")
+    return values
+
+
+def _float_list(text: str, field: str) -> list[float]:
+    from tools.errors import InputError
+
+    try:
+        values = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InputError(field, f"not a list of numbers: {text!r}", "e.g. 0.5,1,2") from None
+    if not values:
+        raise InputError(field, "empty list", "e.g. 0.5,1,2")
+    return values
+
+
+# ---------------------------------------------------------------- serve
+
+SERVE_DESCRIPTION = """\
+Load-test an OpenAI-compatible streaming server at the planned load and record TTFT, ITL, TPOT, E2E,
+throughput, goodput and peak GPU memory from the same trial.
+
+Closed loop (default): each --concurrency level keeps that many requests in flight.
+Open loop: --request-rate R1,R2 sends Poisson arrivals at each rate (cap in flight: first --concurrency).
+Per level: --num-prompts requests (default max(50, 4 x concurrency)) or --duration seconds.
+--sweep doubles the concurrency from the first --concurrency value while the SLA holds (latencies at
+--percentile under --slo-*), then bisects; `sla_max_concurrency` is the largest level that passed.
+Lengths: N (fixed) or LOW:HIGH (uniform). Prompts are random words counted exactly with the server's
+/tokenize (completions endpoint); ignore_eos makes the server generate exactly --output-len tokens.
+
+The client checks itself: a level whose p99 dispatch delay or event-loop lag exceeds
+--max-dispatch-delay-ms, or whose client CPU exceeds 90 % of a core, is marked client_lagged (invalid).
+
+Output: --out FILE.json (default bench-results/serve-<time>.json) plus FILE.requests.jsonl (one line per
+request, every chunk time stamp). --json prints the result JSON on stdout; the summary table goes to
+stdout otherwise; progress goes to stderr. Ctrl-C stops and keeps what was measured.
+
+JSON schema (stable): settings, server {version, models, engine}, hardware {driver_version, gpus[]},
+levels[] {concurrency, requests_completed, requests_failed, failures, ttft_ms, itl_ms, tpot_ms, e2e_ms
+(each count, mean, p50, p90, p99, max, at_percentile), output_tokens_per_s, total_tokens_per_s,
+goodput_rps, slo_attainment, sla_passed, client_lagged, dispatch_delay_ms, client_cpu_fraction,
+peak_gpu_memory_bytes (null without NVML)}, sweep[], sla_max_concurrency, interrupted, warnings.
+"""
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser, with_base_url: bool = True) -> None:
+    if with_base_url:
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000", help="server root URL")
+    parser.add_argument("--model", help="model id sent to the server (default: first of /v1/models)")
+    parser.add_argument("--revision", help="model revision being served (recorded for comparisons)")
+    parser.add_argument("--precision", help="dtype/quantization being served (recorded), e.g. bfloat16, fp8")
+    parser.add_argument("--endpoint", choices=["completions", "chat"], default="completions")
+    parser.add_argument("--input-len", default="512", help="prompt tokens: N or LOW:HIGH (default 512)")
+    parser.add_argument("--output-len", default="128", help="output tokens: N or LOW:HIGH (default 128)")
+    parser.add_argument("--no-ignore-eos", action="store_true", help="let the model stop at end-of-sequence")
+    parser.add_argument("--concurrency", default="1", help="closed-loop levels, e.g. 1,4,16,64 (default 1)")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--num-prompts", type=int, help="requests per level")
+    group.add_argument("--duration", type=float, help="seconds per level (instead of --num-prompts)")
+    parser.add_argument("--request-rate", help="open loop: Poisson arrival rates in req/s, e.g. 1,2,4")
+    parser.add_argument("--warmup", type=int, default=0, help="unrecorded requests before the first level")
+    parser.add_argument("--sweep", action="store_true", help="find the largest concurrency meeting the SLA")
+    parser.add_argument("--max-concurrency", type=int, default=1024, help="upper bound of --sweep")
+    parser.add_argument("--slo-ttft-ms", type=float, help="SLA bound on TTFT at --percentile")
+    parser.add_argument("--slo-tpot-ms", type=float, help="SLA bound on TPOT at --percentile")
+    parser.add_argument("--slo-e2e-ms", type=float, help="SLA bound on E2E at --percentile")
+    parser.add_argument("--percentile", type=float, default=99.0, help="SLA percentile (default 99)")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a request is failed")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-dispatch-delay-ms", type=float, default=5.0, help="client self-check bound")
+    parser.add_argument("--out", type=Path, help="result JSON path (requests go beside it as .requests.jsonl)")
+    parser.add_argument("--json", action="store_true", help="print the result JSON on stdout")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def serve_settings(args: argparse.Namespace, base_url: str | None = None) -> Any:
+    from tools.bench.prompts import parse_length
+    from tools.bench.results import ServeSettings
+
+    rates = _float_list(args.request_rate, "--request-rate") if args.request_rate else None
+    concurrency = _int_list(args.concurrency, "--concurrency")
+    if rates and args.concurrency == "1":
+        concurrency = [1024]  # open loop without an explicit cap: effectively uncapped
+    return ServeSettings(
+        base_url=base_url or args.base_url,
+        endpoint=args.endpoint,
+        model=args.model,
+        revision=args.revision,
+        precision=args.precision,
+        input_len=parse_length(args.input_len, "--input-len"),
+        output_len=parse_length(args.output_len, "--output-len"),
+        ignore_eos=not args.no_ignore_eos,
+        mode="open" if rates else "closed",
+        concurrency=concurrency,
+        request_rate=rates,
+        num_prompts=args.num_prompts,
+        duration_s=args.duration,
+        warmup=args.warmup,
+        sweep=args.sweep,
+        max_concurrency=args.max_concurrency,
+        slo_ttft_ms=args.slo_ttft_ms,
+        slo_tpot_ms=args.slo_tpot_ms,
+        slo_e2e_ms=args.slo_e2e_ms,
+        percentile=args.percentile,
+        timeout_s=args.timeout,
+        seed=args.seed,
+        max_dispatch_delay_ms=args.max_dispatch_delay_ms,
+    )
+
+
+def serve_table(result: Any) -> str:
+    def ms(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1f}"
+
+    header = (
+        f"{'conc':>5} {'rate':>6} {'ok':>6} {'fail':>5} {'TTFT p50':>9} {'TTFT p99':>9} {'ITL p50':>8} "
+        f"{'TPOT p50':>9} {'TPOT p99':>9} {'E2E p99':>9} {'out tok/s':>10} {'tot tok/s':>10} "
+        f"{'goodput':>8} {'peak GPU':>9}  note"
+    )
+    lines = [header]
+    for level in result.levels:
+        peak = "-" if level.peak_gpu_memory_bytes is None else f"{level.peak_gpu_memory_bytes / 2**30:.1f}GiB"
+        notes = []
+        if level.client_lagged:
+            notes.append("CLIENT LAGGED (invalid)")
+        if level.sla_passed is not None:
+            notes.append("SLA ok" if level.sla_passed else "SLA broken")
+        if level.interrupted:
+            notes.append("interrupted")
+        lines.append(
+            f"{level.concurrency:>5} {level.request_rate or '-':>6} {level.requests_completed:>6} "
+            f"{level.requests_failed:>5} {ms(level.ttft_ms.p50):>9} {ms(level.ttft_ms.p99):>9} "
+            f"{ms(level.itl_ms.p50):>8} {ms(level.tpot_ms.p50):>9} {ms(level.tpot_ms.p99):>9} "
+            f"{ms(level.e2e_ms.p99):>9} {level.output_tokens_per_s:>10.1f} {level.total_tokens_per_s:>10.1f} "
+            f"{level.goodput_rps:>8.2f} {peak:>9}  {', '.join(notes)}"
+        )
+    lines.append("latencies in ms; percentiles by linear interpolation; throughput over each level's window")
+    if result.sweep is not None:
+        lines.append(f"SLA max concurrency: {result.sla_max_concurrency}")
+    for warning in result.warnings:
+        lines.append(f"warning: {warning}")
+    if result.interrupted:
+        lines.append("interrupted: the results above are what was measured before Ctrl-C")
+    return "\n".join(lines)
+
+
+def _finish_serve(args: argparse.Namespace, result: Any, out: Path) -> int:
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+    else:
+        print(serve_table(result))
+        print(f"results: {out} (requests: {result.requests_file})")
+    return 130 if result.interrupted else 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from tools.bench.serve import run_serve
+
+    settings = serve_settings(args)
+    out = args.out or default_out("serve")
+    result = run_serve(settings, out=out, progress=None if args.quiet else _progress)
+    return _finish_serve(args, result, out)
+
+
+_SUBCOMMANDS: dict[str, tuple[str, str, Any, Any]] = {
+    "serve": ("load-test an OpenAI-compatible server", SERVE_DESCRIPTION, add_serve_arguments, cmd_serve),
+}
