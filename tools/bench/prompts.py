@@ -21,6 +21,9 @@ from tools.errors import InputError
 # A pool of short, common English words; each is usually one or two tokens for BPE tokenizers.
 _WORDS = ["time", "person", "year", "way", "day", "thing", "man", "world", "life", "hand", "part", "child", "eye", "woman", "place", "work", "week", "case", "point", "number", "group", "problem", "fact", "water", "room", "mother", "area", "money", "story", "month", "lot", "right", "study", "book", "job", "word", "business", "issue", "side", "kind", "head", "house", "service", "friend", "father", "power", "hour", "game", "line", "end", "member", "law", "car", "city", "name", "team", "minute", "idea", "kid", "body", "back", "parent", "face", "others", "level", "office", "door", "health", "art", "war", "history", "party", "result", "change", "morning", "reason", "research", "girl", "guy", "moment", "air", "teacher", "force", "education", "foot", "boy", "age", "policy", "music", "market", "sense", "nation", "plan", "college", "interest", "death", "experience", "effect", "class", "control", "care", "field", "development", "role", "effort", "rate", "heart", "drug", "show", "leader", "light", "voice", "wife", "police", "mind", "price", "report", "decision"]
 
+# Short words and letters: most tokenizers have them as one token even when the nouns above are split.
+_SHORT = "the of and to in is it on at by for with as be or over dog fox a b c d e f g h i j k l m n o p".split()
+
 _FALLBACK_TOKENS_PER_WORD = 1.3  # typical BPE ratio for common English words; only used without /tokenize
 
 
@@ -96,10 +99,11 @@ async def single_token_words(tokenizer: Tokenizer, parallel: int = 16) -> tuple[
             four = await tokenizer.count(f"{word} {word} {word} {word}")
         return word, two, four
 
-    first = await cost(_WORDS[0])
+    candidates = list(dict.fromkeys(_WORDS + _SHORT))
+    first = await cost(candidates[0])
     if first[1] is None:
         return None
-    results = [first, *await asyncio.gather(*(cost(word) for word in _WORDS[1:]))]
+    results = [first, *await asyncio.gather(*(cost(word) for word in candidates[1:]))]
     single = [word for word, two, four in results if two is not None and four is not None and four - two == 2]
     if not single:
         return None
@@ -145,14 +149,23 @@ async def make_prompts(
     output_len: TokenLength,
     seed: int,
     parallel: int = 16,
+    vocabulary_cache: dict[str, tuple[list[str], int] | None] | None = None,
 ) -> tuple[list[Prompt], bool]:
-    """`count` prompts; also returns whether the server's tokenizer was used."""
+    """`count` prompts; also returns whether the server's tokenizer was used.
+
+    `vocabulary_cache` (a dict kept by the caller) saves re-measuring the word pool for every level.
+    """
     tokenizer = Tokenizer(client, base_url, model)
     rng = random.Random(seed)
     plans = [(draw_length(input_len, rng), draw_length(output_len, rng), rng.randrange(2**32)) for _ in range(count)]
     if not plans:
         return [], False
-    vocabulary = await single_token_words(tokenizer, parallel)
+    if vocabulary_cache is not None and "words" in vocabulary_cache:
+        vocabulary = vocabulary_cache["words"]
+    else:
+        vocabulary = await single_token_words(tokenizer, parallel)
+        if vocabulary_cache is not None:
+            vocabulary_cache["words"] = vocabulary
     semaphore = asyncio.Semaphore(parallel)
 
     async def one(target: int, out: int, prompt_seed: int) -> Prompt:

@@ -83,7 +83,7 @@ class ServeSettings(BaseModel):
     timeout_s: float = 600.0
     seed: int = 0
     max_dispatch_delay_ms: float = Field(
-        5.0, description="client self-check: p99 dispatch delay above this marks the level client_lagged"
+        10.0, description="client self-check: p99 dispatch delay or event-loop lag above this marks client_lagged"
     )
     max_client_cpu: float = Field(
         0.9, description="client self-check: process CPU / wall time above this marks client_lagged"

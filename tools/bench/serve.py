@@ -272,6 +272,7 @@ class ServeRun:
         self.result: ServeResult | None = None
         self._warmed = False
         self._tokenizer_used = False
+        self._vocabulary: dict[str, tuple[list[str], int] | None] = {}
 
     def _say(self, text: str) -> None:
         if self.progress is not None:
@@ -389,6 +390,7 @@ class ServeRun:
             settings.input_len,
             settings.output_len,
             seed=settings.seed * 1_000_003 + index,
+            vocabulary_cache=self._vocabulary,
         )
         self._tokenizer_used = self._tokenizer_used or used_tokenizer
         reset = await reset_prefix_cache(self.client, settings.base_url)

@@ -150,7 +150,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser, with_base_url: bool = T
     parser.add_argument("--percentile", type=float, default=99.0, help="SLA percentile (default 99)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a request is failed")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-dispatch-delay-ms", type=float, default=5.0, help="client self-check bound")
+    parser.add_argument("--max-dispatch-delay-ms", type=float, default=10.0, help="client self-check bound (ms)")
     parser.add_argument("--out", type=Path, help="result JSON path (requests go beside it as .requests.jsonl)")
     parser.add_argument("--json", action="store_true", help="print the result JSON on stdout")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
