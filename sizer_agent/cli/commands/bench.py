@@ -337,3 +337,98 @@ _SUBCOMMANDS: dict[str, tuple[str, str, Any, Any]] = {
     "serve": ("load-test an OpenAI-compatible server", SERVE_DESCRIPTION, add_serve_arguments, cmd_serve),
     "launch": ("start vLLM, benchmark it, stop it", LAUNCH_DESCRIPTION, add_launch_arguments, cmd_launch),
 }
+
+
+# ---------------------------------------------------------------- train
+
+TRAIN_DESCRIPTION = """\
+A real training loop (PyTorch) on a Llama-style causal LM with random weights, shaped by flags or by a
+Hugging Face config.json (--config; weights stay random, nothing is downloaded). Measures:
+  step time (after --warmup-steps), tokens/s = batch x seq / mean step time, model FLOP/s = 6 x params x
+  tokens/s; peak memory: torch allocator peak and NVML peak on CUDA, process peak RSS on CPU;
+  checkpoint save time, load time and size.
+Then resumes: a differently initialised model loads the checkpoint; its optimizer state must equal the
+saved one exactly and its losses on the following steps must equal the uninterrupted run's bit for bit
+(batches depend only on seed and step; deterministic kernels). `resume_ok` says both held; exit code 1
+if not.
+
+CPU (tiny):  sizer-agent bench train --hidden-size 64 --layers 2 --heads 4 --seq-len 64 --steps 8
+GPU host:    sizer-agent bench train --config path/to/config.json --dtype bfloat16 --device cuda \\
+                 --batch-size 8 --seq-len 2048 --steps 20 --checkpoint-dir /nvme/ckpt --json
+"""
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, help="Hugging Face config.json giving the model's dimensions")
+    parser.add_argument("--hidden-size", type=int, default=64)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--heads", type=int, default=4)
+    parser.add_argument("--kv-heads", type=int)
+    parser.add_argument("--intermediate-size", type=int)
+    parser.add_argument("--vocab-size", type=int, default=512)
+    parser.add_argument("--batch-size", type=int, default=4)
+    parser.add_argument("--seq-len", type=int, default=64)
+    parser.add_argument("--steps", type=int, default=8)
+    parser.add_argument("--warmup-steps", type=int, default=1)
+    parser.add_argument("--checkpoint-at", type=int, help="step after which to checkpoint (default steps/2)")
+    parser.add_argument("--checkpoint-dir", type=Path, help="where to write the checkpoint (default: temp dir)")
+    parser.add_argument("--optimizer", choices=["adamw", "sgd"], default="adamw")
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32")
+    parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, help="write the result JSON here")
+    parser.add_argument("--json", action="store_true")
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from tools.bench.train import ModelShape, TrainSettings, run_train
+
+    if args.config is not None:
+        shape = ModelShape.from_hf_config(args.config)
+    else:
+        shape = ModelShape(
+            hidden_size=args.hidden_size,
+            num_layers=args.layers,
+            num_heads=args.heads,
+            num_kv_heads=args.kv_heads,
+            intermediate_size=args.intermediate_size,
+            vocab_size=args.vocab_size,
+        )
+    settings = TrainSettings(
+        shape=shape,
+        batch_size=args.batch_size,
+        seq_len=args.seq_len,
+        steps=args.steps,
+        warmup_steps=args.warmup_steps,
+        checkpoint_at=args.checkpoint_at,
+        optimizer=args.optimizer,
+        learning_rate=args.lr,
+        dtype=args.dtype,
+        device=args.device,
+        seed=args.seed,
+        checkpoint_dir=args.checkpoint_dir,
+    )
+    _progress(f"training {settings.steps} steps on {settings.device} ...")
+    result = run_train(settings)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(result.model_dump_json(indent=2))
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+    else:
+        ckpt = result.checkpoint
+        print(
+            f"{result.parameters:,} parameters on {result.device_name or result.device}: step time p50 "
+            f"{result.step_time_ms.p50:.1f} ms, {result.tokens_per_s:,.0f} tokens/s, peak memory "
+            f"{(result.peak_memory_bytes or 0) / 2**20:.0f} MiB ({result.peak_memory_source})"
+        )
+        print(
+            f"checkpoint at step {ckpt.at_step}: {ckpt.size_bytes / 2**20:.2f} MiB, save {ckpt.save_s * 1e3:.0f} ms, "
+            f"load {ckpt.load_s * 1e3:.0f} ms; resume {'OK' if result.resume_ok else 'MISMATCH'} (optimizer "
+            f"state equal: {ckpt.optimizer_state_equal}, following losses equal: {ckpt.all_following_losses_equal})"
+        )
+    return 0 if result.resume_ok else 1
+
+
+_SUBCOMMANDS["train"] = ("training step time, memory, checkpoint resume", TRAIN_DESCRIPTION, add_train_arguments, cmd_train)
