@@ -432,3 +432,65 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 _SUBCOMMANDS["train"] = ("training step time, memory, checkpoint resume", TRAIN_DESCRIPTION, add_train_arguments, cmd_train)
+
+
+# ---------------------------------------------------------------- micro
+
+MICRO_DESCRIPTION = """\
+Accelerator microbenchmarks, each beside the vendor's dense peak as a measured/spec ratio when the GPU is
+in the built-in spec table (H200, H100 SXM/PCIe, A100 80GB, L40S, RTX PRO 6000 Blackwell, RTX 5090):
+  gemm_<precision>   2 n^3 / time of an n x n matmul (fp32, tf32, bf16, fp16, fp8 where supported)
+  device_copy        device-to-device copy: (read + write) bytes / time vs HBM/GDDR bandwidth
+  host_to_device, device_to_host   pinned host memory transfers vs the PCIe link (one direction)
+  all_reduce_busbw   with several GPUs: NCCL all-reduce, busbw = algbw x 2(n-1)/n (nccl-tests convention)
+Median of --repeats timings with CUDA events after warm-up. Needs PyTorch with CUDA; on a host without
+a GPU it says so and exits 0.
+
+GPU host:  sizer-agent bench micro --json --out results/micro-h200.json
+           sizer-agent bench micro --gemm-size 16384 --precisions bf16,fp8 --repeats 20
+"""
+
+
+def add_micro_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gemm-size", type=int, default=8192)
+    parser.add_argument("--precisions", default="fp32,tf32,bf16,fp16,fp8")
+    parser.add_argument("--copy-mib", type=int, default=1024, help="device copy size (MiB)")
+    parser.add_argument("--host-mib", type=int, default=256, help="host<->device transfer size (MiB)")
+    parser.add_argument("--all-reduce-mib", type=int, default=256)
+    parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--device", type=int, default=0)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--json", action="store_true")
+
+
+def cmd_micro(args: argparse.Namespace) -> int:
+    from tools.bench.micro import MicroSettings, run_micro
+
+    settings = MicroSettings(
+        gemm_size=args.gemm_size,
+        precisions=[p.strip() for p in args.precisions.split(",") if p.strip()],
+        copy_bytes=args.copy_mib << 20,
+        host_bytes=args.host_mib << 20,
+        all_reduce_bytes=args.all_reduce_mib << 20,
+        repeats=args.repeats,
+        device=args.device,
+    )
+    result = run_micro(settings)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(result.model_dump_json(indent=2))
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+        return 0
+    if not result.available:
+        print(f"bench micro: nothing measured: {result.reason}")
+        return 0
+    print(f"{result.device_name} ({result.gpu_count} GPU(s)); spec: {result.spec.source if result.spec else 'unknown GPU'}")
+    for m in result.measurements:
+        spec = f"{m.spec:g}" if m.spec else "-"
+        ratio = f"{m.ratio:.0%}" if m.ratio else "-"
+        print(f"  {m.name:<18} {m.value:>10.1f} {m.unit:<8} spec {spec:>8}  measured/spec {ratio:>5}  {m.detail}")
+    return 0
+
+
+_SUBCOMMANDS["micro"] = ("GEMM, memory, host link, all-reduce vs spec", MICRO_DESCRIPTION, add_micro_arguments, cmd_micro)
