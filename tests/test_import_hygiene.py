@@ -24,9 +24,9 @@ def _tool_modules() -> list[str]:
 @pytest.mark.parametrize("module", _tool_modules())
 def test_tools_module_imports_nothing_forbidden(module: str) -> None:
     code = (
-        "import sys, importlib; importlib.import_module(%r); "
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in %r); print(','.join(bad))"
-    ) % (module, FORBIDDEN)
+        f"import sys, importlib; importlib.import_module({module!r}); "
+        f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}); print(','.join(bad))"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     ).stdout.strip()

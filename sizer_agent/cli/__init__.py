@@ -13,6 +13,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from pydantic import ValidationError
 
@@ -32,8 +33,15 @@ def _command_modules() -> list[ModuleType]:
     return sorted(modules, key=lambda m: getattr(m, "ORDER", 50))
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line naming the flag, not the whole usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sizer-agent",
         description=(
             "Size an AI workload before buying hardware. With no command, starts the interview app; "

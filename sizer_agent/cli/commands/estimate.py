@@ -1,0 +1,110 @@
+"""`sizer-agent estimate`: memory per GPU for an inference or training workload."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from sizer_agent.cli.commands.recommend import render_perf
+from sizer_agent.cli.estimate_args import add_estimate_arguments, request_from_args
+from sizer_agent.cli.units import bar, both, gib, params
+from tools.estimate import EstimateResult, estimate
+from tools.perf.estimate import perf_for_estimate
+
+NAME = "estimate"
+ORDER = 10
+HELP = "memory per GPU (weights, KV cache, activations, runtime) for an inference or training load"
+DESCRIPTION = """\
+Estimate the memory the most loaded GPU needs for a workload, and say why.
+
+Inference: weights (in the chosen format, quantization metadata included) + KV cache for
+--concurrency requests of --input-len + --output-len tokens (GQA, MLA, sliding windows handled) +
+activations of one prefill step + runtime (CUDA context, workspaces). With --engine vllm, reproduces
+vLLM's start-up accounting instead: budget = GPU memory x --gpu-memory-utilization; KV pool = budget -
+weights - activation peak - non-torch memory; KV capacity in tokens; maximum concurrency.
+
+Training (--mode training): weights + gradients + optimizer states + saved activations + loss buffers,
+for full fine-tuning, LoRA or QLoRA, with checkpointing, ZeRO/FSDP, offload, TP/PP.
+
+Sizes are printed in GiB (2^30 bytes) and GB (10^9 bytes). VRAM does not add up across GPUs: with
+several GPUs the numbers are for the most loaded one, under the parallelism you give.
+
+examples:
+  sizer-agent estimate --model llama-3.1-70b --quantization fp8 --input-len 2048 --output-len 512 \\
+      --concurrency 32 --gpu-memory-gib 80
+  sizer-agent estimate --model meta-llama/Llama-3.1-8B-Instruct --engine vllm --gpu-memory-gib 79.19 \\
+      --gpu-memory-utilization 0.95 --max-model-len 8192
+  sizer-agent estimate --model llama-3.1-8b --mode training --method lora --batch-size 2 --seq-len 2048 \\
+      --gradient-checkpointing full --json
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_estimate_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON (schema: docs/estimate.md)")
+
+
+def render(result: EstimateResult) -> str:
+    model, req, mem = result.model, result.request, result.per_gpu
+    revision = model.revision or "revision not pinned"
+    active = f", {params(model.params_active)} active" if model.is_moe else ""
+    lines = [
+        f"{model.name} ({revision}) · {params(model.params_total)} parameters{active} · {model.architecture}",
+        f"weights {result.weight_format} · KV cache {result.kv_cache_dtype_bytes:g} byte(s)/value · "
+        f"TP {result.parallelism.tensor_parallel_size} × PP {result.parallelism.pipeline_parallel_size} × "
+        f"DP {result.parallelism.data_parallel_size} = {result.parallelism.num_gpus} GPU(s)",
+    ]
+    if req.mode == "inference":
+        lines.append(f"inference · engine {req.engine} · {req.concurrency} request(s) × "
+                     f"{req.input_len:,} in / {req.output_len:,} out · context {result.max_model_len:,}")
+    else:
+        lines.append(f"training · {req.method} · micro-batch {req.batch_size} × {req.seq_len:,} tokens · "
+                     f"{req.optimizer} · checkpointing {req.gradient_checkpointing}")
+    scale = max(mem.total_bytes, result.gpu_memory_bytes or 0)
+    lines += ["", "memory on the most loaded GPU"]
+    rows = [("weights", mem.weights_bytes), ("KV cache", mem.kv_cache_bytes),
+            ("activations", mem.activations_bytes), ("gradients", mem.gradients_bytes),
+            ("optimizer states", mem.optimizer_bytes), ("runtime", mem.runtime_bytes)]
+    for label, value in rows:
+        if value or label in ("weights", "runtime"):
+            lines.append(f"  {label:<17}{both(value):>28}  {bar(value, scale)}")
+    lines.append(f"  {'total':<17}{both(mem.total_bytes):>28}  {bar(mem.total_bytes, scale)}")
+    lines.append(f"  KV cache per token (this GPU): {result.kv_cache_bytes_per_token:,} bytes · "
+                 f"whole model weights: {both(result.weight_bytes_total)}")
+    lines.append(f"  (params × {result.weight_bytes_nominal * 8 // max(model.params_total, 1)} bits alone: "
+                 f"{both(result.weight_bytes_nominal)}; the rest is 16-bit tensors and quantization scales)")
+    if result.engine is not None:
+        e = result.engine
+        lines += ["", f"vLLM ({e.basis})",
+                  f"  budget {gib(e.budget_bytes)} · activation peak {gib(e.activation_peak_bytes)} · "
+                  f"non-torch {gib(e.non_torch_bytes)} · CUDA graphs {gib(e.cudagraph_bytes)}",
+                  f"  KV cache {gib(e.kv_cache_bytes)} = {e.kv_cache_tokens:,} tokens · maximum concurrency "
+                  f"{e.max_concurrency:g} × {e.max_model_len:,} tokens"]
+    if result.training is not None:
+        t = result.training
+        lines += ["", f"  trainable parameters {params(t.trainable_params)} · checkpoint {both(t.checkpoint_bytes)}"
+                  f" (with optimizer state for resume: {both(t.checkpoint_resume_bytes)})"]
+        if t.paged_optimizer_bytes:
+            lines.append(f"  paged optimizer states (host-backed): {both(t.paged_optimizer_bytes)}")
+        if t.offloaded_bytes:
+            lines.append(f"  offloaded to host RAM: {both(t.offloaded_bytes)}")
+    if result.gpu_memory_bytes is not None:
+        verdict = "fits" if result.fits else "does NOT fit"
+        lines += ["", f"GPU {result.gpu_name or ''} {gib(result.gpu_memory_bytes)}: {verdict} "
+                  f"(headroom {gib(result.headroom_bytes or 0)})"]
+    for text in result.explanation:
+        lines.append(f"· {text}")
+    if result.warnings:
+        lines += ["", "warnings:"] + [f"  - {w}" for w in result.warnings]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    result = estimate(request_from_args(args))
+    perf = perf_for_estimate(result)  # speed on a catalogue GPU (--gpu ID); None otherwise
+    if args.json:
+        print(json.dumps({**result.model_dump(mode="json"), "perf": perf and perf.model_dump(mode="json")},
+                         indent=2))
+    else:
+        print(render(result) + ("\n\n" + render_perf(perf) if perf else ""))
+    return 0

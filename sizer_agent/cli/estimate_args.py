@@ -1,0 +1,121 @@
+"""The estimate flags, shared by `estimate` and every command built on it (recommend, ...).
+
+Flag names follow vLLM's where they overlap (--max-model-len, --tensor-parallel-size, --kv-cache-dtype,
+--gpu-memory-utilization, --quantization, --dtype).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from tools.errors import InputError
+from tools.estimate import EstimateRequest
+from tools.memory.training import LORA_TARGETS
+from tools.quantization import QUANTIZATION_CHOICES
+
+POSITIVE_INT_FIELDS = ("max_model_len", "input_len", "output_len", "concurrency", "batch_size", "seq_len")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        lowered = text.strip().lower()
+        multiplier = {"k": 1024, "m": 1024 * 1024}.get(lowered[-1:]) if lowered else None
+        if multiplier is None:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (e.g. 8192 or 8k)") from None
+        try:
+            value = int(float(lowered[:-1]) * multiplier)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (e.g. 8192 or 8k)") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be in (0, 1], got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
+    return value
+
+
+def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
+    model = parser.add_argument_group("model")
+    model.add_argument("--model", required=True,
+                       help="bundled name (see `sizer-agent models`), config.json path or folder, or Hub id org/name")
+    model.add_argument("--revision", help="Hub revision (branch, tag or commit); unpinned when omitted")
+    model.add_argument("--dtype", default="auto", help="activation/weight dtype: auto (checkpoint's), bfloat16, "
+                       "float16, float32")
+    model.add_argument("--quantization", choices=QUANTIZATION_CHOICES, metavar="FORMAT",
+                       help="weight format, overrides the checkpoint's quantization_config: "
+                       + ", ".join(QUANTIZATION_CHOICES))
+    model.add_argument("--group-size", type=_positive_int, default=128, help="group size of int4 GPTQ/AWQ (128)")
+    model.add_argument("--kv-cache-dtype", default="auto", help="auto (= dtype), fp8, fp8_e4m3, fp8_e5m2, bfloat16")
+
+    load = parser.add_argument_group("load (inference)")
+    load.add_argument("--mode", choices=["inference", "training"], default="inference")
+    load.add_argument("--max-model-len", type=_positive_int,
+                      help="context window; default: input+output (generic) or the model's maximum (vllm)")
+    load.add_argument("--input-len", type=_positive_int, default=1024, help="prompt tokens per request (1024)")
+    load.add_argument("--output-len", type=_positive_int, default=256, help="generated tokens per request (256)")
+    load.add_argument("--concurrency", type=_positive_int, default=1, help="requests served at once (1)")
+
+    train = parser.add_argument_group("training")
+    train.add_argument("--method", choices=["full", "lora", "qlora"], default="full")
+    train.add_argument("--batch-size", type=_positive_int, default=1, help="micro-batch per GPU (1)")
+    train.add_argument("--seq-len", type=_positive_int, default=2048, help="training sequence length (2048)")
+    train.add_argument("--gradient-accumulation-steps", type=_positive_int, default=1)
+    train.add_argument("--optimizer", choices=["adamw", "adamw8bit", "paged_adamw8bit", "sgd", "adafactor"],
+                       default="adamw")
+    train.add_argument("--gradient-checkpointing", choices=["none", "selective", "full"], default="none")
+    train.add_argument("--no-flash-attention", dest="flash_attention", action="store_false",
+                       help="eager attention: stores the s x s score matrices")
+    train.add_argument("--master-weights", choices=["fp32", "none"], default="fp32",
+                       help="fp32: mixed precision with an fp32 master copy (12 B/param AdamW); none: pure "
+                       "low-precision training as in torchtune's bf16 recipes")
+    train.add_argument("--lora-rank", type=_positive_int, default=16)
+    train.add_argument("--lora-targets", default="q_proj,v_proj",
+                       help="comma-separated modules: " + ",".join(LORA_TARGETS))
+    train.add_argument("--optimizer-in-backward", action="store_true",
+                       help="apply and free each gradient during backward (torchtune optimizer_in_bwd)")
+    train.add_argument("--fused-loss", action="store_true", help="chunked cross-entropy (fp32 one chunk at a time)")
+    train.add_argument("--cpu-offload", action="store_true", help="optimizer states in host RAM")
+    train.add_argument("--zero", type=int, choices=[0, 1, 2, 3], default=0,
+                       help="ZeRO stage / FSDP sharding over data-parallel ranks")
+
+    hw = parser.add_argument_group("GPUs and engine")
+    hw.add_argument("--tensor-parallel-size", "-tp", type=_positive_int, default=1)
+    hw.add_argument("--pipeline-parallel-size", "-pp", type=_positive_int, default=1)
+    hw.add_argument("--data-parallel-size", "-dp", type=_positive_int, default=1)
+    hw.add_argument("--gpu", help="catalogue GPU id (usable memory from the catalogue)")
+    hw.add_argument("--gpu-memory-gib", type=_positive_float, help="usable GPU memory in GiB, as the driver reports it")
+    hw.add_argument("--engine", choices=["generic", "vllm"], default="generic",
+                    help="generic: peak need at the stated load; vllm: vLLM's start-up accounting")
+    hw.add_argument("--gpu-memory-utilization", type=_fraction, default=0.9, help="vLLM's fraction (0.9)")
+    hw.add_argument("--max-num-batched-tokens", type=_positive_int, help="vLLM scheduler token budget")
+    hw.add_argument("--max-num-seqs", type=_positive_int, help="vLLM scheduler sequence limit")
+    hw.add_argument("--enforce-eager", action="store_true", help="vLLM without CUDA graphs")
+
+
+def request_from_args(args: argparse.Namespace) -> EstimateRequest:
+    targets = [t.strip() for t in args.lora_targets.split(",") if t.strip()]
+    unknown = [t for t in targets if t not in LORA_TARGETS]
+    if unknown:
+        raise InputError("--lora-targets", f"unknown module(s) {', '.join(unknown)}", ",".join(LORA_TARGETS))
+    fields = {name: getattr(args, name) for name in EstimateRequest.model_fields if hasattr(args, name)}
+    fields["lora_targets"] = targets
+    return EstimateRequest(**fields)

@@ -1,0 +1,71 @@
+"""Parameter counts must be exact: they are checked against safetensors totals and model cards."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.estimate._data import VALIDATION, load_cases
+from tools.architectures import spec_from_config
+from tools.model_loader import list_models, load_model
+
+# Exact counts from the shared reference INDEX (safetensors index total_size / 2, or the exact count
+# computed from the config and cross-checked there), for bundled models outside the validation set.
+REFERENCE_COUNTS = {
+    "Qwen/Qwen2.5-7B-Instruct": 7_615_616_512,
+    "Qwen/Qwen2.5-72B-Instruct": 72_706_203_648,
+    "Qwen/Qwen3-8B": 8_190_735_360,
+    "Qwen/Qwen3-30B-A3B": 30_532_122_624,
+    "deepseek-ai/DeepSeek-V2-Lite-Chat": 15_706_484_224,
+    "google/gemma-2-2b-it": 2_614_341_888,
+    "google/gemma-2-9b-it": 9_241_705_984,
+    "google/gemma-2-27b-it": 27_227_128_320,
+    "google/gemma-3-4b-it": 4_300_079_472,  # text 3,880,263,168 + SigLIP 416,866,032 + projector
+    "google/gemma-3-27b-it": 27_432_406_640,
+    "microsoft/phi-2": 2_779_683_840,
+    "microsoft/phi-4": 14_659_507_200,
+    "mistralai/Mistral-Small-3.1-24B-Instruct-2503": 24_011_361_280,  # with Pixtral tower + projector
+    "openai/gpt-oss-20b": 20_914_757_184,
+    "meta-llama/Llama-3.1-405B-Instruct": 405_853_388_800,
+    "codellama/CodeLlama-7b-hf": 6_738_546_688,
+}
+
+
+@pytest.mark.parametrize("case", load_cases("param_counts.json"), ids=lambda c: c["config"])
+def test_validation_counts_are_exact(case: dict) -> None:
+    config = json.loads((VALIDATION / "configs" / case["config"] / "config.json").read_text())
+    assert spec_from_config(config, case["config"]).params_total == case["params"]
+
+
+@pytest.mark.parametrize(("model", "params"), REFERENCE_COUNTS.items())
+def test_bundled_counts_are_exact(model: str, params: int) -> None:
+    assert load_model(model).params_total == params
+
+
+def test_moe_active_parameters_follow_model_cards() -> None:
+    # Model cards: gpt-oss-120b "5.1B active", DeepSeek-V3 "37B activated", Mixtral "12.9B active".
+    assert load_model("gpt-oss-120b").params_active == pytest.approx(5.1e9, rel=0.02)
+    assert load_model("deepseek-v3").params_active == pytest.approx(37e9, rel=0.02)
+    assert load_model("mixtral-8x7b").params_active == pytest.approx(12.9e9, rel=0.03)
+
+
+def test_dense_active_equals_total_minus_input_embedding() -> None:
+    spec = load_model("llama-3.1-8b")
+    assert spec.params_active == spec.params_total - spec.embedding_params
+
+
+def test_every_bundled_model_loads_without_unknown_architecture_warning() -> None:
+    models = list_models()
+    assert len(models) >= 25
+    for spec in models:
+        assert not any("not one sizer-agent knows" in w for w in spec.warnings), spec.name
+
+
+def test_attention_layouts() -> None:
+    assert set(load_model("gemma-2-9b").layer_attention) == {"sliding", "full"}
+    gemma3 = load_model("gemma-3-27b").layer_attention
+    assert gemma3.count("full") == 62 // 6 and gemma3[5] == "full"
+    assert set(load_model("deepseek-v3").layer_attention) == {"mla"}
+    assert load_model("gpt-oss-120b").layer_attention[:2] == ["sliding", "full"]
+    assert load_model("llama-4-scout").layer_attention[:4] == ["chunked", "chunked", "chunked", "full"]

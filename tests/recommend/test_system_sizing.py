@@ -1,0 +1,49 @@
+"""System sizing rules: each requirement has its value and the seed's reason."""
+
+from __future__ import annotations
+
+from tools.catalog import load_catalog
+from tools.system_sizing import SystemRequest, graphics_issue, size_system
+
+
+def reqs(**kw: object) -> dict[str, object]:
+    return {r.name: r.value for r in size_system(SystemRequest(**kw)).requirements}  # type: ignore[arg-type]
+
+
+def test_ram_base_and_multi_gpu() -> None:
+    assert reqs()["host_ram"] == 64.0  # seed 002: 64 GB practical base
+    assert reqs(num_gpus=2)["host_ram"] == 128.0  # several GPUs: 128 GB+
+    assert reqs(num_gpus=8, gpu_memory_used_bytes=140 * 10**9)["host_ram"] >= 1.8 * 8 * 140  # DGX ratio
+    sizing = size_system(SystemRequest())
+    assert all(r.reason for r in sizing.requirements)
+    assert "64 Go" in next(r.reason for r in sizing.requirements if r.name == "host_ram")
+
+
+def test_nvme_and_checkpoint_write_bandwidth() -> None:
+    r = reqs(mode="training", weight_bytes=16 * 10**9, checkpoint_bytes=120 * 10**9, checkpoints_kept=3)
+    assert r["nvme_capacity"] >= (32 + 360) / 1000
+    assert r["nvme_write_bandwidth"] == 1.0  # 120 GB in 120 s
+
+
+def test_lanes_cpu_psu() -> None:
+    catalog = load_catalog()
+    assert reqs()["cpu_class"] == "desktop CPU"
+    assert "Threadripper" in str(reqs(num_gpus=4)["cpu_class"])
+    sizing = size_system(SystemRequest(num_gpus=1), catalog.gpu("rtx-5090"), catalog.platform("ws-acd-009"))
+    psu = next(r for r in sizing.requirements if r.name == "psu")
+    assert psu.value == 1300.0  # (575 + 400) x 1.3 rounded up to 50 W
+
+
+def test_platform_and_gpu_issues() -> None:
+    catalog = load_catalog()
+    sizing = size_system(SystemRequest(num_gpus=2, long_running=True, needs_graphics=True),
+                         catalog.gpu("rtx-5080"), catalog.platform("ws-acd-006"))
+    text = " | ".join(sizing.issues)
+    assert "holds 1 GPU(s), 2 needed" in text and "ECC" in text and "not ISV-certified" in text
+
+
+def test_graphics_classes() -> None:
+    catalog = load_catalog()
+    assert graphics_issue(catalog.gpu("rtx-pro-6000-ws")) is None
+    assert "vGPU" in (graphics_issue(catalog.gpu("l40s")) or "")
+    assert "compute-only" in (graphics_issue(catalog.gpu("h200-sxm")) or "")

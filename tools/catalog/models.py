@@ -1,0 +1,225 @@
+"""Pydantic models of the hardware catalogue: GPUs, platforms, offers and cost assumptions.
+
+Every outside figure is a `Figure`: its value, the keys of the sources it comes from (resolved against the
+catalogue's `[sources]` tables) and an optional note; `derived` marks a value computed by us, not stated.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from tools.errors import InputError
+
+Precision = Literal["fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4"]
+PRECISIONS: tuple[str, ...] = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
+MIB = 2**20
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Figure(_Strict):
+    src: list[str] = Field(min_length=1, description="keys of [sources]")
+    note: str | None = None
+    derived: bool = False
+
+
+class NumFigure(_Figure):
+    value: float = Field(ge=0)
+
+
+class IntFigure(_Figure):
+    value: int = Field(ge=0)
+
+
+class TextFigure(_Figure):
+    value: str = Field(min_length=1)
+
+
+class BoolFigure(_Figure):
+    value: bool
+
+
+GraphicsClass = Literal["geforce", "rtx-pro", "vgpu", "none"]
+
+
+class GraphicsFigure(_Figure):
+    # geforce: display outputs, consumer drivers; rtx-pro: outputs + certified (ISV) drivers;
+    # vgpu: graphics only through NVIDIA vGPU software (licensed); none: compute only.
+    value: GraphicsClass
+
+
+class Interconnect(_Strict):
+    kind: Literal["pcie", "nvlink", "infinity-fabric"]
+    pcie_gen: int = Field(ge=3)
+    pcie_gbs: float = Field(gt=0, description="host link, bidirectional GB/s")
+    scaleup_gbs: float = Field(ge=0, description="GPU fabric per GPU, bidirectional GB/s (0 = none)")
+    scaleup_domain: int = Field(ge=1, description="GPUs joined by the fabric (1 = none)")
+    p2p: bool = Field(description="PCIe peer-to-peer between cards")
+    src: list[str] = Field(min_length=1)
+    note: str | None = None
+
+
+class Gpu(_Strict):
+    id: str = Field(min_length=1)
+    name: str
+    vendor: str
+    architecture: str
+    form_factor: Literal["pcie", "sxm", "oam", "superchip"]
+    memory_gb: NumFigure
+    usable_memory_mib: IntFigure
+    memory_type: TextFigure
+    bandwidth_gbs: NumFigure
+    tdp_w: NumFigure
+    peak_tflops: dict[Precision, NumFigure]
+    interconnect: Interconnect
+    ecc: BoolFigure
+    display_outputs: IntFigure
+    graphics: GraphicsFigure
+    notes: list[str] = []
+    conflicts: list[str] = []
+    indicative_price: TextFigure | None = None
+
+    @property
+    def memory_bytes(self) -> int:
+        """Usable memory as the driver reports it, in bytes."""
+        return self.usable_memory_mib.value * MIB
+
+    @property
+    def memory_usable_bytes(self) -> int:
+        """Alias used by the memory estimator (`--gpu ID`)."""
+        return self.memory_bytes
+
+    @property
+    def bandwidth_bytes_s(self) -> float:
+        return self.bandwidth_gbs.value * 1e9
+
+    def peak_flops(self, precision: str) -> float | None:
+        """Dense peak in FLOP/s for a compute precision; None when the GPU has no such unit."""
+        figure = self.peak_tflops.get(precision)  # type: ignore[call-overload]
+        return None if figure is None else figure.value * 1e12
+
+    @property
+    def supported_precisions(self) -> list[str]:
+        return [p for p in PRECISIONS if p in self.peak_tflops]
+
+
+class Platform(_Strict):
+    id: str = Field(min_length=1)
+    name: str
+    kind: Literal["workstation", "server", "rack", "cloud"]
+    gpu: str = Field(description="catalogue GPU id, or '*' for any")
+    max_gpus: IntFigure
+    scaleup_domain: int = Field(ge=1)
+    cpu: TextFigure
+    host_ram_gb: NumFigure | None = None
+    ecc_ram: BoolFigure | None = None
+    pcie_lanes: IntFigure | None = None
+    psu_w: NumFigure | None = None
+    host_power_w: NumFigure | None = None
+    system_power_w: NumFigure | None = None
+    cooling: TextFigure | None = None
+    networking: TextFigure | None = None
+    storage: TextFigure | None = None
+    nvme_tb: NumFigure | None = None
+    measured_allreduce_busbw_gbs: NumFigure | None = None
+    notes: list[str] = []
+    conflicts: list[str] = []
+
+
+class Offer(_Strict):
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    kind: Literal["purchase", "cloud", "reference"]
+    platform: str = Field(min_length=1)
+    gpu: str = Field(min_length=1)
+    gpu_counts: list[Annotated[int, Field(ge=1)]] = Field(min_length=1)
+    price_eur: NumFigure | None = None
+    hourly_usd_per_gpu: NumFigure | None = None
+    hourly_eur_per_gpu: NumFigure | None = None
+
+    @model_validator(mode="after")
+    def _price_matches_kind(self) -> Offer:
+        if self.kind == "purchase" and self.price_eur is None:
+            raise ValueError("price_eur: required for a purchase offer")
+        if self.kind == "cloud" and self.hourly_usd_per_gpu is None and self.hourly_eur_per_gpu is None:
+            raise ValueError("hourly_eur_per_gpu or hourly_usd_per_gpu: required for a cloud offer")
+        return self
+
+
+class Assumptions(_Strict):
+    amortisation_years: NumFigure
+    energy_eur_per_kwh: NumFigure
+    pue: NumFigure
+    eur_per_usd: NumFigure
+    utilisation: NumFigure
+
+
+class Catalog(_Strict):
+    gpus: list[Gpu]
+    platforms: list[Platform]
+    offers: list[Offer]
+    assumptions: Assumptions
+    sources: dict[str, str]
+
+    @model_validator(mode="after")
+    def _references_resolve(self) -> Catalog:
+        gpu_ids = {g.id for g in self.gpus}
+        platform_ids = {p.id for p in self.platforms}
+        for kind, ids in (("gpus", [g.id for g in self.gpus]), ("platforms", [p.id for p in self.platforms]),
+                          ("offers", [o.id for o in self.offers])):
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
+            if dupes:
+                raise ValueError(f"{kind}: duplicate ids {dupes}")
+        for offer in self.offers:
+            if offer.gpu not in gpu_ids:
+                raise ValueError(f"offers[{offer.id}].gpu: unknown GPU id {offer.gpu!r}")
+            if offer.platform not in platform_ids:
+                raise ValueError(f"offers[{offer.id}].platform: unknown platform id {offer.platform!r}")
+        for platform in self.platforms:
+            if platform.gpu != "*" and platform.gpu not in gpu_ids:
+                raise ValueError(f"platforms[{platform.id}].gpu: unknown GPU id {platform.gpu!r}")
+        missing = sorted(key for key in _source_keys(self) if key not in self.sources)
+        if missing:
+            raise ValueError(f"sources: keys cited but not defined in any [sources] table: {missing}")
+        return self
+
+    def gpu(self, gpu_id: str) -> Gpu:
+        for gpu in self.gpus:
+            if gpu.id == gpu_id:
+                return gpu
+        raise InputError("gpu", f"unknown GPU id {gpu_id!r}", ", ".join(g.id for g in self.gpus))
+
+    def platform(self, platform_id: str) -> Platform:
+        for platform in self.platforms:
+            if platform.id == platform_id:
+                return platform
+        raise InputError("platform", f"unknown platform id {platform_id!r}",
+                         ", ".join(p.id for p in self.platforms))
+
+    def offer(self, offer_id: str) -> Offer:
+        for offer in self.offers:
+            if offer.id == offer_id:
+                return offer
+        raise InputError("offer", f"unknown offer id {offer_id!r}", ", ".join(o.id for o in self.offers))
+
+
+def _source_keys(catalog: Catalog) -> set[str]:
+    keys: set[str] = set()
+
+    def walk(model: BaseModel) -> None:
+        for name in type(model).model_fields:
+            value = getattr(model, name)
+            if isinstance(value, _Figure | Interconnect):
+                keys.update(value.src)
+            elif isinstance(value, dict):
+                for item in value.values():
+                    if isinstance(item, _Figure):
+                        keys.update(item.src)
+
+    for item in (*catalog.gpus, *catalog.platforms, *catalog.offers, catalog.assumptions):
+        walk(item)
+    return keys

@@ -1,0 +1,331 @@
+"""`estimate`: memory per GPU for an inference or training workload, for the most loaded GPU.
+
+One request model (the `sizer-agent estimate` flags, underscores for dashes) in, one result model out.
+The JSON of `EstimateResult` is the documented schema of `sizer-agent estimate --json` (docs/estimate.md).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from tools.errors import InputError
+from tools.memory.activations import inference_activation_bytes
+from tools.memory.kv_cache import kv_cache_bytes, layer_bytes_per_token
+from tools.memory.runtime import GiB, RuntimeItem, cuda_context, workspace_bytes
+from tools.memory.training import LORA_TARGETS, TrainingMemory, TrainingSettings, training_memory
+from tools.memory.vllm_profile import VllmProfile, default_scheduler_limits, vllm_profile
+from tools.memory.weights import weight_bytes, weight_bytes_per_stage
+from tools.model_loader import load_model
+from tools.model_spec import ModelSpec
+from tools.parallelism import CAPACITY_NOTE, ParallelismPlan, plan_parallelism
+from tools.quantization import QUANTIZATION_CHOICES, kv_dtype_bytes, resolve_dtype, weight_format
+
+MAX_TOKENS = 10_000_000  # beyond any published context window: rejects typos like 8e9
+MAX_GPU_GIB = 4096.0
+
+
+class EstimateRequest(BaseModel):
+    """One field per `sizer-agent estimate` flag. Defaults are those of the CLI."""
+
+    model: str = Field(description="bundled model name, config.json path or directory, or Hub id")
+    revision: str | None = None
+    mode: Literal["inference", "training"] = "inference"
+    method: Literal["full", "lora", "qlora"] = "full"
+    dtype: str = "auto"
+    quantization: str | None = None
+    group_size: int = Field(128, ge=1, le=65536)
+    kv_cache_dtype: str = "auto"
+    max_model_len: int | None = Field(None, ge=1, le=MAX_TOKENS)
+    input_len: int = Field(1024, ge=1, le=MAX_TOKENS)
+    output_len: int = Field(256, ge=1, le=MAX_TOKENS)
+    concurrency: int = Field(1, ge=1, le=100_000)
+    batch_size: int = Field(1, ge=1, le=100_000)
+    seq_len: int = Field(2048, ge=1, le=MAX_TOKENS)
+    gradient_accumulation_steps: int = Field(1, ge=1, le=100_000)
+    optimizer: Literal["adamw", "adamw8bit", "paged_adamw8bit", "sgd", "adafactor"] = "adamw"
+    gradient_checkpointing: Literal["none", "selective", "full"] = "none"
+    flash_attention: bool = True
+    master_weights: Literal["fp32", "none"] = "fp32"
+    lora_rank: int = Field(16, ge=1, le=4096)
+    lora_targets: list[str] = Field(default_factory=lambda: ["q_proj", "v_proj"])
+    optimizer_in_backward: bool = False
+    fused_loss: bool = False
+    cpu_offload: bool = False
+    zero: int = Field(0, ge=0, le=3)
+    tensor_parallel_size: int = Field(1, ge=1, le=1024)
+    pipeline_parallel_size: int = Field(1, ge=1, le=1024)
+    data_parallel_size: int = Field(1, ge=1, le=100_000)
+    gpu: str | None = None
+    gpu_memory_gib: float | None = Field(None, gt=0, le=MAX_GPU_GIB)
+    engine: Literal["generic", "vllm"] = "generic"
+    gpu_memory_utilization: float = Field(0.9, gt=0, le=1)
+    max_num_batched_tokens: int | None = Field(None, ge=1, le=MAX_TOKENS)
+    max_num_seqs: int | None = Field(None, ge=1, le=100_000)
+    enforce_eager: bool = False
+
+    @field_validator("lora_targets")
+    @classmethod
+    def _known_targets(cls, value: list[str]) -> list[str]:
+        unknown = [v for v in value if v not in LORA_TARGETS]
+        if unknown:
+            raise ValueError(f"unknown module(s) {', '.join(unknown)}; allowed: {', '.join(LORA_TARGETS)}")
+        return value
+
+    @field_validator("quantization")
+    @classmethod
+    def _known_quantization(cls, value: str | None) -> str | None:
+        if value is not None and value.lower() not in QUANTIZATION_CHOICES:
+            raise ValueError(f"{value!r} is not a known weight format; allowed: {', '.join(QUANTIZATION_CHOICES)}")
+        return value
+
+    @model_validator(mode="after")
+    def _coherent(self) -> EstimateRequest:
+        if self.zero and self.data_parallel_size == 1:
+            raise ValueError("zero > 0 shards over data-parallel ranks: set data_parallel_size > 1")
+        return self
+
+
+class ModelSummary(BaseModel):
+    name: str
+    revision: str | None
+    revision_pinned: bool
+    architecture: str
+    source: str
+    params_total: int
+    params_active: int
+    num_layers: int
+    hidden_size: int
+    num_attention_heads: int
+    num_kv_heads: int
+    head_dim: int
+    vocab_size: int
+    max_position_embeddings: int
+    is_moe: bool
+    attention: str  # "full", "sliding+full", "mla", ...
+
+
+class MemoryBreakdown(BaseModel):
+    """Bytes on the most loaded GPU."""
+
+    weights_bytes: int
+    kv_cache_bytes: int
+    activations_bytes: int
+    gradients_bytes: int
+    optimizer_bytes: int
+    runtime_bytes: int
+    total_bytes: int
+
+
+class EstimateResult(BaseModel):
+    request: EstimateRequest
+    model: ModelSummary
+    dtype: str
+    weight_format: str
+    weight_format_source: str
+    kv_cache_dtype_bytes: float
+    max_model_len: int
+    per_gpu: MemoryBreakdown
+    runtime_items: list[RuntimeItem]
+    kv_cache_bytes_per_token: int  # one GPU's share, all its layers, before window caps
+    weight_bytes_total: int  # the whole model, all GPUs together
+    weight_bytes_nominal: int  # params x headline width (e.g. 70 B x 1 byte): the seed documents' arithmetic
+    gpu_memory_bytes: int | None
+    gpu_name: str | None = None
+    fits: bool | None  # None when no GPU size was given
+    headroom_bytes: int | None
+    dominant_term: str
+    engine: VllmProfile | None = None
+    training: TrainingMemory | None = None
+    parallelism: ParallelismPlan
+    warnings: list[str] = Field(default_factory=list)
+    explanation: list[str] = Field(default_factory=list)
+
+
+def _gpu_memory(request: EstimateRequest) -> tuple[int | None, str | None]:
+    if request.gpu_memory_gib is not None:
+        return int(request.gpu_memory_gib * GiB), None
+    if request.gpu is None:
+        return None, None
+    try:
+        from tools.catalog import load_catalog  # the hardware catalogue; optional at this layer
+    except ImportError:
+        raise InputError("gpu", "the hardware catalogue is not installed", "use --gpu-memory-gib") from None
+    gpu = load_catalog().gpu(request.gpu)
+    return int(gpu.memory_usable_bytes), str(gpu.name)
+
+
+def _summary(model: ModelSpec) -> ModelSummary:
+    kinds = sorted(set(model.layer_attention))
+    return ModelSummary(
+        name=model.name,
+        revision=model.revision,
+        revision_pinned=model.revision is not None,
+        architecture=model.architecture,
+        source=model.source,
+        params_total=model.params_total,
+        params_active=model.params_active,
+        num_layers=model.num_layers,
+        hidden_size=model.hidden_size,
+        num_attention_heads=model.num_attention_heads,
+        num_kv_heads=model.num_kv_heads,
+        head_dim=model.head_dim,
+        vocab_size=model.vocab_size,
+        max_position_embeddings=model.max_position_embeddings,
+        is_moe=model.is_moe,
+        attention="+".join(kinds),
+    )
+
+
+def _max_model_len(request: EstimateRequest, model: ModelSpec) -> int:
+    limit = model.max_position_embeddings
+    if request.max_model_len is not None:
+        if request.max_model_len > limit:
+            raise InputError("max_model_len", f"{request.max_model_len} exceeds the model's context of {limit} "
+                             "tokens (max_position_embeddings)", f"1 to {limit}")
+        length = request.max_model_len
+    elif request.engine == "vllm":
+        length = limit  # vLLM's default: the model's full context
+    else:
+        length = request.input_len + request.output_len
+    if request.mode == "inference" and request.input_len + request.output_len > length:
+        field = "max_model_len" if request.max_model_len else "input_len"
+        raise InputError(field, f"input_len + output_len = {request.input_len + request.output_len} tokens "
+                         f"do not fit in a context of {length}", f"input_len + output_len <= {length}")
+    if request.mode == "training" and request.seq_len > limit:
+        raise InputError("seq_len", f"{request.seq_len} exceeds the model's context of {limit} tokens",
+                         f"1 to {limit}")
+    return length
+
+
+def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> EstimateResult:
+    """Memory per GPU (most loaded GPU) for the workload described by `request`."""
+    spec = model or load_model(request.model, request.revision)
+    dtype = resolve_dtype(request.dtype, spec.torch_dtype)
+    act_bytes = 4.0 if dtype == "float32" else 2.0
+    fmt = weight_format(request.quantization, dtype, spec.hidden_size, spec.quantization, request.group_size)
+    kv_bytes = kv_dtype_bytes(request.kv_cache_dtype, dtype)
+    tp, pp = request.tensor_parallel_size, request.pipeline_parallel_size
+    plan = plan_parallelism(spec, tp, pp, request.data_parallel_size)
+    gpu_bytes, gpu_name = _gpu_memory(request)
+    max_len = _max_model_len(request, spec)
+    warnings = list(spec.warnings)
+    if spec.revision is None:
+        warnings.append("model revision not pinned: the newest revision is assumed; pin one for a proposal")
+    stage_weights = weight_bytes_per_stage(spec, fmt, plan)
+    heaviest = max(range(pp), key=lambda i: stage_weights[i])
+    first = sum(plan.stage_layers[:heaviest])
+    stage_slice = slice(first, first + plan.stage_layers[heaviest])
+    per_token = round(sum(layer_bytes_per_token(spec, layer, kv_bytes, tp) for layer in spec.layers[stage_slice]))
+    engine: VllmProfile | None = None
+    training: TrainingMemory | None = None
+    explanation: list[str] = []
+    gradients = optimizer = 0
+    runtime_items = [cuda_context(), workspace_bytes(tp, pp)]
+
+    if request.mode == "training":
+        settings = TrainingSettings(
+            method=request.method, batch_size=request.batch_size, seq_len=request.seq_len,
+            gradient_accumulation_steps=request.gradient_accumulation_steps, optimizer=request.optimizer,
+            gradient_checkpointing=request.gradient_checkpointing, flash_attention=request.flash_attention,
+            master_weights=request.master_weights, lora_rank=request.lora_rank, lora_targets=request.lora_targets,
+            optimizer_in_backward=request.optimizer_in_backward, fused_loss=request.fused_loss,
+            cpu_offload=request.cpu_offload, zero=request.zero, tp=tp, pp=pp, dp=request.data_parallel_size,
+        )
+        training = training_memory(spec, settings, act_bytes)
+        weights, kv, activations = training.weights_bytes, 0, training.activations_bytes
+        gradients, optimizer = training.gradients_bytes, training.optimizer_bytes
+        warnings.extend(training.notes)
+        explanation.append(
+            f"training peak at the {training.peak_phase.replace('_', ' ')}: weights + optimizer states + "
+            + ("saved activations and loss buffers" if training.peak_phase == "forward_end" else "all gradients")
+        )
+    elif request.engine == "vllm":
+        if gpu_bytes is None:
+            raise InputError("gpu_memory_gib", "the vllm engine profile needs the GPU's memory",
+                             "--gpu ID or --gpu-memory-gib N")
+        engine = vllm_profile(
+            spec, fmt, plan, gpu_memory_bytes=gpu_bytes, gpu_memory_utilization=request.gpu_memory_utilization,
+            max_model_len=max_len, act_bytes=act_bytes, kv_bytes=kv_bytes,
+            max_num_batched_tokens=request.max_num_batched_tokens, max_num_seqs=request.max_num_seqs,
+            enforce_eager=request.enforce_eager, gpu_name=gpu_name,
+        )
+        weights, kv, activations = engine.weights_bytes, engine.kv_cache_bytes, engine.activation_peak_bytes
+        runtime_items = [
+            cuda_context(),
+            RuntimeItem(name="non-torch memory", bytes=engine.non_torch_bytes, source=workspace_bytes(tp, pp).source),
+        ]
+        if engine.cudagraph_bytes:
+            runtime_items.append(RuntimeItem(name="CUDA graphs", bytes=engine.cudagraph_bytes,
+                                             source="fit on vLLM 0.19 logs (±20 %), outside the KV budget"))
+        explanation.append(
+            f"vLLM reserves {request.gpu_memory_utilization:.0%} of {gpu_bytes / GiB:.2f} GiB; after weights, "
+            f"activation peak and non-torch memory the KV pool holds {engine.kv_cache_tokens:,} tokens = "
+            f"{engine.max_concurrency:g} requests of {max_len:,} tokens"
+        )
+        if engine.kv_cache_tokens < max_len:
+            warnings.append(
+                f"vLLM would refuse to start: the KV pool holds {engine.kv_cache_tokens:,} tokens, fewer than "
+                f"max_model_len {max_len:,} (lower --max-model-len, quantize, or add GPUs with TP)"
+            )
+        elif request.concurrency > engine.max_concurrency:
+            warnings.append(
+                f"{request.concurrency} concurrent requests of {max_len:,} tokens exceed the "
+                f"{engine.max_concurrency:g} that fit: the rest queue (shorter requests fit more)"
+            )
+    else:
+        weights = stage_weights[heaviest]
+        tokens_per_seq = min(request.input_len + request.output_len, max_len)
+        kv = kv_cache_bytes(spec, kv_bytes, tokens_per_seq, request.concurrency, tp, stage_slice)
+        batched = request.max_num_batched_tokens or default_scheduler_limits(gpu_bytes or 80 * GiB, gpu_name)[0]
+        step_tokens = min(request.concurrency * request.input_len, batched)
+        activations = inference_activation_bytes(
+            spec, step_tokens, request.concurrency, act_bytes, tp, last_stage=heaviest == pp - 1
+        )
+        explanation.append(
+            f"KV cache for {request.concurrency} request(s) x {tokens_per_seq:,} tokens; activations of a "
+            f"{step_tokens:,}-token prefill step"
+        )
+
+    runtime = sum(item.bytes for item in runtime_items)
+    total = weights + kv + activations + gradients + optimizer + runtime
+    terms = {"weights": weights, "kv_cache": kv, "activations": activations, "gradients": gradients,
+             "optimizer": optimizer, "runtime": runtime}
+    dominant = max(terms, key=lambda k: terms[k])
+    fits = None if gpu_bytes is None else total <= gpu_bytes
+    if engine is not None and gpu_bytes is not None:
+        fits = engine.kv_cache_tokens >= max_len and engine.total_used_bytes <= gpu_bytes
+    if plan.num_gpus > 1:
+        explanation.append(CAPACITY_NOTE)
+    if fits is False and gpu_bytes is not None:
+        explanation.append(
+            f"does not fit: {total / GiB:.1f} GiB needed on the most loaded GPU, {gpu_bytes / GiB:.1f} GiB available"
+        )
+    return EstimateResult(
+        request=request,
+        model=_summary(spec),
+        dtype=dtype,
+        weight_format=fmt.name,
+        weight_format_source=fmt.source,
+        kv_cache_dtype_bytes=kv_bytes,
+        max_model_len=max_len,
+        per_gpu=MemoryBreakdown(
+            weights_bytes=weights, kv_cache_bytes=kv, activations_bytes=activations, gradients_bytes=gradients,
+            optimizer_bytes=optimizer, runtime_bytes=runtime, total_bytes=total,
+        ),
+        runtime_items=runtime_items,
+        kv_cache_bytes_per_token=per_token,
+        weight_bytes_total=weight_bytes(spec, fmt),
+        weight_bytes_nominal=spec.params_total * fmt.nominal_bits // 8,
+        gpu_memory_bytes=gpu_bytes,
+        gpu_name=gpu_name,
+        fits=fits,
+        headroom_bytes=None if gpu_bytes is None else gpu_bytes - total,
+        dominant_term=dominant,
+        engine=engine,
+        training=training,
+        parallelism=plan,
+        warnings=warnings + plan.notes,
+        explanation=explanation,
+    )

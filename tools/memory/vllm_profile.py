@@ -1,0 +1,134 @@
+"""vLLM's start-up memory accounting (V1 engine, checked against vLLM 0.19 logs).
+
+vLLM profiles one forward pass of `max_num_batched_tokens` dummy tokens and one sampler pass over
+`max_num_seqs` sequences, then (vllm/v1/worker/gpu_worker.py, determine_available_memory):
+    budget   = total GPU memory x gpu_memory_utilization
+    KV pool  = budget - weights - torch activation peak - non-torch memory
+    tokens   = pool // (KV bytes per token over all layers of the GPU), in whole blocks of 16
+    max concurrency = tokens / max_model_len
+CUDA-graph memory is captured after the KV cache is allocated and is NOT inside the budget in vLLM 0.19
+(its log offers a smaller `--kv-cache-memory` "to fit into requested memory"); the CUDA context is not
+either. Both are reported so that the total GPU use is visible. With pipeline parallelism every stage
+allocates the same number of blocks: the stage with the least free memory decides.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from tools.memory.activations import inference_activation_bytes
+from tools.memory.kv_cache import layer_bytes_per_token
+from tools.memory.runtime import GiB, cuda_context, cudagraph_bytes, workspace_bytes
+from tools.memory.weights import weight_bytes_per_stage
+from tools.model_spec import ModelSpec
+from tools.parallelism import ParallelismPlan
+from tools.quantization import WeightFormat
+
+BLOCK_SIZE = 16  # vLLM's default KV block size on CUDA (--block-size)
+
+
+def default_scheduler_limits(gpu_memory_bytes: int, gpu_name: str | None = None) -> tuple[int, int]:
+    """Defaults of `vllm serve` (vllm/engine/arg_utils.py, EngineArgs._set_default_args): GPUs with
+    >= 70 GiB (H100, H200, MI300X), A100 excepted, get 8192 batched tokens and 1024 sequences; others
+    2048 / 256."""
+    if gpu_memory_bytes >= 70 * GiB and "a100" not in (gpu_name or "").lower():
+        return 8192, 1024
+    return 2048, 256
+
+
+class VllmStage(BaseModel):
+    weights_bytes: int
+    activation_peak_bytes: int
+    kv_pool_bytes: int
+    kv_bytes_per_token: int
+
+
+class VllmProfile(BaseModel):
+    basis: str = "vLLM V1 start-up accounting, as logged by vLLM 0.19"
+    gpu_memory_bytes: int
+    gpu_memory_utilization: float
+    budget_bytes: int
+    max_model_len: int
+    max_num_batched_tokens: int
+    max_num_seqs: int
+    block_size: int = BLOCK_SIZE
+    weights_bytes: int
+    activation_peak_bytes: int
+    non_torch_bytes: int
+    cudagraph_bytes: int
+    cuda_context_bytes: int
+    kv_cache_bytes: int
+    kv_cache_tokens: int
+    max_concurrency: float
+    total_used_bytes: int  # everything on the GPU once serving: budget share + graphs + context
+    stages: list[VllmStage] = Field(default_factory=list)
+    limiting_stage: int = 0
+
+
+def vllm_profile(
+    model: ModelSpec,
+    fmt: WeightFormat,
+    plan: ParallelismPlan,
+    *,
+    gpu_memory_bytes: int,
+    gpu_memory_utilization: float,
+    max_model_len: int,
+    act_bytes: float,
+    kv_bytes: float,
+    max_num_batched_tokens: int | None = None,
+    max_num_seqs: int | None = None,
+    enforce_eager: bool = False,
+    gpu_name: str | None = None,
+) -> VllmProfile:
+    default_tokens, default_seqs = default_scheduler_limits(gpu_memory_bytes, gpu_name)
+    batched = max_num_batched_tokens or default_tokens
+    seqs = max_num_seqs or default_seqs
+    tp, pp = plan.tensor_parallel_size, plan.pipeline_parallel_size
+    budget = int(gpu_memory_bytes * gpu_memory_utilization)
+    non_torch = workspace_bytes(tp, pp).bytes
+    weights = weight_bytes_per_stage(model, fmt, plan, pad_mxfp4_experts=True)
+
+    stages: list[VllmStage] = []
+    start = 0
+    for index, count in enumerate(plan.stage_layers):
+        layers = model.layers[start : start + count]
+        start += count
+        activation = inference_activation_bytes(
+            model, batched, min(seqs, batched), act_bytes, tp, last_stage=index == pp - 1
+        )
+        per_token = round(sum(layer_bytes_per_token(model, layer, kv_bytes, tp) for layer in layers))
+        stages.append(VllmStage(
+            weights_bytes=weights[index],
+            activation_peak_bytes=activation,
+            kv_pool_bytes=budget - weights[index] - activation - non_torch,
+            kv_bytes_per_token=max(per_token, 1),
+        ))
+    blocks = [max(0, s.kv_pool_bytes) // (s.kv_bytes_per_token * BLOCK_SIZE) for s in stages]
+    limiting = min(range(len(stages)), key=lambda i: blocks[i])
+    tokens = blocks[limiting] * BLOCK_SIZE
+    # Report the stage that uses the most memory (the one a buyer must size for).
+    heaviest = max(range(len(stages)), key=lambda i: stages[i].weights_bytes + stages[i].activation_peak_bytes)
+    stage = stages[heaviest]
+    graphs = 0 if enforce_eager else cudagraph_bytes(plan.stage_layers[heaviest], model.hidden_size, tp).bytes
+    context = cuda_context().bytes
+    kv_bytes_alloc = tokens * stage.kv_bytes_per_token
+    used = stage.weights_bytes + stage.activation_peak_bytes + non_torch + kv_bytes_alloc + graphs + context
+    return VllmProfile(
+        gpu_memory_bytes=gpu_memory_bytes,
+        gpu_memory_utilization=gpu_memory_utilization,
+        budget_bytes=budget,
+        max_model_len=max_model_len,
+        max_num_batched_tokens=batched,
+        max_num_seqs=seqs,
+        weights_bytes=stage.weights_bytes,
+        activation_peak_bytes=stage.activation_peak_bytes,
+        non_torch_bytes=non_torch,
+        cudagraph_bytes=graphs,
+        cuda_context_bytes=context,
+        kv_cache_bytes=kv_bytes_alloc,
+        kv_cache_tokens=tokens,
+        max_concurrency=round(tokens / max_model_len, 2),
+        total_used_bytes=used,
+        stages=stages,
+        limiting_stage=limiting,
+    )

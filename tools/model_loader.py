@@ -1,0 +1,182 @@
+"""Find a model's config: bundled registry, local file or directory, or the Hugging Face Hub.
+
+Hub downloads are cached under `$SIZER_AGENT_CACHE` (default `~/.cache/sizer-agent/hub`), keyed by model id
+and revision, so a model fetched once works offline (`HF_HUB_OFFLINE=1` forbids the network). Where the
+checkpoint's exact tensor sizes are known (local safetensors headers or `model.safetensors.index.json`),
+they are recorded on the spec and win over the formula for the weights.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import struct
+import tomllib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from tools.architectures import spec_from_config
+from tools.errors import InputError
+from tools.model_spec import ModelSpec
+
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_REVISION = re.compile(r"^[\w.\-/]{1,100}$")
+# Bytes per element of safetensors dtypes (safetensors format spec).
+_DTYPE_BYTES = {"F64": 8, "I64": 8, "U64": 8, "F32": 4, "I32": 4, "U32": 4, "F16": 2, "BF16": 2,
+                "I16": 2, "U16": 2, "F8_E4M3": 1, "F8_E5M2": 1, "I8": 1, "U8": 1, "BOOL": 1}  # fmt: skip
+
+
+def _data_dir() -> Path:
+    return Path(str(resources.files("tools") / "data" / "models"))
+
+
+@cache
+def _registry() -> tuple[dict[str, Any], ...]:
+    with (_data_dir() / "registry.toml").open("rb") as handle:
+        return tuple(tomllib.load(handle)["model"])
+
+
+def _registry_entry(name: str) -> dict[str, Any] | None:
+    wanted = name.strip().lower()
+    for entry in _registry():
+        names = [entry["id"].lower(), entry["folder"].lower(), *(a.lower() for a in entry["aliases"])]
+        if wanted in names:
+            return entry
+    return None
+
+
+def _read_json(path: Path, field: str) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise InputError(field, f"{path} is not valid JSON ({error.msg} at line {error.lineno})") from None
+    except OSError as error:
+        raise InputError(field, f"cannot read {path}: {error.strerror}") from None
+    if not isinstance(data, dict):
+        raise InputError(field, f"{path} must hold a JSON object")
+    return data
+
+
+def _safetensors_params(directory: Path) -> tuple[int | None, int | None]:
+    """Exact (params, bytes) from safetensors headers, or from the index's total_size (bytes only)."""
+    files = sorted(directory.glob("*.safetensors"))
+    if files:
+        params = size = 0
+        for file in files:
+            with file.open("rb") as handle:
+                (length,) = struct.unpack("<Q", handle.read(8))
+                header = json.loads(handle.read(length))
+            for key, tensor in header.items():
+                if key == "__metadata__":
+                    continue
+                count = 1
+                for dim in tensor["shape"]:
+                    count *= dim
+                params += count
+                size += count * _DTYPE_BYTES.get(tensor["dtype"], 2)
+        return params, size
+    index = directory / "model.safetensors.index.json"
+    if index.exists():
+        total = _read_json(index, "model").get("metadata", {}).get("total_size")
+        return None, int(total) if total else None
+    return None, None
+
+
+def _cache_root() -> Path:
+    return Path(os.environ.get("SIZER_AGENT_CACHE") or Path.home() / ".cache" / "sizer-agent" / "hub")
+
+
+def _hub_config(model_id: str, revision: str | None) -> tuple[dict[str, Any], str]:
+    rev = revision or "main"
+    cached = _cache_root() / model_id.replace("/", "__") / rev.replace("/", "__") / "config.json"
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+    url = f"{endpoint}/{model_id}/resolve/{rev}/config.json"
+    offline = os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0")
+    if offline:
+        if cached.exists():
+            return _read_json(cached, "model"), f"{url} (cached)"
+        raise InputError(
+            "model",
+            f"{model_id!r} at revision {rev!r} is not in the cache and HF_HUB_OFFLINE forbids the network",
+            "a bundled model (see `sizer-agent models`), a config.json path, or a Hub id fetched once online",
+        )
+    import httpx  # lazy: only Hub look-ups need it
+
+    headers = {"Authorization": f"Bearer {os.environ['HF_TOKEN']}"} if os.environ.get("HF_TOKEN") else {}
+    try:
+        response = httpx.get(url, headers=headers, follow_redirects=True, timeout=15.0)
+    except httpx.HTTPError as error:
+        if cached.exists():
+            return _read_json(cached, "model"), f"{url} (cached; Hub unreachable: {error})"
+        raise InputError(
+            "model",
+            f"{model_id!r} is not bundled and the Hub could not be reached ({type(error).__name__}); "
+            "nothing cached either",
+            "a bundled model (see `sizer-agent models`) or a local config.json",
+        ) from None
+    if response.status_code in (401, 403):
+        raise InputError("model", f"{model_id!r} is gated on the Hub: set HF_TOKEN with access to it")
+    if response.status_code == 404:
+        raise InputError(
+            "model" if revision is None else "revision",
+            f"no config.json for {model_id!r} at revision {rev!r} on the Hub",
+            "an existing Hub id and revision, a bundled model, or a local path",
+        )
+    if response.status_code != 200:
+        raise InputError("model", f"the Hub answered HTTP {response.status_code} for {url}")
+    try:
+        data = response.json()
+    except ValueError:
+        raise InputError("model", f"the Hub returned something that is not JSON for {url}") from None
+    if not isinstance(data, dict):
+        raise InputError("model", f"{url} does not hold a JSON object")
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps(data, indent=1))
+    return data, url
+
+
+def load_model(source: str, revision: str | None = None) -> ModelSpec:
+    """Load a model by registry name/alias, config.json path, directory, or Hub id (`org/name`)."""
+    if not source or not source.strip():
+        raise InputError("model", "is empty", "a bundled model name, a config.json path or a Hub id")
+    if revision is not None and not _REVISION.match(revision):
+        raise InputError("revision", f"{revision!r} is not a valid revision", "a branch, tag or commit hash")
+    path = Path(source).expanduser()
+    if path.exists():
+        directory = path if path.is_dir() else path.parent
+        config_path = path / "config.json" if path.is_dir() else path
+        if not config_path.exists():
+            raise InputError("model", f"{path} has no config.json")
+        config = _read_json(config_path, "model")
+        name = str(config.get("_name_or_path") or directory.name)
+        spec = spec_from_config(config, name=name, revision=revision, source=str(config_path))
+        exact_params, exact_bytes = _safetensors_params(directory)
+        return spec.model_copy(update={"checkpoint_params": exact_params, "checkpoint_bytes": exact_bytes})
+    entry = _registry_entry(source)
+    if entry is not None:
+        config = _read_json(_data_dir() / entry["folder"] / "config.json", "model")
+        pinned = revision or entry["revision"] or None
+        spec = spec_from_config(config, name=entry["id"], revision=pinned, source=f"bundled: {entry['provenance']}")
+        if revision and revision != (entry["revision"] or None):
+            spec.warnings.append(
+                f"revision {revision!r} requested: the bundled config is used (it is not tied to a revision)"
+            )
+        return spec
+    if _HUB_ID.match(source):
+        config, url = _hub_config(source, revision)
+        return spec_from_config(config, name=source, revision=revision, source=url)
+    known = ", ".join(sorted(alias for e in _registry() for alias in e["aliases"]))
+    raise InputError("model", f"{source!r} is not a bundled model, an existing path or a Hub id", known)
+
+
+def list_models() -> list[ModelSpec]:
+    """Every model of the bundled registry."""
+    return [load_model(entry["id"]) for entry in _registry()]
+
+
+def registry_entries() -> list[dict[str, Any]]:
+    """The raw registry rows (id, aliases, title, provenance, revision)."""
+    return [dict(entry) for entry in _registry()]

@@ -1,0 +1,100 @@
+"""Parallelism rules: how a model is split over GPUs, and which splits are impossible.
+
+VRAM does not add up across GPUs: a model runs on several GPUs only through a partitioning strategy
+(tensor, pipeline or expert parallelism), and each has rules the model must satisfy.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from tools.errors import InputError
+from tools.model_spec import ModelSpec
+
+
+class ParallelismPlan(BaseModel):
+    tensor_parallel_size: int = 1
+    pipeline_parallel_size: int = 1
+    data_parallel_size: int = 1
+    num_gpus: int = 1
+    kv_heads_per_gpu: int = 1
+    kv_heads_replicated: bool = False
+    stage_layers: list[int] = Field(default_factory=list)  # layers held by each pipeline stage
+    notes: list[str] = Field(default_factory=list)
+
+
+def divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def stage_layer_counts(num_layers: int, pp: int) -> list[int]:
+    """vLLM's split (vllm/distributed/utils.py get_pp_indices): the remainder goes to the stages
+    just before the last, which already carries the lm_head and the sampler."""
+    counts = [num_layers // pp] * pp
+    for i in range(2, num_layers % pp + 2):
+        counts[-i] += 1
+    return counts
+
+
+def plan_parallelism(model: ModelSpec, tp: int, pp: int, dp: int = 1) -> ParallelismPlan:
+    """Check a TP x PP x DP layout against the model and explain what it implies."""
+    for field, value in (("tensor_parallel_size", tp), ("pipeline_parallel_size", pp),
+                         ("data_parallel_size", dp)):
+        if value < 1 or value > 1024:
+            raise InputError(field, f"must be between 1 and 1024, got {value}")
+    heads = model.num_attention_heads
+    if heads % tp:
+        raise InputError(
+            "tensor_parallel_size",
+            f"{tp} does not divide the {heads} attention heads of {model.name}",
+            ", ".join(str(d) for d in divisors(heads) if d <= 64),
+        )
+    if model.vocab_size % tp and model.vocab_size < tp:
+        raise InputError("tensor_parallel_size", f"{tp} is larger than the vocabulary")
+    if pp > model.num_layers:
+        raise InputError(
+            "pipeline_parallel_size", f"{pp} stages for {model.num_layers} layers",
+            f"1 to {model.num_layers}",
+        )
+    notes: list[str] = []
+    kv = model.num_kv_heads
+    replicated = model.mla is None and tp > kv
+    if model.mla is not None and tp > 1:
+        notes.append("MLA: the compressed KV latent is replicated on every tensor-parallel rank")
+    elif replicated:
+        if tp % kv:
+            raise InputError(
+                "tensor_parallel_size",
+                f"{tp} exceeds the {kv} KV heads and is not a multiple of them",
+                ", ".join(str(d) for d in divisors(heads) if d <= kv or d % kv == 0),
+            )
+        notes.append(f"tensor parallel {tp} > {kv} KV heads: each KV head is replicated on {tp // kv} GPUs")
+    elif kv % tp:
+        raise InputError("tensor_parallel_size", f"{tp} does not divide the {kv} KV heads",
+                         ", ".join(str(d) for d in divisors(kv)))
+    if tp > 1:
+        notes.append(
+            f"tensor parallel {tp}: two all-reduces per layer; keep it inside one NVLink domain — "
+            "over PCIe-only cards it costs bandwidth and latency"
+        )
+    if pp > 1:
+        notes.append(f"pipeline parallel {pp}: layers split into stages; activations cross stages once per step")
+    if model.moe is not None and tp > 1:
+        notes.append("MoE experts are sharded by tensor parallelism (vLLM default); expert parallelism is an option")
+    return ParallelismPlan(
+        tensor_parallel_size=tp,
+        pipeline_parallel_size=pp,
+        data_parallel_size=dp,
+        num_gpus=tp * pp * dp,
+        kv_heads_per_gpu=1 if model.mla is not None else max(1, kv // tp),
+        kv_heads_replicated=replicated,
+        stage_layers=stage_layer_counts(model.num_layers, pp),
+        notes=notes,
+    )
+
+
+CAPACITY_NOTE = (
+    "GPU memory does not add up: N cards of X GB are not one card of N×X GB. A model spans several GPUs only "
+    "through tensor or pipeline parallelism, and every GPU must hold its own share plus its own KV cache, "
+    "activations and runtime."
+)
