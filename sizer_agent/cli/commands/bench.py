@@ -494,3 +494,97 @@ def cmd_micro(args: argparse.Namespace) -> int:
 
 
 _SUBCOMMANDS["micro"] = ("GEMM, memory, host link, all-reduce vs spec", MICRO_DESCRIPTION, add_micro_arguments, cmd_micro)
+
+
+# ---------------------------------------------------------------- compare / calibrate
+
+COMPARE_DESCRIPTION = """\
+Put two results of the same kind side by side (serve, launch, train, micro) with ratios B/A.
+Results are compared only when they were measured the same way: same model and revision, precision,
+endpoint, input and output lengths, concurrency levels (or rates), engine and engine version (serve);
+same model shape, batch, sequence, optimizer, dtype and torch version (train). Otherwise it refuses,
+lists every differing field with both values and exits 1. Hardware may differ: that is the point.
+
+  sizer-agent bench compare results/h200.json results/rtx-pro-6000.json
+"""
+
+CALIBRATE_DESCRIPTION = """\
+Compare a serve (or launch) result with the estimator's prediction for the same settings: for each level,
+measured and predicted TTFT (mean and at the SLA percentile), TPOT and output tokens/s, with the ratio
+measured/predicted; with a launch result, also vLLM's weights and KV-cache tokens against the memory
+estimate. --gpu is the catalogue id of the GPU the measurement ran on (see `sizer-agent recommend`).
+
+  sizer-agent bench calibrate results/h200-llama8b.json --gpu h200-sxm
+  sizer-agent bench calibrate results/run.json --gpu l40s --model meta-llama/Llama-3.1-8B-Instruct --json
+"""
+
+
+def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("a", type=Path, help="result A (JSON written by sizer-agent bench)")
+    parser.add_argument("b", type=Path, help="result B")
+    parser.add_argument("--json", action="store_true")
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.2f}"
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from tools.bench.compare import compare_results, load_result
+
+    comparison = compare_results(load_result(args.a), load_result(args.b))
+    if args.json:
+        emit_json(comparison.model_dump(mode="json"))
+        return 0 if comparison.comparable else 1
+    if not comparison.comparable:
+        print(f"not comparable: {len(comparison.differences)} setting(s) differ")
+        for diff in comparison.differences:
+            print(f"  {diff.field}: A={json.dumps(diff.a)}  B={json.dumps(diff.b)}")
+        return 1
+    print(f"A: {args.a} ({comparison.hardware_a})\nB: {args.b} ({comparison.hardware_b})")
+    print(f"{'metric':<34} {'A':>12} {'B':>12} {'B/A':>7}")
+    for row in comparison.rows:
+        ratio = "-" if row.ratio is None else f"{row.ratio:.2f}"
+        print(f"{row.label:<34} {_number(row.a):>12} {_number(row.b):>12} {ratio:>7}")
+    for note in comparison.notes:
+        print(f"note: {note}")
+    return 0
+
+
+def add_calibrate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("result", type=Path, help="serve or launch result JSON")
+    parser.add_argument("--gpu", required=True, help="catalogue GPU id the measurement ran on, e.g. h200-sxm")
+    parser.add_argument("--model", help="model id the estimator knows (default: the result's model)")
+    parser.add_argument("--dtype", help="precision for the estimate (default: the result's precision)")
+    parser.add_argument("--tensor-parallel-size", "--tp", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from tools.bench.compare import calibrate, load_result
+
+    calibration = calibrate(
+        load_result(args.result), gpu=args.gpu, model=args.model, tensor_parallel_size=args.tensor_parallel_size,
+        dtype=args.dtype,
+    )
+    if args.json:
+        emit_json(calibration.model_dump(mode="json"))
+        return 0
+    print(
+        f"{calibration.model} on {calibration.gpu} (measured on {calibration.measured_on or 'unknown hardware'}), "
+        f"{calibration.dtype}, {calibration.input_len} in / {calibration.output_len} out"
+    )
+    print(f"{'conc':>5} {'metric':<22} {'measured':>12} {'predicted':>12} {'meas/pred':>9}")
+    for row in calibration.rows + calibration.memory_rows:
+        ratio = "-" if row.ratio is None else f"{row.ratio:.2f}"
+        conc = "-" if row.concurrency == 0 else str(row.concurrency)
+        print(f"{conc:>5} {row.metric:<22} {_number(row.measured):>12} {_number(row.predicted):>12} {ratio:>9}")
+    for note in calibration.notes:
+        print(f"note: {note}")
+    return 0
+
+
+_SUBCOMMANDS["compare"] = ("two results side by side, or the fields that differ", COMPARE_DESCRIPTION,
+                           add_compare_arguments, cmd_compare)
+_SUBCOMMANDS["calibrate"] = ("measurement vs the estimator's prediction", CALIBRATE_DESCRIPTION,
+                             add_calibrate_arguments, cmd_calibrate)
