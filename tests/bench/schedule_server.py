@@ -153,7 +153,8 @@ class Protocol(asyncio.Protocol):
         reason = {200: "OK", 404: "Not Found", 500: "Internal Server Error"}.get(status, "Error")
         assert self.transport is not None
         self.transport.write(
-            f"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+            f"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n".encode()
             + body
         )
 

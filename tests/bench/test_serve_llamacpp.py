@@ -26,7 +26,7 @@ def test_completions_levels_exact_lengths_and_schema(llama_server: Server, tmp_p
     assert data["settings"]["model"] == data["server"]["models"][0]
     assert [level["concurrency"] for level in data["levels"]] == [1, 4]
     for level in data["levels"]:
-        assert LEVEL_KEYS <= level.keys()
+        assert level.keys() >= LEVEL_KEYS
         assert level["requests_completed"] == 8 and level["requests_failed"] == 0
         # ignore_eos: exactly the asked output; /tokenize: exactly the asked prompt (server's own count).
         assert level["output_tokens"] == 8 * 12
@@ -67,7 +67,8 @@ def test_sweep_finds_the_largest_concurrency_meeting_the_sla(llama_server: Serve
     out = tmp_path / "sweep.json"
     done = run_cli(
         "bench", "serve", "--base-url", llama_server.url, "--input-len", "16", "--output-len", "8",
-        "--sweep", "--max-concurrency", "4", "--slo-ttft-ms", "20000", "--slo-tpot-ms", "5000", "--max-dispatch-delay-ms", "100",
+        "--sweep", "--max-concurrency", "4", "--slo-ttft-ms", "20000", "--slo-tpot-ms", "5000",
+        "--max-dispatch-delay-ms", "100",
         "--num-prompts", "6", "--out", str(out), "--quiet",
     )
     assert done.returncode == 0, done.stderr

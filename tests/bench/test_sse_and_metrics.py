@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -31,7 +33,7 @@ def _decode(parts: list[bytes]) -> tuple[list[bytes], bool, bytes]:
 @given(st.lists(st.integers(min_value=0, max_value=len(STREAM)), max_size=12))
 def test_any_split_of_the_stream_gives_the_same_events(cuts: list[int]) -> None:
     points = [0, *sorted(cuts), len(STREAM)]
-    parts = [STREAM[a:b] for a, b in zip(points, points[1:], strict=False)]
+    parts = [STREAM[a:b] for a, b in itertools.pairwise(points)]
     assert _decode(parts) == _decode([STREAM])
 
 

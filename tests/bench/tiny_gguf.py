@@ -7,7 +7,10 @@ from pathlib import Path
 
 import numpy as np
 
-WORDS = "the quick brown fox jumps over a lazy dog while seven wizards quietly hum jazz near big fjords".split()
+WORDS = [
+    "the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "seven", "wizards",
+    "quietly", "hum", "jazz", "near", "big", "fjords"
+]
 
 
 def write_tiny_gguf(path: Path, hidden: int = 64, layers: int = 2, heads: int = 2, ffn: int = 128) -> Path:

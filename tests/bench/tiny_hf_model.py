@@ -15,11 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
-WORDS = (
-    "time person year way day thing man world life hand part child eye woman place work week case point number "
-    "group problem fact water room mother area money story month lot right study book job word business issue "
-    "the of and to in is it on at by for with as be or a b c d e f g h i j k l m n o p"
-).split()
+WORDS = [
+    "time", "person", "year", "way", "day", "thing", "man", "world", "life", "hand", "part", "child", "eye",
+    "woman", "place", "work", "week", "case", "point", "number", "group", "problem", "fact", "water",
+    "room", "mother", "area", "money", "story", "month", "lot", "right", "study", "book", "job", "word",
+    "business", "issue", "the", "of", "and", "to", "in", "is", "it", "on", "at", "by", "for", "with", "as",
+    "be", "or", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p"
+]
 
 CHAT_TEMPLATE = (
     "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"

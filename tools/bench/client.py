@@ -12,6 +12,7 @@ Measurement points (DESIGN §6), all `time.perf_counter_ns()`:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import ssl
 import time
@@ -269,10 +270,8 @@ class LoopLagMonitor:
     async def stop(self) -> list[float]:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
             self._task = None
         return self.lags_ms
 

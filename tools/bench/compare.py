@@ -67,7 +67,9 @@ def load_result(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError) as error:
-        raise InputError(str(path), f"not a readable result JSON ({error})", "a file written by sizer-agent bench") from None
+        raise InputError(
+            str(path), f"not a readable result JSON ({error})", "a file written by sizer-agent bench"
+        ) from None
     if not isinstance(data, dict) or "kind" not in data:
         raise InputError(str(path), "not a benchmark result (no `kind`)", "a file written by sizer-agent bench")
     return data
@@ -121,7 +123,8 @@ def compare_results(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
         by_name_b = {m["name"]: m for m in b.get("measurements", [])}
         for m in a.get("measurements", []):
             other = by_name_b.get(m["name"])
-            comparison.rows.append(_row(f"{m['name']} ({m['unit']})", m["value"], other["value"] if other else None, ""))
+            value_b = other["value"] if other else None
+            comparison.rows.append(_row(f"{m['name']} ({m['unit']})", m["value"], value_b, ""))
     return comparison
 
 
@@ -223,16 +226,18 @@ def calibrate(
     launch = result.get("launch") or {}
     memory = launch.get("startup_memory") or {}
     if memory and result.get("levels"):
-        first = EstimateRequest(model=name, revision=settings.get("revision"), dtype=precision, input_len=input_len,
-                                output_len=output_len, gpu=gpu, engine="vllm", tensor_parallel_size=tensor_parallel_size)
-        predicted = estimate(first, spec)
+        first = EstimateRequest(
+            model=name, revision=settings.get("revision"), dtype=precision, input_len=input_len,
+            output_len=output_len, gpu=gpu, engine="vllm", tensor_parallel_size=tensor_parallel_size,
+        )
+        startup = estimate(first, spec)
         if memory.get("weights_gib") is not None:
-            weights = predicted.per_gpu.weights_bytes / 2**30
+            weights = startup.per_gpu.weights_bytes / 2**30
             memory_rows.append(CalibrationRow(concurrency=0, metric="vLLM weights (GiB)",
                                               measured=memory["weights_gib"], predicted=weights,
                                               ratio=memory["weights_gib"] / weights if weights else None))
-        if memory.get("kv_cache_tokens") is not None and predicted.engine is not None:
-            tokens = float(predicted.engine.kv_cache_tokens)
+        if memory.get("kv_cache_tokens") is not None and startup.engine is not None:
+            tokens = float(startup.engine.kv_cache_tokens)
             memory_rows.append(CalibrationRow(concurrency=0, metric="vLLM KV cache (tokens)",
                                               measured=float(memory["kv_cache_tokens"]), predicted=tokens,
                                               ratio=memory["kv_cache_tokens"] / tokens if tokens else None))

@@ -122,7 +122,8 @@ def _disks(mounts: Path, sys_block: Path) -> list[DiskInfo]:
 def _rotational(device: str, sys_block: Path) -> bool | None:
     name = Path(device).name
     # /dev/nvme0n1p2 -> nvme0n1, /dev/sda1 -> sda: the queue lives on the whole disk.
-    for candidate in (name, name.rstrip("0123456789").removesuffix("p") if "nvme" in name else name.rstrip("0123456789")):
+    whole = name.rstrip("0123456789")
+    for candidate in (name, whole.removesuffix("p") if "nvme" in name else whole):
         flag = sys_block / candidate / "queue" / "rotational"
         try:
             return flag.read_text().strip() == "1"

@@ -11,6 +11,7 @@ Percentiles: linear interpolation between closest ranks (numpy's default), with 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -50,7 +51,7 @@ def finish_record(record: RequestRecord) -> None:
 def inter_token_gaps_ms(record: RequestRecord) -> list[float]:
     """Gaps between consecutive token-bearing chunks of one request."""
     times = record.chunk_ns
-    return [(b - a) / NS_PER_MS for a, b in zip(times, times[1:], strict=False)]
+    return [(b - a) / NS_PER_MS for a, b in itertools.pairwise(times)]
 
 
 def meets_slo(

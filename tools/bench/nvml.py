@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -88,7 +89,8 @@ def load_pynvml() -> ModuleType:
         import pynvml
     except ImportError as error:  # pragma: no cover - nvidia-ml-py is a core dependency
         raise ImportError("NVML bindings missing: pip install nvidia-ml-py") from error
-    return pynvml
+    module: ModuleType = pynvml
+    return module
 
 
 def _text(value: object) -> str:
@@ -161,10 +163,9 @@ def _gpu(nvml: ModuleType, index: int, handle: Any) -> GpuInventory:
     if mig is not None:
         instances = None
         if mig[0] == 1:
-            instances = sum(
-                1
-                for i in range(_safe(nvml, lambda: nvml.nvmlDeviceGetMaxMigDeviceCount(handle)) or 0)
-                if _safe(nvml, lambda i=i: nvml.nvmlDeviceGetMigDeviceHandleByIndex(handle, i)) is not None
+            slots = _safe(nvml, partial(nvml.nvmlDeviceGetMaxMigDeviceCount, handle)) or 0
+            instances = len(
+                [i for i in range(slots) if _safe(nvml, partial(nvml.nvmlDeviceGetMigDeviceHandleByIndex, handle, i))]
             )
         mig_info = MigInfo(current_mode=mig[0], pending_mode=mig[1], instances=instances)
     return GpuInventory(
@@ -198,13 +199,13 @@ def _nvlink(nvml: ModuleType, handle: Any) -> NvLinkInfo | None:
     remotes: list[str] = []
     supported = False
     for link in range(_NVLINK_MAX_LINKS):
-        state = _safe(nvml, lambda link=link: nvml.nvmlDeviceGetNvLinkState(handle, link))
+        state = _safe(nvml, partial(nvml.nvmlDeviceGetNvLinkState, handle, link))
         if state is None:
             continue
         supported = True
         if state == 1:
             active += 1
-            remote = _safe(nvml, lambda link=link: nvml.nvmlDeviceGetNvLinkRemotePciInfo(handle, link))
+            remote = _safe(nvml, partial(nvml.nvmlDeviceGetNvLinkRemotePciInfo, handle, link))
             if remote is not None:
                 remotes.append(_text(remote.busId))
     return NvLinkInfo(active_links=active, remote_bus_ids=remotes) if supported else None
@@ -218,11 +219,12 @@ def _topology(nvml: ModuleType, handles: list[Any], gpus: list[GpuInventory]) ->
             if i == j:
                 row.append("X")
                 continue
-            links = gpus[i].nvlink.remote_bus_ids.count(gpus[j].pci_bus_id or "?") if gpus[i].nvlink else 0
+            nvlink = gpus[i].nvlink
+            links = nvlink.remote_bus_ids.count(gpus[j].pci_bus_id or "?") if nvlink is not None else 0
             if links:
                 row.append(f"NV{links}")
                 continue
-            level = _safe(nvml, lambda a=a, b=b: nvml.nvmlDeviceGetTopologyCommonAncestor(a, b))
+            level = _safe(nvml, partial(nvml.nvmlDeviceGetTopologyCommonAncestor, a, b))
             row.append(_TOPOLOGY_LABELS.get(level, "?") if isinstance(level, int) else "?")
         matrix.append(row)
     return matrix
@@ -283,6 +285,6 @@ class GpuMemorySampler:
         if nvml is None or self._peaks is None:
             return
         for i, handle in enumerate(self._handles):
-            info = _safe(nvml, lambda handle=handle: nvml.nvmlDeviceGetMemoryInfo(handle))
+            info = _safe(nvml, partial(nvml.nvmlDeviceGetMemoryInfo, handle))
             if info is not None and int(info.used) > self._peaks[i]:
                 self._peaks[i] = int(info.used)

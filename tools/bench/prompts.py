@@ -19,10 +19,25 @@ from tools.bench.results import TokenLength
 from tools.errors import InputError
 
 # A pool of short, common English words; each is usually one or two tokens for BPE tokenizers.
-_WORDS = ["time", "person", "year", "way", "day", "thing", "man", "world", "life", "hand", "part", "child", "eye", "woman", "place", "work", "week", "case", "point", "number", "group", "problem", "fact", "water", "room", "mother", "area", "money", "story", "month", "lot", "right", "study", "book", "job", "word", "business", "issue", "side", "kind", "head", "house", "service", "friend", "father", "power", "hour", "game", "line", "end", "member", "law", "car", "city", "name", "team", "minute", "idea", "kid", "body", "back", "parent", "face", "others", "level", "office", "door", "health", "art", "war", "history", "party", "result", "change", "morning", "reason", "research", "girl", "guy", "moment", "air", "teacher", "force", "education", "foot", "boy", "age", "policy", "music", "market", "sense", "nation", "plan", "college", "interest", "death", "experience", "effect", "class", "control", "care", "field", "development", "role", "effort", "rate", "heart", "drug", "show", "leader", "light", "voice", "wife", "police", "mind", "price", "report", "decision"]
+_WORDS = [
+    "time", "person", "year", "way", "day", "thing", "man", "world", "life", "hand", "part", "child", "eye",
+    "woman", "place", "work", "week", "case", "point", "number", "group", "problem", "fact", "water",
+    "room", "mother", "area", "money", "story", "month", "lot", "right", "study", "book", "job", "word",
+    "business", "issue", "side", "kind", "head", "house", "service", "friend", "father", "power", "hour",
+    "game", "line", "end", "member", "law", "car", "city", "name", "team", "minute", "idea", "kid", "body",
+    "back", "parent", "face", "others", "level", "office", "door", "health", "art", "war", "history",
+    "party", "result", "change", "morning", "reason", "research", "girl", "guy", "moment", "air", "teacher",
+    "force", "education", "foot", "boy", "age", "policy", "music", "market", "sense", "nation", "plan",
+    "college", "interest", "death", "experience", "effect", "class", "control", "care", "field",
+    "development", "role", "effort", "rate", "heart", "drug", "show", "leader", "light", "voice", "wife",
+    "police", "mind", "price", "report", "decision"
+]
 
 # Short words and letters: most tokenizers have them as one token even when the nouns above are split.
-_SHORT = "the of and to in is it on at by for with as be or over dog fox a b c d e f g h i j k l m n o p".split()
+_SHORT = [
+    "the", "of", "and", "to", "in", "is", "it", "on", "at", "by", "for", "with", "as", "be", "or", "over",
+    "dog", "fox", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p"
+]
 
 _FALLBACK_TOKENS_PER_WORD = 1.3  # typical BPE ratio for common English words; only used without /tokenize
 

@@ -266,7 +266,8 @@ class ServeRun:
         self.slots = ConnectionSlots(
             max(settings.concurrency), settings.timeout_s, lean=settings.base_url.startswith("http://")
         )
-        url = settings.base_url.rstrip("/") + ("/v1/chat/completions" if settings.endpoint == "chat" else "/v1/completions")
+        path = "/v1/chat/completions" if settings.endpoint == "chat" else "/v1/completions"
+        url = settings.base_url.rstrip("/") + path
         self.spec = RequestSpec(url, settings.endpoint, settings.model, settings.ignore_eos, settings.timeout_s)
         self.sampler: GpuMemorySampler | None = None
         self.result: ServeResult | None = None
@@ -497,7 +498,7 @@ def summarize_level(
     ok = [r for r in records if r.status == "ok"]
     failed = [r for r in records if r.status != "ok"]
     sends = [r.send_ns for r in records if r.send_ns is not None]
-    ends = [r.done_ns or r.end_ns for r in records if (r.done_ns or r.end_ns) is not None]
+    ends = [end for r in records if (end := r.done_ns or r.end_ns) is not None]
     window_s = (max(ends) - min(sends)) / 1e9 if sends and ends and max(ends) > min(sends) else wall_s
     window_s = max(window_s, 1e-9)
     q = settings.percentile
@@ -507,12 +508,12 @@ def summarize_level(
     itl = latency_stats([gap for r in ok for gap in inter_token_gaps_ms(r)], q)
     # Closed loop starts all `concurrency` requests at once: a single client sends them one after the
     # other, so the first wave's dispatch delay is the ramp-up, reported apart from the steady state.
-    ramp = [r for r in records if r.index < concurrency and r.send_ns is not None]
-    steady = [r for r in records if (r.index >= concurrency or request_rate is not None) and r.send_ns is not None]
-    if request_rate is not None:
-        ramp = []
-    dispatch = latency_stats([(r.send_ns - r.scheduled_ns - (r.connect_ns or 0)) / 1e6 for r in steady], q)
-    ramp_up_ms = max(((r.send_ns - r.scheduled_ns) / 1e6 for r in ramp), default=None)
+    sent = [(r, r.send_ns) for r in records if r.send_ns is not None]
+    open_loop = request_rate is not None
+    ramp = [] if open_loop else [(send - r.scheduled_ns) / 1e6 for r, send in sent if r.index < concurrency]
+    steady = [(r, send) for r, send in sent if open_loop or r.index >= concurrency]
+    dispatch = latency_stats([(send - r.scheduled_ns - (r.connect_ns or 0)) / 1e6 for r, send in steady], q)
+    ramp_up_ms = max(ramp, default=None)
     loop_lag = latency_stats(loop_lags_ms, q)
     input_tokens = sum(r.prompt_tokens or 0 for r in ok)
     output_tokens = sum(r.output_tokens or 0 for r in ok)

@@ -77,9 +77,9 @@ def parse_event(payload: bytes) -> StreamEvent:
         raise MalformedStream(f"data is not JSON: {payload[:80]!r}") from error
     if not isinstance(obj, dict):
         raise MalformedStream(f"data is not a JSON object: {payload[:80]!r}")
-    error = obj.get("error")
-    if error is not None:
-        message = error.get("message", error) if isinstance(error, dict) else error
+    problem = obj.get("error")
+    if problem is not None:
+        message = problem.get("message", problem) if isinstance(problem, dict) else problem
         return StreamEvent(False, None, None, True, False, obj.get("id"), str(message))
     choices = obj.get("choices")
     if choices is None and "usage" not in obj:

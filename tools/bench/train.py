@@ -21,9 +21,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from tools.bench.metrics import latency_stats
 from tools.bench.nvml import GpuMemorySampler
 from tools.bench.results import LatencyStats
-from tools.bench.metrics import latency_stats
 from tools.errors import InputError
 
 
@@ -117,7 +117,7 @@ def _build_model(shape: ModelShape, torch: Any) -> Any:
     head_dim = shape.hidden_size // heads
     ffn = shape.intermediate_size or 8 * ((8 * shape.hidden_size // 3 + 7) // 8)
 
-    class RMSNorm(nn.Module):  # type: ignore[misc]
+    class RMSNorm(nn.Module):  # type: ignore[misc,name-defined]
         def __init__(self) -> None:
             super().__init__()
             self.weight = nn.Parameter(torch.ones(shape.hidden_size))
@@ -131,7 +131,7 @@ def _build_model(shape: ModelShape, torch: Any) -> Any:
         x1, x2 = x[..., :half], x[..., half:]
         return x * cos + torch.cat((-x2, x1), dim=-1) * sin
 
-    class Block(nn.Module):  # type: ignore[misc]
+    class Block(nn.Module):  # type: ignore[misc,name-defined]
         def __init__(self) -> None:
             super().__init__()
             self.attn_norm = RMSNorm()
@@ -159,7 +159,7 @@ def _build_model(shape: ModelShape, torch: Any) -> Any:
             h = self.mlp_norm(x)
             return x + self.down(functional.silu(self.gate(h)) * self.up(h))
 
-    class CausalLM(nn.Module):  # type: ignore[misc]
+    class CausalLM(nn.Module):  # type: ignore[misc,name-defined]
         def __init__(self) -> None:
             super().__init__()
             self.embed = nn.Embedding(shape.vocab_size, shape.hidden_size)
@@ -192,7 +192,8 @@ def _import_torch() -> Any:
 def _batch(settings: TrainSettings, step: int, torch: Any, device: Any) -> Any:
     """The batch of a step depends only on (seed, step): the resumed run sees the same data."""
     generator = torch.Generator().manual_seed(settings.seed * 1_000_003 + step)
-    tokens = torch.randint(0, settings.shape.vocab_size, (settings.batch_size, settings.seq_len + 1), generator=generator)
+    shape = (settings.batch_size, settings.seq_len + 1)
+    tokens = torch.randint(0, settings.shape.vocab_size, shape, generator=generator)
     return tokens.to(device)
 
 
@@ -256,10 +257,7 @@ def _clone_state(state: Any, torch: Any) -> Any:
 
 def run_train(settings: TrainSettings) -> TrainResult:
     torch = _import_torch()
-    if settings.device == "auto":
-        device_name = "cuda" if torch.cuda.is_available() else "cpu"
-    else:
-        device_name = settings.device
+    device_name = ("cuda" if torch.cuda.is_available() else "cpu") if settings.device == "auto" else settings.device
     if device_name.startswith("cuda") and not torch.cuda.is_available():
         raise InputError("--device", "CUDA requested but torch sees no GPU", "auto, cpu")
     device = torch.device(device_name)

@@ -268,9 +268,8 @@ class LeanTransport(httpx.AsyncBaseTransport):
                 close = True
         if request.method == "HEAD" or status in (204, 304) or 100 <= status < 200:
             length = 0
-        stream = _Body(self, conn, chunked, None if chunked else length)
-        if close:
-            stream = _CloseAfter(stream, self, conn)
+        body = _Body(self, conn, chunked, None if chunked else length)
+        stream: httpx.AsyncByteStream = _CloseAfter(body, self, conn) if close else body
         return httpx.Response(status, headers=headers, stream=stream, request=request)
 
     async def aclose(self) -> None:

@@ -118,7 +118,8 @@ class VllmServer:
                 self.command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
             )
         except OSError as error:
-            raise InputError("--vllm-python", f"cannot run {self.settings.python!r}: {error}", "a Python path") from None
+            python = self.settings.python
+            raise InputError("--vllm-python", f"cannot run {python!r}: {error}", "a Python path") from None
         finally:
             log.close()
         self._wait_ready()

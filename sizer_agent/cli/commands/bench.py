@@ -431,7 +431,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0 if result.resume_ok else 1
 
 
-_SUBCOMMANDS["train"] = ("training step time, memory, checkpoint resume", TRAIN_DESCRIPTION, add_train_arguments, cmd_train)
+_SUBCOMMANDS["train"] = (
+    "training step time, memory, checkpoint resume", TRAIN_DESCRIPTION, add_train_arguments, cmd_train
+)
 
 
 # ---------------------------------------------------------------- micro
@@ -485,7 +487,8 @@ def cmd_micro(args: argparse.Namespace) -> int:
     if not result.available:
         print(f"bench micro: nothing measured: {result.reason}")
         return 0
-    print(f"{result.device_name} ({result.gpu_count} GPU(s)); spec: {result.spec.source if result.spec else 'unknown GPU'}")
+    source = result.spec.source if result.spec else "unknown GPU, no spec"
+    print(f"{result.device_name} ({result.gpu_count} GPU(s)); spec: {source}")
     for m in result.measurements:
         spec = f"{m.spec:g}" if m.spec else "-"
         ratio = f"{m.ratio:.0%}" if m.ratio else "-"
@@ -493,7 +496,9 @@ def cmd_micro(args: argparse.Namespace) -> int:
     return 0
 
 
-_SUBCOMMANDS["micro"] = ("GEMM, memory, host link, all-reduce vs spec", MICRO_DESCRIPTION, add_micro_arguments, cmd_micro)
+_SUBCOMMANDS["micro"] = (
+    "GEMM, memory, host link, all-reduce vs spec", MICRO_DESCRIPTION, add_micro_arguments, cmd_micro
+)
 
 
 # ---------------------------------------------------------------- compare / calibrate

@@ -19,11 +19,11 @@ class NVMLError(Exception):
     pass
 
 
-class NVMLError_LibraryNotFound(NVMLError):  # noqa: N801 - the real module's name
+class NVMLError_LibraryNotFound(NVMLError):
     pass
 
 
-class NVMLError_NotSupported(NVMLError):  # noqa: N801
+class NVMLError_NotSupported(NVMLError):
     pass
 
 
@@ -31,115 +31,115 @@ _state = {"initialised": False, "queries": [0, 0]}
 _BUS = ["00000000:18:00.0", "00000000:2A:00.0"]
 
 
-def nvmlInit() -> None:  # noqa: N802 - NVML's names
+def nvmlInit() -> None:
     if os.environ.get("FAKE_NVML_MODE") == "nodriver":
         raise NVMLError_LibraryNotFound("NVML Shared Library Not Found")
     _state["initialised"] = True
 
 
-def nvmlShutdown() -> None:  # noqa: N802
+def nvmlShutdown() -> None:
     _state["initialised"] = False
 
 
-def nvmlSystemGetDriverVersion() -> str:  # noqa: N802
+def nvmlSystemGetDriverVersion() -> str:
     return "570.124.06"
 
 
-def nvmlSystemGetCudaDriverVersion() -> int:  # noqa: N802
+def nvmlSystemGetCudaDriverVersion() -> int:
     return 12080
 
 
-def nvmlSystemGetNVMLVersion() -> str:  # noqa: N802
+def nvmlSystemGetNVMLVersion() -> str:
     return "12.570.124.06"
 
 
-def nvmlDeviceGetCount() -> int:  # noqa: N802
+def nvmlDeviceGetCount() -> int:
     return 2
 
 
-def nvmlDeviceGetHandleByIndex(index: int) -> int:  # noqa: N802
+def nvmlDeviceGetHandleByIndex(index: int) -> int:
     return index
 
 
-def nvmlDeviceGetName(handle: int) -> str:  # noqa: N802
+def nvmlDeviceGetName(handle: int) -> str:
     return "NVIDIA H200"
 
 
-def nvmlDeviceGetUUID(handle: int) -> str:  # noqa: N802
+def nvmlDeviceGetUUID(handle: int) -> str:
     return f"GPU-fake-{handle}"
 
 
-def nvmlDeviceGetPciInfo(handle: int) -> SimpleNamespace:  # noqa: N802
+def nvmlDeviceGetPciInfo(handle: int) -> SimpleNamespace:
     return SimpleNamespace(busId=_BUS[handle].encode())
 
 
-def nvmlDeviceGetMemoryInfo(handle: int) -> SimpleNamespace:  # noqa: N802
+def nvmlDeviceGetMemoryInfo(handle: int) -> SimpleNamespace:
     _state["queries"][handle] += 1
     used = min(40, _state["queries"][handle]) * GIB if handle == 0 else 2 * GIB
     return SimpleNamespace(total=143771 * 2**20, used=used, free=143771 * 2**20 - used)
 
 
-def nvmlDeviceGetEccMode(handle: int) -> tuple[int, int]:  # noqa: N802
+def nvmlDeviceGetEccMode(handle: int) -> tuple[int, int]:
     return (1, 1)
 
 
-def nvmlDeviceGetCudaComputeCapability(handle: int) -> tuple[int, int]:  # noqa: N802
+def nvmlDeviceGetCudaComputeCapability(handle: int) -> tuple[int, int]:
     return (9, 0)
 
 
-def nvmlDeviceGetCurrPcieLinkGeneration(handle: int) -> int:  # noqa: N802
+def nvmlDeviceGetCurrPcieLinkGeneration(handle: int) -> int:
     return 5
 
 
-def nvmlDeviceGetMaxPcieLinkGeneration(handle: int) -> int:  # noqa: N802
+def nvmlDeviceGetMaxPcieLinkGeneration(handle: int) -> int:
     return 5
 
 
-def nvmlDeviceGetCurrPcieLinkWidth(handle: int) -> int:  # noqa: N802
+def nvmlDeviceGetCurrPcieLinkWidth(handle: int) -> int:
     return 16 if handle == 0 else 8  # the second card sits in a narrower slot
 
 
-def nvmlDeviceGetMaxPcieLinkWidth(handle: int) -> int:  # noqa: N802
+def nvmlDeviceGetMaxPcieLinkWidth(handle: int) -> int:
     return 16
 
 
-def nvmlDeviceGetNvLinkState(handle: int, link: int) -> int:  # noqa: N802
+def nvmlDeviceGetNvLinkState(handle: int, link: int) -> int:
     if link >= 18:
         raise NVMLError_NotSupported("no such link")
     return 1
 
 
-def nvmlDeviceGetNvLinkRemotePciInfo(handle: int, link: int) -> SimpleNamespace:  # noqa: N802
+def nvmlDeviceGetNvLinkRemotePciInfo(handle: int, link: int) -> SimpleNamespace:
     return SimpleNamespace(busId=_BUS[1 - handle].encode())
 
 
-def nvmlDeviceGetTopologyCommonAncestor(a: int, b: int) -> int:  # noqa: N802
+def nvmlDeviceGetTopologyCommonAncestor(a: int, b: int) -> int:
     return 40
 
 
-def nvmlDeviceGetMigMode(handle: int) -> tuple[int, int]:  # noqa: N802
+def nvmlDeviceGetMigMode(handle: int) -> tuple[int, int]:
     return (0, 0)
 
 
-def nvmlDeviceGetPowerManagementLimit(handle: int) -> int:  # noqa: N802
+def nvmlDeviceGetPowerManagementLimit(handle: int) -> int:
     return 700_000
 
 
-def nvmlDeviceGetPowerManagementDefaultLimit(handle: int) -> int:  # noqa: N802
+def nvmlDeviceGetPowerManagementDefaultLimit(handle: int) -> int:
     return 700_000
 
 
-def nvmlDeviceGetPowerManagementLimitConstraints(handle: int) -> tuple[int, int]:  # noqa: N802
+def nvmlDeviceGetPowerManagementLimitConstraints(handle: int) -> tuple[int, int]:
     return (200_000, 700_000)
 
 
-def nvmlDeviceGetPowerUsage(handle: int) -> int:  # noqa: N802
+def nvmlDeviceGetPowerUsage(handle: int) -> int:
     return 95_000
 
 
-def nvmlDeviceGetMaxClockInfo(handle: int, clock: int) -> int:  # noqa: N802
+def nvmlDeviceGetMaxClockInfo(handle: int, clock: int) -> int:
     return 1980
 
 
-def nvmlDeviceGetTemperature(handle: int, sensor: int) -> int:  # noqa: N802
+def nvmlDeviceGetTemperature(handle: int, sensor: int) -> int:
     raise NVMLError_NotSupported("not on this board")
