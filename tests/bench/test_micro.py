@@ -22,11 +22,11 @@ def test_without_gpu_it_says_so_and_exits_zero() -> None:
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        ("NVIDIA H200", "NVIDIA H200 SXM"),
-        ("NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM"),
-        ("NVIDIA H100 PCIe", "NVIDIA H100 PCIe"),
-        ("NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB SXM"),
-        ("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA RTX PRO 6000 Blackwell"),
+        ("NVIDIA H200", "NVIDIA H200 SXM 141GB"),
+        ("NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB"),
+        ("NVIDIA H100 PCIe", "NVIDIA H100 PCIe 80GB"),
+        ("NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB SXM4"),
+        ("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition"),
         ("NVIDIA GeForce RTX 5090", "NVIDIA GeForce RTX 5090"),
     ],
 )
@@ -37,6 +37,12 @@ def test_spec_lookup_by_device_name(name: str, expected: str) -> None:
 
 def test_unknown_gpu_has_no_spec() -> None:
     assert find_spec("NVIDIA Tesla T4") is None
+
+
+def test_catalogue_figures_are_used_with_their_sources() -> None:
+    spec = find_spec("NVIDIA H200")
+    assert spec is not None and spec.tflops["bf16"] == 989.0 and spec.memory_bandwidth_gbs == 4800.0
+    assert "catalogue" in spec.source and "h200-sxm" in spec.source
 
 
 def test_busbw_follows_nccl_tests() -> None:

@@ -105,6 +105,7 @@ def test_bench_serve_against_vllm(launch: Launch, tmp_path: Path) -> None:
         assert level["output_tokens"] == 4 * 8
         assert level["input_tokens"] == 4 * 24
         assert level["prefix_cache_reset"] is True  # the launcher enables vLLM's dev endpoints
+        assert level["kv_cache_usage_peak"] is not None and 0 <= level["kv_cache_usage_peak"] <= 1
         assert level["ttft_ms"]["p50"] > 0 and level["tpot_ms"]["p50"] > 0
     record = json.loads((tmp_path / "serve.requests.jsonl").read_text().splitlines()[0])
     assert record["output_tokens_source"] == "usage" and record["chunk_tokens"][-1] == 8

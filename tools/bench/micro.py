@@ -30,7 +30,7 @@ class GpuSpec(BaseModel):
     source: str
 
 
-# A small table for now (the catalogue branch will own these figures). Dense Tensor Core peaks.
+# Fallback table when the catalogue (tools.catalog) does not know the GPU. Dense Tensor Core peaks.
 _PCIE5_X16_GBS = 64.0  # 32 GT/s × 16 lanes × 128b/130b ≈ 63 GB/s per direction (PCI-SIG PCIe 5.0 spec)
 _PCIE4_X16_GBS = 32.0  # 16 GT/s × 16 lanes (PCIe 4.0)
 SPECS: list[tuple[tuple[str, ...], GpuSpec]] = [
@@ -72,10 +72,53 @@ SPECS: list[tuple[tuple[str, ...], GpuSpec]] = [
 ]
 
 
+# Device name fragments -> catalogue GPU id (tools.catalog), tried before the table above.
+_CATALOG_IDS: list[tuple[tuple[str, ...], str]] = [
+    (("H200", "NVL"), "h200-nvl"), (("H200",), "h200-sxm"), (("H100", "NVL"), "h100-nvl"),
+    (("H100", "PCIe"), "h100-pcie"), (("H100",), "h100-sxm"), (("A100", "80GB", "PCIe"), "a100-80gb-pcie"),
+    (("A100", "80GB"), "a100-80gb-sxm"), (("A100", "PCIe"), "a100-40gb-pcie"), (("A100",), "a100-40gb-sxm"),
+    (("L40S",), "l40s"), (("RTX PRO 6000", "Max-Q"), "rtx-pro-6000-maxq"),
+    (("RTX PRO 6000", "Server"), "rtx-pro-6000-server"), (("RTX PRO 6000",), "rtx-pro-6000-ws"),
+    (("RTX 6000 Ada",), "rtx-6000-ada"), (("RTX 5090",), "rtx-5090"), (("RTX 5080",), "rtx-5080"),
+    (("B200",), "b200"), (("B300",), "b300"), (("GB200",), "gb200"), (("GB300",), "gb300"),
+    (("MI300X",), "mi300x"), (("MI325X",), "mi325x"), (("MI355X",), "mi355x"),
+]
+
+
+def _matches(needles: tuple[str, ...], device_name: str) -> bool:
+    return all(needle.lower() in device_name.lower() for needle in needles)
+
+
+def _catalog_spec(device_name: str) -> GpuSpec | None:
+    """The catalogue's figures (each with its sources) when the catalogue is installed and knows the GPU."""
+    gpu_id = next((gid for needles, gid in _CATALOG_IDS if _matches(needles, device_name)), None)
+    if gpu_id is None:
+        return None
+    try:
+        from tools.catalog import load_catalog
+
+        gpu = load_catalog().gpu(gpu_id)
+    except (ImportError, KeyError, ValueError, InputError):
+        return None
+    host = _PCIE5_X16_GBS if gpu.interconnect.pcie_gen >= 5 else _PCIE4_X16_GBS
+    sources = sorted({key for figure in gpu.peak_tflops.values() for key in figure.src} | set(gpu.bandwidth_gbs.src))
+    return GpuSpec(
+        name=gpu.name,
+        tflops={precision: figure.value for precision, figure in gpu.peak_tflops.items()},
+        memory_bandwidth_gbs=gpu.bandwidth_gbs.value,
+        host_link_gbs=host,
+        source=f"sizer-agent catalogue, GPU {gpu_id} (sources: {', '.join(sources)})",
+    )
+
+
 def find_spec(device_name: str) -> GpuSpec | None:
-    for needles, spec in SPECS:
-        if all(needle.lower() in device_name.lower() for needle in needles):
-            return spec
+    """Spec of a GPU by its device name: the catalogue first, then the small table above."""
+    spec = _catalog_spec(device_name)
+    if spec is not None:
+        return spec
+    for needles, table_spec in SPECS:
+        if _matches(needles, device_name):
+            return table_spec
     return None
 
 

@@ -191,6 +191,9 @@ class LevelResult(BaseModel):
     )
     peak_gpu_memory_bytes: int | None = Field(None, description="max over GPUs of the sampled peak; None without NVML")
     peak_gpu_memory_by_device: list[int] | None = None
+    kv_cache_usage_peak: float | None = Field(
+        None, description="vLLM: highest vllm:kv_cache_usage_perc (0-1) seen on /metrics during the level"
+    )
     prefix_cache_reset: bool | None = Field(None, description="None when not attempted")
     interrupted: bool = False
 

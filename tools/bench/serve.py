@@ -96,6 +96,55 @@ async def server_info(client: httpx.AsyncClient, base_url: str) -> ServerInfo:
     return info
 
 
+_KV_USAGE_METRICS = ("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc")  # new name, pre-V1 name
+
+
+class KvUsageSampler:
+    """Polls vLLM's Prometheus /metrics once a second for the KV-cache usage; keeps the highest value.
+
+    vLLM pre-allocates its KV pool, so NVML shows the pool, not how much of it the load used (DESIGN §6).
+    """
+
+    def __init__(self, client: httpx.AsyncClient, base_url: str, interval_s: float = 1.0) -> None:
+        self._client = client
+        self._url = base_url.rstrip("/") + "/metrics"
+        self._interval_s = interval_s
+        self.peak: float | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> float | None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self._sample()
+        return self.peak
+
+    async def _run(self) -> None:
+        while True:
+            await self._sample()
+            await asyncio.sleep(self._interval_s)
+
+    async def _sample(self) -> None:
+        try:
+            response = await self._client.get(self._url)
+        except httpx.HTTPError:
+            return
+        if response.status_code != 200:
+            return
+        for line in response.text.splitlines():
+            if line.startswith(_KV_USAGE_METRICS):
+                try:
+                    value = float(line.rsplit(" ", 1)[1])
+                except (IndexError, ValueError):
+                    continue
+                self.peak = value if self.peak is None else max(self.peak, value)
+
+
 async def reset_prefix_cache(client: httpx.AsyncClient, base_url: str) -> bool:
     """vLLM's POST /reset_prefix_cache (served in dev mode or recent versions); False when refused."""
     try:
@@ -403,6 +452,9 @@ class ServeRun:
             self._warmed = True
         level = _Level(self, index, concurrency, rate, prompts)
         monitor = LoopLagMonitor()
+        kv_usage = KvUsageSampler(self.client, settings.base_url) if settings.engine == "vllm" else None
+        if kv_usage is not None:
+            kv_usage.start()
         sampler = self.sampler
         if sampler is not None:
             sampler.start()
@@ -435,6 +487,7 @@ class ServeRun:
                 await reporter
             lags = await monitor.stop()
             peaks = sampler.stop() if sampler is not None else None
+            kv_peak = await kv_usage.stop() if kv_usage is not None else None
             summary = summarize_level(
                 level.records,
                 settings,
@@ -448,6 +501,7 @@ class ServeRun:
                 prefix_cache_reset=reset,
                 endpoint_exact_prompt=settings.endpoint == "completions",
             )
+            summary.kv_cache_usage_peak = kv_peak
             result.levels.append(summary)
             self.writer.result(result)
             self._say(_level_line(summary))
