@@ -92,3 +92,13 @@ def test_length_parsing() -> None:
     for bad in ("0", "x", "9:3", "-4"):
         with pytest.raises(InputError):
             parse_length(bad, "--input-len")
+
+
+@given(st.text(max_size=20))
+def test_length_parser_accepts_or_names_the_field(text: str) -> None:
+    try:
+        length = parse_length(text, "--output-len")
+    except InputError as error:
+        assert error.field == "--output-len"
+    else:
+        assert 1 <= length.low <= length.high

@@ -90,24 +90,29 @@ class ConnectionSlots:
         self.timeout_s = timeout_s
         self.lean = lean
         self._context = context
-        self._free: list[httpx.AsyncClient] = [new_client(1, timeout_s, context, lean) for _ in range(size)]
-        self._all = list(self._free)
+        # Clients are created on first use (an uncapped open loop may allow 1024 but use a few).
+        self._free: list[httpx.AsyncClient] = []
+        self._all: list[httpx.AsyncClient] = []
+        self._limit = size
         self._available = asyncio.Semaphore(size)
 
     @property
     def size(self) -> int:
-        return len(self._all)
+        return self._limit
 
     def grow(self, size: int) -> None:
-        for _ in range(size - len(self._all)):
-            client = new_client(1, self.timeout_s, self._context, self.lean)
-            self._all.append(client)
-            self._free.append(client)
+        for _ in range(size - self._limit):
+            self._limit += 1
             self._available.release()
+
+    def _new(self) -> httpx.AsyncClient:
+        client = new_client(1, self.timeout_s, self._context, self.lean)
+        self._all.append(client)
+        return client
 
     async def acquire(self) -> httpx.AsyncClient:
         await self._available.acquire()
-        return self._free.pop()
+        return self._free.pop() if self._free else self._new()
 
     def release(self, client: httpx.AsyncClient) -> None:
         self._free.append(client)
@@ -124,6 +129,8 @@ class ConnectionSlots:
             except httpx.HTTPError:
                 return False
 
+        while len(self._all) < min(count, self._limit):
+            self._free.append(self._new())
         results = await asyncio.gather(*(one(client) for client in self._all[:count]))
         return sum(results)
 

@@ -445,7 +445,8 @@ class ServeRun:
         self._tokenizer_used = self._tokenizer_used or used_tokenizer
         reset = await reset_prefix_cache(self.client, settings.base_url)
         self.slots.grow(concurrency)
-        await self.slots.warm(settings.base_url, concurrency)
+        # Open loop: how many will be in flight is not known; open a modest number ahead.
+        await self.slots.warm(settings.base_url, concurrency if rate is None else min(concurrency, 64))
         if not self._warmed and settings.warmup > 0:
             self._say(f"warm-up: {settings.warmup} requests")
             await self._warmup(prompts)
