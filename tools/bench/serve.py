@@ -503,6 +503,11 @@ class ServeRun:
                 endpoint_exact_prompt=settings.endpoint == "completions",
             )
             summary.kv_cache_usage_peak = kv_peak
+            if level.next_index > len(prompts):
+                result.warnings.append(
+                    f"level {index + 1}: {level.next_index} requests reused {len(prompts)} prompts "
+                    "(--duration); a prefix cache may serve repeated prompts faster"
+                )
             result.levels.append(summary)
             self.writer.result(result)
             self._say(_level_line(summary))
