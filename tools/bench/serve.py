@@ -226,9 +226,10 @@ class _Level:
             planned_output_tokens=prompt.output_tokens,
         )
         self.in_flight += 1
-        client = await self.run.slots.acquire()
+        slots = self.run.slots
+        client = await slots.acquire()
         try:
-            await send_request(client, self.run.spec, prompt, record)
+            await send_request(client, self.run.spec, prompt, record, slots.transport_of(client))
         finally:
             self.run.slots.release(client)
             self.in_flight -= 1
