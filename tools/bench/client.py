@@ -26,7 +26,7 @@ from tools.bench.metrics import finish_record
 from tools.bench.prompts import Prompt
 from tools.bench.results import FailureReason, RequestRecord
 from tools.bench.sse import MalformedStream, SSEDecoder, parse_event
-from tools.bench.transport import LeanTransport
+from tools.bench.transport import LeanStream, LeanTransport
 
 _ERROR_BODY_CHARS = 300
 _JSON_HEADERS = {"Content-Type": "application/json", "Accept": "*/*"}
@@ -204,9 +204,12 @@ async def send_request(
                     reason: FailureReason = "http_4xx" if response.status_code < 500 else "http_5xx"
                     return _fail(record, reason, f"HTTP {response.status_code}: {text}")
                 stream = response.stream
-                async for data in response.aiter_raw():
+                lean = stream if isinstance(stream, LeanStream) else None
+                # The lean transport's stream is read directly (httpx's aiter_raw adds a layer per piece).
+                pieces = lean if lean is not None else response.aiter_raw()
+                async for data in pieces:
                     # LeanTransport stamps arrival in its protocol callback; otherwise stamp on reading.
-                    now = getattr(stream, "received_ns", 0) or clock()
+                    now = (lean.arrival_ns() if lean is not None else 0) or clock()
                     for payload in decoder.feed(data):
                         event = parse_event(payload)
                         if event.error is not None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 DONE = b"[DONE]"
+_decode_json = json.JSONDecoder().decode  # str in: skips json.loads' encoding sniffing on every event
 
 
 class MalformedStream(ValueError):
@@ -72,7 +73,7 @@ class SSEDecoder:
 def parse_event(payload: bytes) -> StreamEvent:
     """Interpret one `data:` payload of a completions or chat-completions stream."""
     try:
-        obj = json.loads(payload)
+        obj = _decode_json(payload.decode())
     except ValueError as error:
         raise MalformedStream(f"data is not JSON: {payload[:80]!r}") from error
     if not isinstance(obj, dict):

@@ -68,7 +68,16 @@ class _Connection(asyncio.Protocol):
             self.transport.close()
 
 
-class _Body(httpx.AsyncByteStream):
+class LeanStream(httpx.AsyncByteStream):
+    """Base of this transport's response streams: they know when the bytes they yield arrived."""
+
+    received_ns = 0
+
+    def arrival_ns(self) -> int:
+        return self.received_ns
+
+
+class _Body(LeanStream):
     def __init__(self, owner: LeanTransport, conn: _Connection, chunked: bool, length: int | None) -> None:
         self._owner = owner
         self._conn = conn
@@ -79,16 +88,13 @@ class _Body(httpx.AsyncByteStream):
         # busy consumer coroutine does not push the stamp later than the bytes really arrived.
         self.received_ns = 0
 
-    async def __aiter__(self) -> AsyncIterator[bytes]:
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        # The reader itself, not a generator wrapping it: one async layer less per received piece.
         if self._chunked:
-            async for piece in self._read_chunked():
-                yield piece
-        elif self._length is not None:
-            async for piece in self._read_length(self._length):
-                yield piece
-        else:
-            async for piece in self._read_until_close():
-                yield piece
+            return self._read_chunked()
+        if self._length is not None:
+            return self._read_length(self._length)
+        return self._read_until_close()
 
     async def _read_chunked(self) -> AsyncIterator[bytes]:
         conn = self._conn
@@ -277,7 +283,7 @@ class LeanTransport(httpx.AsyncBaseTransport):
             self.discard(self._conn)
 
 
-class _CloseAfter(httpx.AsyncByteStream):
+class _CloseAfter(LeanStream):
     """`Connection: close`: drop the connection once the body is read."""
 
     def __init__(self, inner: _Body, owner: LeanTransport, conn: _Connection) -> None:
@@ -285,13 +291,11 @@ class _CloseAfter(httpx.AsyncByteStream):
         self._owner = owner
         self._conn = conn
 
-    @property
-    def received_ns(self) -> int:
+    def arrival_ns(self) -> int:
         return self._inner.received_ns
 
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for piece in self._inner:
-            yield piece
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._inner.__aiter__()
 
     async def aclose(self) -> None:
         await self._inner.aclose()
