@@ -77,7 +77,7 @@ def test_framings_keep_alive_and_errors(raw_server: tuple[str, list[int]]) -> No
                 await client.get(url + "/badsize")
             assert (await client.get(url + "/length")).text == "hello"
             request = client.build_request("GET", url + "/length")
-            response = await client.send(request)
+            assert (await client.send(request)).status_code == 200
             assert request.extensions["sizer.sent_ns"] > 0
 
     asyncio.run(main())
