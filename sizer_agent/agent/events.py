@@ -18,6 +18,7 @@ class QuestionAsked(BaseModel):
     text: str
     why: str = ""  # shown when the user asks "why?"
     suggestions: list[str] = Field(default_factory=list)
+    hint: str = ""  # example of a valid answer, set when the previous answer was not understood
 
 
 class AnswerRecorded(BaseModel):
@@ -26,6 +27,8 @@ class AnswerRecorded(BaseModel):
     value: Any
     raw_text: str = ""
     assumed: bool = False  # a documented default was used ("I don't know")
+    previous: Any = None  # the value this answer replaced (a correction); None for a first answer
+    label: str = ""  # human name of the field in the session language, for display
 
 
 class ToolCalled(BaseModel):
@@ -48,11 +51,15 @@ class ToolReturned(BaseModel):
 class AgentMessage(BaseModel):
     kind: Literal["message"] = "message"
     text: str  # Markdown; every number in it comes from a tool result
+    # what the message is for, so a front end can style it; "info" is the neutral default
+    tone: Literal["info", "confirm", "hint", "result", "error"] = "info"
 
 
 class ProfileUpdated(BaseModel):
     kind: Literal["profile"] = "profile"
     profile: dict[str, Any]
+    missing: list[str] = Field(default_factory=list)  # required questions still unanswered, in order
+    assumed: list[str] = Field(default_factory=list)  # fields filled with a documented default
 
 
 Event = Annotated[

@@ -1,0 +1,376 @@
+"""The deterministic conversation engine: the default backend, offline, no model.
+
+It asks the next required unanswered question, understands free text (several answers per message,
+units, French and English), confirms what it understood, accepts corrections, "I don't know" (documented
+default, marked assumed) and "why?", re-asks nonsense with a hint, and once the profile is complete calls
+the tools through the registry and explains the results with numbers taken from the results only.
+
+Every event is handed to `on_event` as soon as it exists (the session store commits it there), so an
+answer is saved before any tool runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from sizer_agent.agent import explain, wording
+from sizer_agent.agent.events import (
+    AgentMessage,
+    AnswerRecorded,
+    Event,
+    ProfileUpdated,
+    QuestionAsked,
+    ToolCalled,
+    ToolReturned,
+)
+from sizer_agent.agent.parsing import ParseResult, parse_for_question, parse_message
+from sizer_agent.agent.planning import (
+    bench_arguments,
+    estimate_arguments,
+    question_for_error,
+    recommend_arguments,
+)
+from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
+from sizer_agent.agent.questions import BY_ID, Lang, Question, field_label, missing_questions
+from sizer_agent.agent.state import InterviewState
+from tools.registry import ToolOutcome, ToolRegistry, default_registry
+
+EventSink = Callable[[Any], None]
+
+
+class DeterministicEngine:
+    """Implements `sizer_agent.agent.events.ConversationEngine`."""
+
+    def __init__(
+        self,
+        registry: ToolRegistry | None = None,
+        *,
+        lang: Lang = "fr",
+        state: InterviewState | None = None,
+        on_event: EventSink | None = None,
+        known_models: list[str] | None = None,
+    ) -> None:
+        self.registry = registry if registry is not None else default_registry()
+        self.state = state if state is not None else InterviewState(lang=lang)
+        self.on_event = on_event
+        self.known_models = known_models if known_models is not None else bundled_model_names()
+        self._out: list[Any] = []
+
+    # -- public API ------------------------------------------------------------------------------------
+    @property
+    def lang(self) -> Lang:
+        return self.state.lang
+
+    def set_lang(self, lang: Lang) -> None:
+        self.state.lang = lang
+
+    def profile(self) -> WorkloadProfile:
+        return self.state.profile()
+
+    def missing(self) -> list[str]:
+        return [q.id for q in missing_questions(self.profile(), self.state.answered())]
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing()
+
+    def start(self) -> list[Event]:
+        self._out = []
+        fr = self.lang == "fr"
+        if not self.state.answers:
+            self._emit(AgentMessage(text=(
+                "Bonjour ! Je vais vous poser les questions qui décident de la taille du matériel. Répondez "
+                "librement — plusieurs réponses par message, « je ne sais pas » ou « pourquoi ? » si besoin."
+                if fr else
+                "Hello! I will ask the questions that decide the hardware size. Answer freely — several "
+                "answers per message, \"I don't know\" or \"why?\" when needed.")))
+        else:
+            summary = ", ".join(
+                f"{field_label(f, self.lang)} {wording.format_value(f, a.value, self.lang)}"
+                for f, a in self.state.answers.items() if f != "model_family"
+            )
+            self._emit(AgentMessage(text=("Reprise de la session. Déjà connu : " if fr else
+                                          "Session resumed. Already known: ") + summary + "."))
+            self._emit(self._profile_event())
+            if self.complete:
+                self._emit(AgentMessage(tone="hint", text=(
+                    "Le profil est complet et les résultats ci-dessus sont à jour ; corrigez une réponse "
+                    "(« plutôt 64 utilisateurs ») pour recalculer." if fr else
+                    "The profile is complete and the results above are current; correct an answer (\"actually "
+                    "64 users\") to size again.")))
+        self._advance(run_tools=False)
+        return self._flush()
+
+    def handle(self, text: str) -> list[Event]:
+        self._out = []
+        try:
+            self._handle(text)
+        except Exception as error:  # a bug must not end the interview: say it, keep the session
+            self._emit(AgentMessage(tone="error", text=(
+                f"Erreur interne ({type(error).__name__}) ; votre réponse n'a pas été prise en compte, "
+                "reformulez-la." if self.lang == "fr" else
+                f"Internal error ({type(error).__name__}); your answer was not taken, please rephrase.")))
+            self._reask()
+        return self._flush()
+
+    def apply_answers(
+        self, values: dict[str, Any], raw_text: str = "", assumed: frozenset[str] = frozenset(),
+        raw_texts: dict[str, str] | None = None,
+    ) -> tuple[list[Event], dict[str, str]]:
+        """Record several answers at once (answers file, LLM tool call). Returns events and the refusals
+        (field -> reason); a refused value changes nothing. `raw_texts` gives a field its own words."""
+        self._out = []
+        problems = self._record(values, raw_text, correction=False, assumed=assumed, raw_texts=raw_texts)
+        if self.state.answers:
+            self._emit(self._profile_event())
+        return self._flush(), problems
+
+    def run_tools(self) -> list[Event]:
+        """Call the tools for the current profile (the profile must be complete)."""
+        self._out = []
+        self._run_tools()
+        return self._flush()
+
+    def warm_up(self) -> list[str]:
+        """Import every tool now (a front end calls it in a background worker after the first question),
+        so that the first answer that completes the profile does not pay the imports. Returns the tools."""
+        return self.registry.names()
+
+    def next_question(self) -> list[Event]:
+        self._out = []
+        self._advance(run_tools=False)
+        return self._flush()
+
+    # -- internals -------------------------------------------------------------------------------------
+    def _emit(self, event: BaseModel) -> None:
+        self._out.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def _flush(self) -> list[Event]:
+        out, self._out = self._out, []
+        return out
+
+    def _current(self) -> Question | None:
+        qid = self.state.current_question
+        return BY_ID.get(qid) if qid else None
+
+    def _handle(self, text: str) -> None:
+        current = self._current()
+        parsed = parse_message(
+            text,
+            current.id if current else None,
+            current.type if current else None,
+            current.choices if current else (),
+            self.known_models,
+        )
+        if parsed.intent == "empty":
+            self._reask()
+            return
+        if parsed.intent == "why":
+            if current is None:
+                self._emit(AgentMessage(text=(
+                    "Toutes les questions ont une réponse ; les résultats viennent des outils ci-dessus."
+                    if self.lang == "fr" else "Every question is answered; the results come from the tools "
+                    "above.")))
+                return
+            self._emit(AgentMessage(text=wording.why(current.id, self.lang)))
+            self._reask()
+            return
+        if parsed.intent == "dont_know":
+            self._dont_know(current, text)
+            return
+        self._answer(parsed, current, text)
+
+    def _dont_know(self, current: Question | None, text: str) -> None:
+        if current is None:
+            self._emit(AgentMessage(tone="hint", text=wording.not_understood(None, text, 1, self.lang)))
+            return
+        if not current.has_default():
+            self._emit(AgentMessage(tone="hint", text=wording.no_default(current.id, self.lang)))
+            self._reask()
+            return
+        value = current.default_for(self.profile())
+        self._record({current.id: value}, text, correction=False, assumed=frozenset({current.id}), quiet=True)
+        self._emit(AgentMessage(tone="confirm", text=wording.assumed_default(current.id, value, self.lang)))
+        self._emit(self._profile_event())
+        self._advance(run_tools=True)
+
+    def _answer(self, parsed: ParseResult, current: Question | None, text: str) -> None:
+        values = dict(parsed.values)
+        keyword_fields = set(values) - {current.id} if current else set(values)
+        # "non, plutôt 64": a bare value in a correction belongs to the last answer, not the new question
+        last = self.state.last_field
+        if parsed.correction and last and last in BY_ID and not keyword_fields and (
+                current is None or last != current.id):
+            bare = parse_for_question(BY_ID[last].type, last, _strip_markers(text), BY_ID[last].choices,
+                                      self.known_models)
+            if bare is not None:
+                values = {last: bare}
+        if "model_family" in values and "model" not in values:
+            values.pop("model_family")
+        if not values:
+            self.state.misunderstood += 1
+            self._emit(AgentMessage(tone="hint", text=wording.not_understood(
+                current.id if current else None, text, self.state.misunderstood, self.lang)))
+            self._reask(hint=True)
+            return
+        self.state.misunderstood = 0
+        problems = self._record(values, text, correction=parsed.correction)
+        for field, reason in problems.items():
+            self._emit(AgentMessage(tone="error", text=wording.invalid(field, reason, self.lang)))
+        accepted = set(values) - set(problems)
+        if accepted:
+            self._emit(self._profile_event())
+        if not accepted:
+            self._reask(hint=True)
+            return
+        self._advance(run_tools=True)
+
+    def _record(
+        self, values: dict[str, Any], raw_text: str, *, correction: bool,
+        assumed: frozenset[str] = frozenset(), quiet: bool = False, raw_texts: dict[str, str] | None = None,
+    ) -> dict[str, str]:
+        problems: dict[str, str] = {}
+        confirmed: list[tuple[str, Any, Any, bool]] = []
+        base = self.profile()
+        for field, raw_value in values.items():
+            if field not in PROFILE_FIELDS:
+                problems[field] = "unknown field" if self.lang == "en" else "champ inconnu"
+                continue
+            try:
+                value = validate_field(field, raw_value, base)
+            except ValidationError as error:
+                problems[field] = "; ".join(e["msg"] for e in error.errors())
+                continue
+            previous_answer = self.state.answers.get(field)
+            if previous_answer is not None and previous_answer.value == value and not (
+                    previous_answer.assumed and field not in assumed):
+                continue  # already known: nothing to record or say
+            said = (raw_texts or {}).get(field, raw_text)
+            previous = self.state.set_answer(field, value, said, field in assumed)
+            base = self.profile()
+            self._emit(AnswerRecorded(field=field, value=value, raw_text=said, assumed=field in assumed,
+                                      previous=previous, label=field_label(field, self.lang)))
+            if field != "model_family":
+                confirmed.append((field, value, previous, previous_answer is not None))
+        if confirmed and not quiet:
+            revision = self.state.answers.get("model_revision")
+            self._emit(AgentMessage(tone="confirm", text=wording.understood(
+                confirmed, self.lang, revision.value if revision else None)))
+        return problems
+
+    def _profile_event(self) -> ProfileUpdated:
+        return ProfileUpdated(
+            profile=self.profile().model_dump(mode="json"), missing=self.missing(), assumed=self.state.assumed()
+        )
+
+    def _ask(self, question: Question, hint: bool = False) -> None:
+        self.state.current_question = question.id
+        self._emit(QuestionAsked(
+            question_id=question.id,
+            text=question.text[self.lang],
+            why=question.why[self.lang],
+            suggestions=list(question.suggestions.get(self.lang, ())),
+            hint=question.example[self.lang] if hint else "",
+        ))
+
+    def _reask(self, hint: bool = False) -> None:
+        current = self._current()
+        if current is not None:
+            self._ask(current, hint=hint)
+
+    def _advance(self, run_tools: bool) -> None:
+        """Ask the next missing question, or size the profile when it changed since the last sizing."""
+        missing = missing_questions(self.profile(), self.state.answered())
+        if missing:
+            self._ask(missing[0])
+            return
+        self.state.current_question = None
+        if run_tools and self.profile().model_dump(mode="json") != self.state.sized_profile:
+            self._run_tools()
+
+    def _call(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+        call_id = f"call_{uuid.uuid4().hex[:12]}"
+        self._emit(ToolCalled(call_id=call_id, tool=tool, arguments=arguments))
+        outcome = self.registry.call(tool, arguments)
+        self._emit(ToolReturned(call_id=call_id, tool=tool, ok=outcome.ok, result=outcome.result,
+                                error=outcome.error, duration_ms=outcome.duration_ms))
+        if outcome.ok and outcome.result is not None:
+            self.state.results[tool] = outcome.result
+        return outcome
+
+    def _run_tools(self) -> None:
+        profile = self.profile()
+        lang = self.lang
+        self.state.sized_profile = profile.model_dump(mode="json")
+        if "estimate_memory" not in self.registry:
+            self._emit(AgentMessage(tone="error", text=explain.tool_missing("estimate_memory", self.registry, lang)))
+            return
+        estimate = self._call("estimate_memory", estimate_arguments(profile))
+        if not estimate.ok:
+            self._emit(AgentMessage(tone="error", text=explain.tool_failed("estimate_memory", estimate, lang)))
+            refused = question_for_error(estimate.error)
+            if refused == "model" and profile.use_case == "vision":
+                self._emit(AgentMessage(tone="hint", text=(
+                    "L'estimateur mémoire couvre les modèles de type transformeur décrits par un config.json ; "
+                    "donnez un identifiant Hugging Face (ex. google/vit-base-patch16-224) ou une architecture "
+                    "personnalisée." if lang == "fr" else
+                    "The memory estimator covers transformer models described by a config.json; give a Hugging "
+                    "Face id (e.g. google/vit-base-patch16-224) or a custom architecture.")))
+            if refused in BY_ID:  # ask that question again; the new answer replaces it and sizes again
+                self._ask(BY_ID[refused], hint=True)
+            return
+        self._emit(AgentMessage(tone="result", text=explain.estimate(estimate.result or {}, profile, lang)))
+        if "recommend" in self.registry:
+            fields = set(self.registry.get("recommend").input_model.model_fields)
+            arguments = recommend_arguments(profile, estimate.result, fields)
+            outcome = self._call("recommend", arguments)
+            if outcome.ok:
+                scope = explain.offer_scope(profile, arguments.get("offer_ids") or [], "offer_ids" in fields, lang)
+                text = explain.recommendation(outcome.result or {}, lang, profile.power_limit_w)
+                self._emit(AgentMessage(tone="result", text=f"{scope}\n{text}" if scope else text))
+                if arguments.get("offer_ids") and not explain.has_fitting_option(outcome.result or {}):
+                    # nothing in the stated scope fits: show what would, clearly outside that scope
+                    wider = self._call("recommend", {k: v for k, v in arguments.items() if k != "offer_ids"})
+                    if wider.ok:
+                        self._emit(AgentMessage(tone="result", text=explain.outside_scope(lang) + "\n"
+                                                + explain.recommendation(wider.result or {}, lang,
+                                                                         profile.power_limit_w)))
+            else:
+                self._emit(AgentMessage(tone="error", text=explain.tool_failed("recommend", outcome, lang)))
+        if profile.server_url and "bench_serve" in self.registry:
+            fields = set(self.registry.get("bench_serve").input_model.model_fields)
+            outcome = self._call("bench_serve", bench_arguments(profile, fields))
+            self._emit(AgentMessage(
+                tone="result" if outcome.ok else "error",
+                text=explain.bench(outcome.result or {}, lang) if outcome.ok
+                else explain.tool_failed("bench_serve", outcome, lang)))
+
+
+def _strip_markers(text: str) -> str:
+    from sizer_agent.agent.parsing import strip_correction
+
+    return strip_correction(text)[0].strip(" ,.;:!")
+
+
+def bundled_model_names() -> list[str]:
+    """Names of the estimator's bundled models, to match spoken names against (empty without it)."""
+    return list(_bundled_model_names())
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled_model_names() -> tuple[str, ...]:
+    try:
+        from tools.model_loader import list_models
+    except ImportError:
+        return ()
+    try:
+        return tuple(spec.name for spec in list_models())
+    except Exception:  # a broken registry file must not stop the interview
+        return ()

@@ -1,0 +1,152 @@
+"""Headless intake: the whole interview from one answers file, all problems reported at once.
+
+An answers file maps profile fields to values. A value may be typed (`concurrency: 32`) or free text read
+like a chat answer (`context_len: "8k"`, `dataset_size_bytes: "1,5 To"`, `budget_eur: "pas de limite"`);
+`"je ne sais pas"` / `"I don't know"` takes the question's documented default and marks it assumed.
+Optional top-level keys: `lang` (fr|en) and `title`.
+
+The interview runs in memory first; only a complete, valid profile whose estimate succeeded is stored,
+so a file with mistakes never leaves a half-wrong session behind.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from sizer_agent.agent.engine import DeterministicEngine, bundled_model_names
+from sizer_agent.agent.events import AgentMessage, ToolReturned
+from sizer_agent.agent.parsing import detect_intent, no_limit, parse_for_question, parse_message
+from sizer_agent.agent.planning import question_for_error
+from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
+from sizer_agent.agent.questions import BY_ID, Lang, missing_questions
+from tools.registry import ToolRegistry
+
+META_KEYS = ("lang", "title")
+
+
+class IntakeProblem(BaseModel):
+    field: str
+    kind: Literal["missing", "invalid", "unknown_field", "tool"]
+    message: str
+
+
+class IntakeResult(BaseModel):
+    ok: bool
+    lang: Lang = "fr"
+    title: str = ""
+    problems: list[IntakeProblem] = Field(default_factory=list)
+    profile: dict[str, Any] = Field(default_factory=dict)
+    assumed: list[str] = Field(default_factory=list)
+    events: list[dict[str, Any]] = Field(default_factory=list)  # Event dicts, in order
+
+
+def _read_value(field: str, raw: Any) -> tuple[Any, bool]:
+    """(value, assumed) for one file entry; raises ValueError with a user message when unreadable."""
+    question = BY_ID.get(field)
+    if isinstance(raw, str) and question is not None and detect_intent(raw) == "dont_know":
+        if not question.has_default():
+            raise ValueError("no default exists for this question; an answer is required")
+        return _DEFAULT, True
+    if isinstance(raw, str) and question is not None and question.type not in ("text",):
+        known = bundled_model_names() if field == "model" else None
+        value = parse_for_question(question.type, field, raw, question.choices, known)
+        if value is None:
+            found = parse_message(raw, known_models=known).values.get(field)
+            value = found
+        if value is None and question.type in ("money", "power", "integer") and no_limit(raw) and \
+                question.has_default() and question.default is None:
+            return None, False
+        if value is None:
+            raise ValueError(f"could not read {raw!r} (example: {question.example['en']!r})")
+        return value, False
+    return raw, False
+
+
+_DEFAULT = object()
+
+
+def run_intake(
+    data: dict[str, Any], registry: ToolRegistry | None = None, *, lang: Lang | None = None,
+    run_tools: bool = True,
+) -> IntakeResult:
+    if not isinstance(data, dict):
+        return IntakeResult(ok=False, problems=[IntakeProblem(
+            field="(file)", kind="invalid", message="the answers file must be a mapping of field: value")])
+    chosen: Lang = lang or ("en" if data.get("lang") == "en" else "fr")
+    title = str(data.get("title") or "")
+    problems: list[IntakeProblem] = []
+    values: dict[str, Any] = {}
+    assumed: set[str] = set()
+    for key, raw in data.items():
+        if key in META_KEYS:
+            continue
+        if key not in PROFILE_FIELDS:
+            problems.append(IntakeProblem(field=str(key), kind="unknown_field", message=(
+                f"not a profile field (allowed: {', '.join(PROFILE_FIELDS)})")))
+            continue
+        try:
+            value, is_assumed = _read_value(key, raw)
+        except ValueError as error:
+            problems.append(IntakeProblem(field=key, kind="invalid", message=str(error)))
+            continue
+        values[key] = value
+        if is_assumed:
+            assumed.add(key)
+
+    # defaults depend on other answers (QLoRA -> nf4): resolve them on the profile of the given answers
+    given = {k: v for k, v in values.items() if v is not _DEFAULT}
+    base = WorkloadProfile()
+    for key, value in list(given.items()):
+        try:
+            given[key] = validate_field(key, value)
+        except ValidationError as error:
+            problems.append(IntakeProblem(field=key, kind="invalid",
+                                          message="; ".join(e["msg"] for e in error.errors())))
+            del given[key]
+            continue
+    try:
+        base = WorkloadProfile.model_validate(given)
+    except ValidationError:  # each field was checked alone above; a combination error is reported here
+        base = WorkloadProfile()
+    for key in assumed:
+        given[key] = BY_ID[key].default_for(base)
+
+    answered = frozenset(given) | {p.field for p in problems}  # a wrong answer is reported once, not twice
+    try:
+        profile = WorkloadProfile.model_validate(given)
+    except ValidationError:
+        profile = base
+    for question in missing_questions(profile, answered):
+        default = question.default_doc.get("en") if question.has_default() else None
+        hint = f" (answer it, or write \"I don't know\" to use the default: {default})" if default else ""
+        problems.append(IntakeProblem(field=question.id, kind="missing",
+                                      message=question.text["en"] + hint))
+    if problems:
+        return IntakeResult(ok=False, lang=chosen, title=title, problems=problems)
+
+    engine = DeterministicEngine(registry, lang=chosen)
+    said = {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for k, v in data.items()
+            if k in given}  # each answer keeps the words of the file, as a chat answer keeps the message
+    events, refused = engine.apply_answers(given, raw_text="(answers file)", assumed=frozenset(assumed),
+                                           raw_texts=said)
+    for key, message in refused.items():
+        problems.append(IntakeProblem(field=key, kind="invalid", message=message))
+    if not problems and run_tools:
+        tool_events = engine.run_tools()
+        events += tool_events
+        for event in tool_events:
+            if isinstance(event, ToolReturned) and not event.ok:
+                field = question_for_error(event.error) or event.tool
+                problems.append(IntakeProblem(
+                    field=field, kind="tool",
+                    message=f"{event.tool}: {event.error}"))
+    else:
+        events += [AgentMessage(text="tools not run (--no-tools)")] if not run_tools else []
+    return IntakeResult(
+        ok=not problems, lang=chosen, title=title or str(given.get("customer") or ""), problems=problems,
+        profile=engine.profile().model_dump(mode="json"), assumed=sorted(assumed),
+        events=[e.model_dump(mode="json") for e in events],
+    )

@@ -1,0 +1,473 @@
+"""Optional LLM backend: any OpenAI-compatible `/v1/chat/completions` endpoint with tool calling.
+
+The model phrases; the tools compute. The model records answers through the `record_answers` tool
+(validated like any typed answer) and calls the registry's tools (validated by their pydantic input
+models; a bad call gets the validation message back and may retry). A final text whose numbers do not
+come from a tool result, the user or the profile is replaced by the deterministic explanation.
+
+If the endpoint fails — connection refused or dropped, HTTP error, malformed stream, tool calls still
+malformed after the retries — the deterministic engine takes over on the same interview state: no answer
+is lost and the conversation goes on offline.
+
+Key: environment variable SIZER_LLM_API_KEY (sent as a Bearer token when set).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from sizer_agent.agent import explain
+from sizer_agent.agent.engine import DeterministicEngine, EventSink
+from sizer_agent.agent.events import AgentMessage, Event, QuestionAsked, ToolCalled, ToolReturned
+from sizer_agent.agent.profile import WorkloadProfile
+from sizer_agent.agent.questions import Lang, missing_questions
+from sizer_agent.agent.state import InterviewState
+from tools.registry import ToolRegistry, default_registry
+
+ENV_API_KEY = "SIZER_LLM_API_KEY"
+RECORD_TOOL = "record_answers"
+MAX_TOOL_CONTENT = 12_000  # characters of a tool result sent back to the model (context budget)
+
+
+class LLMConfig(BaseModel):
+    url: str  # base URL, e.g. http://127.0.0.1:8000/v1 (a trailing /chat/completions is accepted)
+    model: str
+    api_key: str | None = Field(default_factory=lambda: os.environ.get(ENV_API_KEY) or None)
+    timeout_s: float = 60.0
+    max_tool_retries: int = 2  # malformed tool calls tolerated per user message before falling back
+    max_rounds: int = 6  # model <-> tools round trips per user message
+    temperature: float = 0.2
+    max_tokens: int | None = None  # per completion; None leaves it to the server
+
+    @property
+    def endpoint(self) -> str:
+        base = self.url.rstrip("/")
+        return base if base.endswith("/chat/completions") else base + "/chat/completions"
+
+
+class LLMUnavailableError(Exception):
+    """The endpoint cannot be used for this message; the deterministic engine takes over."""
+
+
+class RecordAnswers(BaseModel):
+    """Input of the `record_answers` tool: any subset of the profile, plus which values are assumed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answers: dict[str, Any] = Field(description="profile field -> value, in the units named by the field")
+    assumed: list[str] = Field(default_factory=list,
+                               description="fields filled with the documented default after 'I don't know'")
+
+
+def _record_tool_schema() -> dict[str, Any]:
+    fields = WorkloadProfile.model_json_schema()
+    return {
+        "type": "function",
+        "function": {
+            "name": RECORD_TOOL,
+            "description": (
+                "Record the user's answers in the workload profile. Call it whenever the user gives one or "
+                "more answers or corrections. Use the field names and units of the profile schema "
+                "(tokens, ms, bytes, euros, watts, minutes)."
+            ),
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "answers": {"type": "object", "properties": fields.get("properties", {}),
+                                "additionalProperties": False},
+                    "assumed": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["answers"],
+                "additionalProperties": False,
+                "$defs": fields.get("$defs", {}),  # CustomArchitecture, referenced from the answers
+            },
+        },
+    }
+
+
+def _system_prompt(lang: Lang) -> str:
+    language = "French" if lang == "fr" else "English"
+    return (
+        "You are a hardware sizing assistant interviewing a customer about an AI workload. Speak "
+        f"{language}. Ask one question at a time: the next missing question given in the status message. "
+        "When the user answers, call record_answers with every value you understood (several per message "
+        "are fine), then confirm briefly what you recorded. If the user does not know, record the documented "
+        "default and list the field in `assumed`. If asked why, explain with the given reason. Never invent "
+        "a number: every figure you state must come from a tool result or from the user. When no question is "
+        "missing, call estimate_memory (then recommend when available) and explain the results in plain words."
+    )
+
+
+def _status(state: InterviewState) -> str:
+    profile = state.profile()
+    missing = missing_questions(profile, state.answered())
+    lang = state.lang
+    status: dict[str, Any] = {"profile": profile.model_dump(mode="json", exclude_none=True),
+                              "assumed": state.assumed()}
+    if missing:
+        q = missing[0]
+        status["next_question"] = {"id": q.id, "text": q.text[lang], "why": q.why[lang],
+                                   "default_on_dont_know": q.default_doc.get(lang)}
+        status["still_missing"] = [m.id for m in missing]
+    else:
+        status["next_question"] = None
+        status["instruction"] = "Profile complete: call the sizing tools and explain their results."
+    return "Interview status (JSON): " + json.dumps(status, ensure_ascii=False)
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _numbers_in(value: Any, out: set[float]) -> None:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int | float):
+        v = float(value)
+        for scaled in (v, v / 1e3, v / 1e6, v / 1e9, v / 1e12, v / 2**10, v / 2**20, v / 2**30, v / 2**40, v * 100):
+            for digits in (0, 1, 2):
+                out.add(round(scaled, digits))
+    elif isinstance(value, dict):
+        for item in value.values():
+            _numbers_in(item, out)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _numbers_in(item, out)
+    elif isinstance(value, str):
+        for token in _NUMBER.findall(value):
+            parsed = _to_float(token)
+            if parsed is not None:
+                _numbers_in(parsed, out)
+
+
+def _to_float(token: str) -> float | None:
+    cleaned = token.replace(" ", "")
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", cleaned):
+        cleaned = cleaned.replace(",", "")
+    else:
+        cleaned = cleaned.replace(",", ".")
+    try:
+        return float(cleaned)
+    except ValueError:
+        return None
+
+
+def ungrounded_numbers(text: str, sources: list[Any]) -> list[str]:
+    """Numbers in `text` that no source (tool results, user messages, profile) contains, after units."""
+    allowed: set[float] = set()
+    for source in sources:
+        _numbers_in(source, allowed)
+    bad = []
+    for token in _NUMBER.findall(re.sub(r"\b(fp|bf|int|nf|mxfp|nvfp)\d+\b|\b\d+(st|nd|rd|th|er|e)\b", "", text)):
+        value = _to_float(token)
+        if value is None or value <= 10:  # small counts ("2 GPUs", "step 1") are words, not figures
+            continue
+        if value not in allowed and not any(abs(value - a) <= 0.005 * abs(a) for a in allowed):
+            bad.append(token)  # 0.5 % tolerance: the model may round a figure it was given
+    return bad
+
+
+class _Turn(BaseModel):
+    content: str = ""
+    tool_calls: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class LLMEngine:
+    """Implements `ConversationEngine`; falls back to `DeterministicEngine` on the same state."""
+
+    def __init__(
+        self,
+        config: LLMConfig,
+        registry: ToolRegistry | None = None,
+        *,
+        lang: Lang = "fr",
+        state: InterviewState | None = None,
+        on_event: EventSink | None = None,
+        client: httpx.Client | None = None,
+        on_text: Callable[[str], None] | None = None,  # streamed text deltas, for a live view
+    ) -> None:
+        self.config = config
+        self.registry = registry if registry is not None else default_registry()
+        self.fallback = DeterministicEngine(self.registry, lang=lang, state=state, on_event=on_event)
+        self.client = client or httpx.Client(timeout=httpx.Timeout(config.timeout_s, connect=5.0))
+        self.on_text = on_text
+        self.failure: str | None = None  # why the LLM was abandoned; None while it is in use
+        self.messages: list[dict[str, Any]] = [{"role": "system", "content": _system_prompt(lang)}]
+        self._out: list[Any] = []
+        self._user_text = ""
+
+    @property
+    def state(self) -> InterviewState:
+        return self.fallback.state
+
+    @property
+    def active(self) -> bool:
+        return self.failure is None
+
+    # the same conveniences as DeterministicEngine, over the shared state
+    @property
+    def lang(self) -> Lang:
+        return self.state.lang
+
+    def set_lang(self, lang: Lang) -> None:
+        self.fallback.set_lang(lang)  # the system prompt is rebuilt from the state each round
+
+    def profile(self) -> WorkloadProfile:
+        return self.fallback.profile()
+
+    def missing(self) -> list[str]:
+        return self.fallback.missing()
+
+    @property
+    def complete(self) -> bool:
+        return self.fallback.complete
+
+    def warm_up(self) -> list[str]:
+        return self.fallback.warm_up()
+
+    def _emit(self, event: BaseModel) -> None:
+        self._out.append(event)
+        if self.fallback.on_event is not None:
+            self.fallback.on_event(event)
+
+    def start(self) -> list[Event]:
+        events = self.fallback.start()  # the opening needs no model: instant and offline
+        text = "\n".join(getattr(e, "text", "") for e in events if e.kind in ("message", "question"))
+        self.messages.append({"role": "assistant", "content": text})
+        return events
+
+    def handle(self, text: str) -> list[Event]:
+        if not self.active:
+            return self.fallback.handle(text)
+        self._out = []
+        checkpoint = len(self.messages)
+        try:
+            self._turn(text)
+        except LLMUnavailableError as error:
+            self.failure = str(error)
+            del self.messages[checkpoint:]
+            self._emit(AgentMessage(tone="error", text=(
+                f"Le modèle de langage ne répond plus ({error}) ; je continue avec le moteur intégré, "
+                "sans rien perdre." if self.state.lang == "fr" else
+                f"The language model stopped answering ({error}); continuing with the built-in engine, "
+                "nothing lost.")))
+            out = self._out
+            self._out = []
+            return [*out, *self.fallback.handle(text)]
+        out, self._out = self._out, []
+        return out
+
+    # -- one user message ------------------------------------------------------------------------------
+    def _turn(self, text: str) -> None:
+        self._user_text = text
+        self.messages.append({"role": "user", "content": text})
+        retries = 0
+        results: list[Any] = []
+        for _round in range(self.config.max_rounds):
+            # the status lives in the one leading system message (some chat templates refuse a system
+            # message anywhere else), refreshed each round rather than accumulated
+            self.messages[0] = {"role": "system",
+                                "content": _system_prompt(self.state.lang) + "\n\n" + _status(self.state)}
+            turn = self._complete()
+            if not turn.tool_calls:
+                self._final_text(turn.content, text, results)
+                return
+            self.messages.append({"role": "assistant", "content": turn.content or None,
+                                  "tool_calls": turn.tool_calls})
+            for call in turn.tool_calls:
+                ok, content, result = self._run_call(call)
+                if result is not None:
+                    results.append(result)
+                if not ok:
+                    retries += 1
+                self.messages.append({"role": "tool", "tool_call_id": call.get("id", ""), "content": content})
+            if retries > self.config.max_tool_retries:
+                raise LLMUnavailableError(f"tool calls still malformed after {self.config.max_tool_retries} retries")
+        raise LLMUnavailableError(f"no answer after {self.config.max_rounds} tool rounds")
+
+    def _final_text(self, content: str, user_text: str, results: list[Any]) -> None:
+        content = content.strip()
+        sources: list[Any] = [user_text, self.state.profile().model_dump(mode="json"),
+                              *self.state.results.values(), *results,
+                              *[m.get("content") for m in self.messages if m.get("role") == "user"]]
+        bad = ungrounded_numbers(content, sources)
+        self.messages.append({"role": "assistant", "content": content})
+        if bad:
+            # the model stated figures no tool gave: show the tools' own explanation instead
+            estimate = self.state.results.get("estimate_memory")
+            replacement = explain.estimate(estimate, self.state.profile(), self.state.lang) if estimate else ""
+            note = (f"(Chiffres non issus des outils retirés : {', '.join(bad)}.)" if self.state.lang == "fr"
+                    else f"(Figures not taken from a tool were removed: {', '.join(bad)}.)")
+            content = (replacement + "\n" + note).strip()
+        missing = missing_questions(self.state.profile(), self.state.answered())
+        if missing and not bad:
+            q = missing[0]
+            self.state.current_question = q.id
+            self._emit(QuestionAsked(question_id=q.id, text=content or q.text[self.state.lang],
+                                     why=q.why[self.state.lang],
+                                     suggestions=list(q.suggestions.get(self.state.lang, ()))))
+        elif content:
+            if not missing:
+                self.state.current_question = None
+            self._emit(AgentMessage(text=content, tone="error" if bad else "info"))
+
+    def _run_call(self, call: dict[str, Any]) -> tuple[bool, str, dict[str, Any] | None]:
+        function = call.get("function") or {}
+        name = str(function.get("name") or "")
+        raw_args = function.get("arguments") or "{}"
+        call_id = str(call.get("id") or f"call_{uuid.uuid4().hex[:12]}")
+        try:
+            arguments = json.loads(raw_args) if isinstance(raw_args, str) else raw_args
+        except json.JSONDecodeError as error:
+            message = f"Arguments are not valid JSON ({error.msg}). Send a JSON object matching the schema."
+            self._emit(ToolCalled(call_id=call_id, tool=name or "?", arguments={"_raw": str(raw_args)[:500]}))
+            self._emit(ToolReturned(call_id=call_id, tool=name or "?", ok=False, error=message))
+            return False, message, None
+        if not isinstance(arguments, dict):
+            arguments = {"_raw": arguments}
+        self._emit(ToolCalled(call_id=call_id, tool=name, arguments=arguments))
+        if name == RECORD_TOOL:
+            return self._record(call_id, arguments)
+        outcome = self.registry.call(name, arguments)
+        self._emit(ToolReturned(call_id=call_id, tool=name, ok=outcome.ok, result=outcome.result,
+                                error=outcome.error, duration_ms=outcome.duration_ms))
+        if outcome.ok and outcome.result is not None:
+            self.state.results[name] = outcome.result
+            content = json.dumps(outcome.result, ensure_ascii=False)
+            if len(content) > MAX_TOOL_CONTENT:  # the full result is in the event; the model gets the head
+                content = content[:MAX_TOOL_CONTENT] + " …(truncated; full result shown to the user)"
+            return True, content, outcome.result
+        return False, outcome.retry_message or outcome.error or "failed", None
+
+    def _record(self, call_id: str, arguments: dict[str, Any]) -> tuple[bool, str, dict[str, Any] | None]:
+        try:
+            request = RecordAnswers.model_validate(arguments)
+        except ValidationError as error:
+            message = "Invalid record_answers arguments: " + "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors())
+            self._emit(ToolReturned(call_id=call_id, tool=RECORD_TOOL, ok=False, error=message))
+            return False, message, None
+        unknown = [k for k in request.answers if k not in WorkloadProfile.model_fields]
+        values = {k: v for k, v in request.answers.items() if k not in unknown}
+        events, problems = self.fallback.apply_answers(
+            values, raw_text=self._user_text, assumed=frozenset(request.assumed))
+        for event in events:
+            self._out.append(event)  # already sent to on_event by the deterministic engine
+        problems.update({k: "unknown field" for k in unknown})
+        recorded = sorted(set(values) - set(problems))
+        result = {"recorded": recorded, "refused": problems,
+                  "missing": [q.id for q in missing_questions(self.state.profile(), self.state.answered())]}
+        ok = not problems
+        self._emit(ToolReturned(call_id=call_id, tool=RECORD_TOOL, ok=ok, result=result,
+                                error=None if ok else json.dumps(problems, ensure_ascii=False)))
+        sized: dict[str, Any] | None = None
+        if not result["missing"] and self.state.profile().model_dump(mode="json") != self.state.sized_profile:
+            # complete: the tools run now, deterministically, whatever the model does next; their
+            # results go back to the model to phrase, and every figure it may use is in them
+            self._out.extend(self.fallback.run_tools())
+            sized = {name: self.state.results[name] for name in ("estimate_memory", "recommend")
+                     if name in self.state.results}
+            result = {**result, "sizing_results": sized}
+        content = json.dumps(result, ensure_ascii=False)
+        if len(content) > MAX_TOOL_CONTENT:
+            content = content[:MAX_TOOL_CONTENT] + " …(truncated; full results shown to the user)"
+        return ok, content, sized
+
+    # -- HTTP ------------------------------------------------------------------------------------------
+    def _complete(self) -> _Turn:
+        headers = {"Content-Type": "application/json"}
+        if self.config.api_key:
+            headers["Authorization"] = f"Bearer {self.config.api_key}"
+        payload = {
+            "model": self.config.model,
+            "messages": self.messages,
+            "tools": [_record_tool_schema(), *self.registry.openai_tools()],
+            "tool_choice": "auto",
+            "stream": True,
+            "temperature": self.config.temperature,
+        }
+        if self.config.max_tokens is not None:
+            payload["max_tokens"] = self.config.max_tokens
+        try:
+            with self.client.stream("POST", self.config.endpoint, json=payload, headers=headers) as response:
+                if response.status_code >= 400:
+                    detail = response.read().decode("utf-8", "replace").strip().replace("\n", " ")[:200]
+                    raise LLMUnavailableError(f"HTTP {response.status_code} from {self.config.endpoint}"
+                                              + (f": {detail}" if detail else ""))
+                kind = response.headers.get("content-type", "")
+                if "text/event-stream" not in kind:  # a server that ignores stream=True
+                    response.read()
+                    return self._from_json(response.json())
+                return self._from_stream(response.iter_lines())
+        except httpx.HTTPError as error:
+            raise LLMUnavailableError(f"{type(error).__name__}: {error}".rstrip(": ")) from error
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
+            raise LLMUnavailableError(f"malformed response: {type(error).__name__}: {error}") from error
+
+    def _from_json(self, body: dict[str, Any]) -> _Turn:
+        message = body["choices"][0]["message"]
+        return _Turn(content=message.get("content") or "", tool_calls=message.get("tool_calls") or [])
+
+    def _from_stream(self, lines: Any) -> _Turn:
+        content: list[str] = []
+        calls: dict[int, dict[str, Any]] = {}
+        done = False
+        for line in lines:
+            if not line.startswith("data:"):
+                continue
+            data = line[5:].strip()
+            if data == "[DONE]":
+                done = True
+                break
+            chunk = json.loads(data)
+            if chunk.get("error"):
+                raise LLMUnavailableError(f"server error: {chunk['error']}")
+            for choice in chunk.get("choices") or []:
+                delta = choice.get("delta") or {}
+                if delta.get("content"):
+                    content.append(delta["content"])
+                    if self.on_text is not None:
+                        self.on_text(delta["content"])
+                for part in delta.get("tool_calls") or []:
+                    slot = calls.setdefault(int(part.get("index", 0)),
+                                            {"id": "", "type": "function", "function": {"name": "", "arguments": ""}})
+                    if part.get("id"):
+                        slot["id"] = part["id"]
+                    function = part.get("function") or {}
+                    slot["function"]["name"] += function.get("name") or ""
+                    slot["function"]["arguments"] += function.get("arguments") or ""
+        if not done:
+            raise LLMUnavailableError("the stream ended before [DONE] (connection dropped)")
+        return _Turn(content="".join(content), tool_calls=[calls[i] for i in sorted(calls)])
+
+
+def add_llm_arguments(parser: Any) -> None:
+    """--llm-url / --llm-model for any command that runs an interview (the key comes from the environment)."""
+    parser.add_argument("--llm-url", metavar="URL", default=None,
+                        help="OpenAI-compatible endpoint with tool calling, e.g. http://127.0.0.1:8000/v1 "
+                             f"(key: ${ENV_API_KEY}); without it the built-in deterministic engine runs")
+    parser.add_argument("--llm-model", metavar="NAME", default=None, help="model name sent to the endpoint")
+
+
+def make_engine(
+    llm_url: str | None = None, llm_model: str | None = None, **kwargs: Any
+) -> DeterministicEngine | LLMEngine:
+    """The engine a front end should use: LLM when --llm-url is given, else deterministic."""
+    if llm_url:
+        return LLMEngine(LLMConfig(url=llm_url, model=llm_model or "default"), **kwargs)
+    kwargs.pop("client", None)
+    kwargs.pop("on_text", None)
+    return DeterministicEngine(**kwargs)
+
+
+__all__ = [
+    "ENV_API_KEY", "LLMConfig", "LLMEngine", "LLMUnavailableError", "add_llm_arguments", "make_engine",
+    "ungrounded_numbers",
+]

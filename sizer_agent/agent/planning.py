@@ -1,0 +1,197 @@
+"""From a complete profile to tool arguments: which tools to call, with what, in which order.
+
+The only translation layer between the interview vocabulary (use case, precision, concurrent users,
+growth) and the tools' request models (mode, method, dtype/quantization, concurrency). Kept in one place so
+that the deterministic engine, the LLM backend's fallback and the headless intake size the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from sizer_agent.agent.profile import TRAINING_USE_CASES, WorkloadProfile
+
+# precision answer -> (EstimateRequest.dtype, EstimateRequest.quantization)
+PRECISION_TO_REQUEST: dict[str, tuple[str, str | None]] = {
+    "fp32": ("float32", None),
+    "bf16": ("bfloat16", None),
+    "fp16": ("float16", None),
+    "fp8": ("auto", "fp8"),
+    "int8": ("auto", "int8"),
+    "int4": ("auto", "int4"),
+    "nf4": ("auto", "nf4"),
+    "mxfp4": ("auto", "mxfp4"),
+    "nvfp4": ("auto", "nvfp4"),
+}
+
+
+# optimizer answer -> EstimateRequest.optimizer. The estimator's "sgd" keeps one momentum buffer
+# (momentum 0.9); plain SGD is sized the same way, which over-counts by one state per parameter at most.
+OPTIMIZER_TO_REQUEST: dict[str, str] = {
+    "adamw": "adamw", "adamw_8bit": "adamw8bit", "sgd": "sgd", "sgd_momentum": "sgd", "adafactor": "adafactor",
+}
+
+
+# EstimateRequest field named in a tool's InputError -> the interview question that set it
+REQUEST_FIELD_TO_QUESTION: dict[str, str] = {
+    "model": "model", "revision": "model", "dtype": "precision", "quantization": "precision",
+    "max_model_len": "context_len", "seq_len": "context_len", "input_len": "input_len",
+    "output_len": "output_len", "concurrency": "concurrency", "batch_size": "batch_size",
+    "optimizer": "optimizer", "tensor_parallel_size": "num_gpus", "data_parallel_size": "num_gpus",
+    "pipeline_parallel_size": "num_gpus",
+}
+
+
+def question_for_error(error: str | None) -> str | None:
+    """The question to ask again when a tool refused the input ("max_model_len: ..." -> context_len)."""
+    field = (error or "").split(":", 1)[0].strip()
+    return REQUEST_FIELD_TO_QUESTION.get(field)
+
+
+def sized_concurrency(profile: WorkloadProfile) -> int:
+    """Concurrent requests to size for: today's peak times the expected growth, rounded up."""
+    base = profile.concurrency or 1
+    return max(1, math.ceil(base * (profile.growth_factor or 1.0)))
+
+
+def custom_config_path(profile: WorkloadProfile, cache_dir: Path | None = None) -> str | None:
+    """Write a custom architecture as a config.json the model loader reads; stable path per content."""
+    if profile.custom_architecture is None:
+        return None
+    config = profile.custom_architecture.to_hf_config()
+    text = json.dumps(config, sort_keys=True)
+    if cache_dir is None:
+        from platformdirs import user_cache_dir
+
+        cache_dir = Path(user_cache_dir("sizer-agent", appauthor=False)) / "custom-models"
+    folder = cache_dir / hashlib.sha256(text.encode()).hexdigest()[:16]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "config.json"
+    if not path.exists():
+        path.write_text(text)
+    return str(path)
+
+
+def estimate_arguments(profile: WorkloadProfile, cache_dir: Path | None = None) -> dict[str, Any]:
+    """Arguments of the `estimate_memory` tool (`tools.estimate.EstimateRequest`) for this profile."""
+    training = profile.use_case in TRAINING_USE_CASES
+    dtype, quantization = PRECISION_TO_REQUEST.get(profile.precision or "bf16", ("auto", None))
+    model = custom_config_path(profile, cache_dir) or profile.model
+    args: dict[str, Any] = {
+        "model": model,
+        "revision": profile.model_revision,
+        "mode": "training" if training else "inference",
+        "dtype": dtype,
+        "quantization": quantization,
+    }
+    gpus = profile.num_gpus or 1
+    if training:
+        args["method"] = {"finetune_lora": "lora", "finetune_qlora": "qlora"}.get(profile.use_case or "", "full")
+        if args["method"] == "qlora":  # the estimator stores a QLoRA base in NF4 itself; compute in bf16
+            args["quantization"] = None
+            args["dtype"] = "bfloat16" if dtype == "auto" else dtype
+        args["batch_size"] = profile.batch_size or 1
+        if profile.context_len:
+            args["seq_len"] = profile.context_len
+        args["optimizer"] = OPTIMIZER_TO_REQUEST[profile.optimizer or "adamw"]
+        args["data_parallel_size"] = gpus
+    else:
+        if profile.input_len:
+            args["input_len"] = profile.input_len
+        if profile.output_len:
+            args["output_len"] = profile.output_len
+        if profile.context_len:
+            args["max_model_len"] = profile.context_len
+        if profile.use_case == "online_serving":
+            args["concurrency"] = sized_concurrency(profile)
+        else:  # batch inference and vision: the batch is the load
+            args["concurrency"] = profile.batch_size or 1
+            args["batch_size"] = profile.batch_size or 1
+        args["tensor_parallel_size"] = gpus
+        # engine stays "generic": the vLLM profile needs a GPU size, which the recommendation chooses
+    return {k: v for k, v in args.items() if v is not None or k in ("revision", "quantization")}
+
+
+# deployment answer -> catalogue platform kinds it accepts
+DEPLOYMENT_PLATFORMS: dict[str, tuple[str, ...]] = {
+    "workstation": ("workstation",), "server": ("server", "rack"), "cloud": ("cloud",),
+}
+
+
+def matching_offers(profile: WorkloadProfile) -> tuple[list[str], list[str]]:
+    """Catalogue offers that match the deployment and the ECC requirement, and the filters applied.
+
+    ([], filters) when nothing matches or no catalogue is installed: the recommendation then looks at
+    every offer (an empty `offer_ids` means all) and the explanation says the filter found nothing.
+    """
+    filters = []
+    if profile.deployment:
+        filters.append(f"deployment={profile.deployment}")
+    if profile.ecc_required:
+        filters.append("ecc")
+    if not filters:
+        return [], []
+    try:
+        from tools.catalog import load_catalog
+
+        catalog = load_catalog()
+    except Exception:  # no catalogue in this checkout, or an unreadable one: recommend reports it itself
+        return [], filters
+    platforms = {p.id: p for p in catalog.platforms}
+    gpus = {g.id: g for g in catalog.gpus}
+    wanted = DEPLOYMENT_PLATFORMS.get(profile.deployment or "", ())
+    chosen = []
+    for offer in catalog.offers:
+        platform = platforms.get(offer.platform)
+        gpu = gpus.get(offer.gpu)
+        if wanted and (platform is None or platform.kind not in wanted):
+            continue
+        if profile.ecc_required and not (gpu is not None and gpu.ecc.value):
+            continue
+        chosen.append(offer.id)
+    return chosen, filters
+
+
+def recommend_arguments(
+    profile: WorkloadProfile, estimate: dict[str, Any] | None, input_fields: set[str]
+) -> dict[str, Any]:
+    """Arguments for the `recommend` tool, filled from whatever its request model declares.
+
+    The recommendation request is matched by field name so that this works whatever subset of the
+    profile the tool reads; fields it does not declare are not sent.
+    """
+    workload = estimate_arguments(profile)
+    candidates: dict[str, Any] = {
+        "workload": workload,  # tools.recommend.RecommendRequest.workload is an EstimateRequest
+        "request": workload,
+        "slo_ttft_ms": profile.ttft_ms if profile.use_case == "online_serving" else None,
+        "slo_tpot_ms": profile.tpot_ms if profile.use_case == "online_serving" else None,
+        "budget_eur": profile.budget_eur,
+        "needs_graphics": profile.rendering_cad,
+        "ecc_required": profile.ecc_required,
+        "power_limit_w": profile.power_limit_w,
+        "estimate": estimate,
+        "offer_ids": matching_offers(profile)[0] if "offer_ids" in input_fields else None,
+    }
+    return {k: v for k, v in candidates.items() if k in input_fields and v is not None and v != []}
+
+
+def bench_arguments(profile: WorkloadProfile, input_fields: set[str]) -> dict[str, Any]:
+    """Arguments for `bench_serve` (`tools.bench.results.ServeSettings`): the interview's load, measured."""
+    input_len = profile.input_len or 1024
+    output_len = profile.output_len or 256
+    candidates: dict[str, Any] = {
+        "base_url": profile.server_url,
+        "input_len": {"low": input_len, "high": input_len},
+        "output_len": {"low": output_len, "high": output_len},
+        "concurrency": [profile.concurrency or 1],
+        "slo_ttft_ms": profile.ttft_ms,
+        "slo_tpot_ms": profile.tpot_ms,
+        "precision": profile.precision,
+        "revision": profile.model_revision,
+    }
+    return {k: v for k, v in candidates.items() if k in input_fields and v is not None}

@@ -1,0 +1,133 @@
+"""The workload profile: everything the interview learns about a customer's AI workload.
+
+Every field is optional: `None` means "not answered yet". The question catalogue
+(`sizer_agent.agent.questions`) says which fields are required for which use case and what default
+"I don't know" stands for. Units are fixed per field and named in the field name (`_ms`, `_bytes`,
+`_eur`, `_w`, `_min`), so no number is ambiguous once stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+UseCase = Literal[
+    "online_serving",  # interactive inference behind an API (chatbot, assistant)
+    "batch_inference",  # offline generation over a dataset, throughput matters, latency does not
+    "finetune_full",  # fine-tuning every weight
+    "finetune_lora",  # fine-tuning low-rank adapters, base weights frozen in 16 bit
+    "finetune_qlora",  # LoRA on a 4-bit quantized base model
+    "pretraining",  # training from scratch
+    "vision",  # computer vision (classification, detection, segmentation)
+]
+INFERENCE_USE_CASES: frozenset[str] = frozenset({"online_serving", "batch_inference"})
+TRAINING_USE_CASES: frozenset[str] = frozenset(
+    {"finetune_full", "finetune_lora", "finetune_qlora", "pretraining"}
+)
+
+Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "mxfp4", "nvfp4"]
+Optimizer = Literal["adamw", "adamw_8bit", "sgd", "sgd_momentum", "adafactor"]
+Deployment = Literal["workstation", "server", "cloud"]
+Framework = Literal[
+    "vllm", "sglang", "tensorrt-llm", "llama.cpp", "ollama", "transformers", "pytorch", "jax", "tensorflow",
+    "other",
+]
+
+
+class CustomArchitecture(BaseModel):
+    """A model that is not published: the numbers that decide its memory (Hugging Face config names)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hidden_size: int = Field(gt=0, le=1_000_000)
+    num_layers: int = Field(gt=0, le=10_000)
+    num_attention_heads: int = Field(gt=0, le=10_000)
+    num_kv_heads: int | None = Field(default=None, gt=0, le=10_000)  # None = same as attention heads (MHA)
+    intermediate_size: int = Field(gt=0, le=10_000_000)
+    vocab_size: int = Field(gt=0, le=10_000_000)
+    max_position_embeddings: int = Field(default=8192, gt=0, le=100_000_000)
+    tie_word_embeddings: bool = False
+
+    def to_hf_config(self) -> dict[str, Any]:
+        """A minimal Llama-style config.json that the model loader reads like any published one."""
+        return {
+            "architectures": ["LlamaForCausalLM"],
+            "model_type": "llama",
+            "hidden_size": self.hidden_size,
+            "num_hidden_layers": self.num_layers,
+            "num_attention_heads": self.num_attention_heads,
+            "num_key_value_heads": self.num_kv_heads or self.num_attention_heads,
+            "head_dim": self.hidden_size // self.num_attention_heads,
+            "intermediate_size": self.intermediate_size,
+            "vocab_size": self.vocab_size,
+            "max_position_embeddings": self.max_position_embeddings,
+            "tie_word_embeddings": self.tie_word_embeddings,
+            "torch_dtype": "bfloat16",
+        }
+
+
+class WorkloadProfile(BaseModel):
+    """What decides the size of an AI workload (seed documents: intake list, SLA, training settings)."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    customer: str | None = Field(default=None, max_length=200)
+    use_case: UseCase | None = None
+    framework: Framework | None = None
+    framework_version: str | None = Field(default=None, max_length=40)
+    model: str | None = Field(default=None, min_length=1, max_length=300)  # registry name, Hub id or path
+    model_family: str | None = Field(default=None, max_length=80)  # e.g. "llama", derived from the model
+    model_revision: str | None = Field(default=None, max_length=100)  # None = unpinned
+    custom_architecture: CustomArchitecture | None = None
+    precision: Precision | None = None
+    input_len: int | None = Field(default=None, ge=1, le=10_000_000)  # mean prompt tokens
+    output_len: int | None = Field(default=None, ge=1, le=10_000_000)  # mean generated tokens
+    context_len: int | None = Field(default=None, ge=16, le=10_000_000)  # max tokens per sequence
+    image_resolution: int | None = Field(default=None, ge=8, le=65_536)  # vision: pixels per side
+    batch_size: int | None = Field(default=None, ge=1, le=1_000_000)
+    concurrency: int | None = Field(default=None, ge=1, le=1_000_000)  # simultaneous requests/users
+    growth_factor: float | None = Field(default=None, ge=1.0, le=1000.0)  # expected load multiplier
+    ttft_ms: float | None = Field(default=None, gt=0, le=600_000)  # P99 time to first token target
+    tpot_ms: float | None = Field(default=None, gt=0, le=60_000)  # P99 time per output token target
+    dataset_size_bytes: int | None = Field(default=None, ge=0, le=10**18)
+    optimizer: Optimizer | None = None
+    checkpoint_interval_min: float | None = Field(default=None, gt=0, le=100_000)
+    num_gpus: int | None = Field(default=None, ge=1, le=100_000)  # planned; 0 is not a plan
+    rendering_cad: bool | None = None  # the workstation also does rendering or CAD
+    budget_eur: float | None = Field(default=None, gt=0, le=10**10)  # None after "no limit"
+    power_limit_w: float | None = Field(default=None, gt=0, le=10**8)  # None after "no limit"
+    rack_units: int | None = Field(default=None, ge=1, le=1000)  # rack space available, None = no limit
+    ecc_required: bool | None = None
+    deployment: Deployment | None = None
+    server_url: str | None = Field(default=None, max_length=500)  # a running OpenAI-compatible server
+
+    @field_validator("server_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value
+
+    @property
+    def is_training(self) -> bool:
+        return self.use_case in TRAINING_USE_CASES
+
+    @property
+    def is_inference(self) -> bool:
+        return self.use_case in INFERENCE_USE_CASES
+
+    @property
+    def is_serving(self) -> bool:
+        return self.use_case == "online_serving"
+
+
+PROFILE_FIELDS: tuple[str, ...] = tuple(WorkloadProfile.model_fields)
+
+
+def validate_field(field: str, value: Any, base: WorkloadProfile | None = None) -> Any:
+    """Validate one value for one field; return the coerced value or raise pydantic's ValidationError."""
+    data = (base or WorkloadProfile()).model_dump()
+    data[field] = value
+    coerced = getattr(WorkloadProfile.model_validate(data), field)
+    return coerced.model_dump() if isinstance(coerced, BaseModel) else coerced

@@ -1,0 +1,130 @@
+"""Free-text parsing: units, French and English, several answers per message; fuzzed."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sizer_agent.agent.parsing import detect_intent, parse_message, parse_number
+from sizer_agent.agent.questions import QUESTIONS
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Llama 3.1 70B Instruct en fp8, contexte 8k, 32 utilisateurs",
+     {"model": "Llama-3.1-70B-Instruct", "precision": "fp8", "context_len": 8192, "concurrency": 32}),
+    ("serving Qwen2.5 7B in AWQ, 128k context, 200 concurrent users",
+     {"use_case": "online_serving", "model": "Qwen2.5-7B", "precision": "int4", "context_len": 131072,
+      "concurrency": 200}),
+    ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512}),
+    ("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
+    ("32 Go de données", {"dataset_size_bytes": 32_000_000_000}),
+    ("80 GiB dataset", {"dataset_size_bytes": 80 * 2**30}),
+    ("TTFT sous 300 ms et 40 ms par token", {"ttft_ms": 300.0, "tpot_ms": 40.0}),
+    ("TTFT under 1,5 s", {"ttft_ms": 1500.0}),
+    ("2 GPU, station de travail, pas de CAO, ECC obligatoire",
+     {"num_gpus": 2, "deployment": "workstation", "rendering_cad": False, "ecc_required": True}),
+    ("serveur en baie, 4U, 3 kW, budget 60k€",
+     {"deployment": "server", "rack_units": 4, "power_limit_w": 3000.0, "budget_eur": 60000.0}),
+    ("budget de 25 000 €", {"budget_eur": 25000.0}),
+    ("€25,000 budget", {"budget_eur": 25000.0}),
+    ("vLLM 0.11.0", {"framework": "vllm", "framework_version": "0.11.0"}),
+    ("meta-llama/Llama-3.1-8B-Instruct révision 0e9e39f",
+     {"model": "meta-llama/Llama-3.1-8B-Instruct", "model_revision": "0e9e39f"}),
+    ("checkpoint toutes les 30 min", {"checkpoint_interval_min": 30.0}),
+    ("croissance x2 l'an prochain", {"growth_factor": 2.0}),
+    ("la charge va doubler", {"growth_factor": 2.0}),
+    ("AdamW 8 bits", {"optimizer": "adamw_8bit"}),
+    ("bench it at http://127.0.0.1:8000/v1", {"server_url": "http://127.0.0.1:8000/v1"}),
+    ("serve Llama 3.1 70B Instruct in fp8 for 50 users, prompts about 1500 tokens and answers 300 tokens",
+     {"input_len": 1500, "output_len": 300, "concurrency": 50}),
+    ("prompts de 3000 tokens en moyenne, réponses de 800", {"input_len": 3000, "output_len": 800}),
+    ("checkpoints toutes les heures", {"checkpoint_interval_min": 60.0}),
+    ("4 x H100", {"num_gpus": 4}),
+    ("50% growth", {"growth_factor": 1.5}),
+    ("budget around 40k", {"budget_eur": 40000.0}),
+    ("Mixtral 8x7B in AWQ", {"model": "Mixtral-8X7B", "precision": "int4"}),
+    ("2×RTX 5090", {"num_gpus": 2}),
+    ("chatbot interne pour 200 personnes, peut-être le double l'an prochain",
+     {"use_case": "online_serving", "concurrency": 200, "growth_factor": 2.0}),
+])
+def test_keyword_values_anywhere(text: str, expected: dict[str, object]) -> None:
+    values = parse_message(text).values
+    for key, value in expected.items():
+        assert values.get(key) == value, (key, values)
+
+
+@pytest.mark.parametrize(("text", "qid", "qtype", "expected"), [
+    ("32", "concurrency", "integer", 32),
+    ("~2k", "input_len", "tokens", 2048),
+    ("8K", "context_len", "tokens", 8192),
+    ("1M", "context_len", "tokens", 1048576),
+    ("oui", "ecc_required", "boolean", True),
+    ("no", "rendering_cad", "boolean", False),
+    ("25 000", "budget_eur", "money", 25000.0),
+    ("pas de limite", "budget_eur", "money", None),
+    ("1,6 kW", "power_limit_w", "power", 1600.0),
+    ("+50 %", "growth_factor", "ratio", 1.5),
+    ("0,5 s", "ttft_ms", "duration_ms", 500.0),
+    ("toutes les 2 heures", "checkpoint_interval_min", "duration_min", 120.0),
+    ("en ligne", "use_case", "choice", "online_serving"),
+    ("inférence", "use_case", "choice", "online_serving"),
+    ("LoRA", "use_case", "choice", "finetune_lora"),
+    ("cloud", "deployment", "choice", "cloud"),
+])
+def test_bare_answer_to_the_current_question(text: str, qid: str, qtype: str, expected: object) -> None:
+    values = parse_message(text, qid, qtype).values
+    assert qid in values and values[qid] == expected
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    ("pourquoi ?", "why"), ("Why?", "why"), ("à quoi ça sert", "why"),
+    ("je ne sais pas", "dont_know"), ("Je sais pas.", "dont_know"), ("I don't know", "dont_know"),
+    ("no idea", "dont_know"), ("aucune idée", "dont_know"), ("", "empty"), ("   ", "empty"),
+    ("32 users", "answer"),
+])
+def test_intents(text: str, intent: str) -> None:
+    assert detect_intent(text) == intent
+
+
+def test_steps_are_not_minutes() -> None:
+    assert "checkpoint_interval_min" not in parse_message(
+        "every 1000 steps", "checkpoint_interval_min", "duration_min").values
+
+
+def test_corrections() -> None:
+    assert parse_message("actually bf16").correction
+    assert parse_message("non, plutôt 64 utilisateurs").correction
+    assert not parse_message("non", "ecc_required", "boolean").correction
+    assert not parse_message("no budget", "budget_eur", "money").correction
+
+
+@pytest.mark.parametrize(("text", "value"), [("25 000", 25000), ("25,000", 25000), ("1,5", 1.5),
+                                              ("1.5", 1.5), ("12", 12),
+                                              ("0.125", 0.125), ("8 192", 8192)])
+def test_numbers(text: str, value: float) -> None:
+    assert parse_number(text) == value
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200), st.sampled_from([None, *QUESTIONS]))
+def test_parser_never_raises(text: str, question: object) -> None:
+    if question is None:
+        result = parse_message(text)
+    else:
+        result = parse_message(text, question.id, question.type, question.choices)  # type: ignore[attr-defined]
+    assert result.intent in ("answer", "why", "dont_know", "empty")
+
+
+unit_text = st.builds(
+    lambda n, unit, sep: f"{n}{sep}{unit}",
+    st.integers(min_value=0, max_value=10**7), st.sampled_from(["k", "Go", "To", "GB", "ms", "s", "€", "kW", "U",
+                                                                 "utilisateurs", "users", "tokens", "%", "x"]),
+    st.sampled_from(["", " ", "\u202f"]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(unit_text, max_size=6).map(", ".join))
+def test_parser_survives_unit_soup(text: str) -> None:
+    parse_message(text)

@@ -1,0 +1,58 @@
+"""Fuzz the session reader: damaged sessions give a document or one InputError, never a traceback."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sizer_agent.proposal import build_context, render_proposal
+from tools.errors import InputError
+
+FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "session_llama70b.json").read_text(encoding="utf-8"))
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix] if prefix else []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            out += _paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node[:3]):
+            out += _paths(value, (*prefix, index))
+    return out
+
+
+PATHS = [p for p in _paths(FIXTURE) if len(p) <= 6]
+JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(-10, 10**12), st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8), st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edits=st.lists(st.tuples(st.sampled_from(PATHS), st.one_of(st.just("delete"), JUNK)), min_size=1, max_size=4))
+def test_damaged_sessions_never_crash(edits: list[tuple[tuple[Any, ...], Any]]) -> None:
+    session = copy.deepcopy(FIXTURE)
+    for path, change in edits:
+        parent: Any = session
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            if change == "delete":
+                del parent[path[-1]]
+            else:
+                parent[path[-1]] = change
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier edit removed or replaced this branch
+    try:
+        build_context(session)
+    except InputError:
+        return
+    render_proposal(session, "md", "fr")
+    render_proposal(session, "html", "en")

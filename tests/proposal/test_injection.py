@@ -1,0 +1,71 @@
+"""Text a customer typed is data: HTML and Jinja syntax in it come out inert in both formats."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from markdown_it import MarkdownIt
+from markupsafe import escape
+
+from sizer_agent.proposal import render_proposal
+
+HOSTILE = "<script>alert(1)</script>{{ 7*7 }}"
+
+
+def poison(session: dict[str, Any]) -> dict[str, Any]:
+    """The hostile string everywhere a person or a tool writes free text."""
+    session["customer"] = HOSTILE
+    session["title"] = HOSTILE
+    session["answers"]["growth_factor"]["raw_text"] = HOSTILE
+    session["answers"]["framework_version"]["value"] = HOSTILE
+    session["answers"][HOSTILE] = {"value": HOSTILE, "assumed": True, "raw_text": HOSTILE, "history": []}
+    recommend = next(c for c in session["tool_calls"] if c["tool"] == "recommend")["result"]
+    recommend["options"][1]["name"] = HOSTILE
+    recommend["options"][1]["reasons"].append(HOSTILE)
+    recommend["options"][0]["notes"].append(HOSTILE)
+    recommend["offers"][0]["summary"] = HOSTILE
+    session["benchmarks"][0]["hardware"]["gpus"][0]["name"] = HOSTILE
+    return session
+
+
+class Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        self.tags.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_html_renders_hostile_text_as_text(session: dict[str, Any], lang: str) -> None:
+    html = render_proposal(poison(session), "html", lang)  # type: ignore[arg-type]
+    parsed = Collector()
+    parsed.feed(html)
+    assert "script" not in parsed.tags
+    assert "<script>" not in html
+    text = "".join(parsed.text)
+    assert text.count(HOSTILE) >= 6, "shown literally, as the customer typed it"
+    # The customer's name sits escaped in the heading, and the Jinja expression was never evaluated.
+    assert f'<span class="customer">{escape(HOSTILE)}</span>' in html
+    assert "</script>49" not in text
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_markdown_renders_hostile_text_as_text(session: dict[str, Any], lang: str) -> None:
+    md = render_proposal(poison(session), "md", lang)  # type: ignore[arg-type]
+    assert "<script>" not in md
+    assert "{{ 7\\*7 }}" in md, "Jinja syntax kept literally (Markdown-escaped), not evaluated"
+    # Even a renderer that passes raw HTML through produces no script element.
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(md)
+    parsed = Collector()
+    parsed.feed(html)
+    assert "script" not in parsed.tags
+    assert "".join(parsed.text).count(HOSTILE) >= 6
+    assert "</script>49" not in "".join(parsed.text)

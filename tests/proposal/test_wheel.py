@@ -1,0 +1,92 @@
+"""The installed wheel, not the source tree, renders a proposal: templates and catalogue ship inside it.
+
+Builds the wheel with pip (hatchling from this environment, no network), installs it with --no-deps into
+a fresh virtual environment that sees this interpreter's packages (pydantic, jinja2…), and runs
+`python -m sizer_agent propose` from a directory outside the repository, with no PYTHONPATH.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.slow
+def test_installed_wheel_renders_a_proposal(repo_root: Path, fixture_path: Path, tmp_path: Path) -> None:
+    if importlib.util.find_spec("hatchling") is None:
+        pytest.skip("hatchling (the build backend, in the `dev` extra) is not installed")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(wheels),
+            str(repo_root),
+        ],
+        check=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    (wheel,) = wheels.glob("sizer_agent-*.whl")
+    target = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(target)
+    python = target / "bin" / "python"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
+        check=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    where = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import sizer_agent, templates; print(sizer_agent.__file__); print(templates.__file__)",
+        ],
+        check=True,
+        env=env,
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout.split()
+    assert all(path.startswith(str(target)) for path in where), f"imported from outside the wheel: {where}"
+    out = elsewhere / "proposal.html"
+    done = subprocess.run(
+        [str(python), "-m", "sizer_agent", "propose", str(fixture_path), "--lang", "en", "-o", str(out)],
+        env=env,
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    html = out.read_text(encoding="utf-8")
+    assert "Hardware proposal — Acme" in html and "€55,480" in html and "<svg" in html
+    md = subprocess.run(
+        [str(python), "-m", "sizer_agent", "propose", str(fixture_path), "--lang", "fr"],
+        env=env,
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert "Limites de recette" in md
