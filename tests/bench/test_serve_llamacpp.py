@@ -100,7 +100,8 @@ def test_open_loop_poisson(llama_server: Server, tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     level = load_json(out)["levels"][0]
-    assert level["request_rate"] == 20 and level["requests_completed"] == 10
+    records = (tmp_path / "open.requests.jsonl").read_text()
+    assert level["request_rate"] == 20 and level["requests_completed"] == 10, (level, records)
 
 
 def test_bad_input_is_one_line_exit_2() -> None:

@@ -102,3 +102,12 @@ def test_length_parser_accepts_or_names_the_field(text: str) -> None:
         assert error.field == "--output-len"
     else:
         assert 1 <= length.low <= length.high
+
+
+def test_empty_text_chunks_are_tokens_but_role_and_closing_chunks_are_not() -> None:
+    assert parse_event(b'{"choices":[{"index":0,"text":"","finish_reason":null}]}').has_output
+    assert not parse_event(b'{"choices":[{"index":0,"text":"","finish_reason":"length"}]}').has_output
+    role = b'{"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}'
+    assert not parse_event(role).has_output
+    assert not parse_event(b'{"choices":[{"index":0,"delta":{"content":null},"finish_reason":null}]}').has_output
+    assert parse_event(b'{"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}').has_output

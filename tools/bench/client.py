@@ -181,6 +181,7 @@ async def send_request(
     counted = 0  # tokens so far: the server's cumulative usage when present, else one per chunk with text
     usage_tokens: int | None = None
     finished = False
+    finish_ns = 0
     decoder = SSEDecoder()
     body = spec.body(prompt)
     try:
@@ -231,7 +232,9 @@ async def send_request(
                         if bearing:
                             chunk_ns.append(now)
                             chunk_tokens.append(counted)
-                        finished = finished or event.finished
+                        if event.finished and not finished:
+                            finished = True
+                            finish_ns = now
                 record.done_ns = clock()
             finally:
                 await response.aclose()
@@ -252,6 +255,11 @@ async def send_request(
         raise
     if not (decoder.done or finished) or decoder.pending.strip():
         return _fail(record, "stream_cut", "stream ended without [DONE] or a finish_reason", chunk_ns, chunk_tokens)
+    if not chunk_ns and usage_tokens and finish_ns:
+        # The server held every token back (bytes that are not yet a whole character) and flushed them
+        # with its closing chunk: that chunk is where the output reached the client.
+        chunk_ns.append(finish_ns)
+        chunk_tokens.append(usage_tokens)
     if not chunk_ns:
         return _fail(record, "no_tokens", "the stream finished without a token")
     record.chunk_ns = chunk_ns

@@ -91,9 +91,14 @@ def parse_event(payload: bytes) -> StreamEvent:
         if not isinstance(choice, dict):
             raise MalformedStream("a choice is not an object")
         text = _choice_text(choice)
+        finish = choice.get("finish_reason")
         if text:
             has_output = True
-        if choice.get("finish_reason"):
+        elif text == "" and not finish and "role" not in (choice.get("delta") or {}):
+            # One chunk per token with empty text: a token whose bytes do not complete a character yet
+            # (llama.cpp streams those). A role-only opening chunk or the closing chunk carries none.
+            has_output = True
+        if finish:
             finished = True
     usage = obj.get("usage")
     completion_tokens = prompt_tokens = None
@@ -109,10 +114,10 @@ def _choice_text(choice: dict[str, Any]) -> str | None:
         return str(text)
     delta = choice.get("delta")
     if isinstance(delta, dict):
-        content = delta.get("content")
-        if content:
-            return str(content)
         reasoning = delta.get("reasoning_content") or delta.get("reasoning")
         if reasoning:
             return str(reasoning)
+        content = delta.get("content")
+        if content is not None:
+            return str(content)
     return None
