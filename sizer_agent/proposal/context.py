@@ -549,8 +549,11 @@ def _acceptance(
         batch = _answer_value(session, "batch_size") or 1
         seq = _answer_value(session, "context_len", "seq_len") or 2048
         optimizer = _answer_value(session, "optimizer") or "adamw"
-        text = (f"sizer-agent bench train --model {served_model} --batch-size {batch} --seq-len {seq} "
-                f"--optimizer {optimizer} --checkpoint --resume-check --json")
+        # bench train builds the model from its config.json (random weights) and always runs the resume check;
+        # it implements AdamW and SGD, the optimizers whose state the check compares.
+        bench_optimizer = "sgd" if str(optimizer).lower().startswith("sgd") else "adamw"
+        text = (f"sizer-agent bench train --config {served_model}/config.json --device cuda --dtype bfloat16 "
+                f"--batch-size {batch} --seq-len {seq} --optimizer {bench_optimizer} --json")
         add("peak_memory", "<=", memory_limit, "gib", None, 1)
         add("checkpoint", "==", 1.0, "bool", None, 1)
         return limits, [Command(index=1, kind="train", text=text)]
@@ -647,6 +650,8 @@ def build_context(session: dict[str, Any]) -> ProposalContext:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "session"
         raise InputError(where, f"unexpected value in the session ({first['msg']})") from None
+    except InputError:
+        raise
     except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as error:
         # A hand-edited or damaged export: the file is user input, so one clear line, not a traceback.
         raise InputError("session", f"damaged session export ({type(error).__name__}: {error})") from None

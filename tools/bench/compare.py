@@ -1,0 +1,248 @@
+"""`bench compare` and `bench calibrate`.
+
+compare: two results side by side, only when they were measured the same way (DESIGN §2: same model
+revision, precision, lengths, concurrency and software versions); otherwise a refusal listing every
+differing field. The hardware is what a comparison is for, so it never blocks one.
+
+calibrate: a serve result against the estimator's prediction for the same settings (tools.estimate +
+tools.perf), level by level, as measured / predicted ratios.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from tools.errors import InputError
+
+# Fields that must agree, per result kind (dotted paths into the result JSON).
+_SAME: dict[str, list[str]] = {
+    "serve": [
+        "settings.model", "settings.revision", "settings.precision", "settings.endpoint", "settings.input_len",
+        "settings.output_len", "settings.ignore_eos", "settings.mode", "settings.request_rate",
+        "levels[].concurrency", "settings.engine", "settings.engine_version",
+    ],
+    "train": [
+        "settings.shape", "settings.batch_size", "settings.seq_len", "settings.steps", "settings.optimizer",
+        "settings.dtype", "torch_version",
+    ],
+    "micro": ["torch_version"],
+}
+
+_SERVE_METRICS: list[tuple[str, str]] = [
+    ("TTFT p50 (ms)", "ttft_ms.p50"), ("TTFT p99 (ms)", "ttft_ms.p99"), ("ITL p50 (ms)", "itl_ms.p50"),
+    ("TPOT p50 (ms)", "tpot_ms.p50"), ("TPOT p99 (ms)", "tpot_ms.p99"), ("E2E p99 (ms)", "e2e_ms.p99"),
+    ("output tok/s", "output_tokens_per_s"), ("total tok/s", "total_tokens_per_s"),
+    ("goodput req/s", "goodput_rps"), ("peak GPU memory (GiB)", "peak_gpu_memory_bytes"),
+]
+
+
+class FieldDifference(BaseModel):
+    field: str
+    a: Any
+    b: Any
+
+
+class ComparisonRow(BaseModel):
+    label: str
+    a: float | None
+    b: float | None
+    ratio: float | None = Field(None, description="b / a")
+
+
+class Comparison(BaseModel):
+    kind: str
+    comparable: bool
+    differences: list[FieldDifference] = Field(default_factory=list)
+    hardware_a: str | None = None
+    hardware_b: str | None = None
+    rows: list[ComparisonRow] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+def load_result(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise InputError(
+            str(path), f"not a readable result JSON ({error})", "a file written by sizer-agent bench"
+        ) from None
+    if not isinstance(data, dict) or "kind" not in data:
+        raise InputError(str(path), "not a benchmark result (no `kind`)", "a file written by sizer-agent bench")
+    return data
+
+
+def _get(data: Any, path: str) -> Any:
+    if path.startswith("levels[]."):
+        return [_get(level, path.removeprefix("levels[].")) for level in data.get("levels", [])]
+    for part in path.split("."):
+        if not isinstance(data, dict):
+            return None
+        data = data.get(part)
+    return data
+
+
+def _hardware(data: dict[str, Any]) -> str | None:
+    gpus = (data.get("hardware") or {}).get("gpus") or []
+    if gpus:
+        return f"{len(gpus)} x {gpus[0].get('name')}"
+    return data.get("device_name") or data.get("device")
+
+
+def compare_results(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
+    kind = str(a.get("kind"))
+    if kind != b.get("kind"):
+        return Comparison(
+            kind=kind, comparable=False, differences=[FieldDifference(field="kind", a=kind, b=b.get("kind"))]
+        )
+    differences = [
+        FieldDifference(field=field, a=_get(a, field), b=_get(b, field))
+        for field in _SAME.get(kind, [])
+        if _get(a, field) != _get(b, field)
+    ]
+    comparison = Comparison(
+        kind=kind, comparable=not differences, differences=differences, hardware_a=_hardware(a), hardware_b=_hardware(b)
+    )
+    if differences:
+        return comparison
+    if kind == "serve":
+        for level_a, level_b in zip(a.get("levels", []), b.get("levels", []), strict=False):
+            prefix = f"c={level_a.get('concurrency')}"
+            if level_a.get("client_lagged") or level_b.get("client_lagged"):
+                comparison.notes.append(f"{prefix}: a level where the client lagged is not a valid measurement")
+            for label, path in _SERVE_METRICS:
+                comparison.rows.append(_row(f"{prefix} {label}", _get(level_a, path), _get(level_b, path), path))
+    elif kind == "train":
+        for label, path in (("step time p50 (ms)", "step_time_ms.p50"), ("tokens/s", "tokens_per_s"),
+                            ("peak memory (GiB)", "peak_memory_bytes"), ("checkpoint save (s)", "checkpoint.save_s")):
+            comparison.rows.append(_row(label, _get(a, path), _get(b, path), path))
+    elif kind == "micro":
+        by_name_b = {m["name"]: m for m in b.get("measurements", [])}
+        for m in a.get("measurements", []):
+            other = by_name_b.get(m["name"])
+            value_b = other["value"] if other else None
+            comparison.rows.append(_row(f"{m['name']} ({m['unit']})", m["value"], value_b, ""))
+    return comparison
+
+
+def _row(label: str, a: Any, b: Any, path: str) -> ComparisonRow:
+    scale = 2**30 if path.endswith("_bytes") else 1
+    value_a = float(a) / scale if isinstance(a, int | float) else None
+    value_b = float(b) / scale if isinstance(b, int | float) else None
+    ratio = value_b / value_a if value_a and value_b is not None else None
+    return ComparisonRow(label=label, a=value_a, b=value_b, ratio=ratio)
+
+
+# ---------------------------------------------------------------- calibrate
+
+
+class CalibrationRow(BaseModel):
+    concurrency: int
+    metric: str
+    measured: float | None
+    predicted: float | None
+    ratio: float | None = Field(None, description="measured / predicted")
+
+
+class Calibration(BaseModel):
+    kind: str = "calibration"
+    model: str
+    revision: str | None
+    gpu: str = Field(description="catalogue GPU id the prediction is for")
+    measured_on: str | None
+    dtype: str
+    input_len: int
+    output_len: int
+    percentile: float
+    rows: list[CalibrationRow]
+    memory_rows: list[CalibrationRow] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+def calibrate(
+    result: dict[str, Any],
+    gpu: str,
+    model: str | None = None,
+    tensor_parallel_size: int = 1,
+    dtype: str | None = None,
+) -> Calibration:
+    """Estimator prediction vs measurement for every level of a serve result (same settings)."""
+    from tools.estimate import EstimateRequest, estimate
+    from tools.model_loader import load_model
+    from tools.perf.estimate import estimate_perf
+
+    if result.get("kind") != "serve":
+        raise InputError("RESULT", "calibrate needs a `bench serve` or `bench launch` result", "kind = serve")
+    settings = result["settings"]
+    name = model or settings.get("model")
+    if not name:
+        raise InputError("--model", "the result names no model", "the model id the estimator knows")
+    spec = load_model(name, settings.get("revision"))
+    input_len = round((settings["input_len"]["low"] + settings["input_len"]["high"]) / 2)
+    output_len = round((settings["output_len"]["low"] + settings["output_len"]["high"]) / 2)
+    precision = dtype or settings.get("precision") or "auto"
+    engine = "vllm" if settings.get("engine") == "vllm" else "generic"
+    percentile = float(settings.get("percentile", 99.0))
+    from tools.catalog import load_catalog
+
+    catalog_gpu = load_catalog().gpu(gpu)
+    rows: list[CalibrationRow] = []
+    memory_rows: list[CalibrationRow] = []
+    notes: list[str] = []
+    if settings.get("model") and name != settings.get("model"):
+        notes.append(f"the estimate is for {name}; the result measured the server's model {settings.get('model')}")
+    for level in result.get("levels", []):
+        concurrency = int(level["concurrency"])
+        request = EstimateRequest(
+            model=name, revision=settings.get("revision"), dtype=precision, input_len=input_len,
+            output_len=output_len, concurrency=concurrency, gpu=gpu, engine=engine,
+            tensor_parallel_size=tensor_parallel_size,
+        )
+        estimated = estimate(request, spec)
+        perf = estimate_perf(estimated, catalog_gpu, spec, percentile=percentile)
+        if level.get("client_lagged"):
+            notes.append(f"c={concurrency}: the client lagged, the measurement is not valid")
+        pairs = [
+            ("TTFT mean (ms)", level["ttft_ms"].get("mean"), perf.ttft_mean_ms),
+            (f"TTFT p{percentile:g} (ms)", level["ttft_ms"].get("at_percentile"), perf.ttft_ms),
+            ("TPOT mean (ms)", level["tpot_ms"].get("mean"), perf.tpot_ms),
+            ("output tok/s", level.get("output_tokens_per_s"), perf.output_tokens_per_s),
+        ]
+        for metric, measured, predicted in pairs:
+            rows.append(CalibrationRow(
+                concurrency=concurrency, metric=metric, measured=measured, predicted=predicted,
+                ratio=measured / predicted if measured is not None and predicted else None,
+            ))
+        peak = level.get("peak_gpu_memory_bytes")
+        if peak is not None and not memory_rows:
+            memory_rows.append(CalibrationRow(
+                concurrency=concurrency, metric="peak GPU memory (GiB)", measured=peak / 2**30,
+                predicted=estimated.per_gpu.total_bytes / 2**30,
+                ratio=peak / estimated.per_gpu.total_bytes if estimated.per_gpu.total_bytes else None,
+            ))
+    launch = result.get("launch") or {}
+    memory = launch.get("startup_memory") or {}
+    if memory and result.get("levels"):
+        first = EstimateRequest(
+            model=name, revision=settings.get("revision"), dtype=precision, input_len=input_len,
+            output_len=output_len, gpu=gpu, engine="vllm", tensor_parallel_size=tensor_parallel_size,
+        )
+        startup = estimate(first, spec)
+        if memory.get("weights_gib") is not None:
+            weights = startup.per_gpu.weights_bytes / 2**30
+            memory_rows.append(CalibrationRow(concurrency=0, metric="vLLM weights (GiB)",
+                                              measured=memory["weights_gib"], predicted=weights,
+                                              ratio=memory["weights_gib"] / weights if weights else None))
+        if memory.get("kv_cache_tokens") is not None and startup.engine is not None:
+            tokens = float(startup.engine.kv_cache_tokens)
+            memory_rows.append(CalibrationRow(concurrency=0, metric="vLLM KV cache (tokens)",
+                                              measured=float(memory["kv_cache_tokens"]), predicted=tokens,
+                                              ratio=memory["kv_cache_tokens"] / tokens if tokens else None))
+    return Calibration(
+        model=name, revision=settings.get("revision"), gpu=gpu, measured_on=_hardware(result), dtype=precision,
+        input_len=input_len, output_len=output_len, percentile=percentile, rows=rows, memory_rows=memory_rows,
+        notes=notes,
+    )
