@@ -8,6 +8,7 @@ async worker, so the UI loop never blocks. Widgets only display what they are gi
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -189,10 +190,11 @@ class SizerApp(App[None]):
     async def send_answer(self, session: OpenedSession, text: str) -> None:
         """The engine handles the answer; each event is shown as soon as the backend has stored it."""
         loop = asyncio.get_running_loop()
+        context = contextvars.copy_context()  # Textual's (the active app): widgets need it to lay out
         shown: list[Event] = []
 
         def emit(event: Event) -> None:  # on the engine thread
-            loop.call_soon_threadsafe(self._render_live, session, event, shown)
+            loop.call_soon_threadsafe(self._render_live, session, event, shown, context=context)
 
         events = await self._call(lambda b: b.answer(session, text, emit))
         # Every emitted event was rendered before this line runs (same loop queue, earlier in it).

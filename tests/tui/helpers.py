@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import suppress
 
 from textual.pilot import Pilot
@@ -10,8 +11,20 @@ from textual.worker import WorkerFailed
 from sizer_agent.app import SizerApp
 
 
+def _watch_loop_errors() -> list[dict[str, object]]:
+    """Errors raised in loop callbacks (outside any task) are only logged by asyncio: collect them."""
+    loop = asyncio.get_running_loop()
+    errors: list[dict[str, object]] | None = getattr(loop, "_sizer_errors", None)
+    if errors is None:
+        errors = []
+        loop._sizer_errors = errors  # type: ignore[attr-defined]
+        loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    return errors
+
+
 async def settle(pilot: Pilot[None]) -> None:
-    """Wait until every worker is done and the screen has caught up."""
+    """Wait until every worker is done and the screen has caught up; fail on errors in loop callbacks."""
+    errors = _watch_loop_errors()
     app = pilot.app
     # A failed worker is the app's business (its error handler shows it); tests look at the screen.
     with suppress(WorkerFailed):
@@ -21,6 +34,7 @@ async def settle(pilot: Pilot[None]) -> None:
         await app.workers.wait_for_complete()
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
+    assert not errors, f"error in an event-loop callback: {errors[0]}"
 
 
 async def say(pilot: Pilot[None], text: str) -> None:
