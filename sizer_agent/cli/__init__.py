@@ -1,8 +1,9 @@
 """Command-line entry point.
 
-Subcommands live one per module in `sizer_agent.cli.commands`; each module defines `NAME`, `HELP`,
-`configure(parser)` and `run(args) -> int`, and is discovered here, so adding a command touches no
-shared file. `sizer-agent` with no subcommand starts the interactive app.
+Subcommands live one per module in `sizer_agent.cli.commands`, the module named after the command; each
+defines `NAME`, `HELP`, `configure(parser)` and `run(args) -> int`, and is discovered here, so adding a
+command touches no shared file. `sizer-agent` with no subcommand starts the interactive app. Only the
+chosen command's module is imported (start-up time of the app); `--help` imports them all.
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ from tools.errors import InputError
 EXIT_USAGE = 2
 
 
-def _command_modules() -> list[ModuleType]:
-    modules = [
-        importlib.import_module(f"{commands.__name__}.{info.name}")
-        for info in pkgutil.iter_modules(commands.__path__)
-        if not info.name.startswith("_")
-    ]
+def _command_names() -> list[str]:
+    return [info.name for info in pkgutil.iter_modules(commands.__path__) if not info.name.startswith("_")]
+
+
+def _command_modules(only: str | None = None) -> list[ModuleType]:
+    names = [only] if only in _command_names() else _command_names()
+    modules = [importlib.import_module(f"{commands.__name__}.{name}") for name in names]
     return sorted(modules, key=lambda m: getattr(m, "ORDER", 50))
 
 
@@ -40,7 +42,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser = _Parser(
         prog="sizer-agent",
         description=(
@@ -51,7 +53,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser.add_argument("--version", action="version", version=f"sizer-agent {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     by_name: dict[str, ModuleType] = {}
-    for module in _command_modules():
+    for module in _command_modules(only):
         sub_parser = sub.add_parser(
             module.NAME,
             help=module.HELP,
@@ -74,9 +76,9 @@ def format_validation_error(error: ValidationError) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser, by_name = build_parser()
     if not args_list:
-        args_list = ["app"] if "app" in by_name else ["--help"]
+        args_list = ["app"] if "app" in _command_names() else ["--help"]
+    parser, by_name = build_parser(args_list[0])
     args = parser.parse_args(args_list)
     module = by_name.get(args.command or "")
     if module is None:
