@@ -33,21 +33,26 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _fraction(text: str) -> float:
+def number(text: str) -> float:
+    """A finite number, or argparse's one-line error."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def _fraction(text: str) -> float:
+    value = number(text)
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"must be in (0, 1], got {value}")
     return value
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+def positive_float(text: str) -> float:
+    value = number(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
     return value
@@ -102,7 +107,7 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
     hw.add_argument("--pipeline-parallel-size", "-pp", type=_positive_int, default=1)
     hw.add_argument("--data-parallel-size", "-dp", type=_positive_int, default=1)
     hw.add_argument("--gpu", help="catalogue GPU id (usable memory from the catalogue)")
-    hw.add_argument("--gpu-memory-gib", type=_positive_float, help="usable GPU memory in GiB, as the driver reports it")
+    hw.add_argument("--gpu-memory-gib", type=positive_float, help="usable GPU memory in GiB, as the driver reports it")
     hw.add_argument("--engine", choices=["generic", "vllm"], default="generic",
                     help="generic: peak need at the stated load; vllm: vLLM's start-up accounting")
     hw.add_argument("--gpu-memory-utilization", type=_fraction, default=0.9, help="vLLM's fraction (0.9)")

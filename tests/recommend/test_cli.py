@@ -78,7 +78,8 @@ def test_option_parsers_reject_garbage_cleanly() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from sizer_agent.cli.commands.recommend import _headroom, _positive
+    from sizer_agent.cli.commands.recommend import _headroom
+    from sizer_agent.cli.estimate_args import positive_float as _positive
 
     @settings(max_examples=200, deadline=None)
     @given(st.text(max_size=8))

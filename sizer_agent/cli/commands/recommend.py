@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from sizer_agent.cli.estimate_args import add_estimate_arguments, request_from_args
+from sizer_agent.cli.estimate_args import add_estimate_arguments, number, positive_float, request_from_args
 from sizer_agent.cli.units import gb
 from tools.errors import InputError
 from tools.perf.estimate import PerfEstimate
@@ -40,21 +40,8 @@ examples:
 """
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
-    return value
-
-
 def _headroom(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = number(text)
     if value >= 1:
         value /= 100  # accept "10" as 10 %
     if not 0 <= value < 1:
@@ -65,20 +52,20 @@ def _headroom(text: str) -> float:
 def configure(parser: argparse.ArgumentParser) -> None:
     add_estimate_arguments(parser)
     group = parser.add_argument_group("recommendation")
-    group.add_argument("--slo-ttft-ms", type=_positive, help="latency SLA: time to first token at the percentile")
-    group.add_argument("--slo-tpot-ms", type=_positive, help="latency SLA: time per output token at the percentile")
-    group.add_argument("--percentile", type=_positive, default=99.0, help="SLA percentile (99)")
-    group.add_argument("--budget-eur", type=_positive, help="purchase budget in EUR (hourly offers not limited)")
+    group.add_argument("--slo-ttft-ms", type=positive_float, help="latency SLA: time to first token at the percentile")
+    group.add_argument("--slo-tpot-ms", type=positive_float, help="latency SLA: time per output token (percentile)")
+    group.add_argument("--percentile", type=positive_float, default=99.0, help="SLA percentile (99)")
+    group.add_argument("--budget-eur", type=positive_float, help="purchase budget in EUR (hourly offers not limited)")
     group.add_argument("--catalog", type=Path, help="vendor catalogue TOML merged over the bundled one "
                        "(its [[offers]] replace the bundled offers; see docs/catalog.md)")
     group.add_argument("--offers", help="comma-separated offer ids to consider (default: all), e.g. ACD-006,ACD-014")
     group.add_argument("--headroom", type=_headroom, default=0.10, help="GPU memory kept free: 0.1 or 10 (10 %%)")
     group.add_argument("--precisions", help="comma-separated weight formats to try, e.g. bf16,fp8,awq,nvfp4")
     group.add_argument("--graphics", action="store_true", help="the machine also does rendering or CAD")
-    group.add_argument("--train-tokens", type=_positive, help="tokens of one training run (training cost)")
-    group.add_argument("--checkpoint-interval", type=_positive, default=1000,
+    group.add_argument("--train-tokens", type=positive_float, help="tokens of one training run (training cost)")
+    group.add_argument("--checkpoint-interval", type=positive_float, default=1000,
                        help="training: steps between checkpoints (1000); goodput counts their write time")
-    group.add_argument("--storage-write-gbs", type=_positive, default=2.0,
+    group.add_argument("--storage-write-gbs", type=positive_float, default=2.0,
                        help="training: sustained write GB/s of the checkpoint storage (2.0)")
     group.add_argument("--failures-per-day", type=float, default=0.0,
                        help="training: expected interruptions per day (0); each loses half an interval + restart")
