@@ -141,3 +141,11 @@ def test_a_stored_session_feeds_the_proposal(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     text = out.read_text()
     assert "Acme" in text and "8k" in text  # the answer as it was said
+
+
+def test_cli_store_env_name_matches_the_store() -> None:
+    """The CLI names the variable without importing the store (start-up time); both must agree."""
+    from sizer_agent.cli.commands import _store_args
+    from sizer_agent.store import ENV_DB
+
+    assert _store_args.ENV_DB == ENV_DB

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from sizer_agent.store import ENV_DB, InvalidExportError, SessionNotFoundError, SessionStore, StoreError
+if TYPE_CHECKING:
+    from sizer_agent.store import SessionStore, StoreError
+
+# The store (SQLite, pydantic models) is imported when a command opens it, not when the parser is
+# built: `sizer-agent` alone must reach its first question fast (the app opens the store on its own thread).
+ENV_DB = "SIZER_AGENT_DB"
 
 EXIT_USAGE = 2
 EXIT_STORE = 1
@@ -20,9 +26,13 @@ def add_db_argument(parser: argparse.ArgumentParser, *, nested: bool = False) ->
 
 
 def open_store(args: argparse.Namespace) -> SessionStore:
+    from sizer_agent.store import SessionStore
+
     return SessionStore(args.db)
 
 
 def report_store_error(command: str, error: StoreError) -> int:
+    from sizer_agent.store import InvalidExportError, SessionNotFoundError
+
     print(f"sizer-agent {command}: error: {error}", file=sys.stderr)
     return EXIT_USAGE if isinstance(error, SessionNotFoundError | InvalidExportError) else EXIT_STORE
