@@ -108,7 +108,10 @@ def test_bench_serve_against_vllm(launch: Launch, tmp_path: Path) -> None:
         assert level["kv_cache_usage_peak"] is not None and 0 <= level["kv_cache_usage_peak"] <= 1
         assert level["ttft_ms"]["p50"] > 0 and level["tpot_ms"]["p50"] > 0
     record = json.loads((tmp_path / "serve.requests.jsonl").read_text().splitlines()[0])
-    assert record["output_tokens_source"] == "usage" and record["chunk_tokens"][-1] == 8
+    assert record["output_tokens_source"] == "usage" and record["output_tokens"] == 8
+    # Random weights can end on a partial UTF-8 byte token whose text never arrives as its own chunk (it is
+    # withheld, then closed by the finishing chunk): the server's usage is exact, the chunk count need not be.
+    assert 1 <= record["chunk_tokens"][-1] <= 8
 
 
 def test_bench_launch_measures_parses_memory_and_stops_cleanly_on_ctrl_c(launch: Launch) -> None:
