@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from tools.errors import InputError
 from tools.memory.activations import inference_activation_bytes
-from tools.memory.kv_cache import kv_cache_bytes, layer_bytes_per_token
+from tools.memory.kv_cache import kv_cache_bytes, kv_cache_bytes_per_token
 from tools.memory.runtime import GiB, RuntimeItem, cuda_context, workspace_bytes
 from tools.memory.training import LORA_TARGETS, TrainingMemory, TrainingSettings, training_memory
 from tools.memory.vllm_profile import VllmProfile, default_scheduler_limits, vllm_profile
@@ -217,7 +217,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
     heaviest = max(range(pp), key=lambda i: stage_weights[i])
     first = sum(plan.stage_layers[:heaviest])
     stage_slice = slice(first, first + plan.stage_layers[heaviest])
-    per_token = round(sum(layer_bytes_per_token(spec, layer, kv_bytes, tp) for layer in spec.layers[stage_slice]))
+    per_token = kv_cache_bytes_per_token(spec, kv_bytes, tp, stage_slice)
     engine: VllmProfile | None = None
     training: TrainingMemory | None = None
     explanation: list[str] = []

@@ -66,23 +66,17 @@ def _load(name: str) -> str:
 
 
 def _environment(fmt: Format) -> Environment:
-    if fmt == "html":
-        return Environment(
-            loader=FunctionLoader(_load),
-            autoescape=True,
-            undefined=StrictUndefined,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            keep_trailing_newline=True,
-        )
-    return Environment(
-        loader=FunctionLoader(_load),
-        autoescape=False,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
+    common: dict[str, Any] = dict(
+        loader=FunctionLoader(_load), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True,
+    )
+    if fmt == "html":
+        return Environment(autoescape=True, **common)
+    # Markdown has no autoescape: every printed value is escaped unless already marked safe.
+    return Environment(
+        autoescape=False,
         finalize=lambda value: value if isinstance(value, MdSafe | Markup) else md_escape(value),
+        **common,
     )
 
 

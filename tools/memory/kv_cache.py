@@ -20,9 +20,12 @@ def layer_bytes_per_token(model: ModelSpec, layer: LayerParams, kv_bytes: float,
     return 2 * heads * model.head_dim * kv_bytes
 
 
-def kv_cache_bytes_per_token(model: ModelSpec, kv_bytes: float, tp: int = 1, layers: int | None = None) -> int:
-    """Every layer's cost for one more token (the worst case, ignoring window caps)."""
-    chosen = model.layers if layers is None else model.layers[:layers]
+def kv_cache_bytes_per_token(
+    model: ModelSpec, kv_bytes: float, tp: int = 1, layer_slice: slice | None = None
+) -> int:
+    """Every layer's cost for one more token (the worst case, ignoring window caps); `layer_slice` picks one
+    pipeline stage's layers."""
+    chosen = model.layers if layer_slice is None else model.layers[layer_slice]
     return round(sum(layer_bytes_per_token(model, layer, kv_bytes, tp) for layer in chosen))
 
 

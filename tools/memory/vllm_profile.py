@@ -17,7 +17,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from tools.memory.activations import inference_activation_bytes
-from tools.memory.kv_cache import layer_bytes_per_token
+from tools.memory.kv_cache import kv_cache_bytes_per_token
 from tools.memory.runtime import GiB, cuda_context, cudagraph_bytes, workspace_bytes
 from tools.memory.weights import weight_bytes_per_stage
 from tools.model_spec import ModelSpec
@@ -91,12 +91,12 @@ def vllm_profile(
     stages: list[VllmStage] = []
     start = 0
     for index, count in enumerate(plan.stage_layers):
-        layers = model.layers[start : start + count]
+        stage_slice = slice(start, start + count)
         start += count
         activation = inference_activation_bytes(
             model, batched, min(seqs, batched), act_bytes, tp, last_stage=index == pp - 1
         )
-        per_token = round(sum(layer_bytes_per_token(model, layer, kv_bytes, tp) for layer in layers))
+        per_token = kv_cache_bytes_per_token(model, kv_bytes, tp, stage_slice)
         stages.append(VllmStage(
             weights_bytes=weights[index],
             activation_peak_bytes=activation,

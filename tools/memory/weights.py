@@ -18,7 +18,7 @@ def weight_bytes(model: ModelSpec, fmt: WeightFormat) -> int:
     total = sum(_layer_bytes(layer, fmt) for layer in model.layers)
     total += model.embedding_params * fmt.bits_for("embedding") / 8
     total += model.lm_head_params * fmt.bits_for("lm_head") / 8
-    total += (model.final_norm_params + 0) * fmt.bits_for("small") / 8
+    total += model.final_norm_params * fmt.bits_for("small") / 8
     total += model.vision_params * fmt.rest_bits / 8
     return round(total)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,28 +74,24 @@ def _progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _int_list(text: str, field: str) -> list[int]:
+def _number_list(text: str, field: str, cast: Callable[[str], float], example: str) -> list[Any]:
     from tools.errors import InputError
 
     try:
-        values = [int(part) for part in text.split(",") if part.strip()]
+        values = [cast(part) for part in text.split(",") if part.strip()]
     except ValueError:
-        raise InputError(field, f"not a list of integers: {text!r}", "e.g. 1,4,16,64") from None
+        raise InputError(field, f"not a list of numbers: {text!r}", f"e.g. {example}") from None
     if not values:
-        raise InputError(field, "empty list", "e.g. 1,4,16,64")
+        raise InputError(field, "empty list", f"e.g. {example}")
     return values
+
+
+def _int_list(text: str, field: str) -> list[int]:
+    return _number_list(text, field, int, "1,4,16,64")
 
 
 def _float_list(text: str, field: str) -> list[float]:
-    from tools.errors import InputError
-
-    try:
-        values = [float(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise InputError(field, f"not a list of numbers: {text!r}", "e.g. 0.5,1,2") from None
-    if not values:
-        raise InputError(field, "empty list", "e.g. 0.5,1,2")
-    return values
+    return _number_list(text, field, float, "0.5,1,2")
 
 
 # ---------------------------------------------------------------- serve
