@@ -5,8 +5,12 @@ the best possible throughput is known (concurrency × tokens / request duration)
 against it: events/s achieved, share of the ideal, mean TTFT and ITL against the schedule. The server runs
 pinned to one core and logs its own lateness; each client runs pinned to the other core.
 
-    python benchmarks/bench_serve_client.py                       # 1000 streams, ~20 000 events/s
-    python benchmarks/bench_serve_client.py --vllm-python .venv-vllm/bin/python --concurrency 1000
+    python benchmarks/bench_serve_client.py                       # 1000 streams x 64 tokens, ~24 000 events/s
+    python benchmarks/bench_serve_client.py --vllm-python .venv-vllm/bin/python
+    python benchmarks/bench_serve_client.py --output-len 20       # short answers: 3x the request turnover
+
+Short fixed-length answers make the closed loop turn over in waves (every stream ends within one ITL of the
+others), so the client's per-request work arrives in bursts; the self-check says when that made it lag.
 
 vLLM's client comes from the vLLM venv ($SIZER_VLLM_PYTHON or --vllm-python); without it only ours runs.
 """
@@ -126,8 +130,8 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=1000)
     parser.add_argument("--prompts", type=int, default=3000)
     parser.add_argument("--ttft-ms", type=float, default=100.0)
-    parser.add_argument("--itl-ms", type=float, default=50.0)
-    parser.add_argument("--output-len", type=int, default=20)
+    parser.add_argument("--itl-ms", type=float, default=40.0)
+    parser.add_argument("--output-len", type=int, default=64)
     parser.add_argument("--vllm-python")
     args = parser.parse_args()
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import heapq
 import itertools
 import json
@@ -29,10 +30,14 @@ import time
 from typing import Any
 
 _clock = time.perf_counter_ns
+_TOKEN = b'%s%d%s,"finish_reason":%s}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}\n\n'
 
 
 class Stream:
-    __slots__ = ("chat", "due", "id", "itl", "k", "lateness", "n", "prompt_tokens", "proto", "recv", "sent")
+    __slots__ = (
+        "chat", "closed", "due", "id", "itl", "k", "lateness", "n", "prefix", "prompt_tokens", "proto", "recv", "sent",
+        "text_end",
+    )
 
     def __init__(self, proto: Protocol, k: int, recv: int, first_due: int, itl: int, n: int, chat: bool,
                  prompt_tokens: int) -> None:
@@ -47,10 +52,24 @@ class Stream:
         self.chat = chat
         self.prompt_tokens = prompt_tokens
         self.lateness: list[int] = []
+        self.closed = False  # the closing events went out with the last token
+        if chat:
+            kind = b'"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":" t'
+            self.prefix = b'data: {"id":"%s",%s' % (self.id.encode(), kind)
+            self.text_end = b'"}'
+        else:
+            kind = b'"object":"text_completion","choices":[{"index":0,"text":" t'
+            self.prefix = b'data: {"id":"%s",%s' % (self.id.encode(), kind)
+            self.text_end = b'"'
+
 
 
 class Scheduler:
     """Timer thread + batch writer on the loop."""
+
+    # The thread hands the loop at most one batch per quantum: at 20 000 tokens/s a hand-over per token
+    # (a futex wake, a GIL switch and a self-pipe write each) cost more than writing the tokens.
+    QUANTUM_NS = 200_000
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -58,32 +77,40 @@ class Scheduler:
         self.seq = itertools.count()
         self.cond = threading.Condition()
         self.log: list[dict[str, Any]] = []
+        self.wake_at = 0  # when the timer thread will look at the heap next (0: it waits for a push)
         threading.Thread(target=self._run, daemon=True).start()
 
     def add(self, stream: Stream) -> None:
         with self.cond:
             heapq.heappush(self.heap, (stream.due, next(self.seq), stream))
-            self.cond.notify()
+            if self.wake_at == 0 or stream.due < self.wake_at:
+                self.cond.notify()  # only when the thread would otherwise sleep past this token
 
     def _run(self) -> None:
+        last = 0
         while True:
             with self.cond:
                 while not self.heap:
+                    self.wake_at = 0
                     self.cond.wait()
-                wait_ns = self.heap[0][0] - _clock()
+                target = max(self.heap[0][0], last + self.QUANTUM_NS)
+                wait_ns = target - _clock()
                 if wait_ns > 0:
+                    self.wake_at = target
                     self.cond.wait(wait_ns / 1e9)
                     continue
                 now = _clock()
                 due = []
                 while self.heap and self.heap[0][0] <= now:
                     due.append(heapq.heappop(self.heap)[2])
+                self.wake_at = now + self.QUANTUM_NS
+            last = now
             self.loop.call_soon_threadsafe(self._write, due)
 
     def _write(self, streams: list[Stream]) -> None:
         again = []
+        now = _clock()
         for stream in streams:
-            now = _clock()
             stream.lateness.append(now - stream.due)
             if stream.proto.closed:
                 continue
@@ -105,11 +132,14 @@ class Scheduler:
                         "lateness_ns": stream.lateness,
                     }
                 )
+            now = _clock()
         if again:
             with self.cond:
                 for stream in again:
                     heapq.heappush(self.heap, (stream.due, next(self.seq), stream))
-                self.cond.notify()
+                # Streams come back one ITL later: the thread is already due to wake before that.
+                if self.wake_at == 0 or min(stream.due for stream in again) < self.wake_at:
+                    self.cond.notify()
 
 
 class Protocol(asyncio.Protocol):
@@ -120,6 +150,7 @@ class Protocol(asyncio.Protocol):
         self.buffer = b""
         self.transport: asyncio.Transport | None = None
         self.closed = False
+        self.mode = ""  # failure injection, from the model name
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -221,7 +252,7 @@ class Protocol(asyncio.Protocol):
         self.transport.write(b"0\r\n\r\n")
 
     def send_token(self, stream: Stream) -> None:
-        mode = getattr(self, "mode", "")
+        mode = self.mode
         if mode == "malformed" and stream.sent == 3:
             self.write_event(b"data: {this is not json\n\n")
             self.end_stream()
@@ -233,32 +264,35 @@ class Protocol(asyncio.Protocol):
             self.closed = True
             stream.n = stream.sent
             return
-        last = stream.sent == stream.n
-        finish = '"length"' if last else "null"
-        usage = (
-            f'{{"prompt_tokens":{stream.prompt_tokens},"completion_tokens":{stream.sent},'
-            f'"total_tokens":{stream.prompt_tokens + stream.sent}}}'
+        sent = stream.sent
+        prompt = stream.prompt_tokens
+        # The per-stream prefix is built once: this runs 20 000 times a second in the client benchmark.
+        payload = _TOKEN % (
+            stream.prefix, sent, stream.text_end, b'"length"' if sent == stream.n else b"null", prompt, sent,
+            prompt + sent,
         )
-        if stream.chat:
-            choice = f'{{"index":0,"delta":{{"content":" t{stream.sent}"}},"finish_reason":{finish}}}'
-            kind = "chat.completion.chunk"
-        else:
-            choice = f'{{"index":0,"text":" t{stream.sent}","finish_reason":{finish}}}'
-            kind = "text_completion"
-        payload = f'data: {{"id":"{stream.id}","object":"{kind}","choices":[{choice}],"usage":{usage}}}\n\n'
-        self.write_event(payload.encode())
+        if sent == stream.n and mode != "malformed":
+            # The closing events leave with the last token, in the same write (one send call less).
+            usage = b'{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}' % (prompt, sent, prompt + sent)
+            closing = b'data: {"id":"%s","choices":[],"usage":%s}\n\n' % (stream.id.encode(), usage)
+            assert self.transport is not None
+            self.transport.write(
+                b"%x\r\n%s\r\n%x\r\n%s\r\n%x\r\ndata: [DONE]\n\n\r\n0\r\n\r\n"
+                % (len(payload), payload, len(closing), closing, 14)
+            )
+            stream.closed = True
+            return
+        self.write_event(payload)
 
     def finish(self, stream: Stream) -> None:
-        if self.closed:
+        if self.closed or stream.closed or self.mode == "malformed":
             return
-        usage = (
-            f'{{"prompt_tokens":{stream.prompt_tokens},"completion_tokens":{stream.sent},'
-            f'"total_tokens":{stream.prompt_tokens + stream.sent}}}'
+        usage = b'{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}' % (
+            stream.prompt_tokens, stream.sent, stream.prompt_tokens + stream.sent
         )
-        if getattr(self, "mode", "") != "malformed":
-            self.write_event(f'data: {{"id":"{stream.id}","choices":[],"usage":{usage}}}\n\n'.encode())
-            self.write_event(b"data: [DONE]\n\n")
-            self.end_stream()
+        self.write_event(b'data: {"id":"%s","choices":[],"usage":%s}\n\n' % (stream.id.encode(), usage))
+        self.write_event(b"data: [DONE]\n\n")
+        self.end_stream()
 
 
 class ScheduleServer:
@@ -270,6 +304,9 @@ class ScheduleServer:
 
     async def serve(self, port: int) -> None:
         loop = asyncio.get_running_loop()
+        # A full collection over the per-token lateness log stalls the writer for milliseconds; this
+        # process makes no reference cycles worth collecting while it serves.
+        gc.disable()
         self.scheduler = Scheduler(loop)
         server = await loop.create_server(lambda: Protocol(self), "127.0.0.1", port, backlog=4096)
         print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -103,14 +103,17 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path: Path) -> None:
             cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,
         )
-        requests = out.with_suffix(".requests.jsonl")
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if requests.exists() and len(requests.read_text().splitlines()) >= 3:
+        # The progress line on stderr says when a few requests are done; then interrupt.
+        assert process.stderr is not None
+        seen = []
+        for line in process.stderr:
+            seen.append(line)
+            match = re.search(r"(\d+)/30 done", line)
+            if match and int(match.group(1)) >= 3:
                 break
-            time.sleep(0.05)
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=30)
+        stderr = "".join(seen) + stderr
     finally:
         stop_process(server)
     assert process.returncode == 130, stderr
@@ -120,4 +123,7 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path: Path) -> None:
     assert level["interrupted"] is True
     assert 3 <= level["requests_completed"] < 30
     assert level["ttft_ms"]["count"] == level["requests_completed"]
+    # The per-request lines of the interrupted level are written too, the cancelled one included.
+    lines = out.with_suffix(".requests.jsonl").read_text().splitlines()
+    assert len(lines) == level["requests_completed"] + level["requests_failed"]
     assert "interrupted" in stdout
