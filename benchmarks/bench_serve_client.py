@@ -88,6 +88,9 @@ def run_ours(url: str, args: argparse.Namespace, out: Path) -> dict[str, Any]:
         "client_cpu": level["client_cpu_fraction"],
         "client_lagged": level["client_lagged"],
         "lag_reasons": level["client_lag_reasons"],
+        "dispatch_p99_ms": level["dispatch_delay_ms"]["p99"],
+        "loop_lag_p99_ms": level["event_loop_lag_ms"]["p99"],
+        "arrival_stamps": level["arrival_stamps"],
         "process_wall_s": wall,
     }
 
@@ -163,8 +166,11 @@ def main() -> None:
         print(f"{row['client']:<26} {row['completed']:>6} {row['events_per_s']:>10,.0f} "
               f"{row['events_per_s'] / ideal:>9.0%} {row['ttft_mean_ms']:>10.1f} {scheduled_ttft:>8.1f} "
               f"{row['itl_mean_ms']:>9.1f} {late['p50_ms']:>11.2f} / {late['p99_ms']:<10.2f}")
-        if row.get("lag_reasons"):
-            print(f"  client self-check: {row['lag_reasons']} (CPU {row['client_cpu']:.0%} of one core)")
+        if row.get("client_cpu") is not None:
+            verdict = f"LAGGED: {'; '.join(row['lag_reasons'])}" if row["client_lagged"] else "did not lag"
+            print(f"  self-check: {verdict}; CPU {row['client_cpu']:.0%} of one core, dispatch delay p99 "
+                  f"{row['dispatch_p99_ms']:.1f} ms, event-loop lag p99 {row['loop_lag_p99_ms']:.1f} ms, "
+                  f"arrival stamps: {row['arrival_stamps']}")
     if len(rows) == 2:
         ours, theirs = rows
         print(f"ratio ours / vLLM: events/s {ours['events_per_s'] / theirs['events_per_s']:.2f}, TTFT error "

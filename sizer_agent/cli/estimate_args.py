@@ -44,7 +44,7 @@ def number(text: str) -> float:
     return value
 
 
-def _fraction(text: str) -> float:
+def fraction(text: str) -> float:
     value = number(text)
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"must be in (0, 1], got {value}")
@@ -110,7 +110,7 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
     hw.add_argument("--gpu-memory-gib", type=positive_float, help="usable GPU memory in GiB, as the driver reports it")
     hw.add_argument("--engine", choices=["generic", "vllm"], default="generic",
                     help="generic: peak need at the stated load; vllm: vLLM's start-up accounting")
-    hw.add_argument("--gpu-memory-utilization", type=_fraction, default=0.9, help="vLLM's fraction (0.9)")
+    hw.add_argument("--gpu-memory-utilization", type=fraction, default=0.9, help="vLLM's fraction (0.9)")
     hw.add_argument("--max-num-batched-tokens", type=_positive_int, help="vLLM scheduler token budget")
     hw.add_argument("--max-num-seqs", type=_positive_int, help="vLLM scheduler sequence limit")
     hw.add_argument("--enforce-eager", action="store_true", help="vLLM without CUDA graphs")

@@ -173,6 +173,10 @@ class ConnectionSlots:
         results = await asyncio.gather(*(one(slot) for slot in self._all[:count]))
         return sum(results)
 
+    def arrival_reads(self) -> dict[str, int]:
+        """Reads so far by the source of their arrival stamp: the kernel's, or the event loop's."""
+        return dict(self._reactor.reads) if self._reactor is not None else {"kernel": 0, "event_loop": 0}
+
     async def aclose(self) -> None:
         for slot in self._all:
             if isinstance(slot, StreamSlot):
@@ -321,7 +325,7 @@ async def _stream_lean(
         record.send_ns = exchange.sent_ns or None
         record.connect_ns = exchange.connect_ns
         record.http_status = exchange.status or None
-    record.done_ns = time.perf_counter_ns()
+    record.done_ns = exchange.ended_ns or time.perf_counter_ns()  # when the response's end arrived
     if exchange.status >= 400:
         return _http_failure(record, exchange.status, bytes(exchange.error_body))
     return None

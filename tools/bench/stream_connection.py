@@ -23,6 +23,8 @@ import asyncio
 import select
 import selectors
 import socket
+import struct
+import sys
 import time
 from collections.abc import Callable
 
@@ -50,16 +52,23 @@ class ProtocolFailure(Exception):
 class Exchange:
     """One request and its response on a StreamConnection."""
 
-    __slots__ = ("connect_ns", "done", "error_body", "headers", "sent_ns", "sink", "status")
+    __slots__ = ("connect_ns", "done", "ended_ns", "error_body", "head", "sent_ns", "sink", "status")
 
     def __init__(self, sink: BodySink) -> None:
         self.sink = sink
         self.done: asyncio.Future[None] | None = None  # set when sent; resolves when the response ended
         self.status = 0
-        self.headers: list[tuple[str, str]] = []
+        self.head = b""  # the response's status line and header block
         self.sent_ns = 0
+        self.ended_ns = 0  # arrival of the response's last bytes (0 until it ended)
         self.connect_ns: int | None = None  # TCP connect duration when this exchange opened the connection
         self.error_body = bytearray()  # first bytes of a >= 400 body (the sink sees only success bodies)
+
+    @property
+    def headers(self) -> list[tuple[str, str]]:
+        """The response's header fields, parsed when asked for."""
+        lines = self.head.decode("latin-1").split("\r\n")[1:]
+        return [(name.strip(), value.strip()) for name, _, value in (line.partition(":") for line in lines)]
 
 
 class StreamConnection(asyncio.Protocol):
@@ -86,7 +95,10 @@ class StreamConnection(asyncio.Protocol):
         self.open = True
 
     def data_received(self, data: bytes) -> None:
-        now = _clock()
+        self.feed(data, _clock())
+
+    def feed(self, data: bytes, now: int) -> None:
+        """Bytes that arrived at `now` (the kernel's receive stamp under a Reactor, else the callback's)."""
         exchange = self.exchange
         if exchange is None:
             self.close()  # bytes nobody asked for: the connection is out of step
@@ -112,6 +124,7 @@ class StreamConnection(asyncio.Protocol):
             self._fail(error)
             return
         if finished:
+            exchange.ended_ns = now
             self._finish()
 
     def eof_received(self) -> bool:
@@ -128,7 +141,8 @@ class StreamConnection(asyncio.Protocol):
         assert self.transport is not None and self.exchange is None
         done = exchange.done = asyncio.get_running_loop().create_future()
         exchange.status = 0
-        exchange.headers = []
+        exchange.ended_ns = 0
+        exchange.head = b""
         exchange.error_body = bytearray()
         self.exchange = exchange
         self._pending = b""
@@ -189,29 +203,31 @@ class StreamConnection(asyncio.Protocol):
             return False
         exchange = self.exchange
         assert exchange is not None
-        status_line, *lines = buffer[:end].decode("latin-1").split("\r\n")
-        parts = status_line.split(" ", 2)
-        if len(parts) < 2 or not parts[0].startswith("HTTP/1.") or not parts[1].isdigit():
+        head = buffer[:end]
+        line_end = head.find(b"\r\n")
+        status_line = head if line_end < 0 else head[:line_end]
+        parts = status_line.split(b" ", 2)
+        if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
             raise ProtocolFailure(f"bad status line {status_line[:80]!r}")
         status = int(parts[1])
         if 100 <= status < 200:  # an interim response (100 Continue): the real one follows
             self._pending = b""
             return self._head(buffer[end + 4 :], now) if len(buffer) > end + 4 else False
         exchange.status = status
-        framing, length, keep_alive = "close", 0, not parts[0].endswith("1.0")
-        for line in lines:
-            name, _, value = line.partition(":")
-            name, value = name.strip(), value.strip()
-            exchange.headers.append((name, value))
-            lower = name.lower()
-            if lower == "transfer-encoding" and "chunked" in value.lower():
-                framing = "chunked"
-            elif lower == "content-length" and framing != "chunked":
-                if not value.isdigit():
-                    raise ProtocolFailure(f"bad Content-Length {value[:40]!r}")
-                framing, length = "length", int(value)
-            elif lower == "connection":
-                keep_alive = value.lower() != "close"
+        exchange.head = head
+        # Only the three fields that frame the body are read here; `Exchange.headers` parses the rest.
+        lower = head.lower()
+        framing, length = "close", 0
+        if any(b"chunked" in value for value in _field_values(lower, b"transfer-encoding")):
+            framing = "chunked"
+        else:
+            lengths = _field_values(lower, b"content-length")
+            if lengths:
+                if not lengths[0].isdigit() or any(value != lengths[0] for value in lengths):
+                    raise ProtocolFailure(f"bad Content-Length {lengths[0][:40]!r}")
+                framing, length = "length", int(lengths[0])
+        connection = _field_values(lower, b"connection")
+        keep_alive = not parts[0].endswith(b"1.0") if not connection else connection[-1] != b"close"
         if status in (204, 304):
             framing, length = "length", 0
         self._framing = framing
@@ -257,27 +273,30 @@ class StreamConnection(asyncio.Protocol):
         if self._pending:
             data = self._pending + data
             self._pending = b""
+        # State in locals for the loop (attribute access per step is what this costs), written back after.
+        remaining = self._remaining
+        crlf_due = self._crlf_due
         position = 0
         size_of = len(data)
         pieces: list[bytes] = []
         finished = False
         while True:
-            if self._remaining:  # inside a chunk's data: take what is there, even part of it
-                take = min(self._remaining, size_of - position)
+            if remaining:  # inside a chunk's data: take what is there, even part of it
+                take = min(remaining, size_of - position)
                 if take:
                     pieces.append(data[position : position + take])
                     position += take
-                    self._remaining -= take
-                if self._remaining:
+                    remaining -= take
+                if remaining:
                     break
-                self._crlf_due = True
-            if self._crlf_due:
+                crlf_due = True
+            if crlf_due:
                 if size_of - position < 2:
                     break
                 if data[position : position + 2] != b"\r\n":
                     raise ProtocolFailure("chunk data not followed by CRLF")
                 position += 2
-                self._crlf_due = False
+                crlf_due = False
             line_end = data.find(b"\r\n", position)
             if line_end < 0:
                 if size_of - position > 1024:
@@ -299,12 +318,29 @@ class StreamConnection(asyncio.Protocol):
                 finished = True
                 break
             position = line_end + 2
-            self._remaining = size
+            remaining = size
+        self._remaining = remaining
+        self._crlf_due = crlf_due
         if pieces:
             self._deliver(pieces[0] if len(pieces) == 1 else b"".join(pieces), now)
         if position < size_of:
             self._pending = data[position:]
         return finished
+
+
+def _field_values(lower_head: bytes, name: bytes) -> list[bytes]:
+    """Every value of header `name` in a lower-cased head block (values lower-cased, stripped)."""
+    values = []
+    key = b"\r\n" + name + b":"
+    start = lower_head.find(key)
+    while start >= 0:
+        value_start = start + len(key)
+        value_end = lower_head.find(b"\r\n", value_start)
+        if value_end < 0:
+            value_end = len(lower_head)
+        values.append(lower_head[value_start:value_end].strip())
+        start = lower_head.find(key, value_end)
+    return values
 
 
 class StreamSlot:
@@ -404,6 +440,12 @@ class Reactor:
         self._epoll = select.epoll() if hasattr(select, "epoll") else None
         self._selector = None if self._epoll is not None else selectors.DefaultSelector()
         self._fileno = self._epoll.fileno() if self._epoll is not None else self._selector.fileno()  # type: ignore[union-attr]
+        # Arrival stamps from the kernel (Linux SO_TIMESTAMPNS): the time a segment was received, not the
+        # time this process got round to reading it, so a busy moment of the client does not show up as
+        # server latency. Reads counted by where their stamp came from, for the result's self-check.
+        self.kernel_stamps = sys.platform.startswith("linux") and struct.calcsize("P") == 8
+        self.reads = {"kernel": 0, "event_loop": 0}
+        self._realtime_offset = time.time_ns() - _clock()
         try:
             loop.add_reader(self._fileno, self._drain)
         except NotImplementedError:  # Windows' proactor loop: the caller falls back to asyncio transports
@@ -420,6 +462,7 @@ class Reactor:
             try:
                 sock.setblocking(False)
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                stamped = self._enable_kernel_stamps(sock)
                 await self.loop.sock_connect(sock, address)
             except OSError as failure:
                 sock.close()
@@ -429,7 +472,7 @@ class Reactor:
                 sock.close()
                 raise
             conn = StreamConnection()
-            wire = _SocketWire(self, sock, conn)
+            wire = _SocketWire(self, sock, conn, stamped)
             fd = sock.fileno()
             self._wires[fd] = wire
             if self._epoll is not None:
@@ -439,6 +482,16 @@ class Reactor:
             conn.connection_made(wire)
             return conn
         raise error
+
+    def _enable_kernel_stamps(self, sock: socket.socket) -> bool:
+        if not self.kernel_stamps:
+            return False
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+        except OSError:
+            self.kernel_stamps = False
+            return False
+        return True
 
     def want_write(self, wire: _SocketWire, on: bool) -> None:
         fd = wire.sock.fileno()
@@ -458,6 +511,9 @@ class Reactor:
 
     def _drain(self) -> None:
         wires = self._wires
+        # Kernel stamps are CLOCK_REALTIME; every other stamp is perf_counter (CLOCK_MONOTONIC): the offset
+        # is taken per drain so that a clock adjustment is followed within one loop turn.
+        self._realtime_offset = time.time_ns() - _clock()
         if self._epoll is not None:
             for fd, events in self._epoll.poll(0):
                 wire = wires.get(fd)
@@ -477,6 +533,9 @@ class Reactor:
             if mask & selectors.EVENT_READ:
                 wire.read()
 
+    def monotonic_ns(self, realtime_ns: int) -> int:
+        return realtime_ns - self._realtime_offset
+
     def close(self) -> None:
         """Close every socket still open and stop watching."""
         if self._closed:
@@ -494,33 +553,48 @@ class Reactor:
             self._selector.close()
 
 
+_SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # 35 on Linux (asm-generic/socket.h), not in 3.11
+_TIMESPEC = struct.Struct("@qq")  # struct timespec on 64-bit Linux: tv_sec, tv_nsec
+_STAMP_SPACE = socket.CMSG_SPACE(16) if hasattr(socket, "CMSG_SPACE") else 0  # one struct timespec
 _EPOLL_READABLE = getattr(select, "EPOLLIN", 1) | getattr(select, "EPOLLHUP", 16) | getattr(select, "EPOLLERR", 8)
 
 
 class _SocketWire(asyncio.Transport):
     """The transport a StreamConnection sees under a Reactor: send now, buffer what the socket refused."""
 
-    def __init__(self, reactor: Reactor, sock: socket.socket, protocol: StreamConnection) -> None:
+    def __init__(self, reactor: Reactor, sock: socket.socket, protocol: StreamConnection, stamped: bool) -> None:
         super().__init__()
         self.sock = sock
         self._reactor = reactor
         self._protocol = protocol
+        self._stamped = stamped
         self._unsent = b""
         self._closed = False
 
     def read(self) -> None:
         try:
-            data = self.sock.recv(_READ_SIZE)
+            if self._stamped:
+                data, ancillary, _, _ = self.sock.recvmsg(_READ_SIZE, _STAMP_SPACE)
+            else:
+                data, ancillary = self.sock.recv(_READ_SIZE), []
         except (BlockingIOError, InterruptedError):
             return
         except OSError as error:
             self._lost(error)
             return
-        if data:
-            self._protocol.data_received(data)
-        else:
+        if not data:
             self._protocol.eof_received()
             self._lost(None)
+            return
+        reads = self._reactor.reads
+        if ancillary and ancillary[0][0] == socket.SOL_SOCKET and ancillary[0][1] == _SO_TIMESTAMPNS:
+            seconds, nanoseconds = _TIMESPEC.unpack_from(ancillary[0][2])
+            now = self._reactor.monotonic_ns(seconds * 1_000_000_000 + nanoseconds)
+            reads["kernel"] += 1
+        else:
+            now = _clock()
+            reads["event_loop"] += 1
+        self._protocol.feed(data, now)
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
         if self._closed:

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sizer_agent.cli.estimate_args import fraction
+
 NAME = "bench"
 ORDER = 40
 HELP = "benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), compare"
@@ -108,8 +110,11 @@ Per level: --num-prompts requests (default max(50, 4 x concurrency)) or --durati
 Lengths: N (fixed) or LOW:HIGH (uniform). Prompts are random words counted exactly with the server's
 /tokenize (completions endpoint); ignore_eos makes the server generate exactly --output-len tokens.
 
-The client checks itself: a level whose p99 dispatch delay or event-loop lag exceeds
---max-dispatch-delay-ms, or whose client CPU exceeds 90 % of a core, is marked client_lagged (invalid).
+The client checks itself; a level is marked client_lagged (invalid) when its CPU exceeds 90 % of a core;
+when its p99 dispatch delay exceeds --max-dispatch-delay-ms (open loop), or does so and (closed loop) the
+slots stood idle more than --max-slot-idle of the time between a response's end and the next send; or
+when arrivals are stamped by the event loop (no kernel stamps: not Linux, or https) and its p99 lag
+exceeds --max-dispatch-delay-ms.
 
 Output: --out FILE.json (default bench-results/serve-<time>.json) plus FILE.requests.jsonl (one line per
 request, every chunk time stamp). --json prints the result JSON on stdout; the summary table goes to
@@ -148,6 +153,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser, launching: bool = False
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a request is failed")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-dispatch-delay-ms", type=float, default=10.0, help="client self-check bound (ms)")
+    parser.add_argument(
+        "--max-slot-idle", type=fraction, default=0.01, help="closed-loop self-check: idle share of slot time"
+    )
     parser.add_argument("--out", type=Path, help="result JSON path (requests go beside it as .requests.jsonl)")
     parser.add_argument("--json", action="store_true", help="print the result JSON on stdout")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -185,6 +193,7 @@ def serve_settings(args: argparse.Namespace, base_url: str | None = None, launch
         timeout_s=args.timeout,
         seed=args.seed,
         max_dispatch_delay_ms=args.max_dispatch_delay_ms,
+        max_slot_idle=args.max_slot_idle,
     )
 
 
