@@ -66,6 +66,25 @@ def server_log(url: str) -> dict[str, Any]:
     return data
 
 
+def arrival_errors(requests_path: Path, log: dict[str, Any]) -> dict[str, float]:
+    """Our stamp of every token minus the server's write of it: both processes read CLOCK_MONOTONIC, so
+    this is the client's own timing error per event (the server logs when it really wrote each token)."""
+    written = {entry["id"]: entry for entry in log["requests"]}
+    errors: list[float] = []
+    for line in requests_path.read_text().splitlines():
+        record = json.loads(line)
+        entry = written.get(record.get("response_id"))
+        if entry is None or record["status"] != "ok":
+            continue
+        for i, (stamp, late) in enumerate(zip(record["chunk_ns"], entry["lateness_ns"], strict=False)):
+            errors.append((stamp - (entry["first_due_ns"] + i * entry["itl_ns"] + late)) / 1e6)
+    errors.sort()
+    if not errors:
+        return {"events": 0}
+    return {"events": len(errors), **{f"p{q}": errors[min(len(errors) - 1, int(len(errors) * q / 100))]
+                                      for q in (50, 99)}}
+
+
 def run_ours(url: str, args: argparse.Namespace, out: Path) -> dict[str, Any]:
     start = time.perf_counter()
     subprocess.run(
@@ -154,7 +173,10 @@ def main() -> None:
                 row = (run_ours(url, args, work / "ours.json") if runner == "ours"
                        else run_vllm(url, args, tokenizer, work))
                 if row is not None:
-                    row["server_lateness"] = server_log(url)["summary"]
+                    log = server_log(url)
+                    row["server_lateness"] = log["summary"]
+                    if runner == "ours":
+                        row["arrival_error"] = arrival_errors(work / "ours.requests.jsonl", log)
                     rows.append(row)
             finally:
                 server.terminate()
@@ -166,6 +188,10 @@ def main() -> None:
         print(f"{row['client']:<26} {row['completed']:>6} {row['events_per_s']:>10,.0f} "
               f"{row['events_per_s'] / ideal:>9.0%} {row['ttft_mean_ms']:>10.1f} {scheduled_ttft:>8.1f} "
               f"{row['itl_mean_ms']:>9.1f} {late['p50_ms']:>11.2f} / {late['p99_ms']:<10.2f}")
+        if row.get("arrival_error", {}).get("events"):
+            error = row["arrival_error"]
+            print(f"  arrival stamp − server's write, {error['events']:,} events: p50 {error['p50']:.2f} ms, "
+                  f"p99 {error['p99']:.2f} ms")
         if row.get("client_cpu") is not None:
             verdict = f"LAGGED: {'; '.join(row['lag_reasons'])}" if row["client_lagged"] else "did not lag"
             print(f"  self-check: {verdict}; CPU {row['client_cpu']:.0%} of one core, dispatch delay p99 "
