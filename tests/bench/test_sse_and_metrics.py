@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tools.bench.client import StreamTally
 from tools.bench.metrics import finish_record, inter_token_gaps_ms, latency_stats, meets_slo, sla_passed
 from tools.bench.prompts import parse_length
 from tools.bench.results import RequestRecord
@@ -44,6 +45,24 @@ def test_events_carry_tokens_usage_and_finish() -> None:
     assert first.has_output and first.completion_tokens == 1 and first.prompt_tokens == 3
     assert second.has_output and second.finished and second.completion_tokens is None
     assert not last.has_output and not last.has_choices and last.completion_tokens == 2
+
+
+def _tally(parts: list[bytes]) -> tuple[list[int], list[int], int | None, bool]:
+    tally = StreamTally(RequestRecord(level=0, index=0, scheduled_ns=0))
+    for stamp, part in enumerate(parts):
+        tally.feed(part, stamp)
+    return tally.chunk_ns, tally.chunk_tokens, tally.usage, tally.decoder.done
+
+
+@given(st.lists(st.integers(min_value=0, max_value=len(STREAM)), max_size=12))
+def test_the_tally_counts_the_same_tokens_however_the_bytes_arrive(cuts: list[int]) -> None:
+    """The tally's one-event fast path and the decoder's general path agree on every split."""
+    points = [0, *sorted(cuts), len(STREAM)]
+    parts = [STREAM[a:b] for a, b in itertools.pairwise(points)]
+    stamps, tokens, usage, done = _tally(parts)
+    _, whole_tokens, whole_usage, whole_done = _tally([STREAM])
+    assert (tokens, usage, done) == (whole_tokens, whole_usage, whole_done) == ([1, 2], 2, True)
+    assert stamps == sorted(stamps) and len(stamps) == 2
 
 
 @given(st.binary(max_size=200))

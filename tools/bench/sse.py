@@ -84,36 +84,42 @@ def parse_event(payload: bytes) -> StreamEvent:
         obj = from_json(payload)
     except ValueError as error:
         raise MalformedStream(f"data is not JSON: {payload[:80]!r}") from error
-    if not isinstance(obj, dict):
+    if type(obj) is not dict:
         raise MalformedStream(f"data is not a JSON object: {payload[:80]!r}")
-    problem = obj.get("error")
+    get = obj.get  # this runs for every event of every stream: plain lookups, no helper per field
+    problem = get("error")
     if problem is not None:
         message = problem.get("message", problem) if isinstance(problem, dict) else problem
-        return StreamEvent(False, None, None, True, False, obj.get("id"), str(message))
-    choices = obj.get("choices")
+        return StreamEvent(False, None, None, True, False, get("id"), str(message))
+    choices = get("choices")
+    usage = get("usage")
     if choices is None and "usage" not in obj:
         raise MalformedStream(f"event has neither choices nor usage: {payload[:80]!r}")
     has_output = False
     finished = False
-    for choice in choices or ():
-        if not isinstance(choice, dict):
-            raise MalformedStream("a choice is not an object")
-        text = _choice_text(choice)
-        finish = choice.get("finish_reason")
-        if text:
-            has_output = True
-        elif text == "" and not finish and "role" not in (choice.get("delta") or {}):
-            # One chunk per token with empty text: a token whose bytes do not complete a character yet
-            # (llama.cpp streams those). A role-only opening chunk or the closing chunk carries none.
-            has_output = True
-        if finish:
-            finished = True
-    usage = obj.get("usage")
+    if choices:
+        for choice in choices:
+            if type(choice) is not dict:
+                raise MalformedStream("a choice is not an object")
+            text = choice.get("text")
+            if text is None:
+                text = _choice_text(choice)
+            elif type(text) is not str:
+                text = str(text)
+            finish = choice.get("finish_reason")
+            if text:
+                has_output = True
+            elif text == "" and not finish and "role" not in (choice.get("delta") or {}):
+                # One chunk per token with empty text: a token whose bytes do not complete a character yet
+                # (llama.cpp streams those). A role-only opening chunk or the closing chunk carries none.
+                has_output = True
+            if finish:
+                finished = True
     completion_tokens = prompt_tokens = None
-    if isinstance(usage, dict):
+    if type(usage) is dict:
         completion_tokens = usage.get("completion_tokens")
         prompt_tokens = usage.get("prompt_tokens")
-    return StreamEvent(has_output, completion_tokens, prompt_tokens, finished, bool(choices), obj.get("id"), None)
+    return StreamEvent(has_output, completion_tokens, prompt_tokens, finished, bool(choices), get("id"), None)
 
 
 def _choice_text(choice: dict[str, Any]) -> str | None:
