@@ -5,8 +5,9 @@ Measurement points (DESIGN §6), all `time.perf_counter_ns()`:
   moment a slot under the in-flight cap freed);
 - send: when the request bytes were handed to the socket (http://: right after the write; https: when
   httpcore reports the body written). Connection set-up and request building are not latency;
-- every token-bearing chunk: when the event loop delivered its bytes (events in one read share the stamp);
-- end: the last token-bearing chunk; done: the stream closed.
+- every token-bearing chunk: when its bytes arrived: the kernel's receive stamp under the Reactor (Linux,
+  http://), else when the event loop delivered them (events in one read share the stamp);
+- end: the last token-bearing chunk; done: the arrival of the response's end.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ class RequestSpec:
     def __post_init__(self) -> None:
         url = httpx.URL(self.url)
         target = url.raw_path.decode("ascii")
-        host = url.host if url.port is None else f"{url.host}:{url.port}"
+        host = f"[{url.host}]" if ":" in url.host else url.host  # an IPv6 literal goes in brackets
+        host = host if url.port is None else f"{host}:{url.port}"
         self._head_prefix = (
             f"POST {target} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: */*\r\n"
             "Accept-Encoding: identity\r\nUser-Agent: sizer-agent-bench\r\nContent-Length: "

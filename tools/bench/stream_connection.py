@@ -398,7 +398,8 @@ class StreamSlot:
 
     async def get(self, path: str) -> int:
         """A plain GET (keep-alive warm-up, health); the status code."""
-        head = f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nAccept-Encoding: identity\r\n\r\n"
+        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 literal goes in brackets
+        head = f"GET {path} HTTP/1.1\r\nHost: {host}:{self.port}\r\nAccept-Encoding: identity\r\n\r\n"
         exchange = Exchange(_ignore)
         await self.send(exchange, head.encode("latin-1"))
         return exchange.status
