@@ -224,6 +224,12 @@ def serve_table(result: Any) -> str:
             f"{level.goodput_rps:>8.2f} {peak:>9}  {', '.join(notes)}"
         )
     lines.append("latencies in ms; percentiles by linear interpolation; throughput over each level's window")
+    stamps = sorted({level.arrival_stamps for level in result.levels})
+    if stamps:
+        lines.append(f"arrival stamps: {', '.join(stamps)} (kernel = the socket's receive time, SO_TIMESTAMPNS)")
+    for level in result.levels:
+        if level.client_lagged:
+            lines.append(f"client lagged at c={level.concurrency}: {'; '.join(level.client_lag_reasons)}")
     if result.sweep is not None:
         lines.append(f"SLA max concurrency: {result.sla_max_concurrency}")
     for warning in result.warnings:
