@@ -2,16 +2,16 @@
 
 Why not httpx on this path: at 1 000 streams and 20 000 SSE events/s one core has 50 µs per event for
 everything. httpx's stack (httpcore + h11 + anyio) costs ~100 µs per received chunk on a small VM core,
-and even a lean httpx transport spent ~30 µs per event just switching coroutines (a future, a task step
-and an async-generator step for every arrival): 15 300 events/s at 93 % of a core, measured with
-benchmarks/bench_serve_client.py. Here each arrival is de-chunked and handed to the request's sink in
-`data_received`, stamped the moment the event loop delivers it; the request's coroutine wakes once, when
-the response ends. Plain `http://` only: https streams go through httpx (tools/bench/client.py).
+and a lean httpx transport still woke a coroutine for every arrival (a future, a task step and an
+async-generator step): 15 300 events/s at 93 % of a core, measured with benchmarks/bench_serve_client.py.
+Here each arrival is de-chunked and handed to the request's sink in the read callback; the request's
+coroutine wakes once, when the response ends. Plain `http://` only: https streams go through httpx
+(tools/bench/client.py).
 
-With a Reactor (Linux, macOS: any loop with add_reader) the stream sockets are not asyncio transports at
-all: they sit in a selector of their own whose descriptor the event loop watches, so one loop callback
-reads every socket that is ready. asyncio's per-socket path (a handle, a transport method and a protocol
-call per readiness, ~15 µs each on a small VM core) was the largest cost left at 20 000 events/s.
+With a Reactor (any loop with add_reader: Linux, macOS) the stream sockets are not asyncio transports: they
+sit in an epoll of their own whose descriptor the event loop watches, so one loop callback reads every
+ready socket, and on Linux each read carries the kernel's receive time (SO_TIMESTAMPNS), which is the
+arrival stamp. Without a Reactor, asyncio's transport calls `data_received`, which stamps on delivery.
 
 A connection carries one exchange at a time (no pipelining). Anything that leaves it in an unknown state
 (unread body, stray bytes, a sink that gave up) closes it; the slot opens a new one for the next request.
