@@ -1,7 +1,8 @@
 """The client's self-check: kernel arrival stamps survive a blocked event loop, and the lag verdict.
 
 The first test is the reason the verdict may ignore event-loop lag when the kernel stamped arrivals: a
-token that arrives while the loop is blocked for 200 ms keeps its true arrival time under the Reactor,
+token that arrives while the loop is blocked for 200 ms keeps its true arrival time under the Reactor
+(measured: microseconds after the server's send),
 and the same read through asyncio's own transport is stamped 200 ms late (the contrast proves the test
 can fail).
 """
@@ -75,7 +76,9 @@ def _arrival_error_ms(use_reactor: bool) -> tuple[float, str]:
 def test_kernel_stamps_keep_the_true_arrival_while_the_loop_is_blocked() -> None:
     error_ms, source = _arrival_error_ms(use_reactor=True)
     assert source == "kernel"
-    assert 0 <= error_ms < 2.0, f"kernel-stamped arrival {error_ms:.2f} ms after the server's send"
+    # Microseconds in practice; 10 ms leaves room for a preempted server thread on a loaded machine and is
+    # still 20 times less than the 200 ms the event loop was blocked.
+    assert 0 <= error_ms < 10.0, f"kernel-stamped arrival {error_ms:.2f} ms after the server's send"
 
 
 def test_event_loop_stamps_are_late_by_the_block() -> None:
