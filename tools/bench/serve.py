@@ -16,6 +16,7 @@ import os
 import random
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Literal
 
@@ -276,9 +277,7 @@ class _Level:
                 await asyncio.sleep(0)
             await asyncio.gather(*tasks)
         except asyncio.CancelledError:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await _cancel_all(tasks)
             raise
 
     async def open_loop(self, deadline_ns: int | None) -> None:
@@ -306,10 +305,16 @@ class _Level:
             if tasks:
                 await asyncio.gather(*tasks)
         except asyncio.CancelledError:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await _cancel_all(tasks)
             raise
+
+
+async def _cancel_all(tasks: Iterable[asyncio.Task[None]]) -> None:
+    """Ctrl-C mid-level: cancel the requests in flight and wait until each has recorded itself."""
+    pending = list(tasks)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
 
 
 class ServeRun:
