@@ -56,7 +56,7 @@ def _tally(parts: list[bytes]) -> tuple[list[int], list[int], int | None, bool]:
 
 @given(st.lists(st.integers(min_value=0, max_value=len(STREAM)), max_size=12))
 def test_the_tally_counts_the_same_tokens_however_the_bytes_arrive(cuts: list[int]) -> None:
-    """The tally's one-event fast path and the decoder's general path agree on every split."""
+    """The decoder's one-event fast path and its general path give the tally the same tokens on every split."""
     points = [0, *sorted(cuts), len(STREAM)]
     parts = [STREAM[a:b] for a, b in itertools.pairwise(points)]
     stamps, tokens, usage, done = _tally(parts)

@@ -17,7 +17,7 @@ import contextlib
 import json
 import ssl
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -220,17 +220,7 @@ class StreamTally:
         self.prompt_tokens: int | None = None
 
     def feed(self, data: bytes, now: int) -> None:
-        decoder = self.decoder
-        if (
-            not decoder.pending
-            and data.startswith(b"data: {")
-            and data.find(b"\n") == len(data) - 2
-            and data[-1] == 10  # b"\n": the event is complete
-        ):
-            payloads: Iterable[bytes] = (data[6:-2],)  # one whole JSON event: the usual arrival
-        else:
-            payloads = decoder.feed(data)
-        for payload in payloads:
+        for payload in self.decoder.feed(data):
             event = parse_event(payload)
             if event.error is not None:
                 raise ServerErrorEvent(event.error)
