@@ -35,7 +35,7 @@ _TOKEN = b'%s%d%s,"finish_reason":%s}],"usage":{"prompt_tokens":%d,"completion_t
 
 class Stream:
     __slots__ = (
-        "chat", "closed", "due", "id", "itl", "k", "lateness", "n", "prefix", "prompt_tokens", "proto", "recv", "sent",
+        "chat", "due", "id", "itl", "k", "lateness", "n", "prefix", "prompt_tokens", "proto", "recv", "sent",
         "text_end",
     )
 
@@ -52,7 +52,6 @@ class Stream:
         self.chat = chat
         self.prompt_tokens = prompt_tokens
         self.lateness: list[int] = []
-        self.closed = False  # the closing events went out with the last token
         if chat:
             kind = b'"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":" t'
             self.prefix = b'data: {"id":"%s",%s' % (self.id.encode(), kind)
@@ -119,8 +118,7 @@ class Scheduler:
             if stream.sent < stream.n:
                 stream.due += stream.itl
                 again.append(stream)
-            else:
-                stream.proto.finish(stream)
+            else:  # the closing events left with the last token (send_token)
                 self.log.append(
                     {
                         "id": stream.id,
@@ -280,19 +278,8 @@ class Protocol(asyncio.Protocol):
                 b"%x\r\n%s\r\n%x\r\n%s\r\n%x\r\ndata: [DONE]\n\n\r\n0\r\n\r\n"
                 % (len(payload), payload, len(closing), closing, 14)
             )
-            stream.closed = True
             return
         self.write_event(payload)
-
-    def finish(self, stream: Stream) -> None:
-        if self.closed or stream.closed or self.mode == "malformed":
-            return
-        usage = b'{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}' % (
-            stream.prompt_tokens, stream.sent, stream.prompt_tokens + stream.sent
-        )
-        self.write_event(b'data: {"id":"%s","choices":[],"usage":%s}\n\n' % (stream.id.encode(), usage))
-        self.write_event(b"data: [DONE]\n\n")
-        self.end_stream()
 
 
 class ScheduleServer:
