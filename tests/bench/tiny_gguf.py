@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.bench.tiny_hf_model import train_byte_level_bpe
+
 WORDS = [
     "the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "seven", "wizards",
     "quietly", "hum", "jazz", "near", "big", "fjords"
@@ -15,17 +17,10 @@ WORDS = [
 
 def write_tiny_gguf(path: Path, hidden: int = 64, layers: int = 2, heads: int = 2, ffn: int = 128) -> Path:
     import gguf
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
     rng = np.random.default_rng(0)
     corpus = [" ".join(rng.choice(WORDS, 12)) for _ in range(300)]
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=400, special_tokens=["<s>", "</s>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
-    )
-    tokenizer.train_from_iterator(corpus, trainer)
+    tokenizer = train_byte_level_bpe(corpus, vocab_size=400)
     vocab = tokenizer.get_vocab()
     tokens = [""] * len(vocab)
     for token, index in vocab.items():

@@ -12,6 +12,7 @@ import random
 import struct
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -48,19 +49,25 @@ def _write_safetensors(path: Path, tensors: dict[str, np.ndarray]) -> None:
             handle.write(blob)
 
 
-def write_tiny_hf_model(out: Path, hidden: int = 64, layers: int = 2, heads: int = 2, ffn: int = 128) -> Path:
+def train_byte_level_bpe(corpus: list[str], vocab_size: int) -> Any:
+    """A byte-level BPE tokenizer (GPT-2 style, `<s>`/`</s>` specials) trained on `corpus`: a tokenizers.Tokenizer."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-    out.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(0)
-    corpus = [" ".join(rng.choice(WORDS) for _ in range(16)) for _ in range(400)]
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tokenizer.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
-        vocab_size=1000, special_tokens=["<s>", "</s>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+        vocab_size=vocab_size, special_tokens=["<s>", "</s>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
     )
     tokenizer.train_from_iterator(corpus, trainer)
+    return tokenizer
+
+
+def write_tiny_hf_model(out: Path, hidden: int = 64, layers: int = 2, heads: int = 2, ffn: int = 128) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(0)
+    corpus = [" ".join(rng.choice(WORDS) for _ in range(16)) for _ in range(400)]
+    tokenizer = train_byte_level_bpe(corpus, vocab_size=1000)
     tokenizer.save(str(out / "tokenizer.json"))
     vocab = tokenizer.get_vocab_size()
     (out / "tokenizer_config.json").write_text(
