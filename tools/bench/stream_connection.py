@@ -433,8 +433,9 @@ class Reactor:
     """Many sockets behind one event-loop reader: the loop watches one poller's descriptor and one
     callback drains every ready socket, each straight into its StreamConnection.
 
-    The poller is epoll itself where there is one (Linux): the `selectors` layer costs a key lookup and a
-    tuple per ready socket, measurable at 20 000 reads/s; elsewhere it is `selectors.DefaultSelector`.
+    The poller is epoll itself where there is one (Linux), which hands back bare (fd, events) pairs; the
+    `selectors` layer would add a key lookup and a tuple per ready socket. Elsewhere it is
+    `selectors.DefaultSelector`.
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
