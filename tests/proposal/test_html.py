@@ -128,7 +128,7 @@ def test_every_cited_offer_appears_with_its_price(
     # The seed catalogue's prices, as a customer reads them.
     body = "".join(page.text)
     expected = {
-        "fr": ["7\u00a0160\u00a0€", "22\u00a0670\u00a0€", "55\u00a0480\u00a0€"],
+        "fr": ["7\u202f160\u00a0€", "22\u202f670\u00a0€", "55\u202f480\u00a0€"],
         "en": ["€7,160", "€22,670", "€55,480"],
     }[lang]
     for price in expected:

@@ -1,0 +1,67 @@
+"""The product's one catalogue per language: same keys, same placeholders, every spec known, renders."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import pytest
+
+from sizer_agent.i18n import LANGS, MissingTranslation, catalogue, long_date, number, render
+from tools.messages import Msg
+
+
+def _fields(text: str) -> set[tuple[str, str]]:
+    return {(name, spec or "") for _, name, spec, _ in string.Formatter().parse(text) if name is not None}
+
+
+def test_both_languages_have_the_same_keys() -> None:
+    fr, en = set(catalogue("fr")), set(catalogue("en"))
+    assert sorted(fr - en) == [], "keys missing in en.toml"
+    assert sorted(en - fr) == [], "keys missing in fr.toml"
+
+
+def test_placeholders_and_their_formats_match_between_languages() -> None:
+    fr, en = catalogue("fr"), catalogue("en")
+    different = [k for k in fr if _fields(fr[k]) != _fields(en[k])]
+    assert different == []
+    empty = [k for k in fr if not fr[k].strip() or not en[k].strip()]
+    assert empty == []
+
+
+def _sample(spec: str) -> Any:
+    if spec == "list":
+        return ["a", "b"]
+    if spec == "date":
+        return "2026-12-01"
+    if spec == "":
+        return "x"
+    return 1234.5
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_text_renders_with_values_of_its_specs(lang: str) -> None:
+    for key, text in catalogue(lang).items():  # type: ignore[arg-type]
+        params = {name: _sample(spec) for name, spec in _fields(text)}
+        render(lang, key, **params)  # type: ignore[arg-type]
+
+
+def test_missing_key_or_parameter_is_an_error() -> None:
+    with pytest.raises(MissingTranslation):
+        render("fr", "no.such_key")
+    with pytest.raises(MissingTranslation, match="parameter"):
+        render("fr", "summary.concurrency")
+
+
+def test_locale_numbers_units_and_dates() -> None:
+    assert number(1234567.891, "fr", 2) == "1\u202f234\u202f567,89"
+    assert number(1234567.891, "en", 2) == "1,234,567.89"
+    assert number(float("nan"), "en") == "—"
+    assert long_date("2026-12-01", "fr") == "1er décembre 2026"
+    assert long_date("2026-12-02", "en") == "2 December 2026"
+
+
+def test_a_tool_message_renders_with_nested_messages() -> None:
+    inner = Msg("summary.concurrency", n=50)
+    assert render("en", Msg("notice.exported", path=inner)) == "Session exported: 50 concurrent requests"
+    assert render("fr", Msg("notice.exported", path=inner)) == "Session exportée : 50 requêtes simultanées"
