@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tools.errors import InputError
+from tools.messages import Msg
 from tools.model_spec import AttentionKind, LayerParams, MLASpec, ModelSpec, MoESpec
 
 KNOWN_TYPES = {
@@ -151,10 +152,11 @@ def _attention_kinds(cfg: _Reader, model_type: str, num_layers: int) -> list[tup
     return [("full", None)] * num_layers
 
 
-def _vision_params(vision: dict[str, Any] | None, config: dict[str, Any], text_hidden: int) -> tuple[int, str]:
-    """Vision tower + projector. Returns (params, warning or '')."""
+def _vision_params(vision: dict[str, Any] | None, config: dict[str, Any],
+                   text_hidden: int) -> tuple[int, Msg | None]:
+    """Vision tower + projector. Returns (params, warning or None)."""
     if vision is None:
-        return 0, ""
+        return 0, None
     vtype = vision.get("model_type", "")
     h = int(vision.get("hidden_size", 0))
     inter = int(vision.get("intermediate_size", 0))
@@ -168,7 +170,7 @@ def _vision_params(vision: dict[str, Any] | None, config: dict[str, Any], text_h
         per_layer = 4 * (h * h + h) + (h * inter + inter) + (inter * h + h) + 2 * (2 * h)
         tower = channels * patch * patch * h + h + positions * h + layers * per_layer + 2 * h
         projector = h * text_hidden + h  # Gemma 3: mm_input_projection + mm_soft_emb_norm
-        return tower + projector, ""
+        return tower + projector, None
     if vtype == "pixtral":
         # Pixtral: bias-free conv, RMSNorm, gated MLP; Mistral 3 projector with a 2x2 patch merger.
         per_layer = 4 * h * h + 3 * h * inter + 2 * h
@@ -178,7 +180,7 @@ def _vision_params(vision: dict[str, Any] | None, config: dict[str, Any], text_h
         projector = (
             h + h * merge * merge * h + h * text_hidden + text_hidden * text_hidden + (2 * text_hidden if bias else 0)
         )
-        return tower + projector, ""
+        return tower + projector, None
     if vtype == "llama4_vision_model":
         positions = (image // patch) ** 2 + 1
         per_layer = 4 * (h * h + h) + (h * inter + inter) + (inter * h + h) + 4 * h
@@ -188,10 +190,8 @@ def _vision_params(vision: dict[str, Any] | None, config: dict[str, Any], text_h
         proj_in = int(vision.get("projector_input_dim", 4096))
         proj_out = int(vision.get("projector_output_dim", 4096))
         adapter = adapter_in * proj_in + proj_in * proj_out
-        return tower + adapter + proj_out * text_hidden, (
-            "Llama 4 vision tower counted from its published layout without an exact reference count"
-        )
-    return 0, f"vision tower of type {vtype!r} not counted (unknown layout)"
+        return tower + adapter + proj_out * text_hidden, Msg("model.llama4_vision")
+    return 0, Msg("model.vision_not_counted", vision_type=str(vtype))
 
 
 def spec_from_config(config: dict[str, Any], name: str, revision: str | None = None, source: str = "") -> ModelSpec:
@@ -205,12 +205,9 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
         _check_numbers(vision, "config.vision_config")
     model_type = str(text.get("model_type") or config.get("model_type") or "")
     architecture = str((config.get("architectures") or [model_type or "unknown"])[0])
-    warnings: list[str] = []
+    warnings: list[Msg] = []
     if model_type not in KNOWN_TYPES:
-        warnings.append(
-            f"architecture {model_type or architecture!r} is not one sizer-agent knows: parameters counted "
-            "with the Llama layout (gated MLP, separate q/k/v/o, two RMSNorms per layer)"
-        )
+        warnings.append(Msg("model.unknown_architecture", architecture=model_type or architecture))
 
     hidden = cfg.require("hidden_size", "n_embd", "d_model")
     num_layers = cfg.require("num_hidden_layers", "n_layer", "num_layers")
@@ -346,10 +343,10 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
     lm_head = 0 if tie else vocab * hidden + (vocab if model_type == "phi" else 0)
     final_norm = hidden * (2 if layer_norm_bias else 1)
     vision_params, vision_warning = _vision_params(vision, config, hidden)
-    if vision_warning:
+    if vision_warning is not None:
         warnings.append(vision_warning)
     if cfg.guessed:
-        warnings.append("guessed from defaults: " + "; ".join(cfg.guessed))
+        warnings.append(Msg("model.guessed", items=list(cfg.guessed)))
 
     quant = text.get("quantization_config") or config.get("quantization_config")
     try:

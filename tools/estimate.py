@@ -17,6 +17,7 @@ from tools.memory.runtime import GiB, RuntimeItem, cuda_context, workspace_bytes
 from tools.memory.training import LORA_TARGETS, TrainingMemory, TrainingSettings, training_memory
 from tools.memory.vllm_profile import VllmProfile, default_scheduler_limits, vllm_profile
 from tools.memory.weights import weight_bytes, weight_bytes_per_stage
+from tools.messages import Msg
 from tools.model_loader import load_model
 from tools.model_spec import ModelSpec
 from tools.parallelism import CAPACITY_NOTE, ParallelismPlan, plan_parallelism
@@ -139,8 +140,8 @@ class EstimateResult(BaseModel):
     engine: VllmProfile | None = None
     training: TrainingMemory | None = None
     parallelism: ParallelismPlan
-    warnings: list[str] = Field(default_factory=list)
-    explanation: list[str] = Field(default_factory=list)
+    warnings: list[Msg] = Field(default_factory=list)
+    explanation: list[Msg] = Field(default_factory=list)
 
 
 def _gpu_memory(request: EstimateRequest) -> tuple[int | None, str | None]:
@@ -212,7 +213,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
     max_len = _max_model_len(request, spec)
     warnings = list(spec.warnings)
     if spec.revision is None:
-        warnings.append("model revision not pinned: the newest revision is assumed; pin one for a proposal")
+        warnings.append(Msg("estimate.revision_unpinned"))
     stage_weights = weight_bytes_per_stage(spec, fmt, plan)
     heaviest = max(range(pp), key=lambda i: stage_weights[i])
     first = sum(plan.stage_layers[:heaviest])
@@ -220,7 +221,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
     per_token = kv_cache_bytes_per_token(spec, kv_bytes, tp, stage_slice)
     engine: VllmProfile | None = None
     training: TrainingMemory | None = None
-    explanation: list[str] = []
+    explanation: list[Msg] = []
     gradients = optimizer = 0
     runtime_items = [cuda_context(), workspace_bytes(tp, pp)]
 
@@ -237,10 +238,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
         weights, kv, activations = training.weights_bytes, 0, training.activations_bytes
         gradients, optimizer = training.gradients_bytes, training.optimizer_bytes
         warnings.extend(training.notes)
-        explanation.append(
-            f"training peak at the {training.peak_phase.replace('_', ' ')}: weights + optimizer states + "
-            + ("saved activations and loss buffers" if training.peak_phase == "forward_end" else "all gradients")
-        )
+        explanation.append(Msg(f"estimate.training_peak_{training.peak_phase}"))
     elif request.engine == "vllm":
         if gpu_bytes is None:
             raise InputError("gpu_memory_gib", "the vllm engine profile needs the GPU's memory",
@@ -259,21 +257,14 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
         if engine.cudagraph_bytes:
             runtime_items.append(RuntimeItem(name="CUDA graphs", bytes=engine.cudagraph_bytes,
                                              source="fit on vLLM 0.19 logs (±20 %), outside the KV budget"))
-        explanation.append(
-            f"vLLM reserves {request.gpu_memory_utilization:.0%} of {gpu_bytes / GiB:.2f} GiB; after weights, "
-            f"activation peak and non-torch memory the KV pool holds {engine.kv_cache_tokens:,} tokens = "
-            f"{engine.max_concurrency:g} requests of {max_len:,} tokens"
-        )
+        explanation.append(Msg("estimate.vllm_pool", utilization=request.gpu_memory_utilization,
+                               gpu=gpu_bytes, tokens=engine.kv_cache_tokens, requests=engine.max_concurrency,
+                               max_len=max_len))
         if engine.kv_cache_tokens < max_len:
-            warnings.append(
-                f"vLLM would refuse to start: the KV pool holds {engine.kv_cache_tokens:,} tokens, fewer than "
-                f"max_model_len {max_len:,} (lower --max-model-len, quantize, or add GPUs with TP)"
-            )
+            warnings.append(Msg("estimate.vllm_refuses", tokens=engine.kv_cache_tokens, max_len=max_len))
         elif request.concurrency > engine.max_concurrency:
-            warnings.append(
-                f"{request.concurrency} concurrent requests of {max_len:,} tokens exceed the "
-                f"{engine.max_concurrency:g} that fit: the rest queue (shorter requests fit more)"
-            )
+            warnings.append(Msg("estimate.vllm_queue", concurrency=request.concurrency, max_len=max_len,
+                                fit=engine.max_concurrency))
     else:
         weights = stage_weights[heaviest]
         tokens_per_seq = min(request.input_len + request.output_len, max_len)
@@ -283,10 +274,8 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
         activations = inference_activation_bytes(
             spec, step_tokens, request.concurrency, act_bytes, tp, last_stage=heaviest == pp - 1
         )
-        explanation.append(
-            f"KV cache for {request.concurrency} request(s) x {tokens_per_seq:,} tokens; activations of a "
-            f"{step_tokens:,}-token prefill step"
-        )
+        explanation.append(Msg("estimate.kv_and_prefill", concurrency=request.concurrency,
+                               tokens=tokens_per_seq, step_tokens=step_tokens))
 
     runtime = sum(item.bytes for item in runtime_items)
     total = weights + kv + activations + gradients + optimizer + runtime
@@ -299,9 +288,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
     if plan.num_gpus > 1:
         explanation.append(CAPACITY_NOTE)
     if fits is False and gpu_bytes is not None:
-        explanation.append(
-            f"does not fit: {total / GiB:.1f} GiB needed on the most loaded GPU, {gpu_bytes / GiB:.1f} GiB available"
-        )
+        explanation.append(Msg("estimate.does_not_fit", need=total, gpu=gpu_bytes))
     return EstimateResult(
         request=request,
         model=_summary(spec),

@@ -20,6 +20,7 @@ from typing import Any
 
 from tools.architectures import spec_from_config
 from tools.errors import InputError
+from tools.messages import Msg
 from tools.model_spec import ModelSpec
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
@@ -161,9 +162,7 @@ def load_model(source: str, revision: str | None = None) -> ModelSpec:
         pinned = revision or entry["revision"] or None
         spec = spec_from_config(config, name=entry["id"], revision=pinned, source=f"bundled: {entry['provenance']}")
         if revision and revision != (entry["revision"] or None):
-            spec.warnings.append(
-                f"revision {revision!r} requested: the bundled config is used (it is not tied to a revision)"
-            )
+            spec.warnings.append(Msg("model.bundled_revision", revision=revision))
         return spec
     if _HUB_ID.match(source):
         config, url = _hub_config(source, revision)

@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
+from tools.messages import Msg
+
 AttentionKind = Literal["full", "sliding", "chunked", "mla", "none"]
 
 
@@ -82,7 +84,7 @@ class ModelSpec(BaseModel):
     final_logit_softcapping: float | None = None
     checkpoint_params: int | None = None  # exact count from safetensors headers, when read
     checkpoint_bytes: int | None = None  # exact checkpoint size (headers or index total_size)
-    warnings: list[str] = Field(default_factory=list)
+    warnings: list[Msg] = Field(default_factory=list)
 
     @property
     def layer_attention(self) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from tools.errors import InputError
+from tools.messages import Msg
 from tools.model_spec import ModelSpec
 
 
@@ -20,7 +21,7 @@ class ParallelismPlan(BaseModel):
     kv_heads_per_gpu: int = 1
     kv_heads_replicated: bool = False
     stage_layers: list[int] = Field(default_factory=list)  # layers held by each pipeline stage
-    notes: list[str] = Field(default_factory=list)
+    notes: list[Msg] = Field(default_factory=list)
 
 
 def divisors(n: int) -> list[int]:
@@ -56,11 +57,11 @@ def plan_parallelism(model: ModelSpec, tp: int, pp: int, dp: int = 1) -> Paralle
             "pipeline_parallel_size", f"{pp} stages for {model.num_layers} layers",
             f"1 to {model.num_layers}",
         )
-    notes: list[str] = []
+    notes: list[Msg] = []
     kv = model.num_kv_heads
     replicated = model.mla is None and tp > kv
     if model.mla is not None and tp > 1:
-        notes.append("MLA: the compressed KV latent is replicated on every tensor-parallel rank")
+        notes.append(Msg("par.mla_replicated"))
     elif replicated:
         if tp % kv:
             raise InputError(
@@ -68,19 +69,16 @@ def plan_parallelism(model: ModelSpec, tp: int, pp: int, dp: int = 1) -> Paralle
                 f"{tp} exceeds the {kv} KV heads and is not a multiple of them",
                 ", ".join(str(d) for d in divisors(heads) if d <= kv or d % kv == 0),
             )
-        notes.append(f"tensor parallel {tp} > {kv} KV heads: each KV head is replicated on {tp // kv} GPUs")
+        notes.append(Msg("par.kv_replicated", tp=tp, kv=kv, copies=tp // kv))
     elif kv % tp:
         raise InputError("tensor_parallel_size", f"{tp} does not divide the {kv} KV heads",
                          ", ".join(str(d) for d in divisors(kv)))
     if tp > 1:
-        notes.append(
-            f"tensor parallel {tp}: two all-reduces per layer; keep it inside one NVLink domain — "
-            "over PCIe-only cards it costs bandwidth and latency"
-        )
+        notes.append(Msg("par.tp_allreduce", tp=tp))
     if pp > 1:
-        notes.append(f"pipeline parallel {pp}: layers split into stages; activations cross stages once per step")
+        notes.append(Msg("par.pp_stages", pp=pp))
     if model.moe is not None and tp > 1:
-        notes.append("MoE experts are sharded by tensor parallelism (vLLM default); expert parallelism is an option")
+        notes.append(Msg("par.moe_tp"))
     return ParallelismPlan(
         tensor_parallel_size=tp,
         pipeline_parallel_size=pp,
@@ -93,8 +91,4 @@ def plan_parallelism(model: ModelSpec, tp: int, pp: int, dp: int = 1) -> Paralle
     )
 
 
-CAPACITY_NOTE = (
-    "GPU memory does not add up: N cards of X GB are not one card of N×X GB. A model spans several GPUs only "
-    "through tensor or pipeline parallelism, and every GPU must hold its own share plus its own KV cache, "
-    "activations and runtime."
-)
+CAPACITY_NOTE = Msg("par.capacity")  # GPU memory does not add up across cards

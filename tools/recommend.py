@@ -1,414 +1,398 @@
-"""Recommendation: every catalogue offer x GPU count x parallelism (x precision), fitting or not, and why.
+"""Recommendation: the plan an expert would sign for a workload, with the alternatives and why others fail.
 
-For each option the memory estimator (tools.estimate) says what one GPU must hold under a named parallelism
-strategy — GPU memory never adds up across cards — and the performance model (tools.perf) says how fast it
-serves or trains. Options are rejected with reasons (memory per GPU, parallelism rules, SLA, graphics, budget)
-and the fitting ones are ranked by cost per million output tokens (inference) or per training run.
-
-Cost model (DESIGN §5): hourly cost of rented GPUs = price per GPU-hour x GPUs; of owned hardware = price /
-(amortisation years x 8 760 h) / utilisation + energy (GPU TDP x count + host power) x EUR/kWh x PUE.
-Cost per million output tokens = hourly cost / (sustained output tokens/s x 3 600) x 10^6.
+1. Scope: how the customer buys (deployment -> workstation, server/node/rack, or cloud units), the budget,
+   ECC, graphics (CAD), power and rack space, a GPU they asked for, the GPUs they planned.
+2. The stated workload, run as practitioners run it (`tools.knobs.practitioner_defaults`), is evaluated on
+   every offer, as whole units: 1, 2, ... units of each size sold, each tensor x pipeline split inside them
+   (`tools.evaluate`). GPU memory never adds up: every option is checked per GPU under its split.
+3. When nothing in scope fits, the knobs an expert turns are tried in order (`tools.knobs.ladder`) and the
+   first step where something fits gives the plan, every knob stated as an assumption.
+4. The plan is the cheapest priced option in scope within the budget (cost over the same period for a
+   purchase and a rental: TCO); a platform on quote is never the recommendation while a priced one fits.
+   Over budget: the cheapest that fits, the gap, and the workload changes that bring a plan within budget,
+   each computed. Nothing fits: said plainly, with what would (out of scope or with changes).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.catalog import Catalog, Gpu, Offer, Platform, load_catalog
-from tools.errors import InputError
-from tools.estimate import EstimateRequest, EstimateResult, estimate
+from tools.catalog import Catalog, Offer, load_catalog
+from tools.costs import budget_cost
+from tools.estimate import EstimateRequest
+from tools.evaluate import Context, evaluate, splits
+from tools.knobs import cumulative, fewer_users, practitioner_defaults, single
+from tools.messages import Msg
 from tools.model_loader import load_model
 from tools.model_spec import ModelSpec
-from tools.perf.estimate import PerfEstimate, estimate_perf
-from tools.perf.shape import ModelShape
-from tools.system_sizing import SystemRequest, graphics_issue, size_system
+from tools.plan import (
+    BudgetVerdict,
+    Change,
+    Knob,
+    OfferVerdict,
+    Plan,
+    RecommendResult,
+    Scope,
+    Status,
+    UnitKind,
+)
 
-HOURS_PER_YEAR = 8760
-MODEL_PARALLEL_SIZES = (1, 2, 4, 8, 16, 32, 64, 72)
+MAX_ALTERNATIVES = 3
+MAX_CHANGES = 4
 
 
 class RecommendRequest(BaseModel):
-    workload: EstimateRequest = Field(description="the `estimate` flags; parallelism and GPU are enumerated")
+    workload: EstimateRequest = Field(description="the `estimate` flags; GPU, count and split are searched")
     slo_ttft_ms: float | None = Field(None, gt=0, description="limit on TTFT at the percentile")
     slo_tpot_ms: float | None = Field(None, gt=0, description="limit on TPOT at the percentile")
     percentile: float = Field(99.0, gt=0, lt=100)
-    budget_eur: float | None = Field(None, gt=0, description="purchase budget; hourly offers are not limited")
-    headroom: float = Field(0.10, ge=0, lt=1, description="fraction of GPU memory kept free")
+    budget_eur: float | None = Field(None, gt=0, description="purchase budget (a rental is compared over the "
+                                                                "amortisation period)")
+    headroom: float = Field(0.10, ge=0, lt=1, description="generic engine: share of each GPU kept free")
+    units: list[UnitKind] = Field(default_factory=list, description="unit kinds in scope; empty = all")
+    deployment: str | None = Field(None, description="the deployment answer the scope came from")
     needs_graphics: bool = Field(False, description="the machine also does rendering or CAD")
+    ecc_required: bool = False
+    power_limit_w: float | None = Field(None, gt=0)
+    rack_units: int | None = Field(None, ge=1)
+    gpu_preference: str | None = Field(None, description="catalogue GPU id the customer asked for")
+    planned_gpus: int | None = Field(None, ge=1)
+    engine: Literal["vllm", "generic"] = Field("vllm", description="serving engine (vLLM's own accounting)")
+    practitioner_defaults: bool = Field(True, description="run the job as practitioners do (stated as such)")
+    search: bool = Field(True, description="turn the expert's knobs when the stated workload fits nowhere")
     precisions: list[str] = Field(default_factory=list,
-                                  description="alternative weight formats to try (bf16, fp8, awq, nvfp4 ...)")
-    train_tokens: int | None = Field(None, gt=0, description="tokens of one training run (training mode)")
-    checkpoint_interval_steps: int = Field(1000, ge=1, description="training: steps between checkpoints")
-    storage_write_gbs: float = Field(2.0, gt=0, description="training: checkpoint storage write GB/s")
-    failures_per_day: float = Field(0.0, ge=0, description="training: expected interruptions per day")
+                                  description="alternative weight formats to evaluate too (bf16, fp8, awq ...)")
+    dataset_bytes: int | None = Field(None, ge=0, description="training: dataset size, for tokens per epoch")
+    checkpoint_interval_min: float | None = Field(None, gt=0, description="training: minutes between checkpoints")
     catalog: Path | None = None
     offer_ids: list[str] = Field(default_factory=list, description="only these offers (all when empty)")
 
 
-class OptionPerf(BaseModel):
-    ttft_ms: float | None = None
-    tpot_ms: float | None = None
-    output_tokens_per_s: float | None = Field(None, description="at the requested concurrency")
-    max_concurrency_memory: int | None = None
-    max_concurrency_under_slo: int | None = Field(None, description="None when no SLA was given or none passes")
-    sla_met: bool | None = None
-    sustained_output_tokens_per_s: float | None = Field(
-        None, description="at the operating point: SLA limit when an SLA is given, else the memory limit")
-    sustained_tokens_per_s_per_gpu: float | None = None
-    bound: str | None = None
-    training_step_s: float | None = None
-    training_tokens_per_s: float | None = None
-    goodput: float | None = None
+# -- enumeration -----------------------------------------------------------------------------------------
+
+def _configurations(offer: Offer, max_per_unit: int) -> list[tuple[int, int]]:
+    """(GPUs, units) sold for this offer, smallest first: each unit size, then more units."""
+    out = {(size * units, units) for size in offer.gpu_counts if size <= max_per_unit
+           for units in range(1, offer.max_units + 1)}
+    return sorted(out)
 
 
-class Option(BaseModel):
-    offer_id: str
-    name: str
-    kind: str
-    gpu: str
-    gpu_name: str
-    num_gpus: int
-    tensor_parallel_size: int
-    pipeline_parallel_size: int
-    data_parallel_size: int
-    precision: str = Field(description="weight format of this option")
-    price_eur: float | None = None
-    hourly_eur: float | None = Field(None, description="whole option, incl. energy for owned hardware")
-    fits: bool
-    reasons: list[str] = Field(default_factory=list, description="why it does not fit (empty when it fits)")
-    notes: list[str] = Field(default_factory=list, description="warnings that do not reject the option")
-    per_gpu_total_bytes: int | None = None
-    gpu_memory_bytes: int
-    headroom_pct: float | None = Field(None, description="free share of GPU memory at this load")
-    perf: OptionPerf = Field(default_factory=OptionPerf)
-    eur_per_million_tokens: float | None = None
-    cost_per_training_run_eur: float | None = None
-    tokens_per_eur: float | None = Field(None, description="perf per euro: output tokens per euro spent")
-    tokens_per_s_per_watt: float | None = None
-    power_w: float
+def _offer_plans(ctx: Context, offer: Offer, workload: EstimateRequest, knobs: list[Knob]) -> list[Plan]:
+    """The smallest configuration of one offer that fits (or every one tried when none does: the last is
+    the closest)."""
+    catalog = ctx.catalog
+    gpu, platform = catalog.gpu(offer.gpu), catalog.platform(offer.platform)
+    tried: list[Plan] = []
+    for num_gpus, units in _configurations(offer, platform.max_gpus.value):
+        best: Plan | None = None
+        for tp, pp in splits(num_gpus, num_gpus // units, gpu, ctx.spec):
+            plan = evaluate(ctx, offer, gpu, platform, num_gpus, units, tp, pp, workload, knobs)
+            best = plan
+            if plan.fits:
+                return [plan]
+            if plan.memory is not None and not any(r.id in _MEMORY_REASONS for r in plan.reasons):
+                break  # memory holds: a wider split changes nothing for SLA, graphics or ECC reasons
+        if best is not None:
+            tried.append(best)
+        if best is not None and best.reasons and all(r.id in _HARD_REASONS for r in best.reasons):
+            break  # more GPUs of the same card cannot fix graphics, ECC or a missing precision unit
+    return tried[-1:]
 
 
-class WeightFigure(BaseModel):
-    precision: str
-    bytes_per_param: float
-    weight_bytes: int = Field(description="params x bytes, before quantization metadata (seed arithmetic)")
+_MEMORY_REASONS = {"reason.memory", "reason.vllm_no_room", "reason.vllm_weights", "reason.split",
+                   "reason.kv_concurrency", "reason.sla_concurrency", "reason.sla_impossible"}
+_HARD_REASONS = {"reason.graphics", "reason.ecc", "reason.precision_unit", "reason.power", "reason.rack_units"}
 
 
-class OfferVerdict(BaseModel):
-    offer_id: str
-    name: str
-    fits: bool
-    summary: str = Field(description="whether and how this offer can serve the workload, in one sentence")
+def _evaluate(ctx: Context, offers: Iterable[Offer], workload: EstimateRequest, knobs: list[Knob]) -> list[Plan]:
+    out: list[Plan] = []
+    for offer in offers:
+        out += _offer_plans(ctx, offer, workload, knobs)
+    return out
 
 
-class RecommendResult(BaseModel):
-    model: str
-    params_total: int
-    mode: str
-    options: list[Option]
-    offers: list[OfferVerdict] = Field(description="one verdict per offer over all its options")
-    recommended: str | None
-    recommended_reason: str
-    weights: list[WeightFigure]
-    assumptions: list[str]
+# -- ranking and choice ----------------------------------------------------------------------------------
+
+def _cost(plan: Plan) -> float:
+    """What the choice minimises: the cost over the amortisation period (TCO), unpriced last."""
+    return plan.costs.tco_eur if plan.costs.tco_eur is not None else math.inf
 
 
-def _hourly_eur(offer: Offer, gpu: Gpu, platform: Platform, num_gpus: int, catalog: Catalog) -> float | None:
-    a = catalog.assumptions
-    if offer.kind == "cloud":
-        if offer.hourly_eur_per_gpu is not None:
-            return offer.hourly_eur_per_gpu.value * num_gpus
-        assert offer.hourly_usd_per_gpu is not None  # validated by Offer
-        return offer.hourly_usd_per_gpu.value * a.eur_per_usd.value * num_gpus
-    if offer.kind == "purchase" and offer.price_eur is not None:
-        capital = offer.price_eur.value / (a.amortisation_years.value * HOURS_PER_YEAR) / a.utilisation.value
-        energy = _power_w(gpu, platform, num_gpus) / 1000 * a.energy_eur_per_kwh.value * a.pue.value
-        return capital + energy
-    return None
+def _speed(plan: Plan) -> float:
+    if plan.serving is not None:
+        return plan.serving.sustained_output_tokens_per_s
+    return plan.training.tokens_per_s if plan.training is not None else 0.0
 
 
-def _power_w(gpu: Gpu, platform: Platform, num_gpus: int) -> float:
-    host = platform.host_power_w.value if platform.host_power_w else 350.0 * max(1, num_gpus // 8)
-    return gpu.tdp_w.value * num_gpus + host
+def _rank_key(plan: Plan) -> tuple[int, int, float, int, float]:
+    if plan.fits:
+        return (0, 1 if plan.purchase.how == "quote" else 0, _cost(plan), plan.parallelism.num_gpus, -_speed(plan))
+    need = plan.memory.total_bytes / plan.memory.gpu_memory_bytes if plan.memory else math.inf
+    return (1, len(plan.reasons), need, plan.parallelism.num_gpus, 0.0)
 
 
-def _plans(num_gpus: int, gpu: Gpu, spec: ModelSpec) -> list[tuple[int, int]]:
-    """(tp, pp) candidates, smallest model-parallel group first; the rest of the GPUs become replicas."""
-    out: list[tuple[int, int]] = []
-    for size in MODEL_PARALLEL_SIZES:
-        if size > num_gpus or num_gpus % size:
+def _best(plans: list[Plan]) -> Plan | None:
+    return min(plans, key=_rank_key) if plans else None
+
+
+def _in_scope(scope: Scope, plan: Plan | Offer) -> bool:
+    unit = plan.purchase.unit if isinstance(plan, Plan) else plan.unit
+    return not scope.units or unit in scope.units
+
+
+def _pool(plans: list[Plan], scope: Scope) -> list[Plan]:
+    """Fitting plans in scope; priced ones only when any is priced (a quote is never preferred)."""
+    fitting = [p for p in plans if p.fits and _in_scope(scope, p)]
+    priced = [p for p in fitting if p.purchase.how != "quote"]
+    return priced or fitting
+
+
+def _within(plans: list[Plan], scope: Scope) -> list[Plan]:
+    if scope.budget_eur is None:
+        return plans
+    return [p for p in plans if p.within_budget]
+
+
+def _budget(scope: Scope, plan: Plan | None, years: float) -> BudgetVerdict:
+    if scope.budget_eur is None:
+        return BudgetVerdict(budget_eur=None, status="none")
+    if plan is None:
+        return BudgetVerdict(budget_eur=scope.budget_eur, status="none")
+    cost = budget_cost(plan.purchase, plan.costs.tco_eur)
+    basis: Literal["purchase", "rental_over_period"] = "purchase" if plan.purchase.how == "buy" else (
+        "rental_over_period")
+    if cost is None:
+        return BudgetVerdict(budget_eur=scope.budget_eur, basis=basis, status="none")
+    over = cost > scope.budget_eur
+    return BudgetVerdict(budget_eur=scope.budget_eur, basis=basis, cost_eur=cost,
+                         period_years=years if basis == "rental_over_period" else None,
+                         gap_eur=cost - scope.budget_eur if over else None, status="over" if over else "within")
+
+
+# -- changes that bring a plan within budget ------------------------------------------------------------
+
+def _budget_changes(ctx: Context, offers: list[Offer], stated: EstimateRequest, defaults: list[Knob],
+                    options: list[Plan]) -> list[Change]:
+    """Each workload change alone (then together) that gives an in-scope priced plan within budget."""
+    scope = ctx.scope
+    changes: list[Change] = []
+    seen: set[tuple[str, ...]] = set()
+    for knobs, workload in [*single(stated), *cumulative(stated)]:
+        codes = tuple(k.code for k in knobs)
+        if codes in seen or (len(codes) > 1 and changes):
+            continue  # a change that works alone is enough: no need to pile others on it
+        seen.add(codes)
+        plans = _evaluate(ctx, offers, workload, [*defaults, *knobs])
+        best = _best(_within(_pool(plans, scope), scope))
+        if best is not None and best.purchase.how != "quote":
+            changes.append(Change(knobs=knobs, plan=best))
+            if len(knobs) > 1:
+                break  # the cumulative ladder reached the budget: stop there
+    if stated.mode == "inference":
+        fewer = _fewer_users(ctx, options, stated, defaults, within_budget=True)
+        if fewer is not None:
+            changes.append(fewer)
+    changes.sort(key=lambda c: (len(c.knobs), _cost(c.plan)))
+    return changes[:MAX_CHANGES]
+
+
+def _fewer_users(ctx: Context, options: list[Plan], stated: EstimateRequest, defaults: list[Knob],
+                 within_budget: bool) -> Change | None:
+    """The largest load an in-scope plan holds when the stated one is too much: fewer concurrent users."""
+    scope = ctx.scope
+    candidates = []
+    for plan in options:
+        if not _in_scope(scope, plan) or plan.serving is None or plan.purchase.how == "quote":
             continue
-        tp = size
-        # TP stays inside the fast-link domain (8 GPUs at most); the rest is pipeline stages
-        while tp > 8 or (tp > gpu.interconnect.scaleup_domain and tp > 1 and gpu.interconnect.kind != "pcie"):
-            tp //= 2
-        pp = size // tp
-        if pp <= spec.num_layers and (tp, pp) not in out:
-            out.append((tp, pp))
-    return out
+        if within_budget and scope.budget_eur is not None and not plan.within_budget:
+            continue
+        holds = plan.serving.max_concurrency_under_slo if plan.serving.slo_ttft_ms or plan.serving.slo_tpot_ms \
+            else plan.serving.max_concurrency_memory
+        if holds and 1 <= holds < stated.concurrency and all(r.id in _LOAD_REASONS for r in plan.reasons):
+            candidates.append((plan, holds))
+    if not candidates:
+        return None
+    plan, holds = max(candidates, key=lambda c: (c[1], -_cost(c[0])))
+    knob = fewer_users(holds, stated.concurrency)
+    workload = plan.request.model_copy(update={"concurrency": holds})
+    offer = ctx.catalog.offer(plan.offer_id)
+    gpu, platform = ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(offer.platform)
+    p = plan.parallelism
+    again = evaluate(ctx, offer, gpu, platform, p.num_gpus, plan.purchase.units, p.tensor_parallel,
+                     p.pipeline_parallel, workload, [*defaults, knob])
+    return Change(knobs=[knob], plan=again) if again.fits else None
 
 
-def _weight_figures(spec: ModelSpec) -> list[WeightFigure]:
-    return [WeightFigure(precision=name, bytes_per_param=b, weight_bytes=int(spec.params_total * b))
-            for name, b in (("16-bit", 2.0), ("8-bit", 1.0), ("4-bit", 0.5))]
+_LOAD_REASONS = {"reason.sla_concurrency", "reason.kv_concurrency"}
 
 
-class _Context:
-    def __init__(self, request: RecommendRequest, catalog: Catalog, spec: ModelSpec) -> None:
-        self.request = request
-        self.catalog = catalog
-        self.spec = spec
-        self.shape = ModelShape.from_spec(spec)
-        self.estimates: dict[tuple[str, int, int, int, int, int], EstimateResult | InputError] = {}
+# -- verdicts, preference, headline ---------------------------------------------------------------------
 
-
-def _estimate(ctx: _Context, workload: EstimateRequest, gpu: Gpu, tp: int, pp: int, dp: int) -> EstimateResult:
-    """Memory of one replica. The generic engine's per-GPU bytes do not depend on the card, so results are
-    shared between GPUs (the fit is judged here against each card); the vLLM profile depends on it."""
-    update: dict[str, object] = {"tensor_parallel_size": tp, "pipeline_parallel_size": pp, "gpu": None,
-                                 "gpu_memory_gib": None}
-    if workload.engine == "vllm":
-        update["gpu_memory_gib"] = gpu.memory_bytes / 2**30
-    if workload.mode == "training":
-        # data parallelism shapes training memory (ZeRO) and the gradient all-reduce
-        update.update(data_parallel_size=dp, zero=workload.zero if dp > 1 else 0)
-    else:
-        # serving replicas are identical: estimate one with its share of the requests, multiply throughput by dp
-        update.update(data_parallel_size=1, zero=0, concurrency=max(1, -(-workload.concurrency // dp)))
-    request = workload.model_copy(update=update)
-    memory = gpu.memory_bytes if workload.engine == "vllm" else 0
-    key = (request.model_dump_json(), memory, tp, pp, int(request.data_parallel_size), request.concurrency)
-    cached = ctx.estimates.get(key)
-    if cached is None:
-        try:
-            cached = estimate(request, ctx.spec)
-        except InputError as error:
-            cached = error
-        ctx.estimates[key] = cached
-    if isinstance(cached, InputError):
-        raise cached
-    return cached
-
-
-def _evaluate(ctx: _Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus: int, tp: int, pp: int,
-              workload: EstimateRequest) -> Option:
-    req = ctx.request
-    dp = num_gpus // (tp * pp)
-    hourly = _hourly_eur(offer, gpu, platform, num_gpus, ctx.catalog)
-    power = _power_w(gpu, platform, num_gpus)
-    option = Option(
-        offer_id=offer.id, name=offer.name, kind=offer.kind, gpu=gpu.id, gpu_name=gpu.name, num_gpus=num_gpus,
-        tensor_parallel_size=tp, pipeline_parallel_size=pp, data_parallel_size=dp,
-        precision=workload.quantization or workload.dtype, fits=True,
-        price_eur=offer.price_eur.value if offer.price_eur else None, hourly_eur=hourly,
-        gpu_memory_bytes=gpu.memory_bytes, power_w=power,
-    )
-    reasons, notes = option.reasons, option.notes
-    try:
-        result = _estimate(ctx, workload, gpu, tp, pp, dp)
-    except InputError as error:
-        option.fits = False
-        reasons.append(f"parallelism: {error}")
-        return option
-    option.precision = result.weight_format
-    usable = gpu.memory_bytes * (1.0 - req.headroom)
-    total = result.per_gpu.total_bytes
-    option.per_gpu_total_bytes = total
-    option.headroom_pct = round(100.0 * (gpu.memory_bytes - total) / gpu.memory_bytes, 1)
-    split = "" if num_gpus == 1 else (
-        f" with TP={tp} x PP={pp} (GPU memory does not add up: each of the {tp * pp} GPUs holding a model "
-        "copy's shard needs this much)")
-    if workload.engine == "vllm":
-        # vLLM pre-allocates gpu_memory_utilization of the card: the free share is its (1 - utilisation)
-        if result.fits is False:
-            tokens = result.engine.kv_cache_tokens if result.engine else 0
-            where = "" if num_gpus == 1 else f" per GPU under TP={tp} x PP={pp}"
-            reasons.append(f"memory: vLLM's KV pool holds {tokens:,} tokens{where}, fewer than one request of "
-                           f"max_model_len {result.max_model_len:,}")
-    elif total > usable:
-        reasons.append(
-            f"memory: {total / 1e9:.1f} GB needed per GPU{split} > {usable / 1e9:.1f} GB usable "
-            f"({gpu.memory_bytes / 1e9:.1f} GB reported, {req.headroom:.0%} kept free)")
-    if tp * pp > 1 and not gpu.interconnect.p2p and gpu.interconnect.scaleup_gbs == 0:
-        notes.append(f"{gpu.name}: no NVLink and no PCIe peer-to-peer; TP/PP traffic goes through host memory")
-    if req.needs_graphics:
-        problem = graphics_issue(gpu)
-        if problem:
-            reasons.append(f"graphics: {problem}")
-    if req.budget_eur is not None:
-        if offer.price_eur is not None and offer.price_eur.value > req.budget_eur:
-            reasons.append(f"budget: {offer.price_eur.value:,.0f} EUR > {req.budget_eur:,.0f} EUR")
-        elif offer.kind == "cloud":
-            notes.append("hourly offer: the purchase budget does not apply")
-    sizing = size_system(SystemRequest(
-        mode=workload.mode, num_gpus=num_gpus, gpu_memory_used_bytes=total, weight_bytes=result.weight_bytes_total,
-        checkpoint_bytes=result.training.checkpoint_resume_bytes if result.training else 0,
-        needs_graphics=False, long_running=workload.mode == "training"), gpu, platform)
-    notes.extend(f"system: {issue}" for issue in sizing.issues)
-    if not any(r.startswith(("parallelism", "memory")) for r in reasons):
-        _add_perf(ctx, option, result, gpu, hourly, power)
-    option.fits = not reasons
-    return option
-
-
-def _add_perf(ctx: _Context, option: Option, result: EstimateResult, gpu: Gpu, hourly: float | None,
-              power: float) -> None:
-    req = ctx.request
-    try:
-        perf: PerfEstimate = estimate_perf(
-            result, gpu, ctx.shape, percentile=req.percentile, slo_ttft_ms=req.slo_ttft_ms,
-            slo_tpot_ms=req.slo_tpot_ms, headroom=req.headroom,
-            training={"checkpoint_interval_steps": req.checkpoint_interval_steps,
-                      "storage_write_gbs": req.storage_write_gbs, "failures_per_day": req.failures_per_day})
-    except InputError as error:
-        option.reasons.append(f"precision: {error}")
-        return
-    p = option.perf
-    p.bound = perf.bound
-    if perf.training is not None:
-        t = perf.training
-        p.training_step_s, p.training_tokens_per_s, p.goodput = t.step_time_s, t.tokens_per_s, t.goodput
-        useful = t.tokens_per_s * t.goodput
-        if hourly is not None and useful > 0:
-            per_million = hourly / (useful * 3600) * 1e6
-            option.eur_per_million_tokens = per_million
-            if req.train_tokens:
-                option.cost_per_training_run_eur = per_million * req.train_tokens / 1e6
-            option.tokens_per_eur = 1e6 / per_million
-        option.tokens_per_s_per_watt = useful / power
-        return
-    # a data-parallel replica's numbers: the estimate describes one replica's GPUs
-    dp = option.data_parallel_size
-    p.ttft_ms, p.tpot_ms = perf.ttft_ms, perf.tpot_ms
-    p.output_tokens_per_s = (perf.output_tokens_per_s or 0.0) * dp
-    p.max_concurrency_memory = (perf.max_concurrency_memory or 0) * dp
-    sustained = (perf.max_output_tokens_per_s or 0.0) * dp
-    if perf.sla is not None:
-        sla = perf.sla
-        p.max_concurrency_under_slo = sla.max_concurrency * dp if sla.max_concurrency else None
-        p.sla_met = bool(p.max_concurrency_under_slo
-                         and p.max_concurrency_under_slo >= ctx.request.workload.concurrency)
-        sustained = (sla.at_max.output_tokens_per_s * dp) if sla.at_max else 0.0
-        if not sla.met:
-            one = sla.best_at_one
-            option.reasons.append(f"SLA: {sla.reason} (best: TTFT {one.ttft_ms:.0f} ms, TPOT {one.tpot_ms:.1f} ms)")
-        elif not p.sla_met:
-            option.reasons.append(
-                f"SLA: holds up to {p.max_concurrency_under_slo} concurrent requests, "
-                f"{ctx.request.workload.concurrency} asked")
-    if p.max_concurrency_memory is not None and p.max_concurrency_memory < 1:
-        option.reasons.append("memory: not one request of input + output length fits in the KV cache")
-    p.sustained_output_tokens_per_s = sustained
-    p.sustained_tokens_per_s_per_gpu = sustained / option.num_gpus if sustained else None
-    if hourly is not None and sustained > 0:
-        option.eur_per_million_tokens = hourly / (sustained * 3600) * 1e6
-        option.tokens_per_eur = sustained * 3600 / hourly
-    option.tokens_per_s_per_watt = sustained / power if sustained else None
-
-
-def _workloads(request: RecommendRequest) -> list[EstimateRequest]:
-    if not request.precisions:
-        return [request.workload]
-    out = []
-    for precision in request.precisions:
-        name = precision.lower()
-        if name in ("bf16", "fp16", "bfloat16", "float16", "fp32", "auto"):
-            out.append(request.workload.model_copy(update={"dtype": name, "quantization": None}))
-        else:
-            out.append(request.workload.model_copy(update={"quantization": name}))
-    return out
-
-
-def _rank_key(option: Option) -> tuple[int, int, float, int, float]:
-    if option.fits:
-        cost = option.eur_per_million_tokens
-        speed = option.perf.sustained_output_tokens_per_s or option.perf.training_tokens_per_s or 0.0
-        # equal cost per token: the smaller configuration first (less money committed)
-        rounded = float(f"{cost:.3g}") if cost is not None else 0.0
-        return (0, 0 if cost is not None else 1, rounded, option.num_gpus, -speed)
-    need = option.per_gpu_total_bytes or 10**18
-    return (1, len(option.reasons), need / option.gpu_memory_bytes, option.num_gpus, 0.0)
-
-
-def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> RecommendResult:
-    """All options over the catalogue, ranked: fitting first (cheapest per token), then rejected with reasons."""
-    catalog = load_catalog(request.catalog)
-    spec = model or load_model(request.workload.model, request.workload.revision)
-    ctx = _Context(request, catalog, spec)
-    offers = [catalog.offer(i) for i in request.offer_ids] if request.offer_ids else catalog.offers
-    options: list[Option] = []
-    for workload in _workloads(request):
-        for offer in offers:
-            gpu, platform = catalog.gpu(offer.gpu), catalog.platform(offer.platform)
-            counts = offer.gpu_counts[:1] if offer.kind == "purchase" else offer.gpu_counts
-            for num_gpus in counts:
-                if num_gpus > platform.max_gpus.value:
-                    continue
-                best: Option | None = None
-                for tp, pp in _plans(num_gpus, gpu, spec):
-                    option = _evaluate(ctx, offer, gpu, platform, num_gpus, tp, pp, workload)
-                    best = option
-                    if option.fits:
-                        break
-                if best is not None:
-                    options.append(best)
-    options.sort(key=_rank_key)
-    recommended, reason = _pick(options)
-    a = catalog.assumptions
-    assumptions = [
-        f"owned hardware: price / ({a.amortisation_years.value:g} years x 8,760 h) / utilisation "
-        f"{a.utilisation.value:.0%} + energy at {a.energy_eur_per_kwh.value:g} EUR/kWh, PUE {a.pue.value:g}",
-        f"USD prices converted at {a.eur_per_usd.value:g} EUR/USD",
-        f"{request.headroom:.0%} of each GPU's memory kept free",
-        "sustained tokens/s: at the SLA limit when an SLA is given, else at the memory limit (saturated)",
-        "GPU memory never adds up: every multi-GPU option names its TP x PP split and is checked per GPU",
-    ]
-    return RecommendResult(model=spec.name, params_total=spec.params_total, mode=request.workload.mode,
-                           options=options, offers=_verdicts(catalog, options, request.workload.mode),
-                           recommended=recommended, recommended_reason=reason,
-                           weights=_weight_figures(spec), assumptions=assumptions)
-
-
-def _verdicts(catalog: Catalog, options: list[Option], mode: str) -> list[OfferVerdict]:
-    verb = "runs" if mode == "training" else "serves"
+def _verdicts(catalog: Catalog, options: list[Plan], scope: Scope, mode: str) -> list[OfferVerdict]:
     out = []
     for offer in catalog.offers:
-        mine = [o for o in options if o.offer_id == offer.id]
+        mine = [o for o in options if o.offer_id == offer.id and not any(k.changes_workload for k in o.knobs)]
         if not mine:
             continue
-        good = [o for o in mine if o.fits]
-        if good:
-            first_by_format: dict[str, Option] = {}
-            for o in sorted(good, key=lambda o: o.num_gpus):
-                first_by_format.setdefault(o.precision, o)
-            ways = [f"{o.precision} from {o.num_gpus} GPU(s) (TP{o.tensor_parallel_size} x "
-                    f"PP{o.pipeline_parallel_size}, {(o.per_gpu_total_bytes or 0) / 1e9:.1f} GB/GPU, "
-                    f"{o.headroom_pct:.0f} % free)" for o in first_by_format.values()]
-            bad = sorted({o.precision for o in mine if not o.fits} - {o.precision for o in good})
-            text = f"{verb} it with " + "; ".join(ways) + (f"; not with {', '.join(bad)}" if bad else "")
+        best = _best(mine)
+        assert best is not None
+        p = best.parallelism
+        if best.fits:
+            reason = Msg(f"verdict.fits_{mode}", gpus=p.num_gpus, tp=p.tensor_parallel, pp=p.pipeline_parallel,
+                         precision=best.weight_precision, need=best.memory.load_bytes if best.memory else 0,
+                         card=best.memory.gpu_memory_bytes if best.memory else 0)
         else:
-            first = min(mine, key=lambda o: o.per_gpu_total_bytes or 10**18)
-            text = f"cannot {verb[:-1]} it: {first.reasons[0] if first.reasons else 'no option fits'}"
-            if first.per_gpu_total_bytes and first.per_gpu_total_bytes > first.gpu_memory_bytes:
-                text += (" — even its smallest tried format does not fit one card, and GPU memory does not add up"
-                         " across cards")
-        out.append(OfferVerdict(offer_id=offer.id, name=offer.name, fits=bool(good), summary=text))
+            reason = Msg("verdict.cannot", why=best.reasons[0], gpus=p.num_gpus)
+        out.append(OfferVerdict(offer_id=offer.id, name=offer.name, fits=best.fits, in_scope=_in_scope(scope, offer),
+                                best_gpus=p.num_gpus, reason=reason))
     return out
 
 
-def _pick(options: list[Option]) -> tuple[str | None, str]:
-    fitting = [o for o in options if o.fits]
-    if not fitting:
-        closest = options[0] if options else None
-        why = closest.reasons[0] if closest and closest.reasons else "the catalogue is empty"
-        return None, f"no option fits; closest: {closest.offer_id if closest else '-'} — {why}"
-    best = fitting[0]
-    if best.eur_per_million_tokens is None:
-        return best.offer_id, "fits, but no priced option fits: this is a reference platform without a price"
-    unit = "per million training tokens" if best.perf.training_step_s is not None else "per million output tokens"
-    return best.offer_id, (f"cheapest fitting option: {best.eur_per_million_tokens:.3g} EUR {unit} with "
-                           f"{best.num_gpus} x {best.gpu_name}")
+def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list[Plan]) -> Msg | None:
+    wanted = scope.gpu_preference
+    if not wanted:
+        return None
+    if wanted not in {g.id for g in catalog.gpus}:
+        return Msg("preference.unknown", gpu=wanted)
+    name = catalog.gpu(wanted).name
+    if plan is not None and plan.gpu_id == wanted:
+        return Msg("preference.honoured", gpu=name)
+    theirs = [o for o in options if o.gpu_id == wanted and _in_scope(scope, o)]
+    best = _best(theirs)
+    if best is None:
+        return Msg("preference.not_in_scope", gpu=name)
+    if best.fits:
+        return Msg("preference.dearer", gpu=name, offer=best.offer_id)
+    return Msg("preference.does_not_fit", gpu=name, why=best.reasons[0])
 
 
+def _headline(status: Status, plan: Plan | None, budget: BudgetVerdict, changes: list[Change],
+              closest: Plan | None) -> Msg:
+    if plan is None:
+        return Msg("headline.no_fit", why=closest.reasons[0] if closest and closest.reasons else Msg("reason.none"))
+    what = Msg(f"config.{plan.purchase.unit}", units=plan.purchase.units, gpus=plan.parallelism.num_gpus,
+               gpu=plan.gpu_name, offer=plan.offer_id, name=plan.offer_name)
+    if status == "over_budget":
+        key = "headline.over_budget_changes" if changes else "headline.over_budget"
+        return Msg(key, budget=budget.budget_eur, what=what, cost=budget.cost_eur, gap=budget.gap_eur)
+    if budget.status == "within":
+        return Msg("headline.within_budget", what=what, cost=budget.cost_eur, budget=budget.budget_eur)
+    return Msg("headline.recommended", what=what)
+
+
+def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list[Msg]:
+    a = catalog.assumptions
+    out = [
+        Msg("assume.cost_model", years=a.amortisation_years.value, utilisation=a.utilisation.value,
+            eur_per_kwh=a.energy_eur_per_kwh.value, pue=a.pue.value),
+        Msg("assume.usd", rate=a.eur_per_usd.value),
+        Msg("assume.memory_adds_up"),
+    ]
+    if mode == "inference":
+        out.append(Msg("assume.headroom_vllm", utilization=request.workload.gpu_memory_utilization)
+                   if request.engine == "vllm" else Msg("assume.headroom", headroom=request.headroom))
+        out.append(Msg("assume.operating_point"))
+    else:
+        out.append(Msg("assume.headroom", headroom=request.headroom))
+        out.append(Msg("assume.bytes_per_token"))
+    if request.budget_eur is not None:
+        out.append(Msg("assume.budget_period", years=a.amortisation_years.value))
+    return out
+
+
+# -- entry point ----------------------------------------------------------------------------------------
+
+def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> RecommendResult:
+    """The plan for the workload, its alternatives, the budget verdict and every option evaluated."""
+    catalog = load_catalog(request.catalog)
+    spec = model or load_model(request.workload.model, request.workload.revision)
+    scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=request.budget_eur,
+                  ecc_required=request.ecc_required, needs_graphics=request.needs_graphics,
+                  power_limit_w=request.power_limit_w, rack_units=request.rack_units,
+                  gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus)
+    ctx = Context(catalog=catalog, spec=spec, scope=scope, slo_ttft_ms=request.slo_ttft_ms,
+                  slo_tpot_ms=request.slo_tpot_ms, percentile=request.percentile, headroom=request.headroom,
+                  dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min)
+    offers = [catalog.offer(i) for i in request.offer_ids] if request.offer_ids else list(catalog.offers)
+    scoped = [o for o in offers if _in_scope(scope, o)]
+    if request.practitioner_defaults:
+        stated, defaults = practitioner_defaults(request.workload, request.engine)
+    else:
+        stated, defaults = request.workload, []
+    options = _evaluate(ctx, offers, stated, defaults)
+    for precision in request.precisions:
+        options += _evaluate(ctx, offers, _with_precision(stated, precision), defaults)
+
+    pool = _pool(options, scope)
+    if not pool and request.search:
+        for knobs, workload in cumulative(stated):
+            extra = _evaluate(ctx, scoped, workload, [*defaults, *knobs])
+            options += extra
+            pool = _pool(extra, scope)
+            if pool:
+                break
+        if not pool and stated.mode == "inference":
+            fewer = _fewer_users(ctx, options, stated, defaults, within_budget=False)
+            if fewer is not None:
+                options.append(fewer.plan)
+                pool = [fewer.plan]
+
+    within = _within(pool, scope)
+    preferred = [p for p in within if p.gpu_id == scope.gpu_preference] if scope.gpu_preference else []
+    changes: list[Change] = []
+    if within:
+        status: Status = "recommended"
+        plan = _best(preferred) or _best(within)
+    elif pool:
+        status, plan = "over_budget", _best(pool)
+        if request.search:
+            changes = _budget_changes(ctx, scoped, stated, defaults, options)
+    else:
+        status, plan = "no_fit", None
+    years = catalog.assumptions.amortisation_years.value
+    budget = _budget(scope, plan, years)
+    if plan is not None and scope.planned_gpus and plan.parallelism.num_gpus != scope.planned_gpus:
+        plan.notes.append(Msg("note.planned_gpus", planned=scope.planned_gpus, used=plan.parallelism.num_gpus))
+    options.sort(key=_rank_key)
+    alternatives = _alternatives(options, plan, scope)
+    closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
+    mode = request.workload.mode
+    return RecommendResult(
+        model=spec.name, params_total=spec.params_total, params_active=spec.params_active, mode=mode,
+        status=status, recommended=plan.offer_id if plan else None, plan=plan,
+        headline=_headline(status, plan, budget, changes, closest), budget=budget, scope=scope,
+        alternatives=alternatives, changes=changes, preference=_preference(scope, catalog, plan, options),
+        options=options, offers=_verdicts(catalog, options, scope, mode),
+        assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
+    )
+
+
+def _alternatives(options: list[Plan], plan: Plan | None, scope: Scope) -> list[Plan]:
+    """Other fitting offers (best configuration each), in scope first, then one outside the scope."""
+    chosen = {plan.offer_id} if plan else set()
+    out: list[Plan] = []
+    outside: Plan | None = None
+    quote: Plan | None = None
+    for option in options:  # already ranked
+        if not option.fits or option.offer_id in chosen:
+            continue
+        chosen.add(option.offer_id)
+        if not _in_scope(scope, option):
+            outside = outside or option
+        elif option.purchase.how == "quote":
+            quote = quote or option  # named as an option, never the recommendation while a priced one fits
+        elif len(out) < MAX_ALTERNATIVES:
+            out.append(option)
+    return out + [p for p in (quote, outside) if p is not None]
+
+
+def _with_precision(workload: EstimateRequest, precision: str) -> EstimateRequest:
+    name = precision.lower()
+    if name in ("bf16", "fp16", "bfloat16", "float16", "fp32", "float32", "auto"):
+        return workload.model_copy(update={"dtype": name, "quantization": None})
+    return workload.model_copy(update={"quantization": name})

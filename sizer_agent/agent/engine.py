@@ -329,19 +329,9 @@ class DeterministicEngine:
         self._emit(AgentMessage(tone="result", text=explain.estimate(estimate.result or {}, profile, lang)))
         if "recommend" in self.registry:
             fields = set(self.registry.get("recommend").input_model.model_fields)
-            arguments = recommend_arguments(profile, estimate.result, fields)
-            outcome = self._call("recommend", arguments)
+            outcome = self._call("recommend", recommend_arguments(profile, fields, self.state.assumed()))
             if outcome.ok:
-                scope = explain.offer_scope(profile, arguments.get("offer_ids") or [], "offer_ids" in fields, lang)
-                text = explain.recommendation(outcome.result or {}, lang, profile.power_limit_w)
-                self._emit(AgentMessage(tone="result", text=f"{scope}\n{text}" if scope else text))
-                if arguments.get("offer_ids") and not explain.has_fitting_option(outcome.result or {}):
-                    # nothing in the stated scope fits: show what would, clearly outside that scope
-                    wider = self._call("recommend", {k: v for k, v in arguments.items() if k != "offer_ids"})
-                    if wider.ok:
-                        self._emit(AgentMessage(tone="result", text=explain.outside_scope(lang) + "\n"
-                                                + explain.recommendation(wider.result or {}, lang,
-                                                                         profile.power_limit_w)))
+                self._emit(AgentMessage(tone="result", text=explain.recommendation(outcome.result or {}, lang)))
             else:
                 self._emit(AgentMessage(tone="error", text=explain.tool_failed("recommend", outcome, lang)))
         if profile.server_url and "bench_serve" in self.registry:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -116,66 +117,44 @@ def estimate_arguments(profile: WorkloadProfile, cache_dir: Path | None = None) 
     return {k: v for k, v in args.items() if v is not None or k in ("revision", "quantization")}
 
 
-# deployment answer -> catalogue platform kinds it accepts
-DEPLOYMENT_PLATFORMS: dict[str, tuple[str, ...]] = {
-    "workstation": ("workstation",), "server": ("server", "rack"), "cloud": ("cloud",),
+# deployment answer -> the unit kinds it buys (tools.plan.UnitKind); not answered (assumed) -> all of them
+DEPLOYMENT_UNITS: dict[str, tuple[str, ...]] = {
+    "workstation": ("workstation",), "server": ("server", "node", "rack"), "cloud": ("cloud",),
 }
-
-
-def matching_offers(profile: WorkloadProfile) -> tuple[list[str], list[str]]:
-    """Catalogue offers that match the deployment and the ECC requirement, and the filters applied.
-
-    ([], filters) when nothing matches or no catalogue is installed: the recommendation then looks at
-    every offer (an empty `offer_ids` means all) and the explanation says the filter found nothing.
-    """
-    filters = []
-    if profile.deployment:
-        filters.append(f"deployment={profile.deployment}")
-    if profile.ecc_required:
-        filters.append("ecc")
-    if not filters:
-        return [], []
-    try:
-        from tools.catalog import load_catalog
-
-        catalog = load_catalog()
-    except Exception:  # no catalogue in this checkout, or an unreadable one: recommend reports it itself
-        return [], filters
-    platforms = {p.id: p for p in catalog.platforms}
-    gpus = {g.id: g for g in catalog.gpus}
-    wanted = DEPLOYMENT_PLATFORMS.get(profile.deployment or "", ())
-    chosen = []
-    for offer in catalog.offers:
-        platform = platforms.get(offer.platform)
-        gpu = gpus.get(offer.gpu)
-        if wanted and (platform is None or platform.kind not in wanted):
-            continue
-        if profile.ecc_required and not (gpu is not None and gpu.ecc.value):
-            continue
-        chosen.append(offer.id)
-    return chosen, filters
+# serving framework answer -> the memory accounting of its engine (vLLM pre-allocates; the others are sized
+# by what they hold)
+VLLM_FRAMEWORKS = frozenset({"vllm"})
 
 
 def recommend_arguments(
-    profile: WorkloadProfile, estimate: dict[str, Any] | None, input_fields: set[str]
+    profile: WorkloadProfile, input_fields: set[str], assumed: Collection[str] = (),
 ) -> dict[str, Any]:
-    """Arguments for the `recommend` tool, filled from whatever its request model declares.
+    """Arguments of the `recommend` tool (`tools.recommend.RecommendRequest`): the workload and the scope.
 
-    The recommendation request is matched by field name so that this works whatever subset of the
-    profile the tool reads; fields it does not declare are not sent.
+    An assumed answer (a documented default the customer did not give) does not narrow the scope: an
+    assumed deployment looks at every way of buying, an assumed GPU count is not a plan the customer made.
+    Fields the tool does not declare are not sent.
     """
-    workload = estimate_arguments(profile)
+    serving = profile.use_case == "online_serving"
+    training = profile.use_case in TRAINING_USE_CASES
+    units = DEPLOYMENT_UNITS.get(profile.deployment or "", ()) if "deployment" not in assumed else ()
+    framework = profile.framework or ("vllm" if not training else "pytorch")
     candidates: dict[str, Any] = {
-        "workload": workload,  # tools.recommend.RecommendRequest.workload is an EstimateRequest
-        "request": workload,
-        "slo_ttft_ms": profile.ttft_ms if profile.use_case == "online_serving" else None,
-        "slo_tpot_ms": profile.tpot_ms if profile.use_case == "online_serving" else None,
+        "workload": estimate_arguments(profile),
+        "slo_ttft_ms": profile.ttft_ms if serving else None,
+        "slo_tpot_ms": profile.tpot_ms if serving else None,
         "budget_eur": profile.budget_eur,
-        "needs_graphics": profile.rendering_cad,
-        "ecc_required": profile.ecc_required,
+        "units": list(units),
+        "deployment": profile.deployment if "deployment" not in assumed else None,
+        "needs_graphics": bool(profile.rendering_cad),
+        "ecc_required": bool(profile.ecc_required),
         "power_limit_w": profile.power_limit_w,
-        "estimate": estimate,
-        "offer_ids": matching_offers(profile)[0] if "offer_ids" in input_fields else None,
+        "rack_units": profile.rack_units,
+        "gpu_preference": getattr(profile, "gpu_preference", None),
+        "planned_gpus": profile.num_gpus if "num_gpus" not in assumed else None,
+        "engine": "vllm" if framework in VLLM_FRAMEWORKS else "generic",
+        "dataset_bytes": profile.dataset_size_bytes if training else None,
+        "checkpoint_interval_min": profile.checkpoint_interval_min if training else None,
     }
     return {k: v for k, v in candidates.items() if k in input_fields and v is not None and v != []}
 

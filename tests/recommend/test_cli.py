@@ -22,30 +22,35 @@ def test_recommend_json_schema() -> None:
               "--concurrency", "4", "--slo-ttft-ms", "1000", "--slo-tpot-ms", "60", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert data["recommended"] is None or isinstance(data["recommended"], str)
-    assert data["recommended_reason"]
-    option = data["options"][0]
-    for key in ("offer_id", "name", "gpu", "num_gpus", "price_eur", "hourly_eur", "fits", "reasons",
-                "per_gpu_total_bytes", "headroom_pct", "eur_per_million_tokens"):
-        assert key in option
+    assert data["status"] in ("recommended", "over_budget", "no_fit")
+    assert data["recommended"] == (data["plan"] or {}).get("offer_id")
+    assert data["headline"]["id"].startswith("headline.")
+    plan = data["plan"]
+    for key in ("offer_id", "gpu_id", "purchase", "parallelism", "memory", "serving", "costs", "knobs", "request",
+                "fits", "reasons", "notes", "host"):
+        assert key in plan
     for key in ("ttft_ms", "tpot_ms", "output_tokens_per_s", "max_concurrency_under_slo"):
-        assert key in option["perf"]
+        assert key in plan["serving"]
+    assert plan["parallelism"]["num_gpus"] == plan["purchase"]["units"] * plan["purchase"]["gpus_per_unit"]
     assert {o["offer_id"] for o in data["options"]} >= {"ACD-006", "ACD-009", "ACD-014"}
 
 
 def test_recommend_table_lists_fitting_first() -> None:
-    out = cli("recommend", "--model", "llama-3.1-70b", "--precisions", "bf16,fp8,awq", "--top", "200")
+    out = cli("recommend", "--model", "llama-3.1-70b", "--precisions", "fp8,awq", "--units", "workstation",
+              "--engine-memory", "generic", "--top", "200")
     assert out.returncode == 0, out.stderr
     rows = [line for line in out.stdout.splitlines() if line[:3].strip().isdigit()]
     flags = [line.split()[1] for line in rows]
     assert flags == sorted(flags, key=lambda f: f != "yes")
-    assert "ACD-014 Enterprise Max: serves it with fp8" in out.stdout
-    assert "recommended:" in out.stdout
+    assert "✓ ACD-014: serves the load with 1 GPU (TP 1 × PP 1, fp8" in out.stdout
+    assert out.stdout.splitlines()[2].startswith("Recommended configuration:")
+    french = cli("recommend", "--model", "llama-3.1-8b", "--units", "workstation", "--lang", "fr")
+    assert french.returncode == 0 and "Configuration recommandée" in french.stdout
 
 
 def test_bad_offer_file_is_one_line_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "offers.toml"
-    path.write_text('[[offers]]\nid = "X"\nname = "x"\nkind = "purchase"\nplatform = "ws-acd-006"\n'
+    path.write_text('[[offers]]\nid = "X"\nname = "x"\nkind = "purchase"\nunit = "workstation"\nplatform = "ws-acd-006"\n'
                     'gpu = "rtx-5080"\ngpu_counts = [1]\nprice_eur = {value = -1, src = ["seed002"]}\n')
     out = cli("recommend", "--model", "llama-3.1-8b", "--catalog", str(path))
     assert out.returncode == 2

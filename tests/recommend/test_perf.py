@@ -109,7 +109,7 @@ def test_sla_search_finds_the_largest_passing_concurrency() -> None:
         assert nxt.ttft_ms > 10_000 or nxt.tpot_ms > 200
     tight = sla_search(s, 1000, 200, None, 1.0)
     assert not tight.met and tight.max_concurrency is None
-    assert "impossible even at concurrency 1" in tight.reason
+    assert tight.reason.id == "sla.impossible" and tight.reason.params["parts"][0].id == "sla.tpot_over"
     assert tight.best_at_one.tpot_ms > 1.0
 
 

@@ -1,4 +1,4 @@
-"""Recommendation: the seed's 70 B example, VRAM never adds up, reasons, ranking, SLA, graphics, budget."""
+"""Recommendation: the seed's 70 B example, VRAM never adds up, whole units, scope, budget, knobs, reasons."""
 
 from __future__ import annotations
 
@@ -8,35 +8,39 @@ import pytest
 
 from tools.estimate import EstimateRequest
 from tools.model_loader import load_model
-from tools.recommend import RecommendRequest, RecommendResult, recommend
+from tools.plan import Plan, RecommendResult
+from tools.recommend import RecommendRequest, recommend
 
 SPEC_70B = load_model("llama-3.1-70b")
 
 
 def run(**kw: object) -> RecommendResult:
     workload = kw.pop("workload", EstimateRequest(model="llama-3.1-70b", input_len=1024, output_len=256))
+    kw.setdefault("engine", "generic")
     return recommend(RecommendRequest(workload=workload, **kw), SPEC_70B)  # type: ignore[arg-type]
 
 
-def test_seed_weight_figures() -> None:
-    # seed 000: 70 B x 2 bytes = 140 GB, x 1 byte = 70 GB, 4 bits = 35 GB (decimal, before metadata)
-    weights = {w.precision: w.weight_bytes / 1e9 for w in run(precisions=["fp8"]).weights}
-    assert weights["16-bit"] == pytest.approx(141.1, abs=0.1)
-    assert weights["8-bit"] == pytest.approx(70.6, abs=0.1)
-    assert weights["4-bit"] == pytest.approx(35.3, abs=0.1)
+def reason_ids(plan: Plan) -> list[str]:
+    return [r.id for r in plan.reasons]
+
+
+def by_offer(result: RecommendResult, precision: str | None = None) -> dict[str, Plan]:
+    out: dict[str, Plan] = {}
+    for option in result.options:
+        if precision is None or option.weight_precision.startswith(precision):
+            out.setdefault(option.offer_id, option)
+    return out
 
 
 def test_seed_example_each_workstation_offer() -> None:
-    result = run(precisions=["bf16", "fp8", "awq"])
-    verdict = {v.offer_id: v for v in result.offers}
-    assert not verdict["ACD-006"].fits and "GB needed per GPU" in verdict["ACD-006"].summary
-    assert not verdict["ACD-009"].fits  # even 4-bit (35 GB + metadata + KV) exceeds one 32 GB card
-    assert "does not add up" in verdict["ACD-009"].summary
-    assert verdict["ACD-014"].fits
-    assert "fp8" in verdict["ACD-014"].summary and "not with bfloat16" in verdict["ACD-014"].summary
-    by = {(o.offer_id, o.precision): o for o in result.options}
-    assert by[("ACD-014", "bfloat16")].reasons[0].startswith("memory:")
-    assert by[("ACD-014", "fp8")].fits and by[("ACD-014", "fp8")].headroom_pct > 10
+    # seed 000: 70 B x 2 bytes = 140 GB, x 1 byte = 70 GB, 4 bits = 35 GB (decimal, before metadata)
+    result = run(precisions=["fp8", "awq"], units=["workstation"], search=False)
+    bf16, fp8, awq = by_offer(result, "bfloat16"), by_offer(result, "fp8"), by_offer(result, "awq")
+    assert not bf16["ACD-006"].fits and reason_ids(bf16["ACD-006"]) == ["reason.memory"]
+    assert bf16["ACD-006"].memory and bf16["ACD-006"].memory.weights_bytes > 140e9
+    assert not awq["ACD-009"].fits  # even 4-bit (35 GB + metadata + KV) exceeds one 32 GB card
+    assert not bf16["ACD-014"].fits and fp8["ACD-014"].fits  # 70 GB of FP8 weights fit 96 GB, 140 GB do not
+    assert fp8["ACD-014"].memory and fp8["ACD-014"].memory.headroom_pct > 10
 
 
 def test_two_32gb_cards_are_not_a_64gb_card(tmp_path: Path) -> None:
@@ -46,88 +50,157 @@ def test_two_32gb_cards_are_not_a_64gb_card(tmp_path: Path) -> None:
 id = "DUAL-5090"
 name = "two RTX 5090"
 kind = "purchase"
+unit = "workstation"
 platform = "ws-acd-009"
 gpu = "rtx-5090"
 gpu_counts = [2]
 price_eur = {value = 26000, src = ["mine"]}
 
-[[platforms]]
-id = "ws-acd-009"
-name = "two-slot Threadripper"
-kind = "workstation"
-gpu = "rtx-5090"
-max_gpus = {value = 2, src = ["mine"]}
-scaleup_domain = 1
-cpu = {value = "Threadripper", src = ["mine"]}
-
 [sources]
 mine = "test catalogue"
 """)
     # 64 GB of capacity in total, but an 8-bit 70 B needs ~74 GB; each card holds its own shard only
-    result = run(precisions=["fp8"], catalog=catalog)
-    dual = [o for o in result.options if o.offer_id == "DUAL-5090"]
-    assert dual and not any(o.fits for o in dual)
-    option = dual[0]
-    assert option.num_gpus == 2 and option.tensor_parallel_size * option.pipeline_parallel_size == 2
-    assert option.per_gpu_total_bytes is not None and option.per_gpu_total_bytes > 30e9
-    assert "does not add up" in option.reasons[0]
+    dual = run(workload=EstimateRequest(model="llama-3.1-70b", quantization="fp8", input_len=1024, output_len=256),
+               catalog=catalog, search=False).options[0]
+    assert dual.offer_id == "DUAL-5090" and not dual.fits
+    assert dual.parallelism.num_gpus == 2 and dual.parallelism.tensor_parallel * dual.parallelism.pipeline_parallel == 2
+    assert dual.memory and dual.memory.total_bytes > 30e9
+    assert reason_ids(dual) == ["reason.memory"] and dual.reasons[0].params["gpus"] == 2
     # with TP=2 a 4-bit 70 B (~41 GB) does fit on two 32 GB cards: a compatible strategy, named
-    four_bit = next(o for o in run(precisions=["awq"], catalog=catalog).options if o.offer_id == "DUAL-5090")
-    assert four_bit.fits and four_bit.tensor_parallel_size * four_bit.pipeline_parallel_size == 2
-    assert any("peer-to-peer" in n for n in four_bit.notes)
+    four_bit = run(workload=EstimateRequest(model="llama-3.1-70b", quantization="awq", input_len=1024,
+                                            output_len=256), catalog=catalog).options[0]
+    assert four_bit.fits and four_bit.parallelism.tensor_parallel == 2
+    assert any(n.id == "note.no_p2p" for n in four_bit.notes)
 
 
-def test_fitting_options_first_and_ranked_by_cost() -> None:
-    result = run(precisions=["fp8"])
-    fits = [o.fits for o in result.options]
-    assert fits == sorted(fits, reverse=True)
-    priced = [o.eur_per_million_tokens for o in result.options if o.fits and o.eur_per_million_tokens is not None]
-    assert priced == sorted(priced, key=lambda c: float(f"{c:.3g}"))
-    assert result.recommended == result.options[0].offer_id
+def test_configurations_are_whole_units() -> None:
+    result = run(workload=EstimateRequest(model="llama-3.1-70b", quantization="fp8", input_len=2048, output_len=256,
+                                          concurrency=50), units=["server", "node", "rack"], slo_ttft_ms=500,
+                 slo_tpot_ms=50)
+    assert result.plan is not None
+    for plan in result.options:
+        assert plan.parallelism.num_gpus == plan.purchase.units * plan.purchase.gpus_per_unit
+        if plan.purchase.unit == "rack":
+            assert plan.parallelism.num_gpus % 72 == 0  # an NVL72 is sold as a rack, never by the GPU
+        if plan.purchase.unit == "node":
+            assert plan.purchase.gpus_per_unit == 8
+    assert result.plan.purchase.unit in ("server", "node")
+
+
+def test_quote_is_never_recommended_while_a_priced_option_fits() -> None:
+    result = run(workload=EstimateRequest(model="llama-3.1-70b", quantization="fp8", input_len=1024, output_len=256,
+                                          concurrency=8), units=["server", "node", "rack"])
+    assert result.plan is not None and result.plan.purchase.how == "buy" and result.plan.purchase.price_eur
+    assert any(o.purchase.how == "quote" and o.fits for o in result.options)
+
+
+def test_budget_over_names_the_gap_and_changes_that_fit() -> None:
+    # Llama 3.1 8B in bf16 needs 16 GB of weights alone: not the 16 GB RTX 5080; the 32 GB RTX 5090
+    # (22 670 EUR) is over a 10 000 EUR budget; FP8 weights fit the RTX 5080 (7 160 EUR) within it.
+    workload = EstimateRequest(model="llama-3.1-8b", dtype="bfloat16", input_len=1024, output_len=256, concurrency=1,
+                               max_model_len=4096)
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"], budget_eur=10_000),
+                       load_model("llama-3.1-8b"))
+    assert result.status == "over_budget" and result.plan is not None and result.plan.offer_id == "ACD-009"
+    assert result.budget.status == "over" and result.budget.gap_eur == pytest.approx(12_670)
+    assert result.headline.id == "headline.over_budget_changes"
+    fp8 = [c for c in result.changes if [k.code for k in c.knobs] == ["weights_fp8"]]
+    assert fp8 and fp8[0].plan.offer_id == "ACD-006" and fp8[0].plan.within_budget
+
+
+SINGLE_CARD_WORKSTATIONS = ["ACD-006", "ACD-009", "ACD-014"]
+
+
+def test_search_turns_knobs_when_nothing_in_scope_fits() -> None:
+    # 70 B in bf16 (141 GB) fits no single-card workstation; the expert's ladder finds FP8 weights on 96 GB
+    result = run(units=["workstation"], offer_ids=SINGLE_CARD_WORKSTATIONS)
+    assert result.plan is not None and result.plan.fits
+    codes = [k.code for k in result.plan.knobs]
+    assert any(k.changes_workload for k in result.plan.knobs)
+    assert "weights_fp8" in codes or "weights_int4" in codes
+    assert result.status == "recommended"
+
+
+def test_nothing_fits_is_said_plainly() -> None:
+    result = run(units=["workstation"], search=False, offer_ids=[*SINGLE_CARD_WORKSTATIONS, "CLOUD-H200"])
+    assert result.status == "no_fit" and result.plan is None and result.recommended is None
+    assert result.headline.id == "headline.no_fit"
+    assert [a.offer_id for a in result.alternatives] == ["CLOUD-H200"]  # what would hold it, outside the scope
 
 
 def test_sla_impossible_even_at_one_is_reported_with_best_numbers() -> None:
-    result = run(precisions=["fp8"], slo_tpot_ms=1.0)
-    assert result.recommended is None and "no option fits" in result.recommended_reason
-    option = next(o for o in result.options if o.offer_id == "ACD-014")
-    assert any("impossible even at concurrency 1" in r and "best: TTFT" in r for r in option.reasons)
+    result = run(precisions=["fp8"], slo_tpot_ms=1.0, search=False)
+    assert result.plan is None
+    option = by_offer(result, "fp8")["ACD-014"]
+    assert "reason.sla_impossible" in reason_ids(option)
+    assert option.reasons[0].params["tpot"] > 1.0
 
 
 def test_sla_search_sets_max_concurrency_and_cost() -> None:
     result = run(precisions=["fp8"], slo_ttft_ms=2000, slo_tpot_ms=100)
-    option = next(o for o in result.options if o.offer_id == "ACD-014")
-    assert option.fits and option.perf.max_concurrency_under_slo and option.perf.max_concurrency_under_slo >= 1
-    assert option.eur_per_million_tokens and option.eur_per_million_tokens > 0
-    assert option.tokens_per_eur == pytest.approx(1e6 / option.eur_per_million_tokens)
+    option = by_offer(result, "fp8")["ACD-014"]
+    assert option.fits and option.serving and option.serving.max_concurrency_under_slo
+    assert option.costs.eur_per_million_tokens and option.costs.eur_per_million_tokens > 0
+    assert option.costs.eur_per_million_tokens == pytest.approx(
+        option.costs.hourly_eur / (option.serving.sustained_output_tokens_per_s * 3600) * 1e6)
 
 
-def test_graphics_rejects_datacentre_gpus_and_budget_rejects_price() -> None:
+def test_graphics_and_ecc_reject_and_budget_is_apart() -> None:
     workload = EstimateRequest(model="llama-3.1-70b", quantization="awq", input_len=512, output_len=128)
-    result = run(workload=workload, needs_graphics=True, budget_eur=30000)
-    by = {o.offer_id: o for o in result.options}
-    assert any(r.startswith("graphics:") and "vGPU" in r for r in by["CLOUD-RTXPRO6000-SE"].reasons)
-    assert any(r.startswith("graphics:") for r in by["CLOUD-H100-SXM"].reasons)
-    assert any(r.startswith("budget:") for r in by["ACD-014"].reasons)
-    assert not any(r.startswith("graphics:") for r in by["ACD-014"].reasons)  # RTX PRO: certified drivers
+    result = run(workload=workload, needs_graphics=True, budget_eur=30000, search=False)
+    by = by_offer(result)
+    graphics = {o: p.reasons[0].params["problem"].id for o, p in by.items()  # type: ignore[union-attr]
+                if p.reasons and p.reasons[0].id == "reason.graphics"}
+    assert graphics["CLOUD-RTXPRO6000-SE"] == "sys.graphics_vgpu"
+    assert graphics["CLOUD-H100-SXM"] == "sys.graphics_none"
+    assert by["ACD-014"].fits and by["ACD-014"].within_budget is False  # RTX PRO: certified, over budget
+    ecc = run(workload=workload, ecc_required=True, search=False)
+    assert any(r.id == "reason.ecc" for r in by_offer(ecc)["ACD-009"].reasons)
 
 
-def test_training_mode_costs_a_run() -> None:
-    workload = EstimateRequest(model="llama-3.1-8b", mode="training", method="lora", batch_size=4, seq_len=2048,
-                               gradient_checkpointing="full")
-    result = recommend(RecommendRequest(workload=workload, train_tokens=10**9), load_model("llama-3.1-8b"))
-    option = next(o for o in result.options if o.offer_id == "ACD-014")
-    assert option.fits and option.perf.training_tokens_per_s and option.perf.goodput
-    assert option.cost_per_training_run_eur == pytest.approx(option.eur_per_million_tokens * 1000)
+def test_training_plan_speaks_training() -> None:
+    workload = EstimateRequest(model="llama-3.1-8b", mode="training", method="lora", batch_size=4, seq_len=2048)
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"], dataset_bytes=4 * 10**9,
+                                        checkpoint_interval_min=30), load_model("llama-3.1-8b"))
+    plan = result.plan
+    assert plan is not None and plan.serving is None and plan.training is not None
+    assert {k.code for k in plan.knobs} >= {"gradient_checkpointing", "chunked_loss"}
+    t = plan.training
+    assert t.tokens_per_epoch == 10**9  # 4 GB of text at 4 bytes per token
+    assert t.epoch_hours == pytest.approx(t.tokens_per_epoch / t.tokens_per_s / 3600)
+    assert 0 < t.goodput < 1 and t.checkpoint_interval_min == 30
+    assert plan.costs.eur_per_epoch == pytest.approx(plan.costs.hourly_eur * t.epoch_hours)
+    assert plan.costs.eur_per_million_tokens is None
+
+
+def test_full_finetune_over_gpus_is_sharded() -> None:
+    workload = EstimateRequest(model="llama-3.1-8b", mode="training", method="full", batch_size=4, seq_len=4096)
+    result = recommend(RecommendRequest(workload=workload, units=["node"]), load_model("llama-3.1-8b"))
+    plan = result.plan
+    assert plan is not None and plan.parallelism.num_gpus == 8 and plan.parallelism.zero == 3
+    assert any(k.code == "zero" for k in plan.knobs)
+
+
+def test_gpu_preference_is_honoured_or_explained() -> None:
+    workload = EstimateRequest(model="llama-3.1-8b", input_len=1024, output_len=256, concurrency=4)
+    spec = load_model("llama-3.1-8b")
+    honoured = recommend(RecommendRequest(workload=workload, units=["cloud"], gpu_preference="h100-sxm"), spec)
+    assert honoured.plan is not None and honoured.plan.gpu_id == "h100-sxm"
+    assert honoured.preference is not None and honoured.preference.id == "preference.honoured"
+    other = recommend(RecommendRequest(workload=workload, units=["workstation"], gpu_preference="h100-sxm"), spec)
+    assert other.preference is not None and other.preference.id == "preference.not_in_scope"
 
 
 def test_vllm_engine_profile_decides_the_fit() -> None:
-    workload = EstimateRequest(model="llama-3.1-70b", engine="vllm", quantization="fp8", max_model_len=8192,
-                               input_len=1024, output_len=256)
-    result = run(workload=workload)
-    by = {o.offer_id: o for o in result.options}
+    workload = EstimateRequest(model="llama-3.1-70b", quantization="fp8", max_model_len=8192, input_len=1024,
+                               output_len=256)
+    result = run(workload=workload, engine="vllm", units=["workstation"], search=False)
+    by = by_offer(result)
     assert by["ACD-014"].fits  # 96 GB x 0.9 leaves a KV pool for 8k-token requests
-    assert any("KV pool holds" in r for r in by["ACD-009"].reasons)
-    assert by["ACD-014"].perf.max_concurrency_memory and by["ACD-014"].perf.max_concurrency_memory >= 1
+    assert by["ACD-014"].memory and by["ACD-014"].memory.engine == "vllm"
+    assert by["ACD-014"].memory.kv_cache_tokens and by["ACD-014"].memory.kv_cache_tokens >= 8192
+    assert by["ACD-014"].memory.load_bytes < by["ACD-014"].memory.total_bytes  # the load needs less than vLLM takes
+    assert reason_ids(by["ACD-009"]) == ["reason.vllm_weights"]
 
 
 def test_offer_filter_and_unknown_offer() -> None:

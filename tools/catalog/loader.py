@@ -89,6 +89,7 @@ def _load(path_text: str | None) -> Catalog:
             offers = own_offers
         assumptions.update(_assumptions(path, raw))
         sources.update(raw.get("sources", {}))
+    offers = [_with_unit(offer, platforms, gpus) for offer in offers]
     where = path_text or "bundled catalogue"
     try:
         parsed_assumptions = Assumptions.model_validate(assumptions)
@@ -102,6 +103,20 @@ def _load(path_text: str | None) -> Catalog:
     except ValidationError as error:
         first = error.errors()[0]
         raise InputError(f"{where}", str(first["msg"]).removeprefix("Value error, ")) from None
+
+
+def _with_unit(offer: Offer, platforms: list[Platform], gpus: list[Gpu]) -> Offer:
+    """A vendor file written before units existed: the unit follows the platform (an HGX/OAM board is a node)."""
+    if offer.unit is not None:
+        return offer
+    platform = next((p for p in platforms if p.id == offer.platform), None)
+    gpu = next((g for g in gpus if g.id == offer.gpu), None)
+    if platform is None:
+        return offer  # reported by the catalogue's reference check
+    unit = {"workstation": "workstation", "rack": "rack", "cloud": "cloud"}.get(platform.kind, "server")
+    if unit == "server" and gpu is not None and gpu.form_factor in ("sxm", "oam", "superchip"):
+        unit = "node"
+    return offer.model_copy(update={"unit": "cloud" if offer.kind == "cloud" else unit})
 
 
 def load_catalog(path: Path | None = None) -> Catalog:

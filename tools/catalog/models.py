@@ -6,7 +6,7 @@ catalogue's `[sources]` tables) and an optional note; `derived` marks a value co
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -125,29 +125,90 @@ class Platform(_Strict):
     networking: TextFigure | None = None
     storage: TextFigure | None = None
     nvme_tb: NumFigure | None = None
+    storage_write_gbs: NumFigure | None = Field(
+        None, description="sequential write GB/s of the local NVMe that takes checkpoints (vendor peak)")
+    rack_units: IntFigure | None = Field(None, description="height in rack units (U) of one unit")
     measured_allreduce_busbw_gbs: NumFigure | None = None
     notes: list[str] = []
     conflicts: list[str] = []
 
 
+UnitKind = Literal["workstation", "server", "node", "rack", "cloud"]
+UNIT_KINDS: tuple[str, ...] = ("workstation", "server", "node", "rack", "cloud")
+
+
 class Offer(_Strict):
+    """What a customer can buy or rent, as it is sold: whole units of `gpu_counts[i]` GPUs each.
+
+    unit: workstation (a tower), server (rack server with PCIe cards), node (HGX/DGX board of SXM GPUs),
+    rack (NVL72), cloud (an instance). A configuration is `units` x `gpus per unit`, `units` <= max_units
+    (nodes joined by InfiniBand/RoCE, several cloud instances); a rack is never sold by the GPU.
+    """
+
     id: str = Field(min_length=1)
     name: str = Field(min_length=1)
-    kind: Literal["purchase", "cloud", "reference"]
+    kind: Literal["purchase", "cloud", "quote"] = Field(
+        description="purchase: priced to buy; cloud: priced per GPU-hour; quote: no public price")
     platform: str = Field(min_length=1)
     gpu: str = Field(min_length=1)
-    gpu_counts: list[Annotated[int, Field(ge=1)]] = Field(min_length=1)
-    price_eur: NumFigure | None = None
+    unit: UnitKind | None = Field(None, description="how it is sold; derived from the platform when absent")
+    gpu_counts: list[Annotated[int, Field(ge=1)]] = Field(
+        min_length=1, description="GPUs one unit holds, per configuration sold (instance sizes for cloud)")
+    max_units: int = Field(1, ge=1, description="whole units that can be joined for one job")
+    price_eur: NumFigure | None = Field(None, description="purchase: one unit with gpu_counts[0] GPUs")
+    price_usd: NumFigure | None = Field(None, description="the same in US dollars, converted at eur_per_usd")
+    extra_gpu_eur: NumFigure | None = Field(None, description="purchase: each GPU beyond gpu_counts[0] in a unit")
+    extra_gpu_usd: NumFigure | None = None
+    price_kind: Literal["list", "estimate"] = Field(
+        "list", description="list: the vendor's own price; estimate: a market price from public sources")
+    price_date: str | None = Field(None, pattern=r"^\d{4}(-\d{2}(-\d{2})?)?$",
+                                   description="when the price was observed (ISO year, month or day)")
     hourly_usd_per_gpu: NumFigure | None = None
     hourly_eur_per_gpu: NumFigure | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _older_names(cls, data: Any) -> Any:
+        # catalogues written before units existed: "reference" was an unpriced platform (now "quote")
+        if isinstance(data, dict) and data.get("kind") == "reference":
+            data = {**data, "kind": "quote"}
+        return data
+
     @model_validator(mode="after")
     def _price_matches_kind(self) -> Offer:
-        if self.kind == "purchase" and self.price_eur is None:
-            raise ValueError("price_eur: required for a purchase offer")
+        if self.kind == "purchase" and self.price_eur is None and self.price_usd is None:
+            raise ValueError("price_eur or price_usd: required for a purchase offer")
         if self.kind == "cloud" and self.hourly_usd_per_gpu is None and self.hourly_eur_per_gpu is None:
             raise ValueError("hourly_eur_per_gpu or hourly_usd_per_gpu: required for a cloud offer")
+        if self.unit is not None and (self.kind == "cloud") != (self.unit == "cloud"):
+            raise ValueError("unit: a cloud offer is sold as cloud instances, and only a cloud offer is")
         return self
+
+    def unit_price_eur(self, gpus_in_unit: int, eur_per_usd: float) -> float | None:
+        """Purchase price of one unit holding `gpus_in_unit` GPUs: base configuration + extra cards."""
+        base = _eur(self.price_eur, self.price_usd, eur_per_usd)
+        if base is None:
+            return None
+        extra = gpus_in_unit - self.gpu_counts[0]
+        if extra <= 0:
+            return base
+        card = _eur(self.extra_gpu_eur, self.extra_gpu_usd, eur_per_usd)
+        return None if card is None else base + extra * card
+
+    def hourly_eur_per_gpu_value(self, eur_per_usd: float) -> float | None:
+        return _eur(self.hourly_eur_per_gpu, self.hourly_usd_per_gpu, eur_per_usd)
+
+    @property
+    def price_sources(self) -> list[str]:
+        figures = (self.price_eur, self.price_usd, self.extra_gpu_eur, self.extra_gpu_usd, self.hourly_eur_per_gpu,
+                   self.hourly_usd_per_gpu)
+        return [key for f in figures if f is not None for key in f.src]
+
+
+def _eur(eur: NumFigure | None, usd: NumFigure | None, eur_per_usd: float) -> float | None:
+    if eur is not None:
+        return eur.value
+    return None if usd is None else usd.value * eur_per_usd
 
 
 class Assumptions(_Strict):
@@ -179,6 +240,9 @@ class Catalog(_Strict):
                 raise ValueError(f"offers[{offer.id}].gpu: unknown GPU id {offer.gpu!r}")
             if offer.platform not in platform_ids:
                 raise ValueError(f"offers[{offer.id}].platform: unknown platform id {offer.platform!r}")
+        for offer in self.offers:
+            if offer.unit is None:
+                raise ValueError(f"offers[{offer.id}].unit: missing (workstation, server, node, rack or cloud)")
         for platform in self.platforms:
             if platform.gpu != "*" and platform.gpu not in gpu_ids:
                 raise ValueError(f"platforms[{platform.id}].gpu: unknown GPU id {platform.gpu!r}")

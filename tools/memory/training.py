@@ -21,6 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from tools.errors import InputError
+from tools.messages import Msg
 from tools.model_spec import LayerParams, ModelSpec
 
 Optimizer = Literal["adamw", "adamw8bit", "paged_adamw8bit", "sgd", "adafactor"]
@@ -73,7 +74,7 @@ class TrainingMemory(BaseModel):
     trainable_params: int
     checkpoint_bytes: int  # model (or adapter) weights on disk
     checkpoint_resume_bytes: int  # plus optimizer states, needed to resume
-    notes: list[str] = Field(default_factory=list)
+    notes: list[Msg] = Field(default_factory=list)
 
 
 def _target_shapes(model: ModelSpec) -> dict[str, tuple[int, int]]:
@@ -138,7 +139,7 @@ def _adafactor_state_params(model: ModelSpec) -> int:
 
 def training_memory(model: ModelSpec, s: TrainingSettings, dtype_bytes: float) -> TrainingMemory:
     """Peak memory of the most loaded GPU (first pipeline stage, which keeps the most micro-batches)."""
-    notes: list[str] = []
+    notes: list[Msg] = []
     total_params = model.params_total
     shard_model = s.tp * s.pp
     tokens = s.batch_size * s.seq_len
@@ -157,7 +158,7 @@ def training_memory(model: ModelSpec, s: TrainingSettings, dtype_bytes: float) -
         base_bits = NF4_BITS if s.method == "qlora" else dtype_bytes * 8
         weights = linear * base_bits / 8 + rest * dtype_bytes + trainable * dtype_bytes
         if s.method == "qlora":
-            notes.append("QLoRA: frozen base linears in NF4 (4.13 bits/weight), dequantized layer by layer")
+            notes.append(Msg("train.qlora_nf4"))
     weights /= shard_model
 
     # Gradients and optimizer states, per trainable parameter.
@@ -186,21 +187,19 @@ def training_memory(model: ModelSpec, s: TrainingSettings, dtype_bytes: float) -
         weights /= s.dp
         largest_layer = max(layer.total for layer in model.layers) * dtype_bytes / shard_model
         weights += 2 * largest_layer  # the gathered layer and the prefetched next one
-        notes.append(f"ZeRO-3/FSDP over {s.dp} ranks: parameters gathered layer by layer")
+        notes.append(Msg("train.zero3", dp=s.dp))
     paged = offloaded = 0.0
     if s.optimizer == "paged_adamw8bit":
         paged_part = trainable * per_param_states / shard_model / (s.dp if s.zero >= 1 else 1)
         paged, states = paged_part, states - paged_part
-        notes.append("paged 8-bit AdamW: states live in CUDA managed memory and page to host RAM when the GPU "
-                     "is full; they are reported apart, not in the device peak")
+        notes.append(Msg("train.paged_adam"))
     if s.cpu_offload:
         offloaded, states = states, 0.0
-        notes.append("optimizer states and master weights offloaded to host RAM (slower optimizer step)")
+        notes.append(Msg("train.cpu_offload"))
     if s.optimizer_in_backward:
         largest = max(model.embedding_params, model.lm_head_params, 1) if s.method == "full" else 0
         grads = largest * grad_bytes / shard_model
-        notes.append("optimizer in backward: each gradient is applied and freed at once; the largest tensor "
-                     "is the transient")
+        notes.append(Msg("train.optimizer_in_backward"))
 
     # Activations.
     per_token_layer = _saved_per_token(model, s, dtype_bytes)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field
 
 from tools.catalog.models import Gpu
+from tools.messages import Msg
 from tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
 from tools.perf.serving import (
     Bound,
@@ -56,7 +57,7 @@ class PerfEstimate(BaseModel):
     sla: SlaResult | None = None
     roofline: list[RooflinePoint] = Field(default_factory=list)
     training: TrainingEstimate | None = None
-    assumptions: list[str] = Field(default_factory=list)
+    assumptions: list[Msg] = Field(default_factory=list)
 
 
 def compute_precision(weight_format: str, gpu: Gpu) -> str:
@@ -115,7 +116,7 @@ def _training(result: EstimateResult, gpu: Gpu, shape: ModelShape, efficiencies:
     return PerfEstimate(
         mode="training", gpu=gpu.id, num_gpus=plan.num_gpus, compute_precision=setup.precision,
         bound=train.bound, training=train,
-        assumptions=[*train.notes, "tokens per step = batch_size x seq_len x accumulation x data-parallel"],
+        assumptions=[*train.notes, Msg("speed.tokens_per_step")],
     )
 
 
@@ -150,10 +151,10 @@ def estimate_perf(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
         max_concurrency_memory=cap, max_output_tokens_per_s=best.output_tokens_per_s if best else None,
         sla=sla, roofline=[roofline(setup, "prefill", lone), roofline(setup, "decode", decode)],
         assumptions=[
-            f"efficiencies: bandwidth {eff.bandwidth:.0%}, compute {eff.compute:.0%}, step overhead "
-            f"{eff.step_overhead_s * 1e3:g} ms (calibrated on TensorRT-LLM H100 FP8 max-throughput tables)",
-            "continuous batching with chunked prefill; KV reserved for input + output per running request",
-            f"P{percentile:g} TTFT from an M/D/1 prompt queue (approximation); TPOT taken as uniform per step",
+            Msg("speed.efficiencies", bandwidth=eff.bandwidth, compute=eff.compute,
+                overhead_ms=eff.step_overhead_s * 1e3),
+            Msg("speed.continuous_batching"),
+            Msg("speed.ttft_queue", percentile=percentile),
         ],
     )
 

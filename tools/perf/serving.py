@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tools.catalog.models import Gpu
 from tools.errors import InputError
+from tools.messages import Msg
 from tools.perf.collectives import collective_time_s
 from tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
 from tools.perf.shape import ModelShape
@@ -228,7 +229,7 @@ class SlaResult(BaseModel):
     max_concurrency: int | None = Field(description="largest concurrency meeting the SLA (None when none)")
     at_max: LoadPoint | None
     best_at_one: LoadPoint = Field(description="concurrency 1: the best latency achievable")
-    reason: str
+    reason: Msg
 
 
 def sla_search(setup: ServingSetup, input_len: int, output_len: int, slo_ttft_ms: float | None,
@@ -248,15 +249,15 @@ def sla_search(setup: ServingSetup, input_len: int, output_len: int, slo_ttft_ms
     one = at(1)
     if top < 1:
         return SlaResult(met=False, max_concurrency=None, at_max=None, best_at_one=one,
-                         reason="not even one sequence of this length fits in the KV cache")
+                         reason=Msg("sla.no_sequence_fits"))
     if not ok(one):
         parts = []
         if slo_ttft_ms is not None and one.ttft_ms > slo_ttft_ms:
-            parts.append(f"TTFT {one.ttft_ms:.0f} ms > {slo_ttft_ms:g} ms")
+            parts.append(Msg("sla.ttft_over", got=one.ttft_ms, limit=slo_ttft_ms))
         if slo_tpot_ms is not None and one.tpot_ms > slo_tpot_ms:
-            parts.append(f"TPOT {one.tpot_ms:.1f} ms > {slo_tpot_ms:g} ms")
+            parts.append(Msg("sla.tpot_over", got=one.tpot_ms, limit=slo_tpot_ms))
         return SlaResult(met=False, max_concurrency=None, at_max=None, best_at_one=one,
-                         reason="SLA impossible even at concurrency 1: " + ", ".join(parts))
+                         reason=Msg("sla.impossible", parts=parts))
     low, high = 1, 2
     while high <= top and ok(at(high)):
         low, high = high, high * 2
@@ -267,6 +268,6 @@ def sla_search(setup: ServingSetup, input_len: int, output_len: int, slo_ttft_ms
             low = mid
         else:
             high = mid
-    why = "memory limit reached" if low >= top else "next level breaks the SLA"
+    why = "sla.memory_limit" if low >= top else "sla.next_breaks"
     return SlaResult(met=True, max_concurrency=low, at_max=at(low), best_at_one=one,
-                     reason=f"largest passing concurrency {low} ({why})")
+                     reason=Msg("sla.largest", concurrency=low, why=Msg(why)))

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from tools.catalog.models import Gpu
 from tools.errors import InputError
+from tools.messages import Msg
 from tools.perf.collectives import collective_time_s
 from tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
 
@@ -48,7 +49,7 @@ class TrainingEstimate(BaseModel):
     bound: Literal["compute", "communication"]
     flops_per_step: float
     mfu: float
-    notes: list[str]
+    notes: list[Msg]
 
 
 def estimate_training(setup: TrainingSetup) -> TrainingEstimate:
@@ -57,7 +58,10 @@ def estimate_training(setup: TrainingSetup) -> TrainingEstimate:
         raise InputError("dtype", f"{setup.gpu.name} has no {setup.precision} tensor unit",
                          ", ".join(setup.gpu.supported_precisions))
     eff = setup.efficiencies
-    factor = 8.0 if setup.recompute == "full" else 6.0
+    # forward 2N + input gradients 2N + weight gradients 2N of what trains (Kaplan et al. 2020 §2.1: 6N for
+    # full training); frozen LoRA bases skip their weight gradients; full recomputation adds a forward (2N)
+    trained_share = min(1.0, setup.trainable_params / setup.params_active)
+    factor = 4.0 + 2.0 * trained_share + (2.0 if setup.recompute == "full" else 0.0)
     flops = factor * setup.params_active * setup.tokens_per_step
     compute_s = flops / (setup.num_gpus * peak * eff.training_mfu)
     grad_bytes = setup.trainable_params * setup.gradient_bytes_per_param
@@ -71,13 +75,13 @@ def estimate_training(setup: TrainingSetup) -> TrainingEstimate:
     interval_s = setup.checkpoint_interval_steps * step_s
     wall_s = interval_s + ckpt_s
     useful = interval_s
-    notes = [f"{int(factor)} x active params x tokens per step; MFU {eff.training_mfu:.0%} (Llama 3 paper range)"]
+    notes = [Msg("speed.training_flops", factor=factor, mfu=eff.training_mfu)]
     if setup.failures_per_day > 0:
         failures_per_s = setup.failures_per_day / 86_400
         lost_per_failure = wall_s / 2 + setup.restart_s
         lost_fraction = min(1.0, failures_per_s * lost_per_failure)
         useful *= 1.0 - lost_fraction
-        notes.append(f"{setup.failures_per_day:g} failures/day, each losing half an interval + {setup.restart_s:g} s")
+        notes.append(Msg("speed.failures", per_day=setup.failures_per_day, restart_s=setup.restart_s))
     goodput = useful / wall_s
     return TrainingEstimate(
         step_time_s=step_s, compute_time_s=compute_s, gradient_allreduce_s=allreduce_s,

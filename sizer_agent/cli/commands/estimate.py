@@ -6,6 +6,7 @@ import argparse
 import json
 
 from sizer_agent.cli.commands.recommend import render_perf
+from sizer_agent.i18n import render as i18n_render
 from sizer_agent.cli.estimate_args import add_estimate_arguments, request_from_args
 from sizer_agent.cli.units import bar, both, gib, params
 from tools.estimate import EstimateResult, estimate
@@ -93,9 +94,9 @@ def render(result: EstimateResult) -> str:
         lines += ["", f"GPU {result.gpu_name or ''} {gib(result.gpu_memory_bytes)}: {verdict} "
                   f"(headroom {gib(result.headroom_bytes or 0)})"]
     for text in result.explanation:
-        lines.append(f"· {text}")
+        lines.append(f"· {i18n_render('en', text)}")
     if result.warnings:
-        lines += ["", "warnings:"] + [f"  - {w}" for w in result.warnings]
+        lines += ["", "warnings:"] + [f"  - {i18n_render('en', w)}" for w in result.warnings]
     return "\n".join(lines)
 
 

@@ -7,36 +7,48 @@ import json
 import sys
 from pathlib import Path
 
+from sizer_agent import advice
+from sizer_agent.agent.planning import DEPLOYMENT_UNITS
 from sizer_agent.cli.estimate_args import add_estimate_arguments, number, positive_float, request_from_args
-from sizer_agent.cli.units import gb
+from sizer_agent.i18n import Lang
+from sizer_agent.i18n import render as i18n_render
+from tools.catalog.models import UNIT_KINDS
 from tools.errors import InputError
 from tools.perf.estimate import PerfEstimate
-from tools.recommend import Option, RecommendRequest, RecommendResult, recommend
+from tools.plan import RecommendResult
+from tools.recommend import RecommendRequest, recommend
 
 NAME = "recommend"
 ORDER = 20
 HELP = "rank catalogue offers (GPU x count x parallelism x precision): fit, speed, cost per million tokens"
 DESCRIPTION = """\
-Size the workload, then choose the hardware: every offer of the catalogue x GPU count x parallelism
-(x precision with --precisions) is checked and either fits or is rejected with its reasons.
+Size the workload, then choose the hardware an expert would sign: every catalogue offer, sold as whole
+units (a workstation, N rack servers or 8-GPU nodes, an NVL72 rack, cloud instances of 1/2/4/8 GPUs), each
+tensor x pipeline split, is checked and either fits or is rejected with its reasons. The plan is the
+cheapest priced option in scope within the budget; over budget, the document-ready answer says so, with
+the gap and the workload changes that fit the budget, each computed.
 
 Definitions
-  fits          per-GPU memory (estimate, under a named TP x PP split) <= usable memory x (1 - headroom),
-                the SLA holds at --concurrency, graphics and budget constraints are met. GPU memory never
-                adds up: two 32 GB cards are not one 64 GB card; a multi-GPU option names its split.
-  TTFT / TPOT   time to first token / time per output token, predicted by the roofline model
-                (prefill compute-bound, decode bandwidth-bound, TP all-reduces, fixed step overhead).
-  SLA search    the largest concurrency whose P<percentile> TTFT and TPOT meet --slo-ttft-ms/--slo-tpot-ms;
-                the sustained tokens/s there give the cost. An SLA missed even at concurrency 1 is said so,
-                with the best achievable numbers.
+  scope         --units (or --deployment): how the customer buys; --ecc, --graphics, --power-limit-w and
+                --rack-units reject what cannot serve; --gpu-preference is honoured when it fits.
+  fits          per-GPU memory under a named TP x PP split fits the card (vLLM: its KV pool, inside
+                --gpu-memory-utilization of the card, holds the load), the SLA holds at --concurrency, and
+                the scope's constraints are met. GPU memory never adds up across cards.
+  practitioner  training runs with gradient checkpointing and a chunked loss, FSDP/ZeRO-3 for a full
+  defaults      fine-tune over several GPUs; serving with --engine vllm uses vLLM's own accounting.
+  knobs         when nothing in scope fits, an expert's changes are tried in order (FP8 KV cache, FP8 then
+                4-bit weights, shorter context; micro-batch, 8-bit AdamW, LoRA, QLoRA, CPU offload) and
+                stated as assumptions (--no-search turns this off).
+  budget        compared with the purchase price, or with a rental's cost over the amortisation period.
   EUR / M tok   hourly cost / (sustained output tokens/s x 3600) x 10^6; owned hardware = price amortised
-                over 3 years + energy (catalogue [assumptions], override with --catalog).
+                over the catalogue's period + energy (catalogue [assumptions], override with --catalog).
 
 examples:
-  sizer-agent recommend --model llama-3.1-70b --precisions bf16,fp8,awq --input-len 1024 --output-len 256 \\
-      --concurrency 8
-  sizer-agent recommend --model llama-3.1-8b --slo-ttft-ms 500 --slo-tpot-ms 50 --concurrency 32 --json
-  sizer-agent recommend --model qwen3-32b --budget-eur 30000 --graphics --catalog my_offers.toml
+  sizer-agent recommend --model llama-3.1-70b --quantization fp8 --input-len 2048 --output-len 256 \\
+      --concurrency 50 --slo-ttft-ms 500 --slo-tpot-ms 50 --units server,node --ecc --budget-eur 60000
+  sizer-agent recommend --model qwen2.5-7b --mode training --method lora --batch-size 8 --seq-len 1024 \\
+      --units workstation --graphics --dataset-gb 2 --checkpoint-minutes 30 --lang fr
+  sizer-agent recommend --model llama-3.1-8b --concurrency 32 --json
 """
 
 
@@ -49,46 +61,71 @@ def _headroom(text: str) -> float:
     return value
 
 
+def _units(text: str) -> list[str]:
+    units = [u.strip() for u in text.split(",") if u.strip()]
+    unknown = [u for u in units if u not in UNIT_KINDS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown unit kind(s) {', '.join(unknown)}; allowed: {', '.join(UNIT_KINDS)}")
+    return units
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     add_estimate_arguments(parser)
     group = parser.add_argument_group("recommendation")
     group.add_argument("--slo-ttft-ms", type=positive_float, help="latency SLA: time to first token at the percentile")
     group.add_argument("--slo-tpot-ms", type=positive_float, help="latency SLA: time per output token (percentile)")
     group.add_argument("--percentile", type=positive_float, default=99.0, help="SLA percentile (99)")
-    group.add_argument("--budget-eur", type=positive_float, help="purchase budget in EUR (hourly offers not limited)")
+    group.add_argument("--budget-eur", type=positive_float,
+                       help="budget in EUR excl. VAT: a purchase price, or a rental's cost over the period")
+    group.add_argument("--units", type=_units, default=[],
+                       help=f"unit kinds in scope, comma-separated: {', '.join(UNIT_KINDS)} (default: all)")
+    group.add_argument("--deployment", choices=sorted(DEPLOYMENT_UNITS),
+                       help="workstation | server | cloud: a shortcut for --units")
+    group.add_argument("--ecc", action="store_true", help="ECC memory required on the GPU")
+    group.add_argument("--graphics", action="store_true", help="the machine also does rendering or CAD")
+    group.add_argument("--power-limit-w", type=positive_float, help="electrical limit of the whole configuration")
+    group.add_argument("--rack-units", type=int, help="rack space available (U)")
+    group.add_argument("--gpu-preference", help="catalogue GPU id the customer asked for, e.g. h100-sxm")
+    group.add_argument("--planned-gpus", type=int, help="GPUs the customer planned (a note when the plan differs)")
+    group.add_argument("--engine-memory", dest="serving_engine", choices=["vllm", "generic"], default="vllm",
+                       help="serving memory accounting: vllm (pre-allocates --gpu-memory-utilization) or generic")
+    group.add_argument("--no-defaults", action="store_true",
+                       help="do not apply practitioner defaults (checkpointing, chunked loss, FSDP, vLLM)")
+    group.add_argument("--no-search", action="store_true", help="do not turn the expert's knobs when nothing fits")
+    group.add_argument("--dataset-gb", type=positive_float, help="training: dataset size in GB (tokens per epoch)")
+    group.add_argument("--checkpoint-minutes", type=positive_float, help="training: minutes between checkpoints")
     group.add_argument("--catalog", type=Path, help="vendor catalogue TOML merged over the bundled one "
                        "(its [[offers]] replace the bundled offers; see docs/catalog.md)")
     group.add_argument("--offers", help="comma-separated offer ids to consider (default: all), e.g. ACD-006,ACD-014")
     group.add_argument("--headroom", type=_headroom, default=0.10, help="GPU memory kept free: 0.1 or 10 (10 %%)")
-    group.add_argument("--precisions", help="comma-separated weight formats to try, e.g. bf16,fp8,awq,nvfp4")
-    group.add_argument("--graphics", action="store_true", help="the machine also does rendering or CAD")
-    group.add_argument("--train-tokens", type=positive_float, help="tokens of one training run (training cost)")
-    group.add_argument("--checkpoint-interval", type=positive_float, default=1000,
-                       help="training: steps between checkpoints (1000); goodput counts their write time")
-    group.add_argument("--storage-write-gbs", type=positive_float, default=2.0,
-                       help="training: sustained write GB/s of the checkpoint storage (2.0)")
-    group.add_argument("--failures-per-day", type=float, default=0.0,
-                       help="training: expected interruptions per day (0); each loses half an interval + restart")
+    group.add_argument("--precisions", help="comma-separated weight formats to try too, e.g. bf16,fp8,awq,nvfp4")
     group.add_argument("--top", type=int, default=25, help="rows in the table (25; all in --json)")
+    group.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the text output (en)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON (schema: docs/catalog.md)")
 
 
 def request_from(args: argparse.Namespace) -> RecommendRequest:
     if args.percentile >= 100:
         raise InputError("--percentile", f"must be below 100, got {args.percentile:g}", "0 < p < 100")
+    if args.top < 1:
+        raise InputError("--top", f"must be at least 1, got {args.top}", ">= 1")
     precisions = [p.strip() for p in (args.precisions or "").split(",") if p.strip()]
+    units = list(args.units) or list(DEPLOYMENT_UNITS.get(args.deployment or "", ()))
     return RecommendRequest(
         workload=request_from_args(args), slo_ttft_ms=args.slo_ttft_ms, slo_tpot_ms=args.slo_tpot_ms,
-        percentile=args.percentile, budget_eur=args.budget_eur, headroom=args.headroom, needs_graphics=args.graphics,
-        precisions=precisions, train_tokens=int(args.train_tokens) if args.train_tokens else None,
-        catalog=args.catalog, offer_ids=[o.strip() for o in (args.offers or "").split(",") if o.strip()],
-        checkpoint_interval_steps=int(args.checkpoint_interval),
-        storage_write_gbs=args.storage_write_gbs, failures_per_day=args.failures_per_day,
+        percentile=args.percentile, budget_eur=args.budget_eur, headroom=args.headroom, units=units,
+        deployment=args.deployment, needs_graphics=args.graphics, ecc_required=args.ecc,
+        power_limit_w=args.power_limit_w, rack_units=args.rack_units, gpu_preference=args.gpu_preference,
+        planned_gpus=args.planned_gpus, engine=args.serving_engine, practitioner_defaults=not args.no_defaults,
+        search=not args.no_search, precisions=precisions,
+        dataset_bytes=int(args.dataset_gb * 1e9) if args.dataset_gb else None,
+        checkpoint_interval_min=args.checkpoint_minutes, catalog=args.catalog,
+        offer_ids=[o.strip() for o in (args.offers or "").split(",") if o.strip()],
     )
 
 
 def to_json(result: RecommendResult) -> dict[str, object]:
-    """The documented schema: options[] (nested perf) and recommended (+ reason)."""
+    """The documented schema: tools.plan.RecommendResult (plan, status, budget, alternatives, options...)."""
     return result.model_dump(mode="json")
 
 
@@ -96,42 +133,29 @@ def _num(value: float | None, fmt: str = "{:,.0f}") -> str:
     return "-" if value is None else fmt.format(value)
 
 
-def _price(option: Option) -> str:
-    if option.price_eur is not None:
-        return f"{option.price_eur:,.0f} €"
-    if option.kind == "cloud" and option.hourly_eur is not None:
-        return f"{option.hourly_eur:,.2f} €/h"
-    return "no price"
-
-
-def render(result: RecommendResult, top: int = 25) -> str:
-    lines = [f"{result.model} · {result.params_total / 1e9:.1f} B parameters · {result.mode}",
-             "weights alone (params × bytes, before quantization metadata): "
-             + " · ".join(f"{w.precision} {gb(w.weight_bytes)}" for w in result.weights), ""]
-    header = (f"{'#':>3} {'fit':<4}{'offer':<20}{'GPU':<22}{'n':>3} {'TPxPPxDP':<9}{'format':<10}"
-              f"{'GB/GPU':>8}{'free':>6}{'TTFT ms':>9}{'TPOT ms':>8}{'sust t/s':>9}{'SLA c':>7}{'€/Mtok':>9}  price")
-    lines.append(header)
-    lines.append("-" * len(header))
+def render(result: RecommendResult, top: int = 25, lang: Lang = "en") -> str:
+    """The plan in the proposal's own sentences, then every option evaluated with its reasons."""
+    lines = [f"{result.model} · {result.params_total / 1e9:.1f} B · {result.mode}", ""]
+    lines += advice.summary(result, lang)
+    header = (f"{'#':>3} {'fit':<4}{'offer':<20}{'GPU':<24}{'n':>3} {'TPxPPxDP':<9}{'format':<12}"
+              f"{'GiB/GPU':>8}{'TTFT ms':>9}{'TPOT ms':>8}{'t/s':>8}  price")
+    lines += ["", header, "-" * len(header)]
     for index, o in enumerate(result.options[:top], 1):
-        p = o.perf
-        per_gpu = "-" if o.per_gpu_total_bytes is None else f"{o.per_gpu_total_bytes / 1e9:.1f}"
-        free = "-" if o.headroom_pct is None else f"{o.headroom_pct:.0f}%"
-        tokens = p.sustained_output_tokens_per_s or p.training_tokens_per_s
+        p = o.parallelism
+        need = "-" if o.memory is None else f"{o.memory.load_bytes / 2**30:.1f}"
+        s = o.serving
+        tokens = s.sustained_output_tokens_per_s if s else (o.training.tokens_per_s if o.training else None)
         lines.append(
-            f"{index:>3} {'yes' if o.fits else 'no':<4}{o.offer_id[:19]:<20}{o.gpu[:21]:<22}{o.num_gpus:>3} "
-            f"{o.tensor_parallel_size}x{o.pipeline_parallel_size}x{o.data_parallel_size:<5}{o.precision[:9]:<10}"
-            f"{per_gpu:>8}{free:>6}{_num(p.ttft_ms):>9}{_num(p.tpot_ms, '{:.1f}'):>8}{_num(tokens):>9}"
-            f"{_num(p.max_concurrency_under_slo):>7}{_num(o.eur_per_million_tokens, '{:.3f}'):>9}  {_price(o)}")
+            f"{index:>3} {'yes' if o.fits else 'no':<4}{o.offer_id[:19]:<20}{o.gpu_name[:23]:<24}{p.num_gpus:>3} "
+            f"{p.tensor_parallel}x{p.pipeline_parallel}x{p.data_parallel:<5}{o.weight_precision[:11]:<12}"
+            f"{need:>8}{_num(s.ttft_ms if s else None):>9}{_num(s.tpot_ms if s else None, '{:.1f}'):>8}"
+            f"{_num(tokens):>8}  {advice.price(o, lang)}")
         for reason in o.reasons:
-            lines.append(f"{'':8}✗ {reason}")
-        for note in o.notes[:2]:
-            lines.append(f"{'':8}· {note}")
+            lines.append(f"{'':8}✗ {i18n_render(lang, reason)}")
     if len(result.options) > top:
-        lines.append(f"… {len(result.options) - top} more options (--top N, or --json for all)")
-    lines += ["", "per offer:"]
-    lines += [f"  {'✓' if v.fits else '✗'} {v.offer_id} {v.name}: {v.summary}" for v in result.offers]
-    lines += ["", f"recommended: {result.recommended or 'none'} — {result.recommended_reason}", "assumptions:"]
-    lines += [f"  - {a}" for a in result.assumptions]
+        lines.append(f"… {len(result.options) - top} more (--top N, or --json for all)")
+    lines += [""] + [f"  {'✓' if v.fits else '✗'} {v.offer_id}: {i18n_render(lang, v.reason)}" for v in result.offers]
+    lines += [""] + [f"  - {i18n_render(lang, a)}" for a in result.assumptions]
     return "\n".join(lines)
 
 
@@ -154,7 +178,7 @@ def render_perf(perf: PerfEstimate) -> str:
                      f"{point.ridge_point:,.0f}) → attainable {point.attainable_flops / 1e12:,.0f} TFLOP/s, "
                      f"{point.bound}-bound")
     if perf.sla is not None:
-        lines.append(f"  SLA: {perf.sla.reason}")
+        lines.append(f"  SLA: {i18n_render('en', perf.sla.reason)}")
     return "\n".join(lines)
 
 
@@ -165,5 +189,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(to_json(result), indent=2))
     else:
-        print(render(result, args.top))
+        print(render(result, args.top, args.lang))
     return 0

@@ -1,0 +1,110 @@
+"""The plan in words: the facts every front end states about a recommendation, in the reader's language.
+
+The chat (agent), the app's results view and the proposal's summary all call `summary(result, lang)`, so
+they say the same thing with the same numbers: the headline, the configuration and how it is bought, the
+split, the memory per GPU, the speed at the stated load, the cost, the budget verdict, the knobs turned,
+the GPU preference, and the workload changes that fit the budget. Numbers come from the typed plan
+(`tools.plan`), formatted by the catalogue (`sizer_agent.i18n`); nothing is computed here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from sizer_agent.i18n import Lang, render
+from tools.plan import Change, Plan, RecommendResult
+
+
+def load(result: dict[str, Any] | RecommendResult | None) -> RecommendResult | None:
+    """The typed result of a `recommend` call as stored in a session, or None when it is not one."""
+    if result is None or isinstance(result, RecommendResult):
+        return result
+    try:
+        return RecommendResult.model_validate(result)
+    except ValidationError:
+        return None
+
+
+def configuration(plan: Plan, lang: Lang) -> str:
+    """'Enterprise Max (ACD-014), a workstation with 1 × NVIDIA RTX PRO 6000 …'."""
+    return render(lang, f"config.{plan.purchase.unit}", units=plan.purchase.units, gpus=plan.parallelism.num_gpus,
+                  gpu=plan.gpu_name, offer=plan.offer_id, name=plan.offer_name)
+
+
+def price(plan: Plan, lang: Lang) -> str:
+    """The price as bought: purchase (list or estimate, dated), rental per hour, or on quote."""
+    buy = plan.purchase
+    if buy.how == "quote":
+        return render(lang, "advice.price_quote")
+    if buy.how == "rent":
+        return render(lang, "advice.price_rent", hourly=buy.hourly_eur, date=buy.price_date or "—")
+    key = "advice.price_list" if buy.price_kind == "list" else "advice.price_estimate"
+    return render(lang, key, price=buy.price_eur, date=buy.price_date or "—")
+
+
+def split(plan: Plan, lang: Lang) -> str:
+    p = plan.parallelism
+    key = "advice.split_zero" if p.zero else "advice.split"
+    return render(lang, key, gpus=p.num_gpus, tp=p.tensor_parallel, pp=p.pipeline_parallel, dp=p.data_parallel,
+                  stage=p.zero)
+
+
+def memory(plan: Plan, lang: Lang) -> str | None:
+    m = plan.memory
+    if m is None:
+        return None
+    if m.engine == "vllm":
+        return render(lang, "advice.memory_vllm", need=m.load_bytes, card=m.gpu_memory_bytes,
+                      reserved=m.engine_reserved_bytes, utilization=m.gpu_memory_utilization,
+                      tokens=m.kv_cache_tokens, required=m.required_kv_tokens)
+    return render(lang, "advice.memory", need=m.total_bytes, card=m.gpu_memory_bytes, free=m.headroom_pct / 100)
+
+
+def speed(plan: Plan, lang: Lang) -> str | None:
+    if plan.serving is not None:
+        s = plan.serving
+        return render(lang, "advice.speed_serving", users=s.concurrency, p=s.percentile, ttft=s.ttft_ms,
+                      tpot=s.tpot_ms, tps=s.output_tokens_per_s, sustained=s.sustained_output_tokens_per_s)
+    if plan.training is not None:
+        t = plan.training
+        text = render(lang, "advice.speed_training", step=t.step_time_s, tps=t.tokens_per_s, mfu=t.mfu)
+        if t.epoch_hours is not None and t.tokens_per_epoch is not None:
+            text += " " + render(lang, "advice.epoch", tokens=t.tokens_per_epoch, hours=t.epoch_hours)
+        return text
+    return None
+
+
+def cost(plan: Plan, lang: Lang) -> str | None:
+    c = plan.costs
+    if c.eur_per_million_tokens is not None:
+        return render(lang, "advice.cost_tokens", eur=c.eur_per_million_tokens, hourly=c.hourly_eur)
+    if c.eur_per_epoch is not None:
+        return render(lang, "advice.cost_epoch", eur=c.eur_per_epoch, hourly=c.hourly_eur)
+    if c.hourly_eur is not None:
+        return render(lang, "advice.cost_hour", hourly=c.hourly_eur)
+    return None
+
+
+def change(item: Change, lang: Lang) -> str:
+    what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in item.knobs)
+    return render(lang, "advice.change", what=what, config=configuration(item.plan, lang), price=price(item.plan, lang),
+                  effect=speed(item.plan, lang) or "—")
+
+
+def summary(result: RecommendResult, lang: Lang) -> list[str]:
+    """The recommendation as a few sentences, the same in the chat, the results view and the proposal."""
+    lines = [render(lang, result.headline)]
+    plan = result.plan
+    if plan is not None:
+        lines.append(render(lang, "advice.bought", price=price(plan, lang), split=split(plan, lang),
+                            precision=plan.weight_precision))
+        lines += [text for text in (memory(plan, lang), speed(plan, lang), cost(plan, lang)) if text]
+        turned = [render(lang, k.text) for k in plan.knobs]
+        if turned:
+            lines.append(render(lang, "advice.knobs", items=turned))
+    if result.preference is not None:
+        lines.append(render(lang, result.preference))
+    lines += [change(item, lang) for item in result.changes]
+    return lines

@@ -1,0 +1,82 @@
+"""What a configuration costs to buy, rent, power and run (DESIGN §5, cost model).
+
+- Price: a purchase is whole units (`Offer.unit_price_eur` per unit); a rental is GPUs x hourly price.
+- Power: GPUs at their TDP plus the host per unit (a node's system power when the platform states it).
+- Hourly cost: rented = the rental; owned = price / (amortisation years x 8 760 h x utilisation) + energy
+  (power x EUR/kWh x PUE). Cost per million output tokens = hourly cost / (tokens/s x 3 600) x 10^6.
+- TCO over the amortisation period, the same period for both, so that a purchase budget and a rental are
+  never compared silently: owned = price + energy x years; rented = hourly x 8 760 x years x utilisation.
+The assumptions (period, utilisation, EUR/kWh, PUE, EUR/USD) come from the catalogue with their sources.
+"""
+
+from __future__ import annotations
+
+from tools.catalog.models import Catalog, Gpu, Offer, Platform
+from tools.plan import Costs, Purchase
+
+HOURS_PER_YEAR = 8760
+DEFAULT_HOST_W = 350.0  # per 8 GPUs when a platform states no host power (dual-socket host class; assumption)
+
+
+def power_w(gpu: Gpu, platform: Platform, num_gpus: int, units: int) -> float:
+    """Whole configuration at full load: the node's stated system power, else GPUs at TDP + host."""
+    if platform.system_power_w is not None and platform.max_gpus.value and num_gpus == units * platform.max_gpus.value:
+        return platform.system_power_w.value * units
+    host = platform.host_power_w.value if platform.host_power_w else DEFAULT_HOST_W * max(1, num_gpus // 8)
+    return gpu.tdp_w.value * num_gpus + host * units
+
+
+def purchase(offer: Offer, catalog: Catalog, num_gpus: int, units: int) -> Purchase:
+    """How this configuration is bought: whole units, priced (list or estimate), rented, or on quote."""
+    per_unit = num_gpus // units
+    rate = catalog.assumptions.eur_per_usd.value
+    if offer.kind == "cloud":
+        hourly = offer.hourly_eur_per_gpu_value(rate)
+        return Purchase(how="rent", unit=offer.unit, units=units, gpus_per_unit=per_unit, price_kind="list",
+                        hourly_eur=None if hourly is None else hourly * num_gpus, price_date=offer.price_date,
+                        sources=offer.price_sources)
+    if offer.kind == "quote":
+        return Purchase(how="quote", unit=offer.unit, units=units, gpus_per_unit=per_unit, price_kind=None)
+    unit_price = offer.unit_price_eur(per_unit, rate)
+    return Purchase(how="buy", unit=offer.unit, units=units, gpus_per_unit=per_unit, price_kind=offer.price_kind,
+                    price_eur=None if unit_price is None else unit_price * units, price_date=offer.price_date,
+                    sources=offer.price_sources)
+
+
+def costs(buy: Purchase, catalog: Catalog, watts: float, tokens_per_s: float | None = None,
+          epoch_hours: float | None = None, serving: bool = True) -> Costs:
+    """Hourly cost, energy, TCO over the amortisation period, and cost per unit of work."""
+    a = catalog.assumptions
+    years, utilisation = a.amortisation_years.value, a.utilisation.value
+    hours = HOURS_PER_YEAR * utilisation
+    kwh_per_year = watts / 1000 * hours * a.pue.value
+    owned = buy.how == "buy"
+    energy_eur = kwh_per_year * a.energy_eur_per_kwh.value if owned else 0.0
+    hourly: float | None = None
+    tco: float | None = None
+    if buy.how == "rent" and buy.hourly_eur is not None:
+        hourly = buy.hourly_eur
+        tco = hourly * hours * years
+    elif owned and buy.price_eur is not None:
+        energy_per_hour = watts / 1000 * a.energy_eur_per_kwh.value * a.pue.value
+        hourly = buy.price_eur / (years * hours) + energy_per_hour
+        tco = buy.price_eur + energy_eur * years
+    per_million = None
+    if hourly is not None and tokens_per_s and serving:
+        per_million = hourly / (tokens_per_s * 3600) * 1e6
+    per_epoch = hourly * epoch_hours if hourly is not None and epoch_hours is not None else None
+    return Costs(
+        power_w=watts, amortisation_years=years, utilisation=utilisation, eur_per_kwh=a.energy_eur_per_kwh.value,
+        pue=a.pue.value, energy_kwh_per_year=kwh_per_year, energy_eur_per_year=energy_eur, hourly_eur=hourly,
+        tco_eur=tco, eur_per_million_tokens=per_million, eur_per_epoch=per_epoch,
+        tokens_per_s_per_kw=tokens_per_s / (watts / 1000) if tokens_per_s and watts else None,
+    )
+
+
+def budget_cost(buy: Purchase, tco: float | None) -> float | None:
+    """What a budget is compared with: the purchase price, or the rental over the same period (TCO)."""
+    if buy.how == "buy":
+        return buy.price_eur
+    if buy.how == "rent":
+        return tco
+    return None

@@ -1,0 +1,310 @@
+"""One configuration -> one `Plan`: memory per GPU under its split, speed at the load, costs, host, verdict.
+
+A configuration is an offer, a GPU count sold as whole units, a tensor x pipeline split (the remaining GPUs
+are data-parallel replicas) and a workload (the stated one, with practitioner defaults or knobs). The memory
+estimator says what the most loaded GPU holds (GPU memory never adds up across cards), the performance model
+how fast it runs, `tools.costs` what it costs, `tools.system_sizing` what the host needs. Whether it fits is
+decided here, with every reason as a catalogue message.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from tools.catalog import Catalog, Gpu, Offer, Platform
+from tools.costs import budget_cost, costs, power_w, purchase
+from tools.errors import InputError
+from tools.estimate import EstimateRequest, EstimateResult, estimate
+from tools.knobs import zero_for
+from tools.messages import Msg
+from tools.model_spec import ModelSpec
+from tools.perf.estimate import PerfEstimate, estimate_perf
+from tools.perf.shape import ModelShape
+from tools.plan import (
+    HostRequirement,
+    Knob,
+    MemoryPlan,
+    Parallelism,
+    Plan,
+    RooflinePoint,
+    Scope,
+    ServingPerf,
+    TrainingPerf,
+)
+from tools.system_sizing import SystemRequest, graphics_issue, size_system
+
+# Text bytes per token, to turn a dataset size into tokens: "one token generally corresponds to ~4
+# characters of text for common English text" (OpenAI, "What are tokens and how to count them?").
+BYTES_PER_TOKEN = 4.0
+DEFAULT_STORAGE_WRITE_GBS = 2.0  # checkpoint target when the platform states none (network volume; assumption)
+DEFAULT_CHECKPOINT_INTERVAL_MIN = 60.0
+DEFAULT_HEADROOM = 0.10  # generic engine: share of each card kept free (fragmentation, peaks)
+
+
+@dataclass
+class Context:
+    """What every configuration of one recommendation shares (and the estimates already computed)."""
+
+    catalog: Catalog
+    spec: ModelSpec
+    scope: Scope
+    slo_ttft_ms: float | None = None
+    slo_tpot_ms: float | None = None
+    percentile: float = 99.0
+    headroom: float = DEFAULT_HEADROOM
+    dataset_bytes: int | None = None
+    checkpoint_interval_min: float | None = None
+    shape: ModelShape = field(init=False)
+    cache: dict[tuple[object, ...], EstimateResult | InputError] = field(default_factory=dict)
+    evaluated: int = 0
+
+    def __post_init__(self) -> None:
+        self.shape = ModelShape.from_spec(self.spec)
+
+
+def splits(num_gpus: int, per_unit: int, gpu: Gpu, spec: ModelSpec) -> list[tuple[int, int]]:
+    """(tp, pp) candidates, smallest model-parallel group first; the other GPUs become replicas.
+
+    Tensor parallelism stays inside one unit and one fast-link domain (8 GPUs at most); what is left of the
+    group is pipeline stages, across units when needed."""
+    out: list[tuple[int, int]] = []
+    size = 1
+    while size <= num_gpus:
+        if num_gpus % size == 0:
+            tp = size
+            while tp > min(8, per_unit) or (tp > gpu.interconnect.scaleup_domain and tp > 1
+                                             and gpu.interconnect.kind != "pcie"):
+                tp //= 2
+            pp = size // tp
+            if pp <= spec.num_layers and (tp, pp) not in out:
+                out.append((tp, pp))
+        size *= 2
+    return out
+
+
+def _estimate(ctx: Context, workload: EstimateRequest, gpu: Gpu, tp: int, pp: int, dp: int,
+              zero: int) -> EstimateResult:
+    """Memory of one replica (cached: the generic engine's bytes do not depend on the card)."""
+    update: dict[str, object] = {"tensor_parallel_size": tp, "pipeline_parallel_size": pp, "gpu": None,
+                                 "gpu_memory_gib": None}
+    if workload.engine == "vllm":
+        update["gpu_memory_gib"] = gpu.memory_bytes / 2**30
+    if workload.mode == "training":
+        update.update(data_parallel_size=dp, zero=zero)
+    else:  # serving replicas are identical: one replica with its share of the requests
+        update.update(data_parallel_size=1, zero=0, concurrency=max(1, math.ceil(workload.concurrency / dp)))
+    request = workload.model_copy(update=update)
+    memory = gpu.memory_bytes if workload.engine == "vllm" else 0
+    key = (request.model_dump_json(), memory)
+    cached = ctx.cache.get(key)
+    if cached is None:
+        try:
+            cached = estimate(request, ctx.spec)
+        except InputError as error:
+            cached = error
+        ctx.cache[key] = cached
+    if isinstance(cached, InputError):
+        raise cached
+    return cached
+
+
+def _memory_plan(result: EstimateResult, gpu: Gpu, workload: EstimateRequest, dp: int) -> MemoryPlan:
+    per = result.per_gpu
+    engine = result.engine
+    required = None
+    load = per.total_bytes
+    if workload.mode == "inference":
+        required = math.ceil(workload.concurrency / dp) * (workload.input_len + workload.output_len)
+        if engine is not None:  # the pool is all that is left; the load needs its own tokens of it
+            load = engine.total_used_bytes - engine.kv_cache_bytes + min(
+                engine.kv_cache_bytes, required * result.kv_cache_bytes_per_token)
+    return MemoryPlan(load_bytes=load,
+        weights_bytes=per.weights_bytes, kv_cache_bytes=per.kv_cache_bytes, activations_bytes=per.activations_bytes,
+        gradients_bytes=per.gradients_bytes, optimizer_bytes=per.optimizer_bytes, runtime_bytes=per.runtime_bytes,
+        total_bytes=engine.total_used_bytes if engine else per.total_bytes, gpu_memory_bytes=gpu.memory_bytes,
+        headroom_pct=round(100.0 * (gpu.memory_bytes - (engine.total_used_bytes if engine else per.total_bytes))
+                           / gpu.memory_bytes, 1),
+        engine="vllm" if engine else "generic",
+        gpu_memory_utilization=workload.gpu_memory_utilization if engine else None,
+        engine_reserved_bytes=engine.total_used_bytes if engine else None,
+        kv_cache_tokens=engine.kv_cache_tokens if engine else None, required_kv_tokens=required,
+        offloaded_bytes=result.training.offloaded_bytes if result.training else 0,
+        kv_cache_bytes_per_token=result.kv_cache_bytes_per_token,
+    )
+
+
+def _memory_reasons(ctx: Context, result: EstimateResult, memory: MemoryPlan, gpu: Gpu, tp: int, pp: int,
+                    num_gpus: int) -> list[Msg]:
+    usable = gpu.memory_bytes * (1.0 - ctx.headroom)
+    if result.engine is not None:
+        engine = result.engine
+        if engine.weights_bytes + engine.activation_peak_bytes >= engine.budget_bytes:
+            return [Msg("reason.vllm_weights", weights=engine.weights_bytes, budget=engine.budget_bytes,
+                        utilization=engine.gpu_memory_utilization, tp=tp, pp=pp, gpus=num_gpus)]
+        if engine.kv_cache_tokens < engine.max_model_len or engine.total_used_bytes > gpu.memory_bytes:
+            return [Msg("reason.vllm_no_room", tokens=engine.kv_cache_tokens, max_len=engine.max_model_len,
+                        tp=tp, pp=pp, gpus=num_gpus)]
+        return []
+    if result.per_gpu.total_bytes > usable:
+        return [Msg("reason.memory", need=result.per_gpu.total_bytes, usable=usable, gpu=gpu.memory_bytes,
+                    headroom=ctx.headroom, tp=tp, pp=pp, gpus=num_gpus)]
+    return []
+
+
+def _scope_reasons(ctx: Context, gpu: Gpu, platform: Platform, watts: float, units: int) -> list[Msg]:
+    scope, reasons = ctx.scope, []
+    if scope.needs_graphics:
+        problem = graphics_issue(gpu)
+        if problem is not None:
+            reasons.append(Msg("reason.graphics", problem=problem))
+    if scope.ecc_required and not gpu.ecc.value:
+        reasons.append(Msg("reason.ecc", gpu=gpu.name))
+    if scope.power_limit_w is not None and watts > scope.power_limit_w:
+        reasons.append(Msg("reason.power", need=watts, limit=scope.power_limit_w))
+    if scope.rack_units is not None and platform.rack_units is not None:
+        height = platform.rack_units.value * units
+        if height > scope.rack_units:
+            reasons.append(Msg("reason.rack_units", need=height, limit=scope.rack_units))
+    return reasons
+
+
+def _roofline(perf: PerfEstimate) -> list[RooflinePoint]:
+    out = []
+    for point in perf.roofline:
+        peak = point.attainable_flops if point.operational_intensity >= point.ridge_point else (
+            point.ridge_point * point.attainable_flops / point.operational_intensity)
+        out.append(RooflinePoint(
+            phase=point.phase, operational_intensity=point.operational_intensity,
+            attainable_tflops=point.attainable_flops / 1e12, peak_tflops=peak / 1e12,
+            bandwidth_tb_s=peak / point.ridge_point / 1e12, ridge_flops_per_byte=point.ridge_point,
+            bound=point.bound, time_ms=point.time_s * 1e3))
+    return out
+
+
+def _serving(ctx: Context, perf: PerfEstimate, workload: EstimateRequest, result: EstimateResult,
+             dp: int, reasons: list[Msg]) -> ServingPerf:
+    ttft = perf.ttft_ms or 0.0
+    tpot = perf.tpot_ms or 0.0
+    cap = (perf.max_concurrency_memory or 0) * dp
+    sustained = (perf.max_output_tokens_per_s or 0.0) * dp
+    under_slo: int | None = None
+    met: bool | None = None
+    if perf.sla is not None:
+        sla = perf.sla
+        under_slo = sla.max_concurrency * dp if sla.max_concurrency else None
+        met = bool(under_slo and under_slo >= workload.concurrency)
+        sustained = sla.at_max.output_tokens_per_s * dp if sla.at_max else 0.0
+        if not sla.met:
+            one = sla.best_at_one
+            reasons.append(Msg("reason.sla_impossible", why=sla.reason, ttft=one.ttft_ms, tpot=one.tpot_ms))
+        elif not met:
+            reasons.append(Msg("reason.sla_concurrency", holds=under_slo or 0, asked=workload.concurrency))
+    if cap < workload.concurrency and not any(r.id.startswith("reason.sla") for r in reasons):
+        reasons.append(Msg("reason.kv_concurrency", holds=cap, asked=workload.concurrency,
+                           tokens=workload.input_len + workload.output_len))
+    return ServingPerf(
+        concurrency=workload.concurrency, input_len=workload.input_len, output_len=workload.output_len,
+        max_model_len=result.max_model_len, percentile=perf.percentile, ttft_ms=ttft,
+        ttft_mean_ms=perf.ttft_mean_ms or ttft, tpot_ms=tpot, e2e_ms=perf.e2e_ms,
+        output_tokens_per_s=(perf.output_tokens_per_s or 0.0) * dp, max_concurrency_memory=cap,
+        max_concurrency_under_slo=under_slo, slo_ttft_ms=ctx.slo_ttft_ms, slo_tpot_ms=ctx.slo_tpot_ms, sla_met=met,
+        sustained_output_tokens_per_s=sustained, bound=perf.bound, roofline=_roofline(perf))
+
+
+def _training(ctx: Context, perf: PerfEstimate, workload: EstimateRequest, result: EstimateResult,
+              platform: Platform, dp: int) -> TrainingPerf:
+    train = perf.training
+    assert train is not None and result.training is not None  # training mode
+    tokens_per_step = workload.batch_size * workload.seq_len * workload.gradient_accumulation_steps * dp
+    step_s = train.step_time_s
+    tokens_per_epoch = int(ctx.dataset_bytes / BYTES_PER_TOKEN) if ctx.dataset_bytes else None
+    epoch_hours = tokens_per_epoch / train.tokens_per_s / 3600 if tokens_per_epoch and train.tokens_per_s else None
+    storage = platform.storage_write_gbs.value if platform.storage_write_gbs else DEFAULT_STORAGE_WRITE_GBS
+    checkpoint = result.training.checkpoint_resume_bytes
+    write_s = checkpoint / (storage * 1e9)
+    interval_min = ctx.checkpoint_interval_min or DEFAULT_CHECKPOINT_INTERVAL_MIN
+    interval_s = interval_min * 60
+    return TrainingPerf(
+        method=workload.method, optimizer=workload.optimizer,
+        batch_size=workload.batch_size * workload.gradient_accumulation_steps, micro_batch_size=workload.batch_size,
+        gradient_accumulation_steps=workload.gradient_accumulation_steps, seq_len=workload.seq_len,
+        tokens_per_step=tokens_per_step, step_time_s=step_s, tokens_per_s=train.tokens_per_s, mfu=train.mfu,
+        bound=train.bound, dataset_bytes=ctx.dataset_bytes, bytes_per_token=BYTES_PER_TOKEN,
+        tokens_per_epoch=tokens_per_epoch, epoch_hours=epoch_hours, checkpoint_bytes=checkpoint,
+        storage_write_gbs=storage, checkpoint_write_s=write_s, checkpoint_interval_min=interval_min,
+        goodput=interval_s / (interval_s + write_s))
+
+
+def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus: int, units: int, tp: int,
+             pp: int, workload: EstimateRequest, knobs: list[Knob]) -> Plan:
+    """The plan of one configuration, fitting or not, with every reason."""
+    ctx.evaluated += 1
+    dp = num_gpus // (tp * pp)
+    zero, zero_knob = zero_for(workload, dp)
+    knobs = [*knobs, zero_knob] if zero_knob else list(knobs)
+    # the workload as this configuration runs it (the acceptance commands are derived from it)
+    workload = workload.model_copy(update={"tensor_parallel_size": tp, "pipeline_parallel_size": pp,
+                                           "data_parallel_size": dp, "zero": zero})
+    watts = power_w(gpu, platform, num_gpus, units)
+    buy = purchase(offer, ctx.catalog, num_gpus, units)
+    reasons: list[Msg] = []
+    notes: list[Msg] = []
+    parallelism = Parallelism(num_gpus=num_gpus, tensor_parallel=tp, pipeline_parallel=pp, data_parallel=dp,
+                              zero=zero)
+    common = dict(offer_id=offer.id, offer_name=offer.name, gpu_id=gpu.id, gpu_name=gpu.name,
+                  platform_id=platform.id, purchase=buy, parallelism=parallelism, knobs=knobs,
+                  sources=sorted({*offer.price_sources, *(gpu.memory_gb.src), *(gpu.tdp_w.src),
+                                  *(platform.max_gpus.src)}))
+    try:
+        result = _estimate(ctx, workload, gpu, tp, pp, dp, zero)
+    except InputError:
+        return Plan(**common, weight_precision=workload.quantization or workload.dtype,
+                    kv_cache_precision=workload.kv_cache_dtype, memory=None, costs=costs(buy, ctx.catalog, watts),
+                    fits=False, reasons=[Msg("reason.split", tp=tp, pp=pp)], request=workload)
+    parallelism.notes = list(result.parallelism.notes)
+    memory = _memory_plan(result, gpu, workload, dp)
+    reasons += _memory_reasons(ctx, result, memory, gpu, tp, pp, num_gpus)
+    reasons += _scope_reasons(ctx, gpu, platform, watts, units)
+    if tp * pp > 1 and not gpu.interconnect.p2p and gpu.interconnect.scaleup_gbs == 0:
+        notes.append(Msg("note.no_p2p", gpu=gpu.name))
+    serving = training = None
+    tokens_per_s: float | None = None
+    if not reasons:
+        try:
+            perf = estimate_perf(result, gpu, ctx.shape, percentile=ctx.percentile, slo_ttft_ms=ctx.slo_ttft_ms,
+                                 slo_tpot_ms=ctx.slo_tpot_ms, headroom=ctx.headroom)
+        except InputError:
+            reasons.append(Msg("reason.precision_unit", gpu=gpu.name, precision=result.weight_format))
+        else:
+            if perf.training is not None:
+                training = _training(ctx, perf, workload, result, platform, dp)
+                tokens_per_s = training.tokens_per_s * training.goodput
+            else:
+                serving = _serving(ctx, perf, workload, result, dp, reasons)
+                tokens_per_s = serving.sustained_output_tokens_per_s or None
+    plan_costs = costs(buy, ctx.catalog, watts, tokens_per_s, training.epoch_hours if training else None,
+                       serving=workload.mode == "inference")
+    sizing = size_system(SystemRequest(
+        mode=workload.mode, num_gpus=num_gpus, gpu_memory_used_bytes=memory.total_bytes,
+        weight_bytes=result.weight_bytes_total, checkpoint_bytes=training.checkpoint_bytes if training else 0,
+        dataset_bytes=ctx.dataset_bytes or 0, needs_graphics=ctx.scope.needs_graphics,
+        long_running=True), gpu, platform)
+    notes += sizing.issues
+    within: bool | None = None
+    if ctx.scope.budget_eur is not None:
+        cost = budget_cost(buy, plan_costs.tco_eur)
+        within = None if cost is None else cost <= ctx.scope.budget_eur
+    return Plan(
+        **common,
+        weight_precision=result.weight_format, kv_cache_precision=_kv_name(result), memory=memory,
+        serving=serving, training=training,
+        host=[HostRequirement(name=r.name, value=r.value, unit=r.unit, reason=r.reason) for r in sizing.requirements],
+        costs=plan_costs, fits=not reasons, within_budget=within, reasons=reasons, notes=notes, request=workload,
+    )
+
+
+def _kv_name(result: EstimateResult) -> str:
+    if result.request.mode == "training":
+        return "-"
+    return "fp8" if result.kv_cache_dtype_bytes <= 1 else ("fp32" if result.kv_cache_dtype_bytes >= 4 else "bf16")

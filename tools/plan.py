@@ -1,0 +1,248 @@
+"""The plan: one configuration an expert would sign, and every number the documents print about it.
+
+`tools.recommend.recommend` returns a `RecommendResult` whose `plan` is the recommendation; the agent, the
+app and the proposal import these models and read their numbers from them, nothing else. Every sentence
+is a `Msg` (catalogue id + parameters), rendered in the reader's language at the edge.
+
+Units: bytes, seconds or milliseconds as the field name says, euros excluding VAT, watts.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from tools.estimate import EstimateRequest
+from tools.messages import Msg
+
+UnitKind = Literal["workstation", "server", "node", "rack", "cloud"]
+KnobCode = Literal[
+    # practitioner defaults (turned on without changing what was asked)
+    "gradient_checkpointing", "chunked_loss", "zero", "engine_vllm",
+    # workload changes, each with a cost stated in the document
+    "kv_fp8", "weights_fp8", "weights_int4", "shorter_context", "fewer_users", "micro_batch", "optimizer_8bit",
+    "lora_instead_of_full", "qlora_instead_of_lora", "cpu_offload",
+]
+Status = Literal["recommended", "over_budget", "no_fit"]
+
+
+class Knob(BaseModel):
+    """One setting turned by the search, and whether it changes what the customer asked for."""
+
+    code: KnobCode
+    changes_workload: bool = Field(description="False for a practitioner default (same job, same result)")
+    text: Msg = Field(description="the assumption as the document states it")
+
+
+class Purchase(BaseModel):
+    """How the configuration is bought or rented, in whole units."""
+
+    how: Literal["buy", "rent", "quote"]
+    unit: UnitKind
+    units: int = Field(ge=1)
+    gpus_per_unit: int = Field(ge=1)
+    price_kind: Literal["list", "estimate"] | None = Field(description="None when on quote")
+    price_eur: float | None = Field(None, description="buy: the whole configuration")
+    hourly_eur: float | None = Field(
+        None, description="rent: all GPUs per hour; buy: amortised price + energy per hour (the cost basis)")
+    price_date: str | None = None
+    sources: list[str] = Field(default_factory=list, description="catalogue source keys of the price")
+
+
+class Parallelism(BaseModel):
+    num_gpus: int = Field(ge=1)
+    tensor_parallel: int = Field(ge=1)
+    pipeline_parallel: int = Field(ge=1)
+    data_parallel: int = Field(ge=1)
+    expert_parallel: int = Field(1, ge=1, description="experts sharded by TP in this model; 1 = no separate EP")
+    zero: int = Field(0, ge=0, le=3, description="training: ZeRO stage / FSDP sharding over the data-parallel GPUs")
+    notes: list[Msg] = Field(default_factory=list)
+
+
+class MemoryPlan(BaseModel):
+    """What one GPU holds under the plan's split (the most loaded GPU)."""
+
+    weights_bytes: int
+    kv_cache_bytes: int
+    activations_bytes: int
+    gradients_bytes: int
+    optimizer_bytes: int
+    runtime_bytes: int
+    total_bytes: int = Field(description="what the GPU holds: for vLLM its whole reservation (KV pool included)")
+    load_bytes: int = Field(description="what the stated load needs on the GPU: weights, the load's KV cache, "
+                                        "activations, gradients, optimizer states, runtime")
+    gpu_memory_bytes: int = Field(description="usable memory of one card, as the driver reports it")
+    headroom_pct: float = Field(description="free share of the card at this load")
+    engine: Literal["generic", "vllm"]
+    gpu_memory_utilization: float | None = Field(None, description="vLLM: share of the card it reserves")
+    engine_reserved_bytes: int | None = Field(
+        None, description="vLLM: everything it holds per GPU (its budget + CUDA graphs + context)")
+    kv_cache_tokens: int | None = Field(None, description="vLLM: tokens its KV pool holds per replica")
+    required_kv_tokens: int | None = Field(None, description="the stated load's tokens in flight per replica")
+    offloaded_bytes: int = Field(0, description="optimizer states kept in host RAM (CPU offload)")
+    kv_cache_bytes_per_token: int = 0
+
+
+class RooflinePoint(BaseModel):
+    phase: str
+    operational_intensity: float = Field(description="FLOP per byte moved")
+    attainable_tflops: float
+    peak_tflops: float
+    bandwidth_tb_s: float
+    ridge_flops_per_byte: float
+    bound: str
+    time_ms: float
+
+
+class ServingPerf(BaseModel):
+    concurrency: int
+    input_len: int
+    output_len: int
+    max_model_len: int
+    percentile: float
+    ttft_ms: float
+    ttft_mean_ms: float
+    tpot_ms: float
+    e2e_ms: float | None = None
+    output_tokens_per_s: float = Field(description="all replicas, at the stated concurrency")
+    max_concurrency_memory: int = Field(description="requests of input + output length whose KV cache fits")
+    max_concurrency_under_slo: int | None = None
+    slo_ttft_ms: float | None = None
+    slo_tpot_ms: float | None = None
+    sla_met: bool | None = None
+    sustained_output_tokens_per_s: float = Field(
+        description="at the operating point: the SLA limit when an SLA is given, else the memory limit")
+    bound: str
+    roofline: list[RooflinePoint] = Field(default_factory=list)
+
+
+class TrainingPerf(BaseModel):
+    method: Literal["full", "lora", "qlora"]
+    optimizer: str
+    batch_size: int = Field(description="sequences per GPU per optimizer step (micro-batch x accumulation)")
+    micro_batch_size: int
+    gradient_accumulation_steps: int
+    seq_len: int
+    tokens_per_step: int = Field(description="all data-parallel GPUs together")
+    step_time_s: float
+    tokens_per_s: float
+    mfu: float
+    bound: str
+    dataset_bytes: int | None = None
+    bytes_per_token: float = Field(description="assumed text bytes per token to turn the dataset into tokens")
+    tokens_per_epoch: int | None = None
+    epoch_hours: float | None = None
+    checkpoint_bytes: int = Field(description="what a resumable checkpoint writes (weights or adapters + states)")
+    storage_write_gbs: float
+    checkpoint_write_s: float
+    checkpoint_interval_min: float
+    goodput: float = Field(description="useful training time / wall time with checkpoint writes")
+
+
+class HostRequirement(BaseModel):
+    name: str
+    value: float | str | bool
+    unit: str = ""
+    reason: Msg
+
+
+class Costs(BaseModel):
+    power_w: float = Field(description="GPUs at their TDP + host, whole configuration")
+    amortisation_years: float
+    utilisation: float
+    eur_per_kwh: float
+    pue: float
+    energy_kwh_per_year: float
+    energy_eur_per_year: float = Field(description="owned hardware; 0 for rented (in the hourly price)")
+    hourly_eur: float | None = Field(None, description="cost of one hour of the whole configuration")
+    tco_eur: float | None = Field(None, description="over the amortisation period: purchase + energy, or rent")
+    eur_per_million_tokens: float | None = Field(None, description="serving: output tokens at the operating point")
+    eur_per_epoch: float | None = Field(None, description="training: one pass over the dataset")
+    tokens_per_s_per_kw: float | None = None
+
+
+class Plan(BaseModel):
+    """One configuration: what to buy, how the model is split on it, and what it does at the stated load."""
+
+    offer_id: str
+    offer_name: str
+    gpu_id: str
+    gpu_name: str
+    platform_id: str
+    purchase: Purchase
+    parallelism: Parallelism
+    weight_precision: str = Field(description="weight format (bf16, fp8, awq-int4 ...)")
+    kv_cache_precision: str
+    memory: MemoryPlan | None = Field(description="None when the split itself is impossible")
+    serving: ServingPerf | None = None
+    training: TrainingPerf | None = None
+    host: list[HostRequirement] = Field(default_factory=list)
+    costs: Costs
+    knobs: list[Knob] = Field(default_factory=list, description="what the search turned, in order")
+    fits: bool = Field(description="memory, parallelism, SLA, graphics and ECC all met (budget apart)")
+    within_budget: bool | None = Field(None, description="None: no budget given")
+    reasons: list[Msg] = Field(default_factory=list, description="why it does not fit")
+    notes: list[Msg] = Field(default_factory=list, description="warnings that do not reject it")
+    request: EstimateRequest = Field(description="the workload evaluated (acceptance commands come from it)")
+    sources: list[str] = Field(default_factory=list, description="catalogue source keys of GPU, platform, price")
+
+
+class BudgetVerdict(BaseModel):
+    budget_eur: float | None
+    basis: Literal["purchase", "rental_over_period"] | None = None
+    period_years: float | None = Field(None, description="rental: the period compared with the budget")
+    cost_eur: float | None = None
+    gap_eur: float | None = Field(None, description="cost - budget when over")
+    status: Literal["none", "within", "over"]
+
+
+class Change(BaseModel):
+    """A change to the workload that brings a plan within budget (or within reach), with its effect."""
+
+    knobs: list[Knob]
+    plan: Plan
+
+
+class OfferVerdict(BaseModel):
+    offer_id: str
+    name: str
+    fits: bool
+    in_scope: bool
+    best_gpus: int | None = None
+    reason: Msg = Field(description="how it serves the workload, or why it cannot")
+
+
+class Scope(BaseModel):
+    """What the customer's answers allow: how they buy, and the constraints every option must meet."""
+
+    units: list[UnitKind] = Field(description="unit kinds in scope (from the deployment answer)")
+    deployment: str | None = None
+    budget_eur: float | None = None
+    ecc_required: bool = False
+    needs_graphics: bool = False
+    power_limit_w: float | None = None
+    rack_units: int | None = None
+    gpu_preference: str | None = None
+    planned_gpus: int | None = None
+
+
+class RecommendResult(BaseModel):
+    model: str
+    model_title: str | None = None
+    params_total: int
+    params_active: int
+    mode: Literal["inference", "training"]
+    status: Status
+    recommended: str | None = Field(description="offer id of the plan (None when nothing fits)")
+    plan: Plan | None
+    headline: Msg = Field(description="the summary's first sentence")
+    budget: BudgetVerdict
+    scope: Scope
+    alternatives: list[Plan] = Field(default_factory=list, description="other offers that fit, labelled in notes")
+    changes: list[Change] = Field(default_factory=list, description="workload changes within budget, with effect")
+    preference: Msg | None = Field(None, description="how the customer's GPU preference was honoured or not")
+    options: list[Plan] = Field(description="every evaluated configuration, fitting first")
+    offers: list[OfferVerdict]
+    assumptions: list[Msg]
+    evaluated: int = Field(description="configurations the search evaluated in all")
