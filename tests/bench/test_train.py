@@ -173,6 +173,7 @@ def test_materialised_model_is_transformers_own(tmp_path: Path) -> None:
     assert ours.model.embed_tokens.weight.std() > 0.01  # initialised, not left empty
 
 
+@pytest.mark.filterwarnings("ignore:`is_gradient_checkpointing` is deprecated:FutureWarning")  # peft's call
 def test_gradient_checkpointing_keeps_fewer_activations(tmp_path: Path) -> None:
     path = write_config(tmp_path, "qwen2")
     config = transformers_config(TINY["qwen2"])
@@ -332,3 +333,41 @@ def test_compare_refuses_train_results_of_another_method() -> None:
     other["settings"]["method"] = "qlora"
     refused = compare_results(data, other)
     assert not refused.comparable and [d.field for d in refused.differences] == ["settings.method"]
+
+
+def test_a_hub_id_is_fetched_once_and_trained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Hub id that is not bundled: its config.json comes from the (here local) Hub endpoint and is cached."""
+    import http.server
+    import threading
+
+    requests: list[str] = []
+
+    class Hub(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            requests.append(self.path)
+            body = json.dumps(TINY["qwen2"]).encode()
+            found = self.path == "/acme/tiny-qwen/resolve/main/config.json"
+            self.send_response(200 if found else 404)
+            self.send_header("Content-Length", str(len(body) if found else 0))
+            self.end_headers()
+            if found:
+                self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{server.server_address[1]}")
+        monkeypatch.setenv("SIZER_AGENT_CACHE", str(tmp_path))
+        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+        result = run_train(TrainSettings(model="acme/tiny-qwen", method="lora", batch_size=1, seq_len=8, steps=2,
+                                         warmup_steps=0))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.model_id == "acme/tiny-qwen" and result.architecture == "Qwen2ForCausalLM" and result.resume_ok
+    assert result.config_source.endswith("/acme/tiny-qwen/resolve/main/config.json")
+    assert requests == ["/acme/tiny-qwen/resolve/main/config.json"]
+    assert (tmp_path / "acme__tiny-qwen" / "main" / "config.json").exists()

@@ -249,16 +249,21 @@ def _model_error(error: InputError) -> InputError:
 def resolve_model(source: str, revision: str | None = None) -> tuple[dict[str, Any], ModelSpec]:
     """The config.json and the project's spec of a model: bundled name/alias, local path, or Hub id."""
     from tools import model_loader
+    from tools.architectures import spec_from_config
 
+    path = Path(source).expanduser()
+    entry = model_loader._registry_entry(source)
     try:
-        spec = model_loader.load_model(source, revision)
-        path = Path(source).expanduser()
-        if path.exists():
+        if path.exists() or entry is not None or not model_loader._HUB_ID.match(source):
+            spec = model_loader.load_model(source, revision)  # local, or its one-line refusal
+            if entry is not None and not path.exists():
+                path = model_loader._data_dir() / entry["folder"]
             config = model_loader._read_json(path / "config.json" if path.is_dir() else path, "model")
-        elif (entry := model_loader._registry_entry(source)) is not None:
-            config = model_loader._read_json(model_loader._data_dir() / entry["folder"] / "config.json", "model")
-        else:
-            config, _ = model_loader._hub_config(source, revision)  # cached by load_model a moment ago
+        else:  # a Hub id: fetched (or read from the cache) once, the spec made from the same dict
+            if revision is not None and not model_loader._REVISION.match(revision):
+                raise InputError("revision", f"{revision!r} is not a valid revision", "a branch, tag or commit hash")
+            config, url = model_loader._hub_config(source, revision)
+            spec = spec_from_config(config, name=source, revision=revision, source=url)
     except InputError as error:
         raise _model_error(error) from None
     return config, spec
@@ -628,7 +633,7 @@ def _run(settings: TrainSettings, checkpoint_at: int, torch: Any, progress: Prog
     if settings.lora_targets is not None:  # refuse before anything is printed or allocated
         check_targets(build_model(config, dtype, "meta"), settings.lora_targets)
     is_cuda = device.type == "cuda"
-    notes: list[str] = []
+    notes: list[str] = list(spec.warnings)
     if settings.seq_len > spec.max_position_embeddings:
         notes.append(f"--seq-len {settings.seq_len} exceeds the model's {spec.max_position_embeddings} positions")
     temporary = None
