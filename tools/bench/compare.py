@@ -26,8 +26,10 @@ _SAME: dict[str, list[str]] = {
         "levels[].concurrency", "settings.engine", "settings.engine_version",
     ],
     "train": [
-        "settings.shape", "settings.batch_size", "settings.seq_len", "settings.steps", "settings.optimizer",
-        "settings.dtype", "torch_version",
+        "schema_version", "model_id", "revision", "settings.shape", "settings.method", "settings.lora_rank",
+        "settings.lora_alpha", "settings.lora_targets", "settings.batch_size", "settings.seq_len",
+        "settings.gradient_accumulation_steps", "settings.steps", "settings.optimizer",
+        "settings.gradient_checkpointing", "settings.dtype", "torch_version", "library_versions",
     ],
     "micro": ["torch_version"],
 }
@@ -117,7 +119,8 @@ def compare_results(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
                 comparison.rows.append(_row(f"{prefix} {label}", _get(level_a, path), _get(level_b, path), path))
     elif kind == "train":
         for label, path in (("step time p50 (ms)", "step_time_ms.p50"), ("tokens/s", "tokens_per_s"),
-                            ("peak memory (GiB)", "peak_memory_bytes"), ("checkpoint save (s)", "checkpoint.save_s")):
+                            ("peak memory (GiB)", "peak_memory_bytes"), ("checkpoint save (s)", "checkpoint_save_s"),
+                            ("checkpoint load (s)", "checkpoint_load_s")):
             comparison.rows.append(_row(label, _get(a, path), _get(b, path), path))
     elif kind == "micro":
         by_name_b = {m["name"]: m for m in b.get("measurements", [])}

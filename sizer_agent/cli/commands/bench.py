@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sizer_agent.cli.estimate_args import fraction
+from sizer_agent.cli.estimate_args import _positive_int, fraction, positive_float
 
 NAME = "bench"
 ORDER = 40
@@ -22,7 +22,8 @@ only compared when they were measured the same way.
   serve      load-test any OpenAI-compatible server (vLLM, llama.cpp, ...) at given concurrency levels
   launch     start vLLM's OpenAI server with a model, wait for it, run `serve`, stop it
   micro      GEMM TFLOP/s, memory and host<->device bandwidth, all-reduce bus bandwidth (needs a GPU)
-  train      a real training loop on a causal LM built from a config: step time, memory, checkpoint resume
+  train      the training job of a plan (full, LoRA, QLoRA) on the real architecture: step time, memory,
+             checkpoint save/load, bit-identical resume
   compare    put two results side by side, or refuse and list the settings that differ
   calibrate  compare a serve result with the estimator's prediction for the same settings
 
@@ -354,75 +355,133 @@ _SUBCOMMANDS: dict[str, tuple[str, str, Any, Any]] = {
 # ---------------------------------------------------------------- train
 
 TRAIN_DESCRIPTION = """\
-A real training loop (PyTorch) on a Llama-style causal LM with random weights, shaped by flags or by a
-Hugging Face config.json (--config; weights stay random, nothing is downloaded). Measures:
-  step time (after --warmup-steps), tokens/s = batch x seq / mean step time, model FLOP/s = 6 x params x
-  tokens/s; peak memory: torch allocator peak and NVML peak on CUDA, process peak RSS on CPU;
-  checkpoint save time, load time and size.
-Then resumes: a differently initialised model loads the checkpoint; its optimizer state must equal the
-saved one exactly and its losses on the following steps must equal the uninterrupted run's bit for bit
-(batches depend only on seed and step; deterministic kernels). `resume_ok` says both held; exit code 1
-if not.
+Run the training job a sizing plan describes, for real, and measure it. The model is built by Hugging
+Face transformers from its config.json with random weights (nothing is downloaded when the config is
+bundled or local): the real architecture (q_proj ... down_proj, QKV bias, tied embeddings, GQA).
+  --method full    every weight trains
+  --method lora    peft LoRA adapters (fp32) on --lora-targets, base frozen in --dtype
+  --method qlora   the same adapters over a base whose decoder linears are NF4 (bitsandbytes)
+Measures step time (after --warmup-steps), tokens/s = batch x seq x accumulation / mean step time; peak
+memory: torch allocator peak and NVML peak on CUDA, process peak RSS on CPU; checkpoint save and load
+time and size (LoRA: adapter weights + optimizer state). Then resumes: a fresh model (full: other initial
+weights; LoRA: same base, other adapters) loads the checkpoint; its optimizer state and trainable weights
+must equal the saved ones bit for bit and its losses on the following steps must equal the uninterrupted
+run's (batches depend only on seed, step and micro-batch; deterministic kernels). `resume_ok` says all
+held. Exit 0: resume OK; 1: resume mismatch; 2: bad input or a host that cannot run the method.
 
-CPU (tiny):  sizer-agent bench train --hidden-size 64 --layers 2 --heads 4 --seq-len 64 --steps 8
-GPU host:    sizer-agent bench train --config path/to/config.json --dtype bfloat16 --device cuda \\
-                 --batch-size 8 --seq-len 2048 --steps 20 --checkpoint-dir /nvme/ckpt --json
+--model takes a bundled name or alias (`sizer-agent models`), a Hub id (its config.json is fetched and
+cached; HF_HUB_OFFLINE=1 uses the cache only), a config.json or a model directory. Without --model the
+tiny-shape flags (--hidden-size, --layers, ...) build a small Llama for quick CPU runs.
+
+CPU (tiny, seconds):
+  sizer-agent bench train --hidden-size 64 --layers 2 --heads 4 --seq-len 64 --steps 8
+  sizer-agent bench train --config tiny/config.json --method qlora --lora-rank 8 --steps 6 --json
+GPU host (the acceptance command of a proposal):
+  sizer-agent bench train --model Qwen/Qwen2.5-7B-Instruct --method lora --lora-rank 16 \\
+      --lora-targets q_proj,v_proj --batch-size 8 --seq-len 2048 --optimizer adamw \\
+      --gradient-checkpointing --dtype bfloat16 --device cuda --steps 20 --json
+  sizer-agent bench train --model meta-llama/Llama-3.1-8B-Instruct --method qlora --batch-size 4 \\
+      --seq-len 4096 --optimizer adamw8bit --gradient-checkpointing --dtype bfloat16 --device cuda \\
+      --steps 20 --checkpoint-dir /nvme/ckpt --out results/train-qlora.json
+Needs: pip install 'sizer-agent[train]' (torch, transformers, peft, bitsandbytes, safetensors).
 """
 
 
+def _lora_targets(text: str) -> list[str]:
+    from tools.errors import InputError
+    from tools.memory.training import LORA_TARGETS
+
+    targets = [t.strip() for t in text.split(",") if t.strip()]
+    unknown = [t for t in targets if t not in LORA_TARGETS]
+    if unknown or not targets:
+        raise InputError("--lora-targets", f"unknown module(s) {', '.join(unknown) or '(none given)'}",
+                         ",".join(LORA_TARGETS))
+    return targets
+
+
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, help="Hugging Face config.json giving the model's dimensions")
-    parser.add_argument("--hidden-size", type=int, default=64)
-    parser.add_argument("--layers", type=int, default=2)
-    parser.add_argument("--heads", type=int, default=4)
-    parser.add_argument("--kv-heads", type=int)
-    parser.add_argument("--intermediate-size", type=int)
-    parser.add_argument("--vocab-size", type=int, default=512)
-    parser.add_argument("--batch-size", type=int, default=4)
-    parser.add_argument("--seq-len", type=int, default=64)
-    parser.add_argument("--steps", type=int, default=8)
-    parser.add_argument("--warmup-steps", type=int, default=1)
-    parser.add_argument("--checkpoint-at", type=int, help="step after which to checkpoint (default steps/2)")
-    parser.add_argument("--checkpoint-dir", type=Path, help="where to write the checkpoint (default: temp dir)")
-    parser.add_argument("--optimizer", choices=["adamw", "sgd"], default="adamw")
-    parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32")
-    parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, help="write the result JSON here")
-    parser.add_argument("--json", action="store_true")
+    model = parser.add_argument_group("model")
+    model.add_argument("--model", help="bundled name or alias, Hub id (org/name), config.json or model directory")
+    model.add_argument("--config", type=Path, help="alias of --model for a config.json path")
+    model.add_argument("--revision", help="Hub revision (branch, tag or commit) of --model")
+    shape = parser.add_argument_group("tiny shape (without --model: a small Llama for quick CPU runs)")
+    shape.add_argument("--hidden-size", type=_positive_int, default=64)
+    shape.add_argument("--layers", type=_positive_int, default=2)
+    shape.add_argument("--heads", type=_positive_int, default=4)
+    shape.add_argument("--kv-heads", type=_positive_int)
+    shape.add_argument("--intermediate-size", type=_positive_int)
+    shape.add_argument("--vocab-size", type=_positive_int, default=512)
+    method = parser.add_argument_group("method")
+    method.add_argument("--method", choices=["full", "lora", "qlora"], default="full",
+                        help="full fine-tune, LoRA (peft), QLoRA (NF4 base, bitsandbytes) (default: full)")
+    method.add_argument("--lora-rank", type=_positive_int, default=16, help="LoRA rank (default 16)")
+    method.add_argument("--lora-alpha", type=positive_float, help="LoRA alpha (default 2 x rank)")
+    method.add_argument("--lora-targets", default="q_proj,v_proj",
+                        help="comma-separated modules (default q_proj,v_proj), as `estimate --lora-targets`")
+    plan = parser.add_argument_group("training settings")
+    plan.add_argument("--batch-size", type=_positive_int, default=4, help="sequences per micro-batch")
+    plan.add_argument("--seq-len", type=_positive_int, default=64)
+    plan.add_argument("--gradient-accumulation-steps", type=_positive_int, default=1)
+    plan.add_argument("--optimizer", choices=["adamw", "adamw8bit", "sgd"], default="adamw",
+                      help="adamw (torch), adamw8bit (bitsandbytes), sgd with momentum 0.9")
+    plan.add_argument("--lr", type=positive_float, default=1e-3)
+    plan.add_argument("--gradient-checkpointing", action="store_true", help="activation checkpointing on")
+    plan.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32",
+                      help="weights and activations (LoRA adapters stay float32)")
+    plan.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
+    run = parser.add_argument_group("run")
+    run.add_argument("--steps", type=_positive_int, default=8, help="optimizer steps (default 8)")
+    run.add_argument("--warmup-steps", type=int, default=1, help="first steps left out of the timing")
+    run.add_argument("--checkpoint-at", type=int, help="step after which to checkpoint (default steps/2)")
+    run.add_argument("--checkpoint-dir", type=Path, help="where to keep the checkpoint (default: a temp dir)")
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--out", type=Path, help="write the result JSON here")
+    run.add_argument("--json", action="store_true", help="print the result JSON (no progress lines)")
+    run.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     from tools.bench.train import ModelShape, TrainSettings, run_train
+    from tools.errors import InputError
 
-    if args.config is not None:
-        shape = ModelShape.from_hf_config(args.config)
-    else:
-        shape = ModelShape(
+    if args.model is not None and args.config is not None:
+        raise InputError("--config", "give --model or --config, not both", "--model alone")
+    source = args.model if args.model is not None else (str(args.config) if args.config is not None else None)
+    if args.config is not None and not args.config.exists():
+        raise InputError("--config", f"{args.config} does not exist", "a config.json path (or use --model ID)")
+    if args.steps < 2:
+        raise InputError("--steps", "must be at least 2 (one to checkpoint after, one to resume)", ">= 2")
+    settings = TrainSettings(
+        model=source,
+        revision=args.revision,
+        shape=None if source is not None else ModelShape(
             hidden_size=args.hidden_size,
             num_layers=args.layers,
             num_heads=args.heads,
             num_kv_heads=args.kv_heads,
             intermediate_size=args.intermediate_size,
             vocab_size=args.vocab_size,
-        )
-    settings = TrainSettings(
-        shape=shape,
+        ),
+        method=args.method,
+        lora_rank=args.lora_rank,
+        lora_alpha=args.lora_alpha,
+        lora_targets=_lora_targets(args.lora_targets),
         batch_size=args.batch_size,
         seq_len=args.seq_len,
+        gradient_accumulation_steps=args.gradient_accumulation_steps,
         steps=args.steps,
         warmup_steps=args.warmup_steps,
         checkpoint_at=args.checkpoint_at,
         optimizer=args.optimizer,
         learning_rate=args.lr,
+        gradient_checkpointing=args.gradient_checkpointing,
         dtype=args.dtype,
         device=args.device,
         seed=args.seed,
         checkpoint_dir=args.checkpoint_dir,
     )
-    _progress(f"training {settings.steps} steps on {settings.device} ...")
-    result = run_train(settings)
+    quiet = args.json or args.quiet
+    result = run_train(settings, progress=None if quiet else _progress)
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(result.model_dump_json(indent=2))
@@ -431,20 +490,28 @@ def cmd_train(args: argparse.Namespace) -> int:
     else:
         ckpt = result.checkpoint
         print(
-            f"{result.parameters:,} parameters on {result.device_name or result.device}: step time p50 "
-            f"{result.step_time_ms.p50:.1f} ms, {result.tokens_per_s:,.0f} tokens/s, peak memory "
-            f"{(result.peak_memory_bytes or 0) / 2**20:.0f} MiB ({result.peak_memory_source})"
+            f"{result.model_id} ({result.architecture}), {settings.method}: {result.trainable_parameters:,} of "
+            f"{result.total_parameters:,} parameters train on {result.device_name or result.device}"
         )
         print(
-            f"checkpoint at step {ckpt.at_step}: {ckpt.size_bytes / 2**20:.2f} MiB, save {ckpt.save_s * 1e3:.0f} ms, "
-            f"load {ckpt.load_s * 1e3:.0f} ms; resume {'OK' if result.resume_ok else 'MISMATCH'} (optimizer "
-            f"state equal: {ckpt.optimizer_state_equal}, following losses equal: {ckpt.all_following_losses_equal})"
+            f"step time mean {result.step_time_mean_ms or 0:.1f} ms, p50 {result.step_time_p50_ms or 0:.1f} ms; "
+            f"{result.tokens_per_s:,.0f} tokens/s; peak memory {(result.peak_memory_bytes or 0) / 2**30:.2f} GiB "
+            f"({result.peak_memory_source})"
         )
+        print(
+            f"checkpoint at step {ckpt.at_step}: {ckpt.size_bytes / 2**20:.2f} MiB, save {ckpt.save_s:.2f} s, "
+            f"load {ckpt.load_s:.2f} s; resume {'OK' if result.resume_ok else 'MISMATCH'} (optimizer state "
+            f"equal: {ckpt.optimizer_state_equal}, trainable weights equal: {ckpt.trainable_weights_equal}, "
+            f"following losses equal: {ckpt.all_following_losses_equal})"
+        )
+        for warning in result.warnings:
+            print(f"warning: {warning}")
     return 0 if result.resume_ok else 1
 
 
 _SUBCOMMANDS["train"] = (
-    "training step time, memory, checkpoint resume", TRAIN_DESCRIPTION, add_train_arguments, cmd_train
+    "the training job of a plan: step time, memory, checkpoint resume", TRAIN_DESCRIPTION, add_train_arguments,
+    cmd_train,
 )
 
 
