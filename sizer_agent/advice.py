@@ -76,6 +76,29 @@ def speed(plan: Plan, lang: Lang) -> str | None:
     return None
 
 
+def speed_short(plan: Plan, lang: Lang) -> str:
+    """The speed for a table cell."""
+    if plan.serving is not None:
+        s = plan.serving
+        return render(lang, "advice.speed_short_serving", p=s.percentile, ttft=s.ttft_ms, tpot=s.tpot_ms,
+                      tps=s.output_tokens_per_s)
+    if plan.training is not None:
+        return render(lang, "advice.speed_short_training", step=plan.training.step_time_s,
+                      tps=plan.training.tokens_per_s)
+    return "—"
+
+
+def cost_short(plan: Plan, lang: Lang) -> str:
+    c = plan.costs
+    if c.eur_per_million_tokens is not None:
+        return render(lang, "advice.cost_short_tokens", eur=c.eur_per_million_tokens)
+    if c.eur_per_epoch is not None:
+        return render(lang, "advice.cost_short_epoch", eur=c.eur_per_epoch)
+    if c.hourly_eur is not None:
+        return render(lang, "advice.cost_short_hour", hourly=c.hourly_eur)
+    return "—"
+
+
 def cost(plan: Plan, lang: Lang) -> str | None:
     c = plan.costs
     if c.eur_per_million_tokens is not None:

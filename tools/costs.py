@@ -12,6 +12,7 @@ The assumptions (period, utilisation, EUR/kWh, PUE, EUR/USD) come from the catal
 from __future__ import annotations
 
 from tools.catalog.models import Catalog, Gpu, Offer, Platform
+from tools.errors import InputError
 from tools.plan import Costs, Purchase
 
 HOURS_PER_YEAR = 8760
@@ -30,6 +31,8 @@ def purchase(offer: Offer, catalog: Catalog, num_gpus: int, units: int) -> Purch
     """How this configuration is bought: whole units, priced (list or estimate), rented, or on quote."""
     per_unit = num_gpus // units
     rate = catalog.assumptions.eur_per_usd.value
+    if offer.unit is None:  # the catalogue loader fills it from the platform
+        raise InputError(f"offers[{offer.id}].unit", "missing", "workstation, server, node, rack, cloud")
     if offer.kind == "cloud":
         hourly = offer.hourly_eur_per_gpu_value(rate)
         return Purchase(how="rent", unit=offer.unit, units=units, gpus_per_unit=per_unit, price_kind="list",
@@ -40,7 +43,7 @@ def purchase(offer: Offer, catalog: Catalog, num_gpus: int, units: int) -> Purch
     unit_price = offer.unit_price_eur(per_unit, rate)
     return Purchase(how="buy", unit=offer.unit, units=units, gpus_per_unit=per_unit, price_kind=offer.price_kind,
                     price_eur=None if unit_price is None else unit_price * units, price_date=offer.price_date,
-                    sources=offer.price_sources)
+                    to_confirm=offer.to_confirm, sources=offer.price_sources)
 
 
 def costs(buy: Purchase, catalog: Catalog, watts: float, tokens_per_s: float | None = None,

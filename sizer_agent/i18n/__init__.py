@@ -23,6 +23,7 @@ CLDR data, does the locale work: "1 234,5" with a narrow no-break space in Frenc
     kw       watts as kilowatts, 1 decimal         14,3 kW
     tps      tokens per second                     2 566 tokens/s
     date     ISO date as a long date               1er décembre 2026 / 1 December 2026
+    asof     a day, month or year a figure dates from   au 1er mai 2026, en mars 2025 / as of 1 May 2026
     list     list of items (messages or text)      a, b et c / a, b and c
     pl:a|b   the singular or plural word for the value (French: 0 and 1 are singular)
     (none)   text as is; a message rendered; an int grouped; a float with `g`
@@ -149,6 +150,20 @@ def long_date(value: Any, lang: Lang) -> str:
     return text
 
 
+def as_of(value: Any, lang: Lang) -> str:
+    """'2026-05-01' -> 'au 1er mai 2026' / 'as of 1 May 2026'; '2025-03' -> 'en mars 2025'; '2026' -> 'en 2026'."""
+    text = str(value or "")
+    if len(text) >= 10:
+        return render(lang, "fmt.as_of_day", day=long_date(text, lang))
+    if len(text) == 7:
+        try:
+            month = datetime.date.fromisoformat(text + "-01")
+        except ValueError:
+            return text
+        return render(lang, "fmt.as_of_month", month=format_date(month, format="LLLL y", locale=LOCALES[lang]))
+    return render(lang, "fmt.as_of_year", year=text) if text else "—"
+
+
 def _plural(value: Any, forms: str, lang: Lang) -> str:
     one, _, other = forms.partition("|")
     x = _finite(value)
@@ -209,6 +224,8 @@ class _Formatter(string.Formatter):
             return with_unit(number(value, lang), unit(lang, "tokens_per_s"))
         if spec == "date":
             return long_date(value, lang)
+        if spec == "asof":
+            return as_of(value, lang)
         raise ValueError(f"unknown format spec {spec!r}")
 
 

@@ -1,62 +1,98 @@
-"""The proposal context: everything the templates print, read from a session export.
+"""The proposal context: the session's typed plan, and what the document derives from it.
 
-`build_context(session)` takes the session export dict (format `sizer-agent-session/1`) and returns a
-`ProposalContext`. Every number in it comes from a tool result or a benchmark stored in the session; this
-module only selects, converts units (bytes to GiB, FLOP/s to TFLOP/s) and derives the few comparisons the
-proposal needs, each in one named function below: the deviation of a measurement from its estimate, the
-throughput an SLA implies at the stated load, perf per 1 000 €.
+`build_context(session)` reads a session export (format `sizer-agent-session/1`): the latest successful
+`recommend` call is the plan (`tools.plan.RecommendResult`, validated as such — no alternative field names,
+no fallbacks); the answers, the latest `estimate_memory` (model details) and the benchmarks of the session
+complete it. Derived here, each in one named function: the acceptance limits and the commands that check
+them (from the plan and its workload), the comparison of a measurement with the plan at the same load, the
+risks, the sources (catalogue references, never a local path) and the validity date.
 
-Tolerance: a missing optional part (recommendation, benchmark, host requirements, roofline) becomes
-`None` and the templates say "not measured"/"not provided"; a missing required part (no successful
-estimate) raises `InputError` naming it. Both the shapes of the tools (`tools.estimate`, `tools.recommend`,
-`tools.bench.results.ServeResult`) and the flatter shapes of the session contract are read.
+A session without a usable plan raises `InputError` naming what to do: size it (again).
 """
 
 from __future__ import annotations
 
+import datetime
+import math
+import re
 from typing import Any
 
 from pydantic import ValidationError
 
-from sizer_agent import __version__
-from sizer_agent.proposal.fields import FIELD_ORDER, MEMORY_TERMS, SYSTEM_ORDER
+from sizer_agent import __version__, advice
+from sizer_agent.proposal.fields import FIELD_ORDER
 from sizer_agent.proposal.models import (
     AcceptanceLimit,
     Answer,
     Command,
     Comparison,
-    EngineProfile,
-    HostItem,
     Level,
     Measured,
-    MemoryTerm,
-    MultiGpu,
-    OfferVerdict,
-    Option,
-    OptionPerf,
-    Performance,
+    MemoryRow,
+    ModelInfo,
     ProposalContext,
-    Recommendation,
     Risk,
-    Roofline,
-    RooflinePoint,
-    Sizing,
     SoftwareItem,
     Source,
     Stat,
-    WeightFigure,
 )
 from tools.errors import InputError
+from tools.messages import Msg
+from tools.plan import Plan, RecommendResult
 
 SESSION_FORMAT = "sizer-agent-session/1"
-GIB = 2**30
-ESTIMATE_TOOLS = ("estimate_memory", "estimate")
 RECOMMEND_TOOL = "recommend"
+ESTIMATE_TOOLS = ("estimate_memory", "estimate")
 BENCH_BASE_URL = "http://SERVER:8000"  # placeholder the customer replaces with the machine under test
 MIN_PROMPTS = 200  # a P99 over fewer than ~200 requests rests on two samples; 8 per slot otherwise
+# Prices move: cloud on-demand rates rose 15-21 % on 2026-10-01 at one provider (catalogue sources), and a
+# market estimate is not a quote. The document states a short validity.
+VALIDITY_DAYS = 30
+# Acceptance tolerances, stated in the document beside each limit: the estimator is within a few % of
+# vLLM's own accounting but within ~7-10 % of measured training peaks (docs/estimate.md, validation), and
+# step times rest on an assumed MFU (tools/perf/efficiency.py).
+TRAINING_MEMORY_TOLERANCE = 0.10
+STEP_TIME_TOLERANCE = 0.25
+THROUGHPUT_TOLERANCE = 0.20  # batch inference without an SLA: the roofline model's order of accuracy
+CHECKPOINT_SLOWDOWN = 2.0  # vendor NVMe figures are peak sequential writes; sustained writes run slower
+BENCH_TRAIN_OPTIMIZERS = {"adamw": "adamw", "adamw8bit": "adamw8bit", "paged_adamw8bit": "adamw8bit",
+                          "sgd": "sgd"}
 
 
-# --- derived comparisons (the only arithmetic in the proposal besides unit conversion) -------------------
+# --- small readers -------------------------------------------------------------------------------------
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _int(value: Any) -> int | None:
+    number = _num(value)
+    return None if number is None else int(number)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _latest(session: dict[str, Any], names: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """(arguments, result) of the most recent successful call of one of `names`."""
+    for call in reversed(_list(session.get("tool_calls"))):
+        if isinstance(call, dict) and call.get("tool") in names and call.get("ok") and isinstance(
+                call.get("result"), dict):
+            return _dict(call.get("arguments")), call["result"]
+    return None
+
+
+def _answer_value(session: dict[str, Any], name: str) -> Any:
+    item = _dict(session.get("answers")).get(name)
+    return item.get("value") if isinstance(item, dict) else None
+
 
 def deviation_pct(measured: float | None, estimate: float | None) -> float | None:
     """(measured − estimate) / estimate, in %: positive when the machine measured more than estimated."""
@@ -68,73 +104,11 @@ def deviation_pct(measured: float | None, estimate: float | None) -> float | Non
 def sla_implied_throughput(concurrency: int, output_len: int, slo_ttft_ms: float, slo_tpot_ms: float) -> float:
     """Output tokens/s of `concurrency` closed-loop clients when every request sits exactly at the SLA.
 
-    A request lasts TTFT + (output_len − 1) × TPOT (DESIGN §6: TPOT = (E2E − TTFT) / (tokens − 1)), so a
-    machine meeting the SLA delivers at least concurrency × output_len / that duration tokens per second.
+    A request lasts TTFT + (output_len − 1) × TPOT (TPOT = (E2E − TTFT) / (tokens − 1)), so a machine
+    meeting the SLA delivers at least concurrency × output_len / that duration tokens per second.
     """
     seconds = (slo_ttft_ms + (output_len - 1) * slo_tpot_ms) / 1000.0
     return concurrency * output_len / seconds
-
-
-def tokens_per_s_per_keur(tokens_per_s: float | None, price_eur: float | None) -> float | None:
-    """Perf per euro (seed 003: compare performance per euro, not raw performance), per 1 000 € of price."""
-    if tokens_per_s is None or not price_eur:
-        return None
-    return tokens_per_s / price_eur * 1000.0
-
-
-# --- small readers -------------------------------------------------------------------------------------
-
-def _gib(value: Any) -> float | None:
-    return value / GIB if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def _num(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def _int(value: Any) -> int | None:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def _first(mapping: dict[str, Any], *keys: str) -> Any:
-    for key in keys:
-        if mapping.get(key) is not None:
-            return mapping[key]
-    return None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _length(value: Any) -> int | None:
-    """A token length: an int, or bench's {low, high} when both ends are equal."""
-    if isinstance(value, dict):
-        low, high = _int(value.get("low")), _int(value.get("high"))
-        return low if low is not None and low == high else None
-    return _int(value)
-
-
-def _latest(session: dict[str, Any], names: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """(arguments, result) of the most recent successful call of one of `names`."""
-    for call in reversed(_list(session.get("tool_calls"))):
-        ok = isinstance(call, dict) and call.get("tool") in names and call.get("ok")
-        if ok and isinstance(call.get("result"), dict):
-            return _dict(call.get("arguments")), call["result"]
-    return None
-
-
-def _answer_value(session: dict[str, Any], *names: str) -> Any:
-    answers = _dict(session.get("answers"))
-    for name in names:
-        item = answers.get(name)
-        if isinstance(item, dict) and item.get("value") is not None:
-            return item["value"]
-    return None
 
 
 # --- sections ------------------------------------------------------------------------------------------
@@ -153,450 +127,253 @@ def _answers(session: dict[str, Any]) -> list[Answer]:
     return rows
 
 
-def _sizing(estimate: dict[str, Any], recommend: dict[str, Any] | None) -> Sizing:
-    request, model = _dict(estimate.get("request")), _dict(estimate.get("model"))
-    per_gpu = estimate.get("per_gpu")
-    if not isinstance(per_gpu, dict) or not isinstance(per_gpu.get("total_bytes"), int | float):
-        raise InputError("estimate_memory.result.per_gpu", "the estimate carries no per-GPU memory breakdown")
-    total = int(per_gpu["total_bytes"])
-    terms = []
-    for key in MEMORY_TERMS:
-        value = per_gpu.get(f"{key}_bytes")
-        if isinstance(value, int | float) and value > 0:
-            terms.append(MemoryTerm(key=key, bytes=int(value), gib=value / GIB,
-                                    share_pct=value / total * 100.0 if total else 0.0))
-    dominant = estimate.get("dominant_term")
-    if dominant not in MEMORY_TERMS:
-        dominant = max(terms, key=lambda term: term.bytes).key if terms else "weights"
-    engine = None
-    raw_engine = estimate.get("engine")
-    if isinstance(raw_engine, dict):
-        engine = EngineProfile(
-            name=raw_engine.get("name") or request.get("engine"), budget_gib=_gib(raw_engine.get("budget_bytes")),
-            total_used_gib=_gib(raw_engine.get("total_used_bytes")),
-            kv_cache_gib=_gib(raw_engine.get("kv_cache_bytes")),
-            kv_cache_tokens=_int(raw_engine.get("kv_cache_tokens")),
-            max_concurrency=_num(raw_engine.get("max_concurrency")),
-            gpu_memory_utilization=_num(_first(raw_engine, "gpu_memory_utilization")
-                                        or request.get("gpu_memory_utilization")),
-        )
-    figures = [
-        WeightFigure(precision=str(f.get("precision")), bytes_per_param=_num(f.get("bytes_per_param")) or 0.0,
-                     gb=f["weight_bytes"] / 1e9)
-        for f in _list((recommend or {}).get("weights"))
-        if isinstance(f, dict) and isinstance(f.get("weight_bytes"), int | float)
-    ]
-    weight_total = estimate.get("weight_bytes_total")
-    return Sizing(
-        model=str(model.get("name") or request.get("model") or "?"),
-        revision=model.get("revision") or request.get("revision"), architecture=model.get("architecture"),
-        params_total=_int(model.get("params_total")), params_active=_int(model.get("params_active")),
-        mode=str(request.get("mode") or "inference"),
-        precision=str(request.get("quantization") or estimate.get("weight_format") or request.get("dtype") or "auto"),
-        kv_cache_dtype=request.get("kv_cache_dtype"), input_len=_int(request.get("input_len")),
-        output_len=_int(request.get("output_len")), concurrency=_int(request.get("concurrency")),
-        max_model_len=_int(_first(estimate, "max_model_len") or request.get("max_model_len")),
-        gpu=estimate.get("gpu_name") or request.get("gpu"), terms=terms, total_bytes=total,
-        total_gib=total / GIB, dominant=dominant, gpu_memory_gib=_gib(estimate.get("gpu_memory_bytes")),
-        fits=estimate.get("fits"), headroom_gib=_gib(estimate.get("headroom_bytes")),
-        kv_bytes_per_token=_int(estimate.get("kv_cache_bytes_per_token")),
-        weight_gb_total=weight_total / 1e9 if isinstance(weight_total, int | float) else None,
-        weight_figures=figures, engine=engine,
+def _model(result: RecommendResult, estimate: dict[str, Any] | None, session: dict[str, Any]) -> ModelInfo:
+    summary = _dict((estimate or {}).get("model"))
+    custom = _answer_value(session, "custom_architecture") is not None
+    revision = summary.get("revision") or _answer_value(session, "model_revision")
+    params = result.params_total
+    return ModelInfo(
+        name=result.model if not custom else "", custom=custom, revision=revision,
+        architecture=summary.get("architecture"), params_total=params, params_active=result.params_active,
+        weight_figures=[("16-bit", params * 2.0), ("8-bit", params * 1.0), ("4-bit", params * 0.5)],
     )
 
 
-def _option(raw: dict[str, Any], recommended_id: str | None) -> Option:
-    perf = None
-    if isinstance(raw.get("perf"), dict):
-        p = raw["perf"]
-        perf = OptionPerf(
-            ttft_ms=_num(p.get("ttft_ms")), tpot_ms=_num(p.get("tpot_ms")),
-            output_tokens_per_s=_num(p.get("output_tokens_per_s")),
-            max_concurrency_under_slo=_num(p.get("max_concurrency_under_slo")),
-            sla_met=p.get("sla_met"), sustained_output_tokens_per_s=_num(p.get("sustained_output_tokens_per_s")),
-        )
-        if all(v is None for v in perf.model_dump().values()):
-            perf = None
-    price = _num(raw.get("price_eur"))
-    per_eur = _num(_first(raw, "tokens_per_s_per_eur"))
-    per_keur = per_eur * 1000.0 if per_eur is not None else tokens_per_s_per_keur(
-        perf.output_tokens_per_s if perf else None, price)
-    offer_id = str(raw.get("offer_id") or "?")
-    return Option(
-        offer_id=offer_id, name=str(raw.get("name") or ""), kind=raw.get("kind"),
-        gpu=str(raw.get("gpu_name") or raw.get("gpu") or ""), num_gpus=_int(raw.get("num_gpus")) or 1,
-        tp=_int(raw.get("tensor_parallel_size")) or 1, pp=_int(raw.get("pipeline_parallel_size")) or 1,
-        precision=raw.get("precision"), price_eur=price,
-        hourly_eur=_num(_first(raw, "hourly_eur", "price_eur_per_hour")), fits=bool(raw.get("fits")),
-        recommended=offer_id == recommended_id, reasons=[str(r) for r in _list(raw.get("reasons"))],
-        notes=[str(n) for n in _list(raw.get("notes"))], per_gpu_total_gib=_gib(raw.get("per_gpu_total_bytes")),
-        gpu_memory_gib=_gib(raw.get("gpu_memory_bytes")), headroom_pct=_num(raw.get("headroom_pct")), perf=perf,
-        eur_per_million_tokens=_num(raw.get("eur_per_million_tokens")), tokens_per_s_per_keur=per_keur,
-        power_w=_num(raw.get("power_w")),
-    )
-
-
-def _recommendation(recommend: dict[str, Any] | None) -> Recommendation | None:
-    if recommend is None:
-        return None
-    rec = recommend.get("recommended")
-    if isinstance(rec, dict):  # {"offer_id", "reason"}
-        rec_id, reason = rec.get("offer_id"), rec.get("reason")
-    else:
-        rec_id, reason = (rec if isinstance(rec, str) else None), recommend.get("recommended_reason")
-    raw_options = [o for o in _list(recommend.get("options")) if isinstance(o, dict)]
-    # The tool lists offer × GPU count × parallelism × precision, ranked; the proposal shows the recommended
-    # option and, for every other offer, the first (best-ranked) of its options.
-    shown: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    if rec_id is not None:
-        chosen = next((o for o in raw_options if o.get("offer_id") == rec_id), None)
-        if chosen is not None:
-            shown.append(chosen)
-            seen.add(rec_id)
-    for option in raw_options:
-        if str(option.get("offer_id")) not in seen:
-            shown.append(option)
-            seen.add(str(option.get("offer_id")))
-    offers = [
-        OfferVerdict(offer_id=str(v.get("offer_id")), name=str(v.get("name") or ""), fits=bool(v.get("fits")),
-                     summary=str(v.get("summary") or ""))
-        for v in _list(recommend.get("offers")) if isinstance(v, dict)
-    ]
-    return Recommendation(
-        recommended_id=rec_id, reason=reason, options=[_option(o, rec_id) for o in shown],
-        evaluated=len(raw_options), offers=offers, assumptions=[str(a) for a in _list(recommend.get("assumptions"))],
-    )
-
-
-def _roofline(perf: dict[str, Any], precision: str | None) -> Roofline | None:
-    roof = perf.get("roofline")
-    if isinstance(roof, list):  # tools.perf: [{phase, operational_intensity, attainable_flops, ridge_point, …}]
-        points_raw, top = roof, {}
-    elif isinstance(roof, dict):
-        top, by_phase = roof, roof.get("points")
-        if isinstance(by_phase, dict):  # {"prefill": {...}, "decode": {...}}
-            points_raw = [{"phase": k, **v} for k, v in by_phase.items() if isinstance(v, dict)]
-        else:
-            points_raw = _list(by_phase)
-    else:
-        return None
-    points = []
-    ridge = _num(_first(top, "ridge_point_flops_per_byte", "ridge_point"))
-    peak = _num(_first(top, "peak_flops_per_s", "peak_flops"))
-    bandwidth = _num(_first(top, "memory_bandwidth_bytes_per_s", "bandwidth_bytes_per_s"))
-    for point in points_raw:
-        if not isinstance(point, dict):
-            continue
-        oi = _num(_first(point, "operational_intensity", "intensity_flops_per_byte"))
-        attainable = _num(_first(point, "attainable_flops_per_s", "attainable_flops"))
-        if not oi or not attainable:
-            continue
-        ridge = ridge or _num(point.get("ridge_point"))
-        time_s = _num(point.get("time_s"))
-        points.append(RooflinePoint(phase=str(point.get("phase") or "?"), operational_intensity=oi,
-                                    attainable_tflops=attainable / 1e12, bound=point.get("bound"),
-                                    time_ms=time_s * 1000 if time_s is not None else None))
-    if not points:
-        return None
-    # The roof itself: given, or read back from the tool's own points (attainable = min(peak, OI × bandwidth)).
-    if (peak is None or bandwidth is None) and ridge:
-        below = [p for p in points if p.operational_intensity < ridge]
-        above = [p for p in points if p.operational_intensity >= ridge]
-        if above:
-            peak = peak or above[0].attainable_tflops * 1e12
-        elif below:
-            bandwidth = bandwidth or below[0].attainable_tflops * 1e12 / below[0].operational_intensity
-        if peak and not bandwidth:
-            bandwidth = peak / ridge
-        if bandwidth and not peak:
-            peak = bandwidth * ridge
-    if not peak or not bandwidth:
-        return None
-    return Roofline(peak_tflops=peak / 1e12, bandwidth_tb_s=bandwidth / 1e12, ridge_flops_per_byte=ridge,
-                    precision=top.get("precision") or perf.get("compute_precision") or precision, points=points)
-
-
-def _slo(session: dict[str, Any], args: dict[str, Any]) -> tuple[float | None, float | None, float]:
-    ttft = _num(args.get("slo_ttft_ms")) or _num(_answer_value(session, "ttft_ms", "slo_ttft_ms"))
-    tpot = _num(args.get("slo_tpot_ms")) or _num(_answer_value(session, "tpot_ms", "slo_tpot_ms"))
-    pct = _num(args.get("percentile")) or _num(_answer_value(session, "percentile")) or 99.0
-    return ttft, tpot, pct
-
-
-def _performance(
-    estimate: dict[str, Any], rec: Recommendation | None, slo: tuple[float | None, float | None, float],
-    sizing: Sizing,
-) -> Performance | None:
-    perf = estimate.get("perf") if isinstance(estimate.get("perf"), dict) else None
-    chosen = next((o for o in rec.options if o.recommended), None) if rec else None
-    if (chosen is None or chosen.perf is None) and perf is None:
-        return None
-    base = perf or {}
-    common: dict[str, Any] = {
-        "concurrency": sizing.concurrency, "percentile": _num(base.get("percentile")) or slo[2],
-        "ttft_mean_ms": _num(base.get("ttft_mean_ms")), "bound": base.get("bound"),
-        "slo_ttft_ms": slo[0], "slo_tpot_ms": slo[1], "slo_percentile": slo[2],
-        "roofline": _roofline(perf, sizing.precision) if perf else None,
-        "assumptions": [str(a) for a in _list(base.get("assumptions"))],
-    }
-    if chosen is not None and chosen.perf is not None:
-        p = chosen.perf
-        return Performance(
-            basis="recommended", offer_id=chosen.offer_id, ttft_ms=p.ttft_ms, tpot_ms=p.tpot_ms,
-            output_tokens_per_s=p.output_tokens_per_s, max_concurrency_under_slo=p.max_concurrency_under_slo,
-            sustained_output_tokens_per_s=p.sustained_output_tokens_per_s,
-            eur_per_million_tokens=chosen.eur_per_million_tokens, tokens_per_s_per_keur=chosen.tokens_per_s_per_keur,
-            **common,
-        )
-    assert perf is not None
-    sla = _dict(perf.get("sla"))
-    return Performance(
-        basis="estimate", offer_id=None, ttft_ms=_num(perf.get("ttft_ms")), tpot_ms=_num(perf.get("tpot_ms")),
-        output_tokens_per_s=_num(perf.get("output_tokens_per_s")),
-        max_concurrency_under_slo=_num(_first(perf, "max_concurrency_under_slo") or sla.get("max_concurrency")),
-        sustained_output_tokens_per_s=None, eur_per_million_tokens=_num(perf.get("eur_per_million_tokens")),
-        tokens_per_s_per_keur=None, **common,
-    )
+def _memory_rows(plan: Plan | None) -> list[MemoryRow]:
+    """What one GPU holds at the stated load under the plan's split, term by term."""
+    if plan is None or plan.memory is None:
+        return []
+    m = plan.memory
+    kv = m.kv_cache_bytes
+    if m.engine == "vllm" and m.required_kv_tokens is not None:
+        kv = min(m.kv_cache_bytes, m.required_kv_tokens * m.kv_cache_bytes_per_token)
+    terms = {"weights": m.weights_bytes, "kv_cache": kv, "activations": m.activations_bytes,
+             "gradients": m.gradients_bytes, "optimizer": m.optimizer_bytes, "runtime": m.runtime_bytes}
+    total = sum(terms.values()) or 1
+    return [MemoryRow(key=k, bytes=v, share_pct=v / total * 100.0) for k, v in terms.items() if v > 0]
 
 
 def _stat(raw: Any) -> Stat:
     return Stat(**{k: _num(raw.get(k)) for k in ("mean", "p50", "p90", "p99")}) if isinstance(raw, dict) else Stat()
 
 
+def _length(value: Any) -> int | None:
+    if isinstance(value, dict):
+        low, high = _int(value.get("low")), _int(value.get("high"))
+        return low if low is not None and low == high else None
+    return _int(value)
+
+
 def _trial_settings(bench: dict[str, Any]) -> dict[str, Any]:
-    """The trial settings, flat: the contract's keys, or bench serve's settings + server + hardware."""
     settings, hardware, server = _dict(bench.get("settings")), _dict(bench.get("hardware")), _dict(bench.get("server"))
     gpus = [g for g in _list(hardware.get("gpus")) if isinstance(g, dict)]
-    gpu = settings.get("gpu") or (gpus[0].get("name") if gpus else None)
     flat = {
-        "model": settings.get("model") or (server.get("models") or [None])[0],
-        "revision": settings.get("revision"),
-        "precision": _first(settings, "precision", "dtype"),
-        "kv_cache_dtype": settings.get("kv_cache_dtype"),
-        "input_len": _length(settings.get("input_len")),
-        "output_len": _length(settings.get("output_len")),
+        "model": settings.get("model") or (_list(server.get("models")) or [None])[0],
+        "revision": settings.get("revision"), "precision": settings.get("precision"),
+        "input_len": _length(settings.get("input_len")), "output_len": _length(settings.get("output_len")),
         "engine": settings.get("engine") or server.get("engine"),
         "engine_version": settings.get("engine_version") or server.get("version"),
-        "gpu": gpu,
-        "num_gpus": settings.get("num_gpus") or (len(gpus) if gpus else None),
+        "gpu": settings.get("gpu") or (gpus[0].get("name") if gpus else None),
         "driver": settings.get("driver") or hardware.get("driver_version"),
     }
-    return {k: v for k, v in flat.items() if v is not None or k == "revision"}
+    return {k: v for k, v in flat.items() if v is not None}
 
 
-def _mismatches(settings: dict[str, Any], sizing: Sizing) -> list[str]:
-    """Trial settings that differ from the estimate's (DESIGN §6: compare only like with like)."""
-    expected: dict[str, Any] = {
-        "model": sizing.model, "precision": sizing.precision, "kv_cache_dtype": sizing.kv_cache_dtype,
-        "input_len": sizing.input_len, "output_len": sizing.output_len,
-    }
-    if sizing.revision is not None:
-        expected["revision"] = sizing.revision
-    differ = []
-    for key, want in expected.items():
-        got = settings.get(key)
-        if got is None or want is None or want == "auto":
-            continue
-        if str(got).lower() != str(want).lower():
-            differ.append(key)
-    return differ
-
-
-def _measured(bench: dict[str, Any], sizing: Sizing, perf: Performance | None) -> Measured:
+def _measured(bench: dict[str, Any], plan: Plan | None, model: ModelInfo) -> Measured:
     settings = _trial_settings(bench)
     sla_max = _int(bench.get("sla_max_concurrency"))
     levels = []
     for raw in _list(bench.get("levels")):
         if not isinstance(raw, dict) or _int(raw.get("concurrency")) is None:
             continue
-        conc = int(raw["concurrency"])
         verdict = raw.get("sla_passed")
-        if not isinstance(verdict, bool):
-            verdict = (conc <= sla_max) if sla_max is not None else None
         levels.append(Level(
-            concurrency=conc, requests_completed=_int(raw.get("requests_completed")),
+            concurrency=int(raw["concurrency"]), requests_completed=_int(raw.get("requests_completed")),
             requests_failed=_int(raw.get("requests_failed")), ttft_ms=_stat(raw.get("ttft_ms")),
-            tpot_ms=_stat(raw.get("tpot_ms")), itl_ms=_stat(raw.get("itl_ms")),
-            output_tokens_per_s=_num(raw.get("output_tokens_per_s")),
-            total_tokens_per_s=_num(raw.get("total_tokens_per_s")), goodput_rps=_num(raw.get("goodput_rps")),
-            client_lagged=bool(raw.get("client_lagged")), peak_gpu_memory_gib=_gib(raw.get("peak_gpu_memory_bytes")),
-            meets_slo=verdict,
-        ))
+            tpot_ms=_stat(raw.get("tpot_ms")), output_tokens_per_s=_num(raw.get("output_tokens_per_s")),
+            goodput_rps=_num(raw.get("goodput_rps")), client_lagged=bool(raw.get("client_lagged")),
+            peak_gpu_memory_bytes=_int(raw.get("peak_gpu_memory_bytes")),
+            meets_slo=verdict if isinstance(verdict, bool) else None))
     levels.sort(key=lambda level: level.concurrency)
-    if sla_max is None and any(lv.meets_slo is not None for lv in levels):
-        passing = [lv.concurrency for lv in levels if lv.meets_slo and not lv.client_lagged]
-        sla_max = max(passing) if passing else None
-    at_load = next((lv for lv in levels if lv.concurrency == sizing.concurrency), None)
-    mismatches = _mismatches(settings, sizing)
-    comparable = not mismatches and at_load is not None and not at_load.client_lagged
+    serving = plan.serving if plan else None
+    at_load = next((lv for lv in levels if serving and lv.concurrency == serving.concurrency), None)
+    mismatches = []
+    if serving is not None:
+        expected = {"model": model.name, "input_len": serving.input_len, "output_len": serving.output_len}
+        mismatches = [k for k, want in expected.items()
+                      if k in settings and want and str(settings[k]).lower() != str(want).lower()]
+    comparable = serving is not None and not mismatches and at_load is not None and not at_load.client_lagged
     comparison: list[Comparison] = []
-    if comparable and at_load is not None:
-        pct_stat = _at_percentile(at_load.ttft_ms, perf.percentile if perf else 99.0)
+    if comparable and serving is not None and at_load is not None:
+        pct = {99.0: at_load.ttft_ms.p99, 90.0: at_load.ttft_ms.p90, 50.0: at_load.ttft_ms.p50}.get(serving.percentile)
+        memory = plan.memory.total_bytes if plan and plan.memory else None
         rows: list[tuple[Any, float | None, float | None]] = [
-            ("ttft_p", perf.ttft_ms if perf else None, pct_stat),
-            ("ttft_mean", perf.ttft_mean_ms if perf else None, at_load.ttft_ms.mean),
-            ("tpot_mean", perf.tpot_ms if perf else None, at_load.tpot_ms.mean),
-            ("output_tokens_per_s", perf.output_tokens_per_s if perf else None, at_load.output_tokens_per_s),
-            ("peak_memory_gib", _memory_limit_gib(sizing), at_load.peak_gpu_memory_gib),
+            ("ttft_p", serving.ttft_ms, pct), ("tpot_mean", serving.tpot_ms, at_load.tpot_ms.mean),
+            ("output_tokens_per_s", serving.output_tokens_per_s, at_load.output_tokens_per_s),
+            ("peak_memory", memory, at_load.peak_gpu_memory_bytes),
         ]
         comparison = [Comparison(metric=m, estimate=e, measured=v, deviation_pct=deviation_pct(v, e))
                       for m, e, v in rows if e is not None or v is not None]
-    return Measured(
-        settings=settings, created=_first(bench, "created", "started_at"),
-        percentile_method=_first(bench, "percentile_method", "percentile_rule"), levels=levels,
-        sla_max_concurrency=sla_max, at_load=at_load, comparable=comparable, mismatches=mismatches,
-        comparison=comparison, warnings=[str(w) for w in _list(bench.get("warnings"))],
-    )
+    return Measured(settings=settings, created=bench.get("created") or bench.get("started_at"), levels=levels,
+                    sla_max_concurrency=sla_max, at_load=at_load, comparable=comparable, mismatches=mismatches,
+                    comparison=comparison, warnings=[str(w) for w in _list(bench.get("warnings"))])
 
 
-def _at_percentile(stat: Stat | None, percentile: float | None) -> float | None:
-    if stat is None:
-        return None
-    return {99.0: stat.p99, 90.0: stat.p90, 50.0: stat.p50}.get(float(percentile or 99.0))
+# --- acceptance: limits the plan can meet, and commands that run as written ------------------------------
+
+def _serving_commands(plan: Plan, model: str) -> tuple[Command, Command]:
+    r, s = plan.request, plan.serving
+    assert s is not None
+    p = plan.parallelism
+    load = (f"--input-len {s.input_len} --output-len {s.output_len} --concurrency {s.concurrency} "
+            f"--num-prompts {max(MIN_PROMPTS, 8 * s.concurrency)}")
+    if s.slo_ttft_ms is not None:
+        load += f" --slo-ttft-ms {s.slo_ttft_ms:g}"
+    if s.slo_tpot_ms is not None:
+        load += f" --slo-tpot-ms {s.slo_tpot_ms:g}"
+    load += f" --percentile {s.percentile:g} --json"
+    launch = [f"sizer-agent bench launch --model {model} --tensor-parallel-size {p.tensor_parallel}",
+              f"--max-model-len {s.max_model_len} --gpu-memory-utilization {r.gpu_memory_utilization:g}"]
+    if plan.weight_precision.startswith("fp8") and (r.quantization or "").startswith("fp8"):
+        launch.append("--quantization fp8")
+    if p.pipeline_parallel > 1:
+        launch.append(f"--vllm-arg=--pipeline-parallel-size={p.pipeline_parallel}")
+    if p.data_parallel > 1:
+        launch.append(f"--vllm-arg=--data-parallel-size={p.data_parallel}")
+    if plan.kv_cache_precision == "fp8":
+        launch.append("--vllm-arg=--kv-cache-dtype=fp8")
+    return (Command(index=1, kind="launch", text=" ".join([*launch, load])),
+            Command(index=2, kind="serve",
+                    text=f"sizer-agent bench serve --base-url {BENCH_BASE_URL} --model {model} {load}"))
 
 
-def _memory_limit_gib(sizing: Sizing) -> float:
-    """The per-GPU memory the sizing rests on: for an engine, all it reserves (budget + graphs + context)."""
-    if sizing.engine and sizing.engine.total_used_gib is not None:
-        return sizing.engine.total_used_gib
-    return sizing.total_gib
-
-
-def _host(recommend: dict[str, Any] | None) -> list[HostItem] | None:
-    system = (recommend or {}).get("system")
-    if isinstance(system, dict) and isinstance(system.get("requirements"), list):  # tools.system_sizing
-        entries = {str(r.get("name")): r for r in system["requirements"] if isinstance(r, dict)}
-    elif isinstance(system, dict):
-        entries = {k: (v if isinstance(v, dict) else {"value": v}) for k, v in system.items()}
-    else:
-        return None
-    if not entries:
-        return None
-    order = {name: i for i, name in enumerate(SYSTEM_ORDER)}
-    items = []
-    for key in sorted(entries, key=lambda k: (order.get(k, len(order)), k)):
-        item = entries[key]
-        value, unit = item.get("value"), str(item.get("unit") or "")
-        source = item.get("source") or item.get("src")
-        if isinstance(source, list):
-            source = ", ".join(str(s.get("id", s)) if isinstance(s, dict) else str(s) for s in source)
-        elif isinstance(source, dict):
-            source = source.get("id") or source.get("ref")
-        reason = item.get("reason") or "; ".join(str(r) for r in _list(item.get("reasons"))) or None
-        host = HostItem(key=key, kind="text", value=value, reason=reason, source=source)
-        amount = _num(value)
-        if unit.lower() in ("bytes", "b") and amount is not None:
-            host.kind, host.gib, host.tb = "bytes", amount / GIB, amount / 1e12
-        elif isinstance(value, bool):
-            host.kind = "bool"
-        elif amount is not None:
-            host.kind, host.unit = "quantity", unit or None
-        items.append(host)
-    return items
-
-
-def _sources(*results: dict[str, Any] | None) -> list[Source]:
-    """Every source named in the tool results (`source`, `sources`, `src`, `*_source` keys), once."""
-    found: dict[str, Source] = {}
-
-    def add(entry: Any) -> None:
-        if isinstance(entry, dict):
-            sid = str(entry.get("id") or entry.get("ref") or "")
-            ref = entry.get("ref") or entry.get("url") or entry.get("title")
-            if sid and (sid not in found or (found[sid].ref is None and ref)):
-                found[sid] = Source(id=sid, ref=str(ref) if ref else None)
-        elif isinstance(entry, str) and entry and entry not in found:
-            found[entry] = Source(id=entry, ref=None)
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key in ("source", "sources", "src") or key.endswith("_source"):
-                    for entry in value if isinstance(value, list) else [value]:
-                        add(entry)
-                else:
-                    walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    for result in results:
-        walk(result)
-    return list(found.values())
-
-
-def _acceptance(
-    sizing: Sizing, slo: tuple[float | None, float | None, float], measured: Measured | None,
-    served_model: str, session: dict[str, Any],
-) -> tuple[list[AcceptanceLimit], list[Command]]:
+def _serving_limits(plan: Plan) -> list[AcceptanceLimit]:
+    s, m = plan.serving, plan.memory
+    assert s is not None and m is not None
     limits: list[AcceptanceLimit] = []
-    at_load = measured.at_load if measured and measured.comparable else None
-    memory_limit = _memory_limit_gib(sizing)
 
-    def add(code: Any, comparator: Any, value: float | None, unit: Any, got: float | None, command: int,
-            percentile: float | None = None, concurrency: int | None = None) -> None:
-        status = "not_measured"
-        if got is not None and value is not None:
-            ok = {"<=": got <= value, ">=": got >= value, "==": got == value}[comparator]
-            status = "pass" if ok else "fail"
-        limits.append(AcceptanceLimit(
-            index=len(limits) + 1, code=code, comparator=comparator, value=value, unit=unit,
-            percentile=percentile, concurrency=concurrency, command=command, measured=got, status=status,
-        ))
+    def add(code: Any, comparator: Any, value: float, unit: Any, basis: Msg, command: int = 1,
+            percentile: float | None = None) -> None:
+        limits.append(AcceptanceLimit(index=len(limits) + 1, code=code, comparator=comparator, value=value,
+                                      unit=unit, basis=basis, command=command, percentile=percentile))
 
-    if sizing.mode == "training":
-        batch = _answer_value(session, "batch_size") or 1
-        seq = _answer_value(session, "context_len", "seq_len") or 2048
-        optimizer = _answer_value(session, "optimizer") or "adamw"
-        # bench train builds the model from its config.json (random weights) and always runs the resume check;
-        # it implements AdamW and SGD, the optimizers whose state the check compares.
-        bench_optimizer = "sgd" if str(optimizer).lower().startswith("sgd") else "adamw"
-        text = (f"sizer-agent bench train --config {served_model}/config.json --device cuda --dtype bfloat16 "
-                f"--batch-size {batch} --seq-len {seq} --optimizer {bench_optimizer} --json")
-        add("peak_memory", "<=", memory_limit, "gib", None, 1)
-        add("checkpoint", "==", 1.0, "bool", None, 1)
-        return limits, [Command(index=1, kind="train", text=text)]
+    if s.slo_ttft_ms is not None:
+        add("ttft", "<=", s.slo_ttft_ms, "ms", Msg("basis.slo"), percentile=s.percentile)
+    if s.slo_tpot_ms is not None:
+        add("tpot", "<=", s.slo_tpot_ms, "ms", Msg("basis.slo"), percentile=s.percentile)
+    if s.slo_ttft_ms is not None and s.slo_tpot_ms is not None:
+        floor = sla_implied_throughput(s.concurrency, s.output_len, s.slo_ttft_ms, s.slo_tpot_ms)
+        add("throughput", ">=", floor, "tokens_per_s", Msg("basis.sla_throughput"))
+    else:
+        add("throughput", ">=", s.output_tokens_per_s * (1 - THROUGHPUT_TOLERANCE), "tokens_per_s",
+            Msg("basis.plan_throughput", estimate=s.output_tokens_per_s, tolerance=THROUGHPUT_TOLERANCE))
+    if m.engine == "vllm" and m.engine_reserved_bytes is not None:
+        add("peak_memory", "<=", m.engine_reserved_bytes, "bytes",
+            Msg("basis.vllm_reservation", utilization=m.gpu_memory_utilization, card=m.gpu_memory_bytes))
+        if m.required_kv_tokens is not None:
+            add("kv_tokens", ">=", m.required_kv_tokens, "tokens",
+                Msg("basis.kv_tokens", users=math.ceil(s.concurrency / plan.parallelism.data_parallel),
+                    tokens=s.input_len + s.output_len, planned=m.kv_cache_tokens))
+    else:
+        add("peak_memory", "<=", min(m.gpu_memory_bytes, m.total_bytes * (1 + TRAINING_MEMORY_TOLERANCE)),
+            "bytes", Msg("basis.plan_memory", estimate=m.total_bytes, tolerance=TRAINING_MEMORY_TOLERANCE))
+    add("failed_requests", "==", 0.0, "count", Msg("basis.no_failures"))
+    return limits
 
-    conc = sizing.concurrency or 1
-    slo_ttft, slo_tpot, pct = slo
-    flags = [
-        f"sizer-agent bench serve --base-url {BENCH_BASE_URL} --model {served_model}",
-        f"--input-len {sizing.input_len or 1024} --output-len {sizing.output_len or 256}",
-        f"--concurrency {conc} --num-prompts {max(MIN_PROMPTS, 8 * conc)}",
+
+def _training_acceptance(plan: Plan, model: str) -> tuple[list[AcceptanceLimit], list[Command]]:
+    t, m, r, p = plan.training, plan.memory, plan.request, plan.parallelism
+    assert t is not None and m is not None
+    single = p.num_gpus == 1
+    optimizer = BENCH_TRAIN_OPTIMIZERS.get(t.optimizer)
+    commands: list[Command] = []
+    if single and optimizer is not None:
+        flags = [f"sizer-agent bench train --model {model} --method {t.method}"]
+        if t.method != "full":
+            flags.append(f"--lora-rank {r.lora_rank} --lora-targets {','.join(r.lora_targets)}")
+        flags.append(f"--batch-size {t.micro_batch_size} --seq-len {t.seq_len}")
+        if t.gradient_accumulation_steps > 1:
+            flags.append(f"--gradient-accumulation-steps {t.gradient_accumulation_steps}")
+        flags.append(f"--optimizer {optimizer}")
+        if r.gradient_checkpointing != "none":
+            flags.append("--gradient-checkpointing")
+        flags.append("--dtype bfloat16 --device cuda --steps 20 --json")
+        commands.append(Command(index=1, kind="train", text=" ".join(flags)))
+    else:
+        commands.append(Command(index=1, kind="train_framework", text=""))
+    limits = [
+        AcceptanceLimit(index=1, code="peak_memory", comparator="<=", unit="bytes", command=1,
+                        value=min(m.gpu_memory_bytes, m.total_bytes * (1 + TRAINING_MEMORY_TOLERANCE)),
+                        basis=Msg("basis.plan_memory", estimate=m.total_bytes, tolerance=TRAINING_MEMORY_TOLERANCE)),
+        AcceptanceLimit(index=2, code="step_time", comparator="<=", unit="s", command=1,
+                        value=t.step_time_s * (1 + STEP_TIME_TOLERANCE),
+                        basis=Msg("basis.step_time", estimate=t.step_time_s, tolerance=STEP_TIME_TOLERANCE)),
+        AcceptanceLimit(index=3, code="checkpoint_save", comparator="<=", unit="s", command=1,
+                        value=t.checkpoint_write_s * CHECKPOINT_SLOWDOWN,
+                        basis=Msg("basis.checkpoint", size=t.checkpoint_bytes, gbs=t.storage_write_gbs,
+                                  factor=CHECKPOINT_SLOWDOWN)),
+        AcceptanceLimit(index=4, code="resume", comparator="==", unit="bool", value=1.0, command=1,
+                        basis=Msg("basis.resume")),
     ]
-    if slo_ttft is not None:
-        flags.append(f"--slo-ttft-ms {slo_ttft:g}")
-    if slo_tpot is not None:
-        flags.append(f"--slo-tpot-ms {slo_tpot:g}")
-    flags.append(f"--percentile {pct:g} --json")
-    commands = [Command(index=1, kind="serve", text=" ".join(flags))]
-    if slo_ttft is not None:
-        add("ttft", "<=", slo_ttft, "ms", _at_percentile(at_load.ttft_ms if at_load else None, pct), 1, pct, conc)
-    if slo_tpot is not None:
-        add("tpot", "<=", slo_tpot, "ms", _at_percentile(at_load.tpot_ms if at_load else None, pct), 1, pct, conc)
-    if slo_ttft is not None and slo_tpot is not None and sizing.output_len:
-        floor = sla_implied_throughput(conc, sizing.output_len, slo_ttft, slo_tpot)
-        add("throughput", ">=", floor, "tokens_per_s", at_load.output_tokens_per_s if at_load else None, 1,
-            concurrency=conc)
-    add("peak_memory", "<=", memory_limit, "gib", at_load.peak_gpu_memory_gib if at_load else None, 1,
-        concurrency=conc)
-    failed = float(at_load.requests_failed) if at_load and at_load.requests_failed is not None else None
-    add("failed_requests", "==", 0.0, "count", failed, 1, concurrency=conc)
     return limits, commands
 
 
-def _risks(
-    estimate: dict[str, Any], recommend: dict[str, Any] | None, rec: Recommendation | None, sizing: Sizing,
-    measured: Measured | None, assumed: list[str],
-) -> list[Risk]:
+def _acceptance(plan: Plan | None, model: ModelInfo, served: str) -> tuple[list[AcceptanceLimit], list[Command]]:
+    if plan is None or plan.memory is None:
+        return [], []
+    if plan.training is not None:
+        return _training_acceptance(plan, served)
+    if plan.serving is None:
+        return [], []
+    launch, serve = _serving_commands(plan, served)
+    commands = [launch, serve] if plan.memory.engine == "vllm" else [
+        serve.model_copy(update={"index": 1})]
+    return _serving_limits(plan), commands
+
+
+def _with_measurements(limits: list[AcceptanceLimit], measured: Measured | None) -> list[AcceptanceLimit]:
+    """A benchmark of the session at the stated load fills the serving limits it measures."""
+    level = measured.at_load if measured and measured.comparable else None
+    if level is None:
+        return limits
+    values = {"ttft": level.ttft_ms.p99, "tpot": level.tpot_ms.p99, "throughput": level.output_tokens_per_s,
+              "peak_memory": level.peak_gpu_memory_bytes,
+              "failed_requests": float(level.requests_failed) if level.requests_failed is not None else None}
+    out = []
+    for limit in limits:
+        got = values.get(limit.code)
+        if got is None:
+            out.append(limit)
+            continue
+        ok = {"<=": got <= limit.value, ">=": got >= limit.value, "==": got == limit.value}[limit.comparator]
+        out.append(limit.model_copy(update={"measured": float(got), "status": "pass" if ok else "fail"}))
+    return out
+
+
+# --- risks, software, sources --------------------------------------------------------------------------
+
+def _risks(result: RecommendResult, model: ModelInfo, measured: Measured | None, assumed: list[str]) -> list[Risk]:
+    plan = result.plan
     risks: list[Risk] = []
-    if sizing.revision is None:
+    if result.status == "over_budget":
+        risks.append(Risk(code="over_budget"))
+    if result.status == "no_fit":
+        risks.append(Risk(code="no_fit"))
+    if not model.revision:
         risks.append(Risk(code="revision_unpinned"))
-    if rec is None:
-        risks.append(Risk(code="no_recommend"))
-    elif rec.recommended_id is None:
-        risks.append(Risk(code="no_recommendation", text=rec.reason))
+    if plan is not None:
+        if plan.purchase.how == "quote":
+            risks.append(Risk(code="price_quote"))
+        elif plan.purchase.price_kind == "estimate":
+            risks.append(Risk(code="price_estimate", items=[plan.purchase.price_date or "—"]))
+        if plan.purchase.to_confirm:
+            risks.append(Risk(code="configuration_to_confirm"))
+        if any(k.changes_workload for k in plan.knobs):
+            risks.append(Risk(code="workload_changed"))
+        if plan.weight_precision.startswith(("awq", "gptq", "int4")):
+            risks.append(Risk(code="checkpoint_not_awq"))
+        if plan.training is not None and plan.parallelism.num_gpus > 1:
+            risks.append(Risk(code="multi_gpu_training_bench"))
     if measured is None:
         risks.append(Risk(code="not_measured"))
     else:
@@ -609,28 +386,24 @@ def _risks(
             risks.append(Risk(code="client_lagged", items=lagged))
     if assumed:
         risks.append(Risk(code="assumed_answers", items=assumed))
-    chosen = next((o for o in rec.options if o.recommended), None) if rec else None
-    texts = [*_list(estimate.get("warnings")), *_list((recommend or {}).get("warnings"))]
-    texts += chosen.notes if chosen else []
-    texts += [str(i) for i in _list(_dict((recommend or {}).get("system")).get("issues"))]
-    texts += measured.warnings if measured else []
     seen: set[str] = set()
-    for text in map(str, texts):
-        if text not in seen:
-            seen.add(text)
-            risks.append(Risk(code="tool", text=text))
+    for msg in (plan.notes if plan else []):
+        key = msg.model_dump_json()
+        if key not in seen:
+            seen.add(key)
+            risks.append(Risk(code="tool", msg=msg))
     return risks
 
 
-def _software(session: dict[str, Any], sizing: Sizing, measured: Measured | None) -> list[SoftwareItem]:
+def _software(session: dict[str, Any], model: ModelInfo, measured: Measured | None) -> list[SoftwareItem]:
     settings = measured.settings if measured else {}
 
     def text(value: Any) -> str | None:
         return None if value is None else str(value)
 
     return [
-        SoftwareItem(key="model", value=sizing.model),
-        SoftwareItem(key="revision", value=text(sizing.revision)),
+        SoftwareItem(key="model", value=model.name or None),
+        SoftwareItem(key="revision", value=text(model.revision)),
         SoftwareItem(key="framework", value=text(_answer_value(session, "framework"))),
         SoftwareItem(key="framework_version", value=text(_answer_value(session, "framework_version"))),
         SoftwareItem(key="engine", value=text(settings.get("engine"))),
@@ -640,6 +413,37 @@ def _software(session: dict[str, Any], sizing: Sizing, measured: Measured | None
         SoftwareItem(key="sizer_agent", value=__version__),
     ]
 
+
+def _sources(result: RecommendResult) -> list[Source]:
+    """The catalogue's own references for every figure of the plan and its alternatives."""
+    try:
+        from tools.catalog import load_catalog
+
+        known = load_catalog().sources
+    except (ImportError, InputError):  # no catalogue installed: cite the keys alone
+        known = {}
+    keys: list[str] = []
+    for plan in [p for p in (result.plan, *result.alternatives) if p is not None]:
+        keys += [k for k in plan.sources if k not in keys]
+    return [Source(id=k, links=_links(known.get(k, ""))) for k in keys]
+
+
+def _links(reference: str) -> list[str]:
+    """The web addresses and repository locators a catalogue reference cites."""
+    found = re.findall(r"(https?://[^\s,;'\]\)]+|github:[^\s,;'\]\)]+)", reference)
+    return [link.rstrip(".") for link in found]
+
+
+def _dates(session: dict[str, Any]) -> tuple[str | None, str | None]:
+    text = str(session.get("updated") or session.get("created") or "")[:10]
+    try:
+        day = datetime.date.fromisoformat(text)
+    except ValueError:
+        return None, None
+    return day.isoformat(), (day + datetime.timedelta(days=VALIDITY_DAYS)).isoformat()
+
+
+# --- entry point ---------------------------------------------------------------------------------------
 
 def build_context(session: dict[str, Any]) -> ProposalContext:
     """Turn a session export into the proposal context. Raises InputError naming a missing required part
@@ -653,7 +457,6 @@ def build_context(session: dict[str, Any]) -> ProposalContext:
     except InputError:
         raise
     except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as error:
-        # A hand-edited or damaged export: the file is user input, so one clear line, not a traceback.
         raise InputError("session", f"damaged session export ({type(error).__name__}: {error})") from None
 
 
@@ -662,37 +465,30 @@ def _build(session: dict[str, Any]) -> ProposalContext:
         raise InputError("session", "must be a JSON object (a sizer-agent session export)")
     if session.get("format") != SESSION_FORMAT:
         raise InputError("format", f"unknown session format {session.get('format')!r}", SESSION_FORMAT)
-    found = _latest(session, ESTIMATE_TOOLS)
+    found = _latest(session, (RECOMMEND_TOOL,))
     if found is None:
-        raise InputError("tool_calls", "the session has no successful estimate_memory call: run the sizing first")
-    _, estimate = found
-    recommend_args, recommend = _latest(session, (RECOMMEND_TOOL,)) or ({}, None)
-
+        raise InputError("tool_calls", "the session has no successful recommend call: run the sizing first")
+    result = advice.load(found[1])
+    if result is None:
+        raise InputError("tool_calls", "the session's recommendation was made by an older version of "
+                         "sizer-agent: size it again (answer any question, or run intake again)")
+    estimate = (_latest(session, ESTIMATE_TOOLS) or ({}, None))[1]
     answers = _answers(session)
-    sizing = _sizing(estimate, recommend)
-    rec = _recommendation(recommend)
-    slo = _slo(session, recommend_args)
-    perf = _performance(estimate, rec, slo, sizing)
+    model = _model(result, estimate, session)
     benches = [b for b in _list(session.get("benchmarks")) if isinstance(b, dict) and b.get("levels")]
-    measured = _measured(benches[-1], sizing, perf) if benches else None
-    served_model = str((measured.settings.get("model") if measured else None) or sizing.model)
-    acceptance, commands = _acceptance(sizing, slo, measured, served_model, session)
+    measured = _measured(benches[-1], result.plan, model) if benches else None
+    served = str((measured.settings.get("model") if measured else None) or result.model)
+    limits, commands = _acceptance(result.plan, model, served)
     assumed = [a.field for a in answers if a.assumed]
-    plan = _dict(estimate.get("parallelism"))
-    chosen = next((o for o in rec.options if o.recommended), None) if rec else None
-    multi = MultiGpu(
-        num_gpus=chosen.num_gpus if chosen else (_int(plan.get("num_gpus")) or 1),
-        tp=chosen.tp if chosen else (_int(_first(plan, "tensor_parallel_size", "tp")) or 1),
-        pp=chosen.pp if chosen else (_int(_first(plan, "pipeline_parallel_size", "pp")) or 1),
-        dp=_int(_first(plan, "data_parallel_size", "dp")) or 1,
-        notes=[str(n) for n in _list(plan.get("notes"))],
-    )
+    date, valid_until = _dates(session)
+    assumptions = [k.text for k in result.plan.knobs] if result.plan else []
+    assumptions += result.assumptions
     return ProposalContext(
         session_id=_int(session.get("id")), title=str(session.get("title") or ""),
-        customer=str(session.get("customer") or ""), created=session.get("created"),
-        updated=session.get("updated"), session_lang=session.get("lang"), answers=answers,
-        assumed_fields=assumed, sizing=sizing, recommendation=rec, performance=perf, measured=measured,
-        host=_host(recommend), multi_gpu=multi, risks=_risks(estimate, recommend, rec, sizing, measured, assumed),
-        acceptance=acceptance, commands=commands, software=_software(session, sizing, measured),
-        sources=_sources(estimate, recommend), generator_version=__version__,
+        customer=str(session.get("customer") or ""), date=date, valid_until=valid_until,
+        session_lang=session.get("lang"), answers=answers, assumed_fields=assumed, result=result, model=model,
+        memory_rows=_memory_rows(result.plan), measured=measured,
+        risks=_risks(result, model, measured, assumed), acceptance=_with_measurements(limits, measured),
+        commands=commands, software=_software(session, model, measured), sources=_sources(result),
+        assumptions=assumptions, generator_version=__version__,
     )

@@ -1,15 +1,16 @@
-"""Render the proposal context through the Jinja templates of the `templates` package.
+"""Render the proposal context through one Jinja template, as Markdown or self-contained HTML.
 
-Templates are loaded with importlib.resources (they ship inside the wheel), undefined variables raise
-(StrictUndefined), HTML is autoescaped, and Markdown output escapes every value it prints, so text a
-customer typed (a name with `<script>` or `{{ }}`) stays text in both formats. Session data is only
-ever a value given to a template, never template source.
+The document's outline is one template (`templates/proposal.j2`); the layout primitives it calls —
+headings, paragraphs, lists, tables, code blocks, charts — are bound here to the output format, so the
+Markdown and the HTML say the same things in the same order. Undefined variables raise (StrictUndefined);
+every value printed is escaped for its format (HTML autoescape, Markdown syntax made literal), so text a
+customer typed stays text. Session data is only ever a value given to the template, never template source.
 """
 
 from __future__ import annotations
 
-import json
 import math
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
@@ -17,43 +18,27 @@ from typing import Any, Literal
 from jinja2 import Environment, FunctionLoader, StrictUndefined
 from markupsafe import Markup, escape
 
-from sizer_agent.proposal import charts
+from sizer_agent import advice
+from sizer_agent.i18n import Lang, eur, has, long_date, number, render, trimmed, with_unit
+from sizer_agent.proposal import charts, tables
 from sizer_agent.proposal.context import build_context
-from sizer_agent.proposal.i18n import (
-    NBSP,
-    Lang,
-    Translator,
-    format_eur,
-    format_number,
-    format_signed_pct,
-)
 from sizer_agent.proposal.models import ProposalContext
 from tools.errors import InputError
+from tools.messages import Msg
+from tools.plan import Plan
 
 Format = Literal["md", "html"]
-TEMPLATES = {"md": "proposal.md.j2", "html": "proposal.html.j2"}
+TEMPLATE = "proposal.j2"
 PDF_HINT = "PDF needs the optional extra: pip install 'sizer-agent[pdf]' (WeasyPrint)"
+GIB = 2**30
 
 
 class MdSafe(str):
-    """Markdown the templates produced themselves: printed as is, not escaped again."""
+    """Markdown the renderer produced itself: printed as is, not escaped again."""
 
 
-_MD_SPECIAL = {
-    "\\": "\\\\",
-    "`": "\\`",
-    "*": "\\*",
-    "_": "\\_",
-    "[": "\\[",
-    "]": "\\]",
-    "|": "\\|",
-    "~": "\\~",
-    "<": "&lt;",
-    ">": "&gt;",
-    "&": "&amp;",
-    "\n": " ",
-    "\r": " ",
-}
+_MD_SPECIAL = {"\\": "\\\\", "`": "\\`", "*": "\\*", "_": "\\_", "[": "\\[", "]": "\\]", "|": "\\|", "~": "\\~",
+               "<": "&lt;", ">": "&gt;", "&": "&amp;", "\n": " ", "\r": " "}
 
 
 def md_escape(value: Any) -> str:
@@ -66,242 +51,264 @@ def _load(name: str) -> str:
 
 
 def _environment(fmt: Format) -> Environment:
-    common: dict[str, Any] = dict(
-        loader=FunctionLoader(_load), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    common: dict[str, Any] = dict(loader=FunctionLoader(_load), undefined=StrictUndefined, trim_blocks=True,
+                                  lstrip_blocks=True, keep_trailing_newline=True)
     if fmt == "html":
         return Environment(autoescape=True, **common)
     # Markdown has no autoescape: every printed value is escaped unless already marked safe.
-    return Environment(
-        autoescape=False,
-        finalize=lambda value: value if isinstance(value, MdSafe | Markup) else md_escape(value),
-        **common,
-    )
-
-
-def _css() -> str:
-    return _load("proposal.css")
+    return Environment(autoescape=False,
+                       finalize=lambda value: value if isinstance(value, MdSafe | Markup) else md_escape(value),
+                       **common)
 
 
 class _Helpers:
-    """Filters and globals bound to one language and one output format."""
+    """Text (catalogue, numbers by locale) and layout, bound to one language and one output format."""
 
     def __init__(self, lang: Lang, fmt: Format) -> None:
         self.lang, self.fmt = lang, fmt
-        self.tr = Translator(lang)
 
+    # -- safe text ---------------------------------------------------------------------------------
     def safe(self, text: str) -> Any:
         return Markup(text) if self.fmt == "html" else MdSafe(text)
 
+    def esc(self, value: Any) -> Any:
+        """A value made safe for the format (already-safe pieces pass through)."""
+        if isinstance(value, Markup | MdSafe):
+            return value
+        return escape(str(value)) if self.fmt == "html" else MdSafe(md_escape(value))
+
     def t(self, key: str, **params: Any) -> Any:
-        clean = {k: (escape(v) if self.fmt == "html" else md_escape(v)) for k, v in params.items()}
-        return self.safe(self.tr(key, **clean))
+        """Catalogue text; text parameters are escaped for the format, numbers formatted by the catalogue."""
+        return self.safe(render(self.lang, key, **{k: self._clean(v) for k, v in params.items()}))
 
-    def label(self, section: str, key: str) -> str:
-        return self.tr.label(section, key)
+    def _clean(self, value: Any) -> Any:
+        if isinstance(value, Markup | MdSafe):
+            return str(value)
+        if isinstance(value, str):
+            return str(self.esc(value))
+        if isinstance(value, list):
+            return [self._clean(item) for item in value]
+        return value  # numbers, messages, None
 
-    def num(self, value: float | None, decimals: int = 0) -> str:
-        return format_number(value, decimals, self.lang)
+    def msg(self, message: Msg | None) -> Any:
+        return self.esc(render(self.lang, message)) if message is not None else "—"
 
-    def unit(self, value: float | None, unit_key: str, decimals: int = 0) -> str:
-        if value is None:
-            return "—"
-        return f"{format_number(value, decimals, self.lang)}{NBSP}{self.tr('unit.' + unit_key)}"
+    def label(self, section: str, key: Any) -> Any:
+        name = f"{section}.{key}"
+        return self.esc(render(self.lang, name) if has(self.lang, name) else key)
 
-    def eur(self, value: float | None, decimals: int = 0) -> str:
-        return format_eur(value, self.lang, decimals)
+    # -- numbers -----------------------------------------------------------------------------------
+    def num(self, value: Any, decimals: int = 0) -> str:
+        return number(value, self.lang, decimals)
 
-    def dev(self, value: float | None) -> str:
-        return format_signed_pct(value, self.lang)
+    def gib(self, n_bytes: Any, decimals: int = 1) -> str:
+        value = None if not isinstance(n_bytes, int | float) else n_bytes / GIB
+        return with_unit(number(value, self.lang, decimals), render(self.lang, "unit.gib"))
 
-    @staticmethod
-    def raw(value: Any) -> str:
-        """A number for a data- attribute: exactly as the tool gave it, empty when absent."""
-        return "" if value is None else repr(value)
+    def tb(self, n_bytes: Any) -> str:
+        value = None if not isinstance(n_bytes, int | float) else n_bytes / 1e12
+        return with_unit(trimmed(value, self.lang, 2), render(self.lang, "unit.tb"))
+
+    def eur(self, value: Any, decimals: int = 0) -> str:
+        return eur(value, self.lang, decimals)
+
+    def ms(self, value: Any, decimals: int = 0) -> str:
+        return with_unit(number(value, self.lang, decimals), "ms")
+
+    def sec(self, value: Any) -> str:
+        return with_unit(trimmed(value, self.lang, 2), "s")
+
+    def hours(self, value: Any) -> str:
+        return with_unit(trimmed(value, self.lang, 1), "h")
+
+    def tps(self, value: Any) -> str:
+        return with_unit(number(value, self.lang), render(self.lang, "unit.tokens_per_s"))
+
+    def pct(self, fraction: Any, decimals: int = 0) -> str:
+        value = fraction * 100 if isinstance(fraction, int | float) else None
+        return with_unit(number(value, self.lang, decimals), "%")
+
+    def kw(self, watts: Any) -> str:
+        value = watts / 1000 if isinstance(watts, int | float) else None
+        return with_unit(trimmed(value, self.lang, 1), "kW")
+
+    def date(self, value: Any) -> str:
+        return long_date(value, self.lang) if value else "—"
 
     def value(self, value: Any) -> str:
         """An answer's value as text: yes/no, localised numbers, known enum words translated."""
         if value is None:
-            return self.tr("common.unknown")
+            return render(self.lang, "common.unknown")
         if isinstance(value, bool):
-            return self.tr("common.yes" if value else "common.no")
+            return render(self.lang, "common.yes" if value else "common.no")
         if isinstance(value, int):
-            return format_number(value, 0, self.lang)
+            return number(value, self.lang)
         if isinstance(value, float):
-            return format_number(value, 0 if value.is_integer() else 2, self.lang)
+            return trimmed(value, self.lang, 2)
         if isinstance(value, str):
-            return self.tr.label("value", value)
+            name = f"value.{value}"
+            return render(self.lang, name) if has(self.lang, name) else value
         if isinstance(value, list):
             return ", ".join(self.value(v) for v in value)
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+        if isinstance(value, dict):
+            return ", ".join(f"{k} {self.value(v)}" for k, v in value.items())
+        return str(value)
 
-    def fence(self, text: str, info: str = "") -> Any:
-        """A fenced code block (Markdown) whose fence is longer than any backtick run in the text."""
+    # -- the plan in words (the same sentences as the chat and the results view) ---------------------
+    def summary(self, ctx: ProposalContext) -> list[Any]:
+        return [self.esc(line) for line in advice.summary(ctx.result, self.lang)]
+
+    def config(self, plan: Plan) -> Any:
+        return self.esc(advice.configuration(plan, self.lang))
+
+    def configs(self, plans: Sequence[Plan]) -> list[Any]:
+        return [self.config(plan) for plan in plans]
+
+    def msgs(self, messages: Sequence[Msg]) -> list[Any]:
+        return [self.msg(message) for message in messages]
+
+    def price(self, plan: Plan) -> Any:
+        return self.esc(advice.price(plan, self.lang))
+
+    def split(self, plan: Plan) -> Any:
+        return self.esc(advice.split(plan, self.lang))
+
+    def speed(self, plan: Plan) -> Any:
+        return self.esc(advice.speed(plan, self.lang) or "—")
+
+    def cost(self, plan: Plan) -> Any:
+        return self.esc(advice.cost(plan, self.lang) or "—")
+
+    def speed_short(self, plan: Plan) -> Any:
+        return self.esc(advice.speed_short(plan, self.lang))
+
+    def cost_short(self, plan: Plan) -> Any:
+        return self.esc(advice.cost_short(plan, self.lang))
+
+    # -- layout --------------------------------------------------------------------------------------
+    def h(self, level: int, text: Any, anchor: str = "") -> Any:
+        if self.fmt == "md":
+            return MdSafe("#" * level + " " + str(self.esc(text)))
+        ident = f' id="{escape(anchor)}"' if anchor else ""
+        return Markup(f"<h{level}{ident}>") + self.esc(text) + Markup(f"</h{level}>")
+
+    def p(self, *parts: Any, css: str = "") -> Any:
+        text = " ".join(str(self.esc(part)) for part in parts if part not in (None, ""))
+        if self.fmt == "md":
+            return MdSafe(text)
+        klass = f' class="{escape(css)}"' if css else ""
+        return Markup(f"<p{klass}>{text}</p>")
+
+    def ul(self, items: Sequence[Any]) -> Any:
+        cells = [str(self.esc(item)) for item in items]
+        if self.fmt == "md":
+            return MdSafe("\n".join(f"- {cell}" for cell in cells))
+        return Markup("<ul>" + "".join(f"<li>{cell}</li>" for cell in cells) + "</ul>")
+
+    def table(self, headers: Sequence[Any], rows: Sequence[Sequence[Any]], numeric: Sequence[int] = (),
+              attrs: Sequence[dict[str, Any]] | None = None, strong: Sequence[bool] | None = None) -> Any:
+        """A table; `numeric` columns are right-aligned; `attrs` (HTML) carry each row's raw data-* values."""
+        head = [str(self.esc(h)) for h in headers]
+        body = [[str(self.esc(cell)) for cell in row] for row in rows]
+        if self.fmt == "md":
+            align = ["---:" if i in numeric else "---" for i in range(len(head))]
+            lines = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]
+            for index, row in enumerate(body):
+                cells = [f"**{c}**" if strong and strong[index] and c else c for c in row]
+                lines.append("| " + " | ".join(cells) + " |")
+            return MdSafe("\n".join(lines))
+        out = ["<table><thead><tr>"]
+        out += [f'<th{" class=num" if i in numeric else ""}>{h}</th>' for i, h in enumerate(head)]
+        out.append("</tr></thead><tbody>")
+        for index, row in enumerate(body):
+            data = (attrs or [{}] * len(body))[index]
+            extra = "".join(f' data-{escape(k)}="{escape(v)}"' for k, v in data.items() if v is not None)
+            klass = ' class="recommended"' if strong and strong[index] else ""
+            out.append(f"<tr{klass}{extra}>")
+            out += [f'<td{" class=num" if i in numeric else ""}>{c}</td>' for i, c in enumerate(row)]
+            out.append("</tr>")
+        out.append("</tbody></table>")
+        return Markup("".join(out))
+
+    def code(self, text: str) -> Any:
+        if self.fmt == "html":
+            return Markup("<pre><code>") + escape(text) + Markup("</code></pre>")
         fence = "```"
         while fence in text:
             fence += "`"
-        return MdSafe(f"{fence}{info}\n{text}\n{fence}")
+        return MdSafe(f"{fence}sh\n{text}\n{fence}")
 
-    def code(self, text: str) -> Any:
-        """Inline code: `<code>` in HTML; in Markdown a backtick span longer than any run inside."""
-        if self.fmt == "html":
-            return Markup("<code>") + escape(text) + Markup("</code>")
-        fence = "`"
-        while fence in text:
-            fence += "`"
-        return MdSafe(f"{fence}{text.replace(chr(10), ' ')}{fence}")
+    def raw(self, value: Any) -> str:
+        """A number for a data- attribute: exactly as the tool gave it, empty when absent."""
+        return "" if value is None else repr(value)
 
 
 def _charts(ctx: ProposalContext, h: _Helpers) -> dict[str, Any]:
-    """The SVG charts (HTML) and their text twins (Markdown)."""
-    fmt = h.num
-    sizing = ctx.sizing
-    segments = [
-        charts.Segment(
-            label=h.tr(
-                "chart.segment",
-                term=h.tr("term." + term.key),
-                value=h.unit(term.gib, "gib", 1),
-                share=fmt(term.share_pct, 0),
-            ),
-            value=term.gib,
-        )
-        for term in sizing.terms
-    ]
-    markers: list[charts.Marker] = []
-    seen: set[tuple[str, int]] = set()
-    if ctx.recommendation:
-        for option in ctx.recommendation.options:
-            if option.gpu_memory_gib is not None and (option.gpu, round(option.gpu_memory_gib)) not in seen:
-                seen.add((option.gpu, round(option.gpu_memory_gib)))
-                markers.append(
-                    charts.Marker(
-                        f"{option.offer_id} · {h.unit(option.gpu_memory_gib, 'gib', 1)}",
-                        option.gpu_memory_gib,
-                    )
-                )
-    if not markers and sizing.gpu_memory_gib is not None:
-        markers.append(
-            charts.Marker(
-                f"{sizing.gpu or 'GPU'} · {h.unit(sizing.gpu_memory_gib, 'gib', 1)}", sizing.gpu_memory_gib
-            )
-        )
-    if sizing.engine and sizing.engine.budget_gib is not None:
-        markers.append(
-            charts.Marker(
-                h.tr("chart.budget", value=h.unit(sizing.engine.budget_gib, "gib", 1)),
-                sizing.engine.budget_gib,
-                dashed=True,
-            )
-        )
-    out: dict[str, Any] = {
-        "memory": charts.memory_breakdown(
-            segments,
-            h.tr("chart.total", value=h.unit(sizing.total_gib, "gib", 1)),
-            markers,
-            h.tr("chart.memory_title"),
-            h.tr("unit.gib"),
-            fmt,
-        ),
-        "roofline": None,
-        "latency": None,
-    }
-    perf = ctx.performance
-    if perf and perf.roofline and perf.roofline.points:
-        roof = perf.roofline
-        out["roofline"] = charts.roofline(
-            roof.peak_tflops,
-            roof.bandwidth_tb_s,
-            [
-                charts.RoofPoint(h.tr.label("phase", p.phase), p.operational_intensity, p.attainable_tflops)
-                for p in roof.points
-            ],
-            h.tr("chart.ridge"),
-            h.tr("chart.roofline_title"),
-            h.tr("chart.intensity_axis"),
-            h.tr("chart.flops_axis"),
-            fmt,
-        )
-    measured = ctx.measured
-    if measured and measured.levels:
-        pct = perf.percentile if perf and perf.percentile is not None else 99
-        points = [
-            charts.LoadPoint(lv.concurrency, lv.output_tokens_per_s, lv.ttft_ms.p99, lv.tpot_ms.p99)
-            for lv in measured.levels
-            if lv.output_tokens_per_s is not None and not lv.client_lagged
-        ]
-        if points:
-            out["latency"] = charts.latency_throughput(
-                points,
-                perf.slo_ttft_ms if perf else None,
-                perf.slo_tpot_ms if perf else None,
-                h.tr("chart.latency_title"),
-                h.tr("chart.ttft_axis", p=fmt(pct, 0)),
-                h.tr("chart.tpot_axis", p=fmt(pct, 0)),
-                h.tr("chart.throughput_axis"),
-                h.tr("chart.slo"),
-                fmt,
-            )
-    out["memory_text"] = _text_bars(ctx, h)
-    return out
-
-
-def _text_bars(ctx: ProposalContext, h: _Helpers) -> MdSafe:
-    """The memory chart for Markdown: one bar per term, plus the GPU capacities on the same scale."""
-    sizing = ctx.sizing
-    rows: list[tuple[str, float, str]] = [
-        (h.tr("term." + term.key), term.gib, f"{h.unit(term.gib, 'gib', 1)} ({h.num(term.share_pct, 0)} %)")
-        for term in sizing.terms
-    ]
-    rows.append((h.tr("chart.total_short"), sizing.total_gib, h.unit(sizing.total_gib, "gib", 1)))
-    if ctx.recommendation:
-        for option in ctx.recommendation.options:
-            if option.gpu_memory_gib is not None:
-                rows.append((option.offer_id, option.gpu_memory_gib, h.unit(option.gpu_memory_gib, "gib", 1)))
-    if sizing.engine and sizing.engine.budget_gib is not None:
-        rows.append(
-            (h.tr("chart.budget_short"), sizing.engine.budget_gib, h.unit(sizing.engine.budget_gib, "gib", 1))
-        )
-    # Damaged sessions can carry negative, infinite or NaN sizes: bars are clamped, never trusted.
-    finite = [value for _, value, _ in rows if math.isfinite(value) and value > 0]
+    """The memory, roofline and latency charts: SVG in HTML, a text bar chart in Markdown."""
+    plan = ctx.result.plan or (ctx.result.alternatives[0] if ctx.result.alternatives else None)
+    rows = ctx.memory_rows
+    out: dict[str, Any] = {"memory": None, "roofline": None}
+    if plan is None or plan.memory is None or not rows:
+        return out
+    card = plan.memory.gpu_memory_bytes / GIB
+    total = sum(r.bytes for r in rows) / GIB
+    if h.fmt == "html":
+        segments = [charts.Segment(render(h.lang, "chart.segment", term=render(h.lang, f"term.{r.key}"),
+                                          value=h.gib(r.bytes), share=h.num(r.share_pct)), r.bytes / GIB)
+                    for r in rows]
+        markers = [charts.Marker(f"{plan.gpu_name} · {h.gib(plan.memory.gpu_memory_bytes)}", card)]
+        if plan.memory.engine_reserved_bytes is not None:
+            markers.append(charts.Marker(render(h.lang, "chart.budget", value=h.gib(plan.memory.engine_reserved_bytes)),
+                                         plan.memory.engine_reserved_bytes / GIB, dashed=True))
+        out["memory"] = charts.memory_breakdown(segments, render(h.lang, "chart.total", value=h.gib(total * GIB)),
+                                                markers, render(h.lang, "chart.memory_title"),
+                                                render(h.lang, "unit.gib"), h.num)
+        roof = plan.serving.roofline if plan.serving else []
+        if roof:
+            top = roof[0]
+            out["roofline"] = charts.roofline(
+                top.peak_tflops, top.bandwidth_tb_s,
+                [charts.RoofPoint(render(h.lang, f"phase.{p.phase}"), p.operational_intensity, p.attainable_tflops)
+                 for p in roof],
+                render(h.lang, "chart.ridge"), render(h.lang, "chart.roofline_title"),
+                render(h.lang, "chart.intensity_axis"), render(h.lang, "chart.flops_axis"), h.num)
+        return out
+    bars = [(render(h.lang, f"term.{r.key}"), r.bytes / GIB, f"{h.gib(r.bytes)} ({h.num(r.share_pct)} %)")
+            for r in rows]
+    bars.append((render(h.lang, "chart.total_short"), total, h.gib(total * GIB)))
+    bars.append((plan.gpu_name, card, h.gib(plan.memory.gpu_memory_bytes)))
+    finite = [v for _, v, _ in bars if math.isfinite(v) and v > 0]
     scale = max(finite, default=1.0)
-    width = max(len(label) for label, _, _ in rows)
+    width = max(len(label) for label, _, _ in bars)
     lines = []
-    for label, value, text in rows:
+    for label, value, text in bars:
         filled = min(40, max(0, round(value / scale * 40))) if math.isfinite(value) else 0
         lines.append(f"{label.replace('`', chr(39)):<{width}}  {'█' * filled}{'░' * (40 - filled)}  {text}")
-    return MdSafe("```text\n" + "\n".join(lines) + "\n```")
+    out["memory"] = MdSafe("```text\n" + "\n".join(lines) + "\n```")
+    return out
 
 
 @cache
 def _prepared(fmt: Format, lang: Lang) -> tuple[Environment, _Helpers]:
-    """One compiled environment per format and language (compiling the templates dominates render time)."""
+    """One compiled environment per format and language (compiling the template dominates render time)."""
     helpers = _Helpers(lang, fmt)
     env = _environment(fmt)
-    env.globals.update(
-        t=helpers.t, label=helpers.label, code=helpers.code, fence=helpers.fence, eol=helpers.safe("")
-    )
-    env.filters.update(
-        num=helpers.num, unit=helpers.unit, eur=helpers.eur, dev=helpers.dev, value=helpers.value, raw=helpers.raw
-    )
+    env.globals.update(h=helpers, t=helpers.t, msg=helpers.msg, label=helpers.label, tb=tables)
+    env.filters.update(num=helpers.num, gib=helpers.gib, eur=helpers.eur, ms=helpers.ms, tps=helpers.tps,
+                       pct=helpers.pct, kw=helpers.kw, date=helpers.date, value=helpers.value, raw=helpers.raw,
+                       sec=helpers.sec, hours=helpers.hours, tb=helpers.tb)
     return env, helpers
 
 
 def render_context(ctx: ProposalContext, fmt: Format, lang: Lang) -> str:
     """Render an already built context (the app calls this to avoid rebuilding)."""
-    if fmt not in TEMPLATES:
+    if fmt not in ("md", "html"):
         raise InputError("format", f"unknown format {fmt!r}", "md, html, pdf")
     if lang not in ("fr", "en"):
         raise InputError("lang", f"unknown language {lang!r}", "fr, en")
     env, helpers = _prepared(fmt, lang)
-    template = env.get_template(TEMPLATES[fmt])
-    return template.render(
-        c=ctx,
-        lang=lang,
-        charts=_charts(ctx, helpers),
-        css=Markup(_css()) if fmt == "html" else "",
-    )
+    css = Markup(_load("proposal.css")) if fmt == "html" else ""
+    return env.get_template(TEMPLATE).render(c=ctx, fmt=fmt, lang=lang, charts=_charts(ctx, helpers), css=css)
 
 
 def render_proposal(session: dict[str, Any], fmt: Format, lang: Lang) -> str:

@@ -633,7 +633,8 @@ def _run(settings: TrainSettings, checkpoint_at: int, torch: Any, progress: Prog
     if settings.lora_targets is not None:  # refuse before anything is printed or allocated
         check_targets(build_model(config, dtype, "meta"), settings.lora_targets)
     is_cuda = device.type == "cuda"
-    notes: list[str] = list(spec.warnings)
+    # the model loader's warnings are catalogue message ids; the bench result keeps them as id + parameters
+    notes: list[str] = [f"{w.id} {w.params}" if w.params else w.id for w in spec.warnings]
     if settings.seq_len > spec.max_position_embeddings:
         notes.append(f"--seq-len {settings.seq_len} exceeds the model's {spec.max_position_embeddings} positions")
     temporary = None

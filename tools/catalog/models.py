@@ -165,6 +165,7 @@ class Offer(_Strict):
                                    description="when the price was observed (ISO year, month or day)")
     hourly_usd_per_gpu: NumFigure | None = None
     hourly_eur_per_gpu: NumFigure | None = None
+    to_confirm: bool = Field(False, description="not listed by the vendor as such (extra cards): to confirm")
 
     @model_validator(mode="before")
     @classmethod

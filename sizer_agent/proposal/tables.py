@@ -1,0 +1,280 @@
+"""The proposal's tables and lists, built from the typed plan: rows of formatted cells, nothing computed.
+
+Each function takes the format-bound helpers (`render._Helpers`: catalogue text, locale numbers, layout)
+and returns one block for the template. Kept apart from the template so that Markdown and HTML share the
+same rows, and so that a reader of the outline (templates/proposal.j2) sees sections, not cell plumbing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sizer_agent.proposal.fields import SYSTEM_ORDER
+from sizer_agent.proposal.models import ProposalContext
+from tools.plan import Plan, RecommendResult
+
+if TYPE_CHECKING:
+    from sizer_agent.proposal.render import _Helpers
+
+
+def answers(h: _Helpers, c: ProposalContext) -> Any:
+    rows, attrs = [], []
+    for a in c.answers:
+        status = h.t("profile.assumed") if a.assumed else h.t("profile.given")
+        if a.corrections:
+            status = h.t("profile.status_corrected", status=status, n=a.corrections)
+        rows.append([h.label("field", a.field), h.value(a.value), status, a.raw_text or "—"])
+        attrs.append({"field": a.field})
+    return h.table([h.t("profile.question"), h.t("profile.answer"), h.t("profile.status"), h.t("profile.said")],
+                   rows, attrs=attrs)
+
+
+def model_facts(h: _Helpers, c: ProposalContext, plan: Plan | None) -> Any:
+    m = c.model
+    name = m.name or h.t("sizing.custom_model")
+    items = [h.t("sizing.model", name=name, architecture=m.architecture or "—"),
+             h.t("sizing.revision", revision=m.revision or h.t("common.unpinned")),
+             h.t("sizing.params", total=m.params_total, active=m.params_active),
+             h.t("sizing.weight_figures", items=[f"{fmt} {h.num(b / 1e9, 1)} {h.t('unit.gb')}"
+                                                 for fmt, b in m.weight_figures])]
+    if plan is not None:
+        items.append(h.t("sizing.precision", weights=plan.weight_precision, kv=plan.kv_cache_precision))
+        if plan.serving is not None:
+            s = plan.serving
+            items.append(h.t("sizing.load_serving", input=s.input_len, output=s.output_len, users=s.concurrency,
+                             max_len=s.max_model_len))
+        if plan.training is not None:
+            t = plan.training
+            items.append(h.t(f"sizing.load_training_{t.method}", batch=t.batch_size, micro=t.micro_batch_size,
+                             accumulation=t.gradient_accumulation_steps, seq=t.seq_len, optimizer=t.optimizer))
+        if plan.memory is not None and plan.memory.kv_cache_bytes_per_token and plan.serving is not None:
+            items.append(h.t("sizing.kv_per_token", kib=plan.memory.kv_cache_bytes_per_token / 1024))
+    return h.ul(items)
+
+
+def memory(h: _Helpers, c: ProposalContext) -> Any:
+    total = sum(r.bytes for r in c.memory_rows)
+    rows = [[h.label("term", r.key), h.gib(r.bytes, 2), h.num(r.share_pct, 1) + "\u00a0%"] for r in c.memory_rows]
+    rows.append([h.t("sizing.total"), h.gib(total, 2), "100\u00a0%"])
+    strong = [False] * len(c.memory_rows) + [True]
+    return h.table([h.t("sizing.term"), h.t("sizing.per_gpu"), h.t("sizing.share")], rows, numeric=(1, 2),
+                   strong=strong)
+
+
+def _option_row(h: _Helpers, plan: Plan, role: str) -> list[Any]:
+    m = plan.memory
+    need = f"{h.gib(m.load_bytes)} / {h.gib(m.gpu_memory_bytes)}" if m else "—"
+    return [h.t(f"options.role_{role}"), h.config(plan), h.price(plan), h.split(plan), need,
+            h.speed_short(plan), h.cost_short(plan)]
+
+
+def options(h: _Helpers, r: RecommendResult) -> Any:
+    plans: list[tuple[Plan, str]] = []
+    if r.plan is not None:
+        plans.append((r.plan, "recommended" if r.status == "recommended" else "cheapest_fit"))
+    for alt in r.alternatives:
+        in_scope = not r.scope.units or alt.purchase.unit in r.scope.units
+        plans.append((alt, ("quote" if alt.purchase.how == "quote" else "alternative") if in_scope else "outside"))
+    rows = [_option_row(h, p, role) for p, role in plans]
+    attrs = [{"offer": p.offer_id, "price": h.raw(p.purchase.price_eur), "hourly": h.raw(p.purchase.hourly_eur),
+              "gpus": p.parallelism.num_gpus} for p, _ in plans]
+    strong = [role in ("recommended", "cheapest_fit") for _, role in plans]
+    return h.table([h.t("options.role"), h.t("options.configuration"), h.t("options.price"),
+                    h.t("options.split"), h.t("options.memory"), h.t("options.speed"), h.t("options.cost")],
+                   rows, attrs=attrs, strong=strong)
+
+
+def changes(h: _Helpers, r: RecommendResult) -> Any:
+    rows = []
+    for change in r.changes:
+        what = h.safe("; ".join(str(h.msg(k.text)) for k in change.knobs))  # each already escaped
+        rows.append([what, h.config(change.plan), h.price(change.plan),
+                     h.speed(change.plan)])
+    return h.table([h.t("changes.change"), h.t("options.configuration"), h.t("options.price"),
+                    h.t("options.speed")], rows)
+
+
+def verdicts(h: _Helpers, r: RecommendResult) -> Any:
+    items = []
+    for v in r.offers:
+        scope = h.safe("" if v.in_scope else " " + str(h.t("verdicts.out_of_scope")))
+        items.append(h.t("verdicts.line", offer=v.offer_id, name=v.name, verdict=h.msg(v.reason), scope=scope))
+    return h.ul(items)
+
+
+def serving(h: _Helpers, plan: Plan) -> Any:
+    s = plan.serving
+    assert s is not None
+    rows = [
+        [h.t("metric.ttft", p=s.percentile), h.ms(s.ttft_ms)],
+        [h.t("metric.ttft_mean"), h.ms(s.ttft_mean_ms)],
+        [h.t("metric.tpot"), h.ms(s.tpot_ms, 1)],
+        [h.t("metric.output_tps"), h.tps(s.output_tokens_per_s)],
+        [h.t("metric.max_concurrency_memory"), h.num(s.max_concurrency_memory)],
+    ]
+    if s.max_concurrency_under_slo is not None or s.slo_ttft_ms is not None or s.slo_tpot_ms is not None:
+        rows.append([h.t("metric.max_concurrency_slo"), h.num(s.max_concurrency_under_slo)])
+    rows.append([h.t("metric.sustained"), h.tps(s.sustained_output_tokens_per_s)])
+    rows.append([h.t("metric.bound"), h.label("bound", s.bound)])
+    keys = ["ttft", "ttft_mean", "tpot", "output_tokens_per_s", "max_concurrency_memory"]
+    if len(rows) == 8:
+        keys.append("max_concurrency_under_slo")
+    keys += ["sustained", "bound"]
+    return h.table([h.t("perf.metric"), h.t("perf.value")], rows, numeric=(1,),
+                   attrs=[{"metric": k} for k in keys])
+
+
+def roofline(h: _Helpers, plan: Plan) -> Any:
+    s = plan.serving
+    assert s is not None
+    rows = [[h.label("phase", p.phase), h.num(p.operational_intensity, 1), h.num(p.attainable_tflops, 1),
+             h.ms(p.time_ms, 2), h.label("bound", p.bound)] for p in s.roofline]
+    return h.table([h.t("perf.phase"), h.t("perf.intensity"), h.t("perf.attainable"), h.t("perf.step_time"),
+                    h.t("metric.bound")], rows, numeric=(1, 2, 3))
+
+
+def training(h: _Helpers, plan: Plan) -> Any:
+    t = plan.training
+    assert t is not None
+    rows = [
+        [h.t("train.method"), h.label("method", t.method)],
+        [h.t("train.batch"), h.t("train.batch_value", batch=t.batch_size, micro=t.micro_batch_size,
+                                 accumulation=t.gradient_accumulation_steps)],
+        [h.t("train.seq_len"), h.num(t.seq_len)],
+        [h.t("train.tokens_per_step"), h.num(t.tokens_per_step)],
+        [h.t("train.step_time"), h.sec(t.step_time_s)],
+        [h.t("train.tokens_per_s"), h.tps(t.tokens_per_s)],
+        [h.t("train.mfu"), h.pct(t.mfu)],
+        [h.t("metric.bound"), h.label("bound", t.bound)],
+    ]
+    if t.tokens_per_epoch is not None:
+        rows += [[h.t("train.dataset"), h.t("train.dataset_value", size=h.num((t.dataset_bytes or 0) / 1e9, 1),
+                                            tokens=t.tokens_per_epoch, per=t.bytes_per_token)],
+                 [h.t("train.epoch_time"), h.hours(t.epoch_hours)]]
+    rows += [
+        [h.t("train.checkpoint_size"), h.gib(t.checkpoint_bytes)],
+        [h.t("train.checkpoint_write"), h.t("train.checkpoint_write_value", seconds=t.checkpoint_write_s,
+                                            gbs=t.storage_write_gbs)],
+        [h.t("train.checkpoint_interval"), h.t("train.minutes", n=t.checkpoint_interval_min)],
+        [h.t("train.goodput"), h.pct(t.goodput, 1)],
+    ]
+    return h.table([h.t("perf.metric"), h.t("perf.value")], rows, numeric=(1,))
+
+
+def costs(h: _Helpers, plan: Plan) -> Any:
+    c, buy = plan.costs, plan.purchase
+    rows = [[h.t("costs.price"), h.price(plan)]]
+    if c.hourly_eur is not None:
+        rows.append([h.t(f"costs.hourly_{buy.how}"), h.eur(c.hourly_eur, 2) + "/h"])
+    rows.append([h.t("costs.power"), h.kw(c.power_w)])
+    if buy.how == "buy":
+        rows.append([h.t("costs.energy"), h.t("costs.energy_value", kwh=c.energy_kwh_per_year,
+                                                eur=c.energy_eur_per_year)])
+    if c.tco_eur is not None:
+        rows.append([h.t("costs.tco", years=c.amortisation_years), h.eur(c.tco_eur)])
+    if c.eur_per_million_tokens is not None:
+        rows.append([h.t("costs.per_million"), h.eur(c.eur_per_million_tokens, 2)])
+    if c.eur_per_epoch is not None:
+        rows.append([h.t("costs.per_epoch"), h.eur(c.eur_per_epoch)])
+    if c.tokens_per_s_per_kw is not None:
+        rows.append([h.t("costs.per_kw"), h.num(c.tokens_per_s_per_kw)])
+    return h.table([h.t("costs.item"), h.t("costs.value")], rows, numeric=(1,))
+
+
+def host(h: _Helpers, plan: Plan) -> Any:
+    order = {name: i for i, name in enumerate(SYSTEM_ORDER)}
+    rows = []
+    for req in sorted(plan.host, key=lambda r: order.get(r.name, len(order))):
+        if isinstance(req.value, bool):
+            value = h.t("common.yes" if req.value else "common.no")
+        elif isinstance(req.value, str):
+            value = h.label("hostvalue", req.value)
+        else:
+            value = f"{h.num(req.value)}\u00a0{h.label('hostunit', req.unit)}" if req.unit else h.num(req.value)
+        rows.append([h.label("system", req.name), value, h.msg(req.reason)])
+    return h.table([h.t("host.item"), h.t("host.requirement"), h.t("host.reason")], rows)
+
+
+def acceptance(h: _Helpers, c: ProposalContext) -> Any:
+    rows, attrs = [], []
+    for a in c.acceptance:
+        symbol = {"<=": "≤", ">=": "≥", "==": "="}[a.comparator]
+        value = {"ms": h.ms(a.value), "s": h.sec(a.value), "tokens_per_s": h.tps(a.value),
+                 "bytes": h.gib(a.value, 2), "tokens": h.num(a.value), "count": h.num(a.value),
+                 "bool": h.t("common.verified")}[a.unit]
+        if a.measured is None:
+            got = h.t("common.not_measured")
+        else:
+            got = {"ms": h.ms(a.measured, 1), "s": h.sec(a.measured), "tokens_per_s": h.tps(a.measured),
+                   "bytes": h.gib(a.measured, 2), "tokens": h.num(a.measured), "count": h.num(a.measured),
+                   "bool": h.t("common.yes" if a.measured else "common.no")}[a.unit]
+        rows.append([str(a.index), h.t(f"limit.{a.code}", p=a.percentile or 99), f"{symbol} {value}",
+                     h.msg(a.basis), got, h.t(f"common.{a.status}"), f"[{a.command}]"])
+        attrs.append({"limit": a.code, "value": h.raw(a.value)})
+    return h.table([h.t("acceptance.index"), h.t("acceptance.criterion"), h.t("acceptance.limit"),
+                    h.t("acceptance.basis"), h.t("acceptance.measured"), h.t("acceptance.status"),
+                    h.t("acceptance.command")], rows, attrs=attrs)
+
+
+def measured_levels(h: _Helpers, c: ProposalContext) -> Any:
+    m = c.measured
+    assert m is not None
+    rows = []
+    for lv in m.levels:
+        sla = ("—" if lv.meets_slo is None else h.t("common.pass" if lv.meets_slo else "common.fail"))
+        if lv.client_lagged:
+            sla = h.t("measured.lagged")
+        done = h.num(lv.requests_completed)
+        if lv.requests_failed:
+            done = h.t("measured.with_failed", done=lv.requests_completed or 0, failed=lv.requests_failed)
+        rows.append([h.num(lv.concurrency), done, f"{h.ms(lv.ttft_ms.p50)} / {h.ms(lv.ttft_ms.p99)}",
+                     f"{h.ms(lv.tpot_ms.p50, 1)} / {h.ms(lv.tpot_ms.p99, 1)}", h.tps(lv.output_tokens_per_s),
+                     h.gib(lv.peak_gpu_memory_bytes), sla])
+    return h.table([h.t("measured.concurrency"), h.t("measured.requests"), "TTFT P50 / P99", "TPOT P50 / P99",
+                    h.t("metric.output_tps"), h.t("measured.peak"), "SLA"], rows, numeric=(0, 1, 2, 3, 4, 5))
+
+
+def measured_comparison(h: _Helpers, c: ProposalContext) -> Any:
+    m = c.measured
+    assert m is not None
+    rows = []
+    for row in m.comparison:
+        fmt = h.gib if row.metric == "peak_memory" else (lambda v: h.num(v, 1))
+        dev = "—" if row.deviation_pct is None else f"{'+' if row.deviation_pct >= 0 else '−'}" \
+                                                    f"{h.num(abs(row.deviation_pct), 1)}\u00a0%"
+        rows.append([h.t(f"compare.{row.metric}"), fmt(row.estimate), fmt(row.measured), dev])
+    return h.table([h.t("perf.metric"), h.t("measured.estimate"), h.t("measured.measured"),
+                    h.t("measured.deviation")], rows, numeric=(1, 2, 3))
+
+
+def risks(h: _Helpers, c: ProposalContext) -> Any:
+    items = []
+    for risk in c.risks:
+        if risk.code == "tool":
+            items.append(h.msg(risk.msg))
+        elif risk.code == "assumed_answers":
+            items.append(h.t("risk.assumed_answers", items=[h.label("field", f) for f in risk.items]))
+        elif risk.items:
+            items.append(h.t(f"risk.{risk.code}", items=risk.items))
+        else:
+            items.append(h.t(f"risk.{risk.code}"))
+    items.append(h.t("risk.model_limits"))
+    return h.ul(items)
+
+
+def software(h: _Helpers, c: ProposalContext) -> Any:
+    rows = []
+    for item in c.software:
+        if item.value is not None:
+            value = item.value
+        else:
+            value = h.t("common.unpinned" if item.key == "revision" else "common.unknown")
+        rows.append([h.t(f"software.{item.key}"), value])
+    return h.table([h.t("software.item"), h.t("software.version")], rows)
+
+
+def sources(h: _Helpers, c: ProposalContext) -> Any:
+    items = [h.t("sources.line", id=s.id, ref=", ".join(s.links) if s.links else h.t("sources.no_link"))
+             for s in c.sources]
+    items.append(h.t("sources.model", name=c.model.name or h.t("sizing.custom_model")))
+    return h.ul(items)
