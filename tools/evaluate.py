@@ -297,7 +297,8 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
         within = None if cost is None else cost <= ctx.scope.budget_eur
     return Plan(
         **common,
-        weight_precision=result.weight_format, kv_cache_precision=_kv_name(result), memory=memory,
+        weight_precision="nf4" if workload.mode == "training" and workload.method == "qlora" else result.weight_format,
+        kv_cache_precision=_kv_name(result), memory=memory,
         serving=serving, training=training,
         host=[HostRequirement(name=r.name, value=r.value, unit=r.unit, reason=r.reason) for r in sizing.requirements],
         costs=plan_costs, fits=not reasons, within_budget=within, reasons=reasons, notes=notes, request=workload,

@@ -51,13 +51,11 @@ def practitioner_defaults(request: EstimateRequest, engine: str) -> tuple[Estima
 
 
 def zero_for(request: EstimateRequest, data_parallel: int) -> tuple[int, Knob | None]:
-    """ZeRO stage for a training replica group: FSDP (ZeRO-3) when a full fine-tune spans several GPUs; LoRA
-    keeps plain data parallelism (its states are small, the frozen base is replicated)."""
+    """ZeRO stage for training over several data-parallel GPUs: FSDP (ZeRO-3), as torchtune's distributed
+    full and LoRA recipes run (and FSDP + QLoRA for a base too large for one card)."""
     if request.mode != "training" or data_parallel <= 1:
         return 0, None
-    if request.method == "full":
-        return 3, knob("zero", False, stage=3, gpus=data_parallel)
-    return 0, None
+    return 3, knob("zero", False, stage=3, gpus=data_parallel)
 
 
 def _kv_fp8(r: EstimateRequest) -> EstimateRequest | None:

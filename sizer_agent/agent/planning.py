@@ -143,6 +143,7 @@ def recommend_arguments(
         "workload": estimate_arguments(profile),
         "slo_ttft_ms": profile.ttft_ms if serving else None,
         "slo_tpot_ms": profile.tpot_ms if serving else None,
+        "slo_assumed": [name for name in ("ttft", "tpot") if serving and f"{name}_ms" in assumed],
         "budget_eur": profile.budget_eur,
         "units": list(units),
         "deployment": profile.deployment if "deployment" not in assumed else None,

@@ -112,7 +112,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     # cards (Answer.AI, March 2024: 70B on two 24 GB GPUs), only if a two-GPU workstation is sold: so either
     # an honest "over budget" or a within-budget plan that shards over 2+ GPUs.
     Scenario("llama70b-qlora-workstation-25k", _training(
-        customer="Labo IA", use_case="affinage QLoRA", model="Llama 3.1 70B Instruct", context_len=2048,
+        customer="Labo IA", use_case="affinage QLoRA", model="Llama 3.1 70B Instruct", precision=IDK, context_len=2048,
         batch_size=1, deployment="station de travail", budget_eur="25 000 €"),
         Expect(mode="training", buy=("workstation",), budget=("over", "within"),
                status=("over_budget", "recommended")),
@@ -150,7 +150,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("gptoss120b-server-40k", _serving(
         customer="Cabinet Juridique", model="gpt-oss-120b", precision="mxfp4", input_len=2048, output_len=512,
         concurrency=20, deployment="serveur", budget_eur="40 000 €"),
-        Expect(mode="inference", buy=("server", "node"), min_gpu_memory_gib=60)),
+        Expect(mode="inference", buy=("server", "node"), min_gpu_memory_gib=60,
+               status=("recommended", "over_budget"))),
     # Llama 3.1 405B in FP8: 405.9 B × 1 byte ≈ 406 GB of weights: an 8-GPU node of 141 GB+ cards
     # (1 128 GB) with TP 8; nothing smaller than a node.
     Scenario("llama405b-fp8-server", _serving(

@@ -6,9 +6,9 @@ import argparse
 import json
 
 from sizer_agent.cli.commands.recommend import render_perf
-from sizer_agent.i18n import render as i18n_render
 from sizer_agent.cli.estimate_args import add_estimate_arguments, request_from_args
 from sizer_agent.cli.units import bar, both, gib, params
+from sizer_agent.i18n import render as i18n_render
 from tools.estimate import EstimateResult, estimate
 from tools.perf.estimate import perf_for_estimate
 
