@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import string
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -58,7 +60,7 @@ def test_missing_key_or_parameter_is_an_error() -> None:
     with pytest.raises(MissingTranslation):
         render("fr", "no.such_key")
     with pytest.raises(MissingTranslation, match="parameter"):
-        render("fr", "summary.concurrency")
+        render("fr", "notice.exported")
 
 
 def test_locale_numbers_units_and_dates() -> None:
@@ -70,6 +72,45 @@ def test_locale_numbers_units_and_dates() -> None:
 
 
 def test_a_tool_message_renders_with_nested_messages() -> None:
-    inner = Msg("summary.concurrency", n=50)
-    assert render("en", Msg("notice.exported", path=inner)) == "Session exported: 50 concurrent requests"
-    assert render("fr", Msg("notice.exported", path=inner)) == "Session exportée : 50 requêtes simultanées"
+    inner = Msg("sla.largest", concurrency=1200, why=Msg("sla.memory_limit"))
+    assert render("en", Msg("notice.exported", path=inner)) == (
+        "Session exported: largest passing concurrency 1,200 (memory limit reached)")
+    assert render("fr", Msg("notice.exported", path=inner)) == (
+        "Session exportée : plus grande simultanéité qui passe : 1\u202f200 (limite mémoire atteinte)")
+
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = [*ROOT.joinpath("sizer_agent").rglob("*.py"), *ROOT.joinpath("tools").rglob("*.py"),
+           *ROOT.joinpath("templates").glob("*.j2")]
+# A key asked for by name: render(lang, "k"), Msg("k"), t("k"), h.t("k") (Python and templates).
+ASKED = re.compile(r"""(?:render\(\s*[\w.]+,\s*|Msg\(\s*|\bt\(\s*|h\.t\(\s*)["']([a-z_]+\.[a-z0-9_]+)["'](?!\s*~)""")
+LITERAL = re.compile(r"""["']([a-z_]+\.[a-z0-9_]+)["']""")
+# A family of keys completed at run time: f"knob.{code}", 'budget.' ~ status, label("field", name).
+PREFIX = (re.compile(r"""f["']([a-z_]+\.[a-z0-9_]*)\{"""), re.compile(r"""["']([a-z_]+\.[a-z0-9_]*)["']\s*~"""))
+LABEL = re.compile(r"""label\(\s*["']([a-z_]+)["']""")
+
+
+def _scan() -> tuple[set[str], set[str], set[str]]:
+    asked: set[str] = set()
+    literal: set[str] = set()
+    prefixes: set[str] = set()
+    for path in SOURCES:
+        text = path.read_text(encoding="utf-8")
+        asked |= set(ASKED.findall(text))
+        literal |= set(LITERAL.findall(text))
+        for pattern in PREFIX:
+            prefixes |= set(pattern.findall(text))
+        prefixes |= {f"{section}." for section in LABEL.findall(text)}
+    return asked, literal, prefixes
+
+
+def test_every_key_asked_for_exists() -> None:
+    asked, _, _ = _scan()
+    assert sorted(asked - set(catalogue("en"))) == []
+
+
+def test_every_key_is_used() -> None:
+    """A sentence nobody shows is a translation nobody checks: the catalogue holds only live keys."""
+    _, literal, prefixes = _scan()
+    unused = [k for k in catalogue("en") if k not in literal and not any(k.startswith(p) for p in prefixes)]
+    assert unused == []

@@ -281,17 +281,26 @@ def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list
 
 
 def _headline(status: Status, plan: Plan | None, budget: BudgetVerdict, changes: list[Change],
-              closest: Plan | None) -> Msg:
+              closest: Plan | None, scope: Scope, alternatives: list[Plan]) -> Msg:
     if plan is None:
-        return Msg("headline.no_fit", why=closest.reasons[0] if closest and closest.reasons else Msg("reason.none"))
-    what = Msg(f"config.{plan.purchase.unit}", units=plan.purchase.units, gpus=plan.parallelism.num_gpus,
-               gpu=plan.gpu_name, offer=plan.offer_id, name=plan.offer_name)
+        why = closest.reasons[0] if closest and closest.reasons else Msg("reason.none")
+        outside = next((a for a in alternatives if scope.units and a.purchase.unit not in scope.units), None)
+        if closest is not None and outside is not None and scope.deployment:
+            return Msg("headline.no_fit_scope", scope=Msg(f"scope.{scope.deployment}"), closest=_config(closest),
+                       why=why, outside=_config(outside))
+        return Msg("headline.no_fit", why=why)
+    what = _config(plan)
     if status == "over_budget":
         key = "headline.over_budget_changes" if changes else "headline.over_budget"
         return Msg(key, budget=budget.budget_eur, what=what, cost=budget.cost_eur, gap=budget.gap_eur)
     if budget.status == "within":
         return Msg("headline.within_budget", what=what, cost=budget.cost_eur, budget=budget.budget_eur)
     return Msg("headline.recommended", what=what)
+
+
+def _config(plan: Plan) -> Msg:
+    return Msg(f"config.{plan.purchase.unit}", units=plan.purchase.units, gpus=plan.parallelism.num_gpus,
+               gpu=plan.gpu_name, offer=plan.offer_id, name=plan.offer_name)
 
 
 def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list[Msg]:
@@ -350,11 +359,6 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
             pool = _pool(extra, scope)
             if pool:
                 break
-        if not pool and stated.mode == "inference":
-            fewer = _fewer_users(ctx, options, stated, defaults, within_budget=False)
-            if fewer is not None:
-                options.append(fewer.plan)
-                pool = [fewer.plan]
 
     within = _within(pool, scope)
     preferred = [p for p in within if p.gpu_id == scope.gpu_preference] if scope.gpu_preference else []
@@ -368,6 +372,10 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
             changes = _budget_changes(ctx, scoped, stated, defaults, options)
     else:
         status, plan = "no_fit", None
+        if request.search and stated.mode == "inference":
+            # the load the best in-scope machine holds is a change to agree on, not a plan to sign
+            fewer = _fewer_users(ctx, options, stated, defaults, within_budget=False)
+            changes = [fewer] if fewer is not None else []
     years = catalog.assumptions.amortisation_years.value
     budget = _budget(scope, plan, years)
     if plan is not None and plan.serving is not None and request.slo_assumed:
@@ -381,7 +389,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     return RecommendResult(
         model=spec.name, params_total=spec.params_total, params_active=spec.params_active, mode=mode,
         status=status, recommended=plan.offer_id if plan else None, plan=plan,
-        headline=_headline(status, plan, budget, changes, closest), budget=budget, scope=scope,
+        headline=_headline(status, plan, budget, changes, closest, scope, alternatives), budget=budget, scope=scope,
         alternatives=alternatives, changes=changes, preference=_preference(scope, catalog, plan, options),
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,

@@ -46,6 +46,8 @@ class IntakeResult(BaseModel):
 def _read_value(field: str, raw: Any) -> tuple[Any, bool]:
     """(value, assumed) for one file entry; raises ValueError with a user message when unreadable."""
     question = BY_ID.get(field)
+    if isinstance(raw, str) and question is None and detect_intent(raw) == "dont_know":
+        return None, False  # an optional field nobody knows (e.g. the revision) stays unset
     if isinstance(raw, str) and question is not None and detect_intent(raw) == "dont_know":
         if not question.has_default():
             raise ValueError("no default exists for this question; an answer is required")

@@ -44,6 +44,7 @@ SESSION_FORMAT = "sizer-agent-session/1"
 RECOMMEND_TOOL = "recommend"
 ESTIMATE_TOOLS = ("estimate_memory", "estimate")
 BENCH_BASE_URL = "http://SERVER:8000"  # placeholder the customer replaces with the machine under test
+CUSTOM_MODEL_PLACEHOLDER = "MODEL_DIR"  # a custom architecture: the customer's own checkpoint folder
 MIN_PROMPTS = 200  # a P99 over fewer than ~200 requests rests on two samples; 8 per slot otherwise
 # Prices move: cloud on-demand rates rose 15-21 % on 2026-10-01 at one provider (catalogue sources), and a
 # market estimate is not a quote. The document states a short validity.
@@ -55,6 +56,7 @@ TRAINING_MEMORY_TOLERANCE = 0.10
 STEP_TIME_TOLERANCE = 0.25
 THROUGHPUT_TOLERANCE = 0.20  # batch inference without an SLA: the roofline model's order of accuracy
 CHECKPOINT_SLOWDOWN = 2.0  # vendor NVMe figures are peak sequential writes; sustained writes run slower
+CHECKPOINT_FLOOR_S = 10.0  # serialising optimizer state and syncing files costs seconds even for small adapters
 BENCH_TRAIN_OPTIMIZERS = {"adamw": "adamw", "adamw8bit": "adamw8bit", "paged_adamw8bit": "adamw8bit",
                           "sgd": "sgd"}
 
@@ -309,9 +311,9 @@ def _training_acceptance(plan: Plan, model: str) -> tuple[list[AcceptanceLimit],
                         value=t.step_time_s * (1 + STEP_TIME_TOLERANCE),
                         basis=Msg("basis.step_time", estimate=t.step_time_s, tolerance=STEP_TIME_TOLERANCE)),
         AcceptanceLimit(index=3, code="checkpoint_save", comparator="<=", unit="s", command=1,
-                        value=t.checkpoint_write_s * CHECKPOINT_SLOWDOWN,
+                        value=max(t.checkpoint_write_s * CHECKPOINT_SLOWDOWN, CHECKPOINT_FLOOR_S),
                         basis=Msg("basis.checkpoint", size=t.checkpoint_bytes, gbs=t.storage_write_gbs,
-                                  factor=CHECKPOINT_SLOWDOWN)),
+                                  factor=CHECKPOINT_SLOWDOWN, floor=CHECKPOINT_FLOOR_S)),
         AcceptanceLimit(index=4, code="resume", comparator="==", unit="bool", value=1.0, command=1,
                         basis=Msg("basis.resume")),
     ]
@@ -477,7 +479,8 @@ def _build(session: dict[str, Any]) -> ProposalContext:
     model = _model(result, estimate, session)
     benches = [b for b in _list(session.get("benchmarks")) if isinstance(b, dict) and b.get("levels")]
     measured = _measured(benches[-1], result.plan, model) if benches else None
-    served = str((measured.settings.get("model") if measured else None) or result.model)
+    served = str((measured.settings.get("model") if measured else None) or (
+        CUSTOM_MODEL_PLACEHOLDER if model.custom else result.model))
     limits, commands = _acceptance(result.plan, model, served)
     assumed = [a.field for a in answers if a.assumed]
     date, valid_until = _dates(session)

@@ -17,7 +17,7 @@ __all__ = ["LANGS", "NBSP", "Lang", "MissingTranslation", "Translator", "catalog
 
 
 class Translator:
-    """`t("section.key", name=value)`: the text of a key, with `{name}` placeholders filled."""
+    """`t(key, name=value)`: the text of a catalogue key, with `{name}` placeholders filled."""
 
     def __init__(self, lang: Lang) -> None:
         self.lang = lang

@@ -230,9 +230,10 @@ class _Helpers:
         out.append("</tbody></table>")
         return Markup("".join(out))
 
-    def code(self, text: str) -> Any:
+    def code(self, text: str, ident: int | None = None) -> Any:
         if self.fmt == "html":
-            return Markup("<pre><code>") + escape(text) + Markup("</code></pre>")
+            data = f' data-command="{ident}"' if ident is not None else ""
+            return Markup(f"<pre{data}><code>") + escape(text) + Markup("</code></pre>")
         fence = "```"
         while fence in text:
             fence += "`"
@@ -247,7 +248,19 @@ def _charts(ctx: ProposalContext, h: _Helpers) -> dict[str, Any]:
     """The memory, roofline and latency charts: SVG in HTML, a text bar chart in Markdown."""
     plan = ctx.result.plan or (ctx.result.alternatives[0] if ctx.result.alternatives else None)
     rows = ctx.memory_rows
-    out: dict[str, Any] = {"memory": None, "roofline": None}
+    out: dict[str, Any] = {"memory": None, "roofline": None, "latency": None}
+    measured = ctx.measured
+    if h.fmt == "html" and measured and measured.levels:
+        points = [charts.LoadPoint(lv.concurrency, lv.output_tokens_per_s, lv.ttft_ms.p99, lv.tpot_ms.p99)
+                  for lv in measured.levels if lv.output_tokens_per_s is not None and not lv.client_lagged]
+        serving = plan.serving if plan else None
+        if points:
+            pct = h.num(serving.percentile if serving else 99)
+            out["latency"] = charts.latency_throughput(
+                points, serving.slo_ttft_ms if serving else None, serving.slo_tpot_ms if serving else None,
+                render(h.lang, "chart.latency_title"), render(h.lang, "chart.ttft_axis", p=pct),
+                render(h.lang, "chart.tpot_axis", p=pct), render(h.lang, "chart.throughput_axis"),
+                render(h.lang, "chart.slo"), h.num)
     if plan is None or plan.memory is None or not rows:
         return out
     card = plan.memory.gpu_memory_bytes / GIB

@@ -37,7 +37,9 @@ def model_facts(h: _Helpers, c: ProposalContext, plan: Plan | None) -> Any:
              h.t("sizing.params", total=m.params_total, active=m.params_active),
              h.t("sizing.weight_figures", items=[f"{fmt} {h.num(b / 1e9, 1)} {h.t('unit.gb')}"
                                                  for fmt, b in m.weight_figures])]
-    if plan is not None:
+    if plan is not None and plan.training is not None:
+        items.append(h.t("sizing.precision_training", weights=plan.weight_precision))
+    elif plan is not None:
         items.append(h.t("sizing.precision", weights=plan.weight_precision, kv=plan.kv_cache_precision))
         if plan.serving is not None:
             s = plan.serving
@@ -57,8 +59,9 @@ def memory(h: _Helpers, c: ProposalContext) -> Any:
     rows = [[h.label("term", r.key), h.gib(r.bytes, 2), h.num(r.share_pct, 1) + "\u00a0%"] for r in c.memory_rows]
     rows.append([h.t("sizing.total"), h.gib(total, 2), "100\u00a0%"])
     strong = [False] * len(c.memory_rows) + [True]
+    attrs = [{"term": r.key, "bytes": r.bytes} for r in c.memory_rows] + [{"term": "total", "bytes": total}]
     return h.table([h.t("sizing.term"), h.t("sizing.per_gpu"), h.t("sizing.share")], rows, numeric=(1, 2),
-                   strong=strong)
+                   strong=strong, attrs=attrs)
 
 
 def _option_row(h: _Helpers, plan: Plan, role: str) -> list[Any]:
@@ -116,12 +119,14 @@ def serving(h: _Helpers, plan: Plan) -> Any:
         rows.append([h.t("metric.max_concurrency_slo"), h.num(s.max_concurrency_under_slo)])
     rows.append([h.t("metric.sustained"), h.tps(s.sustained_output_tokens_per_s)])
     rows.append([h.t("metric.bound"), h.label("bound", s.bound)])
-    keys = ["ttft", "ttft_mean", "tpot", "output_tokens_per_s", "max_concurrency_memory"]
+    values: list[tuple[str, Any]] = [("ttft_ms", s.ttft_ms), ("ttft_mean_ms", s.ttft_mean_ms), ("tpot_ms", s.tpot_ms),
+                                     ("output_tokens_per_s", s.output_tokens_per_s),
+                                     ("max_concurrency_memory", s.max_concurrency_memory)]
     if len(rows) == 8:
-        keys.append("max_concurrency_under_slo")
-    keys += ["sustained", "bound"]
+        values.append(("max_concurrency_under_slo", s.max_concurrency_under_slo))
+    values += [("sustained_output_tokens_per_s", s.sustained_output_tokens_per_s), ("bound", s.bound)]
     return h.table([h.t("perf.metric"), h.t("perf.value")], rows, numeric=(1,),
-                   attrs=[{"metric": k} for k in keys])
+                   attrs=[{"metric": k, "value": h.raw(v)} for k, v in values])
 
 
 def roofline(h: _Helpers, plan: Plan) -> Any:
@@ -190,7 +195,8 @@ def host(h: _Helpers, plan: Plan) -> Any:
         elif isinstance(req.value, str):
             value = h.label("hostvalue", req.value)
         else:
-            value = f"{h.num(req.value)}\u00a0{h.label('hostunit', req.unit)}" if req.unit else h.num(req.value)
+            number = h.num(req.value, 2 if abs(req.value) < 10 and req.value != int(req.value) else 0)
+            value = f"{number}\u00a0{h.label('hostunit', req.unit)}" if req.unit else number
         rows.append([h.label("system", req.name), value, h.msg(req.reason)])
     return h.table([h.t("host.item"), h.t("host.requirement"), h.t("host.reason")], rows)
 
@@ -210,7 +216,7 @@ def acceptance(h: _Helpers, c: ProposalContext) -> Any:
                    "bool": h.t("common.yes" if a.measured else "common.no")}[a.unit]
         rows.append([str(a.index), h.t(f"limit.{a.code}", p=a.percentile or 99), f"{symbol} {value}",
                      h.msg(a.basis), got, h.t(f"common.{a.status}"), f"[{a.command}]"])
-        attrs.append({"limit": a.code, "value": h.raw(a.value)})
+        attrs.append({"limit": a.code, "value": h.raw(a.value), "command": a.command})
     return h.table([h.t("acceptance.index"), h.t("acceptance.criterion"), h.t("acceptance.limit"),
                     h.t("acceptance.basis"), h.t("acceptance.measured"), h.t("acceptance.status"),
                     h.t("acceptance.command")], rows, attrs=attrs)
@@ -243,8 +249,9 @@ def measured_comparison(h: _Helpers, c: ProposalContext) -> Any:
         dev = "—" if row.deviation_pct is None else f"{'+' if row.deviation_pct >= 0 else '−'}" \
                                                     f"{h.num(abs(row.deviation_pct), 1)}\u00a0%"
         rows.append([h.t(f"compare.{row.metric}"), fmt(row.estimate), fmt(row.measured), dev])
+    attrs = [{"metric": r.metric, "estimate": h.raw(r.estimate), "measured": h.raw(r.measured)} for r in m.comparison]
     return h.table([h.t("perf.metric"), h.t("measured.estimate"), h.t("measured.measured"),
-                    h.t("measured.deviation")], rows, numeric=(1, 2, 3))
+                    h.t("measured.deviation")], rows, numeric=(1, 2, 3), attrs=attrs)
 
 
 def risks(h: _Helpers, c: ProposalContext) -> Any:
@@ -276,5 +283,5 @@ def software(h: _Helpers, c: ProposalContext) -> Any:
 def sources(h: _Helpers, c: ProposalContext) -> Any:
     items = [h.t("sources.line", id=s.id, ref=", ".join(s.links) if s.links else h.t("sources.no_link"))
              for s in c.sources]
-    items.append(h.t("sources.model", name=c.model.name or h.t("sizing.custom_model")))
+    items.append(h.t("sources.model_custom") if c.model.custom else h.t("sources.model", name=c.model.name))
     return h.ul(items)

@@ -56,7 +56,7 @@ def test_user_mistakes_are_one_line_exit_2(repo_root: Path, fixture_path: Path, 
     assert needle in done.stderr and "Traceback" not in done.stderr
 
 
-def test_session_without_estimate(repo_root: Path, tmp_path: Path, session: dict[str, Any]) -> None:
+def test_session_without_sizing(repo_root: Path, tmp_path: Path, session: dict[str, Any]) -> None:
     import json
 
     session["tool_calls"] = []
@@ -64,7 +64,7 @@ def test_session_without_estimate(repo_root: Path, tmp_path: Path, session: dict
     path.write_text(json.dumps(session), encoding="utf-8")
     done = run_cli(repo_root, str(path))
     assert done.returncode == 2
-    assert done.stderr.strip().count("\n") == 0 and "estimate_memory" in done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "recommend" in done.stderr
 
 
 def test_session_id_without_store(repo_root: Path) -> None:

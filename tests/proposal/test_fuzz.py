@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import copy
-import json
-from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sizer_agent.proposal import build_context, render_proposal
+from tests.proposal.conftest import acme_session
 from tools.errors import InputError
 
-FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "session_llama70b.json").read_text(encoding="utf-8"))
+FIXTURE = acme_session()
 
 
 def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

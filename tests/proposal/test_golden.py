@@ -1,7 +1,9 @@
-"""Golden files: the Markdown proposal of the fixed session, in French and English.
+"""Golden files: the Markdown proposals of two briefs sized by the real tools, in French and English.
 
-A change to the templates, the catalogue or the context builder shows up here as a diff. When the change
-is intended, regenerate the files and review the diff before committing:
+Acme (serving Llama 3.1 8B in FP8 on a workstation, tests/proposal/fixtures/acme.yaml) and the LoRA of
+Qwen2.5-7B with CAD on the same workstation (tests/advice/scenarios.py). Every number in them comes from
+the tools run on the answers; a change to the tools, the catalogue, the templates or the catalogue of
+sentences shows up here as a diff. When the change is intended, regenerate and review before committing:
 
     SIZER_UPDATE_GOLDEN=1 python -m pytest tests/proposal/test_golden.py
 """
@@ -21,11 +23,20 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("SIZER_UPDATE_GOLDEN") == "1"
 
 
+def _lora_session() -> dict[str, Any]:
+    from tests.advice.scenarios import SCENARIOS
+    from tests.support.sessions import sized_session
+
+    return sized_session(next(s for s in SCENARIOS if s.id == "qwen7b-lora-cad-workstation").answers)[0]
+
+
 @pytest.mark.parametrize("lang", ["fr", "en"])
-def test_markdown_matches_golden(session: dict[str, Any], lang: str) -> None:
+@pytest.mark.parametrize("name", ["acme", "lora"])
+def test_markdown_matches_golden(session: dict[str, Any], lang: str, name: str) -> None:
+    chosen = session if name == "acme" else _lora_session()
     # The generator version is printed in the document; pin it so a version bump is not a template change.
-    text = render_proposal(session, "md", lang).replace(f"sizer-agent {__version__}", "sizer-agent VERSION")
-    path = GOLDEN / f"proposal_llama70b.{lang}.md"
+    text = render_proposal(chosen, "md", lang).replace(f"sizer-agent {__version__}", "sizer-agent VERSION")
+    path = GOLDEN / f"proposal_{name}.{lang}.md"
     if UPDATE:
         path.write_text(text, encoding="utf-8")
     assert path.exists(), f"missing golden file {path.name}: run with SIZER_UPDATE_GOLDEN=1"

@@ -109,97 +109,69 @@ def test_no_external_resources(page: Page) -> None:
     assert "@font-face" not in css
 
 
-def test_every_cited_offer_appears_with_its_price(
+def plan_of(session: dict[str, Any], tool_result: Any) -> Any:
+    from sizer_agent import advice
+
+    return advice.load(tool_result(session, "recommend"))
+
+
+def test_every_configuration_appears_with_its_price(
     page: Page, session: dict[str, Any], lang: str, tool_result: Any
 ) -> None:
-    options = tool_result(session, "recommend")["options"]
-    assert {o["offer_id"] for o in options} == {"ACD-006", "ACD-009", "ACD-014"}
-    verdicts = {e[1]["data-verdict"] for e in page.with_attr("data-verdict")}
-    assert verdicts == {"ACD-006", "ACD-009", "ACD-014"}
-    for option in options:
-        rows = [e for e in page.with_attr("data-offer", option["offer_id"]) if e[0] == "tr"]
-        assert len(rows) == 1, option["offer_id"]
-        _, _, text = rows[0]
-        assert option["offer_id"] in text and option["name"] in text
-        price_cells = [e for e in page.with_attr("data-price") if e[2] == format_eur(option["price_eur"], lang)]  # type: ignore[arg-type]
-        assert price_cells, f"{option['offer_id']}: price {option['price_eur']} not printed"
-        assert format_eur(option["price_eur"], lang) in text  # type: ignore[arg-type]
-        assert float(price_cells[0][1]["data-price"]) == option["price_eur"]
-    # The seed catalogue's prices, as a customer reads them.
-    body = "".join(page.text)
-    expected = {
-        "fr": ["7\u202f160\u00a0€", "22\u202f670\u00a0€", "55\u202f480\u00a0€"],
-        "en": ["€7,160", "€22,670", "€55,480"],
-    }[lang]
-    for price in expected:
-        assert price in body
+    result = plan_of(session, tool_result)
+    shown = [p for p in (result.plan, *result.alternatives) if p is not None]
+    rows = {e[1]["data-offer"]: e for e in page.with_attr("data-offer") if e[0] == "tr"}
+    assert set(rows) == {p.offer_id for p in shown}
+    for plan in shown:
+        _, attrs, text = rows[plan.offer_id]
+        assert plan.offer_id in text and plan.offer_name in text
+        if plan.purchase.price_eur is not None:
+            assert float(attrs["data-price"]) == plan.purchase.price_eur
+            assert format_eur(plan.purchase.price_eur, lang) in text  # type: ignore[arg-type]
+        assert int(attrs["data-gpus"]) == plan.parallelism.num_gpus
+    verdicts = "".join(page.text)
+    for offer in result.offers:
+        assert offer.offer_id in verdicts  # every offer of the catalogue gets its verdict
 
 
-def test_performance_numbers_equal_the_tool_results(
-    page: Page, session: dict[str, Any], lang: str, tool_result: Any
-) -> None:
-    recommend = tool_result(session, "recommend")
-    chosen = next(o for o in recommend["options"] if o["offer_id"] == recommend["recommended"])
-    shown = ("ttft_ms", "tpot_ms", "output_tokens_per_s", "max_concurrency_under_slo", "sustained_output_tokens_per_s")
-    expected = {k: chosen["perf"][k] for k in shown} | {"eur_per_million_tokens": chosen["eur_per_million_tokens"]}
-    cells = {e[1]["data-metric"]: e for e in page.with_attr("data-metric") if e[0] == "td"}
-    for metric, value in expected.items():
-        assert float(cells[metric][1]["data-value"]) == value, metric
-    assert cells["ttft_ms"][2] == f"{format_number(chosen['perf']['ttft_ms'], 0, lang)}\u00a0ms"  # type: ignore[arg-type]
-    assert cells["tpot_ms"][2] == f"{format_number(chosen['perf']['tpot_ms'], 1, lang)}\u00a0ms"  # type: ignore[arg-type]
-    # perf per 1 000 € of purchase price: the output tokens/s at the stated load divided by the price
-    per_keur = chosen["perf"]["output_tokens_per_s"] / chosen["price_eur"] * 1000
-    assert float(cells["tokens_per_s_per_keur"][1]["data-value"]) == pytest.approx(per_keur)
-    estimate = tool_result(session, "estimate_memory")
-    assert float(cells["ttft_mean_ms"][1]["data-value"]) == estimate["perf"]["ttft_mean_ms"]
+def test_performance_numbers_equal_the_plan(page: Page, session: dict[str, Any], lang: str, tool_result: Any) -> None:
+    serving = plan_of(session, tool_result).plan.serving
+    cells = {e[1]["data-metric"]: e for e in page.with_attr("data-metric") if e[0] == "tr"}
+    for metric in ("ttft_ms", "ttft_mean_ms", "tpot_ms", "output_tokens_per_s", "max_concurrency_memory",
+                   "sustained_output_tokens_per_s"):
+        assert float(cells[metric][1]["data-value"]) == getattr(serving, metric), metric
+    assert cells["ttft_ms"][2].endswith(f"{format_number(serving.ttft_ms, 0, lang)}\u00a0ms")  # type: ignore[arg-type]
 
 
-def test_memory_terms_equal_the_estimate(page: Page, session: dict[str, Any], tool_result: Any) -> None:
-    per_gpu = tool_result(session, "estimate_memory")["per_gpu"]
+def test_memory_terms_are_the_plans_split(page: Page, session: dict[str, Any], tool_result: Any) -> None:
+    plan = plan_of(session, tool_result).plan
     cells = {e[1]["data-term"]: int(e[1]["data-bytes"]) for e in page.with_attr("data-term")}
-    assert cells == {k[: -len("_bytes")]: v for k, v in per_gpu.items() if k != "total_bytes" and v > 0}
-    assert sum(cells.values()) == per_gpu["total_bytes"]
-
-
-def test_measured_beside_estimate(page: Page, session: dict[str, Any], tool_result: Any) -> None:
-    level = next(lv for lv in session["benchmarks"][-1]["levels"] if lv["concurrency"] == 32)
-    estimate = tool_result(session, "estimate_memory")
-    perf = tool_result(session, "recommend")["options"][0]["perf"]
-    rows = {e[1]["data-metric"]: e[1] for e in page.with_attr("data-metric") if e[0] == "tr"}
-    # same statistic on both sides: P99 with P99, mean with mean
-    assert float(rows["ttft_p"]["data-estimate"]) == perf["ttft_ms"]
-    assert float(rows["ttft_p"]["data-measured"]) == level["ttft_ms"]["p99"]
-    assert float(rows["ttft_mean"]["data-estimate"]) == estimate["perf"]["ttft_mean_ms"]
-    assert float(rows["ttft_mean"]["data-measured"]) == level["ttft_ms"]["mean"]
-    assert float(rows["tpot_mean"]["data-estimate"]) == perf["tpot_ms"]
-    assert float(rows["tpot_mean"]["data-measured"]) == level["tpot_ms"]["mean"]
-    total_used = estimate["engine"]["total_used_bytes"] / GIB
-    assert float(rows["peak_memory_gib"]["data-estimate"]) == pytest.approx(total_used)
-    assert float(rows["output_tokens_per_s"]["data-measured"]) == level["output_tokens_per_s"]
-    assert float(rows["peak_memory_gib"]["data-measured"]) == pytest.approx(level["peak_gpu_memory_bytes"] / GIB)
-    assert [t for t, _ in page.tags].count("svg") == 3  # memory, roofline, latency–throughput
+    total = cells.pop("total")
+    assert cells["weights"] == plan.memory.weights_bytes  # one GPU's share under the plan's TP x PP
+    assert total == sum(cells.values()) == plan.memory.load_bytes
+    assert total <= plan.memory.gpu_memory_bytes
 
 
 def test_acceptance_limits_and_their_command(page: Page, session: dict[str, Any], tool_result: Any) -> None:
-    estimate = tool_result(session, "estimate_memory")
+    plan = plan_of(session, tool_result).plan
     limits = {e[1]["data-limit"]: e[1] for e in page.with_attr("data-limit")}
-    assert set(limits) == {"ttft", "tpot", "throughput", "peak_memory", "failed_requests"}
+    assert set(limits) == {"ttft", "tpot", "throughput", "peak_memory", "kv_tokens", "failed_requests"}
     assert float(limits["ttft"]["data-value"]) == 500
     assert float(limits["tpot"]["data-value"]) == 50
-    # all the engine holds on the GPU (budget + CUDA graphs + context): the memory the sizing rests on
-    total_used = estimate["engine"]["total_used_bytes"] / GIB
-    assert float(limits["peak_memory"]["data-value"]) == pytest.approx(total_used)
-    # 32 clients × 512 tokens ÷ (0.5 s + 511 × 0.05 s): the throughput the SLA itself implies.
-    assert float(limits["throughput"]["data-value"]) == pytest.approx(32 * 512 / (0.5 + 511 * 0.05))
+    # what vLLM holds on each GPU of the recommended split: its reservation of the recommended card
+    assert float(limits["peak_memory"]["data-value"]) == plan.memory.engine_reserved_bytes
+    assert plan.memory.engine_reserved_bytes <= plan.memory.gpu_memory_bytes
+    # 64 clients (32 today x growth 2) x 512 tokens / (0.5 s + 511 x 0.05 s): the throughput the SLA implies
+    assert float(limits["throughput"]["data-value"]) == pytest.approx(64 * 512 / (0.5 + 511 * 0.05))
     commands = {e[1]["data-command"]: e[2] for e in page.with_attr("data-command") if e[0] == "pre"}
     for limit in limits.values():
         assert limit["data-command"] in commands
-    command = commands["1"]
-    assert command == (
-        "sizer-agent bench serve --base-url http://SERVER:8000 --model meta-llama/Llama-3.1-70B-Instruct "
-        "--input-len 2048 --output-len 512 --concurrency 32 --num-prompts 256 --slo-ttft-ms 500 "
-        "--slo-tpot-ms 50 --percentile 99 --json"
-    )
+    p = plan.parallelism
+    assert commands["1"].startswith(
+        f"sizer-agent bench launch --model meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size "
+        f"{p.tensor_parallel} --max-model-len {plan.serving.max_model_len} --gpu-memory-utilization 0.9")
+    assert "--input-len 2048 --output-len 512 --concurrency 64 --num-prompts 512" in commands["1"]
+    assert commands["2"].startswith("sizer-agent bench serve --base-url http://SERVER:8000 --model ")
 
 
 def test_assumed_answers_are_marked(page: Page, session: dict[str, Any], lang: str) -> None:
@@ -208,3 +180,7 @@ def test_assumed_answers_are_marked(page: Page, session: dict[str, Any], lang: s
     assert set(rows) == set(session["answers"]), "every answer is listed"
     for field, answer in session["answers"].items():
         assert (word in rows[field]) == answer["assumed"], field
+
+
+def test_charts_are_inline_svg(page: Page) -> None:
+    assert [t for t, _ in page.tags].count("svg") == 2  # memory and roofline

@@ -15,18 +15,17 @@ HOSTILE = "<script>alert(1)</script>{{ 7*7 }}"
 
 
 def poison(session: dict[str, Any]) -> dict[str, Any]:
-    """The hostile string everywhere a person or a tool writes free text."""
+    """The hostile string everywhere a person, a vendor catalogue or a tool writes free text."""
     session["customer"] = HOSTILE
     session["title"] = HOSTILE
     session["answers"]["growth_factor"]["raw_text"] = HOSTILE
     session["answers"]["framework_version"]["value"] = HOSTILE
     session["answers"][HOSTILE] = {"value": HOSTILE, "assumed": True, "raw_text": HOSTILE, "history": []}
     recommend = next(c for c in session["tool_calls"] if c["tool"] == "recommend")["result"]
-    recommend["options"][1]["name"] = HOSTILE
-    recommend["options"][1]["reasons"].append(HOSTILE)
-    recommend["options"][0]["notes"].append(HOSTILE)
-    recommend["offers"][0]["summary"] = HOSTILE
-    session["benchmarks"][0]["hardware"]["gpus"][0]["name"] = HOSTILE
+    recommend["plan"]["offer_name"] = HOSTILE  # a vendor's own catalogue names its offers
+    recommend["plan"]["notes"].append({"id": "sys.graphics_none", "params": {"gpu": HOSTILE}})
+    recommend["alternatives"][0]["gpu_name"] = HOSTILE
+    recommend["offers"][0]["name"] = HOSTILE
     return session
 
 
@@ -53,7 +52,7 @@ def test_html_renders_hostile_text_as_text(session: dict[str, Any], lang: str) -
     text = "".join(parsed.text)
     assert text.count(HOSTILE) >= 6, "shown literally, as the customer typed it"
     # The customer's name sits escaped in the heading, and the Jinja expression was never evaluated.
-    assert f'<span class="customer">{escape(HOSTILE)}</span>' in html
+    assert f"<h1>{escape(' — ')}" not in html and escape(HOSTILE) in html.split("</h1>")[0]
     assert "</script>49" not in text
 
 

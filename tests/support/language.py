@@ -9,6 +9,7 @@ and the product and model names the document cites, which keep their own spellin
 
 from __future__ import annotations
 
+import html
 import re
 from functools import cache
 from typing import Any
@@ -33,7 +34,7 @@ def _strip(text: str, names: list[str]) -> str:
     text = re.sub(r"```.*?```", " ", text, flags=re.S)  # code blocks
     text = re.sub(r"<pre>.*?</pre>", " ", text, flags=re.S)
     text = re.sub(r"<(style|title)>.*?</\1>", " ", text, flags=re.S)
-    text = re.sub(r"<[^>]+>", " ", text)  # HTML tags
+    text = html.unescape(re.sub(r"<[^>]+>", " ", text))  # HTML tags and entities
     text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"(https?://|github:)\S+", " ", text)
     for name in sorted(names, key=len, reverse=True):
