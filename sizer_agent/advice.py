@@ -44,6 +44,16 @@ def price(plan: Plan, lang: Lang) -> str:
     return render(lang, key, price=buy.price_eur, date=buy.price_date or "—")
 
 
+def price_short(plan: Plan, lang: Lang) -> str:
+    """The price for a narrow column: '55 480 €', '7,38 €/h', 'sur devis'."""
+    buy = plan.purchase
+    if buy.how == "quote" or (buy.price_eur is None and buy.hourly_eur is None):
+        return render(lang, "advice.price_quote_short")
+    if buy.how == "rent":
+        return render(lang, "advice.price_rent_short", hourly=buy.hourly_eur)
+    return render(lang, "advice.price_buy_short", price=buy.price_eur)
+
+
 def split(plan: Plan, lang: Lang) -> str:
     p = plan.parallelism
     key = "advice.split_zero" if p.zero else "advice.split"

@@ -10,7 +10,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from sizer_agent import advice
 from sizer_agent.app.i18n import Lang, t
+from sizer_agent.i18n import gib, render
+from tools.plan import Plan
 
 # Candidate GPU memory sizes drawn beside the memory bar, in decimal GB as vendors state them: the VRAM
 # tiers of seed document 002 (16 GB, 32 GB, 96 GB ECC) and the H200's 141 GB HBM3e (seed 000). Drawing
@@ -29,10 +32,8 @@ def format_number(value: float, lang: Lang, digits: int = 0) -> str:
 
 
 def format_gb(n_bytes: float | None, lang: Lang) -> str:
-    """Bytes as decimal gigabytes with the unit named."""
-    if n_bytes is None:
-        return "—"
-    return f"{format_number(n_bytes / GB, lang, 1)} GB"
+    """Memory in binary gibibytes with the unit named in the language (Gio / GiB), as every document says it."""
+    return "—" if n_bytes is None else gib(n_bytes, lang)
 
 
 def _dig(data: dict[str, Any] | None, *path: str) -> Any:
@@ -106,14 +107,14 @@ def tool_summary(tool: str, result: dict[str, Any] | None, lang: Lang) -> str:
         return t("tool.summary_estimate", lang, terms=" · ".join(terms),
                  total=format_gb(per_gpu["total_bytes"], lang))
     if is_recommendation_result(result):
-        view = recommendation_view(result, lang)
-        best = view.recommended
+        typed = advice.load(result)
+        plan = typed.plan if typed else None
         return t(
             "tool.summary_recommend",
             lang,
-            fits=len(view.options),
+            fits=sum(1 for o in result["options"] if isinstance(o, dict) and o.get("fits")),
             total=len(result["options"]),
-            best=f"{best.offer_id} ({best.num_gpus}× {best.gpu})" if best else t("tool.none", lang),
+            best=f"{plan.offer_id} ({plan.parallelism.num_gpus}× {plan.gpu_name})" if plan else t("tool.none", lang),
         )
     scalars = [f"{k} {_scalar(v)}" for k, v in result.items() if not isinstance(v, dict | list)]
     return " · ".join(scalars[:4])
@@ -121,7 +122,7 @@ def tool_summary(tool: str, result: dict[str, Any] | None, lang: Lang) -> str:
 
 @dataclass(frozen=True)
 class OptionView:
-    """One catalogue option (offer × GPU count × parallelism × precision) as the results screen shows it."""
+    """One configuration (the plan or an alternative) as the results screen shows it."""
 
     offer_id: str
     name: str
@@ -130,7 +131,7 @@ class OptionView:
     precision: str
     fits: bool
     reasons: list[str]
-    per_gpu_total_bytes: float | None
+    per_gpu_total_bytes: float | None  # what the load needs on one GPU under the split
     headroom_pct: float | None
     tokens_per_s: float | None
     eur_per_million_tokens: float | None
@@ -140,7 +141,7 @@ class OptionView:
 
 @dataclass(frozen=True)
 class Rejection:
-    """Why one offer cannot serve the workload (the tool's own sentence)."""
+    """Why one offer cannot serve the workload (the tool's own sentence, in the interface language)."""
 
     offer_id: str
     name: str
@@ -149,76 +150,47 @@ class Rejection:
 
 @dataclass(frozen=True)
 class RecommendationView:
-    options: list[OptionView] = field(default_factory=list)  # fitting options, in the tool's ranking
+    options: list[OptionView] = field(default_factory=list)  # the plan, then the alternatives
     rejections: list[Rejection] = field(default_factory=list)
     recommended: OptionView | None = None
-    reason: str = ""  # the tool's reason for its choice (or for choosing nothing)
+    reason: str = ""  # the headline: the plan, or why there is none
     assumptions: list[str] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)  # the plan in the proposal's own sentences
 
 
-def _price(option: dict[str, Any], lang: Lang) -> str:
-    if isinstance(option.get("price_eur"), int | float):
-        return f"{format_number(option['price_eur'], lang)}\u00a0€"
-    for key in ("hourly_eur", "price_eur_per_hour", "hourly_price_eur"):
-        if isinstance(option.get(key), int | float):
-            return f"{format_number(option[key], lang, 2)}\u00a0€/h"
-    return "—"
-
-
-def _float(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def _option(raw: dict[str, Any], lang: Lang, recommended: bool) -> OptionView:
+def _option(plan: Plan, lang: Lang, recommended: bool) -> OptionView:
+    memory = plan.memory
+    speed = None
+    if plan.serving is not None:
+        speed = plan.serving.sustained_output_tokens_per_s
+    elif plan.training is not None:
+        speed = plan.training.tokens_per_s
     return OptionView(
-        offer_id=str(raw.get("offer_id", "?")),
-        name=str(raw.get("name", raw.get("offer_id", "?"))),
-        gpu=str(raw.get("gpu_name") or raw.get("gpu") or "?"),
-        num_gpus=int(raw.get("num_gpus") or 1),
-        precision=str(raw.get("precision") or ""),
-        fits=bool(raw.get("fits")),
-        reasons=[str(r) for r in raw.get("reasons", []) or []],
-        per_gpu_total_bytes=_float(raw.get("per_gpu_total_bytes")),
-        headroom_pct=_float(raw.get("headroom_pct")),
-        tokens_per_s=_float(_dig(raw, "perf", "output_tokens_per_s")),
-        eur_per_million_tokens=_float(raw.get("eur_per_million_tokens")),
-        price=_price(raw, lang),
+        offer_id=plan.offer_id, name=plan.offer_name, gpu=plan.gpu_name, num_gpus=plan.parallelism.num_gpus,
+        precision=plan.weight_precision, fits=plan.fits, reasons=[render(lang, r) for r in plan.reasons],
+        per_gpu_total_bytes=float(memory.load_bytes) if memory else None,
+        headroom_pct=memory.headroom_pct if memory else None, tokens_per_s=speed,
+        eur_per_million_tokens=plan.costs.eur_per_million_tokens, price=advice.price_short(plan, lang),
         recommended=recommended,
     )
 
 
 def recommendation_view(result: dict[str, Any], lang: Lang = "en") -> RecommendationView:
-    """The recommendation tool's result: its fitting options in its own order, the offers it rejects."""
-    recommended_id = result.get("recommended") if isinstance(result.get("recommended"), str) else None
-    fitting: list[OptionView] = []
-    rejected_raw: dict[str, dict[str, Any]] = {}
-    for raw in result.get("options", []):
-        if not isinstance(raw, dict):
-            continue
-        if raw.get("fits"):
-            # The recommended offer's first fitting option is the recommended configuration.
-            first = recommended_id is not None and raw.get("offer_id") == recommended_id and not any(
-                o.recommended for o in fitting)
-            fitting.append(_option(raw, lang, first))
-        else:
-            rejected_raw.setdefault(str(raw.get("offer_id", "?")), raw)
-    fitting_offers = {o.offer_id for o in fitting}
-    rejections: list[Rejection] = []
-    verdicts = result.get("offers")
-    if isinstance(verdicts, list):  # one sentence per offer, written by the tool
-        for verdict in verdicts:
-            if isinstance(verdict, dict) and not verdict.get("fits"):
-                rejections.append(Rejection(str(verdict.get("offer_id", "?")), str(verdict.get("name", "")),
-                                            str(verdict.get("summary", ""))))
-    else:  # older results: the first rejected option's reasons, for offers with no fitting option
-        for offer_id, raw in rejected_raw.items():
-            if offer_id not in fitting_offers:
-                rejections.append(Rejection(offer_id, str(raw.get("name", "")),
-                                            "; ".join(str(r) for r in raw.get("reasons", []) or [])))
-    reason = next((result[k] for k in ("recommended_reason", "reason") if isinstance(result.get(k), str)), "")
-    assumptions = [str(a) for a in result.get("assumptions", []) or []]
-    best = next((o for o in fitting if o.recommended), None)
-    return RecommendationView(fitting, rejections, best, reason, assumptions)
+    """The recommendation as the document states it: the plan first, its alternatives, the offers that fail."""
+    typed = advice.load(result)
+    if typed is None:
+        return RecommendationView()
+    options = []
+    if typed.plan is not None:
+        options.append(_option(typed.plan, lang, typed.status == "recommended"))
+    options += [_option(p, lang, False) for p in typed.alternatives]
+    rejections = [Rejection(v.offer_id, v.name, render(lang, v.reason)) for v in typed.offers if not v.fits]
+    knobs = [render(lang, k.text) for k in typed.plan.knobs] if typed.plan else []
+    return RecommendationView(
+        options=options, rejections=rejections, recommended=next((o for o in options if o.recommended), None),
+        reason=render(lang, typed.headline), assumptions=knobs + [render(lang, a) for a in typed.assumptions],
+        summary=advice.summary(typed, lang),
+    )
 
 
 def bar(fraction: float, width: int) -> str:

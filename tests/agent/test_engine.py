@@ -7,7 +7,6 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sizer_agent.i18n import gib
 from sizer_agent.agent.engine import DeterministicEngine
 from sizer_agent.agent.events import (
     AgentMessage,
@@ -17,6 +16,7 @@ from sizer_agent.agent.events import (
     ToolCalled,
     ToolReturned,
 )
+from sizer_agent.i18n import gib
 from sizer_agent.store import SessionStore
 from tools.registry import ToolRegistry
 

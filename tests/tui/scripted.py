@@ -20,6 +20,8 @@ from sizer_agent.agent.events import (
     ToolReturned,
 )
 from sizer_agent.app.backend import OpenedSession, ProposalUnavailable, SessionSummary
+from tools.estimate import EstimateRequest
+from tools.recommend import RecommendRequest, recommend
 
 QUESTIONS = [
     ("model", "Quel modèle servez-vous, et à quelle révision ?", ["Llama-3.1-70B-Instruct", "Llama-3.1-8B"]),
@@ -41,36 +43,13 @@ ESTIMATE = {
     "warnings": [],
 }
 
-# Shaped like tools.recommend.RecommendResult (fields the app reads); figures are illustrative.
-RECOMMEND = {
-    "mode": "inference",
-    "options": [
-        {"offer_id": "ACD-014", "name": "Enterprise Max", "gpu": "rtx-pro-6000-ws",
-         "gpu_name": "RTX PRO 6000 Blackwell", "num_gpus": 1, "precision": "fp8", "price_eur": 55480,
-         "fits": True, "reasons": [], "per_gpu_total_bytes": 83_400_000_000, "headroom_pct": 13.0,
-         "perf": {"output_tokens_per_s": 610.0, "ttft_ms": 420.0, "tpot_ms": 52.0},
-         "eur_per_million_tokens": 0.95},
-        {"offer_id": "CLOUD-H100-SXM", "name": "Cloud H100 SXM (per GPU-hour)", "gpu": "h100-sxm",
-         "gpu_name": "NVIDIA H100 SXM5 80GB", "num_gpus": 2, "precision": "fp8", "hourly_eur": 5.58,
-         "fits": True, "reasons": [], "per_gpu_total_bytes": 45_100_000_000, "headroom_pct": 47.0,
-         "perf": {"output_tokens_per_s": 1490.0}, "eur_per_million_tokens": 1.04},
-        {"offer_id": "ACD-009", "name": "Advanced Pro", "gpu": "rtx-5090", "gpu_name": "RTX 5090",
-         "num_gpus": 1, "precision": "fp8", "price_eur": 22670, "fits": False,
-         "reasons": ["memory: 83.4 GB needed per GPU > 30.7 GB usable"],
-         "per_gpu_total_bytes": 83_400_000_000, "headroom_pct": None, "perf": {},
-         "eur_per_million_tokens": None},
-    ],
-    "offers": [
-        {"offer_id": "ACD-006", "name": "Pro", "fits": False,
-         "summary": "cannot serve it: memory: 83.4 GB needed per GPU > 15.4 GB usable"},
-        {"offer_id": "ACD-009", "name": "Advanced Pro", "fits": False,
-         "summary": "cannot serve it: memory: 83.4 GB needed per GPU > 30.7 GB usable"},
-        {"offer_id": "ACD-014", "name": "Enterprise Max", "fits": True, "summary": "serves it with fp8"},
-    ],
-    "recommended": "ACD-014",
-    "recommended_reason": "cheapest fitting option: 0.95 EUR per million output tokens",
-    "assumptions": ["10% of each GPU's memory kept free"],
-}
+# A real recommendation (tools.recommend) for a fixed workload over four offers: the app shows the plan as the
+# tool made it. Snapshots move when the tools are recalibrated, as they should.
+RECOMMEND = recommend(RecommendRequest(
+    workload=EstimateRequest(model="llama-3.1-70b", quantization="fp8", input_len=2048, output_len=512,
+                             concurrency=8, max_model_len=4096),
+    slo_ttft_ms=2000, slo_tpot_ms=100, budget_eur=60_000, units=["workstation", "cloud"],
+    offer_ids=["ACD-006", "ACD-009", "ACD-014", "CLOUD-H100-SXM"])).model_dump(mode="json")
 
 
 class ScriptedEngine:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from sizer_agent.app.present import (
     bar,
     format_gb,
@@ -19,7 +17,8 @@ def test_numbers_follow_the_language() -> None:
     assert format_number(8192, "fr") == "8\u202f192"
     assert format_number(8192, "en") == "8,192"
     assert format_number(0.95, "fr", 2) == "0,95"
-    assert format_gb(83_400_000_000, "en") == "83.4 GB"  # decimal gigabytes, unit named
+    assert format_gb(83_400_000_000, "en") == "77.7\u00a0GiB"  # binary, as every document says memory
+    assert format_gb(83_400_000_000, "fr") == "77,7\u00a0Gio"
 
 
 def test_bar_is_exactly_its_width() -> None:
@@ -31,28 +30,24 @@ def test_bar_is_exactly_its_width() -> None:
 
 def test_estimate_summary_names_every_nonzero_term() -> None:
     line = tool_summary("estimate_memory", ESTIMATE, "en")
-    assert line == "weights 70.6 GB · KV 10.7 GB · runtime 2.1 GB → 83.4 GB/GPU"
+    assert line == "weights 65.8\u00a0GiB · KV 10.0\u00a0GiB · runtime 2.0\u00a0GiB → 77.7\u00a0GiB/GPU"
     assert memory_need_bytes(ESTIMATE) == 83_400_000_000
     assert memory_need_bytes({"options": []}) is None  # only an estimate feeds the gauge
 
 
-def test_recommendation_keeps_the_tools_order_and_marks_its_choice() -> None:
+def test_the_view_is_the_plan_then_its_alternatives_as_the_document_says() -> None:
+    from sizer_agent import advice
+
     view = recommendation_view(RECOMMEND, "fr")
-    assert [o.offer_id for o in view.options] == ["ACD-014", "CLOUD-H100-SXM"]  # fitting ones only
+    typed = advice.load(RECOMMEND)
+    assert typed is not None and typed.plan is not None
+    assert [o.offer_id for o in view.options] == [typed.plan.offer_id, *(a.offer_id for a in typed.alternatives)]
     assert view.recommended is view.options[0] and view.options[0].recommended
-    assert view.options[0].price == "55\u202f480\u00a0€" and view.options[1].price == "5,58\u00a0€/h"
-    assert [r.offer_id for r in view.rejections] == ["ACD-006", "ACD-009"]  # one sentence per offer
-    assert view.reason.startswith("cheapest fitting option")
+    assert view.options[0].price == "55\u202f480\u00a0€"
+    assert view.summary == advice.summary(typed, "fr")  # the same sentences as the proposal and the chat
+    assert [r.offer_id for r in view.rejections] == [v.offer_id for v in typed.offers if not v.fits]
 
 
-def test_nothing_fits_gives_no_choice_and_falls_back_to_option_reasons() -> None:
-    result = copy.deepcopy(RECOMMEND)
-    for option in result["options"]:
-        option["fits"] = False
-        option.setdefault("reasons", []).append("SLA: holds up to 2 concurrent requests")
-    del result["offers"]
-    result["recommended"] = None
-    view = recommendation_view(result, "en")
-    assert view.recommended is None and view.options == []
-    assert {r.offer_id for r in view.rejections} == {"ACD-014", "CLOUD-H100-SXM", "ACD-009"}
-    assert "SLA" in view.rejections[0].reason
+def test_an_unreadable_result_gives_an_empty_view() -> None:
+    view = recommendation_view({"options": [], "recommended": "ACD-014"}, "en")
+    assert view.recommended is None and view.options == [] and view.summary == []

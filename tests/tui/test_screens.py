@@ -53,12 +53,12 @@ async def test_interview_fills_sidebar_and_opens_results(make_app, scripted) -> 
         table = app.screen.query_one(DataTable)
         assert table.row_count == 2  # the fitting options, ranked by the tool
         text = screen_text(app)
-        assert "Recommandé : ACD-014 Enterprise Max" in text
-        assert "✗ ACD-006 Pro: cannot serve it" in text  # why the others do not fit
+        assert "Configuration recommandée : Enterprise Max (ACD-014)" in text
+        assert "✗ ACD-006 Pro: ne convient pas" in text  # why the others do not fit, in the interface language
         await pilot.press("escape")
         await settle(pilot)
         assert app.query_one(MemoryGauge).need_bytes == 83_400_000_000
-        assert "83,4 GB" in screen_text(app)
+        assert "77,7\u00a0Gio" in screen_text(app) or "77,7 Gio" in screen_text(app)
 
 
 async def test_tool_card_opens_from_the_keyboard(make_app, scripted) -> None:
@@ -233,7 +233,7 @@ async def test_results_come_back_with_f3_and_follow_the_language(make_app, scrip
         await pilot.press("f2")
         await settle(pilot)
         text = screen_text(app)
-        assert "Recommended: ACD-014 Enterprise Max" in text and "55,480" in text
+        assert "Recommended configuration: Enterprise Max (ACD-014)" in text and "55,480" in text
 
 
 async def test_self_service_downloads_files_and_hides_other_sessions(make_app, scripted, tmp_path: Path) -> None:

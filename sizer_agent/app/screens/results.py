@@ -35,16 +35,12 @@ class Verdict(Static):
 
     def render(self) -> Text:
         view = self.view
-        if not view.options and not view.rejections:
+        if not view.summary:
             return Text(t("results.empty", self.lang), style="dim")
-        best = view.recommended
-        if best is not None:
-            name = f"{best.offer_id} {best.name} — {best.num_gpus}× {best.gpu}, {best.precision}, {best.price}"
-            text = Text(t("results.recommended", self.lang, name=name), style="bold green")
-        else:
-            text = Text(t("results.none", self.lang), style="bold red")
-        if view.reason:
-            text.append("\n" + view.reason, style="dim")
+        # the plan in the proposal's own sentences: the headline stands out, the facts follow
+        text = Text(view.summary[0], style="bold green" if view.recommended else "bold yellow")
+        for line in view.summary[1:]:
+            text.append("\n" + line)
         return text
 
 

@@ -12,8 +12,9 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from sizer_agent.app.i18n import Lang, t
-from sizer_agent.app.present import GB, OptionView, RecommendationView, bar, format_gb, format_number
+from sizer_agent.app.present import OptionView, RecommendationView, bar, format_gb, format_number
 
+GIB = 2**30
 # Column widths in characters: with the cell padding the table stays inside 80 columns.
 OFFER_COLUMN = 12
 GPU_COLUMN = 13
@@ -138,7 +139,7 @@ class BarChart(Static):
 
 
 def memory_value(option: OptionView) -> float | None:
-    return None if option.per_gpu_total_bytes is None else option.per_gpu_total_bytes / GB
+    return None if option.per_gpu_total_bytes is None else option.per_gpu_total_bytes / GIB
 
 
 def headroom_note(option: OptionView, lang: Lang) -> str:
