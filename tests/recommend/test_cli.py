@@ -50,7 +50,8 @@ def test_recommend_table_lists_fitting_first() -> None:
 
 def test_bad_offer_file_is_one_line_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "offers.toml"
-    path.write_text('[[offers]]\nid = "X"\nname = "x"\nkind = "purchase"\nunit = "workstation"\nplatform = "ws-acd-006"\n'
+    path.write_text('[[offers]]\nid = "X"\nname = "x"\nkind = "purchase"\nunit = "workstation"\n'
+                    'platform = "ws-acd-006"\n'
                     'gpu = "rtx-5080"\ngpu_counts = [1]\nprice_eur = {value = -1, src = ["seed002"]}\n')
     out = cli("recommend", "--model", "llama-3.1-8b", "--catalog", str(path))
     assert out.returncode == 2
