@@ -123,7 +123,7 @@ def cost(plan: Plan, lang: Lang) -> str | None:
 def change(item: Change, lang: Lang) -> str:
     what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in item.knobs)
     return render(lang, "advice.change", what=what, config=configuration(item.plan, lang), price=price(item.plan, lang),
-                  effect=speed(item.plan, lang) or "—")
+                  effect=speed_short(item.plan, lang))
 
 
 def summary(result: RecommendResult, lang: Lang) -> list[str]:
@@ -134,9 +134,7 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         lines.append(render(lang, "advice.bought", price=price(plan, lang), split=split(plan, lang),
                             precision=plan.weight_precision))
         lines += [text for text in (memory(plan, lang), speed(plan, lang), cost(plan, lang)) if text]
-        turned = [render(lang, k.text) for k in plan.knobs]
-        if turned:
-            lines.append(render(lang, "advice.knobs", items=turned))
+        lines += [render(lang, "advice.knob_line", text=k.text) for k in plan.knobs]
     if result.preference is not None:
         lines.append(render(lang, result.preference))
     lines += [change(item, lang) for item in result.changes]

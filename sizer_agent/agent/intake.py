@@ -47,7 +47,7 @@ def _read_value(field: str, raw: Any) -> tuple[Any, bool]:
     """(value, assumed) for one file entry; raises ValueError with a user message when unreadable."""
     question = BY_ID.get(field)
     if isinstance(raw, str) and question is None and detect_intent(raw) == "dont_know":
-        return None, False  # an optional field nobody knows (e.g. the revision) stays unset
+        return None, True  # an optional field nobody knows (e.g. the revision) stays unset, marked assumed
     if isinstance(raw, str) and question is not None and detect_intent(raw) == "dont_know":
         if not question.has_default():
             raise ValueError("no default exists for this question; an answer is required")
@@ -114,7 +114,8 @@ def run_intake(
     except ValidationError:  # each field was checked alone above; a combination error is reported here
         base = WorkloadProfile()
     for key in assumed:
-        given[key] = BY_ID[key].default_for(base)
+        if key in BY_ID:  # an optional field has no default: it stays unset
+            given[key] = BY_ID[key].default_for(base)
 
     answered = frozenset(given) | {p.field for p in problems}  # a wrong answer is reported once, not twice
     try:

@@ -17,13 +17,21 @@ if TYPE_CHECKING:
     from sizer_agent.proposal.render import _Helpers
 
 
+NO_LIMIT_WHEN_EMPTY = frozenset({"budget_eur", "power_limit_w", "rack_units"})
+
+
 def answers(h: _Helpers, c: ProposalContext) -> Any:
     rows, attrs = [], []
     for a in c.answers:
+        value: Any = h.value(a.value)
+        if a.value is None and a.field in NO_LIMIT_WHEN_EMPTY:
+            value = h.t("common.no_limit")
+        elif a.value is None and a.field == "model_revision":
+            value = h.t("common.unpinned")
         status = h.t("profile.assumed") if a.assumed else h.t("profile.given")
         if a.corrections:
             status = h.t("profile.status_corrected", status=status, n=a.corrections)
-        rows.append([h.label("field", a.field), h.value(a.value), status, a.raw_text or "—"])
+        rows.append([h.label("field", a.field), value, status, a.raw_text or "—"])
         attrs.append({"field": a.field})
     return h.table([h.t("profile.question"), h.t("profile.answer"), h.t("profile.status"), h.t("profile.said")],
                    rows, attrs=attrs)
@@ -98,11 +106,15 @@ def changes(h: _Helpers, r: RecommendResult) -> Any:
 
 
 def verdicts(h: _Helpers, r: RecommendResult) -> Any:
-    items = []
-    for v in r.offers:
-        scope = h.safe("" if v.in_scope else " " + str(h.t("verdicts.out_of_scope")))
-        items.append(h.t("verdicts.line", offer=v.offer_id, name=v.name, verdict=h.msg(v.reason), scope=scope))
-    return h.ul(items)
+    """One verdict per offer: those in the scope asked for, then the others under their own heading."""
+    inside = [h.t("verdicts.line", offer=v.offer_id, name=v.name, verdict=h.msg(v.reason), scope="")
+              for v in r.offers if v.in_scope]
+    outside = [h.t("verdicts.line", offer=v.offer_id, name=v.name, verdict=h.msg(v.reason), scope="")
+               for v in r.offers if not v.in_scope]
+    blocks = [h.ul(inside)] if inside else []
+    if outside:
+        blocks += [h.p(h.t("verdicts.outside_heading")), h.ul(outside)]
+    return h.safe("\n\n".join(str(b) for b in blocks))
 
 
 def serving(h: _Helpers, plan: Plan) -> Any:

@@ -28,7 +28,7 @@ def test_acme_context(session: dict[str, Any]) -> None:
     plan = ctx.result.plan
     assert ctx.result.status == "recommended" and plan is not None and plan.offer_id == "ACD-014"
     assert plan.purchase.price_eur == 55_480 and ctx.result.budget.status == "within"
-    assert ctx.assumed_fields == ["context_len", "power_limit_w"]
+    assert ctx.assumed_fields == ["model_revision", "context_len", "power_limit_w"]
     assert ctx.date == "2026-12-01" and ctx.valid_until == "2026-12-31"
     assert [row.key for row in ctx.memory_rows][:2] == ["weights", "kv_cache"]
     assert sum(row.bytes for row in ctx.memory_rows) == plan.memory.load_bytes  # type: ignore[union-attr]
