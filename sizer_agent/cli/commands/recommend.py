@@ -149,7 +149,7 @@ def render(result: RecommendResult, top: int = 25, lang: Lang = "en") -> str:
             f"{index:>3} {'yes' if o.fits else 'no':<4}{o.offer_id[:19]:<20}{o.gpu_name[:23]:<24}{p.num_gpus:>3} "
             f"{p.tensor_parallel}x{p.pipeline_parallel}x{p.data_parallel:<5}{o.weight_precision[:11]:<12}"
             f"{need:>8}{_num(s.ttft_ms if s else None):>9}{_num(s.tpot_ms if s else None, '{:.1f}'):>8}"
-            f"{_num(tokens):>8}  {advice.price(o, lang)}")
+            f"{_num(tokens):>8}  {advice.price_short(o, lang)}")
         for reason in o.reasons:
             lines.append(f"{'':8}✗ {i18n_render(lang, reason)}")
     if len(result.options) > top:
