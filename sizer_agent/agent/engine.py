@@ -23,12 +23,12 @@ from sizer_agent.agent.events import (
     AgentMessage,
     AnswerRecorded,
     Event,
+    LanguageChanged,
     ProfileUpdated,
     QuestionAsked,
     ToolCalled,
     ToolReturned,
 )
-from sizer_agent.agent.parsing import ParseResult, parse_for_question, parse_message
 from sizer_agent.agent.planning import (
     bench_arguments,
     estimate_arguments,
@@ -38,9 +38,22 @@ from sizer_agent.agent.planning import (
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, Question, field_label, missing_questions
 from sizer_agent.agent.state import InterviewState
+from sizer_agent.agent.understanding import (
+    ParseResult,
+    detect_language,
+    parse_for_question,
+    parse_message,
+    strip_correction,
+)
+from sizer_agent.agent.understanding.answers import yes_or_no
+from sizer_agent.agent.understanding.reading import ANSWER_RULE
+from sizer_agent.i18n import render
 from tools.registry import ToolOutcome, ToolRegistry, default_registry
 
 EventSink = Callable[[Any], None]
+# A message is a pasted brief, restated field by field, when it is this long and names this many fields.
+BRIEF_MIN_CHARS = 120
+BRIEF_MIN_FIELDS = 3
 
 
 class DeterministicEngine:
@@ -67,7 +80,16 @@ class DeterministicEngine:
         return self.state.lang
 
     def set_lang(self, lang: Lang) -> None:
+        """The consultant chose the language (F2, `--lang`): it stays, whatever the customer writes next."""
+        if lang != self.state.lang:
+            self.state.lang_pinned = True
         self.state.lang = lang
+
+    def follow_language(self, text: str) -> list[Event]:
+        """Answer in the language the customer writes, unless the consultant chose one (`set_lang`)."""
+        self._out = []
+        self._follow_language(detect_language(text).lang)
+        return self._flush()
 
     def profile(self) -> WorkloadProfile:
         return self.state.profile()
@@ -160,6 +182,14 @@ class DeterministicEngine:
         qid = self.state.current_question
         return BY_ID.get(qid) if qid else None
 
+    def _follow_language(self, lang: Lang | None) -> None:
+        """A message in the other language switches the conversation to it, said once, in that language."""
+        if lang is None or lang == self.state.lang or self.state.lang_pinned:
+            return
+        self.state.lang = lang
+        self._emit(LanguageChanged(lang=lang))
+        self._emit(AgentMessage(tone="hint", text=render(lang, "agent.language.switched")))
+
     def _handle(self, text: str) -> None:
         current = self._current()
         parsed = parse_message(
@@ -168,16 +198,15 @@ class DeterministicEngine:
             current.type if current else None,
             current.choices if current else (),
             self.known_models,
+            lang=self.lang,
         )
+        self._follow_language(parsed.lang)
         if parsed.intent == "empty":
             self._reask()
             return
         if parsed.intent == "why":
             if current is None:
-                self._emit(AgentMessage(text=(
-                    "Toutes les questions ont une réponse ; les résultats viennent des outils ci-dessus."
-                    if self.lang == "fr" else "Every question is answered; the results come from the tools "
-                    "above.")))
+                self._emit(AgentMessage(text=render(self.lang, "agent.misc.all_answered")))
                 return
             self._emit(AgentMessage(text=wording.why(current.id, self.lang)))
             self._reask()
@@ -203,6 +232,9 @@ class DeterministicEngine:
 
     def _answer(self, parsed: ParseResult, current: Question | None, text: str) -> None:
         values = dict(parsed.values)
+        offered = self.state.suggested.get(current.id) if current else None
+        if current is not None and offered is not None and not values.get(current.id) and yes_or_no(text) is True:
+            values[current.id] = offered  # "oui" to "Did you mean Llama 3.1 8B Instruct?"
         keyword_fields = set(values) - {current.id} if current else set(values)
         # "non, plutôt 64": a bare value in a correction belongs to the last answer, not the new question
         last = self.state.last_field
@@ -215,22 +247,38 @@ class DeterministicEngine:
         if "model_family" in values and "model" not in values:
             values.pop("model_family")
         if not values:
+            self._offer_suggestions(parsed, values)
             self.state.misunderstood += 1
             self._emit(AgentMessage(tone="hint", text=wording.not_understood(
                 current.id if current else None, text, self.state.misunderstood, self.lang)))
             self._reask(hint=True)
             return
         self.state.misunderstood = 0
-        problems = self._record(values, text, correction=parsed.correction)
+        self.state.suggested = {}
+        brief = _is_brief(parsed, text)
+        problems = self._record(values, text, correction=parsed.correction, quiet=brief)
         for field, reason in problems.items():
             self._emit(AgentMessage(tone="error", text=wording.invalid(field, reason, self.lang)))
         accepted = set(values) - set(problems)
+        if brief:
+            findings = [f for name, f in parsed.findings.items() if name in accepted]
+            self._emit(AgentMessage(tone="confirm", text=wording.restate(findings, len(self.missing()), self.lang)))
+        self._offer_suggestions(parsed, values)
         if accepted:
             self._emit(self._profile_event())
         if not accepted:
             self._reask(hint=True)
             return
         self._advance(run_tools=True)
+
+    def _offer_suggestions(self, parsed: ParseResult, values: dict[str, Any]) -> None:
+        """'Did you mean …?' for a model named loosely; a lone suggestion can be accepted with 'yes'."""
+        names = parsed.suggestions.get("model")
+        if not names or "model" in values:
+            return
+        self._emit(AgentMessage(tone="hint", text=wording.did_you_mean(names, self.lang)))
+        if len(names) == 1:
+            self.state.suggested["model"] = names[0]
 
     def _record(
         self, values: dict[str, Any], raw_text: str, *, correction: bool,
@@ -241,7 +289,7 @@ class DeterministicEngine:
         base = self.profile()
         for field, raw_value in values.items():
             if field not in PROFILE_FIELDS:
-                problems[field] = "unknown field" if self.lang == "en" else "champ inconnu"
+                problems[field] = render(self.lang, "agent.misc.unknown_field")
                 continue
             try:
                 value = validate_field(field, raw_value, base)
@@ -272,11 +320,12 @@ class DeterministicEngine:
 
     def _ask(self, question: Question, hint: bool = False) -> None:
         self.state.current_question = question.id
+        offered = self.state.suggested.get(question.id)
         self._emit(QuestionAsked(
             question_id=question.id,
             text=question.text[self.lang],
             why=question.why[self.lang],
-            suggestions=list(question.suggestions.get(self.lang, ())),
+            suggestions=([str(offered)] if offered else []) + list(question.suggestions.get(self.lang, ())),
             hint=question.example[self.lang] if hint else "",
         ))
 
@@ -354,9 +403,13 @@ class DeterministicEngine:
 
 
 def _strip_markers(text: str) -> str:
-    from sizer_agent.agent.parsing import strip_correction
-
     return strip_correction(text)[0].strip(" ,.;:!")
+
+
+def _is_brief(parsed: ParseResult, text: str) -> bool:
+    """A pasted brief (an e-mail, a long first message): several fields read by the rules, not one answer."""
+    read = [f for f in parsed.findings.values() if f.rule != ANSWER_RULE]
+    return len(text) >= BRIEF_MIN_CHARS and len(read) >= BRIEF_MIN_FIELDS
 
 
 def bundled_model_names() -> list[str]:

@@ -62,8 +62,15 @@ class ProfileUpdated(BaseModel):
     assumed: list[str] = Field(default_factory=list)  # fields filled with a documented default
 
 
+class LanguageChanged(BaseModel):
+    """The engine now speaks `lang`: the customer wrote in it. A front end follows (its interface language)."""
+
+    kind: Literal["language"] = "language"
+    lang: Literal["fr", "en"]
+
+
 Event = Annotated[
-    QuestionAsked | AnswerRecorded | ToolCalled | ToolReturned | AgentMessage | ProfileUpdated,
+    QuestionAsked | AnswerRecorded | ToolCalled | ToolReturned | AgentMessage | ProfileUpdated | LanguageChanged,
     Field(discriminator="kind"),
 ]
 

@@ -18,10 +18,10 @@ from pydantic import BaseModel, Field, ValidationError
 
 from sizer_agent.agent.engine import DeterministicEngine, bundled_model_names
 from sizer_agent.agent.events import AgentMessage, ToolReturned
-from sizer_agent.agent.parsing import detect_intent, no_limit, parse_for_question, parse_message
 from sizer_agent.agent.planning import question_for_error
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, missing_questions
+from sizer_agent.agent.understanding import detect_intent, no_limit, parse_for_question, parse_message
 from tools.registry import ToolRegistry
 
 META_KEYS = ("lang", "title")

@@ -1,0 +1,73 @@
+"""Latency targets: time to first token and time per output token, in milliseconds.
+
+"20 tokens/s per user" is a time per token of 1000 / 20 = 50 ms: the same target said as a speed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.numbers import DURATION, NUM
+from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.text import Message
+
+_GAP = r"(?:p\d{2}|[^\d\x1f]){0,35}?"  # words between a name and its figure; "P99" may sit there
+_TTFT = (r"(?:ttft|time[- ]to[- ]first[- ]token|first token|premier token|premiers tokens|first byte"
+         r"|delai (?:initial|de premiere reponse|avant (?:le )?premier token)|latence (?:initiale|du premier token)"
+         r"|start (?:streaming|responding|answering|to stream|to answer)|begin streaming"
+         r"|commencer a (?:repondre|streamer|afficher|ecrire)|debut de (?:la )?reponse|premiere reponse)")
+_TPOT = (r"(?:tpot|itl|inter-?token(?: latency)?|time per (?:output )?token|temps par token|par token|per token"
+         r"|entre (?:deux )?tokens|between tokens|latence par token|par mot|per word)")
+
+
+def _ms(m: re.Match[str], message: Message) -> float | None:
+    return numbers.milliseconds(m.group(1), m.group(2), message.lang)
+
+
+def _first(message: Message, field: str, patterns: tuple[str, ...]) -> Iterator[Found]:
+    for pattern in patterns:
+        for m in re.finditer(pattern, message.text):
+            if message.negated(m.start()):
+                continue
+            value = _ms(m, message)
+            if value:
+                yield Found(field, value, m.start(), m.end())
+                return
+
+
+TTFT = Rule(
+    "time-to-first-token", ("ttft_ms",),
+    lambda message: _first(message, "ttft_ms", (
+        rf"{_TTFT}{_GAP}{DURATION}",
+        rf"{DURATION}\s*(?:max(?:imum)?\s*)?(?:de |pour le |for |to |avant le |before the |jusqu'au |until the )?"
+        rf"{_TTFT}",
+    )),
+    examples=(("TTFT sous 300 ms", {"ttft_ms": 300.0}), ("start streaming within 300 ms", {"ttft_ms": 300.0}),
+              ("sub-300ms time to first token", {"ttft_ms": 300.0}), ("2.048 s de TTFT", {"ttft_ms": 2048.0}),
+              ("TTFT P99 under 1,5 s", {"ttft_ms": 1500.0})),
+)
+
+
+def find_tpot(message: Message) -> Iterator[Found]:
+    yield from _first(message, "tpot_ms", (
+        rf"{_TPOT}{_GAP}{DURATION}",
+        rf"{DURATION}\s*(?:max(?:imum)?\s*)?(?:de |par |per |/ ?|between |entre )?(?:tpot|itl|tokens?|toks?)\b",
+    ))
+    # a per-user speed: "20 tokens/s per user" -> 50 ms per token
+    speed = (rf"({NUM})\s*(?:tokens?|toks?|mots|words)\s*(?:/\s*s(?:ec)?|par seconde|per second|a la seconde|/sec)"
+             rf"\s*(?:/\s*|par |per |for each |pour chaque )(?:utilisateur|user|personne|person|stream|flux|requete"
+             rf"|request|session|client|conversation)")
+    for m in re.finditer(speed, message.text):
+        value = numbers.read_number(m.group(1), message.lang)
+        if value and not message.negated(m.start()):
+            yield Found("tpot_ms", 1000.0 / value, m.start(), m.end())
+            return
+
+
+TPOT = Rule(
+    "time-per-output-token", ("tpot_ms",), find_tpot,
+    examples=(("40 ms par token", {"tpot_ms": 40.0}), ("TPOT 50 ms", {"tpot_ms": 50.0}),
+              ("20 tokens/s per user", {"tpot_ms": 50.0}), ("inter-token latency under 30 ms", {"tpot_ms": 30.0})),
+)

@@ -1,0 +1,97 @@
+"""Sequence lengths in tokens: mean input, mean output, maximum context ("4k" = 4 096: binary k)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.numbers import NUM, TOKEN_SUFFIX
+from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.text import Message
+
+TOKENS = rf"({NUM})\s*{TOKEN_SUFFIX}"
+_TOK = r"(?:\s*(?:tokens?|toks?)\b)?"
+_ABOUT = r"(?:(?:d')?environ\s*|about\s*|around\s*|roughly\s*|~\s*|a peu pres\s*|approx\.?\s*|autour de\s*|up to\s*" \
+         r"|jusqu'a\s*|max(?:imum)?\s*|en moyenne\s*|on average\s*|average of\s*|typiquement\s*|typically\s*)?"
+_IN_WORDS = r"(?:en entree|d'entree|entree|input|in\b|prompts?|de prompt|de contexte d'entree|de question)"
+_OUT_WORDS = r"(?:en sortie|de sortie|sortie|output|out\b|generes|generated|de reponse|de generation|completion)"
+
+
+def _tokens(m: re.Match[str], message: Message, group: int = 1) -> int | None:
+    return numbers.tokens(m.group(group), m.group(group + 1), message.lang)
+
+
+def find_pair(message: Message) -> Iterator[Found]:
+    """'4k input and 512 output tokens', '2k / 512', '3000 en entrée, 800 en sortie'."""
+    patterns = (
+        rf"{TOKENS}{_TOK}\s*{_IN_WORDS}{_TOK}(?P<cut>)\s*(?:/|,|;|et|and|->|→|&)\s*{_ABOUT}{TOKENS}{_TOK}\s*{_OUT_WORDS}",
+        rf"(?<![\w.,])(?:{TOKENS}){_TOK}(?P<cut>)\s*/\s*{TOKENS}(?!\s*(?:€|%|s\b|sec|ms|user|util|gpu|(?!tokens?\b)[a-z]))",
+    )
+    for pattern in patterns:
+        for m in re.finditer(pattern, message.text):
+            if message.negated(m.start()):
+                continue
+            first, second = _tokens(m, message, 1), _tokens(m, message, 4)  # group 3 marks the cut
+            if first and second:
+                yield Found("input_len", first, m.start(), m.start("cut"))
+                yield Found("output_len", second, m.start(4), m.end())
+                return
+
+
+PAIR = Rule(
+    "input-output-pair", ("input_len", "output_len"), find_pair,
+    examples=(("4k input and 512 output tokens", {"input_len": 4096, "output_len": 512}),
+              ("2k / 512", {"input_len": 2048, "output_len": 512}),
+              ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512})),
+    doc="an input and an output length given together",
+)
+
+CONTEXT = Rule(
+    "context-length", ("context_len",),
+    lambda message: _first_tokens(message, "context_len", (
+        rf"(?:contexte|context|ctx|fenetre(?: de contexte)?|context window|window|sequence length|longueur de sequence"
+        rf"|seq(?:uence)?[ _-]?len(?:gth)?|max[ _-]?(?:model[ _-]?)?len|max_model_len|sequences? de|sequences? of)"
+        rf"\s*(?:maximale?|max(?:imum)?|de|of|:|=|a|length|len|jusqu'a|up to)?\s*(?:de\s*|of\s*)?{_ABOUT}{TOKENS}",
+        rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
+        rf"|de longueur de sequence|sequences?)\b",
+    )),
+    examples=(("contexte 8k", {"context_len": 8192}), ("128k context", {"context_len": 131072}),
+              ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768})),
+)
+
+INPUT = Rule(
+    "input-length", ("input_len",),
+    lambda message: _first_tokens(message, "input_len", (
+        rf"{TOKENS}{_TOK}\s*(?:en entree|d'entree|input|in\b|de prompt|prompt|par (?:question|requete|prompt)"
+        rf"|per (?:prompt|request|query))",
+        rf"(?:entrees?|inputs?|prompts?|questions?|requetes?|requests?|input length|longueur d'entree)\s*"
+        rf"(?:moyenne?s?|mean|average|typiques?|typical)?\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}"
+        rf"{TOKENS}{_TOK}",
+    )),
+    examples=(("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500})),
+)
+
+OUTPUT = Rule(
+    "output-length", ("output_len",),
+    lambda message: _first_tokens(message, "output_len", (
+        rf"{TOKENS}{_TOK}\s*(?:en sortie|de sortie|output|out\b|generes|generated|de reponse|par reponse"
+        rf"|per (?:answer|response|reply))",
+        rf"(?:sorties?|outputs?|generations?|reponses?|answers?|responses?|completions?|output length)\s*"
+        rf"(?:moyenne?s?|mean|average|typiques?|typical)?\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}"
+        rf"{TOKENS}{_TOK}",
+    )),
+    examples=(("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800})),
+)
+
+
+def _first_tokens(message: Message, field: str, patterns: tuple[str, ...]) -> Iterator[Found]:
+    for pattern in patterns:
+        for m in re.finditer(pattern, message.text):
+            if message.negated(m.start()):
+                continue
+            value = _tokens(m, message)
+            if value:
+                yield Found(field, value, m.start(), m.end())
+                return
+
