@@ -93,38 +93,82 @@ def identify(model_words: str, qualifiers: str) -> str | None:
 
 
 _ONE = r"(?:one|un|une|a single|single|un seul|une seule|1)"
-_COUNT_BEFORE = rf"(?:({NUM})|{_ONE})\s*(?:x|\*)?\s*(?:-\s*)?(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d')?)?$"
-_GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:gpus?|cartes? (?:graphiques?|gpu)|cartes?"
-                      rf"|cards?|accelerat\w+|accelerateurs?)(?![\w])")
-_RANGE_BEFORE = re.compile(r"\d+\s*(?:to|a|-|ou|or|et|and|/)\s*$")
+_WORDS_BEFORE_CARD = r"(?:\s*(?:x|\*)?\s*(?:-\s*)?(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d'|of\s+)?)?)"
+_COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_WORDS_BEFORE_CARD}$")
+_GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
+                      rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
+                      rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?!\s*(?:serveur|server|box|machine"
+                      rf"|workstation|node|instance|rig|cloud)s?\b)")
+_RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
+# "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
+_MACHINES = re.compile(rf"({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noeuds?|machines?|boxes|baies|racks)(?![\w])")
+_EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noeud|machine)|per (?:server|node|machine)|apiece)")
+_OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
+                      r"(?:of them|of those|d'entre elles|de ces cartes)")
+_COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather)\b")
+_WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
+
+
+def _count_at(message: Message, start: int, end: int) -> tuple[int, int, int] | None:
+    """(value, start, end) of a count written just before a card, or 'x8' just after it."""
+    text = message.text
+    before = _COUNT_BEFORE.search(text[max(0, start - 30):start])
+    if before and not _RANGE_BEFORE.search(text[max(0, start - 40):start - len(before.group(0))]):
+        value = numbers.count(before.group(1), None, message.lang) if before.group(1) else 1
+        if value:
+            return value, start - len(before.group(0)), end
+    after = re.match(r"\s*(?:x|\*)\s*(\d+)(?![\d.])", text[end:])
+    if after:
+        return int(after.group(1)), start, end + after.end()
+    return None
+
+
+def _per_machine(message: Message, count_start: int, value: int) -> int:
+    """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it."""
+    sentence = message.text[max(0, count_start - 80):count_start + 60]
+    machines = list(_MACHINES.finditer(message.text, max(0, count_start - 80), count_start))
+    if machines and _EACH.search(sentence):
+        n = numbers.count(machines[-1].group(1), None, message.lang)
+        if n and n > 1:
+            return n * value
+    return value
 
 
 def find_gpus(message: Message) -> Iterator[Found]:
     text = message.text
-    index = card_index()
-    for m in index.pattern.finditer(text):
+    cards = []
+    for m in card_index().pattern.finditer(text):
         if message.negated(m.start()):
             continue
         card = identify(m.group("model"), m.group("qualifiers"))
-        if card is None:
-            continue
+        if card is not None:
+            cards.append((m, card))
+    distinct = {card for _, card in cards}
+    # "H100 ou H200 ?", "torn between an RTX 5090 and an RTX PRO 6000": a question, not a preference
+    compared = len(distinct) > 1 and _COMPARISON.search(text[max(0, cards[0][0].start() - 30):cards[-1][0].end()])
+    if cards and not compared:
+        m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end())
-        before = re.search(_COUNT_BEFORE, text[max(0, m.start() - 30):m.start()])
-        after = re.match(r"\s*(?:x|\*)\s*(\d+)(?![\d.])", text[m.end():])
-        if before and not _RANGE_BEFORE.search(text[max(0, m.start() - 40):m.start() - len(before.group(0))]):
-            value = numbers.count(before.group(1), None, message.lang) if before.group(1) else 1
-            if value:
-                yield Found("num_gpus", value, m.start() - len(before.group(0)), m.end())
-        elif after:
-            yield Found("num_gpus", int(after.group(1)), m.start(), m.end() + after.end())
-        break
+    for m, _ in cards:
+        counted = _count_at(message, m.start(), m.end())
+        if counted:
+            value, start, end = counted
+            yield Found("num_gpus", _per_machine(message, start, value), start, end)
+            return
     for m in _GENERIC.finditer(text):
         if message.negated(m.start()) or _RANGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             continue
         value = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
         if value:
-            yield Found("num_gpus", value, m.start(), m.end())
+            yield Found("num_gpus", _per_machine(message, m.start(), value), m.start(), m.end())
             return
+    if cards:
+        of_them = _OF_THEM.search(text, cards[0][0].end())
+        if of_them and of_them.start() - cards[0][0].end() < 80:
+            value = numbers.count(of_them.group(1), None, message.lang) if of_them.group(1) else (
+                _WORD_COUNTS.get(of_them.group(0).split()[0]))
+            if value:
+                yield Found("num_gpus", value, of_them.start(), of_them.end())
 
 
 GPUS = Rule(
@@ -140,6 +184,13 @@ GPUS = Rule(
         ("A100 40GB PCIe", {"gpu_preference": "a100-40gb-pcie"}),
         ("une RTX PRO 6000 Server Edition", {"num_gpus": 1, "gpu_preference": "rtx-pro-6000-server"}),
         ("pas de H100, trop cher", {}),
+        ("2 serveurs de 4 H200 NVL chacun", {"num_gpus": 8, "gpu_preference": "h200-nvl"}),
+        ("torn between an RTX 5090 and an RTX PRO 6000", {}),
+        ("A100 40GB PCIe cards; we'd want two of them", {"num_gpus": 2, "gpu_preference": "a100-40gb-pcie"}),
+        ("Une douzaine de GPU en location", {"num_gpus": 12}),
+        ("nous voulons un GPU serveur", {}),
+        ("One or two GPUs?", {}),
+        ("Azure (ND H100 v5, so 8x H100)", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )

@@ -17,63 +17,132 @@ from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
 from sizer_agent.agent.understanding.text import Message, words
 
-_SIMULTANEOUS = words(
-    r"simultan\w*", r"concurrent\w*", r"en meme temps", r"at the same time", r"at once", r"in parallel",
-    r"en parallele", r"a la fois", r"at peak", r"au pic", r"en pointe", r"aux heures de pointe", r"at any one time",
-    r"at any given time", r"at a time", r"connectes en meme temps", r"concurrently", r"en simultane",
-    r"au plus fort", r"peak concurrency", r"en concurrence",
-)
-_REQUESTS = words(r"requetes", r"requests", r"sessions", r"conversations", r"streams", r"flux", r"connexions",
-                  r"connections", r"appels", r"calls", r"queries", r"chats")
-_USERS = words(r"utilisateurs?", r"users?", r"usagers", r"utilisateurs actifs", r"active users")
+_SIMULTANEOUS = re.compile(words(
+    r"simultan\w*", r"concurrent\w*", r"en meme temps", r"a meme temps", r"at the same time", r"in the same time",
+    r"in same time", r"at once", r"in parallel", r"en parallele", r"a la fois", r"at peak", r"au pic", r"en pointe",
+    r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
+    r"au plus fort", r"peak concurrency", r"en concurrence", r"connectes en meme temps", r"live at the same time",
+))
+_REQUESTS = words(r"requetes", r"requests", r"sessions", r"streams", r"flux", r"connexions", r"connections", r"calls")
+_USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users")
 _POPULATION = words(
-    r"employes", r"employees", r"salaries", r"staff", r"collaborateurs", r"collaboratrices", r"agents", r"people",
-    r"personnes", r"gens", r"customers", r"clients", r"members", r"membres", r"etudiants", r"students",
-    r"eleves", r"developers", r"developpeurs", r"devs", r"engineers", r"ingenieurs", r"consultants", r"lawyers",
-    r"avocats", r"juristes", r"medecins", r"doctors", r"analysts", r"analystes", r"techniciens", r"technicians",
-    r"operators", r"operateurs", r"seats", r"licences", r"licenses", r"conseillers", r"advisors", r"researchers",
-    r"chercheurs", r"teachers", r"enseignants", r"patients", r"subscribers", r"abonnes", r"citizens", r"habitants",
-    r"persons", r"workers", r"commerciaux", r"vendeurs", r"sales reps", r"call center agents", r"operatives",
+    r"employes?", r"employees?", r"salaries", r"staff", r"collaborateurs", r"collaboratrices", r"agents", r"people",
+    r"personnes", r"gens", r"customers", r"clients", r"members", r"membres", r"etudiants", r"students", r"eleves",
+    r"developers", r"developpeurs", r"devs", r"engineers", r"ingenieurs", r"consultants", r"lawyers", r"avocats",
+    r"juristes", r"medecins", r"doctors", r"clinicians", r"cliniciens", r"nurses", r"infirmiers", r"analysts",
+    r"analystes", r"techniciens", r"technicians", r"operators", r"operateurs", r"seats", r"licences", r"licenses",
+    r"conseillers", r"advisors", r"advisers", r"researchers", r"chercheurs", r"teachers", r"enseignants", r"patients",
+    r"subscribers", r"abonnes", r"citizens", r"habitants", r"persons", r"workers", r"commerciaux", r"vendeurs",
+    r"sales reps", r"journalistes", r"journalists", r"redacteurs", r"writers", r"editors", r"traders",
+    r"data scientists", r"scientists", r"accountants", r"comptables", r"recruiters", r"recruteurs", r"designers",
+    r"architectes", r"architects", r"visitors", r"visiteurs", r"tenants", r"locataires", r"citoyens", r"pupils",
 )
-_RATE = r"\s*(?:/|per|par|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour|heure|jour|day|mois" \
-        r"|month|semaine|week|an\b|year|annee|daily|quotidien)"
-_COUNT = rf"({NUM})\s*(k)?"
-_FILLER = r"(?:\s+(?:[a-z'-]+\s+){0,3}?)"  # up to three words between a figure and its noun
+_ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
+# a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
+_COUNT = rf"(?:(?<![a-z])({NUM})\s*(k)?|({_ONE}))" \
+         rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
+         rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|bits?\b|[.,]\d))"
+_COUNT_RE = re.compile(_COUNT)
+_RATE = re.compile(r"\s*(?:/|per|par|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour|heure|jour"
+                   r"|day|mois|month|semaine|week|an\b|year|annee|daily|quotidien|nuit|night)")
+_DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|data|archives?)\s+(?:de\s+|d'|of\s+)?"
+                          r"(?:\w+\s+)?$")
+_FILLER = r"(?:[a-z'-]+\s+){0,3}?"  # up to three words between a figure and its noun
+_PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|en pointe|at peak)\b")
+_EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
+_SENTENCE_END = re.compile(r"[.;!?\n]")
+_PERSON_AFTER = re.compile(rf"\s*(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|[a-z]+\s+(?:at a time|a la fois))")
 
 
-def _count(m: re.Match[str], message: Message) -> int | None:
+def _value(m: re.Match[str], message: Message) -> int | None:
+    if m.group(3):
+        return 1
     return numbers.count(m.group(1), m.group(2), message.lang)
+
+
+def _counts(message: Message, start: int, end: int) -> list[tuple[int, int, int]]:
+    """(start, end, value) of the counts in text[start:end] that are not rates or dataset sizes."""
+    out = []
+    for m in _COUNT_RE.finditer(message.text, start, end):
+        if m.group(3) and not _PERSON_AFTER.match(message.text[m.end():m.end() + 40]):
+            continue  # "un" / "one" counts only when a person noun follows ("un seul utilisateur")
+        if _RATE.match(message.text, m.end()) or _DATA_BEFORE.search(message.text[max(0, m.start() - 30):m.start()]):
+            continue
+        value = _value(m, message)
+        if value:
+            out.append((m.start(), m.end(), value))
+    return out
 
 
 def _figures(message: Message, patterns: tuple[str, ...]) -> list[tuple[int, int, int]]:
     out = []
     for pattern in patterns:
         for m in re.finditer(pattern, message.text):
-            if message.negated(m.start()) or re.match(_RATE, message.text[m.end():m.end() + 14]):
+            counted = _counts(message, m.start(), m.end())
+            if not counted or message.negated(m.start()) or _RATE.match(message.text, m.end()):
                 continue
-            value = _count(m, message)
-            if value:
-                out.append((m.start(), m.end(), value))
+            out.append((m.start(), m.end(), counted[0][2]))
+    return sorted(set(out))
+
+
+def _simultaneous(message: Message, population: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """Peak figures: the count nearest before "at the same time" in its sentence, or right after "peak of"."""
+    text = message.text
+    out = []
+    for cue in _SIMULTANEOUS.finditer(text):
+        if message.negated(cue.start()):
+            continue
+        starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, cue.start())]
+        sentence_start = max(starts[-1] if starts else 0, cue.start() - 90)
+        before = _counts(message, sentence_start, cue.start())
+        between = text[before[-1][1] if before else sentence_start:cue.start()]
+        if _EVERYONE.search(between) and population:  # "20 journalistes, tous connectés en même temps"
+            _, _, value = max((p for p in population if p[0] < cue.start()), default=population[0])
+            out.append((cue.start(), cue.end(), value))  # the cue's words: the head count keeps its own
+            continue
+        if before and not re.match(r"\s*%", text[before[-1][1]:before[-1][1] + 3]):
+            start, _, value = before[-1]
+            out.append((start, cue.end(), value))
+            continue
+        after = _counts(message, cue.end(), min(len(text), cue.end() + 60))
+        if after:  # "au pic, 80 requêtes", "5 % connectés simultanément, soit 225 personnes"
+            start, end, value = after[0]
+            out.append((cue.start(), end, value))
     return sorted(out)
 
 
 def find_load(message: Message) -> Iterator[Found]:
-    simultaneous = _figures(message, (
-        rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
-        rf"|pic|peak|pointe)\s*(?:de|of|:|=|max|maximum|a|at|around|about|d'environ|environ|~|up to|jusqu'a)?\s*"
-        rf"(?:de\s+)?{_COUNT}(?!\s*(?:%|ms|s\b|tokens?))",
-        rf"{_COUNT}(?:\s+(?:[a-z'-]+\s+){{0,3}}?|\s*){_SIMULTANEOUS}",
-        rf"{_COUNT}\s*{_REQUESTS}",
+    population = _figures(message, (
+        rf"{_COUNT}\s*{_FILLER}{_POPULATION}",
+        rf"{_COUNT}[- ](?:person|people|personnes?|employee|staff|strong|seat|member)(?![\w])",
+        rf"(?:registered|total|named|potential|internal|inscrits|potentiels?|internes?)\s+{_USERS}\s*:?\s*{_ABOUT}{_COUNT}",
+        rf"{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|au total|in total)\s*:?\s*{_ABOUT}{_COUNT}",
+        rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
+        rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
+        rf"(?:effectif|headcount|staff of|team of|equipe de|workforce of)\s*(?:de|of|:)?\s*{_ABOUT}{_COUNT}",
     ))
-    users = _figures(message, (rf"{_COUNT}{_FILLER}?\s*{_USERS}",))
-    population = _figures(message, (rf"{_COUNT}{_FILLER}?\s*{_POPULATION}",))
-    # a simultaneous figure may also be a user figure ("32 concurrent users"): the same words, one figure
-    users = [u for u in users if not any(s[0] <= u[0] < s[1] or u[0] <= s[0] < u[1] for s in simultaneous)]
-    population = [p for p in population if not any(s[0] <= p[0] < s[1] for s in simultaneous)]
-    if simultaneous:
-        start, end, value = simultaneous[0]
+    peak = _simultaneous(message, population)
+    peak += _figures(message, (
+        rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
+        rf"|concurrent users|utilisateurs simultanes)\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
+        rf"{_ABOUT}{_COUNT}",
+        rf"{_COUNT}\s*{_REQUESTS}",
+        rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
+    ))
+    users = _figures(message, (rf"{_COUNT}\s*{_FILLER}{_USERS}", rf"{_USERS}\s*:\s*{_ABOUT}{_COUNT}"))
+    # "4 personnes max": a population said with a maximum is a peak
+    peak += [p for p in population if _PEAK_AFTER.match(message.text, p[1])]
+    peak = sorted(set(peak))
+    population = [p for p in population if p not in peak]
+
+    def apart(figures: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+        return [f for f in figures if not any(s[0] <= f[0] < s[1] or f[0] <= s[0] < f[1] for s in peak)]
+
+    users, population = apart(users), apart(population)
+    if peak:
+        start, end, value = peak[0]
         yield Found("concurrency", value, start, end)
-        others = sorted(population + users)
+        others = [f for f in sorted(population + users) if f[2] != value or population]
         if others:
             start, end, value = others[0]
             yield Found("head_count", value, start, end)
@@ -86,6 +155,8 @@ def find_load(message: Message) -> Iterator[Found]:
         yield Found("head_count", value, start, end)
 
 
+_ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
+
 LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
     examples=(
@@ -97,6 +168,12 @@ LOAD = Rule(
         ("200 users, up to 20 concurrent", {"concurrency": 20, "head_count": 200}),
         ("1000 requests per day", {}),
         ("concurrence de 64", {"concurrency": 64}),
+        ("A dozen analysts at Northbridge Capital will hit it at the same time", {"concurrency": 12}),
+        ("20 journalistes, tous connectés en même temps", {"head_count": 20, "concurrency": 20}),
+        ("4 personnes max", {"concurrency": 4}),
+        ("a 40-person startup", {"head_count": 40}),
+        ("one user (me)", {"concurrency": 1}),
+        ("Dataset de 12 000 conversations", {}),
     ),
     doc="peak concurrency and head count, kept apart",
 )
@@ -104,7 +181,7 @@ LOAD = Rule(
 IMAGE_RESOLUTION = pattern_rule(
     "image-resolution", "image_resolution",
     r"(?<![\w.])(\d{2,5})\s*(?:x|par|by|\*)\s*\1(?!\d)\s*(?:px|pixels)?|(?<![\w.])(\d{2,5})\s*(?:px|pixels)\b"
-    r"|(?:resolution|res\.?)\s*(?:de|of|:|=)?\s*(\d{2,5})(?!\d)",
+    r"|(?<![\w])(?:resolution|res\.?)\s*(?:de|of|:|=)?\s*(\d{2,5})(?!\d)",
     lambda m, msg: int(m.group(1) or m.group(2) or m.group(3)),
     examples=(("images 640x640", {"image_resolution": 640}), ("1024 px", {"image_resolution": 1024})),
 )

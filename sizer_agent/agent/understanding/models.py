@@ -207,7 +207,8 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
             continue
         written = f"{org}/{name}"
         start, end = message.view_span(m.start(), m.end())
-        return ModelReading(Found("model", ids.get(written.lower(), written), start, end), ())
+        # not claimed: the id itself may name the precision ("Qwen2.5-72B-Instruct-AWQ")
+        return ModelReading(Found("model", ids.get(written.lower(), written), start, end, claim=False), ())
     suggestions: tuple[str, ...] = ()
     for start, end, said in _name_tokens(message.text, index.families):
         if message.negated(start):

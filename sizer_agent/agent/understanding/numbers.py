@@ -173,7 +173,10 @@ _IDIOMS: tuple[tuple[re.Pattern[str], int, bool], ...] = (
     (re.compile(r"(?<![\w])une\s+paire\s+d(?:e\s+|')"), 2, False),
     (re.compile(r"(?<![\w])a\s+hundred(?![\w])"), 100, False),
     (re.compile(r"(?<![\w])a\s+thousand(?![\w])"), 1000, False),
+    # an article before a unit of time is one: "en moins d'une seconde", "within a second", "every hour"
+    (re.compile(r"(?<![\w])(?:une?|an?|one)(?=\s+(?:secondes?|seconds?|minutes?|heures?|hours?)(?![\w]))"), 1, False),
 )
+_SUB_SECOND = re.compile(r"(?<![\w])(?:sub-?second|sous la seconde|infra-?seconde)(?![\w])")
 # "deux centaines", "3 milliers": a count of approximate hundreds/thousands
 _SEVERAL = re.compile(r"(?<![\w])(\d+|deux|trois|quatre|cinq|six|sept|huit|neuf|dix)\s+(centaines|milliers)(?![\w])")
 _SCALED = re.compile(rf"({NUM})\s*(millions?|milliards?|billions?|thousand)(?![\w])")
@@ -199,6 +202,9 @@ def spell_out_numbers(text: str, lang: Lang) -> list[Rewrite]:
     for pattern, value, approximate in _IDIOMS:
         for m in pattern.finditer(text):
             add(m.start(), m.end(), value, approximate)
+    for m in _SUB_SECOND.finditer(text):  # "sub-second TTFT": under one second
+        if not any(m.start() < e and s < m.end() for s, e, _, _ in found):
+            found.append((m.start(), m.end(), "1 s", False))
     for m in _SEVERAL.finditer(text):
         head = m.group(1)
         number = int(head) if head.isdigit() else _small(head)

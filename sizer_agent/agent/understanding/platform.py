@@ -13,17 +13,19 @@ from sizer_agent.agent.understanding.text import Message, words
 # "server" is a machine, except the software kind: "inference server", "serveur vLLM", "API server".
 _SOFTWARE_SERVER = re.compile(r"(?:inference|inferences|api|web|vllm|tgi|triton|openai|mcp|http|model|modele|mcp"
                               r"|d'inference|de modeles?|llama|ollama)\W*$")
-_SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference|d'api|vllm|openai|http|web|mcp|de modeles?|d'ia|ia\b)")
+_SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference|d'api|vllm|openai|http|web|mcp|de modeles?)")
 DEPLOYMENTS: tuple[tuple[str, str], ...] = (
-    (words(r"stations? de travail", r"workstations?", r"desktop", r"tour", r"sous (?:le|un) bureau",
-           r"under (?:the|a|my) desk", r"deskside", r"postes? de travail", r"pc"), "workstation"),
+    (words(r"stations? de travail", r"workstations?", r"desktop", r"tour", r"towers?", r"sous (?:le|un) bureau",
+           r"under (?:the|a|my) desk", r"deskside", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
+           r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
-           r"runpod", r"en location", r"louer", r"location de gpu", r"rent\w*", r"nuage", r"hyperscaler\w*",
-           r"outscale", r"iaas"), "cloud"),
+           r"runpod", r"en location", r"louer", r"loue", r"location de gpu", r"rent", r"rented", r"renting", r"rental",
+           r"nuage", r"hyperscaler\w*", r"outscale", r"iaas"), "cloud"),
     (words(r"serveurs?", r"servers?", r"baies?", r"racks?", r"datacenters?", r"data ?centers?", r"datacentres?",
            r"data centres?", r"centre de donnees", r"on-?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",
            r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"hgx", r"dgx", r"colocation",
-           r"co-?lo"), "server"),
+           r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
+           r"rack cabinet", r"network cabinet"), "server"),
 )
 _COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
 
@@ -48,11 +50,15 @@ DEPLOYMENT = Rule(
     "deployment", ("deployment",), find_deployment,
     examples=(("station de travail", {"deployment": "workstation"}), ("serveur en baie", {"deployment": "server"}),
               ("on-prem, pas de cloud", {"deployment": "server"}), ("sur AWS", {"deployment": "cloud"}),
-              ("budget autour de 25k€", {}), ("un serveur d'inférence vLLM", {})),
+              ("budget autour de 25k€", {}), ("un serveur d'inférence vLLM", {}),
+              ("Quel est le meilleur GPU pour un serveur IA ?", {"deployment": "server"}),
+              ("ça rentre dans une RTX 5080 ?", {}), ("a big tower with four GPUs", {"deployment": "workstation"}),
+              ("Poste pour le labo", {"deployment": "workstation"})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
-_RENDERING = words(r"rendu\w*", r"rendering", r"render", r"cao", r"cad", r"dao", r"blender", r"3d", r"autocad",
+_RENDERING = words(r"(?<!compte )(?<!comptes )rendu\w*", r"rendering", r"render", r"cao", r"cad", r"dao", r"blender",
+                   r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
                    r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
                    r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad")
@@ -75,7 +81,8 @@ RENDERING_CAD = Rule(
         r"|not needed|inutile)\b"),
     examples=(("pas de CAO", {"rendering_cad": False}), ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
-              ("rendu 3D : non", {"rendering_cad": False})),
+              ("rendu 3D : non", {"rendering_cad": False}),
+              ("comptes rendus médicaux", {}), ("un U-Net 3D", {})),
 )
 
 ECC = Rule(
@@ -128,7 +135,7 @@ BUDGET = Rule(
               ("$50k budget", {}), ("1,2 M€", {"budget_eur": 1_200_000.0})),
 )
 
-_PER_CARD = re.compile(r"(?:tdp|consomm\w*|draws?|each|chaque)\W*$")  # a card's draw, not a limit
+_PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit
 POWER = pattern_rule(
     "power-limit", "power_limit_w",
     rf"({NUM})\s*(kw|w|watts?|kilowatts?)(?![\w])(?!\s*(?:par|per|each|chacune?|/)\s*(?:gpu|carte|card))",

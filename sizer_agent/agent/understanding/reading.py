@@ -18,7 +18,7 @@ from sizer_agent.agent.understanding.language import detect_language
 from sizer_agent.agent.understanding.models import family_of_model
 from sizer_agent.agent.understanding.rules import Finding, apply_rules
 from sizer_agent.agent.understanding.table import RULES
-from sizer_agent.agent.understanding.text import Lang, Message
+from sizer_agent.agent.understanding.text import BLANK, Lang, Message
 
 MAX_CHARS = 20_000  # a pasted brief is a few thousand characters; beyond this the rest is not read
 ANSWER_RULE = "answer-to-question"  # the rule name of a value read as a bare answer to the open question
@@ -60,7 +60,7 @@ def parse_message(
         family = family_of_model(str(values["model"]))
         if family:
             values["model_family"] = family
-    rest = message.text.replace("\x1f", " ")
+    rest = message.text.replace(BLANK, " ")
     result = ParseResult(intent="answer", values=values, correction=correction, rest=rest, findings=findings,
                          suggestions=dict(reading.suggestions), lang=guess)
     if current and current not in values:

@@ -31,6 +31,7 @@ class Found:
     start: int
     end: int
     claim: bool = True  # blank the words so that later rules do not read them again
+    figure: tuple[int, int] | None = None  # blank only these (the figure) when the words span a gap
 
 
 @dataclass(frozen=True)
@@ -78,12 +79,13 @@ def apply_rules(message: Message, rules: Iterable[Rule], reading: Reading | None
             if item.field in reading.findings:
                 continue
             a, b = message.span(item.start, item.end)
+            message.found[item.field] = item.value
             reading.findings[item.field] = Finding(
                 field=item.field, value=item.value, span=(a, b), words=message.original[a:b],
                 approximate=message.approximate(item.start, item.end), rule=rule.name)
         for item in found:  # claimed after the whole rule ran: a rule may read one span twice
             if item.claim:
-                message.claim(item.start, item.end)
+                message.claim(*(item.figure or (item.start, item.end)))
     return reading
 
 

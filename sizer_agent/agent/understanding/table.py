@@ -1,6 +1,7 @@
 """The rules, in the order they read a message. Order matters where words could be read twice: the
 customer's name and model names first ("Acme Cloud" is a name, "Mixtral 8x7B" a model), GPUs before the
-growth factor ("8x H200" is not "x8"), the optimizer before the precision ("AdamW 8-bit")."""
+growth factor ("8x H200" is not "x8"), the optimizer before the precision ("AdamW 8-bit"), the use case
+before the framework ("fine-tuned with Unsloth, served with vLLM")."""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ RULES: tuple[Rule, ...] = (
     models.REVISION,
     software.SERVER_URL,
     gpus.GPUS,
-    software.FRAMEWORK,
     training.OPTIMIZER,
     software.PRECISION,
     lengths.PAIR,
@@ -43,6 +43,7 @@ RULES: tuple[Rule, ...] = (
     platform.RACK_UNITS,
     load.GROWTH,
     usecase.USE_CASE,
+    software.FRAMEWORK,  # after the use case: a serving engine for serving, a training stack for training
     platform.DEPLOYMENT,
     platform.RENDERING_CAD,
     platform.ECC,

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Lang = Literal["fr", "en"]
 
@@ -50,6 +50,16 @@ def plain(text: str) -> str:
     return text.translate(_FOLD)
 
 
+BLANK = "_"  # what a claimed span becomes: a word character, so no rule sees a word boundary at its edges
+_WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)(?![ \t]*[\w' -]{1,30}\s?:\s)")
+
+
+def unwrap(text: str) -> str:
+    """Join the lines of a wrapped paragraph (an e-mail's line breaks fall mid-sentence), keeping list items,
+    "Label : value" lines and paragraph breaks apart. Same length as `text`."""
+    return _WRAPPED_LINE.sub(" ", text) if "\n" in text else text
+
+
 def words(*alternatives: str) -> str:
     """A regex alternation that only matches whole words: `words("tour")` never matches in "autour"."""
     return r"(?<![\w])(?:" + "|".join(alternatives) + r")(?![\w])"
@@ -60,9 +70,10 @@ def words(*alternatives: str) -> str:
 # few words: "no rendering or CAD" cancels both, "pas de CAO, mais ECC" keeps the ECC.
 _NEGATOR = re.compile(words(
     r"not", r"no", r"non", r"pas", r"sans", r"without", r"never", r"jamais", r"aucune?", r"ni", r"nor",
-    r"rather than", r"plutot que", r"au lieu de", r"instead of", r"don'?t", r"doesn'?t", r"won'?t",
+    r"rather than", r"plutot que", r"au lieu de", r"instead of", r"don't", r"doesn't", r"won't",
     r"hors", r"excluding", r"except", r"sauf",
 ) + r"|(?<![\w])(?:n'|au lieu d')")  # French elisions: "on n'entraine pas", "au lieu d'un H100"
+# ("don't" needs its apostrophe: "dont" is French, "40 avocats, dont 15 en même temps")
 # "no more than 500 ms", "pas plus de 2 s", "not only": limits and emphasis, not negations.
 _NOT_A_NEGATION = re.compile(
     r"\s*(?:more|less|later|longer|over|above|beyond|only|just|sure|idea|exceed\w*|plus|moins|seulement"
@@ -109,12 +120,13 @@ class Message:
     _ends: list[int] | None = None  # view position -> original end
     approximate_spans: list[tuple[int, int]] = field(default_factory=list)
     negations: list[tuple[int, int]] = field(default_factory=list)
+    found: dict[str, Any] = field(default_factory=dict)  # what earlier rules read (a later rule may weigh it)
 
     @classmethod
     def read(cls, original: str, lang: Lang) -> Message:
         from sizer_agent.agent.understanding.numbers import spell_out_numbers
 
-        folded = plain(original)
+        folded = unwrap(plain(original))
         rewrites = spell_out_numbers(folded, lang)
         message = cls(original=original, lang=lang, text=folded)
         if rewrites:
@@ -168,7 +180,7 @@ class Message:
 
     def claim(self, start: int, end: int) -> None:
         """Blank a span once a field is read from it (kept the same length: positions stay valid)."""
-        self.text = self.text[:start] + "\x1f" * (end - start) + self.text[end:]
+        self.text = self.text[:start] + BLANK * (end - start) + self.text[end:]
 
     # -- negation and approximation ----------------------------------------------------------------------
     def negated(self, position: int) -> bool:

@@ -45,7 +45,8 @@ def _named_interval(m: re.Match[str], message: Message) -> float | None:
 CHECKPOINT = Rule(
     "checkpoint-interval", ("checkpoint_interval_min",),
     lambda message: _first(message, (
-        (rf"{_CKPT}\D{{0,30}}?{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])", _interval),
+        # the first interval of time after "checkpoint" in its sentence ("every 2,000 steps, i.e. every 4 hours")
+        (rf"{_CKPT}[^.;\n]{{0,80}}?{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])", _interval),
         (rf"{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])\D{{0,25}}?{_CKPT}", _interval),
         (rf"{_CKPT}\D{{0,12}}?(?P<w>toutes les heures|chaque heure|every hour|hourly|toutes les demi-heures"
          rf"|every half hour|tous les jours|chaque jour|every day|daily|chaque nuit|every night|nightly)",
@@ -54,7 +55,9 @@ CHECKPOINT = Rule(
     examples=(("checkpoint toutes les 30 min", {"checkpoint_interval_min": 30.0}),
               ("checkpoints hourly", {"checkpoint_interval_min": 60.0}),
               ("save every 2 hours", {"checkpoint_interval_min": 120.0}),
-              ("checkpoint every 1000 steps", {})),
+              ("checkpoint every 1000 steps", {}),
+              ("We checkpoint every 2,000 steps, which works out to roughly every 4 hours",
+               {"checkpoint_interval_min": 240.0})),
 )
 
 
@@ -75,6 +78,8 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"donnees", r"data", r"dataset", r"textes?", r"text", r"images?", r"photos?", r"documents?", r"docs",
     r"corpus", r"logs?", r"pdfs?", r"audio", r"videos?", r"code", r"e-?mails?", r"tickets?", r"jeu", r"scans?",
     r"contrats?", r"contracts?", r"transcripts?", r"conversations?", r"parquet", r"jsonl", r"csv", r"tokens",
+    r"frames?", r"recordings?", r"enregistrements?", r"samples?", r"exemples?", r"examples?", r"shards?",
+    r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?",
     r"training data", r"d'entrainement", r"annotees?", r"labell?ed"))
 # Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB".
 _NOT_DATA = re.compile(r"(?:vram|ram|memoire|memory|hbm\w*|gddr\w*|gpu|carte|card|ssd|nvme|disque|disk|stockage"
@@ -92,13 +97,14 @@ def find_dataset(message: Message) -> Iterator[Found]:
                 continue
             value = numbers.byte_count(number.group(1), number.group(2), message.lang)
             if value is not None:
-                yield Found("dataset_size_bytes", value, m.start(), m.end())
+                figure = (m.start() + number.start(), m.start() + number.end())
+                yield Found("dataset_size_bytes", value, m.start(), m.end(), figure=figure)
                 return
     # a size with no data word next to it, when nothing says it is memory or storage: "3 TB of text"
     # is covered above; "on a 1,5 To à traiter" lands here
     for m in re.finditer(BYTES, text):
-        around = text[max(0, m.start() - 20):m.end() + 20]
-        if message.negated(m.start()) or _NOT_DATA.search(around):
+        near = text[max(0, m.start() - 12):m.start()] + " " + text[m.end():m.end() + 15]  # the words around it
+        if message.negated(m.start()) or _NOT_DATA.search(near):
             continue
         value = numbers.byte_count(m.group(1), m.group(2), message.lang)
         if value is not None and value >= 10**8:  # below 100 MB it is a file, not a training set
@@ -113,16 +119,18 @@ DATASET = Rule(
               ("3 TB of text", {"dataset_size_bytes": 3_000_000_000_000}),
               ("80 GiB dataset", {"dataset_size_bytes": 80 * 2**30}),
               ("une carte de 80 Go de VRAM", {}),
-              ("1,500 Go de données", {"dataset_size_bytes": 1_500_000_000})),
+              ("1,500 Go de données", {"dataset_size_bytes": 1_500_000_000}),
+              ("batch 4 per GPU, ~3 TB of frames", {"dataset_size_bytes": 3_000_000_000_000})),
 )
 
 BATCH_SIZE = pattern_rule(
     "batch-size", "batch_size",
-    rf"(?<![\w])(?:micro-?batch|per-device batch|batch|lots?)(?:[ _-]?size)?(?:\s+(?:par|per)\s+gpu)?\s*"
+    rf"(?<![\w])(?:micro-?batch|per-device batch|batch|lots?)(?:[ _-]?size)?(?:\s+(?:global|total|effecti\w*|per-device"
+    rf"|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
     rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k|%|go|gb|to|tb|ms|s\b|documents?|docs|"
     rf"images?|requests|requetes|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?))"
     rf"|({NUM})\s*(?:par batch|per batch|par lot|samples? per (?:batch|gpu)|sequences? par batch)",
     lambda m, msg: numbers.count(m.group(1) or m.group(2), None, msg.lang),
     examples=(("batch 4", {"batch_size": 4}), ("batch size de 16", {"batch_size": 16}),
-              ("batch inference on 10 000 documents", {})),
+              ("batch inference on 10 000 documents", {}), ("batch global 128", {"batch_size": 128})),
 )
