@@ -133,11 +133,7 @@ def assumed_default(field: str, value: Any, lang: Lang) -> str:
     doc = question.default_doc.get(lang, "")
     shown = format_value(field, value, lang)
     shown = doc if doc.startswith(shown) else f"{shown} ({doc})"
-    if lang == "fr":
-        return (f"D'accord, je retiens la valeur par défaut pour {question.label['fr']} : {shown}"
-                f". Elle est notée comme hypothèse ; vous pourrez la corriger à tout moment.")
-    return (f"Fine, I'll use the default for {question.label['en']}: {shown} ({doc}). It is recorded as an "
-            f"assumption; you can correct it at any time.")
+    return render(lang, "agent.default.assumed", label=question.label[lang], value=shown)
 
 
 def no_default(field: str, lang: Lang) -> str:

@@ -144,7 +144,7 @@ def _family_of(token: str, families: tuple[str, ...]) -> str | None:
 
 def _name_tokens(text: str, families: tuple[str, ...]) -> Iterator[tuple[int, int, list[str]]]:
     """Runs of name-like tokens that contain a family word: (start, end, tokens)."""
-    spans = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"[a-z0-9][a-z0-9.]*", text)]
+    spans = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"[a-z0-9](?:[a-z0-9]|\.(?=[a-z0-9]))*", text)]
     i = 0
     while i < len(spans):
         start = i
@@ -166,8 +166,9 @@ def _name_tokens(text: str, families: tuple[str, ...]) -> Iterator[tuple[int, in
                 break
             elif _SIZE.fullmatch(token) or token in _VARIANTS or token in _INSTRUCT or (_DATE.fullmatch(token) and run):
                 ok = bool(run) or token in _VARIANTS  # "R1-Distill-Qwen-32B" may start with a variant
-            elif _VERSION.fullmatch(token) and run and (_family_of(previous, families) or previous.startswith("v")):
-                ok = True  # a bare number is a version only right after the family word ("Llama 3")
+            elif _VERSION.fullmatch(token) and run and (
+                    _family_of(previous, families) or previous.startswith("v") or previous in _VARIANTS):
+                ok = True  # a bare number is a version only after the family or a variant ("Mistral Small 3.1")
             elif token == "b" and run and re.fullmatch(r"\d+(?:\.\d+)?", previous):
                 ok = True
             else:

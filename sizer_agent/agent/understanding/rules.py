@@ -89,6 +89,15 @@ def apply_rules(message: Message, rules: Iterable[Rule], reading: Reading | None
     return reading
 
 
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span without the spaces and punctuation at its edges: the words, as a person would quote them."""
+    while start < end and text[start] in " \t\n,;:":
+        start += 1
+    while end > start and (text[end - 1] in " \t\n,;:." or (text[end - 1] == ")" and "(" not in text[start:end])):
+        end -= 1
+    return start, end
+
+
 # -- helpers for the common shape: one pattern, one field ------------------------------------------------
 
 def pattern_rule(
