@@ -85,6 +85,12 @@ class DeterministicEngine:
             self.state.lang_pinned = True
         self.state.lang = lang
 
+    def read(self, text: str) -> ParseResult:
+        """What the rules read in a message, for the open question, in the conversation's language."""
+        current = self._current()
+        return parse_message(text, current.id if current else None, current.type if current else None,
+                             current.choices if current else (), self.known_models, lang=self.lang)
+
     def follow_language(self, text: str) -> list[Event]:
         """Answer in the language the customer writes, unless the consultant chose one (`set_lang`)."""
         self._out = []
@@ -142,12 +148,14 @@ class DeterministicEngine:
 
     def apply_answers(
         self, values: dict[str, Any], raw_text: str = "", assumed: frozenset[str] = frozenset(),
-        raw_texts: dict[str, str] | None = None,
+        raw_texts: dict[str, str] | None = None, *, quiet: bool = False,
     ) -> tuple[list[Event], dict[str, str]]:
         """Record several answers at once (answers file, LLM tool call). Returns events and the refusals
-        (field -> reason); a refused value changes nothing. `raw_texts` gives a field its own words."""
+        (field -> reason); a refused value changes nothing. `raw_texts` gives a field its own words;
+        `quiet` records without the "Understood: …" sentence (a caller that phrases it itself)."""
         self._out = []
-        problems = self._record(values, raw_text, correction=False, assumed=assumed, raw_texts=raw_texts)
+        problems = self._record(values, raw_text, correction=False, assumed=assumed, raw_texts=raw_texts,
+                                quiet=quiet)
         if self.state.answers:
             self._emit(self._profile_event())
         return self._flush(), problems
@@ -192,14 +200,7 @@ class DeterministicEngine:
 
     def _handle(self, text: str) -> None:
         current = self._current()
-        parsed = parse_message(
-            text,
-            current.id if current else None,
-            current.type if current else None,
-            current.choices if current else (),
-            self.known_models,
-            lang=self.lang,
-        )
+        parsed = self.read(text)
         self._follow_language(parsed.lang)
         if parsed.intent == "empty":
             self._reask()

@@ -18,12 +18,14 @@ from sizer_agent.agent.understanding.language import detect_language
 from sizer_agent.agent.understanding.models import family_of_model
 from sizer_agent.agent.understanding.rules import Finding, apply_rules
 from sizer_agent.agent.understanding.table import RULES
-from sizer_agent.agent.understanding.text import BLANK, Lang, Message
+from sizer_agent.agent.understanding.text import BLANK, Lang, Message, plain
 
 MAX_CHARS = 20_000  # a pasted brief is a few thousand characters; beyond this the rest is not read
 ANSWER_RULE = "answer-to-question"  # the rule name of a value read as a bare answer to the open question
 _SOFT_FIELDS = frozenset({"use_case", "deployment", "rendering_cad", "ecc_required"})
 _CUSTOMER_MAX_WORDS = 8  # a longer message that names no customer is not a customer's name
+_GREETING = re.compile(r"\W*(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|good (?:morning|afternoon|evening)|merci"
+                       r"|thanks|thank you|ok|okay)\W*(?:(?:a )?(?:tous|toutes|all|team|l'equipe|there))?\W*")
 
 
 @dataclass
@@ -87,8 +89,10 @@ def _answer_current(
     values = result.values
     value: Any = None
     if current_type == "text":
-        # a short message is the answer; a long one that named no customer is about something else
-        if set(values) <= _SOFT_FIELDS and len(stripped.split()) <= _CUSTOMER_MAX_WORDS:
+        # a short message is the answer; a long one that named no customer is about something else, and a
+        # greeting ("bonjour", "hi!") is a greeting
+        if set(values) <= _SOFT_FIELDS and len(stripped.split()) <= _CUSTOMER_MAX_WORDS and not _GREETING.fullmatch(
+                plain(stripped)):
             value = stripped[:200]
     else:
         leftover = result.rest.strip(" ,.;:!?-") if values else body
