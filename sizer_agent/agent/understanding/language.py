@@ -17,13 +17,12 @@ from sizer_agent.agent.understanding.text import Lang, plain
 # Words that occur in one language only (accents removed, as `plain` writes them). Words both languages
 # share ("a", "on", "six", "plus", "non", "type") are left out on purpose.
 FRENCH = frozenset((
-    "le", "la", "les", "des", "du", "de", "un", "une", "et", "est", "sont", "nous", "vous", "je", "j", "on", "pour",
+    "le", "la", "les", "des", "du", "de", "un", "une", "et", "est", "sont", "nous", "vous", "je", "pour",
     "avec", "sur", "dans", "pas", "ne", "qui", "que", "quoi", "au", "aux", "ce", "cette", "ces", "mais", "ou",
     "donc", "car", "chez", "notre", "nos", "votre", "vos", "leur", "leurs", "sera", "serait", "avons", "avez",
     "faire", "fait", "veut", "veux", "voudrait", "voudrions", "voudrais", "souhaite", "souhaitons", "souhaiterions",
     "besoin", "bonjour", "merci", "cordialement", "environ", "entre", "sans", "tres", "aussi", "deja", "faut",
-    "peut", "pouvez", "peux", "sais", "oui", "il", "elle", "ils", "elles", "y", "en", "par", "d", "l", "qu", "c",
-    "n", "s", "quel", "quelle", "quels", "quelles", "combien", "pourquoi", "comment", "serveur", "utilisateurs",
+    "peut", "pouvez", "peux", "sais", "oui", "il", "elle", "ils", "elles", "en", "par", "quel", "quelle", "quels", "quelles", "combien", "pourquoi", "comment", "serveur", "utilisateurs",
     "personnes", "salaries", "donnees", "modele", "carte", "cartes", "jours", "mois", "annee", "an", "heure",
     "heures", "depuis", "moins", "premier", "premiere", "chaque", "toutes", "tous", "tout", "toute", "prevu",
     "prevus", "prevoir", "voulons", "aimerions", "mettre", "souhaitez", "ete", "avoir", "etre", "notamment",
@@ -37,7 +36,8 @@ ENGLISH = frozenset((
     "doesn't", "what", "which", "who", "how", "we're", "we'll", "i'm", "it's", "there", "they", "them", "us", "my",
     "some", "any", "each", "every", "per", "users", "people", "planned", "plan", "should", "looking", "run",
     "running", "serve", "serving", "host", "hosting", "deploy", "around", "up", "out", "into", "than", "then",
-    "when", "where", "while", "just", "only", "our", "team", "company",
+    "when", "where", "while", "just", "only", "team", "company", "enough", "under", "behind", "so", "all", "no",
+    "expect", "quick", "single", "usable", "it'll", "we'd", "i'd", "app", "box", "or",
 ))
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 MIN_WORDS = 2  # fewer distinctive words than this: undecided
