@@ -234,7 +234,9 @@ class DeterministicEngine:
     def _answer(self, parsed: ParseResult, current: Question | None, text: str) -> None:
         values = dict(parsed.values)
         offered = self.state.suggested.get(current.id) if current else None
-        if current is not None and offered is not None and not values.get(current.id) and yes_or_no(text) is True:
+        said_yes = yes_or_no(text) is True and (
+            current is None or current.id not in parsed.findings or parsed.findings[current.id].rule == ANSWER_RULE)
+        if current is not None and offered is not None and said_yes:
             values[current.id] = offered  # "oui" to "Did you mean Llama 3.1 8B Instruct?"
         keyword_fields = set(values) - {current.id} if current else set(values)
         # "non, plutôt 64": a bare value in a correction belongs to the last answer, not the new question

@@ -106,8 +106,9 @@ def _system_prompt(lang: Lang) -> str:
         f"{language}. Ask one question at a time: the next missing question given in the status message. "
         "When the user answers, call record_answers with every value you understood (several per message "
         "are fine), then confirm briefly what you recorded. The values a built-in reader found in the message "
-        "are already in the profile of the status message, with the user's own words; add what it missed. If the user does not know, record the documented "
-        "default and list the field in `assumed`. If asked why, explain with the given reason. Never invent "
+        "are already in the profile of the status message, with the user's own words; add what it missed. "
+        "If the user does not know, record the documented default and list the field in `assumed`. "
+        "If asked why, explain with the given reason. Never invent "
         "a number: every figure you state must come from a tool result or from the user. When no question is "
         "missing, call estimate_memory (then recommend when available) and explain the results in plain words."
     )

@@ -130,10 +130,14 @@ def _model_answer(text: str, known_models: list[str] | None, lang: Lang) -> str 
     raw = text.strip().strip(".,;")
     if not re.fullmatch(r"[\w][\w .:/+,()-]{1,120}", raw) or not re.search(r"[a-zA-Z]", raw):
         return None
+    if yes_or_no(raw) is not None:
+        return None  # "yes" or "non" is not a model's name
     known = tuple(known_models) if known_models else None
     reading = read_model(Message.read(raw, lang), known)
     if reading.found is not None:
         return str(reading.found.value)
+    if reading.suggestions:
+        return None  # close to bundled names but none exactly ("Llama 3.1"): "Did you mean …?", not a guess
     return raw  # a name the registry does not know: the estimator says whether it can size it
 
 
