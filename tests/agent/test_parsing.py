@@ -132,3 +132,76 @@ unit_text = st.builds(
 @given(st.lists(unit_text, max_size=6).map(", ".join))
 def test_parser_survives_unit_soup(text: str) -> None:
     parse_message(text)
+
+
+# The failures the issue lists, each as a customer wrote it (issue 11, "Why").
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Bonjour, pour la société Dupont Industrie on voudrait héberger Llama 3.1 70B",
+     {"customer": "Dupont Industrie", "use_case": "online_serving"}),
+    ("Hi, we're Acme Robotics.", {"customer": "Acme Robotics"}),
+    ("I'm working for Renault Digital.", {"customer": "Renault Digital"}),
+    ("une vingtaine d'utilisateurs", {"concurrency": 20}),
+    ("deux cents utilisateurs", {"concurrency": 200}),
+    ("une cinquantaine d'utilisateurs", {"concurrency": 50}),
+    ("cent mille euros", {"budget_eur": 100000.0}),
+    ("trente-deux utilisateurs", {"concurrency": 32}),
+    ("sept GPU", {"num_gpus": 7}),
+    ("thirty two users", {"concurrency": 32}),
+    ("a couple of GPUs", {"num_gpus": 2}),
+    ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+    ("500 people, maybe 50 at the same time at peak", {"head_count": 500, "concurrency": 50}),
+    ("we want to serve it", {"use_case": "online_serving"}), ("host Llama 3.1 8B", {"use_case": "online_serving"}),
+    ("deploy Llama 3.1 8B", {"use_case": "online_serving"}), ("héberger Mistral 7B", {"use_case": "online_serving"}),
+    ("mettre en production Mistral 7B", {"use_case": "online_serving"}),
+    ("Llama 3.1 8B, inference only", {"use_case": "online_serving"}),
+    ("serve a fine-tuned Llama-3.1-8B", {"use_case": "online_serving", "model": "meta-llama/Llama-3.1-8B-Instruct"}),
+    ("fine tuner (full) Mistral 7B", {"use_case": "finetune_full"}),
+    ("Qwen 2.5 72B instruct", {"model": "Qwen/Qwen2.5-72B-Instruct"}),
+    ("Llama 3.3 70B", {"model": "meta-llama/Llama-3.3-70B-Instruct"}),
+    ("lama 3.1 70b", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
+    ("deepseek-r1 distill qwen 32b", {"model": "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"}),
+    ("un modèle de type Llama (architecture maison, 3B)", {"model": None}),
+    ("on the bf16 base (not 4-bit)", {"precision": "bf16"}),
+    ("Budget autour de 25k€", {"budget_eur": 25000.0, "deployment": None}),
+    ("2.048 s de TTFT", {"ttft_ms": 2048.0}),
+    ("1,500 Go de données", {"dataset_size_bytes": 1_500_000_000}),
+    ("start streaming within 300 ms", {"ttft_ms": 300.0}),
+    ("sub-300ms time to first token", {"ttft_ms": 300.0}),
+    ("20 tokens/s per user", {"tpot_ms": 50.0}),
+    ("1,5 To de texte", {"dataset_size_bytes": 1_500_000_000_000}),
+    ("3 TB of text", {"dataset_size_bytes": 3_000_000_000_000}),
+    ("We want to serve Llama 3.1 70B Instruct with vLLM 0.11 in FP8, 4k input and 512 output tokens, 32 concurrent "
+     "users, inference only, one GPU planned, no rendering or CAD.",
+     {"use_case": "online_serving", "model": "meta-llama/Llama-3.1-70B-Instruct", "framework": "vllm",
+      "framework_version": "0.11", "precision": "fp8", "input_len": 4096, "output_len": 512, "concurrency": 32,
+      "num_gpus": 1, "rendering_cad": False, "customer": None}),
+])
+def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
+    values = parse_message(text).values
+    for key, value in expected.items():
+        assert values.get(key) == value, (key, values)
+
+
+# Messages written for these tests (not from a corpus): phrasings the rules must generalise to.
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Hello, I'm Tom from Brightline Analytics. We'd like to host Llama 3.3 70B Instruct (FP8) for about 120 "
+     "employees, with a peak of 25 simultaneous users. Context: 16k. Our budget is around 90k EUR.",
+     {"customer": "Brightline Analytics", "head_count": 120, "concurrency": 25, "context_len": 16384,
+      "budget_eur": 90000.0, "precision": "fp8"}),
+    ("On veut éviter le cloud : tout doit rester on-prem. 4 cartes A100 80 Go déjà en stock.",
+     {"deployment": "server", "num_gpus": 4, "gpu_preference": "a100-80gb-sxm"}),
+    ("Image classification of X-rays, ResNet-50, 512x512 inputs, batch 64, two L40S, 2U free, 2.5 kW.",
+     {"use_case": "vision", "image_resolution": 512, "input_len": None, "batch_size": 64, "num_gpus": 2,
+      "rack_units": 2, "power_limit_w": 2500.0}),
+    ("Nous formons des juristes : 45 élèves, dont la moitié en même temps au maximum.",
+     {"head_count": 45, "concurrency": None}),
+    ("salut, je veux faire tourner gemma 3 27b en q4 sur ma machine perso, juste moi",
+     {"model": "google/gemma-3-27b-it", "precision": "int4", "concurrency": 1, "use_case": "online_serving"}),
+    ("FYI the model is ~140 GB in bf16 so we think 2x H100 80GB", {"dataset_size_bytes": None, "num_gpus": 2}),
+    ("une H100 coûte environ 30 000 € pièce", {"budget_eur": None}),
+    ("Budget d'environ deux cent mille euros pour un serveur 8 GPU H200", {"budget_eur": 200000.0, "num_gpus": 8}),
+])
+def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) -> None:
+    values = parse_message(text).values
+    for key, value in expected.items():
+        assert values.get(key) == value, (key, values)

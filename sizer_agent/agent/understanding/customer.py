@@ -68,9 +68,11 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:cto|ceo|cio|cdo|dsi|directeur\w*|directrice|responsable\w*|head of[ \w]{1,30}?|manager|lead"
     r"|direction[\w' ]{0,45}?|service[\w' ]{0,30}?|d[ée]partement|department|besoin|demande|projet|dossier"
     r"|team|[ée]quipe)[ \t]+(?:de|d'|du|of|at|chez)[ \t]*)" + NAME,
-    # "aux Éditions Lavallée nous voulons", "analysts at Northbridge Capital"
+    # "aux Éditions Lavallée nous voulons", "analysts at Northbridge Capital": two words at least ("at
+    # Lyon" is a place)
     _I + r"(?<![\w])(?:at|aux?|[àa] la|[àa] l'))[ \t]*" + NAME,
 ))
+_LOOSE = INTRODUCERS[-1]  # its names need two words
 _ORG_FIRST_NAME = re.compile(
     rf"(?<![\w])(?P<name>{_ORG_FIRST}(?:[ \t]+(?:(?:{_PARTICLE})[ \t]+)?{_WORD}|[ \t]+d'[\wÀ-ÿ-]+)+)")
 _ORG_LAST_NAME = re.compile(rf"(?<![\w])(?P<name>{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,3}}[ \t]+{_ORG_LAST}"
@@ -104,6 +106,7 @@ STOP = frozenset(plain(w) for w in (
     "chatbot", "assistant", "budget", "model", "modèle", "objet", "subject", "re", "fw", "tl", "dr", "ps",
     "hq", "siège", "yolo", "resnet", "vit", "efficientnet", "segformer", "sam", "u-net", "ide", "slack", "teams",
     "excel", "sharepoint", "confluence", "jira", "python", "docker", "kubernetes", "k8s", "rh", "hr", "it", "si",
+    "amazon", "oracle", "ibm", "apple", "anthropic", "mistralai", "hetzner", "vultr", "paperspace", "modal",
 ))
 
 
@@ -143,7 +146,7 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     for pattern in INTRODUCERS:
         for m in pattern.finditer(body):
             name = clean_name(m.group("name"))
-            if name is None:
+            if name is None or (pattern is _LOOSE and len(name.split()) < 2):
                 continue
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
@@ -210,6 +213,7 @@ CUSTOMER = Rule(
         ("we're the Language Technologies Lab at Eastbrook University", {"customer": "Eastbrook University"}),
         ("Merci.\nCordialement,\nA. Roche – Nova Conseil, pour le compte de notre client", {}),
         ("on aimerait louer des GPU chez OVHcloud", {}),
+        ("we meet at Lyon next week", {}),
         ("We're looking to serve Llama 3.1 70B", {}),
         ("La machine sert aussi à la CAO sous SolidWorks", {}),
     ),

@@ -70,9 +70,11 @@ CONTEXT = Rule(
         rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
         rf"|de longueur de sequence|sequences?|seq)\b",
         rf"{TOKENS}{_TOK}\s*(?:per|par)\s+(?:sample|exemple|echantillon|sequence)\s*(?:max(?:imum)?)?",
+        rf"{TOKENS}\s*tokens?\s*(?:max(?:imum)?|maxi|at most|au plus)\b",
     )),
     examples=(("contexte 8k", {"context_len": 8192}), ("128k context", {"context_len": 131072}),
-              ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768})),
+              ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768}),
+              ("4096 tokens max", {"context_len": 4096})),
 )
 
 INPUT = Rule(

@@ -47,8 +47,14 @@ _RATE = re.compile(r"\s*(?:/|per|par|a|an|each|chaque|every)\s*(?:s\b|sec|second
                    r"|day|mois|month|semaine|week|an\b|year|annee|daily|quotidien|nuit|night)")
 _DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|data|archives?)\s+(?:de\s+|d'|of\s+)?"
                           r"(?:\w+\s+)?$")
-_FILLER = r"(?:[a-z'-]+\s+){0,3}?"  # up to three words between a figure and its noun
+# up to three words between a figure and its noun, and "d'"/"de"/"of" ("une vingtaine d'utilisateurs")
+_FILLER = r"(?:d'|de\s+|of\s+)?(?:[a-z'-]+\s+){0,3}?"
 _PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|en pointe|at peak)\b")
+# "dont la moitié en même temps", "half of them at once": a share of a population, not a count of its own
+_PORTION = re.compile(r"\b(?:la moitie|moitie|half|un tiers|a third|un quart|a quarter|la plupart|most|certains"
+                      r"|some|a few|quelques|une partie|part of)\b|\d\s*%")
+_ALONE = re.compile(words(r"juste moi", r"que moi", r"moi seul", r"seulement moi", r"just me", r"only me", r"me alone",
+                          r"single user", r"un seul utilisateur", r"utilisateur unique", r"je suis le seul utilisateur"))
 _EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
 _SENTENCE_END = re.compile(r"[.;!?\n]")
 _PERSON_AFTER = re.compile(rf"\s*(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|[a-z]+\s+(?:at a time|a la fois))")
@@ -100,6 +106,8 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]]) -> l
             _, _, value = max((p for p in population if p[0] < cue.start()), default=population[0])
             out.append((cue.start(), cue.end(), value))  # the cue's words: the head count keeps its own
             continue
+        if before and _PORTION.search(between):
+            continue  # "45 élèves, dont la moitié en même temps": the 45 stays a head count
         if before and not re.match(r"\s*%", text[before[-1][1]:before[-1][1] + 3]):
             start, _, value = before[-1]
             out.append((start, cue.end(), value))
@@ -122,6 +130,7 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"(?:effectif|headcount|staff of|team of|equipe de|workforce of)\s*(?:de|of|:)?\s*{_ABOUT}{_COUNT}",
     ))
     peak = _simultaneous(message, population)
+    peak += [(m.start(), m.end(), 1) for m in _ALONE.finditer(message.text) if not message.negated(m.start())]
     peak += _figures(message, (
         rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
         rf"|concurrent users|utilisateurs simultanes)\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
@@ -174,6 +183,8 @@ LOAD = Rule(
         ("a 40-person startup", {"head_count": 40}),
         ("one user (me)", {"concurrency": 1}),
         ("Dataset de 12 000 conversations", {}),
+        ("45 élèves, dont la moitié en même temps", {"head_count": 45}),
+        ("sur ma machine perso, juste moi", {"concurrency": 1}),
     ),
     doc="peak concurrency and head count, kept apart",
 )

@@ -153,8 +153,9 @@ def _name_tokens(text: str, families: tuple[str, ...]) -> Iterator[tuple[int, in
         j = i
         while j < len(spans):
             a, b, token = spans[j]
-            if run and (a - run[-1][1] > 3 or not re.fullmatch(r"[\s\-_:/]*", text[run[-1][1]:a])):
-                break
+            gap = text[run[-1][1]:a] if run else ""
+            if run and (a - run[-1][1] > 3 or not re.fullmatch(r"\s*[-_/]?\s*|:", gap)):
+                break  # a name's parts are joined by a space, a dash or ollama's colon ("llama3.1:70b")
             token = token.rstrip(".")
             family = _family_of(token, families)
             glued = re.fullmatch(r"([a-z]+)(\d+(?:\.\d+)*)", token)
@@ -166,8 +167,7 @@ def _name_tokens(text: str, families: tuple[str, ...]) -> Iterator[tuple[int, in
                 break
             elif _SIZE.fullmatch(token) or token in _VARIANTS or token in _INSTRUCT or (_DATE.fullmatch(token) and run):
                 ok = bool(run) or token in _VARIANTS  # "R1-Distill-Qwen-32B" may start with a variant
-            elif _VERSION.fullmatch(token) and run and (
-                    _family_of(previous, families) or previous.startswith("v") or previous in _VARIANTS):
+            elif _VERSION.fullmatch(token) and run and (_family_of(previous, families) or previous in _VARIANTS):
                 ok = True  # a bare number is a version only after the family or a variant ("Mistral Small 3.1")
             elif token == "b" and run and re.fullmatch(r"\d+(?:\.\d+)?", previous):
                 ok = True
@@ -251,6 +251,7 @@ MODEL = Rule(
         ("Llama 3.2 3B", {"model": "meta-llama/Llama-3.2-3B"}),
         ("Mixtral 8x7B in AWQ", {"model": "mistralai/Mixtral-8x7B-Instruct-v0.1"}),
         ("DeepSeek R1", {"model": "deepseek-ai/DeepSeek-R1"}),
+        ("une inférence de nuit sur DeepSeek V3 : 50 000 documents", {"model": "deepseek-ai/DeepSeek-V3"}),
         ("de type Llama (architecture maison, 3B)", {}),
         ("something like Mistral", {}),
         ("meta-llama/Llama-3.1-8B-Instruct", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),

@@ -25,8 +25,9 @@ from text_to_num import text2num
 from sizer_agent.agent.understanding.text import Lang
 
 # Digits as they appear in a message: "25 000", "1,5", "2.048", "1,234,567". Space grouping needs three
-# digits after each space and nothing after ("32 100" is one number, "32 1000" is not).
-NUM = r"(?<![\d.,])(?:\d{1,3}(?: \d{3})+(?![\d])(?:[.,]\d+)?|\d+(?:[.,]\d+)*)(?![\d])"
+# digits after each space and nothing after ("32 100" is one number, "32 1000" is not). The second side
+# of "512x512" is not a number of its own.
+NUM = r"(?<![\d.,])(?<!\dx)(?:\d{1,3}(?: \d{3})+(?![\d])(?:[.,]\d+)?|\d+(?:[.,]\d+)*)(?![\d])"
 
 _LOCALES: dict[str, str] = {"fr": "fr_FR", "en": "en_GB"}
 

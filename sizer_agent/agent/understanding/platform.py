@@ -15,7 +15,9 @@ _SOFTWARE_SERVER = re.compile(r"(?:inference|inferences|api|web|vllm|tgi|triton|
                               r"|d'inference|de modeles?|llama|ollama)\W*$")
 _SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference|d'api|vllm|openai|http|web|mcp|de modeles?)")
 DEPLOYMENTS: tuple[tuple[str, str], ...] = (
-    (words(r"stations? de travail", r"workstations?", r"desktop", r"tour", r"towers?", r"sous (?:le|un) bureau",
+    (words(r"stations? de travail", r"workstations?", r"desktop",
+           r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne) tour(?! de table| d'horizon)",
+           r"towers?", r"sous (?:le|un) bureau",
            r"under (?:the|a|my) desk", r"deskside", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
@@ -53,7 +55,8 @@ DEPLOYMENT = Rule(
               ("budget autour de 25k€", {}), ("un serveur d'inférence vLLM", {}),
               ("Quel est le meilleur GPU pour un serveur IA ?", {"deployment": "server"}),
               ("ça rentre dans une RTX 5080 ?", {}), ("a big tower with four GPUs", {"deployment": "workstation"}),
-              ("Poste pour le labo", {"deployment": "workstation"})),
+              ("Poste pour le labo", {"deployment": "workstation"}), ("faisons un tour d'horizon", {}),
+              ("format tour", {"deployment": "workstation"})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
@@ -96,6 +99,9 @@ ECC = Rule(
 )
 
 _NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres)")
+# a price of one thing ("the H100 costs 30k€ each") is not the budget
+_UNIT_PRICE = re.compile(r"(?:co[uû]t\w*|cost\w*|prix|price\w*|tarif\w*|vaut|worth|a l'unite|l'unite|each|chacune?"
+                         r"|per (?:gpu|card|unit)|par (?:gpu|carte))")
 _PERIODIC = re.compile(r"^\s*(?:ht\s*|ttc\s*)?(?:/|par|per|a|an|each|chaque)\s*(?:mois|month|h\b|hour|heure|an\b|year"
                        r"|annee|jour|day|semaine|week)|^\s*(?:mensuels?|monthly|annuels?|yearly|par gpu|per gpu)")
 _EURO = r"(?:€|euros?|eur)(?![a-z])"
@@ -118,6 +124,9 @@ def find_budget(message: Message) -> Iterator[Found]:
             dollars = re.search(r"\$\s*$", text[max(0, m.start(1) - 2):m.start(1)])
             if _PERIODIC.match(text[m.end():m.end() + 14]) or dollars:
                 continue
+            if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
+                                               or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
+                continue
             if pattern is patterns[0] and not (m.group(2) or re.search(_EURO, m.group(0)) or int(
                     numbers.read_number(m.group(1), message.lang, whole=True) or 0) >= 1000):
                 continue  # "budget: 3 GPUs" is not an amount
@@ -132,7 +141,8 @@ BUDGET = Rule(
     examples=(("budget de 25 000 €", {"budget_eur": 25000.0}), ("€25,000 budget", {"budget_eur": 25000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget around 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
-              ("$50k budget", {}), ("1,2 M€", {"budget_eur": 1_200_000.0})),
+              ("$50k budget", {}), ("1,2 M€", {"budget_eur": 1_200_000.0}),
+              ("une H100 coûte environ 30 000 € pièce", {}), ("the H100 is 30k€ each", {})),
 )
 
 _PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit

@@ -26,7 +26,7 @@ FRAMEWORKS: tuple[tuple[str, str, str], ...] = (
            r"ray serve", r"kserve", r"tensorrt", r"deepspeed-mii", r"aphrodite", r"mlc[- ]llm"), "other", "serving"),
     (words(r"axolotl", r"unsloth", r"llama-?factory", r"nvidia nemo", r"nemo framework", r"nemo-rl"), "other",
      "training"),
-    (words(r"transformers", r"hf transformers", r"trl", r"peft"), "transformers", "either"),
+    (words(r"(?<!vision )transformers", r"hf transformers", r"trl", r"peft"), "transformers", "either"),
     (words(r"pytorch", r"torch", r"torchtune", r"deepspeed", r"fsdp2?", r"megatron(?:-lm)?", r"pytorch lightning",
            r"lightning"), "pytorch", "training"),
     (words(r"jax", r"flax", r"maxtext"), "jax", "training"),

@@ -25,6 +25,7 @@ RULES: tuple[Rule, ...] = (
     models.REVISION,
     software.SERVER_URL,
     gpus.GPUS,
+    load.IMAGE_RESOLUTION,  # before lengths: "512x512 inputs" is a resolution
     training.OPTIMIZER,
     software.PRECISION,
     lengths.PAIR,
@@ -35,7 +36,6 @@ RULES: tuple[Rule, ...] = (
     latency.TPOT,
     load.LOAD,
     training.BATCH_SIZE,
-    load.IMAGE_RESOLUTION,
     training.CHECKPOINT,
     training.DATASET,
     platform.BUDGET,

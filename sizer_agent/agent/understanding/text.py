@@ -71,7 +71,8 @@ def words(*alternatives: str) -> str:
 _NEGATOR = re.compile(words(
     r"not", r"no", r"non", r"pas", r"sans", r"without", r"never", r"jamais", r"aucune?", r"ni", r"nor",
     r"rather than", r"plutot que", r"au lieu de", r"instead of", r"don't", r"doesn't", r"won't",
-    r"hors", r"excluding", r"except", r"sauf",
+    r"hors", r"excluding", r"except", r"sauf", r"eviter", r"evite", r"avoid\w*", r"exclu\w*", r"hors de question",
+    r"pas question d[e']",
 ) + r"|(?<![\w])(?:n'|au lieu d')")  # French elisions: "on n'entraine pas", "au lieu d'un H100"
 # ("don't" needs its apostrophe: "dont" is French, "40 avocats, dont 15 en même temps")
 # "no more than 500 ms", "pas plus de 2 s", "not only": limits and emphasis, not negations.

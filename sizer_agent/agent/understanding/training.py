@@ -82,8 +82,10 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?",
     r"training data", r"d'entrainement", r"annotees?", r"labell?ed"))
 # Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB".
+# and the model's own size is not a dataset either: "the model is 140 GB in bf16"
 _NOT_DATA = re.compile(r"(?:vram|ram|memoire|memory|hbm\w*|gddr\w*|gpu|carte|card|ssd|nvme|disque|disk|stockage"
-                       r"|storage|ddr\d?|cache|ecc|h100|h200|a100|l40s|rtx|mi300x|b200|per gpu|par gpu|each|chacune?)")
+                       r"|storage|ddr\d?|cache|ecc|h100|h200|a100|l40s|rtx|mi300x|b200|per gpu|par gpu|each|chacune?"
+                       r"|model\w*|weights|poids|checkpoints?|bf16|fp16|fp8|int4|int8|params|parametres|parameters)")
 
 
 def find_dataset(message: Message) -> Iterator[Found]:
@@ -120,7 +122,8 @@ DATASET = Rule(
               ("80 GiB dataset", {"dataset_size_bytes": 80 * 2**30}),
               ("une carte de 80 Go de VRAM", {}),
               ("1,500 Go de données", {"dataset_size_bytes": 1_500_000_000}),
-              ("batch 4 per GPU, ~3 TB of frames", {"dataset_size_bytes": 3_000_000_000_000})),
+              ("batch 4 per GPU, ~3 TB of frames", {"dataset_size_bytes": 3_000_000_000_000}),
+              ("the model is 140 GB in bf16", {})),
 )
 
 BATCH_SIZE = pattern_rule(
