@@ -54,7 +54,8 @@ _PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|e
 _PORTION = re.compile(r"\b(?:la moitie|moitie|half|un tiers|a third|un quart|a quarter|la plupart|most|certains"
                       r"|some|a few|quelques|une partie|part of)\b|\d\s*%")
 _ALONE = re.compile(words(r"juste moi", r"que moi", r"moi seul", r"seulement moi", r"just me", r"only me", r"me alone",
-                          r"single user", r"un seul utilisateur", r"utilisateur unique", r"je suis le seul utilisateur"))
+                          r"single user", r"un seul utilisateur", r"utilisateur unique",
+                          r"je suis le seul utilisateur"))
 _EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
 _SENTENCE_END = re.compile(r"[.;!?\n]")
 _PERSON_AFTER = re.compile(rf"\s*(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|[a-z]+\s+(?:at a time|a la fois))")
