@@ -200,6 +200,23 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
     ("FYI the model is ~140 GB in bf16 so we think 2x H100 80GB", {"dataset_size_bytes": None, "num_gpus": 2}),
     ("une H100 coûte environ 30 000 € pièce", {"budget_eur": None}),
     ("Budget d'environ deux cent mille euros pour un serveur 8 GPU H200", {"budget_eur": 200000.0, "num_gpus": 8}),
+    ("Quote request: one RTX PRO 6000 Blackwell workstation, 128 GB ECC RAM, for Phi-2 experiments in fp32.",
+     {"num_gpus": 1, "gpu_preference": "rtx-pro-6000-ws", "deployment": "workstation", "ecc_required": True,
+      "model": "microsoft/phi-2", "precision": "fp32"}),
+    ("Can gpt-oss-120b (MXFP4 weights) fit on one H100 80GB for 8 concurrent users?",
+     {"dataset_size_bytes": None, "num_gpus": 1, "gpu_preference": "h100-sxm", "precision": "mxfp4"}),
+    ("Gemma 2 9B served in fp16 via HF TGI 2.0.4, 12 concurrent users, TTFT 400ms, ITL 40ms",
+     {"model": "google/gemma-2-9b-it", "framework": "other", "framework_version": "2.0.4", "ttft_ms": 400.0,
+      "tpot_ms": 40.0}),
+    ("GB200 NVL72 pour servir Qwen3 Coder 480B en NVFP4 ? 2000 développeurs, 300 en pointe.",
+     {"gpu_preference": "gb200", "model": "Qwen/Qwen3-Coder-480B-A35B-Instruct", "precision": "nvfp4",
+      "head_count": 2000, "concurrency": 300}),
+    ("torchtune LoRA recipe on Llama 2 7B, seq 4096, batch size 16, SGD with momentum, checkpointing every 15 "
+     "minutes, 50 GB of data",
+     {"framework": "pytorch", "use_case": "finetune_lora", "model": "meta-llama/Llama-2-7b-hf",
+      "optimizer": "sgd_momentum", "checkpoint_interval_min": 15.0, "dataset_size_bytes": 50_000_000_000}),
+    ("On prévoit +20 % d'utilisateurs par an ; pour l'instant 40 requêtes simultanées sur Qwen3 8B.",
+     {"growth_factor": 1.2, "concurrency": 40, "model": "Qwen/Qwen3-8B"}),
 ])
 def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values

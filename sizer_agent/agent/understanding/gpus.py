@@ -93,6 +93,10 @@ def identify(model_words: str, qualifiers: str) -> str | None:
 
 
 _ONE = r"(?:one|un|une|a single|single|un seul|une seule|1)"
+# the words of a card's name that say nothing else: claimed with it ("H100 80GB" is not a dataset), unlike
+# "workstation" or "server" ("RTX PRO 6000 Blackwell workstation" also says where it runs)
+_CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:sxm\d?|pcie|nvl|ada(?: generation)?|max-?q|blackwell|ultra"
+                         r"|\d{2,3}\s*g[bo]))*")
 _WORDS_BEFORE_CARD = r"(?:\s*(?:x|\*)?\s*(?:-\s*)?(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d'|of\s+)?)?)"
 _COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_WORDS_BEFORE_CARD}$")
 _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
@@ -107,6 +111,10 @@ _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
                       r"(?:of them|of those|d'entre elles|de ces cartes)")
 _COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather)\b")
 _WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
+
+
+def _card_end(text: str, m: re.Match[str]) -> int:
+    return _CARD_WORDS.match(text, m.end("model")).end()  # type: ignore[union-attr]  # * always matches
 
 
 def _count_at(message: Message, start: int, end: int) -> tuple[int, int, int] | None:
@@ -148,12 +156,13 @@ def find_gpus(message: Message) -> Iterator[Found]:
     compared = len(distinct) > 1 and _COMPARISON.search(text[max(0, cards[0][0].start() - 30):cards[-1][0].end()])
     if cards and not compared:
         m, card = cards[0]
-        yield Found("gpu_preference", card, m.start(), m.end())
+        yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
     for m, _ in cards:
         counted = _count_at(message, m.start(), m.end())
         if counted:
             value, start, end = counted
-            yield Found("num_gpus", _per_machine(message, start, value), start, end)
+            figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
+            yield Found("num_gpus", _per_machine(message, start, value), start, end, figure=figure)
             return
     for m in _GENERIC.finditer(text):
         if message.negated(m.start()) or _RANGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
