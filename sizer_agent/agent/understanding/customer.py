@@ -195,9 +195,9 @@ def find_customer(message: Message) -> Iterator[Found]:
                 continue
             yield Found("customer", name, a, b)
             return
-    if here is not None and (name := clean_name(here.group("name"))):
-        a, b = message.view_span(here.start("name"), here.start("name") + len(name))
-        yield Found("customer", name, a, b)
+    if here is not None and (here_name := clean_name(here.group("name"))):
+        a, b = message.view_span(here.start("name"), here.start("name") + len(here_name))
+        yield Found("customer", here_name, a, b)
 
 
 CUSTOMER = Rule(

@@ -167,17 +167,17 @@ def find_gpus(message: Message) -> Iterator[Found]:
     for m in _GENERIC.finditer(text):
         if message.negated(m.start()) or _RANGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             continue
-        value = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
-        if value:
-            yield Found("num_gpus", _per_machine(message, m.start(), value), m.start(), m.end())
+        generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
+        if generic:
+            yield Found("num_gpus", _per_machine(message, m.start(), generic), m.start(), m.end())
             return
     if cards:
         of_them = _OF_THEM.search(text, cards[0][0].end())
         if of_them and of_them.start() - cards[0][0].end() < 80:
-            value = numbers.count(of_them.group(1), None, message.lang) if of_them.group(1) else (
+            said = numbers.count(of_them.group(1), None, message.lang) if of_them.group(1) else (
                 _WORD_COUNTS.get(of_them.group(0).split()[0]))
-            if value:
-                yield Found("num_gpus", value, of_them.start(), of_them.end())
+            if said:
+                yield Found("num_gpus", said, of_them.start(), of_them.end())
 
 
 GPUS = Rule(

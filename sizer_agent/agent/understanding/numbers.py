@@ -212,9 +212,9 @@ def spell_out_numbers(text: str, lang: Lang) -> list[Rewrite]:
         if number is not None:
             add(m.start(), m.end(), number * (100 if m.group(2) == "centaines" else 1000), True)
     for m in _SCALED.finditer(text):
-        value = read_number(m.group(1), lang)
-        if value is not None:
-            add(m.start(), m.end(), value * _SCALES[m.group(2)], False)
+        scaled = read_number(m.group(1), lang)
+        if scaled is not None:
+            add(m.start(), m.end(), scaled * _SCALES[m.group(2)], False)
     for m in _PERCENT.finditer(text):
         if any(s <= m.start() < e for s, e, _, _ in found):
             continue
