@@ -40,11 +40,14 @@ def find_pair(message: Message) -> Iterator[Found]:
         rf"(?<![\w.,/])(?:{TOKENS}){_TOK}(?P<cut>)\s*/\s*{TOKENS}(?![\d/])(?!\s*(?:€|%|s\b|sec|ms|user|util|gpu"
         rf"|(?!tokens?\b)[a-z]))",
     )
-    for pattern in patterns:
+    for index, pattern in enumerate(patterns):
         for m in re.finditer(pattern, message.text):
             if message.negated(m.start()):
                 continue
             first, second = _tokens(m, message, 1), _tokens(m, message, 4)  # group 3 marks the cut
+            said_tokens = m.group(2) or m.group(5) or re.search(r"tok", m.group(0))
+            if index == 1 and not said_tokens and min(first or 0, second or 0) < 32:
+                continue  # "12/03" is a date: a bare slash pair needs "k", "tokens" or lengths of tokens
             if first and second:
                 yield Found("input_len", first, m.start(), m.start("cut"))
                 yield Found("output_len", second, m.start(4), m.end())
@@ -54,6 +57,7 @@ def find_pair(message: Message) -> Iterator[Found]:
 PAIR = Rule(
     "input-output-pair", ("input_len", "output_len"), find_pair,
     examples=(("4k input and 512 output tokens", {"input_len": 4096, "output_len": 512}),
+              ("Suite à notre RDV du 12/03, voici le besoin", {}),
               ("2k / 512", {"input_len": 2048, "output_len": 512}),
               ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512})),
     doc="an input and an output length given together",

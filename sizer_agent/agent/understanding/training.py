@@ -85,7 +85,8 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
 # and the model's own size is not a dataset either: "the model is 140 GB in bf16"
 _NOT_DATA = re.compile(r"(?:vram|ram|memoire|memory|hbm\w*|gddr\w*|gpu|carte|card|ssd|nvme|disque|disk|stockage"
                        r"|storage|ddr\d?|cache|ecc|h100|h200|a100|l40s|rtx|mi300x|b200|per gpu|par gpu|each|chacune?"
-                       r"|model\w*|weights|poids|checkpoints?|bf16|fp16|fp8|int4|int8|params|parametres|parameters)")
+                       r"|model\w*|weights|poids|checkpoints?|bf16|fp16|fp8|int4|int8|params|parametres|parameters"
+                       r"|\b[a-z]{1,3}\d{2,4}[a-z]?\b|\b\d{4}\b)")  # any card's name: "V100 32 Go", "4090 24GB"
 
 
 def find_dataset(message: Message) -> Iterator[Found]:
@@ -123,7 +124,7 @@ DATASET = Rule(
               ("une carte de 80 Go de VRAM", {}),
               ("1,500 Go de données", {"dataset_size_bytes": 1_500_000_000}),
               ("batch 4 per GPU, ~3 TB of frames", {"dataset_size_bytes": 3_000_000_000_000}),
-              ("the model is 140 GB in bf16", {})),
+              ("the model is 140 GB in bf16", {}), ("notre ancien serveur a 4 V100 32 Go", {})),
 )
 
 BATCH_SIZE = pattern_rule(
