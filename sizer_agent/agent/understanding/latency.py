@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import DURATION, NUM
-from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.rules import Found, Rule, first_match
 from sizer_agent.agent.understanding.text import Message
 
 _TTFT = (r"(?:ttft|time[- ]to[- ]first[- ]token|first token|premier token|premiers tokens|first byte|first words?"
@@ -30,14 +30,8 @@ def _ms(m: re.Match[str], message: Message) -> float | None:
 
 
 def _first(message: Message, field: str, patterns: tuple[str, ...]) -> Iterator[Found]:
-    for pattern in patterns:
-        for m in re.finditer(pattern, message.text):
-            if message.negated(m.start()):
-                continue
-            value = _ms(m, message)
-            if value:  # only the figure is blanked: the words between may carry other fields
-                yield Found(field, value, m.start(), m.end(), figure=(m.start(1), m.end(2)))
-                return
+    # only the figure is blanked: the words between a name and its figure may carry other fields
+    return first_match(message, field, ((p, _ms) for p in patterns), lambda m: (m.start(1), m.end(2)))
 
 
 TTFT = Rule(

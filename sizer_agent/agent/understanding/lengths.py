@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM, TOKEN_SUFFIX
-from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.rules import Found, Rule, first_match
 from sizer_agent.agent.understanding.text import Message
 
 TOKENS = rf"({NUM})\s*{TOKEN_SUFFIX}"
@@ -112,12 +112,6 @@ OUTPUT = Rule(
 
 
 def _first_tokens(message: Message, field: str, patterns: tuple[str, ...]) -> Iterator[Found]:
-    for pattern in patterns:
-        for m in re.finditer(pattern, message.text):
-            if message.negated(m.start()):
-                continue
-            value = _tokens(m, message)
-            if value:  # the whole phrase is reported; only the figure is blanked for the other rules
-                yield Found(field, value, m.start(), m.end(), figure=(m.start(1), m.end(2) if m.group(2) else m.end(1)))
-                return
-
+    # the whole phrase is reported; only the figure is blanked for the other rules
+    return first_match(message, field, ((p, _tokens) for p in patterns),
+                       lambda m: (m.start(1), m.end(2) if m.group(2) else m.end(1)))

@@ -100,22 +100,34 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 
 # -- helpers for the common shape: one pattern, one field ------------------------------------------------
 
-def pattern_rule(
-    name: str, field_name: str, pattern: str, build: Callable[[re.Match[str], Message], Any],
-    examples: tuple[tuple[str, dict[str, Any]], ...] = (), *, negatable: bool = True, doc: str = "",
-) -> Rule:
-    """A rule that takes the first match of `pattern` not under a negation; `build` turns it into a value
-    (None: not a value after all, try the next match)."""
-    compiled = re.compile(pattern)
+Build = Callable[[re.Match[str], Message], Any]  # a match -> its value (None, 0: not a value after all)
 
-    def find(message: Message) -> Iterator[Found]:
-        for match in compiled.finditer(message.text):
+
+def first_match(
+    message: Message, field_name: str, patterns: Iterable[tuple[str, Build]],
+    figure: Callable[[re.Match[str]], tuple[int, int]] | None = None, *, negatable: bool = True,
+) -> Iterator[Found]:
+    """The first match, pattern by pattern, not under a negation, that its `build` turns into a value.
+    `figure`: the part of the match to blank (the number), when the words around may carry other fields."""
+    for pattern, build in patterns:
+        for match in re.finditer(pattern, message.text):
             if negatable and message.negated(match.start()):
                 continue
             value = build(match, message)
-            if value is not None:
-                yield Found(field_name, value, match.start(), match.end())
+            if value:
+                yield Found(field_name, value, match.start(), match.end(), figure=figure(match) if figure else None)
                 return
+
+
+def pattern_rule(
+    name: str, field_name: str, pattern: str, build: Build,
+    examples: tuple[tuple[str, dict[str, Any]], ...] = (), *, negatable: bool = True, doc: str = "",
+) -> Rule:
+    """A rule that takes the first match of `pattern` not under a negation; `build` turns it into a value."""
+    compiled = re.compile(pattern)
+
+    def find(message: Message) -> Iterator[Found]:
+        return first_match(message, field_name, ((compiled.pattern, build),), negatable=negatable)
 
     return Rule(name, (field_name,), find, examples, doc)
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import BYTES, NUM
-from sizer_agent.agent.understanding.rules import Found, Rule, choice_rule, pattern_rule
+from sizer_agent.agent.understanding.rules import Found, Rule, choice_rule, first_match, pattern_rule
 from sizer_agent.agent.understanding.text import Message, words
 
 OPTIMIZER = choice_rule(
@@ -44,14 +44,14 @@ def _named_interval(m: re.Match[str], message: Message) -> float | None:
 
 CHECKPOINT = Rule(
     "checkpoint-interval", ("checkpoint_interval_min",),
-    lambda message: _first(message, (
+    lambda message: first_match(message, "checkpoint_interval_min", (
         # the first interval of time after "checkpoint" in its sentence ("every 2,000 steps, i.e. every 4 hours")
         (rf"{_CKPT}[^.;\n]{{0,80}}?{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])", _interval),
         (rf"{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])\D{{0,25}}?{_CKPT}", _interval),
         (rf"{_CKPT}\D{{0,12}}?(?P<w>toutes les heures|chaque heure|every hour|hourly|toutes les demi-heures"
          rf"|every half hour|tous les jours|chaque jour|every day|daily|chaque nuit|every night|nightly)",
          _named_interval),
-    ), "checkpoint_interval_min"),
+    )),
     examples=(("checkpoint toutes les 30 min", {"checkpoint_interval_min": 30.0}),
               ("checkpoints hourly", {"checkpoint_interval_min": 60.0}),
               ("save every 2 hours", {"checkpoint_interval_min": 120.0}),
@@ -59,17 +59,6 @@ CHECKPOINT = Rule(
               ("We checkpoint every 2,000 steps, which works out to roughly every 4 hours",
                {"checkpoint_interval_min": 240.0})),
 )
-
-
-def _first(message: Message, patterns: tuple[tuple[str, object], ...], field: str) -> Iterator[Found]:
-    for pattern, build in patterns:
-        for m in re.finditer(pattern, message.text):
-            if message.negated(m.start()):
-                continue
-            value = build(m, message)  # type: ignore[operator]
-            if value is not None:
-                yield Found(field, value, m.start(), m.end())
-                return
 
 
 _DATA_BEFORE = words(r"dataset", r"data ?set", r"jeu de donnees", r"jeux de donnees", r"donnees", r"data",
