@@ -148,14 +148,15 @@ class DeterministicEngine:
 
     def apply_answers(
         self, values: dict[str, Any], raw_text: str = "", assumed: frozenset[str] = frozenset(),
-        raw_texts: dict[str, str] | None = None, *, quiet: bool = False,
+        raw_texts: dict[str, str] | None = None, *, quiet: bool = False, words: dict[str, str] | None = None,
     ) -> tuple[list[Event], dict[str, str]]:
         """Record several answers at once (answers file, LLM tool call). Returns events and the refusals
         (field -> reason); a refused value changes nothing. `raw_texts` gives a field its own words;
-        `quiet` records without the "Understood: …" sentence (a caller that phrases it itself)."""
+        `quiet` records without the "Understood: …" sentence (a caller that phrases it itself); `words`:
+        the exact words of the message each value was read from."""
         self._out = []
         problems = self._record(values, raw_text, correction=False, assumed=assumed, raw_texts=raw_texts,
-                                quiet=quiet)
+                                quiet=quiet, words=words)
         if self.state.answers:
             self._emit(self._profile_event())
         return self._flush(), problems
@@ -261,7 +262,8 @@ class DeterministicEngine:
         self.state.misunderstood = 0
         self.state.suggested = {}
         brief = _is_brief(parsed, text)
-        problems = self._record(values, text, correction=parsed.correction, quiet=brief)
+        problems = self._record(values, text, correction=parsed.correction, quiet=brief,
+                                words={name: finding.words for name, finding in parsed.findings.items()})
         for field, reason in problems.items():
             self._emit(AgentMessage(tone="error", text=wording.invalid(field, reason, self.lang)))
         accepted = set(values) - set(problems)
@@ -288,6 +290,7 @@ class DeterministicEngine:
     def _record(
         self, values: dict[str, Any], raw_text: str, *, correction: bool,
         assumed: frozenset[str] = frozenset(), quiet: bool = False, raw_texts: dict[str, str] | None = None,
+        words: dict[str, str] | None = None,
     ) -> dict[str, str]:
         problems: dict[str, str] = {}
         confirmed: list[tuple[str, Any, Any, bool]] = []
@@ -309,7 +312,8 @@ class DeterministicEngine:
             previous = self.state.set_answer(field, value, said, field in assumed)
             base = self.profile()
             self._emit(AnswerRecorded(field=field, value=value, raw_text=said, assumed=field in assumed,
-                                      previous=previous, label=field_label(field, self.lang)))
+                                      previous=previous, label=field_label(field, self.lang),
+                                      words=(words or {}).get(field, "")))
             if field != "model_family":
                 confirmed.append((field, value, previous, previous_answer is not None))
         if confirmed and not quiet:

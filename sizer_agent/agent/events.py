@@ -29,6 +29,7 @@ class AnswerRecorded(BaseModel):
     assumed: bool = False  # a documented default was used ("I don't know")
     previous: Any = None  # the value this answer replaced (a correction); None for a first answer
     label: str = ""  # human name of the field in the session language, for display
+    words: str = ""  # the exact words of `raw_text` the value was read from ("une vingtaine d'utilisateurs")
 
 
 class ToolCalled(BaseModel):

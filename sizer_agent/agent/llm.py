@@ -283,7 +283,7 @@ class LLMEngine:
         if parsed.intent != "answer" or not values:
             return
         said = {name: finding.words for name, finding in parsed.findings.items()}
-        events, problems = self.fallback.apply_answers(values, raw_text=text, raw_texts=said, quiet=True)
+        events, problems = self.fallback.apply_answers(values, raw_text=text, quiet=True, words=said)
         self._out.extend(events)
         self._read_by_rules = {k: self.state.answers[k].value for k in values
                                if k not in problems and k in self.state.answers}

@@ -152,3 +152,13 @@ def test_briefs_never_raise_and_words_are_the_message_s(text: str) -> None:
         assert 0 <= start <= end <= len(text) and text[start:end] == finding.words
     reading = read_brief(text if text.strip() else "x")
     assert all(f.field in WorkloadProfile.model_fields for f in reading.understood)
+
+
+def test_each_answer_keeps_the_words_it_was_read_from(registry: ToolRegistry) -> None:
+    engine = DeterministicEngine(registry, lang="fr")
+    engine.start()
+    text = "Pour la société Dupont, une vingtaine d'utilisateurs en même temps sur Llama 3.1 8B"
+    recorded = {e.field: e for e in of(engine.handle(text), AnswerRecorded)}
+    assert recorded["concurrency"].words == "une vingtaine d'utilisateurs en même temps"
+    assert recorded["concurrency"].raw_text == text  # the message itself, as the chat replays it
+    assert recorded["customer"].words == "Dupont"
