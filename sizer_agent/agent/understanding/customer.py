@@ -51,6 +51,12 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"(?m)^[ \t]*(?:[-•*][ \t]*)?" + _I + r"client(?: final)?|customer|end customer|soci[ée]t[ée]|entreprise|company"
     r"|organisation|organization|compte|account)[ \t]*:[ \t]*(?P<name>[^\n(:]{2,80}?)[ \t]*"
     r"(?:\(|[.;]?[ \t]*$|,| [–—-]{1,2} )",
+    # "Objet : Dimensionnement serveur IA – Boulangeries Martin", "Subject: GPU sizing for Harlow Legal"
+    r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n]*?(?:[ \t][–—-][ \t]+|[ \t](?i:for|pour)[ \t]+)"
+    + NAME + r"[ \t]*$",
+    # "This is for Northwind Traders", "un devis pour Dupont SAS", "sizing for Acme"
+    _I + r"(?<![\w])(?:this is|it's|it is|c'est|sizing|dimensionnement|devis|quote|quotation|proposal|offre)"
+    r"[ \t]+(?:for|pour))[ \t]+" + NAME,
     # "notre startup (Kairn)", "une mutuelle de 1 200 salariés (Mutuelle Atlantique)"
     _I + _ORG_NOUN + r")[^()\n.]{0,60}?(?:\n[^()\n.]{0,60}?)?\(\s*" + NAME + r"\s*\)",
     # "pour la société Dupont Industrie", "enseigne Brico Ouest", "company Sinotex" (a capitalised noun is
@@ -214,6 +220,9 @@ CUSTOMER = Rule(
         ("Merci.\nCordialement,\nA. Roche – Nova Conseil, pour le compte de notre client", {}),
         ("on aimerait louer des GPU chez OVHcloud", {}),
         ("we meet at Lyon next week", {}),
+        ("Objet : Dimensionnement serveur IA – Boulangeries Martin", {"customer": "Boulangeries Martin"}),
+        ("Subject: GPU sizing for Harlow Legal", {"customer": "Harlow Legal"}),
+        ("This is for Northwind Traders, a mid-size distributor.", {"customer": "Northwind Traders"}),
         ("We're looking to serve Llama 3.1 70B", {}),
         ("La machine sert aussi à la CAO sous SolidWorks", {}),
     ),
