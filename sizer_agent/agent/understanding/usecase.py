@@ -43,7 +43,8 @@ PLANS: tuple[tuple[str, str], ...] = (
     (words(_FINETUNE_VERB), "finetune"),
     (words(_TRAIN_VERB), "train"),
     (words(r"batch inference", r"inference (?:par|en) lots?", r"inference batch", r"batch processing",
-           r"traitements? (?:par|en) lots?", r"par lots", r"en lots", r"offline", r"hors[- ]ligne", r"nightly",
+           r"traitements? (?:par|en) lots?", r"par lots?", r"en lots?", r"chaque semaine", r"toutes les semaines",
+           r"weekly", r"every week", r"hebdomadaire\w*", r"offline", r"hors[- ]ligne", r"nightly",
            r"chaque nuit", r"toutes les nuits", r"chaque soir", r"tous les soirs", r"every evening", r"each evening",
            r"overnight", r"each night", r"every night", r"a night", r"par nuit", r"per night", r"batch jobs?",
            r"jobs? batch", r"batch(?![ _-]?size)(?!\s*(?:de|of|:|=)?\s*\d)", r"traitement de masse", r"en masse",
@@ -131,7 +132,9 @@ def find_use_case(message: Message) -> Iterator[Found]:
     elif vision is not None:
         choice = (vision.start(), vision.end(), "vision")
     elif firm or plans:
-        choice = (firm or plans)[0]
+        # "train" alone says training of no known kind: without a method or "from scratch", the next cue decides
+        usable = [c for c in (firm or plans) if c[2] != "train" or methods or any(p[2] == "pretraining" for p in plans)]
+        choice = usable[0] if usable else (firm or plans)[0]
     elif methods:
         choice = methods[0]  # "QLoRA de Mistral 7B": the method alone says fine-tuning
     elif products:
@@ -183,6 +186,8 @@ USE_CASE = Rule(
         ("la machine sert aussi à la CAO", {}),
         ("Training a 1.3B model from scratch, seq 2048", {"use_case": "pretraining"}),
         ("On aimerait entraîner notre propre IA", {}),
+        ("whether to train or just serve: for now, just serving Llama 3.1 8B", {"use_case": "online_serving"}),
+        ("on génère les descriptions produits en lot chaque semaine", {"use_case": "batch_inference"}),
         ("budget autour de 25k€", {}),
     ),
     doc="the workload, from verbs and nouns, negations dropped",
