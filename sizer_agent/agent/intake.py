@@ -26,6 +26,7 @@ from sizer_agent.agent.planning import question_for_error
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, missing_questions
 from sizer_agent.agent.understanding import (
+    MAX_CHARS,
     detect_intent,
     detect_language,
     no_limit,
@@ -78,6 +79,8 @@ class BriefReading(BaseModel):
     dropped: list[IntakeProblem] = Field(default_factory=list)  # values read but refused by the profile
     suggestions: dict[str, list[str]] = Field(default_factory=dict)  # field -> "did you mean" values
     open: list[OpenQuestion] = Field(default_factory=list)  # still to ask, in interview order
+    read_chars: int = 0  # characters read: a brief longer than MAX_CHARS is read up to there
+    truncated: bool = False
 
     @property
     def values(self) -> dict[str, Any]:
@@ -109,7 +112,8 @@ def read_brief(text: str, lang: Lang | None = None, known_models: list[str] | No
     ]
     suggestions = {k: list(v) for k, v in parsed.suggestions.items() if getattr(base, k, None) is None}
     return BriefReading(lang=chosen, understood=understood, dropped=dropped, open=open_questions,
-                        suggestions=suggestions)
+                        suggestions=suggestions, read_chars=min(len(text), MAX_CHARS),
+                        truncated=len(text) > MAX_CHARS)
 
 
 def _read_value(field: str, raw: Any) -> tuple[Any, bool]:

@@ -162,3 +162,10 @@ def test_each_answer_keeps_the_words_it_was_read_from(registry: ToolRegistry) ->
     assert recorded["concurrency"].words == "une vingtaine d'utilisateurs en même temps"
     assert recorded["concurrency"].raw_text == text  # the message itself, as the chat replays it
     assert recorded["customer"].words == "Dupont"
+
+
+def test_every_finding_quotes_some_words() -> None:
+    """Even a value inferred from the rest of the message points at the words that justify it."""
+    for text in ("Qwen2.5 72B Instruct, internal use, 12 clinicians.", "~30 concurrent users on llama 70b"):
+        findings = parse_message(text).findings
+        assert findings["use_case"].value == "online_serving" and findings["use_case"].words.strip()

@@ -80,6 +80,7 @@ def apply_rules(message: Message, rules: Iterable[Rule], reading: Reading | None
                 continue
             a, b = message.span(item.start, item.end)
             message.found[item.field] = item.value
+            message.found_at[item.field] = (item.start, item.end)
             reading.findings[item.field] = Finding(
                 field=item.field, value=item.value, span=(a, b), words=message.original[a:b],
                 approximate=message.approximate(item.start, item.end), rule=rule.name)

@@ -122,6 +122,7 @@ class Message:
     approximate_spans: list[tuple[int, int]] = field(default_factory=list)
     negations: list[tuple[int, int]] = field(default_factory=list)
     found: dict[str, Any] = field(default_factory=dict)  # what earlier rules read (a later rule may weigh it)
+    found_at: dict[str, tuple[int, int]] = field(default_factory=dict)  # and where, in `text`
 
     @classmethod
     def read(cls, original: str, lang: Lang) -> Message:

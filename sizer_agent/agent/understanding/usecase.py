@@ -148,7 +148,9 @@ def find_use_case(message: Message) -> Iterator[Found]:
         if cue is not None and ("model" in message.found or interactive):
             choice = (cue.start(), cue.end(), "online_serving")
         elif interactive - {"head_count"} or (interactive and "model" in message.found):
-            choice = (0, 0, "online_serving")  # "Qwen2.5 72B, internal use, 12 clinicians"
+            # "Qwen2.5 72B, internal use, 12 clinicians": the words that say it are the load's
+            start, end = min(message.found_at[name] for name in interactive)
+            choice = (start, end, "online_serving")
     if choice is None:
         return
     start, end, value = choice

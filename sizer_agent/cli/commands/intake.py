@@ -56,7 +56,8 @@ Questions (which ones are required depends on use_case):
 "events": [...], "brief": <as below>|null}}
 and with --brief alone: {{"ok": true, "source", "lang", "understood": [{{"field", "value", "words",
 "span": [start, end], "approximate": bool, "rule"}}], "dropped": [problem], "suggestions": {{field:
-[value]}}, "open": [{{"field", "question", "default": str|null}}], "profile": {{...}}}}
+[value]}}, "open": [{{"field", "question", "default": str|null}}], "read_chars": int, "truncated": bool,
+"profile": {{...}}}} (a brief is read up to 20,000 characters)
 
 Exit codes: 0 brief read, or session stored; 2 bad input (a file missing, binary, empty or larger than
 {MAX_BRIEF_BYTES:,} bytes; answers missing or invalid; a tool refused them; nothing stored); 1 database
@@ -213,6 +214,8 @@ def _print_understood(brief: BriefReading, lang: Any, answered: set[str] | froze
     from sizer_agent.agent.wording import did_you_mean, format_value
     from sizer_agent.i18n import render
 
+    if brief.truncated:
+        print(render(lang, "intake.truncated", n=brief.read_chars))
     print(render(lang, "intake.understood", n=len(brief.understood)))
     rows = [(field_label(f.field, lang), format_value(f.field, f.value, lang), f) for f in brief.understood]
     label_width = max((len(label) for label, _, _ in rows), default=0)
