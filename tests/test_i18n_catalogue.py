@@ -67,6 +67,7 @@ def test_locale_numbers_units_and_dates() -> None:
     assert number(1234567.891, "fr", 2) == "1\u202f234\u202f567,89"
     assert number(1234567.891, "en", 2) == "1,234,567.89"
     assert number(float("nan"), "en") == "—"
+    assert number(1e28, "en") == "10,000,000,000,000,000,000,000,000,000"  # past Babel's default 28 digits
     assert long_date("2026-12-01", "fr") == "1er décembre 2026"
     assert long_date("2026-12-02", "en") == "2 December 2026"
 
@@ -83,10 +84,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = [*ROOT.joinpath("sizer_agent").rglob("*.py"), *ROOT.joinpath("tools").rglob("*.py"),
            *ROOT.joinpath("templates").glob("*.j2")]
 # A key asked for by name: render(lang, "k"), Msg("k"), t("k"), h.t("k") (Python and templates).
-ASKED = re.compile(r"""(?:render\(\s*[\w.]+,\s*|Msg\(\s*|\bt\(\s*|h\.t\(\s*)["']([a-z_]+\.[a-z0-9_]+)["'](?!\s*~)""")
-LITERAL = re.compile(r"""["']([a-z_]+\.[a-z0-9_]+)["']""")
+ASKED = re.compile(r"""(?:render\(\s*[\w.]+,\s*|Msg\(\s*|\bt\(\s*|h\.t\(\s*)["']([a-z_]+(?:\.[a-z0-9_]+)+)["'](?!\s*~)""")
+LITERAL = re.compile(r"""["']([a-z_]+(?:\.[a-z0-9_]+)+)["']""")
 # A family of keys completed at run time: f"knob.{code}", 'budget.' ~ status, label("field", name).
-PREFIX = (re.compile(r"""f["']([a-z_]+\.[a-z0-9_]*)\{"""), re.compile(r"""["']([a-z_]+\.[a-z0-9_]*)["']\s*~"""))
+PREFIX = (re.compile(r"""f["']([a-z_]+(?:\.[a-z0-9_]*)+)\{"""), re.compile(r"""["']([a-z_]+(?:\.[a-z0-9_]*)+)["']\s*~"""))
 LABEL = re.compile(r"""label\(\s*["']([a-z_]+)["']""")
 
 

@@ -23,12 +23,12 @@ from sizer_agent.agent.events import (
     AgentMessage,
     AnswerRecorded,
     Event,
+    LanguageChanged,
     ProfileUpdated,
     QuestionAsked,
     ToolCalled,
     ToolReturned,
 )
-from sizer_agent.agent.parsing import ParseResult, parse_for_question, parse_message
 from sizer_agent.agent.planning import (
     bench_arguments,
     estimate_arguments,
@@ -38,9 +38,22 @@ from sizer_agent.agent.planning import (
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, Question, field_label, missing_questions
 from sizer_agent.agent.state import InterviewState
+from sizer_agent.agent.understanding import (
+    ParseResult,
+    detect_language,
+    parse_for_question,
+    parse_message,
+    strip_correction,
+)
+from sizer_agent.agent.understanding.answers import yes_or_no
+from sizer_agent.agent.understanding.reading import ANSWER_RULE
+from sizer_agent.i18n import render
 from tools.registry import ToolOutcome, ToolRegistry, default_registry
 
 EventSink = Callable[[Any], None]
+# A message is a pasted brief, restated field by field, when it is this long and names this many fields.
+BRIEF_MIN_CHARS = 120
+BRIEF_MIN_FIELDS = 3
 
 
 class DeterministicEngine:
@@ -67,7 +80,22 @@ class DeterministicEngine:
         return self.state.lang
 
     def set_lang(self, lang: Lang) -> None:
+        """The consultant chose the language (F2, `--lang`): it stays, whatever the customer writes next."""
+        if lang != self.state.lang:
+            self.state.lang_pinned = True
         self.state.lang = lang
+
+    def read(self, text: str) -> ParseResult:
+        """What the rules read in a message, for the open question, in the conversation's language."""
+        current = self._current()
+        return parse_message(text, current.id if current else None, current.type if current else None,
+                             current.choices if current else (), self.known_models, lang=self.lang)
+
+    def follow_language(self, text: str) -> list[Event]:
+        """Answer in the language the customer writes, unless the consultant chose one (`set_lang`)."""
+        self._out = []
+        self._follow_language(detect_language(text).lang)
+        return self._flush()
 
     def profile(self) -> WorkloadProfile:
         return self.state.profile()
@@ -120,12 +148,15 @@ class DeterministicEngine:
 
     def apply_answers(
         self, values: dict[str, Any], raw_text: str = "", assumed: frozenset[str] = frozenset(),
-        raw_texts: dict[str, str] | None = None,
+        raw_texts: dict[str, str] | None = None, *, quiet: bool = False, words: dict[str, str] | None = None,
     ) -> tuple[list[Event], dict[str, str]]:
         """Record several answers at once (answers file, LLM tool call). Returns events and the refusals
-        (field -> reason); a refused value changes nothing. `raw_texts` gives a field its own words."""
+        (field -> reason); a refused value changes nothing. `raw_texts` gives a field its own words;
+        `quiet` records without the "Understood: …" sentence (a caller that phrases it itself); `words`:
+        the exact words of the message each value was read from."""
         self._out = []
-        problems = self._record(values, raw_text, correction=False, assumed=assumed, raw_texts=raw_texts)
+        problems = self._record(values, raw_text, correction=False, assumed=assumed, raw_texts=raw_texts,
+                                quiet=quiet, words=words)
         if self.state.answers:
             self._emit(self._profile_event())
         return self._flush(), problems
@@ -138,7 +169,9 @@ class DeterministicEngine:
 
     def warm_up(self) -> list[str]:
         """Import every tool now (a front end calls it in a background worker after the first question),
-        so that the first answer that completes the profile does not pay the imports. Returns the tools."""
+        so that the first answer that completes the profile does not pay the imports, and build the indexes
+        free text is read with (GPU catalogue, model registry: about 0.1 s). Returns the tools."""
+        parse_message("warm up: 2 H100, Llama 3.1 8B")
         return self.registry.names()
 
     def next_question(self) -> list[Event]:
@@ -160,24 +193,24 @@ class DeterministicEngine:
         qid = self.state.current_question
         return BY_ID.get(qid) if qid else None
 
+    def _follow_language(self, lang: Lang | None) -> None:
+        """A message in the other language switches the conversation to it, said once, in that language."""
+        if lang is None or lang == self.state.lang or self.state.lang_pinned:
+            return
+        self.state.lang = lang
+        self._emit(LanguageChanged(lang=lang))
+        self._emit(AgentMessage(tone="hint", text=render(lang, "agent.language.switched")))
+
     def _handle(self, text: str) -> None:
         current = self._current()
-        parsed = parse_message(
-            text,
-            current.id if current else None,
-            current.type if current else None,
-            current.choices if current else (),
-            self.known_models,
-        )
+        parsed = self.read(text)
+        self._follow_language(parsed.lang)
         if parsed.intent == "empty":
             self._reask()
             return
         if parsed.intent == "why":
             if current is None:
-                self._emit(AgentMessage(text=(
-                    "Toutes les questions ont une réponse ; les résultats viennent des outils ci-dessus."
-                    if self.lang == "fr" else "Every question is answered; the results come from the tools "
-                    "above.")))
+                self._emit(AgentMessage(text=render(self.lang, "agent.misc.all_answered")))
                 return
             self._emit(AgentMessage(text=wording.why(current.id, self.lang)))
             self._reask()
@@ -203,6 +236,11 @@ class DeterministicEngine:
 
     def _answer(self, parsed: ParseResult, current: Question | None, text: str) -> None:
         values = dict(parsed.values)
+        offered = self.state.suggested.get(current.id) if current else None
+        said_yes = yes_or_no(text) is True and (
+            current is None or current.id not in parsed.findings or parsed.findings[current.id].rule == ANSWER_RULE)
+        if current is not None and offered is not None and said_yes:
+            values[current.id] = offered  # "oui" to "Did you mean Llama 3.1 8B Instruct?"
         keyword_fields = set(values) - {current.id} if current else set(values)
         # "non, plutôt 64": a bare value in a correction belongs to the last answer, not the new question
         last = self.state.last_field
@@ -215,16 +253,24 @@ class DeterministicEngine:
         if "model_family" in values and "model" not in values:
             values.pop("model_family")
         if not values:
+            self._offer_suggestions(parsed, values)
             self.state.misunderstood += 1
             self._emit(AgentMessage(tone="hint", text=wording.not_understood(
                 current.id if current else None, text, self.state.misunderstood, self.lang)))
             self._reask(hint=True)
             return
         self.state.misunderstood = 0
-        problems = self._record(values, text, correction=parsed.correction)
+        self.state.suggested = {}
+        brief = _is_brief(parsed, text)
+        problems = self._record(values, text, correction=parsed.correction, quiet=brief,
+                                words={name: finding.words for name, finding in parsed.findings.items()})
         for field, reason in problems.items():
             self._emit(AgentMessage(tone="error", text=wording.invalid(field, reason, self.lang)))
         accepted = set(values) - set(problems)
+        if brief:
+            findings = [f for name, f in parsed.findings.items() if name in accepted]
+            self._emit(AgentMessage(tone="confirm", text=wording.restate(findings, len(self.missing()), self.lang)))
+        self._offer_suggestions(parsed, values)
         if accepted:
             self._emit(self._profile_event())
         if not accepted:
@@ -232,16 +278,26 @@ class DeterministicEngine:
             return
         self._advance(run_tools=True)
 
+    def _offer_suggestions(self, parsed: ParseResult, values: dict[str, Any]) -> None:
+        """'Did you mean …?' for a model named loosely; a lone suggestion can be accepted with 'yes'."""
+        names = parsed.suggestions.get("model")
+        if not names or "model" in values:
+            return
+        self._emit(AgentMessage(tone="hint", text=wording.did_you_mean(names, self.lang)))
+        if len(names) == 1:
+            self.state.suggested["model"] = names[0]
+
     def _record(
         self, values: dict[str, Any], raw_text: str, *, correction: bool,
         assumed: frozenset[str] = frozenset(), quiet: bool = False, raw_texts: dict[str, str] | None = None,
+        words: dict[str, str] | None = None,
     ) -> dict[str, str]:
         problems: dict[str, str] = {}
         confirmed: list[tuple[str, Any, Any, bool]] = []
         base = self.profile()
         for field, raw_value in values.items():
             if field not in PROFILE_FIELDS:
-                problems[field] = "unknown field" if self.lang == "en" else "champ inconnu"
+                problems[field] = render(self.lang, "agent.misc.unknown_field")
                 continue
             try:
                 value = validate_field(field, raw_value, base)
@@ -256,7 +312,8 @@ class DeterministicEngine:
             previous = self.state.set_answer(field, value, said, field in assumed)
             base = self.profile()
             self._emit(AnswerRecorded(field=field, value=value, raw_text=said, assumed=field in assumed,
-                                      previous=previous, label=field_label(field, self.lang)))
+                                      previous=previous, label=field_label(field, self.lang),
+                                      words=(words or {}).get(field, "")))
             if field != "model_family":
                 confirmed.append((field, value, previous, previous_answer is not None))
         if confirmed and not quiet:
@@ -272,11 +329,12 @@ class DeterministicEngine:
 
     def _ask(self, question: Question, hint: bool = False) -> None:
         self.state.current_question = question.id
+        offered = self.state.suggested.get(question.id)
         self._emit(QuestionAsked(
             question_id=question.id,
             text=question.text[self.lang],
             why=question.why[self.lang],
-            suggestions=list(question.suggestions.get(self.lang, ())),
+            suggestions=([str(offered)] if offered else []) + list(question.suggestions.get(self.lang, ())),
             hint=question.example[self.lang] if hint else "",
         ))
 
@@ -344,9 +402,13 @@ class DeterministicEngine:
 
 
 def _strip_markers(text: str) -> str:
-    from sizer_agent.agent.parsing import strip_correction
-
     return strip_correction(text)[0].strip(" ,.;:!")
+
+
+def _is_brief(parsed: ParseResult, text: str) -> bool:
+    """A pasted brief (an e-mail, a long first message): several fields read by the rules, not one answer."""
+    read = [f for f in parsed.findings.values() if f.rule != ANSWER_RULE]
+    return len(text) >= BRIEF_MIN_CHARS and len(read) >= BRIEF_MIN_FIELDS
 
 
 def bundled_model_names() -> list[str]:

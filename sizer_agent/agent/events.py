@@ -29,6 +29,7 @@ class AnswerRecorded(BaseModel):
     assumed: bool = False  # a documented default was used ("I don't know")
     previous: Any = None  # the value this answer replaced (a correction); None for a first answer
     label: str = ""  # human name of the field in the session language, for display
+    words: str = ""  # the exact words of `raw_text` the value was read from ("une vingtaine d'utilisateurs")
 
 
 class ToolCalled(BaseModel):
@@ -62,8 +63,15 @@ class ProfileUpdated(BaseModel):
     assumed: list[str] = Field(default_factory=list)  # fields filled with a documented default
 
 
+class LanguageChanged(BaseModel):
+    """The engine now speaks `lang`: the customer wrote in it. A front end follows (its interface language)."""
+
+    kind: Literal["language"] = "language"
+    lang: Literal["fr", "en"]
+
+
 Event = Annotated[
-    QuestionAsked | AnswerRecorded | ToolCalled | ToolReturned | AgentMessage | ProfileUpdated,
+    QuestionAsked | AnswerRecorded | ToolCalled | ToolReturned | AgentMessage | ProfileUpdated | LanguageChanged,
     Field(discriminator="kind"),
 ]
 

@@ -1,4 +1,8 @@
-"""Headless intake: the whole interview from one answers file, all problems reported at once.
+"""Headless intake: the whole interview from one answers file or a free-text brief, all problems at once.
+
+A brief (a customer's e-mail) is read like a first chat message (`read_brief`): every field it states,
+with the words it came from, and the questions it leaves open. Given with an answers file, the answers
+win and the brief fills the rest.
 
 An answers file maps profile fields to values. A value may be typed (`concurrency: 32`) or free text read
 like a chat answer (`context_len: "8k"`, `dataset_size_bytes: "1,5 To"`, `budget_eur: "pas de limite"`);
@@ -18,10 +22,17 @@ from pydantic import BaseModel, Field, ValidationError
 
 from sizer_agent.agent.engine import DeterministicEngine, bundled_model_names
 from sizer_agent.agent.events import AgentMessage, ToolReturned
-from sizer_agent.agent.parsing import detect_intent, no_limit, parse_for_question, parse_message
 from sizer_agent.agent.planning import question_for_error
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, missing_questions
+from sizer_agent.agent.understanding import (
+    MAX_CHARS,
+    detect_intent,
+    detect_language,
+    no_limit,
+    parse_for_question,
+    parse_message,
+)
 from tools.registry import ToolRegistry
 
 META_KEYS = ("lang", "title")
@@ -41,6 +52,68 @@ class IntakeResult(BaseModel):
     profile: dict[str, Any] = Field(default_factory=dict)
     assumed: list[str] = Field(default_factory=list)
     events: list[dict[str, Any]] = Field(default_factory=list)  # Event dicts, in order
+
+
+class BriefField(BaseModel):
+    """One field a brief states, with the words it came from."""
+
+    field: str
+    value: Any
+    words: str  # the brief's own words
+    span: tuple[int, int]  # where they are in the brief (characters)
+    approximate: bool  # "about 50", "une vingtaine"
+    rule: str  # the rule that read it (sizer_agent/agent/understanding/table.py)
+
+
+class OpenQuestion(BaseModel):
+    """A question the brief leaves open, and what "I don't know" would record."""
+
+    field: str
+    question: str
+    default: str | None  # None: no default, an answer is required
+
+
+class BriefReading(BaseModel):
+    lang: Lang
+    understood: list[BriefField] = Field(default_factory=list)  # in the brief's order
+    dropped: list[IntakeProblem] = Field(default_factory=list)  # values read but refused by the profile
+    suggestions: dict[str, list[str]] = Field(default_factory=dict)  # field -> "did you mean" values
+    open: list[OpenQuestion] = Field(default_factory=list)  # still to ask, in interview order
+    read_chars: int = 0  # characters read: a brief longer than MAX_CHARS is read up to there
+    truncated: bool = False
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return {f.field: f.value for f in self.understood}
+
+
+def read_brief(text: str, lang: Lang | None = None, known_models: list[str] | None = None) -> BriefReading:
+    """Everything a free-text brief states, validated like any answer, and the questions left open."""
+    detected = detect_language(text).lang
+    chosen: Lang = lang or detected or "fr"
+    parsed = parse_message(text, known_models=known_models, lang=detected or chosen)
+    understood: list[BriefField] = []
+    dropped: list[IntakeProblem] = []
+    base = WorkloadProfile()
+    for name, finding in sorted(parsed.findings.items(), key=lambda item: item[1].span):
+        try:
+            value = validate_field(name, finding.value, base)
+        except ValidationError as error:
+            dropped.append(IntakeProblem(field=name, kind="invalid",
+                                         message="; ".join(e["msg"] for e in error.errors())))
+            continue
+        base = WorkloadProfile.model_validate({**base.model_dump(), name: value})
+        understood.append(BriefField(field=name, value=value, words=finding.words, span=finding.span,
+                                     approximate=finding.approximate, rule=finding.rule))
+    open_questions = [
+        OpenQuestion(field=q.id, question=q.text[chosen],
+                     default=q.default_doc.get(chosen) if q.has_default() else None)
+        for q in missing_questions(base, frozenset(f.field for f in understood))
+    ]
+    suggestions = {k: list(v) for k, v in parsed.suggestions.items() if getattr(base, k, None) is None}
+    return BriefReading(lang=chosen, understood=understood, dropped=dropped, open=open_questions,
+                        suggestions=suggestions, read_chars=min(len(text), MAX_CHARS),
+                        truncated=len(text) > MAX_CHARS)
 
 
 def _read_value(field: str, raw: Any) -> tuple[Any, bool]:
@@ -72,12 +145,14 @@ _DEFAULT = object()
 
 def run_intake(
     data: dict[str, Any], registry: ToolRegistry | None = None, *, lang: Lang | None = None,
-    run_tools: bool = True,
+    run_tools: bool = True, brief: BriefReading | None = None,
 ) -> IntakeResult:
+    """The interview from an answers mapping; a brief's values fill the fields the answers leave out."""
     if not isinstance(data, dict):
         return IntakeResult(ok=False, problems=[IntakeProblem(
             field="(file)", kind="invalid", message="the answers file must be a mapping of field: value")])
-    chosen: Lang = lang or ("en" if data.get("lang") == "en" else "fr")
+    chosen: Lang = lang or ("en" if data.get("lang") == "en" else (
+        "fr" if data.get("lang") == "fr" or brief is None else brief.lang))
     title = str(data.get("title") or "")
     problems: list[IntakeProblem] = []
     values: dict[str, Any] = {}
@@ -97,6 +172,9 @@ def run_intake(
         values[key] = value
         if is_assumed:
             assumed.add(key)
+    from_brief = {} if brief is None else {
+        f.field: f for f in brief.understood if f.field not in data and f.field not in {p.field for p in problems}}
+    values.update({name: finding.value for name, finding in from_brief.items()})  # the answers file wins
 
     # defaults depend on other answers (QLoRA -> nf4): resolve them on the profile of the given answers
     given = {k: v for k, v in values.items() if v is not _DEFAULT}
@@ -133,6 +211,7 @@ def run_intake(
     engine = DeterministicEngine(registry, lang=chosen)
     said = {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for k, v in data.items()
             if k in given}  # each answer keeps the words of the file, as a chat answer keeps the message
+    said.update({name: finding.words for name, finding in from_brief.items() if name in given})
     events, refused = engine.apply_answers(given, raw_text="(answers file)", assumed=frozenset(assumed),
                                            raw_texts=said)
     for key, message in refused.items():

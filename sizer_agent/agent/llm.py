@@ -1,8 +1,12 @@
 """Optional LLM backend: any OpenAI-compatible `/v1/chat/completions` endpoint with tool calling.
 
-The model phrases; the tools compute. The model records answers through the `record_answers` tool
-(validated like any typed answer) and calls the registry's tools (validated by their pydantic input
-models; a bad call gets the validation message back and may retry). A final text whose numbers do not
+The model phrases; the tools compute. Each user message is first read by the deterministic rules
+(`sizer_agent.agent.understanding`): what they find is recorded before the model is asked, with the
+customer's own words. The model then extracts through one tool call, `record_answers`, whose schema is the
+profile's; its values are validated like any typed answer and merged with the rules' reading: it adds the
+fields the rules did not find, and where both read a field differently the rules' value (which cites the
+customer's words) is kept and the model is told so. Registry tools are validated by their pydantic input
+models; a bad call gets the validation message back and may retry. A final text whose numbers do not
 come from a tool result, the user or the profile is replaced by the deterministic explanation.
 
 If the endpoint fails — connection refused or dropped, HTTP error, malformed stream, tool calls still
@@ -23,6 +27,7 @@ from typing import Any
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import from_json
 
 from sizer_agent.agent import explain
 from sizer_agent.agent.engine import DeterministicEngine, EventSink
@@ -30,6 +35,7 @@ from sizer_agent.agent.events import AgentMessage, Event, QuestionAsked, ToolCal
 from sizer_agent.agent.profile import WorkloadProfile
 from sizer_agent.agent.questions import Lang, missing_questions
 from sizer_agent.agent.state import InterviewState
+from tools.bench.sse import SSEDecoder
 from tools.registry import ToolRegistry, default_registry
 
 ENV_API_KEY = "SIZER_LLM_API_KEY"
@@ -99,8 +105,10 @@ def _system_prompt(lang: Lang) -> str:
         "You are a hardware sizing assistant interviewing a customer about an AI workload. Speak "
         f"{language}. Ask one question at a time: the next missing question given in the status message. "
         "When the user answers, call record_answers with every value you understood (several per message "
-        "are fine), then confirm briefly what you recorded. If the user does not know, record the documented "
-        "default and list the field in `assumed`. If asked why, explain with the given reason. Never invent "
+        "are fine), then confirm briefly what you recorded. The values a built-in reader found in the message "
+        "are already in the profile of the status message, with the user's own words; add what it missed. "
+        "If the user does not know, record the documented default and list the field in `assumed`. "
+        "If asked why, explain with the given reason. Never invent "
         "a number: every figure you state must come from a tool result or from the user. When no question is "
         "missing, call estimate_memory (then recommend when available) and explain the results in plain words."
     )
@@ -202,6 +210,7 @@ class LLMEngine:
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": _system_prompt(lang)}]
         self._out: list[Any] = []
         self._user_text = ""
+        self._read_by_rules: dict[str, Any] = {}  # what the rules recorded from the current message
 
     @property
     def state(self) -> InterviewState:
@@ -246,9 +255,10 @@ class LLMEngine:
     def handle(self, text: str) -> list[Event]:
         if not self.active:
             return self.fallback.handle(text)
-        self._out = []
+        self._out = list(self.fallback.follow_language(text))
         checkpoint = len(self.messages)
         try:
+            self._read_with_rules(text)
             self._turn(text)
         except LLMUnavailableError as error:
             self.failure = str(error)
@@ -265,6 +275,19 @@ class LLMEngine:
         return out
 
     # -- one user message ------------------------------------------------------------------------------
+    def _read_with_rules(self, text: str) -> None:
+        """Record what the deterministic rules read in the message, before the model is asked."""
+        parsed = self.fallback.read(text)
+        values = {k: v for k, v in parsed.values.items() if k in WorkloadProfile.model_fields}
+        self._read_by_rules = {}
+        if parsed.intent != "answer" or not values:
+            return
+        said = {name: finding.words for name, finding in parsed.findings.items()}
+        events, problems = self.fallback.apply_answers(values, raw_text=text, quiet=True, words=said)
+        self._out.extend(events)
+        self._read_by_rules = {k: self.state.answers[k].value for k in values
+                               if k not in problems and k in self.state.answers}
+
     def _turn(self, text: str) -> None:
         self._user_text = text
         self.messages.append({"role": "user", "content": text})
@@ -356,14 +379,21 @@ class LLMEngine:
             return False, message, None
         unknown = [k for k in request.answers if k not in WorkloadProfile.model_fields]
         values = {k: v for k, v in request.answers.items() if k not in unknown}
+        # merged with the rules' reading: a field they read from the customer's words keeps their value
+        kept = {k: self._read_by_rules[k] for k, v in values.items()
+                if k in self._read_by_rules and v != self._read_by_rules[k]}
+        values = {k: v for k, v in values.items() if k not in kept}
         events, problems = self.fallback.apply_answers(
             values, raw_text=self._user_text, assumed=frozenset(request.assumed))
         for event in events:
             self._out.append(event)  # already sent to on_event by the deterministic engine
         problems.update({k: "unknown field" for k in unknown})
         recorded = sorted(set(values) - set(problems))
-        result = {"recorded": recorded, "refused": problems,
-                  "missing": [q.id for q in missing_questions(self.state.profile(), self.state.answered())]}
+        result: dict[str, Any] = {
+            "recorded": recorded, "refused": problems,
+            "missing": [q.id for q in missing_questions(self.state.profile(), self.state.answered())]}
+        if kept:  # not an error: the customer's own words decided
+            result["kept_from_the_message"] = kept
         ok = not problems
         self._emit(ToolReturned(call_id=call_id, tool=RECORD_TOOL, ok=ok, result=result,
                                 error=None if ok else json.dumps(problems, ensure_ascii=False)))
@@ -405,7 +435,7 @@ class LLMEngine:
                 if "text/event-stream" not in kind:  # a server that ignores stream=True
                     response.read()
                     return self._from_json(response.json())
-                return self._from_stream(response.iter_lines())
+                return self._from_stream(response.iter_bytes())
         except httpx.HTTPError as error:
             raise LLMUnavailableError(f"{type(error).__name__}: {error}".rstrip(": ")) from error
         except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
@@ -415,37 +445,40 @@ class LLMEngine:
         message = body["choices"][0]["message"]
         return _Turn(content=message.get("content") or "", tool_calls=message.get("tool_calls") or [])
 
-    def _from_stream(self, lines: Any) -> _Turn:
+    def _from_stream(self, data: Any) -> _Turn:
+        """Assemble one streamed completion (text deltas and tool-call fragments) from raw SSE bytes, with
+        the project's shared decoder (tools/bench/sse.py)."""
         content: list[str] = []
         calls: dict[int, dict[str, Any]] = {}
-        done = False
-        for line in lines:
-            if not line.startswith("data:"):
-                continue
-            data = line[5:].strip()
-            if data == "[DONE]":
-                done = True
+        decoder = SSEDecoder()
+        for block in data:
+            for payload in decoder.feed(block):  # MalformedStream is a ValueError: "malformed response"
+                chunk = from_json(payload)
+                if not isinstance(chunk, dict):
+                    raise ValueError("an event that is not a JSON object")
+                if chunk.get("error"):
+                    raise LLMUnavailableError(f"server error: {chunk['error']}")
+                for choice in chunk.get("choices") or []:
+                    self._add_delta((choice or {}).get("delta") or {}, content, calls)
+            if decoder.done:
                 break
-            chunk = json.loads(data)
-            if chunk.get("error"):
-                raise LLMUnavailableError(f"server error: {chunk['error']}")
-            for choice in chunk.get("choices") or []:
-                delta = choice.get("delta") or {}
-                if delta.get("content"):
-                    content.append(delta["content"])
-                    if self.on_text is not None:
-                        self.on_text(delta["content"])
-                for part in delta.get("tool_calls") or []:
-                    slot = calls.setdefault(int(part.get("index", 0)),
-                                            {"id": "", "type": "function", "function": {"name": "", "arguments": ""}})
-                    if part.get("id"):
-                        slot["id"] = part["id"]
-                    function = part.get("function") or {}
-                    slot["function"]["name"] += function.get("name") or ""
-                    slot["function"]["arguments"] += function.get("arguments") or ""
-        if not done:
+        if not decoder.done:
             raise LLMUnavailableError("the stream ended before [DONE] (connection dropped)")
         return _Turn(content="".join(content), tool_calls=[calls[i] for i in sorted(calls)])
+
+    def _add_delta(self, delta: dict[str, Any], content: list[str], calls: dict[int, dict[str, Any]]) -> None:
+        if delta.get("content"):
+            content.append(delta["content"])
+            if self.on_text is not None:
+                self.on_text(delta["content"])
+        for part in delta.get("tool_calls") or []:
+            slot = calls.setdefault(int(part.get("index", 0)),
+                                    {"id": "", "type": "function", "function": {"name": "", "arguments": ""}})
+            if part.get("id"):
+                slot["id"] = part["id"]
+            function = part.get("function") or {}
+            slot["function"]["name"] += function.get("name") or ""
+            slot["function"]["arguments"] += function.get("arguments") or ""
 
 
 def add_llm_arguments(parser: Any) -> None:

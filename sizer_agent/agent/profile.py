@@ -8,6 +8,7 @@ Every field is optional: `None` means "not answered yet". The question catalogue
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -86,7 +87,8 @@ class WorkloadProfile(BaseModel):
     context_len: int | None = Field(default=None, ge=16, le=10_000_000)  # max tokens per sequence
     image_resolution: int | None = Field(default=None, ge=8, le=65_536)  # vision: pixels per side
     batch_size: int | None = Field(default=None, ge=1, le=1_000_000)
-    concurrency: int | None = Field(default=None, ge=1, le=1_000_000)  # simultaneous requests/users
+    concurrency: int | None = Field(default=None, ge=1, le=1_000_000)  # simultaneous requests/users at peak
+    head_count: int | None = Field(default=None, ge=1, le=100_000_000)  # everyone who will use it, not at once
     growth_factor: float | None = Field(default=None, ge=1.0, le=1000.0)  # expected load multiplier
     ttft_ms: float | None = Field(default=None, gt=0, le=600_000)  # P99 time to first token target
     tpot_ms: float | None = Field(default=None, gt=0, le=60_000)  # P99 time per output token target
@@ -94,6 +96,7 @@ class WorkloadProfile(BaseModel):
     optimizer: Optimizer | None = None
     checkpoint_interval_min: float | None = Field(default=None, gt=0, le=100_000)
     num_gpus: int | None = Field(default=None, ge=1, le=100_000)  # planned; 0 is not a plan
+    gpu_preference: str | None = Field(default=None, max_length=60)  # a catalogue GPU id the customer named
     rendering_cad: bool | None = None  # the workstation also does rendering or CAD
     budget_eur: float | None = Field(default=None, gt=0, le=10**10)  # None after "no limit"
     power_limit_w: float | None = Field(default=None, gt=0, le=10**8)  # None after "no limit"
@@ -107,6 +110,16 @@ class WorkloadProfile(BaseModel):
     def _http_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
+        return value
+
+    @field_validator("gpu_preference")
+    @classmethod
+    def _catalogue_gpu(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        known = catalogue_gpu_ids()
+        if known and value not in known:  # an empty catalogue (broken data) checks nothing
+            raise ValueError(f"{value!r} is not a GPU of the catalogue; allowed: {', '.join(known)}")
         return value
 
     @property
@@ -123,6 +136,17 @@ class WorkloadProfile(BaseModel):
 
 
 PROFILE_FIELDS: tuple[str, ...] = tuple(WorkloadProfile.model_fields)
+
+
+@cache
+def catalogue_gpu_ids() -> tuple[str, ...]:
+    """The GPU ids of the catalogue (tools/catalog/data/gpus.toml), read once."""
+    try:
+        from tools.catalog import load_catalog
+
+        return tuple(gpu.id for gpu in load_catalog().gpus)
+    except Exception:  # the catalogue is the recommendation's business; a broken one must not stop the interview
+        return ()
 
 
 def validate_field(field: str, value: Any, base: WorkloadProfile | None = None) -> Any:

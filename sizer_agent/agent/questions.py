@@ -409,7 +409,11 @@ QUESTIONS: tuple[Question, ...] = (
 )
 
 # Asked only when the user offers them (free text or answers file); never required.
-OPTIONAL_FIELDS: tuple[str, ...] = ("model_revision", "model_family", "custom_architecture", "server_url")
+OPTIONAL_FIELDS: tuple[str, ...] = (
+    "model_revision", "model_family", "custom_architecture", "server_url", "head_count", "gpu_preference",
+)
+# Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
+_CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference"})
 
 BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
 
@@ -432,6 +436,10 @@ def field_label(field_id: str, lang: Lang) -> str:
     q = BY_ID.get(field_id)
     if q is not None:
         return q.label[lang]
+    if field_id in _CATALOGUE_LABELS:
+        from sizer_agent.i18n import render
+
+        return render(lang, f"agent.label.{field_id}")
     extra = {"model_revision": _fr_en("révision", "revision"), "model_family": _fr_en("famille", "family"),
              "custom_architecture": _fr_en("architecture", "architecture"),
              "server_url": _fr_en("serveur à mesurer", "server to measure")}

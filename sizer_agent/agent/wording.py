@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from sizer_agent.agent.questions import BY_ID, Lang, field_label
+from sizer_agent.i18n import render
 
 
 def number(value: float, lang: Lang, decimals: int = 0) -> str:
@@ -77,6 +78,10 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
         return f"{value}×{value} px"
     if field == "num_gpus":
         return f"{value} GPU"
+    if field == "head_count" and isinstance(value, int):
+        return render(lang, "agent.value.head_count_one" if value == 1 else "agent.value.head_count", n=value)
+    if field == "gpu_preference" and isinstance(value, str):
+        return gpu_name(value)
     if field == "custom_architecture" and isinstance(value, dict):
         return ", ".join(f"{k}={v}" for k, v in value.items())
     if field == "customer" and value == "":
@@ -84,6 +89,16 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
     if isinstance(value, float):
         return _trim(value, lang)
     return str(value)
+
+
+def gpu_name(gpu_id: str) -> str:
+    """'h100-sxm' -> 'NVIDIA H100 SXM5 80GB', the catalogue's name (the id itself when unknown)."""
+    try:
+        from tools.catalog import load_catalog
+
+        return next((g.name for g in load_catalog().gpus if g.id == gpu_id), gpu_id)
+    except Exception:  # the catalogue is optional for display: the id says it too
+        return gpu_id
 
 
 def understood(items: list[tuple[str, Any, Any, bool]], lang: Lang, revision: str | None = None) -> str:
@@ -118,11 +133,7 @@ def assumed_default(field: str, value: Any, lang: Lang) -> str:
     doc = question.default_doc.get(lang, "")
     shown = format_value(field, value, lang)
     shown = doc if doc.startswith(shown) else f"{shown} ({doc})"
-    if lang == "fr":
-        return (f"D'accord, je retiens la valeur par défaut pour {question.label['fr']} : {shown}"
-                f". Elle est notée comme hypothèse ; vous pourrez la corriger à tout moment.")
-    return (f"Fine, I'll use the default for {question.label['en']}: {shown} ({doc}). It is recorded as an "
-            f"assumption; you can correct it at any time.")
+    return render(lang, "agent.default.assumed", label=question.label[lang], value=shown)
 
 
 def no_default(field: str, lang: Lang) -> str:
@@ -169,3 +180,23 @@ def why(field: str, lang: Lang) -> str:
         default = (f" Si vous ne savez pas, je prendrai {question.default_doc[lang]}." if lang == "fr"
                    else f" If you don't know, I'll use {question.default_doc[lang]}.")
     return prefix + question.why[lang] + default
+
+
+def restate(findings: list[Any], missing: int, lang: Lang) -> str:
+    """What a pasted brief said, field by field with the customer's words, then how much is left."""
+    lines = [render(lang, "agent.brief.heading")]
+    for finding in sorted(findings, key=lambda f: f.span):
+        if finding.field == "model_family":
+            continue
+        key = "agent.brief.item_approximate" if finding.approximate else "agent.brief.item"
+        lines.append(render(lang, key, label=field_label(finding.field, lang),
+                            value=format_value(finding.field, finding.value, lang), words=finding.words.strip()))
+    lines.append(render(lang, "agent.brief.missing", n=missing) if missing else render(lang, "agent.brief.complete"))
+    return "\n".join(lines)
+
+
+def did_you_mean(names: tuple[str, ...] | list[str], lang: Lang) -> str:
+    """'Did you mean A, B or C?' for names the customer may have meant."""
+    shown = [str(n) for n in names]
+    joined = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {render(lang, 'agent.suggest.or')} {shown[-1]}"
+    return render(lang, "agent.suggest.model", names=joined)

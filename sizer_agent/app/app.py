@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from sizer_agent.agent.events import Event, ToolReturned
+from sizer_agent.agent.events import Event, LanguageChanged, ToolReturned
 from sizer_agent.app.backend import Backend, BackendError, OpenedSession, ProposalUnavailable
 from sizer_agent.app.i18n import Lang, t
 from sizer_agent.app.present import RecommendationView, is_recommendation_result, recommendation_view
@@ -209,6 +209,11 @@ class SizerApp(App[None]):
             self._render([event])
 
     def _render(self, events: list[Event], *, replay: bool = False) -> None:
+        for event in events:
+            if isinstance(event, LanguageChanged) and not replay and event.lang != self.lang:
+                # the customer writes in the other language: the interface follows the engine, and the
+                # engine is told nothing new (same language), so the consultant's F2 still decides
+                self.lang = event.lang
         self.chat_screen.show(events, replay=replay)
         for event in events:
             if isinstance(event, ToolReturned) and event.ok and is_recommendation_result(event.result):

@@ -33,6 +33,8 @@ A missing key or parameter raises: an incomplete translation cannot ship (tests/
 
 from __future__ import annotations
 
+import decimal
+
 import datetime
 import math
 import string
@@ -99,7 +101,14 @@ def number(value: Any, lang: Lang, decimals: int = 0) -> str:
     if x is None:
         return "—"
     pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
-    return _minus(format_decimal(x, format=pattern, locale=LOCALES[lang]))
+    return _minus(_format(x, pattern, lang))
+
+
+def _format(x: float, pattern: str, lang: Lang) -> str:
+    # Babel quantizes in the current decimal context (28 digits): a value past 1e27 would raise.
+    with decimal.localcontext() as context:
+        context.prec = 400
+        return format_decimal(x, format=pattern, locale=LOCALES[lang])
 
 
 def _minus(text: str) -> str:
@@ -112,7 +121,7 @@ def trimmed(value: Any, lang: Lang, decimals: int = 2) -> str:
     if x is None:
         return "—"
     pattern = "#,##0" + ("." + "#" * decimals if decimals else "")
-    return _minus(format_decimal(x, format=pattern, locale=LOCALES[lang]))
+    return _minus(_format(x, pattern, lang))
 
 
 def with_unit(text: str, unit: str) -> str:

@@ -190,3 +190,23 @@ def llm_server() -> Iterator[ScriptedLLM]:
     yield server
     server.server.shutdown()
     server.server.server_close()
+
+
+# -- corpus scores: printed at the end of the run (and at once with -s) ------------------------------------
+_CORPUS_REPORTS = pytest.StashKey[list[str]]()
+
+
+@pytest.fixture
+def corpus_report(request: pytest.FixtureRequest) -> Any:
+    def report(text: str) -> None:
+        print("\n" + text)
+        request.config.stash.setdefault(_CORPUS_REPORTS, []).append(text)
+        request.node.user_properties.append(("corpus_score", text))  # junit XML reports carry it too
+
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    for text in config.stash.get(_CORPUS_REPORTS, []):
+        terminalreporter.write_sep("-", "brief corpus score")
+        terminalreporter.write_line(text)

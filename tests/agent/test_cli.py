@@ -149,3 +149,79 @@ def test_cli_store_env_name_matches_the_store() -> None:
     from sizer_agent.store import ENV_DB
 
     assert _store_args.ENV_DB == ENV_DB
+
+
+BRIEF = """Hi team,
+
+We're Acme Robotics, a 40-person startup. We'd like to serve Qwen2.5 7B Instruct as an internal
+assistant: roughly 10 people at the same time, prompts around 2k tokens, answers ~300 tokens.
+Budget: €40k. Ideally two L40S in a tower under the desk.
+
+Thanks,
+Dana
+"""
+
+
+def test_intake_brief_prints_each_field_with_its_words_and_the_open_questions(tmp_path: Path) -> None:
+    brief = tmp_path / "brief.txt"
+    brief.write_text(BRIEF)
+    result = cli("intake", "--brief", str(brief), db=tmp_path / "s.db")
+    assert result.returncode == 0, result.stderr
+    assert "Understood from the brief" in result.stdout
+    assert "Acme Robotics" in result.stdout and "“two L40S”" in result.stdout
+    assert "about" in result.stdout  # "roughly 10 people": approximate
+    assert "Questions still open" in result.stdout and "What maximum time to first token" in result.stdout
+    assert not (tmp_path / "s.db").exists()  # a brief alone stores nothing
+
+    french = cli("intake", "--brief", "-", "--json", db=tmp_path / "s.db", stdin=(
+        "Bonjour, pour la société Dupont Industrie on voudrait héberger Llama 3.1 70B en FP8, "
+        "une vingtaine d'utilisateurs en même temps, budget autour de 60k€ HT."))
+    out = json.loads(french.stdout)
+    assert french.returncode == 0 and out["ok"] and out["lang"] == "fr" and out["source"] == "-"
+    fields = {f["field"]: f for f in out["understood"]}
+    assert fields["concurrency"]["value"] == 20 and fields["concurrency"]["approximate"] is True
+    assert fields["customer"]["words"] == "Dupont Industrie" and fields["budget_eur"]["value"] == 60000
+    assert out["profile"]["model"] == "meta-llama/Llama-3.1-70B-Instruct"
+    assert "input_len" in [q["field"] for q in out["open"]] and "model" not in [q["field"] for q in out["open"]]
+
+
+def test_intake_brief_and_answers_store_a_session_where_the_answers_win(tmp_path: Path) -> None:
+    brief = tmp_path / "brief.txt"
+    brief.write_text(BRIEF)
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(yaml.safe_dump({
+        "lang": "en", "customer": "Acme (EU branch)", "precision": "bf16", "context_len": "8k",
+        "growth_factor": "I don't know", "ttft_ms": "500 ms", "tpot_ms": "I don't know", "framework": "vllm",
+        "framework_version": "0.11", "rendering_cad": "no", "ecc_required": "no", "power_limit_w": "no limit"}))
+    result = cli("intake", "--brief", str(brief), "--answers", str(answers), "--no-tools", "--json",
+                 db=tmp_path / "s.db")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["ok"] and out["session_id"] == 1 and out["assumed"] == ["growth_factor", "tpot_ms"]
+    profile = out["profile"]
+    assert profile["customer"] == "Acme (EU branch)"  # the answers file wins
+    assert profile["model"] == "Qwen/Qwen2.5-7B-Instruct" and profile["concurrency"] == 10
+    assert profile["head_count"] == 40 and profile["gpu_preference"] == "l40s" and profile["num_gpus"] == 2
+    stored = json.loads(cli("sessions", "export", "1", db=tmp_path / "s.db").stdout)
+    assert stored["answers"]["gpu_preference"]["raw_text"] == "L40S"  # each field keeps the brief's words
+    assert stored["answers"]["head_count"]["value"] == 40
+
+
+def test_bad_briefs_get_one_line_and_exit_2(tmp_path: Path) -> None:
+    cases = {
+        "missing.txt": None,
+        "binary.bin": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        "empty.txt": b"  \n\t\n",
+        "huge.txt": b"Llama 3.1 8B, 32 users. " * 5000,
+        "latin1.txt": "Budget 25 000 €, modèle Llama".encode("latin-1", "replace"),
+    }
+    for name, content in cases.items():
+        path = tmp_path / name
+        if content is not None:
+            path.write_bytes(content)
+        result = cli("intake", "--brief", str(path), db=tmp_path / "s.db")
+        assert result.returncode == 2, (name, result.stdout, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1 and "brief" in result.stderr, (name, result.stderr)
+        assert "Traceback" not in result.stderr
+    neither = cli("intake", db=tmp_path / "s.db")
+    assert neither.returncode == 2 and "--brief" in neither.stderr

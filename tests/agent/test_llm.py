@@ -53,12 +53,15 @@ def test_answers_recorded_through_the_tool_and_phrased_by_the_model(
     engine = engine_for(llm_server, registry, on_text=streamed.append)
     engine.start()
     events = engine.handle("Acme here: chatbot on Llama 3.1 8B in fp8, 32 users")
-    assert {e.field: e.value for e in of(events, AnswerRecorded)} == {
-        "customer": "Acme", "use_case": "online_serving", "model": "Llama-3.1-8B", "precision": "fp8",
-        "concurrency": 32}
+    # the rules read the message first; the model's "Llama-3.1-8B" does not replace the registry id they found
+    assert {e.field: e.value for e in of(events, AnswerRecorded) if e.field != "model_family"} == {
+        "customer": "Acme", "use_case": "online_serving", "model": "meta-llama/Llama-3.1-8B-Instruct",
+        "precision": "fp8", "concurrency": 32}
     (called,) = of(events, ToolCalled)
     (returned,) = of(events, ToolReturned)
     assert called.tool == returned.tool == "record_answers" and returned.ok
+    kept = returned.result["kept_from_the_message"] if returned.result else {}
+    assert kept == {"model": "meta-llama/Llama-3.1-8B-Instruct"}
     assert returned.result and returned.result["missing"][0] == "input_len"
     (question,) = of(events, QuestionAsked)
     assert question.question_id == "input_len" and question.text.startswith("Noted:")
@@ -109,7 +112,7 @@ def test_malformed_tool_call_is_retried_with_the_validation_message(llm_server: 
     ]
     engine = engine_for(llm_server, registry)
     engine.start()
-    events = engine.handle("16 users")
+    events = engine.handle("the whole support desk")  # nothing the rules can read: the model's call decides
     returned = of(events, ToolReturned)
     assert [r.ok for r in returned] == [False, False, True]
     assert "not valid JSON" in (returned[0].error or "")
@@ -118,6 +121,53 @@ def test_malformed_tool_call_is_retried_with_the_validation_message(llm_server: 
     assert "not valid JSON" in retry_prompt
     assert engine.state.answers["concurrency"].value == 16
     assert engine.active
+
+
+def test_the_model_adds_what_the_rules_missed_and_the_customers_words_win(
+    llm_server: Any, registry: ToolRegistry
+) -> None:
+    """One tool call whose schema is the profile, merged with the rules' reading, validated the same way."""
+    extraction = json.dumps({"answers": {"customer": "ACME Corp", "head_count": 40, "concurrency": 8,
+                                         "precision": "int3"}})
+    llm_server.script = [
+        ("stream", H.tool_call_chunks("record_answers", extraction)),
+        ("stream", H.text_chunks("Which precision do you serve in?")),
+    ]
+    engine = engine_for(llm_server, registry)
+    engine.start()
+    events = engine.handle("Acme here: a chatbot on Llama 3.1 8B for the whole sales team, maybe 8 at once")
+    recorded = {e.field: e.value for e in of(events, AnswerRecorded)}
+    assert recorded["customer"] == "Acme" and recorded["concurrency"] == 8  # read by the rules, kept
+    assert recorded["head_count"] == 40  # only the model read it: added
+    assert "precision" not in recorded  # validated like any answer: "int3" is refused
+    (returned,) = of(events, ToolReturned)
+    assert not returned.ok and "precision" in (returned.error or "")
+    assert returned.result and returned.result["kept_from_the_message"] == {"customer": "Acme"}
+    assert "head_count" in returned.result["recorded"]
+    assert engine.state.answers["head_count"].raw_text.startswith("Acme here")
+
+
+def test_the_stream_is_read_by_the_shared_sse_decoder(monkeypatch: pytest.MonkeyPatch, registry: ToolRegistry) -> None:
+    """No second hand-written parser: every byte of the stream goes through tools.bench.sse.SSEDecoder."""
+    from tools.bench import sse
+
+    fed: list[bytes] = []
+    original = sse.SSEDecoder.feed
+
+    def spy(self: sse.SSEDecoder, data: bytes) -> list[bytes]:
+        fed.append(data)
+        return original(self, data)
+
+    monkeypatch.setattr(sse.SSEDecoder, "feed", spy)
+    body = b"".join(f"data: {json.dumps(c)}\r\n\r\n".encode() for c in H.text_chunks("Which use case?"))
+    body += b": keep-alive comment\n\ndata: [DONE]\n\n"
+    client = httpx.Client(transport=httpx.MockTransport(
+        lambda request: httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)))
+    engine = LLMEngine(LLMConfig(url="http://127.0.0.1:9/v1", model="m"), registry, lang="en", client=client)
+    engine.start()
+    events = engine.handle("hello")
+    assert of(events, QuestionAsked)[-1].text == "Which use case?" and engine.active
+    assert b"".join(fed) == body
 
 
 def test_tool_calls_still_malformed_after_retries_fall_back(llm_server: Any, registry: ToolRegistry) -> None:

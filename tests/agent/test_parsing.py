@@ -6,15 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sizer_agent.agent.parsing import detect_intent, parse_message, parse_number
 from sizer_agent.agent.questions import QUESTIONS
+from sizer_agent.agent.understanding import detect_intent, parse_message, read_number
 
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("Llama 3.1 70B Instruct en fp8, contexte 8k, 32 utilisateurs",
-     {"model": "Llama-3.1-70B-Instruct", "precision": "fp8", "context_len": 8192, "concurrency": 32}),
+     {"model": "meta-llama/Llama-3.1-70B-Instruct", "precision": "fp8", "context_len": 8192, "concurrency": 32}),
     ("serving Qwen2.5 7B in AWQ, 128k context, 200 concurrent users",
-     {"use_case": "online_serving", "model": "Qwen2.5-7B", "precision": "int4", "context_len": 131072,
+     {"use_case": "online_serving", "model": "Qwen/Qwen2.5-7B-Instruct", "precision": "int4", "context_len": 131072,
       "concurrency": 200}),
     ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512}),
     ("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
@@ -43,10 +43,11 @@ from sizer_agent.agent.questions import QUESTIONS
     ("4 x H100", {"num_gpus": 4}),
     ("50% growth", {"growth_factor": 1.5}),
     ("budget around 40k", {"budget_eur": 40000.0}),
-    ("Mixtral 8x7B in AWQ", {"model": "Mixtral-8X7B", "precision": "int4"}),
+    ("Mixtral 8x7B in AWQ", {"model": "mistralai/Mixtral-8x7B-Instruct-v0.1", "precision": "int4"}),
     ("2×RTX 5090", {"num_gpus": 2}),
+    # a population, not simultaneous users: head count (tests/agent/corpus/SCHEMA.md)
     ("chatbot interne pour 200 personnes, peut-être le double l'an prochain",
-     {"use_case": "online_serving", "concurrency": 200, "growth_factor": 2.0}),
+     {"use_case": "online_serving", "head_count": 200, "growth_factor": 2.0}),
 ])
 def test_keyword_values_anywhere(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values
@@ -99,11 +100,14 @@ def test_corrections() -> None:
     assert not parse_message("no budget", "budget_eur", "money").correction
 
 
-@pytest.mark.parametrize(("text", "value"), [("25 000", 25000), ("25,000", 25000), ("1,5", 1.5),
-                                              ("1.5", 1.5), ("12", 12),
-                                              ("0.125", 0.125), ("8 192", 8192)])
-def test_numbers(text: str, value: float) -> None:
-    assert parse_number(text) == value
+@pytest.mark.parametrize(("text", "lang", "whole", "value"), [
+    ("25 000", "fr", True, 25000), ("25,000", "en", False, 25000), ("1,5", "fr", False, 1.5),
+    ("1,5", "en", False, 1.5), ("1.5", "fr", False, 1.5), ("12", "fr", False, 12), ("0.125", "en", False, 0.125),
+    ("8 192", "fr", True, 8192), ("1,500", "fr", False, 1.5), ("1,500", "en", False, 1500),
+    ("1,500", "fr", True, 1500), ("25.000", "fr", True, 25000), ("2.048", "fr", False, 2.048),
+])
+def test_numbers(text: str, lang: str, whole: bool, value: float) -> None:
+    assert read_number(text, lang, whole=whole) == value  # type: ignore[arg-type]
 
 
 @settings(max_examples=300, deadline=None)
@@ -128,3 +132,93 @@ unit_text = st.builds(
 @given(st.lists(unit_text, max_size=6).map(", ".join))
 def test_parser_survives_unit_soup(text: str) -> None:
     parse_message(text)
+
+
+# The failures the issue lists, each as a customer wrote it (issue 11, "Why").
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Bonjour, pour la société Dupont Industrie on voudrait héberger Llama 3.1 70B",
+     {"customer": "Dupont Industrie", "use_case": "online_serving"}),
+    ("Hi, we're Acme Robotics.", {"customer": "Acme Robotics"}),
+    ("I'm working for Renault Digital.", {"customer": "Renault Digital"}),
+    ("une vingtaine d'utilisateurs", {"concurrency": 20}),
+    ("deux cents utilisateurs", {"concurrency": 200}),
+    ("une cinquantaine d'utilisateurs", {"concurrency": 50}),
+    ("cent mille euros", {"budget_eur": 100000.0}),
+    ("trente-deux utilisateurs", {"concurrency": 32}),
+    ("sept GPU", {"num_gpus": 7}),
+    ("thirty two users", {"concurrency": 32}),
+    ("a couple of GPUs", {"num_gpus": 2}),
+    ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+    ("500 people, maybe 50 at the same time at peak", {"head_count": 500, "concurrency": 50}),
+    ("we want to serve it", {"use_case": "online_serving"}), ("host Llama 3.1 8B", {"use_case": "online_serving"}),
+    ("deploy Llama 3.1 8B", {"use_case": "online_serving"}), ("héberger Mistral 7B", {"use_case": "online_serving"}),
+    ("mettre en production Mistral 7B", {"use_case": "online_serving"}),
+    ("Llama 3.1 8B, inference only", {"use_case": "online_serving"}),
+    ("serve a fine-tuned Llama-3.1-8B", {"use_case": "online_serving", "model": "meta-llama/Llama-3.1-8B-Instruct"}),
+    ("fine tuner (full) Mistral 7B", {"use_case": "finetune_full"}),
+    ("Qwen 2.5 72B instruct", {"model": "Qwen/Qwen2.5-72B-Instruct"}),
+    ("Llama 3.3 70B", {"model": "meta-llama/Llama-3.3-70B-Instruct"}),
+    ("lama 3.1 70b", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
+    ("deepseek-r1 distill qwen 32b", {"model": "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"}),
+    ("un modèle de type Llama (architecture maison, 3B)", {"model": None}),
+    ("on the bf16 base (not 4-bit)", {"precision": "bf16"}),
+    ("Budget autour de 25k€", {"budget_eur": 25000.0, "deployment": None}),
+    ("2.048 s de TTFT", {"ttft_ms": 2048.0}),
+    ("1,500 Go de données", {"dataset_size_bytes": 1_500_000_000}),
+    ("start streaming within 300 ms", {"ttft_ms": 300.0}),
+    ("sub-300ms time to first token", {"ttft_ms": 300.0}),
+    ("20 tokens/s per user", {"tpot_ms": 50.0}),
+    ("1,5 To de texte", {"dataset_size_bytes": 1_500_000_000_000}),
+    ("3 TB of text", {"dataset_size_bytes": 3_000_000_000_000}),
+    ("We want to serve Llama 3.1 70B Instruct with vLLM 0.11 in FP8, 4k input and 512 output tokens, 32 concurrent "
+     "users, inference only, one GPU planned, no rendering or CAD.",
+     {"use_case": "online_serving", "model": "meta-llama/Llama-3.1-70B-Instruct", "framework": "vllm",
+      "framework_version": "0.11", "precision": "fp8", "input_len": 4096, "output_len": 512, "concurrency": 32,
+      "num_gpus": 1, "rendering_cad": False, "customer": None}),
+])
+def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
+    values = parse_message(text).values
+    for key, value in expected.items():
+        assert values.get(key) == value, (key, values)
+
+
+# Messages written for these tests (not from a corpus): phrasings the rules must generalise to.
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Hello, I'm Tom from Brightline Analytics. We'd like to host Llama 3.3 70B Instruct (FP8) for about 120 "
+     "employees, with a peak of 25 simultaneous users. Context: 16k. Our budget is around 90k EUR.",
+     {"customer": "Brightline Analytics", "head_count": 120, "concurrency": 25, "context_len": 16384,
+      "budget_eur": 90000.0, "precision": "fp8"}),
+    ("On veut éviter le cloud : tout doit rester on-prem. 4 cartes A100 80 Go déjà en stock.",
+     {"deployment": "server", "num_gpus": 4, "gpu_preference": "a100-80gb-sxm"}),
+    ("Image classification of X-rays, ResNet-50, 512x512 inputs, batch 64, two L40S, 2U free, 2.5 kW.",
+     {"use_case": "vision", "image_resolution": 512, "input_len": None, "batch_size": 64, "num_gpus": 2,
+      "rack_units": 2, "power_limit_w": 2500.0}),
+    ("Nous formons des juristes : 45 élèves, dont la moitié en même temps au maximum.",
+     {"head_count": 45, "concurrency": None}),
+    ("salut, je veux faire tourner gemma 3 27b en q4 sur ma machine perso, juste moi",
+     {"model": "google/gemma-3-27b-it", "precision": "int4", "concurrency": 1, "use_case": "online_serving"}),
+    ("FYI the model is ~140 GB in bf16 so we think 2x H100 80GB", {"dataset_size_bytes": None, "num_gpus": 2}),
+    ("une H100 coûte environ 30 000 € pièce", {"budget_eur": None}),
+    ("Budget d'environ deux cent mille euros pour un serveur 8 GPU H200", {"budget_eur": 200000.0, "num_gpus": 8}),
+    ("Quote request: one RTX PRO 6000 Blackwell workstation, 128 GB ECC RAM, for Phi-2 experiments in fp32.",
+     {"num_gpus": 1, "gpu_preference": "rtx-pro-6000-ws", "deployment": "workstation", "ecc_required": True,
+      "model": "microsoft/phi-2", "precision": "fp32"}),
+    ("Can gpt-oss-120b (MXFP4 weights) fit on one H100 80GB for 8 concurrent users?",
+     {"dataset_size_bytes": None, "num_gpus": 1, "gpu_preference": "h100-sxm", "precision": "mxfp4"}),
+    ("Gemma 2 9B served in fp16 via HF TGI 2.0.4, 12 concurrent users, TTFT 400ms, ITL 40ms",
+     {"model": "google/gemma-2-9b-it", "framework": "other", "framework_version": "2.0.4", "ttft_ms": 400.0,
+      "tpot_ms": 40.0}),
+    ("GB200 NVL72 pour servir Qwen3 Coder 480B en NVFP4 ? 2000 développeurs, 300 en pointe.",
+     {"gpu_preference": "gb200", "model": "Qwen/Qwen3-Coder-480B-A35B-Instruct", "precision": "nvfp4",
+      "head_count": 2000, "concurrency": 300}),
+    ("torchtune LoRA recipe on Llama 2 7B, seq 4096, batch size 16, SGD with momentum, checkpointing every 15 "
+     "minutes, 50 GB of data",
+     {"framework": "pytorch", "use_case": "finetune_lora", "model": "meta-llama/Llama-2-7b-hf",
+      "optimizer": "sgd_momentum", "checkpoint_interval_min": 15.0, "dataset_size_bytes": 50_000_000_000}),
+    ("On prévoit +20 % d'utilisateurs par an ; pour l'instant 40 requêtes simultanées sur Qwen3 8B.",
+     {"growth_factor": 1.2, "concurrency": 40, "model": "Qwen/Qwen3-8B"}),
+])
+def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) -> None:
+    values = parse_message(text).values
+    for key, value in expected.items():
+        assert values.get(key) == value, (key, values)

@@ -29,6 +29,15 @@ REFERENCE_COUNTS = {
     "openai/gpt-oss-20b": 20_914_757_184,
     "meta-llama/Llama-3.1-405B-Instruct": 405_853_388_800,
     "codellama/CodeLlama-7b-hf": 6_738_546_688,
+    # Models added for free-text briefs. Llama 3.3 70B and R1-Distill-Llama-70B: the INDEX's count for
+    # Llama 3.3 70B (same as Llama 3.1 70B); R1-Distill-Llama-8B: Llama 3.1 8B's safetensors total / 2;
+    # Qwen2.5-32B and R1-Distill-Qwen-32B: the Hub's safetensors metadata of R1-Distill-Qwen-32B
+    # (BF16 32,763,876,352), which Qwen2.5-32B's model card rounds to 32.5B.
+    "meta-llama/Llama-3.3-70B-Instruct": 70_553_706_496,
+    "deepseek-ai/DeepSeek-R1-Distill-Llama-70B": 70_553_706_496,
+    "deepseek-ai/DeepSeek-R1-Distill-Llama-8B": 8_030_261_248,
+    "Qwen/Qwen2.5-32B-Instruct": 32_763_876_352,
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B": 32_763_876_352,
 }
 
 
@@ -47,6 +56,9 @@ def test_moe_active_parameters_follow_model_cards() -> None:
     # Model cards: gpt-oss-120b "5.1B active", DeepSeek-V3 "37B activated", Mixtral "12.9B active".
     assert load_model("gpt-oss-120b").params_active == pytest.approx(5.1e9, rel=0.02)
     assert load_model("deepseek-v3").params_active == pytest.approx(37e9, rel=0.02)
+    # DeepSeek-R1 model card: "671B total, 37B activated" (the DeepSeek-V3 architecture).
+    assert load_model("deepseek-r1").params_total == load_model("deepseek-v3").params_total
+    assert load_model("deepseek-r1").params_active == pytest.approx(37e9, rel=0.02)
     assert load_model("mixtral-8x7b").params_active == pytest.approx(12.9e9, rel=0.03)
 
 

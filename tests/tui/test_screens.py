@@ -41,7 +41,8 @@ async def test_suggester_completes_prefix(make_app, scripted) -> None:
 
 async def test_interview_fills_sidebar_and_opens_results(make_app, scripted) -> None:
     app = make_app(scripted)
-    async with app.run_test(size=(80, 24)) as pilot:
+    # Tall enough for the verdict, the table and the reasons the others fail in one screen.
+    async with app.run_test(size=(80, 40)) as pilot:
         await settle(pilot)
         await say(pilot, "Llama-3.1-70B-Instruct")
         assert app.query_one(ProfilePanel).profile == {"model": "Llama-3.1-70B-Instruct"}

@@ -1,4 +1,5 @@
-"""`sizer-agent intake --answers FILE`: the interview without the app (self-service, scripts, CI)."""
+"""`sizer-agent intake --answers FILE` / `--brief FILE|-`: the interview without the app (self-service,
+scripts, CI); a brief is a customer's free text, read like a first chat message."""
 
 from __future__ import annotations
 
@@ -6,28 +7,36 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from sizer_agent.agent.events import AgentMessage
-from sizer_agent.agent.intake import run_intake
 from sizer_agent.agent.questions import QUESTIONS
 from sizer_agent.cli.commands._store_args import EXIT_USAGE, add_db_argument, open_store, report_store_error
-from sizer_agent.store import StoreError
+
+if TYPE_CHECKING:
+    from sizer_agent.agent.intake import BriefReading, IntakeResult
 
 NAME = "intake"
 ORDER = 30
-HELP = "run the sizing interview from an answers file (YAML or JSON) and store the session"
+HELP = "run the sizing interview from an answers file (YAML or JSON) or a free-text brief, and store the session"
+MAX_BRIEF_BYTES = 100_000  # a customer's e-mail is a few kB; more is not a brief (and would be read slowly)
 _FIELDS = "\n".join(
     f"  {q.id:<24} {q.label['en']}" + ("" if q.applies_doc == "always" else f"  [{q.applies_doc}]")
     + (f"  default: {q.default_doc['en']}" if q.has_default() else "  (required, no default)")
     for q in QUESTIONS
 )
 DESCRIPTION = f"""\
-Runs the same interview as the app, headless: reads every answer from FILE, checks them all, lists every
-missing or invalid answer at once (exit 2, nothing stored), else stores a session, runs the tools
-(estimate_memory, then recommend when installed) and prints the result.
+Runs the same interview as the app, headless.
+
+--answers FILE: reads every answer from FILE, checks them all, lists every missing or invalid answer at
+once (exit 2, nothing stored), else stores a session, runs the tools (estimate_memory, then recommend
+when installed) and prints the result.
+
+--brief FILE (or - for standard input): reads a free-text brief (a customer's e-mail, French or English)
+and prints what was understood, each field with the words it came from, and the questions still open
+with what "I don't know" would record. Nothing is stored. With --answers too, the answers win and the
+brief fills the fields they leave out; then the tools run and the session is stored as with --answers.
 
 Values may be typed or free text read like a chat answer:
   use_case: online_serving           model: "Llama 3.1 70B Instruct"     precision: fp8
@@ -36,20 +45,31 @@ Values may be typed or free text read like a chat answer:
   dataset_size_bytes: "1,5 To"       budget_eur: "pas de limite"         ecc_required: "oui"
   tpot_ms: "je ne sais pas"          -> the documented default, marked as an assumption
 Optional: lang (fr|en), title, model_revision, custom_architecture {{hidden_size, num_layers, ...}},
-server_url (a running OpenAI-compatible server to benchmark).
+server_url (a running OpenAI-compatible server to benchmark), head_count (everyone who will use it),
+gpu_preference (a catalogue GPU id, e.g. h100-sxm).
 
 Questions (which ones are required depends on use_case):
 {_FIELDS}
 
---json prints: {{"ok": bool, "session_id": int|null, "lang", "title", "problems": [{{"field", "kind":
-missing|invalid|unknown_field|tool, "message"}}], "profile": {{...}}, "assumed": [field], "events": [...]}}
-Exit codes: 0 stored; 2 missing/invalid answers or a tool refused them (nothing stored); 1 database error.
+--json prints, with --answers: {{"ok": bool, "session_id": int|null, "lang", "title", "problems": [{{"field",
+"kind": missing|invalid|unknown_field|tool, "message"}}], "profile": {{...}}, "assumed": [field],
+"events": [...], "brief": <as below>|null}}
+and with --brief alone: {{"ok": true, "source", "lang", "understood": [{{"field", "value", "words",
+"span": [start, end], "approximate": bool, "rule"}}], "dropped": [problem], "suggestions": {{field:
+[value]}}, "open": [{{"field", "question", "default": str|null}}], "read_chars": int, "truncated": bool,
+"profile": {{...}}}} (a brief is read up to 20,000 characters)
+
+Exit codes: 0 brief read, or session stored; 2 bad input (a file missing, binary, empty or larger than
+{MAX_BRIEF_BYTES:,} bytes; answers missing or invalid; a tool refused them; nothing stored); 1 database
+error.
 """
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--answers", required=True, metavar="FILE", help="answers file, .yaml/.yml or .json")
-    parser.add_argument("--lang", choices=("fr", "en"), default=None, help="language of the session")
+    parser.add_argument("--answers", metavar="FILE", help="answers file, .yaml/.yml or .json")
+    parser.add_argument("--brief", metavar="FILE", help="free-text brief, UTF-8 (- reads standard input)")
+    parser.add_argument("--lang", choices=("fr", "en"), default=None,
+                        help="language of the session (default: the answers file's, else the brief's)")
     parser.add_argument("--no-tools", action="store_true", help="store the profile without running the tools")
     parser.add_argument("--json", action="store_true", help="machine-readable result (schema above)")
     add_db_argument(parser)
@@ -62,19 +82,76 @@ def _load(path: str) -> Any:
     return yaml.safe_load(text)  # YAML is a superset of JSON: other extensions read either
 
 
+class BriefError(ValueError):
+    """The brief cannot be read; the message names the problem."""
+
+
+def read_brief_file(path: str) -> str:
+    """The text of a brief file (or of standard input for "-"), or BriefError with one line saying why."""
+    name = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_BRIEF_BYTES + 1)
+        else:
+            with Path(path).open("rb") as handle:
+                data = handle.read(MAX_BRIEF_BYTES + 1)
+    except OSError as error:
+        raise BriefError(f"cannot read {name}: {error.strerror or error}") from None
+    if len(data) > MAX_BRIEF_BYTES:
+        raise BriefError(f"{name} is larger than {MAX_BRIEF_BYTES:,} bytes: not a brief (paste the customer's text)")
+    if b"\x00" in data:
+        raise BriefError(f"{name} is binary data, not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise BriefError(f"{name} is not UTF-8 text (byte {error.start})") from None
+    if not text.strip():
+        raise BriefError(f"{name} is empty")
+    return text
+
+
 def run(args: argparse.Namespace) -> int:
+    if not args.answers and not args.brief:
+        print("sizer-agent intake: error: give --answers FILE, --brief FILE, or both (see --help)", file=sys.stderr)
+        return EXIT_USAGE
+    brief: BriefReading | None = None
+    if args.brief:
+        from sizer_agent.agent.engine import bundled_model_names
+        from sizer_agent.agent.intake import read_brief
+
+        try:
+            text = read_brief_file(args.brief)
+        except BriefError as error:
+            print(f"sizer-agent intake: error: brief: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        brief = read_brief(text, args.lang, bundled_model_names())
+        if not args.answers:
+            _print_brief(brief, args)
+            return 0
     try:
         data = _load(args.answers)
-    except (OSError, json.JSONDecodeError, yaml.YAMLError) as error:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as error:
         print(f"sizer-agent intake: error: answers: cannot read {args.answers}: {error}".splitlines()[0],
               file=sys.stderr)
         return EXIT_USAGE
-    result = run_intake(data, lang=args.lang, run_tools=not args.no_tools)
+    from sizer_agent.agent.intake import run_intake
+
+    result = run_intake(data, lang=args.lang, run_tools=not args.no_tools, brief=brief)
+    answered = set(data) if isinstance(data, dict) else set()
+    return _store_and_print(result, brief, args, answered)
+
+
+def _store_and_print(
+    result: IntakeResult, brief: BriefReading | None, args: argparse.Namespace, answered: set[str],
+) -> int:
+    from sizer_agent.i18n import render
+
     session_id = None
     if result.ok:
         from pydantic import TypeAdapter
 
         from sizer_agent.agent.events import Event
+        from sizer_agent.store import StoreError
 
         events = TypeAdapter(list[Event]).validate_python(result.events)
         try:
@@ -83,20 +160,73 @@ def run(args: argparse.Namespace) -> int:
         except StoreError as error:
             return report_store_error(NAME, error)
     if args.json:
-        print(json.dumps({"session_id": session_id, **result.model_dump(mode="json")}, ensure_ascii=False,
-                         indent=2))
+        print(json.dumps({"session_id": session_id, **result.model_dump(mode="json"),
+                          "brief": brief.model_dump(mode="json") if brief else None}, ensure_ascii=False, indent=2))
+        return 0 if result.ok else EXIT_USAGE
+    lang = result.lang
+    if brief is not None:
+        _print_understood(brief, lang, answered)
+    if not result.ok:
+        # the problems themselves are written in English (as every error of the command line): so is their header
+        print(render("en", "intake.problems", n=len(result.problems), source=args.answers), file=sys.stderr)
+        for problem in result.problems:
+            print(f"  {problem.field}: {problem.kind}: {problem.message}", file=sys.stderr)
+        return EXIT_USAGE
+    from sizer_agent.agent.events import AgentMessage
+
+    for event in result.events:
+        if event.get("kind") == "message" and event.get("tone") in ("result", "error"):
+            print(AgentMessage.model_validate(event).text)
+    if result.assumed:
+        print(render(lang, "intake.assumed", fields=", ".join(result.assumed)))
+    print(render(lang, "intake.stored", id=session_id))
+    return 0
+
+
+def _print_brief(brief: BriefReading, args: argparse.Namespace) -> None:
+    if args.json:
+        from sizer_agent.agent.profile import WorkloadProfile
+
+        profile = WorkloadProfile.model_validate(brief.values).model_dump(mode="json", exclude_none=True)
+        source = "-" if args.brief == "-" else args.brief
+        print(json.dumps({"ok": True, "source": source, **brief.model_dump(mode="json"), "profile": profile},
+                         ensure_ascii=False, indent=2))
+        return
+    _print_understood(brief, brief.lang)
+    from sizer_agent.i18n import render
+
+    lang = brief.lang
+    if brief.open:
+        print(render(lang, "intake.open", n=len(brief.open)))
+        width = max(len(q.field) for q in brief.open)
+        for question in brief.open:
+            default = render(lang, "intake.open_default", default=question.default) if question.default else (
+                render(lang, "intake.open_required"))
+            print(f"  {question.field:<{width}}  {question.question}  {default}")
     else:
-        if not result.ok:
-            print(f"sizer-agent intake: {len(result.problems)} problem(s) in {args.answers}, nothing stored:",
-                  file=sys.stderr)
-            for problem in result.problems:
-                print(f"  {problem.field}: {problem.kind}: {problem.message}", file=sys.stderr)
-        else:
-            for event in result.events:
-                if event.get("kind") == "message" and event.get("tone") in ("result", "error"):
-                    print(AgentMessage.model_validate(event).text)
-            if result.assumed:
-                print(("assumed (documented defaults): " if result.lang == "en" else "hypothèses (défauts "
-                       "documentés) : ") + ", ".join(result.assumed))
-            print(f"stored as session {session_id}")
-    return 0 if result.ok else EXIT_USAGE
+        print(render(lang, "intake.complete"))
+
+
+def _print_understood(brief: BriefReading, lang: Any, answered: set[str] | frozenset[str] = frozenset()) -> None:
+    """Each field with the words it came from; approximate values marked, and those the answers file
+    replaced; refused values and suggestions."""
+    from sizer_agent.agent.questions import field_label
+    from sizer_agent.agent.wording import did_you_mean, format_value
+    from sizer_agent.i18n import render
+
+    if brief.truncated:
+        print(render(lang, "intake.truncated", n=brief.read_chars))
+    print(render(lang, "intake.understood", n=len(brief.understood)))
+    rows = [(field_label(f.field, lang), format_value(f.field, f.value, lang), f) for f in brief.understood]
+    label_width = max((len(label) for label, _, _ in rows), default=0)
+    value_width = max((len(value) for _, value, _ in rows), default=0)
+    for label, value, finding in rows:
+        status = render(lang, "intake.replaced" if finding.field in answered else (
+            "intake.approximate" if finding.approximate else "intake.given"))
+        print(render(lang, "intake.row", label=f"{label:<{label_width}}", value=f"{value:<{value_width}}",
+                     status=f"{status:<10}", words=finding.words.replace("\n", " ")))
+    for problem in brief.dropped:
+        print(render(lang, "intake.dropped", field=problem.field, reason=problem.message))
+    for field, names in brief.suggestions.items():
+        if field == "model" and names:
+            print(did_you_mean(names, lang))

@@ -36,9 +36,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'name':<24}{'id':<48}{'params':>10}{'active':>10}  context")
+    name_w = max(len("name"), *(len(row["aliases"][0]) for row in rows)) + 2  # the longest name sets the column
+    id_w = max(len("id"), *(len(row["id"]) for row in rows)) + 2
+    print(f"{'name':<{name_w}}{'id':<{id_w}}{'params':>10}{'active':>10}  context")
     for row in rows:
-        print(f"{row['aliases'][0]:<24}{row['id']:<48}{params(row['params_total']):>10}"
+        print(f"{row['aliases'][0]:<{name_w}}{row['id']:<{id_w}}{params(row['params_total']):>10}"
               f"{params(row['params_active']):>10}  {row['max_position_embeddings']:,}")
     print("\nrevision: every bundled config is unpinned (not tied to a Hub commit)")
     return 0

@@ -1,0 +1,205 @@
+"""GPUs the customer names: how many ("two H100s", "8x H200", "un serveur 8 GPU") and which card.
+
+The cards are the catalogue's (tools/catalog/data/gpus.toml, loaded through `tools.catalog.load_catalog`):
+each card is known by the model number in its name ("H100", "L40S", "RTX PRO 6000", "MI300X") and the
+words that tell its variants apart ("SXM", "PCIe", "NVL", "80GB", "Server", "Max-Q"). A model number said
+alone picks the flagship variant: SXM before PCIe, 80 GB before 40 GB, the workstation edition of the
+RTX PRO 6000 — so "H100" is h100-sxm and "A100" is a100-80gb-sxm, as the corpus schema says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.text import Message, plain
+
+_VENDOR_WORDS = {"nvidia", "amd", "geforce", "instinct", "intel"}
+_QUALIFIERS = ("sxm", "pcie", "nvl", "ada", "server", "workstation", "ws", "max-q", "maxq", "blackwell", "ultra")
+_FLAGSHIP = ("sxm", "80gb", "-ws")  # preferred variant words, in order, when the customer names none
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    model: str  # "h100", "l40s", "rtx pro 6000", "rtx 6000", "rtx 5090"
+    words: frozenset[str]  # everything in its id and name
+
+
+@dataclass(frozen=True)
+class CardIndex:
+    cards: tuple[Card, ...]
+    pattern: re.Pattern[str]  # a model number, its vendor words before it and its variant words after it
+
+
+def _card(gpu_id: str, name: str) -> Card:
+    text = re.sub(r"\(.*?\)", " ", plain(name))
+    tokens = [t for t in re.split(r"[\s/]+", text) if t and t not in _VENDOR_WORDS]
+    index = next((i for i, t in enumerate(tokens) if re.search(r"\d", t)), 0)
+    prefix = [t for t in tokens[:index] if t in ("rtx", "pro")]
+    model = " ".join([*prefix, tokens[index]]) if tokens else gpu_id
+    found = set(re.split(r"[\s/-]+", text)) | set(gpu_id.split("-")) | {gpu_id}
+    found |= {w.rstrip("0123456789") for w in found if re.fullmatch(r"sxm\d", w)}  # "sxm5" is also "sxm"
+    return Card(gpu_id, model, frozenset(found))
+
+
+@cache
+def card_index() -> CardIndex:
+    """The catalogue's cards and a pattern that finds them in a message (built once, on first use)."""
+    from tools.catalog import load_catalog
+
+    cards = tuple(_card(g.id, g.name) for g in load_catalog().gpus)
+    models = sorted({c.model for c in cards}, key=len, reverse=True)
+    alternatives = []
+    for model in models:
+        parts = model.split()
+        if re.fullmatch(r"\d+", parts[-1]) and len(parts) == 1:
+            continue  # a bare number is not a card
+        head = r"\s*".join(re.escape(p) for p in parts)
+        alternatives.append(head + (r"s?" if re.search(r"[\dx]$", parts[-1]) else ""))
+    qualifier = r"(?:\s*[- ]?\s*(?:sxm\d?|pcie|nvl|ada(?: generation)?|server(?: edition)?|workstation(?: edition)?"
+    qualifier += r"|ws|max-?q|blackwell|ultra|\d{2,3}\s*gb|\d{2,3}\s*go))*"
+    pattern = re.compile(rf"(?:(?<![\w-])|(?<=\dx))(?:(?:nvidia|amd|instinct|geforce)\s+)*"
+                         rf"(?P<model>{'|'.join(alternatives)})"
+                         rf"(?![\w])(?P<qualifiers>{qualifier})")
+    return CardIndex(cards, pattern)
+
+
+def identify(model_words: str, qualifiers: str) -> str | None:
+    """The catalogue id of a card named by its model number and variant words, or None."""
+    index = card_index()
+    model = re.sub(r"\s+", " ", model_words.strip())
+    candidates = [c for c in index.cards if c.model.replace(" ", "") == model.replace(" ", "")]
+    if not candidates and model.endswith("s"):  # "H100s": a plural, except where the s is the name (L40S)
+        candidates = [c for c in index.cards if c.model.replace(" ", "") == model[:-1].replace(" ", "")]
+    if not candidates:
+        return None
+    said = set(re.findall(r"sxm|pcie|nvl|ada|server|workstation|ws|max-?q|\d{2,3}(?=\s*g[bo])", qualifiers))
+    said = {"maxq" if w.startswith("max") else (f"{w}gb" if w.isdigit() else w) for w in said}
+    for word in said:
+        narrowed = [c for c in candidates if word in c.words or any(word in w for w in c.words)]
+        if narrowed:
+            candidates = narrowed
+    for flagship in _FLAGSHIP:
+        preferred = [c for c in candidates if flagship in c.id]
+        if preferred:
+            return preferred[0].id
+    return candidates[0].id
+
+
+_ONE = r"(?:one|un|une|a single|single|un seul|une seule|1)"
+# the words of a card's name that say nothing else: claimed with it ("H100 80GB" is not a dataset), unlike
+# "workstation" or "server" ("RTX PRO 6000 Blackwell workstation" also says where it runs)
+_CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:sxm\d?|pcie|nvl|ada(?: generation)?|max-?q|blackwell|ultra"
+                         r"|\d{2,3}\s*g[bo]))*")
+_WORDS_BEFORE_CARD = r"(?:\s*(?:x|\*)?\s*(?:-\s*)?(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d'|of\s+)?)?)"
+_COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_WORDS_BEFORE_CARD}$")
+_GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
+                      rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
+                      rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?!\s*(?:serveur|server|box|machine"
+                      rf"|workstation|node|instance|rig|cloud)s?\b)")
+_RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
+# "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
+_MACHINES = re.compile(rf"({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noeuds?|machines?|boxes|baies|racks)(?![\w])")
+_EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noeud|machine)|per (?:server|node|machine)|apiece)")
+_OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
+                      r"(?:of them|of those|d'entre elles|de ces cartes)")
+_COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather)\b")
+_WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
+
+
+def _card_end(text: str, m: re.Match[str]) -> int:
+    return _CARD_WORDS.match(text, m.end("model")).end()  # type: ignore[union-attr]  # * always matches
+
+
+def _count_at(message: Message, start: int, end: int) -> tuple[int, int, int] | None:
+    """(value, start, end) of a count written just before a card, or 'x8' just after it."""
+    text = message.text
+    before = _COUNT_BEFORE.search(text[max(0, start - 30):start])
+    if before and not _RANGE_BEFORE.search(text[max(0, start - 40):start - len(before.group(0))]):
+        value = numbers.count(before.group(1), None, message.lang) if before.group(1) else 1
+        if value:
+            return value, start - len(before.group(0)), end
+    after = re.match(r"\s*(?:x|\*)\s*(\d+)(?![\d.])", text[end:])
+    if after:
+        return int(after.group(1)), start, end + after.end()
+    return None
+
+
+def _per_machine(message: Message, count_start: int, value: int) -> int:
+    """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it."""
+    sentence = message.text[max(0, count_start - 80):count_start + 60]
+    machines = list(_MACHINES.finditer(message.text, max(0, count_start - 80), count_start))
+    if machines and _EACH.search(sentence):
+        n = numbers.count(machines[-1].group(1), None, message.lang)
+        if n and n > 1:
+            return n * value
+    return value
+
+
+def find_gpus(message: Message) -> Iterator[Found]:
+    text = message.text
+    cards = []
+    for m in card_index().pattern.finditer(text):
+        if message.negated(m.start()):
+            continue
+        card = identify(m.group("model"), m.group("qualifiers"))
+        if card is not None:
+            cards.append((m, card))
+    distinct = {card for _, card in cards}
+    # "H100 ou H200 ?", "torn between an RTX 5090 and an RTX PRO 6000": a question, not a preference
+    compared = len(distinct) > 1 and _COMPARISON.search(text[max(0, cards[0][0].start() - 30):cards[-1][0].end()])
+    if cards and not compared:
+        m, card = cards[0]
+        yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
+    for m, _ in cards:
+        counted = _count_at(message, m.start(), m.end())
+        if counted:
+            value, start, end = counted
+            figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
+            yield Found("num_gpus", _per_machine(message, start, value), start, end, figure=figure)
+            return
+    for m in _GENERIC.finditer(text):
+        if message.negated(m.start()) or _RANGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
+            continue
+        generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
+        if generic:
+            yield Found("num_gpus", _per_machine(message, m.start(), generic), m.start(), m.end())
+            return
+    if cards:
+        of_them = _OF_THEM.search(text, cards[0][0].end())
+        if of_them and of_them.start() - cards[0][0].end() < 80:
+            said = numbers.count(of_them.group(1), None, message.lang) if of_them.group(1) else (
+                _WORD_COUNTS.get(of_them.group(0).split()[0]))
+            if said:
+                yield Found("num_gpus", said, of_them.start(), of_them.end())
+
+
+GPUS = Rule(
+    "gpus", ("num_gpus", "gpu_preference"), find_gpus,
+    examples=(
+        ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
+        ("8x H200", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
+        ("2×RTX 5090", {"num_gpus": 2, "gpu_preference": "rtx-5090"}),
+        ("un serveur 8 GPU", {"num_gpus": 8}),
+        ("one GPU planned", {"num_gpus": 1}),
+        ("a couple of GPUs", {"num_gpus": 2}),
+        ("A100 40GB PCIe", {"gpu_preference": "a100-40gb-pcie"}),
+        ("une RTX PRO 6000 Server Edition", {"num_gpus": 1, "gpu_preference": "rtx-pro-6000-server"}),
+        ("pas de H100, trop cher", {}),
+        ("2 serveurs de 4 H200 NVL chacun", {"num_gpus": 8, "gpu_preference": "h200-nvl"}),
+        ("torn between an RTX 5090 and an RTX PRO 6000", {}),
+        ("A100 40GB PCIe cards; we'd want two of them", {"num_gpus": 2, "gpu_preference": "a100-40gb-pcie"}),
+        ("Une douzaine de GPU en location", {"num_gpus": 12}),
+        ("nous voulons un GPU serveur", {}),
+        ("One or two GPUs?", {}),
+        ("Azure (ND H100 v5, so 8x H100)", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
+    ),
+    doc="GPU count and the catalogue card the customer names",
+)

@@ -1,0 +1,75 @@
+"""Latency targets: time to first token and time per output token, in milliseconds.
+
+"20 tokens/s per user" is a time per token of 1000 / 20 = 50 ms: the same target said as a speed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.numbers import DURATION, NUM
+from sizer_agent.agent.understanding.rules import Found, Rule, first_match
+from sizer_agent.agent.understanding.text import Message
+
+_TTFT = (r"(?:ttft|time[- ]to[- ]first[- ]token|first token|premier token|premiers tokens|first byte|first words?"
+         r"|premiers mots|premier mot|delai (?:initial|de premiere reponse|avant (?:le )?premier token)"
+         r"|latence (?:initiale|du premier token)|start (?:streaming|responding|answering|to stream|to answer)"
+         r"|begin streaming|commencer a (?:repondre|streamer|afficher|ecrire)|debut de (?:la )?reponse"
+         r"|premiere reponse|(?:reponse|answer|response)s? (?:qui )?(?:commence|start|begin)\w*)")
+_TPOT = (r"(?:tpot|itl|inter-?token(?: latency)?|time per (?:output )?token|temps par token|par token|per token"
+         r"|entre (?:deux )?tokens|between tokens|latence par token|par mot|per word)")
+# words between a name and its figure ("P99" may sit there), never crossing another metric's name
+_GAP = rf"(?:(?!{_TPOT}|{_TTFT})(?:p\d{{2}}|[^\d_])){{0,35}}?"
+_BEFORE = r"\s*(?:max(?:imum)?\s*)?(?:de |du |pour le |for |to |avant le |before the |jusqu'au |until the |of |at )?"
+
+
+def _ms(m: re.Match[str], message: Message) -> float | None:
+    return numbers.milliseconds(m.group(1), m.group(2), message.lang)
+
+
+def _first(message: Message, field: str, patterns: tuple[str, ...]) -> Iterator[Found]:
+    # only the figure is blanked: the words between a name and its figure may carry other fields
+    return first_match(message, field, ((p, _ms) for p in patterns), lambda m: (m.start(1), m.end(2)))
+
+
+TTFT = Rule(
+    "time-to-first-token", ("ttft_ms",),
+    lambda message: _first(message, "ttft_ms", (rf"{DURATION}{_BEFORE}{_TTFT}", rf"{_TTFT}{_GAP}{DURATION}")),
+    examples=(("TTFT sous 300 ms", {"ttft_ms": 300.0}), ("start streaming within 300 ms", {"ttft_ms": 300.0}),
+              ("sub-300ms time to first token", {"ttft_ms": 300.0}), ("2.048 s de TTFT", {"ttft_ms": 2048.0}),
+              ("TTFT P99 under 1,5 s", {"ttft_ms": 1500.0}),
+              ("2 s TTFT at p95, 50 ms inter-token latency", {"ttft_ms": 2000.0}),
+              ("une réponse qui commence en moins d'une seconde", {"ttft_ms": 1000.0}),
+              ("sub-second TTFT", {"ttft_ms": 1000.0})),
+)
+
+
+def find_tpot(message: Message) -> Iterator[Found]:
+    found = list(_first(message, "tpot_ms", (
+        rf"{DURATION}{_BEFORE}(?:par |per |/ ?|between |entre )?(?:tpot|itl|inter-?token|tokens?|toks?)\b",
+        rf"{_TPOT}{_GAP}{DURATION}",
+    )))
+    if found:
+        yield from found
+        return
+    # a per-user speed: "20 tokens/s per user" -> 50 ms per token
+    speed = (rf"({NUM})\s*(?:tokens?|toks?|mots|words)\s*(?:/\s*s(?:ec)?|par seconde|per second|a la seconde|/sec)"
+             rf"\s*(?:minimum\s*|min\s*|at least\s*|au moins\s*)?(?:/\s*|par |per |for each |pour chaque )"
+             rf"(?:utilisateur|user|personne|person|stream|flux|requete"
+             rf"|request|session|client|conversation)")
+    for m in re.finditer(speed, message.text):
+        value = numbers.read_number(m.group(1), message.lang)
+        if value and not message.negated(m.start()):
+            yield Found("tpot_ms", 1000.0 / value, m.start(), m.end())
+            return
+
+
+TPOT = Rule(
+    "time-per-output-token", ("tpot_ms",), find_tpot,
+    examples=(("40 ms par token", {"tpot_ms": 40.0}), ("TPOT 50 ms", {"tpot_ms": 50.0}),
+              ("20 tokens/s per user", {"tpot_ms": 50.0}), ("inter-token latency under 30 ms", {"tpot_ms": 30.0}),
+              ("25 tokens/s minimum par utilisateur", {"tpot_ms": 40.0}),
+              ("2 s TTFT at p95, 50 ms inter-token latency", {"tpot_ms": 50.0})),
+)

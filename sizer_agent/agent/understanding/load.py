@@ -1,0 +1,252 @@
+"""The load: concurrent users at peak, the population they come from, image resolution, growth.
+
+Head count and concurrency are two different figures: "500 people, maybe 50 at the same time at peak" is
+a population of 500 (head_count) and a peak of 50 (concurrency). A figure said with "at the same time",
+"simultanés", "at peak" is concurrency; a population word (employees, staff, personnes, clients) is a head
+count; "N users" alone is concurrency, unless a simultaneous figure is also given, then it is the
+population.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
+from sizer_agent.agent.understanding.text import Message, words
+
+_SIMULTANEOUS = re.compile(words(
+    r"simultan\w*", r"concurrent\w*", r"en meme temps", r"a meme temps", r"at the same time", r"in the same time",
+    r"in same time", r"at once", r"in parallel", r"en parallele", r"a la fois", r"at peak", r"au pic", r"en pointe",
+    r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
+    r"au plus fort", r"peak concurrency", r"en concurrence", r"connectes en meme temps", r"live at the same time",
+))
+_REQUESTS = words(r"requetes", r"requests", r"sessions", r"streams", r"flux", r"connexions", r"connections", r"calls")
+_USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users")
+_POPULATION = words(
+    r"employes?", r"employees?", r"salaries", r"staff", r"collaborateurs", r"collaboratrices", r"agents", r"people",
+    r"personnes", r"gens", r"customers", r"clients", r"members", r"membres", r"etudiants", r"students", r"eleves",
+    r"developers", r"developpeurs", r"devs", r"engineers", r"ingenieurs", r"consultants", r"lawyers", r"avocats",
+    r"juristes", r"medecins", r"doctors", r"clinicians", r"cliniciens", r"nurses", r"infirmiers", r"analysts",
+    r"analystes", r"techniciens", r"technicians", r"operators", r"operateurs", r"seats", r"licences", r"licenses",
+    r"conseillers", r"advisors", r"advisers", r"researchers", r"chercheurs", r"teachers", r"enseignants", r"patients",
+    r"subscribers", r"abonnes", r"citizens", r"habitants", r"persons", r"workers", r"commerciaux", r"vendeurs",
+    r"sales reps", r"journalistes", r"journalists", r"redacteurs", r"writers", r"editors", r"traders",
+    r"data scientists", r"scientists", r"accountants", r"comptables", r"recruiters", r"recruteurs", r"designers",
+    r"architectes", r"architects", r"visitors", r"visiteurs", r"tenants", r"locataires", r"citoyens", r"pupils",
+)
+_ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
+# a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
+_COUNT = rf"(?:(?<![a-z])({NUM})\s*(k)?|({_ONE}))" \
+         rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
+         rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|bits?\b|[.,]\d))"
+_COUNT_RE = re.compile(_COUNT)
+_RATE = re.compile(r"\s*(?:/|per|par|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour|heure|jour"
+                   r"|day|mois|month|semaine|week|an\b|year|annee|daily|quotidien|nuit|night)")
+_DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|data|archives?)\s+(?:de\s+|d'|of\s+)?"
+                          r"(?:\w+\s+)?$")
+# up to three words between a figure and its noun, and "d'"/"de"/"of" ("une vingtaine d'utilisateurs")
+_FILLER = r"(?:d'|de\s+|of\s+)?(?:[a-z'-]+\s+){0,3}?"
+_PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|en pointe|at peak)\b")
+# "dont la moitié en même temps", "half of them at once": a share of a population, not a count of its own
+_PORTION = re.compile(r"\b(?:la moitie|moitie|half|un tiers|a third|un quart|a quarter|la plupart|most|certains"
+                      r"|some|a few|quelques|une partie|part of)\b|\d\s*%")
+_ALONE = re.compile(words(r"juste moi", r"que moi", r"moi seul", r"seulement moi", r"just me", r"only me", r"me alone",
+                          r"single user", r"un seul utilisateur", r"utilisateur unique",
+                          r"je suis le seul utilisateur"))
+_EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
+_SENTENCE_END = re.compile(r"[.;!?\n]")
+_PERSON_AFTER = re.compile(rf"\s*(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|[a-z]+\s+(?:at a time|a la fois))")
+
+
+def _value(m: re.Match[str], message: Message) -> int | None:
+    if m.group(3):
+        return 1
+    return numbers.count(m.group(1), m.group(2), message.lang)
+
+
+def _counts(message: Message, start: int, end: int) -> list[tuple[int, int, int]]:
+    """(start, end, value) of the counts in text[start:end] that are not rates or dataset sizes."""
+    out = []
+    for m in _COUNT_RE.finditer(message.text, start, end):
+        if m.group(3) and not _PERSON_AFTER.match(message.text[m.end():m.end() + 40]):
+            continue  # "un" / "one" counts only when a person noun follows ("un seul utilisateur")
+        if _RATE.match(message.text, m.end()) or _DATA_BEFORE.search(message.text[max(0, m.start() - 30):m.start()]):
+            continue
+        value = _value(m, message)
+        if value:
+            out.append((m.start(), m.end(), value))
+    return out
+
+
+def _figures(message: Message, patterns: tuple[str, ...]) -> list[tuple[int, int, int]]:
+    out = []
+    for pattern in patterns:
+        for m in re.finditer(pattern, message.text):
+            counted = _counts(message, m.start(), m.end())
+            if not counted or message.negated(m.start()) or _RATE.match(message.text, m.end()):
+                continue
+            out.append((m.start(), m.end(), counted[0][2]))
+    return sorted(set(out))
+
+
+def _simultaneous(message: Message, population: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """Peak figures: the count nearest before "at the same time" in its sentence, or right after "peak of"."""
+    text = message.text
+    out = []
+    for cue in _SIMULTANEOUS.finditer(text):
+        if message.negated(cue.start()):
+            continue
+        starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, cue.start())]
+        sentence_start = max(starts[-1] if starts else 0, cue.start() - 90)
+        before = _counts(message, sentence_start, cue.start())
+        between = text[before[-1][1] if before else sentence_start:cue.start()]
+        if _EVERYONE.search(between) and population:  # "20 journalistes, tous connectés en même temps"
+            _, _, value = max((p for p in population if p[0] < cue.start()), default=population[0])
+            out.append((cue.start(), cue.end(), value))  # the cue's words: the head count keeps its own
+            continue
+        if before and _PORTION.search(between):
+            continue  # "45 élèves, dont la moitié en même temps": the 45 stays a head count
+        if before and not re.match(r"\s*%", text[before[-1][1]:before[-1][1] + 3]):
+            start, _, value = before[-1]
+            out.append((start, cue.end(), value))
+            continue
+        after = _counts(message, cue.end(), min(len(text), cue.end() + 60))
+        if after:  # "au pic, 80 requêtes", "5 % connectés simultanément, soit 225 personnes"
+            start, end, value = after[0]
+            out.append((cue.start(), end, value))
+    return sorted(out)
+
+
+def find_load(message: Message) -> Iterator[Found]:
+    population = _figures(message, (
+        rf"{_COUNT}\s*{_FILLER}{_POPULATION}",
+        rf"{_COUNT}[- ](?:person|people|personnes?|employee|staff|strong|seat|member)(?![\w])",
+        rf"(?:registered|total|named|potential|internal|inscrits|potentiels?|internes?)\s+{_USERS}\s*:?\s*{_ABOUT}{_COUNT}",
+        rf"{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|au total|in total)\s*:?\s*{_ABOUT}{_COUNT}",
+        rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
+        rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
+        rf"(?:effectif|headcount|staff of|team of|equipe de|workforce of)\s*(?:de|of|:)?\s*{_ABOUT}{_COUNT}",
+    ))
+    peak = _simultaneous(message, population)
+    peak += [(m.start(), m.end(), 1) for m in _ALONE.finditer(message.text) if not message.negated(m.start())]
+    peak += _figures(message, (
+        rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
+        rf"|concurrent users|utilisateurs simultanes)\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
+        rf"{_ABOUT}{_COUNT}",
+        rf"{_COUNT}\s*{_REQUESTS}",
+        rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
+    ))
+    users = _figures(message, (rf"{_COUNT}\s*{_FILLER}{_USERS}", rf"{_USERS}\s*:\s*{_ABOUT}{_COUNT}"))
+    # "4 personnes max": a population said with a maximum is a peak
+    peak += [p for p in population if _PEAK_AFTER.match(message.text, p[1])]
+    peak = sorted(set(peak))
+    population = [p for p in population if p not in peak]
+
+    def apart(figures: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+        return [f for f in figures if not any(s[0] <= f[0] < s[1] or f[0] <= s[0] < f[1] for s in peak)]
+
+    users, population = apart(users), apart(population)
+    if peak:
+        start, end, value = peak[0]
+        yield Found("concurrency", value, start, end)
+        others = [f for f in sorted(population + users) if f[2] != value or population]
+        if others:
+            start, end, value = others[0]
+            yield Found("head_count", value, start, end)
+        return
+    if users:
+        start, end, value = users[0]
+        yield Found("concurrency", value, start, end)
+    if population:
+        start, end, value = population[0]
+        yield Found("head_count", value, start, end)
+
+
+_ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
+
+LOAD = Rule(
+    "load", ("concurrency", "head_count"), find_load,
+    examples=(
+        ("32 utilisateurs", {"concurrency": 32}),
+        ("32 concurrent users", {"concurrency": 32}),
+        ("500 people, maybe 50 at the same time at peak", {"head_count": 500, "concurrency": 50}),
+        ("for our 800 staff", {"head_count": 800}),
+        ("une vingtaine d'utilisateurs en même temps", {"concurrency": 20}),
+        ("200 users, up to 20 concurrent", {"concurrency": 20, "head_count": 200}),
+        ("1000 requests per day", {}),
+        ("concurrence de 64", {"concurrency": 64}),
+        ("A dozen analysts at Northbridge Capital will hit it at the same time", {"concurrency": 12}),
+        ("20 journalistes, tous connectés en même temps", {"head_count": 20, "concurrency": 20}),
+        ("4 personnes max", {"concurrency": 4}),
+        ("a 40-person startup", {"head_count": 40}),
+        ("one user (me)", {"concurrency": 1}),
+        ("Dataset de 12 000 conversations", {}),
+        ("45 élèves, dont la moitié en même temps", {"head_count": 45}),
+        ("sur ma machine perso, juste moi", {"concurrency": 1}),
+    ),
+    doc="peak concurrency and head count, kept apart",
+)
+
+IMAGE_RESOLUTION = pattern_rule(
+    "image-resolution", "image_resolution",
+    r"(?<![\w.])(\d{2,5})\s*(?:x|par|by|\*)\s*\1(?!\d)\s*(?:px|pixels)?|(?<![\w.])(\d{2,5})\s*(?:px|pixels)\b"
+    r"|(?<![\w])(?:resolution|res\.?)\s*(?:de|of|:|=)?\s*(\d{2,5})(?!\d)",
+    lambda m, msg: int(m.group(1) or m.group(2) or m.group(3)),
+    examples=(("images 640x640", {"image_resolution": 640}), ("1024 px", {"image_resolution": 1024})),
+)
+
+_GROWTH_CONTEXT = re.compile(
+    r"(?:croiss\w*|growth|grow\w*|augment\w*|hausse|increase\w*|more|plus|next year|l'an prochain|l'annee prochaine"
+    r"|d'ici|within|by 20\d\d|en 20\d\d|in 20\d\d|dans \d+|in \d+|users?|utilisateurs?|traffic|trafic|charge|load"
+    r"|demand\w*|volume|usage|requetes|requests|scale|monter|passer|evoluer|evolution|futur\w*|future)")
+
+
+def growth_ratio(text: str) -> float | None:
+    """'x2' -> 2, '+50 %' -> 1.5, 'tripler' -> 3."""
+    for word, factor in (("quadrupl", 4.0), ("tripl", 3.0), ("doubl", 2.0)):
+        if word in text:
+            return factor
+    percent = re.search(r"(\d+(?:[.,]\d+)?)\s*%", text)
+    if percent:
+        return 1 + float(percent.group(1).replace(",", ".")) / 100
+    times = re.search(r"x\s*(\d+(?:[.,]\d+)?)|(\d+(?:[.,]\d+)?)\s*x", text)
+    if times:
+        return float((times.group(1) or times.group(2)).replace(",", "."))
+    return None
+
+
+def find_growth(message: Message) -> Iterator[Found]:
+    text = message.text
+    patterns = (
+        # named growth with its figure: "croissance de 30 %", "growth x2", "+50 % next year"
+        r"(?:croissance|growth|grow\w*|augmentation|hausse|increase)\D{0,25}?(?:x\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*x"
+        r"(?![\w])|\+?\s*\d+(?:[.,]\d+)?\s*%|doubl\w*|tripl\w*|quadrupl\w*)",
+        r"\d+(?:[.,]\d+)?\s*%\s*(?:de\s+)?(?:croissance|growth|more|de plus|d'augmentation|increase|supplementaires?)",
+        r"\+\s*\d+(?:[.,]\d+)?\s*%",
+        r"(?<![\w])(?:doubl|tripl|quadrupl)(?:e|er|era|erait|ement|es|ed|ing|ent)?(?![\w])",
+        r"(?<![\w])x\s*\d+(?:[.,]\d+)?(?![\w.,])|(?<![\w.,])\d+(?:[.,]\d+)?\s*x(?![\w])",
+    )
+    for index, pattern in enumerate(patterns):
+        for m in re.finditer(pattern, text):
+            if message.negated(m.start()):
+                continue
+            if index >= 3:  # "double" and "x2" alone: not "double precision"; in a sentence, a word about
+                clause = text[max(0, m.start() - 50):m.end() + 50]  # load or time nearby ("2x faster" is not)
+                if re.search(r"precision|check|verifi", clause) or (
+                        len(text.split()) > 3 and not _GROWTH_CONTEXT.search(clause)):
+                    continue
+            value = growth_ratio(m.group(0))
+            if value is not None and value >= 1:
+                yield Found("growth_factor", value, m.start(), m.end())
+                return
+
+
+GROWTH = Rule(
+    "growth", ("growth_factor",), find_growth,
+    examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
+              ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
+              ("double precision", {})),
+)

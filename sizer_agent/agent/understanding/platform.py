@@ -1,0 +1,163 @@
+"""Where it runs and under which limits: deployment, rendering/CAD, ECC, budget, power, rack space."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
+from sizer_agent.agent.understanding.text import Message, words
+
+# "server" is a machine, except the software kind: "inference server", "serveur vLLM", "API server".
+_SOFTWARE_SERVER = re.compile(r"(?:inference|inferences|api|web|vllm|tgi|triton|openai|mcp|http|model|modele|mcp"
+                              r"|d'inference|de modeles?|llama|ollama)\W*$")
+_SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference|d'api|vllm|openai|http|web|mcp|de modeles?)")
+DEPLOYMENTS: tuple[tuple[str, str], ...] = (
+    (words(r"stations? de travail", r"workstations?", r"desktop",
+           r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne) tour(?! de table| d'horizon)",
+           r"towers?", r"sous (?:le|un) bureau",
+           r"under (?:the|a|my) desk", r"deskside", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
+           r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
+    (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
+           r"runpod", r"en location", r"louer", r"loue", r"location de gpu", r"rent", r"rented", r"renting", r"rental",
+           r"nuage", r"hyperscaler\w*", r"outscale", r"iaas"), "cloud"),
+    (words(r"serveurs?", r"servers?", r"baies?", r"racks?", r"datacenters?", r"data ?centers?", r"datacentres?",
+           r"data centres?", r"centre de donnees", r"on-?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",
+           r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"hgx", r"dgx", r"colocation",
+           r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
+           r"rack cabinet", r"network cabinet"), "server"),
+)
+_COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
+
+
+def find_deployment(message: Message) -> Iterator[Found]:
+    mentions = []
+    for pattern, value in _COMPILED_DEPLOYMENTS:
+        for m in pattern.finditer(message.text):
+            if message.negated(m.start()):
+                continue
+            if value == "server" and m.group(0).startswith(("serveur", "server")) and (
+                    _SOFTWARE_SERVER.search(message.text[max(0, m.start() - 20):m.start()])
+                    or _SOFTWARE_SERVER_AFTER.match(message.text[m.end():m.end() + 20])):
+                continue
+            mentions.append((m.start(), m.end(), value))
+    if mentions:
+        start, end, value = min(mentions)
+        yield Found("deployment", value, start, end)
+
+
+DEPLOYMENT = Rule(
+    "deployment", ("deployment",), find_deployment,
+    examples=(("station de travail", {"deployment": "workstation"}), ("serveur en baie", {"deployment": "server"}),
+              ("on-prem, pas de cloud", {"deployment": "server"}), ("sur AWS", {"deployment": "cloud"}),
+              ("budget autour de 25k€", {}), ("un serveur d'inférence vLLM", {}),
+              ("Quel est le meilleur GPU pour un serveur IA ?", {"deployment": "server"}),
+              ("ça rentre dans une RTX 5080 ?", {}), ("a big tower with four GPUs", {"deployment": "workstation"}),
+              ("Poste pour le labo", {"deployment": "workstation"}), ("faisons un tour d'horizon", {}),
+              ("format tour", {"deployment": "workstation"})),
+    doc="workstation, server or cloud, first named and not negated",
+)
+
+_RENDERING = words(r"(?<!compte )(?<!comptes )rendu\w*", r"rendering", r"render", r"cao", r"cad", r"dao", r"blender",
+                   r"autocad", r"rendu 3d",
+                   r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
+                   r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
+                   r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad")
+
+
+def _boolean(message: Message, field: str, mention: str, after_negative: str) -> Iterator[Found]:
+    """True when named, False when named under a negation or followed by 'not needed', 'non'."""
+    for m in re.finditer(mention, message.text):
+        after = message.text[m.end():m.end() + 30]
+        negative = message.negated(m.start()) or bool(re.match(after_negative, after))
+        yield Found(field, not negative, m.start(), m.end())
+        return
+
+
+RENDERING_CAD = Rule(
+    "rendering-cad", ("rendering_cad",),
+    lambda message: _boolean(
+        message, "rendering_cad", _RENDERING,
+        r"\W*(?:[\w-]+\W+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not|aren't"
+        r"|not needed|inutile)\b"),
+    examples=(("pas de CAO", {"rendering_cad": False}), ("no rendering or CAD", {"rendering_cad": False}),
+              ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
+              ("rendu 3D : non", {"rendering_cad": False}),
+              ("comptes rendus médicaux", {}), ("un U-Net 3D", {})),
+)
+
+ECC = Rule(
+    "ecc", ("ecc_required",),
+    lambda message: _boolean(
+        message, "ecc_required", words(r"ecc"),
+        r"\W*(?:\w+\W+)?(?:non|no|not|pas|inutile|optionnel\w*|optional|facultati\w*|nice to have|not required"
+        r"|not needed|pas (?:necessaire|obligatoire|requise?|indispensable|besoin))\b"),
+    examples=(("ECC obligatoire", {"ecc_required": True}), ("pas besoin d'ECC", {"ecc_required": False}),
+              ("ECC not required", {"ecc_required": False})),
+)
+
+_NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres)")
+# a price of one thing ("the H100 costs 30k€ each") is not the budget
+_UNIT_PRICE = re.compile(r"(?:co[uû]t\w*|cost\w*|prix|price\w*|tarif\w*|vaut|worth|a l'unite|l'unite|each|chacune?"
+                         r"|per (?:gpu|card|unit)|par (?:gpu|carte))")
+_PERIODIC = re.compile(r"^\s*(?:ht\s*|ttc\s*)?(?:/|par|per|a|an|each|chaque)\s*(?:mois|month|h\b|hour|heure|an\b|year"
+                       r"|annee|jour|day|semaine|week)|^\s*(?:mensuels?|monthly|annuels?|yearly|par gpu|per gpu)")
+_EURO = r"(?:€|euros?|eur)(?![a-z])"
+_MONEY_SCALE = r"(k|m|millions?)?"
+
+
+def find_budget(message: Message) -> Iterator[Found]:
+    """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
+    text = message.text
+    patterns = (
+        rf"(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap)\D{{0,30}}?({NUM})\s*{_MONEY_SCALE}"
+        rf"\s*(?:{_EURO})?",
+        rf"({NUM})\s*{_MONEY_SCALE}\s*{_EURO}",
+        rf"€\s*({NUM})\s*{_MONEY_SCALE}",
+    )
+    for pattern in patterns:
+        for m in re.finditer(pattern, text):
+            if message.negated(m.start()) or _NOT_EUROS.match(text[m.end(1):m.end(1) + 12]):
+                continue
+            dollars = re.search(r"\$\s*$", text[max(0, m.start(1) - 2):m.start(1)])
+            if _PERIODIC.match(text[m.end():m.end() + 14]) or dollars:
+                continue
+            if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
+                                               or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
+                continue
+            if pattern is patterns[0] and not (m.group(2) or re.search(_EURO, m.group(0)) or int(
+                    numbers.read_number(m.group(1), message.lang, whole=True) or 0) >= 1000):
+                continue  # "budget: 3 GPUs" is not an amount
+            value = numbers.money(m.group(1), (m.group(2) or "")[:1], message.lang)
+            if value:
+                yield Found("budget_eur", value, m.start(), m.end())
+                return
+
+
+BUDGET = Rule(
+    "budget", ("budget_eur",), find_budget,
+    examples=(("budget de 25 000 €", {"budget_eur": 25000.0}), ("€25,000 budget", {"budget_eur": 25000.0}),
+              ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
+              ("budget around 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
+              ("$50k budget", {}), ("1,2 M€", {"budget_eur": 1_200_000.0}),
+              ("une H100 coûte environ 30 000 € pièce", {}), ("the H100 is 30k€ each", {})),
+)
+
+_PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit
+POWER = pattern_rule(
+    "power-limit", "power_limit_w",
+    rf"({NUM})\s*(kw|w|watts?|kilowatts?)(?![\w])(?!\s*(?:par|per|each|chacune?|/)\s*(?:gpu|carte|card))",
+    lambda m, msg: None if _PER_CARD.search(msg.text[max(0, m.start() - 15):m.start()])
+    else numbers.watts(m.group(1), m.group(2), msg.lang),
+    examples=(("3 kW max", {"power_limit_w": 3000.0}), ("1,6 kW", {"power_limit_w": 1600.0}),
+              ("700 W per GPU", {})),
+)
+
+RACK_UNITS = pattern_rule(
+    "rack-units", "rack_units",
+    r"(?<![\w.])(\d{1,3})\s*(?:u|ru|unites? de baie|unites? de rack|rack units?)(?![\w])",
+    lambda m, msg: int(m.group(1)) or None,
+    examples=(("4U available", {"rack_units": 4}), ("2 unités de baie", {"rack_units": 2})),
+)

@@ -1,0 +1,108 @@
+"""`parse_message`: everything one message says, for the engine, the intake and the LLM backend.
+
+The message's language is detected first (numbers are read in it: "1,5" is 1.5 in French); the rules
+of `table.RULES` then read every field the message names; a short answer to the open question ("32",
+"oui") is read as that question's type. Never raises: a value a pattern finds but cannot convert is not
+returned, and a message longer than `MAX_CHARS` is read up to that length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sizer_agent.agent.understanding.answers import no_limit, parse_for_question
+from sizer_agent.agent.understanding.intents import Intent, detect_intent, strip_correction
+from sizer_agent.agent.understanding.language import detect_language
+from sizer_agent.agent.understanding.models import family_of_model
+from sizer_agent.agent.understanding.rules import Finding, apply_rules
+from sizer_agent.agent.understanding.table import RULES
+from sizer_agent.agent.understanding.text import BLANK, Lang, Message, plain
+
+MAX_CHARS = 20_000  # a pasted brief is a few thousand characters; beyond this the rest is not read
+ANSWER_RULE = "answer-to-question"  # the rule name of a value read as a bare answer to the open question
+_SOFT_FIELDS = frozenset({"use_case", "deployment", "rendering_cad", "ecc_required"})
+_CUSTOMER_MAX_WORDS = 8  # a longer message that names no customer is not a customer's name
+_GREETING = re.compile(r"\W*(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|good (?:morning|afternoon|evening)|merci"
+                       r"|thanks|thank you|ok|okay)\W*(?:(?:a )?(?:tous|toutes|all|team|l'equipe|there))?\W*")
+
+
+@dataclass
+class ParseResult:
+    intent: Intent = "answer"
+    values: dict[str, Any] = field(default_factory=dict)  # field -> value, in the order found
+    correction: bool = False  # the message corrects an earlier answer ("actually", "non, plutôt")
+    rest: str = ""  # the text left once the recognised parts are removed
+    findings: dict[str, Finding] = field(default_factory=dict)  # field -> value, words, span, rule
+    suggestions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "did you mean" values per field
+    lang: Lang | None = None  # the language the message is written in; None when it does not say
+
+
+def parse_message(
+    text: str, current: str | None = None, current_type: str | None = None,
+    choices: tuple[str, ...] = (), known_models: list[str] | None = None, lang: Lang | None = None,
+) -> ParseResult:
+    """Everything one message says: intent, values (named anywhere + the answer to the open question).
+
+    `lang` is the conversation's language, used to read numbers when the message itself does not say."""
+    text = text[:MAX_CHARS] if isinstance(text, str) else ""
+    guess = detect_language(text).lang
+    intent = detect_intent(text)
+    if intent != "answer":
+        return ParseResult(intent=intent, lang=guess)
+    body, correction = strip_correction(text)
+    offset = len(text) - len(body)
+    reading_lang: Lang = guess or lang or "fr"
+    message = Message.read(body, reading_lang)
+    reading = apply_rules(message, RULES)
+    findings = {name: _shifted(f, offset) for name, f in reading.findings.items()}
+    values: dict[str, Any] = {name: f.value for name, f in findings.items()}
+    if "model" in values and "model_family" not in values:
+        family = family_of_model(str(values["model"]))
+        if family:
+            values["model_family"] = family
+    rest = message.text.replace(BLANK, " ")
+    result = ParseResult(intent="answer", values=values, correction=correction, rest=rest, findings=findings,
+                         suggestions=dict(reading.suggestions), lang=guess)
+    if current and current not in values:
+        _answer_current(result, body, offset, current, current_type, choices, known_models, reading_lang)
+    return result
+
+
+def _shifted(finding: Finding, offset: int) -> Finding:
+    if not offset:
+        return finding
+    start, end = finding.span
+    return Finding(finding.field, finding.value, (start + offset, end + offset), finding.words,
+                   finding.approximate, finding.rule)
+
+
+def _answer_current(
+    result: ParseResult, body: str, offset: int, current: str, current_type: str | None,
+    choices: tuple[str, ...], known_models: list[str] | None, lang: Lang,
+) -> None:
+    """The open question answered without naming it: "Acme" to the customer question, "32" to concurrency."""
+    stripped = body.strip()
+    if not stripped or current_type is None:
+        return
+    values = result.values
+    value: Any = None
+    if current_type == "text":
+        # a short message is the answer; a long one that named no customer is about something else, and a
+        # greeting ("bonjour", "hi!") is a greeting
+        if set(values) <= _SOFT_FIELDS and len(stripped.split()) <= _CUSTOMER_MAX_WORDS and not _GREETING.fullmatch(
+                plain(stripped)):
+            value = stripped[:200]
+    else:
+        leftover = result.rest.strip(" ,.;:!?-") if values else body
+        value = parse_for_question(current_type, current, leftover, choices, known_models, lang)
+        if value is None and not values and current in ("budget_eur", "power_limit_w", "rack_units") and no_limit(body):
+            values[current] = None  # an explicit "no limit": answered, with no value
+            return
+    if value is None:
+        return
+    values[current] = value
+    start = offset + (len(body) - len(body.lstrip()))
+    result.findings[current] = Finding(current, value, (start, start + len(stripped)), stripped,
+                                       bool(re.search(r"~|environ|about|around|approx", stripped, re.I)), ANSWER_RULE)

@@ -1,0 +1,180 @@
+"""Software: the serving or training framework and its version, the weight precision, the server to measure.
+
+Precision when a message names several: the one the customer targets wins ("publié en bf16, servi en
+FP8" -> fp8) over the one it starts from ("base", "original") or the KV-cache format.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.text import Message, words
+
+# (pattern, framework, kind). Names follow the schema: HF Transformers/TRL/PEFT -> transformers;
+# torchtune/DeepSpeed/FSDP/Megatron -> pytorch; any other named engine -> other. The kind says what the
+# framework is for: a message that names a training stack and a serving engine is sized for its use case.
+FRAMEWORKS: tuple[tuple[str, str, str], ...] = (
+    (words(r"vllm"), "vllm", "serving"),
+    (words(r"sglang"), "sglang", "serving"),
+    (words(r"tensorrt[- ]?llm", r"trt[- ]?llm"), "tensorrt-llm", "serving"),
+    (words(r"llama\.?cpp", r"llamacpp", r"llama-cpp", r"llama-server"), "llama.cpp", "serving"),
+    (words(r"ollama"), "ollama", "serving"),
+    (words(r"tgi", r"text[- ]generation[- ]inference", r"triton(?: inference server)?", r"lmdeploy", r"exllama\w*",
+           r"mlx", r"nvidia nim", r"nim", r"ctranslate2", r"onnx ?runtime", r"openvino", r"lm studio", r"localai",
+           r"ray serve", r"kserve", r"tensorrt", r"deepspeed-mii", r"aphrodite", r"mlc[- ]llm"), "other", "serving"),
+    (words(r"axolotl", r"unsloth", r"llama-?factory", r"nvidia nemo", r"nemo framework", r"nemo-rl"), "other",
+     "training"),
+    (words(r"(?<!vision )transformers", r"hf transformers", r"trl", r"peft"), "transformers", "either"),
+    (words(r"pytorch", r"torch", r"torchtune", r"deepspeed", r"fsdp2?", r"megatron(?:-lm)?", r"pytorch lightning",
+           r"lightning"), "pytorch", "training"),
+    (words(r"jax", r"flax", r"maxtext"), "jax", "training"),
+    (words(r"tensorflow", r"keras", r"tf serving"), "tensorflow", "training"),
+    (words(r"gguf"), "llama.cpp", "serving"),  # the file format of llama.cpp, named alone
+)
+_VERSION = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?:version\s*|v(?=\d)|==\s*|@\s*|:\s*)?(\d+\.\d+(?:\.\d+){0,2}"
+                      r"(?:[.-]?(?:post|rc|dev)\d*)?)(?![\d.]*\s*[bx]\b)")
+_COMPILED_FRAMEWORKS = tuple((re.compile(p), v, k) for p, v, k in FRAMEWORKS)
+SERVING_ENGINES = re.compile("|".join(p for p, _, kind in FRAMEWORKS if kind == "serving"))
+
+
+def find_framework(message: Message) -> Iterator[Found]:
+    """The framework named for the workload (a serving engine for inference, a training stack for training),
+    else the first named; and its version when it follows the name."""
+    mentions = []
+    for pattern, value, kind in _COMPILED_FRAMEWORKS:
+        for m in pattern.finditer(message.text):
+            if not message.negated(m.start()):
+                mentions.append((m.start(), -m.end(), value, kind))
+    if not mentions:
+        return
+    mentions.sort()  # by place; the longest name first at one place ("TensorRT-LLM" before "TensorRT")
+    use_case = str(message.found.get("use_case") or "")
+    wanted = "serving" if use_case in ("online_serving", "batch_inference") else ("training" if use_case else "")
+    fitting = [m for m in mentions if m[3] in (wanted, "either")] if wanted else []
+    start, negative_end, value, _ = (fitting or mentions)[0]
+    end = -negative_end
+    yield Found("framework", value, start, end)
+    version = _VERSION.match(message.text, end)
+    if version:
+        yield Found("framework_version", version.group(1), version.start(1), version.end(1))
+
+
+FRAMEWORK = Rule(
+    "framework", ("framework", "framework_version"), find_framework,
+    examples=(
+        ("vLLM 0.11.0", {"framework": "vllm", "framework_version": "0.11.0"}),
+        ("served with vllm v0.6.3", {"framework": "vllm", "framework_version": "0.6.3"}),
+        ("fine-tuning avec TRL et PEFT", {"framework": "transformers"}),
+        ("DeepSpeed ZeRO-3", {"framework": "pytorch"}),
+        ("on passe par TGI", {"framework": "other"}),
+        ("TensorRT-LLM 0.17", {"framework": "tensorrt-llm", "framework_version": "0.17"}),
+        ("pas de vLLM, on reste sur Ollama", {"framework": "ollama"}),
+        ("TGI (Text Generation Inference) 2.4", {"framework": "other", "framework_version": "2.4"}),
+        ("YOLO optimisé avec TensorRT", {"framework": "other"}),
+        ("LoRA-tune Mistral Nemo 12B", {}),
+    ),
+    doc="framework named (first, not negated) and the version written right after it",
+)
+
+# (pattern, precision), most specific first: "bitsandbytes 4-bit" is nf4 before "4-bit" is int4.
+PRECISIONS: tuple[tuple[str, str], ...] = (
+    (words(r"mxfp4"), "mxfp4"),
+    (words(r"nvfp4"), "nvfp4"),
+    (words(r"nf4", r"bnb[- ]?4(?:[- ]?bits?)?", r"bitsandbytes(?: en| in)? 4[- ]?bits?",
+           r"4[- ]?bits? (?:bnb|bitsandbytes)", r"bitsandbytes"), "nf4"),
+    (words(r"fp8", r"float8", r"e4m3", r"e5m2", r"w8a8[- ]fp8", r"f8"), "fp8"),
+    (words(r"int4", r"w4a16", r"awq", r"gptq", r"q4(?:_k(?:_[ms])?|_0|_1)?", r"exl2"), "int4"),
+    (words(r"int8", r"w8a8", r"q8(?:_0)?", r"llm\.int8"), "int8"),
+    (words(r"bf16", r"bfloat16", r"bfloat 16", r"brain ?float ?16"), "bf16"),
+    (words(r"fp16", r"float16", r"f16", r"half precision", r"half-precision", r"demi[- ]precision"), "fp16"),
+    (words(r"fp32", r"float32", r"f32", r"full precision", r"pleine precision", r"simple precision",
+           r"single precision"), "fp32"),
+)
+# A bit width alone says less than a format's name: it counts only when no format is named ("4-bit NF4 via
+# bitsandbytes" is nf4), and for QLoRA, whose base model is 4-bit NF4 by definition, "4-bit" is nf4.
+_BIT_WIDTHS: tuple[tuple[str, str], ...] = (
+    (words(r"4[- ]?bits?", r"quantifi\w* (?:en|a|sur) 4", r"quanti[sz]ed to 4"), "int4"),
+    (words(r"8[- ]?bits?", r"quantifi\w* (?:en|a|sur) 8", r"quanti[sz]ed to 8"), "int8"),
+)
+_COMPILED_PRECISIONS = tuple((re.compile(p), v) for p, v in PRECISIONS)
+_COMPILED_WIDTHS = tuple((re.compile(p), v) for p, v in _BIT_WIDTHS)
+_QLORA = re.compile(words(r"q-?lora"))
+_SOURCE_NEAR = re.compile(r"\b(?:base|source|original\w*|d'origine|publie\w*|published|native|natif|natives"
+                          r"|checkpoint|from|depuis|de base)\b")
+_KV_NEAR = re.compile(r"\b(?:kv|cache)\b")
+_TARGET_BEFORE = re.compile(r"(?:\ben|\bin|\bto|\binto|\bvers|\bcible|\btarget\w*|\bquanti[sz]\w*|\bquantifi\w*"
+                            r"|\bserv\w*|\bdeploy\w*|\bdeploie\w*|\bheberg\w*|\brun\w*|\btourner)\W*$")
+
+
+def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) -> list[tuple[int, int, int, str]]:
+    """(-score, start, end, value) of each precision named and not negated."""
+    taken: list[tuple[int, int]] = []
+    mentions: list[tuple[int, int, int, str]] = []
+    for pattern, value in table:
+        for m in pattern.finditer(message.text):
+            if any(a < m.end() and m.start() < b for a, b in taken) or message.negated(m.start()):
+                continue
+            taken.append((m.start(), m.end()))
+            before = message.text[max(0, m.start() - 25):m.start()]
+            after = message.text[m.end():m.end() + 20]
+            score = 0
+            if _TARGET_BEFORE.search(before):
+                score += 1
+            if _SOURCE_NEAR.search(before[-12:]) or _SOURCE_NEAR.match(after.strip()):
+                score -= 1
+            if _KV_NEAR.search(before[-12:]) or _KV_NEAR.search(after[:10]):
+                score -= 2
+            mentions.append((-score, m.start(), m.end(), value))
+    return mentions
+
+
+def find_precision(message: Message) -> Iterator[Found]:
+    mentions = _mentions(message, _COMPILED_PRECISIONS)
+    if not mentions:
+        mentions = [(score, start, end, "nf4" if value == "int4" and _QLORA.search(message.text) else value)
+                    for score, start, end, value in _mentions(message, _COMPILED_WIDTHS)]
+    if mentions:
+        _, start, end, value = min(mentions)
+        yield Found("precision", value, start, end)
+
+
+PRECISION = Rule(
+    "precision", ("precision",), find_precision,
+    examples=(
+        ("Llama 3.1 70B en FP8", {"precision": "fp8"}),
+        ("served in AWQ", {"precision": "int4"}),
+        ("on the bf16 base (not 4-bit)", {"precision": "bf16"}),
+        ("bitsandbytes 4-bit", {"precision": "nf4"}),
+        ("publié en bf16, on veut le servir en FP8", {"precision": "fp8"}),
+        ("GGUF Q4_K_M", {"precision": "int4"}),
+        ("QLoRA, base en 4 bits", {"precision": "nf4"}),
+        ("4-bit NF4 via bitsandbytes", {"precision": "nf4"}),
+        ("served in 4-bit", {"precision": "int4"}),
+        ("half precision", {"precision": "fp16"}),
+    ),
+    doc="weight precision; the target format wins over the source one and over the KV-cache format",
+)
+
+_URL = re.compile(r"https?://[^\s<>\"')\]]+")
+_SERVER_HINT = re.compile(r"(?::\d{2,5}\b|/v1\b|\b(?:bench\w*|mesur\w*|measure\w*|endpoint|serveur|server|api"
+                          r"|load test)\b)")
+
+
+def find_server_url(message: Message) -> Iterator[Found]:
+    """A URL to benchmark: one with a port or /v1, or named as a server/endpoint to measure."""
+    for m in _URL.finditer(message.text):
+        around = message.text[max(0, m.start() - 40):m.end() + 10]
+        if _SERVER_HINT.search(m.group(0)) or _SERVER_HINT.search(around):
+            a, b = message.span(m.start(), m.end())
+            yield Found("server_url", message.original[a:b].rstrip(".,;"), m.start(), m.end())
+            return
+
+
+SERVER_URL = Rule(
+    "server-url", ("server_url",), find_server_url,
+    examples=(("bench it at http://127.0.0.1:8000/v1", {"server_url": "http://127.0.0.1:8000/v1"}),
+              ("notre site https://acme.example", {})),
+    doc="a running OpenAI-compatible server to measure",
+)

@@ -1,0 +1,50 @@
+"""The rules, in the order they read a message. Order matters where words could be read twice: the
+customer's name and model names first ("Acme Cloud" is a name, "Mixtral 8x7B" a model), GPUs before the
+growth factor ("8x H200" is not "x8"), the optimizer before the precision ("AdamW 8-bit"), the use case
+before the framework ("fine-tuned with Unsloth, served with vLLM")."""
+
+from __future__ import annotations
+
+from sizer_agent.agent.understanding import (
+    customer,
+    gpus,
+    latency,
+    lengths,
+    load,
+    models,
+    platform,
+    software,
+    training,
+    usecase,
+)
+from sizer_agent.agent.understanding.rules import Rule
+
+RULES: tuple[Rule, ...] = (
+    customer.CUSTOMER,
+    models.MODEL,
+    models.REVISION,
+    software.SERVER_URL,
+    gpus.GPUS,
+    load.IMAGE_RESOLUTION,  # before lengths: "512x512 inputs" is a resolution
+    training.OPTIMIZER,
+    software.PRECISION,
+    lengths.PAIR,
+    lengths.CONTEXT,
+    lengths.INPUT,
+    lengths.OUTPUT,
+    latency.TTFT,
+    latency.TPOT,
+    load.LOAD,
+    training.BATCH_SIZE,
+    training.CHECKPOINT,
+    training.DATASET,
+    platform.BUDGET,
+    platform.POWER,
+    platform.RACK_UNITS,
+    load.GROWTH,
+    usecase.USE_CASE,
+    software.FRAMEWORK,  # after the use case: a serving engine for serving, a training stack for training
+    platform.DEPLOYMENT,
+    platform.RENDERING_CAD,
+    platform.ECC,
+)

@@ -1,0 +1,209 @@
+"""The message as the rules read it: lowercase, accents removed, number words written as digits.
+
+Rules match on `Message.text`, where "Vingt-deux utilisateurs" reads "22 utilisateurs" and "Déploiement"
+reads "deploiement", so a pattern is written once, in plain lowercase ASCII. Every position in that text
+maps back to the customer's own words (`Message.words`), which is what a reading reports.
+
+Two facts a rule asks about a position: is it under a negation ("pas de CAO", "not 4-bit", "rather than
+H100"), and is the number there approximate ("environ 20", "about 50", "une vingtaine")?
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Lang = Literal["fr", "en"]
+
+# Characters folded to one plain character each, so that folding never changes a position.
+_SPECIAL = {
+    "\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00a0": " ", "\u202f": " ", "\u2009": " ",
+    "\u2007": " ", "\t": " ", "\r": " ", "×": "x", "\u2013": "-", "\u2014": "-", "\u2011": "-", "\u2212": "-",
+    "«": '"', "»": '"', "\u201c": '"', "\u201d": '"', "≈": "~", "œ": "o", "æ": "a",
+}
+
+
+class _FoldTable(dict[int, str]):
+    """str.translate table built lazily: each character becomes exactly one lowercase unaccented one."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        folded = _SPECIAL.get(char)
+        if folded is None:
+            base = unicodedata.normalize("NFKD", char)[:1] or char
+            lower = base.lower()
+            folded = lower if len(lower) == 1 else base
+            if not folded.isprintable() and char not in "\n":
+                folded = " "
+        self[code] = folded
+        return folded
+
+
+_FOLD = _FoldTable()
+
+
+def plain(text: str) -> str:
+    """Lowercase, accents and typographic marks removed, same length as `text` (positions are kept)."""
+    return text.translate(_FOLD)
+
+
+BLANK = "_"  # what a claimed span becomes: a word character, so no rule sees a word boundary at its edges
+_WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)(?![ \t]*[\w' -]{1,30}\s?:\s)")
+
+
+def unwrap(text: str) -> str:
+    """Join the lines of a wrapped paragraph (an e-mail's line breaks fall mid-sentence), keeping list items,
+    "Label : value" lines and paragraph breaks apart. Same length as `text`."""
+    return _WRAPPED_LINE.sub(" ", text) if "\n" in text else text
+
+
+def words(*alternatives: str) -> str:
+    """A regex alternation that only matches whole words: `words("tour")` never matches in "autour"."""
+    return r"(?<![\w])(?:" + "|".join(alternatives) + r")(?![\w])"
+
+
+# -- negation ------------------------------------------------------------------------------------------
+# A negator cancels what follows it up to the end of the clause (punctuation, "but", "and"), at most a
+# few words: "no rendering or CAD" cancels both, "pas de CAO, mais ECC" keeps the ECC.
+_NEGATOR = re.compile(words(
+    r"not", r"no", r"non", r"pas", r"sans", r"without", r"never", r"jamais", r"aucune?", r"ni", r"nor",
+    r"rather than", r"plutot que", r"au lieu de", r"instead of", r"don't", r"doesn't", r"won't",
+    r"hors", r"excluding", r"except", r"sauf", r"eviter", r"evite", r"avoid\w*", r"exclu\w*", r"hors de question",
+    r"pas question d[e']",
+) + r"|(?<![\w])(?:n'|au lieu d')")  # French elisions: "on n'entraine pas", "au lieu d'un H100"
+# ("don't" needs its apostrophe: "dont" is French, "40 avocats, dont 15 en même temps")
+# "no more than 500 ms", "pas plus de 2 s", "not only": limits and emphasis, not negations.
+_NOT_A_NEGATION = re.compile(
+    r"\s*(?:more|less|later|longer|over|above|beyond|only|just|sure|idea|exceed\w*|plus|moins|seulement"
+    r"|mal|au-dela|au dela|depasser|superieure?s?|inferieure?s?|encore)\b")
+_CLAUSE_END = re.compile(r"[.;:!?()\[\]\n]|,\s|\s(?:but|mais|and|et|however|cependant|while|whereas|then|puis"
+                         r"|so|donc|because|car|which|qui|with|avec)\s")
+_SCOPE_WORDS = 5
+
+
+def _negation_scopes(text: str) -> list[tuple[int, int]]:
+    scopes = []
+    for m in _NEGATOR.finditer(text):
+        if _NOT_A_NEGATION.match(text, m.end()):
+            continue
+        start = m.end()
+        end_match = _CLAUSE_END.search(text, start)
+        end = end_match.start() if end_match else len(text)
+        # at most a few words after the negator
+        word_ends = [w.end() for w in re.finditer(r"\S+", text[start:end])]
+        if len(word_ends) > _SCOPE_WORDS:
+            end = start + word_ends[_SCOPE_WORDS - 1]
+        scopes.append((m.start(), end))
+    return scopes
+
+
+# -- approximation markers -------------------------------------------------------------------------------
+APPROX_BEFORE = re.compile(
+    r"(?:" + words(r"environ", r"env\.?", r"approx\w*", r"about", r"around", r"roughly", r"circa", r"ca\.",
+                   r"a peu pres", r"pres de", r"autour d[e']", r"dans les", r"aux alentours d[e']",
+                   r"de l'ordre d[e']", r"something like", r"some", r"maybe", r"perhaps", r"peut-etre",
+                   r"probablement", r"probably", r"estimated", r"estime\w*", r"grosso modo", r"plus ou moins",
+                   r"~") + r"|~)\s*(?:de\s+|d')?$")
+APPROX_AFTER = re.compile(r"^\s*(?:-?ish|or so|ou so|environ|a peu pres|plus ou moins|give or take)\b")
+
+
+@dataclass
+class Message:
+    """One message prepared for the rules. Build it with `Message.read(text, lang)`."""
+
+    original: str
+    lang: Lang
+    text: str  # what rules match; claimed spans are blanked so no two fields read the same words
+    _starts: list[int] | None = None  # view position -> original start (None: identity)
+    _ends: list[int] | None = None  # view position -> original end
+    approximate_spans: list[tuple[int, int]] = field(default_factory=list)
+    negations: list[tuple[int, int]] = field(default_factory=list)
+    found: dict[str, Any] = field(default_factory=dict)  # what earlier rules read (a later rule may weigh it)
+    found_at: dict[str, tuple[int, int]] = field(default_factory=dict)  # and where, in `text`
+
+    @classmethod
+    def read(cls, original: str, lang: Lang) -> Message:
+        from sizer_agent.agent.understanding.numbers import spell_out_numbers
+
+        folded = unwrap(plain(original))
+        rewrites = spell_out_numbers(folded, lang)
+        message = cls(original=original, lang=lang, text=folded)
+        if rewrites:
+            message._apply(rewrites)
+        message.negations = _negation_scopes(message.text)
+        return message
+
+    def _apply(self, rewrites: list[tuple[int, int, str, bool]]) -> None:
+        """Replace spans of the folded text (number words -> digits), keeping the map to the original."""
+        parts: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        at = 0
+        for start, end, replacement, approximate in rewrites:
+            parts.append(self.text[at:start])
+            starts.extend(range(at, start))
+            ends.extend(range(at + 1, start + 1))
+            view_start = len(starts)
+            parts.append(replacement)
+            starts.extend([start] * len(replacement))
+            ends.extend([end] * len(replacement))
+            if approximate:
+                self.approximate_spans.append((view_start, view_start + len(replacement)))
+            at = end
+        parts.append(self.text[at:])
+        starts.extend(range(at, len(self.text)))
+        ends.extend(range(at + 1, len(self.text) + 1))
+        self.text = "".join(parts)
+        self._starts, self._ends = starts, ends
+
+    # -- positions ---------------------------------------------------------------------------------------
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """A span of `text` as a span of the original message."""
+        if self._starts is None or self._ends is None:
+            return start, end
+        if end <= start:
+            at = self._starts[start] if start < len(self._starts) else len(self.original)
+            return at, at
+        return self._starts[start], self._ends[end - 1]
+
+    def view_span(self, start: int, end: int) -> tuple[int, int]:
+        """A span of the original message as a span of `text` (the inverse of `span`)."""
+        if self._starts is None:
+            return start, end
+        return bisect_left(self._starts, start), bisect_left(self._starts, end)
+
+    def words(self, start: int, end: int) -> str:
+        """The customer's own words behind a span of `text`."""
+        a, b = self.span(start, end)
+        return self.original[a:b]
+
+    def claim(self, start: int, end: int) -> None:
+        """Blank a span once a field is read from it (kept the same length: positions stay valid)."""
+        self.text = self.text[:start] + BLANK * (end - start) + self.text[end:]
+
+    # -- negation and approximation ----------------------------------------------------------------------
+    def negated(self, position: int) -> bool:
+        """Whether `position` sits in the scope of a negation ("pas de", "not", "rather than")."""
+        return any(start <= position < end for start, end in self.negations)
+
+    def approximate(self, start: int, end: int) -> bool:
+        """Whether the number in [start, end) is hedged: "environ 20", "~300 ms", "une vingtaine", "50-ish"."""
+        if any(a < end and start < b for a, b in self.approximate_spans):
+            return True
+        digit = re.search(r"\d", self.text[start:end])
+        first = start + digit.start() if digit else start
+        if APPROX_BEFORE.search(self.text[max(0, first - 30):first]):
+            return True
+        return bool(APPROX_AFTER.match(self.text[end:end + 20]))
+
+
+def sentence_bounds(text: str, position: int) -> tuple[int, int]:
+    """The sentence (or line) around a position: where a subject and its figure belong together."""
+    starts = [m.end() for m in re.finditer(r"[.!?;\n]\s", text)]
+    index = bisect_right(starts, position)
+    start = starts[index - 1] if index else 0
+    end_match = re.compile(r"[.!?;\n](?:\s|$)").search(text, position)
+    return start, end_match.end() if end_match else len(text)

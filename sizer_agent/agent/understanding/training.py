@@ -1,0 +1,129 @@
+"""Training settings: optimizer, checkpoint interval, dataset size."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.numbers import BYTES, NUM
+from sizer_agent.agent.understanding.rules import Found, Rule, choice_rule, first_match, pattern_rule
+from sizer_agent.agent.understanding.text import Message, words
+
+OPTIMIZER = choice_rule(
+    "optimizer", "optimizer",
+    (
+        # before precision: "AdamW 8 bits" is an optimizer, not a weight format
+        (r"(?<![\w])(?:adam\w*\s*(?:en\s*)?8[- ]?bits?|adam8bit|8[- ]?bits? adam\w*|paged[ _]adam\w*|bnb adam\w*"
+         r"|adamw_8bit|adamw_bnb_8bit)(?![\w])", "adamw_8bit"),
+        (words(r"adafactor"), "adafactor"),
+        (r"(?<![\w])(?:sgd\s*(?:avec|with|\+)\s*(?:du\s+)?momentum|sgd-?m|nesterov)(?![\w])", "sgd_momentum"),
+        (words(r"sgd"), "sgd"),
+        (words(r"adamw?", r"adam_w", r"adamw_torch\w*"), "adamw"),
+    ),
+    examples=(("AdamW 8 bits", {"optimizer": "adamw_8bit"}), ("SGD with momentum", {"optimizer": "sgd_momentum"}),
+              ("optimiseur AdamW", {"optimizer": "adamw"})),
+)
+
+_EVERY = r"(?:every|toutes les|tous les|chaque|each|all)"
+_TIME_UNIT = r"(?P<u>minutes?|mins?|mn|heures?|hours?|hrs?|h|jours?|days?|d)"
+_CKPT = r"(?:checkpoints?|checkpointing|sauvegardes?|ckpt|snapshots?|save|sauvegarder)"
+
+
+def _interval(m: re.Match[str], message: Message) -> float | None:
+    number, unit = m.group("n"), m.group("u")
+    return numbers.minutes(number or "1", unit, message.lang)
+
+
+def _named_interval(m: re.Match[str], message: Message) -> float | None:
+    word = m.group("w")
+    if re.search(r"demi|half", word):
+        return 30.0
+    return 1440.0 if re.search(r"jour|day|daily|nuit|night", word) else 60.0
+
+
+CHECKPOINT = Rule(
+    "checkpoint-interval", ("checkpoint_interval_min",),
+    lambda message: first_match(message, "checkpoint_interval_min", (
+        # the first interval of time after "checkpoint" in its sentence ("every 2,000 steps, i.e. every 4 hours")
+        (rf"{_CKPT}[^.;\n]{{0,80}}?{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])", _interval),
+        (rf"{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])\D{{0,25}}?{_CKPT}", _interval),
+        (rf"{_CKPT}\D{{0,12}}?(?P<w>toutes les heures|chaque heure|every hour|hourly|toutes les demi-heures"
+         rf"|every half hour|tous les jours|chaque jour|every day|daily|chaque nuit|every night|nightly)",
+         _named_interval),
+    )),
+    examples=(("checkpoint toutes les 30 min", {"checkpoint_interval_min": 30.0}),
+              ("checkpoints hourly", {"checkpoint_interval_min": 60.0}),
+              ("save every 2 hours", {"checkpoint_interval_min": 120.0}),
+              ("checkpoint every 1000 steps", {}),
+              ("We checkpoint every 2,000 steps, which works out to roughly every 4 hours",
+               {"checkpoint_interval_min": 240.0})),
+)
+
+
+_DATA_BEFORE = words(r"dataset", r"data ?set", r"jeu de donnees", r"jeux de donnees", r"donnees", r"data",
+                     r"corpus", r"base documentaire", r"archives?", r"training set")
+_DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
+    r"donnees", r"data", r"dataset", r"textes?", r"text", r"images?", r"photos?", r"documents?", r"docs",
+    r"corpus", r"logs?", r"pdfs?", r"audio", r"videos?", r"code", r"e-?mails?", r"tickets?", r"jeu", r"scans?",
+    r"contrats?", r"contracts?", r"transcripts?", r"conversations?", r"parquet", r"jsonl", r"csv", r"tokens",
+    r"frames?", r"recordings?", r"enregistrements?", r"samples?", r"exemples?", r"examples?", r"shards?",
+    r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?",
+    r"training data", r"d'entrainement", r"annotees?", r"labell?ed"))
+# Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB".
+# and the model's own size is not a dataset either: "the model is 140 GB in bf16"
+_NOT_DATA = re.compile(r"(?:vram|ram|memoire|memory|hbm\w*|gddr\w*|gpu|carte|card|ssd|nvme|disque|disk|stockage"
+                       r"|storage|ddr\d?|cache|ecc|h100|h200|a100|l40s|rtx|mi300x|b200|per gpu|par gpu|each|chacune?"
+                       r"|model\w*|weights|poids|checkpoints?|bf16|fp16|fp8|int4|int8|params|parametres|parameters"
+                       r"|\b[a-z]{1,3}\d{2,4}[a-z]?\b|\b\d{4}\b)")  # any card's name: "V100 32 Go", "4090 24GB"
+
+
+def find_dataset(message: Message) -> Iterator[Found]:
+    text = message.text
+    for pattern in (rf"{_DATA_BEFORE}\D{{0,25}}?{BYTES}", rf"{BYTES}{_DATA_AFTER}"):
+        for m in re.finditer(pattern, text):
+            if message.negated(m.start()):
+                continue
+            number = re.search(BYTES, m.group(0))
+            if number is None:
+                continue
+            value = numbers.byte_count(number.group(1), number.group(2), message.lang)
+            if value is not None:
+                figure = (m.start() + number.start(), m.start() + number.end())
+                yield Found("dataset_size_bytes", value, m.start(), m.end(), figure=figure)
+                return
+    # a size with no data word next to it, when nothing says it is memory or storage: "3 TB of text"
+    # is covered above; "on a 1,5 To à traiter" lands here
+    for m in re.finditer(BYTES, text):
+        near = text[max(0, m.start() - 12):m.start()] + " " + text[m.end():m.end() + 15]  # the words around it
+        if message.negated(m.start()) or _NOT_DATA.search(near):
+            continue
+        value = numbers.byte_count(m.group(1), m.group(2), message.lang)
+        if value is not None and value >= 10**8:  # below 100 MB it is a file, not a training set
+            yield Found("dataset_size_bytes", value, m.start(), m.end())
+            return
+
+
+DATASET = Rule(
+    "dataset-size", ("dataset_size_bytes",), find_dataset,
+    examples=(("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
+              ("1,5 To de texte", {"dataset_size_bytes": 1_500_000_000_000}),
+              ("3 TB of text", {"dataset_size_bytes": 3_000_000_000_000}),
+              ("80 GiB dataset", {"dataset_size_bytes": 80 * 2**30}),
+              ("une carte de 80 Go de VRAM", {}),
+              ("1,500 Go de données", {"dataset_size_bytes": 1_500_000_000}),
+              ("batch 4 per GPU, ~3 TB of frames", {"dataset_size_bytes": 3_000_000_000_000}),
+              ("the model is 140 GB in bf16", {}), ("notre ancien serveur a 4 V100 32 Go", {})),
+)
+
+BATCH_SIZE = pattern_rule(
+    "batch-size", "batch_size",
+    rf"(?<![\w])(?:micro-?batch|per-device batch|batch|lots?)(?:[ _-]?size)?(?:\s+(?:global|total|effecti\w*|per-device"
+    rf"|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
+    rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k|%|go|gb|to|tb|ms|s\b|documents?|docs|"
+    rf"images?|requests|requetes|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?))"
+    rf"|({NUM})\s*(?:par batch|per batch|par lot|samples? per (?:batch|gpu)|sequences? par batch)",
+    lambda m, msg: numbers.count(m.group(1) or m.group(2), None, msg.lang),
+    examples=(("batch 4", {"batch_size": 4}), ("batch size de 16", {"batch_size": 16}),
+              ("batch inference on 10 000 documents", {}), ("batch global 128", {"batch_size": 128})),
+)

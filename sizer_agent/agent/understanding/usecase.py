@@ -1,0 +1,196 @@
+"""What the customer will do with the model, from the verbs people use.
+
+Cues, from the strongest:
+- a statement of what is sized ("the sizing is for serving", "le sizing c'est pour le training") or
+  "X only" ("inference only", "serving only");
+- vision tasks (classification, detection, segmentation, YOLO, ViT): the workload is vision even when
+  the model is fine-tuned for it;
+- verbs of a plan: serving ("serve", "host", "héberger", "deploy", "mettre en production"), fine-tuning
+  ("fine-tune", "affiner"), training from scratch, batch work ("nightly job", "par lots", "offline");
+- nouns of a product: "chatbot", "assistant", "API", "RAG", "copilot" (serving);
+- and when nothing is said, a model used by people at the same time (a concurrency, a TTFT) is served.
+
+Within each level the first cue in the message wins. A past participle describes a model, it is not a
+plan: "serve a fine-tuned Llama", "we trained 20 LoRA adapters and now serve them" are serving; so is a
+cue said as a maybe or for later ("and maybe fine-tune it later"). A fine-tuning method (LoRA, QLoRA,
+full) refines fine-tuning wherever it is said, and fine-tuning with no method is full fine-tuning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.software import SERVING_ENGINES
+from sizer_agent.agent.understanding.text import Message, words
+
+_FINETUNE_VERB = (r"(?:fine[- ]?tun(?:e|es|ing|er|ons|ez)|finetun(?:e|es|ing|er)|affin(?:er|age|ons|ez)|sft"
+                  r"|re-?entrain\w*|ajustement fin|instruction[- ]tuning|specialis\w+ le modele|lora[- ]tun\w*"
+                  r"|retrain\w*)")
+_TRAIN_VERB = r"(?:entrain(?:er|ement|ons|ez)|train(?:ing)?)"  # fine-tuning or from scratch: the rest decides
+METHODS: tuple[tuple[str, str], ...] = (
+    (words(r"q-?lora"), "finetune_qlora"),
+    (words(r"lora", r"dora", r"adapters?", r"adaptateurs?", r"peft"), "finetune_lora"),
+    (words(r"full fine[- ]?tun\w*", r"full[- ]parameter\w*", r"all (?:the )?weights", r"tous les poids",
+           r"tous les parametres", r"every parameter", r"fine[- ]?tun\w* (?:complet|full|total)", r"affinage complet",
+           r"full sft", r"sft complet", r"full ft") + r"|" + _FINETUNE_VERB + r"\s*\(\s*full\s*\)", "finetune_full"),
+)
+PLANS: tuple[tuple[str, str], ...] = (
+    (words(r"from scratch", r"a partir de zero", r"de zero", r"pre-?train\w*", r"pretrain\w*", r"pre-?entrain\w*",
+           r"preentrain\w*", r"foundation model training", r"train (?:our|a|an) own (?:\w+ )?model",
+           r"entrainer (?:notre|un|nos) propre\w* modele\w*", r"continued pre-?training"), "pretraining"),
+    (words(_FINETUNE_VERB), "finetune"),
+    (words(_TRAIN_VERB), "train"),
+    (words(r"batch inference", r"inference (?:par|en) lots?", r"inference batch", r"batch processing",
+           r"traitements? (?:par|en) lots?", r"par lots?", r"en lots?", r"chaque semaine", r"toutes les semaines",
+           r"weekly", r"every week", r"hebdomadaire\w*", r"offline", r"hors[- ]ligne", r"nightly",
+           r"chaque nuit", r"toutes les nuits", r"chaque soir", r"tous les soirs", r"every evening", r"each evening",
+           r"overnight", r"each night", r"every night", r"a night", r"par nuit", r"per night", r"batch jobs?",
+           r"jobs? batch", r"batch(?![ _-]?size)(?!\s*(?:de|of|:|=)?\s*\d)", r"traitement de masse", r"en masse",
+           r"bulk", r"asynchrone", r"asynchronous", r"pas (?:besoin )?de temps reel", r"not real[- ]time",
+           r"no real[- ]time", r"la nuit", r"de nuit", r"sur un week-end", r"over a weekend",
+           r"throughput (?:only|matters)",
+           r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
+           r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|score|annotate|annoter|tag|label)"
+           r" (?:\d[\d ,.]*|all|tous|toutes|our|nos|les|the) (?:\w+ ){0,2}?(?:documents|tickets|articles|reviews|avis"
+           r"|fiches|dossiers|emails|mails|lettres|letters|reports|rapports|records|products|produits)"),
+     "batch_inference"),
+    (words(r"serv(?:e|es|ed|ing|ons|ez|ent|ira)", r"sert(?! (?:aussi |egalement |surtout )?(?:a|au|aux|d')\b)",
+           r"servir(?! (?:a|au|aux|d')\b)", r"host(?:s|ed|ing)?", r"heberg\w+", r"deploy\w*", r"deploie\w*",
+           r"deploiement", r"mettre en production", r"mise en production", r"en production", r"in production",
+           r"en prod", r"in prod", r"inference only", r"inference seule(?:ment)?", r"uniquement (?:de l')?inference",
+           r"inference uniquement", r"only inference", r"juste de l'inference", r"serving only"), "online_serving"),
+)
+_PRODUCTS = words(
+    r"chat ?bots?", r"assistants?", r"copilot\w*", r"apis?", r"endpoints?", r"rag", r"real[- ]time", r"temps reel",
+    r"interacti\w+", r"online", r"en ligne", r"support client", r"customer support", r"helpdesk", r"help desk",
+    r"agent conversationnel", r"conversationnel\w*", r"questions?[- ]reponses?", r"q&a", r"chat", r"chatting",
+    r"live", r"tuteur", r"tutor", r"voice agent", r"agent vocal", r"autocompl\w*", r"auto-?compl\w*", r"kiosk\w*",
+    r"bornes?", r"discuter", r"converser", r"talk to", r"answer(?:ing)? (?:\w+ )?questions", r"repondre aux questions",
+    r"aide a la redaction", r"writing assistant", r"comme chatgpt", r"like chatgpt", r"type chatgpt",
+    r"la meme chose",
+)
+VISION = words(
+    r"vision par ordinateur", r"computer vision", r"classification d'images?", r"image classification",
+    r"classifier (?:des|les) images", r"classify images", r"detection d'objets", r"object detection",
+    r"detection (?:de|des|d') ?(?:defauts|personnes|objets|vehicules|visages|pietons|images?)",
+    r"(?:defect|object|face|pedestrian|vehicle|person|people) detection", r"segmentation\w*", r"yolo\w*", r"resnet\w*",
+    r"vits?", r"segment anything", r"imagery", r"imagerie", r"efficientnet\w*", r"detr", r"mask r-?cnn", r"u-?net",
+    r"segformer\w*",
+    r"inspection visuelle", r"visual inspection", r"defect classifier", r"image classifiers?",
+    r"(?:train\w*|entrain\w*) (?:\w+ ){0,4}?(?:on|sur) (?:\w+ ){0,3}?images",
+)
+# "the sizing is for serving", "Sizing is for serving only", "le sizing qu'on demande c'est pour le training"
+_STATED = re.compile(r"(?:sizing|dimensionnement|devis|quote)[^.;\n]{0,30}?(?:is|est|c'est|concerne)?\s*(?:for|pour)"
+                     r"\s+(?:le |la |l'|the )?(serving|service|inference|training|entrainement|fine-?tuning|affinage)")
+_HEDGED = re.compile(r"(?:later|plus tard|not for now|pas pour (?:l'instant|maintenant)|maybe|peut-etre|eventually"
+                     r"|a terme|someday|un jour|in the future|a l'avenir|next year|l'an prochain|ensuite|puis)")
+_INFERENCE = re.compile(words(r"inference", r"inferences", r"infer", r"inferer", r"infernce", r"inferance"))
+_RUN = re.compile(words(r"run", r"running", r"faire tourner", r"tourner", r"utiliser", r"use it", r"used by",
+                        r"utilise par", r"pour discuter", r"en local", r"locally"))
+_INTERACTIVE_FIELDS = frozenset({"concurrency", "ttft_ms", "tpot_ms", "head_count"})
+
+
+def _participle(message: Message, start: int, end: int) -> bool:
+    """'fine-tuned', 'fine-tuné', 'affiné', 'trained': a model's description, not a plan."""
+    said = message.words(start, end).lower()
+    return bool(re.search(r"(?:ed|ée?s?)$", said))
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    left = max(text.rfind(mark, 0, start) for mark in ".;(,")
+    right = min((i for i in (text.find(c, end) for c in ".;),") if i >= 0), default=len(text))
+    return text[left + 1:right]
+
+
+def _cues(message: Message, table: tuple[tuple[str, str], ...]) -> list[tuple[int, int, str]]:
+    out = []
+    for pattern, value in table:
+        for m in re.finditer(pattern, message.text):
+            if message.negated(m.start()) or (
+                    value in ("finetune", "train", "pretraining") and _participle(message, m.start(), m.end())):
+                continue
+            out.append((m.start(), m.end(), value))
+    return sorted(out)
+
+
+def find_use_case(message: Message) -> Iterator[Found]:
+    text = message.text
+    methods = _cues(message, METHODS)
+    stated = _STATED.search(text)
+    vision = next((m for m in re.finditer(VISION, text) if not message.negated(m.start())), None)
+    plans = _cues(message, PLANS)
+    firm = [c for c in plans if not _HEDGED.search(_clause(text, c[0], c[1]))]
+    products = [(m.start(), m.end(), "online_serving") for m in re.finditer(_PRODUCTS, text)
+                if not message.negated(m.start())]
+    choice: tuple[int, int, str] | None = None
+    if stated:
+        said = stated.group(1)
+        choice = (stated.start(), stated.end(), "online_serving" if said in ("serving", "service", "inference")
+                  else "finetune")
+    elif vision is not None:
+        choice = (vision.start(), vision.end(), "vision")
+    elif firm or plans:
+        # "train" alone says training of no known kind: without a method or "from scratch", the next cue decides
+        usable = [c for c in (firm or plans) if c[2] != "train" or methods or any(p[2] == "pretraining" for p in plans)]
+        choice = usable[0] if usable else (firm or plans)[0]
+    elif methods:
+        choice = methods[0]  # "QLoRA de Mistral 7B": the method alone says fine-tuning
+    elif products:
+        choice = products[0]
+    if choice is None:
+        # nothing said: a model people use at the same time, "for inference", or a serving engine: served
+        cue = next((m for m in _INFERENCE.finditer(text) if not message.negated(m.start())), None)
+        cue = cue or next((m for m in SERVING_ENGINES.finditer(text) if not message.negated(m.start())), None)
+        cue = cue or next((m for m in _RUN.finditer(text) if not message.negated(m.start())), None)
+        interactive = message.found.keys() & _INTERACTIVE_FIELDS
+        if cue is not None and ("model" in message.found or interactive):
+            choice = (cue.start(), cue.end(), "online_serving")
+        elif interactive - {"head_count"} or (interactive and "model" in message.found):
+            # "Qwen2.5 72B, internal use, 12 clinicians": the words that say it are the load's
+            start, end = min(message.found_at[name] for name in interactive)
+            choice = (start, end, "online_serving")
+    if choice is None:
+        return
+    start, end, value = choice
+    if value in ("finetune", "train", "pretraining"):
+        if any(c[2] == "pretraining" for c in plans):
+            value = "pretraining"
+        elif methods:  # QLoRA before LoRA before full: the most specific method said
+            order = ("finetune_qlora", "finetune_lora", "finetune_full")
+            value = min((c[2] for c in methods), key=order.index)
+        elif value == "finetune":
+            value = "finetune_full"  # fine-tuning with no method stated
+        else:
+            return  # "train our own AI": training, but of what kind the message does not say
+    yield Found("use_case", value, start, end, claim=False)
+
+
+USE_CASE = Rule(
+    "use-case", ("use_case",), find_use_case,
+    examples=(
+        ("We want to serve Llama 3.1 70B Instruct, inference only", {"use_case": "online_serving"}),
+        ("on veut héberger un chatbot interne", {"use_case": "online_serving"}),
+        ("serve a fine-tuned Llama-3.1-8B", {"use_case": "online_serving"}),
+        ("fine tuner (full) Mistral 7B", {"use_case": "finetune_full"}),
+        ("QLoRA fine-tuning of Mistral 7B", {"use_case": "finetune_qlora"}),
+        ("affinage LoRA sur nos tickets", {"use_case": "finetune_lora"}),
+        ("pré-entraîner un modèle à partir de zéro", {"use_case": "pretraining"}),
+        ("un job de nuit qui résume nos archives, hors ligne", {"use_case": "batch_inference"}),
+        ("détection de défauts par YOLO", {"use_case": "vision"}),
+        ("On fine-tune un ViT-L/16 pour de la classification d'images", {"use_case": "vision"}),
+        ("inference only, no fine-tuning", {"use_case": "online_serving"}),
+        ("On a déjà fine-tuné un Llama 3.1 8B avec LoRA, il faut le servir en prod", {"use_case": "online_serving"}),
+        ("run it as an assistant (and maybe fine-tune it later). Sizing is for serving only",
+         {"use_case": "online_serving"}),
+        ("copilot pour les sales : on veut fine-tuner en LoRA un Llama 3.1 8B", {"use_case": "finetune_lora"}),
+        ("la machine sert aussi à la CAO", {}),
+        ("Training a 1.3B model from scratch, seq 2048", {"use_case": "pretraining"}),
+        ("On aimerait entraîner notre propre IA", {}),
+        ("whether to train or just serve: for now, just serving Llama 3.1 8B", {"use_case": "online_serving"}),
+        ("on génère les descriptions produits en lot chaque semaine", {"use_case": "batch_inference"}),
+        ("budget autour de 25k€", {}),
+    ),
+    doc="the workload, from verbs and nouns, negations dropped",
+)
