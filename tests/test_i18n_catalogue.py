@@ -84,10 +84,12 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = [*ROOT.joinpath("sizer_agent").rglob("*.py"), *ROOT.joinpath("tools").rglob("*.py"),
            *ROOT.joinpath("templates").glob("*.j2")]
 # A key asked for by name: render(lang, "k"), Msg("k"), t("k"), h.t("k") (Python and templates).
-ASKED = re.compile(r"""(?:render\(\s*[\w.]+,\s*|Msg\(\s*|\bt\(\s*|h\.t\(\s*)["']([a-z_]+(?:\.[a-z0-9_]+)+)["'](?!\s*~)""")
-LITERAL = re.compile(r"""["']([a-z_]+(?:\.[a-z0-9_]+)+)["']""")
+KEY = r"[a-z_]+(?:\.[a-z0-9_]+)+"  # section.key, or section.sub.key
+ASKED = re.compile(r"""(?:render\(\s*[\w.]+,\s*|Msg\(\s*|\bt\(\s*|h\.t\(\s*)["'](""" + KEY + r""")["'](?!\s*~)""")
+LITERAL = re.compile(r"""["'](""" + KEY + r""")["']""")
 # A family of keys completed at run time: f"knob.{code}", 'budget.' ~ status, label("field", name).
-PREFIX = (re.compile(r"""f["']([a-z_]+(?:\.[a-z0-9_]*)+)\{"""), re.compile(r"""["']([a-z_]+(?:\.[a-z0-9_]*)+)["']\s*~"""))
+STEM = r"[a-z_]+(?:\.[a-z0-9_]*)+"
+PREFIX = (re.compile(r"""f["'](""" + STEM + r""")\{"""), re.compile(r"""["'](""" + STEM + r""")["']\s*~"""))
 LABEL = re.compile(r"""label\(\s*["']([a-z_]+)["']""")
 
 

@@ -33,9 +33,8 @@ A missing key or parameter raises: an incomplete translation cannot ship (tests/
 
 from __future__ import annotations
 
-import decimal
-
 import datetime
+import decimal
 import math
 import string
 import tomllib
