@@ -14,7 +14,7 @@ import pytest
 from tests.agent.corpus_score import CORPUS, load, score
 
 DEV_RECALL, DEV_WRONG = 0.97, 2
-HELDOUT_RECALL, HELDOUT_WRONG = 0.90, 3
+HELDOUT_RECALL, HELDOUT_WRONG = 0.95, 1  # the done-when, fixed before the set was scored
 
 
 def test_dev_corpus(corpus_report: Any) -> None:
