@@ -9,11 +9,13 @@ the GPU preference, and the workload changes that fit the budget. Numbers come f
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from sizer_agent.i18n import Lang, render
+from sizer_agent.i18n import Lang, MissingTranslation, render
+from tools.messages import Msg
 from tools.plan import Change, Plan, RecommendResult
 
 
@@ -22,9 +24,35 @@ def load(result: dict[str, Any] | RecommendResult | None) -> RecommendResult | N
     if result is None or isinstance(result, RecommendResult):
         return result
     try:
-        return RecommendResult.model_validate(result)
+        typed = RecommendResult.model_validate(result)
     except ValidationError:
         return None
+    # A sentence this version's catalogue cannot render (unknown id, missing parameter) comes from another
+    # version or a hand-edited file: the result is not one this version can explain.
+    try:
+        for message in _messages(typed):
+            for lang in ("fr", "en"):
+                render(lang, message)
+    except (MissingTranslation, KeyError, ValueError, TypeError):
+        return None
+    return typed
+
+
+def _messages(node: Any) -> Iterator[Msg]:
+    """Every message inside a tool result: its fields, lists, mappings and nested message parameters."""
+    if isinstance(node, Msg):
+        yield node
+        for value in node.params.values():
+            yield from _messages(value)
+    elif isinstance(node, BaseModel):
+        for name in type(node).model_fields:
+            yield from _messages(getattr(node, name))
+    elif isinstance(node, list | tuple):
+        for item in node:
+            yield from _messages(item)
+    elif isinstance(node, dict):
+        for item in node.values():
+            yield from _messages(item)
 
 
 def configuration(plan: Plan, lang: Lang) -> str:
@@ -37,6 +65,9 @@ def price(plan: Plan, lang: Lang) -> str:
     """The price as bought: purchase (list or estimate, dated), rental per hour, or on quote."""
     buy = plan.purchase
     if buy.how == "quote":
+        if buy.cards_eur is not None:
+            return render(lang, "advice.price_quote_cards", gpus=plan.parallelism.num_gpus, cards=buy.cards_eur,
+                          date=buy.price_date or "—")
         return render(lang, "advice.price_quote")
     if buy.how == "rent":
         return render(lang, "advice.price_rent", hourly=buy.hourly_eur, date=buy.price_date or "—")
@@ -138,4 +169,19 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
     if result.preference is not None:
         lines.append(render(lang, result.preference))
     lines += [change(item, lang) for item in result.changes]
+    hint = worth_a_quote(result)
+    if hint is not None:
+        buy = hint.purchase
+        lines.append(render(lang, "advice.quote_hint", config=configuration(hint, lang), gpus=hint.parallelism.num_gpus,
+                            cards=buy.cards_eur, budget=result.scope.budget_eur))
     return lines
+
+
+def worth_a_quote(result: RecommendResult) -> Plan | None:
+    """Over budget: an on-quote option whose cards alone cost less than the budget may still fit it."""
+    budget = result.scope.budget_eur
+    if result.status != "over_budget" or budget is None:
+        return None
+    candidates = [p for p in result.alternatives
+                  if p.purchase.how == "quote" and p.purchase.cards_eur is not None and p.purchase.cards_eur < budget]
+    return min(candidates, key=lambda p: p.purchase.cards_eur or 0.0, default=None)

@@ -39,7 +39,10 @@ def purchase(offer: Offer, catalog: Catalog, num_gpus: int, units: int) -> Purch
                         hourly_eur=None if hourly is None else hourly * num_gpus, price_date=offer.price_date,
                         sources=offer.price_sources)
     if offer.kind == "quote":
-        return Purchase(how="quote", unit=offer.unit, units=units, gpus_per_unit=per_unit, price_kind=None)
+        card = offer.card_price_eur(rate)
+        return Purchase(how="quote", unit=offer.unit, units=units, gpus_per_unit=per_unit, price_kind=None,
+                        cards_eur=None if card is None else card * num_gpus,
+                        price_date=offer.price_date if card is not None else None, sources=offer.price_sources)
     unit_price = offer.unit_price_eur(per_unit, rate)
     return Purchase(how="buy", unit=offer.unit, units=units, gpus_per_unit=per_unit, price_kind=offer.price_kind,
                     price_eur=None if unit_price is None else unit_price * units, price_date=offer.price_date,

@@ -47,6 +47,8 @@ class Purchase(BaseModel):
     hourly_eur: float | None = Field(
         None, description="rent: all GPUs per hour; buy: amortised price + energy per hour (the cost basis)")
     price_date: str | None = None
+    cards_eur: float | None = Field(
+        None, description="quote: the GPU cards alone at their public price — a lower bound, the server is on quote")
     to_confirm: bool = Field(False, description="a configuration the vendor does not list as such")
     sources: list[str] = Field(default_factory=list, description="catalogue source keys of the price")
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from tools.catalog import Catalog, Offer, load_catalog
 from tools.costs import budget_cost
-from tools.estimate import EstimateRequest
+from tools.estimate import EstimateRequest, estimate
 from tools.evaluate import Context, evaluate, splits
 from tools.knobs import cumulative, fewer_users, knob, practitioner_defaults, single
 from tools.messages import Msg
@@ -329,6 +329,9 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     """The plan for the workload, its alternatives, the budget verdict and every option evaluated."""
     catalog = load_catalog(request.catalog)
     spec = model or load_model(request.workload.model, request.workload.revision)
+    # A bad workload (unknown dtype, impossible lengths) is the caller's error, not "no configuration fits":
+    # the search below reads an estimate's InputError as "this split cannot run this model".
+    estimate(request.workload.model_copy(update={"engine": "generic"}), spec)
     scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=request.budget_eur,
                   ecc_required=request.ecc_required, needs_graphics=request.needs_graphics,
                   power_limit_w=request.power_limit_w, rack_units=request.rack_units,
@@ -402,7 +405,9 @@ def _assumed_target(request: RecommendRequest, plan: Plan) -> Knob:
     assert s is not None
     meets = (request.slo_ttft_ms is None or s.ttft_ms <= request.slo_ttft_ms) and (
         request.slo_tpot_ms is None or s.tpot_ms <= request.slo_tpot_ms)
-    return knob("assumed_slo_met" if meets else "assumed_slo_floor", False, ttft=request.slo_ttft_ms,
+    missing = set(request.slo_assumed)
+    what = Msg("target.none" if missing >= {"ttft", "tpot"} else f"target.{next(iter(missing))}")
+    return knob("assumed_slo_met" if meets else "assumed_slo_floor", False, what=what, ttft=request.slo_ttft_ms,
                 tpot=request.slo_tpot_ms, got_ttft=s.ttft_ms, got_tpot=s.tpot_ms, p=s.percentile,
                 floor_ttft=s.slo_ttft_ms, floor_tpot=s.slo_tpot_ms)
 

@@ -145,9 +145,13 @@ _DEFAULT = object()
 
 def run_intake(
     data: dict[str, Any], registry: ToolRegistry | None = None, *, lang: Lang | None = None,
-    run_tools: bool = True, brief: BriefReading | None = None,
+    run_tools: bool = True, brief: BriefReading | None = None, assume_defaults: bool = False,
 ) -> IntakeResult:
-    """The interview from an answers mapping; a brief's values fill the fields the answers leave out."""
+    """The interview from an answers mapping; a brief's values fill the fields the answers leave out.
+
+    `assume_defaults` answers "I don't know" to every question left open that has a documented default
+    (each recorded as an assumption); a question without a default stays a problem.
+    """
     if not isinstance(data, dict):
         return IntakeResult(ok=False, problems=[IntakeProblem(
             field="(file)", kind="invalid", message="the answers file must be a mapping of field: value")])
@@ -200,6 +204,18 @@ def run_intake(
         profile = WorkloadProfile.model_validate(given)
     except ValidationError:
         profile = base
+    while assume_defaults:  # a default can open another question (use case -> its load): until none is left
+        open_with_default = [q for q in missing_questions(profile, answered) if q.has_default()]
+        if not open_with_default:
+            break
+        for question in open_with_default:
+            given[question.id] = question.default_for(profile)
+            assumed.add(question.id)
+        answered = answered | {q.id for q in open_with_default}
+        try:
+            profile = WorkloadProfile.model_validate(given)
+        except ValidationError:
+            break
     for question in missing_questions(profile, answered):
         default = question.default_doc.get("en") if question.has_default() else None
         hint = f" (answer it, or write \"I don't know\" to use the default: {default})" if default else ""

@@ -13,6 +13,7 @@ A session without a usable plan raises `InputError` naming what to do: size it (
 from __future__ import annotations
 
 import datetime
+import json
 import math
 import re
 from typing import Any
@@ -120,13 +121,34 @@ def _answers(session: dict[str, Any]) -> list[Answer]:
     if not isinstance(raw, dict):
         raise InputError("answers", "must be an object mapping each field to its answer")
     order = {name: i for i, name in enumerate(FIELD_ORDER)}
+    words = _words(session)
     rows = []
     for name in sorted(raw, key=lambda n: (order.get(n, len(order)), n)):
         item = raw[name] if isinstance(raw[name], dict) else {"value": raw[name]}
         history = _list(item.get("history"))
-        rows.append(Answer(field=name, value=item.get("value"), assumed=bool(item.get("assumed", False)),
-                           raw_text=str(item.get("raw_text") or ""), corrections=max(0, len(history) - 1)))
+        value = item.get("value")
+        said = words.get((name, json.dumps(value, sort_keys=True, default=str))) or str(item.get("raw_text") or "")
+        rows.append(Answer(field=name, value=value, assumed=bool(item.get("assumed", False)),
+                           raw_text=_shortened(said), corrections=max(0, len(history) - 1)))
     return rows
+
+
+SAID_MAX_CHARS = 90  # a pasted brief is the whole e-mail: the table quotes a line of it, not the page
+
+
+def _words(session: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """(field, value) -> the exact words the value was read from, from the recorded answer events."""
+    found: dict[tuple[str, str], str] = {}
+    for event in _list(session.get("events")):
+        if isinstance(event, dict) and event.get("kind") == "answer" and event.get("words"):
+            key = (str(event.get("field")), json.dumps(event.get("value"), sort_keys=True, default=str))
+            found[key] = str(event["words"])
+    return found
+
+
+def _shortened(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SAID_MAX_CHARS else flat[: SAID_MAX_CHARS - 1].rstrip() + "…"
 
 
 def _model(result: RecommendResult, estimate: dict[str, Any] | None, session: dict[str, Any]) -> ModelInfo:

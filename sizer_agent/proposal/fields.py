@@ -12,9 +12,9 @@ from __future__ import annotations
 FIELD_ORDER: tuple[str, ...] = (
     "customer", "use_case", "framework", "framework_version", "model", "model_family", "model_revision",
     "custom_architecture", "precision", "input_len", "output_len", "context_len", "image_resolution",
-    "batch_size", "concurrency", "growth_factor", "ttft_ms", "tpot_ms", "dataset_size_bytes", "optimizer",
-    "checkpoint_interval_min", "num_gpus", "rendering_cad", "ecc_required", "deployment", "budget_eur",
-    "power_limit_w", "rack_units", "server_url",
+    "batch_size", "head_count", "concurrency", "growth_factor", "ttft_ms", "tpot_ms", "dataset_size_bytes",
+    "optimizer", "checkpoint_interval_min", "num_gpus", "gpu_preference", "rendering_cad", "ecc_required",
+    "deployment", "budget_eur", "power_limit_w", "rack_units", "server_url",
 )
 
 # Per-GPU memory terms of EstimateResult.per_gpu (`<term>_bytes`), in stacking order.

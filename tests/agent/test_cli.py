@@ -225,3 +225,30 @@ def test_bad_briefs_get_one_line_and_exit_2(tmp_path: Path) -> None:
         assert "Traceback" not in result.stderr
     neither = cli("intake", db=tmp_path / "s.db")
     assert neither.returncode == 2 and "--brief" in neither.stderr
+
+
+def test_a_brief_alone_is_sized_with_assume_defaults_and_the_proposal_quotes_its_words(tmp_path: Path) -> None:
+    brief = tmp_path / "brief.txt"
+    brief.write_text(BRIEF)
+    result = cli("intake", "--brief", str(brief), "--assume-defaults", "--json", db=tmp_path / "s.db")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["ok"] and out["session_id"] == 1
+    # what the brief did not say is assumed and listed as such; what it said is not
+    assert {"ttft_ms", "tpot_ms", "context_len"} <= set(out["assumed"])
+    assert not {"concurrency", "model", "budget_eur"} & set(out["assumed"])
+    tools = [e["tool"] for e in out["events"] if e.get("kind") == "tool_result" and e.get("ok")]
+    assert "recommend" in tools
+    document = cli("propose", "1", "--format", "md", "--lang", "en", "--output", str(tmp_path / "p.md"),
+                   db=tmp_path / "s.db")
+    assert document.returncode == 0, document.stderr
+    text = (tmp_path / "p.md").read_text()
+    assert "roughly 10 people at the same time" in text or "10 people at the same time" in text
+    assert "We're Acme Robotics, a 40-person startup" not in text  # a field quotes its words, not the e-mail
+
+
+def test_assume_defaults_still_refuses_a_brief_without_a_model(tmp_path: Path) -> None:
+    result = cli("intake", "--brief", "-", "--assume-defaults", db=tmp_path / "s.db",
+                 stdin="Hello, we need a chatbot for 30 people at once, budget 50k€.")
+    assert result.returncode == 2
+    assert "model" in result.stderr and not (tmp_path / "s.db").exists()

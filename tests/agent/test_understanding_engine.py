@@ -169,3 +169,22 @@ def test_every_finding_quotes_some_words() -> None:
     for text in ("Qwen2.5 72B Instruct, internal use, 12 clinicians.", "~30 concurrent users on llama 70b"):
         findings = parse_message(text).findings
         assert findings["use_case"].value == "online_serving" and findings["use_case"].words.strip()
+
+
+def test_the_proposal_quotes_the_words_a_value_came_from_not_the_whole_message(store: SessionStore) -> None:
+    from sizer_agent.proposal import build_context
+    from tools.registry import default_registry
+
+    sid = store.create_session(lang="en")
+    engine = DeterministicEngine(default_registry(), lang="en", on_event=store.recorder(sid))
+    engine.start()
+    message = ("We're Acme Robotics and we want to serve Llama 3.1 8B Instruct with vLLM to 500 people, "
+               "maybe 50 at the same time, prompts around 2k tokens, answers ~300 tokens, on a workstation.")
+    engine.handle(message)
+    while not engine.complete:
+        engine.handle("I don't know")
+    said = {a.field: a.raw_text for a in build_context(store.export_session(sid)).answers}
+    assert said["concurrency"] == "50 at the same time"
+    assert said["head_count"] == "500 people"
+    assert said["customer"] == "Acme Robotics"
+    assert all(text != message for text in said.values())  # never the whole message

@@ -210,3 +210,26 @@ def test_offer_filter_and_unknown_offer() -> None:
     assert {o.offer_id for o in result.options} == {"ACD-014", "ACD-009"}
     with pytest.raises(InputError, match="unknown offer id"):
         run(offer_ids=["NOPE"])
+
+
+def test_over_budget_names_an_on_quote_server_whose_cards_alone_fit_the_budget() -> None:
+    """70 B fp8 for 40 users on rack servers with 120 k€: every priced server-class option is an 8-GPU HGX
+    node (> 250 k€); a PCIe server of RTX PRO 6000 cards is on quote, but its cards alone (USD 8,565 list
+    each, April 2026) cost far less than the budget: the advice must say it is worth a quote."""
+    from sizer_agent.advice import summary, worth_a_quote
+    from tools.catalog import load_catalog
+
+    workload = EstimateRequest(model="llama-3.1-70b", quantization="fp8", input_len=3072, output_len=400,
+                               concurrency=40, max_model_len=4096)
+    result = run(workload=workload, units=["server", "node", "rack"], deployment="server", budget_eur=120_000,
+                 ecc_required=True, slo_ttft_ms=1500, slo_tpot_ms=50, slo_assumed=["tpot"], engine="vllm")
+    assert result.status == "over_budget" and result.plan is not None
+    assert result.plan.purchase.price_eur is not None and result.plan.purchase.price_eur > 120_000
+    hint = worth_a_quote(result)
+    assert hint is not None and hint.offer_id == "SRV-RTXPRO6000-SE"
+    rate = load_catalog().assumptions.eur_per_usd.value
+    assert hint.purchase.cards_eur == pytest.approx(hint.parallelism.num_gpus * 8565 * rate)
+    text = " ".join(summary(result, "en"))
+    assert "Worth a quote" in text and "SRV-RTXPRO6000-SE" in text
+    # only the TPOT target was assumed: the assumption says so, and does not claim no target was given
+    assert "no TPOT target was given" in text and "no latency target was given" not in text

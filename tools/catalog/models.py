@@ -165,6 +165,9 @@ class Offer(_Strict):
                                    description="when the price was observed (ISO year, month or day)")
     hourly_usd_per_gpu: NumFigure | None = None
     hourly_eur_per_gpu: NumFigure | None = None
+    card_eur: NumFigure | None = Field(
+        None, description="quote: one GPU card alone at its public price, a lower bound of the server's price")
+    card_usd: NumFigure | None = None
     to_confirm: bool = Field(False, description="not listed by the vendor as such (extra cards): to confirm")
 
     @model_validator(mode="before")
@@ -179,6 +182,8 @@ class Offer(_Strict):
     def _price_matches_kind(self) -> Offer:
         if self.kind == "purchase" and self.price_eur is None and self.price_usd is None:
             raise ValueError("price_eur or price_usd: required for a purchase offer")
+        if (self.card_eur is not None or self.card_usd is not None) and self.kind != "quote":
+            raise ValueError("card_eur/card_usd: only for a quote offer (a priced offer has its own price)")
         if self.kind == "cloud" and self.hourly_usd_per_gpu is None and self.hourly_eur_per_gpu is None:
             raise ValueError("hourly_eur_per_gpu or hourly_usd_per_gpu: required for a cloud offer")
         if self.unit is not None and (self.kind == "cloud") != (self.unit == "cloud"):
@@ -196,13 +201,16 @@ class Offer(_Strict):
         card = _eur(self.extra_gpu_eur, self.extra_gpu_usd, eur_per_usd)
         return None if card is None else base + extra * card
 
+    def card_price_eur(self, eur_per_usd: float) -> float | None:
+        return _eur(self.card_eur, self.card_usd, eur_per_usd)
+
     def hourly_eur_per_gpu_value(self, eur_per_usd: float) -> float | None:
         return _eur(self.hourly_eur_per_gpu, self.hourly_usd_per_gpu, eur_per_usd)
 
     @property
     def price_sources(self) -> list[str]:
         figures = (self.price_eur, self.price_usd, self.extra_gpu_eur, self.extra_gpu_usd, self.hourly_eur_per_gpu,
-                   self.hourly_usd_per_gpu)
+                   self.hourly_usd_per_gpu, self.card_eur, self.card_usd)
         return [key for f in figures if f is not None for key in f.src]
 
 

@@ -38,6 +38,10 @@ and prints what was understood, each field with the words it came from, and the 
 with what "I don't know" would record. Nothing is stored. With --answers too, the answers win and the
 brief fills the fields they leave out; then the tools run and the session is stored as with --answers.
 
+--assume-defaults answers "I don't know" to every question still open that has a default, so a brief
+alone is enough to size: `sizer-agent intake --brief email.txt --assume-defaults`, then
+`sizer-agent propose SESSION_ID`. Each default is listed as an assumption in the proposal.
+
 Values may be typed or free text read like a chat answer:
   use_case: online_serving           model: "Llama 3.1 70B Instruct"     precision: fp8
   context_len: "8k"                  input_len: 2048                     output_len: "512"
@@ -70,6 +74,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--brief", metavar="FILE", help="free-text brief, UTF-8 (- reads standard input)")
     parser.add_argument("--lang", choices=("fr", "en"), default=None,
                         help="language of the session (default: the answers file's, else the brief's)")
+    parser.add_argument("--assume-defaults", action="store_true",
+                        help="answer \"I don't know\" to every open question that has a default (each is recorded "
+                             "as an assumption), then store the session and size it; works with --brief alone")
     parser.add_argument("--no-tools", action="store_true", help="store the profile without running the tools")
     parser.add_argument("--json", action="store_true", help="machine-readable result (schema above)")
     add_db_argument(parser)
@@ -125,18 +132,21 @@ def run(args: argparse.Namespace) -> int:
             print(f"sizer-agent intake: error: brief: {error}", file=sys.stderr)
             return EXIT_USAGE
         brief = read_brief(text, args.lang, bundled_model_names())
-        if not args.answers:
+        if not args.answers and not args.assume_defaults:
             _print_brief(brief, args)
             return 0
-    try:
-        data = _load(args.answers)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as error:
-        print(f"sizer-agent intake: error: answers: cannot read {args.answers}: {error}".splitlines()[0],
-              file=sys.stderr)
-        return EXIT_USAGE
+    data: Any = {}
+    if args.answers:
+        try:
+            data = _load(args.answers)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as error:
+            print(f"sizer-agent intake: error: answers: cannot read {args.answers}: {error}".splitlines()[0],
+                  file=sys.stderr)
+            return EXIT_USAGE
     from sizer_agent.agent.intake import run_intake
 
-    result = run_intake(data, lang=args.lang, run_tools=not args.no_tools, brief=brief)
+    result = run_intake(data, lang=args.lang, run_tools=not args.no_tools, brief=brief,
+                        assume_defaults=args.assume_defaults)
     answered = set(data) if isinstance(data, dict) else set()
     return _store_and_print(result, brief, args, answered)
 
@@ -168,7 +178,8 @@ def _store_and_print(
         _print_understood(brief, lang, answered)
     if not result.ok:
         # the problems themselves are written in English (as every error of the command line): so is their header
-        print(render("en", "intake.problems", n=len(result.problems), source=args.answers), file=sys.stderr)
+        source = args.answers or args.brief
+        print(render("en", "intake.problems", n=len(result.problems), source=source), file=sys.stderr)
         for problem in result.problems:
             print(f"  {problem.field}: {problem.kind}: {problem.message}", file=sys.stderr)
         return EXIT_USAGE
