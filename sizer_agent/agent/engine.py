@@ -109,28 +109,17 @@ class DeterministicEngine:
 
     def start(self) -> list[Event]:
         self._out = []
-        fr = self.lang == "fr"
         if not self.state.answers:
-            self._emit(AgentMessage(text=(
-                "Bonjour ! Je vais vous poser les questions qui décident de la taille du matériel. Répondez "
-                "librement — plusieurs réponses par message, « je ne sais pas » ou « pourquoi ? » si besoin."
-                if fr else
-                "Hello! I will ask the questions that decide the hardware size. Answer freely — several "
-                "answers per message, \"I don't know\" or \"why?\" when needed.")))
+            self._emit(AgentMessage(text=render(self.lang, "agent.say.hello")))
         else:
             summary = ", ".join(
                 f"{field_label(f, self.lang)} {wording.format_value(f, a.value, self.lang)}"
                 for f, a in self.state.answers.items() if f != "model_family"
             )
-            self._emit(AgentMessage(text=("Reprise de la session. Déjà connu : " if fr else
-                                          "Session resumed. Already known: ") + summary + "."))
+            self._emit(AgentMessage(text=render(self.lang, "agent.say.resumed", summary=summary)))
             self._emit(self._profile_event())
             if self.complete:
-                self._emit(AgentMessage(tone="hint", text=(
-                    "Le profil est complet et les résultats ci-dessus sont à jour ; corrigez une réponse "
-                    "(« plutôt 64 utilisateurs ») pour recalculer." if fr else
-                    "The profile is complete and the results above are current; correct an answer (\"actually "
-                    "64 users\") to size again.")))
+                self._emit(AgentMessage(tone="hint", text=render(self.lang, "agent.say.resumed_complete")))
         self._advance(run_tools=False)
         return self._flush()
 
@@ -139,10 +128,8 @@ class DeterministicEngine:
         try:
             self._handle(text)
         except Exception as error:  # a bug must not end the interview: say it, keep the session
-            self._emit(AgentMessage(tone="error", text=(
-                f"Erreur interne ({type(error).__name__}) ; votre réponse n'a pas été prise en compte, "
-                "reformulez-la." if self.lang == "fr" else
-                f"Internal error ({type(error).__name__}); your answer was not taken, please rephrase.")))
+            self._emit(AgentMessage(tone="error", text=render(
+                self.lang, "agent.say.internal_error", error=type(error).__name__)))
             self._reask()
         return self._flush()
 
@@ -375,12 +362,7 @@ class DeterministicEngine:
             self._emit(AgentMessage(tone="error", text=explain.tool_failed("estimate_memory", estimate, lang)))
             refused = question_for_error(estimate.error)
             if refused == "model" and profile.use_case == "vision":
-                self._emit(AgentMessage(tone="hint", text=(
-                    "L'estimateur mémoire couvre les modèles de type transformeur décrits par un config.json ; "
-                    "donnez un identifiant Hugging Face (ex. google/vit-base-patch16-224) ou une architecture "
-                    "personnalisée." if lang == "fr" else
-                    "The memory estimator covers transformer models described by a config.json; give a Hugging "
-                    "Face id (e.g. google/vit-base-patch16-224) or a custom architecture.")))
+                self._emit(AgentMessage(tone="hint", text=render(lang, "agent.say.vision_model")))
             if refused in BY_ID:  # ask that question again; the new answer replaces it and sizes again
                 self._ask(BY_ID[refused], hint=True)
             return

@@ -9,69 +9,37 @@ from __future__ import annotations
 from typing import Any
 
 from sizer_agent.agent.questions import BY_ID, Lang, field_label
-from sizer_agent.i18n import render
-
-
-def number(value: float, lang: Lang, decimals: int = 0) -> str:
-    """8192 -> '8 192' (fr) / '8,192' (en); 1.5 -> '1,5' (fr)."""
-    text = f"{value:,.{decimals}f}"
-    if lang == "fr":
-        text = text.replace(",", " ").replace(".", ",")
-    return text
-
-
-def _trim(value: float, lang: Lang) -> str:
-    """At most two decimals, none when they are zeros: 1.5 -> '1,5', 2.0 -> '2'."""
-    rounded = round(float(value), 2 if abs(value) < 10 else 1)
-    decimals = 0 if rounded.is_integer() else (1 if round(rounded, 1) == rounded else 2)
-    return number(rounded, lang, decimals)
-
-
-def gigabytes(n_bytes: float, lang: Lang) -> str:
-    """Decimal GB with the unit named (Go in French)."""
-    unit = "Go" if lang == "fr" else "GB"
-    return f"{number(n_bytes / 1e9, lang, 1)} {unit}"
-
-
-def data_size(n_bytes: float, lang: Lang) -> str:
-    units = (("To", "TB", 1e12), ("Go", "GB", 1e9), ("Mo", "MB", 1e6), ("ko", "kB", 1e3))
-    for fr, en, scale in units:
-        if n_bytes >= scale:
-            return f"{_trim(n_bytes / scale, lang)} {fr if lang == 'fr' else en}"
-    return f"{_trim(n_bytes, lang)} {'octets' if lang == 'fr' else 'bytes'}"
+from sizer_agent.i18n import render, trimmed
 
 
 def format_value(field: str, value: Any, lang: Lang) -> str:
-    """A stored answer as a person reads it."""
-    fr = lang == "fr"
+    """A stored answer as a person reads it, in the catalogue's words and the locale's numbers."""
     if value is None:
-        if field == "model_revision":
-            return "non fixée" if fr else "unpinned"
-        return "pas de limite" if fr else "no limit"
+        return render(lang, "common.unpinned" if field == "model_revision" else "common.no_limit")
     question = BY_ID.get(field)
     if isinstance(value, bool):
-        return ("oui" if value else "non") if fr else ("yes" if value else "no")
+        return render(lang, "common.yes" if value else "common.no")
     if question is not None and question.choice_labels and value in question.choice_labels:
         return question.choice_labels[value][lang]
     if field in ("input_len", "output_len", "context_len"):
-        return f"{number(value, lang)} tokens"
+        return render(lang, "agent.value.tokens", n=value)
     if field == "concurrency":
-        return f"{number(value, lang)} " + ("requêtes" if fr else "requests")
+        return render(lang, "agent.value.requests", n=value)
     if field in ("ttft_ms", "tpot_ms"):
-        return f"{_trim(value, lang)} ms"
+        return render(lang, "agent.value.ms", v=value)
     if field == "growth_factor":
-        return f"x{_trim(value, lang)}"
+        return render(lang, "agent.value.growth", v=value)
     if field == "dataset_size_bytes":
-        return data_size(value, lang)
+        return render(lang, "agent.value.size", b=value)
     if field == "checkpoint_interval_min":
         minutes = float(value)
         if minutes >= 60 and (minutes / 60).is_integer():
-            return (f"toutes les {_trim(minutes / 60, lang)} h" if fr else f"every {_trim(minutes / 60, lang)} h")
-        return f"toutes les {_trim(minutes, lang)} min" if fr else f"every {_trim(minutes, lang)} min"
+            return render(lang, "agent.value.every_h", h=minutes / 60)
+        return render(lang, "agent.value.every_min", m=minutes)
     if field == "budget_eur":
-        return f"{_trim(value, lang)} €" if fr else f"€{_trim(value, lang)}"
+        return render(lang, "agent.value.budget", v=value)
     if field == "power_limit_w":
-        return f"{_trim(value / 1000, lang)} kW" if value >= 1000 else f"{_trim(value, lang)} W"
+        return render(lang, "agent.value.power_kw" if value >= 1000 else "agent.value.power", w=value)
     if field == "rack_units":
         return f"{value}U"
     if field == "image_resolution":
@@ -85,9 +53,9 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
     if field == "custom_architecture" and isinstance(value, dict):
         return ", ".join(f"{k}={v}" for k, v in value.items())
     if field == "customer" and value == "":
-        return "anonyme" if fr else "anonymous"
+        return render(lang, "agent.value.anonymous")
     if isinstance(value, float):
-        return _trim(value, lang)
+        return trimmed(value, lang)
     return str(value)
 
 
@@ -105,7 +73,6 @@ def understood(items: list[tuple[str, Any, Any, bool]], lang: Lang, revision: st
     """'Compris : modèle X (révision non fixée), fp8, ...' ; items are (field, value, previous, is_correction).
 
     `revision` is the model revision known so far: a model is always confirmed with it, pinned or not."""
-    fr = lang == "fr"
     new = [(f, v) for f, v, prev, corr in items if not corr]
     fixed = [(f, v, prev) for f, v, prev, corr in items if corr]
     parts = []
@@ -113,18 +80,19 @@ def understood(items: list[tuple[str, Any, Any, bool]], lang: Lang, revision: st
     def shown(field: str, value: Any) -> str:
         text = format_value(field, value, lang)
         if field == "model" and not any(f == "model_revision" for f, *_ in items):
-            text += f" ({field_label('model_revision', lang)} {format_value('model_revision', revision, lang)})"
+            text = render(lang, "agent.value.with_revision", model=text, label=field_label("model_revision", lang),
+                          revision=format_value("model_revision", revision, lang))
         return text
 
     if new:
         body = ", ".join(f"{field_label(f, lang)} {shown(f, v)}" for f, v in new)
-        parts.append(("Compris : " if fr else "Understood: ") + body + ".")
+        parts.append(render(lang, "agent.say.understood", body=body))
     if fixed:
         body = ", ".join(
             f"{field_label(f, lang)} {format_value(f, prev, lang)} → {format_value(f, v, lang)}"
             for f, v, prev in fixed
         )
-        parts.append(("Corrigé : " if fr else "Corrected: ") + body + ".")
+        parts.append(render(lang, "agent.say.corrected", body=body))
     return " ".join(parts)
 
 
@@ -138,48 +106,34 @@ def assumed_default(field: str, value: Any, lang: Lang) -> str:
 
 def no_default(field: str, lang: Lang) -> str:
     question = BY_ID[field]
-    if lang == "fr":
-        return (f"Sans {question.label['fr']}, je ne peux rien calculer : il n'y a pas de valeur par défaut "
-                f"raisonnable. Par exemple : « {question.example['fr']} ».")
-    return (f"Without the {question.label['en']} I cannot compute anything: there is no sensible default. "
-            f"For example: \"{question.example['en']}\".")
+    return render(lang, "agent.say.no_default", label=question.label[lang], example=question.example[lang])
 
 
 def not_understood(field: str | None, text: str, attempts: int, lang: Lang) -> str:
     shown = text.strip()[:60]
     if field is None:
-        return ("Je n'ai rien reconnu dans « " + shown + " ». Vous pouvez corriger une réponse, par exemple "
-                "« plutôt 64 utilisateurs », ou demander la proposition.") if lang == "fr" else (
-                "I recognised nothing in \"" + shown + "\". You can correct an answer, e.g. \"actually 64 "
-                "users\", or ask for the proposal.")
+        return render(lang, "agent.say.nothing_recognised", text=shown)
     question = BY_ID[field]
-    example = question.example[lang]
     extra = ""
     if question.choices:
         labels = [question.choice_labels.get(c, {}).get(lang, c) for c in question.choices]
-        extra = (" Réponses possibles : " if lang == "fr" else " Possible answers: ") + ", ".join(labels) + "."
-    if attempts > 1:
-        extra += (" Vous pouvez aussi répondre « je ne sais pas »." if lang == "fr"
-                  else " You may also answer \"I don't know\".") if question.has_default() else ""
-    if lang == "fr":
-        return f"Je n'ai pas compris « {shown} » comme {question.label['fr']}. Exemple : « {example} ».{extra}"
-    return f"I did not understand \"{shown}\" as the {question.label['en']}. Example: \"{example}\".{extra}"
+        extra = render(lang, "agent.say.choices", labels=", ".join(labels))
+    if attempts > 1 and question.has_default():
+        extra += render(lang, "agent.say.may_not_know")
+    return render(lang, "agent.say.not_understood", text=shown, label=question.label[lang],
+                  example=question.example[lang], extra=extra)
 
 
 def invalid(field: str, reason: str, lang: Lang) -> str:
-    label = field_label(field, lang)
-    return (f"Valeur refusée pour {label} : {reason}." if lang == "fr"
-            else f"Value refused for {label}: {reason}.")
+    return render(lang, "agent.say.invalid", label=field_label(field, lang), reason=reason)
 
 
 def why(field: str, lang: Lang) -> str:
     question = BY_ID[field]
-    prefix = "Pourquoi cette question : " if lang == "fr" else "Why this matters: "
     default = ""
     if question.has_default():
-        default = (f" Si vous ne savez pas, je prendrai {question.default_doc[lang]}." if lang == "fr"
-                   else f" If you don't know, I'll use {question.default_doc[lang]}.")
-    return prefix + question.why[lang] + default
+        default = render(lang, "agent.say.why_default", default=question.default_doc[lang])
+    return render(lang, "agent.say.why", why=question.why[lang], default=default)
 
 
 def restate(findings: list[Any], missing: int, lang: Lang) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from sizer_agent import advice
 from sizer_agent.app.i18n import Lang, t
-from sizer_agent.i18n import gib, render
+from sizer_agent.i18n import gib, number, render
 from tools.plan import Plan
 
 # Candidate GPU memory sizes drawn beside the memory bar, in decimal GB as vendors state them: the VRAM
@@ -24,11 +24,8 @@ GB = 10**9
 
 
 def format_number(value: float, lang: Lang, digits: int = 0) -> str:
-    """12,345.6 in English, 12 345,6 in French (narrow no-break space between thousands)."""
-    text = f"{value:,.{digits}f}"
-    if lang == "fr":
-        return text.replace(",", "\u202f").replace(".", ",")
-    return text
+    """12,345.6 in English, 12 345,6 in French (narrow no-break space between thousands), by Babel."""
+    return number(value, lang, digits)
 
 
 def format_gb(n_bytes: float | None, lang: Lang) -> str:

@@ -214,6 +214,14 @@ class _Formatter(string.Formatter):
             x = _finite(value)
             scale = 1e9 if spec == "gb" else 1e12
             return with_unit(trimmed(None if x is None else x / scale, lang, 1), unit(lang, spec))
+        if spec == "size":  # a data size in the decimal unit that reads best: 1,5 To, 800 Go, 12 Mo
+            x = _finite(value)
+            if x is None:
+                return "—"
+            for name, scale in (("tb", 1e12), ("gb", 1e9), ("mb", 1e6), ("kb", 1e3)):
+                if x >= scale:
+                    return with_unit(trimmed(x / scale, lang, 1), unit(lang, name))
+            return with_unit(number(x, lang), unit(lang, "bytes"))
         if spec in ("eur", "eur2"):
             return eur(value, lang, 2 if spec == "eur2" else 0)
         if spec in ("pct", "pct1"):

@@ -56,7 +56,7 @@ def test_french_transcript_with_multi_answers_corrections_and_dont_know(registry
     assert got["context_len"] == 8192
     assert got["concurrency"] == 32
     confirm = kinds(events, AgentMessage)[0].text
-    assert confirm.startswith("Compris :") and "8 192 tokens" in confirm and "fp8" in confirm
+    assert confirm.startswith("Compris :") and "8\u202f192 tokens" in confirm and "fp8" in confirm
     assert last_question(events) == "input_len"
 
     events = engine.handle("2k / 512")
