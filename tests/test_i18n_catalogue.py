@@ -117,3 +117,14 @@ def test_every_key_is_used() -> None:
     _, literal, prefixes = _scan()
     unused = [k for k in catalogue("en") if k not in literal and not any(k.startswith(p) for p in prefixes)]
     assert unused == []
+
+
+def test_every_question_has_its_words_in_both_languages() -> None:
+    from sizer_agent.agent.questions import QUESTIONS
+
+    for question in QUESTIONS:
+        for lang in ("fr", "en"):
+            assert question.label[lang] and question.text[lang] and question.why[lang] and question.example[lang]
+            assert bool(question.default_doc.get(lang)) == question.has_default(), question.id
+        if question.type == "choice" and question.id == "use_case":
+            assert set(question.choice_labels) == set(question.choices)  # every use case has its words
