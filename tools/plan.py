@@ -111,8 +111,13 @@ class ServingPerf(BaseModel):
     output_tokens_per_s: float = Field(description="all replicas, at the stated concurrency")
     max_concurrency_memory: int = Field(description="requests of input + output length whose KV cache fits")
     max_concurrency_under_slo: int | None = None
-    slo_ttft_ms: float | None = None
+    slo_ttft_ms: float | None = Field(None, description="what the plan was sized against (a relaxed floor when "
+                                      "the target was assumed)")
     slo_tpot_ms: float | None = None
+    target_ttft_ms: float | None = Field(None, description="the latency target: the customer's, or the method's "
+                                         "default when none was given (see target_assumed)")
+    target_tpot_ms: float | None = None
+    target_assumed: list[Literal["ttft", "tpot"]] = Field(default_factory=list)
     sla_met: bool | None = None
     sustained_output_tokens_per_s: float = Field(
         description="at the operating point: the SLA limit when an SLA is given, else the memory limit")

@@ -381,8 +381,11 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
             changes = [fewer] if fewer is not None else []
     years = catalog.assumptions.amortisation_years.value
     budget = _budget(scope, plan, years)
-    if plan is not None and plan.serving is not None and request.slo_assumed:
-        plan.knobs.append(_assumed_target(request, plan))
+    if plan is not None and plan.serving is not None:
+        plan.serving.target_ttft_ms, plan.serving.target_tpot_ms = request.slo_ttft_ms, request.slo_tpot_ms
+        plan.serving.target_assumed = list(request.slo_assumed)
+        if request.slo_assumed:
+            plan.knobs.append(_assumed_target(request, plan))
     if plan is not None and scope.planned_gpus and plan.parallelism.num_gpus != scope.planned_gpus:
         plan.notes.append(Msg("note.planned_gpus", planned=scope.planned_gpus, used=plan.parallelism.num_gpus))
     options.sort(key=_rank_key)

@@ -226,9 +226,9 @@ def run_intake(
 
     engine = DeterministicEngine(registry, lang=chosen)
     said = {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for k, v in data.items()
-            if k in given}  # each answer keeps the words of the file, as a chat answer keeps the message
+            if k in given}  # each answer keeps the words of the file; a default assumed with no words has none
     said.update({name: finding.words for name, finding in from_brief.items() if name in given})
-    events, refused = engine.apply_answers(given, raw_text="(answers file)", assumed=frozenset(assumed),
+    events, refused = engine.apply_answers(given, raw_text="", assumed=frozenset(assumed),
                                            raw_texts=said)
     for key, message in refused.items():
         problems.append(IntakeProblem(field=key, kind="invalid", message=message))

@@ -16,7 +16,7 @@ import datetime
 import json
 import math
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -39,7 +39,7 @@ from sizer_agent.proposal.models import (
 )
 from tools.errors import InputError
 from tools.messages import Msg
-from tools.plan import Plan, RecommendResult
+from tools.plan import Plan, RecommendResult, ServingPerf
 
 SESSION_FORMAT = "sizer-agent-session/1"
 RECOMMEND_TOOL = "recommend"
@@ -245,16 +245,30 @@ def _measured(bench: dict[str, Any], plan: Plan | None, model: ModelInfo) -> Mea
 
 # --- acceptance: limits the plan can meet, and commands that run as written ------------------------------
 
+def latency_limit(s: ServingPerf, metric: Literal["ttft", "tpot"]) -> tuple[float | None, Msg]:
+    """The acceptance limit of one latency metric: the target where the plan meets it, else what it was
+    sized against (a target nobody stated and the plan misses is a floor to agree, not a promise)."""
+    sized = s.slo_ttft_ms if metric == "ttft" else s.slo_tpot_ms
+    target = s.target_ttft_ms if metric == "ttft" else s.target_tpot_ms
+    got = s.ttft_ms if metric == "ttft" else s.tpot_ms
+    if target is None or target == sized:
+        return sized, Msg("basis.slo")
+    if got <= target:
+        return target, Msg("basis.slo_default" if metric in s.target_assumed else "basis.slo")
+    return sized, Msg("basis.slo_floor")
+
+
 def _serving_commands(plan: Plan, model: str) -> tuple[Command, Command]:
     r, s = plan.request, plan.serving
     assert s is not None
     p = plan.parallelism
     load = (f"--input-len {s.input_len} --output-len {s.output_len} --concurrency {s.concurrency} "
             f"--num-prompts {max(MIN_PROMPTS, 8 * s.concurrency)}")
-    if s.slo_ttft_ms is not None:
-        load += f" --slo-ttft-ms {s.slo_ttft_ms:g}"
-    if s.slo_tpot_ms is not None:
-        load += f" --slo-tpot-ms {s.slo_tpot_ms:g}"
+    ttft, tpot = latency_limit(s, "ttft")[0], latency_limit(s, "tpot")[0]
+    if ttft is not None:
+        load += f" --slo-ttft-ms {ttft:g}"
+    if tpot is not None:
+        load += f" --slo-tpot-ms {tpot:g}"
     load += f" --percentile {s.percentile:g} --json"
     launch = [f"sizer-agent bench launch --model {model} --tensor-parallel-size {p.tensor_parallel}",
               f"--max-model-len {s.max_model_len} --gpu-memory-utilization {r.gpu_memory_utilization:g}"]
@@ -281,12 +295,14 @@ def _serving_limits(plan: Plan) -> list[AcceptanceLimit]:
         limits.append(AcceptanceLimit(index=len(limits) + 1, code=code, comparator=comparator, value=value,
                                       unit=unit, basis=basis, command=command, percentile=percentile))
 
-    if s.slo_ttft_ms is not None:
-        add("ttft", "<=", s.slo_ttft_ms, "ms", Msg("basis.slo"), percentile=s.percentile)
-    if s.slo_tpot_ms is not None:
-        add("tpot", "<=", s.slo_tpot_ms, "ms", Msg("basis.slo"), percentile=s.percentile)
-    if s.slo_ttft_ms is not None and s.slo_tpot_ms is not None:
-        floor = sla_implied_throughput(s.concurrency, s.output_len, s.slo_ttft_ms, s.slo_tpot_ms)
+    ttft, ttft_basis = latency_limit(s, "ttft")
+    tpot, tpot_basis = latency_limit(s, "tpot")
+    if ttft is not None:
+        add("ttft", "<=", ttft, "ms", ttft_basis, percentile=s.percentile)
+    if tpot is not None:
+        add("tpot", "<=", tpot, "ms", tpot_basis, percentile=s.percentile)
+    if ttft is not None and tpot is not None:
+        floor = sla_implied_throughput(s.concurrency, s.output_len, ttft, tpot)
         add("throughput", ">=", floor, "tokens_per_s", Msg("basis.sla_throughput"))
     else:
         add("throughput", ">=", s.output_tokens_per_s * (1 - THROUGHPUT_TOLERANCE), "tokens_per_s",

@@ -25,7 +25,7 @@ from sizer_agent.proposal.context import build_context
 from sizer_agent.proposal.models import ProposalContext
 from tools.errors import InputError
 from tools.messages import Msg
-from tools.plan import Plan
+from tools.plan import Plan, ServingPerf
 
 Format = Literal["md", "html"]
 TEMPLATE = "proposal.j2"
@@ -157,6 +157,12 @@ class _Helpers:
     # -- the plan in words (the same sentences as the chat and the results view) ---------------------
     def summary(self, ctx: ProposalContext) -> list[Any]:
         return [self.esc(line) for line in advice.summary(ctx.result, self.lang)]
+
+    @staticmethod
+    def target_missing(serving: ServingPerf) -> Msg:
+        """Which latency target was not stated (the same words as the plan's assumption)."""
+        missing = set(serving.target_assumed)
+        return Msg("target.none" if missing >= {"ttft", "tpot"} else f"target.{next(iter(missing))}")
 
     def config(self, plan: Plan) -> Any:
         return self.esc(advice.configuration(plan, self.lang))

@@ -102,3 +102,28 @@ def test_custom_model_never_shows_a_cache_path(tmp_path: Any) -> None:
     session, _ = sized_session(answers)
     for text in render_all(session).values():
         assert "custom-models" not in text and "/tmp" not in text and ".cache" not in text
+
+
+def test_an_assumed_latency_target_the_plan_meets_is_the_acceptance_limit() -> None:
+    """TTFT stated (1.5 s), TPOT not: the plan is sized against a relaxed TPOT floor, but when it meets the
+    method's default (50 ms) that default is what acceptance checks, marked as not stated; the document
+    never shows the sizing floor as the customer's SLA."""
+    session, _ = sized_session({
+        "customer": "Northwind", "use_case": "online_serving", "model": "Llama-3.1-70B-Instruct",
+        "precision": "fp8", "input_len": 3072, "output_len": 400, "context_len": 4096, "concurrency": 40,
+        "growth_factor": 1, "ttft_ms": 1500, "tpot_ms": "I don't know", "framework": "vllm",
+        "framework_version": "0.11.0", "num_gpus": 8, "deployment": "server", "ecc_required": True,
+        "budget_eur": "no limit", "power_limit_w": "no limit", "rack_units": "no limit"}, lang="en")
+    ctx = build_context(session)
+    serving = ctx.result.plan.serving  # type: ignore[union-attr]
+    assert serving is not None and serving.target_assumed == ["tpot"]
+    assert serving.slo_tpot_ms == 100 and serving.target_tpot_ms == 50  # floor x2 (knobs.ASSUMED_TPOT_FACTOR)
+    limits = {limit.code: limit for limit in ctx.acceptance}
+    if serving.tpot_ms <= 50:
+        assert limits["tpot"].value == 50 and limits["tpot"].basis.id == "basis.slo_default"
+    else:
+        assert limits["tpot"].value == 100 and limits["tpot"].basis.id == "basis.slo_floor"
+    assert limits["ttft"].value == 1500 and limits["ttft"].basis.id == "basis.slo"
+    text = render_proposal(session, "md", "en")
+    assert "Latency target: P99 TTFT ≤ 1,500\xa0ms, TPOT ≤ 50\xa0ms — no TPOT target was given" in text
+    assert f"--slo-tpot-ms {limits['tpot'].value:g}" in text
