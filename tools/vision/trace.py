@@ -121,6 +121,7 @@ class VisionTrace(BaseModel):
     dtype: TraceDtype
     versions: dict[str, str]
     trace_seconds: float
+    from_cache: bool = Field(False, description="True when this answer was read from the disk cache")
     params_total: int
     params_trainable: int
     trainable_numels: list[int] = Field(description="element count of each trainable parameter tensor")
@@ -175,7 +176,9 @@ def trace(model: str, num_classes: int | None, resolution: int, dtype: TraceDtyp
     path = _cache_path(model, num_classes, resolution, dtype)
     if use_cache and path.is_file():
         with contextlib.suppress(ValueError, OSError):
-            return VisionTrace.model_validate_json(path.read_text())
+            cached = VisionTrace.model_validate_json(path.read_text())
+            cached.from_cache = True
+            return cached
     result = _trace(model, num_classes, resolution, dtype)
     if use_cache:
         with contextlib.suppress(OSError):  # a read-only home only costs speed
