@@ -166,7 +166,8 @@ def estimate_vision(request: VisionRequest | str, **fields: Any) -> VisionEstima
     except (RuntimeError, ValueError, AssertionError, TypeError, IndexError) as error:
         first = str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__
         raise InputError("--resolution", f"{request.model} does not run at {request.resolution} px ({first})",
-                         "a size the architecture accepts, e.g. 224 for classifiers, a multiple of 32 for YOLO") from None
+                         "a size the architecture accepts: e.g. 224 for classifiers, a multiple of 32 for YOLO") \
+            from None
     return compose(request, traced)
 
 

@@ -51,7 +51,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.vision.models import Library, build, resolve
+from tools.vision.models import Library, build, require_vision, resolve
 
 TraceDtype = Literal["float32", "bfloat16", "float16"]
 OpKind = Literal["conv", "dwconv", "matmul", "attention", "norm", "other"]
@@ -210,6 +210,7 @@ class _Step(BaseModel):
 
 
 def _trace(model: str, num_classes: int | None, resolution: int, dtype: TraceDtype) -> VisionTrace:
+    require_vision()
     import torch
 
     library, name = resolve(model)
