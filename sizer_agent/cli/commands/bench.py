@@ -13,7 +13,7 @@ from sizer_agent.cli.estimate_args import _positive_int, fraction, positive_floa
 
 NAME = "bench"
 ORDER = 40
-HELP = "benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), compare"
+HELP = "benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), vision, compare"
 DESCRIPTION = """\
 Measure instead of guessing. Every result is a JSON file that records the full trial settings
 (model, revision, precision, lengths, concurrency, engine and version, GPU, driver), so two results are
@@ -24,6 +24,8 @@ only compared when they were measured the same way.
   micro      GEMM TFLOP/s, memory and host<->device bandwidth, all-reduce bus bandwidth (needs a GPU)
   train      the training job of a plan (full, LoRA, QLoRA) on the real architecture: step time, memory,
              checkpoint save/load, bit-identical resume
+  vision     a CNN, ViT or detector (timm, torchvision, YOLOv8) with random weights on synthetic images:
+             images/s, step time, peak memory (training or inference)
   compare    put two results side by side, or refuse and list the settings that differ
   calibrate  compare a serve result with the estimator's prediction for the same settings
 
@@ -672,3 +674,65 @@ _SUBCOMMANDS["compare"] = ("two results side by side, or the fields that differ"
                            add_compare_arguments, cmd_compare)
 _SUBCOMMANDS["calibrate"] = ("measurement vs the estimator's prediction", CALIBRATE_DESCRIPTION,
                              add_calibrate_arguments, cmd_calibrate)
+
+
+# ---------------------------------------------------------------- vision
+
+VISION_DESCRIPTION = """\
+Run the vision job of a sizing for real: the architecture `estimate --task vision` traces (timm or
+torchvision name, or yolov8n..yolov8x), random weights, random images of --resolution px in batches of
+--batch-size, for --steps timed steps after --warmup-steps. Training: forward (float32, or bfloat16/float16
+autocast), loss = sum of output means, backward, optimizer step. Inference: eval mode, no grad, weights in
+--dtype.
+
+Measured: images/s = batch x timed steps / their total time; step time mean, p50, p95 (linear
+interpolation); peak memory: torch.cuda.max_memory_allocated (and reserved) plus NVML's used-memory peak of
+the device on CUDA, process peak RSS on CPU. Needs: pip install 'sizer-agent[vision]'.
+
+Examples:
+  sizer-agent bench vision --model resnet18 --resolution 64 --batch-size 4 --steps 3 --device cpu --json
+  # on a GPU host, the planned job:
+  sizer-agent bench vision --model resnet50 --resolution 224 --batch-size 256 --mode training \\
+      --dtype bfloat16 --steps 50 --device cuda --json > bench-results/vision-resnet50.json
+  sizer-agent bench vision --model yolov8x --resolution 1024 --batch-size 16 --mode training --device cuda
+"""
+
+
+def add_vision_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", required=True, help="timm or torchvision name, or yolov8n..yolov8x")
+    parser.add_argument("--resolution", type=_positive_int, default=224, help="image side in pixels (224)")
+    parser.add_argument("--batch-size", type=_positive_int, default=8, help="images per step (8)")
+    parser.add_argument("--mode", choices=["training", "inference"], default="training")
+    parser.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32")
+    parser.add_argument("--num-classes", type=_positive_int, help="classes of the head (default: the architecture's)")
+    parser.add_argument("--optimizer", choices=["sgd", "sgd_momentum", "adamw", "adamw8bit"], default="sgd_momentum")
+    parser.add_argument("--steps", type=_positive_int, default=10, help="timed steps (10)")
+    parser.add_argument("--warmup-steps", type=int, default=2, help="untimed steps first (2)")
+    parser.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N (cpu)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no per-step progress on stderr")
+
+
+def cmd_vision(args: argparse.Namespace) -> int:
+    from tools.bench.vision import VisionBenchSettings, run_vision_bench
+
+    settings = VisionBenchSettings(
+        model=args.model, resolution=args.resolution, batch_size=args.batch_size, mode=args.mode,
+        dtype=args.dtype, num_classes=args.num_classes, optimizer=args.optimizer, steps=args.steps,
+        warmup_steps=args.warmup_steps, device=args.device)
+    result = run_vision_bench(settings, progress=None if (args.quiet or args.json) else _progress)
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+        return 0
+    peak = "n/a" if result.peak_memory_bytes is None else f"{result.peak_memory_bytes / 2**30:.2f} GiB"
+    print(f"{result.model} ({result.library}) {settings.mode} on {result.device_name or result.device}: "
+          f"{result.images_per_s:,.1f} images/s · step mean {result.step_time_mean_ms:.1f} ms, "
+          f"p50 {result.step_time_p50_ms:.1f}, p95 {result.step_time_p95_ms:.1f} · peak {peak} "
+          f"({result.peak_memory_source})")
+    return 0
+
+
+_SUBCOMMANDS["vision"] = (
+    "a vision model on synthetic images: images/s, step time, peak memory", VISION_DESCRIPTION,
+    add_vision_arguments, cmd_vision,
+)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from sizer_agent.cli.commands.recommend import render_perf
-from sizer_agent.cli.estimate_args import add_estimate_arguments, request_from_args
+from sizer_agent.cli.estimate_args import _positive_int, add_estimate_arguments, request_from_args
 from sizer_agent.cli.units import bar, both, gib, params
 from sizer_agent.i18n import render as i18n_render
+from tools.errors import InputError
 from tools.estimate import EstimateResult, estimate
 from tools.perf.estimate import perf_for_estimate
 
@@ -37,12 +39,46 @@ examples:
       --gpu-memory-utilization 0.95 --max-model-len 8192
   sizer-agent estimate --model llama-3.1-8b --mode training --method lora --batch-size 2 --seq-len 2048 \\
       --gradient-checkpointing full --json
+
+Computer vision (--task vision; needs `pip install 'sizer-agent[vision]'`): the architecture is traced
+without weights (timm, torchvision, or yolov8n..yolov8x) at --resolution px and --batch-size images per
+GPU. Training: fp32 weights + gradients + optimizer states (--optimizer sgd, sgd_momentum, adamw,
+adamw8bit) + the activations autograd saves (float32, or bfloat16/float16 autocast; --checkpointing keeps
+block inputs only) + the largest transient + CUDA runtime; --gpus N data-parallel GPUs, each with the whole
+model and its own batch. Inference: weights in --dtype + the largest live activations of a forward pass.
+With --gpu ID also images/s (training and inference) and, with --dataset-images, the epoch time.
+The first call traces the model (seconds); later calls read the trace from the cache ($SIZER_AGENT_CACHE).
+
+  sizer-agent estimate --task vision --model resnet50 --resolution 224 --batch-size 256 --mode training \\
+      --dtype bfloat16 --gpu a100-80gb-sxm --json
+  sizer-agent estimate --task vision --model yolov8x --resolution 1024 --batch-size 32 --mode training \\
+      --optimizer sgd_momentum --gpus 4 --gpu h100-sxm --dataset-images 118287
+  sizer-agent estimate --task vision --model vit_base_patch16_224 --mode inference --batch-size 64 \\
+      --dtype bfloat16
 """
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_estimate_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print the result as JSON (schema: docs/estimate.md)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON (schema: docs/estimate.md, "
+                        "docs/vision.md with --task vision)")
+    vision = parser.add_argument_group("computer vision (--task vision)")
+    vision.add_argument("--task", choices=["language", "vision"], default="language",
+                        help="language (default): a transformer language model; vision: CNN, ViT or detector")
+    vision.add_argument("--resolution", type=_positive_int, default=224, help="image side in pixels (224)")
+    vision.add_argument("--num-classes", type=_positive_int, help="classes of the head (default: the architecture's)")
+    vision.add_argument("--gpus", type=_positive_int, default=1, help="data-parallel GPUs (1)")
+    vision.add_argument("--checkpointing", action="store_true", help="activation checkpointing per block")
+    vision.add_argument("--dataset-images", type=_positive_int, help="images per epoch: epoch time with --gpu")
+    # Shared flags whose vision meaning differs: defaults are filled per task in run().
+    parser.set_defaults(batch_size=None, optimizer=None)
+    for action in parser._actions:
+        if action.dest == "optimizer" and action.choices is not None:
+            action.choices = [*action.choices, "sgd_momentum"]
+            action.help = "language: adamw (default), adamw8bit, paged_adamw8bit, sgd, adafactor; vision: " \
+                          "sgd_momentum (default), sgd, adamw, adamw8bit"
+        if action.dest == "batch_size":
+            action.help = "micro-batch per GPU (language: 1; vision: images per GPU, 32)"
 
 
 def render(result: EstimateResult) -> str:
@@ -101,6 +137,16 @@ def render(result: EstimateResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.task == "vision":
+        return run_vision(args)
+    if args.gpus != 1 or args.checkpointing or args.dataset_images or args.num_classes:
+        raise InputError("--gpus/--checkpointing/--dataset-images/--num-classes", "only with --task vision",
+                         "language models: -tp, -pp, -dp, --gradient-checkpointing")
+    if args.optimizer == "sgd_momentum":
+        raise InputError("--optimizer", "sgd_momentum is a vision optimizer name",
+                         "adamw, adamw8bit, paged_adamw8bit, sgd (momentum 0.9), adafactor")
+    args.batch_size = args.batch_size or 1
+    args.optimizer = args.optimizer or "adamw"
     result = estimate(request_from_args(args))
     perf = perf_for_estimate(result)  # speed on a catalogue GPU (--gpu ID); None otherwise
     if args.json:
@@ -109,3 +155,76 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(render(result) + ("\n\n" + render_perf(perf) if perf else ""))
     return 0
+
+
+def run_vision(args: argparse.Namespace) -> int:
+    from tools.vision.estimate import VISION_DTYPES, VISION_OPTIMIZERS, VisionRequest, estimate_vision
+
+    dtype = "float32" if args.dtype == "auto" else args.dtype
+    if dtype not in VISION_DTYPES:
+        raise InputError("--dtype", f"{args.dtype!r} is not a vision training/inference dtype", "float32, bfloat16, "
+                         "float16")
+    optimizer = args.optimizer or "sgd_momentum"
+    if optimizer not in VISION_OPTIMIZERS:
+        raise InputError("--optimizer", f"{optimizer!r} is not sized for vision", ", ".join(VISION_OPTIMIZERS))
+    request = VisionRequest(model=args.model, resolution=args.resolution, batch_size=args.batch_size or 32,
+                            mode=args.mode, dtype=dtype, num_classes=args.num_classes, optimizer=optimizer,
+                            gpus=args.gpus, checkpointing=args.checkpointing, gpu=args.gpu,
+                            gpu_memory_gib=args.gpu_memory_gib, dataset_images=args.dataset_images)
+    result = estimate_vision(request)
+    speed = None
+    if args.gpu:
+        from tools.catalog.loader import load_catalog
+        from tools.vision.speed import vision_speed
+
+        speed = vision_speed(result, load_catalog().gpu(args.gpu))
+    if args.json:
+        print(json.dumps({**result.model_dump(mode="json"), "perf": speed and speed.model_dump(mode="json")},
+                         indent=2))
+    else:
+        print(render_vision(result, speed))
+    return 0
+
+
+def render_vision(result: Any, speed: Any) -> str:
+    model, req, mem, v = result.model, result.request, result.per_gpu, result.vision
+    lines = [
+        f"{model.name} ({model.library}) · {params(model.params_total)} parameters · {model.num_classes or 'default'}"
+        f" classes · {v.resolution} px",
+        f"{req.mode} · {v.batch_size} image(s) per GPU × {req.gpus} GPU(s) = {v.global_batch} per step · {v.dtype}"
+        + (f" · {req.optimizer}" if req.mode == "training" else "")
+        + (" · activation checkpointing" if req.checkpointing else ""),
+        f"forward {v.forward_flops_per_image / 1e9:,.2f} GFLOP per image"
+        + (f" (+ {v.attention_flops_per_image / 1e9:,.2f} fused attention)" if v.attention_flops_per_image else ""),
+        "", "memory per GPU",
+    ]
+    scale = max(mem.total_bytes, result.gpu_memory_bytes or 0)
+    rows = [("weights", mem.weights_bytes), ("gradients", mem.gradients_bytes),
+            ("optimizer states", mem.optimizer_bytes), ("activations", mem.activations_bytes),
+            ("workspace", mem.workspace_bytes), ("runtime", mem.runtime_bytes)]
+    for label, value in rows:
+        if value or label in ("weights", "activations", "runtime"):
+            lines.append(f"  {label:<17}{both(value):>28}  {bar(value, scale)}")
+    lines.append(f"  {'total':<17}{both(mem.total_bytes):>28}  {bar(mem.total_bytes, scale)}")
+    lines.append(f"  saved for backward {both(v.saved_activation_bytes_cuda)} · inference live peak "
+                 f"{both(v.inference_peak_activation_bytes)}")
+    if result.gpu_memory_bytes is not None:
+        verdict = "fits" if result.fits else "does NOT fit"
+        lines += ["", f"GPU {result.gpu_name or ''} {gib(result.gpu_memory_bytes)}: {verdict} "
+                  f"(headroom {gib(result.headroom_bytes or 0)})"]
+    if speed is not None:
+        t, i = speed.training, speed.inference
+        lines += ["", f"speed on {speed.gpu_name} ({speed.precision}, roofline per kernel; "
+                      f"{speed.efficiencies.source})",
+                  f"  training  {t.images_per_s:,.0f} images/s · step {t.step_time_s * 1000:,.1f} ms · "
+                  f"{t.bound}-bound",
+                  f"  inference {i.images_per_s:,.0f} images/s · batch {i.step_time_s * 1000:,.1f} ms · "
+                  f"{i.bound}-bound"]
+        if speed.epoch_time_s is not None:
+            lines.append(f"  epoch of {speed.dataset_images:,} images: {speed.epoch_time_s / 60:,.1f} min")
+        lines += [f"  note: {note}" for note in speed.notes]
+    for text in result.explanation:
+        lines.append(f"· {i18n_render('en', text)}")
+    if result.warnings:
+        lines += ["", "warnings:"] + [f"  - {i18n_render('en', w)}" for w in result.warnings]
+    return "\n".join(lines)

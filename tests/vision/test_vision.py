@@ -1,0 +1,203 @@
+"""Vision sizing: exact counts on the traced graph, the affine batch model, memory arithmetic, CLI and bench.
+
+Real torch on CPU, tiny models and resolutions. Oracles: published YOLOv8 parameter counts, and the same
+quantities measured on real CPU tensors in the test (saved-tensor hooks on a real training forward).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sizer_agent.cli import main
+from tools.errors import InputError
+from tools.vision.estimate import VisionRequest, adam8bit_state_bytes, compose, estimate_vision
+from tools.vision.trace import TRACE_BATCHES, trace
+from tools.vision.yolo import YOLOV8_PUBLISHED_PARAMS
+
+torch = pytest.importorskip("torch", reason="the vision extra is part of the dev extra: CI must have it")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIZER_AGENT_CACHE", str(tmp_path_factory.getbasetemp() / "vision-cache"))
+
+
+def _real_saved_bytes(model_name: str, resolution: int, batch: int, dtype: torch.dtype | None) -> int:
+    """What autograd keeps on real CPU tensors: the measurement the trace must reproduce."""
+    from tools.vision.models import build, resolve
+
+    library, name = resolve(model_name)
+    model = build(library, name, None, resolution)
+    model.to_empty(device="cpu")
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_(0, 0.02)
+        for n, b in model.named_buffers():
+            b.fill_(1.0 if n.endswith("running_var") else 0.0) if b.is_floating_point() else b.zero_()
+    model.train()
+    excluded = {t.untyped_storage().data_ptr() for t in [*model.parameters(), *model.buffers()]}
+    seen: dict[int, int] = {}
+
+    def pack(t: torch.Tensor) -> torch.Tensor:
+        s = t.untyped_storage()
+        if s.data_ptr() not in excluded:
+            seen.setdefault(s.data_ptr(), s.nbytes())
+        return t
+
+    x = torch.randn(batch, 3, resolution, resolution)
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), \
+            torch.autocast("cpu", dtype=dtype or torch.bfloat16, enabled=dtype is not None):
+        out = model(x)
+    del out
+    return sum(seen.values())
+
+
+@pytest.mark.parametrize("size", ["n", "s"])
+def test_yolov8_parameters_equal_the_published_counts(size: str) -> None:
+    traced = trace(f"yolov8{size}", None, 64, "float32")
+    assert traced.params_total == YOLOV8_PUBLISHED_PARAMS[size]
+    assert traced.params_trainable == YOLOV8_PUBLISHED_PARAMS[size] - 16  # the DFL conv is frozen
+
+
+@pytest.mark.parametrize(("model", "resolution", "dtype"), [
+    ("resnet18", 64, None), ("resnet18", 64, torch.bfloat16), ("efficientnet_b0", 64, None),
+    ("vit_tiny_patch16_224", 224, torch.bfloat16), ("yolov8n", 64, None),
+])
+def test_saved_activations_equal_a_real_cpu_measurement_at_a_batch_not_traced(
+        model: str, resolution: int, dtype: torch.dtype | None) -> None:
+    batch = 3  # not one of TRACE_BATCHES: checks the affine model too
+    assert batch not in TRACE_BATCHES
+    name = {None: "float32", torch.bfloat16: "bfloat16"}[dtype]
+    traced = trace(model, None, resolution, name)  # type: ignore[arg-type]
+    real = _real_saved_bytes(model, resolution, batch, dtype)
+    assert traced.saved_bytes.at(batch) == pytest.approx(real, rel=0.01)
+
+
+def test_forward_flops_equal_flop_counter_mode_on_real_tensors() -> None:
+    import torchvision
+    from torch.utils.flop_counter import FlopCounterMode
+    model = torchvision.models.resnet18()
+    with FlopCounterMode(display=False) as counter:
+        model(torch.randn(2, 3, 64, 64))
+    traced = trace("resnet18", None, 64, "float32")
+    assert traced.forward_flops.at(2) == pytest.approx(counter.get_total_flops(), rel=1e-9)
+
+
+def test_unknown_model_lists_close_names_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["estimate", "--task", "vision", "--model", "resnet5O", "--json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "resnet50" in err and "--model" in err
+
+
+def test_estimate_json_keeps_the_language_model_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["estimate", "--task", "vision", "--model", "resnet18", "--resolution", "64", "--batch-size", "4",
+                 "--mode", "training", "--dtype", "bfloat16", "--gpu", "h100-sxm", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["model"]["params_total"] == 11_689_512
+    assert {"weights_bytes", "activations_bytes", "total_bytes"} <= set(data["per_gpu"])
+    for field in ("forward_flops_per_image", "saved_activation_bytes", "inference_peak_activation_bytes"):
+        assert data["vision"][field] > 0
+    assert data["perf"]["training"]["images_per_s"] > 0
+    assert "trace" not in data
+    assert any(w["id"] == "vision.batchnorm_small_batch" for w in data["warnings"])
+
+
+def test_yolov8x_1024_batch32_training_fits_no_16_or_32_gb_card() -> None:
+    traced = trace("yolov8x", None, 64, "float32")  # structure only; memory at 1024 px from a 1024 trace below
+    assert traced.batchnorm_layers > 0
+    estimate = estimate_vision("yolov8x", resolution=1024, batch_size=32, mode="training", dtype="bfloat16",
+                               gpu="rtx-5090")
+    assert estimate.fits is False
+    assert estimate.per_gpu.total_bytes > 32 * 2**30
+
+
+def test_memory_arithmetic_optimizers_and_checkpointing() -> None:
+    traced = trace("resnet18", None, 64, "float32")
+    base = dict(model="resnet18", resolution=64, batch_size=16, mode="training")
+    sgd = compose(VisionRequest(**base, optimizer="sgd"), traced)
+    momentum = compose(VisionRequest(**base, optimizer="sgd_momentum"), traced)
+    adamw = compose(VisionRequest(**base, optimizer="adamw"), traced)
+    assert sgd.per_gpu.optimizer_bytes == 0
+    assert momentum.per_gpu.optimizer_bytes == 4 * traced.params_trainable
+    assert adamw.per_gpu.optimizer_bytes == 8 * traced.params_trainable
+    assert adamw.per_gpu.gradients_bytes == 4 * traced.params_trainable
+    ckpt = compose(VisionRequest(**base, checkpointing=True), traced)
+    assert ckpt.per_gpu.activations_bytes < momentum.per_gpu.activations_bytes
+    inference = compose(VisionRequest(**{**base, "mode": "inference"}, dtype="float32"), traced)
+    assert inference.per_gpu.gradients_bytes == 0
+    assert inference.per_gpu.activations_bytes == int(traced.inference_peak_bytes.at(16))
+    two = compose(VisionRequest(**base, gpus=2), traced)
+    assert two.per_gpu.runtime_bytes == momentum.per_gpu.runtime_bytes + momentum.per_gpu.gradients_bytes
+
+
+def test_adam8bit_states_follow_bitsandbytes_layout() -> None:
+    # 4096 values: two uint8 states + 16 fp32 absmax each; 100 values: two fp32 states.
+    assert adam8bit_state_bytes([4096]) == 2 * (4096 + 4 * 16)
+    assert adam8bit_state_bytes([100]) == 800
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["--resolution", "--batch-size", "--gpus", "--num-classes"]), min_size=1, max_size=3),
+       st.text(alphabet="-0123456789abcx.k", min_size=1, max_size=6))
+def test_bad_numbers_are_one_line_and_exit_2(flags: list[str], value: str) -> None:
+    args = ["estimate", "--task", "vision", "--model", "resnet18"]
+    for flag in flags:
+        args += [flag, value]
+    try:
+        number = int(value.replace("_", ""))
+    except ValueError:
+        number = None
+    if number is not None and number >= 1:
+        return  # a valid number: not this test's subject
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2
+
+
+def test_published_rows_split_before_fit_and_test_errors_reported() -> None:
+    rows = yaml.safe_load((ROOT / "tests/vision/published.yaml").read_text())
+    ids = [r["id"] for r in rows["rows"]]
+    assert len(ids) == len(set(ids))
+    assert {r["split"] for r in rows["rows"]} == {"calibration", "test"}
+    assert all(r["source"] in rows["sources"] for r in rows["rows"])
+    result = json.loads((ROOT / "tools/vision/data/calibration.json").read_text())
+    assert set(result["calibration"]["rows"]) == {r["id"] for r in rows["rows"] if r["split"] == "calibration"}
+    assert set(result["test"]["rows"]) == {r["id"] for r in rows["rows"] if r["split"] == "test"}
+    # The issue's target, on rows the fit never saw (stated, not tuned: see docs/vision.md).
+    assert result["test"]["images_per_s_median_abs_error"] <= 0.25
+
+
+def test_bench_vision_runs_a_tiny_model_on_cpu(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["bench", "vision", "--model", "resnet18", "--resolution", "32", "--batch-size", "2", "--steps", "2",
+                 "--warmup-steps", "1", "--device", "cpu", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["images_per_s"] > 0 and data["steps_timed"] == 2
+    assert data["step_time_p50_ms"] > 0 and data["peak_memory_bytes"] > 0
+
+
+def test_core_install_without_torch_says_how_to_add_vision(tmp_path: Path) -> None:
+    """A fake `torch` that fails to import stands for the core install."""
+    (tmp_path / "torch.py").write_text("raise ImportError('No module named torch')\n")
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); from sizer_agent.cli import main; "
+            "sys.exit(main(['estimate', '--task', 'vision', '--model', 'resnet50']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          env={"SIZER_AGENT_CACHE": str(tmp_path / "empty"), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 2
+    assert "pip install 'sizer-agent[vision]'" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_input_error_for_a_resolution_the_architecture_refuses() -> None:
+    with pytest.raises(InputError, match="--resolution"):
+        estimate_vision("yolov8n", resolution=100, batch_size=2)
