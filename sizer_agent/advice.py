@@ -87,9 +87,18 @@ def price_short(plan: Plan, lang: Lang) -> str:
 
 def split(plan: Plan, lang: Lang) -> str:
     p = plan.parallelism
+    if plan.vision is not None:
+        r = plan.vision.request
+        return render(lang, "advice.split_vision", gpus=p.num_gpus, batch=r.batch_size, resolution=r.resolution)
     key = "advice.split_zero" if p.zero else "advice.split"
     return render(lang, key, gpus=p.num_gpus, tp=p.tensor_parallel, pp=p.pipeline_parallel, dp=p.data_parallel,
                   stage=p.zero)
+
+
+def vision_precision(plan: Plan, lang: Lang) -> str:
+    """'bf16 mixed precision (autocast, fp32 master weights)' — how a vision job computes."""
+    assert plan.vision is not None
+    return render(lang, f"vprec.{plan.vision.mode}_{plan.vision.request.dtype}")
 
 
 def memory(plan: Plan, lang: Lang) -> str | None:
@@ -104,6 +113,14 @@ def memory(plan: Plan, lang: Lang) -> str | None:
 
 
 def speed(plan: Plan, lang: Lang) -> str | None:
+    if plan.vision is not None:
+        v = plan.vision
+        key = "advice.speed_vision_training" if v.mode == "training" else "advice.speed_vision_inference"
+        text = render(lang, key, ips=v.images_per_s, step=v.step_time_s, batch=v.request.batch_size,
+                      bound=Msg(f"bound.{v.bound}"))
+        if v.epoch_hours is not None and v.dataset_images:
+            text += " " + render(lang, "advice.epoch_images", images=v.dataset_images, hours=v.epoch_hours)
+        return text
     if plan.serving is not None:
         s = plan.serving
         return render(lang, "advice.speed_serving", users=s.concurrency, p=s.percentile, ttft=s.ttft_ms,
@@ -119,6 +136,8 @@ def speed(plan: Plan, lang: Lang) -> str | None:
 
 def speed_short(plan: Plan, lang: Lang) -> str:
     """The speed for a table cell."""
+    if plan.vision is not None:
+        return render(lang, "advice.speed_short_vision", ips=plan.vision.images_per_s)
     if plan.serving is not None:
         s = plan.serving
         return render(lang, "advice.speed_short_serving", p=s.percentile, ttft=s.ttft_ms, tpot=s.tpot_ms,
@@ -131,6 +150,8 @@ def speed_short(plan: Plan, lang: Lang) -> str:
 
 def cost_short(plan: Plan, lang: Lang) -> str:
     c = plan.costs
+    if c.eur_per_million_images is not None:
+        return render(lang, "advice.cost_short_images", eur=c.eur_per_million_images)
     if c.eur_per_million_tokens is not None:
         return render(lang, "advice.cost_short_tokens", eur=c.eur_per_million_tokens)
     if c.eur_per_epoch is not None:
@@ -142,6 +163,8 @@ def cost_short(plan: Plan, lang: Lang) -> str:
 
 def cost(plan: Plan, lang: Lang) -> str | None:
     c = plan.costs
+    if c.eur_per_million_images is not None:
+        return render(lang, "advice.cost_images", eur=c.eur_per_million_images, hourly=c.hourly_eur)
     if c.eur_per_million_tokens is not None:
         return render(lang, "advice.cost_tokens", eur=c.eur_per_million_tokens, hourly=c.hourly_eur)
     if c.eur_per_epoch is not None:
@@ -151,9 +174,11 @@ def cost(plan: Plan, lang: Lang) -> str | None:
     return None
 
 
-def change(item: Change, lang: Lang) -> str:
+def change(item: Change, lang: Lang, budgeted: bool = True) -> str:
+    """A workload change with its effect: within the budget when one was given, else simply fitting."""
     what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in item.knobs)
-    return render(lang, "advice.change", what=what, config=configuration(item.plan, lang), price=price(item.plan, lang),
+    return render(lang, "advice.change" if budgeted else "advice.change_fit", what=what,
+                  config=configuration(item.plan, lang), price=price(item.plan, lang),
                   effect=speed_short(item.plan, lang))
 
 
@@ -162,13 +187,17 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
     lines = [render(lang, result.headline)]
     plan = result.plan
     if plan is not None:
-        lines.append(render(lang, "advice.bought", price=price(plan, lang), split=split(plan, lang),
-                            precision=plan.weight_precision))
+        if plan.vision is not None:
+            lines.append(render(lang, "advice.bought_vision", price=price(plan, lang), split=split(plan, lang),
+                                precision=vision_precision(plan, lang)))
+        else:
+            lines.append(render(lang, "advice.bought", price=price(plan, lang), split=split(plan, lang),
+                                precision=plan.weight_precision))
         lines += [text for text in (memory(plan, lang), speed(plan, lang), cost(plan, lang)) if text]
         lines += [render(lang, "advice.knob_line", text=k.text) for k in plan.knobs]
     if result.preference is not None:
         lines.append(render(lang, result.preference))
-    lines += [change(item, lang) for item in result.changes]
+    lines += [change(item, lang, result.budget.budget_eur is not None) for item in result.changes]
     hint = worth_a_quote(result)
     if hint is not None:
         buy = hint.purchase

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from tools.estimate import EstimateRequest
 from tools.messages import Msg
+from tools.vision.estimate import VisionRequest
 
 UnitKind = Literal["workstation", "server", "node", "rack", "cloud"]
 KnobCode = Literal[
@@ -23,6 +24,8 @@ KnobCode = Literal[
     # workload changes, each with a cost stated in the document
     "kv_fp8", "weights_fp8", "weights_int4", "shorter_context", "fewer_users", "micro_batch", "optimizer_8bit",
     "lora_instead_of_full", "qlora_instead_of_lora", "cpu_offload",
+    # vision: checkpointing is a practitioner default where the library has it; a smaller batch is a change
+    "vision_checkpointing", "vision_batch",
 ]
 Status = Literal["recommended", "over_budget", "no_fit"]
 
@@ -148,6 +151,30 @@ class TrainingPerf(BaseModel):
     goodput: float = Field(description="useful training time / wall time with checkpoint writes")
 
 
+class VisionPerf(BaseModel):
+    """A vision job on this configuration: data parallel, each GPU with its batch (tools.vision)."""
+
+    request: VisionRequest = Field(description="the job as this configuration runs it (gpus, gpu, checkpointing)")
+    library: str = Field(description="yolo (our YOLOv8 code), torchvision or timm")
+    params_total: int
+    mode: Literal["training", "inference"]
+    forward_gflops_per_image: float
+    images_per_s: float = Field(description="all GPUs, in the job's mode")
+    images_per_s_per_gpu: float
+    step_time_s: float = Field(description="one step at the per-GPU batch")
+    bound: str = Field(description="compute, memory or overhead: where most of the step time goes")
+    tensor_precision: str = Field(description="tensor-core precision the speed model uses: tf32, bf16, fp16")
+    inference_images_per_s: float = Field(description="the same model served (no-grad forward), all GPUs")
+    dataset_images: int | None = None
+    epoch_hours: float | None = None
+    checkpoint_bytes: int | None = Field(None, description="training: fp32 weights + optimizer states")
+    storage_write_gbs: float | None = None
+    checkpoint_write_s: float | None = None
+    checkpoint_interval_min: float | None = None
+    goodput: float | None = None
+    warnings: list[Msg] = Field(default_factory=list)
+
+
 class HostRequirement(BaseModel):
     name: str
     value: float | str | bool
@@ -167,6 +194,7 @@ class Costs(BaseModel):
     tco_eur: float | None = Field(None, description="over the amortisation period: purchase + energy, or rent")
     eur_per_million_tokens: float | None = Field(None, description="serving: output tokens at the operating point")
     eur_per_epoch: float | None = Field(None, description="training: one pass over the dataset")
+    eur_per_million_images: float | None = Field(None, description="vision inference: at the plan's images/s")
     tokens_per_s_per_kw: float | None = None
 
 
@@ -185,6 +213,7 @@ class Plan(BaseModel):
     memory: MemoryPlan | None = Field(description="None when the split itself is impossible")
     serving: ServingPerf | None = None
     training: TrainingPerf | None = None
+    vision: VisionPerf | None = None
     host: list[HostRequirement] = Field(default_factory=list)
     costs: Costs
     knobs: list[Knob] = Field(default_factory=list, description="what the search turned, in order")
@@ -192,7 +221,8 @@ class Plan(BaseModel):
     within_budget: bool | None = Field(None, description="None: no budget given")
     reasons: list[Msg] = Field(default_factory=list, description="why it does not fit")
     notes: list[Msg] = Field(default_factory=list, description="warnings that do not reject it")
-    request: EstimateRequest = Field(description="the workload evaluated (acceptance commands come from it)")
+    request: EstimateRequest | None = Field(
+        description="the language-model workload evaluated (acceptance commands come from it); None for vision")
     sources: list[str] = Field(default_factory=list, description="catalogue source keys of GPU, platform, price")
 
 

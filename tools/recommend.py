@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from tools.catalog import Catalog, Offer, load_catalog
 from tools.costs import budget_cost
@@ -41,6 +41,7 @@ from tools.plan import (
     Status,
     UnitKind,
 )
+from tools.vision.estimate import VisionRequest
 
 MAX_ALTERNATIVES = 3
 MAX_CHANGES = 4
@@ -53,7 +54,10 @@ ASSUMED_TPOT_FACTOR = 2.0
 
 
 class RecommendRequest(BaseModel):
-    workload: EstimateRequest = Field(description="the `estimate` flags; GPU, count and split are searched")
+    workload: EstimateRequest | None = Field(
+        None, description="a language-model job: the `estimate` flags; GPU, count and split are searched")
+    vision: VisionRequest | None = Field(
+        None, description="a vision job: the `estimate --task vision` flags; GPU and count are searched")
     slo_ttft_ms: float | None = Field(None, gt=0, description="limit on TTFT at the percentile")
     slo_tpot_ms: float | None = Field(None, gt=0, description="limit on TPOT at the percentile")
     slo_assumed: list[Literal["ttft", "tpot"]] = Field(
@@ -80,6 +84,12 @@ class RecommendRequest(BaseModel):
     checkpoint_interval_min: float | None = Field(None, gt=0, description="training: minutes between checkpoints")
     catalog: Path | None = None
     offer_ids: list[str] = Field(default_factory=list, description="only these offers (all when empty)")
+
+    @model_validator(mode="after")
+    def _one_job(self) -> RecommendRequest:
+        if (self.workload is None) == (self.vision is None):
+            raise ValueError("workload or vision: give exactly one (a language-model job or a vision job)")
+        return self
 
 
 # -- enumeration -----------------------------------------------------------------------------------------
@@ -228,6 +238,7 @@ def _fewer_users(ctx: Context, options: list[Plan], stated: EstimateRequest, def
         return None
     plan, holds = max(candidates, key=lambda c: (c[1], -_cost(c[0])))
     knob = fewer_users(holds, stated.concurrency)
+    assert plan.request is not None  # a language-model plan
     workload = plan.request.model_copy(update={"concurrency": holds})
     offer = ctx.catalog.offer(plan.offer_id)
     gpu, platform = ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(offer.platform)
@@ -312,8 +323,9 @@ def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list
         Msg("assume.memory_adds_up"),
     ]
     if mode == "inference":
+        vllm = request.engine == "vllm" and request.workload is not None
         out.append(Msg("assume.headroom_vllm", utilization=request.workload.gpu_memory_utilization)
-                   if request.engine == "vllm" else Msg("assume.headroom", headroom=request.headroom))
+                   if vllm and request.workload is not None else Msg("assume.headroom", headroom=request.headroom))
         out.append(Msg("assume.operating_point"))
     else:
         out.append(Msg("assume.headroom", headroom=request.headroom))
@@ -327,6 +339,11 @@ def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list
 
 def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> RecommendResult:
     """The plan for the workload, its alternatives, the budget verdict and every option evaluated."""
+    if request.vision is not None:
+        from tools.recommend_vision import recommend_vision
+
+        return recommend_vision(request)
+    assert request.workload is not None
     catalog = load_catalog(request.catalog)
     spec = model or load_model(request.workload.model, request.workload.revision)
     # A bad workload (unknown dtype, impossible lengths) is the caller's error, not "no configuration fits":

@@ -180,6 +180,12 @@ _SPECS: tuple[_Spec, ...] = (
         "fits a given GPU. Call it once the model, precision, lengths and load are known.",
     ),
     _Spec(
+        "estimate_vision", "tools.vision.estimate", "estimate_vision", "VisionRequest", "VisionEstimate",
+        "Estimate the GPU memory of a computer-vision job (timm/torchvision model or YOLOv8) at a resolution and "
+        "batch per GPU, training or inference: weights, gradients, optimizer states, saved activations, "
+        "workspace and runtime per GPU. Needs the `vision` extra (torch, torchvision, timm).",
+    ),
+    _Spec(
         "recommend", "tools.recommend", "recommend", "RecommendRequest", "RecommendResult",
         "Rank the catalogue configurations for a workload (memory fit, throughput and latency at the load, "
         "cost) and say why each rejected configuration fails. Call it after estimate_memory.",

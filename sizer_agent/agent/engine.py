@@ -34,6 +34,7 @@ from sizer_agent.agent.planning import (
     estimate_arguments,
     question_for_error,
     recommend_arguments,
+    vision_arguments,
 )
 from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, Question, field_label, missing_questions
@@ -354,6 +355,9 @@ class DeterministicEngine:
         profile = self.profile()
         lang = self.lang
         self.state.sized_profile = profile.model_dump(mode="json")
+        if profile.use_case == "vision":
+            self._run_vision_tools(profile)
+            return
         if "estimate_memory" not in self.registry:
             self._emit(AgentMessage(tone="error", text=explain.tool_missing("estimate_memory", self.registry, lang)))
             return
@@ -361,8 +365,6 @@ class DeterministicEngine:
         if not estimate.ok:
             self._emit(AgentMessage(tone="error", text=explain.tool_failed("estimate_memory", estimate, lang)))
             refused = question_for_error(estimate.error)
-            if refused == "model" and profile.use_case == "vision":
-                self._emit(AgentMessage(tone="hint", text=render(lang, "agent.say.vision_model")))
             if refused in BY_ID:  # ask that question again; the new answer replaces it and sizes again
                 self._ask(BY_ID[refused], hint=True)
             return
@@ -381,6 +383,28 @@ class DeterministicEngine:
                 tone="result" if outcome.ok else "error",
                 text=explain.bench(outcome.result or {}, lang) if outcome.ok
                 else explain.tool_failed("bench_serve", outcome, lang)))
+
+    def _run_vision_tools(self, profile: WorkloadProfile) -> None:
+        """A vision job: its memory per GPU (estimate_vision), then the recommendation on the catalogue."""
+        lang = self.lang
+        if "estimate_vision" not in self.registry:
+            self._emit(AgentMessage(tone="error", text=explain.tool_missing("estimate_vision", self.registry, lang)))
+            return
+        estimate = self._call("estimate_vision", vision_arguments(profile))
+        if not estimate.ok:
+            self._emit(AgentMessage(tone="error", text=explain.tool_failed("estimate_vision", estimate, lang)))
+            refused = question_for_error(estimate.error)
+            if refused in BY_ID:
+                self._ask(BY_ID[refused], hint=True)
+            return
+        self._emit(AgentMessage(tone="result", text=explain.estimate_vision(estimate.result or {}, lang)))
+        if "recommend" in self.registry:
+            fields = set(self.registry.get("recommend").input_model.model_fields)
+            outcome = self._call("recommend", recommend_arguments(profile, fields, self.state.assumed()))
+            if outcome.ok:
+                self._emit(AgentMessage(tone="result", text=explain.recommendation(outcome.result or {}, lang)))
+            else:
+                self._emit(AgentMessage(tone="error", text=explain.tool_failed("recommend", outcome, lang)))
 
 
 def _strip_markers(text: str) -> str:

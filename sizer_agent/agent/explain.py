@@ -58,6 +58,31 @@ def estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang) -> st
     return "\n".join(lines)
 
 
+def estimate_vision(result: dict[str, Any], lang: Lang) -> str:
+    """tools.vision.estimate.VisionEstimate: the network, its load, and memory per GPU term by term."""
+    per_gpu, model, figures = (result.get(k) or {} for k in ("per_gpu", "model", "vision"))
+    total = _num(per_gpu.get("total_bytes"))
+    if total is None:
+        return render(lang, "explain.estimate_received")
+    sizes = {key: _num(per_gpu.get(f"{key}_bytes")) or 0 for key in ("weights", "gradients", "optimizer",
+                                                                      "activations", "runtime")}
+    sizes["activations"] += _num(per_gpu.get("workspace_bytes")) or 0  # the step's transient, as in the plan
+    request = result.get("request") or {}
+    mode = render(lang, f"value.{request.get('mode', 'training')}")
+    flops = (_num(figures.get("forward_flops_per_image")) or 0) + (_num(figures.get("attention_flops_per_image")) or 0)
+    lines = [render(lang, "explain.vision_job", model=model.get("name", "?"), params=model.get("params_total", 0),
+                    gflops=flops / 1e9, batch=figures.get("batch_size", 0), resolution=figures.get("resolution", 0),
+                    mode=mode),
+             render(lang, "explain.memory_per_gpu", total=total, parts=[
+                 render(lang, "explain.term", term=render(lang, f"term.{key}"), size=value)
+                 for key, value in sizes.items() if value >= 2**25])]
+    for warning in result.get("warnings") or []:
+        msg = _msg(warning)
+        if msg is not None:
+            lines.append("⚠ " + render(lang, msg))
+    return "\n".join(lines)
+
+
 def recommendation(result: dict[str, Any], lang: Lang) -> str:
     """tools.plan.RecommendResult: the plan in the same sentences as the results view and the proposal."""
     typed = advice.load(result)

@@ -44,6 +44,9 @@ REQUEST_FIELD_TO_QUESTION: dict[str, str] = {
     "output_len": "output_len", "concurrency": "concurrency", "batch_size": "batch_size",
     "optimizer": "optimizer", "tensor_parallel_size": "num_gpus", "data_parallel_size": "num_gpus",
     "pipeline_parallel_size": "num_gpus",
+    # estimate --task vision flags (a missing extra, "--task vision", is not a question to ask again)
+    "--model": "vision_model", "--resolution": "image_resolution", "--batch-size": "batch_size",
+    "resolution": "image_resolution",
 }
 
 
@@ -117,6 +120,31 @@ def estimate_arguments(profile: WorkloadProfile, cache_dir: Path | None = None) 
     return {k: v for k, v in args.items() if v is not None or k in ("revision", "quantization")}
 
 
+# precision answer -> the vision job's compute dtype (autocast for training, weights for inference)
+VISION_DTYPES: dict[str, str] = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
+# optimizer answer -> tools.vision.estimate.VisionOptimizer (Adafactor is not a vision optimizer)
+VISION_OPTIMIZERS: dict[str, str] = {"adamw": "adamw", "adamw_8bit": "adamw8bit", "sgd": "sgd",
+                                     "sgd_momentum": "sgd_momentum"}
+
+
+def vision_arguments(profile: WorkloadProfile) -> dict[str, Any]:
+    """Arguments of the `estimate_vision` tool (`tools.vision.estimate.VisionRequest`) for a vision profile."""
+    training = profile.vision_mode != "inference"
+    args: dict[str, Any] = {
+        "model": profile.vision_model,
+        "resolution": profile.image_resolution or 224,
+        "batch_size": profile.batch_size or 32,
+        "mode": "training" if training else "inference",
+        # another precision (fp8, int4...) is sent as asked: the tool names what a vision job allows
+        "dtype": VISION_DTYPES.get(profile.precision or "bf16", profile.precision),
+        "gpus": profile.num_gpus or 1,
+    }
+    if training:
+        args["optimizer"] = VISION_OPTIMIZERS.get(profile.optimizer or "sgd_momentum", profile.optimizer)
+        args["dataset_images"] = profile.dataset_images
+    return {k: v for k, v in args.items() if v is not None}
+
+
 # deployment answer -> the unit kinds it buys (tools.plan.UnitKind); not answered (assumed) -> all of them
 DEPLOYMENT_UNITS: dict[str, tuple[str, ...]] = {
     "workstation": ("workstation",), "server": ("server", "node", "rack"), "cloud": ("cloud",),
@@ -139,8 +167,10 @@ def recommend_arguments(
     training = profile.use_case in TRAINING_USE_CASES
     units = DEPLOYMENT_UNITS.get(profile.deployment or "", ()) if "deployment" not in assumed else ()
     framework = profile.framework or ("vllm" if not training else "pytorch")
+    vision = profile.use_case == "vision"
     candidates: dict[str, Any] = {
-        "workload": estimate_arguments(profile),
+        "workload": None if vision else estimate_arguments(profile),
+        "vision": vision_arguments(profile) if vision else None,
         "slo_ttft_ms": profile.ttft_ms if serving else None,
         "slo_tpot_ms": profile.tpot_ms if serving else None,
         "slo_assumed": [name for name in ("ttft", "tpot") if serving and f"{name}_ms" in assumed],
@@ -154,8 +184,8 @@ def recommend_arguments(
         "gpu_preference": getattr(profile, "gpu_preference", None),
         "planned_gpus": profile.num_gpus if "num_gpus" not in assumed else None,
         "engine": "vllm" if framework in VLLM_FRAMEWORKS else "generic",
-        "dataset_bytes": profile.dataset_size_bytes if training else None,
-        "checkpoint_interval_min": profile.checkpoint_interval_min if training else None,
+        "dataset_bytes": profile.dataset_size_bytes if training or vision else None,
+        "checkpoint_interval_min": profile.checkpoint_interval_min if training or vision else None,
     }
     return {k: v for k, v in candidates.items() if k in input_fields and v is not None and v != []}
 

@@ -81,6 +81,9 @@ class WorkloadProfile(BaseModel):
     model_family: str | None = Field(default=None, max_length=80)  # e.g. "llama", derived from the model
     model_revision: str | None = Field(default=None, max_length=100)  # None = unpinned
     custom_architecture: CustomArchitecture | None = None
+    vision_model: str | None = Field(default=None, min_length=2, max_length=120)  # timm/torchvision name, yolov8x
+    vision_mode: Literal["training", "inference"] | None = None  # a vision job trains or serves the network
+    dataset_images: int | None = Field(default=None, ge=1, le=10**12)  # vision training: images per epoch
     precision: Precision | None = None
     input_len: int | None = Field(default=None, ge=1, le=10_000_000)  # mean prompt tokens
     output_len: int | None = Field(default=None, ge=1, le=10_000_000)  # mean generated tokens
@@ -111,6 +114,17 @@ class WorkloadProfile(BaseModel):
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
         return value
+
+    @field_validator("vision_model")
+    @classmethod
+    def _vision_name(cls, value: str | None) -> str | None:
+        # the spelling people write ("YOLOv8x", "ResNet-50", "ViT-B/16") -> the library's name; whether
+        # it exists is checked by the vision tool, which needs the optional extra (torch, timm)
+        if value is None:
+            return value
+        from tools.vision.models import normalize
+
+        return normalize(value)
 
     @field_validator("gpu_preference")
     @classmethod

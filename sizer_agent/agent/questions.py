@@ -98,6 +98,19 @@ def _language_model(p: WorkloadProfile) -> bool:
     return p.use_case != "vision"
 
 
+def _vision(p: WorkloadProfile) -> bool:
+    return p.use_case == "vision"
+
+
+def _vision_training(p: WorkloadProfile) -> bool:
+    return p.use_case == "vision" and p.vision_mode != "inference"
+
+
+def _trains(p: WorkloadProfile) -> bool:
+    """Anything that updates weights: LLM training and fine-tuning, vision training."""
+    return _training(p) or _vision_training(p)
+
+
 def _uses_batch(p: WorkloadProfile) -> bool:
     return p.use_case in TRAINING_USE_CASES | {"batch_inference", "vision"}
 
@@ -117,6 +130,17 @@ QUESTIONS: tuple[Question, ...] = (
     ),
     Question(
         id="model", type="model",
+        applies=_language_model, applies_doc="language models (not vision)",
+    ),
+    Question(
+        id="vision_model", type="text",
+        applies=_vision, applies_doc="vision",
+    ),
+    Question(
+        id="vision_mode", type="choice",
+        applies=_vision, applies_doc="vision",
+        choices=("training", "inference"),
+        default="training",
     ),
     Question(
         id="precision", type="choice",
@@ -173,14 +197,21 @@ QUESTIONS: tuple[Question, ...] = (
         default=10 * 10**9,
     ),
     Question(
+        id="dataset_images", type="integer",
+        applies=_vision_training, applies_doc="vision training",
+        default=1_281_167,  # ImageNet-1k training split (Russakovsky et al. 2015): the reference epoch
+    ),
+    Question(
         id="optimizer", type="choice",
-        applies=_training, applies_doc="training and fine-tuning",
+        applies=_trains, applies_doc="training and fine-tuning, vision training",
         choices=("adamw", "adamw_8bit", "sgd", "sgd_momentum", "adafactor"),
-        default="adamw",
+        # SGD with momentum trains CNNs and YOLO by default (torchvision references, ultralytics); AdamW
+        # is the LLM practice
+        default=lambda p: "sgd_momentum" if p.use_case == "vision" else "adamw",
     ),
     Question(
         id="checkpoint_interval_min", type="duration_min",
-        applies=_training, applies_doc="training and fine-tuning",
+        applies=_trains, applies_doc="training and fine-tuning, vision training",
         default=60.0,
     ),
     Question(

@@ -40,6 +40,8 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
         return render(lang, "agent.value.budget", v=value)
     if field == "power_limit_w":
         return render(lang, "agent.value.power_kw" if value >= 1000 else "agent.value.power", w=value)
+    if field == "dataset_images":
+        return render(lang, "agent.value.images", n=value)
     if field == "rack_units":
         return f"{value}U"
     if field == "image_resolution":

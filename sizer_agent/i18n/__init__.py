@@ -14,6 +14,7 @@ CLDR data, does the locale work: "1 234,5" with a narrow no-break space in Frenc
     gb       bytes as decimal gigabytes            72,7 Go / 72.7 GB (disk, datasets, seed arithmetic)
     eur      euros, no decimals                    55 480 € / €55,480
     eur2     euros, 2 decimals                     0,42 € / €0.42
+    eura     euros, cents below 100 €                 0,45 € / 1 234 €
     pct      a fraction as a percentage            10 % / 10%
     pct1     same, 1 decimal
     ms       milliseconds                          500 ms
@@ -224,6 +225,9 @@ class _Formatter(string.Formatter):
             return with_unit(number(x, lang), unit(lang, "bytes"))
         if spec in ("eur", "eur2"):
             return eur(value, lang, 2 if spec == "eur2" else 0)
+        if spec == "eura":  # an amount that may be small (cost of one epoch): cents below 100 €
+            x = _finite(value)
+            return eur(value, lang, 2 if x is not None and abs(x) < 100 else 0)
         if spec in ("pct", "pct1"):
             x = _finite(value)
             return with_unit(number(None if x is None else x * 100, lang, 1 if spec == "pct1" else 0), "%")

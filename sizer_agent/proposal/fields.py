@@ -11,10 +11,10 @@ from __future__ import annotations
 # seed 002's intake list, then the serving load, the SLA and the constraints.
 FIELD_ORDER: tuple[str, ...] = (
     "customer", "use_case", "framework", "framework_version", "model", "model_family", "model_revision",
-    "custom_architecture", "precision", "input_len", "output_len", "context_len", "image_resolution",
-    "batch_size", "head_count", "concurrency", "growth_factor", "ttft_ms", "tpot_ms", "dataset_size_bytes",
-    "optimizer", "checkpoint_interval_min", "num_gpus", "gpu_preference", "rendering_cad", "ecc_required",
-    "deployment", "budget_eur", "power_limit_w", "rack_units", "server_url",
+    "custom_architecture", "vision_model", "vision_mode", "precision", "input_len", "output_len", "context_len",
+    "image_resolution", "batch_size", "head_count", "concurrency", "growth_factor", "ttft_ms", "tpot_ms",
+    "dataset_size_bytes", "dataset_images", "optimizer", "checkpoint_interval_min", "num_gpus", "gpu_preference",
+    "rendering_cad", "ecc_required", "deployment", "budget_eur", "power_limit_w", "rack_units", "server_url",
 )
 
 # Per-GPU memory terms of EstimateResult.per_gpu (`<term>_bytes`), in stacking order.
@@ -31,9 +31,10 @@ HOST_UNITS: tuple[str, ...] = ("GB", "TB", "GB/s", "W", "lanes")
 # Enumerated answer values that read better translated (unknown values are shown as they are).
 KNOWN_VALUES: tuple[str, ...] = (
     "online_serving", "batch_inference", "finetune_full", "finetune_lora", "finetune_qlora", "pretraining",
-    "vision", "workstation", "server", "cloud",
+    "vision", "workstation", "server", "cloud", "training", "inference", "adamw", "adamw8bit", "adamw_8bit", "sgd",
+    "sgd_momentum", "adafactor",
 )
 
 # Roofline phases and limiting resources the estimate names (`perf.roofline[].phase`, `perf.bound`).
 PHASES: tuple[str, ...] = ("prefill", "decode")
-BOUNDS: tuple[str, ...] = ("memory", "compute", "communication")
+BOUNDS: tuple[str, ...] = ("memory", "compute", "communication", "overhead")

@@ -104,17 +104,17 @@ class Risk(BaseModel):
 
 class Command(BaseModel):
     index: int
-    kind: Literal["launch", "serve", "train", "train_framework"]
+    kind: Literal["launch", "serve", "train", "train_framework", "vision"]
     text: str
 
 
 class AcceptanceLimit(BaseModel):
     index: int
     code: Literal["ttft", "tpot", "throughput", "peak_memory", "kv_tokens", "failed_requests", "step_time",
-                  "checkpoint_save", "resume"]
+                  "checkpoint_save", "resume", "images_per_s"]
     comparator: Literal["<=", ">=", "=="]
     value: float
-    unit: Literal["ms", "s", "tokens_per_s", "bytes", "tokens", "count", "bool"]
+    unit: Literal["ms", "s", "tokens_per_s", "bytes", "tokens", "count", "bool", "images_per_s"]
     percentile: float | None = None
     command: int
     basis: Msg = Field(description="where the limit comes from (the SLA, the plan and its tolerance)")

@@ -164,6 +164,9 @@ class _Helpers:
         missing = set(serving.target_assumed)
         return Msg("target.none" if missing >= {"ttft", "tpot"} else f"target.{next(iter(missing))}")
 
+    def vision_precision(self, plan: Plan) -> Any:
+        return self.esc(advice.vision_precision(plan, self.lang))
+
     def config(self, plan: Plan) -> Any:
         return self.esc(advice.configuration(plan, self.lang))
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sizer_agent.proposal.fields import SYSTEM_ORDER
 from sizer_agent.proposal.models import ProposalContext
+from tools.messages import Msg
 from tools.plan import Plan, RecommendResult
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ def answers(h: _Helpers, c: ProposalContext) -> Any:
 
 
 def model_facts(h: _Helpers, c: ProposalContext, plan: Plan | None) -> Any:
+    if plan is not None and plan.vision is not None:
+        return vision_facts(h, plan)
     m = c.model
     name = m.name or h.t("sizing.custom_model")
     items = [h.t("sizing.model", name=name, architecture=m.architecture or "—"),
@@ -150,6 +153,47 @@ def roofline(h: _Helpers, plan: Plan) -> Any:
                     h.t("metric.bound")], rows, numeric=(1, 2, 3))
 
 
+def vision_facts(h: _Helpers, plan: Plan) -> Any:
+    v = plan.vision
+    assert v is not None
+    r = v.request
+    load = ("sizing.vision_load_training" if v.mode == "training" else "sizing.vision_load_inference")
+    return h.ul([
+        h.t("sizing.vision_model", name=r.model, library=h.msg(Msg(f"library.{v.library}")), params=v.params_total,
+            gflops=v.forward_gflops_per_image, resolution=r.resolution),
+        h.t(load, batch=r.batch_size, resolution=r.resolution, optimizer=h.value(r.optimizer),
+            precision=h.vision_precision(plan)),
+        *h.msgs(v.warnings),
+    ])
+
+
+def vision(h: _Helpers, plan: Plan) -> Any:
+    v = plan.vision
+    assert v is not None
+    training = v.mode == "training"
+    rows = [
+        [h.t("vperf.images_per_s_training" if training else "vperf.images_per_s_inference"), h.num(v.images_per_s)],
+        [h.t("vperf.step_time"), h.sec(v.step_time_s)],
+        [h.t("vperf.global_batch"), h.num(v.request.batch_size * plan.parallelism.num_gpus)],
+        [h.t("metric.bound"), h.label("bound", v.bound)],
+        [h.t("vperf.tensor_precision"), v.tensor_precision],
+    ]
+    if training:
+        rows.append([h.t("vperf.images_per_s_inference"), h.num(v.inference_images_per_s)])
+        if v.dataset_images and v.epoch_hours is not None:
+            rows += [[h.t("vperf.dataset"), h.t("vperf.dataset_value", images=v.dataset_images)],
+                     [h.t("vperf.epoch_time"), h.hours(v.epoch_hours)]]
+        if v.checkpoint_bytes is not None:
+            rows += [
+                [h.t("train.checkpoint_size"), h.gib(v.checkpoint_bytes)],
+                [h.t("train.checkpoint_write"), h.t("train.checkpoint_write_value", seconds=v.checkpoint_write_s,
+                                                    gbs=v.storage_write_gbs)],
+                [h.t("train.checkpoint_interval"), h.t("train.minutes", n=v.checkpoint_interval_min)],
+                [h.t("train.goodput"), h.pct(v.goodput, 1)],
+            ]
+    return h.table([h.t("perf.metric"), h.t("perf.value")], rows, numeric=(1,))
+
+
 def training(h: _Helpers, plan: Plan) -> Any:
     t = plan.training
     assert t is not None
@@ -192,7 +236,7 @@ def costs(h: _Helpers, plan: Plan) -> Any:
     if c.eur_per_million_tokens is not None:
         rows.append([h.t("costs.per_million"), h.eur(c.eur_per_million_tokens, 2)])
     if c.eur_per_epoch is not None:
-        rows.append([h.t("costs.per_epoch"), h.eur(c.eur_per_epoch)])
+        rows.append([h.t("costs.per_epoch"), h.eur(c.eur_per_epoch, 2 if c.eur_per_epoch < 100 else 0)])
     if c.tokens_per_s_per_kw is not None:
         rows.append([h.t("costs.per_kw"), h.num(c.tokens_per_s_per_kw)])
     return h.table([h.t("costs.item"), h.t("costs.value")], rows, numeric=(1,))
@@ -219,13 +263,14 @@ def acceptance(h: _Helpers, c: ProposalContext) -> Any:
         symbol = {"<=": "≤", ">=": "≥", "==": "="}[a.comparator]
         value = {"ms": h.ms(a.value), "s": h.sec(a.value), "tokens_per_s": h.tps(a.value),
                  "bytes": h.gib(a.value, 2), "tokens": h.num(a.value), "count": h.num(a.value),
-                 "bool": h.t("common.verified")}[a.unit]
+                 "bool": h.t("common.verified"), "images_per_s": h.t("vperf.ips", n=a.value)}[a.unit]
         if a.measured is None:
             got = h.t("common.not_measured")
         else:
             got = {"ms": h.ms(a.measured, 1), "s": h.sec(a.measured), "tokens_per_s": h.tps(a.measured),
                    "bytes": h.gib(a.measured, 2), "tokens": h.num(a.measured), "count": h.num(a.measured),
-                   "bool": h.t("common.yes" if a.measured else "common.no")}[a.unit]
+                   "bool": h.t("common.yes" if a.measured else "common.no"),
+                   "images_per_s": h.t("vperf.ips", n=a.measured)}[a.unit]
         rows.append([str(a.index), h.t(f"limit.{a.code}", p=a.percentile or 99), f"{symbol} {value}",
                      h.msg(a.basis), got, h.t(f"common.{a.status}"), f"[{a.command}]"])
         attrs.append({"limit": a.code, "value": h.raw(a.value), "command": a.command})
@@ -257,7 +302,11 @@ def measured_comparison(h: _Helpers, c: ProposalContext) -> Any:
     assert m is not None
     rows = []
     for row in m.comparison:
-        fmt = h.gib if row.metric == "peak_memory" else (lambda v: h.num(v, 1))
+        memory = row.metric == "peak_memory"
+
+        def fmt(v: Any, memory: bool = memory) -> Any:
+            return h.gib(v) if memory else h.num(v, 1)
+
         dev = "—" if row.deviation_pct is None else f"{'+' if row.deviation_pct >= 0 else '−'}" \
                                                     f"{h.num(abs(row.deviation_pct), 1)}\u00a0%"
         rows.append([h.t(f"compare.{row.metric}"), fmt(row.estimate), fmt(row.measured), dev])
@@ -295,5 +344,10 @@ def software(h: _Helpers, c: ProposalContext) -> Any:
 def sources(h: _Helpers, c: ProposalContext) -> Any:
     items = [h.t("sources.line", id=s.id, ref=", ".join(s.links) if s.links else h.t("sources.no_link"))
              for s in c.sources]
-    items.append(h.t("sources.model_custom") if c.model.custom else h.t("sources.model", name=c.model.name))
+    vision = c.result.plan.vision if c.result.plan is not None else None
+    if vision is not None:
+        items.append(h.t("sources.vision_model", name=vision.request.model,
+                         library=h.msg(Msg(f"library.{vision.library}"))))
+    else:
+        items.append(h.t("sources.model_custom") if c.model.custom else h.t("sources.model", name=c.model.name))
     return h.ul(items)

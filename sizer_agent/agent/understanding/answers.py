@@ -146,6 +146,12 @@ def _choice_answer(question_id: str, t: str, choices: tuple[str, ...], lang: Lan
     for choice in choices:  # the exact value first ("finetune_lora" is not "fine-tuning" + "lora")
         if plain_choice == choice.replace("-", "_") or plain_choice == plain(choice):
             return choice
+    from sizer_agent.agent.questions import BY_ID
+
+    question = BY_ID.get(question_id)
+    for choice, labels in (question.choice_labels.items() if question is not None else ()):
+        if any(plain(t) == plain(label) for label in labels.values()):  # "inférence", "training"
+            return choice
     rule = _choice_rules().get(question_id)
     if rule is not None:
         found = apply_rules(Message.read(t, lang), (rule,)).findings.get(question_id)

@@ -1,0 +1,245 @@
+"""Recommendation for a computer-vision job: the same scope, units, budget and choice as for language models.
+
+A vision job runs data parallel: every GPU holds the whole network and its own batch of images
+(`tools.vision.estimate`), so more GPUs only make an epoch shorter; memory per GPU decides the card. The
+search turns only what does not change the training itself:
+
+- activation checkpointing, for timm models, which support it natively (`set_grad_checkpointing`); YOLO
+  and torchvision models would need their code changed, so it is not assumed for them;
+- when nothing fits as stated, the batch per GPU is halved (a change to agree on: the statistics of
+  BatchNorm and the learning-rate schedule depend on it), never below what BatchNorm tolerates.
+
+A card is used up to 90 % of its memory (the PyTorch caching allocator fragments and peaks above the sum of
+live tensors: the same headroom as the generic engine for language models).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tools.catalog import Catalog, Gpu, Offer, Platform, load_catalog
+from tools.costs import budget_cost, costs, power_w, purchase
+from tools.evaluate import DEFAULT_CHECKPOINT_INTERVAL_MIN, DEFAULT_HEADROOM, DEFAULT_STORAGE_WRITE_GBS
+from tools.knobs import knob
+from tools.messages import Msg
+from tools.plan import (
+    Change,
+    HostRequirement,
+    Knob,
+    MemoryPlan,
+    Parallelism,
+    Plan,
+    RecommendResult,
+    Scope,
+    Status,
+    VisionPerf,
+)
+from tools.system_sizing import SystemRequest, size_system
+from tools.vision.estimate import BATCHNORM_MIN_BATCH, VisionEstimate, VisionRequest, estimate_vision
+from tools.vision.speed import vision_speed
+
+MAX_BATCH_HALVINGS = 3
+
+
+@dataclass
+class VisionContext:
+    catalog: Catalog
+    scope: Scope
+    headroom: float = DEFAULT_HEADROOM
+    dataset_bytes: int | None = None
+    checkpoint_interval_min: float | None = None
+    evaluated: int = 0
+    cache: dict[str, VisionEstimate] = field(default_factory=dict)
+
+
+def _estimate(ctx: VisionContext, request: VisionRequest) -> VisionEstimate:
+    key = request.model_dump_json()
+    if key not in ctx.cache:
+        ctx.cache[key] = estimate_vision(request)
+    return ctx.cache[key]
+
+
+def _checkpoint(ctx: VisionContext, est: VisionEstimate, platform: Platform) -> tuple[int, float, float, float]:
+    """(bytes a resumable checkpoint writes, storage GB/s, write seconds, goodput) for a training job."""
+    state = est.per_gpu.weights_bytes + est.per_gpu.optimizer_bytes  # fp32 weights + optimizer states
+    storage = platform.storage_write_gbs.value if platform.storage_write_gbs else DEFAULT_STORAGE_WRITE_GBS
+    write_s = state / (storage * 1e9)
+    interval_s = (ctx.checkpoint_interval_min or DEFAULT_CHECKPOINT_INTERVAL_MIN) * 60
+    return state, storage, write_s, interval_s / (interval_s + write_s)
+
+
+def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platform, num_gpus: int, units: int,
+                    stated: VisionRequest, knobs: list[Knob]) -> Plan:
+    """The plan of one configuration for a vision job, fitting or not, with every reason."""
+    from tools.evaluate import _scope_reasons  # shared rules: graphics, ECC, power, rack space
+
+    ctx.evaluated += 1
+    request = stated.model_copy(update={"gpus": num_gpus, "gpu": gpu.id, "gpu_memory_gib": None})
+    est = _estimate(ctx, request)
+    watts = power_w(gpu, platform, num_gpus, units)
+    buy = purchase(offer, ctx.catalog, num_gpus, units)
+    m = est.per_gpu
+    usable = int(gpu.memory_bytes * (1 - ctx.headroom))
+    reasons: list[Msg] = []
+    if m.total_bytes > usable:
+        reasons.append(Msg("reason.vision_memory", need=m.total_bytes, usable=usable, gpu=gpu.memory_bytes,
+                           headroom=ctx.headroom, batch=request.batch_size, resolution=request.resolution))
+    reasons += _scope_reasons(ctx, gpu, platform, watts, units)  # type: ignore[arg-type]
+    memory = MemoryPlan(
+        weights_bytes=m.weights_bytes, kv_cache_bytes=0, activations_bytes=m.activations_bytes + m.workspace_bytes,
+        gradients_bytes=m.gradients_bytes, optimizer_bytes=m.optimizer_bytes, runtime_bytes=m.runtime_bytes,
+        total_bytes=m.total_bytes, load_bytes=m.total_bytes, gpu_memory_bytes=gpu.memory_bytes,
+        headroom_pct=max(0.0, (gpu.memory_bytes - m.total_bytes) / gpu.memory_bytes * 100), engine="generic")
+    training = request.mode == "training"
+    speed = vision_speed(est, gpu, dataset_images=stated.dataset_images if request.mode == "training" else None)
+    phase = speed.training if training else speed.inference
+    epoch_hours = speed.epoch_time_s / 3600 if training and speed.epoch_time_s else None
+    checkpoint = _checkpoint(ctx, est, platform) if training else None
+    vision = VisionPerf(
+        request=request, library=est.model.library, params_total=est.model.params_total, mode=request.mode,
+        forward_gflops_per_image=(est.vision.forward_flops_per_image + est.vision.attention_flops_per_image) / 1e9,
+        images_per_s=phase.images_per_s, images_per_s_per_gpu=phase.images_per_s_per_gpu,
+        step_time_s=phase.step_time_s, bound=phase.bound, tensor_precision=speed.precision,
+        inference_images_per_s=speed.inference.images_per_s, dataset_images=stated.dataset_images,
+        epoch_hours=epoch_hours,
+        checkpoint_bytes=checkpoint[0] if checkpoint else None, storage_write_gbs=checkpoint[1] if checkpoint else None,
+        checkpoint_write_s=checkpoint[2] if checkpoint else None,
+        checkpoint_interval_min=(ctx.checkpoint_interval_min or DEFAULT_CHECKPOINT_INTERVAL_MIN) if training else None,
+        goodput=checkpoint[3] if checkpoint else None, warnings=list(est.warnings))
+    plan_costs = costs(buy, ctx.catalog, watts, None, epoch_hours, serving=False)
+    if not training and plan_costs.hourly_eur is not None and phase.images_per_s > 0:
+        plan_costs.eur_per_million_images = plan_costs.hourly_eur / (phase.images_per_s * 3600) * 1e6
+    sizing = size_system(SystemRequest(
+        mode="training" if training else "inference", num_gpus=num_gpus, gpu_memory_used_bytes=m.total_bytes,
+        weight_bytes=est.model.params_total * 4, checkpoint_bytes=checkpoint[0] if checkpoint else 0,
+        dataset_bytes=ctx.dataset_bytes or 0, needs_graphics=ctx.scope.needs_graphics, long_running=True),
+        gpu, platform)
+    within: bool | None = None
+    if ctx.scope.budget_eur is not None:
+        cost = budget_cost(buy, plan_costs.tco_eur)
+        within = None if cost is None else cost <= ctx.scope.budget_eur
+    return Plan(
+        offer_id=offer.id, offer_name=offer.name, gpu_id=gpu.id, gpu_name=gpu.name, platform_id=platform.id,
+        purchase=buy, parallelism=Parallelism(num_gpus=num_gpus, tensor_parallel=1, pipeline_parallel=1,
+                                              data_parallel=num_gpus),
+        weight_precision=request.dtype, kv_cache_precision="-", memory=memory, vision=vision,
+        host=[HostRequirement(name=r.name, value=r.value, unit=r.unit, reason=r.reason) for r in sizing.requirements],
+        costs=plan_costs, knobs=list(knobs), fits=not reasons, within_budget=within, reasons=reasons,
+        notes=list(sizing.issues), request=None,
+        sources=sorted({*offer.price_sources, *gpu.memory_gb.src, *gpu.tdp_w.src, *platform.max_gpus.src}))
+
+
+def _offer_plans(ctx: VisionContext, offer: Offer, stated: VisionRequest, knobs: list[Knob]) -> list[Plan]:
+    """The smallest configuration of one offer that fits (more GPUs do not change memory per GPU: when one
+    unit does not fit, neither does more of the same card)."""
+    from tools.recommend import _configurations
+
+    gpu, platform = ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(offer.platform)
+    configurations = _configurations(offer, platform.max_gpus.value)
+    if not configurations:
+        return []
+    num_gpus, units = configurations[0]
+    plan = evaluate_vision(ctx, offer, gpu, platform, num_gpus, units, stated, knobs)
+    if plan.fits or any(r.id != "reason.power" and r.id != "reason.rack_units" for r in plan.reasons):
+        return [plan]
+    for num_gpus, units in configurations[1:]:  # power or rack space: a smaller configuration cannot exist
+        plan = evaluate_vision(ctx, offer, gpu, platform, num_gpus, units, stated, knobs)
+    return [plan]
+
+
+def _evaluate(ctx: VisionContext, offers: list[Offer], stated: VisionRequest, knobs: list[Knob]) -> list[Plan]:
+    return [plan for offer in offers for plan in _offer_plans(ctx, offer, stated, knobs)]
+
+
+def _checkpointing(stated: VisionRequest, library: str) -> tuple[list[Knob], VisionRequest] | None:
+    if stated.mode != "training" or stated.checkpointing or library != "timm":
+        return None
+    return [knob("vision_checkpointing", False)], stated.model_copy(update={"checkpointing": True})
+
+
+def _smaller_batches(stated: VisionRequest, batchnorm: bool) -> list[tuple[list[Knob], VisionRequest]]:
+    out = []
+    batch = stated.batch_size
+    for _ in range(MAX_BATCH_HALVINGS):
+        batch //= 2
+        if batch < 1 or (batchnorm and batch < BATCHNORM_MIN_BATCH):
+            break
+        out.append(([knob("vision_batch", True, batch=batch, stated=stated.batch_size)],
+                    stated.model_copy(update={"batch_size": batch})))
+    return out
+
+
+def recommend_vision(request: object) -> RecommendResult:
+    """`recommend` for a `RecommendRequest` whose `vision` is set (see tools.recommend)."""
+    from tools.recommend import (
+        RecommendRequest,
+        _alternatives,
+        _assumptions,
+        _best,
+        _budget,
+        _headline,
+        _in_scope,
+        _pool,
+        _preference,
+        _rank_key,
+        _verdicts,
+        _within,
+    )
+
+    assert isinstance(request, RecommendRequest) and request.vision is not None
+    catalog = load_catalog(request.catalog)
+    stated = request.vision
+    scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=request.budget_eur,
+                  ecc_required=request.ecc_required, needs_graphics=request.needs_graphics,
+                  power_limit_w=request.power_limit_w, rack_units=request.rack_units,
+                  gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus)
+    ctx = VisionContext(catalog=catalog, scope=scope, headroom=request.headroom,
+                        dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min)
+    base = _estimate(ctx, stated.model_copy(update={"gpus": 1, "gpu": None}))  # a bad name or size fails here
+    offers = [catalog.offer(i) for i in request.offer_ids] if request.offer_ids else list(catalog.offers)
+    scoped = [o for o in offers if _in_scope(scope, o)]
+    options = _evaluate(ctx, offers, stated, [])
+    pool = _pool(options, scope)
+    turned = _checkpointing(stated, base.model.library) if request.search else None
+    if not pool and turned is not None:
+        extra = _evaluate(ctx, scoped, turned[1], turned[0])
+        options += extra
+        pool = _pool(extra, scope)
+    within = _within(pool, scope)
+    preferred = [p for p in within if p.gpu_id == scope.gpu_preference] if scope.gpu_preference else []
+    changes: list[Change] = []
+    status: Status
+    if within:
+        status, plan = "recommended", _best(preferred) or _best(within)
+    else:
+        status, plan = ("over_budget", _best(pool)) if pool else ("no_fit", None)
+        if request.search and stated.mode == "training":
+            # the batch per GPU an in-scope option holds (within budget when one is set): a change to agree on
+            start, done = (turned[1], turned[0]) if turned is not None and not pool else (stated, [])
+            for knobs, smaller in _smaller_batches(start, base.model.batchnorm_layers > 0):
+                fitting = _pool(_evaluate(ctx, scoped, smaller, [*done, *knobs]), scope)
+                best = _best(_within(fitting, scope)) if pool else _best(_within(fitting, scope)) or _best(fitting)
+                if best is not None:
+                    changes = [Change(knobs=best.knobs, plan=best)]
+                    break
+    years = catalog.assumptions.amortisation_years.value
+    budget = _budget(scope, plan, years)
+    if plan is not None and scope.planned_gpus and plan.parallelism.num_gpus != scope.planned_gpus:
+        plan.notes.append(Msg("note.planned_gpus", planned=scope.planned_gpus, used=plan.parallelism.num_gpus))
+    options.sort(key=_rank_key)
+    alternatives = _alternatives(options, plan, scope)
+    closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
+    mode = "training" if stated.mode == "training" else "inference"
+    assumptions = [m for m in _assumptions(request, catalog, mode) if m.id not in (
+        "assume.headroom_vllm", "assume.operating_point", "assume.bytes_per_token")]
+    if not any(m.id == "assume.headroom" for m in assumptions):
+        assumptions.append(Msg("assume.headroom", headroom=request.headroom))
+    assumptions.append(Msg("assume.vision_data_parallel"))
+    return RecommendResult(
+        model=base.model.name, params_total=base.model.params_total, params_active=base.model.params_total,
+        mode=mode, status=status, recommended=plan.offer_id if plan else None, plan=plan,
+        headline=_headline(status, plan, budget, changes, closest, scope, alternatives), budget=budget, scope=scope,
+        alternatives=alternatives, changes=changes, preference=_preference(scope, catalog, plan, options),
+        options=options, offers=_verdicts(catalog, options, scope, "vision"), assumptions=assumptions,
+        evaluated=ctx.evaluated,
+    )
