@@ -217,6 +217,11 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
       "optimizer": "sgd_momentum", "checkpoint_interval_min": 15.0, "dataset_size_bytes": 50_000_000_000}),
     ("On prévoit +20 % d'utilisateurs par an ; pour l'instant 40 requêtes simultanées sur Qwen3 8B.",
      {"growth_factor": 1.2, "concurrency": 40, "model": "Qwen/Qwen3-8B"}),
+    # halves and quarters of a unit, spelled out
+    ("une demi-douzaine de personnes en même temps", {"concurrency": 6}),
+    ("approved budget: half a million euros", {"budget_eur": 500_000.0}),
+    ("on sauvegarde un checkpoint chaque quart d'heure", {"checkpoint_interval_min": 15.0}),
+    ("checkpoint every quarter of an hour", {"checkpoint_interval_min": 15.0}),
 ])
 def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values
