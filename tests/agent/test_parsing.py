@@ -222,6 +222,13 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
     ("approved budget: half a million euros", {"budget_eur": 500_000.0}),
     ("on sauvegarde un checkpoint chaque quart d'heure", {"checkpoint_interval_min": 15.0}),
     ("checkpoint every quarter of an hour", {"checkpoint_interval_min": 15.0}),
+    # a team that trains a model gives its size, not users of the model
+    ("we're a 12-person studio and want to LoRA fine-tune Mistral 7B on our scripts",
+     {"use_case": "finetune_lora", "head_count": None}),
+    ("Nous sommes 40 salariés et voulons pré-entraîner un petit modèle",
+     {"use_case": "pretraining", "head_count": None}),
+    ("we're a 12-person studio and want to host Mistral 7B for everyone",
+     {"use_case": "online_serving", "head_count": 12}),
 ])
 def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values
