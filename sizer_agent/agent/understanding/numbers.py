@@ -97,13 +97,18 @@ BYTE_UNITS: dict[str, int] = {
     "kio": 2**10, "kib": 2**10, "mio": 2**20, "mib": 2**20, "gio": 2**30, "gib": 2**30, "tio": 2**40,
     "tib": 2**40, "pio": 2**50, "pib": 2**50,
 }
-BYTES = rf"({NUM})\s*(kio|kib|mio|mib|gio|gib|tio|tib|pio|pib|ko|kb|mo|mb|go|gb|to|tb|po|pb)(?![a-z])"
+# the units spelled out: "2 terabytes", "500 gigaoctets"
+_UNIT_WORDS = {"kilo": "kb", "mega": "mb", "giga": "gb", "tera": "tb", "peta": "pb"}
+BYTES = (rf"({NUM})\s*(kio|kib|mio|mib|gio|gib|tio|tib|pio|pib|ko|kb|mo|mb|go|gb|to|tb|po|pb"
+         rf"|(?:kilo|mega|giga|tera|peta)-?(?:bytes?|octets?))(?![a-z])")
 
 
 def byte_count(number: str, unit: str, lang: Lang) -> int | None:
     """'1,5 To' -> 1.5e12 (decimal units), '80 GiB' -> 80 * 2^30."""
     value = read_number(number, lang)
-    return round(value * BYTE_UNITS[unit.lower()]) if value is not None else None
+    unit = unit.lower()
+    unit = _UNIT_WORDS.get(unit[:4], unit)
+    return round(value * BYTE_UNITS[unit]) if value is not None else None
 
 
 DURATION = rf"({NUM})\s*(ms|millisecondes?|milliseconds?|msec|s|sec|secs|secondes?|seconds?)(?![a-z])"
