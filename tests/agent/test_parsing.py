@@ -222,6 +222,11 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
     ("approved budget: half a million euros", {"budget_eur": 500_000.0}),
     ("on sauvegarde un checkpoint chaque quart d'heure", {"checkpoint_interval_min": 15.0}),
     ("checkpoint every quarter of an hour", {"checkpoint_interval_min": 15.0}),
+    # note lines: a "$:" label starts its own line, and a budget is read within its line
+    ("5 kW budget for the rack\nfw: SGLang\n$: ~€80k", {"framework": "sglang", "budget_eur": 80000.0,
+                                                         "power_limit_w": 5000.0}),
+    ("budget pour la baie :\nstack : vLLM 0.9\n€ : 45 k€", {"framework": "vllm", "framework_version": "0.9",
+                                                           "budget_eur": 45000.0}),
     # a team that trains a model gives its size, not users of the model
     ("we're a 12-person studio and want to LoRA fine-tune Mistral 7B on our scripts",
      {"use_case": "finetune_lora", "head_count": None}),

@@ -51,7 +51,7 @@ def plain(text: str) -> str:
 
 
 BLANK = "_"  # what a claimed span becomes: a word character, so no rule sees a word boundary at its edges
-_WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)(?![ \t]*[\w' -]{1,30}\s?:\s)")
+_WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)(?![ \t]*[\w'$€£#&/ -]{1,30}\s?:\s)")
 
 
 def unwrap(text: str) -> str:
