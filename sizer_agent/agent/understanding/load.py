@@ -246,7 +246,8 @@ def find_growth(message: Message) -> Iterator[Found]:
     text = message.text
     patterns = (
         # named growth with its figure: "croissance de 30 %", "growth x2", "+50 % next year"
-        r"(?:croissance|growth|grow\w*|augmentation|hausse|increase)\D{0,25}?(?:x\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*x"
+        r"(?:croissance|growth|grow\w*|augmentation|augment(?:er|era|erait|e|ent|ons)|hausse|increas\w*|progress\w*)"
+        r"\D{0,25}?(?:x\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*x"
         r"(?![\w])|\+?\s*\d+(?:[.,]\d+)?\s*%|doubl\w*|tripl\w*|quadrupl\w*)",
         r"\d+(?:[.,]\d+)?\s*%\s*(?:de\s+)?(?:croissance|growth|more|de plus|d'augmentation|increase|supplementaires?)",
         r"\+\s*\d+(?:[.,]\d+)?\s*%",
@@ -272,5 +273,7 @@ GROWTH = Rule(
     "growth", ("growth_factor",), find_growth,
     examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
-              ("double precision", {})),
+              ("double precision", {}),
+              ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
+              ("traffic is increasing by 30% a year", {"growth_factor": 1.3})),
 )
