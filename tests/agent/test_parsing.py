@@ -227,6 +227,9 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
                                                          "power_limit_w": 5000.0}),
     ("budget pour la baie :\nstack : vLLM 0.9\n€ : 45 k€", {"framework": "vllm", "framework_version": "0.9",
                                                            "budget_eur": 45000.0}),
+    # a product someone tried is their experience, not the workload
+    ("We tried GitHub Copilot last year; now we'd like a box for Llama 3.1 8B", {"use_case": None}),
+    ("On a testé Copilot, on voudrait maintenant fine-tuner Mistral 7B en LoRA", {"use_case": "finetune_lora"}),
     # a team that trains a model gives its size, not users of the model
     ("we're a 12-person studio and want to LoRA fine-tune Mistral 7B on our scripts",
      {"use_case": "finetune_lora", "head_count": None}),

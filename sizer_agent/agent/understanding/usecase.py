@@ -7,7 +7,8 @@ Cues, from the strongest:
   the model is fine-tuned for it;
 - verbs of a plan: serving ("serve", "host", "héberger", "deploy", "mettre en production"), fine-tuning
   ("fine-tune", "affiner"), training from scratch, batch work ("nightly job", "par lots", "offline");
-- nouns of a product: "chatbot", "assistant", "API", "RAG", "copilot" (serving);
+- nouns of a product: "chatbot", "assistant", "API", "RAG", "copilot" (serving), unless it is a product
+  someone tried or uses ("we tried GitHub Copilot", "on a testé un chatbot");
 - and when nothing is said, a model used by people at the same time (a concurrency, a TTFT) is served.
 
 Within each level the first cue in the message wins. A past participle describes a model, it is not a
@@ -96,6 +97,19 @@ _RUN = re.compile(words(r"run", r"running", r"faire tourner", r"tourner", r"util
 _INTERACTIVE_FIELDS = frozenset({"concurrency", "ttft_ms", "tpot_ms", "head_count"})
 
 
+# A product someone tried or uses ("we tried GitHub Copilot", "on a testé un chatbot") is their experience,
+# not what is sized: only a product they want says serving ("on veut tester un chatbot" is a plan)
+_TRIED = re.compile(r"\b(?:tried|tested|triall?ed|piloted|evaluated|used|already (?:use|have|pay for)|currently use"
+                    r"|teste[es]{0,2}|essaye[es]{0,2}|utilise|utilisons|utilisent|utilisions|paid for|pay for"
+                    r"|subscribed|abonnes)\b")
+_VENDOR_BEFORE = re.compile(r"\b(?:github|microsoft|m365|office|bing|windows|copilot studio)\s+$")
+
+
+def _someone_elses(text: str, start: int) -> bool:
+    clause = max(text.rfind(mark, 0, start) for mark in ".;(,\n") + 1
+    return bool(_VENDOR_BEFORE.search(text, max(clause, start - 20), start) or _TRIED.search(text, clause, start))
+
+
 def _participle(message: Message, start: int, end: int) -> bool:
     """'fine-tuned', 'fine-tuné', 'affiné', 'trained': a model's description, not a plan."""
     said = message.words(start, end).lower()
@@ -127,7 +141,7 @@ def find_use_case(message: Message) -> Iterator[Found]:
     plans = _cues(message, PLANS)
     firm = [c for c in plans if not _HEDGED.search(_clause(text, c[0], c[1]))]
     products = [(m.start(), m.end(), "online_serving") for m in re.finditer(_PRODUCTS, text)
-                if not message.negated(m.start())]
+                if not message.negated(m.start()) and not _someone_elses(text, m.start())]
     choice: tuple[int, int, str] | None = None
     if stated:
         said = stated.group(1)
@@ -195,6 +209,12 @@ USE_CASE = Rule(
         ("whether to train or just serve: for now, just serving Llama 3.1 8B", {"use_case": "online_serving"}),
         ("on génère les descriptions produits en lot chaque semaine", {"use_case": "batch_inference"}),
         ("budget autour de 25k€", {}),
+        ("We tried GitHub Copilot last year; now we want a box for Llama 3.1 8B", {}),
+        ("Nos devs utilisent Copilot, on voudrait une machine pour Qwen3 8B", {}),
+        ("on a testé un chatbot du commerce, décevant", {}),
+        ("on veut tester un chatbot RAG sur nos docs", {"use_case": "online_serving"}),
+        ("we want an analyst copilot on Qwen3 32B", {"use_case": "online_serving"}),
+        ("on veut un copilot pour nos commerciaux", {"use_case": "online_serving"}),
         ("we train object detectors for warehouse cameras", {"use_case": "vision"}),
         ("on entraîne des détecteurs d'objets pour nos lignes", {"use_case": "vision"}),
         ("fine-tune a ConvNeXt on 200k photos", {"use_case": "vision"}),
