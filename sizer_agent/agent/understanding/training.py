@@ -136,7 +136,7 @@ DATASET = Rule(
 
 BATCH_SIZE = pattern_rule(
     "batch-size", "batch_size",
-    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|lots?)(?:[ _-]?size)?(?:\s+(?:global|total|effecti\w*"
+    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|lots?(?!\s+of\b))(?:[ _-]?size)?(?:\s+(?:global|total|effecti\w*"
     rf"|per-device|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
     rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b|documents?|docs"
     rf"|images?|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?|(?:\w+\s+)?(?:par|per|a|an|each)\s+"
@@ -146,5 +146,6 @@ BATCH_SIZE = pattern_rule(
     examples=(("batch 4", {"batch_size": 4}), ("batch size de 16", {"batch_size": 16}),
               ("batch inference on 10 000 documents", {}), ("batch global 128", {"batch_size": 128}),
               ("des batchs de 64 requêtes", {"batch_size": 64}), ("we batch 32 prompts at a time", {"batch_size": 32}),
-              ("batch 16 total", {"batch_size": 16}), ("batch of 5000 requests per night", {})),
+              ("batch 16 total", {"batch_size": 16}), ("batch of 5000 requests per night", {}),
+              ("lots of 50 users", {})),
 )
