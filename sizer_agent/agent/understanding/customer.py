@@ -63,13 +63,14 @@ _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Un
 
 _I = "(?i:"  # introducers are matched whatever their case; the name itself must be capitalised
 _OF = r"(?:(?:de|du|of|at|chez)(?![\w])|d['’])"  # a whole word: "by DeepSeek" holds no "de"
-_THE = r"(?:(?i:the)[ \t]+)?"  # "at the Port Authority of Wexmouth"
+_THE = r"(?:(?i:the|la|le|les)[ \t]+|(?i:l)['’])?"  # "at the Port Authority of …", "pour la Régie des Eaux …"
 INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "Client : Groupe Hospitalier Saint-Luc", "Cust: Numalys (ESN)", "- Team: Orchard Vision" — a label
-    # takes the rest of its line
-    r"(?m)^[ \t]*(?:[-•*][ \t]*)?" + _I + r"client(?: final)?|customer|end customer|soci[ée]t[ée]|entreprise|company"
-    r"|organisation|organization|compte|account|cust|clt|(?:client|customer|company) name|nom du client|team"
-    r"|[ée]quipe|projet|project)[ \t]*:[ \t]*(?P<name>[^\n(:]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*$|,| [–—-]{1,2} )",
+    # takes the rest of its line; it starts the line or follows a dash ("CR 03/04 — client : Papeteries …")
+    r"(?m)(?:^[ \t]*(?:[-•*][ \t]*)?|[ \t][–—|][ \t]+)" + _I + r"client(?: final)?|customer|end customer"
+    r"|soci[ée]t[ée]|entreprise|company|organisation|organization|compte|account|cust|clt"
+    r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project)[ \t]*:[ \t]*"
+    r"(?P<name>[^\n(:]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*$|,| [–—-]{1,2} )",
     # "Objet : Dimensionnement serveur IA – Boulangeries Martin", "Subject: GPU sizing for Harlow Legal"
     r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n]*?(?:[ \t][–—-][ \t]+|[ \t](?i:for|pour)[ \t]+)"
     + NAME + r"[ \t]*$",
@@ -289,6 +290,8 @@ CUSTOMER = Rule(
         ("I'm the buyer at the Harbour Board of Kestrel", {"customer": "Harbour Board of Kestrel"}),
         ("Merci d'avance,\nGarage Lefort", {"customer": "Garage Lefort"}),
         ("we run the chat for Harbourline Cafés", {"customer": "Harbourline Cafés"}),
+        ("Je travaille pour la Régie des Eaux du Pays Basque.", {"customer": "Régie des Eaux du Pays Basque"}),
+        ("CR réunion 03/04 — client : Papeteries du Léman", {"customer": "Papeteries du Léman"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )

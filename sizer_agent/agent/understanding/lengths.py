@@ -83,13 +83,17 @@ CONTEXT = Rule(
         rf"\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to)?\s*(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
         rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
-        rf"|de longueur de sequence|sequences?|seq)\b",
+        rf"|de longueur de sequence)\b",
+        # "4k sequences", "2048-token sequences"; "64 sequences" is a count of them
+        rf"({NUM})\s*(?:(k|m)(?![a-z])[- ]?(?:tokens?[- ]?)?|[- ]?tokens?[- ]?)(?:de\s+|of\s+)?(?:sequences?|seq)\b",
         rf"{TOKENS}{_TOK}\s*(?:per|par)\s+(?:sample|exemple|echantillon|sequence)\s*(?:max(?:imum)?)?",
         rf"{TOKENS}\s*tokens?\s*(?:max(?:imum)?|maxi|at most|au plus)\b",
     )),
     examples=(("contexte 8k", {"context_len": 8192}), ("128k context", {"context_len": 131072}),
               ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768}),
-              ("4096 tokens max", {"context_len": 4096})),
+              ("4096 tokens max", {"context_len": 4096}), ("2048-token sequences", {"context_len": 2048}),
+              ("8k sequences", {"context_len": 8192}), ("batches of 64 sequences", {}),
+              ("on traite 500 séquences par lot", {})),
 )
 
 # after a length: not a duration, an amount, a share or a count of something else ("réponses de 2 s")

@@ -136,8 +136,8 @@ DATASET = Rule(
 
 BATCH_SIZE = pattern_rule(
     "batch-size", "batch_size",
-    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|lots?(?!\s+of\b))(?:[ _-]?size)?(?:\s+(?:global|total|effecti\w*"
-    rf"|per-device|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
+    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|lots?(?!\s+of\b))(?:[ _-]?size)?"
+    rf"(?:\s+(?:global|total|effecti\w*|per-device|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
     rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b|documents?|docs"
     rf"|images?|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?|(?:\w+\s+)?(?:par|per|a|an|each)\s+"
     rf"(?:jour|day|nuit|night|heure|hour|semaine|week|mois|month)))"

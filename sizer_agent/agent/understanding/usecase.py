@@ -126,7 +126,8 @@ def _cues(message: Message, table: tuple[tuple[str, str], ...]) -> list[tuple[in
     out = []
     for pattern, value in table:
         for m in re.finditer(pattern, message.text):
-            if message.negated(m.start()) or (
+            # negated by a word before it: a cue may hold its own negator ("pas besoin de temps réel")
+            if any(s < m.start() < e for s, e in message.negations) or (
                     value in ("finetune", "train", "pretraining") and _participle(message, m.start(), m.end())):
                 continue
             out.append((m.start(), m.end(), value))
@@ -213,6 +214,9 @@ USE_CASE = Rule(
         ("Nos devs utilisent Copilot, on voudrait une machine pour Qwen3 8B", {}),
         ("on a testé un chatbot du commerce, décevant", {}),
         ("on veut tester un chatbot RAG sur nos docs", {"use_case": "online_serving"}),
+        ("résumer 300 rapports par jour, pas besoin de temps réel", {"use_case": "batch_inference"}),
+        ("tag product photos, no real-time needed", {"use_case": "batch_inference"}),
+        ("we do not serve it online, it is not real-time", {"use_case": "batch_inference"}),
         ("we want an analyst copilot on Qwen3 32B", {"use_case": "online_serving"}),
         ("on veut un copilot pour nos commerciaux", {"use_case": "online_serving"}),
         ("we train object detectors for warehouse cameras", {"use_case": "vision"}),
