@@ -112,6 +112,13 @@ _ORG_LAST_NAME = re.compile(rf"(?<![\w])(?P<name>{_WORD}(?:[ \t]+(?:&[ \t]+)?{_W
 _LEGAL_NAME = re.compile(rf"{NAME}[ \t]+(?P<legal>{_LEGAL})(?![\w])")
 # "ShelfSense here.", "Hi,\n\nAcme here": a line that starts with the name
 _HERE = re.compile(rf"(?m)^[ \t]*(?:(?i:hi|hello|hey|bonjour|salut)\W+)?{NAME}[ \t]+(?:here|ici)\b")
+# a signature line "First Last – Organisation", unless what follows the dash is a role or a department
+_SIGNED = re.compile(rf"(?m)^[ \t]*(?:[{_UPPER}][\w'’.-]*[ \t]+){{0,2}}[{_UPPER}][\w'’-]+[ \t]+[–—-][ \t]+{NAME}"
+                     rf"[ \t]*$")
+_ROLE_WORD = re.compile(r"(?i)(?:directeur|directrice|director|head|service|direction|d[ée]partement|department"
+                        r"|c[teiof]o|dsi|manager|responsable|consultant|ing[ée]nieur|engineer|chef|lead|g[ée]rante?|pr[ée]sident"
+                        r"|founder|fondat\w+|senior|junior|charg[ée]e?|assistante?|achats|procurement|it|rh|hr|team"
+                        r"|[ée]quipe|buyer|acheteu\w+|cabinet du)(?![\w])")
 _SIGN_OFF = re.compile(r"(?im)^[ \t]*(?:cordialement|bien (?:cordialement|[àa] vous)|regards|best(?: regards)?"
                        r"|kind regards|yours (?:faithfully|sincerely|truly)|thanks|thank you|merci\b|sincerely|cheers"
                        r"|bonne journ[ée]e"
@@ -247,6 +254,14 @@ def find_customer(message: Message) -> Iterator[Found]:
     if here is not None and (here_name := clean_name(here.group("name"))):
         a, b = message.view_span(here.start("name"), here.start("name") + len(here_name))
         yield Found("customer", here_name, a, b)
+        return
+    if signature is not None and len(zones) > 1:  # "Sébastien – Mobilis Urbain", the writer's own signature
+        for m in _SIGNED.finditer(original, signature):
+            signed = clean_name(m.group("name"))
+            if signed is not None and not _ROLE_WORD.match(signed):
+                a, b = message.view_span(m.start("name"), m.start("name") + len(signed))
+                yield Found("customer", signed, a, b)
+                return
 
 
 CUSTOMER = Rule(
@@ -289,6 +304,10 @@ CUSTOMER = Rule(
         ("Je suis ingénieur à Sophia Antipolis", {}),
         ("I'm the buyer at the Harbour Board of Kestrel", {"customer": "Harbour Board of Kestrel"}),
         ("Merci d'avance,\nGarage Lefort", {"customer": "Garage Lefort"}),
+        ("Merci de votre retour.\nSébastien – Mobilis Urbain", {"customer": "Mobilis Urbain"}),
+        ("Thanks!\nAnna Berg - Fjordlight", {"customer": "Fjordlight"}),
+        ("Cordialement,\nNathalie Perrin – Service Achats", {}),
+        ("Regards,\nJ. Smith - Head of IT", {}),
         ("we run the chat for Harbourline Cafés", {"customer": "Harbourline Cafés"}),
         ("Je travaille pour la Régie des Eaux du Pays Basque.", {"customer": "Régie des Eaux du Pays Basque"}),
         ("CR réunion 03/04 — client : Papeteries du Léman", {"customer": "Papeteries du Léman"}),

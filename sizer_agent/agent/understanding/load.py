@@ -57,7 +57,8 @@ _PORTION = re.compile(r"\b(?:la moitie|moitie|half|un tiers|a third|un quart|a q
                       r"|some|a few|quelques|une partie|part of)\b|\d\s*%")
 _ALONE = re.compile(words(r"juste moi", r"que moi", r"moi seul", r"seulement moi", r"just me", r"only me", r"me alone",
                           r"single user", r"un seul utilisateur", r"utilisateur unique",
-                          r"je suis le seul utilisateur"))
+                          r"je suis le seul utilisateur")
+                    + r"(?!\s+(?:and|et|with|avec)\b)")  # "just me and my cofounder" are two
 _EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
 _SENTENCE_END = re.compile(r"[.;!?\n]")
 # "rarely at the same time", "rarement en même temps": the cue says how seldom, it gives no peak
@@ -200,6 +201,7 @@ LOAD = Rule(
         ("Dataset de 12 000 conversations", {}),
         ("45 élèves, dont la moitié en même temps", {"head_count": 45}),
         ("sur ma machine perso, juste moi", {"concurrency": 1}),
+        ("just me and my cofounder", {}), ("juste moi et mon associé", {}),
         ("12 kiosks at the same time", {"concurrency": 12}),  # "k" of "kiosks" is no thousand
         ("40 analysts, rarely at the same time", {"head_count": 40}),
         ("une dizaine de juristes, rarement en même temps", {"head_count": 10}),
