@@ -202,6 +202,7 @@ LOAD = Rule(
         ("45 élèves, dont la moitié en même temps", {"head_count": 45}),
         ("sur ma machine perso, juste moi", {"concurrency": 1}),
         ("just me and my cofounder", {}), ("juste moi et mon associé", {}),
+        ("about 20 data scientists, nobody at the same time really", {"head_count": 20}),
         ("12 kiosks at the same time", {"concurrency": 12}),  # "k" of "kiosks" is no thousand
         ("40 analysts, rarely at the same time", {"head_count": 40}),
         ("une dizaine de juristes, rarement en même temps", {"head_count": 10}),

@@ -245,8 +245,8 @@ _MAKERS = {"meta": "llama", "alibaba": "qwen", "google": "gemma", "microsoft": "
 # a size said in words is a figure by then ("70 milliards" reads "70000000000"): billions of parameters
 # (a size inside a written name, "Llama-3.1-Nemotron-70B-Instruct", is not a description: an unknown model)
 _PARAMETERS = re.compile(r"(?<![\w.,_-])(?:(\d{1,2})\s*(?:x|fois|times)\s*)?(\d{1,4}(?:\.\d+)?)(?:\s*(?:b|bn)|(0{9}))"
-                         r"(?![\w.,_-])(?=\s*(?:$|[^\w\s]|de param|param|one\b|model|modele|version|sur\b|on\b|based"
-                         r"|de base|en\b|in\b|distill))")
+                         r"(?![\w_-]|[.,]\d)(?=\s*(?:$|[^\w\s]|de param|param|one\b|model|modele|version|sur\b|on\b"
+                         r"|based|de base|en\b|in\b|distill))")
 # "un modèle de type Llama, architecture maison, 3B": like a family is not of it
 _LIKE = re.compile(r"(?:\b(?:type|like|style|kind of|sort of|genre|similar to|comme|facon|inspired by|inspire de)\s+"
                    r"(?:\w+\s+)?$|[-_]$)")
@@ -326,6 +326,8 @@ MODEL = Rule(
         ("le modèle de Meta, la version 8 milliards (la 3.1)", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         ("Google's Gemma, the 27 billion one, version 3", {"model": "google/gemma-3-27b-it"}),
         ("Qwen, la 2.5 en 72 milliards de paramètres", {"model": "Qwen/Qwen2.5-72B-Instruct"}),
+        ("le modèle de Mistral AI en 24 milliards, la version Small 3.1",
+         {"model": "mistralai/Mistral-Small-3.1-24B-Instruct-2503"}),
         ("le Llama de 70 milliards", {}),  # 3.1 or 3.3: a question, not a guess
         ("we serve Gemma to 2 billion users", {}),
         ("un modèle de type Qwen, 7 milliards de paramètres", {}),

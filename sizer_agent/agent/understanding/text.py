@@ -69,7 +69,8 @@ def words(*alternatives: str) -> str:
 # A negator cancels what follows it up to the end of the clause (punctuation, "but", "and"), at most a
 # few words: "no rendering or CAD" cancels both, "pas de CAO, mais ECC" keeps the ECC.
 _NEGATOR = re.compile(words(
-    r"not", r"no", r"non", r"pas", r"sans", r"without", r"never", r"jamais", r"aucune?", r"ni", r"nor",
+    r"not", r"no", r"non", r"pas", r"sans", r"without", r"never", r"jamais", r"aucune?", r"ni", r"nor", r"nobody",
+    r"no one", r"no-one",
     r"rather than", r"plutot que", r"au lieu de", r"instead of", r"don't", r"doesn't", r"won't",
     r"hors", r"excluding", r"except", r"sauf", r"eviter", r"evite", r"avoid\w*", r"exclu\w*", r"hors de question",
     r"pas question d[e']",
