@@ -124,7 +124,7 @@ def _input_lengths(message: Message) -> Iterator[Found]:
         rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
         things,
         rf"{TOKENS}\s*tokens?\s*(?:par|per|each|chacun\w*|/)\s*(?:{_INPUT_THINGS}|each|chacun)",
-    ), skip=lambda m: _thing(m) in generated)
+    ), skip=lambda m: _thing(m) in generated or _complement(message, m))
 
 
 def _output_lengths(message: Message) -> Iterator[Found]:
@@ -138,11 +138,21 @@ def _output_lengths(message: Message) -> Iterator[Found]:
         rf"(?<![\w]){_OUTPUT_THINGS}(?:(?!{_INPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b",
         rf"{TOKENS}\s*tokens?\s*(?:de sortie|en sortie|out\b|output|generes|generated)",
     ]
+    patterns.append(rf"(?<![\w]){_OUTPUT_THINGS}\s+(?:d'|de\s+|des\s+|of\s+)(?:the\s+)?{_INPUT_THINGS}\s+(?:de|of)\s+"
+                    rf"{_ABOUT}{TOKENS}\s*tokens?\b")
     if generated:  # "les fiches font environ 500 tokens", once the fiches are generated
         names = "|".join(re.escape(stem) + "s?" for stem in sorted(generated))
         patterns.append(rf"(?<![\w])(?:{names})(?![\w])(?:(?!{_OUTPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}"
                         rf"\s*tokens?\b")
     yield from _first_tokens(message, "output_len", tuple(patterns))
+
+
+# "des résumés d'articles de 150 tokens": the articles complement the summaries, whose length it is
+_OUTPUT_HEAD = re.compile(rf"{_OUTPUT_THINGS}\s+(?:d'|de\s+|des\s+|of\s+)(?:the\s+)?$")
+
+
+def _complement(message: Message, m: re.Match[str]) -> bool:
+    return bool(_thing(m)) and bool(_OUTPUT_HEAD.search(message.text, max(0, m.start() - 30), m.start()))
 
 
 def _thing(m: re.Match[str]) -> str:
@@ -155,7 +165,8 @@ INPUT = Rule(
     examples=(("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500}),
               ("each turn is a ~700 token prompt", {"input_len": 700}),
               ("we generate product sheets; sheets are about 400 tokens", {}),
-              ("nos rapports font 2 000 tokens, on veut les résumer", {"input_len": 2000})),
+              ("nos rapports font 2 000 tokens, on veut les résumer", {"input_len": 2000}),
+              ("des résumés d'articles de 150 tokens à partir d'articles de 2 000 tokens", {"input_len": 2000})),
 )
 
 OUTPUT = Rule(
@@ -164,7 +175,9 @@ OUTPUT = Rule(
               ("a 150-token reply", {"output_len": 150}), ("sorties courtes (~90)", {"output_len": 90}),
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
               ("on veut générer les fiches produits ; les fiches font environ 300 tokens", {"output_len": 300}),
-              ("draft client letters of about 600 tokens", {"output_len": 600})),
+              ("draft client letters of about 600 tokens", {"output_len": 600}),
+              ("des résumés d'articles de 150 tokens", {"output_len": 150}),
+              ("summaries of reports of 200 tokens each", {"output_len": 200})),
 )
 
 
