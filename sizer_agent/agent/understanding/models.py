@@ -19,6 +19,7 @@ A Hub id written in full ("org/name") is recorded as written, canonical case whe
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -241,6 +242,7 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
 # billion one", "Mixtral, le 8 fois 7 milliards", "DeepSeek, la version distillée 32 milliards sur base
 # Qwen": a size in parameters, with the family (or its maker) in the same sentence, and the version and
 # variant words said there. Recorded only when these name exactly one registry entry.
+_MAX_DESCRIBED = 20  # sizes looked at: a description comes early, and a long paste stays fast
 _MAKERS = {"meta": "llama", "alibaba": "qwen", "google": "gemma", "microsoft": "phi", "openai": "gpt"}
 # a size said in words is a figure by then ("70 milliards" reads "70000000000"): billions of parameters
 # (a size inside a written name, "Llama-3.1-Nemotron-70B-Instruct", is not a description: an unknown model)
@@ -260,7 +262,7 @@ def _described(message: Message, index: ModelIndex) -> tuple[Found | None, tuple
     """The registry entry a description names, or None and the entries it is near."""
     text = message.text
     suggestions: tuple[str, ...] = ()
-    for size in _PARAMETERS.finditer(text):
+    for size in itertools.islice(_PARAMETERS.finditer(text), _MAX_DESCRIBED):
         if message.negated(size.start()):
             continue
         start, end = sentence_bounds(text, size.start())
