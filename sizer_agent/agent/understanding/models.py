@@ -230,6 +230,9 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
         if message.negated(start):
             continue
         model_id, near = index.match(said)
+        if model_id is not None and _LIKE_NAMED.search(message.text, max(0, start - 30), start):
+            suggestions = suggestions or (model_id,)  # "something like Qwen 7B": a hint, asked, not recorded
+            continue
         if model_id is not None:
             return ModelReading(Found("model", model_id, start, end), ())
         suggestions = suggestions or near
@@ -252,6 +255,9 @@ _PARAMETERS = re.compile(r"(?<![\w.,_-])(?:(\d{1,2})\s*(?:x|fois|times)\s*)?(\d{
 # "un modèle de type Llama, architecture maison, 3B": like a family is not of it
 _LIKE = re.compile(r"(?:\b(?:type|like|style|kind of|sort of|genre|similar to|comme|facon|inspired by|inspire de)\s+"
                    r"(?:\w+\s+)?$|[-_]$)")
+# a named model said as an example: "something like Qwen 7B", "un truc genre Llama 3.1 8B"
+_LIKE_NAMED = re.compile(r"\b(?:something like|some(?:thing)? similar to|quelque chose comme|un truc comme|du genre"
+                         r"|genre|de type|type|a la)\s+(?:an?\s+|une?\s+)?$")
 _OWN = re.compile(r"\b(?:maison|custom|in-house|homemade|our own|notre propre|propre architecture|from scratch"
                   r"|a partir de zero)\b")
 _VERSION_SAID = re.compile(r"(?<![\w.,])(?:version\s+|v)?(\d\.\d)(?![\w.,])|\bversion\s+(\d)(?![\w.,])")
@@ -335,6 +341,8 @@ MODEL = Rule(
         ("un modèle de type Qwen, 7 milliards de paramètres", {}),
         ("a Mistral-like model of 7 billion parameters", {}),
         ("Llama-3.1-Nemotron-70B-Instruct in FP8", {}),
+        ("Model TBD (something like Qwen 7B?)", {}),
+        ("un truc du genre Llama 3.1 8B", {}),
         ("gemma 3 27b", {"model": "google/gemma-3-27b-it"}),
         ("lamma 3.1 8b", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         ("misstral 7b", {"model": "mistralai/Mistral-7B-Instruct-v0.3"}),

@@ -75,9 +75,10 @@ _RENDERING = words(r"(?<!compte )(?<!comptes )rendu\w*", r"rendering", r"render"
 
 
 def _boolean(message: Message, field: str, mention: str, after_negative: str) -> Iterator[Found]:
-    """True when named, False when named under a negation or followed by 'not needed', 'non'."""
+    """True when named, False when named under a negation or followed by 'not needed', 'non' — in its own
+    clause: "CAO sous SolidWorks, pas besoin d'ECC" is CAD, without ECC."""
     for m in re.finditer(mention, message.text):
-        after = message.text[m.end():m.end() + 30]
+        after = message.text[m.end():m.end() + 50]
         negative = message.negated(m.start()) or bool(re.match(after_negative, after))
         yield Found(field, not negative, m.start(), m.end())
         return
@@ -87,22 +88,33 @@ RENDERING_CAD = Rule(
     "rendering-cad", ("rendering_cad",),
     lambda message: _boolean(
         message, "rendering_cad", _RENDERING,
-        r"\W*(?:[\w-]+\W+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not|aren't"
-        r"|not needed|inutile)\b"),
+        r"[ \t:=?(-]*(?:[\w-]+[ \t:=]+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not"
+        r"|aren't|not needed|inutile)\b"),
     examples=(("pas de CAO", {"rendering_cad": False}), ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
               ("rendu 3D : non", {"rendering_cad": False}),
-              ("comptes rendus médicaux", {}), ("un U-Net 3D", {})),
+              ("comptes rendus médicaux", {}), ("un U-Net 3D", {}),
+              ("la CAO sous SolidWorks, pas besoin d'ECC", {"rendering_cad": True}),
+              ("also used for Blender renders, no ECC needed", {"rendering_cad": True}),
+              ("rendering? no", {"rendering_cad": False})),
 )
 
 ECC = Rule(
     "ecc", ("ecc_required",),
     lambda message: _boolean(
         message, "ecc_required", words(r"ecc"),
-        r"\W*(?:\w+\W+)?(?:non|no|not|pas|inutile|optionnel\w*|optional|facultati\w*|nice to have|not required"
-        r"|not needed|pas (?:necessaire|obligatoire|requise?|indispensable|besoin))\b"),
+        r"[ \t:=?(-]*(?:\w+[ \t]+)?(?:non|no|not|pas|inutile|optionnel\w*|optional|facultati\w*|nice to have"
+        r"|not required|not needed|pas (?:necessaire|obligatoire|requise?|indispensable|besoin))\b"
+        # "ECC souhaitable mais pas obligatoire", "ECC would be nice but not required": wished, not required
+        r"|[ \t:=?(-]*(?:\w+[ \t]+){0,4}?(?:mais|but)[ \t]+(?:pas|not)[ \t]+(?:obligatoire|required|needed|mandatory"
+        r"|necessaire|indispensable|essential|a must)\b"),
     examples=(("ECC obligatoire", {"ecc_required": True}), ("pas besoin d'ECC", {"ecc_required": False}),
-              ("ECC not required", {"ecc_required": False})),
+              ("ECC not required", {"ecc_required": False}),
+              ("ECC souhaitable mais pas obligatoire", {"ecc_required": False}),
+              ("ECC obligatoire, pas de CAO", {"ecc_required": True}),
+              ("ECC would be nice but not required", {"ecc_required": False}),
+              ("ECC RAM and no rendering", {"ecc_required": True}), ("ECC, no CAD", {"ecc_required": True}),
+              ("ECC (not required)", {"ecc_required": False})),
 )
 
 _NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres)")
