@@ -91,8 +91,12 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:working|work|works|i work|we work|je travaille|nous travaillons|on travaille)[ \t]+"
     r"(?:for|at|with|pour|chez|[àa] la|au|aux))[ \t]+" + _THE + NAME,
     _I + r"(?<![\w])(?:we(?:'| a)re|we are|nous sommes|on est|this is|here at|ici)[ \t]+(?:the[ \t]+)?)" + NAME,
-    # "Jonas here from Lumio", "Claire ici, de chez Ombelle": the organisation, not the writer
+    # "Jonas here from Lumio", "Claire ici, de chez Ombelle", "Tomasz from DataHive here": the
+    # organisation, not the writer
     _I + r"(?<![\w])(?:here|ici),?[ \t]+(?:from|at|with|de chez|chez))[ \t]+" + _THE + NAME,
+    rf"(?<![\w])[{_UPPER}][\w'’-]+[ \t]+(?i:from|at|de chez|chez)[ \t]+" + NAME + r"[ \t]+(?i:here|ici)\b",
+    _I + r"(?<![\w])(?:i represent|we represent|representing|je repr[ée]sente|nous repr[ée]sentons))[ \t]+"
+    + _THE + NAME,
     _I + r"(?<![\w])(?:i'?m|i am|je suis)[ \t]+(?:with|chez|de chez))[ \t]+" + _THE + NAME,
     # "I'm the procurement officer at the Port Authority of Wexmouth", "je suis le CTO de Finlytics": the
     # words between are a role (lowercase, or an acronym), never part of a name
@@ -302,6 +306,9 @@ CUSTOMER = Rule(
         ("Hello from New York! We want to serve Llama", {}),
         ("hi! Jonas here from Lumio. We'd like to host Gemma", {"customer": "Lumio"}),
         ("Claire ici, de chez Ombelle", {"customer": "Ombelle"}),
+        ("Hi, Tomasz from DataHive here.", {"customer": "DataHive"}),
+        ("Good morning, I represent Castell & Daughters Winery.", {"customer": "Castell & Daughters Winery"}),
+        ("Je représente la Coopérative Fruitière du Jura", {"customer": "Coopérative Fruitière du Jura"}),
         ("Je suis doctorante à Sorbonne Université", {"customer": "Sorbonne Université"}),
         ("I'm a PhD student at Hochschule Aalen", {"customer": "Hochschule Aalen"}),
         ("I'm an engineer in Paris", {}), ("I'm a researcher in Machine Learning", {}),
