@@ -47,7 +47,7 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Instituto|Istituto|Universidad|Universit[àä]t?"
-              r"|Hochschule|Port Authority)")
+              r"|Hochschule)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
 _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistics|Logistique|Energy|[ÉE]nergie|Services"
              r"|Capital|Robotics|Industries?|Digital|Conseil|Consulting|Architectes|Associ[ée]s|Partners|Systems"
