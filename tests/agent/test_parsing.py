@@ -217,6 +217,26 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
       "optimizer": "sgd_momentum", "checkpoint_interval_min": 15.0, "dataset_size_bytes": 50_000_000_000}),
     ("On prévoit +20 % d'utilisateurs par an ; pour l'instant 40 requêtes simultanées sur Qwen3 8B.",
      {"growth_factor": 1.2, "concurrency": 40, "model": "Qwen/Qwen3-8B"}),
+    # halves and quarters of a unit, spelled out
+    ("une demi-douzaine de personnes en même temps", {"concurrency": 6}),
+    ("approved budget: half a million euros", {"budget_eur": 500_000.0}),
+    ("on sauvegarde un checkpoint chaque quart d'heure", {"checkpoint_interval_min": 15.0}),
+    ("checkpoint every quarter of an hour", {"checkpoint_interval_min": 15.0}),
+    # note lines: a "$:" label starts its own line, and a budget is read within its line
+    ("5 kW budget for the rack\nfw: SGLang\n$: ~€80k", {"framework": "sglang", "budget_eur": 80000.0,
+                                                         "power_limit_w": 5000.0}),
+    ("budget pour la baie :\nstack : vLLM 0.9\n€ : 45 k€", {"framework": "vllm", "framework_version": "0.9",
+                                                           "budget_eur": 45000.0}),
+    # a product someone tried is their experience, not the workload
+    ("We tried GitHub Copilot last year; now we'd like a box for Llama 3.1 8B", {"use_case": None}),
+    ("On a testé Copilot, on voudrait maintenant fine-tuner Mistral 7B en LoRA", {"use_case": "finetune_lora"}),
+    # a team that trains a model gives its size, not users of the model
+    ("we're a 12-person studio and want to LoRA fine-tune Mistral 7B on our scripts",
+     {"use_case": "finetune_lora", "head_count": None}),
+    ("Nous sommes 40 salariés et voulons pré-entraîner un petit modèle",
+     {"use_case": "pretraining", "head_count": None}),
+    ("we're a 12-person studio and want to host Mistral 7B for everyone",
+     {"use_case": "online_serving", "head_count": 12}),
 ])
 def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values

@@ -4,7 +4,9 @@ The cards are the catalogue's (tools/catalog/data/gpus.toml, loaded through `too
 each card is known by the model number in its name ("H100", "L40S", "RTX PRO 6000", "MI300X") and the
 words that tell its variants apart ("SXM", "PCIe", "NVL", "80GB", "Server", "Max-Q"). A model number said
 alone picks the flagship variant: SXM before PCIe, 80 GB before 40 GB, the workstation edition of the
-RTX PRO 6000 — so "H100" is h100-sxm and "A100" is a100-80gb-sxm, as the corpus schema says.
+RTX PRO 6000 — so "H100" is h100-sxm and "A100" is a100-80gb-sxm, as the corpus schema says. A consumer
+card's number alone is that card when a count or an article says so ("a single 5090"). Machines of
+cards multiply ("deux nœuds de 8 x H100" = 16).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class Card:
 class CardIndex:
     cards: tuple[Card, ...]
     pattern: re.Pattern[str]  # a model number, its vendor words before it and its variant words after it
+    bare: re.Pattern[str]  # a consumer card's number said without its "RTX" ("a single 5090")
 
 
 def _card(gpu_id: str, name: str) -> Card:
@@ -67,7 +70,11 @@ def card_index() -> CardIndex:
     pattern = re.compile(rf"(?:(?<![\w-])|(?<=\dx))(?:(?:nvidia|amd|instinct|geforce)\s+)*"
                          rf"(?P<model>{'|'.join(alternatives)})"
                          rf"(?![\w])(?P<qualifiers>{qualifier})")
-    return CardIndex(cards, pattern)
+    # "RTX 5090" is also said "5090"; a number two models share ("RTX 6000", "RTX PRO 6000") is not
+    numbers_of = [c.model.split()[-1] for c in cards if re.fullmatch(r"rtx \d{4}", c.model)]
+    unique = sorted({n for n in numbers_of if sum(c.model.endswith(" " + n) for c in cards) == 1})
+    bare = re.compile(rf"(?<![\w.,])(?P<model>{'|'.join(unique) or '(?!)'})s?(?![\w.,])(?P<qualifiers>)")
+    return CardIndex(cards, pattern, bare)
 
 
 def identify(model_words: str, qualifiers: str) -> str | None:
@@ -97,7 +104,14 @@ _ONE = r"(?:one|un|une|a single|single|un seul|une seule|1)"
 # "workstation" or "server" ("RTX PRO 6000 Blackwell workstation" also says where it runs)
 _CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:sxm\d?|pcie|nvl|ada(?: generation)?|max-?q|blackwell|ultra"
                          r"|\d{2,3}\s*g[bo]))*")
-_WORDS_BEFORE_CARD = r"(?:\s*(?:x|\*)?\s*(?:-\s*)?(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d'|of\s+)?)?)"
+# "two spare A100s", "4 nouvelles H100": a word that says which of their cards, between count and card
+_WHICH = (r"(?:(?:spare|idle|used|old|older|new|existing|extra|additional|more|dedicated|identical|refurbished"
+          r"|second-hand|nouvelles?|neuves?|anciennes?|vieilles?|supplementaires?|dediees?|d'occasion)\s+)?")
+_WORDS_BEFORE_CARD = rf"(?:\s*(?:x|\*)?\s*(?:-\s*)?{_WHICH}(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d'|of\s+)?)?)"
+# before a bare card number: a count or an article says it is a card ("a single 5090", "2x 5080")
+_BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the|my|our|this|that|two|deux)|{NUM}"
+                          rf"\s*x?)\s*$")
+_NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b|watts?|ms\b|px\b|%)")
 _COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_WORDS_BEFORE_CARD}$")
 _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
                       rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
@@ -105,8 +119,9 @@ _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?
                       rf"|workstation|node|instance|rig|cloud)s?\b)")
 _RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
-_MACHINES = re.compile(rf"({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noeuds?|machines?|boxes|baies|racks)(?![\w])")
-_EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noeud|machine)|per (?:server|node|machine)|apiece)")
+# "nœud" folds to "noud" (one character each: positions are kept)
+_MACHINES = re.compile(rf"({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks)(?![\w])")
+_EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noe?ud|machine)|per (?:server|node|machine)|apiece)")
 _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
                       r"(?:of them|of those|d'entre elles|de ces cartes)")
 _COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather)\b")
@@ -135,7 +150,8 @@ def _per_machine(message: Message, count_start: int, value: int) -> int:
     """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it."""
     sentence = message.text[max(0, count_start - 80):count_start + 60]
     machines = list(_MACHINES.finditer(message.text, max(0, count_start - 80), count_start))
-    if machines and _EACH.search(sentence):
+    joined = machines and re.fullmatch(r"\s*(?:de|d'|of|with|avec)\s*", message.text[machines[-1].end():count_start])
+    if machines and (_EACH.search(sentence) or joined):
         n = numbers.count(machines[-1].group(1), None, message.lang)
         if n and n > 1:
             return n * value
@@ -145,12 +161,21 @@ def _per_machine(message: Message, count_start: int, value: int) -> int:
 def find_gpus(message: Message) -> Iterator[Found]:
     text = message.text
     cards = []
-    for m in card_index().pattern.finditer(text):
+    index = card_index()
+    for m in index.pattern.finditer(text):
         if message.negated(m.start()):
             continue
         card = identify(m.group("model"), m.group("qualifiers"))
         if card is not None:
             cards.append((m, card))
+    if not cards:
+        for m in index.bare.finditer(text):
+            if message.negated(m.start()) or _NOT_A_CARD_AFTER.match(text, m.end()) or not _BARE_BEFORE.search(
+                    text[max(0, m.start() - 20):m.start()]):
+                continue
+            card = identify("rtx " + m.group("model"), "")
+            if card is not None:
+                cards.append((m, card))
     distinct = {card for _, card in cards}
     # "H100 ou H200 ?", "torn between an RTX 5090 and an RTX PRO 6000": a question, not a preference
     compared = len(distinct) > 1 and _COMPARISON.search(text[max(0, cards[0][0].start() - 30):cards[-1][0].end()])
@@ -200,6 +225,13 @@ GPUS = Rule(
         ("nous voulons un GPU serveur", {}),
         ("One or two GPUs?", {}),
         ("Azure (ND H100 v5, so 8x H100)", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
+        ("we have two spare L40S cards", {"num_gpus": 2, "gpu_preference": "l40s"}),
+        ("on a 3 anciennes A100 40GB PCIe", {"num_gpus": 3, "gpu_preference": "a100-40gb-pcie"}),
+        ("is a single 5090 enough?", {"num_gpus": 1, "gpu_preference": "rtx-5090"}),
+        ("2x 5080 in one tower", {"num_gpus": 2, "gpu_preference": "rtx-5080"}),
+        ("budget 5090 €", {}),
+        ("deux nœuds de 8 x H200", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
+        ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )

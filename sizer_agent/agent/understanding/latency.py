@@ -13,16 +13,19 @@ from sizer_agent.agent.understanding.numbers import DURATION, NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, first_match
 from sizer_agent.agent.understanding.text import Message
 
-_TTFT = (r"(?:ttft|time[- ]to[- ]first[- ]token|first token|premier token|premiers tokens|first byte|first words?"
+_TTFT = (r"(?:ttft|time[- ]to[- ]first[- ]token|(?:first|1st) token|(?:premier|1er) token|premiers tokens|first byte"
+         r"|first words?"
          r"|premiers mots|premier mot|delai (?:initial|de premiere reponse|avant (?:le )?premier token)"
          r"|latence (?:initiale|du premier token)|start (?:streaming|responding|answering|to stream|to answer)"
          r"|begin streaming|commencer a (?:repondre|streamer|afficher|ecrire)|debut de (?:la )?reponse"
-         r"|premiere reponse|(?:reponse|answer|response)s? (?:qui )?(?:commence|start|begin)\w*)")
+         r"|premiere reponse|(?:reponse|answer|response)s? (?:qui |doit |doivent |must |should |need to |needs to"
+         r" |has to |have to |will |to )?(?:commence|start|begin)\w*)")
 _TPOT = (r"(?:tpot|itl|inter-?token(?: latency)?|time per (?:output )?token|temps par token|par token|per token"
          r"|entre (?:deux )?tokens|between tokens|latence par token|par mot|per word)")
 # words between a name and its figure ("P99" may sit there), never crossing another metric's name
 _GAP = rf"(?:(?!{_TPOT}|{_TTFT})(?:p\d{{2}}|[^\d_])){{0,35}}?"
-_BEFORE = r"\s*(?:max(?:imum)?\s*)?(?:de |du |pour le |for |to |avant le |before the |jusqu'au |until the |of |at )?"
+_BEFORE = (r"\s*(?:max(?:imum)?\s*)?(?:de |du |pour le |for (?:the )?|to (?:the )?|avant le |before the |jusqu'au "
+           r"|until the |of |at )?")
 
 
 def _ms(m: re.Match[str], message: Message) -> float | None:
@@ -42,7 +45,12 @@ TTFT = Rule(
               ("TTFT P99 under 1,5 s", {"ttft_ms": 1500.0}),
               ("2 s TTFT at p95, 50 ms inter-token latency", {"ttft_ms": 2000.0}),
               ("une réponse qui commence en moins d'une seconde", {"ttft_ms": 1000.0}),
-              ("sub-second TTFT", {"ttft_ms": 1000.0})),
+              ("sub-second TTFT", {"ttft_ms": 1000.0}),
+              ("answers should start within 400 ms", {"ttft_ms": 400.0}),
+              ("les réponses doivent commencer à arriver sous 2 s", {"ttft_ms": 2000.0}),
+              ("1,5 s max pour le 1er token", {"ttft_ms": 1500.0}),
+              ("at most 800 ms to the first word", {"ttft_ms": 800.0}),
+              ("under half a second for the first token", {"ttft_ms": 500.0})),
 )
 
 

@@ -1,9 +1,15 @@
-"""Sequence lengths in tokens: mean input, mean output, maximum context ("4k" = 4 096: binary k)."""
+"""Sequence lengths in tokens: mean input, mean output, maximum context ("4k" = 4 096: binary k).
+
+A length belongs to the thing it measures: prompts, documents, tickets are read (input); answers,
+summaries are written (output), and so is anything the message says is generated ("générer les fiches
+produits … les fiches font 500 tokens"). A speed ("20 tokens per second") or a duration ("réponses de
+2 s") is no length.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM, TOKEN_SUFFIX
@@ -21,7 +27,7 @@ _INPUT_THINGS = (r"(?:prompts?|inputs?|entrees?|questions?|requetes?|queries|req
                  r"|tickets?|dossiers?|articles?|reviews?|avis|rapports?|reports?|lettres?|letters?|e-?mails?|mails?"
                  r"|messages?|contrats?|contracts?|transcripts?|notes?|textes?|texts?|chunks?|extraits?|pages?"
                  r"|conversations?|sources?)")
-_OUTPUT_THINGS = (r"(?:sorties?|outputs?|reponses?|answers?|responses?|replies|completions?|generations?|resumes?"
+_OUTPUT_THINGS = (r"(?:sorties?|outputs?|reponses?|answers?|responses?|replies|reply|completions?|generations?|resumes?"
                   r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?)")
 _GAP_CHAR = r"[^.;\d\n_]"  # between a thing and its length: a few words, no figure, no sentence end
 _IN_WORDS = r"(?:en entree|d'entree|entree|input|in\b|prompts?|de prompt|de contexte d'entree|de question)"
@@ -36,6 +42,9 @@ def find_pair(message: Message) -> Iterator[Found]:
     """'4k input and 512 output tokens', '2k / 512', '3000 en entrée, 800 en sortie'."""
     patterns = (
         rf"{TOKENS}{_TOK}\s*{_IN_WORDS}{_TOK}(?P<cut>)\s*(?:/|,|;|et|and|->|→|&)\s*{_ABOUT}{TOKENS}{_TOK}\s*{_OUT_WORDS}",
+        # "in ~500 tok / out ~120 tok", "entrée : 2k, sortie : 512": the words before their figures
+        rf"(?<![\w])(?:in|input|inputs|entree|entrees|prompts?)\s*:?\s*{_ABOUT}{TOKENS}{_TOK}(?P<cut>)\s*"
+        rf"(?:/|,|;|et|and|&)?\s*(?:out|output|outputs|sortie|sorties)\s*:?\s*{_ABOUT}{TOKENS}{_TOK}",
         # "2k / 512": a slash between two lengths, not a date ("12/03/2026") nor a ratio of other things
         rf"(?<![\w.,/])(?:{TOKENS}){_TOK}(?P<cut>)\s*/\s*{TOKENS}(?![\d/])(?!\s*(?:€|%|s\b|sec|ms|user|util|gpu"
         rf"|(?!tokens?\b)[a-z]))",
@@ -46,7 +55,7 @@ def find_pair(message: Message) -> Iterator[Found]:
                 continue
             first, second = _tokens(m, message, 1), _tokens(m, message, 4)  # group 3 marks the cut
             said_tokens = m.group(2) or m.group(5) or re.search(r"tok", m.group(0))
-            if index == 1 and not said_tokens and min(first or 0, second or 0) < 32:
+            if index == 2 and not said_tokens and min(first or 0, second or 0) < 32:
                 continue  # "12/03" is a date: a bare slash pair needs "k", "tokens" or lengths of tokens
             if first and second:
                 yield Found("input_len", first, m.start(), m.start("cut"))
@@ -59,7 +68,9 @@ PAIR = Rule(
     examples=(("4k input and 512 output tokens", {"input_len": 4096, "output_len": 512}),
               ("Suite à notre RDV du 12/03, voici le besoin", {}),
               ("2k / 512", {"input_len": 2048, "output_len": 512}),
-              ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512})),
+              ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512}),
+              ("in ~900 tok / out ~150 tok", {"input_len": 900, "output_len": 150}),
+              ("entrée : 3k, sortie : 400", {"input_len": 3072, "output_len": 400})),
     doc="an input and an output length given together",
 )
 
@@ -72,46 +83,118 @@ CONTEXT = Rule(
         rf"\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to)?\s*(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
         rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
-        rf"|de longueur de sequence|sequences?|seq)\b",
+        rf"|de longueur de sequence)\b",
+        # "4k sequences", "2048-token sequences"; "64 sequences" is a count of them
+        rf"({NUM})\s*(?:(k|m)(?![a-z])[- ]?(?:tokens?[- ]?)?|[- ]?tokens?[- ]?)(?:de\s+|of\s+)?(?:sequences?|seq)\b",
         rf"{TOKENS}{_TOK}\s*(?:per|par)\s+(?:sample|exemple|echantillon|sequence)\s*(?:max(?:imum)?)?",
         rf"{TOKENS}\s*tokens?\s*(?:max(?:imum)?|maxi|at most|au plus)\b",
     )),
     examples=(("contexte 8k", {"context_len": 8192}), ("128k context", {"context_len": 131072}),
               ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768}),
-              ("4096 tokens max", {"context_len": 4096})),
+              ("4096 tokens max", {"context_len": 4096}), ("2048-token sequences", {"context_len": 2048}),
+              ("8k sequences", {"context_len": 8192}), ("batches of 64 sequences", {}),
+              ("on traite 500 séquences par lot", {})),
 )
 
-INPUT = Rule(
-    "input-length", ("input_len",),
-    lambda message: _first_tokens(message, "input_len", (
+# after a length: not a duration, an amount, a share or a count of something else ("réponses de 2 s")
+_NOT_UNIT = (r"(?!\s*(?:ms\b|s\b|sec|secondes?|seconds?|min\b|minutes?|h\b|heures?|hours?|%|€|euros?|gpus?|go\b|gb\b"
+             r"|mo\b|mb\b|users?|utilisateurs?|x\b|/(?!\s*\d)))")
+# between a thing and its length, a word or a bracket: "sorties équivalentes (~250)"
+_QUALIFIER = r"(?:moyen\w*|mean|average|typiques?|typical|[a-z]+\s*\()?"
+# things a message says are generated ("générer les fiches produits", "draft client letters"): their
+# length is the output, even when the same word is usually an input
+_GENERATE = re.compile(rf"(?<![\w])(?:gener\w*|rediger|redige\w*|write|writes|writing|ecrire|produire|produce\w*"
+                       rf"|draft\w*|creer|create\w*)\s+(?:[\w']+\s+){{0,3}}?({_INPUT_THINGS})(?![\w])")
+
+
+def _generated(message: Message) -> set[str]:
+    """The things the message says are generated, by their stem ("fiches" -> "fiche")."""
+    return {m.group(1).rstrip("s") for m in _GENERATE.finditer(message.text)}
+
+
+def _input_lengths(message: Message) -> Iterator[Found]:
+    generated = _generated(message)
+    things = rf"(?<![\w]){_INPUT_THINGS}(?:(?!{_OUTPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b" \
+             rf"(?!\s*(?:de sortie|en sortie|out|output|generes))"
+    yield from _first_tokens(message, "input_len", (
         rf"{TOKENS}{_TOK}\s*(?:en entree|d'entree|input|in\b|de prompt|prompt|par (?:question|requete|prompt)"
         rf"|per (?:prompt|request|query))",
+        rf"{TOKENS}[- ]?tokens?\s*{_INPUT_THINGS}(?![\w])",
         rf"(?:entrees?|inputs?|prompts?|questions?|requetes?|requests?|input length|longueur d'entree)\s*"
-        rf"(?:moyen\w*|mean|average|typiques?|typical)?\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}"
-        rf"{TOKENS}{_TOK}",
-        rf"(?<![\w]){_INPUT_THINGS}(?:(?!{_OUTPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b"
-        rf"(?!\s*(?:de sortie|en sortie|out|output|generes))",
+        rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
+        things,
         rf"{TOKENS}\s*tokens?\s*(?:par|per|each|chacun\w*|/)\s*(?:{_INPUT_THINGS}|each|chacun)",
-    )),
-    examples=(("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500})),
+    ), skip=lambda m: _thing(m) in generated or _complement(message, m))
+
+
+def _output_lengths(message: Message) -> Iterator[Found]:
+    generated = _generated(message)
+    patterns = [
+        rf"{TOKENS}{_TOK}\s*(?:en sortie|de sortie|output|out\b|generes|generated|de reponse|par reponse"
+        rf"|per (?:answer|response|reply))",
+        rf"{TOKENS}[- ]?tokens?\s*{_OUTPUT_THINGS}(?![\w])",
+        rf"(?:sorties?|outputs?|generations?|reponses?|answers?|responses?|completions?|output length)\s*"
+        rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
+        rf"(?<![\w]){_OUTPUT_THINGS}(?:(?!{_INPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b",
+        rf"{TOKENS}\s*tokens?\s*(?:de sortie|en sortie|out\b|output|generes|generated)",
+    ]
+    patterns.append(rf"(?<![\w]){_OUTPUT_THINGS}\s+(?:d'|de\s+|des\s+|of\s+)(?:the\s+)?{_INPUT_THINGS}\s+(?:de|of)\s+"
+                    rf"{_ABOUT}{TOKENS}\s*tokens?\b")
+    if generated:  # "les fiches font environ 500 tokens", once the fiches are generated
+        names = "|".join(re.escape(stem) + "s?" for stem in sorted(generated))
+        patterns.append(rf"(?<![\w])(?:{names})(?![\w])(?:(?!{_OUTPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}"
+                        rf"\s*tokens?\b")
+    yield from _first_tokens(message, "output_len", tuple(patterns))
+
+
+# "des résumés d'articles de 150 tokens": the articles complement the summaries, whose length it is
+_OUTPUT_HEAD = re.compile(rf"{_OUTPUT_THINGS}\s+(?:d'|de\s+|des\s+|of\s+)(?:the\s+)?$")
+
+
+def _complement(message: Message, m: re.Match[str]) -> bool:
+    return bool(_thing(m)) and bool(_OUTPUT_HEAD.search(message.text, max(0, m.start() - 30), m.start()))
+
+
+def _thing(m: re.Match[str]) -> str:
+    thing = re.match(rf"{_INPUT_THINGS}", m.group(0))
+    return thing.group(0).rstrip("s") if thing else ""
+
+
+INPUT = Rule(
+    "input-length", ("input_len",), _input_lengths,
+    examples=(("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500}),
+              ("each turn is a ~700 token prompt", {"input_len": 700}),
+              ("we generate product sheets; sheets are about 400 tokens", {}),
+              ("nos rapports font 2 000 tokens, on veut les résumer", {"input_len": 2000}),
+              ("des résumés d'articles de 150 tokens à partir d'articles de 2 000 tokens", {"input_len": 2000})),
 )
 
 OUTPUT = Rule(
-    "output-length", ("output_len",),
-    lambda message: _first_tokens(message, "output_len", (
-        rf"{TOKENS}{_TOK}\s*(?:en sortie|de sortie|output|out\b|generes|generated|de reponse|par reponse"
-        rf"|per (?:answer|response|reply))",
-        rf"(?:sorties?|outputs?|generations?|reponses?|answers?|responses?|completions?|output length)\s*"
-        rf"(?:moyenne?s?|mean|average|typiques?|typical)?\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}"
-        rf"{TOKENS}{_TOK}",
-        rf"(?<![\w]){_OUTPUT_THINGS}(?:(?!{_INPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b",
-        rf"{TOKENS}\s*tokens?\s*(?:de sortie|en sortie|out\b|output|generes|generated)",
-    )),
-    examples=(("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800})),
+    "output-length", ("output_len",), _output_lengths,
+    examples=(("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
+              ("a 150-token reply", {"output_len": 150}), ("sorties courtes (~90)", {"output_len": 90}),
+              ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
+              ("on veut générer les fiches produits ; les fiches font environ 300 tokens", {"output_len": 300}),
+              ("draft client letters of about 600 tokens", {"output_len": 600}),
+              ("des résumés d'articles de 150 tokens", {"output_len": 150}),
+              ("summaries of reports of 200 tokens each", {"output_len": 200})),
 )
 
 
-def _first_tokens(message: Message, field: str, patterns: tuple[str, ...]) -> Iterator[Found]:
+# a speed, not a length: "20 tokens per second", "40 tok/s"
+_RATE_AFTER = re.compile(r"\s*(?:tokens?|toks?)?\s*(?:/\s*s(?:ec)?\b|/\s*seconde?|per sec\w*|par sec\w*|a la seconde"
+                         r"|each second|chaque seconde)")
+
+
+def _first_tokens(
+    message: Message, field: str, patterns: tuple[str, ...],
+    skip: Callable[[re.Match[str]], bool] | None = None,
+) -> Iterator[Found]:
+    def build(m: re.Match[str], msg: Message) -> int | None:
+        if _RATE_AFTER.match(msg.text, m.end()) or (skip is not None and skip(m)):
+            return None
+        return _tokens(m, msg)
+
     # the whole phrase is reported; only the figure is blanked for the other rules
-    return first_match(message, field, ((p, _tokens) for p in patterns),
+    return first_match(message, field, ((p, build) for p in patterns),
                        lambda m: (m.start(1), m.end(2) if m.group(2) else m.end(1)))

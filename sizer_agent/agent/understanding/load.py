@@ -36,10 +36,12 @@ _POPULATION = words(
     r"sales reps", r"journalistes", r"journalists", r"redacteurs", r"writers", r"editors", r"traders",
     r"data scientists", r"scientists", r"accountants", r"comptables", r"recruiters", r"recruteurs", r"designers",
     r"architectes", r"architects", r"visitors", r"visiteurs", r"tenants", r"locataires", r"citoyens", r"pupils",
+    r"soignants", r"chauffeurs", r"drivers", r"ppl", r"players", r"joueurs", r"colleagues", r"collegues", r"coworkers",
+    r"pharmaciens", r"pharmacists", r"vendors", r"partners", r"partenaires", r"franchisees", r"franchises",
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
-_COUNT = rf"(?:(?<![a-z])({NUM})\s*(k)?|({_ONE}))" \
+_COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?![a-z])|({_ONE}))" \
          rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
          rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|bits?\b|[.,]\d))"
 _COUNT_RE = re.compile(_COUNT)
@@ -55,10 +57,16 @@ _PORTION = re.compile(r"\b(?:la moitie|moitie|half|un tiers|a third|un quart|a q
                       r"|some|a few|quelques|une partie|part of)\b|\d\s*%")
 _ALONE = re.compile(words(r"juste moi", r"que moi", r"moi seul", r"seulement moi", r"just me", r"only me", r"me alone",
                           r"single user", r"un seul utilisateur", r"utilisateur unique",
-                          r"je suis le seul utilisateur"))
+                          r"je suis le seul utilisateur")
+                    + r"(?!\s+(?:and|et|with|avec)\b)")  # "just me and my cofounder" are two
 _EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
 _SENTENCE_END = re.compile(r"[.;!?\n]")
+# "rarely at the same time", "rarement en même temps": the cue says how seldom, it gives no peak
+_SELDOM = re.compile(r"\b(?:rarely|seldom|hardly ever|rarement|presque jamais|jamais vraiment)\W*(?:\w+\W+){0,2}$")
+# "à la fois pour nos rendus et pour l'IA" is "both", not "at once": a figure after it must name people
+_BOTH = re.compile(r"a la fois|at once|in parallel|en parallele")
 _PERSON_AFTER = re.compile(rf"\s*(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|[a-z]+\s+(?:at a time|a la fois))")
+_NOUN_AFTER = re.compile(rf"\s*(?:d'|de\s+|of\s+)?(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|{_REQUESTS})")
 
 
 def _value(m: re.Match[str], message: Message) -> int | None:
@@ -97,7 +105,7 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]]) -> l
     text = message.text
     out = []
     for cue in _SIMULTANEOUS.finditer(text):
-        if message.negated(cue.start()):
+        if message.negated(cue.start()) or _SELDOM.search(text[max(0, cue.start() - 40):cue.start()]):
             continue
         starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, cue.start())]
         sentence_start = max(starts[-1] if starts else 0, cue.start() - 90)
@@ -114,8 +122,8 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]]) -> l
             out.append((start, cue.end(), value))
             continue
         after = _counts(message, cue.end(), min(len(text), cue.end() + 60))
-        if after:  # "au pic, 80 requêtes", "5 % connectés simultanément, soit 225 personnes"
-            start, end, value = after[0]
+        if after and (not _BOTH.fullmatch(cue.group(0)) or _NOUN_AFTER.match(text, after[0][1])):
+            start, end, value = after[0]  # "au pic, 80 requêtes", "simultanément, soit 225 personnes"
             out.append((cue.start(), end, value))
     return sorted(out)
 
@@ -126,10 +134,15 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}[- ](?:person|people|personnes?|employee|staff|strong|seat|member)(?![\w])",
         rf"(?:registered|total|named|potential|internal|inscrits|potentiels?|internes?)\s+{_USERS}\s*:?\s*{_ABOUT}{_COUNT}",
         rf"{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|au total|in total)\s*:?\s*{_ABOUT}{_COUNT}",
+        rf"{_COUNT}\s*{_FILLER}{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|potential|nommes|named)(?![\w])",
+        rf"{_COUNT}\s*{_FILLER}{_USERS}{_TOTAL}",
+        rf"{_COUNT}\s*(?:potential|registered|named|internal|total)\s+{_USERS}",
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
         rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
         rf"(?:effectif|headcount|staff of|team of|equipe de|workforce of)\s*(?:de|of|:)?\s*{_ABOUT}{_COUNT}",
     ))
+    # "me and two colleagues (3 people total)": the figure said as a total is the population
+    population.sort(key=lambda p: (not re.match(_TOTAL, message.text[p[1]:p[1] + 12]), p[0]))
     peak = _simultaneous(message, population)
     peak += [(m.start(), m.end(), 1) for m in _ALONE.finditer(message.text) if not message.negated(m.start())]
     peak += _figures(message, (
@@ -140,6 +153,7 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
     ))
     users = _figures(message, (rf"{_COUNT}\s*{_FILLER}{_USERS}", rf"{_USERS}\s*:\s*{_ABOUT}{_COUNT}"))
+    users = [u for u in users if not any(p[0] <= u[0] < p[1] for p in population)]  # "300 users potentiels"
     # "4 personnes max": a population said with a maximum is a peak
     peak += [p for p in population if _PEAK_AFTER.match(message.text, p[1])]
     peak = sorted(set(peak))
@@ -165,6 +179,7 @@ def find_load(message: Message) -> Iterator[Found]:
         yield Found("head_count", value, start, end)
 
 
+_TOTAL = r"\s*(?:au total|in total|total|en tout|overall)(?![\w])"
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
 
 LOAD = Rule(
@@ -186,6 +201,18 @@ LOAD = Rule(
         ("Dataset de 12 000 conversations", {}),
         ("45 élèves, dont la moitié en même temps", {"head_count": 45}),
         ("sur ma machine perso, juste moi", {"concurrency": 1}),
+        ("just me and my cofounder", {}), ("juste moi et mon associé", {}),
+        ("about 20 data scientists, nobody at the same time really", {"head_count": 20}),
+        ("12 kiosks at the same time", {"concurrency": 12}),  # "k" of "kiosks" is no thousand
+        ("40 analysts, rarely at the same time", {"head_count": 40}),
+        ("une dizaine de juristes, rarement en même temps", {"head_count": 10}),
+        ("une station qui sert à la fois au rendu 4K et à l'IA", {}),
+        ("environ 300 utilisateurs potentiels", {"head_count": 300}),
+        ("2,000 potential users", {"head_count": 2000}),
+        ("me and 4 teammates (5 people in total)", {"head_count": 5}),
+        ("1 500 chauffeurs, dont 40 en même temps", {"head_count": 1500, "concurrency": 40}),
+        ("for around 600 ppl", {"head_count": 600}),
+        ("30 juristes, une demi-douzaine en simultané", {"head_count": 30, "concurrency": 6}),
     ),
     doc="peak concurrency and head count, kept apart",
 )
@@ -222,7 +249,8 @@ def find_growth(message: Message) -> Iterator[Found]:
     text = message.text
     patterns = (
         # named growth with its figure: "croissance de 30 %", "growth x2", "+50 % next year"
-        r"(?:croissance|growth|grow\w*|augmentation|hausse|increase)\D{0,25}?(?:x\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*x"
+        r"(?:croissance|growth|grow\w*|augmentation|augment(?:er|era|erait|e|ent|ons)|hausse|increas\w*|progress\w*)"
+        r"\D{0,25}?(?:x\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*x"
         r"(?![\w])|\+?\s*\d+(?:[.,]\d+)?\s*%|doubl\w*|tripl\w*|quadrupl\w*)",
         r"\d+(?:[.,]\d+)?\s*%\s*(?:de\s+)?(?:croissance|growth|more|de plus|d'augmentation|increase|supplementaires?)",
         r"\+\s*\d+(?:[.,]\d+)?\s*%",
@@ -248,5 +276,7 @@ GROWTH = Rule(
     "growth", ("growth_factor",), find_growth,
     examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
-              ("double precision", {})),
+              ("double precision", {}),
+              ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
+              ("traffic is increasing by 30% a year", {"growth_factor": 1.3})),
 )

@@ -9,11 +9,17 @@ instruct one). A family word alone ("a Llama-type model") is no model. When seve
 equally ("Llama 3.1": 8B, 70B or 405B?) or none matches exactly but a near one exists ("Llama 3 70B"),
 nothing is recorded and the near names are offered as "Did you mean …?".
 
+A model described rather than named ("le modèle de Meta, la version 70 milliards, la 3.1") is read from
+its sentence: a size in parameters said in words, the family or its maker, the version and variant
+words; recorded only when they name one entry, and never for a model "like" a family or of its own
+architecture. A doubled letter typed in the wrong place ("lamma") is forgiven like any typo.
+
 A Hub id written in full ("org/name") is recorded as written, canonical case when bundled.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -22,7 +28,7 @@ from functools import cache
 from rapidfuzz import fuzz, process
 
 from sizer_agent.agent.understanding.rules import SUGGEST, Found, Rule
-from sizer_agent.agent.understanding.text import Message
+from sizer_agent.agent.understanding.text import Message, sentence_bounds
 
 _INSTRUCT = {"instruct": "instruct", "chat": "instruct", "it": "instruct", "instruction": "instruct"}
 _IGNORED = {"hf", "model", "modele", "version", "v", "the", "le", "la"}
@@ -139,7 +145,16 @@ def _family_of(token: str, families: tuple[str, ...]) -> str | None:
         best = process.extractOne(head, families, scorer=fuzz.ratio, score_cutoff=FUZZY_FAMILY)
         if best is not None:
             return str(best[0])
+        # a doubled letter typed in the wrong place: "lamma" is "llama" once letters are not doubled
+        squeezed = process.extractOne(_squeeze(head), {f: _squeeze(f) for f in families}, scorer=fuzz.ratio,
+                                      score_cutoff=FUZZY_FAMILY)
+        if squeezed is not None:
+            return str(squeezed[2])
     return None
+
+
+def _squeeze(word: str) -> str:
+    return re.sub(r"(.)\1+", r"\1", word)
 
 
 def _name_tokens(text: str, families: tuple[str, ...]) -> Iterator[tuple[int, int, list[str]]]:
@@ -215,10 +230,72 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
         if message.negated(start):
             continue
         model_id, near = index.match(said)
+        if model_id is not None and _LIKE_NAMED.search(message.text, max(0, start - 30), start):
+            suggestions = suggestions or (model_id,)  # "something like Qwen 7B": a hint, asked, not recorded
+            continue
         if model_id is not None:
             return ModelReading(Found("model", model_id, start, end), ())
         suggestions = suggestions or near
-    return ModelReading(None, suggestions)
+    described, near = _described(message, index)
+    return ModelReading(described, () if described else (suggestions or near))
+
+
+# -- a model described rather than named ---------------------------------------------------------------
+# "le modèle de Meta, la version 70 milliards (la 3.1 je crois)", "Meta's big Llama model, the 405
+# billion one", "Mixtral, le 8 fois 7 milliards", "DeepSeek, la version distillée 32 milliards sur base
+# Qwen": a size in parameters, with the family (or its maker) in the same sentence, and the version and
+# variant words said there. Recorded only when these name exactly one registry entry.
+_MAX_DESCRIBED = 20  # sizes looked at: a description comes early, and a long paste stays fast
+_MAKERS = {"meta": "llama", "alibaba": "qwen", "google": "gemma", "microsoft": "phi", "openai": "gpt"}
+# a size said in words is a figure by then ("70 milliards" reads "70000000000"): billions of parameters
+# (a size inside a written name, "Llama-3.1-Nemotron-70B-Instruct", is not a description: an unknown model)
+_PARAMETERS = re.compile(r"(?<![\w.,_-])(?:(\d{1,2})\s*(?:x|fois|times)\s*)?(\d{1,4}(?:\.\d+)?)(?:\s*(?:b|bn)|(0{9}))"
+                         r"(?![\w_-]|[.,]\d)(?=\s*(?:$|[^\w\s]|de param|param|one\b|model|modele|version|sur\b|on\b"
+                         r"|based|de base|en\b|in\b|distill))")
+# "un modèle de type Llama, architecture maison, 3B": like a family is not of it
+_LIKE = re.compile(r"(?:\b(?:type|like|style|kind of|sort of|genre|similar to|comme|facon|inspired by|inspire de)\s+"
+                   r"(?:\w+\s+)?$|[-_]$)")
+# a named model said as an example: "something like Qwen 7B", "un truc genre Llama 3.1 8B"
+_LIKE_NAMED = re.compile(r"\b(?:something like|some(?:thing)? similar to|quelque chose comme|un truc comme|du genre"
+                         r"|genre|de type|type|a la)\s+(?:an?\s+|une?\s+)?$")
+_OWN = re.compile(r"\b(?:maison|custom|in-house|homemade|our own|notre propre|propre architecture|from scratch"
+                  r"|a partir de zero)\b")
+_VERSION_SAID = re.compile(r"(?<![\w.,])(?:version\s+|v)?(\d\.\d)(?![\w.,])|\bversion\s+(\d)(?![\w.,])")
+_VARIANT_SAID = re.compile(r"\b(?:(distill)\w*|(instruct)\w*|(coder)|(lite)|(scout)|(small)|(chat))\b")
+
+
+def _described(message: Message, index: ModelIndex) -> tuple[Found | None, tuple[str, ...]]:
+    """The registry entry a description names, or None and the entries it is near."""
+    text = message.text
+    suggestions: tuple[str, ...] = ()
+    for size in itertools.islice(_PARAMETERS.finditer(text), _MAX_DESCRIBED):
+        if message.negated(size.start()):
+            continue
+        start, end = sentence_bounds(text, size.start())
+        if _OWN.search(text, start, end):
+            continue
+        said = {f"{size.group(1)}x{size.group(2)}b" if size.group(1) else f"{size.group(2)}b"}
+        first, last = size.start(), size.end()
+        families = set()
+        for word in re.finditer(r"[a-z]+", text[start:end]):
+            family = _MAKERS.get(word.group(0)) or _family_of(word.group(0), index.families)
+            if family is not None and (word.group(0) in _MAKERS or len(word.group(0)) <= len(family) + 2) and not (
+                    _LIKE.search(text[max(start, start + word.start() - 20):start + word.start()])
+                    or re.match(r"[-_](?:like|type|style|based)", text[start + word.end():])):
+                families.add(family)
+                first, last = min(first, start + word.start()), max(last, start + word.end())
+        if not families:
+            continue
+        for m in _VERSION_SAID.finditer(text, start, end):
+            said.add(m.group(1) or m.group(2))
+            first, last = min(first, m.start()), max(last, m.end())
+        for m in _VARIANT_SAID.finditer(text, start, end):
+            said.add(_INSTRUCT.get(m.group(0), next(g for g in m.groups() if g)))
+        model_id, near = index.match(sorted(families | said))
+        if model_id is not None:
+            return Found("model", model_id, first, last), ()
+        suggestions = suggestions or near
+    return None, suggestions
 
 
 def family_of_model(model: str) -> str | None:
@@ -254,6 +331,21 @@ MODEL = Rule(
         ("une inférence de nuit sur DeepSeek V3 : 50 000 documents", {"model": "deepseek-ai/DeepSeek-V3"}),
         ("de type Llama (architecture maison, 3B)", {}),
         ("something like Mistral", {}),
+        ("le modèle de Meta, la version 8 milliards (la 3.1)", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
+        ("Google's Gemma, the 27 billion one, version 3", {"model": "google/gemma-3-27b-it"}),
+        ("Qwen, la 2.5 en 72 milliards de paramètres", {"model": "Qwen/Qwen2.5-72B-Instruct"}),
+        ("le modèle de Mistral AI en 24 milliards, la version Small 3.1",
+         {"model": "mistralai/Mistral-Small-3.1-24B-Instruct-2503"}),
+        ("le Llama de 70 milliards", {}),  # 3.1 or 3.3: a question, not a guess
+        ("we serve Gemma to 2 billion users", {}),
+        ("un modèle de type Qwen, 7 milliards de paramètres", {}),
+        ("a Mistral-like model of 7 billion parameters", {}),
+        ("Llama-3.1-Nemotron-70B-Instruct in FP8", {}),
+        ("Model TBD (something like Qwen 7B?)", {}),
+        ("un truc du genre Llama 3.1 8B", {}),
+        ("gemma 3 27b", {"model": "google/gemma-3-27b-it"}),
+        ("lamma 3.1 8b", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
+        ("misstral 7b", {"model": "mistralai/Mistral-7B-Instruct-v0.3"}),
         ("meta-llama/Llama-3.1-8B-Instruct", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         ("our-org/custom-7b-chat", {"model": "our-org/custom-7b-chat"}),
     ),

@@ -2,7 +2,9 @@
 
 Two steps. Before any rule runs, `spell_out_numbers` rewrites what is not written in digits: number words
 ("trente-deux", "two hundred", via text2num), approximations ("une vingtaine" ≈ 20, "a couple" = 2,
-"a dozen" = 12), scales ("1,5 million") and "pour cent" (%). Then rules capture digits with `NUM` and
+"a dozen" = 12, "une demi-douzaine" = 6), halves and quarters of a unit written in the unit below ("une
+demi-seconde" = 500 ms, "half a terabyte" = 500 GB, "un quart d'heure" = 15 min), scales ("1,5 million",
+"half a million") and "pour cent" (%). Then rules capture digits with `NUM` and
 read them with `read_number`, which knows the message's language (Babel's CLDR data: "1,5" is 1.5 in
 French, "1,500" is 1 500 in English) and the kind of quantity: a count, a token length or an amount of
 money is a whole number, so "1,500 utilisateurs" and "25.000 €" group thousands in either language,
@@ -95,13 +97,18 @@ BYTE_UNITS: dict[str, int] = {
     "kio": 2**10, "kib": 2**10, "mio": 2**20, "mib": 2**20, "gio": 2**30, "gib": 2**30, "tio": 2**40,
     "tib": 2**40, "pio": 2**50, "pib": 2**50,
 }
-BYTES = rf"({NUM})\s*(kio|kib|mio|mib|gio|gib|tio|tib|pio|pib|ko|kb|mo|mb|go|gb|to|tb|po|pb)(?![a-z])"
+# the units spelled out: "2 terabytes", "500 gigaoctets"
+_UNIT_WORDS = {"kilo": "kb", "mega": "mb", "giga": "gb", "tera": "tb", "peta": "pb"}
+BYTES = (rf"({NUM})\s*(kio|kib|mio|mib|gio|gib|tio|tib|pio|pib|ko|kb|mo|mb|go|gb|to|tb|po|pb"
+         rf"|(?:kilo|mega|giga|tera|peta)-?(?:bytes?|octets?))(?![a-z])")
 
 
 def byte_count(number: str, unit: str, lang: Lang) -> int | None:
     """'1,5 To' -> 1.5e12 (decimal units), '80 GiB' -> 80 * 2^30."""
     value = read_number(number, lang)
-    return round(value * BYTE_UNITS[unit.lower()]) if value is not None else None
+    unit = unit.lower()
+    unit = _UNIT_WORDS.get(unit[:4], unit)
+    return round(value * BYTE_UNITS[unit]) if value is not None else None
 
 
 DURATION = rf"({NUM})\s*(ms|millisecondes?|milliseconds?|msec|s|sec|secs|secondes?|seconds?)(?![a-z])"
@@ -168,7 +175,8 @@ _TENS = {"dizaine": 10, "douzaine": 12, "quinzaine": 15, "vingtaine": 20, "trent
          "cinquantaine": 50, "soixantaine": 60, "centaine": 100, "millier": 1000}
 _IDIOMS: tuple[tuple[re.Pattern[str], int, bool], ...] = (
     *((re.compile(rf"(?<![\w])(?:une?|quelque)\s+{noun}(?![\w])"), value, True) for noun, value in _TENS.items()),
-    (re.compile(r"(?<![\w])half\s+a\s+dozen(?![\w])"), 6, False),
+    (re.compile(r"(?<![\w])(?:half\s+a\s+dozen|une\s+demi-?\s?douzaine)(?![\w])"), 6, False),
+    (re.compile(r"(?<![\w])(?:half\s+a\s+million|un\s+demi-?\s?million)(?![\w])"), 500_000, False),
     (re.compile(r"(?<![\w])a\s+dozen(?![\w])"), 12, False),
     (re.compile(r"(?<![\w])a\s+(?:couple|pair)(?:\s+of)?(?![\w])"), 2, False),
     (re.compile(r"(?<![\w])une\s+paire\s+d(?:e\s+|')"), 2, False),
@@ -178,6 +186,16 @@ _IDIOMS: tuple[tuple[re.Pattern[str], int, bool], ...] = (
     (re.compile(r"(?<![\w])(?:une?|an?|one)(?=\s+(?:secondes?|seconds?|minutes?|heures?|hours?)(?![\w]))"), 1, False),
 )
 _SUB_SECOND = re.compile(r"(?<![\w])(?:sub-?second|sous la seconde|infra-?seconde)(?![\w])")
+# Halves of a unit, written as the same quantity in the next unit down: "une demi-seconde" is "500 ms",
+# "half a terabyte" is "500 gb", "un quart d'heure" is "15 min".
+_HALVES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(rf"(?<![\w])(?:{words})(?![\w])"), written) for words, written in (
+    (r"une\s+demi-?\s?seconde|half\s+a\s+second", "500 ms"),
+    (r"un\s+demi-?\s?(?:tera-?octet|to)|half\s+a\s+(?:terabyte|tb)", "500 gb"),
+    (r"un\s+demi-?\s?(?:giga-?octet|go)|half\s+a\s+(?:gigabyte|gb)", "500 mb"),
+    (r"une\s+demi-?\s?heure|half\s+an\s+hour", "30 min"),
+    (r"(?:un\s+)?quarts?\s+d'heure|(?:a\s+)?quarter\s+(?:of\s+an\s+)?hour", "15 min"),
+    ))
 # "deux centaines", "3 milliers": a count of approximate hundreds/thousands
 _SEVERAL = re.compile(r"(?<![\w])(\d+|deux|trois|quatre|cinq|six|sept|huit|neuf|dix)\s+(centaines|milliers)(?![\w])")
 _SCALED = re.compile(rf"({NUM})\s*(millions?|milliards?|billions?|thousand)(?![\w])")
@@ -200,6 +218,10 @@ def spell_out_numbers(text: str, lang: Lang) -> list[Rewrite]:
         digits = str(int(value)) if value == int(value) else repr(value)
         found.append((start, end, digits, approximate))
 
+    for pattern, written in _HALVES:  # first: "a quarter of an hour" is not "a quarter of 1 hour"
+        for m in pattern.finditer(text):
+            if not any(m.start() < e and s < m.end() for s, e, _, _ in found):
+                found.append((m.start(), m.end(), written, False))
     for pattern, value, approximate in _IDIOMS:
         for m in pattern.finditer(text):
             add(m.start(), m.end(), value, approximate)

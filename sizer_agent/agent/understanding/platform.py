@@ -18,14 +18,16 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
     (words(r"stations? de travail", r"workstations?", r"desktop",
            r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne) tour(?! de table| d'horizon)",
            r"towers?", r"sous (?:le|un) bureau",
-           r"under (?:the|a|my) desk", r"deskside", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
+           r"under (?:the|a|my) desk", r"deskside",
+           r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
            r"runpod", r"en location", r"louer", r"loue", r"location de gpu", r"rent", r"rented", r"renting", r"rental",
            r"nuage", r"hyperscaler\w*", r"outscale", r"iaas"), "cloud"),
     (words(r"serveurs?", r"servers?", r"baies?", r"racks?", r"datacenters?", r"data ?centers?", r"datacentres?",
-           r"data centres?", r"centre de donnees", r"on-?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",
+           r"data centres?", r"centre de donnees", r"on[- ]?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",
            r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"hgx", r"dgx", r"colocation",
+           r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc",
            r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
            r"rack cabinet", r"network cabinet"), "server"),
 )
@@ -56,7 +58,12 @@ DEPLOYMENT = Rule(
               ("Quel est le meilleur GPU pour un serveur IA ?", {"deployment": "server"}),
               ("ça rentre dans une RTX 5080 ?", {}), ("a big tower with four GPUs", {"deployment": "workstation"}),
               ("Poste pour le labo", {"deployment": "workstation"}), ("faisons un tour d'horizon", {}),
-              ("format tour", {"deployment": "workstation"})),
+              ("format tour", {"deployment": "workstation"}),
+              ("everything runs on prem", {"deployment": "server"}),
+              ("one 8x B200 box in the DC", {"deployment": "server"}),
+              ("our k8s cluster in our DC", {"deployment": "server"}),
+              ("une machine de bureau suffira", {"deployment": "workstation"}),
+              ("un ordinateur de bureau avec une RTX 5090", {"deployment": "workstation"})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
@@ -68,9 +75,10 @@ _RENDERING = words(r"(?<!compte )(?<!comptes )rendu\w*", r"rendering", r"render"
 
 
 def _boolean(message: Message, field: str, mention: str, after_negative: str) -> Iterator[Found]:
-    """True when named, False when named under a negation or followed by 'not needed', 'non'."""
+    """True when named, False when named under a negation or followed by 'not needed', 'non' — in its own
+    clause: "CAO sous SolidWorks, pas besoin d'ECC" is CAD, without ECC."""
     for m in re.finditer(mention, message.text):
-        after = message.text[m.end():m.end() + 30]
+        after = message.text[m.end():m.end() + 50]
         negative = message.negated(m.start()) or bool(re.match(after_negative, after))
         yield Found(field, not negative, m.start(), m.end())
         return
@@ -80,22 +88,33 @@ RENDERING_CAD = Rule(
     "rendering-cad", ("rendering_cad",),
     lambda message: _boolean(
         message, "rendering_cad", _RENDERING,
-        r"\W*(?:[\w-]+\W+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not|aren't"
-        r"|not needed|inutile)\b"),
+        r"[ \t:=?(-]*(?:[\w-]+[ \t:=]+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not"
+        r"|aren't|not needed|inutile)\b"),
     examples=(("pas de CAO", {"rendering_cad": False}), ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
               ("rendu 3D : non", {"rendering_cad": False}),
-              ("comptes rendus médicaux", {}), ("un U-Net 3D", {})),
+              ("comptes rendus médicaux", {}), ("un U-Net 3D", {}),
+              ("la CAO sous SolidWorks, pas besoin d'ECC", {"rendering_cad": True}),
+              ("also used for Blender renders, no ECC needed", {"rendering_cad": True}),
+              ("rendering? no", {"rendering_cad": False})),
 )
 
 ECC = Rule(
     "ecc", ("ecc_required",),
     lambda message: _boolean(
         message, "ecc_required", words(r"ecc"),
-        r"\W*(?:\w+\W+)?(?:non|no|not|pas|inutile|optionnel\w*|optional|facultati\w*|nice to have|not required"
-        r"|not needed|pas (?:necessaire|obligatoire|requise?|indispensable|besoin))\b"),
+        r"[ \t:=?(-]*(?:\w+[ \t]+)?(?:non|no|not|pas|inutile|optionnel\w*|optional|facultati\w*|nice to have"
+        r"|not required|not needed|pas (?:necessaire|obligatoire|requise?|indispensable|besoin))\b"
+        # "ECC souhaitable mais pas obligatoire", "ECC would be nice but not required": wished, not required
+        r"|[ \t:=?(-]*(?:\w+[ \t]+){0,4}?(?:mais|but)[ \t]+(?:pas|not)[ \t]+(?:obligatoire|required|needed|mandatory"
+        r"|necessaire|indispensable|essential|a must)\b"),
     examples=(("ECC obligatoire", {"ecc_required": True}), ("pas besoin d'ECC", {"ecc_required": False}),
-              ("ECC not required", {"ecc_required": False})),
+              ("ECC not required", {"ecc_required": False}),
+              ("ECC souhaitable mais pas obligatoire", {"ecc_required": False}),
+              ("ECC obligatoire, pas de CAO", {"ecc_required": True}),
+              ("ECC would be nice but not required", {"ecc_required": False}),
+              ("ECC RAM and no rendering", {"ecc_required": True}), ("ECC, no CAD", {"ecc_required": True}),
+              ("ECC (not required)", {"ecc_required": False})),
 )
 
 _NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres)")
@@ -111,11 +130,11 @@ _MONEY_SCALE = r"(k|m|millions?)?"
 def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
-    patterns = (
-        rf"(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap)\D{{0,30}}?({NUM})\s*{_MONEY_SCALE}"
-        rf"\s*(?:{_EURO})?",
-        rf"({NUM})\s*{_MONEY_SCALE}\s*{_EURO}",
-        rf"€\s*({NUM})\s*{_MONEY_SCALE}",
+    patterns = (  # an amount and its currency are on one line
+        rf"(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap)[^\d\n]{{0,30}}?({NUM})[ \t]*"
+        rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?",
+        rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*{_EURO}",
+        rf"€[ \t]*({NUM})[ \t]*{_MONEY_SCALE}",
     )
     for pattern in patterns:
         for m in re.finditer(pattern, text):

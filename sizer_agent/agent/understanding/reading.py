@@ -23,6 +23,7 @@ from sizer_agent.agent.understanding.text import BLANK, Lang, Message, plain
 MAX_CHARS = 20_000  # a pasted brief is a few thousand characters; beyond this the rest is not read
 ANSWER_RULE = "answer-to-question"  # the rule name of a value read as a bare answer to the open question
 _SOFT_FIELDS = frozenset({"use_case", "deployment", "rendering_cad", "ecc_required"})
+_TRAINING = frozenset({"finetune_full", "finetune_lora", "finetune_qlora", "pretraining"})
 _CUSTOMER_MAX_WORDS = 8  # a longer message that names no customer is not a customer's name
 _GREETING = re.compile(r"\W*(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|good (?:morning|afternoon|evening)|merci"
                        r"|thanks|thank you|ok|okay)\W*(?:(?:a )?(?:tous|toutes|all|team|l'equipe|there))?\W*")
@@ -56,6 +57,10 @@ def parse_message(
     reading_lang: Lang = guess or lang or "fr"
     message = Message.read(body, reading_lang)
     reading = apply_rules(message, RULES)
+    if reading.values.get("use_case") in _TRAINING:
+        # head_count is the people who will use the model; a team that trains it ("a 3-person startup
+        # fine-tuning CodeLlama") gives a company size, not users
+        reading.findings.pop("head_count", None)
     findings = {name: _shifted(f, offset) for name, f in reading.findings.items()}
     values: dict[str, Any] = {name: f.value for name, f in findings.items()}
     if "model" in values and "model_family" not in values:

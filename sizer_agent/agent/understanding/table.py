@@ -34,8 +34,8 @@ RULES: tuple[Rule, ...] = (
     lengths.OUTPUT,
     latency.TTFT,
     latency.TPOT,
+    training.BATCH_SIZE,  # before the load: "des batchs de 128 requêtes" is a batch, not 128 users
     load.LOAD,
-    training.BATCH_SIZE,
     training.CHECKPOINT,
     training.DATASET,
     platform.BUDGET,

@@ -51,7 +51,7 @@ def plain(text: str) -> str:
 
 
 BLANK = "_"  # what a claimed span becomes: a word character, so no rule sees a word boundary at its edges
-_WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)(?![ \t]*[\w' -]{1,30}\s?:\s)")
+_WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)(?![ \t]*[\w'$€£#&/ -]{1,30}\s?:\s)")
 
 
 def unwrap(text: str) -> str:
@@ -69,7 +69,8 @@ def words(*alternatives: str) -> str:
 # A negator cancels what follows it up to the end of the clause (punctuation, "but", "and"), at most a
 # few words: "no rendering or CAD" cancels both, "pas de CAO, mais ECC" keeps the ECC.
 _NEGATOR = re.compile(words(
-    r"not", r"no", r"non", r"pas", r"sans", r"without", r"never", r"jamais", r"aucune?", r"ni", r"nor",
+    r"not", r"no", r"non", r"pas", r"sans", r"without", r"never", r"jamais", r"aucune?", r"ni", r"nor", r"nobody",
+    r"no one", r"no-one",
     r"rather than", r"plutot que", r"au lieu de", r"instead of", r"don't", r"doesn't", r"won't",
     r"hors", r"excluding", r"except", r"sauf", r"eviter", r"evite", r"avoid\w*", r"exclu\w*", r"hors de question",
     r"pas question d[e']",

@@ -70,19 +70,32 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"frames?", r"recordings?", r"enregistrements?", r"samples?", r"exemples?", r"examples?", r"shards?",
     r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?",
     r"training data", r"d'entrainement", r"annotees?", r"labell?ed"))
-# Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB".
-# and the model's own size is not a dataset either: "the model is 140 GB in bf16"
-_NOT_DATA = re.compile(r"(?:vram|ram|memoire|memory|hbm\w*|gddr\w*|gpu|carte|card|ssd|nvme|disque|disk|stockage"
-                       r"|storage|ddr\d?|cache|ecc|h100|h200|a100|l40s|rtx|mi300x|b200|per gpu|par gpu|each|chacune?"
-                       r"|model\w*|weights|poids|checkpoints?|bf16|fp16|fp8|int4|int8|params|parametres|parameters"
-                       r"|\b[a-z]{1,3}\d{2,4}[a-z]?\b|\b\d{4}\b)")  # any card's name: "V100 32 Go", "4090 24GB"
+# Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB", "is 16GB
+# enough?" (a card's memory, asked about); and the model's own size is not a dataset either: "the model is
+# 140 GB in bf16"
+_MEMORY = (r"vram|ram|memoire|memory|hbm\w*|gddr\w*|gpu|carte|card|ssd|nvme|disque|disk|stockage|storage|ddr\d?|cache"
+           r"|ecc|h100|h200|a100|l40s|rtx|mi300x|b200|per gpu|par gpu|each|chacune?|model\w*|weights|poids"
+           r"|checkpoints?|bf16|fp16|fp8|int4|int8|params|parametres|parameters|enough|suffi\w*|assez|fits?|tient"
+           r"|tenir|rentre")
+# a card's name is memory too: "V100 32 Go", "4090 24GB"
+_NOT_DATA = re.compile(rf"(?:{_MEMORY}|\b[a-z]{{1,3}}\d{{2,4}}[a-z]?\b|\b\d{{4}}\b)")
+_MEMORY_WORDS = re.compile(rf"\b(?:{_MEMORY})\b")
+
+
+def _line_around(text: str, start: int, end: int, before: int, after: int) -> str:
+    """The words just before and after a span, within its line."""
+    left = text[max(0, start - before):start].rsplit("\n", 1)[-1]
+    right = text[end:end + after].split("\n", 1)[0]
+    return left + " " + right
 
 
 def find_dataset(message: Message) -> Iterator[Found]:
     text = message.text
-    for pattern in (rf"{_DATA_BEFORE}\D{{0,25}}?{BYTES}", rf"{BYTES}{_DATA_AFTER}"):
+    for pattern in (rf"{_DATA_BEFORE}\D{{0,25}}?{BYTES}", rf"{BYTES}{_DATA_AFTER}",
+                    # "Data is 20 000 examples, 80 MB", "Corpus: 9M product reviews (~40 GB)": a count between
+                    rf"{_DATA_BEFORE}(?P<gap>[^.;\n_]{{0,40}}?){BYTES}"):
         for m in re.finditer(pattern, text):
-            if message.negated(m.start()):
+            if message.negated(m.start()) or ("gap" in m.groupdict() and _MEMORY_WORDS.search(m.group("gap"))):
                 continue
             number = re.search(BYTES, m.group(0))
             if number is None:
@@ -95,8 +108,7 @@ def find_dataset(message: Message) -> Iterator[Found]:
     # a size with no data word next to it, when nothing says it is memory or storage: "3 TB of text"
     # is covered above; "on a 1,5 To à traiter" lands here
     for m in re.finditer(BYTES, text):
-        near = text[max(0, m.start() - 12):m.start()] + " " + text[m.end():m.end() + 15]  # the words around it
-        if message.negated(m.start()) or _NOT_DATA.search(near):
+        if message.negated(m.start()) or _NOT_DATA.search(_line_around(text, m.start(), m.end(), 12, 15)):
             continue
         value = numbers.byte_count(m.group(1), m.group(2), message.lang)
         if value is not None and value >= 10**8:  # below 100 MB it is a file, not a training set
@@ -113,17 +125,27 @@ DATASET = Rule(
               ("une carte de 80 Go de VRAM", {}),
               ("1,500 Go de données", {"dataset_size_bytes": 1_500_000_000}),
               ("batch 4 per GPU, ~3 TB of frames", {"dataset_size_bytes": 3_000_000_000_000}),
-              ("the model is 140 GB in bf16", {}), ("notre ancien serveur a 4 V100 32 Go", {})),
+              ("the model is 140 GB in bf16", {}), ("notre ancien serveur a 4 V100 32 Go", {}),
+              ("Data: 12k labelled pairs, 60 MB", {"dataset_size_bytes": 60_000_000}),
+              ("corpus : 3 millions de pages (~2 To)", {"dataset_size_bytes": 2_000_000_000_000}),
+              ("one RTX 5090. Is 32GB enough?", {}), ("est-ce que 24 Go suffisent ?", {}),
+              ("about half a terabyte of logs", {"dataset_size_bytes": 500_000_000_000}),
+              ("2 terabytes of scans", {"dataset_size_bytes": 2_000_000_000_000}),
+              ("~40 GB\n- Model: Qwen3 8B", {"dataset_size_bytes": 40_000_000_000})),
 )
 
 BATCH_SIZE = pattern_rule(
     "batch-size", "batch_size",
-    rf"(?<![\w])(?:micro-?batch|per-device batch|batch|lots?)(?:[ _-]?size)?(?:\s+(?:global|total|effecti\w*|per-device"
-    rf"|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
-    rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k|%|go|gb|to|tb|ms|s\b|documents?|docs|"
-    rf"images?|requests|requetes|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?))"
+    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|lots?(?!\s+of\b))(?:[ _-]?size)?"
+    rf"(?:\s+(?:global|total|effecti\w*|per-device|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
+    rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b|documents?|docs"
+    rf"|images?|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?|(?:\w+\s+)?(?:par|per|a|an|each)\s+"
+    rf"(?:jour|day|nuit|night|heure|hour|semaine|week|mois|month)))"
     rf"|({NUM})\s*(?:par batch|per batch|par lot|samples? per (?:batch|gpu)|sequences? par batch)",
     lambda m, msg: numbers.count(m.group(1) or m.group(2), None, msg.lang),
     examples=(("batch 4", {"batch_size": 4}), ("batch size de 16", {"batch_size": 16}),
-              ("batch inference on 10 000 documents", {}), ("batch global 128", {"batch_size": 128})),
+              ("batch inference on 10 000 documents", {}), ("batch global 128", {"batch_size": 128}),
+              ("des batchs de 64 requêtes", {"batch_size": 64}), ("we batch 32 prompts at a time", {"batch_size": 32}),
+              ("batch 16 total", {"batch_size": 16}), ("batch of 5000 requests per night", {}),
+              ("lots of 50 users", {})),
 )

@@ -7,7 +7,8 @@ Cues, from the strongest:
   the model is fine-tuned for it;
 - verbs of a plan: serving ("serve", "host", "héberger", "deploy", "mettre en production"), fine-tuning
   ("fine-tune", "affiner"), training from scratch, batch work ("nightly job", "par lots", "offline");
-- nouns of a product: "chatbot", "assistant", "API", "RAG", "copilot" (serving);
+- nouns of a product: "chatbot", "assistant", "API", "RAG", "copilot" (serving), unless it is a product
+  someone tried or uses ("we tried GitHub Copilot", "on a testé un chatbot");
 - and when nothing is said, a model used by people at the same time (a concurrency, a TTFT) is served.
 
 Within each level the first cue in the message wins. A past participle describes a model, it is not a
@@ -75,7 +76,11 @@ VISION = words(
     r"vision par ordinateur", r"computer vision", r"classification d'images?", r"image classification",
     r"classifier (?:des|les) images", r"classify images", r"detection d'objets", r"object detection",
     r"detection (?:de|des|d') ?(?:defauts|personnes|objets|vehicules|visages|pietons|images?)",
-    r"(?:defect|object|face|pedestrian|vehicle|person|people) detection", r"segmentation\w*", r"yolo\w*", r"resnet\w*",
+    r"(?:defect|object|face|pedestrian|vehicle|person|people) detect(?:ion|ors?)", r"detecteurs? d'objets",
+    r"(?:image|photo|x-?ray|radiograph\w*|scan)s? classif\w*", r"classifieurs? d'images?", r"segmentation\w*",
+    r"yolo\w*", r"resnet\w*", r"densenet\w*", r"convnext\w*", r"mobilenet\w*", r"efficientdet\w*",
+    r"swin(?:[- ]?(?:t|s|b|l|v2|transformer))?",
+    r"deit", r"dinov2", r"faster r-?cnn", r"rt-?detr",
     r"vits?", r"segment anything", r"imagery", r"imagerie", r"efficientnet\w*", r"detr", r"mask r-?cnn", r"u-?net",
     r"segformer\w*",
     r"inspection visuelle", r"visual inspection", r"defect classifier", r"image classifiers?",
@@ -90,6 +95,19 @@ _INFERENCE = re.compile(words(r"inference", r"inferences", r"infer", r"inferer",
 _RUN = re.compile(words(r"run", r"running", r"faire tourner", r"tourner", r"utiliser", r"use it", r"used by",
                         r"utilise par", r"pour discuter", r"en local", r"locally"))
 _INTERACTIVE_FIELDS = frozenset({"concurrency", "ttft_ms", "tpot_ms", "head_count"})
+
+
+# A product someone tried or uses ("we tried GitHub Copilot", "on a testé un chatbot") is their experience,
+# not what is sized: only a product they want says serving ("on veut tester un chatbot" is a plan)
+_TRIED = re.compile(r"\b(?:tried|tested|triall?ed|piloted|evaluated|used|already (?:use|have|pay for)|currently use"
+                    r"|teste[es]{0,2}|essaye[es]{0,2}|utilise|utilisons|utilisent|utilisions|paid for|pay for"
+                    r"|subscribed|abonnes)\b")
+_VENDOR_BEFORE = re.compile(r"\b(?:github|microsoft|m365|office|bing|windows|copilot studio)\s+$")
+
+
+def _someone_elses(text: str, start: int) -> bool:
+    clause = max(text.rfind(mark, 0, start) for mark in ".;(,\n") + 1
+    return bool(_VENDOR_BEFORE.search(text, max(clause, start - 20), start) or _TRIED.search(text, clause, start))
 
 
 def _participle(message: Message, start: int, end: int) -> bool:
@@ -108,7 +126,8 @@ def _cues(message: Message, table: tuple[tuple[str, str], ...]) -> list[tuple[in
     out = []
     for pattern, value in table:
         for m in re.finditer(pattern, message.text):
-            if message.negated(m.start()) or (
+            # negated by a word before it: a cue may hold its own negator ("pas besoin de temps réel")
+            if any(s < m.start() < e for s, e in message.negations) or (
                     value in ("finetune", "train", "pretraining") and _participle(message, m.start(), m.end())):
                 continue
             out.append((m.start(), m.end(), value))
@@ -123,7 +142,7 @@ def find_use_case(message: Message) -> Iterator[Found]:
     plans = _cues(message, PLANS)
     firm = [c for c in plans if not _HEDGED.search(_clause(text, c[0], c[1]))]
     products = [(m.start(), m.end(), "online_serving") for m in re.finditer(_PRODUCTS, text)
-                if not message.negated(m.start())]
+                if not message.negated(m.start()) and not _someone_elses(text, m.start())]
     choice: tuple[int, int, str] | None = None
     if stated:
         said = stated.group(1)
@@ -191,6 +210,19 @@ USE_CASE = Rule(
         ("whether to train or just serve: for now, just serving Llama 3.1 8B", {"use_case": "online_serving"}),
         ("on génère les descriptions produits en lot chaque semaine", {"use_case": "batch_inference"}),
         ("budget autour de 25k€", {}),
+        ("We tried GitHub Copilot last year; now we want a box for Llama 3.1 8B", {}),
+        ("Nos devs utilisent Copilot, on voudrait une machine pour Qwen3 8B", {}),
+        ("on a testé un chatbot du commerce, décevant", {}),
+        ("on veut tester un chatbot RAG sur nos docs", {"use_case": "online_serving"}),
+        ("résumer 300 rapports par jour, pas besoin de temps réel", {"use_case": "batch_inference"}),
+        ("tag product photos, no real-time needed", {"use_case": "batch_inference"}),
+        ("we do not serve it online, it is not real-time", {"use_case": "batch_inference"}),
+        ("we want an analyst copilot on Qwen3 32B", {"use_case": "online_serving"}),
+        ("on veut un copilot pour nos commerciaux", {"use_case": "online_serving"}),
+        ("we train object detectors for warehouse cameras", {"use_case": "vision"}),
+        ("on entraîne des détecteurs d'objets pour nos lignes", {"use_case": "vision"}),
+        ("fine-tune a ConvNeXt on 200k photos", {"use_case": "vision"}),
+        ("train X-ray classifiers on our archive", {"use_case": "vision"}),
     ),
     doc="the workload, from verbs and nouns, negations dropped",
 )
