@@ -16,11 +16,13 @@ from sizer_agent.agent.understanding import (
     software,
     training,
     usecase,
+    vision,
 )
 from sizer_agent.agent.understanding.rules import Rule
 
 RULES: tuple[Rule, ...] = (
     customer.CUSTOMER,
+    vision.VISION_MODEL,  # before numbers: "ResNet-50" names a network, not 50 of anything
     models.MODEL,
     models.REVISION,
     software.SERVER_URL,
