@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("timm")
 
-from tests.vision.cpu_truth import score  # noqa: E402
+from tests.vision.cpu_truth import score
 
 PARAMS_FLOPS_MAX_PCT = 1.0
 SAVED_MEDIAN_PCT, SAVED_MAX_PCT = 5.0, 15.0

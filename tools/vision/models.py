@@ -77,10 +77,12 @@ def resolve(name: str) -> tuple[Library, str]:
     tv, tm = _library_names()
     library, _, rest = text.partition("/")
     if rest and library in ("timm", "torchvision"):
-        if rest in (tm if library == "timm" else tv):
-            return library, rest  # type: ignore[return-value]
+        if library == "timm" and rest in tm:
+            return "timm", rest
+        if library == "torchvision" and rest in tv and not rest.startswith(_TWO_STAGE):
+            return "torchvision", rest
         text = rest
-    elif text in tv:
+    if text in tv:
         if text.startswith(_TWO_STAGE):
             raise InputError("--model", f"{name!r} is a two-stage detector: its second stage depends on the "
                              "image content, so it cannot be sized without images",

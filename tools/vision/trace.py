@@ -40,6 +40,7 @@ Traces are cached on disk per (architecture, classes, resolution, dtype, library
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -152,9 +153,21 @@ def cache_dir() -> Path:
 
 
 def _cache_path(model: str, num_classes: int | None, resolution: int, dtype: str) -> Path:
-    key = json.dumps([SCHEMA, model.strip().lower(), num_classes, resolution, dtype, _installed_versions()])
+    key = json.dumps([SCHEMA, model.strip().lower(), num_classes, resolution, dtype, _installed_versions(),
+                      _code_fingerprint()])
     digest = hashlib.sha256(key.encode()).hexdigest()[:24]
     return cache_dir() / f"{digest}.json"
+
+
+@functools.cache
+def _code_fingerprint() -> str:
+    """The tracing code itself: a change to how a network is built or traced invalidates old entries
+    (SCHEMA covers the meaning of fields; this covers a fix in yolo.py or models.py)."""
+    folder = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in ("trace.py", "yolo.py", "models.py"):
+        digest.update((folder / name).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _installed_versions() -> dict[str, str]:

@@ -173,10 +173,13 @@ def build_yolov8(size: str, num_classes: int = 80) -> Any:
             self.model = nn.Sequential(*layers)
 
         def forward(self, x: torch.Tensor) -> list[torch.Tensor]:
+            # Only the outputs a later layer reads are kept (the FPN's skip connections), as ultralytics'
+            # `save` list does: keeping every layer's output would double a no-grad forward's live memory.
+            kept = {i for source in self.sources if isinstance(source, list) for i in source if i != -1}
             outputs: list[Any] = []
-            for layer, source in zip(self.model, self.sources, strict=True):
+            for index, (layer, source) in enumerate(zip(self.model, self.sources, strict=True)):
                 x = layer([x if i == -1 else outputs[i] for i in source] if isinstance(source, list) else x)
-                outputs.append(x)
+                outputs.append(x if index in kept else None)
             return x  # type: ignore[return-value]
 
     return YOLOv8()
