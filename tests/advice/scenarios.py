@@ -51,6 +51,13 @@ def _serving(**answers: Any) -> dict[str, Any]:
     return base | answers
 
 
+def _vision(**answers: Any) -> dict[str, Any]:
+    base = {"use_case": "vision", "framework": IDK, "framework_version": IDK, "num_gpus": IDK,
+            "power_limit_w": IDK, "rack_units": IDK, "rendering_cad": IDK, "ecc_required": IDK, "budget_eur": IDK,
+            "dataset_size_bytes": IDK, "checkpoint_interval_min": IDK, "optimizer": IDK, "dataset_images": IDK}
+    return base | answers
+
+
 def _training(**answers: Any) -> dict[str, Any]:
     base = {"framework": IDK, "framework_version": IDK, "num_gpus": IDK, "power_limit_w": IDK,
             "rack_units": IDK, "rendering_cad": IDK, "ecc_required": IDK, "budget_eur": IDK,
@@ -173,4 +180,26 @@ SCENARIOS: tuple[Scenario, ...] = (
         customer="Agence Web", model="Mixtral 8x7B", precision="int4", input_len=2048, output_len=256,
         concurrency=16, deployment="station de travail", budget_eur="30 000 €"),
         Expect(mode="inference", buy=("workstation",)), langs=("en", "fr")),
+    # --- vision (issue #12) -----------------------------------------------------------------------------
+    # YOLOv8x trains at 640 px with batch 16 in about 12 GB (ultralytics' own logs); activations grow with
+    # pixels × batch: 1024 px (×2.56) and batch 32 (×2) is about ×5, 55-60 GB. Never a 16 or 32 GB card
+    # (the issue's own bar); a 96 GB RTX PRO 6000 workstation holds it.
+    Scenario("yolov8x-1024-training-workstation", _vision(
+        customer="Atelier Dupin", vision_model="YOLOv8x", vision_mode="entraînement", precision="bf16",
+        image_resolution=1024, batch_size=32, dataset_images="118 287", deployment="station de travail"),
+        Expect(mode="training", buy=("workstation",), min_gpu_memory_gib=48)),
+    # ResNet-50 inference, batch 32 at 224 px in bf16: 25.6 M parameters × 2 B = 51 MB, and the largest live
+    # activation of one forward (the stem's 112×112×64 maps × 32 images × 2 B ≈ 51 MB) — well under 1 GB:
+    # the cheapest workstation (ACD-006, RTX 5080 16 GB) is the expert's answer.
+    Scenario("resnet50-inference-workstation", _vision(
+        customer="Tri Postal", vision_model="ResNet-50", vision_mode="inférence", precision="bf16",
+        image_resolution=224, batch_size=32, deployment="station de travail"),
+        Expect(mode="inference", buy=("workstation",), gpus=("rtx-5080",)), langs=("en", "fr")),
+    # ViT-B/16 training at 224 px, batch 256 per GPU, AdamW, bf16 autocast: 197 tokens × 768 × 12 layers ×
+    # 34 B per token per layer (Korthikanti et al. 2022, with flash attention) × 256 ≈ 15.8 GB of activations,
+    # + 86 M × 16 B of weights, gradients and AdamW ≈ 1.4 GB: about 17-18 GB — a 24 GB+ card; rented.
+    Scenario("vit-b16-training-cloud", _vision(
+        customer="Lab Imagerie", vision_model="ViT-B/16", vision_mode="training", precision="bf16",
+        image_resolution=224, batch_size=256, optimizer="AdamW", dataset_images="1 281 167", deployment="cloud"),
+        Expect(mode="training", buy=("cloud",), min_gpu_memory_gib=20)),
 )
