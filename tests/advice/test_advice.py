@@ -32,6 +32,8 @@ PLACEHOLDERS = re.compile(r"non fourni|not provided|\bNone\b|\bnan\b|\binf\b|\{[
 MACHINE_PATH = re.compile(r"(/tmp/|/home/|/root/|/work/|/var/|\\Users\\|\.cache/|custom-models|[A-Za-z]:\\)")
 SERVING_WORDS = {"fr": re.compile(r"requêtes simultanées|TTFT|TPOT|premier token"),
                  "en": re.compile(r"concurrent requests|TTFT|TPOT|first token")}
+# a vision document speaks images, never tokens (issue #12): the language-model words it must not contain
+TOKEN_WORDS = re.compile(r"\btokens?\b|\bKV\b|TTFT|TPOT|cache KV|KV cache|vLLM", re.IGNORECASE)
 
 
 @cache
@@ -136,6 +138,8 @@ def test_acceptance_limits_are_the_plans_and_the_hardware_can_meet_them(scenario
     if plan.training is not None:
         assert limits["step_time"].value >= plan.training.step_time_s
         assert {"checkpoint_save", "resume"} <= set(limits)
+    if plan.vision is not None:
+        assert limits["images_per_s"].value <= plan.vision.images_per_s_per_gpu  # one GPU, below its estimate
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -149,6 +153,11 @@ def test_the_document_prints_the_plans_own_numbers(scenario: Scenario, lang: str
     split = {"fr": f"parallélisme de tenseurs {p.tensor_parallel} × pipeline {p.pipeline_parallel} × "
                    f"données {p.data_parallel}",
              "en": f"tensor parallel {p.tensor_parallel} × pipeline {p.pipeline_parallel} × data {p.data_parallel}"}
+    if plan.vision is not None:  # data parallel only: the batch per GPU is the split that matters
+        split = {"fr": f"{p.num_gpus} GPU en parallélisme de données",
+                 "en": f"{p.num_gpus} data-parallel GPU"}
+        assert not TOKEN_WORDS.search(text), TOKEN_WORDS.search(text)
+        assert {"fr": "images/s", "en": "images/s"}[lang] in text
     assert split[lang] in text
     assert plan.offer_id in text.split("##")[1]  # named in the summary
     if result.scope.budget_eur is not None:
@@ -156,6 +165,6 @@ def test_the_document_prints_the_plans_own_numbers(scenario: Scenario, lang: str
         assert ("budget" in summary.lower())
     if result.mode == "training":
         assert not SERVING_WORDS[lang].search(text), "a training document speaks training"
-        assert plan.training is not None
-        if plan.training.epoch_hours is not None:
+        assert plan.training is not None or plan.vision is not None
+        if plan.training is not None and plan.training.epoch_hours is not None:
             assert {"fr": "Durée d’une époque", "en": "Time per epoch"}[lang] in text
