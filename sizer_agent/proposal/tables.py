@@ -29,6 +29,8 @@ def answers(h: _Helpers, c: ProposalContext) -> Any:
             value = h.t("common.no_limit")
         elif a.value is None and a.field == "model_revision":
             value = h.t("common.unpinned")
+        elif a.field == "dataset_size_bytes" and isinstance(a.value, int | float):
+            value = h.t("agent.value.size", b=a.value)  # 20 Go, 1,5 To: as people say it, not 20 000 000 000
         status = h.t("profile.assumed") if a.assumed else h.t("profile.given")
         if a.corrections:
             status = h.t("profile.status_corrected", status=status, n=a.corrections)
