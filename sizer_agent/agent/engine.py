@@ -301,7 +301,8 @@ class DeterministicEngine:
             base = self.profile()
             self._emit(AnswerRecorded(field=field, value=value, raw_text=said, assumed=field in assumed,
                                       previous=previous, label=field_label(field, self.lang),
-                                      words=(words or {}).get(field, "")))
+                                      words=(words or {}).get(field, ""),
+                                      shown=wording.format_value(field, value, self.lang)))
             if field != "model_family":
                 confirmed.append((field, value, previous, previous_answer is not None))
         if confirmed and not quiet:
@@ -311,8 +312,10 @@ class DeterministicEngine:
         return problems
 
     def _profile_event(self) -> ProfileUpdated:
+        profile = self.profile().model_dump(mode="json")
         return ProfileUpdated(
-            profile=self.profile().model_dump(mode="json"), missing=self.missing(), assumed=self.state.assumed()
+            profile=profile, missing=self.missing(), assumed=self.state.assumed(),
+            shown={k: wording.format_value(k, v, self.lang) for k, v in profile.items() if v not in (None, "")},
         )
 
     def _ask(self, question: Question, hint: bool = False) -> None:

@@ -30,6 +30,7 @@ class AnswerRecorded(BaseModel):
     previous: Any = None  # the value this answer replaced (a correction); None for a first answer
     label: str = ""  # human name of the field in the session language, for display
     words: str = ""  # the exact words of `raw_text` the value was read from ("une vingtaine d'utilisateurs")
+    shown: str = ""  # the value as a person reads it, in the session language ("32 requêtes", "oui")
 
 
 class ToolCalled(BaseModel):
@@ -61,6 +62,7 @@ class ProfileUpdated(BaseModel):
     profile: dict[str, Any]
     missing: list[str] = Field(default_factory=list)  # required questions still unanswered, in order
     assumed: list[str] = Field(default_factory=list)  # fields filled with a documented default
+    shown: dict[str, str] = Field(default_factory=dict)  # field -> value as a person reads it (session language)
 
 
 class LanguageChanged(BaseModel):

@@ -147,6 +147,7 @@ def restate(findings: list[Any], missing: int, lang: Lang) -> str:
         key = "agent.brief.item_approximate" if finding.approximate else "agent.brief.item"
         lines.append(render(lang, key, label=field_label(finding.field, lang),
                             value=format_value(finding.field, finding.value, lang), words=finding.words.strip()))
+    lines.append("")  # the count of questions left is a sentence of its own, not the list's last item
     lines.append(render(lang, "agent.brief.missing", n=missing) if missing else render(lang, "agent.brief.complete"))
     return "\n".join(lines)
 

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("timm")
 
-from tests.vision.published_memory import score  # noqa: E402
+from tests.vision.published_memory import score
 
 MEDIAN_PCT = 20.0  # issue #12: "predicted peak memory within 20 % ... median"
 

@@ -75,12 +75,13 @@ class ChatScreen(Screen[None]):
         self.chat.show(events, replay=replay)
         profile: dict[str, Any] | None = None
         assumed: list[str] | None = None
+        readable: dict[str, str] = {}
         need: float | None = None
         suggestions: list[str] | None = None
         labels = {e.field: e.label for e in events if isinstance(e, AnswerRecorded) and e.label}
         for event in events:
             if isinstance(event, ProfileUpdated):
-                profile, assumed = event.profile, event.assumed
+                profile, assumed, readable = event.profile, event.assumed, event.shown
             elif isinstance(event, ToolReturned) and event.ok and is_estimate_result(event.result):
                 need = memory_need_bytes(event.result)
             elif isinstance(event, QuestionAsked):
@@ -91,6 +92,7 @@ class ChatScreen(Screen[None]):
         if labels:
             panel.labels = {**panel.labels, **labels}
         if profile is not None:
+            panel.shown = readable
             panel.profile = profile
             panel.assumed = assumed or []
         if need is not None:

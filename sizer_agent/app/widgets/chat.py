@@ -90,7 +90,7 @@ class AnswerNote(Static):
         self.set_reactive(AnswerNote.lang, lang)
 
     def render(self) -> Content:
-        value = self.event.value
+        value = self.event.shown or self.event.value
         if isinstance(value, dict | list):
             value = pretty_json(value)
         text = f"✓ {self.event.label or self.event.field}: {value}"
@@ -222,7 +222,8 @@ class ChatLog(VerticalScroll):
                 if replay and event.raw_text and event.raw_text != self._last_user_text:
                     self._last_user_text = event.raw_text
                     widgets.append(UserLine(event.raw_text, self.lang))
-                widgets.append(AnswerNote(event, self.lang))
+                if event.field != "model_family":  # derived from the model, never said: not an answer to confirm
+                    widgets.append(AnswerNote(event, self.lang))
             elif isinstance(event, ToolCalled):
                 card = ToolCard(event, self.lang)
                 self._cards[event.call_id] = card

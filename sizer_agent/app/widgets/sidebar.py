@@ -38,6 +38,7 @@ class ProfilePanel(Static):
     LABEL_WIDTH: ClassVar[int] = 11
 
     profile: reactive[dict[str, Any]] = reactive(dict, always_update=True, layout=True)
+    shown: reactive[dict[str, str]] = reactive(dict, always_update=True, layout=True)  # field -> value as read
     labels: reactive[dict[str, str]] = reactive(dict, always_update=True, layout=True)
     assumed: reactive[list[str]] = reactive(list, always_update=True)
     lang: reactive[Lang] = reactive("fr")
@@ -45,7 +46,7 @@ class ProfilePanel(Static):
     def render(self) -> Text:
         text = Text()
         text.append(t("side.profile", self.lang), style="bold")
-        shown = {k: v for k, v in self.profile.items() if v not in (None, "", [], {})}
+        shown = {k: v for k, v in self.profile.items() if v not in (None, "", [], {}) and k != "model_family"}
         if not shown:
             text.append("\n" + t("side.empty", self.lang), style="dim")
             return text
@@ -53,7 +54,7 @@ class ProfilePanel(Static):
         label_width = self.LABEL_WIDTH
         for key, value in shown.items():
             label = _cut(self.labels.get(key) or key.replace("_", " "), label_width)
-            shown_value = _show_value(value, self.lang)
+            shown_value = self.shown.get(key) or _show_value(value, self.lang)
             style = "italic" if key in self.assumed else ""
             text.append(f"\n{label:<{label_width}} ", style="dim")
             if len(shown_value) > width - label_width - 1:
