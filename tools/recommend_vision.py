@@ -125,7 +125,8 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
         weight_precision=request.dtype, kv_cache_precision="-", memory=memory, vision=vision,
         host=[HostRequirement(name=r.name, value=r.value, unit=r.unit, reason=r.reason) for r in sizing.requirements],
         costs=plan_costs, knobs=list(knobs), fits=not reasons, within_budget=within, reasons=reasons,
-        notes=list(sizing.issues), request=None,
+        notes=[*sizing.issues, *([Msg("note.yolo_labels")] if training and est.model.library == "yolo" else [])],
+        request=None,
         sources=sorted({*offer.price_sources, *gpu.memory_gb.src, *gpu.tdp_w.src, *platform.max_gpus.src}))
 
 
