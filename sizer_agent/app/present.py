@@ -130,8 +130,8 @@ class OptionView:
     reasons: list[str]
     per_gpu_total_bytes: float | None  # what the load needs on one GPU under the split
     headroom_pct: float | None
-    tokens_per_s: float | None
-    eur_per_million_tokens: float | None
+    tokens_per_s: float | None  # the job's own speed: output tokens/s, training tokens/s or images/s
+    eur_per_million_tokens: float | None  # the job's own unit cost: € per Mtok, per epoch or per M images
     price: str
     recommended: bool = False
 
@@ -150,6 +150,8 @@ class RecommendationView:
     options: list[OptionView] = field(default_factory=list)  # the plan, then the alternatives
     rejections: list[Rejection] = field(default_factory=list)
     recommended: OptionView | None = None
+    speed_unit: str = "tps"  # results.<key> of the speed column: tps, tps_training, ips
+    cost_unit: str = "cost"  # results.<key> of the cost column: cost (€/Mtok), cost_epoch, cost_mimg
     reason: str = ""  # the headline: the plan, or why there is none
     assumptions: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)  # the plan in the proposal's own sentences
@@ -158,16 +160,21 @@ class RecommendationView:
 def _option(plan: Plan, lang: Lang, recommended: bool) -> OptionView:
     memory = plan.memory
     speed = None
+    c = plan.costs
+    cost = c.eur_per_million_tokens
     if plan.serving is not None:
         speed = plan.serving.sustained_output_tokens_per_s
     elif plan.training is not None:
-        speed = plan.training.tokens_per_s
+        speed, cost = plan.training.tokens_per_s, c.eur_per_epoch
+    elif plan.vision is not None:
+        speed = plan.vision.images_per_s
+        cost = c.eur_per_epoch if plan.vision.mode == "training" else c.eur_per_million_images
     return OptionView(
         offer_id=plan.offer_id, name=plan.offer_name, gpu=plan.gpu_name, num_gpus=plan.parallelism.num_gpus,
         precision=plan.weight_precision, fits=plan.fits, reasons=[render(lang, r) for r in plan.reasons],
         per_gpu_total_bytes=float(memory.load_bytes) if memory else None,
         headroom_pct=memory.headroom_pct if memory else None, tokens_per_s=speed,
-        eur_per_million_tokens=plan.costs.eur_per_million_tokens, price=advice.price_short(plan, lang),
+        eur_per_million_tokens=cost, price=advice.price_short(plan, lang),
         recommended=recommended,
     )
 
@@ -182,9 +189,16 @@ def recommendation_view(result: dict[str, Any], lang: Lang = "en") -> Recommenda
         options.append(_option(typed.plan, lang, typed.status == "recommended"))
     options += [_option(p, lang, False) for p in typed.alternatives]
     rejections = [Rejection(v.offer_id, v.name, render(lang, v.reason)) for v in typed.offers if not v.fits]
+    plan = typed.plan or (typed.alternatives[0] if typed.alternatives else None)
+    speed_unit, cost_unit = "tps", "cost"
+    if plan is not None and plan.vision is not None:
+        speed_unit, cost_unit = "ips", ("cost_epoch" if plan.vision.mode == "training" else "cost_mimg")
+    elif typed.mode == "training":
+        speed_unit, cost_unit = "tps_training", "cost_epoch"
     knobs = [render(lang, k.text) for k in typed.plan.knobs] if typed.plan else []
     return RecommendationView(
         options=options, rejections=rejections, recommended=next((o for o in options if o.recommended), None),
+        speed_unit=speed_unit, cost_unit=cost_unit,
         reason=render(lang, typed.headline), assumptions=knobs + [render(lang, a) for a in typed.assumptions],
         summary=advice.summary(typed, lang),
     )

@@ -69,3 +69,35 @@ async def test_the_app_and_intake_give_the_same_plan_and_document(tmp_path: Path
     for lang in ("fr", "en"):
         assert after_profile(render_proposal(chatted, "md", lang)) == after_profile(
             render_proposal(filed, "md", lang))
+
+
+VISION_ANSWERS = {
+    "customer": "Atelier Dupin", "use_case": "vision", "vision_model": "YOLOv8x", "vision_mode": "entraînement",
+    "precision": "bf16", "image_resolution": "1024", "batch_size": "32", "dataset_size_bytes": "20 Go",
+    "dataset_images": "118 287", "optimizer": "je ne sais pas", "checkpoint_interval_min": "je ne sais pas",
+    "framework": "PyTorch", "framework_version": "je ne sais pas", "num_gpus": "1",
+    "deployment": "station de travail", "rendering_cad": "non", "ecc_required": "non", "budget_eur": "pas de limite",
+    "power_limit_w": "pas de limite",
+}
+
+
+async def test_a_vision_interview_ends_on_images_per_second_not_tokens(tmp_path: Path) -> None:
+    from textual.widgets import DataTable
+
+    from tests.tui.screen_text import screen_text
+
+    app = SizerApp(production_backend_factory(tmp_path / "s.db"), AppConfig(cursor_blink=False, output_dir=tmp_path))
+    async with app.run_test(size=(120, 60)) as pilot:
+        await settle(pilot)
+        for _ in range(len(VISION_ANSWERS) + 2):
+            if isinstance(app.screen, ResultsScreen):
+                break
+            question = app.session.engine.state.current_question  # type: ignore[union-attr]
+            await say(pilot, VISION_ANSWERS[question])
+        assert isinstance(app.screen, ResultsScreen)
+        table = app.screen.query_one(DataTable)
+        labels = [str(c.label) for c in table.columns.values()]
+        assert "images/s" in labels and "€/époque" in labels and "tok/s" not in labels
+        text = screen_text(app)
+        assert "images/s" in text and "Enterprise Max (ACD-014)" in text  # 52 GiB per GPU: the 96 GB card
+        assert "tokens" not in text

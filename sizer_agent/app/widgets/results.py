@@ -37,6 +37,14 @@ def _maybe(value: float | None, lang: Lang, digits: int = 0, suffix: str = "") -
     return "—" if value is None else f"{format_number(value, lang, digits)}{suffix}"
 
 
+# The speed and cost of the job in its own unit: serving tokens, training tokens and epochs, images.
+SPEED_COLUMN = {"tps": "results.tps", "tps_training": "results.tps_training", "ips": "results.ips"}
+COST_COLUMN = {"cost": "results.cost", "cost_epoch": "results.cost_epoch", "cost_mimg": "results.cost_mimg"}
+SPEED_CHART = {"tps": "results.chart_tps", "tps_training": "results.chart_tps_training", "ips": "results.chart_ips"}
+COST_CHART = {"cost": "results.chart_cost", "cost_epoch": "results.chart_cost_epoch",
+              "cost_mimg": "results.chart_cost_mimg"}
+
+
 class RecommendationTable(DataTable[Text | str]):
     """The fitting options in the tool's ranking; the recommended one in bold green."""
 
@@ -59,7 +67,7 @@ class RecommendationTable(DataTable[Text | str]):
         lang = self.lang
         self.clear(columns=True)
         for key in ("results.rank", "results.offer", "results.gpu", "results.precision", "results.mem",
-                    "results.tps", "results.cost", "results.price"):
+                    SPEED_COLUMN[self.view.speed_unit], COST_COLUMN[self.view.cost_unit], "results.price"):
             self.add_column(t(key, lang), key=key)
         for rank, option in enumerate(self.view.options, 1):
             style = "bold green" if option.recommended else ""
@@ -117,7 +125,13 @@ class BarChart(Static):
 
     def render(self) -> Text:
         text = Text()
-        text.append(t(self.title_key, self.lang) + "\n", style="bold")
+        # the speed and cost charts speak the job's unit (tokens, epochs, images): results.chart_<unit>
+        key = self.title_key
+        if key == "results.chart_tps":
+            key = SPEED_CHART[self.view.speed_unit]
+        elif key == "results.chart_cost":
+            key = COST_CHART[self.view.cost_unit]
+        text.append(t(key, self.lang) + "\n", style="bold")
         rows = [(o, self.value(o)) for o in self.view.options[:CHART_ROWS]]
         shown = [(o, v) for o, v in rows if v is not None]
         if not shown:
