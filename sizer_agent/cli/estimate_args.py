@@ -7,11 +7,15 @@ Flag names follow vLLM's where they overlap (--max-model-len, --tensor-parallel-
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from tools.errors import InputError
 from tools.estimate import EstimateRequest
 from tools.memory.training import LORA_TARGETS
 from tools.quantization import QUANTIZATION_CHOICES
+
+if TYPE_CHECKING:
+    from tools.vision.estimate import VisionRequest
 
 POSITIVE_INT_FIELDS = ("max_model_len", "input_len", "output_len", "concurrency", "batch_size", "seq_len")
 
@@ -124,3 +128,44 @@ def request_from_args(args: argparse.Namespace) -> EstimateRequest:
     fields = {name: getattr(args, name) for name in EstimateRequest.model_fields if hasattr(args, name)}
     fields["lora_targets"] = targets
     return EstimateRequest(**fields)
+
+
+def add_vision_arguments(parser: argparse.ArgumentParser, *, gpus: bool = True) -> None:
+    """--task vision and its flags (estimate, recommend). Shared flags whose vision meaning differs
+    (--batch-size, --optimizer) get their defaults per task in vision_request_from_args."""
+    vision = parser.add_argument_group("computer vision (--task vision)")
+    vision.add_argument("--task", choices=["language", "vision"], default="language",
+                        help="language (default): a transformer language model; vision: CNN, ViT or detector")
+    vision.add_argument("--resolution", type=_positive_int, default=224, help="image side in pixels (224)")
+    vision.add_argument("--num-classes", type=_positive_int, help="classes of the head (default: the architecture's)")
+    if gpus:
+        vision.add_argument("--gpus", type=_positive_int, default=1, help="data-parallel GPUs (1)")
+    vision.add_argument("--checkpointing", action="store_true", help="activation checkpointing per block")
+    vision.add_argument("--dataset-images", type=_positive_int, help="images per epoch: the epoch time")
+    parser.set_defaults(batch_size=None, optimizer=None)
+    for action in parser._actions:
+        if action.dest == "optimizer" and action.choices is not None:
+            action.choices = [*action.choices, "sgd_momentum"]
+            action.help = "language: adamw (default), adamw8bit, paged_adamw8bit, sgd, adafactor; vision: " \
+                          "sgd_momentum (default), sgd, adamw, adamw8bit"
+        if action.dest == "batch_size":
+            action.help = "micro-batch per GPU (language: 1; vision: images per GPU, 32)"
+
+
+def vision_request_from_args(args: argparse.Namespace) -> VisionRequest:
+    """tools.vision.estimate.VisionRequest from --task vision flags (InputError naming the flag otherwise)."""
+    from tools.vision.estimate import VISION_DTYPES, VISION_OPTIMIZERS, VisionRequest
+
+    dtype = "float32" if args.dtype == "auto" else args.dtype
+    if dtype not in VISION_DTYPES:
+        raise InputError("--dtype", f"{args.dtype!r} is not a vision training/inference dtype",
+                         "float32, bfloat16, float16")
+    optimizer = args.optimizer or "sgd_momentum"
+    if optimizer not in VISION_OPTIMIZERS:
+        raise InputError("--optimizer", f"{optimizer!r} is not sized for vision", ", ".join(VISION_OPTIMIZERS))
+    return VisionRequest(model=args.model, resolution=args.resolution, batch_size=args.batch_size or 32,
+                         mode=args.mode, dtype=dtype, num_classes=args.num_classes, optimizer=optimizer,
+                         gpus=getattr(args, "gpus", 1), checkpointing=args.checkpointing,
+                         gpu=getattr(args, "gpu", None), gpu_memory_gib=getattr(args, "gpu_memory_gib", None),
+                         dataset_images=args.dataset_images)
+

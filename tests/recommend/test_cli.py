@@ -99,3 +99,22 @@ def test_option_parsers_reject_garbage_cleanly() -> None:
             assert value > 0 if parse is _positive else 0 <= value < 1
 
     check()
+
+
+def test_recommend_a_vision_job() -> None:
+    """--task vision: the same recommendation, sized in images; language-only flags are refused with it."""
+    import pytest
+
+    pytest.importorskip("timm")
+    out = cli("recommend", "--task", "vision", "--model", "resnet18", "--resolution", "64", "--batch-size", "8",
+              "--mode", "inference", "--dtype", "bfloat16", "--units", "workstation", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    plan = data["plan"]
+    assert data["status"] == "recommended" and plan["vision"]["images_per_s"] > 0 and plan["serving"] is None
+    assert plan["vision"]["request"]["model"] == "resnet18" and plan["request"] is None
+    text = cli("recommend", "--task", "vision", "--model", "resnet18", "--resolution", "64", "--batch-size", "8",
+               "--mode", "inference", "--units", "workstation", "--lang", "fr")
+    assert text.returncode == 0 and "images/s" in text.stdout and "img/s" in text.stdout
+    bad = cli("recommend", "--model", "llama-3.1-8b", "--dataset-images", "1000")
+    assert bad.returncode == 2 and "--task vision" in bad.stderr and "Traceback" not in bad.stderr

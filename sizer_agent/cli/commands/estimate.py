@@ -7,7 +7,12 @@ import json
 from typing import Any
 
 from sizer_agent.cli.commands.recommend import render_perf
-from sizer_agent.cli.estimate_args import _positive_int, add_estimate_arguments, request_from_args
+from sizer_agent.cli.estimate_args import (
+    add_estimate_arguments,
+    add_vision_arguments,
+    request_from_args,
+    vision_request_from_args,
+)
 from sizer_agent.cli.units import bar, both, gib, params
 from sizer_agent.i18n import render as i18n_render
 from tools.errors import InputError
@@ -62,23 +67,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_estimate_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON (schema: docs/estimate.md, "
                         "docs/vision.md with --task vision)")
-    vision = parser.add_argument_group("computer vision (--task vision)")
-    vision.add_argument("--task", choices=["language", "vision"], default="language",
-                        help="language (default): a transformer language model; vision: CNN, ViT or detector")
-    vision.add_argument("--resolution", type=_positive_int, default=224, help="image side in pixels (224)")
-    vision.add_argument("--num-classes", type=_positive_int, help="classes of the head (default: the architecture's)")
-    vision.add_argument("--gpus", type=_positive_int, default=1, help="data-parallel GPUs (1)")
-    vision.add_argument("--checkpointing", action="store_true", help="activation checkpointing per block")
-    vision.add_argument("--dataset-images", type=_positive_int, help="images per epoch: epoch time with --gpu")
-    # Shared flags whose vision meaning differs: defaults are filled per task in run().
-    parser.set_defaults(batch_size=None, optimizer=None)
-    for action in parser._actions:
-        if action.dest == "optimizer" and action.choices is not None:
-            action.choices = [*action.choices, "sgd_momentum"]
-            action.help = "language: adamw (default), adamw8bit, paged_adamw8bit, sgd, adafactor; vision: " \
-                          "sgd_momentum (default), sgd, adamw, adamw8bit"
-        if action.dest == "batch_size":
-            action.help = "micro-batch per GPU (language: 1; vision: images per GPU, 32)"
+    add_vision_arguments(parser)
 
 
 def render(result: EstimateResult) -> str:
@@ -158,19 +147,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_vision(args: argparse.Namespace) -> int:
-    from tools.vision.estimate import VISION_DTYPES, VISION_OPTIMIZERS, VisionRequest, estimate_vision
+    from tools.vision.estimate import estimate_vision
 
-    dtype = "float32" if args.dtype == "auto" else args.dtype
-    if dtype not in VISION_DTYPES:
-        raise InputError("--dtype", f"{args.dtype!r} is not a vision training/inference dtype", "float32, bfloat16, "
-                         "float16")
-    optimizer = args.optimizer or "sgd_momentum"
-    if optimizer not in VISION_OPTIMIZERS:
-        raise InputError("--optimizer", f"{optimizer!r} is not sized for vision", ", ".join(VISION_OPTIMIZERS))
-    request = VisionRequest(model=args.model, resolution=args.resolution, batch_size=args.batch_size or 32,
-                            mode=args.mode, dtype=dtype, num_classes=args.num_classes, optimizer=optimizer,
-                            gpus=args.gpus, checkpointing=args.checkpointing, gpu=args.gpu,
-                            gpu_memory_gib=args.gpu_memory_gib, dataset_images=args.dataset_images)
+    request = vision_request_from_args(args)
     result = estimate_vision(request)
     speed = None
     if args.gpu:

@@ -9,7 +9,14 @@ from pathlib import Path
 
 from sizer_agent import advice
 from sizer_agent.agent.planning import DEPLOYMENT_UNITS
-from sizer_agent.cli.estimate_args import add_estimate_arguments, number, positive_float, request_from_args
+from sizer_agent.cli.estimate_args import (
+    add_estimate_arguments,
+    add_vision_arguments,
+    number,
+    positive_float,
+    request_from_args,
+    vision_request_from_args,
+)
 from sizer_agent.i18n import Lang
 from sizer_agent.i18n import render as i18n_render
 from tools.catalog.models import UNIT_KINDS
@@ -49,6 +56,8 @@ examples:
   sizer-agent recommend --model qwen2.5-7b --mode training --method lora --batch-size 8 --seq-len 1024 \\
       --units workstation --graphics --dataset-gb 2 --checkpoint-minutes 30 --lang fr
   sizer-agent recommend --model llama-3.1-8b --concurrency 32 --json
+  sizer-agent recommend --task vision --model yolov8x --resolution 1024 --batch-size 32 --mode training \
+      --dtype bfloat16 --dataset-images 118287 --units workstation --budget-eur 30000
 """
 
 
@@ -71,6 +80,7 @@ def _units(text: str) -> list[str]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_estimate_arguments(parser)
+    add_vision_arguments(parser, gpus=False)  # the recommendation chooses the GPU count
     group = parser.add_argument_group("recommendation")
     group.add_argument("--slo-ttft-ms", type=positive_float, help="latency SLA: time to first token at the percentile")
     group.add_argument("--slo-tpot-ms", type=positive_float, help="latency SLA: time per output token (percentile)")
@@ -111,8 +121,20 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         raise InputError("--top", f"must be at least 1, got {args.top}", ">= 1")
     precisions = [p.strip() for p in (args.precisions or "").split(",") if p.strip()]
     units = list(args.units) or list(DEPLOYMENT_UNITS.get(args.deployment or "", ()))
+    vision = args.task == "vision"
+    if not vision:
+        if args.checkpointing or args.dataset_images or args.num_classes:
+            raise InputError("--checkpointing/--dataset-images/--num-classes", "only with --task vision",
+                             "language models: --gradient-checkpointing, --dataset-gb")
+        if args.optimizer == "sgd_momentum":
+            raise InputError("--optimizer", "sgd_momentum is a vision optimizer name",
+                             "adamw, adamw8bit, paged_adamw8bit, sgd (momentum 0.9), adafactor")
+        args.batch_size = args.batch_size or 1
+        args.optimizer = args.optimizer or "adamw"
     return RecommendRequest(
-        workload=request_from_args(args), slo_ttft_ms=args.slo_ttft_ms, slo_tpot_ms=args.slo_tpot_ms,
+        workload=None if vision else request_from_args(args),
+        vision=vision_request_from_args(args) if vision else None,
+        slo_ttft_ms=args.slo_ttft_ms, slo_tpot_ms=args.slo_tpot_ms,
         percentile=args.percentile, budget_eur=args.budget_eur, headroom=args.headroom, units=units,
         deployment=args.deployment, needs_graphics=args.graphics, ecc_required=args.ecc,
         power_limit_w=args.power_limit_w, rack_units=args.rack_units, gpu_preference=args.gpu_preference,
@@ -135,16 +157,20 @@ def _num(value: float | None, fmt: str = "{:,.0f}") -> str:
 
 def render(result: RecommendResult, top: int = 25, lang: Lang = "en") -> str:
     """The plan in the proposal's own sentences, then every option evaluated with its reasons."""
-    lines = [f"{result.model} · {result.params_total / 1e9:.1f} B · {result.mode}", ""]
+    n = result.params_total
+    size = f"{n / 1e9:.1f} B" if n >= 1e9 else f"{n / 1e6:.1f} M"
+    lines = [f"{result.model} · {size} · {result.mode}", ""]
     lines += advice.summary(result, lang)
+    speed = "img/s" if result.options and result.options[0].vision else "t/s"
     header = (f"{'#':>3} {'fit':<4}{'offer':<20}{'GPU':<24}{'n':>3} {'TPxPPxDP':<9}{'format':<12}"
-              f"{'GiB/GPU':>8}{'TTFT ms':>9}{'TPOT ms':>8}{'t/s':>8}  price")
+              f"{'GiB/GPU':>8}{'TTFT ms':>9}{'TPOT ms':>8}{speed:>8}  price")
     lines += ["", header, "-" * len(header)]
     for index, o in enumerate(result.options[:top], 1):
         p = o.parallelism
         need = "-" if o.memory is None else f"{o.memory.load_bytes / 2**30:.1f}"
         s = o.serving
-        tokens = s.sustained_output_tokens_per_s if s else (o.training.tokens_per_s if o.training else None)
+        tokens = s.sustained_output_tokens_per_s if s else (o.training.tokens_per_s if o.training else (
+            o.vision.images_per_s if o.vision else None))
         lines.append(
             f"{index:>3} {'yes' if o.fits else 'no':<4}{o.offer_id[:19]:<20}{o.gpu_name[:23]:<24}{p.num_gpus:>3} "
             f"{p.tensor_parallel}x{p.pipeline_parallel}x{p.data_parallel:<5}{o.weight_precision[:11]:<12}"
