@@ -14,7 +14,8 @@ CLDR data, does the locale work: "1 234,5" with a narrow no-break space in Frenc
     gb       bytes as decimal gigabytes            72,7 Go / 72.7 GB (disk, datasets, seed arithmetic)
     eur      euros, no decimals                    55 480 € / €55,480
     eur2     euros, 2 decimals                     0,42 € / €0.42
-    eura     euros, cents below 100 €                 0,45 € / 1 234 €
+    eura     euros, cents below 100 €              0,45 € / 1 234 €
+    dur      seconds, in ms below one second       18 ms / 0,7 s
     pct      a fraction as a percentage            10 % / 10%
     pct1     same, 1 decimal
     ms       milliseconds                          500 ms
@@ -233,6 +234,11 @@ class _Formatter(string.Formatter):
             return with_unit(number(None if x is None else x * 100, lang, 1 if spec == "pct1" else 0), "%")
         if spec == "ms":
             return with_unit(number(value, lang), "ms")
+        if spec == "dur":  # a duration in seconds, in ms below one second: "18 ms", "0,7 s"
+            x = _finite(value)
+            if x is not None and x < 1:
+                return with_unit(number(x * 1000, lang), "ms")
+            return with_unit(trimmed(value, lang, 1), "s")
         if spec in ("s", "h"):
             return with_unit(trimmed(value, lang, 1), spec)
         if spec == "w":

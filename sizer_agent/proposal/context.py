@@ -362,6 +362,7 @@ def _training_acceptance(plan: Plan, model: str) -> tuple[list[AcceptanceLimit],
 # below the estimate is what a machine that runs as planned can miss by.
 VISION_THROUGHPUT_TOLERANCE = 0.25
 VISION_BENCH_STEPS = 50
+VISION_HEADROOM = 0.10  # tools.evaluate.DEFAULT_HEADROOM: what the recommendation keeps free on each card
 
 
 def _vision_acceptance(plan: Plan) -> tuple[list[AcceptanceLimit], list[Command]]:
@@ -376,15 +377,16 @@ def _vision_acceptance(plan: Plan) -> tuple[list[AcceptanceLimit], list[Command]
     if r.mode == "training":
         flags.append(f"--optimizer {r.optimizer}")
     flags.append(f"--steps {VISION_BENCH_STEPS} --device cuda --json")
-    usable = m.gpu_memory_bytes
+    usable = int(m.gpu_memory_bytes * (1 - VISION_HEADROOM))
     limits = [
         AcceptanceLimit(index=1, code="images_per_s", comparator=">=", unit="images_per_s", command=1,
                         value=v.images_per_s_per_gpu * (1 - VISION_THROUGHPUT_TOLERANCE),
                         basis=Msg("basis.vision_throughput", estimate=v.images_per_s_per_gpu,
                                   tolerance=VISION_THROUGHPUT_TOLERANCE)),
-        AcceptanceLimit(index=2, code="peak_memory", comparator="<=", unit="bytes", command=1,
-                        value=min(usable, m.total_bytes * (1 + TRAINING_MEMORY_TOLERANCE)),
-                        basis=Msg("basis.vision_memory", need=m.total_bytes, tolerance=TRAINING_MEMORY_TOLERANCE,
+        # The fit criterion itself: no OOM with the allocator's headroom. An estimate + x % limit would fail
+        # YOLO runs whose label assignment the trace does not count (published logs: +15 % median).
+        AcceptanceLimit(index=2, code="peak_memory", comparator="<=", unit="bytes", command=1, value=usable,
+                        basis=Msg("basis.vision_memory", need=m.total_bytes, headroom=VISION_HEADROOM,
                                   usable=usable)),
     ]
     return limits, [Command(index=1, kind="vision", text=" ".join(flags))]

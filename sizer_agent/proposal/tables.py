@@ -237,6 +237,8 @@ def costs(h: _Helpers, plan: Plan) -> Any:
         rows.append([h.t("costs.tco", years=c.amortisation_years), h.eur(c.tco_eur)])
     if c.eur_per_million_tokens is not None:
         rows.append([h.t("costs.per_million"), h.eur(c.eur_per_million_tokens, 2)])
+    if c.eur_per_million_images is not None:
+        rows.append([h.t("costs.per_million_images"), h.eur(c.eur_per_million_images, 2)])
     if c.eur_per_epoch is not None:
         rows.append([h.t("costs.per_epoch"), h.eur(c.eur_per_epoch, 2 if c.eur_per_epoch < 100 else 0)])
     if c.tokens_per_s_per_kw is not None:
