@@ -111,7 +111,8 @@ _WORDS_BEFORE_CARD = rf"(?:\s*(?:x|\*)?\s*(?:-\s*)?{_WHICH}(?:(?:gpus?|cartes?|c
 # before a bare card number: a count or an article says it is a card ("a single 5090", "2x 5080")
 _BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the|my|our|this|that|two|deux)|{NUM}"
                           rf"\s*x?)\s*$")
-_NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b|watts?|ms\b|px\b|%)")
+_NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b(?!/)|watts?|ms\b"
+                               r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
 _COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_WORDS_BEFORE_CARD}$")
 _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
                       rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
@@ -230,6 +231,8 @@ GPUS = Rule(
         ("is a single 5090 enough?", {"num_gpus": 1, "gpu_preference": "rtx-5090"}),
         ("2x 5080 in one tower", {"num_gpus": 2, "gpu_preference": "rtx-5080"}),
         ("budget 5090 €", {}),
+        ("gpt-oss-20b on a single 5090 w/ ollama", {"num_gpus": 1, "gpu_preference": "rtx-5090"}),
+        ("one 5080 w/ 16 GB", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("deux nœuds de 8 x H200", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
     ),

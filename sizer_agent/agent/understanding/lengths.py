@@ -177,10 +177,19 @@ OUTPUT = Rule(
               ("on veut générer les fiches produits ; les fiches font environ 300 tokens", {"output_len": 300}),
               ("draft client letters of about 600 tokens", {"output_len": 600}),
               ("des résumés d'articles de 150 tokens", {"output_len": 150}),
-              ("summaries of reports of 200 tokens each", {"output_len": 200})),
+              ("summaries of reports of 200 tokens each", {"output_len": 200}),
+              ("about 2 billion output tokens total, ~1k output tokens per sample", {"output_len": 1024}),
+              ("3 milliards de tokens de sortie au total, réponses de 600 tokens", {"output_len": 600}),
+              ("we generate 50M output tokens per day", {})),
 )
 
 
+# a volume, not a length: "2 billion output tokens total", "3 milliards de tokens au total", "1M tokens per day"
+_TOTAL_AFTER = re.compile(r"\s*(?:(?:de |d')?(?:output |input |de sortie |d'entree )?(?:tokens?|toks?)\s*)?"
+                          r"(?:(?:de sortie|en sortie|output|generes|generated|d'entree|input)\s*)?"
+                          r"(?:au total|in total|total|en tout|overall|altogether|(?:par|per|a|each|chaque)\s*"
+                          r"(?:jour|day|nuit|night|mois|month|semaine|week|an|year|heure|hour|run|job))\b")
+_MAX_LENGTH = {"input_len": 2**21, "output_len": 2**20, "context_len": 10 * 2**20}  # beyond: a volume, not a length
 # a speed, not a length: "20 tokens per second", "40 tok/s"
 _RATE_AFTER = re.compile(r"\s*(?:tokens?|toks?)?\s*(?:/\s*s(?:ec)?\b|/\s*seconde?|per sec\w*|par sec\w*|a la seconde"
                          r"|each second|chaque seconde)")
@@ -193,7 +202,10 @@ def _first_tokens(
     def build(m: re.Match[str], msg: Message) -> int | None:
         if _RATE_AFTER.match(msg.text, m.end()) or (skip is not None and skip(m)):
             return None
-        return _tokens(m, msg)
+        if _TOTAL_AFTER.match(msg.text, m.end(2) if m.group(2) else m.end(1)):
+            return None
+        value = _tokens(m, msg)
+        return value if value is not None and value <= _MAX_LENGTH[field] else None
 
     # the whole phrase is reported; only the figure is blanked for the other rules
     return first_match(message, field, ((p, build) for p in patterns),

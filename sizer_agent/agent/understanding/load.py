@@ -18,7 +18,8 @@ from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
 from sizer_agent.agent.understanding.text import Message, words
 
 _SIMULTANEOUS = re.compile(words(
-    r"simultan\w*", r"concurrent\w*", r"en meme temps", r"a meme temps", r"at the same time", r"in the same time",
+    r"simultan\w*", r"concurrent\w*", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
+    r"a meme temps", r"at the same time", r"in the same time",
     r"in same time", r"at once", r"in parallel", r"en parallele", r"a la fois", r"at peak", r"au pic", r"en pointe",
     r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
     r"au plus fort", r"peak concurrency", r"en concurrence", r"connectes en meme temps", r"live at the same time",
@@ -38,6 +39,18 @@ _POPULATION = words(
     r"architectes", r"architects", r"visitors", r"visiteurs", r"tenants", r"locataires", r"citoyens", r"pupils",
     r"soignants", r"chauffeurs", r"drivers", r"ppl", r"players", r"joueurs", r"colleagues", r"collegues", r"coworkers",
     r"pharmaciens", r"pharmacists", r"vendors", r"partners", r"partenaires", r"franchisees", r"franchises",
+    r"volunteers", r"benevoles", r"dispatchers", r"brokers", r"courtiers", r"underwriters", r"inspectors",
+    r"inspecteurs", r"auditors", r"auditeurs", r"managers", r"cadres", r"secretaires", r"secretaries", r"paralegals",
+    r"notaires", r"notaries", r"radiologists", r"radiologues", r"surgeons", r"chirurgiens", r"caregivers",
+    r"aides-soignants", r"officers", r"clerks", r"tellers", r"bankers", r"banquiers", r"planners", r"buyers",
+    r"acheteurs", r"merchants", r"commercants", r"retailers", r"farmers", r"agriculteurs", r"adherents",
+    r"societaires", r"policyholders", r"assures", r"beneficiaires", r"beneficiaries", r"learners", r"apprenants",
+    r"trainees", r"stagiaires", r"interns", r"residents", r"staffers", r"reps", r"representatives",
+    r"representants", r"tutors", r"tuteurs", r"instructors", r"formateurs", r"professors", r"professeurs",
+    r"lecturers", r"doctorants", r"postdocs", r"coders", r"programmeurs", r"programmers", r"testers", r"support agents",
+    r"translators", r"traducteurs", r"interpreters", r"interpretes", r"librarians", r"bibliothecaires", r"archivists",
+    r"archivistes", r"caseworkers", r"social workers", r"travailleurs sociaux", r"police officers", r"gendarmes",
+    r"policiers", r"firefighters", r"pompiers", r"pilots", r"pilotes", r"mechanics", r"mecaniciens",
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -50,7 +63,13 @@ _RATE = re.compile(r"\s*(?:/|per|par|a|an|each|chaque|every)\s*(?:s\b|sec|second
 _DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|data|archives?)\s+(?:de\s+|d'|of\s+)?"
                           r"(?:\w+\s+)?$")
 # up to three words between a figure and its noun, and "d'"/"de"/"of" ("une vingtaine d'utilisateurs")
-_FILLER = r"(?:d'|de\s+|of\s+)?(?:[a-z'-]+\s+){0,3}?"
+# ("8 millions d'avis clients" counts reviews: after "de"/"of" the noun comes at once, or after a possessive
+# or an adjective that goes before it; the words between never hold a preposition: "1M tickets from customers")
+_BEFORE_NOUN = (r"(?:nos|our|the|ses|leurs|their|mes|my|vos|your|ces|these|those|its|nouveaux|nouvelles|new|futurs?"
+                r"|futures|future|jeunes|young|anciens|former|autres|other|internal|external|regular)\s+")
+_FILLER = (rf"(?:(?:d'|de\s+|of\s+)(?:{_BEFORE_NOUN}){{0,2}}"
+           r"|(?:(?!(?:d'|de|des|du|of|from|for|pour|par|by|with|avec|sur|on|in|dans|per|a|an|et|and|ou|or)\b)"
+           r"[a-z'-]+\s+){0,3}?)")
 _PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|en pointe|at peak)\b")
 # "dont la moitié en même temps", "half of them at once": a share of a population, not a count of its own
 _PORTION = re.compile(r"\b(?:la moitie|moitie|half|un tiers|a third|un quart|a quarter|la plupart|most|certains"
@@ -135,6 +154,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"(?:registered|total|named|potential|internal|inscrits|potentiels?|internes?)\s+{_USERS}\s*:?\s*{_ABOUT}{_COUNT}",
         rf"{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|au total|in total)\s*:?\s*{_ABOUT}{_COUNT}",
         rf"{_COUNT}\s*{_FILLER}{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|potential|nommes|named)(?![\w])",
+        # "8 000 courtiers inscrits", "1,200 registered brokers": whoever is registered is a population
+        rf"{_COUNT}\s+(?:[a-z-]+\s+)?(?:inscrits|inscrites|enregistres|registered)(?![\w])",
+        rf"{_COUNT}\s+(?:registered|inscrits)\s+[a-z]+s(?![\w])",
         rf"{_COUNT}\s*{_FILLER}{_USERS}{_TOTAL}",
         rf"{_COUNT}\s*(?:potential|registered|named|internal|total)\s+{_USERS}",
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
@@ -151,6 +173,8 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_ABOUT}{_COUNT}",
         rf"{_COUNT}\s*{_REQUESTS}",
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
+        # "peaking at 60", "peaks of 45 at month end", "avec des pics à 40": the figure after its peak
+        rf"(?<![\w])(?:peak(?:ing|s)?|pics?|pointes?)\s+(?:at|of|to|a|de|jusqu'a)\s+{_ABOUT}{_COUNT}",
     ))
     users = _figures(message, (rf"{_COUNT}\s*{_FILLER}{_USERS}", rf"{_USERS}\s*:\s*{_ABOUT}{_COUNT}"))
     users = [u for u in users if not any(p[0] <= u[0] < p[1] for p in population)]  # "300 users potentiels"
@@ -164,7 +188,9 @@ def find_load(message: Message) -> Iterator[Found]:
 
     users, population = apart(users), apart(population)
     if peak:
-        start, end, value = peak[0]
+        # several peak figures ("5 à la fois, jusqu'à 15 aux heures de pointe", "20-30 concurrent, peaking at
+        # 60"): the concurrency is the peak, the largest
+        start, end, value = max(peak, key=lambda p: (p[2], -p[0]))
         yield Found("concurrency", value, start, end)
         others = [f for f in sorted(population + users) if f[2] != value or population]
         if others:
@@ -213,6 +239,14 @@ LOAD = Rule(
         ("1 500 chauffeurs, dont 40 en même temps", {"head_count": 1500, "concurrency": 40}),
         ("for around 600 ppl", {"head_count": 600}),
         ("30 juristes, une demi-douzaine en simultané", {"head_count": 30, "concurrency": 6}),
+        ("typical load 15 concurrent requests, peaks of 45 at month end", {"concurrency": 45}),
+        ("classer 3 millions d'avis clients", {}), ("summarise 1M support tickets from customers", {}),
+        ("12 000 adhérents inscrits", {"head_count": 12000}), ("4,000 registered brokers", {"head_count": 4000}),
+        ("about 40 volunteers in total", {"head_count": 40}),
+        ("30 personnes, jamais plus de 6 en mm temps", {"head_count": 30, "concurrency": 6}),
+        ("D'habitude 10 requêtes en parallèle, avec des pics à 40 le lundi", {"concurrency": 40}),
+        ("usually 8 users at once, up to 25 at the same time during exams", {"concurrency": 25}),
+        ("Entre 40 et 60 utilisateurs simultanés selon les jours", {"concurrency": 60}),
     ),
     doc="peak concurrency and head count, kept apart",
 )

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
-from sizer_agent.agent.understanding.text import Message, words
+from sizer_agent.agent.understanding.text import Message, plain, words
 
 # "server" is a machine, except the software kind: "inference server", "serveur vLLM", "API server".
 _SOFTWARE_SERVER = re.compile(r"(?:inference|inferences|api|web|vllm|tgi|triton|openai|mcp|http|model|modele|mcp"
@@ -34,6 +34,12 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
 _COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
 
 
+# the edition of a card, or a rack-scale product, is part of a product's name, not where it runs:
+# "RTX PRO 6000 Server Edition", "édition Workstation", "(workstation edition)", "GB200 NVL72 racks"
+_CARD_EDITION_BEFORE = re.compile(r"(?:edition|6000|blackwell|max-?q|ada|(?:la |the )?version|nvl\d+)\s*\(?\s*$")
+_CARD_EDITION_AFTER = re.compile(r"\s*(?:edition|version|card|carte)s?\b")
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -43,6 +49,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if value == "server" and m.group(0).startswith(("serveur", "server")) and (
                     _SOFTWARE_SERVER.search(message.text[max(0, m.start() - 20):m.start()])
                     or _SOFTWARE_SERVER_AFTER.match(message.text[m.end():m.end() + 20])):
+                continue
+            if _CARD_EDITION_BEFORE.search(plain(message.words(max(0, m.start() - 25), m.start()))) or (
+                    _CARD_EDITION_AFTER.match(message.text, m.end())):
                 continue
             mentions.append((m.start(), m.end(), value))
     if mentions:
@@ -63,7 +72,10 @@ DEPLOYMENT = Rule(
               ("one 8x B200 box in the DC", {"deployment": "server"}),
               ("our k8s cluster in our DC", {"deployment": "server"}),
               ("une machine de bureau suffira", {"deployment": "workstation"}),
-              ("un ordinateur de bureau avec une RTX 5090", {"deployment": "workstation"})),
+              ("un ordinateur de bureau avec une RTX 5090", {"deployment": "workstation"}),
+              ("two RTX PRO 6000 Server Edition cards", {}), ("une RTX PRO 6000 Blackwell édition Workstation", {}),
+              ("one RTX PRO 6000 Blackwell (workstation edition)", {}), ("we are pricing GB200 NVL72 racks", {}),
+              ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
@@ -117,14 +129,20 @@ ECC = Rule(
               ("ECC (not required)", {"ecc_required": False})),
 )
 
-_NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres)")
+# after the amount: another currency, or a unit that makes it no amount ("une enveloppe électrique de 400 kW")
+_NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres|w\b|watts?|va\b|go\b|gb\b|to\b|tb\b"
+                        r"|tokens?|users?|utilisateurs?|gpus?|cartes?|cards?|%|ms\b|h\b|heures?|hours?)")
+# before the amount: another currency ("£8k", "US$ 50,000", "USD 40k")
+_CURRENCY_BEFORE = re.compile(r"(?:\$|£|usd|gbp|chf|dollars?)\s*$")
+# "enveloppe électrique", "power budget": a limit of power, not of money
+_POWER_WORDS = re.compile(r"electri\w*|puissance|power|energ\w*|thermi\w*|watt\w*|consommation|consumption")
 # a price of one thing ("the H100 costs 30k€ each") is not the budget
 _UNIT_PRICE = re.compile(r"(?:co[uû]t\w*|cost\w*|prix|price\w*|tarif\w*|vaut|worth|a l'unite|l'unite|each|chacune?"
                          r"|per (?:gpu|card|unit)|par (?:gpu|carte))")
 _PERIODIC = re.compile(r"^\s*(?:ht\s*|ttc\s*)?(?:/|par|per|a|an|each|chaque)\s*(?:mois|month|h\b|hour|heure|an\b|year"
                        r"|annee|jour|day|semaine|week)|^\s*(?:mensuels?|monthly|annuels?|yearly|par gpu|per gpu)")
 _EURO = r"(?:€|euros?|eur)(?![a-z])"
-_MONEY_SCALE = r"(k|m|millions?)?"
+_MONEY_SCALE = r"(k|m|millions?)?(?![a-z])"  # "25k€", "1,2 M€"; not the k of "400 kW"
 
 
 def find_budget(message: Message) -> Iterator[Found]:
@@ -140,8 +158,10 @@ def find_budget(message: Message) -> Iterator[Found]:
         for m in re.finditer(pattern, text):
             if message.negated(m.start()) or _NOT_EUROS.match(text[m.end(1):m.end(1) + 12]):
                 continue
-            dollars = re.search(r"\$\s*$", text[max(0, m.start(1) - 2):m.start(1)])
+            dollars = _CURRENCY_BEFORE.search(text[max(0, m.start(1) - 8):m.start(1)])
             if _PERIODIC.match(text[m.end():m.end() + 14]) or dollars:
+                continue
+            if pattern is patterns[0] and _POWER_WORDS.search(text[m.start():m.start(1)]):
                 continue
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
                                                or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
@@ -161,17 +181,24 @@ BUDGET = Rule(
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget around 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
               ("$50k budget", {}), ("1,2 M€", {"budget_eur": 1_200_000.0}),
-              ("une H100 coûte environ 30 000 € pièce", {}), ("the H100 is 30k€ each", {})),
+              ("une H100 coûte environ 30 000 € pièce", {}), ("the H100 is 30k€ each", {}),
+              ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),
+              ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
+              ("budget 3 000 GPU-hours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0})),
 )
 
 _PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit
+# a number that is a card's name is no figure: "RTX 5090 w/ 32 GB" is "with", "GeForce 4090 W" a typo
+_CARD_BEFORE = re.compile(r"(?:rtx|gtx|geforce|quadro|radeon|rx|pro|arc)\s*$")
 POWER = pattern_rule(
     "power-limit", "power_limit_w",
-    rf"({NUM})\s*(kw|w|watts?|kilowatts?)(?![\w])(?!\s*(?:par|per|each|chacune?|/)\s*(?:gpu|carte|card))",
-    lambda m, msg: None if _PER_CARD.search(msg.text[max(0, m.start() - 15):m.start()])
+    rf"({NUM})\s*(kw|w|watts?|kilowatts?)(?![\w/])(?!\s*(?:par|per|each|chacune?|/)\s*(?:gpu|carte|card))",
+    lambda m, msg: None if (_PER_CARD.search(msg.text[max(0, m.start() - 15):m.start()])
+                            or _CARD_BEFORE.search(msg.text[max(0, m.start() - 10):m.start()]))
     else numbers.watts(m.group(1), m.group(2), msg.lang),
     examples=(("3 kW max", {"power_limit_w": 3000.0}), ("1,6 kW", {"power_limit_w": 1600.0}),
-              ("700 W per GPU", {})),
+              ("700 W per GPU", {}), ("a 5090 w/ ollama", {}), ("RTX 4090 w/ 24 GB", {}),
+              ("GeForce 5080 W", {}), ("1200 W max, prise standard", {"power_limit_w": 1200.0})),
 )
 
 RACK_UNITS = pattern_rule(

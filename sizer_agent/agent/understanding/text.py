@@ -85,10 +85,16 @@ _CLAUSE_END = re.compile(r"[.;:!?()\[\]\n]|,\s|\s(?:but|mais|and|et|however|cepe
 _SCOPE_WORDS = 5
 
 
+# "je n'ai qu'une station de travail", "on n'a besoin que de 2 GPU": "ne … que" says "only", not "not"
+_ONLY = re.compile(r"(?:(?!\b(?:pas|plus|jamais|rien|aucune?|point|personne)\b)[^.;:!?\n])*?\bqu(?:'|e\b)")
+
+
 def _negation_scopes(text: str) -> list[tuple[int, int]]:
     scopes = []
     for m in _NEGATOR.finditer(text):
         if _NOT_A_NEGATION.match(text, m.end()):
+            continue
+        if m.group(0) == "n'" and _ONLY.match(text[m.end():m.end() + 60]):
             continue
         start = m.end()
         end_match = _CLAUSE_END.search(text, start)

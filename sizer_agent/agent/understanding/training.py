@@ -134,18 +134,31 @@ DATASET = Rule(
               ("~40 GB\n- Model: Qwen3 8B", {"dataset_size_bytes": 40_000_000_000})),
 )
 
+_MAX_BATCH = 65_536  # a larger figure after "batch" counts documents or tokens, not a batch
+
+
+def _batch(value: int | None) -> int | None:
+    return value if value is not None and value <= _MAX_BATCH else None
+
+
+# "lot" is a batch only with its size said as one ("lots de 64", "taille de lot 32"): "Lot 2 :" numbers a
+# tender's part, "traitement par lots : 3 milliards de tokens" is batch work of that volume
 BATCH_SIZE = pattern_rule(
     "batch-size", "batch_size",
-    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|lots?(?!\s+of\b))(?:[ _-]?size)?"
+    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|taille de lots?|lots?(?=\s+de\s|\s*=))(?:[ _-]?size)?"
     rf"(?:\s+(?:global|total|effecti\w*|per-device|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
     rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b|documents?|docs"
+    rf"|(?:de |d'|of )?tokens?"
     rf"|images?|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?|(?:\w+\s+)?(?:par|per|a|an|each)\s+"
     rf"(?:jour|day|nuit|night|heure|hour|semaine|week|mois|month)))"
     rf"|({NUM})\s*(?:par batch|per batch|par lot|samples? per (?:batch|gpu)|sequences? par batch)",
-    lambda m, msg: numbers.count(m.group(1) or m.group(2), None, msg.lang),
+    lambda m, msg: _batch(numbers.count(m.group(1) or m.group(2), None, msg.lang)),
     examples=(("batch 4", {"batch_size": 4}), ("batch size de 16", {"batch_size": 16}),
               ("batch inference on 10 000 documents", {}), ("batch global 128", {"batch_size": 128}),
               ("des batchs de 64 requêtes", {"batch_size": 64}), ("we batch 32 prompts at a time", {"batch_size": 32}),
               ("batch 16 total", {"batch_size": 16}), ("batch of 5000 requests per night", {}),
-              ("lots of 50 users", {})),
+              ("lots of 50 users", {}),
+              ("Lot 2 : fourniture d'un serveur", {}), ("Marché public, lot 3 : un serveur 2U", {}),
+              ("des lots de 64 séquences", {"batch_size": 64}), ("taille de lot 32", {"batch_size": 32}),
+              ("Traitement par lots : 3 milliards de tokens", {}), ("batch of 2,000,000 rows", {})),
 )
