@@ -118,6 +118,8 @@ _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?
                       rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
                       rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?!\s*(?:serveur|server|box|machine"
                       rf"|workstation|node|instance|rig|cloud)s?\b)")
+_PRICED = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:coute\w*|costs?|vaut|valent|is priced|are priced|sells? for"
+                     r"|se vend\w*|est a|is at|runs about)\b")
 _RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
 # "nœud" folds to "noud" (one character each: positions are kept)
@@ -193,6 +195,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
     for m in _GENERIC.finditer(text):
         if message.negated(m.start()) or _RANGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             continue
+        if _PRICED.match(text, m.end()):
+            continue  # "une carte coûte 8 000 €": what one costs, not how many are planned
         generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
         if generic:
             yield Found("num_gpus", _per_machine(message, m.start(), generic), m.start(), m.end())
@@ -235,6 +239,7 @@ GPUS = Rule(
         ("one 5080 w/ 16 GB", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("deux nœuds de 8 x H200", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
+        ("Une carte coûte 8 000 € pièce chez notre revendeur", {}), ("one GPU costs about $2/hour on RunPod", {}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )

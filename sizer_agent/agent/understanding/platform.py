@@ -86,10 +86,22 @@ _RENDERING = words(r"(?<!compte )(?<!comptes )rendu\w*", r"rendering", r"render"
                    r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad")
 
 
-def _boolean(message: Message, field: str, mention: str, after_negative: str) -> Iterator[Found]:
+_QUESTION_END = re.compile(r"[^.!?\n]*\?")
+
+
+def _asked(text: str, start: int) -> bool:
+    """Whether the words at `start` are in a question ("do we need ECC for inference?"): asked, not said."""
+    return bool(_QUESTION_END.match(text, start))
+
+
+def _boolean(message: Message, field: str, mention: str, after_negative: str, *, questions: bool = True) -> Iterator[
+        Found]:
     """True when named, False when named under a negation or followed by 'not needed', 'non' — in its own
-    clause: "CAO sous SolidWorks, pas besoin d'ECC" is CAD, without ECC."""
+    clause: "CAO sous SolidWorks, pas besoin d'ECC" is CAD, without ECC. `questions=False`: a mention in a
+    question says nothing ("faut-il de l'ECC ?")."""
     for m in re.finditer(mention, message.text):
+        if not questions and _asked(message.text, m.start()):
+            continue
         after = message.text[m.end():m.end() + 50]
         negative = message.negated(m.start()) or bool(re.match(after_negative, after))
         yield Found(field, not negative, m.start(), m.end())
@@ -119,14 +131,17 @@ ECC = Rule(
         r"|not required|not needed|pas (?:necessaire|obligatoire|requise?|indispensable|besoin))\b"
         # "ECC souhaitable mais pas obligatoire", "ECC would be nice but not required": wished, not required
         r"|[ \t:=?(-]*(?:\w+[ \t]+){0,4}?(?:mais|but)[ \t]+(?:pas|not)[ \t]+(?:obligatoire|required|needed|mandatory"
-        r"|necessaire|indispensable|essential|a must)\b"),
+        r"|necessaire|indispensable|essential|a must)\b", questions=False),
     examples=(("ECC obligatoire", {"ecc_required": True}), ("pas besoin d'ECC", {"ecc_required": False}),
               ("ECC not required", {"ecc_required": False}),
               ("ECC souhaitable mais pas obligatoire", {"ecc_required": False}),
               ("ECC obligatoire, pas de CAO", {"ecc_required": True}),
               ("ECC would be nice but not required", {"ecc_required": False}),
               ("ECC RAM and no rendering", {"ecc_required": True}), ("ECC, no CAD", {"ecc_required": True}),
-              ("ECC (not required)", {"ecc_required": False})),
+              ("ECC (not required)", {"ecc_required": False}),
+              ("do we need ECC for inference? we're serving Qwen3", {}),
+              ("Est-ce qu'on a besoin de mémoire ECC pour de l'inférence ?", {}),
+              ("Is ECC required for fine-tuning? Our IT says ECC is mandatory.", {"ecc_required": True})),
 )
 
 # after the amount: another currency, or a unit that makes it no amount ("une enveloppe électrique de 400 kW")

@@ -107,6 +107,39 @@ def _negation_scopes(text: str) -> list[tuple[int, int]]:
     return scopes
 
 
+# -- corrections within a message ----------------------------------------------------------------------
+# "contexte 32k... non, 16k", "64k context — sorry, I meant 8k", "batch de 8, pardon, batch de 16", "Qwen3
+# Coder 480B... actually no, too big, make it Qwen2.5 32B": the words just before a correction marker are
+# taken back. They are blanked before any rule reads the message, so the corrected value is read, or none
+# (the interview asks) — never the one taken back. The marker is said within a sentence (after "...", a
+# comma or a dash), and a bare "non"/"no" is one only before a figure or "en fait"/"actually" ("CAO, non,
+# pas besoin" answers a question).
+_RETRACT = re.compile(
+    # a bare "non"/"no" before a figure or "en fait": after "...", "…" (folded to "."), a comma or a dash
+    r"(?:\.{1,3}|,|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu)[ \t]+)?(?:non|no|nope)[ \t]*[,!.]?[ \t]*"
+    r"(?=\d|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole)"
+    # a word that corrects, within the sentence: "— sorry,", ", pardon,", "... actually no"
+    r"|(?:\.{2,3}|,|[ \t]-{1,2})[ \t]*(?:sorry|pardon|desole|oops|oups|correction|erratum|my bad|scratch that"
+    r"|make that|ou plutot|or rather|i meant|je voulais dire|enfin non|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non))"
+    r"(?![\w])")
+_RETRACT_WORDS = 4  # at most the last few words before the marker: "… pour nos 60 devs avec Qwen3 Coder 480B"
+_PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
+
+
+def retracted_spans(text: str) -> list[tuple[int, int]]:
+    """The words a correction within the message takes back: (start, end) in `text`."""
+    spans = []
+    for m in _RETRACT.finditer(text):
+        before = text[:m.start()]
+        bound = max((b.end() for b in _PHRASE_START.finditer(before, max(0, m.start() - 120))), default=0)
+        words = [w for w in re.finditer(r"\S+", text[bound:m.start()])]
+        if not words:
+            continue
+        first = words[max(0, len(words) - _RETRACT_WORDS)]
+        spans.append((bound + first.start(), m.start()))
+    return spans
+
+
 # -- approximation markers -------------------------------------------------------------------------------
 APPROX_BEFORE = re.compile(
     r"(?:" + words(r"environ", r"env\.?", r"approx\w*", r"about", r"around", r"roughly", r"circa", r"ca\.",
@@ -141,6 +174,8 @@ class Message:
         if rewrites:
             message._apply(rewrites)
         message.negations = _negation_scopes(message.text)
+        for start, end in retracted_spans(message.text):
+            message.claim(start, end)
         return message
 
     def _apply(self, rewrites: list[tuple[int, int, str, bool]]) -> None:

@@ -82,6 +82,9 @@ _NOT_DATA = re.compile(rf"(?:{_MEMORY}|\b[a-z]{{1,3}}\d{{2,4}}[a-z]?\b|\b\d{{4}}
 _MEMORY_WORDS = re.compile(rf"\b(?:{_MEMORY})\b")
 
 
+_AFTER_A_NAME = re.compile(r"_\s*(?:w/|with|avec|de|of|\(|,|-)?\s*$")  # right after words a rule has read
+
+
 def _line_around(text: str, start: int, end: int, before: int, after: int) -> str:
     """The words just before and after a span, within its line."""
     left = text[max(0, start - before):start].rsplit("\n", 1)[-1]
@@ -110,6 +113,8 @@ def find_dataset(message: Message) -> Iterator[Found]:
     for m in re.finditer(BYTES, text):
         if message.negated(m.start()) or _NOT_DATA.search(_line_around(text, m.start(), m.end(), 12, 15)):
             continue
+        if _AFTER_A_NAME.search(text, max(0, m.start() - 10), m.start()):
+            continue  # "RTX 5090 w/ 32GB", "Llama 3.1 8B (16 GB)": the memory of the thing just named
         value = numbers.byte_count(m.group(1), m.group(2), message.lang)
         if value is not None and value >= 10**8:  # below 100 MB it is a file, not a training set
             yield Found("dataset_size_bytes", value, m.start(), m.end())
