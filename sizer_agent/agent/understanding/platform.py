@@ -11,18 +11,25 @@ from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
 from sizer_agent.agent.understanding.text import Message, plain, words
 
 # "server" is a machine, except the software kind: "inference server", "serveur vLLM", "API server".
-_SOFTWARE_SERVER = re.compile(r"(?:inference|inferences|api|web|vllm|tgi|triton|openai|mcp|http|model|modele|mcp"
-                              r"|d'inference|de modeles?|llama|ollama)\W*$")
-_SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference|d'api|vllm|openai|http|web|mcp|de modeles?)")
+# ("un serveur d'inférence" is a machine one buys — "budget … pour un serveur d'inférence", "un serveur
+# d'inférence on-prem" — unless a serving engine names it: "un serveur d'inférence vLLM")
+_SOFTWARE_SERVER = re.compile(r"(?:api|web|vllm|tgi|triton|openai|mcp|http|model|modele|mcp|de modeles?|llama|ollama"
+                              r"|sglang|(?:vllm|tgi|triton|openai|sglang|ollama)[\w-]*\W+inference)\W*$")
+_SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference\W+(?:vllm|tgi|triton|openai|sglang|ollama|llama\.cpp"
+                                    r"|compatible)|d'api|vllm|openai|http|web|mcp|de modeles?)")
 DEPLOYMENTS: tuple[tuple[str, str], ...] = (
     (words(r"stations? de travail", r"workstations?", r"desktop",
-           r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne) tour(?! de table| d'horizon)",
+           r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne|ma|notre|cette|sa) tour"
+           r"(?! de table| d'horizon)",
            r"towers?", r"sous (?:le|un) bureau",
            r"under (?:the|a|my) desk", r"deskside",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
+           r"stations? (?:de calcul|graphiques?|gpu|ia)",
+           r"(?:une|la|ma|notre|cette) station(?= (?:avec|equipee|with))",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
-           r"runpod", r"en location", r"louer", r"loue", r"location de gpu", r"rent", r"rented", r"renting", r"rental",
+           r"runpod", r"en location", r"lou(?:er|e|es|ons|ez|ent|erait|erions|eriez|eraient|era|erons|erez)",
+           r"location de gpu", r"rent", r"rents", r"rented", r"renting", r"rental", r"vast\.ai",
            r"nuage", r"hyperscaler\w*", r"outscale", r"iaas"), "cloud"),
     (words(r"serveurs?", r"servers?", r"baies?", r"racks?", r"datacenters?", r"data ?centers?", r"datacentres?",
            r"data centres?", r"centre de donnees", r"on[- ]?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",
@@ -64,15 +71,25 @@ DEPLOYMENT = Rule(
     examples=(("station de travail", {"deployment": "workstation"}), ("serveur en baie", {"deployment": "server"}),
               ("on-prem, pas de cloud", {"deployment": "server"}), ("sur AWS", {"deployment": "cloud"}),
               ("budget autour de 25k€", {}), ("un serveur d'inférence vLLM", {}),
+              ("budget de 60 000 $ pour un serveur d'inférence qui servira Llama", {"deployment": "server"}),
+              ("il nous faut un serveur d'inférence avec 2 L40S", {"deployment": "server"}),
+              ("we run a vLLM inference server in AWS", {"deployment": "cloud"}),
               ("Quel est le meilleur GPU pour un serveur IA ?", {"deployment": "server"}),
               ("ça rentre dans une RTX 5080 ?", {}), ("a big tower with four GPUs", {"deployment": "workstation"}),
               ("Poste pour le labo", {"deployment": "workstation"}), ("faisons un tour d'horizon", {}),
               ("format tour", {"deployment": "workstation"}),
+              ("traduire 30 000 documents sur ma tour", {"deployment": "workstation"}),
               ("everything runs on prem", {"deployment": "server"}),
               ("one 8x B200 box in the DC", {"deployment": "server"}),
               ("our k8s cluster in our DC", {"deployment": "server"}),
               ("une machine de bureau suffira", {"deployment": "workstation"}),
               ("un ordinateur de bureau avec une RTX 5090", {"deployment": "workstation"}),
+              ("On louerait à l'heure sur Lambda ou Vast.", {"deployment": "cloud"}),
+              ("nous louerions deux H100", {"deployment": "cloud"}),
+              ("Budget de 9 000 € pour une station avec une RTX 5090", {"deployment": "workstation"}),
+              ("une station de calcul avec 2 GPU", {"deployment": "workstation"}),
+              ("la station de métro la plus proche", {}),
+              ("Je n'ai accès qu'à une station de travail", {"deployment": "workstation"}),
               ("two RTX PRO 6000 Server Edition cards", {}), ("une RTX PRO 6000 Blackwell édition Workstation", {}),
               ("one RTX PRO 6000 Blackwell (workstation edition)", {}), ("we are pricing GB200 NVL72 racks", {}),
               ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"})),

@@ -95,6 +95,9 @@ def _line_around(text: str, start: int, end: int, before: int, after: int) -> st
 def find_dataset(message: Message) -> Iterator[Found]:
     text = message.text
     for pattern in (rf"{_DATA_BEFORE}\D{{0,25}}?{BYTES}", rf"{BYTES}{_DATA_AFTER}",
+                    # "20k examples (~50 MB)", "12 000 paires, 80 Mo": the size of the examples just counted
+                    rf"(?<![\w])(?:examples?|exemples?|samples?|echantillons?|pairs|paires|rows|lignes|dialogues)"
+                    rf"\s*[(,:-]?\s*(?:~|about\s+|environ\s+|soit\s+)?{BYTES}",
                     # "Data is 20 000 examples, 80 MB", "Corpus: 9M product reviews (~40 GB)": a count between
                     rf"{_DATA_BEFORE}(?P<gap>[^.;\n_]{{0,40}}?){BYTES}"):
         for m in re.finditer(pattern, text):
@@ -136,7 +139,9 @@ DATASET = Rule(
               ("one RTX 5090. Is 32GB enough?", {}), ("est-ce que 24 Go suffisent ?", {}),
               ("about half a terabyte of logs", {"dataset_size_bytes": 500_000_000_000}),
               ("2 terabytes of scans", {"dataset_size_bytes": 2_000_000_000_000}),
-              ("~40 GB\n- Model: Qwen3 8B", {"dataset_size_bytes": 40_000_000_000})),
+              ("~40 GB\n- Model: Qwen3 8B", {"dataset_size_bytes": 40_000_000_000}),
+              ("20k examples (~50 MB)", {"dataset_size_bytes": 50_000_000}),
+              ("8 000 paires question-réponse, 12 000 exemples, soit 30 Mo", {"dataset_size_bytes": 30_000_000})),
 )
 
 _MAX_BATCH = 65_536  # a larger figure after "batch" counts documents or tokens, not a batch
