@@ -114,6 +114,21 @@ _BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the
 _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b(?!/)|watts?|ms\b"
                                r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
 _COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_WORDS_BEFORE_CARD}$")
+_ARTICLE_BEFORE = re.compile(rf"(?<![\w'])()(?:a|an){_WORDS_BEFORE_CARD}$")
+# a card the catalogue does not have, counted: "2x 4090", "une RTX 4090", "four A6000s", "3 V100" — the count
+# is labelled, the card is not (SCHEMA)
+_OTHER_CARD = re.compile(r"(?:(?:nvidia|geforce|amd|radeon)\s+)?(?:rtx\s*a?\d{4}(?:\s*(?:ti|super))?"
+                         r"|gtx\s*\d{3,4}(?:\s*ti)?|(?<![\w.,])[2-5]0[5-9]0(?:\s*(?:ti|super))?|(?<![\w.,])(?:a|v|p|t)\d{1,4}(?:\s*\d{2}\s*g[bo])?"
+                         r"|rx\s*\d{4}\w*)s?(?![\w]|[.,]\d)")
+# hardware the message replaces is not planned: "our two V100s will be replaced", "en fin de vie"
+_REPLACED = re.compile(r"\b(?:replac\w*|remplac\w*|swap\w*|retir\w*|decommission\w*|upgrad\w*|au lieu|instead of"
+                       r"|obsolete\w*|trop vieux|too old|end of life|fin de vie|renouvel\w*|renew\w*)\b")
+# "a B300 system", "an H100 server": the article counts the machine, not its cards
+_MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|cluster|rack|instance|platform|pod|vm)s?\b")
+# "a single 8-GPU node", "two 8-GPU servers": GPUs per machine, times the machines
+_PER_BOX = re.compile(rf"(?<![\w.,])({NUM})-gpus?\s+(?:node|server|box|machine|serveur|noeud|noud|instance|vm)s?\b")
+_BOXES_BEFORE = re.compile(rf"(?:({NUM})|two|three|four|deux|trois|quatre|a single|single|one|a|an|un|une|un seul"
+                           rf"|une seule)\s*x?\s*$")
 _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
                       rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
                       rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?!\s*(?:serveur|server|box|machine"
@@ -135,10 +150,14 @@ def _card_end(text: str, m: re.Match[str]) -> int:
     return _CARD_WORDS.match(text, m.end("model")).end()  # type: ignore[union-attr]  # * always matches
 
 
-def _count_at(message: Message, start: int, end: int) -> tuple[int, int, int] | None:
-    """(value, start, end) of a count written just before a card, or 'x8' just after it."""
+def _count_at(message: Message, start: int, end: int, *, article: bool = True) -> tuple[int, int, int] | None:
+    """(value, start, end) of a count written just before a card, or 'x8' just after it. `article`: an English
+    article counts one ("it's got a 5080 in it", "an H100 would do"), unless the card's price is what is said."""
     text = message.text
     before = _COUNT_BEFORE.search(text[max(0, start - 30):start])
+    if before is None and article and message.lang == "en" and not (_PRICED.match(text, end)
+                                                                    or _MACHINE_AFTER.match(text, end)):
+        before = _ARTICLE_BEFORE.search(text[max(0, start - 30):start])
     if before and not _RANGE_BEFORE.search(text[max(0, start - 40):start - len(before.group(0))]):
         value = numbers.count(before.group(1), None, message.lang) if before.group(1) else 1
         if value:
@@ -186,11 +205,21 @@ def find_gpus(message: Message) -> Iterator[Found]:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
     for m, _ in cards:
-        counted = _count_at(message, m.start(), m.end())
+        counted = _count_at(message, m.start(), m.end(), article=not compared)
         if counted:
             value, start, end = counted
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
             yield Found("num_gpus", _per_machine(message, start, value), start, end, figure=figure)
+            return
+    for m in _PER_BOX.finditer(text):
+        if message.negated(m.start()):
+            continue
+        per_box = numbers.count(m.group(1), None, message.lang)
+        boxes = _BOXES_BEFORE.search(text[max(0, m.start() - 20):m.start()])
+        many = numbers.count(boxes.group(1), None, message.lang) if boxes and boxes.group(1) else (
+            _WORD_COUNTS.get(boxes.group(0).strip().split()[0], 1) if boxes else 1)
+        if per_box and many:
+            yield Found("num_gpus", per_box * many, m.start() - (len(boxes.group(0)) if boxes else 0), m.end())
             return
     for m in _GENERIC.finditer(text):
         if message.negated(m.start()) or _RANGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
@@ -201,6 +230,17 @@ def find_gpus(message: Message) -> Iterator[Found]:
         if generic:
             yield Found("num_gpus", _per_machine(message, m.start(), generic), m.start(), m.end())
             return
+    if not cards:
+        for m in _OTHER_CARD.finditer(text):
+            if message.negated(m.start()) or _NOT_A_CARD_AFTER.match(text, m.end()):
+                continue
+            if _REPLACED.search(text):
+                continue  # a card the catalogue lacks is mostly old: any replacement said, and it is not planned
+            counted = _count_at(message, m.start(), m.end())
+            if counted:
+                value, start, end = counted
+                yield Found("num_gpus", _per_machine(message, start, value), start, end)
+                return
     if cards:
         of_them = _OF_THEM.search(text, cards[0][0].end())
         if of_them and of_them.start() - cards[0][0].end() < 80:
@@ -240,6 +280,14 @@ GPUS = Rule(
         ("deux nœuds de 8 x H200", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
         ("Une carte coûte 8 000 € pièce chez notre revendeur", {}), ("one GPU costs about $2/hour on RunPod", {}),
+        ("can i run it on my desktop? it's got a 5080 in it", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
+        ("Looking at an RTX 5080 for a QLoRA run", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
+        ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),
+        ("Considering a B300 system for inference", {"gpu_preference": "b300"}),
+        ("2x 4090 ça passe ou pas ?", {"num_gpus": 2}), ("J'ai déjà une RTX 4090, c'est assez ?", {"num_gpus": 1}),
+        ("we have three A6000s in a tower", {"num_gpus": 3}),
+        ("nos 2 V100 seront remplacées", {}), ("budget 4090 €", {}),
+        ("Is a single 8-GPU node enough?", {"num_gpus": 8}), ("two 8-GPU servers", {"num_gpus": 16}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )
