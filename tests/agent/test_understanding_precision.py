@@ -120,3 +120,21 @@ def test_two_models_named_give_the_chosen_one_or_a_question(text: str, expected:
 def test_a_number_or_name_read_with_a_weak_cue_is_not_a_value(text: str, absent: tuple[str, ...]) -> None:
     found = values(text)
     assert not set(absent) & set(found), found
+
+
+# -- found on the second batch of our own messages, said otherwise ------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("need quote asap: 4U box, 4x L40S", {"deployment": "server", "rack_units": 4}),
+    ("3 L40S ou 2 H100 pour du Llama 3.1 70B ?", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
+    ("We'd rent 8x H200 to batch-caption 3M product images; budget €20k", {"budget_eur": 20000.0}),
+    ("usually 10 users at the same time, up to 35 at month end", {"concurrency": 35}),
+    ("Prompts de 4k tokens (correction : 6k)", {}),
+    ("50 000 résumés à générer par nuit, résumés de 200 tokens", {"output_len": 200}),
+])
+def test_second_batch_causes(text: str, expected: dict[str, object]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert "num_gpus" not in found or "ou" not in text  # compared configurations give no count
+    assert "input_len" not in found or "correction" not in text

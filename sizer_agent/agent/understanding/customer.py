@@ -52,7 +52,7 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Transports|Assurances|Mairie|Lyc[ée]e|Coll[èe]ge|University|College|Institute|Bank|Hospital|Clinic"
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
-              r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Instituto|Istituto|Universidad|Universit[àä]t?"
+              r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
               r"|Hochschule|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
 _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistics|Logistique|Energy|[ÉE]nergie|Services"
@@ -65,7 +65,9 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Genomics|Electronics|Instruments|Devices"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy)")
-_SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$")
+_SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
+                       r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
+                       r"(?:of|de|du|des)\b")
 
 _I = "(?i:"  # introducers are matched whatever their case; the name itself must be capitalised
 _OF = r"(?:(?:de|du|of|at|chez)(?![\w])|d['’])"  # a whole word: "by DeepSeek" holds no "de"
@@ -73,6 +75,11 @@ _THE = r"(?:(?i:the|la|le|les)[ \t]+|(?i:l)['’])?"  # "at the Port Authority o
 # "l'agence de com' Studio Véga", "a consultancy firm Brandt Partners": what kind, then the name (two words
 # at least)
 _KIND_THEN_NAME = r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?:(?:de|d'|of)[ \t]*)?[a-zà-ÿ][\w'’-]*){1,2}[ \t]+" + NAME
+# ("la clinique vétérinaire Vetalia": one word is enough when the kind is said by adjectives, with no
+# preposition that could lead to a place: "une agence basée à Lyon")
+_KIND_ADJ_NAME = (r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?!(?:de|du|des|d|a|à|au|en|in|at|of|from|based|basee?s?|near"
+                  r"|pres|sur|on|pour|for|avec|with|et|and|qui|that|which)\b)[a-zà-ÿ][\w-]*){1,2}[ \t]+" + NAME
+                  + r"(?=[ \t]*[:,.;)(!?\n]|[ \t]*$)")
 # "Le GHT Cœur de France voudrait…", "The Borough of Eastleigh Council is exploring…": an organisation as the
 # subject of a wish (two words at least)
 _SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+)(?:Le|La|Les|L['’]|The)[ \t]*" + NAME + r"[ \t]+(?:voudrai\w*|souhait\w*|veut"
@@ -84,7 +91,7 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"(?m)(?:^[ \t]*(?:[-•*][ \t]*)?|[ \t][–—|][ \t]+)" + _I + r"client(?: final)?|customer|end customer"
     r"|soci[ée]t[ée]|entreprise|company|organisation|organization|compte|account|cust|clt"
     r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project)[ \t]*:[ \t]*"
-    r"(?P<name>[^\n(:]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*$|,| [–—-]{1,2} )",
+    r"(?P<name>[^\n(:]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
     # "Objet : Dimensionnement serveur IA – Boulangeries Martin", "Subject: GPU sizing for Harlow Legal"
     r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n]*?(?:[ \t][–—-][ \t]+|[ \t](?i:for|pour)[ \t]+)"
     + NAME + r"[ \t]*$",
@@ -102,6 +109,7 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"(?<![\w])" + _ORG_NOUN + r"[ \t]+" + NAME,
     # "un petit cabinet, Lemoine Architectes"
     r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[\w-]+){0,2},[ \t]+" + NAME,
+    _KIND_ADJ_NAME,
     _KIND_THEN_NAME,
     _SUBJECT_NAME,
     # "Pour INRIA Grenoble : …", "… pour le CHU de Nantes : 80 000 images": who it is for, then a colon
@@ -301,7 +309,7 @@ def clean_name(raw: str) -> str | None:
 
 def _institution(original: str, end: int) -> str | None:
     """'Language Technologies Lab at Eastbrook University': the institution a sub-unit belongs to."""
-    m = re.match(rf"[ \t]+(?:at|of|de|du|d')[ \t]*{NAME}", original[end:])
+    m = re.match(rf"(?:[ \t]+(?:at|of|de|du|d')|,)[ \t]*{NAME}", original[end:])
     return clean_name(m.group("name")) if m else None
 
 
@@ -448,6 +456,11 @@ CUSTOMER = Rule(
         ("Pour INRIA Grenoble : Llama 3.1 8B", {"customer": "INRIA Grenoble"}),
         ("For Llama 3.1 70B: what do we need?", {}),
         ("Dr. Amara Osei, Radiology Department, St. Columba's Hospital.", {"customer": "St. Columba's Hospital"}),
+        ("From the Office of Research Computing, Halden University: we plan", {"customer": "Halden University"}),
+        ("pour la clinique vétérinaire Vetalia : un assistant", {"customer": "Vetalia"}),
+        ("une agence basée à Lyon, on veut un chatbot", {}),
+        ("Client: Tavistock & Rowe LLP. They want Llama 3.1 8B", {"customer": "Tavistock & Rowe LLP"}),
+        ("les photos du SAV de Maisons Lenoir", {"customer": "Maisons Lenoir"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )

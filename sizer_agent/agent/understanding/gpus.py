@@ -131,7 +131,8 @@ _BOXES_BEFORE = re.compile(rf"(?:({NUM})|two|three|four|deux|trois|quatre|a sing
                            rf"|une seule)\s*x?\s*$")
 _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
                       rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
-                      rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?!\s*(?:serveur|server|box|machine"
+                      rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?![-\s]*(?:hours?|heures?|hrs?|h\b|mois|months?|jours?|days?)\b)"
+                      rf"(?!\s*(?:serveur|server|box|machine"
                       rf"|workstation|node|instance|rig|cloud)s?\b)")
 _PRICED = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:coute\w*|costs?|vaut|valent|is priced|are priced|sells? for"
                      r"|se vend\w*|est a|is at|runs about)\b")
@@ -204,8 +205,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
     if cards and not compared:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
-    for m, _ in cards:
-        counted = _count_at(message, m.start(), m.end(), article=not compared)
+    for m, _ in ([] if compared else cards):  # "3 L40S ou 2 H100 ?": two configurations, no count
+        counted = _count_at(message, m.start(), m.end())
         if counted:
             value, start, end = counted
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
@@ -287,7 +288,9 @@ GPUS = Rule(
         ("2x 4090 ça passe ou pas ?", {"num_gpus": 2}), ("J'ai déjà une RTX 4090, c'est assez ?", {"num_gpus": 1}),
         ("we have three A6000s in a tower", {"num_gpus": 3}),
         ("nos 2 V100 seront remplacées", {}), ("budget 4090 €", {}),
-        ("Is a single 8-GPU node enough?", {"num_gpus": 8}), ("two 8-GPU servers", {"num_gpus": 16}),
+        ("Is a single 8-GPU node enough?", {"num_gpus": 8}),
+        ("besoin rapide : 3 L40S ou 2 H100 pour du Llama ?", {}), ("4 H100 or 8 L40S, which is cheaper?", {}),
+        ("budget 3,000 GPU-hours on AWS", {}), ("500 heures GPU par mois", {}), ("two 8-GPU servers", {"num_gpus": 16}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )

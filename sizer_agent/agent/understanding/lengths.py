@@ -26,7 +26,7 @@ _ABOUT = r"(?:(?:d')?(?:environ|a peu pres|approx\.?|approximativement)\s*|about
 _INPUT_THINGS = (r"(?:prompts?|inputs?|entrees?|questions?|requetes?|queries|requests?|documents?|docs?|fiches?"
                  r"|tickets?|dossiers?|articles?|reviews?|avis|rapports?|reports?|lettres?|letters?|e-?mails?|mails?"
                  r"|messages?|contrats?|contracts?|transcripts?|notes?|textes?|texts?|chunks?|extraits?|pages?"
-                 r"|conversations?|sources?)")
+                 r"|conversations?|sources?|consignes?|instructions?)")
 _OUTPUT_THINGS = (r"(?:sorties?|outputs?|reponses?|answers?|responses?|replies|reply|completions?|generations?|resumes?"
                   r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?)")
 _GAP_CHAR = r"[^.;\d\n_]"  # between a thing and its length: a few words, no figure, no sentence end
@@ -104,12 +104,15 @@ _QUALIFIER = r"(?:moyen\w*|mean|average|typiques?|typical|[a-z]+\s*\()?"
 # things a message says are generated ("générer les fiches produits", "draft client letters"): their
 # length is the output, even when the same word is usually an input
 _GENERATE = re.compile(rf"(?<![\w])(?:gener\w*|rediger|redige\w*|write|writes|writing|ecrire|produire|produce\w*"
-                       rf"|draft\w*|creer|create\w*)\s+(?:[\w']+\s+){{0,3}}?({_INPUT_THINGS})(?![\w])")
+                       rf"|draft\w*|creer|create\w*)\s+(?:[\w']+\s+){{0,3}}?({_INPUT_THINGS})(?![\w])"
+                       # "200 000 fiches produits à générer", "articles to be written": the verb after its thing
+                       rf"|(?<![\w])({_INPUT_THINGS})\s+(?:[\w']+\s+){{0,2}}?(?:a|to|to be)\s+"
+                       rf"(?:gener\w*|rediger|ecrire|produire|creer|write|written|generated|produced|drafted|draft|create|created)(?![\w])")
 
 
 def _generated(message: Message) -> set[str]:
     """The things the message says are generated, by their stem ("fiches" -> "fiche")."""
-    return {m.group(1).rstrip("s") for m in _GENERATE.finditer(message.text)}
+    return {(m.group(1) or m.group(2)).rstrip("s") for m in _GENERATE.finditer(message.text)}
 
 
 def _input_lengths(message: Message) -> Iterator[Found]:
@@ -165,6 +168,7 @@ INPUT = Rule(
     examples=(("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500}),
               ("each turn is a ~700 token prompt", {"input_len": 700}),
               ("we generate product sheets; sheets are about 400 tokens", {}),
+              ("fiches produits à générer, fiches de 350 tokens, consignes de 200 tokens", {"input_len": 200}),
               ("nos rapports font 2 000 tokens, on veut les résumer", {"input_len": 2000}),
               ("des résumés d'articles de 150 tokens à partir d'articles de 2 000 tokens", {"input_len": 2000})),
 )
@@ -176,6 +180,8 @@ OUTPUT = Rule(
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
               ("on veut générer les fiches produits ; les fiches font environ 300 tokens", {"output_len": 300}),
               ("draft client letters of about 600 tokens", {"output_len": 600}),
+              ("200 000 fiches produits à générer par nuit, fiches de 350 tokens", {"output_len": 350}),
+              ("5,000 reports to be written each week; reports of ~120 tokens", {"output_len": 120}),
               ("des résumés d'articles de 150 tokens", {"output_len": 150}),
               ("summaries of reports of 200 tokens each", {"output_len": 200}),
               ("about 2 billion output tokens total, ~1k output tokens per sample", {"output_len": 1024}),

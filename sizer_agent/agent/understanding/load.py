@@ -88,6 +88,20 @@ _PERSON_AFTER = re.compile(rf"\s*(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|[a-
 _NOUN_AFTER = re.compile(rf"\s*(?:d'|de\s+|of\s+)?(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|{_REQUESTS})")
 
 
+_MORE = re.compile(rf"[^\d]{{0,25}}?(?<![\w])(?:up to|jusqu'a|voire|or even|maybe|perhaps|peut-etre|as many as"
+                   rf"|sometimes|parfois)\s+{_COUNT}(?!\s*(?:\w+\s+)?(?:{_POPULATION}|registered|inscrits|enrolled"
+                   rf"|total|au total|in total))")
+
+
+_SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
+                         r"|notre (?:startup|start-up|pme|entreprise|societe|equipe|boite)"
+                         r"|our (?:company|startup|firm|team|business)|(?:a|an|une?)\s+[\w-]*\s*(?:startup|start-up|pme"
+                         r"|company|firm|entreprise|societe))\b[^.;\n]{0,30}$")
+_FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|their|ses|its|the|les)\s+(?:\w+\s+)?"
+                         r"(?:clients|customers|users|utilisateurs|patients|abonnes|subscribers|visitors|visiteurs|players"
+                         r"|joueurs|citizens|citoyens|members|adherents|public|usagers|shoppers|acheteurs|guests)(?![\w])")
+
+
 def _value(m: re.Match[str], message: Message) -> int | None:
     if m.group(3):
         return 1
@@ -155,8 +169,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|au total|in total)\s*:?\s*{_ABOUT}{_COUNT}",
         rf"{_COUNT}\s*{_FILLER}{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|potential|nommes|named)(?![\w])",
         # "8 000 courtiers inscrits", "1,200 registered brokers": whoever is registered is a population
-        rf"{_COUNT}\s+(?:[a-z-]+\s+)?(?:inscrits|inscrites|enregistres|registered)(?![\w])",
-        rf"{_COUNT}\s+(?:registered|inscrits)\s+[a-z]+s(?![\w])",
+        rf"{_COUNT}\s+(?:[a-z-]+\s+)?(?:inscrits|inscrites|enregistres|registered|enrolled|subscribed|signed up"
+        rf"|licensed)(?![\w])",
+        rf"{_COUNT}\s+(?:registered|inscrits|enrolled|licensed)\s+[a-z]+s(?![\w])",
         rf"{_COUNT}\s*{_FILLER}{_USERS}{_TOTAL}",
         rf"{_COUNT}\s*(?:potential|registered|named|internal|total)\s+{_USERS}",
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
@@ -181,12 +196,25 @@ def find_load(message: Message) -> Iterator[Found]:
     # "4 personnes max": a population said with a maximum is a peak
     peak += [p for p in population if _PEAK_AFTER.match(message.text, p[1])]
     peak = sorted(set(peak))
+    # "30 at once, up to 90 during exams", "200 concurrent at peak (maybe 250 on payday)": a higher figure said
+    # right after a peak, in its sentence, is the peak too
+    for _, end, _ in list(peak):
+        stop = _SENTENCE_END.search(message.text, end)
+        more = _MORE.match(message.text, end, min(stop.start() if stop else len(message.text), end + 50))
+        if more and not message.negated(more.start()):
+            value = _value(more, message)
+            if value:
+                peak.append((more.start(), more.end(), value))
     population = [p for p in population if p not in peak]
 
     def apart(figures: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
         return [f for f in figures if not any(s[0] <= f[0] < s[1] or f[0] <= s[0] < f[1] for s in peak)]
 
     users, population = apart(users), apart(population)
+    if _FOR_OTHERS.search(message.text):
+        # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
+        # introduces itself, is not the number of people who will use the model — its customers will
+        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])]
     if peak:
         # several peak figures ("5 à la fois, jusqu'à 15 aux heures de pointe", "20-30 concurrent, peaking at
         # 60"): the concurrency is the peak, the largest
@@ -243,6 +271,14 @@ LOAD = Rule(
         ("classer 3 millions d'avis clients", {}), ("summarise 1M support tickets from customers", {}),
         ("12 000 adhérents inscrits", {"head_count": 12000}), ("4,000 registered brokers", {"head_count": 4000}),
         ("about 40 volunteers in total", {"head_count": 40}),
+        ("1,200 enrolled, usually 30 online at once and up to 90 during exams",
+         {"head_count": 1200, "concurrency": 90}),
+        ("200 concurrent at peak (maybe 250 on payday)", {"concurrency": 250}),
+        ("une quinzaine en même temps, voire 25 en fin de mois", {"concurrency": 25}),
+        ("50 users at once, up to 500 registered", {"concurrency": 50, "head_count": 500}),
+        ("on est Pivot Data (8 personnes), on veut servir Qwen3 à nos clients, 20 en parallèle", {"concurrency": 20}),
+        ("We're a 12-person agency; the chatbot is for our customers, 30 at a time", {"concurrency": 30}),
+        ("We're a 5-person startup and want a model for the 5 of us", {"head_count": 5}),
         ("30 personnes, jamais plus de 6 en mm temps", {"head_count": 30, "concurrency": 6}),
         ("D'habitude 10 requêtes en parallèle, avec des pics à 40 le lundi", {"concurrency": 40}),
         ("usually 8 users at once, up to 25 at the same time during exams", {"concurrency": 25}),

@@ -36,14 +36,15 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"hgx", r"dgx", r"colocation",
            r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc",
            r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
-           r"rack cabinet", r"network cabinet"), "server"),
+           r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*"), "server"),
 )
 _COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
 
 
 # the edition of a card, or a rack-scale product, is part of a product's name, not where it runs:
-# "RTX PRO 6000 Server Edition", "édition Workstation", "(workstation edition)", "GB200 NVL72 racks"
-_CARD_EDITION_BEFORE = re.compile(r"(?:edition|6000|blackwell|max-?q|ada|(?:la |the )?version|nvl\d+)\s*\(?\s*$")
+# "RTX PRO 6000 Server Edition", "édition Workstation", "(workstation edition)", "GB200 NVL72 racks" — while
+# "one RTX PRO 6000 Blackwell workstation, 128 GB ECC RAM" is a machine
+_CARD_EDITION_BEFORE = re.compile(r"(?:edition|(?:la |the )?version|nvl\d+)\s*\(?\s*$")
 _CARD_EDITION_AFTER = re.compile(r"\s*(?:edition|version|card|carte)s?\b")
 
 
@@ -64,6 +65,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
     if mentions:
         start, end, value = min(mentions)
         yield Found("deployment", value, start, end)
+    elif "rack_units" in message.found_at:  # "4U box": a height in rack units is a rack server's
+        start, end = message.found_at["rack_units"]
+        yield Found("deployment", "server", start, end, claim=False)
 
 
 DEPLOYMENT = Rule(
@@ -90,6 +94,7 @@ DEPLOYMENT = Rule(
               ("une station de calcul avec 2 GPU", {"deployment": "workstation"}),
               ("la station de métro la plus proche", {}),
               ("Je n'ai accès qu'à une station de travail", {"deployment": "workstation"}),
+              ("un serveur rackable", {"deployment": "server"}), ("a rack-mounted box", {"deployment": "server"}),
               ("two RTX PRO 6000 Server Edition cards", {}), ("une RTX PRO 6000 Blackwell édition Workstation", {}),
               ("one RTX PRO 6000 Blackwell (workstation edition)", {}), ("we are pricing GB200 NVL72 racks", {}),
               ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"})),
@@ -181,7 +186,8 @@ def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
     patterns = (  # an amount and its currency are on one line
-        rf"(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap)[^\d\n]{{0,30}}?({NUM})[ \t]*"
+        rf"(?<![\w])(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap)(?![\w])[^\d\n]{{0,30}}?"
+        rf"({NUM})[ \t]*"
         rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?",
         rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*{_EURO}",
         rf"€[ \t]*({NUM})[ \t]*{_MONEY_SCALE}",
@@ -216,7 +222,8 @@ BUDGET = Rule(
               ("une H100 coûte environ 30 000 € pièce", {}), ("the H100 is 30k€ each", {}),
               ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
-              ("budget 3 000 GPU-hours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0})),
+              ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
+              ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0})),
 )
 
 _PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit

@@ -119,7 +119,8 @@ _RETRACT = re.compile(
     r"(?:\.{1,3}|,|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu)[ \t]+)?(?:non|no|nope)[ \t]*[,!.]?[ \t]*"
     r"(?=\d|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole)"
     # a word that corrects, within the sentence: "— sorry,", ", pardon,", "... actually no"
-    r"|(?:\.{2,3}|,|[ \t]-{1,2})[ \t]*(?:sorry|pardon|desole|oops|oups|correction|erratum|my bad|scratch that"
+    r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*(?:sorry|pardon|desole|oops|oups|correction|erratum|my bad|scratch that"
+    r"|edit|rectif\w*"
     r"|make that|ou plutot|or rather|i meant|je voulais dire|enfin non|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non))"
     r"(?![\w])")
 _RETRACT_WORDS = 4  # at most the last few words before the marker: "… pour nos 60 devs avec Qwen3 Coder 480B"
