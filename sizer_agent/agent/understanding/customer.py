@@ -185,6 +185,13 @@ STOP = frozenset(plain(w) for w in (
     "hq", "siège", "yolo", "resnet", "vit", "efficientnet", "segformer", "sam", "u-net", "ide", "slack", "teams",
     "excel", "sharepoint", "confluence", "jira", "python", "docker", "kubernetes", "k8s", "rh", "hr", "it", "si",
     "amazon", "oracle", "ibm", "apple", "anthropic", "mistralai", "hetzner", "vultr", "paperspace", "modal",
+    # more clouds, GPU renters, hardware makers and tools: never the customer ("louer chez Nebius")
+    "nebius", "hyperstack", "together", "groq", "fireworks", "replicate", "vast", "vast.ai", "crusoe", "datacrunch",
+    "ionos", "exoscale", "infomaniak", "cloudflare", "alibaba", "tencent", "huawei", "gcore", "leaseweb",
+    "digitalocean", "linode", "akamai", "civo", "sesterce", "fluidstack", "asus", "gigabyte", "msi", "pny",
+    "inspur", "fujitsu", "cisco", "atos", "eviden", "ldlc", "bechtle", "langchain", "llamaindex", "openwebui",
+    "librechat", "anythingllm", "comfyui", "gradio", "streamlit", "fastapi", "kserve", "nim", "github",
+    "gitlab", "notion", "salesforce", "sap", "servicenow", "zendesk", "whatsapp", "outlook", "m365",
 ))
 
 
