@@ -139,11 +139,13 @@ _PRICED = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:coute\w*|costs?|vaut|valent|is p
 _RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
 # "nœud" folds to "noud" (one character each: positions are kept)
-_MACHINES = re.compile(rf"({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks)(?![\w])")
+_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks)"
+                       rf"(?![\w])")
 _EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noe?ud|machine)|per (?:server|node|machine)|apiece)")
 _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
                       r"(?:of them|of those|d'entre elles|de ces cartes)")
-_COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather)\b")
+COMPARISON = _COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather|options?"
+                                      r"|alternatives?|choix|choice|either|soit|hesit\w*|torn)\b|\(b\)|\b2\)")
 _WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
 
 
@@ -169,13 +171,24 @@ def _count_at(message: Message, start: int, end: int, *, article: bool = True) -
     return None
 
 
-def _per_machine(message: Message, count_start: int, value: int) -> int:
+_EACH_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:each|chacun\w*|apiece|par (?:serveur|noe?ud|machine)"
+                         r"|per (?:server|node|machine))")
+
+
+def _per_machine(message: Message, count_start: int, value: int, count_end: int | None = None) -> int:
     """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it."""
     sentence = message.text[max(0, count_start - 80):count_start + 60]
     machines = list(_MACHINES.finditer(message.text, max(0, count_start - 80), count_start))
     joined = machines and re.fullmatch(r"\s*(?:de|d'|of|with|avec)\s*", message.text[machines[-1].end():count_start])
     if machines and (_EACH.search(sentence) or joined):
         n = numbers.count(machines[-1].group(1), None, message.lang)
+        if n and n > 1:
+            return n * value
+    # "nodes come with 8 GPUs each; we'd take 4 nodes": the machines said after a count per machine
+    each = _EACH_AFTER.match(message.text, count_end) if count_end is not None else None
+    if each and not machines:
+        after = next(_MACHINES.finditer(message.text, each.end(), each.end() + 60), None)
+        n = numbers.count(after.group(1), None, message.lang) if after else None
         if n and n > 1:
             return n * value
     return value
@@ -229,7 +242,7 @@ def find_gpus(message: Message) -> Iterator[Found]:
             continue  # "une carte coûte 8 000 €": what one costs, not how many are planned
         generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
         if generic:
-            yield Found("num_gpus", _per_machine(message, m.start(), generic), m.start(), m.end())
+            yield Found("num_gpus", _per_machine(message, m.start(), generic, m.end()), m.start(), m.end())
             return
     if not cards:
         for m in _OTHER_CARD.finditer(text):
@@ -291,6 +304,9 @@ GPUS = Rule(
         ("Is a single 8-GPU node enough?", {"num_gpus": 8}),
         ("besoin rapide : 3 L40S ou 2 H100 pour du Llama ?", {}), ("4 H100 or 8 L40S, which is cheaper?", {}),
         ("budget 3,000 GPU-hours on AWS", {}), ("500 heures GPU par mois", {}), ("two 8-GPU servers", {"num_gpus": 16}),
+        ("The B200 nodes come with 8 GPUs each; we'd take 4 nodes", {"num_gpus": 32, "gpu_preference": "b200"}),
+        ("les nœuds ont 4 GPU chacun, il en faut 3 nœuds", {"num_gpus": 12}),
+        ("two options: (a) 4x H200 on-prem, (b) rent 8x H100", {}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )

@@ -26,7 +26,8 @@ _ABOUT = r"(?:(?:d')?(?:environ|a peu pres|approx\.?|approximativement)\s*|about
 _INPUT_THINGS = (r"(?:prompts?|inputs?|entrees?|questions?|requetes?|queries|requests?|documents?|docs?|fiches?"
                  r"|tickets?|dossiers?|articles?|reviews?|avis|rapports?|reports?|lettres?|letters?|e-?mails?|mails?"
                  r"|messages?|contrats?|contracts?|transcripts?|notes?|textes?|texts?|chunks?|extraits?|pages?"
-                 r"|conversations?|sources?|consignes?|instructions?)")
+                 r"|conversations?|sources?|consignes?|instructions?|notices?|manuels?|manuals?|procedures?"
+                 r"|specifications?|specs?|descriptions?|transcriptions?|dialogues?)")
 _OUTPUT_THINGS = (r"(?:sorties?|outputs?|reponses?|answers?|responses?|replies|reply|completions?|generations?|resumes?"
                   r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?)")
 _GAP_CHAR = r"[^.;\d\n_]"  # between a thing and its length: a few words, no figure, no sentence end
@@ -80,7 +81,8 @@ CONTEXT = Rule(
         rf"(?<![\w])(?:contexte|context|ctx|fenetre(?: de contexte)?|context window|window|sequence length"
         rf"|longueur de sequence|longueurs? de sequence|seq(?:uence)?s?[ _-]?len(?:gth)?s?|max[ _-]?(?:model[ _-]?)?len"
         rf"|max_model_len|sequences?|seq)"
-        rf"\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to)?\s*(?:de\s*|of\s*)?{_ABOUT}"
+        rf"\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera|will be)?\s*"
+        rf"(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
         rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
         rf"|de longueur de sequence)\b",
@@ -89,7 +91,8 @@ CONTEXT = Rule(
         rf"{TOKENS}{_TOK}\s*(?:per|par)\s+(?:sample|exemple|echantillon|sequence)\s*(?:max(?:imum)?)?",
         rf"{TOKENS}\s*tokens?\s*(?:max(?:imum)?|maxi|at most|au plus)\b",
     )),
-    examples=(("contexte 8k", {"context_len": 8192}), ("128k context", {"context_len": 131072}),
+    examples=(("contexte 8k", {"context_len": 8192}), ("Context is 4k.", {"context_len": 4096}),
+              ("The window is 8 hours.", {}), ("fenêtre de 6 h la nuit", {}), ("128k context", {"context_len": 131072}),
               ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768}),
               ("4096 tokens max", {"context_len": 4096}), ("2048-token sequences", {"context_len": 2048}),
               ("8k sequences", {"context_len": 8192}), ("batches of 64 sequences", {}),
@@ -195,6 +198,10 @@ _TOTAL_AFTER = re.compile(r"\s*(?:(?:de |d')?(?:output |input |de sortie |d'entr
                           r"(?:(?:de sortie|en sortie|output|generes|generated|d'entree|input)\s*)?"
                           r"(?:au total|in total|total|en tout|overall|altogether|(?:par|per|a|each|chaque)\s*"
                           r"(?:jour|day|nuit|night|mois|month|semaine|week|an|year|heure|hour|run|job))\b")
+# a figure in another unit is no length: "the window is 8 hours", "réponses de 2 s"
+_OTHER_UNIT_AFTER = re.compile(r"\s*(?:h\b|heures?|hours?|hrs?\b|min\b|minutes?|s\b|sec\b|secondes?|seconds?|ms\b"
+                               r"|jours?|days?|nuits?|nights?|%|€|euros?|go\b|gb\b|users?|utilisateurs?|gpus?)")
+_MIN_CONTEXT = 128  # a context window is hundreds of tokens at least
 _MAX_LENGTH = {"input_len": 2**21, "output_len": 2**20, "context_len": 10 * 2**20}  # beyond: a volume, not a length
 # a speed, not a length: "20 tokens per second", "40 tok/s"
 _RATE_AFTER = re.compile(r"\s*(?:tokens?|toks?)?\s*(?:/\s*s(?:ec)?\b|/\s*seconde?|per sec\w*|par sec\w*|a la seconde"
@@ -208,10 +215,13 @@ def _first_tokens(
     def build(m: re.Match[str], msg: Message) -> int | None:
         if _RATE_AFTER.match(msg.text, m.end()) or (skip is not None and skip(m)):
             return None
-        if _TOTAL_AFTER.match(msg.text, m.end(2) if m.group(2) else m.end(1)):
+        figure_end = m.end(2) if m.group(2) else m.end(1)
+        if _TOTAL_AFTER.match(msg.text, figure_end) or _OTHER_UNIT_AFTER.match(msg.text, figure_end):
             return None
         value = _tokens(m, msg)
-        return value if value is not None and value <= _MAX_LENGTH[field] else None
+        if value is None or value > _MAX_LENGTH[field] or (field == "context_len" and value < _MIN_CONTEXT):
+            return None
+        return value
 
     # the whole phrase is reported; only the figure is blanked for the other rules
     return first_match(message, field, ((p, build) for p in patterns),

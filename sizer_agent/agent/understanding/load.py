@@ -315,6 +315,10 @@ def growth_ratio(text: str) -> float | None:
     return None
 
 
+_CARD_AFTER = re.compile(r"\s*(?:nvidia\s+|amd\s+)?(?:rtx|gtx|[a-z]{1,3}\d{2,4}|\d{4}\b|gpus?|cartes?|cards?|nodes?"
+                         r"|serveurs?|servers?|noe?uds?)")
+
+
 def find_growth(message: Message) -> Iterator[Found]:
     text = message.text
     patterns = (
@@ -336,6 +340,8 @@ def find_growth(message: Message) -> Iterator[Found]:
                 if re.search(r"precision|check|verifi", clause) or (
                         len(text.split()) > 3 and not _GROWTH_CONTEXT.search(clause)):
                     continue
+            if index >= 3 and _CARD_AFTER.match(text, m.end()):
+                continue  # "8x H100": a count of cards, whatever the GPU rule made of it
             value = growth_ratio(m.group(0))
             if value is not None and value >= 1:
                 yield Found("growth_factor", value, m.start(), m.end())
@@ -346,7 +352,7 @@ GROWTH = Rule(
     "growth", ("growth_factor",), find_growth,
     examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
-              ("double precision", {}),
+              ("double precision", {}), ("rent 8x H100 on CoreWeave for 100 concurrent users", {}),
               ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
               ("traffic is increasing by 30% a year", {"growth_factor": 1.3})),
 )

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.gpus import COMPARISON
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
 from sizer_agent.agent.understanding.text import Message, plain, words
@@ -48,6 +49,25 @@ _CARD_EDITION_BEFORE = re.compile(r"(?:edition|(?:la |the )?version|nvl\d+)\s*\(
 _CARD_EDITION_AFTER = re.compile(r"\s*(?:edition|version|card|carte)s?\b")
 
 
+# where it runs, not what: "une station de travail sur site" is a workstation
+_LOCATION_ONLY = re.compile(r"on[- ]?prem\w*|sur[- ]site|dans nos locaux|in-house|chez nous")
+
+
+def _conflict(text: str, mentions: list[tuple[int, int, str]]) -> bool:
+    """Two places said for one machine: the cloud and a machine of one's own, or a workstation and a server
+    with a comparison between them."""
+    values = {value for _, _, value in mentions}
+    if "cloud" in values and len(values) > 1:
+        return True
+    machines = [m for m in mentions if not (m[2] == "server" and _LOCATION_ONLY.fullmatch(text[m[0]:m[1]]))]
+    kinds = {value for _, _, value in machines}
+    if {"workstation", "server"} <= kinds:
+        first = {value: start for start, _, value in sorted(machines, reverse=True)}
+        a, b = sorted((first["workstation"], first["server"]))
+        return bool(COMPARISON.search(text, a, b + 1))
+    return False
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -62,6 +82,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
                     _CARD_EDITION_AFTER.match(message.text, m.end())):
                 continue
             mentions.append((m.start(), m.end(), value))
+    if mentions and _conflict(message.text, mentions):
+        return  # "louer (Scaleway) ou acheter une tour ?", "(a) on-prem, (b) rent": the interview asks
     if mentions:
         start, end, value = min(mentions)
         yield Found("deployment", value, start, end)
@@ -89,6 +111,11 @@ DEPLOYMENT = Rule(
               ("une machine de bureau suffira", {"deployment": "workstation"}),
               ("un ordinateur de bureau avec une RTX 5090", {"deployment": "workstation"}),
               ("On louerait à l'heure sur Lambda ou Vast.", {"deployment": "cloud"}),
+              ("on hésite : louer (Scaleway) ou acheter une tour ?", {}),
+              ("(a) 4x H200 on-prem, (b) rent 8x H100 on CoreWeave", {}),
+              ("une tour ou un serveur rack, on ne sait pas", {}),
+              ("une station de travail, sur site", {"deployment": "workstation"}),
+              ("pas de cloud : un serveur dans nos locaux", {"deployment": "server"}),
               ("nous louerions deux H100", {"deployment": "cloud"}),
               ("Budget de 9 000 € pour une station avec une RTX 5090", {"deployment": "workstation"}),
               ("une station de calcul avec 2 GPU", {"deployment": "workstation"}),

@@ -89,11 +89,13 @@ _SCOPE_WORDS = 5
 _ONLY = re.compile(r"(?:(?!\b(?:pas|plus|jamais|rien|aucune?|point|personne)\b)[^.;:!?\n])*?\bqu(?:'|e\b)")
 
 
-def _negation_scopes(text: str) -> list[tuple[int, int]]:
+def _negation_scopes(text: str, markers: tuple[tuple[int, int], ...] = ()) -> list[tuple[int, int]]:
     scopes = []
     for m in _NEGATOR.finditer(text):
         if _NOT_A_NEGATION.match(text, m.end()):
             continue
+        if any(a <= m.start() < b for a, b in markers):
+            continue  # "… ? No — 200 users": the "no" of a correction denies what was before, not what follows
         if m.group(0) == "n'" and _ONLY.match(text[m.end():m.end() + 60]):
             continue
         start = m.end()
@@ -116,7 +118,7 @@ def _negation_scopes(text: str) -> list[tuple[int, int]]:
 # pas besoin" answers a question).
 _RETRACT = re.compile(
     # a bare "non"/"no" before a figure or "en fait": after "...", "…" (folded to "."), a comma or a dash
-    r"(?:\.{1,3}|,|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu)[ \t]+)?(?:non|no|nope)[ \t]*[,!.]?[ \t]*"
+    r"(?:\.{1,3}|,|\?|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu)[ \t]+)?(?:non|no|nope)[ \t]*[,!.:-]?[ \t]*"
     r"(?=\d|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole)"
     # a word that corrects, within the sentence: "— sorry,", ", pardon,", "... actually no"
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*(?:sorry|pardon|desole|oops|oups|correction|erratum|my bad|scratch that"
@@ -129,6 +131,11 @@ _PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
 
 def retracted_spans(text: str) -> list[tuple[int, int]]:
     """The words a correction within the message takes back: (start, end) in `text`."""
+    return [(start, end) for start, end, _ in _retractions(text)]
+
+
+def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
+    """(start, end) of the words taken back, and the span of the marker that takes them back."""
     spans = []
     for m in _RETRACT.finditer(text):
         before = text[:m.start()]
@@ -137,7 +144,7 @@ def retracted_spans(text: str) -> list[tuple[int, int]]:
         if not words:
             continue
         first = words[max(0, len(words) - _RETRACT_WORDS)]
-        spans.append((bound + first.start(), m.start()))
+        spans.append((bound + first.start(), m.start(), (m.start(), m.end())))
     return spans
 
 
@@ -174,8 +181,9 @@ class Message:
         message = cls(original=original, lang=lang, text=folded)
         if rewrites:
             message._apply(rewrites)
-        message.negations = _negation_scopes(message.text)
-        for start, end in retracted_spans(message.text):
+        retractions = _retractions(message.text)
+        message.negations = _negation_scopes(message.text, tuple(marker for _, _, marker in retractions))
+        for start, end, _ in retractions:
             message.claim(start, end)
         return message
 

@@ -151,11 +151,13 @@ def _batch(value: int | None) -> int | None:
     return value if value is not None and value <= _MAX_BATCH else None
 
 
+_LOT = (r"lots?(?=\s*=|\s+de\s+\d[\d ,.]*\s*(?:sequences?|exemples?|echantillons?|requetes?|prompts?|images?|samples?"
+        r"|[,.;:)]|$))")
 # "lot" is a batch only with its size said as one ("lots de 64", "taille de lot 32"): "Lot 2 :" numbers a
 # tender's part, "traitement par lots : 3 milliards de tokens" is batch work of that volume
 BATCH_SIZE = pattern_rule(
     "batch-size", "batch_size",
-    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|taille de lots?|lots?(?=\s+de\s|\s*=))(?:[ _-]?size)?"
+    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|taille de lots?|{_LOT})(?:[ _-]?size)?"
     rf"(?:\s+(?:global|total|effecti\w*|per-device|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
     rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b|documents?|docs"
     rf"|(?:de |d'|of )?tokens?"
@@ -170,5 +172,7 @@ BATCH_SIZE = pattern_rule(
               ("lots of 50 users", {}),
               ("Lot 2 : fourniture d'un serveur", {}), ("Marché public, lot 3 : un serveur 2U", {}),
               ("des lots de 64 séquences", {"batch_size": 64}), ("taille de lot 32", {"batch_size": 32}),
-              ("Traitement par lots : 3 milliards de tokens", {}), ("batch of 2,000,000 rows", {})),
+              ("Traitement par lots : 3 milliards de tokens", {}),
+              ("Traduction par lots de 40 000 notices techniques", {}),
+              ("des lots de 16, pas plus", {"batch_size": 16}), ("batch of 2,000,000 rows", {})),
 )
