@@ -53,7 +53,7 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
-              r"|Hochschule|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County)")
+              r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
 _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistics|Logistique|Energy|[ÉE]nergie|Services"
              r"|Capital|Robotics|Industries?|Digital|Conseil|Consulting|Architectes|Associ[ée]s|Partners|Systems"
@@ -64,7 +64,7 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Mobility|Mobilit[ée]|Caf[ée]s?|Restaurants|Bakery|Diagnostics|Parts|Emballages|Legal|Chemicals"
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Genomics|Electronics|Instruments|Devices"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
-             r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy)")
+             r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works)")
 _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
@@ -88,10 +88,10 @@ _SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+)(?:Le|La|Les|L['’]|The)[ \t]*" + NAME 
 INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "Client : Groupe Hospitalier Saint-Luc", "Cust: Numalys (ESN)", "- Team: Orchard Vision" — a label
     # takes the rest of its line; it starts the line or follows a dash ("CR 03/04 — client : Papeteries …")
-    r"(?m)(?:^[ \t]*(?:[-•*][ \t]*)?|[ \t][–—|][ \t]+)" + _I + r"client(?: final)?|customer|end customer"
+    r"(?m)(?:^[ \t]*(?:[-•*|][ \t]*)?|[ \t][–—|][ \t]+)" + _I + r"client(?: final)?|customer|end customer"
     r"|soci[ée]t[ée]|entreprise|company|organisation|organization|compte|account|cust|clt"
-    r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project)[ \t]*:[ \t]*"
-    r"(?P<name>[^\n(:]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
+    r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project)[ \t]*(?::|\|)[ \t]*"
+    r"(?P<name>[^\n(:|]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*\|?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
     # "Objet : Dimensionnement serveur IA – Boulangeries Martin", "Subject: GPU sizing for Harlow Legal"
     r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n]*?(?:[ \t][–—-][ \t]+|[ \t](?i:for|pour)[ \t]+)"
     + NAME + r"[ \t]*$",
@@ -468,6 +468,10 @@ CUSTOMER = Rule(
         ("une agence basée à Lyon, on veut un chatbot", {}),
         ("Client: Tavistock & Rowe LLP. They want Llama 3.1 8B", {"customer": "Tavistock & Rowe LLP"}),
         ("les photos du SAV de Maisons Lenoir", {"customer": "Maisons Lenoir"}),
+        ("| Champ | Valeur |\n|---|---|\n| Client | Brasserie Kerlann |\n| Modèle | Mistral 7B |",
+         {"customer": "Brasserie Kerlann"}),
+        ("RFP 2026/031 — Municipality of Kestrel Bay", {"customer": "Municipality of Kestrel Bay"}),
+        ("Per our call: Qwen3 30B.\nBest,\nInes Carvalho\nLisbon Data Works", {"customer": "Lisbon Data Works"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )

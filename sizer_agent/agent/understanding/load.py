@@ -177,6 +177,8 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
         rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
         rf"(?:effectif|headcount|staff of|team of|equipe de|workforce of)\s*(?:de|of|:)?\s*{_ABOUT}{_COUNT}",
+        # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
+        rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
     # "me and two colleagues (3 people total)": the figure said as a total is the population
     population.sort(key=lambda p: (not re.match(_TOTAL, message.text[p[1]:p[1] + 12]), p[0]))
@@ -271,6 +273,8 @@ LOAD = Rule(
         ("classer 3 millions d'avis clients", {}), ("summarise 1M support tickets from customers", {}),
         ("12 000 adhérents inscrits", {"head_count": 12000}), ("4,000 registered brokers", {"head_count": 4000}),
         ("about 40 volunteers in total", {"head_count": 40}),
+        ("un assistant pour ses agents (1 200 environ)", {"head_count": 1200}),
+        ("for its staff (about 300)", {"head_count": 300}),
         ("1,200 enrolled, usually 30 online at once and up to 90 during exams",
          {"head_count": 1200, "concurrency": 90}),
         ("200 concurrent at peak (maybe 250 on payday)", {"concurrency": 250}),

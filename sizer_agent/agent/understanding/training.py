@@ -68,7 +68,7 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"corpus", r"logs?", r"pdfs?", r"audio", r"videos?", r"code", r"e-?mails?", r"tickets?", r"jeu", r"scans?",
     r"contrats?", r"contracts?", r"transcripts?", r"conversations?", r"parquet", r"jsonl", r"csv", r"tokens",
     r"frames?", r"recordings?", r"enregistrements?", r"samples?", r"exemples?", r"examples?", r"shards?",
-    r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?",
+    r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?", r"dialogues?", r"x-?rays?", r"radios?",
     r"training data", r"d'entrainement", r"annotees?", r"labell?ed"))
 # Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB", "is 16GB
 # enough?" (a card's memory, asked about); and the model's own size is not a dataset either: "the model is
@@ -82,7 +82,7 @@ _NOT_DATA = re.compile(rf"(?:{_MEMORY}|\b[a-z]{{1,3}}\d{{2,4}}[a-z]?\b|\b\d{{4}}
 _MEMORY_WORDS = re.compile(rf"\b(?:{_MEMORY})\b")
 
 
-_AFTER_A_NAME = re.compile(r"_\s*(?:w/|with|avec|de|of|\(|,|-)?\s*$")  # right after words a rule has read
+_AFTER_A_NAME = re.compile(r"_\s*(?:w/|with|avec|\()\s*$")  # "RTX 5090 w/ 32GB": right after a thing named
 
 
 def _line_around(text: str, start: int, end: int, before: int, after: int) -> str:
