@@ -44,6 +44,9 @@ def test_a_correction_within_the_message_is_never_read_as_the_first_value(text: 
     "Budget 20k€. Sorry for the long mail, we also need ECC.",  # after a full stop: no correction
     "Llama 3.1 8B, no fine-tuning, no CAD",
     "pas de cloud, non négociable",
+    "Budget 20k€, sorry for the late reply, we need 4 H100",
+    "Mémoire GPU avec ECC, correction d'erreurs obligatoire",
+    "Llama 3.1 8B, pardon my French, is what we use",
 ])
 def test_what_is_not_a_correction_takes_nothing_back(text: str) -> None:
     from sizer_agent.agent.understanding.text import plain

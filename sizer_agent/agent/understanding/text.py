@@ -120,11 +120,12 @@ _RETRACT = re.compile(
     # a bare "non"/"no" before a figure or "en fait": after "...", "…" (folded to "."), a comma or a dash
     r"(?:\.{1,3}|,|\?|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu)[ \t]+)?(?:non|no|nope)[ \t]*[,!.:-]?[ \t]*"
     r"(?=\d|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole)"
-    # a word that corrects, within the sentence: "— sorry,", ", pardon,", "... actually no"
-    r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*(?:sorry|pardon|desole|oops|oups|correction|erratum|my bad|scratch that"
-    r"|edit|rectif\w*"
-    r"|make that|ou plutot|or rather|i meant|je voulais dire|enfin non|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non))"
-    r"(?![\w])")
+    # a word that corrects, within the sentence: "— sorry,", ", pardon,", "... actually no", "(correction : 6k)";
+    # not an apology ("sorry for the delay"), nor the ECC's "correction d'erreurs"
+    r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
+    r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b)"
+    r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"
+    r"|je voulais dire|enfin non|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non))(?![\w])")
 _RETRACT_WORDS = 4  # at most the last few words before the marker: "… pour nos 60 devs avec Qwen3 Coder 480B"
 _PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
 
