@@ -138,6 +138,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:at|aux?|[àa] la|[àa] l'))[ \t]*" + NAME,
 ))
 _LOOSE = INTRODUCERS[-1]
+_LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée]e?s?|h[ée]berg[ée]e?s?|meet|see you|live"
+                      r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
 # introducers whose names need two words ("at Lyon" is a place)
 _TWO_WORDS = (*(p for p in INTRODUCERS if p.pattern in (_KIND_THEN_NAME, _SUBJECT_NAME)), _LOOSE)
 _ORG_FIRST_NAME = re.compile(
@@ -235,6 +237,13 @@ _PLACES = frozenset(plain(w) for w in (
     "montréal", "toronto", "new york", "san francisco", "boston", "seattle", "chicago", "austin", "tokyo",
     "sophia antipolis", "saclay", "la défense", "île-de-france", "ile-de-france",
 ))
+# A placeholder or a moment is no name either ("Team: TBD", "besoin pour Noël : un serveur").
+_NOT_NAMES = frozenset(plain(w) for w in (
+    "tbd", "tba", "n/a", "na", "nc", "tbc", "xxx", "unknown", "inconnu", "inconnue", "confidential", "confidentiel",
+    "anonyme", "anonymous", "à définir", "a definir", "non communiqué", "various", "divers", "noël", "christmas",
+    "xmas", "pâques", "easter", "toussaint", "rentrée", "black friday", "new year", "nouvel an", "summer", "été",
+    "hiver", "winter", "printemps", "spring", "automne", "autumn", "fall",
+))
 _SIZE_TOKEN = re.compile(r"(?i)\d+(?:[.,]\d+)?[bmkt]|\d+x\d+(?:[.,]\d+)?b|a\d+(?:[.,]\d+)?b|\d+e")
 # a figure with a unit or a dimension: "3D", "4K", "2U", "640x640", "80GB", "1.6kW", "24/7"
 _UNIT_TOKEN = re.compile(r"(?i)\d+(?:[.,]\d+)?(?:d|k|u|g|px|w|kw|gb|go|tb|to|mb|mo|ms|s|x\d*|h|%|/\d+)")
@@ -271,7 +280,7 @@ def _not_a_name(name: str) -> bool:
         return True  # "640x640", "1.6 kW", "350M", "3D": a figure, not a name
     if any(_product_word(w) for w in words):
         return True
-    return plain(name).strip(".,") in _PLACES
+    return plain(name).strip(".,") in _PLACES | _NOT_NAMES
 
 
 _ROLE = re.compile(r"^(?:DSI|CTO|CEO|CIO|CDO|Direction|Service|D[ée]partement|Department|Team|[ÉE]quipe|Responsable)"
@@ -328,6 +337,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             name = clean_name(m.group("name"))
             if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2):
                 continue
+            if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
+                continue  # "we're based at Harwell Campus", "installés à la Défense": a place
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
             yield m.start("name"), name
@@ -471,6 +482,8 @@ CUSTOMER = Rule(
         ("| Champ | Valeur |\n|---|---|\n| Client | Brasserie Kerlann |\n| Modèle | Mistral 7B |",
          {"customer": "Brasserie Kerlann"}),
         ("RFP 2026/031 — Municipality of Kestrel Bay", {"customer": "Municipality of Kestrel Bay"}),
+        ("Team: TBD", {}), ("Client : à définir", {}), ("Besoin pour Noël : un serveur", {}),
+        ("We're based at Harwell Campus in Oxfordshire.", {}), ("nous sommes installés à la Défense Ouest", {}),
         ("Per our call: Qwen3 30B.\nBest,\nInes Carvalho\nLisbon Data Works", {"customer": "Lisbon Data Works"}),
     ),
     doc="the company or project named by the sentence that introduces it",
