@@ -141,3 +141,25 @@ def test_second_batch_causes(text: str, expected: dict[str, object]) -> None:
         assert found.get(name) == value, found
     assert "num_gpus" not in found or "ou" not in text  # compared configurations give no count
     assert "input_len" not in found or "correction" not in text
+
+
+# -- found by a scan of everyday sentences that should give nothing of the kind ----------------------------------
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("H100 80GB vs H200 141GB ?", ("dataset_size_bytes", "num_gpus")),  # no "200 141" in "H200 141GB"
+    ("Llama 3.1 405B in FP8 is ~405 GB", ("dataset_size_bytes",)),
+    ("Les 8 GPU de notre ancien cluster seront recyclés.", ("num_gpus",)),
+    ("We tried 4 H100 last year on AWS; too expensive.", ("num_gpus",)),
+    ("Team: TBD", ("customer",)), ("Besoin pour Noël : un serveur", ("customer",)),
+    ("We're based at Harwell Campus in Oxfordshire.", ("customer",)),
+    ("The window is 8 hours.", ("context_len",)),
+    ("We use Python 3.11 and CUDA 12.4 with vLLM.", ("framework_version",)),
+])
+def test_everyday_sentences_give_no_value_of_that_kind(text: str, absent: tuple[str, ...]) -> None:
+    found = values(text)
+    assert not set(absent) & set(found), found
+
+
+def test_a_size_next_to_a_precision_word_is_still_the_data() -> None:
+    found = values("full fine-tune of Qwen2.5 7B (all weights, bf16) on 15 GB of tickets (~1.2 GB). seq len 8192")
+    assert found["dataset_size_bytes"] == 15_000_000_000

@@ -19,7 +19,7 @@ from functools import cache
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, plain
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
 
 _VENDOR_WORDS = {"nvidia", "amd", "geforce", "instinct", "intel"}
 _QUALIFIERS = ("sxm", "pcie", "nvl", "ada", "server", "workstation", "ws", "max-q", "maxq", "blackwell", "ultra")
@@ -122,7 +122,11 @@ _OTHER_CARD = re.compile(r"(?:(?:nvidia|geforce|amd|radeon)\s+)?(?:rtx\s*a?\d{4}
                          r"|rx\s*\d{4}\w*)s?(?![\w]|[.,]\d)")
 # hardware the message replaces is not planned: "our two V100s will be replaced", "en fin de vie"
 _REPLACED = re.compile(r"\b(?:replac\w*|remplac\w*|swap\w*|retir\w*|decommission\w*|upgrad\w*|au lieu|instead of"
-                       r"|obsolete\w*|trop vieux|too old|end of life|fin de vie|renouvel\w*|renew\w*)\b")
+                       r"|obsolete\w*|trop vieux|too old|end of life|fin de vie|renouvel\w*|renew\w*|recycl\w*)\b")
+# a count said of hardware tried, replaced or recycled is no plan: "We tried 4 H100 last year on AWS"
+_NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|used to|previously|auparavant|last year"
+                          r"|l'an dernier|l'annee derniere|replac\w*|remplac\w*|recycl\w*|decommission\w*|fin de vie"
+                          r"|end of life|seront (?:remplace|recycle|retire)\w*)\b")
 # "a B300 system", "an H100 server": the article counts the machine, not its cards
 _MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|cluster|rack|instance|platform|pod|vm)s?\b")
 # "a single 8-GPU node", "two 8-GPU servers": GPUs per machine, times the machines
@@ -220,6 +224,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
     for m, _ in ([] if compared else cards):  # "3 L40S ou 2 H100 ?": two configurations, no count
         counted = _count_at(message, m.start(), m.end())
+        if counted and _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
+            continue
         if counted:
             value, start, end = counted
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
@@ -238,8 +244,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
     for m in _GENERIC.finditer(text):
         if message.negated(m.start()) or _RANGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             continue
-        if _PRICED.match(text, m.end()):
-            continue  # "une carte coûte 8 000 €": what one costs, not how many are planned
+        if _PRICED.match(text, m.end()) or _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
+            continue  # "une carte coûte 8 000 €", "les 8 GPU … seront recyclés": no count planned
         generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
         if generic:
             yield Found("num_gpus", _per_machine(message, m.start(), generic, m.end()), m.start(), m.end())
@@ -298,6 +304,8 @@ GPUS = Rule(
         ("Looking at an RTX 5080 for a QLoRA run", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),
         ("Considering a B300 system for inference", {"gpu_preference": "b300"}),
+        ("We tried 4 H100 last year on AWS; too expensive.", {"gpu_preference": "h100-sxm"}),
+        ("Les 8 GPU de notre ancien cluster seront recyclés.", {}),
         ("2x 4090 ça passe ou pas ?", {"num_gpus": 2}), ("J'ai déjà une RTX 4090, c'est assez ?", {"num_gpus": 1}),
         ("we have three A6000s in a tower", {"num_gpus": 3}),
         ("nos 2 V100 seront remplacées", {}), ("budget 4090 €", {}),

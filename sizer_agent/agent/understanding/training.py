@@ -82,6 +82,8 @@ _NOT_DATA = re.compile(rf"(?:{_MEMORY}|\b[a-z]{{1,3}}\d{{2,4}}[a-z]?\b|\b\d{{4}}
 _MEMORY_WORDS = re.compile(rf"\b(?:{_MEMORY})\b")
 
 
+_IS_SIZE = re.compile(r"\b(?:is|are|fait|font|pese\w*|weighs?|takes?|prend|occupe\w*)\s*(?:~|about|around|environ)?"
+                      r"\s*$")
 _AFTER_A_NAME = re.compile(r"_\s*(?:w/|with|avec|\()\s*$")  # "RTX 5090 w/ 32GB": right after a thing named
 
 
@@ -114,7 +116,9 @@ def find_dataset(message: Message) -> Iterator[Found]:
     # a size with no data word next to it, when nothing says it is memory or storage: "3 TB of text"
     # is covered above; "on a 1,5 To à traiter" lands here
     for m in re.finditer(BYTES, text):
-        if message.negated(m.start()) or _NOT_DATA.search(_line_around(text, m.start(), m.end(), 12, 15)):
+        # "Llama 3.1 405B in FP8 is ~405 GB": a size something "is", with no data word, is that thing's
+        if message.negated(m.start()) or _NOT_DATA.search(_line_around(text, m.start(), m.end(), 12, 15)) or (
+                _IS_SIZE.search(text, max(0, m.start() - 15), m.start())):
             continue
         if _AFTER_A_NAME.search(text, max(0, m.start() - 10), m.start()):
             continue  # "RTX 5090 w/ 32GB", "Llama 3.1 8B (16 GB)": the memory of the thing just named
@@ -140,6 +144,7 @@ DATASET = Rule(
               ("about half a terabyte of logs", {"dataset_size_bytes": 500_000_000_000}),
               ("2 terabytes of scans", {"dataset_size_bytes": 2_000_000_000_000}),
               ("~40 GB\n- Model: Qwen3 8B", {"dataset_size_bytes": 40_000_000_000}),
+              ("Llama 3.1 405B in FP8 is ~405 GB", {}),
               ("20k examples (~50 MB)", {"dataset_size_bytes": 50_000_000}),
               ("8 000 paires question-réponse, 12 000 exemples, soit 30 Mo", {"dataset_size_bytes": 30_000_000})),
 )
