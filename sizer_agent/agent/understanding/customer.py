@@ -11,7 +11,9 @@ or its last ("Acme Robotics", "Kestrel Water Services", "Brambleway Cafés"); a 
 Below a sign-off ("Cordialement", "Best"), names are the writer's: they count only when the message does
 not speak of a client as a third party (a consultant signing with their own firm is not the customer).
 Product, vendor and cloud names are not customers; a place is not one ("ingénieur à Sophia Antipolis",
-"Hello from New York").
+"Hello from New York", "la filiale US"). A candidate holding a model, card, size or unit token ("Phi-4",
+"GB200 NVL72", "350M", "U-Net 3D") or a technical acronym ("TCO", "RGPD") is no name at all — not even
+what is left once the product word is dropped: a wrong customer is worse than the question.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ _PARTICLE = r"(?:de|du|des|la|le|les|et|and|of|the|&|von|van|der|di|da|y)"
 _GLUE = rf"[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}(?:[dl]['’])?"
 # the name starts a word: never the middle of one ("DeepSeek" holds no name "epSeek")
 NAME = rf"(?<![\w])(?P<name>{_WORD}(?:{_GLUE}{_WORD}){{0,5}})"
+# inside brackets a name may also hold "for"/"pour": "(Carver Institute for Computational Linguistics)"
+PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+){_WORD}){{0,6}})"
 _LEGAL = (r"(?:SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|PLC|plc|BV|NV|SpA"
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
@@ -39,15 +43,17 @@ _LEGAL = (r"(?:SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.
 _ORG_NOUN = (r"(?:soci[ée]t[ée]|entreprise|groupe|start-?up|pme|eti|cabinet|banque|assureur|mutuelle|h[ôo]pital|chu"
              r"|clinique|mairie|collectivit[ée]|[ée]cole|universit[ée]|laboratoire|labo|agence|marque|enseigne"
              r"|fondation|association|minist[èe]re|organisation|organization|company|firm|bank|insurer|hospital"
-             r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project)")
+             r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project"
+             r"|charity|consultancy|nonprofit|non-profit|ngo|ong|consortium|coop[ée]rative|cooperative|collectif"
+             r"|collective|institute|institut)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
               r"|Transports|Assurances|Mairie|Lyc[ée]e|Coll[èe]ge|University|College|Institute|Bank|Hospital|Clinic"
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
-              r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Instituto|Istituto|Universidad|Universit[àä]t?"
-              r"|Hochschule)")
+              r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
+              r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
 _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistics|Logistique|Energy|[ÉE]nergie|Services"
              r"|Capital|Robotics|Industries?|Digital|Conseil|Consulting|Architectes|Associ[ée]s|Partners|Systems"
@@ -57,36 +63,57 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Automotive|Aerospace|Airlines|Hotels?|Immobilier|Distribution|Interactive|Ventures|Labs|Shipping|Textiles?"
              r"|Mobility|Mobilit[ée]|Caf[ée]s?|Restaurants|Bakery|Diagnostics|Parts|Emballages|Legal|Chemicals"
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Genomics|Electronics|Instruments|Devices"
-             r"|Publishing|Freight|Housing|Authority|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
-             r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy)")
-_SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$")
+             r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
+             r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works)")
+_SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
+                       r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
+                       r"(?:of|de|du|des)\b")
 
 _I = "(?i:"  # introducers are matched whatever their case; the name itself must be capitalised
 _OF = r"(?:(?:de|du|of|at|chez)(?![\w])|d['’])"  # a whole word: "by DeepSeek" holds no "de"
 _THE = r"(?:(?i:the|la|le|les)[ \t]+|(?i:l)['’])?"  # "at the Port Authority of …", "pour la Régie des Eaux …"
+# "l'agence de com' Studio Véga", "a consultancy firm Brandt Partners": what kind, then the name (two words
+# at least)
+_KIND_THEN_NAME = r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?:(?:de|d'|of)[ \t]*)?[a-zà-ÿ][\w'’-]*){1,2}[ \t]+" + NAME
+# ("la clinique vétérinaire Vetalia": one word is enough when the kind is said by adjectives, with no
+# preposition that could lead to a place: "une agence basée à Lyon")
+_KIND_ADJ_NAME = (r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?!(?:de|du|des|d|a|à|au|en|in|at|of|from|based|basee?s?|near"
+                  r"|pres|sur|on|pour|for|avec|with|et|and|qui|that|which)\b)[a-zà-ÿ][\w-]*){1,2}[ \t]+" + NAME
+                  + r"(?=[ \t]*[:,.;)(!?\n]|[ \t]*$)")
+# "Le GHT Cœur de France voudrait…", "The Borough of Eastleigh Council is exploring…": an organisation as the
+# subject of a wish (two words at least)
+_SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+)(?:Le|La|Les|L['’]|The)[ \t]*" + NAME + r"[ \t]+(?:voudrai\w*|souhait\w*|veut"
+                 r"|aimerai\w*|cherche|envisage|pr[ée]voit|wants|would like|is looking|is exploring|is planning|plans"
+                 r"|needs|intends)\b")
 INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "Client : Groupe Hospitalier Saint-Luc", "Cust: Numalys (ESN)", "- Team: Orchard Vision" — a label
     # takes the rest of its line; it starts the line or follows a dash ("CR 03/04 — client : Papeteries …")
-    r"(?m)(?:^[ \t]*(?:[-•*][ \t]*)?|[ \t][–—|][ \t]+)" + _I + r"client(?: final)?|customer|end customer"
+    r"(?m)(?:^[ \t]*(?:[-•*|][ \t]*)?|[ \t][–—|][ \t]+)" + _I + r"client(?: final)?|customer|end customer"
     r"|soci[ée]t[ée]|entreprise|company|organisation|organization|compte|account|cust|clt"
-    r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project)[ \t]*:[ \t]*"
-    r"(?P<name>[^\n(:]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*$|,| [–—-]{1,2} )",
+    r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project)[ \t]*(?::|\|)[ \t]*"
+    r"(?P<name>[^\n(:|]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*\|?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
     # "Objet : Dimensionnement serveur IA – Boulangeries Martin", "Subject: GPU sizing for Harlow Legal"
     r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n]*?(?:[ \t][–—-][ \t]+|[ \t](?i:for|pour)[ \t]+)"
     + NAME + r"[ \t]*$",
     # "This is for Northwind Traders", "un devis pour Dupont SAS", "sizing for Acme"
-    _I + r"(?<![\w])(?:this is|it's|it is|c'est|sizing|dimensionnement|devis|quote|quotation|proposal|offre)"
+    _I + r"(?<![\w])(?:this is|it's|it is|c'est|sizing|dimensionnement|devis|quote|quotation|proposal|offre|besoin"
+    r"|request|demande)"
     r"[ \t]+(?:for|pour))[ \t]+" + NAME,
     # "the company is Tidewater AI", "le client est Nexalis"
     _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?[ \t]+(?:is|est))[ \t]+" + NAME,
     # "notre startup (Kairn)", "a small firm (Patel & Moore, 30 staff)", "Nous (Lexalgo, legaltech)"
-    _I + r"(?:" + _ORG_NOUN + r"[^()\n.]{0,60}?(?:\n[^()\n.]{0,60}?)?|(?<![\w])(?:nous|we|us)[ \t]*))\(\s*"
-    + NAME + r"\s*[),]",
+    _I + r"(?:(?<![\w])" + _ORG_NOUN + r"[^()\n.]{0,60}?(?:\n[^()\n.]{0,60}?)?|(?<![\w])(?:nous|we|us|here|ici)[ \t]*))"
+    r"\(\s*" + PAREN_NAME + r"\s*[),]",
     # "pour la société Dupont Industrie", "enseigne Brico Ouest", "company Sinotex" (a capitalised noun is
     # part of the name: "le Groupe Ardent" is "Groupe Ardent", found below)
     r"(?<![\w])" + _ORG_NOUN + r"[ \t]+" + NAME,
     # "un petit cabinet, Lemoine Architectes"
     r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[\w-]+){0,2},[ \t]+" + NAME,
+    _KIND_ADJ_NAME,
+    _KIND_THEN_NAME,
+    _SUBJECT_NAME,
+    # "Pour INRIA Grenoble : …", "… pour le CHU de Nantes : 80 000 images": who it is for, then a colon
+    _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r"[ \t]*:(?![\w/])",
     _I + r"(?<![\w])(?:chez|au sein de|de la part de|au nom de|on behalf of|aupr[eè]s de))[ \t]+" + _THE + NAME,
     _I + r"(?<![\w])(?:working|work|works|i work|we work|je travaille|nous travaillons|on travaille)[ \t]+"
     r"(?:for|at|with|pour|chez|[àa] la|au|aux))[ \t]+" + _THE + NAME,
@@ -110,14 +137,20 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # Lyon" is a place)
     _I + r"(?<![\w])(?:at|aux?|[àa] la|[àa] l'))[ \t]*" + NAME,
 ))
-_LOOSE = INTRODUCERS[-1]  # its names need two words
+_LOOSE = INTRODUCERS[-1]
+_LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée]e?s?|h[ée]berg[ée]e?s?|meet|see you|live"
+                      r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
+# introducers whose names need two words ("at Lyon" is a place)
+_TWO_WORDS = (*(p for p in INTRODUCERS if p.pattern in (_KIND_THEN_NAME, _SUBJECT_NAME)), _LOOSE)
 _ORG_FIRST_NAME = re.compile(
     rf"(?<![\w])(?P<name>{_ORG_FIRST}(?:{_GLUE}{_WORD}|[ \t]+d'[\wÀ-ÿ-]+)+)")
 _ORG_LAST_NAME = re.compile(rf"(?<![\w])(?P<name>{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,3}}[ \t]+{_ORG_LAST}"
                             rf"(?:[ \t]+{_LEGAL})?)(?![\w])")
 _LEGAL_NAME = re.compile(rf"{NAME}[ \t]+(?P<legal>{_LEGAL})(?![\w])")
 # "ShelfSense here.", "Hi,\n\nAcme here": a line that starts with the name
-_HERE = re.compile(rf"(?m)^[ \t]*(?:(?i:hi|hello|hey|bonjour|salut)\W+)?{NAME}[ \t]+(?:here|ici)\b")
+# ("bureau d'études Meca3D ici": a few lowercase words may say what kind of organisation it is)
+_HERE = re.compile(rf"(?m)^[ \t]*(?:(?i:hi|hello|hey|bonjour|salut)\W+)?(?:[a-zà-ÿ][\w'’-]*[ \t]+){{0,3}}{NAME}"
+                   rf"[ \t]+(?:here|ici)\b")
 # a signature line "First Last – Organisation", unless what follows the dash is a role or a department
 _SIGNED = re.compile(rf"(?m)^[ \t]*(?:[{_UPPER}][\w'’.-]*[ \t]+){{0,2}}[{_UPPER}][\w'’-]+[ \t]+[–—-][ \t]+{NAME}"
                      rf"[ \t]*$")
@@ -128,7 +161,8 @@ _ROLE_WORD = re.compile(r"(?i)(?:directeur|directrice|director|head|service|dire
 _SIGN_OFF = re.compile(r"(?im)^[ \t]*(?:cordialement|bien (?:cordialement|[àa] vous)|regards|best(?: regards)?"
                        r"|kind regards|yours (?:faithfully|sincerely|truly)|thanks|thank you|merci\b|sincerely|cheers"
                        r"|bonne journ[ée]e"
-                       r"|--|—|r[ée]dig[ée] par)")
+                       r"|--(?!-)|—(?!—)|r[ée]dig[ée] par)")
+_SIGNATURE_LINES = 6  # a sign-off has at most a few short lines after it ("---------- Forwarded" is no sign-off)
 _THIRD_PARTY = re.compile(r"(?i)(?<![\w])(?:notre|our|the|le|leur|their|mon|my|ce|this)\s+(?:client|customer)\b"
                           r"|pour le compte"
                           r"|on behalf|j'accompagne|forwarding|je (?:te|vous) transmets|transmis|their requirements")
@@ -153,7 +187,100 @@ STOP = frozenset(plain(w) for w in (
     "hq", "siège", "yolo", "resnet", "vit", "efficientnet", "segformer", "sam", "u-net", "ide", "slack", "teams",
     "excel", "sharepoint", "confluence", "jira", "python", "docker", "kubernetes", "k8s", "rh", "hr", "it", "si",
     "amazon", "oracle", "ibm", "apple", "anthropic", "mistralai", "hetzner", "vultr", "paperspace", "modal",
+    # more clouds, GPU renters, hardware makers and tools: never the customer ("louer chez Nebius")
+    "nebius", "hyperstack", "together", "groq", "fireworks", "replicate", "vast", "vast.ai", "crusoe", "datacrunch",
+    "ionos", "exoscale", "infomaniak", "cloudflare", "alibaba", "tencent", "huawei", "gcore", "leaseweb",
+    "digitalocean", "linode", "akamai", "civo", "sesterce", "fluidstack", "asus", "gigabyte", "msi", "pny",
+    "inspur", "fujitsu", "cisco", "atos", "eviden", "ldlc", "bechtle", "langchain", "llamaindex", "openwebui",
+    "librechat", "anythingllm", "comfyui", "gradio", "streamlit", "fastapi", "kserve", "nim", "github",
+    "gitlab", "notion", "salesforce", "sap", "servicenow", "zendesk", "whatsapp", "outlook", "m365",
 ))
+
+
+# Words that open a sentence and may stand before a name ("Bonjour Acme", "the Acme team"): dropped. Any
+# other stop word (a product, vendor or cloud) before a name makes it no name: "Llama 405B" is not "405B".
+_OPENERS = frozenset(plain(w) for w in (
+    "we", "nous", "our", "notre", "nos", "votre", "your", "the", "le", "la", "les", "un", "une", "a", "an", "this",
+    "that", "ce", "cette", "it", "il", "elle", "on", "they", "ils", "je", "i", "bonjour", "hello", "hi", "hey",
+    "merci", "thanks", "thank", "dear", "cher", "chère", "madame", "monsieur", "cordialement", "regards", "best",
+    "objet", "subject", "re", "fw", "tl", "dr", "ps",
+))
+# Technical acronyms and words that are never a company ("TCO", "PoC", "RGPD", "ANSYS"), on top of STOP.
+_TECH = frozenset(plain(w) for w in (
+    "tco", "poc", "mvp", "saas", "sla", "ocr", "nlp", "asr", "tts", "ml", "dl", "rgpd", "gdpr", "hds", "secnumcloud",
+    "ttft", "tpot", "itl", "kv", "moe", "sft", "rlhf", "dpo", "cuda", "rocm", "nccl", "infiniband", "nvlink", "pcie",
+    "sxm", "nvl", "hbm", "hbm3", "hbm3e", "gddr7", "ddr5", "erp", "crm", "bi", "dsi", "r&d", "cto", "ceo", "cio",
+    "pme", "eti", "ht", "ttc", "eur", "usd", "gbp", "vat", "tva", "q&a", "faq", "ansys", "unreal", "unity", "maya",
+    "comsol", "matlab", "abaqus", "fluent", "llama.cpp", "triton", "trt", "tensorrt-llm", "megatron", "deepspeed",
+    "fsdp", "peft", "trl", "nf4", "awq", "gptq", "gguf", "mxfp4", "nvfp4", "fp32", "bnb", "adamw", "sgd", "adafactor",
+    "geforce", "quadro", "tesla", "instinct", "blackwell", "hopper", "ada", "ampere", "grace", "epyc", "xeon",
+    "threadripper", "ryzen", "ubuntu", "rhel", "vmware", "proxmox", "openshift", "slurm", "rag", "kubernetes",
+    "whisper", "bert", "roberta", "t5", "clip", "sdxl", "flux", "yolov8", "vit", "u-net", "unet", "ssd",
+    "gpt-oss", "codellama", "nemotron", "granite", "olmo", "bloom", "vicuna", "starcoder",
+))
+# Countries, regions and large cities: a place is never a customer ("la filiale US", "(Munich)").
+_PLACES = frozenset(plain(w) for w in (
+    "us", "usa", "u.s.", "uk", "u.k.", "eu", "ue", "fr", "de", "france", "germany", "allemagne", "deutschland",
+    "europe", "spain", "espagne", "italy", "italie", "belgium", "belgique", "suisse", "switzerland", "canada",
+    "japan", "japon", "china", "chine", "india", "inde", "netherlands", "pays-bas", "holland", "luxembourg",
+    "portugal", "ireland", "irlande", "sweden", "suède", "norway", "norvège", "denmark", "danemark", "finland",
+    "finlande", "poland", "pologne", "austria", "autriche", "québec", "quebec", "emea", "apac", "latam", "americas",
+    "amérique", "america", "asia", "asie", "africa", "afrique", "maroc", "morocco", "tunisie", "algérie", "sénégal",
+    "singapore", "singapour", "australia", "australie", "brazil", "brésil", "mexico", "mexique", "korea", "corée",
+    "israel", "israël", "dubai", "dubaï", "uae", "scotland", "écosse", "wales", "england", "angleterre", "britain",
+    "paris", "lyon", "marseille", "toulouse", "lille", "nantes", "bordeaux", "nice", "strasbourg", "rennes",
+    "grenoble", "montpellier", "rouen", "london", "londres", "manchester", "birmingham", "leeds", "glasgow",
+    "edinburgh", "dublin", "berlin", "munich", "münchen", "frankfurt", "francfort", "hamburg", "hambourg",
+    "cologne", "köln", "amsterdam", "rotterdam", "brussels", "bruxelles", "geneva", "genève", "zurich", "zürich",
+    "lausanne", "madrid", "barcelona", "barcelone", "milan", "rome", "lisbon", "lisbonne", "vienna", "vienne",
+    "stockholm", "oslo", "copenhagen", "copenhague", "helsinki", "warsaw", "varsovie", "prague", "montreal",
+    "montréal", "toronto", "new york", "san francisco", "boston", "seattle", "chicago", "austin", "tokyo",
+    "sophia antipolis", "saclay", "la défense", "île-de-france", "ile-de-france",
+))
+# A placeholder or a moment is no name either ("Team: TBD", "besoin pour Noël : un serveur").
+_NOT_NAMES = frozenset(plain(w) for w in (
+    "tbd", "tba", "n/a", "na", "nc", "tbc", "xxx", "unknown", "inconnu", "inconnue", "confidential", "confidentiel",
+    "anonyme", "anonymous", "à définir", "a definir", "non communiqué", "various", "divers", "noël", "christmas",
+    "xmas", "pâques", "easter", "toussaint", "rentrée", "black friday", "new year", "nouvel an", "summer", "été",
+    "hiver", "winter", "printemps", "spring", "automne", "autumn", "fall",
+))
+_SIZE_TOKEN = re.compile(r"(?i)\d+(?:[.,]\d+)?[bmkt]|\d+x\d+(?:[.,]\d+)?b|a\d+(?:[.,]\d+)?b|\d+e")
+# a figure with a unit or a dimension: "3D", "4K", "2U", "640x640", "80GB", "1.6kW", "24/7"
+_UNIT_TOKEN = re.compile(r"(?i)\d+(?:[.,]\d+)?(?:d|k|u|g|px|w|kw|gb|go|tb|to|mb|mo|ms|s|x\d*|h|%|/\d+)")
+# a card or chip code: "H100", "GB200", "NVL72", "A6000", "MI300X", "RTX5090", "B200s"
+_CHIP_TOKEN = re.compile(r"[A-Z]{1,4}\d{2,5}[A-Z]{0,2}s?|[a-z]{1,3}\d{3,5}[a-z]?")
+
+
+def _product_word(word: str) -> bool:
+    """A model, card, size or unit token, a product or technical acronym: never a word of a company's name."""
+    folded = plain(word).strip(".,'’()")
+    if not folded:
+        return False
+    if folded in STOP and folded not in _OPENERS and folded not in _TAIL_OK:
+        return True
+    if folded in _TECH or _SIZE_TOKEN.fullmatch(folded) or _UNIT_TOKEN.fullmatch(folded):
+        return True
+    if _CHIP_TOKEN.fullmatch(word.strip(".,'’()")):
+        return True
+    # a family with its version: "Phi-4", "Qwen3", "Llama-3.1", "gpt-oss-20b", "YOLOv8"
+    head = re.match(r"([a-z]+)[-_ ]?v?\d", folded)
+    return bool(head and head.group(1) in _model_families())
+
+
+def _model_families() -> frozenset[str]:
+    from sizer_agent.agent.understanding.models import model_index
+
+    return frozenset(model_index().families) | {"yolo", "resnet", "vit", "gpt", "rtx", "gb", "mi"}
+
+
+def _not_a_name(name: str) -> bool:
+    """A product, a figure, a place or an acronym of a product is never a customer's name."""
+    words = name.split()
+    if re.match(r"\d", name):
+        return True  # "640x640", "1.6 kW", "350M", "3D": a figure, not a name
+    if any(_product_word(w) for w in words):
+        return True
+    return plain(name).strip(".,") in _PLACES | _NOT_NAMES
 
 
 _ROLE = re.compile(r"^(?:DSI|CTO|CEO|CIO|CDO|Direction|Service|D[ée]partement|Department|Team|[ÉE]quipe|Responsable)"
@@ -180,15 +307,15 @@ def clean_name(raw: str) -> str | None:
     words = raw.strip(" .,;:!?'’\"").split()
     while words and re.fullmatch(_PARTICLE, words[-1].lower()):
         words.pop()
-    while words and plain(words[0]).strip(".,") in STOP:
+    while words and plain(words[0]).strip(".,") in _OPENERS:
         words.pop(0)  # "Bonjour Acme" -> "Acme"
     if not words:
         return None
     name = re.sub(r"['’]s$", "", " ".join(words).strip(" .,;:!?'’\""))  # "Acme's" -> "Acme"
     name = _ROLE.sub("", name)  # "DSI de Ciments Vercors" -> "Ciments Vercors"
     name = _GENERIC_FIRST.sub("", name)
-    if re.match(r"\d", name) and not re.fullmatch(r"\d+[A-Z]{1,4}", name.split()[0]):
-        return None  # "640x640", "1.6 kW": a figure, not a name ("3M" is one)
+    if not name or _not_a_name(name):
+        return None
     if not name or any(_stop_word(w, i == 0) for i, w in enumerate(name.split())) or re.fullmatch(r"[\d\s.,]+", name):
         return None
     if not re.match(rf"[{_UPPER}0-9]|[a-z]+[{_UPPER}]", name):
@@ -198,7 +325,7 @@ def clean_name(raw: str) -> str | None:
 
 def _institution(original: str, end: int) -> str | None:
     """'Language Technologies Lab at Eastbrook University': the institution a sub-unit belongs to."""
-    m = re.match(rf"[ \t]+(?:at|of|de|du|d')[ \t]*{NAME}", original[end:])
+    m = re.match(rf"(?:[ \t]+(?:at|of|de|du|d')|,)[ \t]*{NAME}", original[end:])
     return clean_name(m.group("name")) if m else None
 
 
@@ -208,8 +335,10 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     for pattern in INTRODUCERS:
         for m in pattern.finditer(body):
             name = clean_name(m.group("name"))
-            if name is None or (pattern is _LOOSE and len(name.split()) < 2):
+            if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2):
                 continue
+            if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
+                continue  # "we're based at Harwell Campus", "installés à la Défense": a place
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
             yield m.start("name"), name
@@ -225,9 +354,9 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
 
 def _signature_start(original: str) -> int | None:
     """Where the writer's signature starts: a sign-off line, or a last paragraph of a few short lines."""
-    sign_off = _SIGN_OFF.search(original)
-    if sign_off is not None:
-        return sign_off.start()
+    for sign_off in _SIGN_OFF.finditer(original):
+        if sum(1 for line in original[sign_off.start():].splitlines() if line.strip()) <= _SIGNATURE_LINES:
+            return sign_off.start()
     body = original.rstrip()
     cut = body.rfind("\n\n")
     if cut > 0:
@@ -322,6 +451,40 @@ CUSTOMER = Rule(
         ("we run the chat for Harbourline Cafés", {"customer": "Harbourline Cafés"}),
         ("Je travaille pour la Régie des Eaux du Pays Basque.", {"customer": "Régie des Eaux du Pays Basque"}),
         ("CR réunion 03/04 — client : Papeteries du Léman", {"customer": "Papeteries du Léman"}),
+        # a model, card, size, unit or place next to a customer cue is no customer
+        ("Notre start-up souhaite déployer un modèle open source (Gemma 3 27B)", {}),
+        ("our lab wants to pre-train a small model (350M) from scratch", {}),
+        ("L'équipe radiologie de la Clinique Saint-Roch entraîne un modèle (U-Net 3D)",
+         {"customer": "Clinique Saint-Roch"}),
+        ("un petit assistant (Phi-4) pour nos ingénieurs", {}),
+        ("We're looking at H200 NVL racks for this", {}),
+        ("Pour la filiale UK de notre groupe : 4 B200", {}),
+        ("notre filiale allemande (Munich) veut un assistant", {}),
+        ("Objet : Demande de chiffrage – Qwen3 32B", {}),
+        # the ways of naming one's organisation the corpora showed, said otherwise
+        ("Independent developer here (Pixelwright), one GPU", {"customer": "Pixelwright"}),
+        ("We run a small charity (Harbour Light) and want a chatbot", {"customer": "Harbour Light"}),
+        ("---------- Message transféré ---------\nDe : Paul\nJe te transfère le besoin de mon client, la Mutuelle "
+         "Azur. Ils veulent un chatbot.\nPaul", {"customer": "Mutuelle Azur"}),
+        ("Bonjour, atelier de design Formelab ici.", {"customer": "Formelab"}),
+        ("Le SDIS Var Est voudrait un assistant", {"customer": "SDIS Var Est"}),
+        ("The Port of Kestrel Authority wants a chatbot", {"customer": "Port of Kestrel Authority"}),
+        ("Pour l'agence web Nuage Rose : une tour", {"customer": "Nuage Rose"}),
+        ("Besoin pour Transdev Occitanie : 4 L40S", {"customer": "Transdev Occitanie"}),
+        ("Pour INRIA Grenoble : Llama 3.1 8B", {"customer": "INRIA Grenoble"}),
+        ("For Llama 3.1 70B: what do we need?", {}),
+        ("Dr. Amara Osei, Radiology Department, St. Columba's Hospital.", {"customer": "St. Columba's Hospital"}),
+        ("From the Office of Research Computing, Halden University: we plan", {"customer": "Halden University"}),
+        ("pour la clinique vétérinaire Vetalia : un assistant", {"customer": "Vetalia"}),
+        ("une agence basée à Lyon, on veut un chatbot", {}),
+        ("Client: Tavistock & Rowe LLP. They want Llama 3.1 8B", {"customer": "Tavistock & Rowe LLP"}),
+        ("les photos du SAV de Maisons Lenoir", {"customer": "Maisons Lenoir"}),
+        ("| Champ | Valeur |\n|---|---|\n| Client | Brasserie Kerlann |\n| Modèle | Mistral 7B |",
+         {"customer": "Brasserie Kerlann"}),
+        ("RFP 2026/031 — Municipality of Kestrel Bay", {"customer": "Municipality of Kestrel Bay"}),
+        ("Team: TBD", {}), ("Client : à définir", {}), ("Besoin pour Noël : un serveur", {}),
+        ("We're based at Harwell Campus in Oxfordshire.", {}), ("nous sommes installés à la Défense Ouest", {}),
+        ("Per our call: Qwen3 30B.\nBest,\nInes Carvalho\nLisbon Data Works", {"customer": "Lisbon Data Works"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )

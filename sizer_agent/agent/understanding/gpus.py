@@ -19,7 +19,7 @@ from functools import cache
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, plain
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
 
 _VENDOR_WORDS = {"nvidia", "amd", "geforce", "instinct", "intel"}
 _QUALIFIERS = ("sxm", "pcie", "nvl", "ada", "server", "workstation", "ws", "max-q", "maxq", "blackwell", "ultra")
@@ -111,20 +111,45 @@ _WORDS_BEFORE_CARD = rf"(?:\s*(?:x|\*)?\s*(?:-\s*)?{_WHICH}(?:(?:gpus?|cartes?|c
 # before a bare card number: a count or an article says it is a card ("a single 5090", "2x 5080")
 _BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the|my|our|this|that|two|deux)|{NUM}"
                           rf"\s*x?)\s*$")
-_NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b|watts?|ms\b|px\b|%)")
+_NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b(?!/)|watts?|ms\b"
+                               r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
 _COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_WORDS_BEFORE_CARD}$")
+_ARTICLE_BEFORE = re.compile(rf"(?<![\w'])()(?:a|an){_WORDS_BEFORE_CARD}$")
+# a card the catalogue does not have, counted: "2x 4090", "une RTX 4090", "four A6000s", "3 V100" — the count
+# is labelled, the card is not (SCHEMA)
+_OTHER_CARD = re.compile(r"(?:(?:nvidia|geforce|amd|radeon)\s+)?(?:rtx\s*a?\d{4}(?:\s*(?:ti|super))?"
+                         r"|gtx\s*\d{3,4}(?:\s*ti)?|(?<![\w.,])[2-5]0[5-9]0(?:\s*(?:ti|super))?|(?<![\w.,])(?:a|v|p|t)\d{1,4}(?:\s*\d{2}\s*g[bo])?"
+                         r"|rx\s*\d{4}\w*)s?(?![\w]|[.,]\d)")
+# hardware the message replaces is not planned: "our two V100s will be replaced", "en fin de vie"
+_REPLACED = re.compile(r"\b(?:replac\w*|remplac\w*|swap\w*|retir\w*|decommission\w*|upgrad\w*|au lieu|instead of"
+                       r"|obsolete\w*|trop vieux|too old|end of life|fin de vie|renouvel\w*|renew\w*|recycl\w*)\b")
+# a count said of hardware tried, replaced or recycled is no plan: "We tried 4 H100 last year on AWS"
+_NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|used to|previously|auparavant|last year"
+                          r"|l'an dernier|l'annee derniere|replac\w*|remplac\w*|recycl\w*|decommission\w*|fin de vie"
+                          r"|end of life|seront (?:remplace|recycle|retire)\w*)\b")
+# "a B300 system", "an H100 server": the article counts the machine, not its cards
+_MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|cluster|rack|instance|platform|pod|vm)s?\b")
+# "a single 8-GPU node", "two 8-GPU servers": GPUs per machine, times the machines
+_PER_BOX = re.compile(rf"(?<![\w.,])({NUM})-gpus?\s+(?:node|server|box|machine|serveur|noeud|noud|instance|vm)s?\b")
+_BOXES_BEFORE = re.compile(rf"(?:({NUM})|two|three|four|deux|trois|quatre|a single|single|one|a|an|un|une|un seul"
+                           rf"|une seule)\s*x?\s*$")
 _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
                       rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
-                      rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?!\s*(?:serveur|server|box|machine"
+                      rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?![-\s]*(?:hours?|heures?|hrs?|h\b|mois|months?|jours?|days?)\b)"
+                      rf"(?!\s*(?:serveur|server|box|machine"
                       rf"|workstation|node|instance|rig|cloud)s?\b)")
+_PRICED = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:coute\w*|costs?|vaut|valent|is priced|are priced|sells? for"
+                     r"|se vend\w*|est a|is at|runs about)\b")
 _RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
 # "nœud" folds to "noud" (one character each: positions are kept)
-_MACHINES = re.compile(rf"({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks)(?![\w])")
+_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks)"
+                       rf"(?![\w])")
 _EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noe?ud|machine)|per (?:server|node|machine)|apiece)")
 _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
                       r"(?:of them|of those|d'entre elles|de ces cartes)")
-_COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather)\b")
+COMPARISON = _COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather|options?"
+                                      r"|alternatives?|choix|choice|either|soit|hesit\w*|torn)\b|\(b\)|\b2\)")
 _WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
 
 
@@ -132,10 +157,14 @@ def _card_end(text: str, m: re.Match[str]) -> int:
     return _CARD_WORDS.match(text, m.end("model")).end()  # type: ignore[union-attr]  # * always matches
 
 
-def _count_at(message: Message, start: int, end: int) -> tuple[int, int, int] | None:
-    """(value, start, end) of a count written just before a card, or 'x8' just after it."""
+def _count_at(message: Message, start: int, end: int, *, article: bool = True) -> tuple[int, int, int] | None:
+    """(value, start, end) of a count written just before a card, or 'x8' just after it. `article`: an English
+    article counts one ("it's got a 5080 in it", "an H100 would do"), unless the card's price is what is said."""
     text = message.text
     before = _COUNT_BEFORE.search(text[max(0, start - 30):start])
+    if before is None and article and message.lang == "en" and not (_PRICED.match(text, end)
+                                                                    or _MACHINE_AFTER.match(text, end)):
+        before = _ARTICLE_BEFORE.search(text[max(0, start - 30):start])
     if before and not _RANGE_BEFORE.search(text[max(0, start - 40):start - len(before.group(0))]):
         value = numbers.count(before.group(1), None, message.lang) if before.group(1) else 1
         if value:
@@ -146,13 +175,24 @@ def _count_at(message: Message, start: int, end: int) -> tuple[int, int, int] | 
     return None
 
 
-def _per_machine(message: Message, count_start: int, value: int) -> int:
+_EACH_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:each|chacun\w*|apiece|par (?:serveur|noe?ud|machine)"
+                         r"|per (?:server|node|machine))")
+
+
+def _per_machine(message: Message, count_start: int, value: int, count_end: int | None = None) -> int:
     """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it."""
     sentence = message.text[max(0, count_start - 80):count_start + 60]
     machines = list(_MACHINES.finditer(message.text, max(0, count_start - 80), count_start))
     joined = machines and re.fullmatch(r"\s*(?:de|d'|of|with|avec)\s*", message.text[machines[-1].end():count_start])
     if machines and (_EACH.search(sentence) or joined):
         n = numbers.count(machines[-1].group(1), None, message.lang)
+        if n and n > 1:
+            return n * value
+    # "nodes come with 8 GPUs each; we'd take 4 nodes": the machines said after a count per machine
+    each = _EACH_AFTER.match(message.text, count_end) if count_end is not None else None
+    if each and not machines:
+        after = next(_MACHINES.finditer(message.text, each.end(), each.end() + 60), None)
+        n = numbers.count(after.group(1), None, message.lang) if after else None
         if n and n > 1:
             return n * value
     return value
@@ -182,20 +222,45 @@ def find_gpus(message: Message) -> Iterator[Found]:
     if cards and not compared:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
-    for m, _ in cards:
+    for m, _ in ([] if compared else cards):  # "3 L40S ou 2 H100 ?": two configurations, no count
         counted = _count_at(message, m.start(), m.end())
+        if counted and _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
+            continue
         if counted:
             value, start, end = counted
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
             yield Found("num_gpus", _per_machine(message, start, value), start, end, figure=figure)
             return
+    for m in _PER_BOX.finditer(text):
+        if message.negated(m.start()):
+            continue
+        per_box = numbers.count(m.group(1), None, message.lang)
+        boxes = _BOXES_BEFORE.search(text[max(0, m.start() - 20):m.start()])
+        many = numbers.count(boxes.group(1), None, message.lang) if boxes and boxes.group(1) else (
+            _WORD_COUNTS.get(boxes.group(0).strip().split()[0], 1) if boxes else 1)
+        if per_box and many:
+            yield Found("num_gpus", per_box * many, m.start() - (len(boxes.group(0)) if boxes else 0), m.end())
+            return
     for m in _GENERIC.finditer(text):
         if message.negated(m.start()) or _RANGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             continue
+        if _PRICED.match(text, m.end()) or _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
+            continue  # "une carte coûte 8 000 €", "les 8 GPU … seront recyclés": no count planned
         generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
         if generic:
-            yield Found("num_gpus", _per_machine(message, m.start(), generic), m.start(), m.end())
+            yield Found("num_gpus", _per_machine(message, m.start(), generic, m.end()), m.start(), m.end())
             return
+    if not cards:
+        for m in _OTHER_CARD.finditer(text):
+            if message.negated(m.start()) or _NOT_A_CARD_AFTER.match(text, m.end()):
+                continue
+            if _REPLACED.search(text):
+                continue  # a card the catalogue lacks is mostly old: any replacement said, and it is not planned
+            counted = _count_at(message, m.start(), m.end())
+            if counted:
+                value, start, end = counted
+                yield Found("num_gpus", _per_machine(message, start, value), start, end)
+                return
     if cards:
         of_them = _OF_THEM.search(text, cards[0][0].end())
         if of_them and of_them.start() - cards[0][0].end() < 80:
@@ -230,8 +295,26 @@ GPUS = Rule(
         ("is a single 5090 enough?", {"num_gpus": 1, "gpu_preference": "rtx-5090"}),
         ("2x 5080 in one tower", {"num_gpus": 2, "gpu_preference": "rtx-5080"}),
         ("budget 5090 €", {}),
+        ("gpt-oss-20b on a single 5090 w/ ollama", {"num_gpus": 1, "gpu_preference": "rtx-5090"}),
+        ("one 5080 w/ 16 GB", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("deux nœuds de 8 x H200", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
+        ("Une carte coûte 8 000 € pièce chez notre revendeur", {}), ("one GPU costs about $2/hour on RunPod", {}),
+        ("can i run it on my desktop? it's got a 5080 in it", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
+        ("Looking at an RTX 5080 for a QLoRA run", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
+        ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),
+        ("Considering a B300 system for inference", {"gpu_preference": "b300"}),
+        ("We tried 4 H100 last year on AWS; too expensive.", {"gpu_preference": "h100-sxm"}),
+        ("Les 8 GPU de notre ancien cluster seront recyclés.", {}),
+        ("2x 4090 ça passe ou pas ?", {"num_gpus": 2}), ("J'ai déjà une RTX 4090, c'est assez ?", {"num_gpus": 1}),
+        ("we have three A6000s in a tower", {"num_gpus": 3}),
+        ("nos 2 V100 seront remplacées", {}), ("budget 4090 €", {}),
+        ("Is a single 8-GPU node enough?", {"num_gpus": 8}),
+        ("besoin rapide : 3 L40S ou 2 H100 pour du Llama ?", {}), ("4 H100 or 8 L40S, which is cheaper?", {}),
+        ("budget 3,000 GPU-hours on AWS", {}), ("500 heures GPU par mois", {}), ("two 8-GPU servers", {"num_gpus": 16}),
+        ("The B200 nodes come with 8 GPUs each; we'd take 4 nodes", {"num_gpus": 32, "gpu_preference": "b200"}),
+        ("les nœuds ont 4 GPU chacun, il en faut 3 nœuds", {"num_gpus": 12}),
+        ("two options: (a) 4x H200 on-prem, (b) rent 8x H100", {}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )

@@ -18,7 +18,8 @@ _TTFT = (r"(?:ttft|time[- ]to[- ]first[- ]token|(?:first|1st) token|(?:premier|1
          r"|premiers mots|premier mot|delai (?:initial|de premiere reponse|avant (?:le )?premier token)"
          r"|latence (?:initiale|du premier token)|start (?:streaming|responding|answering|to stream|to answer)"
          r"|begin streaming|commencer a (?:repondre|streamer|afficher|ecrire)|debut de (?:la )?reponse"
-         r"|premiere reponse|(?:reponse|answer|response)s? (?:qui |doit |doivent |must |should |need to |needs to"
+         r"|premiere reponse|(?:reponse|answer|response|completion|generation|output|sortie)s? (?:qui |doit |doivent"
+         r" |must |should |need to |needs to"
          r" |has to |have to |will |to )?(?:commence|start|begin)\w*)")
 _TPOT = (r"(?:tpot|itl|inter-?token(?: latency)?|time per (?:output )?token|temps par token|par token|per token"
          r"|entre (?:deux )?tokens|between tokens|latence par token|par mot|per word)")
@@ -50,7 +51,9 @@ TTFT = Rule(
               ("les réponses doivent commencer à arriver sous 2 s", {"ttft_ms": 2000.0}),
               ("1,5 s max pour le 1er token", {"ttft_ms": 1500.0}),
               ("at most 800 ms to the first word", {"ttft_ms": 800.0}),
-              ("under half a second for the first token", {"ttft_ms": 500.0})),
+              ("under half a second for the first token", {"ttft_ms": 500.0}),
+              ("completions must start in under 300 ms", {"ttft_ms": 300.0}),
+              ("les sorties doivent commencer en moins de 700 ms", {"ttft_ms": 700.0})),
 )
 
 
@@ -64,7 +67,8 @@ def find_tpot(message: Message) -> Iterator[Found]:
         return
     # a per-user speed: "20 tokens/s per user" -> 50 ms per token
     speed = (rf"({NUM})\s*(?:tokens?|toks?|mots|words)\s*(?:/\s*s(?:ec)?|par seconde|per second|a la seconde|/sec)"
-             rf"\s*(?:minimum\s*|min\s*|at least\s*|au moins\s*)?(?:/\s*|par |per |for each |pour chaque )"
+             rf"\s*(?:minimum\s*|min\s*|at least\s*|au moins\s*)?(?:et |and |,\s*)?"
+             rf"(?:/\s*|par |per |for each |pour chaque )"
              rf"(?:utilisateur|user|personne|person|stream|flux|requete"
              rf"|request|session|client|conversation)")
     for m in re.finditer(speed, message.text):
@@ -79,5 +83,7 @@ TPOT = Rule(
     examples=(("40 ms par token", {"tpot_ms": 40.0}), ("TPOT 50 ms", {"tpot_ms": 50.0}),
               ("20 tokens/s per user", {"tpot_ms": 50.0}), ("inter-token latency under 30 ms", {"tpot_ms": 30.0}),
               ("25 tokens/s minimum par utilisateur", {"tpot_ms": 40.0}),
+              ("au moins 20 tokens par seconde et par utilisateur", {"tpot_ms": 50.0}),
+              ("50 tokens per second and per user", {"tpot_ms": 20.0}),
               ("2 s TTFT at p95, 50 ms inter-token latency", {"tpot_ms": 50.0})),
 )

@@ -26,7 +26,8 @@ _ABOUT = r"(?:(?:d')?(?:environ|a peu pres|approx\.?|approximativement)\s*|about
 _INPUT_THINGS = (r"(?:prompts?|inputs?|entrees?|questions?|requetes?|queries|requests?|documents?|docs?|fiches?"
                  r"|tickets?|dossiers?|articles?|reviews?|avis|rapports?|reports?|lettres?|letters?|e-?mails?|mails?"
                  r"|messages?|contrats?|contracts?|transcripts?|notes?|textes?|texts?|chunks?|extraits?|pages?"
-                 r"|conversations?|sources?)")
+                 r"|conversations?|sources?|consignes?|instructions?|notices?|manuels?|manuals?|procedures?"
+                 r"|specifications?|specs?|descriptions?|transcriptions?|dialogues?)")
 _OUTPUT_THINGS = (r"(?:sorties?|outputs?|reponses?|answers?|responses?|replies|reply|completions?|generations?|resumes?"
                   r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?)")
 _GAP_CHAR = r"[^.;\d\n_]"  # between a thing and its length: a few words, no figure, no sentence end
@@ -80,7 +81,8 @@ CONTEXT = Rule(
         rf"(?<![\w])(?:contexte|context|ctx|fenetre(?: de contexte)?|context window|window|sequence length"
         rf"|longueur de sequence|longueurs? de sequence|seq(?:uence)?s?[ _-]?len(?:gth)?s?|max[ _-]?(?:model[ _-]?)?len"
         rf"|max_model_len|sequences?|seq)"
-        rf"\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to)?\s*(?:de\s*|of\s*)?{_ABOUT}"
+        rf"\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera|will be)?\s*"
+        rf"(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
         rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
         rf"|de longueur de sequence)\b",
@@ -89,7 +91,8 @@ CONTEXT = Rule(
         rf"{TOKENS}{_TOK}\s*(?:per|par)\s+(?:sample|exemple|echantillon|sequence)\s*(?:max(?:imum)?)?",
         rf"{TOKENS}\s*tokens?\s*(?:max(?:imum)?|maxi|at most|au plus)\b",
     )),
-    examples=(("contexte 8k", {"context_len": 8192}), ("128k context", {"context_len": 131072}),
+    examples=(("contexte 8k", {"context_len": 8192}), ("Context is 4k.", {"context_len": 4096}),
+              ("The window is 8 hours.", {}), ("fenêtre de 6 h la nuit", {}), ("128k context", {"context_len": 131072}),
               ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768}),
               ("4096 tokens max", {"context_len": 4096}), ("2048-token sequences", {"context_len": 2048}),
               ("8k sequences", {"context_len": 8192}), ("batches of 64 sequences", {}),
@@ -104,12 +107,15 @@ _QUALIFIER = r"(?:moyen\w*|mean|average|typiques?|typical|[a-z]+\s*\()?"
 # things a message says are generated ("générer les fiches produits", "draft client letters"): their
 # length is the output, even when the same word is usually an input
 _GENERATE = re.compile(rf"(?<![\w])(?:gener\w*|rediger|redige\w*|write|writes|writing|ecrire|produire|produce\w*"
-                       rf"|draft\w*|creer|create\w*)\s+(?:[\w']+\s+){{0,3}}?({_INPUT_THINGS})(?![\w])")
+                       rf"|draft\w*|creer|create\w*)\s+(?:[\w']+\s+){{0,3}}?({_INPUT_THINGS})(?![\w])"
+                       # "200 000 fiches produits à générer", "articles to be written": the verb after its thing
+                       rf"|(?<![\w])({_INPUT_THINGS})\s+(?:[\w']+\s+){{0,2}}?(?:a|to|to be)\s+"
+                       rf"(?:gener\w*|rediger|ecrire|produire|creer|write|written|generated|produced|drafted|draft|create|created)(?![\w])")
 
 
 def _generated(message: Message) -> set[str]:
     """The things the message says are generated, by their stem ("fiches" -> "fiche")."""
-    return {m.group(1).rstrip("s") for m in _GENERATE.finditer(message.text)}
+    return {(m.group(1) or m.group(2)).rstrip("s") for m in _GENERATE.finditer(message.text)}
 
 
 def _input_lengths(message: Message) -> Iterator[Found]:
@@ -165,6 +171,7 @@ INPUT = Rule(
     examples=(("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500}),
               ("each turn is a ~700 token prompt", {"input_len": 700}),
               ("we generate product sheets; sheets are about 400 tokens", {}),
+              ("fiches produits à générer, fiches de 350 tokens, consignes de 200 tokens", {"input_len": 200}),
               ("nos rapports font 2 000 tokens, on veut les résumer", {"input_len": 2000}),
               ("des résumés d'articles de 150 tokens à partir d'articles de 2 000 tokens", {"input_len": 2000})),
 )
@@ -176,11 +183,26 @@ OUTPUT = Rule(
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
               ("on veut générer les fiches produits ; les fiches font environ 300 tokens", {"output_len": 300}),
               ("draft client letters of about 600 tokens", {"output_len": 600}),
+              ("200 000 fiches produits à générer par nuit, fiches de 350 tokens", {"output_len": 350}),
+              ("5,000 reports to be written each week; reports of ~120 tokens", {"output_len": 120}),
               ("des résumés d'articles de 150 tokens", {"output_len": 150}),
-              ("summaries of reports of 200 tokens each", {"output_len": 200})),
+              ("summaries of reports of 200 tokens each", {"output_len": 200}),
+              ("about 2 billion output tokens total, ~1k output tokens per sample", {"output_len": 1024}),
+              ("3 milliards de tokens de sortie au total, réponses de 600 tokens", {"output_len": 600}),
+              ("we generate 50M output tokens per day", {})),
 )
 
 
+# a volume, not a length: "2 billion output tokens total", "3 milliards de tokens au total", "1M tokens per day"
+_TOTAL_AFTER = re.compile(r"\s*(?:(?:de |d')?(?:output |input |de sortie |d'entree )?(?:tokens?|toks?)\s*)?"
+                          r"(?:(?:de sortie|en sortie|output|generes|generated|d'entree|input)\s*)?"
+                          r"(?:au total|in total|total|en tout|overall|altogether|(?:par|per|a|each|chaque)\s*"
+                          r"(?:jour|day|nuit|night|mois|month|semaine|week|an|year|heure|hour|run|job))\b")
+# a figure in another unit is no length: "the window is 8 hours", "réponses de 2 s"
+_OTHER_UNIT_AFTER = re.compile(r"\s*(?:h\b|heures?|hours?|hrs?\b|min\b|minutes?|s\b|sec\b|secondes?|seconds?|ms\b"
+                               r"|jours?|days?|nuits?|nights?|%|€|euros?|go\b|gb\b|users?|utilisateurs?|gpus?)")
+_MIN_CONTEXT = 128  # a context window is hundreds of tokens at least
+_MAX_LENGTH = {"input_len": 2**21, "output_len": 2**20, "context_len": 10 * 2**20}  # beyond: a volume, not a length
 # a speed, not a length: "20 tokens per second", "40 tok/s"
 _RATE_AFTER = re.compile(r"\s*(?:tokens?|toks?)?\s*(?:/\s*s(?:ec)?\b|/\s*seconde?|per sec\w*|par sec\w*|a la seconde"
                          r"|each second|chaque seconde)")
@@ -193,7 +215,13 @@ def _first_tokens(
     def build(m: re.Match[str], msg: Message) -> int | None:
         if _RATE_AFTER.match(msg.text, m.end()) or (skip is not None and skip(m)):
             return None
-        return _tokens(m, msg)
+        figure_end = m.end(2) if m.group(2) else m.end(1)
+        if _TOTAL_AFTER.match(msg.text, figure_end) or _OTHER_UNIT_AFTER.match(msg.text, figure_end):
+            return None
+        value = _tokens(m, msg)
+        if value is None or value > _MAX_LENGTH[field] or (field == "context_len" and value < _MIN_CONTEXT):
+            return None
+        return value
 
     # the whole phrase is reported; only the figure is blanked for the other rules
     return first_match(message, field, ((p, build) for p in patterns),

@@ -18,14 +18,15 @@ from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
 from sizer_agent.agent.understanding.text import Message, words
 
 _SIMULTANEOUS = re.compile(words(
-    r"simultan\w*", r"concurrent\w*", r"en meme temps", r"a meme temps", r"at the same time", r"in the same time",
+    r"simultan\w*", r"concurrent\w*", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
+    r"a meme temps", r"at the same time", r"in the same time",
     r"in same time", r"at once", r"in parallel", r"en parallele", r"a la fois", r"at peak", r"au pic", r"en pointe",
     r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
     r"au plus fort", r"peak concurrency", r"en concurrence", r"connectes en meme temps", r"live at the same time",
 ))
 _REQUESTS = words(r"requetes", r"requests", r"sessions", r"streams", r"flux", r"connexions", r"connections", r"calls")
-_USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users")
-_POPULATION = words(
+USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users")
+POPULATION = _POPULATION = words(
     r"employes?", r"employees?", r"salaries", r"staff", r"collaborateurs", r"collaboratrices", r"agents", r"people",
     r"personnes", r"gens", r"customers", r"clients", r"members", r"membres", r"etudiants", r"students", r"eleves",
     r"developers", r"developpeurs", r"devs", r"engineers", r"ingenieurs", r"consultants", r"lawyers", r"avocats",
@@ -38,6 +39,18 @@ _POPULATION = words(
     r"architectes", r"architects", r"visitors", r"visiteurs", r"tenants", r"locataires", r"citoyens", r"pupils",
     r"soignants", r"chauffeurs", r"drivers", r"ppl", r"players", r"joueurs", r"colleagues", r"collegues", r"coworkers",
     r"pharmaciens", r"pharmacists", r"vendors", r"partners", r"partenaires", r"franchisees", r"franchises",
+    r"volunteers", r"benevoles", r"dispatchers", r"brokers", r"courtiers", r"underwriters", r"inspectors",
+    r"inspecteurs", r"auditors", r"auditeurs", r"managers", r"cadres", r"secretaires", r"secretaries", r"paralegals",
+    r"notaires", r"notaries", r"radiologists", r"radiologues", r"surgeons", r"chirurgiens", r"caregivers",
+    r"aides-soignants", r"officers", r"clerks", r"tellers", r"bankers", r"banquiers", r"planners", r"buyers",
+    r"acheteurs", r"merchants", r"commercants", r"retailers", r"farmers", r"agriculteurs", r"adherents",
+    r"societaires", r"policyholders", r"assures", r"beneficiaires", r"beneficiaries", r"learners", r"apprenants",
+    r"trainees", r"stagiaires", r"interns", r"residents", r"staffers", r"reps", r"representatives",
+    r"representants", r"tutors", r"tuteurs", r"instructors", r"formateurs", r"professors", r"professeurs",
+    r"lecturers", r"doctorants", r"postdocs", r"coders", r"programmeurs", r"programmers", r"testers", r"support agents",
+    r"translators", r"traducteurs", r"interpreters", r"interpretes", r"librarians", r"bibliothecaires", r"archivists",
+    r"archivistes", r"caseworkers", r"social workers", r"travailleurs sociaux", r"police officers", r"gendarmes",
+    r"policiers", r"firefighters", r"pompiers", r"pilots", r"pilotes", r"mechanics", r"mecaniciens",
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -50,7 +63,13 @@ _RATE = re.compile(r"\s*(?:/|per|par|a|an|each|chaque|every)\s*(?:s\b|sec|second
 _DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|data|archives?)\s+(?:de\s+|d'|of\s+)?"
                           r"(?:\w+\s+)?$")
 # up to three words between a figure and its noun, and "d'"/"de"/"of" ("une vingtaine d'utilisateurs")
-_FILLER = r"(?:d'|de\s+|of\s+)?(?:[a-z'-]+\s+){0,3}?"
+# ("8 millions d'avis clients" counts reviews: after "de"/"of" the noun comes at once, or after a possessive
+# or an adjective that goes before it; the words between never hold a preposition: "1M tickets from customers")
+_BEFORE_NOUN = (r"(?:nos|our|the|ses|leurs|their|mes|my|vos|your|ces|these|those|its|nouveaux|nouvelles|new|futurs?"
+                r"|futures|future|jeunes|young|anciens|former|autres|other|internal|external|regular)\s+")
+_FILLER = (rf"(?:(?:d'|de\s+|of\s+)(?:{_BEFORE_NOUN}){{0,2}}"
+           r"|(?:(?!(?:d'|de|des|du|of|from|for|pour|par|by|with|avec|sur|on|in|dans|per|a|an|et|and|ou|or)\b)"
+           r"[a-z'-]+\s+){0,3}?)")
 _PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|en pointe|at peak)\b")
 # "dont la moitié en même temps", "half of them at once": a share of a population, not a count of its own
 _PORTION = re.compile(r"\b(?:la moitie|moitie|half|un tiers|a third|un quart|a quarter|la plupart|most|certains"
@@ -67,6 +86,20 @@ _SELDOM = re.compile(r"\b(?:rarely|seldom|hardly ever|rarement|presque jamais|ja
 _BOTH = re.compile(r"a la fois|at once|in parallel|en parallele")
 _PERSON_AFTER = re.compile(rf"\s*(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|[a-z]+\s+(?:at a time|a la fois))")
 _NOUN_AFTER = re.compile(rf"\s*(?:d'|de\s+|of\s+)?(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|{_REQUESTS})")
+
+
+_MORE = re.compile(rf"[^\d]{{0,25}}?(?<![\w])(?:up to|jusqu'a|voire|or even|maybe|perhaps|peut-etre|as many as"
+                   rf"|sometimes|parfois)\s+{_COUNT}(?!\s*(?:\w+\s+)?(?:{_POPULATION}|registered|inscrits|enrolled"
+                   rf"|total|au total|in total))")
+
+
+_SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
+                         r"|notre (?:startup|start-up|pme|entreprise|societe|equipe|boite)"
+                         r"|our (?:company|startup|firm|team|business)|(?:a|an|une?)\s+[\w-]*\s*(?:startup|start-up|pme"
+                         r"|company|firm|entreprise|societe))\b[^.;\n]{0,30}$")
+_FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|their|ses|its|the|les)\s+(?:\w+\s+)?"
+                         r"(?:clients|customers|users|utilisateurs|patients|abonnes|subscribers|visitors|visiteurs|players"
+                         r"|joueurs|citizens|citoyens|members|adherents|public|usagers|shoppers|acheteurs|guests)(?![\w])")
 
 
 def _value(m: re.Match[str], message: Message) -> int | None:
@@ -135,11 +168,17 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"(?:registered|total|named|potential|internal|inscrits|potentiels?|internes?)\s+{_USERS}\s*:?\s*{_ABOUT}{_COUNT}",
         rf"{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|au total|in total)\s*:?\s*{_ABOUT}{_COUNT}",
         rf"{_COUNT}\s*{_FILLER}{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|potential|nommes|named)(?![\w])",
+        # "8 000 courtiers inscrits", "1,200 registered brokers": whoever is registered is a population
+        rf"{_COUNT}\s+(?:[a-z-]+\s+)?(?:inscrits|inscrites|enregistres|registered|enrolled|subscribed|signed up"
+        rf"|licensed)(?![\w])",
+        rf"{_COUNT}\s+(?:registered|inscrits|enrolled|licensed)\s+[a-z]+s(?![\w])",
         rf"{_COUNT}\s*{_FILLER}{_USERS}{_TOTAL}",
         rf"{_COUNT}\s*(?:potential|registered|named|internal|total)\s+{_USERS}",
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
         rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
         rf"(?:effectif|headcount|staff of|team of|equipe de|workforce of)\s*(?:de|of|:)?\s*{_ABOUT}{_COUNT}",
+        # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
+        rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
     # "me and two colleagues (3 people total)": the figure said as a total is the population
     population.sort(key=lambda p: (not re.match(_TOTAL, message.text[p[1]:p[1] + 12]), p[0]))
@@ -151,20 +190,37 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_ABOUT}{_COUNT}",
         rf"{_COUNT}\s*{_REQUESTS}",
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
+        # "peaking at 60", "peaks of 45 at month end", "avec des pics à 40": the figure after its peak
+        rf"(?<![\w])(?:peak(?:ing|s)?|pics?|pointes?)\s+(?:at|of|to|a|de|jusqu'a)\s+{_ABOUT}{_COUNT}",
     ))
     users = _figures(message, (rf"{_COUNT}\s*{_FILLER}{_USERS}", rf"{_USERS}\s*:\s*{_ABOUT}{_COUNT}"))
     users = [u for u in users if not any(p[0] <= u[0] < p[1] for p in population)]  # "300 users potentiels"
     # "4 personnes max": a population said with a maximum is a peak
     peak += [p for p in population if _PEAK_AFTER.match(message.text, p[1])]
     peak = sorted(set(peak))
+    # "30 at once, up to 90 during exams", "200 concurrent at peak (maybe 250 on payday)": a higher figure said
+    # right after a peak, in its sentence, is the peak too
+    for _, end, _ in list(peak):
+        stop = _SENTENCE_END.search(message.text, end)
+        more = _MORE.match(message.text, end, min(stop.start() if stop else len(message.text), end + 50))
+        if more and not message.negated(more.start()):
+            value = _value(more, message)
+            if value:
+                peak.append((more.start(), more.end(), value))
     population = [p for p in population if p not in peak]
 
     def apart(figures: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
         return [f for f in figures if not any(s[0] <= f[0] < s[1] or f[0] <= s[0] < f[1] for s in peak)]
 
     users, population = apart(users), apart(population)
+    if _FOR_OTHERS.search(message.text):
+        # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
+        # introduces itself, is not the number of people who will use the model — its customers will
+        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])]
     if peak:
-        start, end, value = peak[0]
+        # several peak figures ("5 à la fois, jusqu'à 15 aux heures de pointe", "20-30 concurrent, peaking at
+        # 60"): the concurrency is the peak, the largest
+        start, end, value = max(peak, key=lambda p: (p[2], -p[0]))
         yield Found("concurrency", value, start, end)
         others = [f for f in sorted(population + users) if f[2] != value or population]
         if others:
@@ -213,6 +269,24 @@ LOAD = Rule(
         ("1 500 chauffeurs, dont 40 en même temps", {"head_count": 1500, "concurrency": 40}),
         ("for around 600 ppl", {"head_count": 600}),
         ("30 juristes, une demi-douzaine en simultané", {"head_count": 30, "concurrency": 6}),
+        ("typical load 15 concurrent requests, peaks of 45 at month end", {"concurrency": 45}),
+        ("classer 3 millions d'avis clients", {}), ("summarise 1M support tickets from customers", {}),
+        ("12 000 adhérents inscrits", {"head_count": 12000}), ("4,000 registered brokers", {"head_count": 4000}),
+        ("about 40 volunteers in total", {"head_count": 40}),
+        ("un assistant pour ses agents (1 200 environ)", {"head_count": 1200}),
+        ("for its staff (about 300)", {"head_count": 300}),
+        ("1,200 enrolled, usually 30 online at once and up to 90 during exams",
+         {"head_count": 1200, "concurrency": 90}),
+        ("200 concurrent at peak (maybe 250 on payday)", {"concurrency": 250}),
+        ("une quinzaine en même temps, voire 25 en fin de mois", {"concurrency": 25}),
+        ("50 users at once, up to 500 registered", {"concurrency": 50, "head_count": 500}),
+        ("on est Pivot Data (8 personnes), on veut servir Qwen3 à nos clients, 20 en parallèle", {"concurrency": 20}),
+        ("We're a 12-person agency; the chatbot is for our customers, 30 at a time", {"concurrency": 30}),
+        ("We're a 5-person startup and want a model for the 5 of us", {"head_count": 5}),
+        ("30 personnes, jamais plus de 6 en mm temps", {"head_count": 30, "concurrency": 6}),
+        ("D'habitude 10 requêtes en parallèle, avec des pics à 40 le lundi", {"concurrency": 40}),
+        ("usually 8 users at once, up to 25 at the same time during exams", {"concurrency": 25}),
+        ("Entre 40 et 60 utilisateurs simultanés selon les jours", {"concurrency": 60}),
     ),
     doc="peak concurrency and head count, kept apart",
 )
@@ -245,6 +319,10 @@ def growth_ratio(text: str) -> float | None:
     return None
 
 
+_CARD_AFTER = re.compile(r"\s*(?:nvidia\s+|amd\s+)?(?:rtx|gtx|[a-z]{1,3}\d{2,4}|\d{4}\b|gpus?|cartes?|cards?|nodes?"
+                         r"|serveurs?|servers?|noe?uds?)")
+
+
 def find_growth(message: Message) -> Iterator[Found]:
     text = message.text
     patterns = (
@@ -266,6 +344,8 @@ def find_growth(message: Message) -> Iterator[Found]:
                 if re.search(r"precision|check|verifi", clause) or (
                         len(text.split()) > 3 and not _GROWTH_CONTEXT.search(clause)):
                     continue
+            if index >= 3 and _CARD_AFTER.match(text, m.end()):
+                continue  # "8x H100": a count of cards, whatever the GPU rule made of it
             value = growth_ratio(m.group(0))
             if value is not None and value >= 1:
                 yield Found("growth_factor", value, m.start(), m.end())
@@ -276,7 +356,7 @@ GROWTH = Rule(
     "growth", ("growth_factor",), find_growth,
     examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
-              ("double precision", {}),
+              ("double precision", {}), ("rent 8x H100 on CoreWeave for 100 concurrent users", {}),
               ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
               ("traffic is increasing by 30% a year", {"growth_factor": 1.3})),
 )

@@ -226,6 +226,7 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
         # not claimed: the id itself may name the precision ("Qwen2.5-72B-Instruct-AWQ")
         return ModelReading(Found("model", ids.get(written.lower(), written), start, end, claim=False), ())
     suggestions: tuple[str, ...] = ()
+    named: list[Found] = []
     for start, end, said in _name_tokens(message.text, index.families):
         if message.negated(start):
             continue
@@ -234,10 +235,32 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
             suggestions = suggestions or (model_id,)  # "something like Qwen 7B": a hint, asked, not recorded
             continue
         if model_id is not None:
-            return ModelReading(Found("model", model_id, start, end), ())
+            named.append(Found("model", model_id, start, end))
+            continue
         suggestions = suggestions or near
+    if named:
+        return _one_of(message, named)
     described, near = _described(message, index)
     return ModelReading(described, () if described else (suggestions or near))
+
+
+# "we've settled on Qwen3 32B", "we'll go with Llama 3.1 70B", "finalement on part sur …": the one chosen
+_CHOSEN = re.compile(r"(?:settled on|go(?:ing)? with|go for|opt(?:ed|ing)? for|decided on|chose|chosen|picked"
+                     r"|final choice|finalement|retenu|choisi|on part sur|partir sur|on prend|plutot|instead)"
+                     r"\W+(?:\w+\W+){0,2}$")
+
+
+def _one_of(message: Message, named: list[Found]) -> ModelReading:
+    """One model named (maybe several times) is the model. Two different ones are a conflict: the one said as
+    chosen wins; otherwise nothing is recorded and both are offered ("Did you mean …?") — the interview asks
+    rather than guess."""
+    ids = list(dict.fromkeys(f.value for f in named))
+    if len(ids) == 1:
+        return ModelReading(named[0], ())
+    chosen = [f for f in named if _CHOSEN.search(message.text, max(0, f.start - 40), f.start)]
+    if len({f.value for f in chosen}) == 1:
+        return ModelReading(chosen[0], ())
+    return ModelReading(None, tuple(ids[:4]))
 
 
 # -- a model described rather than named ---------------------------------------------------------------
@@ -348,6 +371,12 @@ MODEL = Rule(
         ("misstral 7b", {"model": "mistralai/Mistral-7B-Instruct-v0.3"}),
         ("meta-llama/Llama-3.1-8B-Instruct", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         ("our-org/custom-7b-chat", {"model": "our-org/custom-7b-chat"}),
+        # two different models: the one chosen, or a question
+        ("We first thought of Llama 3.1 405B but it's overkill; we'll go with Llama 3.1 70B",
+         {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
+        ("Qwen3 32B ou Mistral Small 3.1, on ne sait pas encore", {}),
+        ("Llama 3.1 8B pour le chat et Llama 3.3 70B pour les synthèses", {}),
+        ("Llama 3.1 8B Instruct; Llama 3.1 8B is what we use today", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
     ),
     doc="a registry model named loosely, or a Hub id written in full",
 )

@@ -28,8 +28,8 @@ from sizer_agent.agent.understanding.text import Lang
 
 # Digits as they appear in a message: "25 000", "1,5", "2.048", "1,234,567". Space grouping needs three
 # digits after each space and nothing after ("32 100" is one number, "32 1000" is not). The second side
-# of "512x512" is not a number of its own.
-NUM = r"(?<![\d.,])(?<!\dx)(?:\d{1,3}(?: \d{3})+(?![\d])(?:[.,]\d+)?|\d+(?:[.,]\d+)*)(?![\d])"
+# of "512x512" is not a number of its own, nor are the digits of a name ("H200 141GB" holds no 200 141).
+NUM = r"(?<![\d.,])(?<!\dx)(?<![a-z])(?:\d{1,3}(?: \d{3})+(?![\d])(?:[.,]\d+)?|\d+(?:[.,]\d+)*)(?![\d])"
 
 _LOCALES: dict[str, str] = {"fr": "fr_FR", "en": "en_GB"}
 

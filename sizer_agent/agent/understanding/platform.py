@@ -6,32 +6,66 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.gpus import COMPARISON
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
-from sizer_agent.agent.understanding.text import Message, words
+from sizer_agent.agent.understanding.text import Message, plain, words
 
 # "server" is a machine, except the software kind: "inference server", "serveur vLLM", "API server".
-_SOFTWARE_SERVER = re.compile(r"(?:inference|inferences|api|web|vllm|tgi|triton|openai|mcp|http|model|modele|mcp"
-                              r"|d'inference|de modeles?|llama|ollama)\W*$")
-_SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference|d'api|vllm|openai|http|web|mcp|de modeles?)")
+# ("un serveur d'inférence" is a machine one buys — "budget … pour un serveur d'inférence", "un serveur
+# d'inférence on-prem" — unless a serving engine names it: "un serveur d'inférence vLLM")
+_SOFTWARE_SERVER = re.compile(r"(?:api|web|vllm|tgi|triton|openai|mcp|http|model|modele|mcp|de modeles?|llama|ollama"
+                              r"|sglang|(?:vllm|tgi|triton|openai|sglang|ollama)[\w-]*\W+inference)\W*$")
+_SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference\W+(?:vllm|tgi|triton|openai|sglang|ollama|llama\.cpp"
+                                    r"|compatible)|d'api|vllm|openai|http|web|mcp|de modeles?)")
 DEPLOYMENTS: tuple[tuple[str, str], ...] = (
     (words(r"stations? de travail", r"workstations?", r"desktop",
-           r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne) tour(?! de table| d'horizon)",
+           r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne|ma|notre|cette|sa) tour"
+           r"(?! de table| d'horizon)",
            r"towers?", r"sous (?:le|un) bureau",
            r"under (?:the|a|my) desk", r"deskside",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
+           r"stations? (?:de calcul|graphiques?|gpu|ia)",
+           r"(?:une|la|ma|notre|cette) station(?= (?:avec|equipee|with))",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
-           r"runpod", r"en location", r"louer", r"loue", r"location de gpu", r"rent", r"rented", r"renting", r"rental",
+           r"runpod", r"en location", r"lou(?:er|e|es|ons|ez|ent|erait|erions|eriez|eraient|era|erons|erez)",
+           r"location de gpu", r"rent", r"rents", r"rented", r"renting", r"rental", r"vast\.ai",
            r"nuage", r"hyperscaler\w*", r"outscale", r"iaas"), "cloud"),
     (words(r"serveurs?", r"servers?", r"baies?", r"racks?", r"datacenters?", r"data ?centers?", r"datacentres?",
            r"data centres?", r"centre de donnees", r"on[- ]?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",
            r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"hgx", r"dgx", r"colocation",
            r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc",
            r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
-           r"rack cabinet", r"network cabinet"), "server"),
+           r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*"), "server"),
 )
 _COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
+
+
+# the edition of a card, or a rack-scale product, is part of a product's name, not where it runs:
+# "RTX PRO 6000 Server Edition", "édition Workstation", "(workstation edition)", "GB200 NVL72 racks" — while
+# "one RTX PRO 6000 Blackwell workstation, 128 GB ECC RAM" is a machine
+_CARD_EDITION_BEFORE = re.compile(r"(?:edition|(?:la |the )?version|nvl\d+)\s*\(?\s*$")
+_CARD_EDITION_AFTER = re.compile(r"\s*(?:edition|version|card|carte)s?\b")
+
+
+# where it runs, not what: "une station de travail sur site" is a workstation
+_LOCATION_ONLY = re.compile(r"on[- ]?prem\w*|sur[- ]site|dans nos locaux|in-house|chez nous")
+
+
+def _conflict(text: str, mentions: list[tuple[int, int, str]]) -> bool:
+    """Two places said for one machine: the cloud and a machine of one's own, or a workstation and a server
+    with a comparison between them."""
+    values = {value for _, _, value in mentions}
+    if "cloud" in values and len(values) > 1:
+        return True
+    machines = [m for m in mentions if not (m[2] == "server" and _LOCATION_ONLY.fullmatch(text[m[0]:m[1]]))]
+    kinds = {value for _, _, value in machines}
+    if {"workstation", "server"} <= kinds:
+        first = {value: start for start, _, value in sorted(machines, reverse=True)}
+        a, b = sorted((first["workstation"], first["server"]))
+        return bool(COMPARISON.search(text, a, b + 1))
+    return False
 
 
 def find_deployment(message: Message) -> Iterator[Found]:
@@ -44,10 +78,18 @@ def find_deployment(message: Message) -> Iterator[Found]:
                     _SOFTWARE_SERVER.search(message.text[max(0, m.start() - 20):m.start()])
                     or _SOFTWARE_SERVER_AFTER.match(message.text[m.end():m.end() + 20])):
                 continue
+            if _CARD_EDITION_BEFORE.search(plain(message.words(max(0, m.start() - 25), m.start()))) or (
+                    _CARD_EDITION_AFTER.match(message.text, m.end())):
+                continue
             mentions.append((m.start(), m.end(), value))
+    if mentions and _conflict(message.text, mentions):
+        return  # "louer (Scaleway) ou acheter une tour ?", "(a) on-prem, (b) rent": the interview asks
     if mentions:
         start, end, value = min(mentions)
         yield Found("deployment", value, start, end)
+    elif "rack_units" in message.found_at:  # "4U box": a height in rack units is a rack server's
+        start, end = message.found_at["rack_units"]
+        yield Found("deployment", "server", start, end, claim=False)
 
 
 DEPLOYMENT = Rule(
@@ -55,15 +97,34 @@ DEPLOYMENT = Rule(
     examples=(("station de travail", {"deployment": "workstation"}), ("serveur en baie", {"deployment": "server"}),
               ("on-prem, pas de cloud", {"deployment": "server"}), ("sur AWS", {"deployment": "cloud"}),
               ("budget autour de 25k€", {}), ("un serveur d'inférence vLLM", {}),
+              ("budget de 60 000 $ pour un serveur d'inférence qui servira Llama", {"deployment": "server"}),
+              ("il nous faut un serveur d'inférence avec 2 L40S", {"deployment": "server"}),
+              ("we run a vLLM inference server in AWS", {"deployment": "cloud"}),
               ("Quel est le meilleur GPU pour un serveur IA ?", {"deployment": "server"}),
               ("ça rentre dans une RTX 5080 ?", {}), ("a big tower with four GPUs", {"deployment": "workstation"}),
               ("Poste pour le labo", {"deployment": "workstation"}), ("faisons un tour d'horizon", {}),
               ("format tour", {"deployment": "workstation"}),
+              ("traduire 30 000 documents sur ma tour", {"deployment": "workstation"}),
               ("everything runs on prem", {"deployment": "server"}),
               ("one 8x B200 box in the DC", {"deployment": "server"}),
               ("our k8s cluster in our DC", {"deployment": "server"}),
               ("une machine de bureau suffira", {"deployment": "workstation"}),
-              ("un ordinateur de bureau avec une RTX 5090", {"deployment": "workstation"})),
+              ("un ordinateur de bureau avec une RTX 5090", {"deployment": "workstation"}),
+              ("On louerait à l'heure sur Lambda ou Vast.", {"deployment": "cloud"}),
+              ("on hésite : louer (Scaleway) ou acheter une tour ?", {}),
+              ("(a) 4x H200 on-prem, (b) rent 8x H100 on CoreWeave", {}),
+              ("une tour ou un serveur rack, on ne sait pas", {}),
+              ("une station de travail, sur site", {"deployment": "workstation"}),
+              ("pas de cloud : un serveur dans nos locaux", {"deployment": "server"}),
+              ("nous louerions deux H100", {"deployment": "cloud"}),
+              ("Budget de 9 000 € pour une station avec une RTX 5090", {"deployment": "workstation"}),
+              ("une station de calcul avec 2 GPU", {"deployment": "workstation"}),
+              ("la station de métro la plus proche", {}),
+              ("Je n'ai accès qu'à une station de travail", {"deployment": "workstation"}),
+              ("un serveur rackable", {"deployment": "server"}), ("a rack-mounted box", {"deployment": "server"}),
+              ("two RTX PRO 6000 Server Edition cards", {}), ("une RTX PRO 6000 Blackwell édition Workstation", {}),
+              ("one RTX PRO 6000 Blackwell (workstation edition)", {}), ("we are pricing GB200 NVL72 racks", {}),
+              ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
@@ -74,10 +135,22 @@ _RENDERING = words(r"(?<!compte )(?<!comptes )rendu\w*", r"rendering", r"render"
                    r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad")
 
 
-def _boolean(message: Message, field: str, mention: str, after_negative: str) -> Iterator[Found]:
+_QUESTION_END = re.compile(r"[^.!?\n]*\?")
+
+
+def _asked(text: str, start: int) -> bool:
+    """Whether the words at `start` are in a question ("do we need ECC for inference?"): asked, not said."""
+    return bool(_QUESTION_END.match(text, start))
+
+
+def _boolean(message: Message, field: str, mention: str, after_negative: str, *, questions: bool = True) -> Iterator[
+        Found]:
     """True when named, False when named under a negation or followed by 'not needed', 'non' — in its own
-    clause: "CAO sous SolidWorks, pas besoin d'ECC" is CAD, without ECC."""
+    clause: "CAO sous SolidWorks, pas besoin d'ECC" is CAD, without ECC. `questions=False`: a mention in a
+    question says nothing ("faut-il de l'ECC ?")."""
     for m in re.finditer(mention, message.text):
+        if not questions and _asked(message.text, m.start()):
+            continue
         after = message.text[m.end():m.end() + 50]
         negative = message.negated(m.start()) or bool(re.match(after_negative, after))
         yield Found(field, not negative, m.start(), m.end())
@@ -107,31 +180,41 @@ ECC = Rule(
         r"|not required|not needed|pas (?:necessaire|obligatoire|requise?|indispensable|besoin))\b"
         # "ECC souhaitable mais pas obligatoire", "ECC would be nice but not required": wished, not required
         r"|[ \t:=?(-]*(?:\w+[ \t]+){0,4}?(?:mais|but)[ \t]+(?:pas|not)[ \t]+(?:obligatoire|required|needed|mandatory"
-        r"|necessaire|indispensable|essential|a must)\b"),
+        r"|necessaire|indispensable|essential|a must)\b", questions=False),
     examples=(("ECC obligatoire", {"ecc_required": True}), ("pas besoin d'ECC", {"ecc_required": False}),
               ("ECC not required", {"ecc_required": False}),
               ("ECC souhaitable mais pas obligatoire", {"ecc_required": False}),
               ("ECC obligatoire, pas de CAO", {"ecc_required": True}),
               ("ECC would be nice but not required", {"ecc_required": False}),
               ("ECC RAM and no rendering", {"ecc_required": True}), ("ECC, no CAD", {"ecc_required": True}),
-              ("ECC (not required)", {"ecc_required": False})),
+              ("ECC (not required)", {"ecc_required": False}),
+              ("do we need ECC for inference? we're serving Qwen3", {}),
+              ("Est-ce qu'on a besoin de mémoire ECC pour de l'inférence ?", {}),
+              ("Is ECC required for fine-tuning? Our IT says ECC is mandatory.", {"ecc_required": True})),
 )
 
-_NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres)")
+# after the amount: another currency, or a unit that makes it no amount ("une enveloppe électrique de 400 kW")
+_NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres|w\b|watts?|va\b|go\b|gb\b|to\b|tb\b"
+                        r"|tokens?|users?|utilisateurs?|gpus?|cartes?|cards?|%|ms\b|h\b|heures?|hours?)")
+# before the amount: another currency ("£8k", "US$ 50,000", "USD 40k")
+_CURRENCY_BEFORE = re.compile(r"(?:\$|£|usd|gbp|chf|dollars?)\s*$")
+# "enveloppe électrique", "power budget": a limit of power, not of money
+_POWER_WORDS = re.compile(r"electri\w*|puissance|power|energ\w*|thermi\w*|watt\w*|consommation|consumption")
 # a price of one thing ("the H100 costs 30k€ each") is not the budget
 _UNIT_PRICE = re.compile(r"(?:co[uû]t\w*|cost\w*|prix|price\w*|tarif\w*|vaut|worth|a l'unite|l'unite|each|chacune?"
                          r"|per (?:gpu|card|unit)|par (?:gpu|carte))")
 _PERIODIC = re.compile(r"^\s*(?:ht\s*|ttc\s*)?(?:/|par|per|a|an|each|chaque)\s*(?:mois|month|h\b|hour|heure|an\b|year"
                        r"|annee|jour|day|semaine|week)|^\s*(?:mensuels?|monthly|annuels?|yearly|par gpu|per gpu)")
 _EURO = r"(?:€|euros?|eur)(?![a-z])"
-_MONEY_SCALE = r"(k|m|millions?)?"
+_MONEY_SCALE = r"(k|m|millions?)?(?![a-z])"  # "25k€", "1,2 M€"; not the k of "400 kW"
 
 
 def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
     patterns = (  # an amount and its currency are on one line
-        rf"(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap)[^\d\n]{{0,30}}?({NUM})[ \t]*"
+        rf"(?<![\w])(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap)(?![\w])[^\d\n]{{0,30}}?"
+        rf"({NUM})[ \t]*"
         rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?",
         rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*{_EURO}",
         rf"€[ \t]*({NUM})[ \t]*{_MONEY_SCALE}",
@@ -140,8 +223,10 @@ def find_budget(message: Message) -> Iterator[Found]:
         for m in re.finditer(pattern, text):
             if message.negated(m.start()) or _NOT_EUROS.match(text[m.end(1):m.end(1) + 12]):
                 continue
-            dollars = re.search(r"\$\s*$", text[max(0, m.start(1) - 2):m.start(1)])
+            dollars = _CURRENCY_BEFORE.search(text[max(0, m.start(1) - 8):m.start(1)])
             if _PERIODIC.match(text[m.end():m.end() + 14]) or dollars:
+                continue
+            if pattern is patterns[0] and _POWER_WORDS.search(text[m.start():m.start(1)]):
                 continue
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
                                                or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
@@ -161,17 +246,25 @@ BUDGET = Rule(
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget around 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
               ("$50k budget", {}), ("1,2 M€", {"budget_eur": 1_200_000.0}),
-              ("une H100 coûte environ 30 000 € pièce", {}), ("the H100 is 30k€ each", {})),
+              ("une H100 coûte environ 30 000 € pièce", {}), ("the H100 is 30k€ each", {}),
+              ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),
+              ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
+              ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
+              ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0})),
 )
 
 _PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit
+# a number that is a card's name is no figure: "RTX 5090 w/ 32 GB" is "with", "GeForce 4090 W" a typo
+_CARD_BEFORE = re.compile(r"(?:rtx|gtx|geforce|quadro|radeon|rx|pro|arc)\s*$")
 POWER = pattern_rule(
     "power-limit", "power_limit_w",
-    rf"({NUM})\s*(kw|w|watts?|kilowatts?)(?![\w])(?!\s*(?:par|per|each|chacune?|/)\s*(?:gpu|carte|card))",
-    lambda m, msg: None if _PER_CARD.search(msg.text[max(0, m.start() - 15):m.start()])
+    rf"({NUM})\s*(kw|w|watts?|kilowatts?)(?![\w/])(?!\s*(?:par|per|each|chacune?|/)\s*(?:gpu|carte|card))",
+    lambda m, msg: None if (_PER_CARD.search(msg.text[max(0, m.start() - 15):m.start()])
+                            or _CARD_BEFORE.search(msg.text[max(0, m.start() - 10):m.start()]))
     else numbers.watts(m.group(1), m.group(2), msg.lang),
     examples=(("3 kW max", {"power_limit_w": 3000.0}), ("1,6 kW", {"power_limit_w": 1600.0}),
-              ("700 W per GPU", {})),
+              ("700 W per GPU", {}), ("a 5090 w/ ollama", {}), ("RTX 4090 w/ 24 GB", {}),
+              ("GeForce 5080 W", {}), ("1200 W max, prise standard", {"power_limit_w": 1200.0})),
 )
 
 RACK_UNITS = pattern_rule(

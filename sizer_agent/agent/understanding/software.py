@@ -33,7 +33,9 @@ FRAMEWORKS: tuple[tuple[str, str, str], ...] = (
     (words(r"tensorflow", r"keras", r"tf serving"), "tensorflow", "training"),
     (words(r"gguf"), "llama.cpp", "serving"),  # the file format of llama.cpp, named alone
 )
-_VERSION = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?:version\s*|v(?=\d)|==\s*|@\s*|:\s*)?(\d+\.\d+(?:\.\d+){0,2}"
+# ("vLLM (currently on v0.9.2)", "vLLM (version 0.8)": the version said in brackets after the name)
+_VERSION = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?:\(\s*(?:(?:currently|actuellement|today|aujourd'hui|now)\s+"
+                      r"(?:on\s+|en\s+|in\s+)?)?)?(?:version\s*|v(?=\d)|==\s*|@\s*|:\s*)?(\d+\.\d+(?:\.\d+){0,2}"
                       r"(?:[.-]?(?:post|rc|dev)\d*)?)(?![\d.]*\s*[bx]\b)")
 _COMPILED_FRAMEWORKS = tuple((re.compile(p), v, k) for p, v, k in FRAMEWORKS)
 SERVING_ENGINES = re.compile("|".join(p for p, _, kind in FRAMEWORKS if kind == "serving"))
@@ -70,6 +72,8 @@ FRAMEWORK = Rule(
         ("DeepSpeed ZeRO-3", {"framework": "pytorch"}),
         ("on passe par TGI", {"framework": "other"}),
         ("TensorRT-LLM 0.17", {"framework": "tensorrt-llm", "framework_version": "0.17"}),
+        ("serving stack: SGLang (currently on v0.4.6)", {"framework": "sglang", "framework_version": "0.4.6"}),
+        ("vLLM (actuellement en 0.10.1) sur nos serveurs", {"framework": "vllm", "framework_version": "0.10.1"}),
         ("pas de vLLM, on reste sur Ollama", {"framework": "ollama"}),
         ("TGI (Text Generation Inference) 2.4", {"framework": "other", "framework_version": "2.4"}),
         ("YOLO optimisé avec TensorRT", {"framework": "other"}),

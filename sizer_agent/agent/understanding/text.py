@@ -85,10 +85,18 @@ _CLAUSE_END = re.compile(r"[.;:!?()\[\]\n]|,\s|\s(?:but|mais|and|et|however|cepe
 _SCOPE_WORDS = 5
 
 
-def _negation_scopes(text: str) -> list[tuple[int, int]]:
+# "je n'ai qu'une station de travail", "on n'a besoin que de 2 GPU": "ne … que" says "only", not "not"
+_ONLY = re.compile(r"(?:(?!\b(?:pas|plus|jamais|rien|aucune?|point|personne)\b)[^.;:!?\n])*?\bqu(?:'|e\b)")
+
+
+def _negation_scopes(text: str, markers: tuple[tuple[int, int], ...] = ()) -> list[tuple[int, int]]:
     scopes = []
     for m in _NEGATOR.finditer(text):
         if _NOT_A_NEGATION.match(text, m.end()):
+            continue
+        if any(a <= m.start() < b for a, b in markers):
+            continue  # "… ? No — 200 users": the "no" of a correction denies what was before, not what follows
+        if m.group(0) == "n'" and _ONLY.match(text[m.end():m.end() + 60]):
             continue
         start = m.end()
         end_match = _CLAUSE_END.search(text, start)
@@ -99,6 +107,46 @@ def _negation_scopes(text: str) -> list[tuple[int, int]]:
             end = start + word_ends[_SCOPE_WORDS - 1]
         scopes.append((m.start(), end))
     return scopes
+
+
+# -- corrections within a message ----------------------------------------------------------------------
+# "contexte 32k... non, 16k", "64k context — sorry, I meant 8k", "batch de 8, pardon, batch de 16", "Qwen3
+# Coder 480B... actually no, too big, make it Qwen2.5 32B": the words just before a correction marker are
+# taken back. They are blanked before any rule reads the message, so the corrected value is read, or none
+# (the interview asks) — never the one taken back. The marker is said within a sentence (after "...", a
+# comma or a dash), and a bare "non"/"no" is one only before a figure or "en fait"/"actually" ("CAO, non,
+# pas besoin" answers a question).
+_RETRACT = re.compile(
+    # a bare "non"/"no" before a figure or "en fait": after "...", "…" (folded to "."), a comma or a dash
+    r"(?:\.{1,3}|,|\?|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu)[ \t]+)?(?:non|no|nope)[ \t]*[,!.:-]?[ \t]*"
+    r"(?=\d|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole)"
+    # a word that corrects, within the sentence: "— sorry,", ", pardon,", "... actually no", "(correction : 6k)";
+    # not an apology ("sorry for the delay"), nor the ECC's "correction d'erreurs"
+    r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
+    r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b)"
+    r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"
+    r"|je voulais dire|enfin non|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non))(?![\w])")
+_RETRACT_WORDS = 4  # at most the last few words before the marker: "… pour nos 60 devs avec Qwen3 Coder 480B"
+_PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
+
+
+def retracted_spans(text: str) -> list[tuple[int, int]]:
+    """The words a correction within the message takes back: (start, end) in `text`."""
+    return [(start, end) for start, end, _ in _retractions(text)]
+
+
+def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
+    """(start, end) of the words taken back, and the span of the marker that takes them back."""
+    spans = []
+    for m in _RETRACT.finditer(text):
+        before = text[:m.start()]
+        bound = max((b.end() for b in _PHRASE_START.finditer(before, max(0, m.start() - 120))), default=0)
+        words = [w for w in re.finditer(r"\S+", text[bound:m.start()])]
+        if not words:
+            continue
+        first = words[max(0, len(words) - _RETRACT_WORDS)]
+        spans.append((bound + first.start(), m.start(), (m.start(), m.end())))
+    return spans
 
 
 # -- approximation markers -------------------------------------------------------------------------------
@@ -134,7 +182,10 @@ class Message:
         message = cls(original=original, lang=lang, text=folded)
         if rewrites:
             message._apply(rewrites)
-        message.negations = _negation_scopes(message.text)
+        retractions = _retractions(message.text)
+        message.negations = _negation_scopes(message.text, tuple(marker for _, _, marker in retractions))
+        for start, end, _ in retractions:
+            message.claim(start, end)
         return message
 
     def _apply(self, rewrites: list[tuple[int, int, str, bool]]) -> None:

@@ -68,7 +68,7 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"corpus", r"logs?", r"pdfs?", r"audio", r"videos?", r"code", r"e-?mails?", r"tickets?", r"jeu", r"scans?",
     r"contrats?", r"contracts?", r"transcripts?", r"conversations?", r"parquet", r"jsonl", r"csv", r"tokens",
     r"frames?", r"recordings?", r"enregistrements?", r"samples?", r"exemples?", r"examples?", r"shards?",
-    r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?",
+    r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?", r"dialogues?", r"x-?rays?", r"radios?",
     r"training data", r"d'entrainement", r"annotees?", r"labell?ed"))
 # Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB", "is 16GB
 # enough?" (a card's memory, asked about); and the model's own size is not a dataset either: "the model is
@@ -82,6 +82,11 @@ _NOT_DATA = re.compile(rf"(?:{_MEMORY}|\b[a-z]{{1,3}}\d{{2,4}}[a-z]?\b|\b\d{{4}}
 _MEMORY_WORDS = re.compile(rf"\b(?:{_MEMORY})\b")
 
 
+_IS_SIZE = re.compile(r"\b(?:is|are|fait|font|pese\w*|weighs?|takes?|prend|occupe\w*)\s*(?:~|about|around|environ)?"
+                      r"\s*$")
+_AFTER_A_NAME = re.compile(r"_\s*(?:w/|with|avec|\()\s*$")  # "RTX 5090 w/ 32GB": right after a thing named
+
+
 def _line_around(text: str, start: int, end: int, before: int, after: int) -> str:
     """The words just before and after a span, within its line."""
     left = text[max(0, start - before):start].rsplit("\n", 1)[-1]
@@ -92,6 +97,9 @@ def _line_around(text: str, start: int, end: int, before: int, after: int) -> st
 def find_dataset(message: Message) -> Iterator[Found]:
     text = message.text
     for pattern in (rf"{_DATA_BEFORE}\D{{0,25}}?{BYTES}", rf"{BYTES}{_DATA_AFTER}",
+                    # "20k examples (~50 MB)", "12 000 paires, 80 Mo": the size of the examples just counted
+                    rf"(?<![\w])(?:examples?|exemples?|samples?|echantillons?|pairs|paires|rows|lignes|dialogues)"
+                    rf"\s*[(,:-]?\s*(?:~|about\s+|environ\s+|soit\s+)?{BYTES}",
                     # "Data is 20 000 examples, 80 MB", "Corpus: 9M product reviews (~40 GB)": a count between
                     rf"{_DATA_BEFORE}(?P<gap>[^.;\n_]{{0,40}}?){BYTES}"):
         for m in re.finditer(pattern, text):
@@ -108,8 +116,12 @@ def find_dataset(message: Message) -> Iterator[Found]:
     # a size with no data word next to it, when nothing says it is memory or storage: "3 TB of text"
     # is covered above; "on a 1,5 To à traiter" lands here
     for m in re.finditer(BYTES, text):
-        if message.negated(m.start()) or _NOT_DATA.search(_line_around(text, m.start(), m.end(), 12, 15)):
+        # "Llama 3.1 405B in FP8 is ~405 GB": a size something "is", with no data word, is that thing's
+        if message.negated(m.start()) or _NOT_DATA.search(_line_around(text, m.start(), m.end(), 12, 15)) or (
+                _IS_SIZE.search(text, max(0, m.start() - 15), m.start())):
             continue
+        if _AFTER_A_NAME.search(text, max(0, m.start() - 10), m.start()):
+            continue  # "RTX 5090 w/ 32GB", "Llama 3.1 8B (16 GB)": the memory of the thing just named
         value = numbers.byte_count(m.group(1), m.group(2), message.lang)
         if value is not None and value >= 10**8:  # below 100 MB it is a file, not a training set
             yield Found("dataset_size_bytes", value, m.start(), m.end())
@@ -131,21 +143,41 @@ DATASET = Rule(
               ("one RTX 5090. Is 32GB enough?", {}), ("est-ce que 24 Go suffisent ?", {}),
               ("about half a terabyte of logs", {"dataset_size_bytes": 500_000_000_000}),
               ("2 terabytes of scans", {"dataset_size_bytes": 2_000_000_000_000}),
-              ("~40 GB\n- Model: Qwen3 8B", {"dataset_size_bytes": 40_000_000_000})),
+              ("~40 GB\n- Model: Qwen3 8B", {"dataset_size_bytes": 40_000_000_000}),
+              ("Llama 3.1 405B in FP8 is ~405 GB", {}),
+              ("20k examples (~50 MB)", {"dataset_size_bytes": 50_000_000}),
+              ("8 000 paires question-réponse, 12 000 exemples, soit 30 Mo", {"dataset_size_bytes": 30_000_000})),
 )
 
+_MAX_BATCH = 65_536  # a larger figure after "batch" counts documents or tokens, not a batch
+
+
+def _batch(value: int | None) -> int | None:
+    return value if value is not None and value <= _MAX_BATCH else None
+
+
+_LOT = (r"lots?(?=\s*=|\s+de\s+\d[\d ,.]*\s*(?:sequences?|exemples?|echantillons?|requetes?|prompts?|images?|samples?"
+        r"|[,.;:)]|$))")
+# "lot" is a batch only with its size said as one ("lots de 64", "taille de lot 32"): "Lot 2 :" numbers a
+# tender's part, "traitement par lots : 3 milliards de tokens" is batch work of that volume
 BATCH_SIZE = pattern_rule(
     "batch-size", "batch_size",
-    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|lots?(?!\s+of\b))(?:[ _-]?size)?"
+    rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|taille de lots?|{_LOT})(?:[ _-]?size)?"
     rf"(?:\s+(?:global|total|effecti\w*|per-device|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
     rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b|documents?|docs"
+    rf"|(?:de |d'|of )?tokens?"
     rf"|images?|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?|(?:\w+\s+)?(?:par|per|a|an|each)\s+"
     rf"(?:jour|day|nuit|night|heure|hour|semaine|week|mois|month)))"
     rf"|({NUM})\s*(?:par batch|per batch|par lot|samples? per (?:batch|gpu)|sequences? par batch)",
-    lambda m, msg: numbers.count(m.group(1) or m.group(2), None, msg.lang),
+    lambda m, msg: _batch(numbers.count(m.group(1) or m.group(2), None, msg.lang)),
     examples=(("batch 4", {"batch_size": 4}), ("batch size de 16", {"batch_size": 16}),
               ("batch inference on 10 000 documents", {}), ("batch global 128", {"batch_size": 128}),
               ("des batchs de 64 requêtes", {"batch_size": 64}), ("we batch 32 prompts at a time", {"batch_size": 32}),
               ("batch 16 total", {"batch_size": 16}), ("batch of 5000 requests per night", {}),
-              ("lots of 50 users", {})),
+              ("lots of 50 users", {}),
+              ("Lot 2 : fourniture d'un serveur", {}), ("Marché public, lot 3 : un serveur 2U", {}),
+              ("des lots de 64 séquences", {"batch_size": 64}), ("taille de lot 32", {"batch_size": 32}),
+              ("Traitement par lots : 3 milliards de tokens", {}),
+              ("Traduction par lots de 40 000 notices techniques", {}),
+              ("des lots de 16, pas plus", {"batch_size": 16}), ("batch of 2,000,000 rows", {})),
 )

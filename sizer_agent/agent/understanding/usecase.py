@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from sizer_agent.agent.understanding.load import POPULATION as _POPULATION
+from sizer_agent.agent.understanding.load import USERS as _USERS
 from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.software import SERVING_ENGINES
 from sizer_agent.agent.understanding.text import Message, words
@@ -95,6 +97,11 @@ _INFERENCE = re.compile(words(r"inference", r"inferences", r"infer", r"inferer",
 _RUN = re.compile(words(r"run", r"running", r"faire tourner", r"tourner", r"utiliser", r"use it", r"used by",
                         r"utilise par", r"pour discuter", r"en local", r"locally"))
 _INTERACTIVE_FIELDS = frozenset({"concurrency", "ttft_ms", "tpot_ms", "head_count"})
+# people a model is for, counted or not: "for our writers", "pour nos juristes", "for a few dozen users"
+_FOR_PEOPLE = re.compile(
+    r"(?<![\w])(?:for|pour|by|par|to)\s+(?:(?:our|nos|the|les|mes|my|their|leurs|ses|its|a|few|dozen|dozens|of"
+    r"|quelques|des|hundreds|plusieurs|dizaines|d'|some|all|tous|toutes)\s+|d')*(?:[a-z-]+\s+)?"
+    rf"(?:{_USERS}|{_POPULATION})")
 
 
 # A product someone tried or uses ("we tried GitHub Copilot", "on a testé un chatbot") is their experience,
@@ -162,13 +169,20 @@ def find_use_case(message: Message) -> Iterator[Found]:
         # nothing said: a model people use at the same time, "for inference", or a serving engine: served
         cue = next((m for m in _INFERENCE.finditer(text) if not message.negated(m.start())), None)
         cue = cue or next((m for m in SERVING_ENGINES.finditer(text) if not message.negated(m.start())), None)
-        cue = cue or next((m for m in _RUN.finditer(text) if not message.negated(m.start())), None)
         interactive = message.found.keys() & _INTERACTIVE_FIELDS
+        people = next((m for m in _FOR_PEOPLE.finditer(text) if not message.negated(m.start())), None)
+        if people is not None and "model" in message.found:
+            interactive = interactive | {"people"}  # "for our writers", "for a few dozen users": people use it
+        if cue is None and interactive:
+            # "run"/"faire tourner" says a model is used, not how: with people using it, it is served ("can
+            # I run Phi-4 on my desktop?" alone may be a batch job, a test or fine-tuning: the interview asks)
+            cue = next((m for m in _RUN.finditer(text) if not message.negated(m.start())), None)
         if cue is not None and ("model" in message.found or interactive):
             choice = (cue.start(), cue.end(), "online_serving")
-        elif interactive - {"head_count"} or (interactive and "model" in message.found):
+        elif interactive - {"head_count", "people"} or (interactive and "model" in message.found):
             # "Qwen2.5 72B, internal use, 12 clinicians": the words that say it are the load's
-            start, end = min(message.found_at[name] for name in interactive)
+            spans = [message.found_at[name] for name in interactive if name in message.found_at]
+            start, end = min(spans) if spans else (people.start(), people.end()) if people else (0, 0)
             choice = (start, end, "online_serving")
     if choice is None:
         return
@@ -219,6 +233,7 @@ USE_CASE = Rule(
         ("we do not serve it online, it is not real-time", {"use_case": "batch_inference"}),
         ("we want an analyst copilot on Qwen3 32B", {"use_case": "online_serving"}),
         ("on veut un copilot pour nos commerciaux", {"use_case": "online_serving"}),
+        ("can i run phi-4 on my desktop?", {}), ("est-ce que je peux faire tourner Qwen3 8B sur mon PC ?", {}),
         ("we train object detectors for warehouse cameras", {"use_case": "vision"}),
         ("on entraîne des détecteurs d'objets pour nos lignes", {"use_case": "vision"}),
         ("fine-tune a ConvNeXt on 200k photos", {"use_case": "vision"}),
