@@ -358,20 +358,22 @@ class DeterministicEngine:
         profile = self.profile()
         lang = self.lang
         self.state.sized_profile = profile.model_dump(mode="json")
-        if profile.use_case == "vision":
-            self._run_vision_tools(profile)
+        # the memory estimate of the job (a language model's or a vision network's), then the recommendation
+        vision = profile.use_case == "vision"
+        tool = "estimate_vision" if vision else "estimate_memory"
+        if tool not in self.registry:
+            self._emit(AgentMessage(tone="error", text=explain.tool_missing(tool, self.registry, lang)))
             return
-        if "estimate_memory" not in self.registry:
-            self._emit(AgentMessage(tone="error", text=explain.tool_missing("estimate_memory", self.registry, lang)))
-            return
-        estimate = self._call("estimate_memory", estimate_arguments(profile))
+        estimate = self._call(tool, vision_arguments(profile) if vision else estimate_arguments(profile))
         if not estimate.ok:
-            self._emit(AgentMessage(tone="error", text=explain.tool_failed("estimate_memory", estimate, lang)))
+            self._emit(AgentMessage(tone="error", text=explain.tool_failed(tool, estimate, lang)))
             refused = question_for_error(estimate.error)
             if refused in BY_ID:  # ask that question again; the new answer replaces it and sizes again
                 self._ask(BY_ID[refused], hint=True)
             return
-        self._emit(AgentMessage(tone="result", text=explain.estimate(estimate.result or {}, profile, lang)))
+        result = estimate.result or {}
+        text = explain.estimate_vision(result, lang) if vision else explain.estimate(result, profile, lang)
+        self._emit(AgentMessage(tone="result", text=text))
         if "recommend" in self.registry:
             fields = set(self.registry.get("recommend").input_model.model_fields)
             outcome = self._call("recommend", recommend_arguments(profile, fields, self.state.assumed()))
@@ -379,35 +381,13 @@ class DeterministicEngine:
                 self._emit(AgentMessage(tone="result", text=explain.recommendation(outcome.result or {}, lang)))
             else:
                 self._emit(AgentMessage(tone="error", text=explain.tool_failed("recommend", outcome, lang)))
-        if profile.server_url and "bench_serve" in self.registry:
+        if profile.server_url and "bench_serve" in self.registry and not vision:
             fields = set(self.registry.get("bench_serve").input_model.model_fields)
             outcome = self._call("bench_serve", bench_arguments(profile, fields))
             self._emit(AgentMessage(
                 tone="result" if outcome.ok else "error",
                 text=explain.bench(outcome.result or {}, lang) if outcome.ok
                 else explain.tool_failed("bench_serve", outcome, lang)))
-
-    def _run_vision_tools(self, profile: WorkloadProfile) -> None:
-        """A vision job: its memory per GPU (estimate_vision), then the recommendation on the catalogue."""
-        lang = self.lang
-        if "estimate_vision" not in self.registry:
-            self._emit(AgentMessage(tone="error", text=explain.tool_missing("estimate_vision", self.registry, lang)))
-            return
-        estimate = self._call("estimate_vision", vision_arguments(profile))
-        if not estimate.ok:
-            self._emit(AgentMessage(tone="error", text=explain.tool_failed("estimate_vision", estimate, lang)))
-            refused = question_for_error(estimate.error)
-            if refused in BY_ID:
-                self._ask(BY_ID[refused], hint=True)
-            return
-        self._emit(AgentMessage(tone="result", text=explain.estimate_vision(estimate.result or {}, lang)))
-        if "recommend" in self.registry:
-            fields = set(self.registry.get("recommend").input_model.model_fields)
-            outcome = self._call("recommend", recommend_arguments(profile, fields, self.state.assumed()))
-            if outcome.ok:
-                self._emit(AgentMessage(tone="result", text=explain.recommendation(outcome.result or {}, lang)))
-            else:
-                self._emit(AgentMessage(tone="error", text=explain.tool_failed("recommend", outcome, lang)))
 
 
 def _strip_markers(text: str) -> str:

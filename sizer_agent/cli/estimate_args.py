@@ -169,3 +169,16 @@ def vision_request_from_args(args: argparse.Namespace) -> VisionRequest:
                          gpu=getattr(args, "gpu", None), gpu_memory_gib=getattr(args, "gpu_memory_gib", None),
                          dataset_images=args.dataset_images)
 
+
+def check_language_flags(args: argparse.Namespace) -> None:
+    """A language-model run: vision-only flags are refused (naming them), the shared flags get their
+    language defaults (micro-batch 1, AdamW)."""
+    if getattr(args, "gpus", 1) != 1 or args.checkpointing or args.dataset_images or args.num_classes:
+        raise InputError("--gpus/--checkpointing/--dataset-images/--num-classes", "only with --task vision",
+                         "language models: -tp, -pp, -dp, --gradient-checkpointing, --dataset-gb")
+    if args.optimizer == "sgd_momentum":
+        raise InputError("--optimizer", "sgd_momentum is a vision optimizer name",
+                         "adamw, adamw8bit, paged_adamw8bit, sgd (momentum 0.9), adafactor")
+    args.batch_size = args.batch_size or 1
+    args.optimizer = args.optimizer or "adamw"
+

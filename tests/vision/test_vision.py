@@ -153,11 +153,15 @@ def test_bad_numbers_are_one_line_and_exit_2(flags: list[str], value: str) -> No
     args = ["estimate", "--task", "vision", "--model", "resnet18"]
     for flag in flags:
         args += [flag, value]
+    import argparse
+
+    from sizer_agent.cli.estimate_args import _positive_int
+
     try:
-        number = int(value.replace("_", ""))
-    except ValueError:
-        number = None
-    if number is not None and number >= 1:
+        _positive_int(value)  # the CLI's own reading: "8192", "8k" (= 8192) are whole numbers
+    except argparse.ArgumentTypeError:
+        pass
+    else:
         return  # a valid number: not this test's subject
     with pytest.raises(SystemExit) as stopped:
         main(args)

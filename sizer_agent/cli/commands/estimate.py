@@ -10,12 +10,12 @@ from sizer_agent.cli.commands.recommend import render_perf
 from sizer_agent.cli.estimate_args import (
     add_estimate_arguments,
     add_vision_arguments,
+    check_language_flags,
     request_from_args,
     vision_request_from_args,
 )
 from sizer_agent.cli.units import bar, both, gib, params
 from sizer_agent.i18n import render as i18n_render
-from tools.errors import InputError
 from tools.estimate import EstimateResult, estimate
 from tools.perf.estimate import perf_for_estimate
 
@@ -128,14 +128,7 @@ def render(result: EstimateResult) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.task == "vision":
         return run_vision(args)
-    if args.gpus != 1 or args.checkpointing or args.dataset_images or args.num_classes:
-        raise InputError("--gpus/--checkpointing/--dataset-images/--num-classes", "only with --task vision",
-                         "language models: -tp, -pp, -dp, --gradient-checkpointing")
-    if args.optimizer == "sgd_momentum":
-        raise InputError("--optimizer", "sgd_momentum is a vision optimizer name",
-                         "adamw, adamw8bit, paged_adamw8bit, sgd (momentum 0.9), adafactor")
-    args.batch_size = args.batch_size or 1
-    args.optimizer = args.optimizer or "adamw"
+    check_language_flags(args)
     result = estimate(request_from_args(args))
     perf = perf_for_estimate(result)  # speed on a catalogue GPU (--gpu ID); None otherwise
     if args.json:

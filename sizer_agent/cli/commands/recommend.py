@@ -12,6 +12,7 @@ from sizer_agent.agent.planning import DEPLOYMENT_UNITS
 from sizer_agent.cli.estimate_args import (
     add_estimate_arguments,
     add_vision_arguments,
+    check_language_flags,
     number,
     positive_float,
     request_from_args,
@@ -123,14 +124,7 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
     units = list(args.units) or list(DEPLOYMENT_UNITS.get(args.deployment or "", ()))
     vision = args.task == "vision"
     if not vision:
-        if args.checkpointing or args.dataset_images or args.num_classes:
-            raise InputError("--checkpointing/--dataset-images/--num-classes", "only with --task vision",
-                             "language models: --gradient-checkpointing, --dataset-gb")
-        if args.optimizer == "sgd_momentum":
-            raise InputError("--optimizer", "sgd_momentum is a vision optimizer name",
-                             "adamw, adamw8bit, paged_adamw8bit, sgd (momentum 0.9), adafactor")
-        args.batch_size = args.batch_size or 1
-        args.optimizer = args.optimizer or "adamw"
+        check_language_flags(args)
     return RecommendRequest(
         workload=None if vision else request_from_args(args),
         vision=vision_request_from_args(args) if vision else None,
