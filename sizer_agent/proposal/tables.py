@@ -186,13 +186,8 @@ def vision(h: _Helpers, plan: Plan) -> Any:
             rows += [[h.t("vperf.dataset"), h.t("vperf.dataset_value", images=v.dataset_images)],
                      [h.t("vperf.epoch_time"), h.hours(v.epoch_hours)]]
         if v.checkpoint_bytes is not None:
-            rows += [
-                [h.t("train.checkpoint_size"), h.gib(v.checkpoint_bytes)],
-                [h.t("train.checkpoint_write"), h.t("train.checkpoint_write_value", seconds=v.checkpoint_write_s,
-                                                    gbs=v.storage_write_gbs)],
-                [h.t("train.checkpoint_interval"), h.t("train.minutes", n=v.checkpoint_interval_min)],
-                [h.t("train.goodput"), h.pct(v.goodput, 1)],
-            ]
+            rows += _checkpoint_rows(h, v.checkpoint_bytes, v.checkpoint_write_s, v.storage_write_gbs,
+                                     v.checkpoint_interval_min, v.goodput)
     return h.table([h.t("perf.metric"), h.t("perf.value")], rows, numeric=(1,))
 
 
@@ -214,14 +209,20 @@ def training(h: _Helpers, plan: Plan) -> Any:
         rows += [[h.t("train.dataset"), h.t("train.dataset_value", size=h.num((t.dataset_bytes or 0) / 1e9, 1),
                                             tokens=t.tokens_per_epoch, per=t.bytes_per_token)],
                  [h.t("train.epoch_time"), h.hours(t.epoch_hours)]]
-    rows += [
-        [h.t("train.checkpoint_size"), h.gib(t.checkpoint_bytes)],
-        [h.t("train.checkpoint_write"), h.t("train.checkpoint_write_value", seconds=t.checkpoint_write_s,
-                                            gbs=t.storage_write_gbs)],
-        [h.t("train.checkpoint_interval"), h.t("train.minutes", n=t.checkpoint_interval_min)],
-        [h.t("train.goodput"), h.pct(t.goodput, 1)],
-    ]
+    rows += _checkpoint_rows(h, t.checkpoint_bytes, t.checkpoint_write_s, t.storage_write_gbs,
+                             t.checkpoint_interval_min, t.goodput)
     return h.table([h.t("perf.metric"), h.t("perf.value")], rows, numeric=(1,))
+
+
+def _checkpoint_rows(h: _Helpers, size: int, write_s: float | None, gbs: float | None, interval_min: float | None,
+                     goodput: float | None) -> list[list[Any]]:
+    """What a resumable checkpoint costs: its size, its write time, how often, and the goodput left."""
+    return [
+        [h.t("train.checkpoint_size"), h.gib(size)],
+        [h.t("train.checkpoint_write"), h.t("train.checkpoint_write_value", seconds=write_s, gbs=gbs)],
+        [h.t("train.checkpoint_interval"), h.t("train.minutes", n=interval_min)],
+        [h.t("train.goodput"), h.pct(goodput, 1)],
+    ]
 
 
 def costs(h: _Helpers, plan: Plan) -> Any:
