@@ -131,8 +131,8 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
 
 
 def _offer_plans(ctx: VisionContext, offer: Offer, stated: VisionRequest, knobs: list[Knob]) -> list[Plan]:
-    """The smallest configuration of one offer that fits (more GPUs do not change memory per GPU: when one
-    unit does not fit, neither does more of the same card)."""
+    """The smallest configuration of one offer: memory per GPU does not change with more of the same card
+    (data parallelism), and power or rack space only grow with it — the smallest decides whether it fits."""
     from tools.recommend import _configurations
 
     gpu, platform = ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(offer.platform)
@@ -140,12 +140,7 @@ def _offer_plans(ctx: VisionContext, offer: Offer, stated: VisionRequest, knobs:
     if not configurations:
         return []
     num_gpus, units = configurations[0]
-    plan = evaluate_vision(ctx, offer, gpu, platform, num_gpus, units, stated, knobs)
-    if plan.fits or any(r.id != "reason.power" and r.id != "reason.rack_units" for r in plan.reasons):
-        return [plan]
-    for num_gpus, units in configurations[1:]:  # power or rack space: a smaller configuration cannot exist
-        plan = evaluate_vision(ctx, offer, gpu, platform, num_gpus, units, stated, knobs)
-    return [plan]
+    return [evaluate_vision(ctx, offer, gpu, platform, num_gpus, units, stated, knobs)]
 
 
 def _evaluate(ctx: VisionContext, offers: list[Offer], stated: VisionRequest, knobs: list[Knob]) -> list[Plan]:
