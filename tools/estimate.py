@@ -201,7 +201,9 @@ def _max_model_len(request: EstimateRequest, model: ModelSpec) -> int:
 
 
 def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> EstimateResult:
-    """Memory per GPU (most loaded GPU) for the workload described by `request`."""
+    """Estimate the GPU memory of an inference or training job for one language model: weights, KV cache,
+    activations, gradients, optimizer states and runtime per GPU (the most loaded one), the parallelism plan,
+    and whether it fits a given GPU. Call it once the model, precision, lengths and load are known."""
     spec = model or load_model(request.model, request.revision)
     dtype = resolve_dtype(request.dtype, spec.torch_dtype)
     act_bytes = 4.0 if dtype == "float32" else 2.0

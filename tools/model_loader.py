@@ -179,3 +179,9 @@ def list_models() -> list[ModelSpec]:
 def registry_entries() -> list[dict[str, Any]]:
     """The raw registry rows (id, aliases, title, provenance, revision)."""
     return [dict(entry) for entry in _registry()]
+
+
+def bundled_config_path(name: str) -> Path | None:
+    """The config.json bundled for a registry model (id, folder or alias), or None when it is not bundled."""
+    entry = _registry_entry(name)
+    return None if entry is None else _data_dir() / entry["folder"] / "config.json"

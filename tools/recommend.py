@@ -338,7 +338,9 @@ def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list
 # -- entry point ----------------------------------------------------------------------------------------
 
 def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> RecommendResult:
-    """The plan for the workload, its alternatives, the budget verdict and every option evaluated."""
+    """Rank the catalogue configurations for a language-model or vision job (memory fit, throughput and
+    latency at the load, cost per token or per image) and say why each rejected configuration fails: the
+    plan, its alternatives, the budget verdict and every option evaluated. Call it after estimate_memory."""
     if request.vision is not None:
         from tools.recommend_vision import recommend_vision
 

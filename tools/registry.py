@@ -1,19 +1,27 @@
-"""The tool registry: every tool declared once, called the same way by every agent backend.
+"""The tool registry: every tool declared once, by reference, called the same way by every agent backend.
 
-A tool is a function `InputModel -> OutputModel` (pydantic) with a name and a description. The registry
-gives the deterministic engine its callables, an LLM backend its JSON schemas (OpenAI `tools` format), and
-turns bad arguments into a message the caller can act on (an LLM retries with it) instead of an exception.
+A tool is one typed function `InputModel -> OutputModel` (pydantic in, pydantic out). Its name, description
+and JSON schemas come from the function itself (name, docstring, type hints), as pydantic-ai builds its tools,
+so the description an LLM or an MCP client reads is the docstring a developer reads. The registry gives the
+deterministic engine its callables, an LLM backend its JSON schemas (OpenAI `tools` format), the MCP server
+its tool list, and turns bad arguments into a message the caller can act on (an LLM retries with it) instead
+of an exception.
 
-Pure: imports no application code. Tools that live in modules not present in this checkout are skipped by
-`default_registry()`, which records why in `ToolRegistry.unavailable`.
+Tools are imported on first use, so that opening an interview does not pay for importing every tool (the
+catalogue search pulls numpy, the benchmark httpx). A tool whose module fails to import is a bug and raises;
+only a tool whose optional extra is not installed (vision needs torch) is left out, with the reason recorded.
+
+Pure: imports no application code.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
+import inspect
 import json
 import time
+import types
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +29,36 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from tools.errors import InputError
+
+ToolFunction = Callable[..., BaseModel]
+
+# Docstring sections that document the Python call, not the tool (Google style): cut from the description.
+_SECTIONS = ("Args:", "Arguments:", "Returns:", "Raises:", "Examples:", "Example:")
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The pydantic model of a parameter or return annotation (`Model` or `Model | str`), else None."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        models = [a for a in typing.get_args(annotation) if isinstance(a, type) and issubclass(a, BaseModel)]
+        if len(models) == 1:
+            return models[0]
+    return None
+
+
+def describe(function: Callable[..., Any]) -> str:
+    """The tool description: the function's docstring up to its first Args/Returns section."""
+    doc = inspect.getdoc(function) or ""
+    lines: list[str] = []
+    for line in doc.splitlines():
+        if line.strip() in _SECTIONS:
+            break
+        lines.append(line)
+    text = "\n".join(lines).strip()
+    if not text:
+        raise TypeError(f"tool function {function.__qualname__} has no docstring: it is the tool's description")
+    return text
 
 
 @dataclass(frozen=True)
@@ -30,9 +68,30 @@ class Tool:
     input_model: type[BaseModel]
     output_model: type[BaseModel]
     function: Callable[[Any], BaseModel]
+    bench: bool = False  # starts servers or loads GPUs: exposed to outside clients only when allowed
+
+    @classmethod
+    def from_function(cls, function: Callable[..., BaseModel], *, name: str | None = None,
+                      bench: bool = False) -> Tool:
+        """A tool from its function: the first parameter's model is the input, the return model the output."""
+        hints = typing.get_type_hints(function)
+        parameters = list(inspect.signature(function).parameters.values())
+        if not parameters:
+            raise TypeError(f"tool function {function.__qualname__} takes no request")
+        input_model = _model_in(hints.get(parameters[0].name))
+        output_model = _model_in(hints.get("return"))
+        if input_model is None or output_model is None:
+            raise TypeError(f"tool function {function.__qualname__} must take a pydantic model and return one")
+        for extra in parameters[1:]:
+            if extra.default is inspect.Parameter.empty and extra.kind is not inspect.Parameter.VAR_KEYWORD:
+                raise TypeError(f"tool function {function.__qualname__}: {extra.name} needs a default")
+        return cls(name or function.__name__, describe(function), input_model, output_model, function, bench)
 
     def parameters_schema(self) -> dict[str, Any]:
         return self.input_model.model_json_schema()
+
+    def output_schema(self) -> dict[str, Any]:
+        return self.output_model.model_json_schema(mode="serialization")
 
     def openai_schema(self) -> dict[str, Any]:
         """The entry of the `tools` list of an OpenAI-compatible /v1/chat/completions request."""
@@ -68,40 +127,51 @@ def _validation_message(tool: Tool, error: ValidationError) -> str:
 
 
 @dataclass(frozen=True)
-class _Spec:
+class ToolSource:
+    """A tool of the product, declared by reference: `load` imports its module and returns the function."""
+
     name: str
-    module: str
-    function: str
-    input_model: str
-    output_model: str
-    description: str
+    load: Callable[[], Callable[..., BaseModel]]
+    extra: str | None = None  # the optional extra it needs (`pip install 'sizer-agent[extra]'`)
+    requires: tuple[str, ...] = ()  # top-level modules of that extra: all must be importable
+    bench: bool = False  # starts servers or loads GPUs
+
+    def missing(self) -> str | None:
+        """Why the tool cannot run in this environment (its extra is not installed), or None."""
+        absent = [module for module in self.requires if importlib.util.find_spec(module) is None]
+        if not absent:
+            return None
+        return (f"needs the `{self.extra}` extra ({', '.join(absent)} not installed): "
+                f"pip install 'sizer-agent[{self.extra}]'")
+
+    def tool(self) -> Tool:
+        return Tool.from_function(self.load(), name=self.name, bench=self.bench)
 
 
 @dataclass
 class ToolRegistry:
     tools: dict[str, Tool] = field(default_factory=dict)
     unavailable: dict[str, str] = field(default_factory=dict)  # tool name -> why it is not registered
-    # declared but not imported yet: a tool module is imported on first use, so that opening an interview
-    # does not pay for importing every tool (the catalogue search pulls numpy, the benchmark httpx...)
-    pending: dict[str, _Spec] = field(default_factory=dict)
+    pending: dict[str, ToolSource] = field(default_factory=dict)  # declared, imported on first use
 
     def _resolve(self, name: str) -> None:
-        spec = self.pending.pop(name, None)
-        if spec is None:
-            return
-        try:
-            module = importlib.import_module(spec.module)
-            function = getattr(module, spec.function)
-            input_model = getattr(module, spec.input_model)
-            output_model = getattr(module, spec.output_model)
-        except (ImportError, AttributeError) as error:
-            self.unavailable[spec.name] = f"{spec.module}: {error}"
-            return
-        self.register(Tool(spec.name, spec.description, input_model, output_model, function))
+        source = self.pending.pop(name, None)
+        if source is not None:
+            self.register(source.tool())  # an import error here is a bug in the tool: let it raise
 
     def _resolve_all(self) -> None:
         for name in list(self.pending):
             self._resolve(name)
+
+    def declare(self, source: ToolSource) -> None:
+        """Add a tool to import on first use, or record why it cannot run here."""
+        if source.name in self.tools or source.name in self.pending:
+            raise ValueError(f"tool {source.name!r} is already registered")
+        why = source.missing()
+        if why is None:
+            self.pending[source.name] = source
+        else:
+            self.unavailable[source.name] = why
 
     def register(self, tool: Tool) -> Tool:
         if tool.name in self.tools:
@@ -115,26 +185,32 @@ class ToolRegistry:
         try:
             return self.tools[name]
         except KeyError:
-            raise InputError("tool", f"unknown tool {name!r}", ", ".join(sorted(self.tools))) from None
+            raise InputError("tool", f"unknown tool {name!r}", ", ".join(sorted(self.names()))) from None
 
     def __contains__(self, name: object) -> bool:
         if isinstance(name, str):
-            self._resolve(name)
-        return name in self.tools
+            return name in self.tools or name in self.pending
+        return False
 
     def names(self) -> list[str]:
+        """Every tool that can run here, without importing any."""
+        return [*self.tools, *self.pending]
+
+    def all(self) -> list[Tool]:
         self._resolve_all()
-        return list(self.tools)
+        return list(self.tools.values())
 
     def openai_tools(self, names: list[str] | None = None) -> list[dict[str, Any]]:
         self._resolve_all()
         return [self.tools[n].openai_schema() for n in (names or list(self.tools)) if n in self.tools]
 
-    def call(self, name: str, arguments: dict[str, Any] | str) -> ToolOutcome:
-        """Validate the arguments, run the tool, never raise for bad input: the outcome says what failed."""
+    def call(self, name: str, arguments: dict[str, Any] | str, **context: Any) -> ToolOutcome:
+        """Validate the arguments, run the tool, never raise for bad input: the outcome says what failed.
+
+        `context` goes to the function as keyword arguments it declares (a progress callback, say)."""
         self._resolve(name)
         if name not in self.tools:
-            message = f"Unknown tool {name!r}; available tools: {', '.join(sorted(self.tools)) or 'none'}."
+            message = f"Unknown tool {name!r}; available tools: {', '.join(sorted(self.names())) or 'none'}."
             args = arguments if isinstance(arguments, dict) else {}
             return ToolOutcome(tool=name, ok=False, arguments=args, error=message, retry_message=message)
         tool = self.tools[name]
@@ -154,8 +230,10 @@ class ToolRegistry:
         except ValidationError as error:
             message = _validation_message(tool, error)
             return ToolOutcome(tool=name, ok=False, arguments=arguments, error=message, retry_message=message)
+        accepted = inspect.signature(tool.function).parameters
+        extras = {key: value for key, value in context.items() if key in accepted}
         try:
-            output = tool.function(request)
+            output = tool.function(request, **extras)
         except InputError as error:
             message = str(error)
             return ToolOutcome(tool=name, ok=False, arguments=arguments, error=message,
@@ -170,47 +248,79 @@ class ToolRegistry:
                            duration_ms=duration)
 
 
-# The tools of this product. Each lives in its own module; a missing module (not merged into this
-# checkout yet, or an optional extra not installed) leaves that tool out, with the reason recorded.
-_SPECS: tuple[_Spec, ...] = (
-    _Spec(
-        "estimate_memory", "tools.estimate", "estimate", "EstimateRequest", "EstimateResult",
-        "Estimate the GPU memory of an inference or training workload for one model: weights, KV cache, "
-        "activations, gradients, optimizer states and runtime per GPU, the parallelism plan, and whether it "
-        "fits a given GPU. Call it once the model, precision, lengths and load are known.",
-    ),
-    _Spec(
-        "estimate_vision", "tools.vision.estimate", "estimate_vision", "VisionRequest", "VisionEstimate",
-        "Estimate the GPU memory of a computer-vision job (timm/torchvision model or YOLOv8) at a resolution and "
-        "batch per GPU, training or inference: weights, gradients, optimizer states, saved activations, "
-        "workspace and runtime per GPU. Needs the `vision` extra (torch, torchvision, timm).",
-    ),
-    _Spec(
-        "recommend", "tools.recommend", "recommend", "RecommendRequest", "RecommendResult",
-        "Rank the catalogue configurations for a workload (memory fit, throughput and latency at the load, "
-        "cost) and say why each rejected configuration fails. Call it after estimate_memory.",
-    ),
-    _Spec(
-        "bench_serve", "tools.bench.serve", "run_serve", "ServeSettings", "ServeResult",
-        "Measure a running OpenAI-compatible server (vLLM, llama.cpp) at the given input/output lengths and "
-        "concurrency: TTFT, inter-token latency, TPOT, throughput and peak GPU memory from the same trial. "
-        "Call it only when the user gave a server URL; it takes seconds to minutes.",
-    ),
+# The tools of this product, each a reference to its function (imported when first called).
+
+def _estimate_memory() -> Callable[..., BaseModel]:
+    from tools.estimate import estimate
+
+    return estimate
+
+
+def _estimate_vision() -> Callable[..., BaseModel]:
+    from tools.vision.estimate import estimate_vision
+
+    return estimate_vision
+
+
+def _recommend() -> Callable[..., BaseModel]:
+    from tools.recommend import recommend
+
+    return recommend
+
+
+def _size_system() -> Callable[..., BaseModel]:
+    from tools.system_sizing import size_system_tool
+
+    return size_system_tool
+
+
+def _list_models() -> Callable[..., BaseModel]:
+    from tools.listing import list_models
+
+    return list_models
+
+
+def _list_offers() -> Callable[..., BaseModel]:
+    from tools.listing import list_offers
+
+    return list_offers
+
+
+def _compare_bench() -> Callable[..., BaseModel]:
+    from tools.bench.compare import compare_bench
+
+    return compare_bench
+
+
+def _calibrate_bench() -> Callable[..., BaseModel]:
+    from tools.bench.compare import calibrate_bench
+
+    return calibrate_bench
+
+
+def _bench_serve() -> Callable[..., BaseModel]:
+    from tools.bench.serve import bench_serve
+
+    return bench_serve
+
+
+TOOLS: tuple[ToolSource, ...] = (
+    ToolSource("estimate_memory", _estimate_memory),
+    ToolSource("estimate_vision", _estimate_vision, extra="vision", requires=("torch", "torchvision", "timm")),
+    ToolSource("recommend", _recommend),
+    ToolSource("size_system", _size_system),
+    ToolSource("list_models", _list_models),
+    ToolSource("list_offers", _list_offers),
+    ToolSource("compare_bench", _compare_bench),
+    ToolSource("calibrate_bench", _calibrate_bench),
+    ToolSource("bench_serve", _bench_serve, bench=True),
 )
 
 
-def default_registry() -> ToolRegistry:
-    """The product's tools that this checkout provides, each imported on first use."""
+def default_registry(*, bench: bool = True) -> ToolRegistry:
+    """The product's tools (`bench=False` leaves out those that load a server or a GPU), imported on first use."""
     registry = ToolRegistry()
-    for spec in _SPECS:
-        try:
-            found = importlib.util.find_spec(spec.module)
-        except ImportError as error:  # a parent package that is absent or fails to import
-            found, reason = None, str(error)
-        else:
-            reason = "module not installed"
-        if found is None:
-            registry.unavailable[spec.name] = f"{spec.module}: {reason}"
-        else:
-            registry.pending[spec.name] = spec
+    for source in TOOLS:
+        if bench or not source.bench:
+            registry.declare(source)
     return registry

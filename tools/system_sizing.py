@@ -151,3 +151,26 @@ def size_system(req: SystemRequest, gpu: Gpu | None = None, platform: Platform |
             if problem:
                 issues.append(problem)
     return SystemSizing(requirements=reqs, issues=issues)
+
+
+class SystemSizingRequest(SystemRequest):
+    """The machine's requirements, optionally checked against a catalogue GPU and platform."""
+
+    gpu: str | None = Field(None, description="catalogue GPU id the machine carries (checks ECC and graphics)")
+    platform: str | None = Field(None, description="catalogue platform id to check (RAM, slots, lanes, PSU)")
+    catalog: str | None = Field(None, description="a vendor's own catalogue TOML, merged over the bundled one")
+
+
+def size_system_tool(request: SystemSizingRequest) -> SystemSizing:
+    """Size the machine around the GPUs: host RAM, NVMe for data and checkpoints, PCIe lanes, power supply,
+    ECC and graphics, each with its reason; given a catalogue GPU and platform, also list what that machine
+    lacks. Call it with the per-GPU memory and weight bytes from estimate_memory."""
+    from pathlib import Path
+
+    from tools.catalog import load_catalog
+
+    catalog = load_catalog(None if request.catalog is None else Path(request.catalog))
+    gpu = None if request.gpu is None else catalog.gpu(request.gpu)
+    platform = None if request.platform is None else catalog.platform(request.platform)
+    return size_system(SystemRequest.model_validate(request.model_dump(include=set(SystemRequest.model_fields))),
+                       gpu, platform)

@@ -249,3 +249,54 @@ def calibrate(
         input_len=input_len, output_len=output_len, percentile=percentile, rows=rows, memory_rows=memory_rows,
         notes=notes,
     )
+
+
+# ---------------------------------------------------------------- as tools
+
+
+class ResultRef(BaseModel):
+    """A benchmark result: the path of a JSON file written by `sizer-agent bench`, or the result itself."""
+
+    path: str | None = Field(None, description="a result JSON written by sizer-agent bench")
+    result: dict[str, Any] | None = Field(None, description="the result object itself")
+
+    def load(self, field: str) -> dict[str, Any]:
+        if (self.path is None) == (self.result is None):
+            raise InputError(field, "give exactly one of `path` or `result`", "a result file path or object")
+        if self.path is not None:
+            return load_result(Path(self.path))
+        assert self.result is not None
+        if "kind" not in self.result:
+            raise InputError(field, "not a benchmark result (no `kind`)", "an object written by sizer-agent bench")
+        return self.result
+
+
+class CompareRequest(BaseModel):
+    """Two benchmark results to put side by side."""
+
+    a: ResultRef
+    b: ResultRef
+
+
+def compare_bench(request: CompareRequest) -> Comparison:
+    """Compare two benchmark results (serve, train or micro) side by side, as b / a ratios per metric, only
+    when they were measured the same way (model revision, precision, lengths, concurrency, software versions);
+    otherwise list every setting that differs. The hardware may differ: that is what a comparison is for."""
+    return compare_results(request.a.load("a"), request.b.load("b"))
+
+
+class CalibrateRequest(BaseModel):
+    """A serve result and the catalogue GPU to predict it on."""
+
+    result: ResultRef
+    gpu: str = Field(min_length=1, description="catalogue GPU id the measurement ran on")
+    model: str | None = Field(None, description="the model the estimator should use (default: the result's)")
+    tensor_parallel_size: int = Field(1, ge=1)
+    dtype: str | None = Field(None, description="precision (default: the result's)")
+
+
+def calibrate_bench(request: CalibrateRequest) -> Calibration:
+    """Compare a `bench serve` or `bench launch` result with the estimator's prediction for the same settings:
+    TTFT, TPOT and output tokens/s per concurrency level, and vLLM's start-up memory, as measured / predicted."""
+    return calibrate(request.result.load("result"), request.gpu, request.model, request.tensor_parallel_size,
+                     request.dtype)

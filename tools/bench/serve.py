@@ -719,3 +719,10 @@ def run_serve(
         return result
 
     return asyncio.run(main())
+
+
+def bench_serve(settings: ServeSettings, progress: ProgressCallback | None = None) -> ServeResult:
+    """Measure a running OpenAI-compatible server (vLLM, llama.cpp) at the given input/output lengths and
+    concurrency levels: TTFT, inter-token latency, TPOT, throughput, goodput and peak GPU memory from the same
+    trial. Call it only when the user gave a server URL; it takes seconds to minutes and loads that server."""
+    return run_serve(settings, progress=progress)

@@ -156,7 +156,10 @@ def _gpu_memory(request: VisionRequest) -> tuple[int | None, str | None]:
 
 
 def estimate_vision(request: VisionRequest | str, **fields: Any) -> VisionEstimate:
-    """Memory per GPU for a vision job. `estimate_vision("resnet50", resolution=224, batch_size=64)` works too."""
+    """Estimate the GPU memory of a computer-vision job (timm/torchvision model or YOLOv8) at a resolution and
+    batch per GPU, training or inference: weights, gradients, optimizer states, saved activations, workspace
+    and runtime per GPU. Needs the `vision` extra (torch, torchvision, timm)."""
+    # from Python, estimate_vision("resnet50", resolution=224, batch_size=64) works too
     if isinstance(request, str):
         request = VisionRequest(model=request, **fields)
     try:
