@@ -87,7 +87,7 @@ def _optimizer(name: str, params: list[Any], torch: Any) -> Any:
         import bitsandbytes as bnb
     except ImportError:
         raise InputError("--optimizer", "adamw8bit needs bitsandbytes", "pip install bitsandbytes") from None
-    return bnb.optim.AdamW8bit(params, lr=1e-3)
+    return bnb.optim.AdamW8bit(params, lr=1e-3)  # type: ignore[attr-defined,no-untyped-call]
 
 
 def run_vision_bench(settings: VisionBenchSettings, progress: Progress | None = None) -> VisionBenchResult:
@@ -129,8 +129,8 @@ def run_vision_bench(settings: VisionBenchSettings, progress: Progress | None = 
             with torch.autocast(device.type, dtype=low, enabled=low is not None):
                 out = model(images)
                 leaves = [t for t in torch.utils._pytree.tree_leaves(out) if isinstance(t, torch.Tensor)]
-                loss = sum(t.float().mean() for t in leaves)
-            scaler.scale(loss).backward()
+                loss = torch.stack([t.float().mean() for t in leaves]).sum()
+            scaler.scale(loss).backward()  # type: ignore[no-untyped-call]
             scaler.step(optimizer)
             scaler.update()
             optimizer.zero_grad(set_to_none=True)

@@ -127,8 +127,9 @@ def _phase(ops: list[OpRecord], phases: tuple[str, ...], batch: int, peak: float
             memory_time += t_memory
         overhead_time += eff.kernel_overhead_s
     step = sum(k.seconds for k in kinds.values()) + extra_s
-    shares = {"compute": compute_time, "memory": memory_time + extra_s, "overhead": overhead_time}
-    bound: Literal["compute", "memory", "overhead"] = max(shares, key=lambda k: shares[k])  # type: ignore[assignment]
+    shares: dict[Literal["compute", "memory", "overhead"], float] = {
+        "compute": compute_time, "memory": memory_time + extra_s, "overhead": overhead_time}
+    bound = max(shares, key=lambda k: shares[k])
     per_gpu = batch / step if step > 0 else 0.0
     return PhaseSpeed(step_time_s=step, images_per_s=per_gpu * images, images_per_s_per_gpu=per_gpu, bound=bound,
                       by_kind=[k for k in kinds.values() if k.seconds > 0])

@@ -261,11 +261,11 @@ def _trace(model: str, num_classes: int | None, resolution: int, dtype: TraceDty
 def _fit_ops(low: list[tuple[str, str, float, float]], high: list[tuple[str, str, float, float]]) -> list[OpRecord]:
     """Pair the ops of the two traced batches (same program, same order) into per-op lines."""
     if len(low) == len(high) and all(a[:2] == b[:2] for a, b in zip(low, high, strict=True)):
-        return [OpRecord(phase=a[0], kind=a[1], flops=Affine.fit(a[2], b[2]),  # type: ignore[arg-type]
+        return [OpRecord(phase=a[0], kind=a[1], flops=Affine.fit(a[2], b[2]),
                          bytes=Affine.fit(a[3], b[3])) for a, b in zip(low, high, strict=True)]
     # A program that changes with the batch (rare): scale the larger trace's ops per image.
     b1 = TRACE_BATCHES[1]
-    return [OpRecord(phase=p, kind=k, flops=Affine(const=0, per_image=f / b1),  # type: ignore[arg-type]
+    return [OpRecord(phase=p, kind=k, flops=Affine(const=0, per_image=f / b1),
                      bytes=Affine(const=0, per_image=m / b1)) for p, k, f, m in high]
 
 
@@ -504,13 +504,13 @@ class _Recorder:
         self.ops: list[tuple[str, str, float, float]] = []
         recorder = self
 
-        class Mode(TorchDispatchMode):
+        class Mode(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's modes are untyped
             def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
                 out = func(*args, **(kwargs or {}))
                 recorder._record(func, args, kwargs or {}, out)
                 return out
 
-        self.mode = Mode()
+        self.mode: Any = Mode()  # type: ignore[no-untyped-call]
 
     def __enter__(self) -> _Recorder:
         self.mode.__enter__()
@@ -619,7 +619,7 @@ class _CudaAttention:
                 return aten._scaled_dot_product_efficient_attention(q, k, v, mask, True, dropout, causal,
                                                                     scale=scale)[0]
 
-        self.mode = Mode()
+        self.mode: Any = Mode()
 
     def __enter__(self) -> _CudaAttention:
         self.mode.__enter__()
