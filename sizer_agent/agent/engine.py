@@ -119,10 +119,22 @@ class DeterministicEngine:
             )
             self._emit(AgentMessage(text=render(self.lang, "agent.say.resumed", summary=summary)))
             self._emit(self._profile_event())
-            if self.complete:
+            if self.complete and self._sized():
                 self._emit(AgentMessage(tone="hint", text=render(self.lang, "agent.say.resumed_complete")))
         self._advance(run_tools=False)
         return self._flush()
+
+    def resume_sizing(self) -> list[Event]:
+        """After a resume: size again when the last run did not finish for these answers (the process died
+        during a tool, or after an answer and before the tools). Nothing when the results are current."""
+        self._out = []
+        if self.state.answers and self.complete and not self._sized():
+            self._emit(AgentMessage(text=render(self.lang, "agent.say.resumed_resize")))
+            self._run_tools()
+        return self._flush()
+
+    def _sized(self) -> bool:
+        return self.profile().model_dump(mode="json") == self.state.sized_profile
 
     def handle(self, text: str) -> list[Event]:
         self._out = []

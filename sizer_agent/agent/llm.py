@@ -252,6 +252,9 @@ class LLMEngine:
         self.messages.append({"role": "assistant", "content": text})
         return events
 
+    def resume_sizing(self) -> list[Event]:
+        return self.fallback.resume_sizing()  # deterministic: the tools need no model
+
     def handle(self, text: str) -> list[Event]:
         if not self.active:
             return self.fallback.handle(text)

@@ -128,6 +128,8 @@ class StoreBackend:
         resumed = engine.start()
         recorder.enabled = True
         self.store.update_session(sid, lang=lang)
+        # a sizing the last process did not finish runs now, stored like any other (it is new)
+        resumed += engine.resume_sizing()
         return OpenedSession(str(sid), self._title(sid), engine, history + resumed)
 
     @_user_errors

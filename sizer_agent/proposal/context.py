@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from sizer_agent import __version__, advice
+from sizer_agent.agent.sizing_status import sizing_status
 from sizer_agent.proposal.fields import FIELD_ORDER
 from sizer_agent.proposal.models import (
     AcceptanceLimit,
@@ -536,6 +537,23 @@ def build_context(session: dict[str, Any]) -> ProposalContext:
         raise InputError("session", f"damaged session export ({type(error).__name__}: {error})") from None
 
 
+def _require_current_plan(session: dict[str, Any]) -> None:
+    """A plan made for older answers (an answer changed, then the process died before recommend answered)
+    would put one plan beside other answers: refuse, saying how to size again."""
+    events = _list(session.get("events"))
+    if not any(isinstance(e, dict) and e.get("kind") == "answer" for e in events):
+        return  # a hand-made export with tool calls only: nothing to compare the plan with
+    status = sizing_status(e for e in events if isinstance(e, dict))
+    if status.planned:
+        return
+    sid = session.get("id")
+    how = (f"resume it (sizer-agent app --resume {sid}) to size it again" if isinstance(sid, int)
+           else "resume it in the app to size it again")
+    what = (f"the sizing stopped during {status.interrupted}" if status.interrupted
+            else "its answers changed after its last recommendation")
+    raise InputError("tool_calls", f"{what}: {how}")
+
+
 def _build(session: dict[str, Any]) -> ProposalContext:
     if not isinstance(session, dict):
         raise InputError("session", "must be a JSON object (a sizer-agent session export)")
@@ -544,6 +562,7 @@ def _build(session: dict[str, Any]) -> ProposalContext:
     found = _latest(session, (RECOMMEND_TOOL,))
     if found is None:
         raise InputError("tool_calls", "the session has no successful recommend call: run the sizing first")
+    _require_current_plan(session)
     result = advice.load(found[1])
     if result is None:
         raise InputError("tool_calls", "the session's recommendation was made by an older version of "

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from sizer_agent.agent.events import AnswerRecorded, Event, ToolCalled, ToolReturned
+from sizer_agent.agent.sizing_status import sizing_status
 from sizer_agent.agent.state import Answer, AnswerVersion, InterviewState, now_iso
 
 SCHEMA_VERSION = 1
@@ -436,6 +437,8 @@ class SessionStore:
         for call in self.tool_calls(session_id):
             if call["ok"] and call["result"] is not None:
                 state.results[call["tool"]] = call["result"]
+        # the profile the last finished sizing ran on: a run cut short (the process killed) is run again
+        state.sized_profile = sizing_status(self.events(session_id)).sized_profile
         return state
 
     # -- salvage ---------------------------------------------------------------------------------------

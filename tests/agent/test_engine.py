@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +18,10 @@ from sizer_agent.agent.events import (
     ToolReturned,
 )
 from sizer_agent.i18n import gib
+from sizer_agent.proposal import render_proposal
 from sizer_agent.store import SessionStore
-from tools.registry import ToolRegistry
+from tools.errors import InputError
+from tools.registry import ToolRegistry, default_registry
 
 
 def kinds(events: list[Any], kind: type) -> list[Any]:
@@ -294,14 +297,42 @@ def test_a_refused_value_asks_its_question_again() -> None:
     assert kinds(events, ToolReturned)[0].ok
 
 
-def test_resuming_a_complete_session_says_how_to_go_on(registry: ToolRegistry, store: SessionStore) -> None:
+def test_resuming_a_complete_session_says_how_to_go_on(store: SessionStore) -> None:
+    registry = default_registry(bench=False)
     sid = store.create_session(lang="en")
     engine = DeterministicEngine(registry, lang="en", on_event=store.recorder(sid))
     complete_serving(engine)
     resumed = DeterministicEngine(registry, state=store.load_state(sid), on_event=store.recorder(sid))
-    events = resumed.start()
-    assert not kinds(events, QuestionAsked) and not kinds(events, ToolCalled)
+    events = resumed.start() + resumed.resume_sizing()
+    assert not kinds(events, QuestionAsked) and not kinds(events, ToolCalled)  # the results are current
     assert "correct an answer" in kinds(events, AgentMessage)[-1].text
-    assert "estimate_memory" in resumed.state.results
+    assert {"estimate_memory", "recommend"} <= set(resumed.state.results)
     events = resumed.handle("actually 32 users")
-    assert [c.tool for c in kinds(events, ToolCalled)] == ["estimate_memory"]
+    assert [c.tool for c in kinds(events, ToolCalled)] == ["estimate_memory", "recommend"]
+
+
+def test_a_sizing_cut_short_runs_again_on_resume(store: SessionStore) -> None:
+    """The process died after an answer was stored and before recommend answered: resume sizes again."""
+    registry = default_registry(bench=False)
+    sid = store.create_session(lang="en")
+    complete_serving(DeterministicEngine(registry, lang="en", on_event=store.recorder(sid)))
+    record = store.recorder(sid)
+    # what a process killed during recommend leaves: the answer, the estimate, a recommend call, no result
+    survivor = DeterministicEngine(registry, state=store.load_state(sid))
+    for event in survivor.handle("actually 48 users"):
+        record(event)
+        if isinstance(event, ToolCalled) and event.tool == "recommend":
+            break
+    with pytest.raises(InputError, match="stopped during recommend: resume it"):  # no plan beside other answers
+        render_proposal(store.export_session(sid), "md", "en")
+    resumed = DeterministicEngine(registry, state=store.load_state(sid), on_event=record)
+    opening = resumed.start()
+    assert not any("correct an answer" in m.text for m in kinds(opening, AgentMessage))
+    events = resumed.resume_sizing()
+    assert [c.tool for c in kinds(events, ToolCalled)] == ["estimate_memory", "recommend"]
+    assert kinds(events, ToolCalled)[0].arguments["concurrency"] == 48
+    assert resumed.state.results["recommend"] == kinds(events, ToolReturned)[-1].result
+    again = DeterministicEngine(registry, state=store.load_state(sid))
+    assert again.resume_sizing() == []  # now current: a second resume runs nothing
+    assert "48" in render_proposal(store.export_session(sid), "md", "en")
+

@@ -186,3 +186,34 @@ async def test_english_interface_speaks_english(tmp_path: Path) -> None:
         await settle(pilot)
         await say(pilot, "pourquoi ?")
         assert "Pourquoi" in chat_text(app)
+
+
+async def test_a_resume_after_a_crash_during_recommend_sizes_again(tmp_path: Path) -> None:
+    """What kill -9 during recommend leaves on disk; the app resumes it, marks the cut call and sizes again."""
+    from sizer_agent.agent.engine import DeterministicEngine
+    from sizer_agent.agent.events import ToolCalled
+
+    db = tmp_path / "sessions.db"
+    registry = default_registry(bench=False)
+    with SessionStore(db) as store:
+        sid = store.create_session(lang="en")
+        record = store.recorder(sid)
+        engine = DeterministicEngine(registry, lang="en", on_event=record)
+        engine.start()
+        for text in ("Acme", "online serving", "Llama 3.1 8B bf16, context 8k, 16 users, 2k / 512", "x1",
+                     "500 ms", "50 ms", "vLLM 0.11", "1", "server", "no", "no budget", "no", "no"):
+            engine.handle(text)
+        survivor = DeterministicEngine(registry, state=store.load_state(sid))
+        for event in survivor.handle("actually 48 users"):
+            record(event)
+            if isinstance(event, ToolCalled) and event.tool == "recommend":
+                break  # the process died here
+    app = make(tmp_path, resume=str(sid), lang="en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        text = chat_text(app)
+        assert "interrupted" in text and "sizing again" in text
+        assert "are current" not in text  # the old "results are up to date" would be false here
+    with SessionStore(db) as store:
+        calls = [c for c in store.tool_calls(sid) if c["tool"] == "recommend"]
+    assert calls[-1]["ok"] and calls[-1]["arguments"]["workload"]["concurrency"] == 48

@@ -127,6 +127,7 @@ class ToolCard(Widget, can_focus=True):
         expanded: bool
 
     outcome: reactive[ToolReturned | None] = reactive(None, layout=True)
+    interrupted: reactive[bool] = reactive(False, layout=True)  # replayed: the process died during the call
     expanded: reactive[bool] = reactive(False, layout=True)
     lang: reactive[Lang] = reactive("fr", layout=True)
 
@@ -138,7 +139,8 @@ class ToolCard(Widget, can_focus=True):
     def title(self) -> str:
         head = f"{'▼' if self.expanded else '▶'} {t('tool.label', self.lang)} {self.call.tool}"
         if self.outcome is None:
-            return f"{head}  … {t('tool.running', self.lang)}"
+            state = t("tool.interrupted", self.lang) if self.interrupted else t("tool.running", self.lang)
+            return f"{head}  {'✗' if self.interrupted else '…'} {state}"
         mark = "✓" if self.outcome.ok else "✗"
         return f"{head}  {mark} {self.outcome.duration_ms:.0f} ms"
 
@@ -241,6 +243,10 @@ class ChatLog(VerticalScroll):
                 else:
                     pending.outcome = event
             # ProfileUpdated is rendered by the sidebar, not the log.
+        if replay:  # a call stored without its result: the last process died during it (resume ran it again)
+            for widget in widgets:
+                if isinstance(widget, ToolCard) and widget.outcome is None:
+                    widget.set_reactive(ToolCard.interrupted, True)
         if widgets:
             self.mount_all(widgets)
             self._follow()
