@@ -29,6 +29,7 @@ from sizer_agent.app.i18n import Lang, t
 from sizer_agent.app.present import RecommendationView, is_recommendation_result, recommendation_view
 from sizer_agent.app.screens.chat import ChatScreen
 from sizer_agent.app.widgets.prompt import AnswerBox
+from sizer_agent.safe_text import printable
 
 if TYPE_CHECKING:
     pass
@@ -121,7 +122,8 @@ class SizerApp(App[None]):
         if self.session is None:
             self.sub_title = t("app.no_session", self.lang)
         else:
-            self.sub_title = t("app.session", self.lang, id=self.session.id, title=self.session.title)
+            self.sub_title = t("app.session", self.lang, id=self.session.id,
+                               title=printable(self.session.title, one_line=True))  # the terminal's title too
         self.sub_title += " · fr|en".replace(self.lang, self.lang.upper())
 
     def notice(self, message: str, *, severity: str = "information") -> None:

@@ -16,6 +16,7 @@ import datetime
 import json
 import math
 import re
+import shlex
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -271,6 +272,7 @@ def _serving_commands(plan: Plan, model: str) -> tuple[Command, Command]:
     if tpot is not None:
         load += f" --slo-tpot-ms {tpot:g}"
     load += f" --percentile {s.percentile:g} --json"
+    model = shlex.quote(model)  # a customer's model name is pasted into a shell: never run as code
     launch = [f"sizer-agent bench launch --model {model} --tensor-parallel-size {p.tensor_parallel}",
               f"--max-model-len {s.max_model_len} --gpu-memory-utilization {r.gpu_memory_utilization:g}"]
     if plan.weight_precision.startswith("fp8") and (r.quantization or "").startswith("fp8"):
@@ -329,9 +331,9 @@ def _training_acceptance(plan: Plan, model: str) -> tuple[list[AcceptanceLimit],
     optimizer = BENCH_TRAIN_OPTIMIZERS.get(t.optimizer)
     commands: list[Command] = []
     if single and optimizer is not None:
-        flags = [f"sizer-agent bench train --model {model} --method {t.method}"]
+        flags = [f"sizer-agent bench train --model {shlex.quote(model)} --method {t.method}"]
         if t.method != "full":
-            flags.append(f"--lora-rank {r.lora_rank} --lora-targets {','.join(r.lora_targets)}")
+            flags.append(f"--lora-rank {r.lora_rank} --lora-targets {shlex.quote(','.join(r.lora_targets))}")
         flags.append(f"--batch-size {t.micro_batch_size} --seq-len {t.seq_len}")
         if t.gradient_accumulation_steps > 1:
             flags.append(f"--gradient-accumulation-steps {t.gradient_accumulation_steps}")
@@ -371,7 +373,8 @@ def _vision_acceptance(plan: Plan) -> tuple[list[AcceptanceLimit], list[Command]
     v, m = plan.vision, plan.memory
     assert v is not None and m is not None
     r = v.request
-    flags = [f"sizer-agent bench vision --model {r.model} --resolution {r.resolution} --batch-size {r.batch_size}",
+    flags = [f"sizer-agent bench vision --model {shlex.quote(r.model)} --resolution {r.resolution} "
+             f"--batch-size {r.batch_size}",
              f"--mode {r.mode} --dtype {r.dtype}"]
     if r.num_classes is not None:
         flags.append(f"--num-classes {r.num_classes}")

@@ -23,6 +23,7 @@ from sizer_agent.i18n import Lang, eur, has, long_date, number, render, trimmed,
 from sizer_agent.proposal import charts, tables
 from sizer_agent.proposal.context import build_context
 from sizer_agent.proposal.models import ProposalContext
+from sizer_agent.safe_text import printable_data
 from tools.errors import InputError
 from tools.messages import Msg
 from tools.plan import Plan, ServingPerf
@@ -334,8 +335,10 @@ def render_context(ctx: ProposalContext, fmt: Format, lang: Lang) -> str:
 
 
 def render_proposal(session: dict[str, Any], fmt: Format, lang: Lang) -> str:
-    """The proposal of a session export as Markdown or self-contained HTML, in French or English."""
-    return render_context(build_context(session), fmt, lang)
+    """The proposal of a session export as Markdown or self-contained HTML, in French or English.
+
+    Text the customer typed reaches the document with its control bytes (NUL, ESC…) shown as `\\xNN`."""
+    return render_context(build_context(printable_data(session)), fmt, lang)
 
 
 def render_pdf(session: dict[str, Any], lang: Lang) -> bytes:

@@ -252,3 +252,18 @@ def test_assume_defaults_still_refuses_a_brief_without_a_model(tmp_path: Path) -
                  stdin="Hello, we need a chatbot for 30 people at once, budget 50k€.")
     assert result.returncode == 2
     assert "model" in result.stderr and not (tmp_path / "s.db").exists()
+
+
+def test_escape_sequences_in_stored_text_are_shown_not_run(tmp_path: Path) -> None:
+    """A customer name is stored as given; the terminal gets its control bytes as visible text."""
+    db = tmp_path / "s.db"
+    hostile = "Acme\x1b]0;pwned\x07\x1b[2J\x9b31m"
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({**COMPLETE, "customer": hostile}))
+    assert cli("intake", "--answers", str(answers), db=db).returncode == 0
+    exported = json.loads(cli("sessions", "export", "1", db=db).stdout)
+    assert exported["answers"]["customer"]["value"] == hostile  # stored byte for byte
+    for args in (("sessions", "list"), ("sessions", "show", "1")):
+        out = cli(*args, db=db).stdout
+        assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out, args
+        assert "Acme\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m" in out, args

@@ -68,3 +68,26 @@ def test_markdown_renders_hostile_text_as_text(session: dict[str, Any], lang: st
     assert "script" not in parsed.tags
     assert "".join(parsed.text).count(HOSTILE) >= 6
     assert "</script>49" not in "".join(parsed.text)
+
+
+CONTROL = "Acme\x1b]0;pwned\x07\x00\r\x9b2J Corp"
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_control_bytes_typed_by_a_customer_are_shown_not_kept(session: dict[str, Any], fmt: str) -> None:
+    session["customer"] = session["title"] = CONTROL
+    session["answers"]["customer"]["value"] = CONTROL
+    session["answers"]["growth_factor"]["raw_text"] = CONTROL
+    document = render_proposal(session, fmt, "en")  # type: ignore[arg-type]
+    assert not any((ord(c) < 32 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f for c in document)
+    for shown in ("x1b", "x07", "x00", "x0d", "x9b2J"):  # visible, so a reader sees the name was odd
+        assert shown in document
+
+
+def test_acceptance_commands_quote_what_came_from_outside(session: dict[str, Any]) -> None:
+    """A model name from a session or a server's /v1/models is pasted into a shell: quoted, never run."""
+    recommend = next(c for c in session["tool_calls"] if c["tool"] == "recommend")["result"]
+    recommend["model"] = "m$(touch pwned)"
+    md = render_proposal(session, "md", "en")
+    commands = [line for line in md.splitlines() if line.startswith("sizer-agent bench")]
+    assert commands and all("--model 'm$(touch pwned)'" in line for line in commands)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sizer_agent.agent.events import AnswerRecorded
 from sizer_agent.app import AppConfig, SizerApp
 from sizer_agent.app.production import production_backend_factory
 from sizer_agent.app.screens.chat import ChatScreen
@@ -217,3 +218,14 @@ async def test_a_resume_after_a_crash_during_recommend_sizes_again(tmp_path: Pat
     with SessionStore(db) as store:
         calls = [c for c in store.tool_calls(sid) if c["tool"] == "recommend"]
     assert calls[-1]["ok"] and calls[-1]["arguments"]["workload"]["concurrency"] == 48
+
+
+async def test_a_hostile_customer_name_cannot_retitle_the_terminal(tmp_path: Path) -> None:
+    with SessionStore(tmp_path / "sessions.db") as store:
+        sid = store.create_session(lang="en")
+        store.recorder(sid)(AnswerRecorded(field="customer", value="Acme\x1b]0;pwned\x07", raw_text="Acme"))
+    app = make(tmp_path, resume=str(sid), lang="en")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert "\x1b" not in app.sub_title and "\x07" not in app.sub_title
+        assert "Acme\\x1b]0;pwned\\x07" in app.sub_title

@@ -11,6 +11,7 @@ from typing import Any
 from sizer_agent.agent.questions import field_label
 from sizer_agent.agent.wording import format_value
 from sizer_agent.cli.commands._store_args import EXIT_USAGE, add_db_argument, open_store, report_store_error
+from sizer_agent.safe_text import printable, printable_data
 from sizer_agent.store import FORMAT, SessionStore, StoreError
 
 NAME = "sessions"
@@ -61,6 +62,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _print_session(data: dict[str, Any]) -> None:
+    data = printable_data(data)  # ESC and other control bytes of stored text shown, never interpreted
     lang = data.get("lang", "fr")
     print(f"session {data['id']} · {data['title'] or '(untitled)'}  [{lang}]")
     print(f"created {data['created']}  updated {data['updated']}")
@@ -95,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     for s in sessions:
                         print(f"{s['id']:>5}  {s['created'][:19].replace('T', ' ')}  {s['answers']:>3} answers  "
-                              f"{s['title'] or '(untitled)'}")
+                              f"{printable(s['title'], one_line=True) or '(untitled)'}")
                 return 0
             if args.action in ("show", "export"):
                 data = store.export_session(args.id)
@@ -127,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
                 exports, problems = SessionStore.salvage(args.damaged)
                 for data in exports:
                     new_id = store.import_session(data)
-                    print(f"session {data['id']} ({data['title'] or 'untitled'}) -> session {new_id} in {store.path}")
+                    print(f"session {data['id']} ({printable(data['title'], one_line=True) or 'untitled'}) -> "
+                          f"session {new_id} in {store.path}")
                 for problem in problems:
                     print(f"not recovered: {problem}", file=sys.stderr)
                 return 0 if not problems else 1
