@@ -202,7 +202,8 @@ class ToolRegistry:
 
     def openai_tools(self, names: list[str] | None = None) -> list[dict[str, Any]]:
         self._resolve_all()
-        return [self.tools[n].openai_schema() for n in (names or list(self.tools)) if n in self.tools]
+        return [self.tools[n].openai_schema() for n in (list(self.tools) if names is None else names)
+                if n in self.tools]
 
     def call(self, name: str, arguments: dict[str, Any] | str, **context: Any) -> ToolOutcome:
         """Validate the arguments, run the tool, never raise for bad input: the outcome says what failed.

@@ -12,6 +12,13 @@ from typing import Annotated, Any, Literal, Protocol
 from pydantic import BaseModel, Field
 
 
+class UserSaid(BaseModel):
+    """The user's message, stored before any model is asked about it: kept whatever happens next."""
+
+    kind: Literal["user"] = "user"
+    text: str
+
+
 class QuestionAsked(BaseModel):
     kind: Literal["question"] = "question"
     question_id: str
@@ -73,7 +80,8 @@ class LanguageChanged(BaseModel):
 
 
 Event = Annotated[
-    QuestionAsked | AnswerRecorded | ToolCalled | ToolReturned | AgentMessage | ProfileUpdated | LanguageChanged,
+    QuestionAsked | AnswerRecorded | ToolCalled | ToolReturned | AgentMessage | ProfileUpdated | LanguageChanged
+    | UserSaid,
     Field(discriminator="kind"),
 ]
 

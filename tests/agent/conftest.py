@@ -99,6 +99,7 @@ def store(tmp_path: Path) -> SessionStore:
 import json  # noqa: E402
 import socket  # noqa: E402
 import threading  # noqa: E402
+import time  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
 
@@ -119,7 +120,8 @@ def tool_call_chunks(name: str, arguments: str, call_id: str = "call_1", index: 
 
 class ScriptedLLM:
     """Answers each POST with the next scripted reply: ("stream", chunks) | ("drop", chunks) |
-    ("status", code) | ("json", body). Records every request body and header."""
+    ("status", code) | ("json", body) | ("stall", seconds) | ("echo401", None). Records every request body
+    and header."""
 
     def __init__(self) -> None:
         self.script: list[tuple[str, Any]] = []
@@ -141,6 +143,17 @@ class ScriptedLLM:
                 owner.requests.append(json.loads(body))
                 owner.headers.append(dict(self.headers))
                 kind, payload = owner.script.pop(0) if owner.script else ("status", 599)
+                if kind == "stall":  # accepts the request and says nothing for `payload` seconds
+                    time.sleep(payload)
+                    return
+                if kind == "echo401":  # a careless server that puts the request's headers in its error
+                    data = json.dumps({"error": f"bad credentials: {dict(self.headers)}"}).encode()
+                    self.send_response(401)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 if kind == "status":
                     data = json.dumps({"error": {"message": "scripted failure"}}).encode()
                     self.send_response(payload)

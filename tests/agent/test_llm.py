@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 from typing import Any
 
@@ -71,80 +72,101 @@ def test_answers_recorded_through_the_tool_and_phrased_by_the_model(
     roles = [m["role"] for m in first["messages"]]
     assert roles.count("system") == 1 and roles[0] == "system"  # chat templates accept only a leading one
     assert '"next_question"' in first["messages"][0]["content"]
-    assert {t["function"]["name"] for t in first["tools"]} == {"record_answers", "estimate_memory"}
+    # the sizing tools are never offered: they run on the recorded profile, not on the model's arguments
+    assert {t["function"]["name"] for t in first["tools"]} == {"record_answers"}
     assert llm_server.headers[0]["Authorization"] == "Bearer secret-test-key"
     # the second request carries the tool result back to the model
     tool_messages = [m for m in llm_server.requests[1]["messages"] if m["role"] == "tool"]
-    assert tool_messages and json.loads(tool_messages[0]["content"])["recorded"]
+    assert tool_messages and json.loads(tool_messages[0]["content"])["kept_from_the_message"]
     assert engine.active
 
 
-COMPLETE = json.dumps({"answers": {
-    "customer": "Acme", "use_case": "online_serving", "model": "meta-llama/Llama-3.1-8B-Instruct",
-    "precision": "fp8", "input_len": 2048, "output_len": 512, "context_len": 8192, "concurrency": 32,
-    "growth_factor": 1.0, "ttft_ms": 500, "tpot_ms": 50, "framework": "vllm", "framework_version": "0.11",
-    "num_gpus": 1, "deployment": "cloud", "ecc_required": False, "budget_eur": None}})
+RICH = ("For Acme: online serving of Llama 3.1 8B in fp8, 2k in / 512 out, context 8k, 32 users, growth x1, "
+        "TTFT 500 ms, TPOT 50 ms, vLLM 0.11, 1 GPU, cloud, no ECC")
 
 
 def test_a_complete_profile_is_sized_by_the_tools_whatever_the_model_does(
     llm_server: Any, registry: ToolRegistry
 ) -> None:
+    """The tools run on the recorded profile when it completes; the model's own sizing call runs nothing."""
+    invented = json.dumps({"model": "meta-llama/Llama-3.1-8B-Instruct", "concurrency": 9999})
     llm_server.script = [
-        ("stream", H.tool_call_chunks("record_answers", COMPLETE)),
+        ("stream", H.text_chunks("What budget do you have?")),
+        ("stream", H.tool_call_chunks("estimate_memory", invented)),
         ("stream", H.text_chunks("Each GPU needs 83.4 GB: 70.6 GB of weights and 10.7 GB of KV cache.")),
     ]
     engine = engine_for(llm_server, registry)
     engine.start()
-    events = engine.handle("everything at once")
-    assert [e.tool for e in of(events, ToolCalled)] == ["record_answers", "estimate_memory"]
-    sent_back = next(m for m in llm_server.requests[1]["messages"] if m["role"] == "tool")["content"]
-    assert '"sizing_results"' in sent_back and "83400000000" in sent_back
+    engine.handle(RICH)  # the rules read all but the budget
+    events = engine.handle("no budget limit")
+    assert [e.tool for e in of(events, ToolCalled)] == ["estimate_memory"]  # sized before the model spoke
+    assert of(events, ToolCalled)[0].arguments["concurrency"] == 32
+    shown = json.dumps([e.model_dump(exclude={"duration_ms"}) if isinstance(e, ToolReturned) else e.model_dump()
+                        for e in events])
+    assert not re.search(r"(?<![\d.])9999(?!\d)", shown)  # the invented call left no trace
+    refused = [m for m in llm_server.requests[2]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert "not a tool you call" in refused
+    assert "sizing_results" in llm_server.requests[1]["messages"][0]["content"]  # given to phrase
     final = of(events, AgentMessage)[-1]
     assert final.tone == "info" and final.text.startswith("Each GPU needs 83.4 GB")  # grounded in the result
 
 
-def test_malformed_tool_call_is_retried_with_the_validation_message(llm_server: Any, registry: ToolRegistry) -> None:
+def test_malformed_tool_call_is_retried_and_a_value_never_said_is_not_recorded(
+    llm_server: Any, registry: ToolRegistry
+) -> None:
     llm_server.script = [
         ("stream", H.tool_call_chunks("record_answers", '{"answers": {"concurrency": ')),  # cut JSON
         ("stream", H.tool_call_chunks("record_answers", '{"answers": {"concurrency": 0}}')),  # invalid value
-        ("stream", H.tool_call_chunks("record_answers", '{"answers": {"concurrency": 16}}')),
-        ("stream", H.text_chunks("Recorded 16 concurrent requests.")),
+        ("stream", H.tool_call_chunks("record_answers", '{"answers": {"concurrency": 16}}')),  # never said
+        ("stream", H.text_chunks("Recorded 16 concurrent requests. How many users at once?")),
     ]
     engine = engine_for(llm_server, registry)
     engine.start()
-    events = engine.handle("the whole support desk")  # nothing the rules can read: the model's call decides
+    events = engine.handle("the whole support desk")  # nothing the rules can read, and no number
     returned = of(events, ToolReturned)
     assert [r.ok for r in returned] == [False, False, True]
     assert "not valid JSON" in (returned[0].error or "")
     assert "concurrency" in (returned[1].error or "")
     retry_prompt = [m for m in llm_server.requests[1]["messages"] if m["role"] == "tool"][-1]["content"]
     assert "not valid JSON" in retry_prompt
-    assert engine.state.answers["concurrency"].value == 16
+    assert "concurrency" not in engine.state.answers  # the model proposed it; the user never said it
+    assert returned[2].result and returned[2].result["not_in_the_users_words"] == ["concurrency"]
+    told = [m for m in llm_server.requests[3]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert "ask the user" in told
+    shown = json.dumps([e.model_dump(exclude={"duration_ms"}) if isinstance(e, ToolReturned) else e.model_dump()
+                        for e in events])
+    assert not re.search(r"(?<![\d.])16(?![\d])", shown)  # not in a card, nor a message: its sentence dropped
     assert engine.active
 
 
-def test_the_model_adds_what_the_rules_missed_and_the_customers_words_win(
+def test_the_model_adds_what_the_users_words_support_and_the_customers_words_win(
     llm_server: Any, registry: ToolRegistry
 ) -> None:
-    """One tool call whose schema is the profile, merged with the rules' reading, validated the same way."""
-    extraction = json.dumps({"answers": {"customer": "ACME Corp", "head_count": 40, "concurrency": 8,
-                                         "precision": "int3"}})
+    """One tool call whose schema is the profile, merged with the rules' reading, validated the same way, and
+    kept only where the user's own words say it."""
+    extraction = json.dumps({"answers": {"customer": "Globex", "concurrency": 32, "precision": "int3",
+                                         "budget_eur": 99999, "ttft_ms": 123, "framework": "vllm"}})
     llm_server.script = [
         ("stream", H.tool_call_chunks("record_answers", extraction)),
         ("stream", H.text_chunks("Which precision do you serve in?")),
     ]
     engine = engine_for(llm_server, registry)
     engine.start()
-    events = engine.handle("Acme here: a chatbot on Llama 3.1 8B for the whole sales team, maybe 8 at once")
+    events = engine.handle("Acme here (Globex group): a chatbot on Llama 3.1 8B for the whole sales team, "
+                           "maybe 8 at once, served by vLLM")
     recorded = {e.field: e.value for e in of(events, AnswerRecorded)}
-    assert recorded["customer"] == "Acme" and recorded["concurrency"] == 8  # read by the rules, kept
-    assert recorded["head_count"] == 40  # only the model read it: added
+    assert recorded["concurrency"] == 8  # read by the rules from the customer's words, kept
+    assert recorded["framework"] == "vllm"
     assert "precision" not in recorded  # validated like any answer: "int3" is refused
+    for invented in ("budget_eur", "ttft_ms"):  # never said: not recorded, not shown
+        assert invented not in recorded and invented not in engine.state.answers
     (returned,) = of(events, ToolReturned)
     assert not returned.ok and "precision" in (returned.error or "")
-    assert returned.result and returned.result["kept_from_the_message"] == {"customer": "Acme"}
-    assert "head_count" in returned.result["recorded"]
-    assert engine.state.answers["head_count"].raw_text.startswith("Acme here")
+    assert returned.result and returned.result["kept_from_the_message"]["concurrency"] == 8
+    assert set(returned.result["not_in_the_users_words"]) == {"budget_eur", "ttft_ms"}
+    shown = json.dumps([e.model_dump(exclude={"duration_ms"}) if isinstance(e, ToolReturned) else e.model_dump()
+                        for e in events])
+    assert not re.search(r"(?<![\d.])(99999|123)(?![\d])", shown) and "int3" not in shown
 
 
 def test_the_stream_is_read_by_the_shared_sse_decoder(monkeypatch: pytest.MonkeyPatch, registry: ToolRegistry) -> None:
@@ -237,15 +259,24 @@ def test_non_streaming_json_reply_is_accepted(llm_server: Any, registry: ToolReg
     assert of(events, QuestionAsked)[0].text == "Which use case?"
 
 
-def test_figures_not_from_a_tool_are_removed(llm_server: Any, registry: ToolRegistry) -> None:
-    llm_server.script = [("stream", H.text_chunks("You will need 97 GB and 3 cards worth 41000 euros."))]
+def test_sentences_with_figures_not_from_a_tool_are_dropped(llm_server: Any, registry: ToolRegistry) -> None:
+    llm_server.script = [("stream", H.text_chunks(
+        "Welcome! You will need 97 GB and 3 cards worth 41000 euros. Plan 8 H200 GPUs. Which use case?"))]
     engine = engine_for(llm_server, registry)
     engine.start()
     events = engine.handle("hello")
-    message = of(events, AgentMessage)[-1]
-    assert message.tone == "error" and "97" in message.text and "41000" in message.text
-    assert "removed" in message.text
-    assert not of(events, QuestionAsked)
+    (question,) = of(events, QuestionAsked)
+    assert question.text == "Welcome! Which use case?"  # the sentences with figures are gone, unannotated
+    shown = json.dumps([e.model_dump() for e in events])
+    for figure in ("97", "41000", "3 cards", "8 H200"):
+        assert figure not in shown
+
+
+def test_small_figures_are_checked_too() -> None:
+    sources = [{"plan": {"num_gpus": 2}, "context_len": 8192}, "we have 4 teams"]
+    assert ungrounded_numbers("Plan 2 GPUs for 4 teams", sources) == []
+    assert ungrounded_numbers("Plan 8 GPUs", sources) == ["8"]  # 8192 / 1024 is not a reason to say 8
+    assert ungrounded_numbers("9,5 To de NVMe", sources) == ["9,5"]
 
 
 def test_grounding_accepts_unit_conversions() -> None:

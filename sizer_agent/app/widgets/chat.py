@@ -26,6 +26,7 @@ from sizer_agent.agent.events import (
     QuestionAsked,
     ToolCalled,
     ToolReturned,
+    UserSaid,
 )
 from sizer_agent.app.i18n import Lang, t
 from sizer_agent.app.present import compact_json, pretty_json, tool_summary
@@ -216,7 +217,11 @@ class ChatLog(VerticalScroll):
         """Render engine events. On replay, the user's words are rebuilt from the answers' raw text."""
         widgets: list[Widget] = []
         for event in events:
-            if isinstance(event, QuestionAsked):
+            if isinstance(event, UserSaid):  # live, the line is already on screen (say_user)
+                if replay or event.text != self._last_user_text:
+                    self._last_user_text = event.text
+                    widgets.append(UserLine(event.text, self.lang))
+            elif isinstance(event, QuestionAsked):
                 widgets.append(AgentLine(event.text, self.lang, question=True))
             elif isinstance(event, AgentMessage):
                 widgets.append(AgentLine(event.text, self.lang, tone=event.tone))
