@@ -30,13 +30,14 @@ _DTYPE_BYTES = {"F64": 8, "I64": 8, "U64": 8, "F32": 4, "I32": 4, "U32": 4, "F16
                 "I16": 2, "U16": 2, "F8_E4M3": 1, "F8_E5M2": 1, "I8": 1, "U8": 1, "BOOL": 1}  # fmt: skip
 
 
-def _data_dir() -> Path:
+def bundled_dir() -> Path:
+    """The folder of the bundled model configs: registry.toml, INDEX.md (provenance), one folder per model."""
     return Path(str(resources.files("tools") / "data" / "models"))
 
 
 @cache
 def _registry() -> tuple[dict[str, Any], ...]:
-    with (_data_dir() / "registry.toml").open("rb") as handle:
+    with (bundled_dir() / "registry.toml").open("rb") as handle:
         return tuple(tomllib.load(handle)["model"])
 
 
@@ -158,7 +159,7 @@ def load_model(source: str, revision: str | None = None) -> ModelSpec:
         return spec.model_copy(update={"checkpoint_params": exact_params, "checkpoint_bytes": exact_bytes})
     entry = _registry_entry(source)
     if entry is not None:
-        config = _read_json(_data_dir() / entry["folder"] / "config.json", "model")
+        config = _read_json(bundled_dir() / entry["folder"] / "config.json", "model")
         pinned = revision or entry["revision"] or None
         spec = spec_from_config(config, name=entry["id"], revision=pinned, source=f"bundled: {entry['provenance']}")
         if revision and revision != (entry["revision"] or None):

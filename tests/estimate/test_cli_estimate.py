@@ -92,8 +92,6 @@ def test_models_command_lists_the_registry() -> None:
 
 
 def test_validate_reports_and_meets_targets() -> None:
-    if not (VALIDATION / "configs").is_dir():
-        pytest.skip("no shared validation folder beside this checkout")
     out = cli("validate", "--path", str(VALIDATION), "--json")
     assert out.returncode == 0, out.stdout[-2000:]
     summary = {s["metric"]: s for s in json.loads(out.stdout)["summary"]}
@@ -101,6 +99,18 @@ def test_validate_reports_and_meets_targets() -> None:
     assert summary["kv_cache_tokens"]["median_abs_error_pct"] <= 5
     assert summary["kv_cache_tokens"]["max_abs_error_pct"] <= 15
     assert summary["training_peak"]["median_abs_error_pct"] <= 20
+
+
+def test_validate_with_no_path_prints_the_tables_of_the_bundled_set(tmp_path: Path) -> None:
+    # from a folder with nothing beside it: the published set ships with the package
+    out = cli("validate", cwd=tmp_path)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr
+    table = [line.split() for line in out.stdout.splitlines()]
+    cases = {row[0] for row in table if len(row) > 4 and row[1] in ("weights", "kv_cache_tokens", "training_peak")}
+    assert {"vllm-llmd-001", "train-torchtune-02"} <= cases
+    summary = {row[1]: row[0] for row in table if row and row[0] in ("ok", "MISS")}
+    assert set(summary) == {"params", "weights", "kv_cache_tokens", "activation_peak", "training_peak"}
+    assert set(summary.values()) == {"ok"}, summary
 
 
 def test_validate_missing_folder_is_a_clear_error(tmp_path: Path) -> None:

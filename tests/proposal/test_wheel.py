@@ -1,4 +1,5 @@
-"""The installed wheel, not the source tree, renders a proposal: templates and catalogue ship inside it.
+"""The installed wheel, not the source tree, renders a proposal and validates the estimator: templates,
+catalogue and the validation set ship inside it.
 
 Builds the wheel with pip (hatchling from this environment, no network), installs it with --no-deps into
 a fresh virtual environment that sees this interpreter's packages (pydantic, jinja2…), and runs
@@ -8,6 +9,7 @@ a fresh virtual environment that sees this interpreter's packages (pydantic, jin
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -90,3 +92,16 @@ def test_installed_wheel_renders_a_proposal(repo_root: Path, fixture_path: Path,
         check=True,
     ).stdout
     assert "Limites de recette" in md
+    # the validation set ships inside the wheel: `validate` needs no folder beside anything
+    report = subprocess.run(
+        [str(python), "-m", "sizer_agent", "validate", "--json"],
+        env=env,
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert report.returncode == 0, report.stderr
+    summary = {row["metric"]: row for row in json.loads(report.stdout)["summary"]}
+    assert summary["weights"]["count"] == 10 and summary["training_peak"]["count"] == 5
+    assert summary["params"]["max_abs_error_pct"] == 0

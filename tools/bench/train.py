@@ -257,7 +257,7 @@ def resolve_model(source: str, revision: str | None = None) -> tuple[dict[str, A
         if path.exists() or entry is not None or not model_loader._HUB_ID.match(source):
             spec = model_loader.load_model(source, revision)  # local, or its one-line refusal
             if entry is not None and not path.exists():
-                path = model_loader._data_dir() / entry["folder"]
+                path = model_loader.bundled_dir() / entry["folder"]
             config = model_loader._read_json(path / "config.json" if path.is_dir() else path, "model")
         else:  # a Hub id: fetched (or read from the cache) once, the spec made from the same dict
             if revision is not None and not model_loader._REVISION.match(revision):
