@@ -7,8 +7,6 @@ import json
 import statistics
 from pathlib import Path
 
-import pytest
-
 from tools.architectures import spec_from_config
 from tools.estimate import EstimateRequest, estimate
 from tools.model_loader import bundled_dir
