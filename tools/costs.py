@@ -1,4 +1,4 @@
-"""What a configuration costs to buy, rent, power and run (DESIGN §5, cost model).
+"""What a configuration costs to buy, rent, power and run (docs/design.md §5, cost model).
 
 - Price: a purchase is whole units (`Offer.unit_price_eur` per unit); a rental is GPUs x hourly price.
 - Power: GPUs at their TDP plus the host per unit (a node's system power when the platform states it).

@@ -131,7 +131,7 @@ class EstimateResult(BaseModel):
     runtime_items: list[RuntimeItem]
     kv_cache_bytes_per_token: int  # one GPU's share, all its layers, before window caps
     weight_bytes_total: int  # the whole model, all GPUs together
-    weight_bytes_nominal: int  # params x headline width (e.g. 70 B x 1 byte): the seed documents' arithmetic
+    weight_bytes_nominal: int  # params x headline width (e.g. 70 B x 1 byte): docs/method.md's arithmetic
     gpu_memory_bytes: int | None
     gpu_name: str | None = None
     fits: bool | None  # None when no GPU size was given

@@ -69,7 +69,7 @@ class CustomArchitecture(BaseModel):
 
 
 class WorkloadProfile(BaseModel):
-    """What decides the size of an AI workload (seed documents: intake list, SLA, training settings)."""
+    """What decides the size of an AI workload (docs/method.md: intake list, SLA, training settings)."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 

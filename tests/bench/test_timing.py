@@ -1,4 +1,4 @@
-"""The timing math against a server whose token schedule is known (DESIGN §6 definitions).
+"""The timing math against a server whose token schedule is known (docs/design.md §6 definitions).
 
 Client and server stamp with the same monotonic clock, so each request's measured TTFT is compared with
 the schedule the server used for it, and every measured inter-token gap with the scheduled ITL. The server

@@ -37,7 +37,7 @@ def test_seed_offers_with_their_prices() -> None:
 
 
 def test_usable_memory_is_what_the_driver_reports() -> None:
-    # DESIGN §4: H200 "141 GB" shows as 143,771 MiB
+    # docs/design.md §4: H200 "141 GB" shows as 143,771 MiB
     assert gpu_memory_bytes("h200-sxm") == 143_771 * 2**20
     catalog = load_catalog()
     for gpu in catalog.gpus:

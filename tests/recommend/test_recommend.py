@@ -1,4 +1,5 @@
-"""Recommendation: the seed's 70 B example, VRAM never adds up, whole units, scope, budget, knobs, reasons."""
+"""Recommendation: the 70 B example of docs/method.md (seed 000), VRAM never adds up, whole units, scope,
+budget, knobs, reasons."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def by_offer(result: RecommendResult, precision: str | None = None) -> dict[str,
 
 
 def test_seed_example_each_workstation_offer() -> None:
-    # seed 000: 70 B x 2 bytes = 140 GB, x 1 byte = 70 GB, 4 bits = 35 GB (decimal, before metadata)
+    # docs/method.md, seed 000: 70 B x 2 bytes = 140 GB, x 1 byte = 70 GB, 4 bits = 35 GB (decimal, before metadata)
     result = run(precisions=["fp8", "awq"], units=["workstation"], search=False)
     bf16, fp8, awq = by_offer(result, "bfloat16"), by_offer(result, "fp8"), by_offer(result, "awq")
     assert not bf16["ACD-006"].fits and reason_ids(bf16["ACD-006"]) == ["reason.memory"]

@@ -1,6 +1,6 @@
 """The streaming client: sends one request and time-stamps what comes back, on one clock.
 
-Measurement points (DESIGN §6), all `time.perf_counter_ns()`:
+Measurement points (docs/design.md §6), all `time.perf_counter_ns()`:
 - scheduled: when the request was due (closed loop: its slot freed; open loop: its Poisson arrival, or the
   moment a slot under the in-flight cap freed);
 - send: when the request bytes were handed to the socket (http://: right after the write; https: when

@@ -1,6 +1,6 @@
 """`bench compare` and `bench calibrate`.
 
-compare: two results side by side, only when they were measured the same way (DESIGN §2: same model
+compare: two results side by side, only when they were measured the same way (docs/design.md §2: same model
 revision, precision, lengths, concurrency and software versions); otherwise a refusal listing every
 differing field. The hardware is what a comparison is for, so it never blocks one.
 

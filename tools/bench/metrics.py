@@ -1,4 +1,4 @@
-"""Serving metrics, defined once (DESIGN §6).
+"""Serving metrics, defined once (docs/design.md §6).
 
 - TTFT = first token-bearing chunk − send time.
 - ITL  = every gap between consecutive token-bearing chunks (the whole distribution, all requests).

@@ -1,4 +1,5 @@
-"""`bench micro`: accelerator microbenchmarks (DESIGN §2 method, seed 003), each beside the vendor spec.
+"""`bench micro`: accelerator microbenchmarks (docs/design.md §2; docs/method.md seed 003), each beside
+the vendor spec.
 
 - dense GEMM TFLOP/s per precision: 2·n³ / time of an n×n×n matmul (torch.matmul; fp8 via torch._scaled_mm);
 - device memory bandwidth: a device-to-device copy of N bytes moves 2·N bytes (read + write) / time;

@@ -105,7 +105,7 @@ _KV_USAGE_METRICS = ("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc")  #
 class KvUsageSampler:
     """Polls vLLM's Prometheus /metrics once a second for the KV-cache usage; keeps the highest value.
 
-    vLLM pre-allocates its KV pool, so NVML shows the pool, not how much of it the load used (DESIGN §6).
+    vLLM pre-allocates its KV pool, so NVML shows the pool, not how much of it the load used (docs/design.md §6).
     """
 
     def __init__(self, client: httpx.AsyncClient, base_url: str, interval_s: float = 1.0) -> None:

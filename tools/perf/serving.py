@@ -1,4 +1,5 @@
-"""Serving performance from the roofline (DESIGN §5): prefill and decode cost, TTFT, TPOT, throughput, SLA search.
+"""Serving performance from the roofline (docs/design.md §5): prefill and decode cost, TTFT, TPOT, throughput,
+SLA search.
 
 Model of one engine step (continuous batching with chunked prefill, as vLLM and TensorRT-LLM run):
 - decode reads the weights on each GPU once per step (MoE: only the experts the batch routes to) plus the KV

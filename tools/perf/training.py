@@ -1,4 +1,4 @@
-"""Training step time, throughput, gradient communication, checkpoint cost and goodput (DESIGN §5).
+"""Training step time, throughput, gradient communication, checkpoint cost and goodput (docs/design.md §5).
 
 step time = k x active params x tokens per step / (GPUs x peak x MFU) + gradient all-reduce not hidden by the
 backward pass, with k = 6 (forward 2 + backward 4; Kaplan et al. 2020) or 8 with full recomputation (one more

@@ -12,7 +12,7 @@ NAME = "models"
 ORDER = 15
 HELP = "list the bundled models (names usable with --model), with parameter counts and provenance"
 DESCRIPTION = """\
-The models the seed documents name, bundled with their config.json so that sizing works offline.
+The models the sizing guidance names (docs/method.md), bundled with their config.json so that sizing works offline.
 Any other model works too: pass a config.json path, a folder holding one, or a Hub id (org/name, with
 --revision) which is fetched once and cached. None of the bundled configs is tied to a Hub revision:
 each is reported as unpinned.
