@@ -264,6 +264,7 @@ def _verdicts(catalog: Catalog, options: list[Plan], scope: Scope, mode: str) ->
         p = best.parallelism
         if best.fits:
             reason = Msg(f"verdict.fits_{mode}", gpus=p.num_gpus, tp=p.tensor_parallel, pp=p.pipeline_parallel,
+                         dp=p.data_parallel, per=p.tensor_parallel * p.pipeline_parallel,
                          precision=best.weight_precision, need=best.memory.load_bytes if best.memory else 0,
                          card=best.memory.gpu_memory_bytes if best.memory else 0)
         else:

@@ -91,6 +91,19 @@ def test_models_command_lists_the_registry() -> None:
     assert any(r["id"] == "deepseek-ai/DeepSeek-V3" and r["params_total"] == 671_026_419_200 for r in rows)
 
 
+def test_models_table_says_why_a_dense_model_has_fewer_active_parameters() -> None:
+    out = cli("models")
+    assert out.returncode == 0, out.stderr
+    row = next(line.split() for line in out.stdout.splitlines() if line.startswith("llama-3.1-8b "))
+    assert row[2:6] == ["8.03", "B", "7.50", "B"]  # dense, yet not all "active": the table must say why
+    legend = next(line for line in out.stdout.splitlines() if line.startswith("active:"))
+    assert "embedding" in legend
+    # and the why holds: the difference is exactly the input embedding table (128,256 x 4,096)
+    rows = {r["id"]: r for r in json.loads(cli("models", "--json").stdout)}
+    llama = rows["meta-llama/Llama-3.1-8B-Instruct"]
+    assert llama["params_total"] - llama["params_active"] == 128_256 * 4_096
+
+
 def test_validate_reports_and_meets_targets() -> None:
     out = cli("validate", "--path", str(VALIDATION), "--json")
     assert out.returncode == 0, out.stdout[-2000:]

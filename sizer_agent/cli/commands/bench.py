@@ -13,7 +13,8 @@ from sizer_agent.cli.estimate_args import _positive_int, fraction, positive_floa
 
 NAME = "bench"
 ORDER = 40
-HELP = "benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), vision, compare"
+HELP = ("benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), vision, "
+        "compare, calibrate (a measurement against the estimate)")
 DESCRIPTION = """\
 Measure instead of guessing. Every result is a JSON file that records the full trial settings
 (model, revision, precision, lengths, concurrency, engine and version, GPU, driver), so two results are

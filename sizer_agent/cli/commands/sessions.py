@@ -15,7 +15,7 @@ from sizer_agent.store import FORMAT, SessionStore, StoreError
 
 NAME = "sessions"
 ORDER = 40
-HELP = "list, show, export, import or delete stored interview sessions"
+HELP = "list, show, export, import, delete or salvage stored interview sessions"
 DESCRIPTION = f"""\
 Every interview is a session in one SQLite file (WAL journal; each answer is committed as it is given,
 so a crash loses nothing). The file is $SIZER_AGENT_DB, or --db, or sessions.db in the user data
