@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from sizer_agent.cli import build_parser
+import pytest
+
+from sizer_agent.cli import build_parser, main
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -18,3 +20,11 @@ def test_each_command_line_of_the_top_help_names_all_its_subcommands() -> None:
     assert {"sessions", "bench"} <= set(nested)  # the commands that have subcommands today
     missing = {name: [s for s in subs if s not in modules[name].HELP] for name, subs in nested.items()}
     assert missing == {name: [] for name in nested}
+
+
+def test_app_options_work_without_naming_the_app(capsys: pytest.CaptureFixture[str]) -> None:
+    # the README says `sizer-agent --lang en`: the options go to the app, which `sizer-agent` alone starts
+    with pytest.raises(SystemExit) as exit_:
+        main(["--lang", "en", "--help"])
+    assert exit_.value.code == 0
+    assert "usage: sizer-agent app" in capsys.readouterr().out

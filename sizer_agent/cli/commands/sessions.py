@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
                 elif not sessions:
                     print(f"no sessions in {store.path}")
                 else:
+                    print(f"sessions in {store.path} (--db or $SIZER_AGENT_DB picks another file)")
                     for s in sessions:
                         print(f"{s['id']:>5}  {s['created'][:19].replace('T', ' ')}  {s['answers']:>3} answers  "
                               f"{s['title'] or '(untitled)'}")
