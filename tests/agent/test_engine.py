@@ -237,10 +237,6 @@ def test_with_the_real_estimator_every_shown_figure_comes_from_the_result() -> N
     from tools.registry import default_registry
 
     registry = default_registry()
-    if "estimate_memory" not in registry:  # pragma: no cover - the estimator is part of main
-        import pytest
-
-        pytest.skip(registry.unavailable["estimate_memory"])
     engine = DeterministicEngine(registry, lang="en")
     events = complete_serving(engine, model="Llama 3.1 8B")
     returned = kinds(events, ToolReturned)[0]

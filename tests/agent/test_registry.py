@@ -42,10 +42,11 @@ def test_successful_call_returns_json(registry: ToolRegistry) -> None:
     assert outcome.duration_ms >= 0
 
 
-def test_default_registry_registers_what_exists_and_says_why_not() -> None:
+def test_default_registry_registers_every_tool_the_engine_calls() -> None:
     registry = default_registry()
-    for name in ("estimate_memory", "recommend"):
-        assert (name in registry) != (name in registry.unavailable)
+    for name in ("estimate_memory", "recommend", "bench_serve"):
+        assert name in registry, registry.unavailable.get(name)
+        assert name not in registry.unavailable
 
 
 def test_tools_are_imported_on_first_use_only() -> None:
