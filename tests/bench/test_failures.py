@@ -102,6 +102,8 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path: Path) -> None:
              "--output-len", "16", "--concurrency", "1", "--num-prompts", "30", "--out", str(out)],
             cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,
+            # the runner may have started us with SIGINT ignored, which the child would inherit
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         # The progress line on stderr says when a few requests are done; then interrupt.
         assert process.stderr is not None

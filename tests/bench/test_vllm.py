@@ -66,6 +66,8 @@ def launch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Launch]:
         ],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True,
+        # the runner may have started us with SIGINT ignored, which the child would inherit
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
