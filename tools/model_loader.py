@@ -18,10 +18,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from tools.architectures import spec_from_config
-from tools.errors import InputError
-from tools.messages import Msg
-from tools.model_spec import ModelSpec
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_spec import ModelSpec
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _REVISION = re.compile(r"^[\w.\-/]{1,100}$")
@@ -32,7 +32,7 @@ _DTYPE_BYTES = {"F64": 8, "I64": 8, "U64": 8, "F32": 4, "I32": 4, "U32": 4, "F16
 
 def bundled_dir() -> Path:
     """The folder of the bundled model configs: registry.toml, INDEX.md (provenance), one folder per model."""
-    return Path(str(resources.files("tools") / "data" / "models"))
+    return Path(str(resources.files("sizer_agent.tools") / "data" / "models"))
 
 
 @cache

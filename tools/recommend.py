@@ -22,15 +22,15 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from tools.catalog import Catalog, Offer, load_catalog
-from tools.costs import budget_cost
-from tools.estimate import EstimateRequest, estimate
-from tools.evaluate import Context, evaluate, splits
-from tools.knobs import cumulative, fewer_users, knob, practitioner_defaults, single
-from tools.messages import Msg
-from tools.model_loader import load_model
-from tools.model_spec import ModelSpec
-from tools.plan import (
+from sizer_agent.tools.catalog import Catalog, Offer, load_catalog
+from sizer_agent.tools.costs import budget_cost
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.evaluate import Context, evaluate, splits
+from sizer_agent.tools.knobs import cumulative, fewer_users, knob, practitioner_defaults, single
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.model_spec import ModelSpec
+from sizer_agent.tools.plan import (
     BudgetVerdict,
     Change,
     Knob,
@@ -41,7 +41,7 @@ from tools.plan import (
     Status,
     UnitKind,
 )
-from tools.vision.estimate import VisionRequest
+from sizer_agent.tools.vision.estimate import VisionRequest
 
 MAX_ALTERNATIVES = 3
 MAX_CHANGES = 4
@@ -341,7 +341,7 @@ def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list
 def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> RecommendResult:
     """The plan for the workload, its alternatives, the budget verdict and every option evaluated."""
     if request.vision is not None:
-        from tools.recommend_vision import recommend_vision
+        from sizer_agent.tools.recommend_vision import recommend_vision
 
         return recommend_vision(request)
     assert request.workload is not None

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -174,24 +174,24 @@ class ToolRegistry:
 # checkout yet, or an optional extra not installed) leaves that tool out, with the reason recorded.
 _SPECS: tuple[_Spec, ...] = (
     _Spec(
-        "estimate_memory", "tools.estimate", "estimate", "EstimateRequest", "EstimateResult",
+        "estimate_memory", "sizer_agent.tools.estimate", "estimate", "EstimateRequest", "EstimateResult",
         "Estimate the GPU memory of an inference or training workload for one model: weights, KV cache, "
         "activations, gradients, optimizer states and runtime per GPU, the parallelism plan, and whether it "
         "fits a given GPU. Call it once the model, precision, lengths and load are known.",
     ),
     _Spec(
-        "estimate_vision", "tools.vision.estimate", "estimate_vision", "VisionRequest", "VisionEstimate",
+        "estimate_vision", "sizer_agent.tools.vision.estimate", "estimate_vision", "VisionRequest", "VisionEstimate",
         "Estimate the GPU memory of a computer-vision job (timm/torchvision model or YOLOv8) at a resolution and "
         "batch per GPU, training or inference: weights, gradients, optimizer states, saved activations, "
         "workspace and runtime per GPU. Needs the `vision` extra (torch, torchvision, timm).",
     ),
     _Spec(
-        "recommend", "tools.recommend", "recommend", "RecommendRequest", "RecommendResult",
+        "recommend", "sizer_agent.tools.recommend", "recommend", "RecommendRequest", "RecommendResult",
         "Rank the catalogue configurations for a workload (memory fit, throughput and latency at the load, "
         "cost) and say why each rejected configuration fails. Call it after estimate_memory.",
     ),
     _Spec(
-        "bench_serve", "tools.bench.serve", "run_serve", "ServeSettings", "ServeResult",
+        "bench_serve", "sizer_agent.tools.bench.serve", "run_serve", "ServeSettings", "ServeResult",
         "Measure a running OpenAI-compatible server (vLLM, llama.cpp) at the given input/output lengths and "
         "concurrency: TTFT, inter-token latency, TPOT, throughput and peak GPU memory from the same trial. "
         "Call it only when the user gave a server URL; it takes seconds to minutes.",

@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.catalog.models import Gpu, Platform
-from tools.messages import Msg
+from sizer_agent.tools.catalog.models import Gpu, Platform
+from sizer_agent.tools.messages import Msg
 
 GB = 1e9
 

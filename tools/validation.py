@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tools.architectures import spec_from_config
-from tools.errors import InputError
-from tools.estimate import EstimateRequest, estimate
-from tools.memory.runtime import GiB
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.memory.runtime import GiB
 
 BUNDLED_VALIDATION = Path(__file__).resolve().parent / "data" / "validation"
 

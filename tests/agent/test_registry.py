@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from sizer_agent.agent.llm import _record_tool_schema
-from tools.registry import ToolRegistry, default_registry
+from sizer_agent.tools.registry import ToolRegistry, default_registry
 
 
 def test_openai_tools_format(registry: ToolRegistry) -> None:
@@ -59,8 +59,8 @@ def test_tools_are_imported_on_first_use_only() -> None:
         "import sys\n"
         "from tools.registry import default_registry\n"
         "r = default_registry()\n"
-        "assert 'tools.estimate' not in sys.modules, 'imported too early'\n"
+        "assert 'sizer_agent.tools.estimate' not in sys.modules, 'imported too early'\n"
         "assert 'estimate_memory' in r\n"
-        "assert 'tools.estimate' in sys.modules\n"
+        "assert 'sizer_agent.tools.estimate' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=root, check=True, env={"PYTHONPATH": str(root)})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tools.validation import BUNDLED_VALIDATION
+from sizer_agent.tools.validation import BUNDLED_VALIDATION
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATION = BUNDLED_VALIDATION

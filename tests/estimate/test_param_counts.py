@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.model_loader import bundled_dir, list_models, load_model
 from tests.estimate._data import VALIDATION, load_cases
-from tools.architectures import spec_from_config
-from tools.model_loader import bundled_dir, list_models, load_model
 
 # Exact counts from tools/data/models/INDEX.md (safetensors index total_size / 2, or the exact count
 # computed from the config and cross-checked there), for bundled models outside the validation set.

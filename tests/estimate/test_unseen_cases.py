@@ -7,10 +7,10 @@ import json
 import statistics
 from pathlib import Path
 
-from tools.architectures import spec_from_config
-from tools.estimate import EstimateRequest, estimate
-from tools.model_loader import bundled_dir
-from tools.validation import flags_to_fields
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.model_loader import bundled_dir
+from sizer_agent.tools.validation import flags_to_fields
 
 GiB = 2**30
 DATA = json.loads((Path(__file__).parent / "data" / "unseen_cases.json").read_text())

@@ -54,14 +54,26 @@ def test_installed_wheel_renders_a_proposal(repo_root: Path, fixture_path: Path,
         cwd=tmp_path,
         timeout=120,
     )
+    # Packages with the common names `tools` and `templates` in the same environment: the wheel has only
+    # `sizer_agent` at the top, so both theirs and ours import, each from its own place.
+    site = Path(
+        subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                       check=True, env=env, capture_output=True, text=True, timeout=60).stdout.strip()
+    )
+    for name in ("tools", "templates"):
+        (site / name).mkdir()
+        (site / name / "__init__.py").write_text(f"WHO = 'another project named {name}'\n")
+    assert not any(p.name.startswith(("tools", "templates")) for p in site.glob("*.dist-info"))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    code = (
+        "import tools, templates, sizer_agent, sizer_agent.tools.estimate, sizer_agent.templates\n"
+        "assert tools.WHO == 'another project named tools' and templates.WHO.endswith('templates')\n"
+        "for module in (sizer_agent, sizer_agent.tools.estimate, sizer_agent.templates, tools, templates):\n"
+        "    print(module.__file__)\n"
+    )
     where = subprocess.run(
-        [
-            str(python),
-            "-c",
-            "import sizer_agent, templates; print(sizer_agent.__file__); print(templates.__file__)",
-        ],
+        [str(python), "-c", code],
         check=True,
         env=env,
         cwd=elsewhere,
@@ -70,6 +82,8 @@ def test_installed_wheel_renders_a_proposal(repo_root: Path, fixture_path: Path,
         timeout=60,
     ).stdout.split()
     assert all(path.startswith(str(target)) for path in where), f"imported from outside the wheel: {where}"
+    ours, theirs = where[:3], where[3:]
+    assert all("/sizer_agent/" in path for path in ours) and not any("/sizer_agent/" in path for path in theirs)
     out = elsewhere / "proposal.html"
     done = subprocess.run(
         [str(python), "-m", "sizer_agent", "propose", str(fixture_path), "--lang", "en", "-o", str(out)],
