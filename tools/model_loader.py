@@ -18,10 +18,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from tools.architectures import spec_from_config
-from tools.errors import InputError
-from tools.messages import Msg
-from tools.model_spec import ModelSpec
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_spec import ModelSpec
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _REVISION = re.compile(r"^[\w.\-/]{1,100}$")
@@ -30,13 +30,14 @@ _DTYPE_BYTES = {"F64": 8, "I64": 8, "U64": 8, "F32": 4, "I32": 4, "U32": 4, "F16
                 "I16": 2, "U16": 2, "F8_E4M3": 1, "F8_E5M2": 1, "I8": 1, "U8": 1, "BOOL": 1}  # fmt: skip
 
 
-def _data_dir() -> Path:
-    return Path(str(resources.files("tools") / "data" / "models"))
+def bundled_dir() -> Path:
+    """The folder of the bundled model configs: registry.toml, INDEX.md (provenance), one folder per model."""
+    return Path(str(resources.files("sizer_agent.tools") / "data" / "models"))
 
 
 @cache
 def _registry() -> tuple[dict[str, Any], ...]:
-    with (_data_dir() / "registry.toml").open("rb") as handle:
+    with (bundled_dir() / "registry.toml").open("rb") as handle:
         return tuple(tomllib.load(handle)["model"])
 
 
@@ -158,7 +159,7 @@ def load_model(source: str, revision: str | None = None) -> ModelSpec:
         return spec.model_copy(update={"checkpoint_params": exact_params, "checkpoint_bytes": exact_bytes})
     entry = _registry_entry(source)
     if entry is not None:
-        config = _read_json(_data_dir() / entry["folder"] / "config.json", "model")
+        config = _read_json(bundled_dir() / entry["folder"] / "config.json", "model")
         pinned = revision or entry["revision"] or None
         spec = spec_from_config(config, name=entry["id"], revision=pinned, source=f"bundled: {entry['provenance']}")
         if revision and revision != (entry["revision"] or None):
@@ -184,4 +185,4 @@ def registry_entries() -> list[dict[str, Any]]:
 def bundled_config_path(name: str) -> Path | None:
     """The config.json bundled for a registry model (id, folder or alias), or None when it is not bundled."""
     entry = _registry_entry(name)
-    return None if entry is None else _data_dir() / entry["folder"] / "config.json"
+    return None if entry is None else bundled_dir() / entry["folder"] / "config.json"

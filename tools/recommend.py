@@ -22,15 +22,15 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from tools.catalog import Catalog, Offer, load_catalog
-from tools.costs import budget_cost
-from tools.estimate import EstimateRequest, estimate
-from tools.evaluate import Context, evaluate, splits
-from tools.knobs import cumulative, fewer_users, knob, practitioner_defaults, single
-from tools.messages import Msg
-from tools.model_loader import load_model
-from tools.model_spec import ModelSpec
-from tools.plan import (
+from sizer_agent.tools.catalog import Catalog, Offer, load_catalog
+from sizer_agent.tools.costs import budget_cost
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.evaluate import Context, evaluate, splits
+from sizer_agent.tools.knobs import cumulative, fewer_users, knob, practitioner_defaults, single
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.model_spec import ModelSpec
+from sizer_agent.tools.plan import (
     BudgetVerdict,
     Change,
     Knob,
@@ -41,7 +41,7 @@ from tools.plan import (
     Status,
     UnitKind,
 )
-from tools.vision.estimate import VisionRequest
+from sizer_agent.tools.vision.estimate import VisionRequest
 
 MAX_ALTERNATIVES = 3
 MAX_CHANGES = 4
@@ -264,6 +264,7 @@ def _verdicts(catalog: Catalog, options: list[Plan], scope: Scope, mode: str) ->
         p = best.parallelism
         if best.fits:
             reason = Msg(f"verdict.fits_{mode}", gpus=p.num_gpus, tp=p.tensor_parallel, pp=p.pipeline_parallel,
+                         dp=p.data_parallel, per=p.tensor_parallel * p.pipeline_parallel,
                          precision=best.weight_precision, need=best.memory.load_bytes if best.memory else 0,
                          card=best.memory.gpu_memory_bytes if best.memory else 0)
         else:
@@ -342,7 +343,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     latency at the load, cost per token or per image) and say why each rejected configuration fails: the
     plan, its alternatives, the budget verdict and every option evaluated. Call it after estimate_memory."""
     if request.vision is not None:
-        from tools.recommend_vision import recommend_vision
+        from sizer_agent.tools.recommend_vision import recommend_vision
 
         return recommend_vision(request)
     assert request.workload is not None

@@ -1,7 +1,7 @@
 """The machine around the GPUs: host RAM, NVMe, CPU and PCIe lanes, power, cooling, ECC, graphics.
 
-Each rule returns its value with the reason, quoting the seed documents (French vendor guidance) or the outside
-figure it rests on, so a proposal can show why a platform is or is not enough.
+Each rule returns its value with the reason, quoting the sizing guidance (docs/method.md: French vendor
+guidance) or the outside figure it rests on, so a proposal can show why a platform is or is not enough.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.catalog.models import Gpu, Platform
-from tools.messages import Msg
+from sizer_agent.tools.catalog.models import Gpu, Platform
+from sizer_agent.tools.messages import Msg
 
 GB = 1e9
 
-# The reason of each rule is a catalogue message (host.*) that quotes the seed documents' guidance (seed
+# The reason of each rule is a catalogue message (host.*) that quotes the guidance of docs/method.md (seed
 # 002: RAM 64 GB base / 128 GB+, NVMe for data and checkpoints, Threadripper PRO for lanes and ECC RDIMM,
 # PSU/case/thermals for continuous load, ECC for long jobs; seed 000: graphics and licences differ).
 
@@ -167,7 +167,7 @@ def size_system_tool(request: SystemSizingRequest) -> SystemSizing:
     lacks. Call it with the per-GPU memory and weight bytes from estimate_memory."""
     from pathlib import Path
 
-    from tools.catalog import load_catalog
+    from sizer_agent.tools.catalog import load_catalog
 
     catalog = load_catalog(None if request.catalog is None else Path(request.catalog))
     gpu = None if request.gpu is None else catalog.gpu(request.gpu)

@@ -1,7 +1,9 @@
 """Accuracy report: run the estimator over published measurements and compare.
 
 The validation folder holds `param_counts.json`, `vllm_memory_cases.json` and
-`training_memory_cases.json` (each case names its source) and `configs/<name>/config.json`.
+`training_memory_cases.json` (each case names its source) and `configs/<name>/config.json`. The published
+set ships inside the package (`data/validation/`, sources in its README.md); `--path` checks another folder
+laid out the same way.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tools.architectures import spec_from_config
-from tools.errors import InputError
-from tools.estimate import EstimateRequest, estimate
-from tools.memory.runtime import GiB
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.memory.runtime import GiB
+
+BUNDLED_VALIDATION = Path(__file__).resolve().parent / "data" / "validation"
 
 # Targets of the estimator (issue "memory estimator", done-when).
 TARGETS = {
@@ -93,7 +97,7 @@ def _config(directory: Path, name: str) -> dict[str, Any]:
     return data
 
 
-def run_validation(directory: Path) -> ValidationReport:
+def run_validation(directory: Path = BUNDLED_VALIDATION) -> ValidationReport:
     if not directory.is_dir():
         raise InputError("path", f"{directory} is not a folder", "the validation folder (holds configs/)")
     cases: list[CaseError] = []

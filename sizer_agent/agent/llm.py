@@ -40,8 +40,8 @@ from sizer_agent.agent.questions import BY_ID, Lang, missing_questions
 from sizer_agent.agent.state import InterviewState
 from sizer_agent.agent.understanding.answers import parse_for_question
 from sizer_agent.agent.understanding.intents import detect_intent
-from tools.bench.sse import SSEDecoder
-from tools.registry import ToolRegistry, default_registry
+from sizer_agent.tools.bench.sse import SSEDecoder
+from sizer_agent.tools.registry import ToolRegistry, default_registry
 
 ENV_API_KEY = "SIZER_LLM_API_KEY"
 RECORD_TOOL = "record_answers"

@@ -121,6 +121,8 @@ class SizerApp(App[None]):
     def _update_subtitle(self) -> None:
         if self.session is None:
             self.sub_title = t("app.no_session", self.lang)
+        elif not self.session.id:  # stored with its first answer
+            self.sub_title = t("app.new_session", self.lang)
         else:
             self.sub_title = t("app.session", self.lang, id=self.session.id,
                                title=printable(self.session.title, one_line=True))  # the terminal's title too
@@ -260,6 +262,9 @@ class SizerApp(App[None]):
         if self.session is None:
             self.notice(t("notice.no_session", self.lang), severity="warning")
             return
+        if not self.session.id:
+            self.notice(t("notice.not_stored", self.lang), severity="warning")
+            return
         session_id, directory = self.session.id, self.config.output_dir
         path = await self._call(lambda b: b.export_session(session_id, directory))
         self.notice(t("notice.exported", self.lang, path=path))
@@ -269,6 +274,9 @@ class SizerApp(App[None]):
     async def action_write_proposal(self) -> None:
         if self.session is None:
             self.notice(t("notice.no_session", self.lang), severity="warning")
+            return
+        if not self.session.id:
+            self.notice(t("notice.not_stored", self.lang), severity="warning")
             return
         session_id, lang, directory = self.session.id, self.lang, self.config.output_dir
         try:

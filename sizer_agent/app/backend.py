@@ -27,7 +27,9 @@ class SessionSummary:
 
 @dataclass
 class OpenedSession:
-    """A session the app is showing: its engine and the events already stored, to replay."""
+    """A session the app is showing: its engine and the events already stored, to replay.
+
+    A new session may have no `id` ("") until its first answer: the backend stores it then and sets `id`."""
 
     id: str
     title: str
@@ -37,7 +39,8 @@ class OpenedSession:
 
 class Backend(Protocol):
     def create_session(self, lang: Lang) -> tuple[OpenedSession, list[Event]]:
-        """A new, stored session and the engine's opening events (already stored)."""
+        """A new session and the engine's opening events. The production backend stores both with the first
+        answer, so that an app opened and quit at once leaves no empty session; until then `id` is ""."""
         ...
 
     def open_session(self, session_id: str, lang: Lang) -> OpenedSession:

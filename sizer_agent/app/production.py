@@ -61,16 +61,29 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 class _Recorder:
-    """The engine's `on_event`: commits each event at once, unless paused (while a resume is replayed)."""
+    """The engine's `on_event`: commits each event at once, unless paused (while a resume is replayed).
 
-    def __init__(self, store: SessionStore, session_id: int, *, enabled: bool) -> None:
-        self._record = store.recorder(session_id)
+    A new session is not in the store until its first answer (an app opened and quit at once leaves no
+    empty session behind): until `attach`, the events are kept in `pending` and stored, in one transaction
+    with the session, by `StoreBackend.answer`."""
+
+    def __init__(self, store: SessionStore, session_id: int | None, *, enabled: bool) -> None:
+        self._store = store
+        self._record = store.recorder(session_id) if session_id is not None else None
+        self.pending: list[Any] = []
         self.enabled = enabled
         self.forward: Callable[[Any], None] | None = None  # the front end, during one answer
 
+    def attach(self, session_id: int) -> None:
+        self._record = self._store.recorder(session_id)
+        self.pending = []
+
     def __call__(self, event: Any) -> None:
         if self.enabled:
-            self._record(event)  # stored first: the screen never shows what is not saved
+            if self._record is None:
+                self.pending.append(event)
+            else:
+                self._record(event)  # stored first: the screen never shows what is not saved
         if self.forward is not None:
             self.forward(event)
 
@@ -90,6 +103,7 @@ class StoreBackend:
 
         self.store = SessionStore(db_path)
         self._recorders: dict[str, _Recorder] = {}  # by session id: each open engine's on_event
+        self._new: tuple[OpenedSession, _Recorder, Lang] | None = None  # the session not stored yet
         self._llm_url = llm_url
         self._llm_model = llm_model
 
@@ -109,11 +123,23 @@ class StoreBackend:
 
     @_user_errors
     def create_session(self, lang: Lang) -> tuple[OpenedSession, list[Event]]:
-        session_id = self.store.create_session(lang=lang)
-        recorder = self._recorders[str(session_id)] = _Recorder(self.store, session_id, enabled=True)
+        # Stored with its first answer (see `answer`): until then the session has no id ("").
+        recorder = _Recorder(self.store, None, enabled=True)
         engine = self._engine(lang, None, recorder)
-        opening = engine.start()  # greeting and first question, committed by the recorder
-        return OpenedSession(str(session_id), self._title(session_id), engine), opening
+        opening = engine.start()  # greeting and first question, kept by the recorder until the first answer
+        session = OpenedSession("", "—", engine)
+        self._new = (session, recorder, lang)  # a previous unanswered one is simply dropped
+        return session, opening
+
+    def _store_new(self, session: OpenedSession) -> None:
+        """The first answer of a new session: the session and its opening events, in one transaction."""
+        assert self._new is not None and self._new[0] is session, "answer to a session this backend never opened"
+        _, recorder, lang = self._new
+        session_id = self.store.create_session(lang=lang, events=recorder.pending)
+        recorder.attach(session_id)
+        session.id = str(session_id)
+        self._recorders[session.id] = recorder
+        self._new = None
 
     @_user_errors
     def open_session(self, session_id: str, lang: Lang) -> OpenedSession:
@@ -136,6 +162,8 @@ class StoreBackend:
     def answer(
         self, session: OpenedSession, text: str, emit: Callable[[Event], None] | None = None
     ) -> list[Event]:
+        if not session.id:
+            self._store_new(session)
         recorder = self._recorders.get(session.id)
         if recorder is not None:
             recorder.forward = emit
@@ -153,6 +181,10 @@ class StoreBackend:
         setter = getattr(session.engine, "set_lang", None)
         if setter is not None:
             setter(lang)
+        if not session.id:  # not stored yet: it will be, in this language
+            if self._new is not None and self._new[0] is session:
+                self._new = (session, self._new[1], lang)
+            return
         self.store.update_session(int(session.id), lang=lang)
 
     @_user_errors

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from sizer_agent import __version__
 from sizer_agent.cli import commands
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 EXIT_USAGE = 2
 
@@ -78,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list:
         args_list = ["app"] if "app" in _command_names() else ["--help"]
+    elif args_list[0].startswith("-") and args_list[0] not in ("-h", "--help", "--version") \
+            and "app" in _command_names():
+        args_list = ["app", *args_list]  # `sizer-agent --lang en` starts the app in English
     parser, by_name = build_parser(args_list[0])
     args = parser.parse_args(args_list)
     module = by_name.get(args.command or "")

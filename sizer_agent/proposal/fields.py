@@ -8,7 +8,7 @@ carries but that is not listed here is still shown, under its raw name.
 from __future__ import annotations
 
 # Interview answers (the agent's WorkloadProfile fields), in the order the proposal lists them:
-# seed 002's intake list, then the serving load, the SLA and the constraints.
+# the intake list of docs/method.md (seed 002), then the serving load, the SLA and the constraints.
 FIELD_ORDER: tuple[str, ...] = (
     "customer", "use_case", "framework", "framework_version", "model", "model_family", "model_revision",
     "custom_architecture", "vision_model", "vision_mode", "precision", "input_len", "output_len", "context_len",

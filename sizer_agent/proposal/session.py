@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 # Names the store may give its "session id -> export dict" function (first found wins).
 _EXPORT_FUNCTIONS = ("export_session", "export", "session_export")

@@ -1,10 +1,10 @@
 """Customer scenarios and what an expert would sign for each, written before the tool was run on them.
 
 Each scenario is an ordinary brief (the answers an interview collects) with expectations derived from
-domain knowledge only: the seed documents (catalogue ACD-006/009/014 and their prices, VRAM tiers, ECC and
-CAD rules), vendor specifications (memory per card) and the memory arithmetic of DESIGN §4 (weights =
-params × bytes; KV per token = 2 × layers × KV heads × head_dim × bytes). The arithmetic behind each
-expectation is in its comment, so a reader can check it without running anything.
+domain knowledge only: the sizing guidance of docs/method.md (catalogue ACD-006/009/014 and their prices,
+VRAM tiers, ECC and CAD rules), vendor specifications (memory per card) and the memory arithmetic of
+docs/design.md §4 (weights = params × bytes; KV per token = 2 × layers × KV heads × head_dim × bytes). The
+arithmetic behind each expectation is in its comment, so a reader can check it without running anything.
 
 Expectations name what must hold, not the tool's exact output: the kind of purchase, the card class, the
 budget verdict, the knobs a practitioner would turn. tests/advice/test_advice.py runs every scenario
@@ -80,8 +80,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     # LoRA of Qwen2.5-7B (7.6 B params): bf16 base 15.2 GB frozen; adapters tiny. With gradient checkpointing
     # and a chunked loss (what practitioners run), activations are about one layer input per layer:
     # 28 layers × 3 584 × 2 bytes × 8 × 1 024 tokens ≈ 1.6 GB, plus the loss. The customer does CAD on the
-    # same workstation: GeForce cards are not ISV-certified (seed 002 / NVIDIA), so the RTX PRO 6000 (ACD-014,
-    # 96 GB ECC) is the card an expert signs for CAD + training; within 60 000 € (55 480 €).
+    # same workstation: GeForce cards are not ISV-certified (docs/method.md seed 002 / NVIDIA), so the RTX PRO
+    # 6000 (ACD-014, 96 GB ECC) is the card an expert signs for CAD + training; within 60 000 € (55 480 €).
     Scenario("qwen7b-lora-cad-workstation", _training(
         customer="Atelier Dupont", use_case="affinage LoRA", model="Qwen/Qwen2.5-7B-Instruct", precision="bf16",
         context_len=1024, batch_size=8, dataset_size_bytes="2 Go", checkpoint_interval_min="30 min",
@@ -125,7 +125,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                status=("over_budget", "recommended")),
         extra={"within_budget_needs_sharding": True}),
     # Full fine-tuning of Llama 3.1 8B with AdamW: 16 bytes/param of weights, gradients and fp32 states
-    # (DESIGN §4) = 128 GB before activations: no single card holds it; sharded over 8 GPUs (ZeRO-3/FSDP)
+    # (docs/design.md §4) = 128 GB before activations: no single card holds it; sharded over 8 GPUs (ZeRO-3/FSDP)
     # it is 16 GB per GPU + activations. 50 GB of text ≈ 12.5 B tokens at ~4 bytes per token.
     Scenario("llama8b-full-ft-8gpu-server", _training(
         customer="Retail Analytics", use_case="affinage complet", model="Llama 3.1 8B Instruct", precision="bf16",

@@ -1,6 +1,7 @@
 """A whole interview in its own process, through the app's store backend, for the kill -9 tests.
 
-`python interview_child.py DB new|SESSION_ID PAUSE_AT`: prints `SESSION id`, then `EVENT n kind tool` once each
+`python interview_child.py DB new|SESSION_ID PAUSE_AT`: prints `SESSION id` (a new one: when its first answer
+is stored), then `EVENT n kind tool` once each
 event is stored (the recorder stores before it forwards), answers every question from ANSWERS, and prints
 `DONE` when no question is left. With PAUSE_AT = n it stops after the n-th event, so that the parent's
 SIGKILL lands exactly there (stored, and nothing after it).
@@ -28,9 +29,13 @@ def main() -> int:
     db, which, pause_at = sys.argv[1], sys.argv[2], int(sys.argv[3])
     backend = StoreBackend(db)
     count = 0
+    told = which != "new"
 
     def on_event(event: Any) -> None:
-        nonlocal count
+        nonlocal count, told
+        if not told:  # a new session has its id once its first answer is stored
+            print(f"SESSION {opened.id}", flush=True)
+            told = True
         count += 1
         tool = getattr(event, "tool", "") or (event.field if isinstance(event, AnswerRecorded) else "")
         print(f"EVENT {count} {event.kind} {tool}", flush=True)
@@ -41,7 +46,8 @@ def main() -> int:
         opened, _ = backend.create_session("en")
     else:
         opened = backend.open_session(which, "en")
-    print(f"SESSION {opened.id}", flush=True)
+    if which != "new":
+        print(f"SESSION {opened.id}", flush=True)
     engine = opened.engine
     while engine.state.current_question is not None:
         question = engine.state.current_question

@@ -43,6 +43,8 @@ def test_intake_stores_a_session_and_sessions_commands_read_it(tmp_path: Path) -
     assert cli("intake", "--answers", str(second), db=db).returncode == 0
 
     listing = json.loads(cli("sessions", "list", "--json", db=db).stdout)
+    text = cli("sessions", "list", db=db).stdout.splitlines()  # a person is told which file was read
+    assert str(db) in text[0] and len(text) == 3 and "Globex" in text[2]
     assert [(s["id"], s["title"]) for s in listing] == [(1, "Acme"), (2, "Globex")]
     assert all({"id", "created", "title"} <= set(s) for s in listing)
     assert listing[0]["created"] <= listing[1]["created"]

@@ -20,8 +20,8 @@ from sizer_agent.agent.events import (
 from sizer_agent.i18n import gib
 from sizer_agent.proposal import render_proposal
 from sizer_agent.store import SessionStore
-from tools.errors import InputError
-from tools.registry import ToolRegistry, default_registry
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.registry import ToolRegistry, default_registry
 
 
 def kinds(events: list[Any], kind: type) -> list[Any]:
@@ -237,13 +237,9 @@ def test_engine_never_crashes_and_always_answers(registry: ToolRegistry, message
 
 
 def test_with_the_real_estimator_every_shown_figure_comes_from_the_result() -> None:
-    from tools.registry import default_registry
+    from sizer_agent.tools.registry import default_registry
 
     registry = default_registry()
-    if "estimate_memory" not in registry:  # pragma: no cover - the estimator is part of main
-        import pytest
-
-        pytest.skip(registry.unavailable["estimate_memory"])
     engine = DeterministicEngine(registry, lang="en")
     events = complete_serving(engine, model="Llama 3.1 8B")
     returned = kinds(events, ToolReturned)[0]
@@ -282,7 +278,7 @@ def test_unknown_model_then_a_known_one_sizes_again(registry: ToolRegistry) -> N
 
 
 def test_a_refused_value_asks_its_question_again() -> None:
-    from tools.registry import default_registry
+    from sizer_agent.tools.registry import default_registry
 
     engine = DeterministicEngine(default_registry(), lang="en")
     engine.start()

@@ -18,7 +18,7 @@ import pytest
 
 from sizer_agent.proposal import render_proposal
 from sizer_agent.store import SessionStore
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).with_name("interview_child.py")

@@ -14,8 +14,8 @@ import pytest
 from sizer_agent.agent.events import UserSaid
 from sizer_agent.agent.llm import LLMConfig, LLMEngine
 from sizer_agent.store import SessionStore
+from sizer_agent.tools.registry import ToolRegistry
 from tests.agent.test_llm import H
-from tools.registry import ToolRegistry
 
 KEY = "sk-test-5f3a9c1e7b2d4a6f8e0c"
 

@@ -10,8 +10,8 @@ import pytest
 from pydantic import BaseModel
 
 from sizer_agent.agent.llm import _record_tool_schema
+from sizer_agent.tools.registry import Tool, ToolRegistry, ToolSource, default_registry, describe
 from tests.bench.conftest import schedule_server, stop_process
-from tools.registry import Tool, ToolRegistry, ToolSource, default_registry, describe
 
 
 def test_openai_tools_format(registry: ToolRegistry) -> None:
@@ -161,12 +161,12 @@ def test_tools_are_imported_on_first_use_only() -> None:
     root = Path(__file__).resolve().parents[2]
     code = (
         "import sys\n"
-        "from tools.registry import default_registry\n"
+        "from sizer_agent.tools.registry import default_registry\n"
         "r = default_registry()\n"
         "assert 'estimate_memory' in r\n"
-        "assert 'tools.estimate' not in sys.modules, 'imported too early'\n"
+        "assert 'sizer_agent.tools.estimate' not in sys.modules, 'imported too early'\n"
         "assert r.call('estimate_memory', {'model': 'llama-3.1-8b'}).ok\n"
-        "assert 'tools.estimate' in sys.modules\n"
-        "assert 'tools.bench.serve' not in sys.modules\n"
+        "assert 'sizer_agent.tools.estimate' in sys.modules\n"
+        "assert 'sizer_agent.tools.bench.serve' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=root, check=True, env={"PYTHONPATH": str(root)})

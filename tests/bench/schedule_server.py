@@ -8,8 +8,9 @@ the streams over the ITL period (without it, N streams started together all writ
 Why a timer thread: asyncio's epoll waits round up to whole milliseconds, so a coroutine per stream that
 sleeps runs late by up to 1 ms, and much later once thousands of timers pile up. Here one thread sleeps
 precisely until the next due token (Condition.wait) and hands every due token to the event loop in one
-call; the loop writes them. The write time minus the due time is the server's own lateness, logged per
-token and served at GET /_log so a test blames the server, not the client, when the server fell behind.
+call; the loop writes them. Each token's write time, and its lateness (write time minus due time), are logged
+and served at GET /_log: a test measures the client against when the server really wrote, and blames the
+server, not the client, when the server fell behind.
 
 Failure injection by model name: status-404, status-500, malformed (bad JSON after 2 tokens), cut (connection
 dropped after 3 tokens), hang (headers, then silence), error-event (an error object in the stream).
@@ -36,7 +37,7 @@ _TOKEN = b'%s%d%s,"finish_reason":%s}],"usage":{"prompt_tokens":%d,"completion_t
 class Stream:
     __slots__ = (
         "chat", "due", "id", "itl", "k", "lateness", "n", "prefix", "prompt_tokens", "proto", "recv", "sent",
-        "text_end",
+        "text_end", "written",
     )
 
     def __init__(self, proto: Protocol, k: int, recv: int, first_due: int, itl: int, n: int, chat: bool,
@@ -52,6 +53,7 @@ class Stream:
         self.chat = chat
         self.prompt_tokens = prompt_tokens
         self.lateness: list[int] = []
+        self.written: list[int] = []  # when each token was handed to the transport (the server's own log)
         if chat:
             kind = b'"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":" t'
             self.prefix = b'data: {"id":"%s",%s' % (self.id.encode(), kind)
@@ -111,6 +113,7 @@ class Scheduler:
         now = _clock()
         for stream in streams:
             stream.lateness.append(now - stream.due)
+            stream.written.append(now)
             if stream.proto.closed:
                 continue
             stream.sent += 1
@@ -128,6 +131,7 @@ class Scheduler:
                         "itl_ns": stream.itl,
                         "n": stream.n,
                         "lateness_ns": stream.lateness,
+                        "written_ns": stream.written,
                     }
                 )
             now = _clock()

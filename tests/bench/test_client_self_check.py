@@ -17,10 +17,10 @@ import time
 
 import pytest
 
-from tools.bench.prompts import parse_length
-from tools.bench.results import RequestRecord, ServeSettings
-from tools.bench.serve import summarize_level
-from tools.bench.stream_connection import Exchange, Reactor, StreamSlot
+from sizer_agent.tools.bench.prompts import parse_length
+from sizer_agent.tools.bench.results import RequestRecord, ServeSettings
+from sizer_agent.tools.bench.serve import summarize_level
+from sizer_agent.tools.bench.stream_connection import Exchange, Reactor, StreamSlot
 
 BLOCK_S = 0.2
 HEAD = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -77,8 +77,10 @@ def test_kernel_stamps_keep_the_true_arrival_while_the_loop_is_blocked() -> None
     error_ms, source = _arrival_error_ms(use_reactor=True)
     assert source == "kernel"
     # Microseconds in practice; 10 ms leaves room for a preempted server thread on a loaded machine and is
-    # still 20 times less than the 200 ms the event loop was blocked.
-    assert 0 <= error_ms < 10.0, f"kernel-stamped arrival {error_ms:.2f} ms after the server's send"
+    # still 20 times less than the 200 ms the event loop was blocked. Below zero: the kernel stamps in
+    # CLOCK_REALTIME and the client converts with an offset read from two clocks, which on a loaded machine
+    # has been seen 0.45 ms off; an arrival 2 ms "before" the send would be a conversion bug, not noise.
+    assert -2.0 < error_ms < 10.0, f"kernel-stamped arrival {error_ms:.2f} ms after the server's send"
 
 
 def test_event_loop_stamps_are_late_by_the_block() -> None:

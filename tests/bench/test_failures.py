@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from sizer_agent.tools.bench.prompts import parse_length
+from sizer_agent.tools.bench.results import ServeSettings
+from sizer_agent.tools.bench.serve import run_serve
 from tests.bench.conftest import ROOT, Server, load_json, run_cli
-from tools.bench.prompts import parse_length
-from tools.bench.results import ServeSettings
-from tools.bench.serve import run_serve
 
 
 def _settings(url: str, model: str | None = None, **extra: object) -> ServeSettings:
@@ -102,6 +102,8 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path: Path) -> None:
              "--output-len", "16", "--concurrency", "1", "--num-prompts", "30", "--out", str(out)],
             cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,
+            # the runner may have started us with SIGINT ignored, which the child would inherit
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         # The progress line on stderr says when a few requests are done; then interrupt.
         assert process.stderr is not None

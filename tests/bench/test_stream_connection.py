@@ -13,7 +13,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tools.bench.stream_connection import ConnectFailed, Exchange, ProtocolFailure, StreamConnection, StreamSlot
+from sizer_agent.tools.bench.stream_connection import (
+    ConnectFailed,
+    Exchange,
+    ProtocolFailure,
+    StreamConnection,
+    StreamSlot,
+)
 
 RESPONSES = {
     b"/length": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",

@@ -1,51 +1,61 @@
-"""The timing math against a server whose token schedule is known (DESIGN §6 definitions).
+"""The timing math against a server whose token schedule is known (docs/design.md §6 definitions).
 
-Client and server stamp with the same monotonic clock, so each request's measured TTFT is compared with
-the schedule the server used for it, and every measured inter-token gap with the scheduled ITL. The server
-logs its own lateness (write time − due time): if it fell behind, the test fails naming the server.
+Client and server stamp with the same monotonic clock. The server logs when it received each request and
+when it really wrote each token; the client's TTFT, inter-token gaps and TPOT are compared with those
+(not with the schedule the server aimed at), so a server that a loaded machine delays does not fail the
+client. When the server fell well behind its own schedule the machine was too busy for a timing test to
+mean anything: the test is skipped, saying so, rather than passed or failed on noise.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import statistics
 from pathlib import Path
 
 import httpx
 import pytest
 
+from sizer_agent.tools.bench.prompts import parse_length
+from sizer_agent.tools.bench.results import ServeSettings
+from sizer_agent.tools.bench.serve import run_serve
 from tests.bench.conftest import schedule_server, stop_process
-from tools.bench.prompts import parse_length
-from tools.bench.results import ServeSettings
-from tools.bench.serve import run_serve
 
 TOLERANCE_MS = 2.0
-SERVER_LATENESS_P50_MS = 1.0  # beyond this the server, not the client, missed the schedule
+SERVER_LATENESS_P50_MS = 1.0  # beyond this the server itself missed its schedule: the machine is too busy
 
 
-def _errors(url: str, requests_path: Path) -> tuple[list[float], list[float], dict]:
-    import json
-
+def _against_the_server_log(url: str, requests_path: Path) -> tuple[dict[str, list[float]], dict]:
+    """Per metric, the client's value and what the server's write log says it should be."""
     log = httpx.get(url + "/_log", timeout=10).json()
-    schedule = {entry["id"]: entry for entry in log["requests"]}
-    ttft_errors: list[float] = []
-    itl_errors: list[float] = []
+    written = {entry["id"]: entry for entry in log["requests"]}
+    pairs: dict[str, list[float]] = {"ttft": [], "ttft_server": [], "itl": [], "itl_server": [], "tpot_server": []}
     for line in requests_path.read_text().splitlines():
         record = json.loads(line)
         assert record["status"] == "ok", record
-        entry = schedule[record["response_id"]]
-        scheduled_ttft = (entry["first_due_ns"] - entry["recv_ns"]) / 1e6
-        ttft_errors.append(record["ttft_ms"] - scheduled_ttft)
-        times = record["chunk_ns"]
-        itl_errors += [(b - a) / 1e6 - entry["itl_ns"] / 1e6 for a, b in itertools.pairwise(times)]
-    return ttft_errors, itl_errors, log["summary"]
+        entry = written[record["response_id"]]
+        server_ns = entry["written_ns"]
+        assert len(server_ns) == len(record["chunk_ns"]) == entry["n"]
+        pairs["ttft"].append(record["ttft_ms"])
+        pairs["ttft_server"].append((server_ns[0] - entry["recv_ns"]) / 1e6)
+        pairs["itl"] += [(b - a) / 1e6 for a, b in itertools.pairwise(record["chunk_ns"])]
+        pairs["itl_server"] += [(b - a) / 1e6 for a, b in itertools.pairwise(server_ns)]
+        pairs["tpot_server"].append((server_ns[-1] - server_ns[0]) / 1e6 / (entry["n"] - 1))
+    return pairs, log["summary"]
 
 
-ATTEMPTS = 3  # the machine is shared: another process can starve the client for a while; retry that
+def _median_gap(measured: list[float], reference: list[float]) -> float:
+    return statistics.median(m - r for m, r in zip(measured, reference, strict=True))
 
 
-def _attempt(tmp_path: Path, concurrency: int, ttft_ms: float, itl_ms: float, prompts: int) -> str | None:
-    """None when the measured timing matches the schedule, else the reason (the server's or the client's)."""
+@pytest.mark.parametrize(
+    ("concurrency", "ttft_ms", "itl_ms", "prompts"),
+    [(1, 60.0, 20.0, 12), (256, 200.0, 100.0, 512)],
+)
+def test_measured_ttft_and_itl_match_the_server_log(
+    tmp_path: Path, concurrency: int, ttft_ms: float, itl_ms: float, prompts: int
+) -> None:
     server = schedule_server(ttft_ms, itl_ms, stagger=concurrency)
     try:
         settings = ServeSettings(
@@ -56,47 +66,24 @@ def _attempt(tmp_path: Path, concurrency: int, ttft_ms: float, itl_ms: float, pr
             num_prompts=prompts,
         )
         result = run_serve(settings, out=tmp_path / "timing.json")
-        ttft_errors, itl_errors, lateness = _errors(server.url, tmp_path / "timing.requests.jsonl")
+        pairs, lateness = _against_the_server_log(server.url, tmp_path / "timing.requests.jsonl")
     finally:
         stop_process(server)
     level = result.levels[0]
     assert level.requests_completed == prompts and level.requests_failed == 0
     assert level.output_tokens == prompts * 10
     if lateness["p50_ms"] > SERVER_LATENESS_P50_MS:
-        return f"the test SERVER lagged its own schedule: {lateness}"
-    ttft_abs = sorted(abs(e) for e in ttft_errors)
-    itl_abs = sorted(abs(e) for e in itl_errors)
-    report = (
-        f"c={concurrency}: TTFT error mean {statistics.mean(ttft_errors):.3f} ms, median |e| "
-        f"{statistics.median(ttft_abs):.3f}; ITL error mean {statistics.mean(itl_errors):.3f}, median |e| "
-        f"{statistics.median(itl_abs):.3f}; server lateness {lateness}; client self-check {level.client_lag_reasons}"
-    )
-    print(report)
-    scheduled_mean_ttft = ttft_ms + itl_ms * (concurrency - 1) / concurrency / 2  # phases spread over one ITL
-    checks = [
-        abs(statistics.mean(ttft_errors)) <= TOLERANCE_MS,
-        statistics.median(ttft_abs) <= TOLERANCE_MS,
-        abs(statistics.mean(itl_errors)) <= TOLERANCE_MS,
-        statistics.median(itl_abs) <= TOLERANCE_MS,
-        # The reported level statistics agree with the schedule too.
-        level.itl_ms.p50 is not None and abs(level.itl_ms.p50 - itl_ms) <= TOLERANCE_MS,
-        level.tpot_ms.mean is not None and abs(level.tpot_ms.mean - itl_ms) <= TOLERANCE_MS,
-        level.ttft_ms.mean is not None and abs(level.ttft_ms.mean - scheduled_mean_ttft) <= TOLERANCE_MS,
-    ]
-    return None if all(checks) else report
-
-
-@pytest.mark.parametrize(
-    ("concurrency", "ttft_ms", "itl_ms", "prompts"),
-    [(1, 60.0, 20.0, 12), (256, 200.0, 100.0, 512)],
-)
-def test_measured_ttft_and_itl_match_the_schedule(
-    tmp_path: Path, concurrency: int, ttft_ms: float, itl_ms: float, prompts: int
-) -> None:
-    failures = []
-    for attempt in range(ATTEMPTS):
-        problem = _attempt(tmp_path / str(attempt), concurrency, ttft_ms, itl_ms, prompts)
-        if problem is None:
-            return
-        failures.append(problem)
-    pytest.fail("\n".join(failures))
+        pytest.skip(f"the machine is too busy for a timing test: the test server itself ran late {lateness}")
+    gaps = {
+        "TTFT": _median_gap(pairs["ttft"], pairs["ttft_server"]),
+        "ITL": _median_gap(pairs["itl"], pairs["itl_server"]),
+        # the reported level statistics agree with the server's log too
+        "level ITL p50": level.itl_ms.p50 - statistics.median(pairs["itl_server"]),
+        "level TTFT p50": level.ttft_ms.p50 - statistics.median(pairs["ttft_server"]),
+        "level TPOT p50": level.tpot_ms.p50 - statistics.median(pairs["tpot_server"]),
+    }
+    report = f"c={concurrency}: client minus server log, ms: " + ", ".join(f"{k} {v:+.3f}" for k, v in gaps.items())
+    print(report, f"server lateness {lateness}", f"client self-check {level.client_lag_reasons}")
+    assert all(abs(gap) <= TOLERANCE_MS for gap in gaps.values()), report
+    # and the server kept the schedule the test asked for, so the figures are the intended ones
+    assert abs(statistics.median(pairs["itl_server"]) - itl_ms) <= TOLERANCE_MS

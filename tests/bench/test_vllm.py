@@ -23,9 +23,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from sizer_agent.tools.bench.vllm_launcher import free_port
 from tests.bench.conftest import ROOT, load_json, run_cli
 from tests.bench.tiny_hf_model import write_tiny_hf_model
-from tools.bench.vllm_launcher import free_port
 
 pytestmark = [pytest.mark.vllm, pytest.mark.slow]
 
@@ -66,6 +66,8 @@ def launch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Launch]:
         ],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True,
+        # the runner may have started us with SIGINT ignored, which the child would inherit
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + STARTUP_TIMEOUT_S

@@ -1,14 +1,15 @@
-"""Paths and loaders of the shared validation data (beside the checkout, as in CI)."""
+"""Paths and loaders of the validation data: the published set bundled with the package."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from sizer_agent.tools.validation import BUNDLED_VALIDATION
+
 ROOT = Path(__file__).resolve().parents[2]
-VALIDATION = ROOT.parent / "shared" / "validation"
+VALIDATION = BUNDLED_VALIDATION
 
 
 def load_cases(name: str) -> list[dict]:
-    path = VALIDATION / name
-    return json.loads(path.read_text()) if path.exists() else []
+    return json.loads((VALIDATION / name).read_text())

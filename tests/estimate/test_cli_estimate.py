@@ -91,9 +91,20 @@ def test_models_command_lists_the_registry() -> None:
     assert any(r["id"] == "deepseek-ai/DeepSeek-V3" and r["params_total"] == 671_026_419_200 for r in rows)
 
 
+def test_models_table_says_why_a_dense_model_has_fewer_active_parameters() -> None:
+    out = cli("models")
+    assert out.returncode == 0, out.stderr
+    row = next(line.split() for line in out.stdout.splitlines() if line.startswith("llama-3.1-8b "))
+    assert row[2:6] == ["8.03", "B", "7.50", "B"]  # dense, yet not all "active": the table must say why
+    legend = next(line for line in out.stdout.splitlines() if line.startswith("active:"))
+    assert "embedding" in legend
+    # and the why holds: the difference is exactly the input embedding table (128,256 x 4,096)
+    rows = {r["id"]: r for r in json.loads(cli("models", "--json").stdout)}
+    llama = rows["meta-llama/Llama-3.1-8B-Instruct"]
+    assert llama["params_total"] - llama["params_active"] == 128_256 * 4_096
+
+
 def test_validate_reports_and_meets_targets() -> None:
-    if not (VALIDATION / "configs").is_dir():
-        pytest.skip("no shared validation folder beside this checkout")
     out = cli("validate", "--path", str(VALIDATION), "--json")
     assert out.returncode == 0, out.stdout[-2000:]
     summary = {s["metric"]: s for s in json.loads(out.stdout)["summary"]}
@@ -101,6 +112,18 @@ def test_validate_reports_and_meets_targets() -> None:
     assert summary["kv_cache_tokens"]["median_abs_error_pct"] <= 5
     assert summary["kv_cache_tokens"]["max_abs_error_pct"] <= 15
     assert summary["training_peak"]["median_abs_error_pct"] <= 20
+
+
+def test_validate_with_no_path_prints_the_tables_of_the_bundled_set(tmp_path: Path) -> None:
+    # from a folder with nothing beside it: the published set ships with the package
+    out = cli("validate", cwd=tmp_path)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr
+    table = [line.split() for line in out.stdout.splitlines()]
+    cases = {row[0] for row in table if len(row) > 4 and row[1] in ("weights", "kv_cache_tokens", "training_peak")}
+    assert {"vllm-llmd-001", "train-torchtune-02"} <= cases
+    summary = {row[1]: row[0] for row in table if row and row[0] in ("ok", "MISS")}
+    assert set(summary) == {"params", "weights", "kv_cache_tokens", "activation_peak", "training_peak"}
+    assert set(summary.values()) == {"ok"}, summary
 
 
 def test_validate_missing_folder_is_a_clear_error(tmp_path: Path) -> None:

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.model_loader import bundled_dir, list_models, load_model
 from tests.estimate._data import VALIDATION, load_cases
-from tools.architectures import spec_from_config
-from tools.model_loader import list_models, load_model
 
-# Exact counts from the shared reference INDEX (safetensors index total_size / 2, or the exact count
+# Exact counts from tools/data/models/INDEX.md (safetensors index total_size / 2, or the exact count
 # computed from the config and cross-checked there), for bundled models outside the validation set.
 REFERENCE_COUNTS = {
     "Qwen/Qwen2.5-7B-Instruct": 7_615_616_512,
@@ -45,6 +45,13 @@ REFERENCE_COUNTS = {
 def test_validation_counts_are_exact(case: dict) -> None:
     config = json.loads((VALIDATION / "configs" / case["config"] / "config.json").read_text())
     assert spec_from_config(config, case["config"]).params_total == case["params"]
+
+
+@pytest.mark.parametrize("folder", sorted(p.name for p in (VALIDATION / "configs").iterdir()))
+def test_validation_configs_are_the_bundled_ones(folder: str) -> None:
+    # what `validate` checks is what the product sizes with: the same config.json, byte for byte
+    validated = (VALIDATION / "configs" / folder / "config.json").read_bytes()
+    assert validated == (bundled_dir() / folder / "config.json").read_bytes()
 
 
 @pytest.mark.parametrize(("model", "params"), REFERENCE_COUNTS.items())

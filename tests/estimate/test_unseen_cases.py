@@ -7,25 +7,20 @@ import json
 import statistics
 from pathlib import Path
 
-import pytest
-
-from tests.estimate._data import ROOT
-from tools.architectures import spec_from_config
-from tools.estimate import EstimateRequest, estimate
-from tools.validation import flags_to_fields
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.model_loader import bundled_dir
+from sizer_agent.tools.validation import flags_to_fields
 
 GiB = 2**30
 DATA = json.loads((Path(__file__).parent / "data" / "unseen_cases.json").read_text())
-MODEL_CONFIGS = ROOT.parent / "shared" / "reference" / "model-configs"
 
 
 def _run(case: dict):
     config = case.get("config")
     if config is None:
-        path = MODEL_CONFIGS / case["config_folder_or_null"] / "config.json"
-        if not path.exists():
-            pytest.skip("shared reference configs not beside this checkout")
-        config = json.loads(path.read_text())
+        # the bundled registry's copy of the config (provenance: tools/data/models/INDEX.md)
+        config = json.loads((bundled_dir() / case["config_folder_or_null"] / "config.json").read_text())
     return estimate(EstimateRequest(model=case["model"], **flags_to_fields(case["args"])),
                     spec_from_config(config, case["model"]))
 

@@ -1,14 +1,15 @@
-"""Weight bytes by format, checked by hand against published sizes and the seed documents."""
+"""Weight bytes by format, checked by hand against published sizes and the sizing guidance
+(docs/method.md)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tools.errors import InputError
-from tools.estimate import EstimateRequest, estimate
-from tools.memory.weights import weight_bytes
-from tools.model_loader import load_model
-from tools.quantization import weight_format
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.memory.weights import weight_bytes
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.quantization import weight_format
 
 GB = 1e9
 
@@ -25,7 +26,7 @@ def test_bf16_weights_equal_the_safetensors_total_size() -> None:
 
 
 def test_seed_example_70b_nominal_figures() -> None:
-    """Seed 002: 70 B params x 2 bytes = 140 GB; x 1 byte = 70 GB; 4 bits = 35 GB, before metadata."""
+    """docs/method.md, seed 000: 70 B params x 2 bytes = 140 GB; x 1 byte = 70 GB; 4 bits = 35 GB, before metadata."""
     for quantization, nominal_gb in ((None, 141.1), ("fp8", 70.6), ("gptq", 35.3)):
         result = estimate(EstimateRequest(model="llama-3.1-70b", quantization=quantization))
         assert result.weight_bytes_nominal / GB == pytest.approx(nominal_gb, abs=0.1)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -67,11 +66,11 @@ def test_session_without_sizing(repo_root: Path, tmp_path: Path, session: dict[s
     assert done.stderr.strip().count("\n") == 0 and "recommend" in done.stderr
 
 
-def test_session_id_without_store(repo_root: Path) -> None:
-    if importlib.util.find_spec("sizer_agent.store") is not None:
-        pytest.skip("the session store is installed: ids are resolved there (tested with the store)")
-    done = run_cli(repo_root, "12")
-    assert done.returncode == 2 and "session store" in done.stderr
+def test_unknown_session_id_is_one_line_naming_it(repo_root: Path, tmp_path: Path) -> None:
+    db = tmp_path / "sessions.db"
+    done = run_cli(repo_root, "12", "--db", str(db))
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "no session 12" in done.stderr and "sessions list" in done.stderr
 
 
 def test_pdf_when_weasyprint_is_installed(repo_root: Path, fixture_path: Path, tmp_path: Path) -> None:

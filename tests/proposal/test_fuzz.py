@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sizer_agent.proposal import build_context, render_proposal
+from sizer_agent.tools.errors import InputError
 from tests.proposal.conftest import acme_session
-from tools.errors import InputError
 
 FIXTURE = acme_session()
 

@@ -1,4 +1,5 @@
-"""The installed wheel, not the source tree, renders a proposal: templates and catalogue ship inside it.
+"""The installed wheel, not the source tree, renders a proposal and validates the estimator: templates,
+catalogue and the validation set ship inside it.
 
 Builds the wheel with pip (hatchling from this environment, no network), installs it with --no-deps into
 a fresh virtual environment that sees this interpreter's packages (pydantic, jinja2…), and runs
@@ -8,6 +9,7 @@ a fresh virtual environment that sees this interpreter's packages (pydantic, jin
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -52,14 +54,26 @@ def test_installed_wheel_renders_a_proposal(repo_root: Path, fixture_path: Path,
         cwd=tmp_path,
         timeout=120,
     )
+    # Packages with the common names `tools` and `templates` in the same environment: the wheel has only
+    # `sizer_agent` at the top, so both theirs and ours import, each from its own place.
+    site = Path(
+        subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                       check=True, env=env, capture_output=True, text=True, timeout=60).stdout.strip()
+    )
+    for name in ("tools", "templates"):
+        (site / name).mkdir()
+        (site / name / "__init__.py").write_text(f"WHO = 'another project named {name}'\n")
+    assert not any(p.name.startswith(("tools", "templates")) for p in site.glob("*.dist-info"))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    code = (
+        "import tools, templates, sizer_agent, sizer_agent.tools.estimate, sizer_agent.templates\n"
+        "assert tools.WHO == 'another project named tools' and templates.WHO.endswith('templates')\n"
+        "for module in (sizer_agent, sizer_agent.tools.estimate, sizer_agent.templates, tools, templates):\n"
+        "    print(module.__file__)\n"
+    )
     where = subprocess.run(
-        [
-            str(python),
-            "-c",
-            "import sizer_agent, templates; print(sizer_agent.__file__); print(templates.__file__)",
-        ],
+        [str(python), "-c", code],
         check=True,
         env=env,
         cwd=elsewhere,
@@ -68,6 +82,8 @@ def test_installed_wheel_renders_a_proposal(repo_root: Path, fixture_path: Path,
         timeout=60,
     ).stdout.split()
     assert all(path.startswith(str(target)) for path in where), f"imported from outside the wheel: {where}"
+    ours, theirs = where[:3], where[3:]
+    assert all("/sizer_agent/" in path for path in ours) and not any("/sizer_agent/" in path for path in theirs)
     out = elsewhere / "proposal.html"
     done = subprocess.run(
         [str(python), "-m", "sizer_agent", "propose", str(fixture_path), "--lang", "en", "-o", str(out)],
@@ -90,3 +106,16 @@ def test_installed_wheel_renders_a_proposal(repo_root: Path, fixture_path: Path,
         check=True,
     ).stdout
     assert "Limites de recette" in md
+    # the validation set ships inside the wheel: `validate` needs no folder beside anything
+    report = subprocess.run(
+        [str(python), "-m", "sizer_agent", "validate", "--json"],
+        env=env,
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert report.returncode == 0, report.stderr
+    summary = {row["metric"]: row for row in json.loads(report.stdout)["summary"]}
+    assert summary["weights"]["count"] == 10 and summary["training_peak"]["count"] == 5
+    assert summary["params"]["max_abs_error_pct"] == 0

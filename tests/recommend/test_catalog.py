@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tools.catalog import gpu_memory_bytes, load_catalog
-from tools.errors import InputError
+from sizer_agent.tools.catalog import gpu_memory_bytes, load_catalog
+from sizer_agent.tools.errors import InputError
 
 REQUIRED_GPUS = [
     "rtx-5080", "rtx-5090", "rtx-pro-6000-ws", "rtx-pro-6000-server", "rtx-pro-6000-maxq", "rtx-6000-ada", "l40s",
@@ -37,7 +37,7 @@ def test_seed_offers_with_their_prices() -> None:
 
 
 def test_usable_memory_is_what_the_driver_reports() -> None:
-    # DESIGN §4: H200 "141 GB" shows as 143,771 MiB
+    # docs/design.md §4: H200 "141 GB" shows as 143,771 MiB
     assert gpu_memory_bytes("h200-sxm") == 143_771 * 2**20
     catalog = load_catalog()
     for gpu in catalog.gpus:

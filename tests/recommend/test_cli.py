@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,7 +43,7 @@ def test_recommend_table_lists_fitting_first() -> None:
     rows = [line for line in out.stdout.splitlines() if line[:3].strip().isdigit()]
     flags = [line.split()[1] for line in rows]
     assert flags == sorted(flags, key=lambda f: f != "yes")
-    assert "✓ ACD-014: serves the load with 1 GPU (TP 1 × PP 1, fp8" in out.stdout
+    assert "✓ ACD-014: serves the load with 1 GPU (TP 1 × PP 1 × DP 1: 1 copy of the model on 1 GPU; fp8" in out.stdout
     assert out.stdout.splitlines()[2].startswith("Recommended configuration:")
     french = cli("recommend", "--model", "llama-3.1-8b", "--units", "workstation", "--lang", "fr")
     assert french.returncode == 0 and "Configuration recommandée" in french.stdout
@@ -118,3 +119,16 @@ def test_recommend_a_vision_job() -> None:
     assert text.returncode == 0 and "images/s" in text.stdout and "img/s" in text.stdout
     bad = cli("recommend", "--model", "llama-3.1-8b", "--dataset-images", "1000")
     assert bad.returncode == 2 and "--task vision" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_each_offer_line_names_the_whole_split_that_multiplies_to_its_gpus() -> None:
+    # "with 8 GPUs (TP 1 × PP 1)" leaves a reader wondering where 7 GPUs went: the line gives DP too
+    out = cli("recommend", "--model", "llama-3.1-8b", "--concurrency", "64")
+    assert out.returncode == 0, out.stderr
+    lines = re.findall(r"serves the load with (\d+) GPUs? \(TP (\d+) × PP (\d+) × DP (\d+): ([^;]*);", out.stdout)
+    assert len(lines) >= 10
+    for gpus, tp, pp, dp, words in lines:
+        assert int(tp) * int(pp) * int(dp) == int(gpus)
+        copies = "1 copy of the model" if dp == "1" else f"{dp} copies of the model, each"
+        assert words == f"{copies} on {int(tp) * int(pp)} GPU" + ("s" if int(tp) * int(pp) > 1 else "")
+    assert any(int(dp) > 1 for _, _, _, dp, _ in lines)

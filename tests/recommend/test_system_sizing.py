@@ -1,10 +1,11 @@
-"""System sizing rules: each requirement has its value and the seed's reason."""
+"""System sizing rules: each requirement has its value and the guidance's reason
+(docs/method.md)."""
 
 from __future__ import annotations
 
 from sizer_agent.i18n import render
-from tools.catalog import load_catalog
-from tools.system_sizing import SystemRequest, graphics_issue, size_system
+from sizer_agent.tools.catalog import load_catalog
+from sizer_agent.tools.system_sizing import SystemRequest, graphics_issue, size_system
 
 
 def reqs(**kw: object) -> dict[str, object]:
@@ -12,7 +13,7 @@ def reqs(**kw: object) -> dict[str, object]:
 
 
 def test_ram_base_and_multi_gpu() -> None:
-    assert reqs()["host_ram"] == 64.0  # seed 002: 64 GB practical base
+    assert reqs()["host_ram"] == 64.0  # docs/method.md, seed 002: 64 GB practical base
     assert reqs(num_gpus=2)["host_ram"] == 128.0  # several GPUs: 128 GB+
     assert reqs(num_gpus=8, gpu_memory_used_bytes=140 * 10**9)["host_ram"] >= 1.8 * 8 * 140  # DGX ratio
     sizing = size_system(SystemRequest())

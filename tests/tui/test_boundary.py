@@ -11,7 +11,7 @@ WIRING = {"production.py"}
 ALLOWED_AGENT_IMPORTS = {"sizer_agent.agent.events"}
 # The typed plan is the contract every consumer reads (the agent, the app and the proposal import it);
 # no other part of the tools is reachable from the app.
-ALLOWED_TOOLS_IMPORTS = {"tools.plan", "tools.messages"}
+ALLOWED_TOOLS_IMPORTS = {"sizer_agent.tools.plan", "sizer_agent.tools.messages"}
 
 
 def _imports(path: Path) -> list[str]:
@@ -29,7 +29,8 @@ def test_app_never_imports_tools() -> None:
         f"{path.relative_to(APP)}: {name}"
         for path in APP.rglob("*.py")
         for name in _imports(path)
-        if (name == "tools" or name.startswith("tools.")) and name not in ALLOWED_TOOLS_IMPORTS
+        if (name.split(".")[0] == "tools" or name == "sizer_agent.tools" or name.startswith("sizer_agent.tools."))
+        and name not in ALLOWED_TOOLS_IMPORTS
     ]
     assert offenders == []
 

@@ -1,6 +1,6 @@
 """The streaming client: sends one request and time-stamps what comes back, on one clock.
 
-Measurement points (DESIGN §6), all `time.perf_counter_ns()`:
+Measurement points (docs/design.md §6), all `time.perf_counter_ns()`:
 - scheduled: when the request was due (closed loop: its slot freed; open loop: its Poisson arrival, or the
   moment a slot under the in-flight cap freed);
 - send: when the request bytes were handed to the socket (http://: right after the write; https: when
@@ -23,11 +23,11 @@ from typing import Any
 
 import httpx
 
-from tools.bench.metrics import finish_record
-from tools.bench.prompts import Prompt
-from tools.bench.results import FailureReason, RequestRecord
-from tools.bench.sse import MalformedStream, SSEDecoder, parse_event
-from tools.bench.stream_connection import ConnectFailed, Exchange, ProtocolFailure, Reactor, StreamSlot
+from sizer_agent.tools.bench.metrics import finish_record
+from sizer_agent.tools.bench.prompts import Prompt
+from sizer_agent.tools.bench.results import FailureReason, RequestRecord
+from sizer_agent.tools.bench.sse import MalformedStream, SSEDecoder, parse_event
+from sizer_agent.tools.bench.stream_connection import ConnectFailed, Exchange, ProtocolFailure, Reactor, StreamSlot
 
 _ERROR_BODY_CHARS = 300
 

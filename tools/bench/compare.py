@@ -1,6 +1,6 @@
 """`bench compare` and `bench calibrate`.
 
-compare: two results side by side, only when they were measured the same way (DESIGN §2: same model
+compare: two results side by side, only when they were measured the same way (docs/design.md §2: same model
 revision, precision, lengths, concurrency and software versions); otherwise a refusal listing every
 differing field. The hardware is what a comparison is for, so it never blocks one.
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 # Fields that must agree, per result kind (dotted paths into the result JSON).
 _SAME: dict[str, list[str]] = {
@@ -173,9 +173,9 @@ def calibrate(
     dtype: str | None = None,
 ) -> Calibration:
     """Estimator prediction vs measurement for every level of a serve result (same settings)."""
-    from tools.estimate import EstimateRequest, estimate
-    from tools.model_loader import load_model
-    from tools.perf.estimate import estimate_perf
+    from sizer_agent.tools.estimate import EstimateRequest, estimate
+    from sizer_agent.tools.model_loader import load_model
+    from sizer_agent.tools.perf.estimate import estimate_perf
 
     if result.get("kind") != "serve":
         raise InputError("RESULT", "calibrate needs a `bench serve` or `bench launch` result", "kind = serve")
@@ -189,7 +189,7 @@ def calibrate(
     precision = dtype or settings.get("precision") or "auto"
     engine = "vllm" if settings.get("engine") == "vllm" else "generic"
     percentile = float(settings.get("percentile", 99.0))
-    from tools.catalog import load_catalog
+    from sizer_agent.tools.catalog import load_catalog
 
     catalog_gpu = load_catalog().gpu(gpu)
     rows: list[CalibrationRow] = []

@@ -1,4 +1,4 @@
-"""Serving metrics, defined once (DESIGN §6).
+"""Serving metrics, defined once (docs/design.md §6).
 
 - TTFT = first token-bearing chunk − send time.
 - ITL  = every gap between consecutive token-bearing chunks (the whole distribution, all requests).
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tools.bench.results import LatencyStats, RequestRecord
+from sizer_agent.tools.bench.results import LatencyStats, RequestRecord
 
 NS_PER_MS = 1_000_000
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 SCHEMA_VERSION = 1
 
-# DESIGN §6: state the percentile rule. numpy's default method is linear interpolation between ranks.
+# docs/design.md §6: state the percentile rule. numpy's default method is linear interpolation between ranks.
 PERCENTILE_RULE = "linear interpolation between closest ranks (numpy.percentile method='linear')"
 
 FailureReason = Literal[
@@ -59,7 +59,7 @@ class TokenLength(BaseModel):
 
 
 class ServeSettings(BaseModel):
-    """Everything that defines a serving trial. Two results compare only when these agree (DESIGN §2)."""
+    """Everything that defines a serving trial. Two results compare only when these agree (docs/design.md §2)."""
 
     base_url: str
     endpoint: Literal["completions", "chat"] = "completions"
@@ -172,7 +172,7 @@ REQUEST_RECORD: TypeAdapter[RequestRecord] = TypeAdapter(RequestRecord)
 
 
 class LevelResult(BaseModel):
-    """One load level: the latencies, throughput and memory of the same trial (DESIGN §2)."""
+    """One load level: the latencies, throughput and memory of the same trial (docs/design.md §2)."""
 
     concurrency: int = Field(description="closed loop: requests kept in flight; open loop: the cap")
     request_rate: float | None = Field(None, description="open loop arrival rate, req/s")

@@ -22,7 +22,7 @@ from typing import IO, Literal
 
 import httpx
 
-from tools.bench.client import (
+from sizer_agent.tools.bench.client import (
     ConnectionSlots,
     LoopLagMonitor,
     ProgressCallback,
@@ -31,10 +31,10 @@ from tools.bench.client import (
     new_client,
     send_request,
 )
-from tools.bench.metrics import inter_token_gaps_ms, latency_stats, meets_slo, sla_passed
-from tools.bench.nvml import GpuMemorySampler, probe_gpus
-from tools.bench.prompts import Prompt, make_prompts
-from tools.bench.results import (
+from sizer_agent.tools.bench.metrics import inter_token_gaps_ms, latency_stats, meets_slo, sla_passed
+from sizer_agent.tools.bench.nvml import GpuMemorySampler, probe_gpus
+from sizer_agent.tools.bench.prompts import Prompt, make_prompts
+from sizer_agent.tools.bench.results import (
     REQUEST_RECORD,
     LaunchInfo,
     LevelResult,
@@ -44,7 +44,7 @@ from tools.bench.results import (
     ServeSettings,
     SweepStep,
 )
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 _DEFAULT_PROMPTS_MIN = 50
 _DURATION_PROMPT_POOL_MIN = 100
@@ -105,7 +105,7 @@ _KV_USAGE_METRICS = ("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc")  #
 class KvUsageSampler:
     """Polls vLLM's Prometheus /metrics once a second for the KV-cache usage; keeps the highest value.
 
-    vLLM pre-allocates its KV pool, so NVML shows the pool, not how much of it the load used (DESIGN §6).
+    vLLM pre-allocates its KV pool, so NVML shows the pool, not how much of it the load used (docs/design.md §6).
     """
 
     def __init__(self, client: httpx.AsyncClient, base_url: str, interval_s: float = 1.0) -> None:

@@ -410,6 +410,20 @@ class StreamSlot:
             self._conn = None
 
 
+def _realtime_offset() -> int:
+    """CLOCK_REALTIME minus perf_counter, for kernel stamps: each reading brackets the realtime read between
+    two monotonic reads, and the tightest of three brackets wins (a preemption between two reads would
+    otherwise shift every stamp of the drain by as long as the preemption lasted)."""
+    best_window, best_offset = None, 0
+    for _ in range(3):
+        before = _clock()
+        real = time.time_ns()
+        after = _clock()
+        if best_window is None or after - before < best_window:
+            best_window, best_offset = after - before, real - (before + after) // 2
+    return best_offset
+
+
 def _ignore(data: bytes, now: int) -> None:
     return None
 
@@ -449,7 +463,7 @@ class Reactor:
         # server latency. Reads counted by where their stamp came from, for the result's self-check.
         self.kernel_stamps = sys.platform.startswith("linux") and struct.calcsize("P") == 8
         self.reads = {"kernel": 0, "event_loop": 0}
-        self._realtime_offset = time.time_ns() - _clock()
+        self._realtime_offset = _realtime_offset()
         try:
             loop.add_reader(self._fileno, self._drain)
         except NotImplementedError:  # Windows' proactor loop: the caller falls back to asyncio transports
@@ -517,7 +531,7 @@ class Reactor:
         wires = self._wires
         # Kernel stamps are CLOCK_REALTIME; every other stamp is perf_counter (CLOCK_MONOTONIC): the offset
         # is taken per drain so that a clock adjustment is followed within one loop turn.
-        self._realtime_offset = time.time_ns() - _clock()
+        self._realtime_offset = _realtime_offset()
         if self._epoll is not None:
             for fd, events in self._epoll.poll(0):
                 wire = wires.get(fd)

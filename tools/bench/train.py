@@ -58,12 +58,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from tools.bench.metrics import latency_stats
-from tools.bench.nvml import GpuMemorySampler, nvml_init
-from tools.bench.results import LatencyStats
-from tools.errors import InputError
-from tools.memory.training import LORA_TARGETS, lora_params
-from tools.model_spec import ModelSpec
+from sizer_agent.tools.bench.metrics import latency_stats
+from sizer_agent.tools.bench.nvml import GpuMemorySampler, nvml_init
+from sizer_agent.tools.bench.results import LatencyStats
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.memory.training import LORA_TARGETS, lora_params
+from sizer_agent.tools.model_spec import ModelSpec
 
 Method = Literal["full", "lora", "qlora"]
 TrainOptimizer = Literal["adamw", "adamw8bit", "sgd"]
@@ -248,8 +248,8 @@ def _model_error(error: InputError) -> InputError:
 
 def resolve_model(source: str, revision: str | None = None) -> tuple[dict[str, Any], ModelSpec]:
     """The config.json and the project's spec of a model: bundled name/alias, local path, or Hub id."""
-    from tools import model_loader
-    from tools.architectures import spec_from_config
+    from sizer_agent.tools import model_loader
+    from sizer_agent.tools.architectures import spec_from_config
 
     path = Path(source).expanduser()
     entry = model_loader._registry_entry(source)
@@ -257,7 +257,7 @@ def resolve_model(source: str, revision: str | None = None) -> tuple[dict[str, A
         if path.exists() or entry is not None or not model_loader._HUB_ID.match(source):
             spec = model_loader.load_model(source, revision)  # local, or its one-line refusal
             if entry is not None and not path.exists():
-                path = model_loader._data_dir() / entry["folder"]
+                path = model_loader.bundled_dir() / entry["folder"]
             config = model_loader._read_json(path / "config.json" if path.is_dir() else path, "model")
         else:  # a Hub id: fetched (or read from the cache) once, the spec made from the same dict
             if revision is not None and not model_loader._REVISION.match(revision):
@@ -270,7 +270,7 @@ def resolve_model(source: str, revision: str | None = None) -> tuple[dict[str, A
 
 
 def _settings_config(settings: TrainSettings) -> tuple[dict[str, Any], ModelSpec, str]:
-    from tools.architectures import spec_from_config
+    from sizer_agent.tools.architectures import spec_from_config
 
     if settings.model is not None:
         config, spec = resolve_model(settings.model, settings.revision)

@@ -22,11 +22,17 @@ from types import TracebackType
 import httpx
 from pydantic import BaseModel, Field
 
-from tools.bench.results import LaunchInfo, ServeResult, ServeSettings, VllmStartupMemory
-from tools.bench.serve import run_serve
-from tools.bench.vllm_log import parse_startup_memory
-from tools.errors import InputError
+from sizer_agent.tools.bench.results import LaunchInfo, ServeResult, ServeSettings, VllmStartupMemory
+from sizer_agent.tools.bench.serve import run_serve
+from sizer_agent.tools.bench.vllm_log import parse_startup_memory
+from sizer_agent.tools.errors import InputError
 
+
+def _default_sigint() -> None:
+    """In the server's process, before exec: SIGINT back to its default. A process started with SIGINT
+    ignored (nohup, some job runners) passes that on, and the server would never see the SIGINT that asks
+    it to shut down gracefully."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 class LaunchError(RuntimeError):
     """vLLM did not come up (the message carries the tail of its log)."""
@@ -115,7 +121,8 @@ class VllmServer:
         log = self.log_path.open("wb")
         try:
             self.process = subprocess.Popen(
-                self.command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+                self.command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                preexec_fn=_default_sigint,
             )
         except OSError as error:
             python = self.settings.python

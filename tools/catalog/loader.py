@@ -14,8 +14,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tools.catalog.models import Assumptions, Catalog, Gpu, Offer, Platform
-from tools.errors import InputError
+from sizer_agent.tools.catalog.models import Assumptions, Catalog, Gpu, Offer, Platform
+from sizer_agent.tools.errors import InputError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 _SECTIONS: dict[str, type[Gpu] | type[Platform] | type[Offer]] = {

@@ -15,7 +15,7 @@ class RuntimeItem(BaseModel):
 
 # CUDA context of one process on one GPU. vLLM 0.19 on H100 80GB logs "Free memory on device
 # (78.68/79.19 GiB) on startup" before loading anything: 0.51 GiB (validation case vllm-llmd-001);
-# DESIGN §4 gives 0.3-0.5 GiB across GPUs and driver versions.
+# docs/design.md §4 gives 0.3-0.5 GiB across GPUs and driver versions.
 CUDA_CONTEXT = int(0.5 * GiB)
 # Memory allocated outside PyTorch during vLLM's profiling forward pass (cuBLAS/cuDNN workspaces):
 # "non-torch forward increase memory: 0.25GiB" in every single-GPU vLLM 0.19 log of the validation set
@@ -41,7 +41,7 @@ def workspace_bytes(tp: int, pp: int) -> RuntimeItem:
 
 def cuda_context() -> RuntimeItem:
     return RuntimeItem(name="CUDA context", bytes=CUDA_CONTEXT,
-                       source="vLLM 0.19 start-up free memory on H100 (0.51 GiB); DESIGN §4: 0.3-0.5 GiB")
+                       source="vLLM 0.19 start-up free memory on H100 (0.51 GiB); docs/design.md §4: 0.3-0.5 GiB")
 
 
 def cudagraph_bytes(layers_on_gpu: int, hidden_size: int, tp: int) -> RuntimeItem:

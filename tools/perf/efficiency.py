@@ -12,10 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field
 class Efficiencies(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    # DESIGN §5: H200 device copy ~4.3 of 4.8 TB/s = 0.90 is the ceiling; decode kernels (paged attention,
+    # docs/design.md §5: H200 device copy ~4.3 of 4.8 TB/s = 0.90 is the ceiling; decode kernels (paged attention,
     # GEMV over many small tensors) reach less. Calibrated value.
     bandwidth: float = Field(0.60, gt=0, le=1)
-    # DESIGN §5: H200 dense bf16 GEMM ~790 of 989 TFLOP/s = 0.80 for large square GEMMs; a serving step mixes
+    # docs/design.md §5: H200 dense bf16 GEMM ~790 of 989 TFLOP/s = 0.80 for large square GEMMs; a serving step mixes
     # smaller GEMMs, attention and elementwise kernels. Calibrated value.
     compute: float = Field(0.45, gt=0, le=1)
     # Fixed cost of one engine step (scheduling, sampling, kernel launches not hidden by CUDA graphs), seconds.

@@ -1,4 +1,4 @@
-"""Training step time, throughput, gradient communication, checkpoint cost and goodput (DESIGN §5).
+"""Training step time, throughput, gradient communication, checkpoint cost and goodput (docs/design.md §5).
 
 step time = k x active params x tokens per step / (GPUs x peak x MFU) + gradient all-reduce not hidden by the
 backward pass, with k = 6 (forward 2 + backward 4; Kaplan et al. 2020) or 8 with full recomputation (one more
@@ -12,11 +12,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.catalog.models import Gpu
-from tools.errors import InputError
-from tools.messages import Msg
-from tools.perf.collectives import collective_time_s
-from tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
+from sizer_agent.tools.catalog.models import Gpu
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.perf.collectives import collective_time_s
+from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
 
 
 class TrainingSetup(BaseModel):

@@ -1,6 +1,6 @@
 """Fit the vision speed model's efficiencies on published measurements; score the held-out rows.
 
-    python -m tools.vision.calibrate [--rows tests/vision/published.yaml] [--write]
+    python -m sizer_agent.tools.vision.calibrate [--rows tests/vision/published.yaml] [--write]
 
 Rows carry their split in the data file (`calibration` or `test`), fixed before any fit. The three
 constants (compute efficiency, bandwidth efficiency, per-kernel overhead) are chosen on a log grid to
@@ -22,9 +22,9 @@ from typing import Any
 
 import yaml
 
-from tools.catalog.loader import load_catalog
-from tools.vision.estimate import VisionRequest, estimate_vision
-from tools.vision.speed import CALIBRATION_FILE, VisionEfficiencies, vision_speed
+from sizer_agent.tools.catalog.loader import load_catalog
+from sizer_agent.tools.vision.estimate import VisionRequest, estimate_vision
+from sizer_agent.tools.vision.speed import CALIBRATION_FILE, VisionEfficiencies, vision_speed
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = ROOT / "tests" / "vision" / "published.yaml"
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     eff = fit(calibration, cache)
     result = {
         "fitted": dt.date.today().isoformat(),
-        "script": "python -m tools.vision.calibrate --write",
+        "script": "python -m sizer_agent.tools.vision.calibrate --write",
         "rows_file": str(args.rows.relative_to(ROOT)) if args.rows.is_relative_to(ROOT) else str(args.rows),
         "objective": "median |log(predicted / published)| over the calibration rows, grid search",
         "constants": {"compute": eff.compute, "bandwidth": eff.bandwidth, "kernel_overhead_s": eff.kernel_overhead_s},

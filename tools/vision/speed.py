@@ -13,7 +13,7 @@ GPUs, the gradient all-reduce not hidden behind backward. Precision: float32 run
 (cuDNN's default for convolutions, `torch.backends.cudnn.allow_tf32 = True`); bfloat16/float16 on the 16-bit
 tensor cores.
 
-The three efficiencies are fitted by `python -m tools.vision.calibrate` on published GPU measurements
+The three efficiencies are fitted by `python -m sizer_agent.tools.vision.calibrate` on published GPU measurements
 (`tests/vision/published.yaml`, calibration split) and stored with their errors in
 `tools/vision/data/calibration.json`; the held-out split is scored by the same script and by the tests.
 """
@@ -27,11 +27,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.catalog.models import Gpu
-from tools.perf.collectives import collective_time_s
-from tools.perf.efficiency import DEFAULT_EFFICIENCIES
-from tools.vision.estimate import VisionEstimate, optimizer_bytes
-from tools.vision.trace import OP_KINDS, OpRecord
+from sizer_agent.tools.catalog.models import Gpu
+from sizer_agent.tools.perf.collectives import collective_time_s
+from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES
+from sizer_agent.tools.vision.estimate import VisionEstimate, optimizer_bytes
+from sizer_agent.tools.vision.trace import OP_KINDS, OpRecord
 
 CALIBRATION_FILE = Path(__file__).resolve().parent / "data" / "calibration.json"
 # Optimizer step bytes per trainable parameter (fp32 states, foreach kernels): read param + grad (+ states),

@@ -13,7 +13,8 @@ from sizer_agent.cli.estimate_args import _positive_int, fraction, positive_floa
 
 NAME = "bench"
 ORDER = 40
-HELP = "benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), vision, compare"
+HELP = ("benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), vision, "
+        "compare, calibrate (a measurement against the estimate)")
 DESCRIPTION = """\
 Measure instead of guessing. Every result is a JSON file that records the full trial settings
 (model, revision, precision, lengths, concurrency, engine and version, GPU, driver), so two results are
@@ -80,7 +81,7 @@ def _progress(text: str) -> None:
 
 
 def _number_list(text: str, field: str, cast: Callable[[str], float], example: str) -> list[Any]:
-    from tools.errors import InputError
+    from sizer_agent.tools.errors import InputError
 
     try:
         values = [cast(part) for part in text.split(",") if part.strip()]
@@ -165,8 +166,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser, launching: bool = False
 
 
 def serve_settings(args: argparse.Namespace, base_url: str | None = None, launching: bool = False) -> Any:
-    from tools.bench.prompts import parse_length
-    from tools.bench.results import ServeSettings
+    from sizer_agent.tools.bench.prompts import parse_length
+    from sizer_agent.tools.bench.results import ServeSettings
 
     rates = _float_list(args.request_rate, "--request-rate") if args.request_rate else None
     concurrency = _int_list(args.concurrency, "--concurrency")
@@ -252,7 +253,7 @@ def _finish_serve(args: argparse.Namespace, result: Any, out: Path) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from tools.bench.serve import run_serve
+    from sizer_agent.tools.bench.serve import run_serve
 
     settings = serve_settings(args)
     out = args.out or default_out("serve")
@@ -309,7 +310,7 @@ def add_launch_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_launch(args: argparse.Namespace) -> int:
-    from tools.bench.vllm_launcher import LaunchError, LaunchSettings, launch_and_serve
+    from sizer_agent.tools.bench.vllm_launcher import LaunchError, LaunchSettings, launch_and_serve
 
     env = {}
     if args.cpu_env:
@@ -390,8 +391,8 @@ Needs: pip install 'sizer-agent[train]' (torch, transformers, peft, bitsandbytes
 
 
 def _lora_targets(text: str) -> list[str]:
-    from tools.errors import InputError
-    from tools.memory.training import LORA_TARGETS
+    from sizer_agent.tools.errors import InputError
+    from sizer_agent.tools.memory.training import LORA_TARGETS
 
     targets = [t.strip() for t in text.split(",") if t.strip()]
     unknown = [t for t in targets if t not in LORA_TARGETS]
@@ -443,8 +444,8 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from tools.bench.train import ModelShape, TrainSettings, run_train
-    from tools.errors import InputError
+    from sizer_agent.tools.bench.train import ModelShape, TrainSettings, run_train
+    from sizer_agent.tools.errors import InputError
 
     if args.model is not None and args.config is not None:
         raise InputError("--config", "give --model or --config, not both", "--model alone")
@@ -547,7 +548,7 @@ def add_micro_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_micro(args: argparse.Namespace) -> int:
-    from tools.bench.micro import MicroSettings, run_micro
+    from sizer_agent.tools.bench.micro import MicroSettings, run_micro
 
     settings = MicroSettings(
         gemm_size=args.gemm_size,
@@ -616,7 +617,7 @@ def _number(value: float | None) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from tools.bench.compare import compare_results, load_result
+    from sizer_agent.tools.bench.compare import compare_results, load_result
 
     comparison = compare_results(load_result(args.a), load_result(args.b))
     if args.json:
@@ -647,7 +648,7 @@ def add_calibrate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from tools.bench.compare import calibrate, load_result
+    from sizer_agent.tools.bench.compare import calibrate, load_result
 
     calibration = calibrate(
         load_result(args.result), gpu=args.gpu, model=args.model, tensor_parallel_size=args.tensor_parallel_size,
@@ -714,7 +715,7 @@ def add_vision_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_vision(args: argparse.Namespace) -> int:
-    from tools.bench.vision import VisionBenchSettings, run_vision_bench
+    from sizer_agent.tools.bench.vision import VisionBenchSettings, run_vision_bench
 
     settings = VisionBenchSettings(
         model=args.model, resolution=args.resolution, batch_size=args.batch_size, mode=args.mode,

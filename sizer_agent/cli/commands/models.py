@@ -6,16 +6,21 @@ import argparse
 import json
 
 from sizer_agent.cli.units import params
-from tools.model_loader import load_model, registry_entries
+from sizer_agent.tools.model_loader import load_model, registry_entries
 
 NAME = "models"
 ORDER = 15
 HELP = "list the bundled models (names usable with --model), with parameter counts and provenance"
 DESCRIPTION = """\
-The models the seed documents name, bundled with their config.json so that sizing works offline.
+The models the sizing guidance names (docs/method.md), bundled with their config.json so that sizing works offline.
 Any other model works too: pass a config.json path, a folder holding one, or a Hub id (org/name, with
 --revision) which is fetched once and cached. None of the bundled configs is tied to a Hub revision:
 each is reported as unpinned.
+
+"active" is what one token's matrix products use: the total minus the input embedding table (a lookup, not a
+product; with tied embeddings the same table is the output layer, so it counts) and, for a mixture of
+experts, minus the experts a token is not routed to. Llama 3.1 8B: 8.03 B total, 7.50 B active, the
+difference being its 128,256 x 4,096 embedding table.
 """
 
 
@@ -42,5 +47,7 @@ def run(args: argparse.Namespace) -> int:
     for row in rows:
         print(f"{row['aliases'][0]:<{name_w}}{row['id']:<{id_w}}{params(row['params_total']):>10}"
               f"{params(row['params_active']):>10}  {row['max_position_embeddings']:,}")
-    print("\nrevision: every bundled config is unpinned (not tied to a Hub commit)")
+    print("\nactive: parameters one token's matrix products use: the total minus the input embedding table (a lookup;")
+    print("        tied embeddings count, as the output layer) and, for MoE, minus the experts it is not routed to")
+    print("revision: every bundled config is unpinned (not tied to a Hub commit)")
     return 0

@@ -20,11 +20,11 @@ from sizer_agent.cli.estimate_args import (
 )
 from sizer_agent.i18n import Lang
 from sizer_agent.i18n import render as i18n_render
-from tools.catalog.models import UNIT_KINDS
-from tools.errors import InputError
-from tools.perf.estimate import PerfEstimate
-from tools.plan import RecommendResult
-from tools.recommend import RecommendRequest, recommend
+from sizer_agent.tools.catalog.models import UNIT_KINDS
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.perf.estimate import PerfEstimate
+from sizer_agent.tools.plan import RecommendResult
+from sizer_agent.tools.recommend import RecommendRequest, recommend
 
 NAME = "recommend"
 ORDER = 20

@@ -16,7 +16,7 @@ from sizer_agent.store import FORMAT, SessionStore, StoreError
 
 NAME = "sessions"
 ORDER = 40
-HELP = "list, show, export, import or delete stored interview sessions"
+HELP = "list, show, export, import, delete or salvage stored interview sessions"
 DESCRIPTION = f"""\
 Every interview is a session in one SQLite file (WAL journal; each answer is committed as it is given,
 so a crash loses nothing). The file is $SIZER_AGENT_DB, or --db, or sessions.db in the user data
@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
                 elif not sessions:
                     print(f"no sessions in {store.path}")
                 else:
+                    print(f"sessions in {store.path} (--db or $SIZER_AGENT_DB picks another file)")
                     for s in sessions:
                         print(f"{s['id']:>5}  {s['created'][:19].replace('T', ' ')}  {s['answers']:>3} answers  "
                               f"{printable(s['title'], one_line=True) or '(untitled)'}")

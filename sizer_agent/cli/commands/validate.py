@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tools.validation import run_validation
+from sizer_agent.tools.validation import BUNDLED_VALIDATION, run_validation
 
 NAME = "validate"
 ORDER = 90
@@ -18,13 +18,20 @@ and maximum absolute error per metric beside the targets:
   weights           vLLM 'Model loading took X GiB'                          median <= 2 %, max <= 5 %
   kv_cache_tokens   vLLM 'GPU KV cache size: N tokens'                       median <= 5 %, max <= 15 %
   training_peak     torchtune peak memory (allocator; context excluded)      median <= 20 %
-Exit code 1 when a target is missed.
+The published measurements ship with the package (their sources: README.md in that folder); --path checks
+another folder with the same layout (param_counts.json, vllm_memory_cases.json, training_memory_cases.json,
+configs/<name>/config.json). Exit code 1 when a target is missed.
+
+examples:
+  sizer-agent validate                       the bundled set, as tables
+  sizer-agent validate --json                the same as JSON (cases, then summary per metric)
+  sizer-agent validate --path my-cases/      your own measurements, same layout
 """
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--path", type=Path, default=Path("../shared/validation"),
-                        help="validation folder (default: ../shared/validation)")
+    parser.add_argument("--path", type=Path, default=BUNDLED_VALIDATION,
+                        help="validation folder (default: the published set bundled with the package)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
