@@ -211,6 +211,10 @@ def worth_a_quote(result: RecommendResult) -> Plan | None:
     budget = result.scope.budget_eur
     if result.status != "over_budget" or budget is None:
         return None
-    candidates = [p for p in result.alternatives
-                  if p.purchase.how == "quote" and p.purchase.cards_eur is not None and p.purchase.cards_eur < budget]
+    # every configuration that serves the load in scope, not only the few alternatives listed: the cheapest
+    # server on quote may not be among them (its price is unknown, so it does not rank)
+    units = set(result.scope.units)
+    candidates = [p for p in [*result.alternatives, *result.options]
+                  if p.fits and p.purchase.how == "quote" and p.purchase.cards_eur is not None
+                  and p.purchase.cards_eur < budget and (not units or p.purchase.unit in units)]
     return min(candidates, key=lambda p: p.purchase.cards_eur or 0.0, default=None)

@@ -234,3 +234,20 @@ def test_over_budget_names_an_on_quote_server_whose_cards_alone_fit_the_budget()
     assert "Worth a quote" in text and "SRV-RTXPRO6000-SE" in text
     # only the TPOT target was assumed: the assumption says so, and does not claim no target was given
     assert "no TPOT target was given" in text and "no latency target was given" not in text
+
+
+def test_worth_a_quote_looks_past_the_listed_alternatives() -> None:
+    """70 B fp8 for 20 users, 800 ms TTFT, 80 k€, rack servers: the listed alternatives are priced HGX nodes
+    and one unpriced MI300X; the RTX PRO 6000 server that serves the load is not among them, yet its 8 cards
+    alone (USD 8,565 list each) cost less than the budget — the advice must still name it."""
+    from sizer_agent.advice import summary, worth_a_quote
+
+    workload = EstimateRequest(model="llama-3.1-70b", quantization="fp8", input_len=3072, output_len=400,
+                               concurrency=20, max_model_len=4096)
+    result = run(workload=workload, units=["server", "node", "rack"], deployment="server", budget_eur=80_000,
+                 ecc_required=True, slo_ttft_ms=800, slo_tpot_ms=50, slo_assumed=["tpot"], engine="vllm")
+    assert result.status == "over_budget"
+    hint = worth_a_quote(result)
+    assert hint is not None and hint.offer_id == "SRV-RTXPRO6000-SE" and hint.fits
+    assert hint.purchase.cards_eur is not None and hint.purchase.cards_eur < 80_000
+    assert "Worth a quote" in " ".join(summary(result, "en"))
