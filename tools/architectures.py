@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from tools.errors import InputError
 from tools.messages import Msg
-from tools.model_spec import AttentionKind, LayerParams, MLASpec, ModelSpec, MoESpec
+from tools.model_spec import CEILINGS, MAX_HIDDEN, AttentionKind, LayerParams, MLASpec, ModelSpec, MoESpec
 
 KNOWN_TYPES = {
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi", "phi3",
@@ -51,9 +51,10 @@ class _Reader:
         for name in (key, *alternatives):
             value = self.config.get(name)
             if value is not None:
-                if not isinstance(value, int | float) or value < 0:
-                    raise InputError(f"{self.where}.{name}", f"must be a non-negative number, got {value!r}")
-                return int(value)
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise InputError(f"{self.where}.{name}", f"must be a whole number >= 0, got {value!r}")
+                _check_ceiling(name, value, self.where)
+                return value
         raise InputError(
             f"{self.where}.{key}",
             "missing from the model config",
@@ -93,21 +94,72 @@ _POSITIVE_KEYS = {
 }
 
 
+def _check_ceiling(key: str, value: int, where: str) -> None:
+    ceiling = CEILINGS.get(key)
+    if ceiling is not None and value > ceiling[0]:
+        raise InputError(f"{where}.{key}", f"{value:,} is beyond any published model ({ceiling[1]})",
+                         f"at most {ceiling[0]:,}")
+
+
+# rope_scaling keys that are ratios or lengths: finite and > 0 (a negative or zero factor scales nothing)
+_ROPE_POSITIVE = ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings")
+_MAX_ROPE_FACTOR = 1024  # published RoPE scaling factors go up to 40 (DeepSeek V3 YaRN)
+
+
+def _check_rope(config: dict[str, Any], where: str) -> None:
+    rope = config.get("rope_scaling")
+    if rope is None:
+        return
+    if not isinstance(rope, dict):
+        raise InputError(f"{where}.rope_scaling", f"must be an object, got {type(rope).__name__}")
+    for key in _ROPE_POSITIVE:
+        value = rope.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise InputError(f"{where}.rope_scaling.{key}", f"must be a number > 0, got {value!r}")
+        if key == "factor" and value > _MAX_ROPE_FACTOR:
+            raise InputError(f"{where}.rope_scaling.factor", f"{value} is beyond any published model (40 at most)",
+                             f"at most {_MAX_ROPE_FACTOR}")
+    theta = config.get("rope_theta")
+    if theta is not None and (isinstance(theta, bool) or not isinstance(theta, int | float) or not theta > 0):
+        raise InputError(f"{where}.rope_theta", f"must be a number > 0, got {theta!r}")
+
+
 def _check_numbers(config: dict[str, Any], where: str) -> None:
     for key in _INT_KEYS:
         value = config.get(key)
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value > 10**12:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InputError(f"{where}.{key}", f"must be a whole number >= 0, got {value!r}")
         if key in _POSITIVE_KEYS and value == 0:
             raise InputError(f"{where}.{key}", "must be > 0")
+        _check_ceiling(key, value, where)
+    _check_rope(config, where)
     for key in ("layer_types", "mlp_only_layers", "no_rope_layers"):
         value = config.get(key)
         if value is not None and not isinstance(value, list):
             raise InputError(f"{where}.{key}", f"must be a list, got {type(value).__name__}")
     if config.get("model_type") is not None and not isinstance(config.get("model_type"), str):
         raise InputError(f"{where}.model_type", "must be a string")
+
+
+_VISION_SIZES = {"patch_size": 4096, "image_size": 1 << 16, "num_channels": 64, "projector_input_dim": MAX_HIDDEN,
+                 "projector_output_dim": MAX_HIDDEN}  # fmt: skip
+
+
+def _check_vision(vision: dict[str, Any], config: dict[str, Any]) -> None:
+    """The vision tower's sizes: whole numbers > 0 (a patch of 0 pixels divides by zero), ratios in (0, 1]."""
+    for key, ceiling in (*_VISION_SIZES.items(), ("spatial_merge_size", 64)):
+        source = config if key == "spatial_merge_size" else vision
+        value = source.get(key)
+        where = "config" if source is config else "config.vision_config"
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= ceiling):
+            raise InputError(f"{where}.{key}", f"must be a whole number in 1..{ceiling:,}, got {value!r}")
+    ratio = vision.get("pixel_shuffle_ratio")
+    if ratio is not None and (isinstance(ratio, bool) or not isinstance(ratio, int | float) or not 0 < ratio <= 1):
+        raise InputError("config.vision_config.pixel_shuffle_ratio", f"must be in (0, 1], got {ratio!r}")
 
 
 def _text_config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -203,6 +255,7 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
     _check_numbers(text, cfg.where)
     if vision is not None:
         _check_numbers(vision, "config.vision_config")
+        _check_vision(vision, config)
     model_type = str(text.get("model_type") or config.get("model_type") or "")
     architecture = str((config.get("architectures") or [model_type or "unknown"])[0])
     warnings: list[Msg] = []
@@ -284,6 +337,9 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
     experts = int(cfg.get("num_local_experts") or cfg.get("num_experts") or cfg.get("n_routed_experts") or 0)
     if experts > 1:
         top_k = int(cfg.get("num_experts_per_tok") or cfg.get("experts_per_token") or 2)
+        if top_k > experts:
+            raise InputError(f"{cfg.where}.num_experts_per_tok",
+                             f"{top_k} experts per token of only {experts} experts", f"1..{experts}")
         expert_width = int(cfg.get("moe_intermediate_size") or intermediate)
         shared_width = int(cfg.get("shared_expert_intermediate_size") or 0)
         if cfg.get("n_shared_experts"):
@@ -382,5 +438,8 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
     except ValidationError as error:
         first = error.errors()[0]
         key = ".".join(str(p) for p in first["loc"])
-        raise InputError(f"{cfg.where}.{key}", first["msg"]) from None
+        message = str(first["msg"]).removeprefix("Value error, ")
+        if ": " in message and not key:  # a model validator names its own key
+            key, message = message.split(": ", 1)
+        raise InputError(f"{cfg.where}.{key}" if key else cfg.where, message) from None
 
