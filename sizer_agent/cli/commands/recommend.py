@@ -20,11 +20,13 @@ from sizer_agent.cli.estimate_args import (
 )
 from sizer_agent.i18n import Lang
 from sizer_agent.i18n import render as i18n_render
+from tools.catalog import load_catalog
 from tools.catalog.models import UNIT_KINDS
 from tools.errors import InputError
+from tools.model_loader import load_model
 from tools.perf.estimate import PerfEstimate
 from tools.plan import RecommendResult
-from tools.recommend import RecommendRequest, recommend
+from tools.recommend import PRECISION_CHOICES, RecommendRequest, recommend
 
 NAME = "recommend"
 ORDER = 20
@@ -121,6 +123,10 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
     if args.top < 1:
         raise InputError("--top", f"must be at least 1, got {args.top}", ">= 1")
     precisions = [p.strip() for p in (args.precisions or "").split(",") if p.strip()]
+    unknown = [p for p in precisions if p.lower() not in PRECISION_CHOICES]
+    if unknown or (args.precisions is not None and not precisions):
+        raise InputError("--precisions", f"unknown weight format {unknown[0]!r}" if unknown else "empty list",
+                         ", ".join(PRECISION_CHOICES))
     units = list(args.units) or list(DEPLOYMENT_UNITS.get(args.deployment or "", ()))
     vision = args.task == "vision"
     if not vision:
@@ -204,6 +210,10 @@ def render_perf(perf: PerfEstimate) -> str:
 
 def run(args: argparse.Namespace) -> int:
     request = request_from(args)
+    # the inputs are read and checked before the progress line: a bad one is the only line printed
+    load_catalog(request.catalog)
+    if request.workload is not None:
+        load_model(request.workload.model, request.workload.revision)
     print("sizing every offer…", file=sys.stderr)
     result = recommend(request)
     if args.json:
