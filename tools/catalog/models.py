@@ -237,7 +237,7 @@ class Offer(_Strict):
         return [key for f in figures if f is not None for key in f.src]
 
 
-def _eur(eur: _Figure | None, usd: _Figure | None, eur_per_usd: float) -> float | None:
+def _eur(eur: PositiveFigure | None, usd: PositiveFigure | None, eur_per_usd: float) -> float | None:
     if eur is not None:
         return eur.value
     return None if usd is None else usd.value * eur_per_usd
