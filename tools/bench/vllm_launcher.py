@@ -26,6 +26,7 @@ from tools.bench.results import LaunchInfo, ServeResult, ServeSettings, VllmStar
 from tools.bench.serve import run_serve
 from tools.bench.vllm_log import parse_startup_memory
 from tools.errors import InputError
+from tools.input_files import write_atomic
 
 
 class LaunchError(RuntimeError):
@@ -225,5 +226,5 @@ def launch_and_serve(
         server.stop()
     result.launch = server.launch_info()
     if out is not None:
-        out.write_text(result.model_dump_json(indent=2))
+        write_atomic(out, result.model_dump_json(indent=2), "--out")
     return result
