@@ -76,6 +76,7 @@ _INT_KEYS = (
     "n_shared_experts", "first_k_dense_replace", "moe_layer_freq", "decoder_sparse_step", "kv_lora_rank",
     "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "sliding_window", "attention_chunk_size",
     "interleave_moe_layer_step", "intermediate_size_mlp", "sliding_window_pattern", "max_window_layers",
+    "no_rope_layer_interval",
 )  # fmt: skip
 _POSITIVE_KEYS = {
     "hidden_size",
@@ -91,6 +92,7 @@ _POSITIVE_KEYS = {
     "decoder_sparse_step",
     "interleave_moe_layer_step",
     "sliding_window_pattern",
+    "no_rope_layer_interval",
 }
 
 
@@ -137,10 +139,19 @@ def _check_numbers(config: dict[str, Any], where: str) -> None:
             raise InputError(f"{where}.{key}", "must be > 0")
         _check_ceiling(key, value, where)
     _check_rope(config, where)
-    for key in ("layer_types", "mlp_only_layers", "no_rope_layers"):
+    for key in ("layer_types", "mlp_only_layers", "no_rope_layers", "architectures"):
         value = config.get(key)
         if value is not None and not isinstance(value, list):
             raise InputError(f"{where}.{key}", f"must be a list, got {type(value).__name__}")
+    for key in ("mlp_only_layers", "no_rope_layers"):
+        value = config.get(key) or []
+        if not all(type(item) is int and 0 <= item <= CEILINGS["num_hidden_layers"][0] for item in value):
+            raise InputError(f"{where}.{key}", "must be a list of layer numbers")
+    if not all(isinstance(item, str) for item in config.get("architectures") or []):
+        raise InputError(f"{where}.architectures", "must be a list of class names")
+    for key in ("torch_dtype", "dtype"):
+        if config.get(key) is not None and not isinstance(config[key], str):
+            raise InputError(f"{where}.{key}", f"must be a dtype name, got {config[key]!r}")
     if config.get("model_type") is not None and not isinstance(config.get("model_type"), str):
         raise InputError(f"{where}.model_type", "must be a string")
 
@@ -192,7 +203,9 @@ def _attention_kinds(cfg: _Reader, model_type: str, num_layers: int) -> list[tup
         # Llama 4: every 4th layer is global (no RoPE); the others attend within chunks.
         chunk = cfg.get("attention_chunk_size")
         interval = int(cfg.get("no_rope_layer_interval", 4))
-        no_rope = cfg.get("no_rope_layers") or [int((i + 1) % interval != 0) for i in range(num_layers)]
+        no_rope = cfg.get("no_rope_layers") or []
+        if len(no_rope) != num_layers:
+            no_rope = [int((i + 1) % interval != 0) for i in range(num_layers)]
         return [("chunked", chunk) if (chunk and no_rope[i]) else ("full", None) for i in range(num_layers)]
     use_sliding = cfg.get("use_sliding_window", model_type in {"mistral", "mixtral", "phi3"})
     if window and use_sliding:

@@ -39,6 +39,7 @@ CEILINGS: dict[str, tuple[int, str]] = {
     "decoder_sparse_step": (MAX_LAYERS, "at most the number of layers"),
     "interleave_moe_layer_step": (MAX_LAYERS, "at most the number of layers"),
     "sliding_window_pattern": (MAX_LAYERS, "at most the number of layers"),
+    "no_rope_layer_interval": (MAX_LAYERS, "at most the number of layers"),
     "hidden_size": (MAX_HIDDEN, "the widest published model has hidden_size 16,384"),
     "n_embd": (MAX_HIDDEN, "the widest published model has hidden_size 16,384"),
     "d_model": (MAX_HIDDEN, "the widest published model has hidden_size 16,384"),
