@@ -6,7 +6,6 @@ The validation folder holds `param_counts.json`, `vllm_memory_cases.json` and
 
 from __future__ import annotations
 
-import json
 import statistics
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from pydantic import BaseModel
 from tools.architectures import spec_from_config
 from tools.errors import InputError
 from tools.estimate import EstimateRequest, estimate
+from tools.input_files import read_json
 from tools.memory.runtime import GiB
 
 # Targets of the estimator (issue "memory estimator", done-when).
@@ -69,10 +69,7 @@ def flags_to_fields(args: list[str]) -> dict[str, Any]:
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as error:
-        raise InputError("path", f"cannot read {path}: {error}") from None
+    data = read_json(path, "path")
     if not isinstance(data, list):
         raise InputError("path", f"{path} must hold a JSON list of cases")
     return data
@@ -86,10 +83,9 @@ def _error(case: str, metric: str, expected: float, predicted: float, note: str 
 
 def _config(directory: Path, name: str) -> dict[str, Any]:
     path = directory / "configs" / name / "config.json"
-    try:
-        data: dict[str, Any] = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as error:
-        raise InputError("path", f"cannot read {path}: {error}") from None
+    data = read_json(path, "path")
+    if not isinstance(data, dict):
+        raise InputError("path", f"{path} must hold a JSON object")
     return data
 
 
