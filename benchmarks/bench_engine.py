@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sizer_agent.agent.engine import DeterministicEngine
 from sizer_agent.agent.planning import estimate_arguments
 from sizer_agent.store import SessionStore
-from tools.registry import default_registry
+from sizer_agent.tools.registry import default_registry
 
 SCRIPT = [
     "Acme", "service en ligne", "Llama 3.1 70B Instruct en fp8, contexte 8k, 32 utilisateurs", "2k / 512",
@@ -81,7 +81,7 @@ def main() -> None:
     registry = default_registry()
     if "estimate_memory" not in registry:
         raise SystemExit(f"estimate_memory unavailable: {registry.unavailable['estimate_memory']}")
-    from tools.estimate import EstimateRequest, estimate
+    from sizer_agent.tools.estimate import EstimateRequest, estimate
 
     engine = DeterministicEngine(registry, lang="fr")
     engine.start()

@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.estimate import EstimateRequest, estimate
-from tools.model_loader import load_model
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.model_loader import load_model
 
 MODELS = ["llama-3.1-8b", "llama-3.1-70b", "mixtral-8x7b", "deepseek-v3", "gpt-oss-120b", "gemma-3-27b", "qwen3-32b"]
 GRID = list(itertools.product(

@@ -17,11 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.catalog import load_catalog
-from tools.catalog.loader import _load
-from tools.estimate import EstimateRequest, estimate
-from tools.model_loader import load_model
-from tools.recommend import RecommendRequest, recommend
+from sizer_agent.tools.catalog import load_catalog
+from sizer_agent.tools.catalog.loader import _load
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.recommend import RecommendRequest, recommend
 
 
 def median_ms(fn: object, runs: int) -> float:

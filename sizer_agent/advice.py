@@ -15,8 +15,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from sizer_agent.i18n import Lang, MissingTranslation, render
-from tools.messages import Msg
-from tools.plan import Change, Plan, RecommendResult
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.plan import Change, Plan, RecommendResult
 
 
 def load(result: dict[str, Any] | RecommendResult | None) -> RecommendResult | None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sizer_agent.i18n import LANGS, MissingTranslation, catalogue, long_date, number, render
-from tools.messages import Msg
+from sizer_agent.tools.messages import Msg
 
 
 def _fields(text: str) -> set[tuple[str, str]]:

@@ -4,6 +4,6 @@ This package never imports `sizer_agent`, `textual` or `vllm` (tests/test_import
 hardware-bound imports (`pynvml`, `torch`) happen lazily inside the functions that need them.
 """
 
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 __all__ = ["InputError"]

@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tools.errors import InputError
-from tools.messages import Msg
-from tools.model_spec import CEILINGS, MAX_HIDDEN, AttentionKind, LayerParams, MLASpec, ModelSpec, MoESpec
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_spec import CEILINGS, MAX_HIDDEN, AttentionKind, LayerParams, MLASpec, ModelSpec, MoESpec
 
 KNOWN_TYPES = {
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi", "phi3",

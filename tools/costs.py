@@ -11,9 +11,9 @@ The assumptions (period, utilisation, EUR/kWh, PUE, EUR/USD) come from the catal
 
 from __future__ import annotations
 
-from tools.catalog.models import Catalog, Gpu, Offer, Platform
-from tools.errors import InputError
-from tools.plan import Costs, Purchase
+from sizer_agent.tools.catalog.models import Catalog, Gpu, Offer, Platform
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.plan import Costs, Purchase
 
 HOURS_PER_YEAR = 8760
 DEFAULT_HOST_W = 350.0  # per 8 GPUs when a platform states no host power (dual-socket host class; assumption)

@@ -10,18 +10,18 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from tools.errors import InputError
-from tools.memory.activations import inference_activation_bytes
-from tools.memory.kv_cache import kv_cache_bytes, kv_cache_bytes_per_token
-from tools.memory.runtime import GiB, RuntimeItem, cuda_context, workspace_bytes
-from tools.memory.training import LORA_TARGETS, TrainingMemory, TrainingSettings, training_memory
-from tools.memory.vllm_profile import VllmProfile, default_scheduler_limits, vllm_profile
-from tools.memory.weights import weight_bytes, weight_bytes_per_stage
-from tools.messages import Msg
-from tools.model_loader import load_model
-from tools.model_spec import ModelSpec
-from tools.parallelism import CAPACITY_NOTE, ParallelismPlan, plan_parallelism
-from tools.quantization import QUANTIZATION_CHOICES, kv_dtype_bytes, resolve_dtype, weight_format
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.memory.activations import inference_activation_bytes
+from sizer_agent.tools.memory.kv_cache import kv_cache_bytes, kv_cache_bytes_per_token
+from sizer_agent.tools.memory.runtime import GiB, RuntimeItem, cuda_context, workspace_bytes
+from sizer_agent.tools.memory.training import LORA_TARGETS, TrainingMemory, TrainingSettings, training_memory
+from sizer_agent.tools.memory.vllm_profile import VllmProfile, default_scheduler_limits, vllm_profile
+from sizer_agent.tools.memory.weights import weight_bytes, weight_bytes_per_stage
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.model_spec import ModelSpec
+from sizer_agent.tools.parallelism import CAPACITY_NOTE, ParallelismPlan, plan_parallelism
+from sizer_agent.tools.quantization import QUANTIZATION_CHOICES, kv_dtype_bytes, resolve_dtype, weight_format
 
 MAX_TOKENS = 10_000_000  # beyond any published context window: rejects typos like 8e9
 MAX_GPU_GIB = 4096.0
@@ -150,7 +150,7 @@ def _gpu_memory(request: EstimateRequest) -> tuple[int | None, str | None]:
     if request.gpu is None:
         return None, None
     try:
-        from tools.catalog import load_catalog  # the hardware catalogue; optional at this layer
+        from sizer_agent.tools.catalog import load_catalog  # the hardware catalogue; optional at this layer
     except ImportError:
         raise InputError("gpu", "the hardware catalogue is not installed", "use --gpu-memory-gib") from None
     gpu = load_catalog().gpu(request.gpu)

@@ -12,16 +12,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from tools.catalog import Catalog, Gpu, Offer, Platform
-from tools.costs import budget_cost, costs, power_w, purchase
-from tools.errors import InputError
-from tools.estimate import EstimateRequest, EstimateResult, estimate
-from tools.knobs import zero_for
-from tools.messages import Msg
-from tools.model_spec import ModelSpec
-from tools.perf.estimate import PerfEstimate, estimate_perf
-from tools.perf.shape import ModelShape
-from tools.plan import (
+from sizer_agent.tools.catalog import Catalog, Gpu, Offer, Platform
+from sizer_agent.tools.costs import budget_cost, costs, power_w, purchase
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.estimate import EstimateRequest, EstimateResult, estimate
+from sizer_agent.tools.knobs import zero_for
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_spec import ModelSpec
+from sizer_agent.tools.perf.estimate import PerfEstimate, estimate_perf
+from sizer_agent.tools.perf.shape import ModelShape
+from sizer_agent.tools.plan import (
     HostRequirement,
     Knob,
     MemoryPlan,
@@ -32,7 +32,7 @@ from tools.plan import (
     ServingPerf,
     TrainingPerf,
 )
-from tools.system_sizing import SystemRequest, graphics_issue, size_system
+from sizer_agent.tools.system_sizing import SystemRequest, graphics_issue, size_system
 
 # Text bytes per token, to turn a dataset size into tokens: "one token generally corresponds to ~4
 # characters of text for common English text" (OpenAI, "What are tokens and how to count them?").

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 # A config.json is a few kB, a catalogue ~200 kB, a session export with a benchmark a few MB.
 MAX_BYTES = 16 * 2**20

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tools.estimate import EstimateRequest
-from tools.messages import Msg
-from tools.plan import Knob, KnobCode
+from sizer_agent.tools.estimate import EstimateRequest
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.plan import Knob, KnobCode
 
 Step = tuple[Knob, Callable[[EstimateRequest], EstimateRequest | None]]  # None: the change does not apply
 

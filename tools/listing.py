@@ -39,7 +39,7 @@ class ModelList(BaseModel):
 def list_models(query: ModelQuery) -> ModelList:
     """List the models bundled with the tools (usable offline as `model` by estimate_memory and recommend),
     with parameter counts, context length and provenance. Any other Hub id or config.json works too."""
-    from tools.model_loader import load_model, registry_entries
+    from sizer_agent.tools.model_loader import load_model, registry_entries
 
     needle = (query.search or "").casefold()
     rows: list[ModelRow] = []
@@ -92,7 +92,7 @@ class OfferList(BaseModel):
 def list_offers(query: OfferQuery) -> OfferList:
     """List the catalogue offers that recommend ranks: what a customer can buy, rent or ask a quote for, with
     GPU, configurations sold, price in euros (converted at the catalogue's rate), price date and sources."""
-    from tools.catalog import load_catalog
+    from sizer_agent.tools.catalog import load_catalog
 
     catalog = load_catalog(None if query.catalog is None else Path(query.catalog))
     if query.gpu is not None:

@@ -18,11 +18,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from tools.architectures import spec_from_config
-from tools.errors import InputError
-from tools.input_files import parse_json, read_json
-from tools.messages import Msg
-from tools.model_spec import ModelSpec
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import parse_json, read_json
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_spec import ModelSpec
 
 MAX_CONFIG_BYTES = 4 * 2**20  # the largest published config.json is ~100 kB (with an id2label table)
 MAX_HEADER_BYTES = 100 * 2**20  # safetensors spec: a header is at most 100 MB
@@ -34,7 +34,7 @@ _DTYPE_BYTES = {"F64": 8, "I64": 8, "U64": 8, "F32": 4, "I32": 4, "U32": 4, "F16
 
 
 def _data_dir() -> Path:
-    return Path(str(resources.files("tools") / "data" / "models"))
+    return Path(str(resources.files("sizer_agent.tools") / "data" / "models"))
 
 
 @cache

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field, field_validator, model_validator
 
-from tools.messages import Msg
+from sizer_agent.tools.messages import Msg
 
 AttentionKind = Literal["full", "sliding", "chunked", "mla", "none"]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from tools.errors import InputError
-from tools.messages import Msg
-from tools.model_spec import ModelSpec
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_spec import ModelSpec
 
 
 class ParallelismPlan(BaseModel):

@@ -13,9 +13,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.estimate import EstimateRequest
-from tools.messages import Msg
-from tools.vision.estimate import VisionRequest
+from sizer_agent.tools.estimate import EstimateRequest
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.vision.estimate import VisionRequest
 
 UnitKind = Literal["workstation", "server", "node", "rack", "cloud"]
 KnobCode = Literal[

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 TensorKind = Literal["attention", "mlp", "experts", "shared_experts", "router", "embedding", "lm_head", "small"]
 LINEAR: frozenset[str] = frozenset({"attention", "mlp", "experts", "shared_experts"})

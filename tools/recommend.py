@@ -22,15 +22,15 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from tools.catalog import Catalog, Offer, load_catalog
-from tools.costs import budget_cost
-from tools.estimate import EstimateRequest, estimate
-from tools.evaluate import Context, evaluate, splits
-from tools.knobs import cumulative, fewer_users, knob, practitioner_defaults, single
-from tools.messages import Msg
-from tools.model_loader import load_model
-from tools.model_spec import ModelSpec
-from tools.plan import (
+from sizer_agent.tools.catalog import Catalog, Offer, load_catalog
+from sizer_agent.tools.costs import budget_cost
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.evaluate import Context, evaluate, splits
+from sizer_agent.tools.knobs import cumulative, fewer_users, knob, practitioner_defaults, single
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.model_spec import ModelSpec
+from sizer_agent.tools.plan import (
     BudgetVerdict,
     Change,
     Knob,
@@ -41,8 +41,8 @@ from tools.plan import (
     Status,
     UnitKind,
 )
-from tools.quantization import QUANTIZATION_CHOICES
-from tools.vision.estimate import VisionRequest
+from sizer_agent.tools.quantization import QUANTIZATION_CHOICES
+from sizer_agent.tools.vision.estimate import VisionRequest
 
 MAX_ALTERNATIVES = 3
 _DTYPE_CHOICES = ("bf16", "fp16", "bfloat16", "float16", "fp32", "float32", "auto")
@@ -353,7 +353,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     latency at the load, cost per token or per image) and say why each rejected configuration fails: the
     plan, its alternatives, the budget verdict and every option evaluated. Call it after estimate_memory."""
     if request.vision is not None:
-        from tools.recommend_vision import recommend_vision
+        from sizer_agent.tools.recommend_vision import recommend_vision
 
         return recommend_vision(request)
     assert request.workload is not None

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tools.catalog import Catalog, Gpu, Offer, Platform, load_catalog
-from tools.costs import budget_cost, costs, power_w, purchase
-from tools.evaluate import DEFAULT_CHECKPOINT_INTERVAL_MIN, DEFAULT_HEADROOM, DEFAULT_STORAGE_WRITE_GBS
-from tools.knobs import knob
-from tools.messages import Msg
-from tools.plan import (
+from sizer_agent.tools.catalog import Catalog, Gpu, Offer, Platform, load_catalog
+from sizer_agent.tools.costs import budget_cost, costs, power_w, purchase
+from sizer_agent.tools.evaluate import DEFAULT_CHECKPOINT_INTERVAL_MIN, DEFAULT_HEADROOM, DEFAULT_STORAGE_WRITE_GBS
+from sizer_agent.tools.knobs import knob
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.plan import (
     Change,
     HostRequirement,
     Knob,
@@ -34,9 +34,9 @@ from tools.plan import (
     Status,
     VisionPerf,
 )
-from tools.system_sizing import SystemRequest, size_system
-from tools.vision.estimate import BATCHNORM_MIN_BATCH, VisionEstimate, VisionRequest, estimate_vision
-from tools.vision.speed import vision_speed
+from sizer_agent.tools.system_sizing import SystemRequest, size_system
+from sizer_agent.tools.vision.estimate import BATCHNORM_MIN_BATCH, VisionEstimate, VisionRequest, estimate_vision
+from sizer_agent.tools.vision.speed import vision_speed
 
 MAX_BATCH_HALVINGS = 3
 
@@ -71,7 +71,7 @@ def _checkpoint(ctx: VisionContext, est: VisionEstimate, platform: Platform) -> 
 def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platform, num_gpus: int, units: int,
                     stated: VisionRequest, knobs: list[Knob]) -> Plan:
     """The plan of one configuration for a vision job, fitting or not, with every reason."""
-    from tools.evaluate import _scope_reasons  # shared rules: graphics, ECC, power, rack space
+    from sizer_agent.tools.evaluate import _scope_reasons  # shared rules: graphics, ECC, power, rack space
 
     ctx.evaluated += 1
     request = stated.model_copy(update={"gpus": num_gpus, "gpu": gpu.id, "gpu_memory_gib": None})
@@ -133,7 +133,7 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
 def _offer_plans(ctx: VisionContext, offer: Offer, stated: VisionRequest, knobs: list[Knob]) -> list[Plan]:
     """The smallest configuration of one offer: memory per GPU does not change with more of the same card
     (data parallelism), and power or rack space only grow with it — the smallest decides whether it fits."""
-    from tools.recommend import _configurations
+    from sizer_agent.tools.recommend import _configurations
 
     gpu, platform = ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(offer.platform)
     configurations = _configurations(offer, platform.max_gpus.value)
@@ -167,7 +167,7 @@ def _smaller_batches(stated: VisionRequest, batchnorm: bool) -> list[tuple[list[
 
 def recommend_vision(request: object) -> RecommendResult:
     """`recommend` for a `RecommendRequest` whose `vision` is set (see tools.recommend)."""
-    from tools.recommend import (
+    from sizer_agent.tools.recommend import (
         RecommendRequest,
         _alternatives,
         _assumptions,

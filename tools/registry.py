@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 ToolFunction = Callable[..., BaseModel]
 
@@ -251,55 +251,55 @@ class ToolRegistry:
 # The tools of this product, each a reference to its function (imported when first called).
 
 def _estimate_memory() -> Callable[..., BaseModel]:
-    from tools.estimate import estimate
+    from sizer_agent.tools.estimate import estimate
 
     return estimate
 
 
 def _estimate_vision() -> Callable[..., BaseModel]:
-    from tools.vision.estimate import estimate_vision
+    from sizer_agent.tools.vision.estimate import estimate_vision
 
     return estimate_vision
 
 
 def _recommend() -> Callable[..., BaseModel]:
-    from tools.recommend import recommend
+    from sizer_agent.tools.recommend import recommend
 
     return recommend
 
 
 def _size_system() -> Callable[..., BaseModel]:
-    from tools.system_sizing import size_system_tool
+    from sizer_agent.tools.system_sizing import size_system_tool
 
     return size_system_tool
 
 
 def _list_models() -> Callable[..., BaseModel]:
-    from tools.listing import list_models
+    from sizer_agent.tools.listing import list_models
 
     return list_models
 
 
 def _list_offers() -> Callable[..., BaseModel]:
-    from tools.listing import list_offers
+    from sizer_agent.tools.listing import list_offers
 
     return list_offers
 
 
 def _compare_bench() -> Callable[..., BaseModel]:
-    from tools.bench.compare import compare_bench
+    from sizer_agent.tools.bench.compare import compare_bench
 
     return compare_bench
 
 
 def _calibrate_bench() -> Callable[..., BaseModel]:
-    from tools.bench.compare import calibrate_bench
+    from sizer_agent.tools.bench.compare import calibrate_bench
 
     return calibrate_bench
 
 
 def _bench_serve() -> Callable[..., BaseModel]:
-    from tools.bench.serve import bench_serve
+    from sizer_agent.tools.bench.serve import bench_serve
 
     return bench_serve
 

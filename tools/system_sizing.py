@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.catalog.models import Gpu, Platform
-from tools.messages import Msg
+from sizer_agent.tools.catalog.models import Gpu, Platform
+from sizer_agent.tools.messages import Msg
 
 GB = 1e9
 
@@ -167,7 +167,7 @@ def size_system_tool(request: SystemSizingRequest) -> SystemSizing:
     lacks. Call it with the per-GPU memory and weight bytes from estimate_memory."""
     from pathlib import Path
 
-    from tools.catalog import load_catalog
+    from sizer_agent.tools.catalog import load_catalog
 
     catalog = load_catalog(None if request.catalog is None else Path(request.catalog))
     gpu = None if request.gpu is None else catalog.gpu(request.gpu)

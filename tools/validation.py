@@ -12,11 +12,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tools.architectures import spec_from_config
-from tools.errors import InputError
-from tools.estimate import EstimateRequest, estimate
-from tools.input_files import read_json
-from tools.memory.runtime import GiB
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.input_files import read_json
+from sizer_agent.tools.memory.runtime import GiB
 
 # Targets of the estimator (issue "memory estimator", done-when).
 TARGETS = {

@@ -49,7 +49,7 @@ from sizer_agent.agent.understanding import (
 from sizer_agent.agent.understanding.answers import yes_or_no
 from sizer_agent.agent.understanding.reading import ANSWER_RULE
 from sizer_agent.i18n import render
-from tools.registry import ToolOutcome, ToolRegistry, default_registry
+from sizer_agent.tools.registry import ToolOutcome, ToolRegistry, default_registry
 
 EventSink = Callable[[Any], None]
 # A message is a pasted brief, restated field by field, when it is this long and names this many fields.
@@ -408,7 +408,7 @@ def bundled_model_names() -> list[str]:
 @functools.lru_cache(maxsize=1)
 def _bundled_model_names() -> tuple[str, ...]:
     try:
-        from tools.model_loader import list_models
+        from sizer_agent.tools.model_loader import list_models
     except ImportError:
         return ()
     try:

@@ -15,8 +15,8 @@ from sizer_agent import advice
 from sizer_agent.agent.planning import sized_concurrency
 from sizer_agent.agent.profile import WorkloadProfile
 from sizer_agent.i18n import Lang, render
-from tools.messages import Msg
-from tools.registry import ToolOutcome, ToolRegistry
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.registry import ToolOutcome, ToolRegistry
 
 _PARTS = ("weights", "kv_cache", "activations", "gradients", "optimizer", "runtime")
 

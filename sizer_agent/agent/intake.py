@@ -33,7 +33,7 @@ from sizer_agent.agent.understanding import (
     parse_for_question,
     parse_message,
 )
-from tools.registry import ToolRegistry
+from sizer_agent.tools.registry import ToolRegistry
 
 META_KEYS = ("lang", "title")
 

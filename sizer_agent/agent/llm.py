@@ -35,8 +35,8 @@ from sizer_agent.agent.events import AgentMessage, Event, QuestionAsked, ToolCal
 from sizer_agent.agent.profile import WorkloadProfile
 from sizer_agent.agent.questions import Lang, missing_questions
 from sizer_agent.agent.state import InterviewState
-from tools.bench.sse import SSEDecoder
-from tools.registry import ToolRegistry, default_registry
+from sizer_agent.tools.bench.sse import SSEDecoder
+from sizer_agent.tools.registry import ToolRegistry, default_registry
 
 ENV_API_KEY = "SIZER_LLM_API_KEY"
 RECORD_TOOL = "record_answers"

@@ -122,7 +122,7 @@ class WorkloadProfile(BaseModel):
         # it exists is checked by the vision tool, which needs the optional extra (torch, timm)
         if value is None:
             return value
-        from tools.vision.models import normalize
+        from sizer_agent.tools.vision.models import normalize
 
         return normalize(value)
 
@@ -156,7 +156,7 @@ PROFILE_FIELDS: tuple[str, ...] = tuple(WorkloadProfile.model_fields)
 def catalogue_gpu_ids() -> tuple[str, ...]:
     """The GPU ids of the catalogue (tools/catalog/data/gpus.toml), read once."""
     try:
-        from tools.catalog import load_catalog
+        from sizer_agent.tools.catalog import load_catalog
 
         return tuple(gpu.id for gpu in load_catalog().gpus)
     except Exception:  # the catalogue is the recommendation's business; a broken one must not stop the interview

@@ -64,7 +64,7 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
 def gpu_name(gpu_id: str) -> str:
     """'h100-sxm' -> 'NVIDIA H100 SXM5 80GB', the catalogue's name (the id itself when unknown)."""
     try:
-        from tools.catalog import load_catalog
+        from sizer_agent.tools.catalog import load_catalog
 
         return next((g.name for g in load_catalog().gpus if g.id == gpu_id), gpu_id)
     except Exception:  # the catalogue is optional for display: the id says it too

@@ -13,7 +13,7 @@ from typing import Any
 from sizer_agent import advice
 from sizer_agent.app.i18n import Lang, t
 from sizer_agent.i18n import gib, number, render
-from tools.plan import Plan
+from sizer_agent.tools.plan import Plan
 
 # Candidate GPU memory sizes drawn beside the memory bar, in decimal GB as vendors state them: the VRAM
 # tiers of seed document 002 (16 GB, 32 GB, 96 GB ECC) and the H200's 141 GB HBM3e (seed 000). Drawing

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from sizer_agent import __version__
 from sizer_agent.cli import commands
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 EXIT_USAGE = 2
 

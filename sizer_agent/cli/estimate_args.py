@@ -10,13 +10,13 @@ import argparse
 from typing import TYPE_CHECKING
 
 from sizer_agent.cli import numbers
-from tools.errors import InputError
-from tools.estimate import EstimateRequest
-from tools.memory.training import LORA_TARGETS
-from tools.quantization import QUANTIZATION_CHOICES
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.estimate import EstimateRequest
+from sizer_agent.tools.memory.training import LORA_TARGETS
+from sizer_agent.tools.quantization import QUANTIZATION_CHOICES
 
 if TYPE_CHECKING:
-    from tools.vision.estimate import VisionRequest
+    from sizer_agent.tools.vision.estimate import VisionRequest
 
 POSITIVE_INT_FIELDS = ("max_model_len", "input_len", "output_len", "concurrency", "batch_size", "seq_len")
 
@@ -120,7 +120,7 @@ def add_vision_arguments(parser: argparse.ArgumentParser, *, gpus: bool = True) 
 
 def vision_request_from_args(args: argparse.Namespace) -> VisionRequest:
     """tools.vision.estimate.VisionRequest from --task vision flags (InputError naming the flag otherwise)."""
-    from tools.vision.estimate import VISION_DTYPES, VISION_OPTIMIZERS, VisionRequest
+    from sizer_agent.tools.vision.estimate import VISION_DTYPES, VISION_OPTIMIZERS, VisionRequest
 
     dtype = "float32" if args.dtype == "auto" else args.dtype
     if dtype not in VISION_DTYPES:

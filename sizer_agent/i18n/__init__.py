@@ -48,7 +48,7 @@ from babel.dates import format_date
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
-from tools.messages import Msg
+from sizer_agent.tools.messages import Msg
 
 Lang = Literal["fr", "en"]
 LANGS: tuple[Lang, ...] = ("fr", "en")

@@ -7,8 +7,8 @@ from urllib.parse import quote, unquote
 
 import mcp_types as types
 
-from tools.catalog import load_catalog
-from tools.model_loader import bundled_config_path, registry_entries
+from sizer_agent.tools.catalog import load_catalog
+from sizer_agent.tools.model_loader import bundled_config_path, registry_entries
 
 CATALOG_URI = "sizer://catalog"
 _MODEL_PREFIX = "sizer://models/"

@@ -26,7 +26,7 @@ from sizer_agent import __version__
 from sizer_agent.mcp.paths import PathGuard
 from sizer_agent.mcp.prompts import PROMPTS, get_prompt
 from sizer_agent.mcp.resources import list_resources, read_resource
-from tools.registry import TOOLS, Tool, ToolRegistry, default_registry
+from sizer_agent.tools.registry import TOOLS, Tool, ToolRegistry, default_registry
 
 INSTRUCTIONS = """\
 Sizing tools for AI workloads: which GPUs to buy or rent, and why. Typical order: list_models (or any Hub id),

@@ -37,9 +37,9 @@ from sizer_agent.proposal.models import (
     Source,
     Stat,
 )
-from tools.errors import InputError
-from tools.messages import Msg
-from tools.plan import Plan, RecommendResult, ServingPerf
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.plan import Plan, RecommendResult, ServingPerf
 
 SESSION_FORMAT = "sizer-agent-session/1"
 RECOMMEND_TOOL = "recommend"
@@ -493,7 +493,7 @@ def _software(session: dict[str, Any], model: ModelInfo, measured: Measured | No
 def _sources(result: RecommendResult) -> list[Source]:
     """The catalogue's own references for every figure of the plan and its alternatives."""
     try:
-        from tools.catalog import load_catalog
+        from sizer_agent.tools.catalog import load_catalog
 
         known = load_catalog().sources
     except (ImportError, InputError):  # no catalogue installed: cite the keys alone

@@ -13,8 +13,8 @@ from typing import Any, Literal
 from pydantic import BaseModel as _PydanticModel
 from pydantic import ConfigDict, Field
 
-from tools.messages import Msg
-from tools.plan import RecommendResult
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.plan import RecommendResult
 
 
 class BaseModel(_PydanticModel):

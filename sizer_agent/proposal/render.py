@@ -23,9 +23,9 @@ from sizer_agent.i18n import Lang, eur, has, long_date, number, render, trimmed,
 from sizer_agent.proposal import charts, tables
 from sizer_agent.proposal.context import build_context
 from sizer_agent.proposal.models import ProposalContext
-from tools.errors import InputError
-from tools.messages import Msg
-from tools.plan import Plan, ServingPerf
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.plan import Plan, ServingPerf
 
 Format = Literal["md", "html"]
 TEMPLATE = "proposal.j2"
@@ -47,7 +47,7 @@ def md_escape(value: Any) -> str:
 
 
 def _load(name: str) -> str:
-    return resources.files("templates").joinpath(name).read_text(encoding="utf-8")
+    return resources.files("sizer_agent.templates").joinpath(name).read_text(encoding="utf-8")
 
 
 def _environment(fmt: Format) -> Environment:

@@ -10,8 +10,8 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from tools.errors import InputError
-from tools.input_files import read_json
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import read_json
 
 # Names the store may give its "session id -> export dict" function (first found wins).
 _EXPORT_FUNCTIONS = ("export_session", "export", "session_export")

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from sizer_agent.proposal.fields import SYSTEM_ORDER
 from sizer_agent.proposal.models import ProposalContext
-from tools.messages import Msg
-from tools.plan import Plan, RecommendResult
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.plan import Plan, RecommendResult
 
 if TYPE_CHECKING:
     from sizer_agent.proposal.render import _Helpers

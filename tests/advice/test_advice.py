@@ -23,8 +23,8 @@ from sizer_agent.proposal.context import build_context
 from tests.advice.scenarios import SCENARIOS, Scenario
 from tests.support.language import foreign
 from tests.support.sessions import sized_session
-from tools.catalog import load_catalog
-from tools.plan import RecommendResult
+from sizer_agent.tools.catalog import load_catalog
+from sizer_agent.tools.plan import RecommendResult
 
 GIB = 2**30
 IDS = [s.id for s in SCENARIOS]

@@ -9,8 +9,8 @@ import pytest
 from pydantic import BaseModel, ConfigDict
 
 from sizer_agent.store import SessionStore
-from tools.errors import InputError
-from tools.registry import Tool, ToolRegistry
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.registry import Tool, ToolRegistry
 
 
 class StandInEstimateRequest(BaseModel):

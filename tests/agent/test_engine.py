@@ -18,7 +18,7 @@ from sizer_agent.agent.events import (
 )
 from sizer_agent.i18n import gib
 from sizer_agent.store import SessionStore
-from tools.registry import ToolRegistry
+from sizer_agent.tools.registry import ToolRegistry
 
 
 def kinds(events: list[Any], kind: type) -> list[Any]:
@@ -234,7 +234,7 @@ def test_engine_never_crashes_and_always_answers(registry: ToolRegistry, message
 
 
 def test_with_the_real_estimator_every_shown_figure_comes_from_the_result() -> None:
-    from tools.registry import default_registry
+    from sizer_agent.tools.registry import default_registry
 
     registry = default_registry()
     if "estimate_memory" not in registry:  # pragma: no cover - the estimator is part of main
@@ -279,7 +279,7 @@ def test_unknown_model_then_a_known_one_sizes_again(registry: ToolRegistry) -> N
 
 
 def test_a_refused_value_asks_its_question_again() -> None:
-    from tools.registry import default_registry
+    from sizer_agent.tools.registry import default_registry
 
     engine = DeterministicEngine(default_registry(), lang="en")
     engine.start()

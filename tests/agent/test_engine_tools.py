@@ -12,8 +12,8 @@ from sizer_agent.agent.events import AgentMessage, ToolCalled, ToolReturned
 from sizer_agent.agent.planning import recommend_arguments
 from sizer_agent.agent.profile import WorkloadProfile
 from sizer_agent.store import SessionStore
-from tools.recommend import RecommendRequest
-from tools.registry import Tool, ToolRegistry, default_registry
+from sizer_agent.tools.recommend import RecommendRequest
+from sizer_agent.tools.registry import Tool, ToolRegistry, default_registry
 
 
 class StandInServeSettings(BaseModel):  # the fields of tools.bench ServeSettings the engine fills

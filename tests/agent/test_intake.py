@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from sizer_agent.agent.intake import run_intake
 from sizer_agent.agent.profile import PROFILE_FIELDS
-from tools.registry import ToolRegistry
+from sizer_agent.tools.registry import ToolRegistry
 
 TRAINING = {
     "customer": "Globex", "use_case": "finetune_lora", "model": "Mistral 7B", "precision": "bf16",
@@ -62,7 +62,7 @@ def test_intake_never_raises(registry: ToolRegistry, data: dict[str, Any]) -> No
 def test_custom_architecture_is_sized_by_the_real_estimator(
     tmp_path: Any, monkeypatch: Any
 ) -> None:
-    from tools.registry import default_registry
+    from sizer_agent.tools.registry import default_registry
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the generated config.json goes there
     registry = default_registry()

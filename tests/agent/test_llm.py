@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sizer_agent.agent.events import AgentMessage, AnswerRecorded, QuestionAsked, ToolCalled, ToolReturned
 from sizer_agent.agent.llm import LLMConfig, LLMEngine, make_engine, ungrounded_numbers
 from sizer_agent.store import SessionStore
-from tools.registry import ToolRegistry
+from sizer_agent.tools.registry import ToolRegistry
 
 
 def of(events: list[Any], kind: type) -> list[Any]:
@@ -149,7 +149,7 @@ def test_the_model_adds_what_the_rules_missed_and_the_customers_words_win(
 
 def test_the_stream_is_read_by_the_shared_sse_decoder(monkeypatch: pytest.MonkeyPatch, registry: ToolRegistry) -> None:
     """No second hand-written parser: every byte of the stream goes through tools.bench.sse.SSEDecoder."""
-    from tools.bench import sse
+    from sizer_agent.tools.bench import sse
 
     fed: list[bytes] = []
     original = sse.SSEDecoder.feed

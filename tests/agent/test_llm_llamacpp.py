@@ -19,7 +19,7 @@ import pytest
 
 from sizer_agent.agent.events import AgentMessage, QuestionAsked
 from sizer_agent.agent.llm import LLMConfig, LLMEngine
-from tools.registry import ToolRegistry
+from sizer_agent.tools.registry import ToolRegistry
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY_GGUF = ROOT / "tests" / "bench" / "tiny_gguf.py"

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from sizer_agent.agent.llm import _record_tool_schema
 from tests.bench.conftest import schedule_server, stop_process
-from tools.registry import Tool, ToolRegistry, ToolSource, default_registry, describe
+from sizer_agent.tools.registry import Tool, ToolRegistry, ToolSource, default_registry, describe
 
 
 def test_openai_tools_format(registry: ToolRegistry) -> None:

@@ -253,7 +253,7 @@ import os
 from pydantic import BaseModel
 from sizer_agent.agent.engine import DeterministicEngine
 from sizer_agent.store import SessionStore
-from tools.registry import Tool, ToolRegistry
+from sizer_agent.tools.registry import Tool, ToolRegistry
 
 class Args(BaseModel, extra="allow"):
     model: str

@@ -19,7 +19,7 @@ from sizer_agent.agent.understanding import parse_message
 from sizer_agent.agent.wording import format_value
 from sizer_agent.i18n import catalogue
 from sizer_agent.store import SessionStore
-from tools.registry import ToolRegistry
+from sizer_agent.tools.registry import ToolRegistry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -173,7 +173,7 @@ def test_every_finding_quotes_some_words() -> None:
 
 def test_the_proposal_quotes_the_words_a_value_came_from_not_the_whole_message(store: SessionStore) -> None:
     from sizer_agent.proposal import build_context
-    from tools.registry import default_registry
+    from sizer_agent.tools.registry import default_registry
 
     sid = store.create_session(lang="en")
     engine = DeterministicEngine(default_registry(), lang="en", on_event=store.recorder(sid))

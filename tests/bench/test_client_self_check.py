@@ -17,10 +17,10 @@ import time
 
 import pytest
 
-from tools.bench.prompts import parse_length
-from tools.bench.results import RequestRecord, ServeSettings
-from tools.bench.serve import summarize_level
-from tools.bench.stream_connection import Exchange, Reactor, StreamSlot
+from sizer_agent.tools.bench.prompts import parse_length
+from sizer_agent.tools.bench.results import RequestRecord, ServeSettings
+from sizer_agent.tools.bench.serve import summarize_level
+from sizer_agent.tools.bench.stream_connection import Exchange, Reactor, StreamSlot
 
 BLOCK_S = 0.2
 HEAD = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.bench.conftest import Server, run_cli
-from tools.bench.compare import calibrate, compare_results, load_result
-from tools.errors import InputError
+from sizer_agent.tools.bench.compare import calibrate, compare_results, load_result
+from sizer_agent.tools.errors import InputError
 
 
 def _serve(server: Server, out: Path, *extra: str) -> Path:
@@ -66,10 +66,10 @@ def test_different_kinds_and_bad_files(tmp_path: Path, results: dict[str, Path])
 
 
 def test_calibrate_matches_the_estimator_for_the_same_settings(results: dict[str, Path]) -> None:
-    from tools.catalog import load_catalog
-    from tools.estimate import EstimateRequest, estimate
-    from tools.model_loader import load_model
-    from tools.perf.estimate import estimate_perf
+    from sizer_agent.tools.catalog import load_catalog
+    from sizer_agent.tools.estimate import EstimateRequest, estimate
+    from sizer_agent.tools.model_loader import load_model
+    from sizer_agent.tools.perf.estimate import estimate_perf
 
     calibration = calibrate(load_result(results["a"]), gpu="h200-sxm")
     assert calibration.model == "meta-llama/Llama-3.1-8B-Instruct" and calibration.dtype == "bfloat16"

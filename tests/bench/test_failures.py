@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.bench.conftest import ROOT, Server, load_json, run_cli
-from tools.bench.prompts import parse_length
-from tools.bench.results import ServeSettings
-from tools.bench.serve import run_serve
+from sizer_agent.tools.bench.prompts import parse_length
+from sizer_agent.tools.bench.results import ServeSettings
+from sizer_agent.tools.bench.serve import run_serve
 
 
 def _settings(url: str, model: str | None = None, **extra: object) -> ServeSettings:

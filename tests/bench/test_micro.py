@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.bench.conftest import run_cli
-from tools.bench.micro import MicroSettings, busbw_from_algbw, find_spec, run_micro
+from sizer_agent.tools.bench.micro import MicroSettings, busbw_from_algbw, find_spec, run_micro
 
 
 def test_without_gpu_it_says_so_and_exits_zero() -> None:

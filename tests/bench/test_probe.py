@@ -53,7 +53,7 @@ def test_memory_sampler_keeps_the_peak(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.syspath_prepend(str(FAKE))
     monkeypatch.delitem(sys.modules, "pynvml", raising=False)
-    from tools.bench.nvml import GpuMemorySampler
+    from sizer_agent.tools.bench.nvml import GpuMemorySampler
 
     sampler = GpuMemorySampler(interval_s=0.005)
     assert sampler.available

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.bench.conftest import Server
-from tools.bench.prompts import parse_length
-from tools.bench.results import ServeSettings
-from tools.bench.serve import run_serve
+from sizer_agent.tools.bench.prompts import parse_length
+from sizer_agent.tools.bench.results import ServeSettings
+from sizer_agent.tools.bench.serve import run_serve
 
 
 def test_duration_mode_runs_for_the_given_time(fast_schedule_server: Server, tmp_path: Path) -> None:

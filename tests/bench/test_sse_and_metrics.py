@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tools.bench.client import StreamTally
-from tools.bench.metrics import finish_record, inter_token_gaps_ms, latency_stats, meets_slo, sla_passed
-from tools.bench.prompts import parse_length
-from tools.bench.results import RequestRecord
-from tools.bench.sse import MalformedStream, SSEDecoder, parse_event
-from tools.errors import InputError
+from sizer_agent.tools.bench.client import StreamTally
+from sizer_agent.tools.bench.metrics import finish_record, inter_token_gaps_ms, latency_stats, meets_slo, sla_passed
+from sizer_agent.tools.bench.prompts import parse_length
+from sizer_agent.tools.bench.results import RequestRecord
+from sizer_agent.tools.bench.sse import MalformedStream, SSEDecoder, parse_event
+from sizer_agent.tools.errors import InputError
 
 STREAM = (
     b'data: {"id":"x","choices":[{"index":0,"text":"a","finish_reason":null}],"usage":{"prompt_tokens":3,'

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tools.bench.stream_connection import (
+from sizer_agent.tools.bench.stream_connection import (
     ConnectFailed,
     Exchange,
     ProtocolFailure,

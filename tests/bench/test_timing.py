@@ -15,9 +15,9 @@ import httpx
 import pytest
 
 from tests.bench.conftest import schedule_server, stop_process
-from tools.bench.prompts import parse_length
-from tools.bench.results import ServeSettings
-from tools.bench.serve import run_serve
+from sizer_agent.tools.bench.prompts import parse_length
+from sizer_agent.tools.bench.results import ServeSettings
+from sizer_agent.tools.bench.serve import run_serve
 
 TOLERANCE_MS = 2.0
 SERVER_LATENESS_P50_MS = 1.0  # beyond this the server, not the client, missed the schedule

@@ -13,7 +13,7 @@ import pytest
 
 from sizer_agent.cli import main
 from tests.bench.conftest import run_cli
-from tools.bench.train import (
+from sizer_agent.tools.bench.train import (
     ModelShape,
     TrainSettings,
     _Trainer,
@@ -24,9 +24,9 @@ from tools.bench.train import (
     state_digest,
     transformers_config,
 )
-from tools.errors import InputError
-from tools.memory.training import LORA_TARGETS, lora_params
-from tools.model_loader import load_model
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.memory.training import LORA_TARGETS, lora_params
+from sizer_agent.tools.model_loader import load_model
 
 torch = pytest.importorskip("torch")
 
@@ -322,7 +322,7 @@ def test_shape_errors_are_input_errors() -> None:
 
 
 def test_compare_refuses_train_results_of_another_method() -> None:
-    from tools.bench.compare import compare_results
+    from sizer_agent.tools.bench.compare import compare_results
 
     shape = ModelShape(hidden_size=32, num_layers=1, num_heads=2, vocab_size=64)
     a = run_train(TrainSettings(shape=shape, method="lora", batch_size=1, seq_len=8, steps=2, warmup_steps=0))

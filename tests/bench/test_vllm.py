@@ -25,7 +25,7 @@ import pytest
 
 from tests.bench.conftest import ROOT, load_json, run_cli
 from tests.bench.tiny_hf_model import write_tiny_hf_model
-from tools.bench.vllm_launcher import free_port
+from sizer_agent.tools.bench.vllm_launcher import free_port
 
 pytestmark = [pytest.mark.vllm, pytest.mark.slow]
 

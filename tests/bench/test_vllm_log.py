@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.bench.vllm_log import parse_startup_memory
+from sizer_agent.tools.bench.vllm_log import parse_startup_memory
 
 CASES = json.loads((Path(__file__).parent / "data" / "vllm_startup_logs.json").read_text())
 

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sizer_agent.cli.estimate_args import _positive_int
-from tools.architectures import spec_from_config
-from tools.errors import InputError
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.errors import InputError
 
 KEYS = ["hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "vocab_size",
         "intermediate_size", "head_dim", "max_position_embeddings", "num_local_experts", "num_experts_per_tok",

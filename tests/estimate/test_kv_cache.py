@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tools.estimate import EstimateRequest, estimate
-from tools.memory.kv_cache import kv_cache_bytes, kv_cache_bytes_per_token
-from tools.model_loader import load_model
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.memory.kv_cache import kv_cache_bytes, kv_cache_bytes_per_token
+from sizer_agent.tools.model_loader import load_model
 
 
 def test_gqa_llama_3_1_8b() -> None:

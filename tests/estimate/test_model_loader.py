@@ -12,8 +12,8 @@ from typing import ClassVar
 
 import pytest
 
-from tools.errors import InputError
-from tools.model_loader import load_model
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.model_loader import load_model
 
 TINY = {
     "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 64, "intermediate_size": 128,

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from tests.estimate._data import VALIDATION, load_cases
-from tools.architectures import spec_from_config
-from tools.model_loader import list_models, load_model
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.model_loader import list_models, load_model
 
 # Exact counts from the shared reference INDEX (safetensors index total_size / 2, or the exact count
 # computed from the config and cross-checked there), for bundled models outside the validation set.

@@ -7,12 +7,12 @@ import json
 import pytest
 
 from tests.estimate._data import VALIDATION, load_cases
-from tools.architectures import spec_from_config
-from tools.errors import InputError
-from tools.estimate import EstimateRequest, estimate
-from tools.memory.training import lora_params
-from tools.model_loader import load_model
-from tools.validation import flags_to_fields
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.memory.training import lora_params
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.validation import flags_to_fields
 
 GiB = 2**30
 

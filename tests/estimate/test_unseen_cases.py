@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.estimate._data import ROOT
-from tools.architectures import spec_from_config
-from tools.estimate import EstimateRequest, estimate
-from tools.validation import flags_to_fields
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.validation import flags_to_fields
 
 GiB = 2**30
 DATA = json.loads((Path(__file__).parent / "data" / "unseen_cases.json").read_text())

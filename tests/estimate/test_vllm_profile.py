@@ -7,10 +7,10 @@ import json
 import pytest
 
 from tests.estimate._data import VALIDATION, load_cases
-from tools.architectures import spec_from_config
-from tools.estimate import EstimateRequest, estimate
-from tools.memory.vllm_profile import default_scheduler_limits
-from tools.validation import flags_to_fields
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.memory.vllm_profile import default_scheduler_limits
+from sizer_agent.tools.validation import flags_to_fields
 
 GiB = 2**30
 
@@ -56,7 +56,7 @@ def test_model_that_leaves_no_kv_room_does_not_fit() -> None:
 
 
 def test_vllm_engine_needs_a_gpu_size() -> None:
-    from tools.errors import InputError
+    from sizer_agent.tools.errors import InputError
 
     with pytest.raises(InputError, match="gpu_memory_gib"):
         estimate(EstimateRequest(model="llama-3.1-8b", engine="vllm"))
@@ -68,8 +68,8 @@ def test_a100_keeps_the_small_scheduler_defaults() -> None:
 
 
 def test_mxfp4_experts_are_padded_as_vllm_allocates_them() -> None:
-    from tools.memory.weights import mxfp4_expert_padding
-    from tools.model_loader import load_model
+    from sizer_agent.tools.memory.weights import mxfp4_expert_padding
+    from sizer_agent.tools.model_loader import load_model
 
     spec = load_model("gpt-oss-120b")  # 2880 -> 2944 (x128) intermediate, 2880 -> 3072 (x256) hidden
     assert mxfp4_expert_padding(spec, 1) == pytest.approx(2944 / 2880 * 3072 / 2880)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tools.errors import InputError
-from tools.estimate import EstimateRequest, estimate
-from tools.memory.weights import weight_bytes
-from tools.model_loader import load_model
-from tools.quantization import weight_format
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.memory.weights import weight_bytes
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.quantization import weight_format
 
 GB = 1e9
 

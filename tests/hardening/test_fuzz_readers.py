@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sizer_agent.store.export import InvalidExportError, check_export
-from tools.architectures import spec_from_config
-from tools.bench.compare import load_result
-from tools.catalog.loader import load_catalog
-from tools.errors import InputError
-from tools.input_files import parse_json, parse_toml, parse_yaml, read_data, read_json, write_atomic
-from tools.model_loader import load_model
+from sizer_agent.tools.architectures import spec_from_config
+from sizer_agent.tools.bench.compare import load_result
+from sizer_agent.tools.catalog.loader import load_catalog
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import parse_json, parse_toml, parse_yaml, read_data, read_json, write_atomic
+from sizer_agent.tools.model_loader import load_model
 
 MODELS = Path(__file__).resolve().parents[2] / "tools" / "data" / "models"
 LLAMA = json.loads((MODELS / "meta-llama__Llama-3.1-8B-Instruct" / "config.json").read_text())

@@ -20,8 +20,8 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from tests.bench.conftest import Server, run_cli, schedule_server, stop_process
-from tools.model_loader import bundled_config_path, registry_entries
-from tools.registry import default_registry
+from sizer_agent.tools.model_loader import bundled_config_path, registry_entries
+from sizer_agent.tools.registry import default_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.anyio

@@ -11,7 +11,7 @@ from sizer_agent.proposal import build_context, render_proposal
 from sizer_agent.proposal.context import deviation_pct, sla_implied_throughput
 from tests.advice.scenarios import SCENARIOS
 from tests.support.sessions import sized_session
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 
 def recommend_call(session: dict[str, Any]) -> dict[str, Any]:

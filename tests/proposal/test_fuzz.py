@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from sizer_agent.proposal import build_context, render_proposal
 from tests.proposal.conftest import acme_session
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 FIXTURE = acme_session()
 

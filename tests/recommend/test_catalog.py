@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tools.catalog import gpu_memory_bytes, load_catalog
-from tools.errors import InputError
+from sizer_agent.tools.catalog import gpu_memory_bytes, load_catalog
+from sizer_agent.tools.errors import InputError
 
 REQUIRED_GPUS = [
     "rtx-5080", "rtx-5090", "rtx-pro-6000-ws", "rtx-pro-6000-server", "rtx-pro-6000-maxq", "rtx-6000-ada", "l40s",

@@ -6,11 +6,11 @@ import math
 
 import pytest
 
-from tools.catalog import load_catalog
-from tools.perf import Efficiencies, ModelShape, ServingSetup, max_concurrency_memory, predict_load, sla_search
-from tools.perf.collectives import collective_time_s
-from tools.perf.serving import roofline, step_cost
-from tools.perf.training import TrainingSetup, estimate_training
+from sizer_agent.tools.catalog import load_catalog
+from sizer_agent.tools.perf import Efficiencies, ModelShape, ServingSetup, max_concurrency_memory, predict_load, sla_search
+from sizer_agent.tools.perf.collectives import collective_time_s
+from sizer_agent.tools.perf.serving import roofline, step_cost
+from sizer_agent.tools.perf.training import TrainingSetup, estimate_training
 
 # A 10 B-parameter dense model with round numbers, no embeddings tricks: easy to check by hand.
 SHAPE = ModelShape(name="toy-10b", params_total=10**10, params_active=10**10, num_layers=40, hidden_size=5120,

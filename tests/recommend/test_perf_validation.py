@@ -6,7 +6,7 @@ set (other GPUs, FP4, MoE, pipeline parallelism, latency at low concurrency) wer
 
 from __future__ import annotations
 
-from tools.perf.validation import calibration_cases, check_latency, check_throughput, heldout_cases
+from sizer_agent.tools.perf.validation import calibration_cases, check_latency, check_throughput, heldout_cases
 
 
 def test_calibration_set_max_throughput_within_25_percent_median() -> None:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from tools.estimate import EstimateRequest
-from tools.model_loader import load_model
-from tools.plan import Plan, RecommendResult
-from tools.recommend import RecommendRequest, recommend
+from sizer_agent.tools.estimate import EstimateRequest
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.plan import Plan, RecommendResult
+from sizer_agent.tools.recommend import RecommendRequest, recommend
 
 SPEC_70B = load_model("llama-3.1-70b")
 
@@ -204,7 +204,7 @@ def test_vllm_engine_profile_decides_the_fit() -> None:
 
 
 def test_offer_filter_and_unknown_offer() -> None:
-    from tools.errors import InputError
+    from sizer_agent.tools.errors import InputError
 
     result = run(precisions=["fp8"], offer_ids=["ACD-014", "ACD-009"])
     assert {o.offer_id for o in result.options} == {"ACD-014", "ACD-009"}
@@ -217,7 +217,7 @@ def test_over_budget_names_an_on_quote_server_whose_cards_alone_fit_the_budget()
     node (> 250 k€); a PCIe server of RTX PRO 6000 cards is on quote, but its cards alone (USD 8,565 list
     each, April 2026) cost far less than the budget: the advice must say it is worth a quote."""
     from sizer_agent.advice import summary, worth_a_quote
-    from tools.catalog import load_catalog
+    from sizer_agent.tools.catalog import load_catalog
 
     workload = EstimateRequest(model="llama-3.1-70b", quantization="fp8", input_len=3072, output_len=400,
                                concurrency=40, max_model_len=4096)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from sizer_agent.i18n import render
-from tools.catalog import load_catalog
-from tools.system_sizing import SystemRequest, graphics_issue, size_system
+from sizer_agent.tools.catalog import load_catalog
+from sizer_agent.tools.system_sizing import SystemRequest, graphics_issue, size_system
 
 
 def reqs(**kw: object) -> dict[str, object]:

@@ -20,8 +20,8 @@ from sizer_agent.agent.events import (
     ToolReturned,
 )
 from sizer_agent.app.backend import OpenedSession, ProposalUnavailable, SessionSummary
-from tools.estimate import EstimateRequest
-from tools.recommend import RecommendRequest, recommend
+from sizer_agent.tools.estimate import EstimateRequest
+from sizer_agent.tools.recommend import RecommendRequest, recommend
 
 QUESTIONS = [
     ("model", "Quel modèle servez-vous, et à quelle révision ?", ["Llama-3.1-70B-Instruct", "Llama-3.1-8B"]),

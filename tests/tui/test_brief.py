@@ -13,7 +13,7 @@ from sizer_agent.app.production import production_backend_factory
 from sizer_agent.app.widgets.chat import AgentLine
 from sizer_agent.store import SessionStore
 from tests.tui.helpers import chat_text, say, settle
-from tools.registry import default_registry
+from sizer_agent.tools.registry import default_registry
 
 ENGLISH_BRIEF = ("We want to serve Llama 3.1 70B Instruct with vLLM 0.11 in FP8, 4k input and 512 output tokens, "
                  "32 concurrent users, inference only, one GPU planned, no rendering or CAD.")

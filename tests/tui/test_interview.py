@@ -17,7 +17,7 @@ from sizer_agent.app.widgets.sidebar import MemoryGauge, ProfilePanel
 from sizer_agent.store import SessionStore
 from tests.tui.helpers import chat_text, say, settle
 from tests.tui.screen_text import screen_text
-from tools.registry import default_registry
+from sizer_agent.tools.registry import default_registry
 
 # A French online-serving interview: one rich sentence, a "don't know", a "why?", then short answers.
 FRENCH = [

@@ -52,8 +52,8 @@ def _pct(ours: float, truth: float) -> float:
 
 
 def score() -> Score:
-    from tools.errors import InputError
-    from tools.vision.estimate import VisionRequest, estimate_vision
+    from sizer_agent.tools.errors import InputError
+    from sizer_agent.tools.vision.estimate import VisionRequest, estimate_vision
 
     result = Score()
     for row in yaml.safe_load(FILE.read_text(encoding="utf-8")):

@@ -55,8 +55,8 @@ def rows() -> list[dict[str, Any]]:
 
 
 def score() -> Result:
-    from tools.memory.runtime import cuda_context
-    from tools.vision.estimate import VisionRequest, estimate_vision
+    from sizer_agent.tools.memory.runtime import cuda_context
+    from sizer_agent.tools.vision.estimate import VisionRequest, estimate_vision
 
     out = Result()
     for row in rows():

@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sizer_agent.cli import main
-from tools.errors import InputError
-from tools.vision.estimate import VisionRequest, adam8bit_state_bytes, compose, estimate_vision
-from tools.vision.trace import TRACE_BATCHES, trace
-from tools.vision.yolo import YOLOV8_PUBLISHED_PARAMS
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.vision.estimate import VisionRequest, adam8bit_state_bytes, compose, estimate_vision
+from sizer_agent.tools.vision.trace import TRACE_BATCHES, trace
+from sizer_agent.tools.vision.yolo import YOLOV8_PUBLISHED_PARAMS
 
 torch = pytest.importorskip("torch", reason="the vision extra is part of the dev extra: CI must have it")
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyP
 
 def _real_saved_bytes(model_name: str, resolution: int, batch: int, dtype: torch.dtype | None) -> int:
     """What autograd keeps on real CPU tensors: the measurement the trace must reproduce."""
-    from tools.vision.models import build, resolve
+    from sizer_agent.tools.vision.models import build, resolve
 
     library, name = resolve(model_name)
     model = build(library, name, None, resolution)

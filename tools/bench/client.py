@@ -24,11 +24,11 @@ from typing import Any
 
 import httpx
 
-from tools.bench.metrics import finish_record
-from tools.bench.prompts import Prompt
-from tools.bench.results import FailureReason, RequestRecord
-from tools.bench.sse import MalformedStream, SSEDecoder, parse_event
-from tools.bench.stream_connection import ConnectFailed, Exchange, ProtocolFailure, Reactor, StreamSlot
+from sizer_agent.tools.bench.metrics import finish_record
+from sizer_agent.tools.bench.prompts import Prompt
+from sizer_agent.tools.bench.results import FailureReason, RequestRecord
+from sizer_agent.tools.bench.sse import MalformedStream, SSEDecoder, parse_event
+from sizer_agent.tools.bench.stream_connection import ConnectFailed, Exchange, ProtocolFailure, Reactor, StreamSlot
 
 _ERROR_BODY_CHARS = 300
 

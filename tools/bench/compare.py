@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from tools.errors import InputError
-from tools.input_files import read_json
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import read_json
 
 # Fields that must agree, per result kind (dotted paths into the result JSON).
 _SAME: dict[str, list[str]] = {
@@ -168,9 +168,9 @@ def calibrate(
     dtype: str | None = None,
 ) -> Calibration:
     """Estimator prediction vs measurement for every level of a serve result (same settings)."""
-    from tools.estimate import EstimateRequest, estimate
-    from tools.model_loader import load_model
-    from tools.perf.estimate import estimate_perf
+    from sizer_agent.tools.estimate import EstimateRequest, estimate
+    from sizer_agent.tools.model_loader import load_model
+    from sizer_agent.tools.perf.estimate import estimate_perf
 
     if result.get("kind") != "serve":
         raise InputError("RESULT", "calibrate needs a `bench serve` or `bench launch` result", "kind = serve")
@@ -184,7 +184,7 @@ def calibrate(
     precision = dtype or settings.get("precision") or "auto"
     engine = "vllm" if settings.get("engine") == "vllm" else "generic"
     percentile = float(settings.get("percentile", 99.0))
-    from tools.catalog import load_catalog
+    from sizer_agent.tools.catalog import load_catalog
 
     catalog_gpu = load_catalog().gpu(gpu)
     rows: list[CalibrationRow] = []

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tools.bench.results import LatencyStats, RequestRecord
+from sizer_agent.tools.bench.results import LatencyStats, RequestRecord
 
 NS_PER_MS = 1_000_000
 

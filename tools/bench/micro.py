@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 
 class GpuSpec(BaseModel):
@@ -95,7 +95,7 @@ def _catalog_spec(device_name: str) -> GpuSpec | None:
     if gpu_id is None:
         return None
     try:
-        from tools.catalog import load_catalog
+        from sizer_agent.tools.catalog import load_catalog
 
         gpu = load_catalog().gpu(gpu_id)
     except (ImportError, KeyError, ValueError, InputError):
@@ -287,7 +287,7 @@ def all_reduce_busbw(world: int, size: int, repeats: int) -> float:
     """Bus bandwidth (GB/s) of an all-reduce of `size` bytes across `world` local GPUs, one process each."""
     import torch.multiprocessing as mp
 
-    from tools.bench.vllm_launcher import free_port
+    from sizer_agent.tools.bench.vllm_launcher import free_port
 
     context = mp.get_context("spawn")
     queue = context.Queue()

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
 
-from tools.bench.results import GpuSummary, HardwareSummary
+from sizer_agent.tools.bench.results import GpuSummary, HardwareSummary
 
 T = TypeVar("T")
 

@@ -6,8 +6,8 @@ import datetime as dt
 
 from pydantic import BaseModel
 
-from tools.bench.host import HostInfo, probe_host
-from tools.bench.nvml import NvmlInventory, probe_gpus
+from sizer_agent.tools.bench.host import HostInfo, probe_host
+from sizer_agent.tools.bench.nvml import NvmlInventory, probe_gpus
 
 
 class ProbeResult(BaseModel):

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import httpx
 
-from tools.bench.results import TokenLength
-from tools.errors import InputError
+from sizer_agent.tools.bench.results import TokenLength
+from sizer_agent.tools.errors import InputError
 
 # A pool of common English words; each is usually one or two tokens for BPE tokenizers. 64 words are enough
 # randomness (64^N prompts) and keep the one-off /tokenize calibration short.

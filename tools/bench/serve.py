@@ -22,7 +22,7 @@ from typing import IO, Literal
 
 import httpx
 
-from tools.bench.client import (
+from sizer_agent.tools.bench.client import (
     ConnectionSlots,
     LoopLagMonitor,
     ProgressCallback,
@@ -31,10 +31,10 @@ from tools.bench.client import (
     new_client,
     send_request,
 )
-from tools.bench.metrics import inter_token_gaps_ms, latency_stats, meets_slo, sla_passed
-from tools.bench.nvml import GpuMemorySampler, probe_gpus
-from tools.bench.prompts import Prompt, make_prompts
-from tools.bench.results import (
+from sizer_agent.tools.bench.metrics import inter_token_gaps_ms, latency_stats, meets_slo, sla_passed
+from sizer_agent.tools.bench.nvml import GpuMemorySampler, probe_gpus
+from sizer_agent.tools.bench.prompts import Prompt, make_prompts
+from sizer_agent.tools.bench.results import (
     REQUEST_RECORD,
     LaunchInfo,
     LevelResult,
@@ -44,8 +44,8 @@ from tools.bench.results import (
     ServeSettings,
     SweepStep,
 )
-from tools.errors import InputError
-from tools.input_files import check_output, write_atomic
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import check_output, write_atomic
 
 _DEFAULT_PROMPTS_MIN = 50
 _DURATION_PROMPT_POOL_MIN = 100

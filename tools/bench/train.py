@@ -58,12 +58,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from tools.bench.metrics import latency_stats
-from tools.bench.nvml import GpuMemorySampler, nvml_init
-from tools.bench.results import LatencyStats
-from tools.errors import InputError
-from tools.memory.training import LORA_TARGETS, lora_params
-from tools.model_spec import ModelSpec
+from sizer_agent.tools.bench.metrics import latency_stats
+from sizer_agent.tools.bench.nvml import GpuMemorySampler, nvml_init
+from sizer_agent.tools.bench.results import LatencyStats
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.memory.training import LORA_TARGETS, lora_params
+from sizer_agent.tools.model_spec import ModelSpec
 
 Method = Literal["full", "lora", "qlora"]
 TrainOptimizer = Literal["adamw", "adamw8bit", "sgd"]
@@ -248,8 +248,8 @@ def _model_error(error: InputError) -> InputError:
 
 def resolve_model(source: str, revision: str | None = None) -> tuple[dict[str, Any], ModelSpec]:
     """The config.json and the project's spec of a model: bundled name/alias, local path, or Hub id."""
-    from tools import model_loader
-    from tools.architectures import spec_from_config
+    from sizer_agent.tools import model_loader
+    from sizer_agent.tools.architectures import spec_from_config
 
     path = Path(source).expanduser()
     entry = model_loader._registry_entry(source)
@@ -270,7 +270,7 @@ def resolve_model(source: str, revision: str | None = None) -> tuple[dict[str, A
 
 
 def _settings_config(settings: TrainSettings) -> tuple[dict[str, Any], ModelSpec, str]:
-    from tools.architectures import spec_from_config
+    from sizer_agent.tools.architectures import spec_from_config
 
     if settings.model is not None:
         config, spec = resolve_model(settings.model, settings.revision)

@@ -20,9 +20,9 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from tools.bench.nvml import GpuMemorySampler
-from tools.errors import InputError
-from tools.vision.estimate import VisionOptimizer
+from sizer_agent.tools.bench.nvml import GpuMemorySampler
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.vision.estimate import VisionOptimizer
 
 Progress = Callable[[str], None]
 
@@ -91,7 +91,7 @@ def _optimizer(name: str, params: list[Any], torch: Any) -> Any:
 
 
 def run_vision_bench(settings: VisionBenchSettings, progress: Progress | None = None) -> VisionBenchResult:
-    from tools.vision.models import build, require_vision, resolve
+    from sizer_agent.tools.vision.models import build, require_vision, resolve
 
     require_vision()
     import torch

@@ -22,11 +22,11 @@ from types import TracebackType
 import httpx
 from pydantic import BaseModel, Field
 
-from tools.bench.results import LaunchInfo, ServeResult, ServeSettings, VllmStartupMemory
-from tools.bench.serve import run_serve
-from tools.bench.vllm_log import parse_startup_memory
-from tools.errors import InputError
-from tools.input_files import write_atomic
+from sizer_agent.tools.bench.results import LaunchInfo, ServeResult, ServeSettings, VllmStartupMemory
+from sizer_agent.tools.bench.serve import run_serve
+from sizer_agent.tools.bench.vllm_log import parse_startup_memory
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import write_atomic
 
 
 class LaunchError(RuntimeError):

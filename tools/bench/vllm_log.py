@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tools.bench.results import VllmStartupMemory
+from sizer_agent.tools.bench.results import VllmStartupMemory
 
 _NUMBER = r"([\d.]+)"
 _FLOAT_PATTERNS: dict[str, list[re.Pattern[str]]] = {

@@ -3,8 +3,8 @@
 `load_catalog()` returns the bundled catalogue; `load_catalog(path)` merges a vendor's own file.
 """
 
-from tools.catalog.loader import DATA_DIR, gpu_memory_bytes, load_catalog
-from tools.catalog.models import (
+from sizer_agent.tools.catalog.loader import DATA_DIR, gpu_memory_bytes, load_catalog
+from sizer_agent.tools.catalog.models import (
     PRECISIONS,
     Assumptions,
     Catalog,

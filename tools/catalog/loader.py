@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tools.catalog.models import Assumptions, Catalog, Gpu, Offer, Platform
-from tools.errors import InputError
-from tools.input_files import read_toml
+from sizer_agent.tools.catalog.models import Assumptions, Catalog, Gpu, Offer, Platform
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import read_toml
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 _SECTIONS: dict[str, type[Gpu] | type[Platform] | type[Offer]] = {

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from tools.errors import InputError
+from sizer_agent.tools.errors import InputError
 
 Precision = Literal["fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4"]
 PRECISIONS: tuple[str, ...] = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")

@@ -13,7 +13,7 @@ Checked against vLLM 0.19's "torch peak memory increase" in tests/estimate/test_
 
 from __future__ import annotations
 
-from tools.model_spec import ModelSpec
+from sizer_agent.tools.model_spec import ModelSpec
 
 SAMPLER_BYTES_PER_LOGIT = 16  # fp32 logits + fp32 sorted values + int64 indices (see module docstring)
 RESIDUAL_STREAM_COPIES = 4

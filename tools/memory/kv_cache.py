@@ -8,7 +8,7 @@ max(1, kv_heads / tp) heads; the MLA latent is replicated on every rank.
 
 from __future__ import annotations
 
-from tools.model_spec import LayerParams, ModelSpec
+from sizer_agent.tools.model_spec import LayerParams, ModelSpec
 
 
 def layer_bytes_per_token(model: ModelSpec, layer: LayerParams, kv_bytes: float, tp: int = 1) -> float:

@@ -20,9 +20,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.errors import InputError
-from tools.messages import Msg
-from tools.model_spec import LayerParams, ModelSpec
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_spec import LayerParams, ModelSpec
 
 Optimizer = Literal["adamw", "adamw8bit", "paged_adamw8bit", "sgd", "adafactor"]
 Checkpointing = Literal["none", "selective", "full"]

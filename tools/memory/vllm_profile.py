@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from tools.memory.activations import inference_activation_bytes
-from tools.memory.kv_cache import kv_cache_bytes_per_token
-from tools.memory.runtime import GiB, cuda_context, cudagraph_bytes, workspace_bytes
-from tools.memory.weights import weight_bytes_per_stage
-from tools.model_spec import ModelSpec
-from tools.parallelism import ParallelismPlan
-from tools.quantization import WeightFormat
+from sizer_agent.tools.memory.activations import inference_activation_bytes
+from sizer_agent.tools.memory.kv_cache import kv_cache_bytes_per_token
+from sizer_agent.tools.memory.runtime import GiB, cuda_context, cudagraph_bytes, workspace_bytes
+from sizer_agent.tools.memory.weights import weight_bytes_per_stage
+from sizer_agent.tools.model_spec import ModelSpec
+from sizer_agent.tools.parallelism import ParallelismPlan
+from sizer_agent.tools.quantization import WeightFormat
 
 BLOCK_SIZE = 16  # vLLM's default KV block size on CUDA (--block-size)
 

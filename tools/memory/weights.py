@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tools.model_spec import LayerParams, ModelSpec
-from tools.parallelism import ParallelismPlan
-from tools.quantization import WeightFormat
+from sizer_agent.tools.model_spec import LayerParams, ModelSpec
+from sizer_agent.tools.parallelism import ParallelismPlan
+from sizer_agent.tools.quantization import WeightFormat
 
 _KINDS = ("attention", "mlp", "experts", "shared_experts", "router", "small")
 

@@ -1,7 +1,7 @@
 """Performance model: roofline serving (TTFT, TPOT, throughput, SLA search) and training step time."""
 
-from tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
-from tools.perf.serving import (
+from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
+from sizer_agent.tools.perf.serving import (
     LoadPoint,
     RooflinePoint,
     ServingSetup,
@@ -10,8 +10,8 @@ from tools.perf.serving import (
     predict_load,
     sla_search,
 )
-from tools.perf.shape import ModelShape
-from tools.perf.training import TrainingEstimate, TrainingSetup, estimate_training
+from sizer_agent.tools.perf.shape import ModelShape
+from sizer_agent.tools.perf.training import TrainingEstimate, TrainingSetup, estimate_training
 
 __all__ = [
     "DEFAULT_EFFICIENCIES",

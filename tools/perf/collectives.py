@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from tools.catalog.models import Gpu
-from tools.perf.efficiency import Efficiencies
+from sizer_agent.tools.catalog.models import Gpu
+from sizer_agent.tools.perf.efficiency import Efficiencies
 
 Collective = Literal["all_reduce", "all_gather", "reduce_scatter"]
 

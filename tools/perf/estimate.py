@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.catalog.models import Gpu
-from tools.messages import Msg
-from tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
-from tools.perf.serving import (
+from sizer_agent.tools.catalog.models import Gpu
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
+from sizer_agent.tools.perf.serving import (
     Bound,
     RooflinePoint,
     ServingSetup,
@@ -26,12 +26,12 @@ from tools.perf.serving import (
     sla_search,
     step_cost,
 )
-from tools.perf.shape import ModelShape
-from tools.perf.training import TrainingEstimate, TrainingSetup, estimate_training
+from sizer_agent.tools.perf.shape import ModelShape
+from sizer_agent.tools.perf.training import TrainingEstimate, TrainingSetup, estimate_training
 
 if TYPE_CHECKING:
-    from tools.estimate import EstimateResult
-    from tools.model_spec import ModelSpec
+    from sizer_agent.tools.estimate import EstimateResult
+    from sizer_agent.tools.model_spec import ModelSpec
 
 DEFAULT_MAX_NUM_SEQS = 1024  # cap on running sequences when no engine profile says otherwise
 
@@ -164,8 +164,8 @@ def perf_for_estimate(result: EstimateResult, model: ModelSpec | None = None,
     """`estimate --json` perf block: needs a catalogue GPU (`--gpu ID`); None with only `--gpu-memory-gib`."""
     if result.request.gpu is None:
         return None
-    from tools.catalog import load_catalog
-    from tools.model_loader import load_model
+    from sizer_agent.tools.catalog import load_catalog
+    from sizer_agent.tools.model_loader import load_model
 
     gpu = load_catalog(catalog_path).gpu(result.request.gpu)
     spec = model or load_model(result.request.model, result.request.revision)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tools.model_spec import ModelSpec
+from sizer_agent.tools.model_spec import ModelSpec
 
 
 class ModelShape(BaseModel):

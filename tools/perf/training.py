@@ -12,11 +12,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.catalog.models import Gpu
-from tools.errors import InputError
-from tools.messages import Msg
-from tools.perf.collectives import collective_time_s
-from tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
+from sizer_agent.tools.catalog.models import Gpu
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.perf.collectives import collective_time_s
+from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
 
 
 class TrainingSetup(BaseModel):

@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tools.catalog import load_catalog
-from tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
-from tools.perf.serving import ServingSetup, predict_load, step_cost
+from sizer_agent.tools.catalog import load_catalog
+from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
+from sizer_agent.tools.perf.serving import ServingSetup, predict_load, step_cost
 
 DATA = Path(__file__).resolve().parent / "data"
 HELDOUT_PATH = DATA / "heldout_cases.json"
@@ -50,9 +50,9 @@ class Summary(BaseModel):
 
 
 def _setup(case: dict[str, Any], efficiencies: Efficiencies, concurrency: int = 1) -> ServingSetup:
-    from tools.estimate import EstimateRequest, estimate  # the memory side, imported when used
-    from tools.model_loader import load_model
-    from tools.perf.estimate import serving_setup
+    from sizer_agent.tools.estimate import EstimateRequest, estimate  # the memory side, imported when used
+    from sizer_agent.tools.model_loader import load_model
+    from sizer_agent.tools.perf.estimate import serving_setup
 
     gpu = load_catalog().gpu(case["gpu"])
     spec = load_model(case["model"])

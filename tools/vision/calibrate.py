@@ -22,9 +22,9 @@ from typing import Any
 
 import yaml
 
-from tools.catalog.loader import load_catalog
-from tools.vision.estimate import VisionRequest, estimate_vision
-from tools.vision.speed import CALIBRATION_FILE, VisionEfficiencies, vision_speed
+from sizer_agent.tools.catalog.loader import load_catalog
+from sizer_agent.tools.vision.estimate import VisionRequest, estimate_vision
+from sizer_agent.tools.vision.speed import CALIBRATION_FILE, VisionEfficiencies, vision_speed
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = ROOT / "tests" / "vision" / "published.yaml"

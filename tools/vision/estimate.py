@@ -27,10 +27,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.errors import InputError
-from tools.memory.runtime import GiB, RuntimeItem, cuda_context, workspace_bytes
-from tools.messages import Msg
-from tools.vision.trace import TraceDtype, VisionTrace, trace
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.memory.runtime import GiB, RuntimeItem, cuda_context, workspace_bytes
+from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.vision.trace import TraceDtype, VisionTrace, trace
 
 VisionMode = Literal["training", "inference"]
 VisionOptimizer = Literal["sgd", "sgd_momentum", "adamw", "adamw8bit"]
@@ -149,7 +149,7 @@ def _gpu_memory(request: VisionRequest) -> tuple[int | None, str | None]:
         return int(request.gpu_memory_gib * GiB), None
     if request.gpu is None:
         return None, None
-    from tools.catalog.loader import load_catalog
+    from sizer_agent.tools.catalog.loader import load_catalog
 
     gpu = load_catalog().gpu(request.gpu)
     return gpu.memory_usable_bytes, gpu.name

@@ -16,8 +16,8 @@ import functools
 import re
 from typing import Any, Literal
 
-from tools.errors import InputError
-from tools.vision.yolo import YOLOV8_SCALES
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.vision.yolo import YOLOV8_SCALES
 
 Library = Literal["yolo", "torchvision", "timm"]
 INSTALL_HINT = "pip install 'sizer-agent[vision]'"
@@ -108,7 +108,7 @@ def build(library: Library, name: str, num_classes: int | None, resolution: int)
 
     with torch.device("meta"):
         if library == "yolo":
-            from tools.vision.yolo import build_yolov8
+            from sizer_agent.tools.vision.yolo import build_yolov8
 
             return build_yolov8(name[-1], num_classes or 80)
         if library == "torchvision":

@@ -27,11 +27,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.catalog.models import Gpu
-from tools.perf.collectives import collective_time_s
-from tools.perf.efficiency import DEFAULT_EFFICIENCIES
-from tools.vision.estimate import VisionEstimate, optimizer_bytes
-from tools.vision.trace import OP_KINDS, OpRecord
+from sizer_agent.tools.catalog.models import Gpu
+from sizer_agent.tools.perf.collectives import collective_time_s
+from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES
+from sizer_agent.tools.vision.estimate import VisionEstimate, optimizer_bytes
+from sizer_agent.tools.vision.trace import OP_KINDS, OpRecord
 
 CALIBRATION_FILE = Path(__file__).resolve().parent / "data" / "calibration.json"
 # Optimizer step bytes per trainable parameter (fp32 states, foreach kernels): read param + grad (+ states),

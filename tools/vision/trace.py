@@ -52,7 +52,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.vision.models import Library, build, require_vision, resolve
+from sizer_agent.tools.vision.models import Library, build, require_vision, resolve
 
 TraceDtype = Literal["float32", "bfloat16", "float16"]
 OpKind = Literal["conv", "dwconv", "matmul", "attention", "norm", "other"]

@@ -54,7 +54,7 @@ def _card(gpu_id: str, name: str) -> Card:
 @cache
 def card_index() -> CardIndex:
     """The catalogue's cards and a pattern that finds them in a message (built once, on first use)."""
-    from tools.catalog import load_catalog
+    from sizer_agent.tools.catalog import load_catalog
 
     cards = tuple(_card(g.id, g.name) for g in load_catalog().gpus)
     models = sorted({c.model for c in cards}, key=len, reverse=True)

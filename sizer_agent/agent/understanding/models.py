@@ -115,7 +115,7 @@ def model_index(names: tuple[str, ...] | None = None) -> ModelIndex:
     rows: list[tuple[str, str, list[str]]] = []
     if names is None:
         try:
-            from tools.model_loader import registry_entries
+            from sizer_agent.tools.model_loader import registry_entries
 
             rows = [(e["id"], e.get("title", ""), list(e.get("aliases", []))) for e in registry_entries()]
         except Exception:  # a broken registry must not stop the interview: no names, no matches

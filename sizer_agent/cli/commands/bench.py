@@ -10,7 +10,7 @@ from typing import Any
 
 from sizer_agent.cli import numbers as n
 from sizer_agent.cli.estimate_args import _positive_int, fraction, positive_float
-from tools.input_files import check_output, write_atomic
+from sizer_agent.tools.input_files import check_output, write_atomic
 
 _LEVELS = n.number_list(int, low=1, high=1_000_000, example="1,4,16,64")  # requests in flight
 _RATES = n.number_list(float, low=0, high=1_000_000, low_open=True, example="0.5,1,2")  # requests/s
@@ -156,8 +156,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser, launching: bool = False
 
 
 def serve_settings(args: argparse.Namespace, base_url: str | None = None, launching: bool = False) -> Any:
-    from tools.bench.prompts import parse_length
-    from tools.bench.results import ServeSettings
+    from sizer_agent.tools.bench.prompts import parse_length
+    from sizer_agent.tools.bench.results import ServeSettings
 
     rates = args.request_rate or None
     concurrency = args.concurrency or [1]
@@ -243,7 +243,7 @@ def _finish_serve(args: argparse.Namespace, result: Any, out: Path) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from tools.bench.serve import run_serve
+    from sizer_agent.tools.bench.serve import run_serve
 
     settings = serve_settings(args)
     out = check_output(args.out or default_out("serve"), "--out")
@@ -300,7 +300,7 @@ def add_launch_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_launch(args: argparse.Namespace) -> int:
-    from tools.bench.vllm_launcher import LaunchError, LaunchSettings, launch_and_serve
+    from sizer_agent.tools.bench.vllm_launcher import LaunchError, LaunchSettings, launch_and_serve
 
     env = {}
     if args.cpu_env:
@@ -381,8 +381,8 @@ Needs: pip install 'sizer-agent[train]' (torch, transformers, peft, bitsandbytes
 
 
 def _lora_targets(text: str) -> list[str]:
-    from tools.errors import InputError
-    from tools.memory.training import LORA_TARGETS
+    from sizer_agent.tools.errors import InputError
+    from sizer_agent.tools.memory.training import LORA_TARGETS
 
     targets = [t.strip() for t in text.split(",") if t.strip()]
     unknown = [t for t in targets if t not in LORA_TARGETS]
@@ -434,8 +434,8 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from tools.bench.train import ModelShape, TrainSettings, run_train
-    from tools.errors import InputError
+    from sizer_agent.tools.bench.train import ModelShape, TrainSettings, run_train
+    from sizer_agent.tools.errors import InputError
 
     if args.model is not None and args.config is not None:
         raise InputError("--config", "give --model or --config, not both", "--model alone")
@@ -539,7 +539,7 @@ def add_micro_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_micro(args: argparse.Namespace) -> int:
-    from tools.bench.micro import MicroSettings, run_micro
+    from sizer_agent.tools.bench.micro import MicroSettings, run_micro
 
     settings = MicroSettings(
         gemm_size=args.gemm_size,
@@ -609,7 +609,7 @@ def _number(value: float | None) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from tools.bench.compare import compare_results, load_result
+    from sizer_agent.tools.bench.compare import compare_results, load_result
 
     comparison = compare_results(load_result(args.a), load_result(args.b))
     if args.json:
@@ -640,7 +640,7 @@ def add_calibrate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from tools.bench.compare import calibrate, load_result
+    from sizer_agent.tools.bench.compare import calibrate, load_result
 
     calibration = calibrate(
         load_result(args.result), gpu=args.gpu, model=args.model, tensor_parallel_size=args.tensor_parallel_size,
@@ -707,7 +707,7 @@ def add_vision_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_vision(args: argparse.Namespace) -> int:
-    from tools.bench.vision import VisionBenchSettings, run_vision_bench
+    from sizer_agent.tools.bench.vision import VisionBenchSettings, run_vision_bench
 
     settings = VisionBenchSettings(
         model=args.model, resolution=args.resolution, batch_size=args.batch_size, mode=args.mode,

@@ -16,8 +16,8 @@ from sizer_agent.cli.estimate_args import (
 )
 from sizer_agent.cli.units import bar, both, gib, params
 from sizer_agent.i18n import render as i18n_render
-from tools.estimate import EstimateResult, estimate
-from tools.perf.estimate import perf_for_estimate
+from sizer_agent.tools.estimate import EstimateResult, estimate
+from sizer_agent.tools.perf.estimate import perf_for_estimate
 
 NAME = "estimate"
 ORDER = 10
@@ -140,14 +140,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_vision(args: argparse.Namespace) -> int:
-    from tools.vision.estimate import estimate_vision
+    from sizer_agent.tools.vision.estimate import estimate_vision
 
     request = vision_request_from_args(args)
     result = estimate_vision(request)
     speed = None
     if args.gpu:
-        from tools.catalog.loader import load_catalog
-        from tools.vision.speed import vision_speed
+        from sizer_agent.tools.catalog.loader import load_catalog
+        from sizer_agent.tools.vision.speed import vision_speed
 
         speed = vision_speed(result, load_catalog().gpu(args.gpu))
     if args.json:

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from sizer_agent.agent.questions import QUESTIONS
 from sizer_agent.cli.commands._store_args import EXIT_USAGE, add_db_argument, open_store, report_store_error
-from tools.errors import InputError
-from tools.input_files import decode_text, read_bytes, read_data
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import decode_text, read_bytes, read_data
 
 if TYPE_CHECKING:
     from sizer_agent.agent.intake import BriefReading, IntakeResult

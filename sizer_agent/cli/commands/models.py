@@ -6,7 +6,7 @@ import argparse
 import json
 
 from sizer_agent.cli.units import params
-from tools.model_loader import load_model, registry_entries
+from sizer_agent.tools.model_loader import load_model, registry_entries
 
 NAME = "models"
 ORDER = 15

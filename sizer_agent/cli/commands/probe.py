@@ -38,7 +38,7 @@ def _gib(value: int | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tools.bench.probe import probe
+    from sizer_agent.tools.bench.probe import probe
 
     result = probe()
     if args.json:

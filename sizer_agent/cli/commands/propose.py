@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sizer_agent.proposal import load_session, render_pdf, render_proposal
 from sizer_agent.proposal.i18n import Lang
-from tools.input_files import check_output, write_atomic
+from sizer_agent.tools.input_files import check_output, write_atomic
 
 NAME = "propose"
 ORDER = 60

@@ -21,13 +21,13 @@ from sizer_agent.cli.estimate_args import (
 from sizer_agent.cli.numbers import number_type
 from sizer_agent.i18n import Lang
 from sizer_agent.i18n import render as i18n_render
-from tools.catalog import load_catalog
-from tools.catalog.models import UNIT_KINDS
-from tools.errors import InputError
-from tools.model_loader import load_model
-from tools.perf.estimate import PerfEstimate
-from tools.plan import RecommendResult
-from tools.recommend import PRECISION_CHOICES, RecommendRequest, recommend
+from sizer_agent.tools.catalog import load_catalog
+from sizer_agent.tools.catalog.models import UNIT_KINDS
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.perf.estimate import PerfEstimate
+from sizer_agent.tools.plan import RecommendResult
+from sizer_agent.tools.recommend import PRECISION_CHOICES, RecommendRequest, recommend
 
 NAME = "recommend"
 ORDER = 20

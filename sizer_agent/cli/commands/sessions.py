@@ -14,7 +14,7 @@ from sizer_agent.cli.commands._store_args import EXIT_USAGE, add_db_argument, op
 from sizer_agent.cli.numbers import session_id
 from sizer_agent.store import FORMAT, SessionStore, StoreError
 from sizer_agent.store.export import MAX_EXPORT_BYTES, check_export
-from tools.input_files import check_output, read_json, write_atomic
+from sizer_agent.tools.input_files import check_output, read_json, write_atomic
 
 NAME = "sessions"
 ORDER = 40

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tools.validation import run_validation
+from sizer_agent.tools.validation import run_validation
 
 NAME = "validate"
 ORDER = 90
