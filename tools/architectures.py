@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.messages import Msg
-from sizer_agent.tools.model_spec import AttentionKind, LayerParams, MLASpec, ModelSpec, MoESpec
+from sizer_agent.tools.model_spec import CEILINGS, MAX_HIDDEN, AttentionKind, LayerParams, MLASpec, ModelSpec, MoESpec
 
 KNOWN_TYPES = {
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi", "phi3",
@@ -51,9 +51,10 @@ class _Reader:
         for name in (key, *alternatives):
             value = self.config.get(name)
             if value is not None:
-                if not isinstance(value, int | float) or value < 0:
-                    raise InputError(f"{self.where}.{name}", f"must be a non-negative number, got {value!r}")
-                return int(value)
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise InputError(f"{self.where}.{name}", f"must be a whole number >= 0, got {value!r}")
+                _check_ceiling(name, value, self.where)
+                return value
         raise InputError(
             f"{self.where}.{key}",
             "missing from the model config",
@@ -75,6 +76,7 @@ _INT_KEYS = (
     "n_shared_experts", "first_k_dense_replace", "moe_layer_freq", "decoder_sparse_step", "kv_lora_rank",
     "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim", "sliding_window", "attention_chunk_size",
     "interleave_moe_layer_step", "intermediate_size_mlp", "sliding_window_pattern", "max_window_layers",
+    "no_rope_layer_interval",
 )  # fmt: skip
 _POSITIVE_KEYS = {
     "hidden_size",
@@ -90,7 +92,40 @@ _POSITIVE_KEYS = {
     "decoder_sparse_step",
     "interleave_moe_layer_step",
     "sliding_window_pattern",
+    "no_rope_layer_interval",
 }
+
+
+def _check_ceiling(key: str, value: int, where: str) -> None:
+    ceiling = CEILINGS.get(key)
+    if ceiling is not None and value > ceiling[0]:
+        raise InputError(f"{where}.{key}", f"{value:,} is beyond any published model ({ceiling[1]})",
+                         f"at most {ceiling[0]:,}")
+
+
+# rope_scaling keys that are ratios or lengths: finite and > 0 (a negative or zero factor scales nothing)
+_ROPE_POSITIVE = ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings")
+_MAX_ROPE_FACTOR = 1024  # published RoPE scaling factors go up to 40 (DeepSeek V3 YaRN)
+
+
+def _check_rope(config: dict[str, Any], where: str) -> None:
+    rope = config.get("rope_scaling")
+    if rope is None:
+        return
+    if not isinstance(rope, dict):
+        raise InputError(f"{where}.rope_scaling", f"must be an object, got {type(rope).__name__}")
+    for key in _ROPE_POSITIVE:
+        value = rope.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise InputError(f"{where}.rope_scaling.{key}", f"must be a number > 0, got {value!r}")
+        if key == "factor" and value > _MAX_ROPE_FACTOR:
+            raise InputError(f"{where}.rope_scaling.factor", f"{value} is beyond any published model (40 at most)",
+                             f"at most {_MAX_ROPE_FACTOR}")
+    theta = config.get("rope_theta")
+    if theta is not None and (isinstance(theta, bool) or not isinstance(theta, int | float) or not theta > 0):
+        raise InputError(f"{where}.rope_theta", f"must be a number > 0, got {theta!r}")
 
 
 def _check_numbers(config: dict[str, Any], where: str) -> None:
@@ -98,16 +133,44 @@ def _check_numbers(config: dict[str, Any], where: str) -> None:
         value = config.get(key)
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value > 10**12:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InputError(f"{where}.{key}", f"must be a whole number >= 0, got {value!r}")
         if key in _POSITIVE_KEYS and value == 0:
             raise InputError(f"{where}.{key}", "must be > 0")
-    for key in ("layer_types", "mlp_only_layers", "no_rope_layers"):
+        _check_ceiling(key, value, where)
+    _check_rope(config, where)
+    for key in ("layer_types", "mlp_only_layers", "no_rope_layers", "architectures"):
         value = config.get(key)
         if value is not None and not isinstance(value, list):
             raise InputError(f"{where}.{key}", f"must be a list, got {type(value).__name__}")
+    for key in ("mlp_only_layers", "no_rope_layers"):
+        value = config.get(key) or []
+        if not all(type(item) is int and 0 <= item <= CEILINGS["num_hidden_layers"][0] for item in value):
+            raise InputError(f"{where}.{key}", "must be a list of layer numbers")
+    if not all(isinstance(item, str) for item in config.get("architectures") or []):
+        raise InputError(f"{where}.architectures", "must be a list of class names")
+    for key in ("torch_dtype", "dtype"):
+        if config.get(key) is not None and not isinstance(config[key], str):
+            raise InputError(f"{where}.{key}", f"must be a dtype name, got {config[key]!r}")
     if config.get("model_type") is not None and not isinstance(config.get("model_type"), str):
         raise InputError(f"{where}.model_type", "must be a string")
+
+
+_VISION_SIZES = {"patch_size": 4096, "image_size": 1 << 16, "num_channels": 64, "projector_input_dim": MAX_HIDDEN,
+                 "projector_output_dim": MAX_HIDDEN}  # fmt: skip
+
+
+def _check_vision(vision: dict[str, Any], config: dict[str, Any]) -> None:
+    """The vision tower's sizes: whole numbers > 0 (a patch of 0 pixels divides by zero), ratios in (0, 1]."""
+    for key, ceiling in (*_VISION_SIZES.items(), ("spatial_merge_size", 64)):
+        source = config if key == "spatial_merge_size" else vision
+        value = source.get(key)
+        where = "config" if source is config else "config.vision_config"
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= ceiling):
+            raise InputError(f"{where}.{key}", f"must be a whole number in 1..{ceiling:,}, got {value!r}")
+    ratio = vision.get("pixel_shuffle_ratio")
+    if ratio is not None and (isinstance(ratio, bool) or not isinstance(ratio, int | float) or not 0 < ratio <= 1):
+        raise InputError("config.vision_config.pixel_shuffle_ratio", f"must be in (0, 1], got {ratio!r}")
 
 
 def _text_config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -140,7 +203,9 @@ def _attention_kinds(cfg: _Reader, model_type: str, num_layers: int) -> list[tup
         # Llama 4: every 4th layer is global (no RoPE); the others attend within chunks.
         chunk = cfg.get("attention_chunk_size")
         interval = int(cfg.get("no_rope_layer_interval", 4))
-        no_rope = cfg.get("no_rope_layers") or [int((i + 1) % interval != 0) for i in range(num_layers)]
+        no_rope = cfg.get("no_rope_layers") or []
+        if len(no_rope) != num_layers:
+            no_rope = [int((i + 1) % interval != 0) for i in range(num_layers)]
         return [("chunked", chunk) if (chunk and no_rope[i]) else ("full", None) for i in range(num_layers)]
     use_sliding = cfg.get("use_sliding_window", model_type in {"mistral", "mixtral", "phi3"})
     if window and use_sliding:
@@ -203,6 +268,7 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
     _check_numbers(text, cfg.where)
     if vision is not None:
         _check_numbers(vision, "config.vision_config")
+        _check_vision(vision, config)
     model_type = str(text.get("model_type") or config.get("model_type") or "")
     architecture = str((config.get("architectures") or [model_type or "unknown"])[0])
     warnings: list[Msg] = []
@@ -284,6 +350,9 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
     experts = int(cfg.get("num_local_experts") or cfg.get("num_experts") or cfg.get("n_routed_experts") or 0)
     if experts > 1:
         top_k = int(cfg.get("num_experts_per_tok") or cfg.get("experts_per_token") or 2)
+        if top_k > experts:
+            raise InputError(f"{cfg.where}.num_experts_per_tok",
+                             f"{top_k} experts per token of only {experts} experts", f"1..{experts}")
         expert_width = int(cfg.get("moe_intermediate_size") or intermediate)
         shared_width = int(cfg.get("shared_expert_intermediate_size") or 0)
         if cfg.get("n_shared_experts"):
@@ -382,5 +451,8 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
     except ValidationError as error:
         first = error.errors()[0]
         key = ".".join(str(p) for p in first["loc"])
-        raise InputError(f"{cfg.where}.{key}", first["msg"]) from None
+        message = str(first["msg"]).removeprefix("Value error, ")
+        if ": " in message and not key:  # a model validator names its own key
+            key, message = message.split(": ", 1)
+        raise InputError(f"{cfg.where}.{key}" if key else cfg.where, message) from None
 

@@ -20,9 +20,12 @@ from typing import Any
 
 from sizer_agent.tools.architectures import spec_from_config
 from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import parse_json, read_json
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.model_spec import ModelSpec
 
+MAX_CONFIG_BYTES = 4 * 2**20  # the largest published config.json is ~100 kB (with an id2label table)
+MAX_HEADER_BYTES = 100 * 2**20  # safetensors spec: a header is at most 100 MB
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _REVISION = re.compile(r"^[\w.\-/]{1,100}$")
 # Bytes per element of safetensors dtypes (safetensors format spec).
@@ -51,12 +54,7 @@ def _registry_entry(name: str) -> dict[str, Any] | None:
 
 
 def _read_json(path: Path, field: str) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as error:
-        raise InputError(field, f"{path} is not valid JSON ({error.msg} at line {error.lineno})") from None
-    except OSError as error:
-        raise InputError(field, f"cannot read {path}: {error.strerror}") from None
+    data = read_json(path, field, max_bytes=MAX_CONFIG_BYTES)
     if not isinstance(data, dict):
         raise InputError(field, f"{path} must hold a JSON object")
     return data
@@ -68,23 +66,46 @@ def _safetensors_params(directory: Path) -> tuple[int | None, int | None]:
     if files:
         params = size = 0
         for file in files:
-            with file.open("rb") as handle:
-                (length,) = struct.unpack("<Q", handle.read(8))
-                header = json.loads(handle.read(length))
+            header = _safetensors_header(file)
             for key, tensor in header.items():
                 if key == "__metadata__":
                     continue
+                shape = tensor.get("shape") if isinstance(tensor, dict) else None
+                if not isinstance(shape, list) or not all(type(d) is int and d >= 0 for d in shape):
+                    raise InputError("model", f"{file}: tensor {key!r} has no valid shape", "a safetensors file")
                 count = 1
-                for dim in tensor["shape"]:
+                for dim in shape:
                     count *= dim
                 params += count
-                size += count * _DTYPE_BYTES.get(tensor["dtype"], 2)
+                size += count * _DTYPE_BYTES.get(str(tensor.get("dtype")), 2)
         return params, size
     index = directory / "model.safetensors.index.json"
     if index.exists():
         total = _read_json(index, "model").get("metadata", {}).get("total_size")
         return None, int(total) if total else None
     return None, None
+
+
+def _safetensors_header(file: Path) -> dict[str, Any]:
+    """The JSON header of a safetensors file: 8 bytes of length, then at most 100 MB of JSON."""
+    try:
+        with file.open("rb") as handle:
+            if not file.is_file():
+                raise InputError("model", f"{file} is not a regular file", "a safetensors file")
+            raw = handle.read(8)
+            (length,) = struct.unpack("<Q", raw) if len(raw) == 8 else (0,)
+            if not 2 <= length <= MAX_HEADER_BYTES:
+                raise InputError("model", f"{file} is not a safetensors file (header length {length})")
+            text = handle.read(length)
+    except OSError as error:
+        raise InputError("model", f"cannot read {file}: {error.strerror or error}") from None
+    try:
+        header = parse_json(text.decode("utf-8"), "model", file)
+    except UnicodeDecodeError:
+        raise InputError("model", f"{file}: the safetensors header is not UTF-8 JSON") from None
+    if not isinstance(header, dict):
+        raise InputError("model", f"{file}: the safetensors header is not a JSON object")
+    return header
 
 
 def _cache_root() -> Path:
@@ -129,9 +150,11 @@ def _hub_config(model_id: str, revision: str | None) -> tuple[dict[str, Any], st
         )
     if response.status_code != 200:
         raise InputError("model", f"the Hub answered HTTP {response.status_code} for {url}")
+    if len(response.content) > MAX_CONFIG_BYTES:
+        raise InputError("model", f"the Hub returned more than {MAX_CONFIG_BYTES:,} bytes for {url}")
     try:
-        data = response.json()
-    except ValueError:
+        data = parse_json(response.content.decode("utf-8"), "model", url)
+    except (UnicodeDecodeError, InputError):
         raise InputError("model", f"the Hub returned something that is not JSON for {url}") from None
     if not isinstance(data, dict):
         raise InputError("model", f"{url} does not hold a JSON object")
@@ -165,6 +188,8 @@ def load_model(source: str, revision: str | None = None) -> ModelSpec:
         if revision and revision != (entry["revision"] or None):
             spec.warnings.append(Msg("model.bundled_revision", revision=revision))
         return spec
+    if source.lower().endswith(".json") or source.startswith(("/", "./", "../", "~")):
+        raise InputError("model", f"no such file: {source}", "an existing config.json or model directory")
     if _HUB_ID.match(source):
         config, url = _hub_config(source, revision)
         return spec_from_config(config, name=source, revision=revision, source=url)

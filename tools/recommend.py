@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from sizer_agent.tools.catalog import Catalog, Offer, load_catalog
 from sizer_agent.tools.costs import budget_cost
@@ -41,9 +41,12 @@ from sizer_agent.tools.plan import (
     Status,
     UnitKind,
 )
+from sizer_agent.tools.quantization import QUANTIZATION_CHOICES
 from sizer_agent.tools.vision.estimate import VisionRequest
 
 MAX_ALTERNATIVES = 3
+_DTYPE_CHOICES = ("bf16", "fp16", "bfloat16", "float16", "fp32", "float32", "auto")
+PRECISION_CHOICES: tuple[str, ...] = (*_DTYPE_CHOICES, *(q for q in QUANTIZATION_CHOICES if q != "none"))
 MAX_CHANGES = 4
 # An assumed latency target (the question's default, not the customer's) is a preference, not a purchase
 # driver: options are sized against an interactive floor — P99 TTFT within 4x the default (2 s for the
@@ -84,6 +87,14 @@ class RecommendRequest(BaseModel):
     checkpoint_interval_min: float | None = Field(None, gt=0, description="training: minutes between checkpoints")
     catalog: Path | None = None
     offer_ids: list[str] = Field(default_factory=list, description="only these offers (all when empty)")
+
+    @field_validator("precisions")
+    @classmethod
+    def _known_precisions(cls, value: list[str]) -> list[str]:
+        unknown = [p for p in value if p.lower() not in PRECISION_CHOICES]
+        if unknown:
+            raise ValueError(f"unknown weight format {unknown[0]!r} (allowed: {', '.join(PRECISION_CHOICES)})")
+        return value
 
     @model_validator(mode="after")
     def _one_job(self) -> RecommendRequest:
@@ -456,6 +467,6 @@ def _alternatives(options: list[Plan], plan: Plan | None, scope: Scope) -> list[
 
 def _with_precision(workload: EstimateRequest, precision: str) -> EstimateRequest:
     name = precision.lower()
-    if name in ("bf16", "fp16", "bfloat16", "float16", "fp32", "float32", "auto"):
+    if name in _DTYPE_CHOICES:
         return workload.model_copy(update={"dtype": name, "quantization": None})
     return workload.model_copy(update={"quantization": name})

@@ -8,7 +8,6 @@ laid out the same way.
 
 from __future__ import annotations
 
-import json
 import statistics
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from pydantic import BaseModel
 from sizer_agent.tools.architectures import spec_from_config
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.input_files import read_json
 from sizer_agent.tools.memory.runtime import GiB
 
 BUNDLED_VALIDATION = Path(__file__).resolve().parent / "data" / "validation"
@@ -73,10 +73,7 @@ def flags_to_fields(args: list[str]) -> dict[str, Any]:
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as error:
-        raise InputError("path", f"cannot read {path}: {error}") from None
+    data = read_json(path, "path")
     if not isinstance(data, list):
         raise InputError("path", f"{path} must hold a JSON list of cases")
     return data
@@ -90,10 +87,9 @@ def _error(case: str, metric: str, expected: float, predicted: float, note: str 
 
 def _config(directory: Path, name: str) -> dict[str, Any]:
     path = directory / "configs" / name / "config.json"
-    try:
-        data: dict[str, Any] = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as error:
-        raise InputError("path", f"cannot read {path}: {error}") from None
+    data = read_json(path, "path")
+    if not isinstance(data, dict):
+        raise InputError("path", f"{path} must hold a JSON object")
     return data
 
 

@@ -16,7 +16,7 @@ so a file with mistakes never leaves a half-wrong session behind.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -119,6 +119,8 @@ def read_brief(text: str, lang: Lang | None = None, known_models: list[str] | No
 def _read_value(field: str, raw: Any) -> tuple[Any, bool]:
     """(value, assumed) for one file entry; raises ValueError with a user message when unreadable."""
     question = BY_ID.get(field)
+    if isinstance(raw, bool) and bool not in get_args(WorkloadProfile.model_fields[field].annotation):
+        raise ValueError(f"{str(raw).lower()} is a yes/no answer, not a value for this question")
     if isinstance(raw, str) and question is None and detect_intent(raw) == "dont_know":
         return None, True  # an optional field nobody knows (e.g. the revision) stays unset, marked assumed
     if isinstance(raw, str) and question is not None and detect_intent(raw) == "dont_know":
@@ -159,6 +161,11 @@ def run_intake(
         "fr" if data.get("lang") == "fr" or brief is None else brief.lang))
     title = str(data.get("title") or "")
     problems: list[IntakeProblem] = []
+    if data.get("lang") not in (None, "fr", "en"):
+        problems.append(IntakeProblem(field="lang", kind="invalid",
+                                      message=f"{data['lang']!r} is not a language of the interview (allowed: fr, en)"))
+    if data.get("title") is not None and not (isinstance(data["title"], str) and len(data["title"]) <= 200):
+        problems.append(IntakeProblem(field="title", kind="invalid", message="must be text of at most 200 characters"))
     values: dict[str, Any] = {}
     assumed: set[str] = set()
     for key, raw in data.items():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from sizer_agent.cli import numbers
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.estimate import EstimateRequest
 from sizer_agent.tools.memory.training import LORA_TARGETS
@@ -20,46 +21,11 @@ if TYPE_CHECKING:
 POSITIVE_INT_FIELDS = ("max_model_len", "input_len", "output_len", "concurrency", "batch_size", "seq_len")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        lowered = text.strip().lower()
-        multiplier = {"k": 1024, "m": 1024 * 1024}.get(lowered[-1:]) if lowered else None
-        if multiplier is None:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (e.g. 8192 or 8k)") from None
-        try:
-            value = int(float(lowered[:-1]) * multiplier)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (e.g. 8192 or 8k)") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
-def number(text: str) -> float:
-    """A finite number, or argparse's one-line error."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
-    return value
-
-
-def fraction(text: str) -> float:
-    value = number(text)
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"must be in (0, 1], got {value}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    value = number(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
-    return value
+# every numeric flag goes through sizer_agent.cli.numbers (finite, whole when it must be, in range)
+_positive_int = numbers.positive_int
+number = numbers.number_type(float)
+fraction = numbers.fraction
+positive_float = numbers.positive_float
 
 
 def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:

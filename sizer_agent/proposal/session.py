@@ -7,11 +7,11 @@ looked up only when the store module is importable, through whichever export fun
 from __future__ import annotations
 
 import importlib
-import json
 from pathlib import Path
 from typing import Any
 
 from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import read_json
 
 # Names the store may give its "session id -> export dict" function (first found wins).
 _EXPORT_FUNCTIONS = ("export_session", "export", "session_export")
@@ -32,18 +32,7 @@ def load_session(source: str, db: str | None = None) -> dict[str, Any]:
 
 
 def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(
-            "SESSION", f"no such file: {path}", "a path to a session export .json file"
-        ) from None
-    except OSError as error:
-        raise InputError("SESSION", f"cannot read {path}: {error.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError("SESSION", f"{path} is not valid JSON (line {error.lineno}: {error.msg})") from None
+    data = read_json(path, "SESSION", max_bytes=64 * 2**20)  # the one input reader: regular file, UTF-8, bounded
     if not isinstance(data, dict):
         raise InputError("SESSION", f"{path} does not hold a session export object")
     return data

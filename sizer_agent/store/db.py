@@ -25,6 +25,7 @@ SCHEMA_VERSION = 1
 APPLICATION_ID = 0x535A4147  # "SZAG" in PRAGMA application_id: tells our files from other SQLite files
 ENV_DB = "SIZER_AGENT_DB"
 _EVENT: TypeAdapter[Any] = TypeAdapter(Event)
+_WAL_MAGIC = (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")  # sqlite.org/fileformat.html#wal_file_format
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -149,6 +150,8 @@ class SessionStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif self.path.is_dir():
             raise self._corrupt("it is a directory")
+        else:
+            self._check_wal()
         try:
             conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as error:
@@ -173,6 +176,20 @@ class SessionStore:
             conn.close()
             raise
         return conn
+
+    def _check_wal(self) -> None:
+        """A write-ahead log beside the file that is not one: SQLite would discard it on opening (and with
+        it whatever it held), so the database is refused and both files are left as they are."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            with wal.open("rb") as handle:
+                header = handle.read(32)
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            raise self._corrupt(f"its write-ahead log {wal.name} cannot be read: {error.strerror}") from None
+        if header and (len(header) < 32 or header[:4] not in _WAL_MAGIC):
+            raise self._corrupt(f"{wal.name} beside it is not an SQLite write-ahead log")
 
     def _check_existing(self, conn: sqlite3.Connection) -> None:
         with self.path.open("rb") as handle:

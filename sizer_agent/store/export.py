@@ -147,3 +147,46 @@ def import_session(store: SessionStore, data: dict[str, Any]) -> int:
                          (new_id, str(event.get("kind", "")), json.dumps(event, ensure_ascii=False),
                           document.updated))
     return new_id
+
+
+MAX_EXPORT_BYTES = 64 * 2**20  # a session with its events and benchmark results is a few MB
+
+
+def check_export(data: Any) -> None:
+    """The checks of `sessions import` before anything is stored: the export format, no unknown field, and
+    every answer (and each earlier value of it) a value the interview itself would accept for its field.
+
+    `import_session` keeps what it is given (salvage copies damaged sessions as they are); a file brought
+    in from outside is held to the profile's own rules: InvalidExportError names the first bad field.
+    """
+    from sizer_agent.agent.profile import PROFILE_FIELDS, validate_field
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise InvalidExportError(f"not a session export: format is {found!r}, expected {FORMAT!r}")
+    unknown = sorted(str(key) for key in data if key not in SessionExport.model_fields)
+    if unknown:
+        raise InvalidExportError(f"invalid session export at {unknown[0]}: unknown field "
+                                 f"(allowed: {', '.join(SessionExport.model_fields)})")
+    try:
+        document = SessionExport.model_validate(data)
+    except ValidationError as error:
+        raise InvalidExportError(f"invalid session export at {_where(error)}") from error
+    for field, answer in document.answers.items():
+        if field not in PROFILE_FIELDS:
+            raise InvalidExportError(f"invalid session export at answers.{field}: not a profile field "
+                                     f"(allowed: {', '.join(PROFILE_FIELDS)})")
+        for value in (answer.value, *(version.value for version in answer.history)):
+            try:
+                validate_field(field, value)
+            except ValidationError as error:
+                reason = "; ".join(str(e["msg"]) for e in error.errors())
+                raise InvalidExportError(f"invalid session export at answers.{field}.value: {reason}") from error
+    for index, call in enumerate(document.tool_calls):
+        if call.duration_ms is not None and not 0 <= call.duration_ms < 1e12:
+            raise InvalidExportError(f"invalid session export at tool_calls.{index}.duration_ms: "
+                                     f"{call.duration_ms} is not a duration")
+    try:
+        _EVENTS.validate_python(document.events)
+    except ValidationError as error:
+        raise InvalidExportError(f"invalid session export at events.{_where(error)}") from error

@@ -91,7 +91,7 @@ def test_corrupted_database_is_one_clear_line(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     db.write_bytes(b"this is not a database at all" * 100)
     result = cli("sessions", "list", db=db)
-    assert result.returncode == 1
+    assert result.returncode == 2  # bad input: nothing changed
     assert "unreadable" in result.stderr and "left untouched" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert db.read_bytes() == b"this is not a database at all" * 100
@@ -116,7 +116,7 @@ def test_salvage_command(tmp_path: Path) -> None:
     raw[0:16] = b"not sqlite at al"
     damaged.write_bytes(bytes(raw))
     listed = cli("sessions", "list", db=damaged)
-    assert listed.returncode == 1 and "sessions salvage" in listed.stderr
+    assert listed.returncode == 2 and "sessions salvage" in listed.stderr
     raw[0:16] = b"SQLite format 3\x00"  # the header is back, the application id check still passes
     damaged.write_bytes(bytes(raw))
     fresh = tmp_path / "fresh.db"

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import socket
+import sys
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -17,8 +19,10 @@ from sizer_agent.tools.bench.stream_connection import (
     ConnectFailed,
     Exchange,
     ProtocolFailure,
+    Reactor,
     StreamConnection,
     StreamSlot,
+    _SocketWire,
 )
 
 RESPONSES = {
@@ -209,3 +213,64 @@ def test_error_status_keeps_the_body_away_from_the_sink() -> None:
 
     exchange = asyncio.run(main())
     assert exchange.status == 503 and bytes(exchange.error_body) == b"busy"
+
+
+class _InstantReplyTransport(_FakeTransport):
+    """A peer that answers inside write(): the reply's arrival is stamped before write() returns, as on
+    loopback when the server is faster than the client's return from the system call."""
+
+    def __init__(self, conn: StreamConnection, reply: bytes) -> None:
+        super().__init__()
+        self.conn, self.reply = conn, reply
+
+    def write(self, data: bytes) -> None:  # type: ignore[override]
+        super().write(data)
+        self.conn.feed(self.reply, time.perf_counter_ns())
+
+
+def test_a_reply_inside_the_write_is_never_stamped_before_the_send() -> None:
+    async def main() -> tuple[Exchange, list[int]]:
+        conn = StreamConnection()
+        conn.connection_made(_InstantReplyTransport(conn, b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"))
+        stamps: list[int] = []
+        exchange = Exchange(lambda data, now: stamps.append(now))
+        await conn.start(exchange, b"GET / HTTP/1.1\r\n\r\n")
+        return exchange, stamps
+
+    exchange, stamps = asyncio.run(main())
+    assert stamps and min(stamps) - exchange.sent_ns >= 0  # the TTFT of this exchange is never negative
+    assert exchange.ended_ns >= exchange.sent_ns
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="kernel receive stamps (SO_TIMESTAMPNS) are Linux's")
+def test_a_kernel_stamp_older_than_the_send_is_not_taken_as_the_arrival() -> None:
+    """Bytes the kernel stamped before the request went out (a wall-clock step between the two stamps, or
+    bytes already waiting) arrive, for this request, when they are read: TTFT is never negative."""
+
+    async def main() -> tuple[Exchange, list[int], dict[str, int]]:
+        reactor = Reactor(asyncio.get_running_loop())
+        listener = socket.create_server(("127.0.0.1", 0))
+        ours = socket.create_connection(listener.getsockname())
+        peer, _ = listener.accept()
+        listener.close()
+        try:
+            ours.setblocking(False)
+            assert reactor._enable_kernel_stamps(ours)
+            conn = StreamConnection()
+            wire = _SocketWire(reactor, ours, conn, True)
+            conn.connection_made(wire)
+            peer.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")  # stamped by the kernel now
+            time.sleep(0.005)
+            stamps: list[int] = []
+            exchange = Exchange(lambda data, now: stamps.append(now))
+            conn.start(exchange, b"GET / HTTP/1.1\r\n\r\n")
+            wire.read()
+            return exchange, stamps, dict(reactor.reads)
+        finally:
+            reactor.close()
+            ours.close()
+            peer.close()
+
+    exchange, stamps, reads = asyncio.run(main())
+    assert stamps and min(stamps) >= exchange.sent_ns and exchange.ended_ns >= exchange.sent_ns
+    assert reads == {"kernel": 0, "event_loop": 1}  # the kernel's stamp was refused, not silently kept

@@ -3,8 +3,9 @@
 Measurement points (docs/design.md §6), all `time.perf_counter_ns()`:
 - scheduled: when the request was due (closed loop: its slot freed; open loop: its Poisson arrival, or the
   moment a slot under the in-flight cap freed);
-- send: when the request bytes were handed to the socket (http://: right after the write; https: when
-  httpcore reports the body written). Connection set-up and request building are not latency;
+- send: when the request bytes were handed to the socket (http://: just before the write call, so that no
+  reply can be stamped earlier; https: when httpcore reports the body written). Connection set-up and
+  request building are not latency;
 - every token-bearing chunk: when its bytes arrived: the kernel's receive stamp under the Reactor (Linux,
   http://), else when the event loop delivered them (events in one read share the stamp);
 - end: the last token-bearing chunk; done: the arrival of the response's end.

@@ -10,13 +10,13 @@ tools.perf), level by level, as measured / predicted ratios.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import read_json
 
 # Fields that must agree, per result kind (dotted paths into the result JSON).
 _SAME: dict[str, list[str]] = {
@@ -66,12 +66,7 @@ class Comparison(BaseModel):
 
 
 def load_result(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as error:
-        raise InputError(
-            str(path), f"not a readable result JSON ({error})", "a file written by sizer-agent bench"
-        ) from None
+    data = read_json(path, str(path), max_bytes=256 * 2**20)  # a result with its requests' stamps: tens of MB
     if not isinstance(data, dict) or "kind" not in data:
         raise InputError(str(path), "not a benchmark result (no `kind`)", "a file written by sizer-agent bench")
     return data

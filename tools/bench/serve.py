@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import gc
-import os
+import math
 import random
 import time
 from collections import Counter
@@ -45,6 +45,7 @@ from sizer_agent.tools.bench.results import (
     SweepStep,
 )
 from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import check_output, write_atomic
 
 _DEFAULT_PROMPTS_MIN = 50
 _DURATION_PROMPT_POOL_MIN = 100
@@ -70,6 +71,23 @@ def validate(settings: ServeSettings) -> None:
         raise InputError("--duration", "must be positive", "seconds > 0")
     if not settings.base_url.startswith(("http://", "https://")):
         raise InputError("--base-url", f"not an HTTP URL: {settings.base_url!r}", "http://HOST:PORT")
+    # the same ranges as the command line's flags (sizer_agent.cli.numbers), for callers that build settings
+    for flag, value, low, high in (
+        ("--timeout", settings.timeout_s, 0.0, 7 * 86_400.0), ("--duration", settings.duration_s, 0.0, 7 * 86_400.0),
+        ("--slo-ttft-ms", settings.slo_ttft_ms, 0.0, 3_600_000.0),
+        ("--slo-tpot-ms", settings.slo_tpot_ms, 0.0, 3_600_000.0),
+        ("--slo-e2e-ms", settings.slo_e2e_ms, 0.0, 3_600_000.0),
+        ("--max-dispatch-delay-ms", settings.max_dispatch_delay_ms, 0.0, 3_600_000.0),
+        *(("--request-rate", rate, 0.0, 1e6) for rate in settings.request_rate or ()),
+    ):
+        if value is not None and not (math.isfinite(value) and low < value <= high):
+            raise InputError(flag, f"{value} is out of range", f"({low:g}, {high:g}]")
+    if settings.warmup < 0:
+        raise InputError("--warmup", f"{settings.warmup} is out of range", ">= 0")
+    if not settings.concurrency or max(settings.concurrency) > 1_000_000 or settings.max_concurrency < 1:
+        raise InputError("--concurrency", f"levels {settings.concurrency} out of range", "1..1,000,000")
+    if not 0 <= settings.seed < 2**32:
+        raise InputError("--seed", f"{settings.seed} is out of range", "0..4,294,967,295")
 
 
 async def server_info(client: httpx.AsyncClient, base_url: str) -> ServerInfo:
@@ -165,6 +183,8 @@ class _Writer:
         self.requests_path = out.with_suffix(".requests.jsonl") if out else None
         self._requests: IO[str] | None = None
         if out is not None and self.requests_path is not None:
+            check_output(out, "--out")  # a directory is refused before anything is measured or created
+            check_output(self.requests_path, "--out")
             out.parent.mkdir(parents=True, exist_ok=True)
             self._requests = self.requests_path.open("w")
 
@@ -177,9 +197,7 @@ class _Writer:
             self._requests.flush()
         if self.out is None:
             return
-        tmp = self.out.with_suffix(".json.tmp")
-        tmp.write_text(result.model_dump_json(indent=2))
-        os.replace(tmp, self.out)
+        write_atomic(self.out, result.model_dump_json(indent=2), "--out")
 
     def close(self) -> None:
         if self._requests is not None:

@@ -150,8 +150,10 @@ class StreamConnection(asyncio.Protocol):
         self._crlf_due = False
         self._to_error_body = False
         self._streaming = False
-        self.transport.write(data)
+        # Stamped as the bytes are handed to the socket, not after: on loopback the reply can reach the kernel
+        # (and get its receive stamp) before write() returns, and nothing can arrive before this stamp.
         exchange.sent_ns = _clock()
+        self.transport.write(data)
         return done
 
     def close(self) -> None:
@@ -608,7 +610,14 @@ class _SocketWire(asyncio.Transport):
         if ancillary and ancillary[0][0] == socket.SOL_SOCKET and ancillary[0][1] == _SO_TIMESTAMPNS:
             seconds, nanoseconds = _TIMESPEC.unpack_from(ancillary[0][2])
             now = self._reactor.monotonic_ns(seconds * 1_000_000_000 + nanoseconds)
-            reads["kernel"] += 1
+            exchange = self._protocol.exchange
+            if exchange is not None and now < exchange.sent_ns:
+                # bytes received before this request was sent (the wall clock stepped between the two
+                # stamps, or they were waiting already): their arrival for this request is when they are read
+                now = _clock()
+                reads["event_loop"] += 1
+            else:
+                reads["kernel"] += 1
         else:
             now = _clock()
             reads["event_loop"] += 1

@@ -26,6 +26,7 @@ from sizer_agent.tools.bench.results import LaunchInfo, ServeResult, ServeSettin
 from sizer_agent.tools.bench.serve import run_serve
 from sizer_agent.tools.bench.vllm_log import parse_startup_memory
 from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import write_atomic
 
 
 def _default_sigint() -> None:
@@ -232,5 +233,5 @@ def launch_and_serve(
         server.stop()
     result.launch = server.launch_info()
     if out is not None:
-        out.write_text(result.model_dump_json(indent=2))
+        write_atomic(out, result.model_dump_json(indent=2), "--out")
     return result

@@ -7,7 +7,6 @@ offers (a vendor sells its own list); assumptions given in the file override the
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from pydantic import ValidationError
 
 from sizer_agent.tools.catalog.models import Assumptions, Catalog, Gpu, Offer, Platform
 from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import read_toml
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 _SECTIONS: dict[str, type[Gpu] | type[Platform] | type[Offer]] = {
@@ -23,14 +23,19 @@ _SECTIONS: dict[str, type[Gpu] | type[Platform] | type[Offer]] = {
 }
 
 
+MAX_CATALOG_BYTES = 8 * 2**20  # the bundled catalogue is ~200 kB
+_TOP_LEVEL = ("gpus", "platforms", "offers", "assumptions", "sources")
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise InputError("catalog", f"file not found: {path}", "a readable TOML file") from None
-    except tomllib.TOMLDecodeError as error:
-        raise InputError("catalog", f"{path}: invalid TOML: {error}") from None
+    raw = read_toml(path, "catalog", max_bytes=MAX_CATALOG_BYTES)
+    unknown = sorted(key for key in raw if key not in _TOP_LEVEL)
+    if unknown:
+        raise InputError(f"{path}: {unknown[0]}", "not a catalogue section", ", ".join(_TOP_LEVEL))
+    sources = raw.get("sources", {})
+    if not isinstance(sources, dict) or not all(isinstance(v, str) for v in sources.values()):
+        raise InputError(f"{path}: sources", "must be a table of key = \"text\"")
+    return raw
 
 
 def _entries(path: Path, raw: dict[str, Any], section: str) -> list[Any]:

@@ -18,7 +18,8 @@ MIB = 2**20
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # no catalogue figure is infinite or NaN (TOML spells both): a price or a FLOP/s of inf is a mistake
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class _Figure(_Strict):
@@ -31,8 +32,30 @@ class NumFigure(_Figure):
     value: float = Field(ge=0)
 
 
+class PositiveFigure(_Figure):
+    """A rate, a size or a duration the cost and speed models divide by: > 0."""
+
+    value: float = Field(gt=0)
+
+
+class FractionFigure(_Figure):
+    """A share of the time or of a whole, in (0, 1]."""
+
+    value: float = Field(gt=0, le=1)
+
+
+class PueFigure(_Figure):
+    """Power usage effectiveness: facility power / IT power, >= 1 by definition (no site is below 1)."""
+
+    value: float = Field(ge=1, le=10)
+
+
 class IntFigure(_Figure):
     value: int = Field(ge=0)
+
+
+class PositiveIntFigure(_Figure):
+    value: int = Field(gt=0)
 
 
 class TextFigure(_Figure):
@@ -69,12 +92,12 @@ class Gpu(_Strict):
     vendor: str
     architecture: str
     form_factor: Literal["pcie", "sxm", "oam", "superchip"]
-    memory_gb: NumFigure
-    usable_memory_mib: IntFigure
+    memory_gb: PositiveFigure
+    usable_memory_mib: PositiveIntFigure
     memory_type: TextFigure
-    bandwidth_gbs: NumFigure
-    tdp_w: NumFigure
-    peak_tflops: dict[Precision, NumFigure]
+    bandwidth_gbs: PositiveFigure
+    tdp_w: PositiveFigure
+    peak_tflops: dict[Precision, PositiveFigure]  # a precision the GPU lacks is left out, not 0
     interconnect: Interconnect
     ecc: BoolFigure
     display_outputs: IntFigure
@@ -112,7 +135,7 @@ class Platform(_Strict):
     name: str
     kind: Literal["workstation", "server", "rack", "cloud"]
     gpu: str = Field(description="catalogue GPU id, or '*' for any")
-    max_gpus: IntFigure
+    max_gpus: PositiveIntFigure
     scaleup_domain: int = Field(ge=1)
     cpu: TextFigure
     host_ram_gb: NumFigure | None = None
@@ -125,10 +148,10 @@ class Platform(_Strict):
     networking: TextFigure | None = None
     storage: TextFigure | None = None
     nvme_tb: NumFigure | None = None
-    storage_write_gbs: NumFigure | None = Field(
+    storage_write_gbs: PositiveFigure | None = Field(
         None, description="sequential write GB/s of the local NVMe that takes checkpoints (vendor peak)")
     rack_units: IntFigure | None = Field(None, description="height in rack units (U) of one unit")
-    measured_allreduce_busbw_gbs: NumFigure | None = None
+    measured_allreduce_busbw_gbs: PositiveFigure | None = None
     notes: list[str] = []
     conflicts: list[str] = []
 
@@ -155,19 +178,19 @@ class Offer(_Strict):
     gpu_counts: list[Annotated[int, Field(ge=1)]] = Field(
         min_length=1, description="GPUs one unit holds, per configuration sold (instance sizes for cloud)")
     max_units: int = Field(1, ge=1, description="whole units that can be joined for one job")
-    price_eur: NumFigure | None = Field(None, description="purchase: one unit with gpu_counts[0] GPUs")
-    price_usd: NumFigure | None = Field(None, description="the same in US dollars, converted at eur_per_usd")
-    extra_gpu_eur: NumFigure | None = Field(None, description="purchase: each GPU beyond gpu_counts[0] in a unit")
-    extra_gpu_usd: NumFigure | None = None
+    price_eur: PositiveFigure | None = Field(None, description="purchase: one unit with gpu_counts[0] GPUs")
+    price_usd: PositiveFigure | None = Field(None, description="the same in US dollars, converted at eur_per_usd")
+    extra_gpu_eur: PositiveFigure | None = Field(None, description="purchase: each GPU beyond gpu_counts[0] in a unit")
+    extra_gpu_usd: PositiveFigure | None = None
     price_kind: Literal["list", "estimate"] = Field(
         "list", description="list: the vendor's own price; estimate: a market price from public sources")
     price_date: str | None = Field(None, pattern=r"^\d{4}(-\d{2}(-\d{2})?)?$",
                                    description="when the price was observed (ISO year, month or day)")
-    hourly_usd_per_gpu: NumFigure | None = None
-    hourly_eur_per_gpu: NumFigure | None = None
-    card_eur: NumFigure | None = Field(
+    hourly_usd_per_gpu: PositiveFigure | None = None
+    hourly_eur_per_gpu: PositiveFigure | None = None
+    card_eur: PositiveFigure | None = Field(
         None, description="quote: one GPU card alone at its public price, a lower bound of the server's price")
-    card_usd: NumFigure | None = None
+    card_usd: PositiveFigure | None = None
     to_confirm: bool = Field(False, description="not listed by the vendor as such (extra cards): to confirm")
 
     @model_validator(mode="before")
@@ -214,18 +237,18 @@ class Offer(_Strict):
         return [key for f in figures if f is not None for key in f.src]
 
 
-def _eur(eur: NumFigure | None, usd: NumFigure | None, eur_per_usd: float) -> float | None:
+def _eur(eur: PositiveFigure | None, usd: PositiveFigure | None, eur_per_usd: float) -> float | None:
     if eur is not None:
         return eur.value
     return None if usd is None else usd.value * eur_per_usd
 
 
 class Assumptions(_Strict):
-    amortisation_years: NumFigure
+    amortisation_years: PositiveFigure  # the hourly cost divides the price by it
     energy_eur_per_kwh: NumFigure
-    pue: NumFigure
-    eur_per_usd: NumFigure
-    utilisation: NumFigure
+    pue: PueFigure
+    eur_per_usd: PositiveFigure
+    utilisation: FractionFigure  # the cost per token divides by it
 
 
 class Catalog(_Strict):

@@ -32,7 +32,7 @@ def open_store(args: argparse.Namespace) -> SessionStore:
 
 
 def report_store_error(command: str, error: StoreError) -> int:
-    from sizer_agent.store import InvalidExportError, SessionNotFoundError
-
+    """One line, exit code 2: a damaged or foreign database, an unknown session or a bad export is bad input
+    (the database is left as it was); exit code 1 is kept for a measurement that failed its own check."""
     print(f"sizer-agent {command}: error: {error}", file=sys.stderr)
-    return EXIT_USAGE if isinstance(error, SessionNotFoundError | InvalidExportError) else EXIT_STORE
+    return EXIT_USAGE

@@ -5,11 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sizer_agent.cli import numbers as n
 from sizer_agent.cli.estimate_args import _positive_int, fraction, positive_float
+from sizer_agent.tools.input_files import check_output, write_atomic
+
+_LEVELS = n.number_list(int, low=1, high=1_000_000, example="1,4,16,64")  # requests in flight
+_RATES = n.number_list(float, low=0, high=1_000_000, low_open=True, example="0.5,1,2")  # requests/s
+_LEVEL = n.number_type(int, low=1, high=1_000_000)
+_PERCENTILE = n.number_type(float, low=0, high=100, low_open=True)  # 100: the slowest request
+_COUNT = n.number_type(int, low=1, high=10_000_000)  # requests, steps, repeats
+_WARMUP = n.number_type(int, low=0, high=10_000_000)
+_GPUS = n.number_type(int, low=1, high=1024)  # tensor parallelism: GPUs of one model replica
+_MIB = n.number_type(int, low=1, high=1 << 20)  # transfer sizes, up to 1 TiB
 
 NAME = "bench"
 ORDER = 40
@@ -31,7 +41,7 @@ only compared when they were measured the same way.
   calibrate  compare a serve result with the estimator's prediction for the same settings
 
 Metric definitions (serve), on one clock (time.perf_counter_ns):
-  TTFT  first chunk carrying output - send time (send = request body written to the socket)
+  TTFT  first chunk carrying output - send time (send = request handed to the socket)
   ITL   every gap between token-bearing chunks, all requests pooled
   TPOT  (E2E - TTFT) / (output tokens - 1), per request
   E2E   last token-bearing chunk - send time
@@ -80,26 +90,6 @@ def _progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _number_list(text: str, field: str, cast: Callable[[str], float], example: str) -> list[Any]:
-    from sizer_agent.tools.errors import InputError
-
-    try:
-        values = [cast(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise InputError(field, f"not a list of numbers: {text!r}", f"e.g. {example}") from None
-    if not values:
-        raise InputError(field, "empty list", f"e.g. {example}")
-    return values
-
-
-def _int_list(text: str, field: str) -> list[int]:
-    return _number_list(text, field, int, "1,4,16,64")
-
-
-def _float_list(text: str, field: str) -> list[float]:
-    return _number_list(text, field, float, "0.5,1,2")
-
-
 # ---------------------------------------------------------------- serve
 
 SERVE_DESCRIPTION = """\
@@ -142,21 +132,22 @@ def add_serve_arguments(parser: argparse.ArgumentParser, launching: bool = False
     parser.add_argument("--input-len", default="512", help="prompt tokens: N or LOW:HIGH (default 512)")
     parser.add_argument("--output-len", default="128", help="output tokens: N or LOW:HIGH (default 128)")
     parser.add_argument("--no-ignore-eos", action="store_true", help="let the model stop at end-of-sequence")
-    parser.add_argument("--concurrency", default="1", help="closed-loop levels, e.g. 1,4,16,64 (default 1)")
+    parser.add_argument("--concurrency", type=_LEVELS, help="closed-loop levels, e.g. 1,4,16,64 (default 1)")
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--num-prompts", type=int, help="requests per level")
-    group.add_argument("--duration", type=float, help="seconds per level (instead of --num-prompts)")
-    parser.add_argument("--request-rate", help="open loop: Poisson arrival rates in req/s, e.g. 1,2,4")
-    parser.add_argument("--warmup", type=int, default=0, help="unrecorded requests before the first level")
+    group.add_argument("--num-prompts", type=_COUNT, help="requests per level")
+    group.add_argument("--duration", type=n.seconds, help="seconds per level (instead of --num-prompts)")
+    parser.add_argument("--request-rate", type=_RATES, help="open loop: Poisson arrival rates in req/s, e.g. 1,2,4")
+    parser.add_argument("--warmup", type=_WARMUP, default=0, help="unrecorded requests before the first level")
     parser.add_argument("--sweep", action="store_true", help="find the largest concurrency meeting the SLA")
-    parser.add_argument("--max-concurrency", type=int, default=1024, help="upper bound of --sweep")
-    parser.add_argument("--slo-ttft-ms", type=float, help="SLA bound on TTFT at --percentile")
-    parser.add_argument("--slo-tpot-ms", type=float, help="SLA bound on TPOT at --percentile")
-    parser.add_argument("--slo-e2e-ms", type=float, help="SLA bound on E2E at --percentile")
-    parser.add_argument("--percentile", type=float, default=99.0, help="SLA percentile (default 99)")
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a request is failed")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-dispatch-delay-ms", type=float, default=10.0, help="client self-check bound (ms)")
+    parser.add_argument("--max-concurrency", type=_LEVEL, default=1024, help="upper bound of --sweep")
+    parser.add_argument("--slo-ttft-ms", type=n.milliseconds, help="SLA bound on TTFT at --percentile")
+    parser.add_argument("--slo-tpot-ms", type=n.milliseconds, help="SLA bound on TPOT at --percentile")
+    parser.add_argument("--slo-e2e-ms", type=n.milliseconds, help="SLA bound on E2E at --percentile")
+    parser.add_argument("--percentile", type=_PERCENTILE, default=99.0, help="SLA percentile (default 99)")
+    parser.add_argument("--timeout", type=n.seconds, default=600.0, help="seconds before a request is failed")
+    parser.add_argument("--seed", type=n.seed, default=0)
+    parser.add_argument("--max-dispatch-delay-ms", type=n.milliseconds, default=10.0,
+                        help="client self-check bound (ms)")
     parser.add_argument(
         "--max-slot-idle", type=fraction, default=0.01, help="closed-loop self-check: idle share of slot time"
     )
@@ -169,9 +160,9 @@ def serve_settings(args: argparse.Namespace, base_url: str | None = None, launch
     from sizer_agent.tools.bench.prompts import parse_length
     from sizer_agent.tools.bench.results import ServeSettings
 
-    rates = _float_list(args.request_rate, "--request-rate") if args.request_rate else None
-    concurrency = _int_list(args.concurrency, "--concurrency")
-    if rates and args.concurrency == "1":
+    rates = args.request_rate or None
+    concurrency = args.concurrency or [1]
+    if rates and args.concurrency is None:
         concurrency = [1024]  # open loop without an explicit cap: effectively uncapped
     return ServeSettings(
         base_url=base_url or args.base_url,
@@ -256,7 +247,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from sizer_agent.tools.bench.serve import run_serve
 
     settings = serve_settings(args)
-    out = args.out or default_out("serve")
+    out = check_output(args.out or default_out("serve"), "--out")
     result = run_serve(settings, out=out, progress=None if args.quiet else _progress)
     return _finish_serve(args, result, out)
 
@@ -290,17 +281,17 @@ def add_launch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--served-model-name", help="name the server exposes (default: --model)")
     parser.add_argument("--dtype", help="vLLM --dtype (auto, bfloat16, float16, float32)")
     parser.add_argument("--quantization", help="vLLM --quantization (fp8, awq, gptq, ...)")
-    parser.add_argument("--tensor-parallel-size", "--tp", type=int, default=1)
-    parser.add_argument("--max-model-len", type=int)
-    parser.add_argument("--gpu-memory-utilization", type=float)
+    parser.add_argument("--tensor-parallel-size", "--tp", type=_GPUS, default=1)
+    parser.add_argument("--max-model-len", type=_positive_int)
+    parser.add_argument("--gpu-memory-utilization", type=fraction)
     parser.add_argument("--kv-cache-memory-bytes", help="cap of the KV cache, e.g. 64M, 8G")
     parser.add_argument("--enforce-eager", action="store_true", help="no CUDA graphs / compilation (starts faster)")
     parser.add_argument(
         "--vllm-python", default=os.environ.get("SIZER_VLLM_PYTHON", sys.executable),
         help="interpreter that has vLLM installed (default: $SIZER_VLLM_PYTHON or this Python)",
     )
-    parser.add_argument("--port", type=int, help="server port (default: a free one)")
-    parser.add_argument("--startup-timeout", type=float, default=1800.0, help="seconds to wait for /health")
+    parser.add_argument("--port", type=n.port, help="server port (default: a free one)")
+    parser.add_argument("--startup-timeout", type=n.seconds, default=1800.0, help="seconds to wait for /health")
     parser.add_argument("--vllm-arg", action="append", default=[], help="extra argument passed to vLLM (repeat)")
     parser.add_argument(
         "--cpu-env", action="store_true",
@@ -333,7 +324,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
         startup_timeout_s=args.startup_timeout,
     )
     settings = serve_settings(args, base_url="http://127.0.0.1:0", launching=True)
-    out = args.out or default_out("launch")
+    out = check_output(args.out or default_out("launch"), "--out")  # before vLLM starts
     try:
         result = launch_and_serve(launch, settings, out=out, progress=None if args.quiet else _progress)
     except LaunchError as error:
@@ -434,10 +425,10 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     plan.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N")
     run = parser.add_argument_group("run")
     run.add_argument("--steps", type=_positive_int, default=8, help="optimizer steps (default 8)")
-    run.add_argument("--warmup-steps", type=int, default=1, help="first steps left out of the timing")
-    run.add_argument("--checkpoint-at", type=int, help="step after which to checkpoint (default steps/2)")
+    run.add_argument("--warmup-steps", type=_WARMUP, default=1, help="first steps left out of the timing")
+    run.add_argument("--checkpoint-at", type=_COUNT, help="step after which to checkpoint (default steps/2)")
     run.add_argument("--checkpoint-dir", type=Path, help="where to keep the checkpoint (default: a temp dir)")
-    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--seed", type=n.seed, default=0)
     run.add_argument("--out", type=Path, help="write the result JSON here")
     run.add_argument("--json", action="store_true", help="print the result JSON (no progress lines)")
     run.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -483,11 +474,12 @@ def cmd_train(args: argparse.Namespace) -> int:
         seed=args.seed,
         checkpoint_dir=args.checkpoint_dir,
     )
+    if args.out is not None:
+        check_output(args.out, "--out")  # refused before the run, not after it
     quiet = args.json or args.quiet
     result = run_train(settings, progress=None if quiet else _progress)
     if args.out is not None:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(result.model_dump_json(indent=2))
+        write_atomic(args.out, result.model_dump_json(indent=2), "--out")
     if args.json:
         emit_json(result.model_dump(mode="json"))
     else:
@@ -536,13 +528,13 @@ GPU host:  sizer-agent bench micro --json --out results/micro-h200.json
 
 
 def add_micro_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--gemm-size", type=int, default=8192)
+    parser.add_argument("--gemm-size", type=n.number_type(int, low=1, high=1 << 17), default=8192)
     parser.add_argument("--precisions", default="fp32,tf32,bf16,fp16,fp8")
-    parser.add_argument("--copy-mib", type=int, default=1024, help="device copy size (MiB)")
-    parser.add_argument("--host-mib", type=int, default=256, help="host<->device transfer size (MiB)")
-    parser.add_argument("--all-reduce-mib", type=int, default=256)
-    parser.add_argument("--repeats", type=int, default=10)
-    parser.add_argument("--device", type=int, default=0)
+    parser.add_argument("--copy-mib", type=_MIB, default=1024, help="device copy size (MiB)")
+    parser.add_argument("--host-mib", type=_MIB, default=256, help="host<->device transfer size (MiB)")
+    parser.add_argument("--all-reduce-mib", type=_MIB, default=256)
+    parser.add_argument("--repeats", type=_COUNT, default=10)
+    parser.add_argument("--device", type=n.number_type(int, low=0, high=1023), default=0)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--json", action="store_true")
 
@@ -559,10 +551,11 @@ def cmd_micro(args: argparse.Namespace) -> int:
         repeats=args.repeats,
         device=args.device,
     )
+    if args.out is not None:
+        check_output(args.out, "--out")
     result = run_micro(settings)
     if args.out is not None:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(result.model_dump_json(indent=2))
+        write_atomic(args.out, result.model_dump_json(indent=2), "--out")
     if args.json:
         emit_json(result.model_dump(mode="json"))
         return 0
@@ -643,7 +636,7 @@ def add_calibrate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gpu", required=True, help="catalogue GPU id the measurement ran on, e.g. h200-sxm")
     parser.add_argument("--model", help="model id the estimator knows (default: the result's model)")
     parser.add_argument("--dtype", help="precision for the estimate (default: the result's precision)")
-    parser.add_argument("--tensor-parallel-size", "--tp", type=int, default=1)
+    parser.add_argument("--tensor-parallel-size", "--tp", type=_GPUS, default=1)
     parser.add_argument("--json", action="store_true")
 
 
@@ -708,7 +701,7 @@ def add_vision_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--num-classes", type=_positive_int, help="classes of the head (default: the architecture's)")
     parser.add_argument("--optimizer", choices=["sgd", "sgd_momentum", "adamw", "adamw8bit"], default="sgd_momentum")
     parser.add_argument("--steps", type=_positive_int, default=10, help="timed steps (10)")
-    parser.add_argument("--warmup-steps", type=int, default=2, help="untimed steps first (2)")
+    parser.add_argument("--warmup-steps", type=_WARMUP, default=2, help="untimed steps first (2)")
     parser.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N (cpu)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--quiet", action="store_true", help="no per-step progress on stderr")

@@ -6,13 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import yaml
 
 from sizer_agent.agent.questions import QUESTIONS
 from sizer_agent.cli.commands._store_args import EXIT_USAGE, add_db_argument, open_store, report_store_error
+from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.input_files import decode_text, read_bytes, read_data
 
 if TYPE_CHECKING:
     from sizer_agent.agent.intake import BriefReading, IntakeResult
@@ -64,8 +63,8 @@ and with --brief alone: {{"ok": true, "source", "lang", "understood": [{{"field"
 "profile": {{...}}}} (a brief is read up to 20,000 characters)
 
 Exit codes: 0 brief read, or session stored; 2 bad input (a file missing, binary, empty or larger than
-{MAX_BRIEF_BYTES:,} bytes; answers missing or invalid; a tool refused them; nothing stored); 1 database
-error.
+{MAX_BRIEF_BYTES:,} bytes; answers missing or invalid; a tool refused them; a damaged database; nothing
+stored).
 """
 
 
@@ -82,11 +81,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_db_argument(parser)
 
 
+MAX_ANSWERS_BYTES = 1_000_000  # an answers file is a few hundred bytes; a custom architecture a few more
+
+
 def _load(path: str) -> Any:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    if path.endswith(".json"):
-        return json.loads(text)
-    return yaml.safe_load(text)  # YAML is a superset of JSON: other extensions read either
+    """JSON for .json, else YAML (a superset of JSON), through the input reader: a regular file or stdin,
+    UTF-8, at most MAX_ANSWERS_BYTES, no YAML aliases; InputError (exit 2, one line) otherwise."""
+    return read_data(path, "answers", max_bytes=MAX_ANSWERS_BYTES, max_depth=16, allow_stdin=True)
 
 
 class BriefError(ValueError):
@@ -96,22 +97,12 @@ class BriefError(ValueError):
 def read_brief_file(path: str) -> str:
     """The text of a brief file (or of standard input for "-"), or BriefError with one line saying why."""
     name = "standard input" if path == "-" else path
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read(MAX_BRIEF_BYTES + 1)
-        else:
-            with Path(path).open("rb") as handle:
-                data = handle.read(MAX_BRIEF_BYTES + 1)
-    except OSError as error:
-        raise BriefError(f"cannot read {name}: {error.strerror or error}") from None
-    if len(data) > MAX_BRIEF_BYTES:
-        raise BriefError(f"{name} is larger than {MAX_BRIEF_BYTES:,} bytes: not a brief (paste the customer's text)")
-    if b"\x00" in data:
-        raise BriefError(f"{name} is binary data, not text")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise BriefError(f"{name} is not UTF-8 text (byte {error.start})") from None
+    try:  # a regular file (a FIFO or a device would block or never end) or stdin, UTF-8, bounded
+        data = read_bytes(path, "brief", max_bytes=MAX_BRIEF_BYTES, allow_stdin=True)
+        text = decode_text(data, "brief", path)
+    except InputError as error:
+        too_large = "larger than" in error.message
+        raise BriefError(error.message + (": not a brief (paste the customer's text)" if too_large else "")) from None
     if not text.strip():
         raise BriefError(f"{name} is empty")
     return text
@@ -137,12 +128,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
     data: Any = {}
     if args.answers:
-        try:
-            data = _load(args.answers)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, yaml.YAMLError) as error:
-            print(f"sizer-agent intake: error: answers: cannot read {args.answers}: {error}".splitlines()[0],
-                  file=sys.stderr)
-            return EXIT_USAGE
+        data = _load(args.answers)
     from sizer_agent.agent.intake import run_intake
 
     result = run_intake(data, lang=args.lang, run_tools=not args.no_tools, brief=brief,
@@ -179,6 +165,11 @@ def _store_and_print(
     if not result.ok:
         # the problems themselves are written in English (as every error of the command line): so is their header
         source = args.answers or args.brief
+        if len(result.problems) == 1:  # one mistake: the one line every command prints for bad input
+            problem = result.problems[0]
+            print(f"sizer-agent intake: error: {problem.field}: {problem.kind}: {problem.message} "
+                  f"({source}, nothing stored)", file=sys.stderr)
+            return EXIT_USAGE
         print(render("en", "intake.problems", n=len(result.problems), source=source), file=sys.stderr)
         for problem in result.problems:
             print(f"  {problem.field}: {problem.kind}: {problem.message}", file=sys.stderr)

@@ -7,6 +7,8 @@ import contextlib
 import sys
 from pathlib import Path
 
+from sizer_agent.cli.numbers import port_or_zero
+
 NAME = "mcp"
 ORDER = 80
 HELP = "serve the sizing tools to an AI assistant or IDE over the Model Context Protocol (needs the `mcp` extra)"
@@ -39,7 +41,8 @@ Exit codes: 0 stopped normally; 2 bad option or the extra is missing.
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
     parser.add_argument("--host", default="127.0.0.1", help="with --http: address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8765, help="with --http: port (default 8765; 0 picks a free one)")
+    parser.add_argument("--port", type=port_or_zero, default=8765,
+                        help="with --http: port (default 8765; 0 picks a free one)")
     parser.add_argument("--allow-path", action="append", default=[], metavar="DIR", type=Path,
                         help="let the tools read files under DIR (repeat for several); none by default")
     parser.add_argument("--allow-bench", action="store_true",

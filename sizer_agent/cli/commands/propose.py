@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from sizer_agent.proposal import load_session, render_pdf, render_proposal
 from sizer_agent.proposal.i18n import Lang
+from sizer_agent.tools.input_files import check_output, write_atomic
 
 NAME = "propose"
 ORDER = 60
@@ -67,19 +66,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH", default=None, help="session database, when SESSION is an id")
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write next to the target and rename, so an interrupted run never leaves half a document."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else None
     fmt = args.format or (SUFFIX_FORMATS.get(output.suffix.lower(), "md") if output else "md")
@@ -89,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if output is not None:
+        check_output(output, "--output")  # a directory is refused before the document is rendered
     session = load_session(args.session, args.db)
     lang: Lang = args.lang or ("en" if session.get("lang") == "en" else "fr")
     if fmt == "pdf":
@@ -99,6 +87,6 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(data.decode("utf-8"))
         sys.stdout.flush()
     else:
-        _write_atomic(output, data)
+        write_atomic(output, data, "--output")
         print(f"wrote {output} ({fmt}, {lang}, {len(data):,} bytes)", file=sys.stderr)
     return 0

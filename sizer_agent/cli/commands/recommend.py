@@ -18,13 +18,16 @@ from sizer_agent.cli.estimate_args import (
     request_from_args,
     vision_request_from_args,
 )
+from sizer_agent.cli.numbers import number_type
 from sizer_agent.i18n import Lang
 from sizer_agent.i18n import render as i18n_render
+from sizer_agent.tools.catalog import load_catalog
 from sizer_agent.tools.catalog.models import UNIT_KINDS
 from sizer_agent.tools.errors import InputError
+from sizer_agent.tools.model_loader import load_model
 from sizer_agent.tools.perf.estimate import PerfEstimate
 from sizer_agent.tools.plan import RecommendResult
-from sizer_agent.tools.recommend import RecommendRequest, recommend
+from sizer_agent.tools.recommend import PRECISION_CHOICES, RecommendRequest, recommend
 
 NAME = "recommend"
 ORDER = 20
@@ -95,9 +98,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ecc", action="store_true", help="ECC memory required on the GPU")
     group.add_argument("--graphics", action="store_true", help="the machine also does rendering or CAD")
     group.add_argument("--power-limit-w", type=positive_float, help="electrical limit of the whole configuration")
-    group.add_argument("--rack-units", type=int, help="rack space available (U)")
+    group.add_argument("--rack-units", type=number_type(int, low=1, high=1000), help="rack space available (U)")
     group.add_argument("--gpu-preference", help="catalogue GPU id the customer asked for, e.g. h100-sxm")
-    group.add_argument("--planned-gpus", type=int, help="GPUs the customer planned (a note when the plan differs)")
+    group.add_argument("--planned-gpus", type=number_type(int, low=1, high=100_000),
+                       help="GPUs the customer planned (a note when the plan differs)")
     group.add_argument("--engine-memory", dest="serving_engine", choices=["vllm", "generic"], default="vllm",
                        help="serving memory accounting: vllm (pre-allocates --gpu-memory-utilization) or generic")
     group.add_argument("--no-defaults", action="store_true",
@@ -110,7 +114,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--offers", help="comma-separated offer ids to consider (default: all), e.g. ACD-006,ACD-014")
     group.add_argument("--headroom", type=_headroom, default=0.10, help="GPU memory kept free: 0.1 or 10 (10 %%)")
     group.add_argument("--precisions", help="comma-separated weight formats to try too, e.g. bf16,fp8,awq,nvfp4")
-    group.add_argument("--top", type=int, default=25, help="rows in the table (25; all in --json)")
+    group.add_argument("--top", type=number_type(int, low=1), default=25, help="rows in the table (25; all in --json)")
     group.add_argument("--lang", choices=["en", "fr"], default="en", help="language of the text output (en)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON (schema: docs/catalog.md)")
 
@@ -121,6 +125,10 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
     if args.top < 1:
         raise InputError("--top", f"must be at least 1, got {args.top}", ">= 1")
     precisions = [p.strip() for p in (args.precisions or "").split(",") if p.strip()]
+    unknown = [p for p in precisions if p.lower() not in PRECISION_CHOICES]
+    if unknown or (args.precisions is not None and not precisions):
+        raise InputError("--precisions", f"unknown weight format {unknown[0]!r}" if unknown else "empty list",
+                         ", ".join(PRECISION_CHOICES))
     units = list(args.units) or list(DEPLOYMENT_UNITS.get(args.deployment or "", ()))
     vision = args.task == "vision"
     if not vision:
@@ -204,6 +212,10 @@ def render_perf(perf: PerfEstimate) -> str:
 
 def run(args: argparse.Namespace) -> int:
     request = request_from(args)
+    # the inputs are read and checked before the progress line: a bad one is the only line printed
+    load_catalog(request.catalog)
+    if request.workload is not None:
+        load_model(request.workload.model, request.workload.revision)
     print("sizing every offer…", file=sys.stderr)
     result = recommend(request)
     if args.json:

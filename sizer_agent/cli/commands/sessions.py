@@ -11,8 +11,11 @@ from typing import Any
 from sizer_agent.agent.questions import field_label
 from sizer_agent.agent.wording import format_value
 from sizer_agent.cli.commands._store_args import EXIT_USAGE, add_db_argument, open_store, report_store_error
+from sizer_agent.cli.numbers import session_id
 from sizer_agent.safe_text import printable, printable_data
 from sizer_agent.store import FORMAT, SessionStore, StoreError
+from sizer_agent.store.export import MAX_EXPORT_BYTES, check_export
+from sizer_agent.tools.input_files import check_output, read_json, write_atomic
 
 NAME = "sessions"
 ORDER = 40
@@ -44,16 +47,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     listing = sub.add_parser("list", help="all sessions, oldest first")
     listing.add_argument("--json", action="store_true", help="JSON list (schema in `sessions --help`)")
     show = sub.add_parser("show", help="one session: answers, assumptions, tool calls")
-    show.add_argument("id", type=int)
+    show.add_argument("id", type=session_id)
     show.add_argument("--json", action="store_true", help="the export format")
     export = sub.add_parser("export", help=f"one session as JSON ({FORMAT})")
-    export.add_argument("id", type=int)
+    export.add_argument("id", type=session_id)
     export.add_argument("-o", "--output", metavar="FILE", help="write there instead of stdout")
     imp = sub.add_parser("import", help="store an exported session under a new id")
     imp.add_argument("file", help="a JSON file written by `sessions export` (- for stdin)")
     imp.add_argument("--json", action="store_true", help='print {"id": NEW_ID}')
     delete = sub.add_parser("delete", help="remove a session")
-    delete.add_argument("id", type=int)
+    delete.add_argument("id", type=session_id)
     salvage = sub.add_parser("salvage", help="copy the readable sessions of a damaged database into --db")
     salvage.add_argument("damaged", help="the damaged database file (opened read-only, never modified)")
     add_db_argument(parser)
@@ -86,7 +89,14 @@ def _print_session(data: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # the inputs are checked before the database is opened: a bad one changes nothing, creates nothing
+    if getattr(args, "output", None):
+        check_output(args.output, "--output")
+    document: Any = None
     try:
+        if args.action == "import":
+            document = read_json(args.file, "file", max_bytes=MAX_EXPORT_BYTES, allow_stdin=True)
+            check_export(document)
         with open_store(args) as store:
             if args.action == "list":
                 sessions = [s.model_dump() for s in store.list_sessions()]
@@ -107,19 +117,13 @@ def run(args: argparse.Namespace) -> int:
                     return 0
                 text = json.dumps(data, ensure_ascii=False, indent=2)
                 if getattr(args, "output", None):
-                    Path(args.output).write_text(text + "\n", encoding="utf-8")
+                    write_atomic(args.output, text + "\n", "--output")
                     print(f"wrote session {args.id} to {args.output}", file=sys.stderr)
                 else:
                     print(text)
                 return 0
             if args.action == "import":
-                try:
-                    raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-                    data = json.loads(raw)
-                except (OSError, json.JSONDecodeError) as error:
-                    print(f"sizer-agent sessions: error: file: cannot read {args.file}: {error}", file=sys.stderr)
-                    return EXIT_USAGE
-                new_id = store.import_session(data)
+                new_id = store.import_session(document)
                 print(json.dumps({"id": new_id}) if args.json else f"imported as session {new_id}")
                 return 0
             if args.action == "salvage":

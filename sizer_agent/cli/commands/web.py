@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from sizer_agent.cli.commands._store_args import add_db_argument
+from sizer_agent.cli.numbers import port
 
 NAME = "web"
 HELP = "serve the interview app in a web browser (needs the `web` extra)"
@@ -29,7 +30,7 @@ Examples:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--port", type=port, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--public-url", help="URL browsers use to reach the server, when behind a proxy")
     parser.add_argument("--lang", choices=["fr", "en"], default="fr", help="interface language (default fr)")
     add_db_argument(parser)
