@@ -194,6 +194,9 @@ price_eur = {value = inf, src = ["assumption"]}
     "garbage -wal beside a valid database": lambda s: (_garbage_wal(s) or ["sessions", "list"], "write-ahead"),
     "damaged database for intake": lambda s: (_damaged_db(s, b"not a database" * 300) or [
         "intake", "--no-tools", "--assume-defaults", "--answers", str(s.file("a.yaml", ANSWERS))], "unreadable"),
+    # -- the app: a session id is checked before the screen opens (it showed "Erreur interne : ValueError")
+    "app --resume abc": lambda s: (["app", "--resume", "abc"], "--resume"),
+    "app --resume of a session that does not exist": lambda s: (["app", "--resume", "999"], "no session 999"),
 }
 
 

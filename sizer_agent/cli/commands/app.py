@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from sizer_agent.cli.commands._store_args import add_db_argument
+from sizer_agent.cli.numbers import number_type
 
 NAME = "app"
 ORDER = 1
@@ -34,7 +35,8 @@ Examples:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=["fr", "en"], default="fr", help="interface language (default fr)")
-    parser.add_argument("--resume", metavar="SESSION", help="reopen this stored session instead of a new one")
+    parser.add_argument("--resume", metavar="SESSION", type=number_type(int, low=1),
+                        help="reopen this stored session (its id, see `sizer-agent sessions list`)")
     add_db_argument(parser)
     # Same flags as sizer_agent.agent.llm.add_llm_arguments, declared here so that building the CLI
     # parser does not import httpx for every command.
@@ -53,8 +55,17 @@ def run(args: argparse.Namespace) -> int:
     from sizer_agent.app import AppConfig, SizerApp
     from sizer_agent.app.production import production_backend_factory
 
-    config = AppConfig(lang=args.lang, resume=args.resume, output_dir=args.output_dir,
-                       self_service=args.self_service)
+    if args.resume is not None:  # checked before the screen opens: a bad id is one line, exit 2
+        from sizer_agent.cli.commands._store_args import open_store, report_store_error
+        from sizer_agent.store import StoreError
+
+        try:
+            with open_store(args) as store:
+                store.get_session(args.resume)
+        except StoreError as error:
+            return report_store_error("app", error)
+    config = AppConfig(lang=args.lang, resume=None if args.resume is None else str(args.resume),
+                       output_dir=args.output_dir, self_service=args.self_service)
     backend = production_backend_factory(args.db, llm_url=args.llm_url, llm_model=args.llm_model)
     SizerApp(backend, config).run()
     return 0
