@@ -155,25 +155,30 @@ def _essentials(tool: str, result: dict[str, Any]) -> dict[str, Any]:
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-def _numbers_in(value: Any, out: set[float]) -> None:
+_SCALES = (1, 1e3, 1e6, 1e9, 1e12, 2**10, 2**20, 2**30, 2**40, 0.01)  # units a figure may be restated in
+
+
+def _numbers_in(value: Any, out: set[float], *, scaled: bool = True) -> None:
+    """Every number a source states (in text too); `scaled`: also in the units it may be restated in (bytes
+    as GB or GiB, ratios as %), to 0-2 decimals. Unscaled is what a small figure must match."""
     if isinstance(value, bool):
         return
     if isinstance(value, int | float):
         v = float(value)
-        for scaled in (v, v / 1e3, v / 1e6, v / 1e9, v / 1e12, v / 2**10, v / 2**20, v / 2**30, v / 2**40, v * 100):
-            for digits in (0, 1, 2):
-                out.add(round(scaled, digits))
+        for scale in _SCALES if scaled else (1,):
+            for digits in (0, 1, 2) if scaled else (2,):
+                out.add(round(v / scale, digits))
     elif isinstance(value, dict):
         for item in value.values():
-            _numbers_in(item, out)
+            _numbers_in(item, out, scaled=scaled)
     elif isinstance(value, list | tuple):
         for item in value:
-            _numbers_in(item, out)
+            _numbers_in(item, out, scaled=scaled)
     elif isinstance(value, str):
         for token in _NUMBER.findall(value):
             parsed = _to_float(token)
             if parsed is not None:
-                _numbers_in(parsed, out)
+                _numbers_in(parsed, out, scaled=scaled)
 
 
 def _to_float(token: str) -> float | None:
@@ -186,25 +191,6 @@ def _to_float(token: str) -> float | None:
         return float(cleaned)
     except ValueError:
         return None
-
-
-def _exact_numbers_in(value: Any, out: set[float]) -> None:
-    """The numbers a source states as they are (no unit scaling): what a small figure must match."""
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int | float):
-        out.add(round(float(value), 2))
-    elif isinstance(value, dict):
-        for item in value.values():
-            _exact_numbers_in(item, out)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _exact_numbers_in(item, out)
-    elif isinstance(value, str):
-        for token in _NUMBER.findall(value):
-            parsed = _to_float(token)
-            if parsed is not None:
-                out.add(round(parsed, 2))
 
 
 SMALL_FIGURE = 10.0  # at or below, a figure matches only a number stated as is (8 must not pass as 8192 / 1024)
@@ -220,7 +206,7 @@ def ungrounded_numbers(text: str, sources: list[Any], exact_sources: list[Any] |
         _numbers_in(source, allowed)
     exact: set[float] = set()
     for source in sources if exact_sources is None else exact_sources:
-        _exact_numbers_in(source, exact)
+        _numbers_in(source, exact, scaled=False)
     bad = []
     for token in _NUMBER.findall(re.sub(r"\b(fp|bf|int|nf|mxfp|nvfp)\d+\b|\b\d+(st|nd|rd|th|er|e)\b", "", text)):
         value = _to_float(token)
@@ -512,7 +498,7 @@ class LLMEngine:
             return False  # yes/no and "none" come only from the rules' reading of an answer
         if isinstance(wanted, int | float):
             numbers: set[float] = set()
-            _exact_numbers_in(said, numbers)
+            _numbers_in(said, numbers, scaled=False)
             return round(float(wanted), 2) in numbers
         if isinstance(wanted, str):
             return len(wanted) >= 2 and wanted.casefold() in said

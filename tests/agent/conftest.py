@@ -138,6 +138,14 @@ class ScriptedLLM:
             def _chunk(self, data: bytes) -> None:
                 self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
 
+            def _json(self, code: int, body: Any) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 owner.requests.append(json.loads(body))
@@ -147,28 +155,13 @@ class ScriptedLLM:
                     time.sleep(payload)
                     return
                 if kind == "echo401":  # a careless server that puts the request's headers in its error
-                    data = json.dumps({"error": f"bad credentials: {dict(self.headers)}"}).encode()
-                    self.send_response(401)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
+                    self._json(401, {"error": f"bad credentials: {dict(self.headers)}"})
                     return
                 if kind == "status":
-                    data = json.dumps({"error": {"message": "scripted failure"}}).encode()
-                    self.send_response(payload)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
+                    self._json(payload, {"error": {"message": "scripted failure"}})
                     return
                 if kind == "json":
-                    data = json.dumps(payload).encode()
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
+                    self._json(200, payload)
                     return
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")

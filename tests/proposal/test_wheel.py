@@ -84,38 +84,21 @@ def test_installed_wheel_renders_a_proposal(repo_root: Path, fixture_path: Path,
     assert all(path.startswith(str(target)) for path in where), f"imported from outside the wheel: {where}"
     ours, theirs = where[:3], where[3:]
     assert all("/sizer_agent/" in path for path in ours) and not any("/sizer_agent/" in path for path in theirs)
+    def installed(*args: str) -> subprocess.CompletedProcess[str]:
+        """The installed command, run from a folder with no checkout in it."""
+        done = subprocess.run([str(python), "-m", "sizer_agent", *args], env=env, cwd=elsewhere,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done
+
     out = elsewhere / "proposal.html"
-    done = subprocess.run(
-        [str(python), "-m", "sizer_agent", "propose", str(fixture_path), "--lang", "en", "-o", str(out)],
-        env=env,
-        cwd=elsewhere,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
+    installed("propose", str(fixture_path), "--lang", "en", "-o", str(out))
     html = out.read_text(encoding="utf-8")
     assert "Hardware proposal — Acme" in html and "€55,480" in html and "<svg" in html
-    md = subprocess.run(
-        [str(python), "-m", "sizer_agent", "propose", str(fixture_path), "--lang", "fr"],
-        env=env,
-        cwd=elsewhere,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    ).stdout
+    md = installed("propose", str(fixture_path), "--lang", "fr").stdout
     assert "Limites de recette" in md
     # the validation set ships inside the wheel: `validate` needs no folder beside anything
-    report = subprocess.run(
-        [str(python), "-m", "sizer_agent", "validate", "--json"],
-        env=env,
-        cwd=elsewhere,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert report.returncode == 0, report.stderr
+    report = installed("validate", "--json")
     summary = {row["metric"]: row for row in json.loads(report.stdout)["summary"]}
     assert summary["weights"]["count"] == 10 and summary["training_peak"]["count"] == 5
     assert summary["params"]["max_abs_error_pct"] == 0
