@@ -174,6 +174,17 @@ class _Helpers:
     def configs(self, plans: Sequence[Plan]) -> list[Any]:
         return [self.config(plan) for plan in plans]
 
+    def alternatives(self, result: Any) -> list[Any]:
+        """The summary's other configurations; one the customer's scope excludes says so (cloud for a buyer)."""
+        units = set(result.scope.units)
+        items = []
+        for plan in result.alternatives:
+            text = self.config(plan)
+            if units and plan.purchase.unit not in units:
+                text = self.safe(f"{text} ({self.esc(self.t('options.role_outside'))})")
+            items.append(text)
+        return items
+
     def msgs(self, messages: Sequence[Msg]) -> list[Any]:
         return [self.msg(message) for message in messages]
 
