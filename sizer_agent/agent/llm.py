@@ -299,8 +299,7 @@ class LLMEngine:
         return self.fallback.warm_up()
 
     def _emit(self, event: BaseModel) -> None:
-        event = self._redact_event(event)
-        self._out.append(event)
+        self._out.append(event)  # redacted where it leaves: the sink (stored) and _shown (returned)
         if self.fallback.on_event is not None:
             self.fallback.on_event(event)
 
@@ -325,22 +324,25 @@ class LLMEngine:
         cleaned = self._redact(data)
         return event if cleaned == data else type(event).model_validate(cleaned)
 
+    def _shown(self, events: list[Any]) -> list[Any]:
+        """What a front end gets: whatever path an event took, the key is not in it."""
+        return [self._redact_event(e) for e in events]
+
     def start(self) -> list[Event]:
-        events = [self._redact_event(e) for e in self.fallback.start()]  # needs no model: instant and offline
+        events = self._shown(self.fallback.start())  # needs no model: instant and offline
         text = "\n".join(getattr(e, "text", "") for e in events if e.kind in ("message", "question"))
         self.messages.append({"role": "assistant", "content": text})
         return events
 
     def resume_sizing(self) -> list[Event]:
-        return [self._redact_event(e) for e in self.fallback.resume_sizing()]  # the tools need no model
+        return self._shown(self.fallback.resume_sizing())  # the tools need no model
 
     def handle(self, text: str) -> list[Event]:
         if not self.active:
-            return [self._redact_event(e) for e in self.fallback.handle(text)]
+            return self._shown(self.fallback.handle(text))
         self._out = []
         self._emit(UserSaid(text=text))  # stored before the model is asked: the user's words are never lost
-        for event in self.fallback.follow_language(text):
-            self._out.append(self._redact_event(event))
+        self._out.extend(self.fallback.follow_language(text))
         checkpoint = len(self.messages)
         try:
             self._read_with_rules(text)
@@ -357,17 +359,16 @@ class LLMEngine:
                 "nothing lost.")))
             out = self._out
             self._out = []
-            return [*out, *(self._redact_event(e) for e in self.fallback.handle(text))]
+            return self._shown([*out, *self.fallback.handle(text)])
         out, self._out = self._out, []
-        return [self._redact_event(e) for e in out]  # whatever path an event took, the key is not shown
+        return self._shown(out)
 
     def _size_if_complete(self) -> dict[str, Any] | None:
         """Run the tools on the recorded profile when it is complete and changed: the model never sizes."""
         if missing_questions(self.state.profile(), self.state.answered()):
             return None
         if self.state.profile().model_dump(mode="json") != self.state.sized_profile:
-            for event in self.fallback.run_tools():
-                self._out.append(self._redact_event(event))
+            self._out.extend(self.fallback.run_tools())
         return {name: self.state.results[name] for name in ("estimate_memory", "estimate_vision", "recommend")
                 if name in self.state.results}
 
@@ -381,7 +382,7 @@ class LLMEngine:
             return
         said = {name: finding.words for name, finding in parsed.findings.items()}
         events, problems = self.fallback.apply_answers(values, raw_text=text, quiet=True, words=said)
-        self._out.extend(self._redact_event(e) for e in events)
+        self._out.extend(events)
         self._read_by_rules = {k: self.state.answers[k].value for k in values
                                if k not in problems and k in self.state.answers}
 
@@ -546,8 +547,7 @@ class LLMEngine:
                               arguments={"answers": values, "assumed": sorted(assumed)}))
         events, problems = self.fallback.apply_answers(
             values, raw_text=self._user_text, assumed=frozenset(assumed))
-        for event in events:
-            self._out.append(self._redact_event(event))  # already sent to on_event by the deterministic engine
+        self._out.extend(events)  # already sent to on_event by the deterministic engine
         problems.update(invalid)
         problems.update({k: "unknown field" for k in unknown})
         recorded = sorted(set(values) - set(problems))
