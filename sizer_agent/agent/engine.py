@@ -237,6 +237,9 @@ class DeterministicEngine:
     def _answer(self, parsed: ParseResult, current: Question | None, text: str) -> None:
         values = dict(parsed.values)
         offered = self.state.suggested.get(current.id) if current else None
+        pending = self.state.to_confirm.get(current.id, []) if current else []
+        if offered is None and current is not None and len(pending) == 1:
+            offered = parse_for_question(current.type, current.id, pending[0], current.choices, self.known_models)
         said_yes = yes_or_no(text) is True and (
             current is None or current.id not in parsed.findings or parsed.findings[current.id].rule == ANSWER_RULE)
         if current is not None and offered is not None and said_yes:
@@ -279,9 +282,20 @@ class DeterministicEngine:
         self._advance(run_tools=True)
 
     def _offer_suggestions(self, parsed: ParseResult, values: dict[str, Any]) -> None:
-        """'Did you mean …?' for a model named loosely; a lone suggestion can be accepted with 'yes'."""
+        """'Did you mean …?' for a model named loosely; a lone suggestion can be accepted with 'yes'.
+        A field the message named several values for is recorded with none: the candidates are kept
+        and offered when its question comes ('to confirm')."""
+        for field in values:
+            self.state.to_confirm.pop(field, None)
+        for field, raw in parsed.doubts.items():
+            if field in values or not raw or field in self.state.answers:
+                continue
+            candidates = [wording.format_value(field, value, self.lang) for value in raw]
+            if field in BY_ID:
+                self.state.to_confirm[field] = candidates
+            self._emit(AgentMessage(tone="hint", text=wording.to_confirm(field, candidates, self.lang)))
         names = parsed.suggestions.get("model")
-        if not names or "model" in values:
+        if not names or "model" in values or "model" in parsed.doubts:
             return
         self._emit(AgentMessage(tone="hint", text=wording.did_you_mean(names, self.lang)))
         if len(names) == 1:
@@ -333,11 +347,12 @@ class DeterministicEngine:
     def _ask(self, question: Question, hint: bool = False) -> None:
         self.state.current_question = question.id
         offered = self.state.suggested.get(question.id)
+        first = self.state.to_confirm.get(question.id) or ([str(offered)] if offered else [])
         self._emit(QuestionAsked(
             question_id=question.id,
             text=question.text[self.lang],
             why=question.why[self.lang],
-            suggestions=([str(offered)] if offered else []) + list(question.suggestions.get(self.lang, ())),
+            suggestions=first + [s for s in question.suggestions.get(self.lang, ()) if s not in first],
             hint=question.example[self.lang] if hint else "",
         ))
 

@@ -37,6 +37,8 @@ class InterviewState(BaseModel):
     lang: Lang = "fr"
     lang_pinned: bool = False  # the consultant chose the language (F2, set_lang): the customer's no longer leads
     suggested: dict[str, Any] = Field(default_factory=dict)  # field -> the one value offered by "Did you mean?"
+    # field -> values a message named for it, none recorded (understanding/doubt.py); offered at its question
+    to_confirm: dict[str, list[str]] = Field(default_factory=dict)
     answers: dict[str, Answer] = Field(default_factory=dict)
     current_question: str | None = None  # id of the question waiting for an answer
     last_field: str | None = None  # last field answered: where a bare correction ("no, 64") goes

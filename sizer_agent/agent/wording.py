@@ -152,8 +152,20 @@ def restate(findings: list[Any], missing: int, lang: Lang) -> str:
     return "\n".join(lines)
 
 
+def _either(shown: list[str], lang: Lang) -> str:
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {render(lang, 'agent.suggest.or')} {shown[-1]}"
+
+
 def did_you_mean(names: tuple[str, ...] | list[str], lang: Lang) -> str:
     """'Did you mean A, B or C?' for names the customer may have meant."""
-    shown = [str(n) for n in names]
-    joined = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {render(lang, 'agent.suggest.or')} {shown[-1]}"
-    return render(lang, "agent.suggest.model", names=joined)
+    return render(lang, "agent.suggest.model", names=_either([str(n) for n in names], lang))
+
+
+def to_confirm(field: str, candidates: tuple[str, ...] | list[str], lang: Lang) -> str:
+    """A field the message named several values for (or a year as a budget): nothing recorded, asked later."""
+    several = len(candidates) > 1
+    if field in BY_ID:
+        key = "agent.suggest.several" if several else "agent.suggest.one"
+    else:  # no question of its own (a preferred card): the customer may say it again
+        key = "agent.suggest.several_unasked" if several else "agent.suggest.one_unasked"
+    return render(lang, key, field=field_label(field, lang), names=_either(list(candidates), lang))

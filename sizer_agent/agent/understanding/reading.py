@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sizer_agent.agent.understanding.answers import no_limit, parse_for_question
+from sizer_agent.agent.understanding.doubt import second_reading, shown
 from sizer_agent.agent.understanding.intents import Intent, detect_intent, strip_correction
 from sizer_agent.agent.understanding.language import detect_language
 from sizer_agent.agent.understanding.models import family_of_model
@@ -38,6 +39,8 @@ class ParseResult:
     findings: dict[str, Finding] = field(default_factory=dict)  # field -> value, words, span, rule
     suggestions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "did you mean" values per field
     lang: Lang | None = None  # the language the message is written in; None when it does not say
+    # fields named with several values (or a year as a budget): none recorded, the candidates (doubt.py)
+    doubts: dict[str, tuple[Any, ...]] = field(default_factory=dict)
 
 
 def parse_message(
@@ -57,6 +60,11 @@ def parse_message(
     reading_lang: Lang = guess or lang or "fr"
     message = Message.read(body, reading_lang)
     reading = apply_rules(message, RULES)
+    doubts = second_reading(message, reading, RULES)
+    for name, doubt in doubts.items():
+        reading.findings.pop(name, None)
+        if doubt.candidates:
+            reading.suggestions[name] = tuple(shown(value) for value in doubt.candidates)
     if reading.values.get("use_case") in _TRAINING:
         # head_count is the people who will use the model; a team that trains it ("a 3-person startup
         # fine-tuning CodeLlama") gives a company size, not users
@@ -69,7 +77,8 @@ def parse_message(
             values["model_family"] = family
     rest = message.text.replace(BLANK, " ")
     result = ParseResult(intent="answer", values=values, correction=correction, rest=rest, findings=findings,
-                         suggestions=dict(reading.suggestions), lang=guess)
+                         suggestions=dict(reading.suggestions), lang=guess,
+                         doubts={name: doubt.candidates for name, doubt in doubts.items()})
     if current and current not in values:
         _answer_current(result, body, offset, current, current_type, choices, known_models, reading_lang)
     return result

@@ -213,7 +213,7 @@ def _print_understood(brief: BriefReading, lang: Any, answered: set[str] | froze
     """Each field with the words it came from; approximate values marked, and those the answers file
     replaced; refused values and suggestions."""
     from sizer_agent.agent.questions import field_label
-    from sizer_agent.agent.wording import did_you_mean, format_value
+    from sizer_agent.agent.wording import did_you_mean, format_value, to_confirm
     from sizer_agent.i18n import render
 
     if brief.truncated:
@@ -230,5 +230,7 @@ def _print_understood(brief: BriefReading, lang: Any, answered: set[str] | froze
     for problem in brief.dropped:
         print(render(lang, "intake.dropped", field=problem.field, reason=problem.message))
     for field, names in brief.suggestions.items():
-        if field == "model" and names:
+        if field in brief.to_confirm and names:
+            print(to_confirm(field, names, lang))
+        elif field == "model" and names:
             print(did_you_mean(names, lang))
