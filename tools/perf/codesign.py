@@ -84,9 +84,7 @@ def codesign(shape: ModelShape, gpu: Gpu) -> CoDesign | None:
     # the FFN that carries the active parameters: the routed experts of a MoE, the dense MLP otherwise
     ffn = by.get("expert_intermediate_size") if shape.is_moe else by.get("intermediate_size")
     linear = by["hidden_size"] * (ffn if ffn is not None else 1.0)
-    if "head_dim" in by:
-        attention = by["head_dim"]
-    else:  # QK^T and PV do equal FLOPs: the time is the mean of the two at their own fill
-        attention = 2.0 / (1.0 / by["qk_head_dim"] + 1.0 / by["v_head_dim"])
+    # MLA: QK^T and PV do equal FLOPs, so the time is the mean of the two at their own fill
+    attention = by["head_dim"] if "head_dim" in by else 2.0 / (1.0 / by["qk_head_dim"] + 1.0 / by["v_head_dim"])
     return CoDesign(gpu=gpu.id, gpu_name=gpu.name, tile=tile, dimensions=dims, attention_fill=attention,
                     linear_fill=linear)
