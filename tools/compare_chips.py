@@ -64,15 +64,31 @@ class ChipRow(BaseModel):
     reason: Msg | None = Field(None, description="why it does not serve the load")
 
 
-def chip_row(plan: Plan, catalog: Catalog, shape: ModelShape, model: str) -> ChipRow:
-    """Normalise one evaluated configuration per chip."""
+def _fills(plan: Plan, catalog: Catalog, shape: ModelShape | None) -> tuple[float, float] | None:
+    """(attention, linear) fill: computed from the shape, else read from the plan's co-design note."""
+    gpu = catalog.gpu(plan.gpu_id)
+    if shape is not None:
+        fit = codesign(shape, gpu)
+        return None if fit is None else (fit.attention_fill, fit.linear_fill)
+    if gpu.matrix_tile is None:
+        return None
+    applied = next((n for n in plan.notes if n.id == "codesign.applied"), None)
+    if applied is None:
+        return (1.0, 1.0)  # evaluated on a tiled chip with no penalty note: the shapes fill the unit
+    attention, linear = applied.params.get("attention"), applied.params.get("linear")
+    return (float(attention), float(linear)) if isinstance(attention, int | float) and isinstance(
+        linear, int | float) else None
+
+
+def chip_row(plan: Plan, catalog: Catalog, shape: ModelShape | None, model: str) -> ChipRow:
+    """Normalise one evaluated configuration per chip (`shape` None: the co-design fill from the plan's note)."""
     gpu = catalog.gpu(plan.gpu_id)
     chips = plan.parallelism.num_gpus
     tokens = plan.serving.sustained_output_tokens_per_s if plan.serving is not None and plan.fits else None
     per_chip = tokens / chips if tokens else None
     hourly = plan.costs.hourly_eur / chips if plan.costs.hourly_eur is not None else None
     tdp = gpu.tdp_value_w
-    fit = codesign(shape, gpu)
+    fit = _fills(plan, catalog, shape)
     return ChipRow(
         model=model, offer_id=plan.offer_id, gpu_id=gpu.id, gpu_name=gpu.name, vendor=gpu.vendor,
         stack=gpu.software_stack, fits=plan.fits, chips=chips, tensor_parallel=plan.parallelism.tensor_parallel,
@@ -82,12 +98,12 @@ def chip_row(plan: Plan, catalog: Catalog, shape: ModelShape, model: str) -> Chi
         tokens_per_eur=per_chip * 3600 / hourly if per_chip and hourly else None,
         eur_per_million_tokens=plan.costs.eur_per_million_tokens if plan.fits else None,
         tdp_w=tdp, tokens_per_s_per_watt=per_chip / tdp if per_chip and tdp else None,
-        attention_fill=fit.attention_fill if fit else None, linear_fill=fit.linear_fill if fit else None,
+        attention_fill=fit[0] if fit else None, linear_fill=fit[1] if fit else None,
         reason=None if plan.fits or not plan.reasons else plan.reasons[0],
     )
 
 
-def rows_from_result(result: RecommendResult, catalog: Catalog, shape: ModelShape) -> list[ChipRow]:
+def rows_from_result(result: RecommendResult, catalog: Catalog, shape: ModelShape | None = None) -> list[ChipRow]:
     """The best configuration of each chip among the options already evaluated (no new evaluation): the one
     with the most tokens per euro, else (nothing fits) the closest. Best value first, unpriced and
     non-fitting last."""

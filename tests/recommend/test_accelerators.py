@@ -170,3 +170,21 @@ def test_compare_chips_command() -> None:
     assert text.returncode == 0 and "25% / 88%" in text.stdout and "Mtok/EUR" in text.stdout
     bad = _cli("compare-chips", "--stacks", "cuda,opencl")
     assert bad.returncode == 2 and "--stacks" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_proposal_on_a_tpu_states_the_penalty_and_the_engine() -> None:
+    from sizer_agent.proposal import render_proposal
+    from tests.support.sessions import sized_session
+
+    unknown = "I don't know"
+    answers = {"customer": "x", "use_case": "chatbot", "framework": "vLLM", "framework_version": unknown,
+               "model": "gpt-oss-120b", "precision": unknown, "context_len": unknown, "growth_factor": unknown,
+               "num_gpus": unknown, "ecc_required": "no", "input_len": "1024", "output_len": "256",
+               "concurrency": "32", "ttft_ms": "2000", "tpot_ms": "100", "deployment": "cloud",
+               "gpu_preference": "tpu-v6e", "budget_eur": unknown, "rendering_cad": "no", "power_limit_w": unknown}
+    session, _ = sized_session(answers, lang="en")
+    for lang, fills in (("en", "head_dim 64 fills 25 %"), ("fr", "head_dim 64 remplit 25 %")):
+        text = render_proposal(session, "md", lang).replace("\xa0", " ").replace("head\\_dim", "head_dim")
+        assert fills in text and "TPU v6e" in text
+        assert "vLLM TPU" in text  # the engine it needs, named
+        assert "25 % / 88 %" in text  # the per-chip table's fill column (attention / projections)
