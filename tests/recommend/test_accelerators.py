@@ -70,6 +70,9 @@ def test_gpt_oss_head_dim_64_fills_a_quarter_of_a_256_wide_mxu() -> None:
     text = render("en", fit.messages()[0]).replace("\xa0", " ")  # the catalogue keeps "25 %" on one line
     assert "head_dim 64 fills 25 %" in text and "256-wide" in text
     assert "25" in render("fr", fit.messages()[0])
+    # vLLM on TPU stores each KV head in 128 lanes: a 64-wide head stores and reads twice its bytes
+    assert fit.kv_alignment == 128 and fit.kv_fill == pytest.approx(0.5)
+    assert any(m.id == "codesign.kv" for m in fit.messages())
     # the 128-wide MXU of v5e and Trainium's 128 x 128 Tensor Engine: half
     for gpu_id in ("tpu-v5e", "trn2"):
         half = codesign(ModelShape.from_spec(GPT_OSS), CATALOG.gpu(gpu_id))
@@ -80,7 +83,7 @@ def test_gemma_built_for_the_mxu_has_no_penalty_and_gpus_have_none() -> None:
     for gpu_id in ("tpu-v5e", "tpu-v6e", "tpu-7x", "trn2"):
         fit = codesign(ModelShape.from_spec(GEMMA_2_9B), CATALOG.gpu(gpu_id))
         assert fit is not None and not fit.penalised and fit.messages() == [], gpu_id
-        assert fit.attention_fill == 1.0 and fit.linear_fill == 1.0
+        assert fit.attention_fill == 1.0 and fit.linear_fill == 1.0 and fit.kv_fill == 1.0
     # Gemma 3 27B: head_dim 128 fills a 128-wide MXU, half of a 256-wide one (stated, not hidden)
     gemma3 = ModelShape.from_spec(load_model("gemma-3-27b"))
     v5e, v6e = codesign(gemma3, CATALOG.gpu("tpu-v5e")), codesign(gemma3, CATALOG.gpu("tpu-v6e"))
@@ -100,6 +103,13 @@ def test_the_penalty_slows_compute_bound_work_and_nothing_else() -> None:
     ratio = prefill.compute_s / prefill_shaped.compute_s
     assert 1 / setup.linear_fill < ratio < 1 / setup.attention_fill  # between the two fills, by FLOP share
     assert prefill.memory_s == prefill_shaped.memory_s  # bytes do not change with the tile
+    # the padded KV heads: twice the bytes per cached token, half the tokens in the same memory
+    unpadded = serving_setup(result, CATALOG.gpu("tpu-v5p").model_copy(update={"kv_head_alignment": None}),
+                             GPT_OSS)
+    padded = serving_setup(result, CATALOG.gpu("tpu-v5p"), GPT_OSS)
+    assert padded.kv_bytes_per_token == 2 * unpadded.kv_bytes_per_token
+    assert padded.kv_capacity_tokens == pytest.approx(unpadded.kv_capacity_tokens / 2, abs=1)
+    assert step_cost(padded, 64, 2100, 0, 2048).memory_s > step_cost(unpadded, 64, 2100, 0, 2048).memory_s
     # training: the projections' fill divides the achieved FLOP/s
     base = TrainingSetup(gpu=gpu, params_active=5_000_000_000, trainable_params=5_000_000_000,
                          tokens_per_step=1_000_000)

@@ -109,6 +109,9 @@ class Gpu(_Strict):
                           "matrix dimensions are padded to; None where padding is negligible (GPU MMA tiles)")
     pod_size: PositiveIntFigure | None = Field(None, description="chips in the largest scale-up domain sold "
                                                                  "(TPU pod, Trn UltraServer)")
+    kv_head_alignment: PositiveIntFigure | None = Field(
+        None, description="the serving engine stores each KV head padded to a multiple of this many elements "
+                          "(vLLM on TPU: 128 lanes); None where heads are stored at their size")
     memory_gb: PositiveFigure
     usable_memory_mib: PositiveIntFigure
     memory_type: TextFigure

@@ -10,6 +10,10 @@ weight-side dimensions (contraction and output width); the token dimension strea
   (DeepSeek) QK^T contracts over nope + rope dims and PV produces v_head_dim columns, each at its own fill;
 - projections and MLP / experts (hidden_size x FFN width): fill(hidden_size) x fill(FFN width).
 
+The engine's KV-cache layout is the same mismatch in memory: vLLM on TPU stores each KV head padded to 128
+lanes, so a head_dim of 64 stores and reads twice its bytes (`kv_fill` = 0.5): fewer tokens fit and decode,
+which reads the cache every step, slows.
+
 GPUs have no `matrix_tile` in the catalogue: their tensor-core instructions work on 16-wide fragments, so the
 padding of real model shapes is negligible and no penalty is applied.
 """
@@ -45,6 +49,8 @@ class CoDesign(BaseModel):
     dimensions: list[DimensionFill]
     attention_fill: float = Field(gt=0, le=1, description="applied to attention FLOPs")
     linear_fill: float = Field(gt=0, le=1, description="applied to projection and MLP FLOPs")
+    kv_alignment: int | None = Field(None, description="KV head stored padded to this many elements")
+    kv_fill: float = Field(1.0, gt=0, le=1, description="useful share of the KV-cache bytes stored and read")
 
     @property
     def penalised(self) -> list[DimensionFill]:
@@ -54,6 +60,10 @@ class CoDesign(BaseModel):
         """One sentence per dimension that does not fill the unit, then the factors applied."""
         out = [Msg("codesign.dimension", gpu=self.gpu_name, dim=d.name, size=d.size, tile=self.tile,
                    fill=d.fill, padded=d.padded) for d in self.penalised]
+        if self.kv_fill < 1.0 and self.kv_alignment:
+            head = next(d for d in self.dimensions if d.name in ("head_dim", "v_head_dim"))
+            out.append(Msg("codesign.kv", gpu=self.gpu_name, size=head.size, align=self.kv_alignment,
+                           fill=self.kv_fill))
         if out:
             out.append(Msg("codesign.applied", attention=self.attention_fill, linear=self.linear_fill))
         return out
@@ -86,5 +96,8 @@ def codesign(shape: ModelShape, gpu: Gpu) -> CoDesign | None:
     linear = by["hidden_size"] * (ffn if ffn is not None else 1.0)
     # MLA: QK^T and PV do equal FLOPs, so the time is the mean of the two at their own fill
     attention = by["head_dim"] if "head_dim" in by else 2.0 / (1.0 / by["qk_head_dim"] + 1.0 / by["v_head_dim"])
+    # the engine's KV layout (vLLM on TPU pads each head to 128 lanes): MLA caches a latent, not heads
+    align = gpu.kv_head_alignment.value if gpu.kv_head_alignment else None
+    kv_fill = fill(shape.head_dim, align)[1] if align and not shape.qk_head_dim else 1.0
     return CoDesign(gpu=gpu.id, gpu_name=gpu.name, tile=tile, dimensions=dims, attention_fill=attention,
-                    linear_fill=linear)
+                    linear_fill=linear, kv_alignment=align, kv_fill=kv_fill)

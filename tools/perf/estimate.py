@@ -94,9 +94,10 @@ def serving_setup(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
         kv_tokens = max(0, int((memory * (1.0 - headroom) - resident) // stage_kv))
     attention = "fp8" if result.kv_cache_dtype_bytes <= 1 and gpu.peak_flops("fp8") else "bf16"
     fit = codesign(shape, gpu)
+    kv_fill = fit.kv_fill if fit else 1.0  # padded KV heads: more bytes per token, fewer tokens in the pool
     return ServingSetup(
         gpu=gpu, shape=shape, weight_bytes_total=result.weight_bytes_total,
-        kv_bytes_per_token=stage_kv * pp, kv_capacity_tokens=kv_tokens,
+        kv_bytes_per_token=round(stage_kv * pp / kv_fill), kv_capacity_tokens=int(kv_tokens * kv_fill),
         compute_precision=compute_precision(result.weight_format, gpu), attention_precision=attention,
         tp=tp, pp=pp, replicas=dp, max_batch=max_batch, efficiencies=efficiencies,
         attention_fill=fit.attention_fill if fit else 1.0, linear_fill=fit.linear_fill if fit else 1.0,
