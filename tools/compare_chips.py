@@ -61,23 +61,25 @@ class ChipRow(BaseModel):
     tokens_per_s_per_watt: float | None = None
     attention_fill: float | None = Field(None, description="co-design fill of attention math; None on GPUs")
     linear_fill: float | None = None
+    kv_fill: float | None = Field(None, description="useful share of the KV bytes the engine stores (TPU: 128 lanes)")
     reason: Msg | None = Field(None, description="why it does not serve the load")
 
 
-def _fills(plan: Plan, catalog: Catalog, shape: ModelShape | None) -> tuple[float, float] | None:
-    """(attention, linear) fill: computed from the shape, else read from the plan's co-design note."""
+def _fills(plan: Plan, catalog: Catalog, shape: ModelShape | None) -> tuple[float, float, float] | None:
+    """(attention, linear, KV) fill: computed from the shape, else read from the plan's co-design notes."""
     gpu = catalog.gpu(plan.gpu_id)
     if shape is not None:
         fit = codesign(shape, gpu)
-        return None if fit is None else (fit.attention_fill, fit.linear_fill)
+        return None if fit is None else (fit.attention_fill, fit.linear_fill, fit.kv_fill)
     if gpu.matrix_tile is None:
         return None
-    applied = next((n for n in plan.notes if n.id == "codesign.applied"), None)
-    if applied is None:
-        return (1.0, 1.0)  # evaluated on a tiled chip with no penalty note: the shapes fill the unit
-    attention, linear = applied.params.get("attention"), applied.params.get("linear")
-    return (float(attention), float(linear)) if isinstance(attention, int | float) and isinstance(
-        linear, int | float) else None
+    notes = {n.id: n.params for n in plan.notes}
+    applied, kv = notes.get("codesign.applied", {}), notes.get("codesign.kv", {})
+    # a tiled chip with no penalty note: the shapes fill the unit
+    attention, linear, kv_fill = applied.get("attention", 1.0), applied.get("linear", 1.0), kv.get("fill", 1.0)
+    if isinstance(attention, int | float) and isinstance(linear, int | float) and isinstance(kv_fill, int | float):
+        return (float(attention), float(linear), float(kv_fill))
+    return None
 
 
 def chip_row(plan: Plan, catalog: Catalog, shape: ModelShape | None, model: str) -> ChipRow:
@@ -99,6 +101,7 @@ def chip_row(plan: Plan, catalog: Catalog, shape: ModelShape | None, model: str)
         eur_per_million_tokens=plan.costs.eur_per_million_tokens if plan.fits else None,
         tdp_w=tdp, tokens_per_s_per_watt=per_chip / tdp if per_chip and tdp else None,
         attention_fill=fit[0] if fit else None, linear_fill=fit[1] if fit else None,
+        kv_fill=fit[2] if fit else None,
         reason=None if plan.fits or not plan.reasons else plan.reasons[0],
     )
 

@@ -376,8 +376,10 @@ def chips(h: _Helpers, r: RecommendResult) -> Any:
                  h.eur(row.eur_per_chip_hour, 2) + "/h", h.num((row.tokens_per_eur or 0) / 1e6, 2),
                  h.num(row.tokens_per_s_per_watt, 1) if row.tokens_per_s_per_watt is not None else "—"]
         if tiled:
-            cells.append("—" if row.attention_fill is None
-                         else f"{h.pct(row.attention_fill)} / {h.pct(row.linear_fill)}")
+            fill = "—" if row.attention_fill is None else f"{h.pct(row.attention_fill)} / {h.pct(row.linear_fill)}"
+            if row.kv_fill is not None and row.kv_fill < 1:
+                fill += f", KV {h.pct(row.kv_fill)}"
+            cells.append(fill)
         rows.append(cells)
         attrs.append({"gpu": row.gpu_id, "tokens-per-eur": h.raw(row.tokens_per_eur)})
     headers = [h.t("chips.chip"), h.t("chips.vendor"), h.t("chips.count"), h.t("chips.per_chip"),

@@ -36,7 +36,8 @@ under a named split. Then:
   EUR/chip-h   the configuration's hourly price / its chips
   Mtok/EUR     output tokens per euro of chip time (millions): tok/s/chip x 3,600 / EUR/chip-h
   tok/s/W      tok/s/chip / the chip's TDP ('-' where no TDP is published: TPU, Trainium)
-  fill         co-design: share of the chip's matrix unit the model's shapes fill, attention / projections
+  fill         co-design: share of the chip's matrix unit the model's shapes fill, attention / projections,
+               and of the KV bytes the engine stores when it pads heads (vLLM on TPU: 128 lanes)
                ('-' on GPUs, whose 16-wide tensor-core fragments make padding negligible)
 
 Default models: seed 003's benchmark list ({', '.join(BENCHMARK_MODELS)}), each in its checkpoint's own
@@ -103,6 +104,8 @@ def render(result: CompareResult) -> str:
         lines += ["", comparison.model, header, "  " + "-" * (len(header) - 2)]
         for row in comparison.rows:
             fill = "-" if row.attention_fill is None else f"{row.attention_fill:.0%} / {row.linear_fill or 0:.0%}"
+            if row.kv_fill is not None and row.kv_fill < 1:
+                fill += f", KV {row.kv_fill:.0%}"
             if not row.fits:
                 why = i18n_render("en", row.reason) if row.reason else "does not serve the load"
                 lines.append(f"  {row.gpu_name[:29]:<30}{row.stack:<7}{row.chips:>4} {'':<10}  ✗ {why}")
