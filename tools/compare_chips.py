@@ -7,6 +7,8 @@ load, memory checked per chip under a named split, the SLA searched), then norma
 - EUR per chip-hour = the configuration's hourly cost / its chips (a rental's price; a purchase amortised with
   energy, as `tools.costs` does);
 - tokens per euro = tokens/s per chip x 3,600 / EUR per chip-hour (seed 003: "performances par euro");
+- each chip in the best weight format its engine runs: the checkpoint's own, or 16 bits when the checkpoint is
+  quantized (a chip's engine may refuse the format: vLLM Neuron on Trainium2 runs gpt-oss in bf16);
 - tokens/s per watt = tokens/s per chip / the chip's TDP (none where the vendor publishes no TDP: TPU,
   Trainium, whose power is in the hourly price).
 The co-design fill of the chip's matrix unit (tools.perf.codesign) is reported beside each row.
@@ -169,10 +171,19 @@ def compare_chips(request: CompareRequest) -> CompareResult:
         workload = EstimateRequest(model=name, mode="inference", input_len=request.input_len,
                                    output_len=request.output_len, concurrency=request.concurrency,
                                    quantization=request.quantization, engine="vllm")
-        result = recommend(RecommendRequest(
-            workload=workload, slo_ttft_ms=request.slo_ttft_ms, slo_tpot_ms=request.slo_tpot_ms, search=False,
-            offer_ids=offers, stacks=request.stacks, catalog=request.catalog), spec)
-        out.append(ModelComparison(model=spec.name, rows=rows_from_result(result, catalog,
+        # a quantized checkpoint (gpt-oss MXFP4, DeepSeek FP8) is also tried in 16 bits: a chip whose engine
+        # refuses the format (vLLM Neuron on Trainium2: no MXFP4) is compared in the format it runs
+        workloads = [workload]
+        if request.quantization is None and spec.quantization:
+            workloads.append(workload.model_copy(update={"quantization": "none"}))  # the 16-bit weights
+        options: list[Plan] = []
+        for job in workloads:
+            result = recommend(RecommendRequest(
+                workload=job, slo_ttft_ms=request.slo_ttft_ms, slo_tpot_ms=request.slo_tpot_ms, search=False,
+                offer_ids=offers, stacks=request.stacks, catalog=request.catalog), spec)
+            options += result.options
+        merged = result.model_copy(update={"options": options})
+        out.append(ModelComparison(model=spec.name, rows=rows_from_result(merged, catalog,
                                                                           ModelShape.from_spec(spec))))
     return CompareResult(input_len=request.input_len, output_len=request.output_len,
                          concurrency=request.concurrency, slo_ttft_ms=request.slo_ttft_ms,

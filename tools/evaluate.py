@@ -275,6 +275,9 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
     memory = _memory_plan(result, gpu, workload, dp)
     reasons += _memory_reasons(ctx, result, memory, gpu, tp, pp, num_gpus)
     reasons += _scope_reasons(ctx, gpu, platform, watts, units)
+    if not gpu.serves_weight_format(result.weight_format):
+        reasons.append(Msg("reason.weight_format", gpu=gpu.name, precision=result.weight_format,
+                           engines=gpu.engines.value if gpu.engines else gpu.software_stack))
     if tp * pp > 1 and not gpu.interconnect.p2p and gpu.interconnect.scaleup_gbs == 0:
         notes.append(Msg("note.no_p2p", gpu=gpu.name))
     serving = training = None

@@ -162,7 +162,8 @@ def _offer_plans(ctx: Context, offer: Offer, workload: EstimateRequest, knobs: l
 
 _MEMORY_REASONS = {"reason.memory", "reason.vllm_no_room", "reason.vllm_weights", "reason.split",
                    "reason.kv_concurrency", "reason.sla_concurrency", "reason.sla_impossible"}
-_HARD_REASONS = {"reason.graphics", "reason.ecc", "reason.precision_unit", "reason.power", "reason.rack_units"}
+_HARD_REASONS = {"reason.graphics", "reason.ecc", "reason.precision_unit", "reason.power", "reason.rack_units",
+                 "reason.weight_format"}
 
 
 def _evaluate(ctx: Context, offers: Iterable[Offer], workload: EstimateRequest, knobs: list[Knob]) -> list[Plan]:

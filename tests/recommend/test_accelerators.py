@@ -198,3 +198,17 @@ def test_a_proposal_on_a_tpu_states_the_penalty_and_the_engine() -> None:
         assert fills in text and "TPU v6e" in text
         assert "vLLM TPU" in text  # the engine it needs, named
         assert "25 % / 88 %" in text  # the per-chip table's fill column (attention / projections)
+
+
+def test_trainium2_engine_refuses_mxfp4_and_is_compared_in_bf16() -> None:
+    # vLLM Neuron: "quantization='mxfp4' is not supported on TRN2"; Trainium3 (NeuronCore-v4) has MX units
+    refused = recommend(_request("gpt-oss-120b", offer_ids=["CLOUD-TRN2"]), GPT_OSS)
+    assert refused.plan is None
+    assert [r.id for r in refused.options[0].reasons] == ["reason.weight_format"]
+    assert CATALOG.gpu("trn3").serves_weight_format("mxfp4") and CATALOG.gpu("h100-sxm").serves_weight_format("mxfp4")
+    from sizer_agent.tools.compare_chips import CompareRequest, compare_chips
+
+    result = compare_chips(CompareRequest(models=["gpt-oss-120b"], offer_ids=["CLOUD-TRN2", "CLOUD-H200"]))
+    rows = {r.gpu_id: r for r in result.comparisons[0].rows}
+    assert rows["trn2"].fits and rows["trn2"].weight_precision.startswith("bf")  # the format its engine runs
+    assert rows["h200-sxm"].weight_precision == "mxfp4"  # the checkpoint's own where it runs

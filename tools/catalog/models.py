@@ -109,6 +109,9 @@ class Gpu(_Strict):
                           "matrix dimensions are padded to; None where padding is negligible (GPU MMA tiles)")
     pod_size: PositiveIntFigure | None = Field(None, description="chips in the largest scale-up domain sold "
                                                                  "(TPU pod, Trn UltraServer)")
+    unserved_weight_formats: TextFigure | None = Field(
+        None, description="weight formats its engines refuse, comma-separated (e.g. 'mxfp4' on Trainium2: "
+                          "vLLM Neuron runs gpt-oss in bf16 there)")
     kv_head_alignment: PositiveIntFigure | None = Field(
         None, description="the serving engine stores each KV head padded to a multiple of this many elements "
                           "(vLLM on TPU: 128 lanes); None where heads are stored at their size")
@@ -130,6 +133,12 @@ class Gpu(_Strict):
     @property
     def software_stack(self) -> str:
         return self.stack or _VENDOR_STACK.get(self.vendor, "cuda")
+
+    def serves_weight_format(self, name: str) -> bool:
+        if self.unserved_weight_formats is None:
+            return True
+        refused = {f.strip().lower() for f in self.unserved_weight_formats.value.split(",")}
+        return name.lower() not in refused
 
     @property
     def tdp_value_w(self) -> float | None:

@@ -82,7 +82,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"P99 time to first token ({DEFAULT_SLO_TTFT_MS:g})")
     parser.add_argument("--slo-tpot-ms", type=positive_float, default=DEFAULT_SLO_TPOT_MS,
                         help=f"P99 time per output token ({DEFAULT_SLO_TPOT_MS:g})")
-    parser.add_argument("--quantization", help="weight format for every model, e.g. fp8 (default: the checkpoint's)")
+    parser.add_argument("--quantization", help="weight format for every model, e.g. fp8, or none for 16 bits "
+                        "(default: the checkpoint's own, and 16 bits too when the checkpoint is quantized)")
     parser.add_argument("--stacks", type=_stacks, default=list(STACKS),
                         help="stacks compared: cuda, rocm, xla, neuron or all (default: all)")
     parser.add_argument("--offers", help="comma-separated offer ids (default: every cloud offer of those stacks)")
