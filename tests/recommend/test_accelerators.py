@@ -52,7 +52,7 @@ def test_tpu_and_trainium_rows_carry_published_figures_and_sources() -> None:
         assert gpu.tdp_w is None  # no vendor publishes one: never invented
     assert CATALOG.gpu("trn2").peak_tflops["fp8"].value == 1299  # Neuron docs: 1,299 FP8 TFLOPS dense
     assert CATALOG.gpu("h100-sxm").software_stack == "cuda" and CATALOG.gpu("mi300x").software_stack == "rocm"
-    for offer_id in ("CLOUD-TPU-V5E", "CLOUD-TPU-V6E", "CLOUD-TRN2"):
+    for offer_id in ("CLOUD-TPU-V5E", "CLOUD-TPU-V5P", "CLOUD-TPU-V6E", "CLOUD-TRN2"):
         offer = CATALOG.offer(offer_id)
         assert offer.kind == "cloud" and offer.price_date and offer.price_sources  # rented, dated, sourced
 
