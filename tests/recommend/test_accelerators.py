@@ -130,7 +130,7 @@ def test_a_gpu_team_is_never_sent_to_a_tpu_or_trainium_silently() -> None:
 
 def test_asked_for_tpus_the_plan_names_engine_and_penalty() -> None:
     result = recommend(_request("gpt-oss-120b", stacks=["xla"]), GPT_OSS)
-    assert {o.gpu_id for o in result.options} <= {"tpu-v5e", "tpu-v6e"}
+    assert {o.gpu_id for o in result.options} <= {"tpu-v5e", "tpu-v5p", "tpu-v6e"}  # the TPUs rented
     assert result.plan is not None and result.plan.fits
     notes = {n.id for n in result.plan.notes}
     assert {"note.platform_engine", "codesign.dimension", "codesign.applied"} <= notes
