@@ -212,3 +212,14 @@ def test_trainium2_engine_refuses_mxfp4_and_is_compared_in_bf16() -> None:
     rows = {r.gpu_id: r for r in result.comparisons[0].rows}
     assert rows["trn2"].fits and rows["trn2"].weight_precision.startswith("bf")  # the format its engine runs
     assert rows["h200-sxm"].weight_precision == "mxfp4"  # the checkpoint's own where it runs
+
+
+def test_estimate_on_a_tpu_names_the_penalty_and_the_engine() -> None:
+    out = _cli("estimate", "--model", "gpt-oss-120b", "--gpu", "tpu-v6e", "--tensor-parallel-size", "4",
+               "--engine", "vllm")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout.replace("\xa0", " ")
+    assert "head_dim 64 fills 25 % of its 256-wide matrix unit" in text
+    assert "--engine vllm reproduces vLLM's CUDA start-up accounting" in text  # another engine runs there
+    gpu = _cli("estimate", "--model", "gpt-oss-120b", "--gpu", "h100-sxm", "--tensor-parallel-size", "2")
+    assert gpu.returncode == 0 and "matrix unit" not in gpu.stdout and "CUDA start-up" not in gpu.stdout
