@@ -223,3 +223,15 @@ def test_estimate_on_a_tpu_names_the_penalty_and_the_engine() -> None:
     assert "--engine vllm reproduces vLLM's CUDA start-up accounting" in text  # another engine runs there
     gpu = _cli("estimate", "--model", "gpt-oss-120b", "--gpu", "h100-sxm", "--tensor-parallel-size", "2")
     assert gpu.returncode == 0 and "matrix unit" not in gpu.stdout and "CUDA start-up" not in gpu.stdout
+
+
+def test_a_jax_team_gets_tpus_compared_a_vllm_team_does_not() -> None:
+    from sizer_agent.agent.planning import recommend_arguments
+    from sizer_agent.agent.profile import WorkloadProfile
+
+    fields = set(RecommendRequest.model_fields)
+    jax = WorkloadProfile(use_case="online_serving", framework="jax", model="gemma-2-9b")
+    assert recommend_arguments(jax, fields)["stacks"] == ["cuda", "rocm", "xla"]  # JAX runs on both
+    assert "stacks" not in recommend_arguments(jax, fields, assumed={"framework"})  # a default is no choice
+    vllm = WorkloadProfile(use_case="online_serving", framework="vllm", model="gemma-2-9b")
+    assert "stacks" not in recommend_arguments(vllm, fields)  # CUDA/ROCm only, the default
