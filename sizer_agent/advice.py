@@ -195,6 +195,8 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
                                 precision=plan.weight_precision))
         lines += [text for text in (memory(plan, lang), speed(plan, lang), cost(plan, lang)) if text]
         lines += [render(lang, "advice.knob_line", text=k.text) for k in plan.knobs]
+        # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill
+        lines += [render(lang, n) for n in plan.notes if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
     if result.preference is not None:
         lines.append(render(lang, result.preference))
     lines += [change(item, lang, result.budget.budget_eur is not None) for item in result.changes]

@@ -24,7 +24,8 @@ def power_w(gpu: Gpu, platform: Platform, num_gpus: int, units: int) -> float:
     if platform.system_power_w is not None and platform.max_gpus.value and num_gpus == units * platform.max_gpus.value:
         return platform.system_power_w.value * units
     host = platform.host_power_w.value if platform.host_power_w else DEFAULT_HOST_W * max(1, num_gpus // 8)
-    return gpu.tdp_w.value * num_gpus + host * units
+    # a chip without a published TDP (TPU, Trainium) is rented: its power is in the hourly price
+    return (gpu.tdp_value_w or 0.0) * num_gpus + host * units
 
 
 def purchase(offer: Offer, catalog: Catalog, num_gpus: int, units: int) -> Purchase:

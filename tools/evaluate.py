@@ -40,6 +40,7 @@ BYTES_PER_TOKEN = 4.0
 DEFAULT_STORAGE_WRITE_GBS = 2.0  # checkpoint target when the platform states none (network volume; assumption)
 DEFAULT_CHECKPOINT_INTERVAL_MIN = 60.0
 DEFAULT_HEADROOM = 0.10  # generic engine: share of each card kept free (fragmentation, peaks)
+NATIVE_VLLM_STACKS = ("cuda", "rocm")  # where vLLM's own memory profile (tools.memory) was measured
 
 
 @dataclass
@@ -240,21 +241,29 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
              pp: int, workload: EstimateRequest, knobs: list[Knob]) -> Plan:
     """The plan of one configuration, fitting or not, with every reason."""
     ctx.evaluated += 1
+    platform_notes: list[Msg] = []
+    if gpu.software_stack not in NATIVE_VLLM_STACKS and workload.engine == "vllm":
+        # vLLM's CUDA/ROCm memory profile does not describe a TPU or a Trainium chip: size it generically
+        workload = workload.model_copy(update={"engine": "generic"})
+        platform_notes.append(Msg("note.platform_engine", gpu=gpu.name, headroom=ctx.headroom,
+                                  engines=gpu.engines.value if gpu.engines else gpu.software_stack))
     dp = num_gpus // (tp * pp)
     zero, zero_knob = zero_for(workload, dp)
     knobs = [*knobs, zero_knob] if zero_knob else list(knobs)
+    if platform_notes:  # the vLLM default does not apply here: the note says what was assumed instead
+        knobs = [k for k in knobs if k.code != "engine_vllm"]
     # the workload as this configuration runs it (the acceptance commands are derived from it)
     workload = workload.model_copy(update={"tensor_parallel_size": tp, "pipeline_parallel_size": pp,
                                            "data_parallel_size": dp, "zero": zero})
     watts = power_w(gpu, platform, num_gpus, units)
     buy = purchase(offer, ctx.catalog, num_gpus, units)
     reasons: list[Msg] = []
-    notes: list[Msg] = []
+    notes: list[Msg] = list(platform_notes)
     parallelism = Parallelism(num_gpus=num_gpus, tensor_parallel=tp, pipeline_parallel=pp, data_parallel=dp,
                               zero=zero)
     common = dict(offer_id=offer.id, offer_name=offer.name, gpu_id=gpu.id, gpu_name=gpu.name,
                   platform_id=platform.id, purchase=buy, parallelism=parallelism, knobs=knobs,
-                  sources=sorted({*offer.price_sources, *(gpu.memory_gb.src), *(gpu.tdp_w.src),
+                  sources=sorted({*offer.price_sources, *(gpu.memory_gb.src), *(gpu.tdp_w.src if gpu.tdp_w else []),
                                   *(platform.max_gpus.src)}))
     try:
         result = _estimate(ctx, workload, gpu, tp, pp, dp, zero)
@@ -266,6 +275,9 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
     memory = _memory_plan(result, gpu, workload, dp)
     reasons += _memory_reasons(ctx, result, memory, gpu, tp, pp, num_gpus)
     reasons += _scope_reasons(ctx, gpu, platform, watts, units)
+    if not gpu.serves_weight_format(result.weight_format):
+        reasons.append(Msg("reason.weight_format", gpu=gpu.name, precision=result.weight_format,
+                           engines=gpu.engines.value if gpu.engines else gpu.software_stack))
     if tp * pp > 1 and not gpu.interconnect.p2p and gpu.interconnect.scaleup_gbs == 0:
         notes.append(Msg("note.no_p2p", gpu=gpu.name))
     serving = training = None
@@ -277,6 +289,8 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
         except InputError:
             reasons.append(Msg("reason.precision_unit", gpu=gpu.name, precision=result.weight_format))
         else:
+            if perf.codesign is not None:
+                notes += perf.codesign.messages()
             if perf.training is not None:
                 training = _training(ctx, perf, workload, result, platform, dp)
                 tokens_per_s = training.tokens_per_s * training.goodput

@@ -263,6 +263,8 @@ class Scope(BaseModel):
     rack_units: int | None = None
     gpu_preference: str | None = None
     planned_gpus: int | None = None
+    stacks: list[str] = Field(default_factory=lambda: ["cuda", "rocm"],
+                              description="software stacks in scope: cuda, rocm, xla (TPU), neuron (Trainium)")
 
 
 class RecommendResult(BaseModel):

@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from sizer_agent.tools.catalog import Catalog, Offer, load_catalog
+from sizer_agent.tools.catalog.models import DEFAULT_STACKS, Stack
 from sizer_agent.tools.costs import budget_cost
 from sizer_agent.tools.estimate import EstimateRequest, estimate
 from sizer_agent.tools.evaluate import Context, evaluate, splits
@@ -87,6 +88,11 @@ class RecommendRequest(BaseModel):
     checkpoint_interval_min: float | None = Field(None, gt=0, description="training: minutes between checkpoints")
     catalog: Path | None = None
     offer_ids: list[str] = Field(default_factory=list, description="only these offers (all when empty)")
+    stacks: list[Stack] = Field(
+        default_factory=lambda: list(DEFAULT_STACKS),  # type: ignore[arg-type]
+        min_length=1, description="software stacks the team can run: cuda, rocm, xla (Google TPU), neuron (AWS "
+        "Trainium). TPUs and Trainium are rented only and run their own engines: in scope when named here, when "
+        "the GPU preference is one of them, or when their offers are listed in offer_ids")
 
     @field_validator("precisions")
     @classmethod
@@ -104,6 +110,26 @@ class RecommendRequest(BaseModel):
 
 
 # -- enumeration -----------------------------------------------------------------------------------------
+
+def accepted_stacks(catalog: Catalog, request: RecommendRequest) -> list[str]:
+    """The stacks asked for, plus the stack of a preferred chip (asking for a TPU accepts XLA)."""
+    stacks: list[str] = list(request.stacks)
+    wanted = request.gpu_preference
+    if wanted and wanted in {g.id for g in catalog.gpus}:
+        stack = catalog.gpu(wanted).software_stack
+        if stack not in stacks:
+            stacks.append(stack)
+    return stacks
+
+
+def stack_offers(catalog: Catalog, request: RecommendRequest) -> list[Offer]:
+    """Offers the request may use: those listed (taken as asked), else every offer whose chip runs a stack
+    in scope. A team on CUDA or ROCm is never sent to a TPU or Trainium without asking: other engines."""
+    if request.offer_ids:
+        return [catalog.offer(i) for i in request.offer_ids]
+    stacks = accepted_stacks(catalog, request)
+    return [o for o in catalog.offers if catalog.gpu(o.gpu).software_stack in stacks]
+
 
 def _configurations(offer: Offer, max_per_unit: int) -> list[tuple[int, int]]:
     """(GPUs, units) sold for this offer, smallest first: each unit size, then more units."""
@@ -136,7 +162,8 @@ def _offer_plans(ctx: Context, offer: Offer, workload: EstimateRequest, knobs: l
 
 _MEMORY_REASONS = {"reason.memory", "reason.vllm_no_room", "reason.vllm_weights", "reason.split",
                    "reason.kv_concurrency", "reason.sla_concurrency", "reason.sla_impossible"}
-_HARD_REASONS = {"reason.graphics", "reason.ecc", "reason.precision_unit", "reason.power", "reason.rack_units"}
+_HARD_REASONS = {"reason.graphics", "reason.ecc", "reason.precision_unit", "reason.power", "reason.rack_units",
+                 "reason.weight_format"}
 
 
 def _evaluate(ctx: Context, offers: Iterable[Offer], workload: EstimateRequest, knobs: list[Knob]) -> list[Plan]:
@@ -366,7 +393,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=request.budget_eur,
                   ecc_required=request.ecc_required, needs_graphics=request.needs_graphics,
                   power_limit_w=request.power_limit_w, rack_units=request.rack_units,
-                  gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus)
+                  gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus,
+                  stacks=accepted_stacks(catalog, request))
     ttft, tpot = request.slo_ttft_ms, request.slo_tpot_ms
     if ttft is not None and "ttft" in request.slo_assumed:
         ttft *= ASSUMED_TTFT_FACTOR
@@ -375,7 +403,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     ctx = Context(catalog=catalog, spec=spec, scope=scope, slo_ttft_ms=ttft,
                   slo_tpot_ms=tpot, percentile=request.percentile, headroom=request.headroom,
                   dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min)
-    offers = [catalog.offer(i) for i in request.offer_ids] if request.offer_ids else list(catalog.offers)
+    offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]
     if request.practitioner_defaults:
         stated, defaults = practitioner_defaults(request.workload, request.engine)

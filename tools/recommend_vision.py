@@ -127,7 +127,8 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
         costs=plan_costs, knobs=list(knobs), fits=not reasons, within_budget=within, reasons=reasons,
         notes=[*sizing.issues, *([Msg("note.yolo_labels")] if training and est.model.library == "yolo" else [])],
         request=None,
-        sources=sorted({*offer.price_sources, *gpu.memory_gb.src, *gpu.tdp_w.src, *platform.max_gpus.src}))
+        sources=sorted({*offer.price_sources, *gpu.memory_gb.src, *(gpu.tdp_w.src if gpu.tdp_w else []),
+                        *platform.max_gpus.src}))
 
 
 def _offer_plans(ctx: VisionContext, offer: Offer, stated: VisionRequest, knobs: list[Knob]) -> list[Plan]:
@@ -180,6 +181,7 @@ def recommend_vision(request: object) -> RecommendResult:
         _rank_key,
         _verdicts,
         _within,
+        stack_offers,
     )
 
     assert isinstance(request, RecommendRequest) and request.vision is not None
@@ -192,7 +194,7 @@ def recommend_vision(request: object) -> RecommendResult:
     ctx = VisionContext(catalog=catalog, scope=scope, headroom=request.headroom,
                         dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min)
     base = _estimate(ctx, stated.model_copy(update={"gpus": 1, "gpu": None}))  # a bad name or size fails here
-    offers = [catalog.offer(i) for i in request.offer_ids] if request.offer_ids else list(catalog.offers)
+    offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]
     options = _evaluate(ctx, offers, stated, [])
     pool = _pool(options, scope)

@@ -287,6 +287,12 @@ def _list_offers() -> Callable[..., BaseModel]:
     return list_offers
 
 
+def _compare_chips() -> Callable[..., BaseModel]:
+    from sizer_agent.tools.compare_chips import compare_chips
+
+    return compare_chips
+
+
 def _compare_bench() -> Callable[..., BaseModel]:
     from sizer_agent.tools.bench.compare import compare_bench
 
@@ -312,6 +318,7 @@ TOOLS: tuple[ToolSource, ...] = (
     ToolSource("size_system", _size_system),
     ToolSource("list_models", _list_models),
     ToolSource("list_offers", _list_offers),
+    ToolSource("compare_chips", _compare_chips),
     ToolSource("compare_bench", _compare_bench),
     ToolSource("calibrate_bench", _calibrate_bench),
     ToolSource("bench_serve", _bench_serve, bench=True),

@@ -90,17 +90,18 @@ def _lanes(req: SystemRequest, gpu: Gpu | None) -> list[Requirement]:
 
 
 def _power(req: SystemRequest, gpu: Gpu | None, platform: Platform | None) -> list[Requirement]:
-    if gpu is None:
+    if gpu is None or gpu.tdp_w is None:  # no published TDP: a rented chip, the provider powers it
         return []
+    tdp = gpu.tdp_w.value
     host = platform.host_power_w.value if platform and platform.host_power_w else 350.0
-    draw = req.num_gpus * gpu.tdp_w.value + host
+    draw = req.num_gpus * tdp + host
     psu = math.ceil(draw * PSU_MARGIN / 50) * 50
-    cooling = "air_tower" if req.num_gpus * gpu.tdp_w.value <= 1200 else "server_airflow"
-    if gpu.tdp_w.value >= 1000:
+    cooling = "air_tower" if req.num_gpus * tdp <= 1200 else "server_airflow"
+    if tdp >= 1000:
         cooling = "liquid"
     return [
         Requirement(name="psu", value=float(psu), unit="W",
-                    reason=Msg("sys.psu_reason", gpus=req.num_gpus, tdp=gpu.tdp_w.value, host=host,
+                    reason=Msg("sys.psu_reason", gpus=req.num_gpus, tdp=tdp, host=host,
                                margin=PSU_MARGIN)),
         Requirement(name="cooling", value=cooling, reason=Msg("sys.cooling_reason")),
     ]

@@ -152,6 +152,7 @@ DEPLOYMENT_UNITS: dict[str, tuple[str, ...]] = {
 # serving framework answer -> the memory accounting of its engine (vLLM pre-allocates; the others are sized
 # by what they hold)
 VLLM_FRAMEWORKS = frozenset({"vllm"})
+JAX_STACKS = ("cuda", "rocm", "xla")  # JAX runs on NVIDIA/AMD GPUs and on TPUs (XLA)
 
 
 def recommend_arguments(
@@ -184,6 +185,8 @@ def recommend_arguments(
         "gpu_preference": getattr(profile, "gpu_preference", None),
         "planned_gpus": profile.num_gpus if "num_gpus" not in assumed else None,
         "engine": "vllm" if framework in VLLM_FRAMEWORKS else "generic",
+        # a JAX team (JAX, Flax, MaxText) also runs on Google TPUs: their rentals join the comparison
+        "stacks": list(JAX_STACKS) if framework == "jax" and "framework" not in assumed else None,
         "dataset_bytes": profile.dataset_size_bytes if training or vision else None,
         "checkpoint_interval_min": profile.checkpoint_interval_min if training or vision else None,
     }

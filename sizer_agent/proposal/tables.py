@@ -356,3 +356,32 @@ def sources(h: _Helpers, c: ProposalContext) -> Any:
     else:
         items.append(h.t("sources.model_custom") if c.model.custom else h.t("sources.model", name=c.model.name))
     return h.ul(items)
+
+
+def chips(h: _Helpers, r: RecommendResult) -> Any:
+    """Seed 003's per-chip normalisation of the options evaluated: per chip, per euro, per watt, one row per
+    chip (its best configuration), best value first; only chips that serve the load."""
+    from sizer_agent.tools.catalog import load_catalog
+    from sizer_agent.tools.compare_chips import rows_from_result
+
+    chosen = [row for row in rows_from_result(r, load_catalog()) if row.fits and row.tokens_per_eur is not None]
+    if not chosen:
+        return ""
+    tiled = any(row.attention_fill is not None for row in chosen)  # the fill column only beside a TPU/Trainium
+    rows, attrs = [], []
+    for row in chosen:
+        # the product name without the catalogue's descriptive parenthesis ("(per Blackwell Ultra GPU, NVL72)"),
+        # which is English prose, not a name
+        cells = [row.gpu_name.split(" (")[0], row.vendor, h.num(row.chips), h.tps(row.tokens_per_s_per_chip),
+                 h.eur(row.eur_per_chip_hour, 2) + "/h", h.num((row.tokens_per_eur or 0) / 1e6, 2),
+                 h.num(row.tokens_per_s_per_watt, 1) if row.tokens_per_s_per_watt is not None else "—"]
+        if tiled:
+            fill = "—" if row.attention_fill is None else f"{h.pct(row.attention_fill)} / {h.pct(row.linear_fill)}"
+            if row.kv_fill is not None and row.kv_fill < 1:
+                fill += f", KV {h.pct(row.kv_fill)}"
+            cells.append(fill)
+        rows.append(cells)
+        attrs.append({"gpu": row.gpu_id, "tokens-per-eur": h.raw(row.tokens_per_eur)})
+    headers = [h.t("chips.chip"), h.t("chips.vendor"), h.t("chips.count"), h.t("chips.per_chip"),
+               h.t("chips.eur_per_chip_hour"), h.t("chips.mtok_per_eur"), h.t("chips.per_watt")]
+    return h.table([*headers, h.t("chips.fill")] if tiled else headers, rows, numeric=(2, 3, 4, 5, 6), attrs=attrs)

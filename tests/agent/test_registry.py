@@ -81,6 +81,7 @@ def test_every_declared_tool_imports_and_runs(tmp_path: Path) -> None:
         "size_system": {"num_gpus": 2, "gpu_memory_used_bytes": 40_000_000_000, "gpu": "h200-sxm"},
         "list_models": {"search": "llama"},
         "list_offers": {"kind": "purchase"},
+        "compare_chips": {"models": ["llama-3.1-8b"], "offer_ids": ["CLOUD-TPU-V6E", "CLOUD-H100-SXM"]},
         "compare_bench": {"a": {"path": str(served)}, "b": {"result": result}},
         "calibrate_bench": {"result": {"path": str(served)}, "gpu": "h200-sxm"},
         "bench_serve": None,  # run above, against a real server
@@ -91,6 +92,8 @@ def test_every_declared_tool_imports_and_runs(tmp_path: Path) -> None:
     assert results["recommend"]["plan"] is not None
     assert results["list_models"]["models"] and all("lama" in m["id"].lower() for m in results["list_models"]["models"])
     assert results["list_offers"]["offers"] and {o["kind"] for o in results["list_offers"]["offers"]} == {"purchase"}
+    chips = {r["gpu_id"] for r in results["compare_chips"]["comparisons"][0]["rows"]}
+    assert chips == {"tpu-v6e", "h100-sxm"}
     assert results["compare_bench"]["comparable"] is True
     assert results["calibrate_bench"]["rows"]
 

@@ -76,7 +76,7 @@ class GraphicsFigure(_Figure):
 
 
 class Interconnect(_Strict):
-    kind: Literal["pcie", "nvlink", "infinity-fabric"]
+    kind: Literal["pcie", "nvlink", "infinity-fabric", "ici", "neuronlink"]
     pcie_gen: int = Field(ge=3)
     pcie_gbs: float = Field(gt=0, description="host link, bidirectional GB/s")
     scaleup_gbs: float = Field(ge=0, description="GPU fabric per GPU, bidirectional GB/s (0 = none)")
@@ -86,17 +86,41 @@ class Interconnect(_Strict):
     note: str | None = None
 
 
+Stack = Literal["cuda", "rocm", "xla", "neuron"]
+STACKS: tuple[str, ...] = ("cuda", "rocm", "xla", "neuron")
+# What a team that asks for "GPUs" runs today: CUDA or ROCm builds of PyTorch/vLLM. TPUs (XLA) and Trainium
+# (Neuron) need their own engines and are rented only, so they are compared when asked for, not by default.
+DEFAULT_STACKS: tuple[str, ...] = ("cuda", "rocm")
+_VENDOR_STACK = {"NVIDIA": "cuda", "AMD": "rocm"}
+
+
 class Gpu(_Strict):
     id: str = Field(min_length=1)
     name: str
     vendor: str
     architecture: str
-    form_factor: Literal["pcie", "sxm", "oam", "superchip"]
+    # cloud-only: a chip rented by the hour on its vendor's cloud (TPU, Trainium), never sold as a card
+    form_factor: Literal["pcie", "sxm", "oam", "superchip", "cloud-only"]
+    stack: Stack | None = Field(None, description="software stack; derived from the vendor when absent "
+                                                  "(NVIDIA: cuda, AMD: rocm)")
+    engines: TextFigure | None = Field(None, description="serving/training engines that run on it, as facts")
+    matrix_tile: PositiveIntFigure | None = Field(
+        None, description="width of the systolic matrix unit (TPU MXU, Trainium Tensor Engine) that a model's "
+                          "matrix dimensions are padded to; None where padding is negligible (GPU MMA tiles)")
+    pod_size: PositiveIntFigure | None = Field(None, description="chips in the largest scale-up domain sold "
+                                                                 "(TPU pod, Trn UltraServer)")
+    unserved_weight_formats: TextFigure | None = Field(
+        None, description="weight formats its engines refuse, comma-separated (e.g. 'mxfp4' on Trainium2: "
+                          "vLLM Neuron runs gpt-oss in bf16 there)")
+    kv_head_alignment: PositiveIntFigure | None = Field(
+        None, description="the serving engine stores each KV head padded to a multiple of this many elements "
+                          "(vLLM on TPU: 128 lanes); None where heads are stored at their size")
     memory_gb: PositiveFigure
     usable_memory_mib: PositiveIntFigure
     memory_type: TextFigure
     bandwidth_gbs: PositiveFigure
-    tdp_w: PositiveFigure
+    tdp_w: PositiveFigure | None = Field(None, description="board power; None when the vendor publishes none "
+                                                           "(TPU, Trainium: power is in the hourly price)")
     peak_tflops: dict[Precision, PositiveFigure]  # a precision the GPU lacks is left out, not 0
     interconnect: Interconnect
     ecc: BoolFigure
@@ -105,6 +129,20 @@ class Gpu(_Strict):
     notes: list[str] = []
     conflicts: list[str] = []
     indicative_price: TextFigure | None = None
+
+    @property
+    def software_stack(self) -> str:
+        return self.stack or _VENDOR_STACK.get(self.vendor, "cuda")
+
+    def serves_weight_format(self, name: str) -> bool:
+        if self.unserved_weight_formats is None:
+            return True
+        refused = {f.strip().lower() for f in self.unserved_weight_formats.value.split(",")}
+        return name.lower() not in refused
+
+    @property
+    def tdp_value_w(self) -> float | None:
+        return None if self.tdp_w is None else self.tdp_w.value
 
     @property
     def memory_bytes(self) -> int:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from sizer_agent.tools.catalog.models import Gpu
 from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.perf.codesign import CoDesign, codesign
 from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
 from sizer_agent.tools.perf.serving import (
     Bound,
@@ -57,6 +58,8 @@ class PerfEstimate(BaseModel):
     sla: SlaResult | None = None
     roofline: list[RooflinePoint] = Field(default_factory=list)
     training: TrainingEstimate | None = None
+    codesign: CoDesign | None = Field(None, description="matrix-unit fill of the model on this chip (TPU, "
+                                                        "Trainium); None on GPUs")
     assumptions: list[Msg] = Field(default_factory=list)
 
 
@@ -90,11 +93,14 @@ def serving_setup(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
         resident = result.per_gpu.total_bytes - result.per_gpu.kv_cache_bytes
         kv_tokens = max(0, int((memory * (1.0 - headroom) - resident) // stage_kv))
     attention = "fp8" if result.kv_cache_dtype_bytes <= 1 and gpu.peak_flops("fp8") else "bf16"
+    fit = codesign(shape, gpu)
+    kv_fill = fit.kv_fill if fit else 1.0  # padded KV heads: more bytes per token, fewer tokens in the pool
     return ServingSetup(
         gpu=gpu, shape=shape, weight_bytes_total=result.weight_bytes_total,
-        kv_bytes_per_token=stage_kv * pp, kv_capacity_tokens=kv_tokens,
+        kv_bytes_per_token=round(stage_kv * pp / kv_fill), kv_capacity_tokens=int(kv_tokens * kv_fill),
         compute_precision=compute_precision(result.weight_format, gpu), attention_precision=attention,
         tp=tp, pp=pp, replicas=dp, max_batch=max_batch, efficiencies=efficiencies,
+        attention_fill=fit.attention_fill if fit else 1.0, linear_fill=fit.linear_fill if fit else 1.0,
     )
 
 
@@ -102,6 +108,7 @@ def _training(result: EstimateResult, gpu: Gpu, shape: ModelShape, efficiencies:
               extra: dict[str, Any]) -> PerfEstimate:
     request, plan = result.request, result.parallelism
     memory = result.training
+    fit = codesign(shape, gpu)
     trainable = memory.trainable_params if memory is not None else shape.params_total
     tokens = request.batch_size * request.seq_len * request.gradient_accumulation_steps * plan.data_parallel_size
     setup = TrainingSetup(
@@ -110,13 +117,13 @@ def _training(result: EstimateResult, gpu: Gpu, shape: ModelShape, efficiencies:
         precision=compute_precision(result.weight_format, gpu),
         recompute=request.gradient_checkpointing,
         checkpoint_bytes=memory.checkpoint_resume_bytes if memory is not None else 0,
-        efficiencies=efficiencies, **extra,
+        efficiencies=efficiencies, compute_fill=fit.linear_fill if fit else 1.0, **extra,
     )
     train = estimate_training(setup)
     return PerfEstimate(
         mode="training", gpu=gpu.id, num_gpus=plan.num_gpus, compute_precision=setup.precision,
-        bound=train.bound, training=train,
-        assumptions=[*train.notes, Msg("speed.tokens_per_step")],
+        bound=train.bound, training=train, codesign=fit,
+        assumptions=[*train.notes, Msg("speed.tokens_per_step"), *(fit.messages() if fit else [])],
     )
 
 
@@ -130,6 +137,7 @@ def estimate_perf(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
         return _training(result, gpu, shape, efficiencies, training or {})
     request = result.request
     setup = serving_setup(result, gpu, shape, efficiencies, headroom)
+    fit = codesign(shape, gpu)
     isl, osl, conc = request.input_len, request.output_len, request.concurrency
     point = predict_load(setup, isl, osl, conc, percentile)
     lone = prefill_time_s(setup, isl)
@@ -150,11 +158,13 @@ def estimate_perf(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
         output_tokens_per_s_per_gpu=point.output_tokens_per_s_per_gpu, bound=bound,
         max_concurrency_memory=cap, max_output_tokens_per_s=best.output_tokens_per_s if best else None,
         sla=sla, roofline=[roofline(setup, "prefill", lone), roofline(setup, "decode", decode)],
+        codesign=fit,
         assumptions=[
             Msg("speed.efficiencies", bandwidth=eff.bandwidth, compute=eff.compute,
                 overhead_ms=eff.step_overhead_s * 1e3),
             Msg("speed.continuous_batching"),
             Msg("speed.ttft_queue", percentile=percentile),
+            *(fit.messages() if fit else []),
         ],
     )
 

@@ -47,6 +47,9 @@ class ServingSetup(BaseModel):
     replicas: int = Field(1, ge=1, description="data-parallel copies")
     max_batch: int = Field(1024, ge=1, description="engine cap on running sequences (vLLM max_num_seqs)")
     efficiencies: Efficiencies = DEFAULT_EFFICIENCIES
+    # co-design (tools.perf.codesign): share of the matrix unit the model's shapes fill; 1 on GPUs
+    attention_fill: float = Field(1.0, gt=0, le=1)
+    linear_fill: float = Field(1.0, gt=0, le=1)
 
     @property
     def num_gpus(self) -> int:
@@ -125,7 +128,8 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
     tokens = decode_seqs + prefill_tokens
     nbytes = _weight_bytes_read(setup, tokens)
     nbytes += (decode_seqs * context + prefill_tokens) * setup.kv_bytes_per_token / setup.pp
-    compute_s = (linear / setup.peak_flops() + attention / setup.peak_flops(setup.attention_precision)) / eff.compute
+    compute_s = (linear / (setup.peak_flops() * setup.linear_fill)
+                 + attention / (setup.peak_flops(setup.attention_precision) * setup.attention_fill)) / eff.compute
     memory_s = nbytes / (gpu.bandwidth_bytes_s * eff.bandwidth)
     # two all-reduces per layer (after attention and after the MLP), each of tokens x hidden activations
     per_layer = 2 * collective_time_s(gpu, setup.tp, tokens * shape.hidden_size * ACTIVATION_BYTES, eff)

@@ -23,6 +23,12 @@ class ModelShape(BaseModel):
     experts_per_token: int = Field(0, ge=0)
     sliding_layers: int = Field(0, ge=0, description="layers whose attention is capped at sliding_window")
     sliding_window: int | None = None
+    # matrix widths, for the co-design fill of a platform's matrix unit (tools.perf.codesign)
+    intermediate_size: int = Field(0, ge=0, description="dense MLP width (0: none or unknown)")
+    expert_intermediate_size: int = Field(0, ge=0, description="one routed expert's MLP width (MoE)")
+    # attention widths where they differ from head_dim (MLA: QK over nope + rope dims, V its own width)
+    qk_head_dim: int = Field(0, ge=0, description="0: head_dim")
+    v_head_dim: int = Field(0, ge=0, description="0: head_dim")
 
     @property
     def is_moe(self) -> bool:
@@ -58,4 +64,8 @@ class ModelShape(BaseModel):
             experts_per_token=experts_per_token,
             sliding_layers=sliding,
             sliding_window=spec.sliding_window,
+            intermediate_size=spec.intermediate_size,
+            expert_intermediate_size=spec.moe.expert_intermediate_size if spec.moe is not None else 0,
+            qk_head_dim=spec.mla.qk_nope_head_dim + spec.mla.qk_rope_head_dim if spec.mla is not None else 0,
+            v_head_dim=spec.mla.v_head_dim if spec.mla is not None else 0,
         )

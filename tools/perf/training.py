@@ -35,6 +35,8 @@ class TrainingSetup(BaseModel):
     failures_per_day: float = Field(0.0, ge=0, description="expected job interruptions per day")
     restart_s: float = Field(600.0, ge=0, description="time to reschedule, reload and warm up after a failure")
     efficiencies: Efficiencies = DEFAULT_EFFICIENCIES
+    # co-design (tools.perf.codesign): share of the matrix unit the projections and MLP fill; 1 on GPUs
+    compute_fill: float = Field(1.0, gt=0, le=1)
 
 
 class TrainingEstimate(BaseModel):
@@ -63,7 +65,7 @@ def estimate_training(setup: TrainingSetup) -> TrainingEstimate:
     trained_share = min(1.0, setup.trainable_params / setup.params_active)
     factor = 4.0 + 2.0 * trained_share + (2.0 if setup.recompute == "full" else 0.0)
     flops = factor * setup.params_active * setup.tokens_per_step
-    compute_s = flops / (setup.num_gpus * peak * eff.training_mfu)
+    compute_s = flops / (setup.num_gpus * peak * eff.training_mfu * setup.compute_fill)
     grad_bytes = setup.trainable_params * setup.gradient_bytes_per_param
     # every data-parallel rank all-reduces its (model-parallel shard of the) gradients once per step
     shard = setup.num_gpus // setup.data_parallel

@@ -135,8 +135,22 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**result.model_dump(mode="json"), "perf": perf and perf.model_dump(mode="json")},
                          indent=2))
     else:
-        print(render(result) + ("\n\n" + render_perf(perf) if perf else ""))
+        print(render(result) + ("\n\n" + render_perf(perf) if perf else "") + _engine_note(result))
     return 0
+
+
+def _engine_note(result: EstimateResult) -> str:
+    """On a TPU or a Trainium, vLLM's CUDA start-up accounting describes another engine: say so."""
+    if result.request.gpu is None or result.request.engine != "vllm":
+        return ""
+    from sizer_agent.tools.catalog import load_catalog
+
+    gpu = load_catalog().gpu(result.request.gpu)
+    if gpu.software_stack in ("cuda", "rocm"):
+        return ""
+    engines = gpu.engines.value if gpu.engines else gpu.software_stack
+    return (f"\n\nnote: {gpu.name} runs {engines}; --engine vllm reproduces vLLM's CUDA start-up accounting, "
+            "which does not describe it (use --engine generic)")
 
 
 def run_vision(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ from sizer_agent.cli.numbers import number_type
 from sizer_agent.i18n import Lang
 from sizer_agent.i18n import render as i18n_render
 from sizer_agent.tools.catalog import load_catalog
-from sizer_agent.tools.catalog.models import UNIT_KINDS
+from sizer_agent.tools.catalog.models import DEFAULT_STACKS, STACKS, UNIT_KINDS
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.model_loader import load_model
 from sizer_agent.tools.perf.estimate import PerfEstimate
@@ -60,6 +60,7 @@ examples:
   sizer-agent recommend --model qwen2.5-7b --mode training --method lora --batch-size 8 --seq-len 1024 \\
       --units workstation --graphics --dataset-gb 2 --checkpoint-minutes 30 --lang fr
   sizer-agent recommend --model llama-3.1-8b --concurrency 32 --json
+  sizer-agent recommend --model gemma-2-9b --concurrency 64 --deployment cloud --stacks all
   sizer-agent recommend --task vision --model yolov8x --resolution 1024 --batch-size 32 --mode training \
       --dtype bfloat16 --dataset-images 118287 --units workstation --budget-eur 30000
 """
@@ -82,6 +83,17 @@ def _units(text: str) -> list[str]:
     return units
 
 
+def _stacks(text: str) -> list[str]:
+    stacks = [t.strip() for t in text.split(",") if t.strip()]
+    if stacks == ["all"]:
+        return list(STACKS)
+    unknown = [t for t in stacks if t not in STACKS]
+    if unknown or not stacks:
+        raise argparse.ArgumentTypeError(f"unknown stack(s) {', '.join(unknown) or '(empty)'}; allowed: "
+                                         f"{', '.join(STACKS)} or all")
+    return stacks
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     add_estimate_arguments(parser)
     add_vision_arguments(parser, gpus=False)  # the recommendation chooses the GPU count
@@ -95,6 +107,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help=f"unit kinds in scope, comma-separated: {', '.join(UNIT_KINDS)} (default: all)")
     group.add_argument("--deployment", choices=sorted(DEPLOYMENT_UNITS),
                        help="workstation | server | cloud: a shortcut for --units")
+    group.add_argument("--stacks", type=_stacks, default=list(DEFAULT_STACKS),
+                       help="software stacks the team can run, comma-separated: cuda (NVIDIA), rocm (AMD), xla "
+                       "(Google TPU: vLLM TPU, JetStream, MaxText), neuron (AWS Trainium: vLLM Neuron), or all "
+                       "(default: cuda,rocm). TPUs and Trainium are rented only and need their own engine")
     group.add_argument("--ecc", action="store_true", help="ECC memory required on the GPU")
     group.add_argument("--graphics", action="store_true", help="the machine also does rendering or CAD")
     group.add_argument("--power-limit-w", type=positive_float, help="electrical limit of the whole configuration")
@@ -144,7 +160,7 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         search=not args.no_search, precisions=precisions,
         dataset_bytes=int(args.dataset_gb * 1e9) if args.dataset_gb else None,
         checkpoint_interval_min=args.checkpoint_minutes, catalog=args.catalog,
-        offer_ids=[o.strip() for o in (args.offers or "").split(",") if o.strip()],
+        offer_ids=[o.strip() for o in (args.offers or "").split(",") if o.strip()], stacks=args.stacks,
     )
 
 
@@ -187,14 +203,23 @@ def render(result: RecommendResult, top: int = 25, lang: Lang = "en") -> str:
     return "\n".join(lines)
 
 
+def _codesign_lines(perf: PerfEstimate) -> list[str]:
+    if perf.codesign is None:
+        return []
+    fit = perf.codesign
+    lines = [f"  {i18n_render('en', msg)}" for msg in fit.messages()]
+    return lines or [f"  co-design: the model's matrix shapes fill {fit.gpu_name}'s {fit.tile}-wide matrix unit"]
+
+
 def render_perf(perf: PerfEstimate) -> str:
     """Human text of a PerfEstimate (also used by `estimate` when --gpu names a catalogue GPU)."""
     if perf.training is not None:
         t = perf.training
-        return (f"speed on {perf.num_gpus} x {perf.gpu} ({perf.compute_precision}): step {t.step_time_s:.2f} s · "
+        head = (f"speed on {perf.num_gpus} x {perf.gpu} ({perf.compute_precision}): step {t.step_time_s:.2f} s · "
                 f"{t.tokens_per_s:,.0f} tokens/s ({t.tokens_per_s_per_gpu:,.0f} per GPU) · gradient all-reduce "
                 f"{t.gradient_allreduce_s * 1e3:.0f} ms ({t.exposed_allreduce_s * 1e3:.0f} ms exposed) · "
                 f"checkpoint write {t.checkpoint_write_s:.0f} s · goodput {t.goodput:.1%} · {t.bound}-bound")
+        return "\n".join([head, *_codesign_lines(perf)])
     lines = [f"speed on {perf.num_gpus} x {perf.gpu} ({perf.compute_precision} GEMMs), {perf.concurrency} "
              f"concurrent request(s): TTFT P{perf.percentile:g} {_num(perf.ttft_ms, '{:,.0f}')} ms · TPOT "
              f"{_num(perf.tpot_ms, '{:.1f}')} ms · {_num(perf.output_tokens_per_s)} output tokens/s · "
@@ -207,6 +232,7 @@ def render_perf(perf: PerfEstimate) -> str:
                      f"{point.bound}-bound")
     if perf.sla is not None:
         lines.append(f"  SLA: {i18n_render('en', perf.sla.reason)}")
+    lines += _codesign_lines(perf)
     return "\n".join(lines)
 
 
