@@ -217,6 +217,33 @@ def _attention_kinds(cfg: _Reader, model_type: str, num_layers: int) -> list[tup
     return [("full", None)] * num_layers
 
 
+def _rope_positions(rope: object, max_pos: int) -> int:
+    """Positions of vLLM's cos/sin cache for one RoPE (vllm/model_executor/layers/rotary_embedding):
+    linear and dynamic-NTK scaling cache max_position x factor, YaRN original_max_position x factor,
+    Llama 3 / default RoPE max_position."""
+    if not isinstance(rope, dict):
+        return max_pos
+    kind = str(rope.get("rope_type") or rope.get("type") or "default")
+    factor = float(rope.get("factor") or 1.0)
+    if kind in ("linear", "dynamic"):
+        return int(max_pos * factor)
+    if kind in ("yarn", "deepseek_yarn"):
+        return int(int(rope.get("original_max_position_embeddings") or max_pos) * factor)
+    return max_pos
+
+
+def _rope_cache_values(text: dict[str, Any], model_type: str, head_dim: int, max_pos: int,
+                       rope_dim: int | None) -> int:
+    """cos/sin cache values vLLM keeps as a buffer on every GPU (positions x rotary dim, one cache per
+    distinct RoPE); it is part of vLLM's "Model loading took" figure. Gemma 3 has a local RoPE (no scaling)
+    for its sliding layers and the scaled one for its global layers."""
+    dim = rope_dim or int(head_dim * float(text.get("partial_rotary_factor") or 1.0))
+    values = _rope_positions(text.get("rope_scaling"), max_pos) * dim
+    if model_type == "gemma3_text":
+        values += max_pos * dim
+    return values
+
+
 def _vision_params(vision: dict[str, Any] | None, config: dict[str, Any],
                    text_hidden: int) -> tuple[int, Msg | None]:
     """Vision tower + projector. Returns (params, warning or None)."""
@@ -412,6 +439,7 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
     lm_head = 0 if tie else vocab * hidden + (vocab if model_type == "phi" else 0)
     final_norm = hidden * (2 if layer_norm_bias else 1)
     vision_params, vision_warning = _vision_params(vision, config, hidden)
+    rope_values = _rope_cache_values(text, model_type, head_dim, max_pos, mla.qk_rope_head_dim if mla else None)
     if vision_warning is not None:
         warnings.append(vision_warning)
     if cfg.guessed:
@@ -443,6 +471,7 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
             lm_head_params=lm_head,
             final_norm_params=final_norm,
             vision_params=vision_params,
+            rope_cache_values=rope_values,
             torch_dtype=str(text.get("torch_dtype") or config.get("torch_dtype") or config.get("dtype") or "bfloat16"),
             quantization=quant if isinstance(quant, dict) else None,
             final_logit_softcapping=text.get("final_logit_softcapping"),

@@ -14,7 +14,14 @@ from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.memory.activations import inference_activation_bytes
 from sizer_agent.tools.memory.kv_cache import kv_cache_bytes, kv_cache_bytes_per_token
 from sizer_agent.tools.memory.runtime import GiB, RuntimeItem, cuda_context, workspace_bytes
-from sizer_agent.tools.memory.training import LORA_TARGETS, TrainingMemory, TrainingSettings, training_memory
+from sizer_agent.tools.memory.training import (
+    OFFLOAD_CHOICES,
+    Offload,
+    TrainingMemory,
+    TrainingSettings,
+    canonical_lora_targets,
+    training_memory,
+)
 from sizer_agent.tools.memory.vllm_profile import VllmProfile, default_scheduler_limits, vllm_profile
 from sizer_agent.tools.memory.weights import weight_bytes, weight_bytes_per_stage
 from sizer_agent.tools.messages import Msg
@@ -53,7 +60,11 @@ class EstimateRequest(BaseModel):
     lora_targets: list[str] = Field(default_factory=lambda: ["q_proj", "v_proj"])
     optimizer_in_backward: bool = False
     fused_loss: bool = False
-    cpu_offload: bool = False
+    cpu_offload: bool = False  # kept for scripts: the same as offload=["optimizer"]
+    offload: list[Offload] = Field(default_factory=list, description="training: optimizer, parameters, "
+                                   "activations (host RAM instead of GPU memory)")
+    cpu_offload_gb: float = Field(0.0, ge=0, le=1_000_000, description="inference: GiB of weights per GPU "
+                                  "kept in host RAM (vLLM --cpu-offload-gb)")
     zero: int = Field(0, ge=0, le=3)
     tensor_parallel_size: int = Field(1, ge=1, le=1024)
     pipeline_parallel_size: int = Field(1, ge=1, le=1024)
@@ -69,9 +80,21 @@ class EstimateRequest(BaseModel):
     @field_validator("lora_targets")
     @classmethod
     def _known_targets(cls, value: list[str]) -> list[str]:
-        unknown = [v for v in value if v not in LORA_TARGETS]
-        if unknown:
-            raise ValueError(f"unknown module(s) {', '.join(unknown)}; allowed: {', '.join(LORA_TARGETS)}")
+        try:
+            canonical_lora_targets(value)
+        except InputError as error:
+            raise ValueError(f"{error.message} (allowed: {error.allowed})") from None
+        return value
+
+    @field_validator("offload", mode="before")
+    @classmethod
+    def _offload_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, list):
+            unknown = [v for v in value if v not in OFFLOAD_CHOICES]
+            if unknown:
+                raise ValueError(f"unknown offload {', '.join(map(str, unknown))}; allowed: {', '.join(OFFLOAD_CHOICES)}")
         return value
 
     @field_validator("quantization")
@@ -234,7 +257,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
             gradient_checkpointing=request.gradient_checkpointing, flash_attention=request.flash_attention,
             master_weights=request.master_weights, lora_rank=request.lora_rank, lora_targets=request.lora_targets,
             optimizer_in_backward=request.optimizer_in_backward, fused_loss=request.fused_loss,
-            cpu_offload=request.cpu_offload, zero=request.zero, tp=tp, pp=pp, dp=request.data_parallel_size,
+            cpu_offload=request.cpu_offload, offload=request.offload, zero=request.zero, tp=tp, pp=pp, dp=request.data_parallel_size,
         )
         training = training_memory(spec, settings, act_bytes)
         weights, kv, activations = training.weights_bytes, 0, training.activations_bytes
