@@ -22,7 +22,7 @@ from sizer_agent.tools.memory.training import (
     canonical_lora_targets,
     training_memory,
 )
-from sizer_agent.tools.memory.vllm_profile import VllmProfile, default_scheduler_limits, vllm_profile
+from sizer_agent.tools.memory.vllm_profile import BLOCK_SIZE, VllmProfile, default_scheduler_limits, vllm_profile
 from sizer_agent.tools.memory.weights import weight_bytes, weight_bytes_per_stage
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.model_loader import load_model
@@ -63,8 +63,9 @@ class EstimateRequest(BaseModel):
     cpu_offload: bool = False  # kept for scripts: the same as offload=["optimizer"]
     offload: list[Offload] = Field(default_factory=list, description="training: optimizer, parameters, "
                                    "activations (host RAM instead of GPU memory)")
-    cpu_offload_gb: float = Field(0.0, ge=0, le=1_000_000, description="inference: GiB of weights per GPU "
-                                  "kept in host RAM (vLLM --cpu-offload-gb)")
+    cpu_offload_gb: float | Literal["auto"] = Field(
+        0.0, description="inference: GiB of weights per GPU kept in host RAM and read over the host link every "
+        "forward pass (vLLM --cpu-offload-gb; llama.cpp layers left on the CPU); 'auto': the least that fits the GPU")
     zero: int = Field(0, ge=0, le=3)
     tensor_parallel_size: int = Field(1, ge=1, le=1024)
     pipeline_parallel_size: int = Field(1, ge=1, le=1024)
@@ -94,7 +95,8 @@ class EstimateRequest(BaseModel):
         if isinstance(value, list):
             unknown = [v for v in value if v not in OFFLOAD_CHOICES]
             if unknown:
-                raise ValueError(f"unknown offload {', '.join(map(str, unknown))}; allowed: {', '.join(OFFLOAD_CHOICES)}")
+                raise ValueError(f"unknown offload {', '.join(map(str, unknown))}; "
+                                 f"allowed: {', '.join(OFFLOAD_CHOICES)}")
         return value
 
     @field_validator("quantization")
@@ -103,6 +105,19 @@ class EstimateRequest(BaseModel):
         if value is not None and value.lower() not in QUANTIZATION_CHOICES:
             raise ValueError(f"{value!r} is not a known weight format; allowed: {', '.join(QUANTIZATION_CHOICES)}")
         return value
+
+    @field_validator("cpu_offload_gb", mode="before")
+    @classmethod
+    def _offload_amount(cls, value: object) -> object:
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return "auto"
+        try:
+            amount = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise ValueError(f"{value!r} is not a number of GiB or 'auto'") from None
+        if not 0 <= amount <= MAX_GPU_GIB * 64:
+            raise ValueError(f"{amount} GiB is out of range (0 to {MAX_GPU_GIB * 64:g}, or 'auto')")
+        return amount
 
     @model_validator(mode="after")
     def _coherent(self) -> EstimateRequest:
@@ -142,6 +157,17 @@ class MemoryBreakdown(BaseModel):
     total_bytes: int
 
 
+class WeightOffload(BaseModel):
+    """Inference weights kept in host RAM (vLLM --cpu-offload-gb, llama.cpp CPU layers): every forward pass
+    reads them over the GPU's host link, so each decode step costs offloaded_bytes / link bandwidth more
+    (tools/perf/offload.py)."""
+
+    requested: float | Literal["auto"]
+    offloaded_bytes_per_gpu: int  # what leaves the GPU (never more than its weights)
+    host_ram_bytes: int  # all GPUs of the replica together, pinned host memory
+    num_gpus: int
+
+
 class EstimateResult(BaseModel):
     request: EstimateRequest
     model: ModelSummary
@@ -162,6 +188,7 @@ class EstimateResult(BaseModel):
     dominant_term: str
     engine: VllmProfile | None = None
     training: TrainingMemory | None = None
+    weight_offload: WeightOffload | None = None
     parallelism: ParallelismPlan
     warnings: list[Msg] = Field(default_factory=list)
     explanation: list[Msg] = Field(default_factory=list)
@@ -223,11 +250,42 @@ def _max_model_len(request: EstimateRequest, model: ModelSpec) -> int:
     return length
 
 
-def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> EstimateResult:
+def _offload_needed(result: EstimateResult, headroom: float) -> int:
+    """Bytes of weights per GPU to move to the host so that the load fits (0 when it already does)."""
+    request = result.request
+    if result.engine is not None:
+        stage = result.engine.stages[result.engine.limiting_stage]
+        tokens = max(result.max_model_len, request.concurrency * (request.input_len + request.output_len))
+        blocks = -(-tokens // BLOCK_SIZE) + 1
+        return max(0, blocks * BLOCK_SIZE * stage.kv_bytes_per_token - stage.kv_pool_bytes)
+    if result.gpu_memory_bytes is None:
+        return 0
+    return max(0, result.per_gpu.total_bytes - int(result.gpu_memory_bytes * (1.0 - headroom)))
+
+
+def estimate(request: EstimateRequest, model: ModelSpec | None = None, headroom: float = 0.0) -> EstimateResult:
     """Estimate the GPU memory of an inference or training job for one language model: weights, KV cache,
     activations, gradients, optimizer states and runtime per GPU (the most loaded one), the parallelism plan,
-    and whether it fits a given GPU. Call it once the model, precision, lengths and load are known."""
+    and whether it fits a given GPU. Call it once the model, precision, lengths and load are known.
+    `headroom`: share of the GPU kept free when `cpu_offload_gb` is 'auto'."""
     spec = model or load_model(request.model, request.revision)
+    amount = request.cpu_offload_gb
+    if amount != 0.0 and request.mode == "training":
+        raise InputError("cpu_offload_gb", "keeps inference weights in host RAM",
+                         "0 in training; use --offload optimizer,parameters,activations")
+    if amount == "auto":
+        if request.gpu is None and request.gpu_memory_gib is None:
+            raise InputError("cpu_offload_gb", "'auto' sizes the offload to the GPU", "--gpu ID or --gpu-memory-gib N")
+        first = _estimate(request, spec, 0)
+        need = _offload_needed(first, headroom)
+        if need == 0:
+            return first
+        half_gib = GiB // 2  # whole half-GiB steps, as a user would type --cpu-offload-gb
+        return _estimate(request, spec, -(-need // half_gib) * half_gib)
+    return _estimate(request, spec, int(amount * GiB))
+
+
+def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int) -> EstimateResult:
     dtype = resolve_dtype(request.dtype, spec.torch_dtype)
     act_bytes = 4.0 if dtype == "float32" else 2.0
     fmt = weight_format(request.quantization, dtype, spec.hidden_size, spec.quantization, request.group_size)
@@ -257,7 +315,8 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
             gradient_checkpointing=request.gradient_checkpointing, flash_attention=request.flash_attention,
             master_weights=request.master_weights, lora_rank=request.lora_rank, lora_targets=request.lora_targets,
             optimizer_in_backward=request.optimizer_in_backward, fused_loss=request.fused_loss,
-            cpu_offload=request.cpu_offload, offload=request.offload, zero=request.zero, tp=tp, pp=pp, dp=request.data_parallel_size,
+            cpu_offload=request.cpu_offload, offload=request.offload, zero=request.zero, tp=tp, pp=pp,
+            dp=request.data_parallel_size,
         )
         training = training_memory(spec, settings, act_bytes)
         weights, kv, activations = training.weights_bytes, 0, training.activations_bytes
@@ -272,7 +331,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
             spec, fmt, plan, gpu_memory_bytes=gpu_bytes, gpu_memory_utilization=request.gpu_memory_utilization,
             max_model_len=max_len, act_bytes=act_bytes, kv_bytes=kv_bytes,
             max_num_batched_tokens=request.max_num_batched_tokens, max_num_seqs=request.max_num_seqs,
-            enforce_eager=request.enforce_eager, gpu_name=gpu_name,
+            enforce_eager=request.enforce_eager, gpu_name=gpu_name, cpu_offload_bytes=offload_bytes,
         )
         weights, kv, activations = engine.weights_bytes, engine.kv_cache_bytes, engine.activation_peak_bytes
         runtime_items = [
@@ -291,7 +350,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
             warnings.append(Msg("estimate.vllm_queue", concurrency=request.concurrency, max_len=max_len,
                                 fit=engine.max_concurrency))
     else:
-        weights = stage_weights[heaviest]
+        weights = max(0, stage_weights[heaviest] - offload_bytes)
         tokens_per_seq = min(request.input_len + request.output_len, max_len)
         kv = kv_cache_bytes(spec, kv_bytes, tokens_per_seq, request.concurrency, tp, stage_slice)
         batched = request.max_num_batched_tokens or default_scheduler_limits(gpu_bytes or 80 * GiB, gpu_name)[0]
@@ -314,6 +373,12 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
         explanation.append(CAPACITY_NOTE)
     if fits is False and gpu_bytes is not None:
         explanation.append(Msg("estimate.does_not_fit", need=total, gpu=gpu_bytes))
+    weight_offload = None
+    if offload_bytes and request.mode == "inference":
+        moved = min(offload_bytes, stage_weights[heaviest])
+        weight_offload = WeightOffload(requested=request.cpu_offload_gb, offloaded_bytes_per_gpu=moved,
+                                       host_ram_bytes=moved * plan.num_gpus, num_gpus=plan.num_gpus)
+        explanation.append(Msg("estimate.weight_offload", offloaded=moved, host=moved * plan.num_gpus))
     return EstimateResult(
         request=request,
         model=_summary(spec),
@@ -337,6 +402,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
         dominant_term=dominant,
         engine=engine,
         training=training,
+        weight_offload=weight_offload,
         parallelism=plan,
         warnings=warnings + plan.notes,
         explanation=explanation,

@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING
 from sizer_agent.cli import numbers
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.estimate import EstimateRequest
-from sizer_agent.tools.memory.training import LORA_ALIASES, LORA_TARGETS, OFFLOAD_CHOICES, canonical_lora_targets
+from sizer_agent.tools.memory.training import (
+    LORA_ALIASES,
+    LORA_TARGETS,
+    OFFLOAD_CHOICES,
+    canonical_lora_targets,
+)
 from sizer_agent.tools.quantization import QUANTIZATION_CHOICES
 
 if TYPE_CHECKING:
@@ -26,6 +31,10 @@ _positive_int = numbers.positive_int
 number = numbers.number_type(float)
 fraction = numbers.fraction
 positive_float = numbers.positive_float
+
+
+def _offload_gib(text: str) -> float | str:
+    return "auto" if text.strip().lower() == "auto" else numbers.number_type(float)(text)
 
 
 def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,9 +57,10 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
     load.add_argument("--input-len", type=_positive_int, default=1024, help="prompt tokens per request (1024)")
     load.add_argument("--output-len", type=_positive_int, default=256, help="generated tokens per request (256)")
     load.add_argument("--concurrency", type=_positive_int, default=1, help="requests served at once (1)")
-    load.add_argument("--cpu-offload-gb", type=number, default=0.0, metavar="GIB",
+    load.add_argument("--cpu-offload-gb", type=_offload_gib, default=0.0, metavar="GIB|auto",
                       help="weights per GPU kept in host RAM and streamed over the host link every forward pass "
-                      "(vLLM --cpu-offload-gb; llama.cpp layers left on the CPU): less GPU memory, slower tokens")
+                      "(vLLM --cpu-offload-gb; llama.cpp layers left on the CPU): less GPU memory, slower tokens. "
+                      "'auto': the least that fits --gpu / --gpu-memory-gib")
 
     train = parser.add_argument_group("training")
     train.add_argument("--method", choices=["full", "lora", "qlora"], default="full")
@@ -74,7 +84,8 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
     train.add_argument("--optimizer-in-backward", action="store_true",
                        help="apply and free each gradient during backward (torchtune optimizer_in_bwd)")
     train.add_argument("--fused-loss", action="store_true", help="chunked cross-entropy (fp32 one chunk at a time)")
-    train.add_argument("--cpu-offload", action="store_true", help="optimizer states in host RAM (= --offload optimizer)")
+    train.add_argument("--cpu-offload", action="store_true",
+                       help="optimizer states in host RAM (= --offload optimizer)")
     train.add_argument("--offload", default="", metavar="WHAT",
                        help="comma-separated, what lives in host RAM instead of GPU memory: optimizer (ZeRO-Offload, "
                        "torchao CPUOffloadOptimizer), parameters (FSDP CPUOffloadPolicy / torchtune fsdp_cpu_offload, "
@@ -107,8 +118,9 @@ def request_from_args(args: argparse.Namespace) -> EstimateRequest:
     unknown = [t for t in offload if t not in OFFLOAD_CHOICES]
     if unknown:
         raise InputError("--offload", f"unknown {', '.join(unknown)}", ",".join(OFFLOAD_CHOICES))
-    if getattr(args, "cpu_offload_gb", 0.0) < 0:
-        raise InputError("--cpu-offload-gb", "must be >= 0", "0 or more GiB")
+    amount = getattr(args, "cpu_offload_gb", 0.0)
+    if amount != "auto" and amount < 0:
+        raise InputError("--cpu-offload-gb", f"{amount} GiB is negative", "0 or more GiB, or auto")
     fields = {name: getattr(args, name) for name in EstimateRequest.model_fields if hasattr(args, name)}
     fields["lora_targets"] = targets
     fields["offload"] = offload

@@ -61,7 +61,8 @@ def canonical_lora_targets(targets: list[str]) -> list[str]:
     names = [LORA_ALIASES.get(t, t) for t in targets]
     unknown = [t for t, n in zip(targets, names, strict=True) if n not in LORA_TARGETS]
     if unknown:
-        allowed = ", ".join(LORA_TARGETS) + " (aliases: " + ", ".join(f"{a}={b}" for a, b in LORA_ALIASES.items()) + ")"
+        aliases = ", ".join(f"{a}={b}" for a, b in LORA_ALIASES.items())
+        allowed = f"{', '.join(LORA_TARGETS)} (aliases: {aliases})"
         raise InputError("lora_targets", f"unknown module(s) {', '.join(unknown)}", allowed)
     return list(dict.fromkeys(names))
 # bitsandbytes 8-bit optimizers: uint8 state + fp32 absmax per 256-value block (bnb functional.py).
@@ -201,7 +202,7 @@ def _adafactor_state_params(model: ModelSpec) -> int:
 
 
 def offload_set(s: TrainingSettings) -> set[str]:
-    chosen = set(s.offload)
+    chosen: set[str] = set(s.offload)
     if s.cpu_offload or "parameters" in chosen:
         chosen.add("optimizer")  # CPUOffloadPolicy / offload_param also run the optimizer step on the host
     return chosen
@@ -264,7 +265,13 @@ def training_memory(model: ModelSpec, s: TrainingSettings, dtype_bytes: float) -
         grads /= s.dp
     # The biggest FSDP unit: a decoder layer, or the embedding / output projection that torchtune's
     # `custom_sharded_layers` wraps on their own.
-    largest_layer = max(layer.total for layer in model.layers) * dtype_bytes / shard_model
+    # QLoRA gathers its NF4 tensors as stored (torchao NF4Tensor implements FSDP2's pre/post all-gather).
+    base_bytes = NF4_BITS / 8 if s.method == "qlora" else dtype_bytes
+    largest_layer = max(
+        (layer.attention + layer.mlp + layer.experts + layer.shared_experts) * base_bytes
+        + (layer.router + layer.small) * dtype_bytes
+        for layer in model.layers
+    ) / shard_model
     if s.zero >= 3:
         weights /= s.dp
         weights += 2 * largest_layer  # the gathered layer and the prefetched next one

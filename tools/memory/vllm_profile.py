@@ -103,7 +103,11 @@ def vllm_profile(
     max_num_seqs: int | None = None,
     enforce_eager: bool = False,
     gpu_name: str | None = None,
+    cpu_offload_bytes: int = 0,
 ) -> VllmProfile:
+    """`cpu_offload_bytes`: weights per GPU vLLM keeps in host RAM (--cpu-offload-gb, vllm/model_executor/
+    models/utils.py maybe_offload_to_cpu: whole parameters move until the amount is reached); they leave the
+    GPU and the KV pool grows by as much."""
     default_tokens, default_seqs = default_scheduler_limits(gpu_memory_bytes, gpu_name)
     batched = max_num_batched_tokens or default_tokens
     seqs = max_num_seqs or default_seqs
@@ -114,6 +118,7 @@ def vllm_profile(
     # took" (Gemma 3's linear-scaled global RoPE caches 131072 x 8 positions: 0.5 GiB at head_dim 256).
     rope = model.rope_cache_values * act_bytes
     weights = weight_bytes_per_stage(model, fmt, plan, pad_mxfp4_experts=True, rope_cache_bytes=rope)
+    weights = [max(0, w - cpu_offload_bytes) for w in weights]
 
     stages: list[VllmStage] = []
     start = 0

@@ -113,7 +113,16 @@ def render(result: EstimateResult) -> str:
         if t.paged_optimizer_bytes:
             lines.append(f"  paged optimizer states (host-backed): {both(t.paged_optimizer_bytes)}")
         if t.offloaded_bytes:
-            lines.append(f"  offloaded to host RAM: {both(t.offloaded_bytes)}")
+            parts = [(label, value) for label, value in (
+                ("optimizer states", t.offloaded_optimizer_bytes), ("parameters", t.offloaded_parameters_bytes),
+                ("gradients", t.offloaded_gradients_bytes), ("activations", t.offloaded_activations_bytes)) if value]
+            lines.append(f"  offloaded to host RAM (this GPU's process): {both(t.offloaded_bytes)} = "
+                         + " + ".join(f"{label} {gib(value)}" for label, value in parts))
+            lines.append(f"  host-link traffic per optimizer step: {both(t.host_link_bytes_per_step)}")
+    if result.weight_offload is not None:
+        w = result.weight_offload
+        lines += ["", f"  weights in host RAM: {both(w.offloaded_bytes_per_gpu)} per GPU, {both(w.host_ram_bytes)} "
+                  f"pinned for {w.num_gpus} GPU(s) (requested: {w.requested})"]
     if result.gpu_memory_bytes is not None:
         verdict = "fits" if result.fits else "does NOT fit"
         lines += ["", f"GPU {result.gpu_name or ''} {gib(result.gpu_memory_bytes)}: {verdict} "
@@ -180,6 +189,10 @@ def render_vision(result: Any, speed: Any) -> str:
     lines.append(f"  {'total':<17}{both(mem.total_bytes):>28}  {bar(mem.total_bytes, scale)}")
     lines.append(f"  saved for backward {both(v.saved_activation_bytes_cuda)} · inference live peak "
                  f"{both(v.inference_peak_activation_bytes)}")
+    if result.weight_offload is not None:
+        w = result.weight_offload
+        lines += ["", f"  weights in host RAM: {both(w.offloaded_bytes_per_gpu)} per GPU, {both(w.host_ram_bytes)} "
+                  f"pinned for {w.num_gpus} GPU(s) (requested: {w.requested})"]
     if result.gpu_memory_bytes is not None:
         verdict = "fits" if result.fits else "does NOT fit"
         lines += ["", f"GPU {result.gpu_name or ''} {gib(result.gpu_memory_bytes)}: {verdict} "
