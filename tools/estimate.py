@@ -49,6 +49,9 @@ class EstimateRequest(BaseModel):
     input_len: int = Field(1024, ge=1, le=MAX_TOKENS)
     output_len: int = Field(256, ge=1, le=MAX_TOKENS)
     concurrency: int = Field(1, ge=1, le=100_000)
+    images_per_request: int = Field(0, ge=0, le=1024, description="images in each prompt (multimodal models): "
+                                    "their tokens join the context and the KV cache, their encoder outputs the "
+                                    "encoder cache")
     batch_size: int = Field(1, ge=1, le=100_000)
     seq_len: int = Field(2048, ge=1, le=MAX_TOKENS)
     gradient_accumulation_steps: int = Field(1, ge=1, le=100_000)
@@ -143,6 +146,8 @@ class ModelSummary(BaseModel):
     max_position_embeddings: int
     is_moe: bool
     attention: str  # "full", "sliding+full", "mla", ...
+    vision_params: int = 0  # vision tower + projector (multimodal checkpoints)
+    image_tokens_per_image: int = 0
 
 
 class MemoryBreakdown(BaseModel):
@@ -226,11 +231,22 @@ def _summary(model: ModelSpec) -> ModelSummary:
         max_position_embeddings=model.max_position_embeddings,
         is_moe=model.is_moe,
         attention="+".join(kinds),
+        vision_params=model.vision_params,
+        image_tokens_per_image=model.image_tokens_per_image,
     )
+
+
+def _image_tokens(request: EstimateRequest, model: ModelSpec) -> int:
+    """Prompt tokens the images of one request add (0 for text-only requests)."""
+    if request.images_per_request and not model.image_tokens_per_image:
+        raise InputError("images_per_request", f"{model.name} has no vision tower this tool counts",
+                         "0 for a text-only model")
+    return request.images_per_request * model.image_tokens_per_image
 
 
 def _max_model_len(request: EstimateRequest, model: ModelSpec) -> int:
     limit = model.max_position_embeddings
+    prompt = request.input_len + _image_tokens(request, model)
     if request.max_model_len is not None:
         if request.max_model_len > limit:
             raise InputError("max_model_len", f"{request.max_model_len} exceeds the model's context of {limit} "
@@ -239,10 +255,11 @@ def _max_model_len(request: EstimateRequest, model: ModelSpec) -> int:
     elif request.engine == "vllm":
         length = limit  # vLLM's default: the model's full context
     else:
-        length = request.input_len + request.output_len
-    if request.mode == "inference" and request.input_len + request.output_len > length:
+        length = prompt + request.output_len
+    if request.mode == "inference" and prompt + request.output_len > length:
         field = "max_model_len" if request.max_model_len else "input_len"
-        raise InputError(field, f"input_len + output_len = {request.input_len + request.output_len} tokens "
+        images = " (image tokens included)" if prompt > request.input_len else ""
+        raise InputError(field, f"input_len + output_len = {prompt + request.output_len} tokens{images} "
                          f"do not fit in a context of {length}", f"input_len + output_len <= {length}")
     if request.mode == "training" and request.seq_len > limit:
         raise InputError("seq_len", f"{request.seq_len} exceeds the model's context of {limit} tokens",
@@ -351,13 +368,20 @@ def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int) -> 
                                 fit=engine.max_concurrency))
     else:
         weights = max(0, stage_weights[heaviest] - offload_bytes)
-        tokens_per_seq = min(request.input_len + request.output_len, max_len)
+        image_tokens = _image_tokens(request, spec)
+        tokens_per_seq = min(request.input_len + image_tokens + request.output_len, max_len)
         kv = kv_cache_bytes(spec, kv_bytes, tokens_per_seq, request.concurrency, tp, stage_slice)
         batched = request.max_num_batched_tokens or default_scheduler_limits(gpu_bytes or 80 * GiB, gpu_name)[0]
-        step_tokens = min(request.concurrency * request.input_len, batched)
+        step_tokens = min(request.concurrency * (request.input_len + image_tokens), batched)
         activations = inference_activation_bytes(
             spec, step_tokens, request.concurrency, act_bytes, tp, last_stage=heaviest == pp - 1
         )
+        if image_tokens and heaviest == 0:
+            # vLLM's encoder cache keeps image embeddings (text width) until their prompt is prefilled; it
+            # holds max(max_num_batched_tokens, one image) tokens (vllm/v1/core/encoder_cache_manager.py,
+            # compute_encoder_budget), or what the running requests' images need when that is less.
+            cached = min(request.concurrency * image_tokens, max(batched, spec.image_tokens_per_image))
+            activations += round(cached * spec.hidden_size * act_bytes)
         explanation.append(Msg("estimate.kv_and_prefill", concurrency=request.concurrency,
                                tokens=tokens_per_seq, step_tokens=step_tokens))
 

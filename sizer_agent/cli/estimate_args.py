@@ -33,6 +33,10 @@ fraction = numbers.fraction
 positive_float = numbers.positive_float
 
 
+def _nonnegative_int(text: str) -> int:
+    return 0 if text.strip() == "0" else _positive_int(text)
+
+
 def _offload_gib(text: str) -> float | str:
     return "auto" if text.strip().lower() == "auto" else numbers.number_type(float)(text)
 
@@ -57,6 +61,10 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
     load.add_argument("--input-len", type=_positive_int, default=1024, help="prompt tokens per request (1024)")
     load.add_argument("--output-len", type=_positive_int, default=256, help="generated tokens per request (256)")
     load.add_argument("--concurrency", type=_positive_int, default=1, help="requests served at once (1)")
+    load.add_argument("--images-per-request", type=_nonnegative_int, default=0, metavar="N",
+                      help="images in each prompt, multimodal models only (0): each adds the model's image tokens "
+                      "(Gemma 3: 256, Mistral Small 3.1: up to 3,080, Llama 4: 144 per tile, Qwen2.5-VL: 1,369 at "
+                      "1024 px) to the context and KV cache")
     load.add_argument("--cpu-offload-gb", type=_offload_gib, default=0.0, metavar="GIB|auto",
                       help="weights per GPU kept in host RAM and streamed over the host link every forward pass "
                       "(vLLM --cpu-offload-gb; llama.cpp layers left on the CPU): less GPU memory, slower tokens. "

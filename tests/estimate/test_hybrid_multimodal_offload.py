@@ -106,3 +106,42 @@ def test_cli_auto_offload_needs_a_gpu_and_training_refuses_it() -> None:
               "8192", "--cpu-offload-gb", "auto")
     assert out.returncode == 0, out.stderr
     assert "weight offload:" in out.stdout and "output tokens/s" in out.stdout
+
+
+# Qwen2.5-VL-7B-Instruct's published config.json (Hugging Face Qwen/Qwen2.5-VL-7B-Instruct); the model card
+# gives 8.29 B parameters, the safetensors index 8,292,166,656 (text Qwen2.5-7B: 7,615,616,512).
+QWEN25_VL_7B = {
+    "architectures": ["Qwen2_5_VLForConditionalGeneration"], "model_type": "qwen2_5_vl", "hidden_size": 3584,
+    "intermediate_size": 18944, "max_position_embeddings": 128000, "max_window_layers": 28,
+    "num_attention_heads": 28, "num_hidden_layers": 28, "num_key_value_heads": 4, "rope_theta": 1000000.0,
+    "sliding_window": 32768, "tie_word_embeddings": False, "torch_dtype": "bfloat16", "use_sliding_window": False,
+    "vocab_size": 152064, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+    "vision_config": {"depth": 32, "hidden_act": "silu", "hidden_size": 1280, "intermediate_size": 3420,
+                      "num_heads": 16, "in_chans": 3, "out_hidden_size": 3584, "patch_size": 14,
+                      "spatial_merge_size": 2, "spatial_patch_size": 14, "window_size": 112,
+                      "fullatt_block_indexes": [7, 15, 23, 31], "tokens_per_second": 2, "temporal_patch_size": 2},
+}  # fmt: skip
+
+
+def test_qwen25_vl_tower_and_text_are_counted() -> None:
+    from sizer_agent.tools.architectures import spec_from_config
+
+    spec = spec_from_config(QWEN25_VL_7B, "Qwen/Qwen2.5-VL-7B-Instruct")
+    assert spec.params_total == 8_292_166_656
+    assert spec.params_total - spec.vision_params == 7_615_616_512
+    assert spec.image_tokens_per_image == 37 * 37  # 1024 px rounds to 37 patches of 28 px a side
+    assert not spec.warnings
+
+
+def test_images_join_the_context_kv_cache_and_encoder_cache() -> None:
+    spec = load_model("google/gemma-3-4b-it")  # 256 tokens per image
+    text = estimate(EstimateRequest(model="g", input_len=1024, output_len=256, concurrency=4), spec)
+    images = estimate(EstimateRequest(model="g", input_len=1024, output_len=256, concurrency=4,
+                                      images_per_request=2), spec)
+    assert images.max_model_len == text.max_model_len + 512
+    assert images.per_gpu.kv_cache_bytes > text.per_gpu.kv_cache_bytes
+    # the encoder cache holds the 4 x 512 image embeddings at the text width (2560, bf16)
+    assert images.per_gpu.activations_bytes - text.per_gpu.activations_bytes >= 4 * 512 * 2560 * 2
+    assert images.model.image_tokens_per_image == 256
+    out = cli("estimate", "--model", "llama-3.1-8b", "--images-per-request", "1")
+    assert out.returncode == 2 and "images_per_request" in out.stderr
