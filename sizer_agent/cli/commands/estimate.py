@@ -44,6 +44,10 @@ examples:
       --gpu-memory-utilization 0.95 --max-model-len 8192
   sizer-agent estimate --model llama-3.1-8b --mode training --method lora --batch-size 2 --seq-len 2048 \\
       --gradient-checkpointing full --json
+  sizer-agent estimate --model llama-3.1-70b --mode training --zero 3 -dp 8 --offload parameters \\
+      --gradient-checkpointing full --master-weights none     # FSDP CPU offload: host RAM, PCIe per step
+  sizer-agent estimate --model llama-3.1-8b --engine vllm --gpu rtx-5080 --max-model-len 8192 \\
+      --cpu-offload-gb auto                                   # weights in host RAM: the tokens/s it costs
 
 Computer vision (--task vision; needs `pip install 'sizer-agent[vision]'`): the architecture is traced
 without weights (timm, torchvision, or yolov8n..yolov8x) at --resolution px and --batch-size images per
