@@ -69,6 +69,9 @@ class EstimateRequest(BaseModel):
     cpu_offload_gb: float | Literal["auto"] = Field(
         0.0, description="inference: GiB of weights per GPU kept in host RAM and read over the host link every "
         "forward pass (vLLM --cpu-offload-gb; llama.cpp layers left on the CPU); 'auto': the least that fits the GPU")
+    host_memory_gbs: float | None = Field(
+        None, gt=0, le=100_000, description="with cpu_offload_gb: the offloaded layers run on the CPU (llama.cpp "
+        "-ngl below the layer count) at this host DRAM bandwidth, GB/s, instead of crossing PCIe (vLLM)")
     zero: int = Field(0, ge=0, le=3)
     tensor_parallel_size: int = Field(1, ge=1, le=1024)
     pipeline_parallel_size: int = Field(1, ge=1, le=1024)

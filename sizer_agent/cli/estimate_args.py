@@ -69,6 +69,10 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
                       help="weights per GPU kept in host RAM and streamed over the host link every forward pass "
                       "(vLLM --cpu-offload-gb; llama.cpp layers left on the CPU): less GPU memory, slower tokens. "
                       "'auto': the least that fits --gpu / --gpu-memory-gib")
+    load.add_argument("--host-memory-gbs", type=positive_float, metavar="GB/S",
+                      help="with --cpu-offload-gb: the offloaded layers run on the CPU at this host memory "
+                      "bandwidth (llama.cpp -ngl below the layer count; dual-channel DDR5-5600 ~90 GB/s, "
+                      "12-channel DDR5 server ~460 GB/s) instead of crossing PCIe every step (vLLM)")
 
     train = parser.add_argument_group("training")
     train.add_argument("--method", choices=["full", "lora", "qlora"], default="full")

@@ -145,3 +145,15 @@ def test_images_join_the_context_kv_cache_and_encoder_cache() -> None:
     assert images.model.image_tokens_per_image == 256
     out = cli("estimate", "--model", "llama-3.1-8b", "--images-per-request", "1")
     assert out.returncode == 2 and "images_per_request" in out.stderr
+
+
+def test_llama_cpp_cpu_layers_cost_host_memory_time() -> None:
+    # llama.cpp -ngl: the CPU computes its layers, reading them from DRAM (90 GB/s dual-channel DDR5) rather
+    # than pulling them over PCIe; 2 GiB then costs 2 x 1.074 GB / 90 GB/s = 23.9 ms per step.
+    gpu = load_catalog().gpu("rtx-5080")
+    spec = load_model("llama-3.1-8b")
+    request = EstimateRequest(model="l", gpu="rtx-5080", input_len=1024, output_len=256, cpu_offload_gb=2,
+                              host_memory_gbs=90)
+    perf = estimate_perf(estimate(request, spec), gpu, spec)
+    assert perf.weight_offload is not None and perf.weight_offload.link == "host DRAM"
+    assert perf.weight_offload.seconds_per_step == pytest.approx(2 * GiB / 90e9)

@@ -136,7 +136,8 @@ def estimate_perf(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
     isl, osl, conc = request.input_len, request.output_len, request.concurrency
     offload = None
     if result.weight_offload is not None:
-        offload = offload_time(result.weight_offload.offloaded_bytes_per_gpu, gpu)
+        offload = offload_time(result.weight_offload.offloaded_bytes_per_gpu, gpu,
+                               host_bandwidth_gbs=request.host_memory_gbs)
         without = predict_load(serving_setup(result, gpu, shape, efficiencies, headroom), isl, osl, conc, percentile)
         efficiencies = efficiencies.model_copy(
             update={"step_overhead_s": efficiencies.step_overhead_s + offload.seconds_per_step})
