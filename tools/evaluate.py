@@ -131,7 +131,8 @@ def _memory_plan(result: EstimateResult, gpu: Gpu, workload: EstimateRequest, dp
         gpu_memory_utilization=workload.gpu_memory_utilization if engine else None,
         engine_reserved_bytes=engine.total_used_bytes if engine else None,
         kv_cache_tokens=engine.kv_cache_tokens if engine else None, required_kv_tokens=required,
-        offloaded_bytes=result.training.offloaded_bytes if result.training else 0,
+        offloaded_bytes=result.training.offloaded_bytes if result.training else (
+            result.weight_offload.offloaded_bytes_per_gpu if result.weight_offload else 0),
         kv_cache_bytes_per_token=result.kv_cache_bytes_per_token,
     )
 

@@ -86,7 +86,8 @@ class MemoryPlan(BaseModel):
         None, description="vLLM: everything it holds per GPU (its budget + CUDA graphs + context)")
     kv_cache_tokens: int | None = Field(None, description="vLLM: tokens its KV pool holds per replica")
     required_kv_tokens: int | None = Field(None, description="the stated load's tokens in flight per replica")
-    offloaded_bytes: int = Field(0, description="optimizer states kept in host RAM (CPU offload)")
+    offloaded_bytes: int = Field(0, description="per GPU, kept in host RAM: training offload (optimizer states, "
+                                 "parameters, gradients, activations) or inference weights (--cpu-offload-gb)")
     kv_cache_bytes_per_token: int = 0
 
 

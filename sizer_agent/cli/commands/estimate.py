@@ -193,10 +193,6 @@ def render_vision(result: Any, speed: Any) -> str:
     lines.append(f"  {'total':<17}{both(mem.total_bytes):>28}  {bar(mem.total_bytes, scale)}")
     lines.append(f"  saved for backward {both(v.saved_activation_bytes_cuda)} · inference live peak "
                  f"{both(v.inference_peak_activation_bytes)}")
-    if result.weight_offload is not None:
-        w = result.weight_offload
-        lines += ["", f"  weights in host RAM: {both(w.offloaded_bytes_per_gpu)} per GPU, {both(w.host_ram_bytes)} "
-                  f"pinned for {w.num_gpus} GPU(s) (requested: {w.requested})"]
     if result.gpu_memory_bytes is not None:
         verdict = "fits" if result.fits else "does NOT fit"
         lines += ["", f"GPU {result.gpu_name or ''} {gib(result.gpu_memory_bytes)}: {verdict} "
