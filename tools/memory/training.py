@@ -349,6 +349,9 @@ def training_memory(model: ModelSpec, s: TrainingSettings, dtype_bytes: float) -
     dynamic = max(forward_end, backward_end) - grads
 
     checkpoint = (total_params * dtype_bytes) if s.method == "full" else trainable * dtype_bytes
+    if lm_head_adapter:
+        # PEFT's save_pretrained (save_embedding_layers="auto") also writes the adapted output projection
+        checkpoint += model.vocab_size * model.hidden_size * dtype_bytes
     resume = checkpoint + trainable * (per_param_states + (4 if master else 0))
     host_total = host_states + host_params + host_grads + host_activations
     return TrainingMemory(
