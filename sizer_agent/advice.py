@@ -174,12 +174,33 @@ def cost(plan: Plan, lang: Lang) -> str | None:
     return None
 
 
-def change(item: Change, lang: Lang, budgeted: bool = True) -> str:
-    """A workload change with its effect: within the budget when one was given, else simply fitting."""
+def change(item: Change, lang: Lang, budgeted: bool = True, cheapest: bool = False) -> str:
+    """A workload change with its effect: within the budget when one was given, else simply fitting. Weight
+    offload states the speed it costs, and says so when it is the cheapest way to fit."""
     what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in item.knobs)
-    return render(lang, "advice.change" if budgeted else "advice.change_fit", what=what,
+    text = render(lang, "advice.change" if budgeted else "advice.change_fit", what=what,
                   config=configuration(item.plan, lang), price=price(item.plan, lang),
                   effect=speed_short(item.plan, lang))
+    s = item.plan.serving
+    if s is not None and s.weight_offload_bytes_per_gpu:
+        text += " " + render(lang, "advice.offload_cost", offloaded=s.weight_offload_bytes_per_gpu,
+                             gbs=s.host_link_gbs or 0.0, tps=s.output_tokens_per_s,
+                             tps_without=s.output_tokens_per_s_without_offload or 0.0)
+        if cheapest:
+            text += " " + render(lang, "advice.offload_cheapest")
+    return text
+
+
+def _cheapest_change(result: RecommendResult) -> Change | None:
+    """The change whose plan costs least over the period, when it is cheaper than the plan chosen."""
+    def tco(plan: Plan) -> float:
+        return plan.costs.tco_eur if plan.costs.tco_eur is not None else float("inf")
+    if not result.changes:
+        return None
+    best = min(result.changes, key=lambda c: tco(c.plan))
+    if result.plan is not None and tco(result.plan) <= tco(best.plan):
+        return None
+    return best
 
 
 def summary(result: RecommendResult, lang: Lang) -> list[str]:
@@ -199,7 +220,8 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         lines += [render(lang, n) for n in plan.notes if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
     if result.preference is not None:
         lines.append(render(lang, result.preference))
-    lines += [change(item, lang, result.budget.budget_eur is not None) for item in result.changes]
+    cheapest = _cheapest_change(result)
+    lines += [change(item, lang, result.budget.budget_eur is not None, item is cheapest) for item in result.changes]
     hint = worth_a_quote(result)
     if hint is not None:
         buy = hint.purchase

@@ -173,10 +173,18 @@ def _check_vision(vision: dict[str, Any], config: dict[str, Any]) -> None:
         raise InputError("config.vision_config.pixel_shuffle_ratio", f"must be in (0, 1], got {ratio!r}")
 
 
+# Language models of multimodal checkpoints laid out like a text family (same tensors, same biases).
+_TEXT_FAMILY = {"qwen2_5_vl": "qwen2", "qwen2_vl": "qwen2", "qwen2_5_vl_text": "qwen2", "qwen2_vl_text": "qwen2"}
+
+
 def _text_config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Multimodal checkpoints nest the language model in `text_config`."""
+    """Multimodal checkpoints nest the language model in `text_config` (Qwen2-VL / Qwen2.5-VL keep it at the
+    top level beside `vision_config`)."""
     text = config.get("text_config")
     if not isinstance(text, dict):
+        vision = config.get("vision_config")
+        if str(config.get("model_type", "")) in _TEXT_FAMILY and isinstance(vision, dict):
+            return config, vision
         return config, None
     merged = dict(text)
     if text.get("model_type") == "gemma3_text":
@@ -215,6 +223,33 @@ def _attention_kinds(cfg: _Reader, model_type: str, num_layers: int) -> list[tup
             return [("sliding", window) if i >= max_window_layers else ("full", None) for i in range(num_layers)]
         return [("sliding", window)] * num_layers
     return [("full", None)] * num_layers
+
+
+def _rope_positions(rope: object, max_pos: int) -> int:
+    """Positions of vLLM's cos/sin cache for one RoPE (vllm/model_executor/layers/rotary_embedding):
+    linear and dynamic-NTK scaling cache max_position x factor, YaRN original_max_position x factor,
+    Llama 3 / default RoPE max_position."""
+    if not isinstance(rope, dict):
+        return max_pos
+    kind = str(rope.get("rope_type") or rope.get("type") or "default")
+    factor = float(rope.get("factor") or 1.0)
+    if kind in ("linear", "dynamic"):
+        return int(max_pos * factor)
+    if kind in ("yarn", "deepseek_yarn"):
+        return int(int(rope.get("original_max_position_embeddings") or max_pos) * factor)
+    return max_pos
+
+
+def _rope_cache_values(text: dict[str, Any], model_type: str, head_dim: int, max_pos: int,
+                       rope_dim: int | None) -> int:
+    """cos/sin cache values vLLM keeps as a buffer on every GPU (positions x rotary dim, one cache per
+    distinct RoPE); it is part of vLLM's "Model loading took" figure. Gemma 3 has a local RoPE (no scaling)
+    for its sliding layers and the scaled one for its global layers."""
+    dim = rope_dim or int(head_dim * float(text.get("partial_rotary_factor") or 1.0))
+    values = _rope_positions(text.get("rope_scaling"), max_pos) * dim
+    if model_type == "gemma3_text":
+        values += max_pos * dim
+    return values
 
 
 def _vision_params(vision: dict[str, Any] | None, config: dict[str, Any],
@@ -256,7 +291,49 @@ def _vision_params(vision: dict[str, Any] | None, config: dict[str, Any],
         proj_out = int(vision.get("projector_output_dim", 4096))
         adapter = adapter_in * proj_in + proj_in * proj_out
         return tower + adapter + proj_out * text_hidden, Msg("model.llama4_vision")
+    if vtype in ("qwen2_5_vl", "qwen2_vl") or "fullatt_block_indexes" in vision:
+        # Qwen2.5-VL (transformers modeling_qwen2_5_vl.py): bias-free Conv3d patch embedding over 2 frames,
+        # `depth` blocks of RMSNorm x2, qkv and proj with biases, gated SiLU MLP with biases; a merger of
+        # RMSNorm + MLP from 4 merged patches (spatial_merge_size 2) to the text width.
+        h = int(vision.get("hidden_size", 1280))
+        inter = int(vision.get("intermediate_size", 3420))
+        depth = int(vision.get("depth", 32))
+        temporal = int(vision.get("temporal_patch_size", 2))
+        channels = int(vision.get("in_chans", vision.get("in_channels", 3)))
+        merge = int(vision.get("spatial_merge_size", 2))
+        out = int(vision.get("out_hidden_size", text_hidden))
+        per_layer = 2 * h + (h * 3 * h + 3 * h) + (h * h + h) + 2 * (h * inter + inter) + (inter * h + h)
+        tower = channels * temporal * patch * patch * h + depth * per_layer
+        wide = h * merge * merge
+        merger = h + (wide * wide + wide) + (wide * out + out)
+        return tower + merger, None
     return 0, Msg("model.vision_not_counted", vision_type=str(vtype))
+
+
+def image_tokens_per_image(vision: dict[str, Any] | None, config: dict[str, Any]) -> int:
+    """Language-model tokens one image becomes, at the checkpoint's largest default image (0: text-only).
+
+    Gemma 3: `mm_tokens_per_image` (256, any image is resized to 896 px). Pixtral / Mistral Small 3.1: a
+    1540-px image is 110 x 110 patches of 14 px, merged 2 x 2 -> 55 x 55 tokens + 55 row breaks = 3,080.
+    Llama 4: one 336-px tile is 24 x 24 patches, pixel-shuffled by 0.5 -> 144 tokens (+ tile markers; the
+    processor adds a global tile when it splits a larger image). Qwen2.5-VL: one token per 28 x 28 pixels; a
+    1024 x 1024 image (inside the processor's default 12.8 MP ceiling) is 37 x 37 = 1,369 tokens."""
+    if vision is None:
+        return 0
+    if "mm_tokens_per_image" in config:
+        return int(config["mm_tokens_per_image"])
+    vtype = vision.get("model_type", "")
+    patch = int(vision.get("patch_size", 14))
+    if vtype == "pixtral":
+        side = int(vision.get("image_size", 1540)) // patch // int(config.get("spatial_merge_size", 2))
+        return side * side + side
+    if vtype == "llama4_vision_model":
+        side = int(vision.get("image_size", 336)) // patch
+        return int(side * side * float(vision.get("pixel_shuffle_ratio", 0.5)) ** 2)
+    if vtype in ("qwen2_5_vl", "qwen2_vl") or "fullatt_block_indexes" in vision:
+        pixel = patch * int(vision.get("spatial_merge_size", 2))
+        return (1024 // pixel + (1 if 1024 % pixel else 0)) ** 2
+    return 0
 
 
 def spec_from_config(config: dict[str, Any], name: str, revision: str | None = None, source: str = "") -> ModelSpec:
@@ -270,6 +347,7 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
         _check_numbers(vision, "config.vision_config")
         _check_vision(vision, config)
     model_type = str(text.get("model_type") or config.get("model_type") or "")
+    model_type = _TEXT_FAMILY.get(model_type, model_type)
     architecture = str((config.get("architectures") or [model_type or "unknown"])[0])
     warnings: list[Msg] = []
     if model_type not in KNOWN_TYPES:
@@ -412,6 +490,8 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
     lm_head = 0 if tie else vocab * hidden + (vocab if model_type == "phi" else 0)
     final_norm = hidden * (2 if layer_norm_bias else 1)
     vision_params, vision_warning = _vision_params(vision, config, hidden)
+    image_tokens = image_tokens_per_image(vision, config)
+    rope_values = _rope_cache_values(text, model_type, head_dim, max_pos, mla.qk_rope_head_dim if mla else None)
     if vision_warning is not None:
         warnings.append(vision_warning)
     if cfg.guessed:
@@ -443,6 +523,8 @@ def spec_from_config(config: dict[str, Any], name: str, revision: str | None = N
             lm_head_params=lm_head,
             final_norm_params=final_norm,
             vision_params=vision_params,
+            rope_cache_values=rope_values,
+            image_tokens_per_image=image_tokens,
             torch_dtype=str(text.get("torch_dtype") or config.get("torch_dtype") or config.get("dtype") or "bfloat16"),
             quantization=quant if isinstance(quant, dict) else None,
             final_logit_softcapping=text.get("final_logit_softcapping"),

@@ -14,8 +14,15 @@ from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.memory.activations import inference_activation_bytes
 from sizer_agent.tools.memory.kv_cache import kv_cache_bytes, kv_cache_bytes_per_token
 from sizer_agent.tools.memory.runtime import GiB, RuntimeItem, cuda_context, workspace_bytes
-from sizer_agent.tools.memory.training import LORA_TARGETS, TrainingMemory, TrainingSettings, training_memory
-from sizer_agent.tools.memory.vllm_profile import VllmProfile, default_scheduler_limits, vllm_profile
+from sizer_agent.tools.memory.training import (
+    OFFLOAD_CHOICES,
+    Offload,
+    TrainingMemory,
+    TrainingSettings,
+    canonical_lora_targets,
+    training_memory,
+)
+from sizer_agent.tools.memory.vllm_profile import BLOCK_SIZE, VllmProfile, default_scheduler_limits, vllm_profile
 from sizer_agent.tools.memory.weights import weight_bytes, weight_bytes_per_stage
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.model_loader import load_model
@@ -42,6 +49,9 @@ class EstimateRequest(BaseModel):
     input_len: int = Field(1024, ge=1, le=MAX_TOKENS)
     output_len: int = Field(256, ge=1, le=MAX_TOKENS)
     concurrency: int = Field(1, ge=1, le=100_000)
+    images_per_request: int = Field(0, ge=0, le=1024, description="images in each prompt (multimodal models): "
+                                    "their tokens join the context and the KV cache, their encoder outputs the "
+                                    "encoder cache")
     batch_size: int = Field(1, ge=1, le=100_000)
     seq_len: int = Field(2048, ge=1, le=MAX_TOKENS)
     gradient_accumulation_steps: int = Field(1, ge=1, le=100_000)
@@ -53,7 +63,15 @@ class EstimateRequest(BaseModel):
     lora_targets: list[str] = Field(default_factory=lambda: ["q_proj", "v_proj"])
     optimizer_in_backward: bool = False
     fused_loss: bool = False
-    cpu_offload: bool = False
+    cpu_offload: bool = False  # kept for scripts: the same as offload=["optimizer"]
+    offload: list[Offload] = Field(default_factory=list, description="training: optimizer, parameters, "
+                                   "activations (host RAM instead of GPU memory)")
+    cpu_offload_gb: float | Literal["auto"] = Field(
+        0.0, description="inference: GiB of weights per GPU kept in host RAM and read over the host link every "
+        "forward pass (vLLM --cpu-offload-gb; llama.cpp layers left on the CPU); 'auto': the least that fits the GPU")
+    host_memory_gbs: float | None = Field(
+        None, gt=0, le=100_000, description="with cpu_offload_gb: the offloaded layers run on the CPU (llama.cpp "
+        "-ngl below the layer count) at this host DRAM bandwidth, GB/s, instead of crossing PCIe (vLLM)")
     zero: int = Field(0, ge=0, le=3)
     tensor_parallel_size: int = Field(1, ge=1, le=1024)
     pipeline_parallel_size: int = Field(1, ge=1, le=1024)
@@ -69,9 +87,22 @@ class EstimateRequest(BaseModel):
     @field_validator("lora_targets")
     @classmethod
     def _known_targets(cls, value: list[str]) -> list[str]:
-        unknown = [v for v in value if v not in LORA_TARGETS]
-        if unknown:
-            raise ValueError(f"unknown module(s) {', '.join(unknown)}; allowed: {', '.join(LORA_TARGETS)}")
+        try:
+            canonical_lora_targets(value)
+        except InputError as error:
+            raise ValueError(f"{error.message} (allowed: {error.allowed})") from None
+        return value
+
+    @field_validator("offload", mode="before")
+    @classmethod
+    def _offload_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, list):
+            unknown = [v for v in value if v not in OFFLOAD_CHOICES]
+            if unknown:
+                raise ValueError(f"unknown offload {', '.join(map(str, unknown))}; "
+                                 f"allowed: {', '.join(OFFLOAD_CHOICES)}")
         return value
 
     @field_validator("quantization")
@@ -80,6 +111,19 @@ class EstimateRequest(BaseModel):
         if value is not None and value.lower() not in QUANTIZATION_CHOICES:
             raise ValueError(f"{value!r} is not a known weight format; allowed: {', '.join(QUANTIZATION_CHOICES)}")
         return value
+
+    @field_validator("cpu_offload_gb", mode="before")
+    @classmethod
+    def _offload_amount(cls, value: object) -> object:
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return "auto"
+        try:
+            amount = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise ValueError(f"{value!r} is not a number of GiB or 'auto'") from None
+        if not 0 <= amount <= MAX_GPU_GIB * 64:
+            raise ValueError(f"{amount} GiB is out of range (0 to {MAX_GPU_GIB * 64:g}, or 'auto')")
+        return amount
 
     @model_validator(mode="after")
     def _coherent(self) -> EstimateRequest:
@@ -105,6 +149,8 @@ class ModelSummary(BaseModel):
     max_position_embeddings: int
     is_moe: bool
     attention: str  # "full", "sliding+full", "mla", ...
+    vision_params: int = 0  # vision tower + projector (multimodal checkpoints)
+    image_tokens_per_image: int = 0
 
 
 class MemoryBreakdown(BaseModel):
@@ -117,6 +163,17 @@ class MemoryBreakdown(BaseModel):
     optimizer_bytes: int
     runtime_bytes: int
     total_bytes: int
+
+
+class WeightOffload(BaseModel):
+    """Inference weights kept in host RAM (vLLM --cpu-offload-gb, llama.cpp CPU layers): every forward pass
+    reads them over the GPU's host link, so each decode step costs offloaded_bytes / link bandwidth more
+    (tools/perf/offload.py)."""
+
+    requested: float | Literal["auto"]
+    offloaded_bytes_per_gpu: int  # what leaves the GPU (never more than its weights)
+    host_ram_bytes: int  # all GPUs of the replica together, pinned host memory
+    num_gpus: int
 
 
 class EstimateResult(BaseModel):
@@ -139,6 +196,7 @@ class EstimateResult(BaseModel):
     dominant_term: str
     engine: VllmProfile | None = None
     training: TrainingMemory | None = None
+    weight_offload: WeightOffload | None = None
     parallelism: ParallelismPlan
     warnings: list[Msg] = Field(default_factory=list)
     explanation: list[Msg] = Field(default_factory=list)
@@ -176,11 +234,22 @@ def _summary(model: ModelSpec) -> ModelSummary:
         max_position_embeddings=model.max_position_embeddings,
         is_moe=model.is_moe,
         attention="+".join(kinds),
+        vision_params=model.vision_params,
+        image_tokens_per_image=model.image_tokens_per_image,
     )
+
+
+def _image_tokens(request: EstimateRequest, model: ModelSpec) -> int:
+    """Prompt tokens the images of one request add (0 for text-only requests)."""
+    if request.images_per_request and not model.image_tokens_per_image:
+        raise InputError("images_per_request", f"{model.name} has no vision tower this tool counts",
+                         "0 for a text-only model")
+    return request.images_per_request * model.image_tokens_per_image
 
 
 def _max_model_len(request: EstimateRequest, model: ModelSpec) -> int:
     limit = model.max_position_embeddings
+    prompt = request.input_len + _image_tokens(request, model)
     if request.max_model_len is not None:
         if request.max_model_len > limit:
             raise InputError("max_model_len", f"{request.max_model_len} exceeds the model's context of {limit} "
@@ -189,10 +258,11 @@ def _max_model_len(request: EstimateRequest, model: ModelSpec) -> int:
     elif request.engine == "vllm":
         length = limit  # vLLM's default: the model's full context
     else:
-        length = request.input_len + request.output_len
-    if request.mode == "inference" and request.input_len + request.output_len > length:
+        length = prompt + request.output_len
+    if request.mode == "inference" and prompt + request.output_len > length:
         field = "max_model_len" if request.max_model_len else "input_len"
-        raise InputError(field, f"input_len + output_len = {request.input_len + request.output_len} tokens "
+        images = " (image tokens included)" if prompt > request.input_len else ""
+        raise InputError(field, f"input_len + output_len = {prompt + request.output_len} tokens{images} "
                          f"do not fit in a context of {length}", f"input_len + output_len <= {length}")
     if request.mode == "training" and request.seq_len > limit:
         raise InputError("seq_len", f"{request.seq_len} exceeds the model's context of {limit} tokens",
@@ -200,11 +270,42 @@ def _max_model_len(request: EstimateRequest, model: ModelSpec) -> int:
     return length
 
 
-def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> EstimateResult:
+def _offload_needed(result: EstimateResult, headroom: float) -> int:
+    """Bytes of weights per GPU to move to the host so that the load fits (0 when it already does)."""
+    request = result.request
+    if result.engine is not None:
+        stage = result.engine.stages[result.engine.limiting_stage]
+        tokens = max(result.max_model_len, request.concurrency * (request.input_len + request.output_len))
+        blocks = -(-tokens // BLOCK_SIZE) + 1
+        return max(0, blocks * BLOCK_SIZE * stage.kv_bytes_per_token - stage.kv_pool_bytes)
+    if result.gpu_memory_bytes is None:
+        return 0
+    return max(0, result.per_gpu.total_bytes - int(result.gpu_memory_bytes * (1.0 - headroom)))
+
+
+def estimate(request: EstimateRequest, model: ModelSpec | None = None, headroom: float = 0.0) -> EstimateResult:
     """Estimate the GPU memory of an inference or training job for one language model: weights, KV cache,
     activations, gradients, optimizer states and runtime per GPU (the most loaded one), the parallelism plan,
-    and whether it fits a given GPU. Call it once the model, precision, lengths and load are known."""
+    and whether it fits a given GPU. Call it once the model, precision, lengths and load are known.
+    `headroom`: share of the GPU kept free when `cpu_offload_gb` is 'auto'."""
     spec = model or load_model(request.model, request.revision)
+    amount = request.cpu_offload_gb
+    if amount != 0.0 and request.mode == "training":
+        raise InputError("cpu_offload_gb", "keeps inference weights in host RAM",
+                         "0 in training; use --offload optimizer,parameters,activations")
+    if amount == "auto":
+        if request.gpu is None and request.gpu_memory_gib is None:
+            raise InputError("cpu_offload_gb", "'auto' sizes the offload to the GPU", "--gpu ID or --gpu-memory-gib N")
+        first = _estimate(request, spec, 0)
+        need = _offload_needed(first, headroom)
+        if need == 0:
+            return first
+        half_gib = GiB // 2  # whole half-GiB steps, as a user would type --cpu-offload-gb
+        return _estimate(request, spec, -(-need // half_gib) * half_gib)
+    return _estimate(request, spec, int(amount * GiB))
+
+
+def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int) -> EstimateResult:
     dtype = resolve_dtype(request.dtype, spec.torch_dtype)
     act_bytes = 4.0 if dtype == "float32" else 2.0
     fmt = weight_format(request.quantization, dtype, spec.hidden_size, spec.quantization, request.group_size)
@@ -234,7 +335,8 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
             gradient_checkpointing=request.gradient_checkpointing, flash_attention=request.flash_attention,
             master_weights=request.master_weights, lora_rank=request.lora_rank, lora_targets=request.lora_targets,
             optimizer_in_backward=request.optimizer_in_backward, fused_loss=request.fused_loss,
-            cpu_offload=request.cpu_offload, zero=request.zero, tp=tp, pp=pp, dp=request.data_parallel_size,
+            cpu_offload=request.cpu_offload, offload=request.offload, zero=request.zero, tp=tp, pp=pp,
+            dp=request.data_parallel_size,
         )
         training = training_memory(spec, settings, act_bytes)
         weights, kv, activations = training.weights_bytes, 0, training.activations_bytes
@@ -249,7 +351,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
             spec, fmt, plan, gpu_memory_bytes=gpu_bytes, gpu_memory_utilization=request.gpu_memory_utilization,
             max_model_len=max_len, act_bytes=act_bytes, kv_bytes=kv_bytes,
             max_num_batched_tokens=request.max_num_batched_tokens, max_num_seqs=request.max_num_seqs,
-            enforce_eager=request.enforce_eager, gpu_name=gpu_name,
+            enforce_eager=request.enforce_eager, gpu_name=gpu_name, cpu_offload_bytes=offload_bytes,
         )
         weights, kv, activations = engine.weights_bytes, engine.kv_cache_bytes, engine.activation_peak_bytes
         runtime_items = [
@@ -268,14 +370,21 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
             warnings.append(Msg("estimate.vllm_queue", concurrency=request.concurrency, max_len=max_len,
                                 fit=engine.max_concurrency))
     else:
-        weights = stage_weights[heaviest]
-        tokens_per_seq = min(request.input_len + request.output_len, max_len)
+        weights = max(0, stage_weights[heaviest] - offload_bytes)
+        image_tokens = _image_tokens(request, spec)
+        tokens_per_seq = min(request.input_len + image_tokens + request.output_len, max_len)
         kv = kv_cache_bytes(spec, kv_bytes, tokens_per_seq, request.concurrency, tp, stage_slice)
         batched = request.max_num_batched_tokens or default_scheduler_limits(gpu_bytes or 80 * GiB, gpu_name)[0]
-        step_tokens = min(request.concurrency * request.input_len, batched)
+        step_tokens = min(request.concurrency * (request.input_len + image_tokens), batched)
         activations = inference_activation_bytes(
             spec, step_tokens, request.concurrency, act_bytes, tp, last_stage=heaviest == pp - 1
         )
+        if image_tokens and heaviest == 0:
+            # vLLM's encoder cache keeps image embeddings (text width) until their prompt is prefilled; it
+            # holds max(max_num_batched_tokens, one image) tokens (vllm/v1/core/encoder_cache_manager.py,
+            # compute_encoder_budget), or what the running requests' images need when that is less.
+            cached = min(request.concurrency * image_tokens, max(batched, spec.image_tokens_per_image))
+            activations += round(cached * spec.hidden_size * act_bytes)
         explanation.append(Msg("estimate.kv_and_prefill", concurrency=request.concurrency,
                                tokens=tokens_per_seq, step_tokens=step_tokens))
 
@@ -291,6 +400,12 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
         explanation.append(CAPACITY_NOTE)
     if fits is False and gpu_bytes is not None:
         explanation.append(Msg("estimate.does_not_fit", need=total, gpu=gpu_bytes))
+    weight_offload = None
+    if offload_bytes and request.mode == "inference":
+        moved = min(offload_bytes, stage_weights[heaviest])
+        weight_offload = WeightOffload(requested=request.cpu_offload_gb, offloaded_bytes_per_gpu=moved,
+                                       host_ram_bytes=moved * plan.num_gpus, num_gpus=plan.num_gpus)
+        explanation.append(Msg("estimate.weight_offload", offloaded=moved, host=moved * plan.num_gpus))
     return EstimateResult(
         request=request,
         model=_summary(spec),
@@ -314,6 +429,7 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None) -> Estima
         dominant_term=dominant,
         engine=engine,
         training=training,
+        weight_offload=weight_offload,
         parallelism=plan,
         warnings=warnings + plan.notes,
         explanation=explanation,

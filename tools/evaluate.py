@@ -89,19 +89,21 @@ def _estimate(ctx: Context, workload: EstimateRequest, gpu: Gpu, tp: int, pp: in
     """Memory of one replica (cached: the generic engine's bytes do not depend on the card)."""
     update: dict[str, object] = {"tensor_parallel_size": tp, "pipeline_parallel_size": pp, "gpu": None,
                                  "gpu_memory_gib": None}
-    if workload.engine == "vllm":
+    auto_offload = workload.mode == "inference" and workload.cpu_offload_gb == "auto"
+    if workload.engine == "vllm" or auto_offload:
         update["gpu_memory_gib"] = gpu.memory_bytes / 2**30
     if workload.mode == "training":
         update.update(data_parallel_size=dp, zero=zero)
     else:  # serving replicas are identical: one replica with its share of the requests
         update.update(data_parallel_size=1, zero=0, concurrency=max(1, math.ceil(workload.concurrency / dp)))
     request = workload.model_copy(update=update)
-    memory = gpu.memory_bytes if workload.engine == "vllm" else 0
+    memory = gpu.memory_bytes if workload.engine == "vllm" or auto_offload else 0
     key = (request.model_dump_json(), memory)
     cached = ctx.cache.get(key)
     if cached is None:
         try:
-            cached = estimate(request, ctx.spec)
+            # 'auto' weight offload moves what the card lacks, keeping the generic engine's headroom free
+            cached = estimate(request, ctx.spec, headroom=0.0 if workload.engine == "vllm" else ctx.headroom)
         except InputError as error:
             cached = error
         ctx.cache[key] = cached
@@ -130,7 +132,8 @@ def _memory_plan(result: EstimateResult, gpu: Gpu, workload: EstimateRequest, dp
         gpu_memory_utilization=workload.gpu_memory_utilization if engine else None,
         engine_reserved_bytes=engine.total_used_bytes if engine else None,
         kv_cache_tokens=engine.kv_cache_tokens if engine else None, required_kv_tokens=required,
-        offloaded_bytes=result.training.offloaded_bytes if result.training else 0,
+        offloaded_bytes=result.training.offloaded_bytes if result.training else (
+            result.weight_offload.offloaded_bytes_per_gpu if result.weight_offload else 0),
         kv_cache_bytes_per_token=result.kv_cache_bytes_per_token,
     )
 
@@ -210,7 +213,12 @@ def _serving(ctx: Context, perf: PerfEstimate, workload: EstimateRequest, result
         ttft_mean_ms=perf.ttft_mean_ms or ttft, tpot_ms=tpot, e2e_ms=perf.e2e_ms,
         output_tokens_per_s=(perf.output_tokens_per_s or 0.0) * dp, max_concurrency_memory=cap,
         max_concurrency_under_slo=under_slo, slo_ttft_ms=ctx.slo_ttft_ms, slo_tpot_ms=ctx.slo_tpot_ms, sla_met=met,
-        sustained_output_tokens_per_s=sustained, bound=perf.bound, roofline=_roofline(perf))
+        sustained_output_tokens_per_s=sustained, bound=perf.bound, roofline=_roofline(perf),
+        weight_offload_bytes_per_gpu=perf.weight_offload.offloaded_bytes_per_gpu if perf.weight_offload else 0,
+        host_link_gbs=perf.weight_offload.link_gbs if perf.weight_offload else None,
+        tpot_ms_without_offload=perf.tpot_ms_without_offload,
+        output_tokens_per_s_without_offload=(perf.output_tokens_per_s_without_offload * dp
+                                             if perf.output_tokens_per_s_without_offload is not None else None))
 
 
 def _training(ctx: Context, perf: PerfEstimate, workload: EstimateRequest, result: EstimateResult,
@@ -235,6 +243,15 @@ def _training(ctx: Context, perf: PerfEstimate, workload: EstimateRequest, resul
         tokens_per_epoch=tokens_per_epoch, epoch_hours=epoch_hours, checkpoint_bytes=checkpoint,
         storage_write_gbs=storage, checkpoint_write_s=write_s, checkpoint_interval_min=interval_min,
         goodput=interval_s / (interval_s + write_s))
+
+
+def _offloaded_host_bytes(result: EstimateResult, num_gpus: int, dp: int) -> int:
+    """Pinned host RAM of every offload on the machine: weights (each replica's), or each GPU's training share."""
+    if result.weight_offload is not None:
+        return result.weight_offload.host_ram_bytes * dp
+    if result.training is not None:
+        return result.training.offloaded_bytes * num_gpus
+    return 0
 
 
 def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus: int, units: int, tp: int,
@@ -303,8 +320,13 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
         mode=workload.mode, num_gpus=num_gpus, gpu_memory_used_bytes=memory.total_bytes,
         weight_bytes=result.weight_bytes_total, checkpoint_bytes=training.checkpoint_bytes if training else 0,
         dataset_bytes=ctx.dataset_bytes or 0, needs_graphics=ctx.scope.needs_graphics,
-        long_running=True), gpu, platform)
+        long_running=True, offloaded_bytes=_offloaded_host_bytes(result, num_gpus, dp)), gpu, platform)
     notes += sizing.issues
+    if serving is not None and serving.weight_offload_bytes_per_gpu:
+        notes.append(Msg("note.weight_offload", offloaded=serving.weight_offload_bytes_per_gpu,
+                         gbs=serving.host_link_gbs or 0.0, tps=serving.output_tokens_per_s,
+                         tps_without=serving.output_tokens_per_s_without_offload or 0.0,
+                         tpot=serving.tpot_ms, tpot_without=serving.tpot_ms_without_offload or 0.0))
     within: bool | None = None
     if ctx.scope.budget_eur is not None:
         cost = budget_cost(buy, plan_costs.tco_eur)

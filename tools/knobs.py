@@ -79,6 +79,10 @@ def _shorter_context(r: EstimateRequest) -> EstimateRequest | None:
     return r.model_copy(update={"max_model_len": needed})
 
 
+def _weights_offload(r: EstimateRequest) -> EstimateRequest | None:
+    return None if r.cpu_offload_gb != 0.0 else r.model_copy(update={"cpu_offload_gb": "auto"})
+
+
 def _micro_batch(r: EstimateRequest) -> EstimateRequest | None:
     if r.batch_size <= 1:
         return None
@@ -117,6 +121,7 @@ def ladder(request: EstimateRequest) -> list[Step]:
         (knob("weights_fp8", True), _weights_fp8),
         (knob("weights_int4", True), _weights_int4),
         (knob("shorter_context", True, tokens=request.input_len + request.output_len), _shorter_context),
+        (knob("weights_offload", True), _weights_offload),
     ]
 
 

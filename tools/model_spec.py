@@ -142,6 +142,8 @@ class ModelSpec(BaseModel):
     lm_head_params: int  # 0 when tied to the embedding
     final_norm_params: int
     vision_params: int = 0  # vision tower and projector of multimodal checkpoints
+    image_tokens_per_image: int = 0  # language-model tokens of one image at the default size (0: text only)
+    rope_cache_values: int = 0  # RoPE cos/sin cache (positions x rotary dim): a vLLM buffer, not a parameter
     torch_dtype: str = "bfloat16"
     quantization: dict[str, object] | None = None
     final_logit_softcapping: float | None = None

@@ -23,7 +23,7 @@ KnobCode = Literal[
     "gradient_checkpointing", "chunked_loss", "zero", "engine_vllm", "assumed_slo_met", "assumed_slo_floor",
     # workload changes, each with a cost stated in the document
     "kv_fp8", "weights_fp8", "weights_int4", "shorter_context", "fewer_users", "micro_batch", "optimizer_8bit",
-    "lora_instead_of_full", "qlora_instead_of_lora", "cpu_offload",
+    "lora_instead_of_full", "qlora_instead_of_lora", "cpu_offload", "weights_offload",
     # vision: checkpointing is a practitioner default where the library has it; a smaller batch is a change
     "vision_checkpointing", "vision_batch",
 ]
@@ -86,7 +86,8 @@ class MemoryPlan(BaseModel):
         None, description="vLLM: everything it holds per GPU (its budget + CUDA graphs + context)")
     kv_cache_tokens: int | None = Field(None, description="vLLM: tokens its KV pool holds per replica")
     required_kv_tokens: int | None = Field(None, description="the stated load's tokens in flight per replica")
-    offloaded_bytes: int = Field(0, description="optimizer states kept in host RAM (CPU offload)")
+    offloaded_bytes: int = Field(0, description="per GPU, kept in host RAM: training offload (optimizer states, "
+                                 "parameters, gradients, activations) or inference weights (--cpu-offload-gb)")
     kv_cache_bytes_per_token: int = 0
 
 
@@ -126,6 +127,11 @@ class ServingPerf(BaseModel):
         description="at the operating point: the SLA limit when an SLA is given, else the memory limit")
     bound: str
     roofline: list[RooflinePoint] = Field(default_factory=list)
+    weight_offload_bytes_per_gpu: int = Field(0, description="weights read from host RAM every step "
+                                              "(vLLM --cpu-offload-gb); 0 when everything is on the GPU")
+    host_link_gbs: float | None = Field(None, description="effective host-link bandwidth those weights cross")
+    tpot_ms_without_offload: float | None = Field(None, description="the same load were the weights all resident")
+    output_tokens_per_s_without_offload: float | None = None
 
 
 class TrainingPerf(BaseModel):

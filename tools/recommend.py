@@ -258,6 +258,23 @@ def _budget_changes(ctx: Context, offers: list[Offer], stated: EstimateRequest, 
     return changes[:MAX_CHANGES]
 
 
+def _offload_change(ctx: Context, offers: list[Offer], stated: EstimateRequest, defaults: list[Knob],
+                    chosen: Plan | None) -> Change | None:
+    """The stated model and load with only the weights the card lacks kept in host RAM (vLLM
+    --cpu-offload-gb): the cheapest in-scope plan, offered beside the chosen one with the speed it costs.
+    None when it is not cheaper than the chosen plan, or nothing fits even so."""
+    step = [s for s in single(stated) if s[0][0].code == "weights_offload"]
+    if not step:
+        return None
+    knobs, workload = step[0]
+    best = _best(_within(_pool(_evaluate(ctx, offers, workload, [*defaults, *knobs]), ctx.scope), ctx.scope))
+    if best is None or best.purchase.how == "quote":
+        return None
+    if chosen is not None and _cost(chosen) <= _cost(best):
+        return None
+    return Change(knobs=knobs, plan=best)
+
+
 def _fewer_users(ctx: Context, options: list[Plan], stated: EstimateRequest, defaults: list[Knob],
                  within_budget: bool) -> Change | None:
     """The largest load an in-scope plan holds when the stated one is too much: fewer concurrent users."""
@@ -414,6 +431,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         options += _evaluate(ctx, offers, _with_precision(stated, precision), defaults)
 
     pool = _pool(options, scope)
+    stated_fits = bool(pool)
     if not pool and request.search:
         for knobs, workload in cumulative(stated):
             extra = _evaluate(ctx, scoped, workload, [*defaults, *knobs])
@@ -438,6 +456,10 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
             # the load the best in-scope machine holds is a change to agree on, not a plan to sign
             fewer = _fewer_users(ctx, options, stated, defaults, within_budget=False)
             changes = [fewer] if fewer is not None else []
+    if not stated_fits and request.search and stated.mode == "inference":
+        offload = _offload_change(ctx, scoped, stated, defaults, plan)
+        if offload is not None:
+            changes.append(offload)
     years = catalog.assumptions.amortisation_years.value
     budget = _budget(scope, plan, years)
     if plan is not None and plan.serving is not None:

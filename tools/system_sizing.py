@@ -46,6 +46,8 @@ class SystemRequest(BaseModel):
     dataset_bytes: int = Field(0, ge=0)
     needs_graphics: bool = Field(False, description="the machine also does rendering or CAD")
     long_running: bool = Field(False, description="production serving or multi-day training")
+    offloaded_bytes: int = Field(0, ge=0, description="pinned host RAM of offload (weights, optimizer states, "
+                                 "parameters, activations), all GPUs of the machine together")
 
 
 class SystemSizing(BaseModel):
@@ -60,6 +62,8 @@ def _ram(req: SystemRequest) -> Requirement:
     need = max(base, req.weight_bytes / GB * 1.2, gpu_total, req.dataset_bytes / GB * 0.5)
     if req.num_gpus > 2:
         need = max(need, gpu_total * DGX_RAM_RATIO)
+    # offloaded tensors live in pinned host memory beside everything else (OS, loader, data): on top of the base
+    need = max(need, req.offloaded_bytes / GB + base / 2)
     value = 2 ** math.ceil(math.log2(need)) if need > 0 else 64
     return Requirement(name="host_ram", value=float(value), unit="GB", reason=Msg("sys.ram_reason"))
 

@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING
 from sizer_agent.cli import numbers
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.estimate import EstimateRequest
-from sizer_agent.tools.memory.training import LORA_TARGETS
+from sizer_agent.tools.memory.training import (
+    LORA_ALIASES,
+    LORA_TARGETS,
+    OFFLOAD_CHOICES,
+    canonical_lora_targets,
+)
 from sizer_agent.tools.quantization import QUANTIZATION_CHOICES
 
 if TYPE_CHECKING:
@@ -26,6 +31,14 @@ _positive_int = numbers.positive_int
 number = numbers.number_type(float)
 fraction = numbers.fraction
 positive_float = numbers.positive_float
+
+
+def _nonnegative_int(text: str) -> int:
+    return 0 if text.strip() == "0" else _positive_int(text)
+
+
+def _offload_gib(text: str) -> float | str:
+    return "auto" if text.strip().lower() == "auto" else numbers.number_type(float)(text)
 
 
 def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +61,18 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
     load.add_argument("--input-len", type=_positive_int, default=1024, help="prompt tokens per request (1024)")
     load.add_argument("--output-len", type=_positive_int, default=256, help="generated tokens per request (256)")
     load.add_argument("--concurrency", type=_positive_int, default=1, help="requests served at once (1)")
+    load.add_argument("--images-per-request", type=_nonnegative_int, default=0, metavar="N",
+                      help="images in each prompt, multimodal models only (0): each adds the model's image tokens "
+                      "(Gemma 3: 256, Mistral Small 3.1: up to 3,080, Llama 4: 144 per tile, Qwen2.5-VL: 1,369 at "
+                      "1024 px) to the context and KV cache")
+    load.add_argument("--cpu-offload-gb", type=_offload_gib, default=0.0, metavar="GIB|auto",
+                      help="weights per GPU kept in host RAM and streamed over the host link every forward pass "
+                      "(vLLM --cpu-offload-gb; llama.cpp layers left on the CPU): less GPU memory, slower tokens. "
+                      "'auto': the least that fits --gpu / --gpu-memory-gib")
+    load.add_argument("--host-memory-gbs", type=positive_float, metavar="GB/S",
+                      help="with --cpu-offload-gb: the offloaded layers run on the CPU at this host memory "
+                      "bandwidth (llama.cpp -ngl below the layer count; dual-channel DDR5-5600 ~90 GB/s, "
+                      "12-channel DDR5 server ~460 GB/s) instead of crossing PCIe every step (vLLM)")
 
     train = parser.add_argument_group("training")
     train.add_argument("--method", choices=["full", "lora", "qlora"], default="full")
@@ -64,11 +89,20 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
                        "low-precision training as in torchtune's bf16 recipes")
     train.add_argument("--lora-rank", type=_positive_int, default=16)
     train.add_argument("--lora-targets", default="q_proj,v_proj",
-                       help="comma-separated modules: " + ",".join(LORA_TARGETS))
+                       help="comma-separated linears: " + ",".join(LORA_TARGETS) + " (on MoE models gate/up/down "
+                       "_proj adapt every expert, as PEFT's suffix match does; router is the gating linear; "
+                       "lm_head the output projection). Also accepted: "
+                       + ", ".join(f"{a}={b}" for a, b in LORA_ALIASES.items()))
     train.add_argument("--optimizer-in-backward", action="store_true",
                        help="apply and free each gradient during backward (torchtune optimizer_in_bwd)")
     train.add_argument("--fused-loss", action="store_true", help="chunked cross-entropy (fp32 one chunk at a time)")
-    train.add_argument("--cpu-offload", action="store_true", help="optimizer states in host RAM")
+    train.add_argument("--cpu-offload", action="store_true",
+                       help="optimizer states in host RAM (= --offload optimizer)")
+    train.add_argument("--offload", default="", metavar="WHAT",
+                       help="comma-separated, what lives in host RAM instead of GPU memory: optimizer (ZeRO-Offload, "
+                       "torchao CPUOffloadOptimizer), parameters (FSDP CPUOffloadPolicy / torchtune fsdp_cpu_offload, "
+                       "ZeRO-3 offload_param; with --zero 3; implies optimizer), activations (torchtune "
+                       "enable_activation_offloading). Reports the host RAM and host-link bytes per step")
     train.add_argument("--zero", type=int, choices=[0, 1, 2, 3], default=0,
                        help="ZeRO stage / FSDP sharding over data-parallel ranks")
 
@@ -88,11 +122,20 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def request_from_args(args: argparse.Namespace) -> EstimateRequest:
     targets = [t.strip() for t in args.lora_targets.split(",") if t.strip()]
-    unknown = [t for t in targets if t not in LORA_TARGETS]
+    try:
+        canonical_lora_targets(targets)
+    except InputError as error:
+        raise InputError("--lora-targets", error.message, error.allowed) from None
+    offload = [t.strip() for t in (getattr(args, "offload", "") or "").split(",") if t.strip()]
+    unknown = [t for t in offload if t not in OFFLOAD_CHOICES]
     if unknown:
-        raise InputError("--lora-targets", f"unknown module(s) {', '.join(unknown)}", ",".join(LORA_TARGETS))
+        raise InputError("--offload", f"unknown {', '.join(unknown)}", ",".join(OFFLOAD_CHOICES))
+    amount = getattr(args, "cpu_offload_gb", 0.0)
+    if amount != "auto" and amount < 0:
+        raise InputError("--cpu-offload-gb", f"{amount} GiB is negative", "0 or more GiB, or auto")
     fields = {name: getattr(args, name) for name in EstimateRequest.model_fields if hasattr(args, name)}
     fields["lora_targets"] = targets
+    fields["offload"] = offload
     return EstimateRequest(**fields)
 
 

@@ -12,6 +12,21 @@ Activation Recomputation in Large Transformer Models", §4, adapted: no dropout 
   a plain MLP keeps fc1's output and its activation (2 I). Eager attention adds the score and softmax
   matrices, 2 x heads x s^2 values per sequence. With frozen base weights (LoRA) inputs of frozen
   linears are not kept unless an adapter sits on them.
+
+Offload (`offload`), named as the frameworks name it; each moves bytes to host RAM and costs host-link
+(PCIe) traffic every step:
+  optimizer   : ZeRO-Offload `offload_optimizer` / torchao `CPUOffloadOptimizer`: optimizer states and fp32
+                master weights live in host RAM, the step runs on the CPU; gradients go down and updated
+                parameters come back once per step.
+  parameters  : FSDP2 `CPUOffloadPolicy` (torchtune `fsdp_cpu_offload`) / ZeRO-3 `offload_param`: the
+                sharded parameters, their gradients and the optimizer states stay in host RAM; each FSDP unit
+                (a decoder layer, the embedding, the output projection) is copied up and all-gathered for its
+                forward and again for its backward, so the GPU holds about two units (the one computing and
+                the one prefetched) plus activations. Implies `optimizer`.
+  activations : torchtune `enable_activation_offloading` / PyTorch `saved_tensors_hooks` offloading: tensors
+                saved for backward go to pinned host memory during forward and come back one layer ahead of
+                backward; with activation checkpointing only the checkpointed layer inputs move. The GPU keeps
+                the layer being computed and one prefetched layer.
 """
 
 from __future__ import annotations
@@ -27,8 +42,29 @@ from sizer_agent.tools.model_spec import LayerParams, ModelSpec
 Optimizer = Literal["adamw", "adamw8bit", "paged_adamw8bit", "sgd", "adafactor"]
 Checkpointing = Literal["none", "selective", "full"]
 Method = Literal["full", "lora", "qlora"]
+Offload = Literal["optimizer", "parameters", "activations"]
+OFFLOAD_CHOICES: tuple[str, ...] = ("optimizer", "parameters", "activations")
 
-LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+# Every linear of a decoder that an adapter can sit on (PEFT `target_modules` suffixes). On MoE models
+# gate_proj/up_proj/down_proj match every expert's projections (and the shared expert's), as PEFT's suffix
+# match does; `router` is the gating linear; `lm_head` the output projection (torchtune
+# `apply_lora_to_output`).
+LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj", "router", "lm_head")
+# Other spellings of the same modules: torchtune (output_proj, w1/w2/w3, output), Mixtral (w1/w2/w3, gate),
+# gpt-oss/Qwen-MoE routers (gate), DeepSeek (gate).
+LORA_ALIASES = {"output_proj": "o_proj", "w1": "gate_proj", "w3": "up_proj", "w2": "down_proj",
+                "output": "lm_head", "gate": "router"}
+
+
+def canonical_lora_targets(targets: list[str]) -> list[str]:
+    """Targets in this module's names, aliases resolved, order kept, duplicates dropped; unknown names raise."""
+    names = [LORA_ALIASES.get(t, t) for t in targets]
+    unknown = [t for t, n in zip(targets, names, strict=True) if n not in LORA_TARGETS]
+    if unknown:
+        aliases = ", ".join(f"{a}={b}" for a, b in LORA_ALIASES.items())
+        allowed = f"{', '.join(LORA_TARGETS)} (aliases: {aliases})"
+        raise InputError("lora_targets", f"unknown module(s) {', '.join(unknown)}", allowed)
+    return list(dict.fromkeys(names))
 # bitsandbytes 8-bit optimizers: uint8 state + fp32 absmax per 256-value block (bnb functional.py).
 ADAM8BIT_STATE_BYTES = 1 + 4 / 256
 # torchao NF4Tensor as used by torchtune QLoRA: 4-bit values, block 64, double-quantized scalers (~4.13
@@ -54,7 +90,8 @@ class TrainingSettings(BaseModel):
     lora_targets: list[str] = Field(default_factory=lambda: ["q_proj", "v_proj"])
     optimizer_in_backward: bool = False
     fused_loss: bool = False
-    cpu_offload: bool = False
+    cpu_offload: bool = False  # the pre-#15 flag: same as offload=["optimizer"]
+    offload: list[Offload] = Field(default_factory=list)
     zero: Literal[0, 1, 2, 3] = 0
     tp: int = 1
     pp: int = 1
@@ -66,7 +103,13 @@ class TrainingMemory(BaseModel):
     gradients_bytes: int
     optimizer_bytes: int  # resident on the GPU
     paged_optimizer_bytes: int = 0  # bitsandbytes paged states: managed memory, evicted to host under pressure
-    offloaded_bytes: int = 0  # optimizer states (and master weights) kept in host RAM by --cpu-offload
+    offloaded_bytes: int = 0  # everything this GPU's process keeps in host RAM (the four terms below)
+    offloaded_optimizer_bytes: int = 0  # optimizer states and master weights in host RAM
+    offloaded_parameters_bytes: int = 0  # parameter shard in host RAM (offload parameters)
+    offloaded_gradients_bytes: int = 0  # gradient shard in host RAM (offload parameters / optimizer)
+    offloaded_activations_bytes: int = 0  # saved activations in pinned host RAM at the end of forward
+    offload: list[str] = Field(default_factory=list)
+    host_link_bytes_per_step: int = 0  # bytes over the GPU's host link (both directions) per optimizer step
     activations_bytes: int  # the non-weight, non-state part of the peak (activations, loss, transient grads)
     saved_activations_bytes: int
     loss_buffers_bytes: int
@@ -87,13 +130,33 @@ def _target_shapes(model: ModelSpec) -> dict[str, tuple[int, int]]:
     }  # fmt: skip
 
 
+def _adapter_params(model: ModelSpec, layer: LayerParams, rank: int, target: str) -> int:
+    """rank x (in + out) per adapted matrix, times the matrices the suffix matches in this layer."""
+    h = model.hidden_size
+    if target in ("q_proj", "k_proj", "v_proj", "o_proj"):
+        if layer.attention_kind == "none":
+            return 0
+        rows, cols = _target_shapes(model)[target]
+        return rank * (rows + cols)
+    if target == "router":
+        return rank * (h + model.moe.num_experts) if model.moe is not None and layer.experts else 0
+    if model.moe is not None and layer.experts:
+        total = rank * (h + model.moe.expert_intermediate_size) * model.moe.num_experts
+        if layer.shared_experts:
+            total += rank * (h + model.moe.shared_intermediate_size)
+        return total
+    return rank * (h + model.intermediate_size) if layer.mlp else 0
+
+
 def lora_params(model: ModelSpec, rank: int, targets: list[str]) -> int:
-    shapes = _target_shapes(model)
-    unknown = [t for t in targets if t not in shapes]
-    if unknown:
-        raise InputError("lora_targets", f"unknown module(s) {', '.join(unknown)}", ", ".join(LORA_TARGETS))
-    per_layer = sum(rank * (shapes[t][0] + shapes[t][1]) for t in targets)
-    return per_layer * model.num_layers
+    """Adapter parameters for `targets` on every layer (and the output projection for lm_head)."""
+    names = canonical_lora_targets(targets)
+    total = sum(_adapter_params(model, layer, rank, t) for layer in model.layers for t in names if t != "lm_head")
+    if "lm_head" in names:
+        # A tied output projection gets its own adapter too (PEFT wraps lm_head; the base matrix stays
+        # shared); torchtune refuses apply_lora_to_output on tied models, see the note in training_memory.
+        total += rank * (model.hidden_size + model.vocab_size)
+    return total
 
 
 def _saved_per_token(model: ModelSpec, s: TrainingSettings, act_bytes: float) -> float:
@@ -103,7 +166,7 @@ def _saved_per_token(model: ModelSpec, s: TrainingSettings, act_bytes: float) ->
     layer: LayerParams = model.layers[0]
     norms = 4 if model.model_type in {"gemma2", "gemma3_text"} else 2
     frozen = s.method != "full"
-    targets = set(s.lora_targets) if frozen else set(_target_shapes(model))
+    targets = set(canonical_lora_targets(s.lora_targets)) if frozen else set(_target_shapes(model))
     values = norms * h + (q_out + 2 * kv_out) + q_out  # norm inputs, q/k/v, attention output
     if targets & {"q_proj", "k_proj", "v_proj"}:
         values += h  # normed input of the q/k/v projections
@@ -120,7 +183,8 @@ def _saved_per_token(model: ModelSpec, s: TrainingSettings, act_bytes: float) ->
     else:
         values += 2 * model.intermediate_size + (h if not frozen else 0)
     if s.method != "full":
-        values += s.lora_rank * len(s.lora_targets)  # adapter bottleneck activations
+        per_layer = targets - {"lm_head"}
+        values += s.lora_rank * len(per_layer)  # adapter bottleneck activations
     return values * act_bytes
 
 
@@ -137,15 +201,30 @@ def _adafactor_state_params(model: ModelSpec) -> int:
     return per_layer * model.num_layers + 2 * (model.vocab_size + model.hidden_size)
 
 
+def offload_set(s: TrainingSettings) -> set[str]:
+    chosen: set[str] = set(s.offload)
+    if s.cpu_offload or "parameters" in chosen:
+        chosen.add("optimizer")  # CPUOffloadPolicy / offload_param also run the optimizer step on the host
+    return chosen
+
+
 def training_memory(model: ModelSpec, s: TrainingSettings, dtype_bytes: float) -> TrainingMemory:
     """Peak memory of the most loaded GPU (first pipeline stage, which keeps the most micro-batches)."""
     notes: list[Msg] = []
     total_params = model.params_total
     shard_model = s.tp * s.pp
     tokens = s.batch_size * s.seq_len
+    offload = offload_set(s)
     if s.optimizer_in_backward and s.gradient_accumulation_steps > 1:
         raise InputError("optimizer_in_backward", "needs gradient_accumulation_steps = 1 (gradients are freed "
                          "as soon as each parameter is updated)")
+    if "parameters" in offload and s.zero < 3 and s.dp > 1:
+        raise InputError("offload", "parameters offload shards parameters over data-parallel ranks (FSDP "
+                         "CPUOffloadPolicy, ZeRO-3 offload_param)", "--zero 3, or --offload optimizer")
+    targets = canonical_lora_targets(s.lora_targets) if s.method != "full" else []
+    lm_head_adapter = "lm_head" in targets
+    if lm_head_adapter and model.tie_word_embeddings:
+        notes.append(Msg("train.lora_tied_output"))
 
     # Weights (and which parameters train).
     if s.method == "full":
@@ -159,7 +238,8 @@ def training_memory(model: ModelSpec, s: TrainingSettings, dtype_bytes: float) -
         weights = linear * base_bits / 8 + rest * dtype_bytes + trainable * dtype_bytes
         if s.method == "qlora":
             notes.append(Msg("train.qlora_nf4"))
-    weights /= shard_model
+    full_weights = weights / shard_model  # this rank's share of the model, before any data-parallel sharding
+    weights = full_weights
 
     # Gradients and optimizer states, per trainable parameter.
     master = s.master_weights == "fp32"
@@ -183,54 +263,109 @@ def training_memory(model: ModelSpec, s: TrainingSettings, dtype_bytes: float) -
         states /= s.dp
     if s.zero >= 2:
         grads /= s.dp
+    # The biggest FSDP unit: a decoder layer, or the embedding / output projection that torchtune's
+    # `custom_sharded_layers` wraps on their own.
+    # QLoRA gathers its NF4 tensors as stored (torchao NF4Tensor implements FSDP2's pre/post all-gather).
+    base_bytes = NF4_BITS / 8 if s.method == "qlora" else dtype_bytes
+    largest_layer = max(
+        (layer.attention + layer.mlp + layer.experts + layer.shared_experts) * base_bytes
+        + (layer.router + layer.small) * dtype_bytes
+        for layer in model.layers
+    ) / shard_model
     if s.zero >= 3:
         weights /= s.dp
-        largest_layer = max(layer.total for layer in model.layers) * dtype_bytes / shard_model
         weights += 2 * largest_layer  # the gathered layer and the prefetched next one
         notes.append(Msg("train.zero3", dp=s.dp))
-    paged = offloaded = 0.0
+    paged = 0.0
     if s.optimizer == "paged_adamw8bit":
         paged_part = trainable * per_param_states / shard_model / (s.dp if s.zero >= 1 else 1)
         paged, states = paged_part, states - paged_part
         notes.append(Msg("train.paged_adam"))
-    if s.cpu_offload:
-        offloaded, states = states, 0.0
+    host_states = host_params = host_grads = 0.0
+    link = 0.0  # host-link bytes per optimizer step, this GPU
+    micro = s.gradient_accumulation_steps
+    if "optimizer" in offload:
+        host_states, states = states, 0.0
+        # ZeRO-Offload / CPUOffloadOptimizer: this rank's gradient shard goes down, updated parameters come up.
+        shard = trainable / shard_model / (s.dp if s.zero >= 1 else 1)
+        link += shard * grad_bytes + shard * dtype_bytes
         notes.append(Msg("train.cpu_offload"))
-    if s.optimizer_in_backward:
-        largest = max(model.embedding_params, model.lm_head_params, 1) if s.method == "full" else 0
-        grads = largest * grad_bytes / shard_model
-        notes.append(Msg("train.optimizer_in_backward"))
+    if "parameters" in offload:
+        unit = max(largest_layer, max(model.embedding_params, model.lm_head_params) * dtype_bytes / shard_model)
+        host_params = full_weights / (s.dp if s.zero >= 3 else 1)
+        weights = 2 * unit  # the unit computing and the one prefetched; the shards themselves stay on the host
+        host_grads, grads = grads, 0.0
+        # every unit's shard comes up for forward and again for backward; its gradient shard goes down
+        link = host_params * 2 * micro + host_grads * micro
+        notes.append(Msg("train.offload_parameters"))
 
     # Activations.
     per_token_layer = _saved_per_token(model, s, dtype_bytes)
     layers_here = -(-model.num_layers // s.pp)
     micro_in_flight = s.pp  # 1F1B: the first stage holds pp micro-batches (Narayanan et al. 2021)
     one_layer = tokens * per_token_layer / s.tp + s.batch_size * _eager_attention_bytes(model, s, dtype_bytes)
+    checkpoint_input = tokens * model.hidden_size * dtype_bytes / s.tp  # what full checkpointing keeps per layer
+    per_layer_saved = checkpoint_input if s.gradient_checkpointing == "full" else one_layer
+    stored_layers = layers_here * micro_in_flight
+    host_activations = 0.0
+    if "activations" in offload:
+        # The layer being computed and one prefetched (torchtune OffloadActivations: a CUDA stream brings the
+        # next layer's tensors back during backward); the rest waits in pinned host memory.
+        kept = min(stored_layers, 2)
+        host_activations = (stored_layers - kept) * per_layer_saved
+        link += 2 * host_activations * micro  # down in forward, up in backward, every micro-batch
+        stored_layers = kept
+        notes.append(Msg("train.offload_activations"))
     if s.gradient_checkpointing == "full":
-        saved = layers_here * micro_in_flight * tokens * model.hidden_size * dtype_bytes / s.tp + one_layer
+        saved = stored_layers * checkpoint_input + one_layer
     else:
-        saved = layers_here * micro_in_flight * one_layer
+        saved = stored_layers * one_layer
     vocab = model.vocab_size / s.tp
     # Logits in the activation dtype; the loss upcasts to fp32 and keeps a gradient of that size. A
     # chunked loss (torchtune CEWithChunkedOutputLoss, 8 chunks) upcasts one chunk at a time.
     fp32_copy_and_grad = FP32_LOSS_BYTES / (LOSS_CHUNKS if s.fused_loss else 1)
     loss = tokens * vocab * (dtype_bytes + fp32_copy_and_grad)
+    if lm_head_adapter:
+        # The adapter keeps the output projection's input (and its rank-r bottleneck) for backward, and
+        # its output is a second logits-sized tensor added to the frozen projection's, one chunk at a time
+        # with a chunked loss.
+        loss += tokens * (model.hidden_size + s.lora_rank) * dtype_bytes / s.tp
+        loss += tokens * vocab * dtype_bytes / (LOSS_CHUNKS if s.fused_loss else 1)
     if s.pp > 1:
         loss = 0.0  # the first stage (reported) does not compute the loss
+    if s.optimizer_in_backward:
+        largest = max(model.embedding_params, model.lm_head_params, 1) if s.method == "full" else 0
+        grads = largest * grad_bytes / shard_model
+        notes.append(Msg("train.optimizer_in_backward"))
     held = grads if s.gradient_accumulation_steps > 1 else 0.0
+    if "parameters" in offload:
+        # gradients leave for the host unit by unit; one unit's unsharded gradient is on the GPU at a time
+        transient_grads = weights / 2 * grad_bytes / dtype_bytes if s.method == "full" else 0.0
+        grads = transient_grads
+        held = 0.0
     forward_end = saved + loss + held
     backward_end = grads + one_layer
     phase: Literal["forward_end", "backward_end"] = "forward_end" if forward_end >= backward_end else "backward_end"
     dynamic = max(forward_end, backward_end) - grads
 
     checkpoint = (total_params * dtype_bytes) if s.method == "full" else trainable * dtype_bytes
+    if lm_head_adapter:
+        # PEFT's save_pretrained (save_embedding_layers="auto") also writes the adapted output projection
+        checkpoint += model.vocab_size * model.hidden_size * dtype_bytes
     resume = checkpoint + trainable * (per_param_states + (4 if master else 0))
+    host_total = host_states + host_params + host_grads + host_activations
     return TrainingMemory(
         weights_bytes=round(weights),
         gradients_bytes=round(grads),
         optimizer_bytes=round(states),
         paged_optimizer_bytes=round(paged),
-        offloaded_bytes=round(offloaded),
+        offloaded_bytes=round(host_total),
+        offloaded_optimizer_bytes=round(host_states),
+        offloaded_parameters_bytes=round(host_params),
+        offloaded_gradients_bytes=round(host_grads),
+        offloaded_activations_bytes=round(host_activations),
+        offload=sorted(offload),
+        host_link_bytes_per_step=round(link),
         activations_bytes=round(dynamic),
         saved_activations_bytes=round(saved),
         loss_buffers_bytes=round(loss),

@@ -6,6 +6,12 @@ vLLM profiles one forward pass of `max_num_batched_tokens` dummy tokens and one 
     KV pool  = budget - weights - torch activation peak - non-torch memory
     tokens   = pool // (KV bytes per token over all layers of the GPU), in whole blocks of 16
     max concurrency = tokens / max_model_len
+Hybrid models (sliding-window or chunked layers beside global ones: Gemma 2/3, gpt-oss, Llama 4) go through
+vLLM's hybrid KV-cache manager (vllm/v1/core/kv_cache_utils.py, _get_kv_cache_groups_uniform_page_size and
+get_kv_cache_config_from_groups): layers of one kind are cut into groups of `group_size` layers (the smallest
+kind's count, or the largest's when it is under 1.25x the smallest), padded groups included; the pool is cut
+into `group_size` tensors of equal blocks shared by one layer of every group, and the logged token count is
+blocks // groups x block size. Gemma 3 27B (52 sliding + 10 global layers) costs 70 layers per token, not 62.
 CUDA-graph memory is captured after the KV cache is allocated and is NOT inside the budget in vLLM 0.19
 (its log offers a smaller `--kv-cache-memory` "to fit into requested memory"); the CUDA context is not
 either. Both are reported so that the total GPU use is visible. With pipeline parallelism every stage
@@ -25,6 +31,24 @@ from sizer_agent.tools.parallelism import ParallelismPlan
 from sizer_agent.tools.quantization import WeightFormat
 
 BLOCK_SIZE = 16  # vLLM's default KV block size on CUDA (--block-size)
+
+
+def hybrid_layer_equivalents(model: ModelSpec, layer_slice: slice) -> tuple[int, int]:
+    """(layers vLLM pays for per token, attention layers) of one stage, as its hybrid KV-cache manager
+    groups them (module docstring). Equal when every layer has the same kind."""
+    kinds: dict[tuple[str, int | None], int] = {}
+    for layer in model.layers[layer_slice]:
+        if layer.attention_kind == "none":
+            continue
+        key = ("full", None) if layer.attention_kind in ("full", "mla") else (layer.attention_kind, layer.window)
+        kinds[key] = kinds.get(key, 0) + 1
+    layers = sum(kinds.values())
+    if len(kinds) <= 1:
+        return layers, layers
+    smallest, largest = min(kinds.values()), max(kinds.values())
+    group_size = largest if largest < smallest * 1.25 else smallest
+    groups = sum(-(-count // group_size) for count in kinds.values())
+    return group_size * groups, layers
 
 
 def default_scheduler_limits(gpu_memory_bytes: int, gpu_name: str | None = None) -> tuple[int, int]:
@@ -79,14 +103,22 @@ def vllm_profile(
     max_num_seqs: int | None = None,
     enforce_eager: bool = False,
     gpu_name: str | None = None,
+    cpu_offload_bytes: int = 0,
 ) -> VllmProfile:
+    """`cpu_offload_bytes`: weights per GPU vLLM keeps in host RAM (--cpu-offload-gb, vllm/model_executor/
+    models/utils.py maybe_offload_to_cpu: whole parameters move until the amount is reached); they leave the
+    GPU and the KV pool grows by as much."""
     default_tokens, default_seqs = default_scheduler_limits(gpu_memory_bytes, gpu_name)
     batched = max_num_batched_tokens or default_tokens
     seqs = max_num_seqs or default_seqs
     tp, pp = plan.tensor_parallel_size, plan.pipeline_parallel_size
     budget = int(gpu_memory_bytes * gpu_memory_utilization)
     non_torch = workspace_bytes(tp, pp).bytes
-    weights = weight_bytes_per_stage(model, fmt, plan, pad_mxfp4_experts=True)
+    # vLLM's RoPE cos/sin cache is a buffer in the model's dtype on every GPU, counted in "Model loading
+    # took" (Gemma 3's linear-scaled global RoPE caches 131072 x 8 positions: 0.5 GiB at head_dim 256).
+    rope = model.rope_cache_values * act_bytes
+    weights = weight_bytes_per_stage(model, fmt, plan, pad_mxfp4_experts=True, rope_cache_bytes=rope)
+    weights = [max(0, w - cpu_offload_bytes) for w in weights]
 
     stages: list[VllmStage] = []
     start = 0
@@ -97,6 +129,9 @@ def vllm_profile(
             model, batched, min(seqs, batched), act_bytes, tp, last_stage=index == pp - 1
         )
         per_token = kv_cache_bytes_per_token(model, kv_bytes, tp, stage_slice)
+        paid, present = hybrid_layer_equivalents(model, stage_slice)
+        if present and paid != present:
+            per_token = round(per_token * paid / present)  # one page size: every attention layer costs the same
         stages.append(VllmStage(
             weights_bytes=weights[index],
             activation_peak_bytes=activation,

@@ -56,10 +56,14 @@ def _layer_bytes_per_gpu(
 
 
 def weight_bytes_per_stage(
-    model: ModelSpec, fmt: WeightFormat, plan: ParallelismPlan, pad_mxfp4_experts: bool = False
+    model: ModelSpec, fmt: WeightFormat, plan: ParallelismPlan, pad_mxfp4_experts: bool = False,
+    rope_cache_bytes: float = 0.0,
 ) -> list[int]:
     """Bytes on one GPU of each pipeline stage (embedding on the first, lm_head on the last;
-    vocabulary-parallel embedding and lm_head split over tensor-parallel ranks, as vLLM does)."""
+    vocabulary-parallel embedding and lm_head split over tensor-parallel ranks, as vLLM does). The vision
+    tower and projector are split over tensor-parallel ranks too: vLLM builds SigLIP, Pixtral, Llama 4 and
+    Qwen2.5-VL encoders from its column/row-parallel linears. `rope_cache_bytes`: a buffer every GPU keeps
+    (vLLM's RoPE cos/sin cache)."""
     tp = plan.tensor_parallel_size
     padding = mxfp4_expert_padding(model, tp) if pad_mxfp4_experts and fmt.name == "mxfp4" else 1.0
     stages: list[int] = []
@@ -70,10 +74,10 @@ def weight_bytes_per_stage(
         total = sum(_layer_bytes_per_gpu(model, layer, fmt, tp, padding) for layer in layers)
         if index == 0:
             total += model.embedding_params * fmt.bits_for("embedding") / 8 / tp
-            total += model.vision_params * fmt.rest_bits / 8  # vision tower runs before the decoder
+            total += model.vision_params * fmt.rest_bits / 8 / tp  # vision tower runs before the decoder
         if index == len(plan.stage_layers) - 1:
             lm_head = model.lm_head_params or (model.embedding_params if index > 0 else 0)
             total += lm_head * fmt.bits_for("lm_head") / 8 / tp
             total += model.final_norm_params * fmt.bits_for("small") / 8
-        stages.append(round(total))
+        stages.append(round(total + rope_cache_bytes))
     return stages

@@ -15,6 +15,7 @@ from sizer_agent.tools.catalog.models import Gpu
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.perf.codesign import CoDesign, codesign
 from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
+from sizer_agent.tools.perf.offload import OffloadTime, offload_time
 from sizer_agent.tools.perf.serving import (
     Bound,
     RooflinePoint,
@@ -61,6 +62,9 @@ class PerfEstimate(BaseModel):
     codesign: CoDesign | None = Field(None, description="matrix-unit fill of the model on this chip (TPU, "
                                                         "Trainium); None on GPUs")
     assumptions: list[Msg] = Field(default_factory=list)
+    weight_offload: OffloadTime | None = None  # weights read from host RAM every step (tools/perf/offload.py)
+    tpot_ms_without_offload: float | None = None  # the same load if the weights all fitted on the GPU
+    output_tokens_per_s_without_offload: float | None = None
 
 
 def compute_precision(weight_format: str, gpu: Gpu) -> str:
@@ -136,9 +140,16 @@ def estimate_perf(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
     if result.request.mode == "training":
         return _training(result, gpu, shape, efficiencies, training or {})
     request = result.request
-    setup = serving_setup(result, gpu, shape, efficiencies, headroom)
     fit = codesign(shape, gpu)
     isl, osl, conc = request.input_len, request.output_len, request.concurrency
+    offload = None
+    if result.weight_offload is not None:
+        offload = offload_time(result.weight_offload.offloaded_bytes_per_gpu, gpu,
+                               host_bandwidth_gbs=request.host_memory_gbs)
+        without = predict_load(serving_setup(result, gpu, shape, efficiencies, headroom), isl, osl, conc, percentile)
+        efficiencies = efficiencies.model_copy(
+            update={"step_overhead_s": efficiencies.step_overhead_s + offload.seconds_per_step})
+    setup = serving_setup(result, gpu, shape, efficiencies, headroom)
     point = predict_load(setup, isl, osl, conc, percentile)
     lone = prefill_time_s(setup, isl)
     decode = step_cost(setup, point.running_batch / setup.pp, isl + osl / 2.0, 0.0, float(isl))
@@ -165,7 +176,12 @@ def estimate_perf(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
             Msg("speed.continuous_batching"),
             Msg("speed.ttft_queue", percentile=percentile),
             *(fit.messages() if fit else []),
+            *([Msg("speed.weight_offload", gib=offload.offloaded_bytes_per_gpu / 2**30, gbs=offload.link_gbs,
+                   ms=offload.seconds_per_step * 1e3)] if offload else []),
         ],
+        weight_offload=offload,
+        tpot_ms_without_offload=without.tpot_ms if offload else None,
+        output_tokens_per_s_without_offload=without.output_tokens_per_s if offload else None,
     )
 
 

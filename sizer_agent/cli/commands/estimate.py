@@ -44,6 +44,10 @@ examples:
       --gpu-memory-utilization 0.95 --max-model-len 8192
   sizer-agent estimate --model llama-3.1-8b --mode training --method lora --batch-size 2 --seq-len 2048 \\
       --gradient-checkpointing full --json
+  sizer-agent estimate --model llama-3.1-70b --mode training --zero 3 -dp 8 --offload parameters \\
+      --gradient-checkpointing full --master-weights none     # FSDP CPU offload: host RAM, PCIe per step
+  sizer-agent estimate --model llama-3.1-8b --engine vllm --gpu rtx-5080 --max-model-len 8192 \\
+      --cpu-offload-gb auto                                   # weights in host RAM: the tokens/s it costs
 
 Computer vision (--task vision; needs `pip install 'sizer-agent[vision]'`): the architecture is traced
 without weights (timm, torchvision, or yolov8n..yolov8x) at --resolution px and --batch-size images per
@@ -113,7 +117,16 @@ def render(result: EstimateResult) -> str:
         if t.paged_optimizer_bytes:
             lines.append(f"  paged optimizer states (host-backed): {both(t.paged_optimizer_bytes)}")
         if t.offloaded_bytes:
-            lines.append(f"  offloaded to host RAM: {both(t.offloaded_bytes)}")
+            parts = [(label, value) for label, value in (
+                ("optimizer states", t.offloaded_optimizer_bytes), ("parameters", t.offloaded_parameters_bytes),
+                ("gradients", t.offloaded_gradients_bytes), ("activations", t.offloaded_activations_bytes)) if value]
+            lines.append(f"  offloaded to host RAM (this GPU's process): {both(t.offloaded_bytes)} = "
+                         + " + ".join(f"{label} {gib(value)}" for label, value in parts))
+            lines.append(f"  host-link traffic per optimizer step: {both(t.host_link_bytes_per_step)}")
+    if result.weight_offload is not None:
+        w = result.weight_offload
+        lines += ["", f"  weights in host RAM: {both(w.offloaded_bytes_per_gpu)} per GPU, {both(w.host_ram_bytes)} "
+                  f"pinned for {w.num_gpus} GPU(s) (requested: {w.requested})"]
     if result.gpu_memory_bytes is not None:
         verdict = "fits" if result.fits else "does NOT fit"
         lines += ["", f"GPU {result.gpu_name or ''} {gib(result.gpu_memory_bytes)}: {verdict} "

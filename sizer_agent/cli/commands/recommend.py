@@ -230,6 +230,13 @@ def render_perf(perf: PerfEstimate) -> str:
         lines.append(f"  roofline {point.phase}: {point.operational_intensity:,.1f} FLOP/byte (ridge "
                      f"{point.ridge_point:,.0f}) → attainable {point.attainable_flops / 1e12:,.0f} TFLOP/s, "
                      f"{point.bound}-bound")
+    if perf.weight_offload is not None:
+        w = perf.weight_offload
+        lines.append(f"  weight offload: {w.offloaded_bytes_per_gpu / 2**30:.1f} GiB per GPU over the {w.link} at "
+                     f"{w.link_gbs:g} GB/s = +{w.seconds_per_step * 1e3:,.0f} ms per step; TPOT "
+                     f"{_num(perf.tpot_ms_without_offload, '{:.1f}')} → {_num(perf.tpot_ms, '{:.1f}')} ms, "
+                     f"{_num(perf.output_tokens_per_s_without_offload)} → {_num(perf.output_tokens_per_s)} "
+                     "output tokens/s")
     if perf.sla is not None:
         lines.append(f"  SLA: {i18n_render('en', perf.sla.reason)}")
     lines += _codesign_lines(perf)
