@@ -432,6 +432,15 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--out", type=Path, help="write the result JSON here")
     run.add_argument("--json", action="store_true", help="print the result JSON (no progress lines)")
     run.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    dist = parser.add_argument_group(
+        "distributed (torchrun): any of these runs the job on several ranks with DDP or FSDP2")
+    dist.add_argument("--nproc-per-node", type=_GPUS, help="ranks on this node, one per GPU (CPU: gloo)")
+    dist.add_argument("--strategy", choices=["ddp", "fsdp"], help="ddp (replicas) or fsdp (FSDP2) (default fsdp)")
+    dist.add_argument("--nnodes", type=_GPUS, help="nodes of the job: run the same command on each")
+    dist.add_argument("--rdzv-endpoint", help="HOST:PORT of the c10d rendezvous (node 0), same on every node")
+    dist.add_argument("--rdzv-id", default="sizer-bench-train", help="job id, same on every node")
+    dist.add_argument("--scale", type=n.number_list(int, low=1, high=1024, example="1,2,4,8"),
+                      help="sweep: the job at each rank count of this node, tokens/s per chip and efficiency")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -477,6 +486,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_output(args.out, "--out")  # refused before the run, not after it
     quiet = args.json or args.quiet
+    if any(v is not None for v in (args.nproc_per_node, args.strategy, args.nnodes, args.rdzv_endpoint, args.scale)):
+        return _cmd_train_distributed(args, settings, quiet)
     result = run_train(settings, progress=None if quiet else _progress)
     if args.out is not None:
         write_atomic(args.out, result.model_dump_json(indent=2), "--out")
@@ -502,6 +513,64 @@ def cmd_train(args: argparse.Namespace) -> int:
         for warning in result.warnings:
             print(f"warning: {warning}")
     return 0 if result.resume_ok else 1
+
+
+def _cmd_train_distributed(args: argparse.Namespace, settings: Any, quiet: bool) -> int:
+    from sizer_agent.tools.bench.dist_train import DistSettings, DistTrainError, run_dist_train, run_scale
+
+    dist = DistSettings(strategy=args.strategy or "fsdp", nproc_per_node=args.nproc_per_node or 1,
+                        nnodes=args.nnodes or 1, rdzv_endpoint=args.rdzv_endpoint, rdzv_id=args.rdzv_id)
+    progress = None if quiet else _progress
+    try:
+        if args.scale:
+            scale = run_scale(settings, dist, args.scale, progress=progress, quiet=quiet)
+            document: Any = scale
+        else:
+            result = run_dist_train(settings, dist, progress=progress, quiet=quiet)
+            document = result
+    except DistTrainError as error:
+        print(f"sizer-agent bench train: {error}", file=sys.stderr)
+        return 1
+    if document is None:
+        print("bench train: this node's ranks finished; the result is on the node that held rank 0")
+        return 0
+    if args.out is not None:
+        write_atomic(args.out, document.model_dump_json(indent=2), "--out")
+    if args.json:
+        emit_json(document.model_dump(mode="json"))
+    elif args.scale:
+        print(f"{'ranks':>5} {'tokens/s':>12} {'tokens/s/chip':>14} {'efficiency':>10} {'step ms':>9} "
+              f"{'MFU':>6}  resume")
+        for p in scale.points:
+            mfu = "-" if p.mfu is None else f"{p.mfu:.1%}"
+            print(f"{p.nproc:>5} {p.tokens_per_s:>12,.0f} {p.tokens_per_s_per_chip:>14,.0f} "
+                  f"{p.scaling_efficiency:>10.1%} {p.step_time_mean_ms or 0:>9.1f} {mfu:>6}  "
+                  f"{'OK' if p.resume_ok else 'MISMATCH'}")
+        print("efficiency = tokens/s per chip at n ranks / at the first size")
+    else:
+        _print_distributed(result)
+    if args.scale:
+        return 0 if all(p.resume_ok for p in scale.points) else 1
+    return 0 if result is not None and result.resume_ok else 1
+
+
+def _print_distributed(result: Any) -> None:
+    mfu = "n/a (no peak for this device)"
+    if result.mfu is not None:
+        mfu = f"{result.mfu:.1%} of {result.peak_tflops:g} TFLOP/s"
+    print(f"{result.model_id} ({result.architecture}), {result.settings.method}, "
+          f"{result.distributed.strategy.upper()} over {result.world_size} rank(s) on {result.nnodes} node(s) "
+          f"({', '.join(result.hosts)}), {result.device_name or 'CPU'}")
+    print(f"step time mean {result.step_time_mean_ms or 0:.1f} ms (slowest rank); {result.tokens_per_s:,.0f} "
+          f"tokens/s total, {result.tokens_per_s_per_chip:,.0f} per chip; MFU {mfu}")
+    print(f"{'rank':>4} {'host':<12} {'peak mem GiB':>12} {'save s':>7} {'load s':>7} {'shard MiB':>9}  resume")
+    for r in result.ranks:
+        print(f"{r.rank:>4} {r.host:<12} {r.peak_memory_bytes / 2**30:>12.2f} {r.checkpoint_save_s:>7.2f} "
+              f"{r.checkpoint_load_s:>7.2f} {r.shard_bytes / 2**20:>9.2f}  {'OK' if r.resume_ok else 'MISMATCH'}")
+    print(f"sharded checkpoint at step {result.checkpoint_at} (torch.distributed.checkpoint); resume "
+          f"{'OK on every rank' if result.resume_ok else 'MISMATCH'}")
+    for warning in result.warnings:
+        print(f"warning: {warning}")
 
 
 _SUBCOMMANDS["train"] = (
