@@ -3,10 +3,10 @@ GPUs and nodes through `torchrun` (torch.distributed.run) with PyTorch's DDP or 
 
 The launcher writes the job (TrainSettings + strategy) to a file and starts
 `python -m torch.distributed.run ... --module sizer_agent.tools.bench.dist_worker` (tools.bench.dist_worker
-is what each rank runs). One node: `--standalone` (a local rendezvous on a free port). Several nodes: run
-the same command on every node with the same `--rdzv-endpoint` and `--rdzv-id`; torchrun's c10d rendezvous
-(a TCPStore on the endpoint's host) assigns the ranks. The rank 0 gathers every rank's numbers and writes
-the result; the launcher on the node that holds rank 0 returns it, the others return None.
+is what each rank runs; tools.bench.torchrun builds the command: `--standalone` on one node, a c10d
+rendezvous at `--rdzv-endpoint` across nodes, the same command on every node). The rank 0 gathers every
+rank's numbers and writes the result; the launcher on the node that holds rank 0 returns it, the others
+return None.
 
 Reported: step time (per step the slowest rank, after warm-up), tokens/s in total and per chip, model FLOP/s
 per chip and MFU against the card's dense peak (tools.bench.micro.find_spec), peak memory per rank,
@@ -17,12 +17,7 @@ tokens/s per chip at n GPUs / tokens/s per chip at the first size.
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
 import tempfile
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
@@ -31,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from sizer_agent.tools.bench.metrics import latency_stats
 from sizer_agent.tools.bench.results import LatencyStats
+from sizer_agent.tools.bench.torchrun import Launch, check_launch, run_torchrun, torchrun_command
 from sizer_agent.tools.bench.train import TrainSettings
 from sizer_agent.tools.errors import InputError
 
@@ -42,10 +38,6 @@ Progress = Callable[[str], None]
 # half of the backward (2N), so 4N (the adapters' own FLOPs are negligible at small ranks).
 FLOPS_PER_TOKEN_PER_PARAM = {"full": 6.0, "lora": 4.0, "qlora": 4.0}
 _PEAK_KEY = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}  # torch leaves TF32 off for matmul
-
-
-class DistTrainError(RuntimeError):
-    """torchrun or a rank failed (the message carries the tail of the log)."""
 
 
 class DistSettings(BaseModel):
@@ -141,12 +133,7 @@ class ScaleResult(BaseModel):
 
 def check_dist(settings: TrainSettings, dist: DistSettings) -> None:
     """One-line refusals before anything starts."""
-    if dist.nnodes > 1 and dist.rdzv_endpoint is None:
-        raise InputError("--rdzv-endpoint", "several nodes need a rendezvous endpoint", "HOST:PORT of node 0")
-    if dist.rdzv_endpoint is not None:
-        host, _, port = dist.rdzv_endpoint.rpartition(":")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise InputError("--rdzv-endpoint", f"{dist.rdzv_endpoint!r} is not HOST:PORT", "e.g. 10.0.0.1:29400")
+    check_launch(_launch(dist))
     if dist.nnodes > 1 and settings.checkpoint_dir is None:
         raise InputError("--checkpoint-dir", "several nodes need a directory every node sees (the sharded "
                          "checkpoint is written by all ranks and read back by all)", "a shared file system path")
@@ -167,42 +154,9 @@ def check_dist(settings: TrainSettings, dist: DistSettings) -> None:
             raise InputError("--nproc-per-node", f"{dist.nproc_per_node} ranks but {gpus} GPU(s) here", f"1..{gpus}")
 
 
-def torchrun_command(dist: DistSettings, job: Path, out: Path) -> list[str]:
-    command = [sys.executable, "-m", "torch.distributed.run", f"--nproc-per-node={dist.nproc_per_node}"]
-    if dist.nnodes == 1 and dist.rdzv_endpoint is None:
-        command.append("--standalone")
-    else:
-        command += [f"--nnodes={dist.nnodes}", "--rdzv-backend=c10d", f"--rdzv-endpoint={dist.rdzv_endpoint}",
-                    f"--rdzv-id={dist.rdzv_id}"]
-    return [*command, "--module", "sizer_agent.tools.bench.dist_worker", "--job", str(job), "--out", str(out)]
-
-
-def _run_torchrun(command: list[str], timeout_s: float, progress: Progress | None) -> None:
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])  # the tree holding sizer_agent/, for the ranks' imports
-    env["PYTHONPATH"] = os.pathsep.join(p for p in [root, env.get("PYTHONPATH", "")] if p)
-    env.setdefault("OMP_NUM_THREADS", "1")  # torchrun's own default with several ranks, set to silence its note
-    tail: deque[str] = deque(maxlen=30)
-    errors: deque[str] = deque(maxlen=3)  # "XxxError: ..." lines: the cause, often far above the tail
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    assert process.stdout is not None
-    try:
-        for line in process.stdout:
-            tail.append(line.rstrip())
-            if re.search(r"\w(Error|Exception): ", line):
-                errors.append(line.rstrip())
-            if progress is not None:
-                progress(line.rstrip())
-        code = process.wait(timeout=timeout_s)
-    except (subprocess.TimeoutExpired, KeyboardInterrupt):
-        process.terminate()  # torchrun forwards SIGTERM to its ranks
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        raise
-    if code != 0:
-        raise DistTrainError(f"torchrun exited with {code}; " + " | ".join(errors) + "\nlog tail:\n" + "\n".join(tail))
+def _launch(dist: DistSettings) -> Launch:
+    return Launch(nproc_per_node=dist.nproc_per_node, nnodes=dist.nnodes, rdzv_endpoint=dist.rdzv_endpoint,
+                  rdzv_id=dist.rdzv_id, timeout_s=dist.timeout_s)
 
 
 def run_dist_train(settings: TrainSettings, dist: DistSettings, progress: Progress | None = None,
@@ -224,7 +178,9 @@ def run_dist_train(settings: TrainSettings, dist: DistSettings, progress: Progre
         job = DistJob(train=settings, strategy=dist.strategy, checkpoint_dir=str(checkpoints), quiet=quiet)
         job_file, out = work / "job.json", work / "result.json"
         job_file.write_text(job.model_dump_json())
-        _run_torchrun(torchrun_command(dist, job_file, out), dist.timeout_s, progress)
+        command = torchrun_command(_launch(dist), "sizer_agent.tools.bench.dist_worker",
+                                   ["--job", str(job_file), "--out", str(out)])
+        run_torchrun(command, dist.timeout_s, progress)
         if not out.exists():
             return None
         return summarise(settings, dist, out.read_text())

@@ -28,6 +28,7 @@ class GpuSpec(BaseModel):
     tflops: dict[str, float] = Field(description="precision -> dense TFLOP/s")
     memory_bandwidth_gbs: float
     host_link_gbs: float = Field(description="theoretical one-direction host link bandwidth, GB/s")
+    tdp_w: float | None = Field(None, description="board power (TDP), W")
     source: str
 
 
@@ -90,17 +91,25 @@ def _matches(needles: tuple[str, ...], device_name: str) -> bool:
     return all(needle.lower() in device_name.lower() for needle in needles)
 
 
-def _catalog_spec(device_name: str) -> GpuSpec | None:
-    """The catalogue's figures (each with its sources) when the catalogue is installed and knows the GPU."""
+def catalog_gpu(device_name: str) -> Any | None:
+    """The catalogue's GPU (tools.catalog.models.Gpu) for a device name, None when unknown."""
     gpu_id = next((gid for needles, gid in _CATALOG_IDS if _matches(needles, device_name)), None)
     if gpu_id is None:
         return None
     try:
         from sizer_agent.tools.catalog import load_catalog
 
-        gpu = load_catalog().gpu(gpu_id)
+        return load_catalog().gpu(gpu_id)
     except (ImportError, KeyError, ValueError, InputError):
         return None
+
+
+def _catalog_spec(device_name: str) -> GpuSpec | None:
+    """The catalogue's figures (each with its sources) when the catalogue is installed and knows the GPU."""
+    gpu = catalog_gpu(device_name)
+    if gpu is None:
+        return None
+    gpu_id = gpu.id
     host = _PCIE5_X16_GBS if gpu.interconnect.pcie_gen >= 5 else _PCIE4_X16_GBS
     sources = sorted({key for figure in gpu.peak_tflops.values() for key in figure.src} | set(gpu.bandwidth_gbs.src))
     return GpuSpec(
@@ -108,6 +117,7 @@ def _catalog_spec(device_name: str) -> GpuSpec | None:
         tflops={precision: figure.value for precision, figure in gpu.peak_tflops.items()},
         memory_bandwidth_gbs=gpu.bandwidth_gbs.value,
         host_link_gbs=host,
+        tdp_w=gpu.tdp_w.value,
         source=f"sizer-agent catalogue, GPU {gpu_id} (sources: {', '.join(sources)})",
     )
 

@@ -516,7 +516,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_train_distributed(args: argparse.Namespace, settings: Any, quiet: bool) -> int:
-    from sizer_agent.tools.bench.dist_train import DistSettings, DistTrainError, run_dist_train, run_scale
+    from sizer_agent.tools.bench.dist_train import DistSettings, run_dist_train, run_scale
+    from sizer_agent.tools.bench.torchrun import TorchrunError
 
     dist = DistSettings(strategy=args.strategy or "fsdp", nproc_per_node=args.nproc_per_node or 1,
                         nnodes=args.nnodes or 1, rdzv_endpoint=args.rdzv_endpoint, rdzv_id=args.rdzv_id)
@@ -528,7 +529,7 @@ def _cmd_train_distributed(args: argparse.Namespace, settings: Any, quiet: bool)
         else:
             result = run_dist_train(settings, dist, progress=progress, quiet=quiet)
             document = result
-    except DistTrainError as error:
+    except TorchrunError as error:
         print(f"sizer-agent bench train: {error}", file=sys.stderr)
         return 1
     if document is None:
@@ -642,6 +643,101 @@ def cmd_micro(args: argparse.Namespace) -> int:
 
 _SUBCOMMANDS["micro"] = (
     "GEMM, memory, host link, all-reduce vs spec", MICRO_DESCRIPTION, add_micro_arguments, cmd_micro
+)
+
+
+# ---------------------------------------------------------------- collectives
+
+COLLECTIVES_DESCRIPTION = """\
+All-reduce, all-gather and reduce-scatter over message sizes (--min-bytes to --max-bytes, x2), one rank per
+GPU through torchrun, NCCL on GPUs (gloo on CPU). nccl-tests conventions (NVIDIA/nccl-tests
+doc/PERFORMANCE.md): S = size of the whole array; algbw = S / time; busbw = algbw x 2(n-1)/n (all-reduce),
+x (n-1)/n (all-gather, reduce-scatter). Time = mean of --iters operations after --warmup, slowest rank.
+The peak busbw of each operation is compared with the link: NVLink or PCIe from the catalogue inside a node,
+the NIC (--nic-gbps, or the InfiniBand rate in /sys/class/infiniband) across nodes.
+
+One node, 8 GPUs:
+  sizer-agent bench collectives --nproc-per-node 8 --json --out results/coll-8xh200.json
+Two nodes (the same command on each; node 0's address as the rendezvous):
+  sizer-agent bench collectives --nproc-per-node 8 --nnodes 2 --rdzv-endpoint 10.0.0.1:29400 --nic-gbps 400
+CPU check (gloo over loopback):
+  sizer-agent bench collectives --nproc-per-node 2 --device cpu --max-bytes 1M --iters 5
+"""
+
+
+def add_collectives_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--nproc-per-node", type=_GPUS, default=2, help="ranks on this node, one per GPU (2)")
+    parser.add_argument("--nnodes", type=_GPUS, default=1, help="nodes: run the same command on each")
+    parser.add_argument("--rdzv-endpoint", help="HOST:PORT of the c10d rendezvous (node 0)")
+    parser.add_argument("--rdzv-id", default="sizer-bench-collectives")
+    parser.add_argument("--ops", default="all_reduce,all_gather,reduce_scatter", help="comma-separated operations")
+    parser.add_argument("--min-bytes", type=_byte_size, default=8)
+    parser.add_argument("--max-bytes", type=_byte_size,
+                        default=1 << 30, help="largest message: bytes or 1K, 64M, 1G (default 1G)")
+    parser.add_argument("--warmup", type=_WARMUP, default=5, help="untimed operations per size (5)")
+    parser.add_argument("--iters", type=_COUNT, default=20, help="timed operations per size (20)")
+    parser.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    parser.add_argument("--nic-gbps", type=positive_float, help="NIC line rate per GPU in Gb/s (across nodes)")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no per-size lines on stderr")
+
+
+def _byte_size(text: str) -> int:
+    units = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    value = text.strip().upper().removesuffix("IB").removesuffix("B") if text.strip() else ""
+    number, unit = (value[:-1], value[-1]) if value and value[-1] in "KMG" else (value, "")
+    if not number.isdigit() or int(number) * units[unit] < 4:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size of at least 4 bytes (bytes or 1K, 64M, 1G)")
+    return int(number) * units[unit]
+
+
+def cmd_collectives(args: argparse.Namespace) -> int:
+    from sizer_agent.tools.bench.collectives import OPS, CollectiveSettings, run_collectives
+    from sizer_agent.tools.bench.torchrun import Launch, TorchrunError
+    from sizer_agent.tools.errors import InputError
+
+    ops = [o.strip() for o in args.ops.split(",") if o.strip()]
+    unknown = [o for o in ops if o not in OPS]
+    if unknown or not ops:
+        raise InputError("--ops", f"unknown operation(s) {', '.join(unknown) or '(none)'}", ",".join(OPS))
+    settings = CollectiveSettings(ops=ops, min_bytes=args.min_bytes, max_bytes=args.max_bytes, warmup=args.warmup,
+                                  iters=args.iters, device=args.device, nic_gbps=args.nic_gbps)
+    launch = Launch(nproc_per_node=args.nproc_per_node, nnodes=args.nnodes, rdzv_endpoint=args.rdzv_endpoint,
+                    rdzv_id=args.rdzv_id)
+    if args.out is not None:
+        check_output(args.out, "--out")
+    quiet = args.json or args.quiet
+    try:
+        result = run_collectives(settings, launch, progress=None if quiet else _progress, quiet=quiet)
+    except TorchrunError as error:
+        print(f"sizer-agent bench collectives: {error}", file=sys.stderr)
+        return 1
+    if result is None:
+        print("bench collectives: this node's ranks finished; the result is on the node that held rank 0")
+        return 0
+    if args.out is not None:
+        write_atomic(args.out, result.model_dump_json(indent=2), "--out")
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+        return 0
+    print(f"{result.world_size} ranks on {result.nnodes} node(s), {result.backend}, {result.device_name or 'CPU'}")
+    print(f"{'op':<15} {'size (B)':>12} {'count':>11} {'time (us)':>11} {'algbw GB/s':>11} {'busbw GB/s':>11}")
+    for p in result.points:
+        print(f"{p.op:<15} {p.size_bytes:>12} {p.count:>11} {p.time_us:>11.1f} {p.algbw_gbs:>11.3f} "
+              f"{p.busbw_gbs:>11.3f}")
+    spec = "-" if result.link.gbs is None else f"{result.link.gbs:g} GB/s"
+    print(f"link: {result.link.kind} {spec} ({result.link.source})")
+    for op, peak in result.peak_busbw_gbs.items():
+        ratio = result.ratio.get(op)
+        print(f"peak busbw {op}: {peak:.3f} GB/s, measured/spec {'-' if ratio is None else f'{ratio:.0%}'}")
+    print(result.convention)
+    return 0
+
+
+_SUBCOMMANDS["collectives"] = (
+    "all-reduce, all-gather, reduce-scatter busbw over sizes (nccl-tests conventions)", COLLECTIVES_DESCRIPTION,
+    add_collectives_arguments, cmd_collectives,
 )
 
 
