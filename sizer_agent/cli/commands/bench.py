@@ -586,7 +586,9 @@ MICRO_DESCRIPTION = """\
 Accelerator microbenchmarks, each beside the vendor's dense peak as a measured/spec ratio when the GPU is
 in the built-in spec table (H200, H100 SXM/PCIe, A100 80GB, L40S, RTX PRO 6000 Blackwell, RTX 5090):
   gemm_<precision>   2 n^3 / time of an n x n matmul (fp32, tf32, bf16, fp16, fp8 where supported)
-  device_copy        device-to-device copy: (read + write) bytes / time vs HBM/GDDR bandwidth
+  memory_read        sum over a buffer: bytes read / time vs HBM/GDDR bandwidth
+  memory_write       fill a buffer: bytes written / time
+  device_copy        device-to-device copy: (read + write) bytes / time
   host_to_device, device_to_host   pinned host memory transfers vs the PCIe link (one direction)
   all_reduce_busbw   with several GPUs: NCCL all-reduce, busbw = algbw x 2(n-1)/n (nccl-tests convention)
 Median of --repeats timings with CUDA events after warm-up. Needs PyTorch with CUDA; on a host without
@@ -594,23 +596,103 @@ a GPU it says so and exits 0.
 
 GPU host:  sizer-agent bench micro --json --out results/micro-h200.json
            sizer-agent bench micro --gemm-size 16384 --precisions bf16,fp8 --repeats 20
+
+Sustained run (seed 003: a GEMM loop at full load for 48 hours while power is monitored):
+           sizer-agent bench micro --sustain 48h --precision bf16 --sample-interval 10 --out results/sustain.json
+  samples go to results/sustain.samples.jsonl as they are taken; Ctrl-C (or SIGTERM) stops cleanly and
+  the same command with --resume continues up to 48h. Reports initial vs sustained TFLOP/s (median of the
+  first and last --window), SM clock drop, throttle events decoded from NVML's clock-event reasons
+  (thermal, power cap, hardware slowdown), energy, mean power and TFLOP/s per watt.
 """
 
 
 def add_micro_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gemm-size", type=n.number_type(int, low=1, high=1 << 17), default=8192)
     parser.add_argument("--precisions", default="fp32,tf32,bf16,fp16,fp8")
-    parser.add_argument("--copy-mib", type=_MIB, default=1024, help="device copy size (MiB)")
+    parser.add_argument("--copy-mib", type=_MIB, default=1024, help="memory read/write/copy buffer (MiB)")
     parser.add_argument("--host-mib", type=_MIB, default=256, help="host<->device transfer size (MiB)")
     parser.add_argument("--all-reduce-mib", type=_MIB, default=256)
     parser.add_argument("--repeats", type=_COUNT, default=10)
     parser.add_argument("--device", type=n.number_type(int, low=0, high=1023), default=0)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--json", action="store_true")
+    sustain = parser.add_argument_group("sustained run (instead of the table above)")
+    sustain.add_argument("--sustain", type=_duration, metavar="DURATION",
+                         help="GEMM loop at full load for DURATION (90s, 30m, 48h) while NVML samples power, "
+                              "temperature, clocks and throttle reasons")
+    sustain.add_argument("--sample-interval", type=_duration, default=10.0, help="seconds between samples (10)")
+    sustain.add_argument("--window", type=_duration, default=60.0,
+                         help="initial and final windows compared (sustained vs initial), seconds (60)")
+    sustain.add_argument("--precision", choices=["fp32", "tf32", "bf16", "fp16"], default="bf16",
+                         help="GEMM precision of the loop (bf16)")
+    sustain.add_argument("--resume", action="store_true",
+                         help="continue the samples file beside --out up to DURATION (after Ctrl-C or a crash)")
+    sustain.add_argument("--cpu", action="store_true", help="run the loop on the CPU (a check of the loop itself)")
+    sustain.add_argument("--nvml-index", type=n.number_type(int, low=0, high=1023),
+                         help="GPU that NVML samples (default: the GPU of --device; none with --cpu)")
+
+
+def _duration(text: str) -> float:
+    units = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+    value = text.strip().lower()
+    scale = units.get(value[-1:])
+    number = value[:-1] if scale is not None else value
+    try:
+        seconds = float(number) * (scale or 1.0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration (e.g. 90, 90s, 30m, 48h)") from None
+    if not 0 < seconds <= 30 * 86400.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range (more than 0, at most 30 days)")
+    return seconds
+
+
+def cmd_sustain(args: argparse.Namespace) -> int:
+    from sizer_agent.tools.bench.sustain import SustainSettings, run_sustain
+
+    settings = SustainSettings(
+        duration_s=args.sustain, gemm_size=args.gemm_size, precision=args.precision,
+        sample_interval_s=args.sample_interval, window_s=args.window,
+        device="cpu" if args.cpu else f"cuda:{args.device}", nvml_index=args.nvml_index,
+    )
+    out = check_output(args.out or default_out("sustain"), "--out")
+    samples = out.with_suffix(".samples.jsonl")
+    result = run_sustain(settings, samples, resume=args.resume, progress=None if args.json else _progress)
+    write_atomic(out, result.model_dump_json(indent=2), "--out")
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+        return 130 if result.interrupted else 0
+    spec = "" if result.sustained_over_spec is None else \
+        f" = {result.sustained_over_spec:.0%} of the {result.spec_tflops:g} TFLOP/s spec"
+    print(f"{result.device_name or result.device}, {settings.precision} {settings.gemm_size}^3 GEMM loop, "
+          f"{result.duration_s:.0f} s in {result.segments} segment(s), {result.samples} samples")
+    print(f"TFLOP/s initial {result.initial_tflops:.3f}, sustained {result.sustained_tflops:.3f} "
+          f"({result.sustained_over_initial:.1%} of initial){spec}; lowest sample {result.min_tflops:.3f}")
+    if result.initial_sm_clock_mhz is not None:
+        drop = "-" if result.sm_clock_drop is None else f"{result.sm_clock_drop:.1%}"
+        print(f"SM clock initial {result.initial_sm_clock_mhz:.0f} MHz, final {result.final_sm_clock_mhz or 0:.0f}, "
+              f"lowest {result.min_sm_clock_mhz or 0:.0f} (drop {drop}); max temperature "
+              f"{'-' if result.max_temperature_c is None else f'{result.max_temperature_c:.0f} C'}")
+    for event in result.throttle_events:
+        print(f"throttle {event.start_s:.1f}-{event.end_s:.1f} s ({event.cause}): {', '.join(event.reasons)}; "
+              f"lowest SM clock {event.min_sm_clock_mhz or '-'}")
+    if not result.throttle_events and result.nvml:
+        print("no throttle events: no slowdown reason was set in any sample")
+    if result.energy_j is not None:
+        print(f"energy {result.energy_j / 3.6e6:.4f} kWh ({result.energy_source}); mean power "
+              f"{result.mean_power_w or 0:.0f} W; {result.tflops_per_watt or 0:.4f} TFLOP/s per W")
+    elif not result.nvml:
+        print(f"no power or clocks: {result.nvml_error}")
+    if result.interrupted:
+        print(f"interrupted: continue with the same command and --resume (samples: {result.samples_file})")
+    print(f"results: {out} (samples: {result.samples_file})")
+    return 130 if result.interrupted else 0
 
 
 def cmd_micro(args: argparse.Namespace) -> int:
     from sizer_agent.tools.bench.micro import MicroSettings, run_micro
+
+    if args.sustain is not None:
+        return cmd_sustain(args)
 
     settings = MicroSettings(
         gemm_size=args.gemm_size,
