@@ -823,6 +823,75 @@ _SUBCOMMANDS["collectives"] = (
 )
 
 
+# ---------------------------------------------------------------- all (GPU check)
+
+ALL_DESCRIPTION = """\
+Every GPU path of `bench` in one command, one JSON report (benchmarks/gpu_check.sh runs it): probe, micro
+(GEMM per precision, HBM read/write/copy, host<->device), collectives over all GPUs (2+), a short sustained
+GEMM run with NVML power/clocks/throttle reasons, a short LoRA training job in one process and through
+torchrun with FSDP2 over every GPU (sharded checkpoint, bit-identical resume), and a vLLM launch + serve.
+A failing step is reported with its error and the others still run; a step that cannot run here is
+skipped with the reason. The report's `ratios` give measured/spec for every row of seed 003's
+microbenchmark table. About 10 minutes on one 8-GPU node; exit 0 when no step failed.
+
+  sizer-agent bench all --out bench-results/gpu-check.json
+  sizer-agent bench all --skip vllm --sustain 120
+  sizer-agent bench all --vllm-model /models/Qwen2.5-0.5B-Instruct --vllm-python .venv-vllm/bin/python
+"""
+
+
+def add_all_arguments(parser: argparse.ArgumentParser) -> None:
+    from sizer_agent.tools.bench.gpu_check import STEPS
+
+    parser.add_argument("--skip", default="", help=f"comma-separated steps to leave out: {','.join(STEPS)}")
+    parser.add_argument("--sustain", type=_duration, default=60.0, help="length of the sustained run (60s)")
+    parser.add_argument("--collectives-max-bytes", type=_byte_size, default=256 << 20, help="largest message (256M)")
+    parser.add_argument("--train-model", default="meta-llama/Llama-3.2-3B",
+                        help="model of the training steps (bundled config: nothing downloaded)")
+    parser.add_argument("--vllm-model", default="Qwen/Qwen2.5-0.5B-Instruct", help="Hub id or local directory")
+    parser.add_argument("--vllm-python", help="interpreter that has vLLM (default: $SIZER_VLLM_PYTHON or this)")
+    parser.add_argument("--out", type=Path, help="report JSON (default bench-results/gpu-check-<time>.json)")
+    parser.add_argument("--json", action="store_true")
+
+
+def cmd_all(args: argparse.Namespace) -> int:
+    import os
+
+    from sizer_agent.tools.bench.gpu_check import STEPS, GpuCheckSettings, run_gpu_check
+    from sizer_agent.tools.errors import InputError
+
+    skip = [s.strip() for s in args.skip.split(",") if s.strip()]
+    unknown = [s for s in skip if s not in STEPS]
+    if unknown:
+        raise InputError("--skip", f"unknown step(s) {', '.join(unknown)}", ",".join(STEPS))
+    out = check_output(args.out or default_out("gpu-check"), "--out")
+    settings = GpuCheckSettings(
+        skip=skip, sustain_s=args.sustain, collectives_max_bytes=args.collectives_max_bytes,
+        train_model=args.train_model, vllm_model=args.vllm_model,
+        vllm_python=args.vllm_python or os.environ.get("SIZER_VLLM_PYTHON"), work_dir=out.parent / (out.stem + ".d"),
+    )
+    report = run_gpu_check(settings, progress=None if args.json else _progress)
+    write_atomic(out, report.model_dump_json(indent=2), "--out")
+    if args.json:
+        emit_json(report.model_dump(mode="json"))
+        return 0 if report.ok else 1
+    print(f"{report.device_name or 'no GPU'} x {report.gpu_count}")
+    for step in report.steps:
+        print(f"  {step.name:<18} {step.status:<8} {step.seconds:>6.0f} s  {step.reason or ''}")
+    print(f"{'seed 003 benchmark':<44} {'measured':>10} {'spec':>10} {'unit':<8} {'measured/spec':>13}")
+    for row in report.ratios:
+        spec = "-" if row.spec is None else f"{row.spec:,.1f}"
+        ratio = "-" if row.ratio is None else f"{row.ratio:.1%}"
+        print(f"{row.benchmark + ' ' + row.name:<44.44} {row.measured:>10,.1f} {spec:>10} {row.unit:<8.8} {ratio:>13}")
+    print(f"report: {out}")
+    return 0 if report.ok else 1
+
+
+_SUBCOMMANDS["all"] = (
+    "every GPU path in one run, one JSON report (GPU check)", ALL_DESCRIPTION, add_all_arguments, cmd_all,
+)
+
+
 # ---------------------------------------------------------------- compare / calibrate
 
 COMPARE_DESCRIPTION = """\
