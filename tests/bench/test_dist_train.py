@@ -5,6 +5,7 @@ bit-identical resume. A tiny Llama (2 layers, hidden 64) keeps each job to a few
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +49,10 @@ def test_two_ranks_fsdp2_resume_bit_identical_on_both(tmp_path: Path) -> None:
     assert result["kind"] == "train_distributed" and result["distributed"]["strategy"] == "fsdp"
     _check_resumed_on_every_rank(result, 2)
     assert result["architecture"] == "LlamaForCausalLM"
+    # FSDP2 built the model on the meta device and initialised only each rank's shards: initialised weights
+    # (std 0.02) give near-uniform predictions at the first step, a loss of about ln(vocab) = ln 256 = 5.55
+    for rank in result["ranks"]:
+        assert abs(rank["losses"][0] - math.log(256)) < 0.3
     # FSDP2 shards every parameter (DTensor); their global sizes still add up to the whole model
     assert result["total_parameters"] == result["trainable_parameters"] == TINY_PARAMS
     tokens = 2 * 2 * 16  # two ranks × batch 2 × 16 tokens

@@ -35,6 +35,7 @@ from sizer_agent.tools.bench.train import (
     _quiet_libraries,
     _settings_config,
     _Trainer,
+    build_model,
     state_digest,
     transformers_config,
 )
@@ -61,31 +62,72 @@ def _decoder_layers(model: Any, torch: Any, count: int) -> list[Any]:
     raise RuntimeError("cannot find the decoder layers to shard")
 
 
+def _mesh(device: Any) -> Any:
+    import torch.distributed as dist
+    from torch.distributed.device_mesh import init_device_mesh
+
+    return init_device_mesh(device.type, (dist.get_world_size(),))
+
+
+def _sharded_full_model(settings: Any, config: Any, device: Any, dtype: Any, init_seed: int) -> Any:
+    """FSDP2's way for a full fine-tune: the model is built on the meta device, sharded, and only then given
+    memory (each rank its shards) and initialised, so no rank ever holds the whole model (a 70B model in
+    bf16 is 140 GB: more than one GPU). Tied embeddings take the materialised path instead (re-tying
+    parameters FSDP2 already manages would leave it a stale one)."""
+    import torch
+    from torch.distributed.fsdp import fully_shard
+
+    torch.manual_seed(init_seed)
+    model = build_model(config, dtype, "meta")
+    if settings.gradient_checkpointing:
+        kwargs = {"use_reentrant": False}
+        if hasattr(model, "activation_checkpointing_enable"):
+            model.activation_checkpointing_enable(activation_checkpointing_kwargs=kwargs)
+        else:
+            model.gradient_checkpointing_enable(gradient_checkpointing_kwargs=kwargs)
+    mesh = _mesh(device)
+    for layer in _decoder_layers(model, torch, int(config.num_hidden_layers)):
+        fully_shard(layer, mesh=mesh)
+    fully_shard(model, mesh=mesh)
+    model.to_empty(device=device)
+    with torch.no_grad():
+        for module in model.modules():
+            model._init_weights(module)  # DTensor-aware: each rank fills its shards (and the rotary buffers)
+    model.train()
+    return model
+
+
 class _RankTrainer:
     """A `_Trainer`'s model and optimizer, wrapped by DDP or FSDP2, fed this rank's batches."""
 
     def __init__(self, job: DistJob, config: Any, device: Any, dtype: Any, init_seed: int, rank: int) -> None:
         import torch
-        import torch.distributed as dist
 
         self.torch = torch
         self.job = job
         self.device = device
         self.rank = rank
         settings = job.train
-        base = _Trainer(settings, config, device, dtype, adapter_seed=init_seed)
-        model = base.model
-        self.architecture = type(model.get_base_model() if settings.method != "full" else model).__name__
-        if job.strategy == "fsdp":
-            from torch.distributed.device_mesh import init_device_mesh
+        self.sharded_init = job.strategy == "fsdp" and settings.method == "full" and \
+            not getattr(config, "tie_word_embeddings", False)
+        if self.sharded_init:
+            model = _sharded_full_model(settings, config, device, dtype, init_seed)
+            self.architecture = type(model).__name__.removeprefix("FSDP")
+            self.model = model
+        else:
+            base = _Trainer(settings, config, device, dtype, adapter_seed=init_seed)
+            model = base.model
+            self.architecture = type(model.get_base_model() if settings.method != "full" else model).__name__
+            del base
+        if job.strategy == "fsdp" and not self.sharded_init:
             from torch.distributed.fsdp import fully_shard
 
-            mesh = init_device_mesh(device.type, (dist.get_world_size(),))
+            mesh = _mesh(device)
             for layer in _decoder_layers(model, torch, int(config.num_hidden_layers)):
                 fully_shard(layer, mesh=mesh)  # one FSDP unit per decoder layer: all-gathered just before it runs
             fully_shard(model, mesh=mesh)
             self.model = model
-        else:
+        elif job.strategy == "ddp":
             from torch.nn.parallel import DistributedDataParallel
 
             self.model = DistributedDataParallel(
@@ -94,7 +136,6 @@ class _RankTrainer:
         self.vocab = int(config.vocab_size)
         self.trainable = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = _optimizer(settings, self.trainable)
-        del base
 
     def _batch(self, step: int, micro: int) -> Any:
         settings = self.job.train
