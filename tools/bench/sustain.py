@@ -255,7 +255,7 @@ def run_sustain(settings: SustainSettings, samples_file: Path, resume: bool = Fa
     except RuntimeError:
         raise InputError("--device", f"{name!r} is not a device", "auto, cpu, cuda, cuda:N") from None
     if device.type == "cuda" and not torch.cuda.is_available():
-        raise InputError("--device", "CUDA requested but torch sees no GPU", "auto, cpu")
+        raise InputError("--device", "CUDA requested but torch sees no GPU", "--cpu (the loop on the CPU)")
     cuda = device.type == "cuda"
     if cuda and device.index is None:
         device = torch.device("cuda", torch.cuda.current_device())
