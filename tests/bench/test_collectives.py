@@ -8,6 +8,7 @@ import json
 import pytest
 
 from sizer_agent.tools.bench.collectives import busbw_factor, link_spec, message_sizes
+from sizer_agent.tools.bench.compare import compare_results
 from tests.bench.conftest import run_cli
 
 pytest.importorskip("torch")
@@ -32,6 +33,11 @@ def test_two_ranks_report_busbw_at_each_size() -> None:
             assert p["busbw_gbs"] == pytest.approx(p["algbw_gbs"] * expected)
         assert result["peak_busbw_gbs"][op] == max(p["busbw_gbs"] for p in points)
     assert result["link"]["kind"] == "none" and result["ratio"]["all_reduce"] is None  # loopback has no spec
+    # bench compare: the same trial side by side; another rank count is a different trial
+    same = compare_results(result, result)
+    assert same.comparable and {row.ratio for row in same.rows} == {1.0}
+    other = compare_results(result, {**result, "world_size": 4})
+    assert not other.comparable and [d.field for d in other.differences] == ["world_size"]
 
 
 def test_factors_for_eight_ranks() -> None:

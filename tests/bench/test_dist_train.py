@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from sizer_agent.tools.bench.compare import compare_results
 from sizer_agent.tools.bench.vllm_launcher import free_port
 from tests.bench.conftest import ROOT, run_cli
 
@@ -63,6 +64,11 @@ def test_two_ranks_fsdp2_resume_bit_identical_on_both(tmp_path: Path) -> None:
     # the step time is the slowest rank's at each step after the warm-up step
     slowest = [max(r["step_times_ms"][i] for r in result["ranks"]) for i in range(1, 4)]
     assert result["step_time_mean_ms"] == pytest.approx(sum(slowest) / 3)
+    # bench compare: the same trial side by side; DDP instead of FSDP2 is a different trial
+    same = compare_results(result, result)
+    assert same.comparable and any(row.label == "tokens/s per chip" and row.ratio == 1.0 for row in same.rows)
+    ddp = compare_results(result, {**result, "distributed": {**result["distributed"], "strategy": "ddp"}})
+    assert [d.field for d in ddp.differences] == ["distributed.strategy"]
 
 
 def test_two_nodes_on_loopback_meet_at_a_rendezvous_and_resume(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from sizer_agent.tools.bench.compare import compare_results
 from sizer_agent.tools.bench.sustain import (
     SustainSample,
     SustainSettings,
@@ -60,6 +61,10 @@ def test_scripted_gpu_throttles_thermal_then_power(tmp_path: Path) -> None:
     assert result["energy_source"] == "NVML total energy counter"
     assert result["tflops_per_watt"] > 0
     assert set(result["throttled_s_by_cause"]) == {"thermal", "power"}
+    same = compare_results(result, result)
+    assert same.comparable and any(row.label == "sustained TFLOP/s" and row.ratio == 1.0 for row in same.rows)
+    other = compare_results(result, {**result, "settings": {**result["settings"], "precision": "bf16"}})
+    assert [d.field for d in other.differences] == ["settings.precision"]
 
 
 def test_real_cpu_loop_stops_on_sigint_and_resumes(tmp_path: Path) -> None:

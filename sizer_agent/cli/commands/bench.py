@@ -911,7 +911,8 @@ _SUBCOMMANDS["all"] = (
 # ---------------------------------------------------------------- compare / calibrate
 
 COMPARE_DESCRIPTION = """\
-Put two results of the same kind side by side (serve, launch, train, micro) with ratios B/A.
+Put two results of the same kind side by side (serve, launch, train, train_distributed, micro, collectives,
+sustain) with ratios B/A.
 Results are compared only when they were measured the same way: same model and revision, precision,
 endpoint, input and output lengths, concurrency levels (or rates), engine and engine version (serve);
 same model shape, batch, sequence, optimizer, dtype and torch version (train). Otherwise it refuses,
