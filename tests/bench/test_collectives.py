@@ -26,7 +26,7 @@ def test_two_ranks_report_busbw_at_each_size() -> None:
         assert [p["size_bytes"] for p in points] == sizes
         for p in points:
             assert p["count"] == p["size_bytes"] // 4  # float32, the whole array, divisible by 2 ranks
-            assert p["time_us"] > 0
+            assert p["time_us"] > 0 and p["wrong"] == 0  # the operation computed the right result
             assert p["algbw_gbs"] == pytest.approx(p["size_bytes"] / (p["time_us"] / 1e6) / 1e9)
             # n = 2: all-reduce busbw = algbw × 2(n-1)/n = algbw; gather/scatter × (n-1)/n = algbw / 2
             expected = 1.0 if op == "all_reduce" else 0.5

@@ -10,7 +10,8 @@ Conventions are nccl-tests' (github.com/NVIDIA/nccl-tests, doc/PERFORMANCE.md, r
   busbw reflects the bottleneck link (NVLink, PCIe, network) independently of n and is what is compared
   with the link's one-direction spec.
 t is the mean time of one operation over --iters back-to-back operations after --warmup untimed ones
-(nccl-tests defaults: 5 warm-up, 20 timed), taken on the slowest rank.
+(nccl-tests defaults: 5 warm-up, 20 timed), taken on the slowest rank. Then one more operation on known
+data is checked element by element (`wrong`, as nccl-tests' #wrong column).
 
 Link spec (measured/spec): inside a node, the catalogue's link for this GPU and group (tools.perf.collectives
 .link: NVLink one-direction = scale-up GB/s / 2, else PCIe); across nodes, the NIC: --nic-gbps (per GPU,
@@ -72,6 +73,7 @@ class CollectivePoint(BaseModel):
     time_us: float = Field(description="mean time of one operation, slowest rank")
     algbw_gbs: float
     busbw_gbs: float
+    wrong: int = Field(description="elements off the expected result in a check run after timing (nccl-tests #wrong)")
 
 
 class LinkSpec(BaseModel):
@@ -185,6 +187,22 @@ def _buffers(torch: Any, op: Op, count: int, world: int, device: Any) -> tuple[A
                                                                              device=device)
 
 
+def _check(torch: Any, dist: Any, op: Op, run: Any, output: Any, inp: Any, rank: int, world: int,
+           device: Any) -> int:
+    """One more operation on known data: rank r contributes r + 1. All-reduce and reduce-scatter must give
+    n(n+1)/2 everywhere; all-gather must give block k = k + 1. Returns the wrong elements, summed over ranks."""
+    inp.fill_(rank + 1)
+    run(output, inp)
+    if op == "all_gather":
+        expected = torch.arange(1, world + 1, device=device, dtype=torch.float32).repeat_interleave(output.numel()
+                                                                                                    // world)
+    else:
+        expected = torch.full_like(output, world * (world + 1) / 2)
+    wrong = torch.tensor([int((output != expected).sum())], device=device)
+    dist.all_reduce(wrong)
+    return int(wrong.item())
+
+
 def run_rank(settings: CollectiveSettings, out: Path | None, quiet: bool) -> None:
     import torch
     import torch.distributed as dist
@@ -222,10 +240,11 @@ def run_rank(settings: CollectiveSettings, out: Path | None, quiet: bool) -> Non
                                    device=device)
             dist.all_reduce(elapsed, op=dist.ReduceOp.MAX)  # the slowest rank sets the pace
             seconds = float(elapsed.item())
+            wrong = _check(torch, dist, op, run, output, inp, rank, world, device)
             nbytes = count * _ELEMENT_BYTES
             algbw = nbytes / seconds / 1e9
             points.append(CollectivePoint(op=op, size_bytes=nbytes, count=count, time_us=seconds * 1e6,
-                                          algbw_gbs=algbw, busbw_gbs=algbw * busbw_factor(op, world)))
+                                          algbw_gbs=algbw, busbw_gbs=algbw * busbw_factor(op, world), wrong=wrong))
             if rank == 0 and not quiet:
                 p = points[-1]
                 print(f"{op:<15} {p.size_bytes:>12} B {p.time_us:>11.1f} us  algbw {p.algbw_gbs:8.3f}  "

@@ -820,10 +820,11 @@ def cmd_collectives(args: argparse.Namespace) -> int:
         emit_json(result.model_dump(mode="json"))
         return 0
     print(f"{result.world_size} ranks on {result.nnodes} node(s), {result.backend}, {result.device_name or 'CPU'}")
-    print(f"{'op':<15} {'size (B)':>12} {'count':>11} {'time (us)':>11} {'algbw GB/s':>11} {'busbw GB/s':>11}")
+    print(f"{'op':<15} {'size (B)':>12} {'count':>11} {'time (us)':>11} {'algbw GB/s':>11} {'busbw GB/s':>11} "
+          f"{'#wrong':>6}")
     for p in result.points:
         print(f"{p.op:<15} {p.size_bytes:>12} {p.count:>11} {p.time_us:>11.1f} {p.algbw_gbs:>11.3f} "
-              f"{p.busbw_gbs:>11.3f}")
+              f"{p.busbw_gbs:>11.3f} {p.wrong:>6}")
     spec = "-" if result.link.gbs is None else f"{result.link.gbs:g} GB/s"
     print(f"link: {result.link.kind} {spec} ({result.link.source})")
     for op, peak in result.peak_busbw_gbs.items():
