@@ -43,16 +43,22 @@ class Cluster:
 def two_nodes() -> Iterator[Cluster]:
     assert RAY_PYTHON is not None
     port = free_port()
-    common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--num-gpus=1", "--disable-usage-stats", "--block"]
+    # small object stores (Ray's minimum, 75 MiB) so a CI container's /dev/shm and memory are enough
+    common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--num-gpus=1", "--disable-usage-stats",
+              f"--object-store-memory={75 * 2**20}", "--block"]
     ray = [RAY_PYTHON, "-m", "ray.scripts.scripts", "start"]
     # --block: each `ray start` stays in the foreground and ends the Ray processes it started on SIGTERM
-    started = [subprocess.Popen([*ray, "--head", f"--port={port}", "--include-dashboard=false", *common],
+    head = ["--head", f"--port={port}", "--include-dashboard=false"]
+    started = [subprocess.Popen([*ray, *head, *common],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     address = f"127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
         worker_started = False
         while time.monotonic() < deadline:
+            dead = [p.args for p in started if p.poll() is not None]
+            if dead:
+                pytest.fail(f"`ray start` exited early: {dead[0]}")
             try:
                 _, nodes = ray_nodes(RAY_PYTHON, address, timeout_s=30)
             except RayClusterError:
