@@ -53,3 +53,11 @@ def test_ratios_cover_every_row_of_the_seed_table() -> None:
     assert by_name["sustained_over_initial"].ratio == 650.0 / 700.0
     failed = [StepReport(name="micro", status="failed", seconds=1, reason="RuntimeError: boom")]
     assert ratios(failed) == []  # a failed step contributes no numbers
+
+
+def test_a_step_that_ran_but_failed_its_check_is_failed() -> None:
+    from sizer_agent.tools.bench.gpu_check import _verdict
+
+    assert _verdict({"resume_ok": False}) == "resume after the checkpoint was not bit-identical"
+    assert "2 wrong" in (_verdict({"points": [{"wrong": 0}, {"wrong": 2}]}) or "")
+    assert _verdict({"resume_ok": True, "points": [{"wrong": 0}]}) is None

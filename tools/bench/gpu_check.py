@@ -99,9 +99,13 @@ def run_gpu_check(settings: GpuCheckSettings, progress: Progress | None = None) 
             steps.append(StepReport(name=label, status="failed", seconds=time.perf_counter() - start, reason=last))
             say(f"   failed: {last}")
             return
+        finally:
+            _release_gpu_memory()  # the next step (or its torchrun ranks) gets the memory this one cached
         data = result.model_dump(mode="json") if result is not None else None
-        steps.append(StepReport(name=label, status="ok", seconds=time.perf_counter() - start, result=data))
-        say(f"   ok in {steps[-1].seconds:.0f} s")
+        problem = _verdict(data)
+        steps.append(StepReport(name=label, status="failed" if problem else "ok",
+                                seconds=time.perf_counter() - start, reason=problem, result=data))
+        say(f"   {problem or 'ok'} in {steps[-1].seconds:.0f} s")
 
     no_gpu = None if count else "no CUDA GPU visible to PyTorch"
     step("probe", _probe)
@@ -114,6 +118,32 @@ def run_gpu_check(settings: GpuCheckSettings, progress: Progress | None = None) 
     step("vllm", lambda: _vllm(settings, progress), no_gpu)
     return GpuCheckReport(settings=settings, device_name=name, gpu_count=count, steps=steps,
                           ratios=ratios(steps), ok=all(s.status != "failed" for s in steps))
+
+
+def _verdict(data: dict[str, Any] | None) -> str | None:
+    """What makes a step that ran a failed check: a resume that was not bit-identical, a wrong collective."""
+    if data is None:
+        return None
+    if data.get("resume_ok") is False:
+        return "resume after the checkpoint was not bit-identical"
+    wrong = sum(int(p.get("wrong", 0)) for p in data.get("points", []))
+    if wrong:
+        return f"{wrong} wrong element(s) in the collectives' result checks"
+    if data.get("available") is False:
+        return f"nothing measured: {data.get('reason')}"
+    return None
+
+
+def _release_gpu_memory() -> None:
+    import gc
+
+    gc.collect()
+    try:
+        import torch
+    except ImportError:
+        return
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
 
 
 def _probe() -> BaseModel:
