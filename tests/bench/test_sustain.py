@@ -3,6 +3,7 @@ decoded into events with their cause) and by nothing (no driver); stopped by SIG
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -23,7 +24,7 @@ from sizer_agent.tools.bench.sustain import (
     throttle_events,
 )
 from sizer_agent.tools.errors import InputError
-from tests.bench.conftest import ROOT, run_cli
+from tests.bench.conftest import ROOT
 
 pytest.importorskip("torch")
 FAKE = Path(__file__).resolve().parent / "fake_nvml"
@@ -40,12 +41,17 @@ def test_reason_bits_decode_as_nvml_defines_them() -> None:
     assert throttle_events(idle_only) == []  # an idle GPU is not throttled
 
 
-def test_scripted_gpu_throttles_thermal_then_power(tmp_path: Path) -> None:
-    out = tmp_path / "sustain.json"
-    done = run_cli(*LOOP, "--sustain", "2.2", "--sample-interval", "0.25", "--window", "0.1", "--nvml-index", "0",
-                   "--out", str(out), "--json", env={"PYTHONPATH": f"{FAKE}:{ROOT}", "FAKE_NVML_MODE": "throttle"})
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout)
+def test_scripted_gpu_throttles_thermal_then_power(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the scripted pynvml stands in for the real one, in this process (a CLI run would re-import torch)
+    spec = importlib.util.spec_from_file_location("pynvml", FAKE / "pynvml.py")
+    assert spec is not None and spec.loader is not None
+    fake = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fake)
+    monkeypatch.setitem(sys.modules, "pynvml", fake)
+    monkeypatch.setenv("FAKE_NVML_MODE", "throttle")
+    settings = SustainSettings(duration_s=1.6, gemm_size=128, precision="fp32", sample_interval_s=0.2, window_s=0.1,
+                               device="cpu", nvml_index=0)
+    result = run_sustain(settings, tmp_path / "sustain.samples.jsonl").model_dump(mode="json")
     assert result["nvml"] is True and result["samples"] >= 6
     # samples 1-2 at full clock, 3-4 thermal (SW + HW bits), 5 onwards power capped: two events
     thermal, power = result["throttle_events"]
