@@ -393,6 +393,15 @@ GPU host (the acceptance command of a proposal):
   sizer-agent bench train --model meta-llama/Llama-3.1-8B-Instruct --method qlora --batch-size 4 \\
       --seq-len 4096 --optimizer adamw8bit --gradient-checkpointing --dtype bfloat16 --device cuda \\
       --steps 20 --checkpoint-dir /nvme/ckpt --out results/train-qlora.json
+Several GPUs and nodes (torchrun; DDP or FSDP2; per-rank memory, sharded checkpoint, resume on every rank,
+tokens/s per chip, MFU vs the card's peak):
+  sizer-agent bench train --model meta-llama/Llama-3.1-8B-Instruct --dtype bfloat16 --nproc-per-node 8 \
+      --strategy fsdp --batch-size 4 --seq-len 4096 --gradient-checkpointing --steps 20 --json
+  sizer-agent bench train --model Qwen/Qwen2.5-7B-Instruct --method lora --dtype bfloat16 --scale 1,2,4,8
+  # on each node (node 0's address; a checkpoint directory every node sees):
+  sizer-agent bench train ... --nproc-per-node 8 --nnodes 2 --rdzv-endpoint 10.0.0.1:29400 --rdzv-id job1 \
+      --checkpoint-dir /shared/ckpt
+CPU check (gloo): sizer-agent bench train --nproc-per-node 2 --device cpu --steps 4
 Needs: pip install 'sizer-agent[train]' (torch, transformers, peft, bitsandbytes, safetensors).
 """
 
