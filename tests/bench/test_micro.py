@@ -48,3 +48,14 @@ def test_busbw_follows_nccl_tests() -> None:
     # nccl-tests PERFORMANCE.md: all-reduce busbw = algbw × 2(n−1)/n; 8 GPUs → factor 1.75.
     assert busbw_from_algbw(100.0, 8) == pytest.approx(175.0)
     assert busbw_from_algbw(100.0, 2) == pytest.approx(100.0)
+
+
+def test_memory_streams_measure_read_write_copy_apart_on_cpu() -> None:
+    torch = pytest.importorskip("torch")
+    from sizer_agent.tools.bench.micro import memory_streams
+
+    streams = memory_streams(torch, torch.device("cpu"), 64 << 20, 3)
+    assert set(streams) == {"read", "write", "copy"}
+    # 64 MiB is far beyond any CPU cache: DRAM speed, which for any server or VM lies in 0.5..2000 GB/s
+    for name, gbs in streams.items():
+        assert 0.5 < gbs < 2000, name

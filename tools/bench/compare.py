@@ -32,6 +32,25 @@ _SAME: dict[str, list[str]] = {
         "settings.gradient_checkpointing", "settings.dtype", "torch_version", "library_versions",
     ],
     "micro": ["torch_version"],
+    "collectives": ["schema_version", "settings.ops", "settings.min_bytes", "settings.max_bytes", "settings.warmup",
+                    "settings.iters", "world_size", "nnodes"],
+    "sustain": ["schema_version", "settings.gemm_size", "settings.precision"],
+}
+# a distributed training run is compared like a one-process one, plus its parallel layout
+_SAME["train_distributed"] = [*_SAME["train"], "distributed.strategy", "world_size", "nnodes"]
+
+_ROWS: dict[str, list[tuple[str, str]]] = {
+    "train_distributed": [
+        ("step time p50 (ms)", "step_time_ms.p50"), ("tokens/s", "tokens_per_s"),
+        ("tokens/s per chip", "tokens_per_s_per_chip"), ("MFU", "mfu"),
+        ("peak memory, largest rank (GiB)", "peak_memory_bytes_max"), ("checkpoint save (s)", "checkpoint_save_s"),
+        ("checkpoint load (s)", "checkpoint_load_s"),
+    ],
+    "sustain": [
+        ("initial TFLOP/s", "initial_tflops"), ("sustained TFLOP/s", "sustained_tflops"),
+        ("sustained / initial", "sustained_over_initial"), ("SM clock drop", "sm_clock_drop"),
+        ("mean power (W)", "mean_power_w"), ("TFLOP/s per W", "tflops_per_watt"),
+    ],
 }
 
 _SERVE_METRICS: list[tuple[str, str]] = [
@@ -117,6 +136,19 @@ def compare_results(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
                             ("peak memory (GiB)", "peak_memory_bytes"), ("checkpoint save (s)", "checkpoint_save_s"),
                             ("checkpoint load (s)", "checkpoint_load_s")):
             comparison.rows.append(_row(label, _get(a, path), _get(b, path), path))
+    elif kind in _ROWS:
+        for label, path in _ROWS[kind]:
+            comparison.rows.append(_row(label, _get(a, path), _get(b, path), path))
+    elif kind == "collectives":
+        for op, peak in (a.get("peak_busbw_gbs") or {}).items():
+            comparison.rows.append(_row(f"{op} peak busbw (GB/s)", peak, (b.get("peak_busbw_gbs") or {}).get(op), ""))
+        points_b = {(p["op"], p["size_bytes"]): p for p in b.get("points", [])}
+        largest = max((p["size_bytes"] for p in a.get("points", [])), default=None)
+        for p in a.get("points", []):
+            if p["size_bytes"] == largest:
+                other = points_b.get((p["op"], p["size_bytes"]))
+                comparison.rows.append(_row(f"{p['op']} {largest} B time (us)", p["time_us"],
+                                            other["time_us"] if other else None, ""))
     elif kind == "micro":
         by_name_b = {m["name"]: m for m in b.get("measurements", [])}
         for m in a.get("measurements", []):

@@ -2,7 +2,8 @@
 the vendor spec.
 
 - dense GEMM TFLOP/s per precision: 2·n³ / time of an n×n×n matmul (torch.matmul; fp8 via torch._scaled_mm);
-- device memory bandwidth: a device-to-device copy of N bytes moves 2·N bytes (read + write) / time;
+- device memory bandwidth, read, write and copy apart (seed 003's HBM streaming): a sum over N bytes reads
+  N bytes, a fill writes N bytes, a device-to-device copy of N bytes moves 2·N bytes (read + write);
 - host↔device bandwidth: N bytes from pinned host memory to the GPU and back / time, each direction;
 - all-reduce bus bandwidth across local GPUs (NCCL through torch.distributed), nccl-tests convention:
   algbw = bytes / time, busbw = algbw × 2(n−1)/n.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import statistics
+import time
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -28,6 +30,7 @@ class GpuSpec(BaseModel):
     tflops: dict[str, float] = Field(description="precision -> dense TFLOP/s")
     memory_bandwidth_gbs: float
     host_link_gbs: float = Field(description="theoretical one-direction host link bandwidth, GB/s")
+    tdp_w: float | None = Field(None, description="board power (TDP), W")
     source: str
 
 
@@ -90,17 +93,25 @@ def _matches(needles: tuple[str, ...], device_name: str) -> bool:
     return all(needle.lower() in device_name.lower() for needle in needles)
 
 
-def _catalog_spec(device_name: str) -> GpuSpec | None:
-    """The catalogue's figures (each with its sources) when the catalogue is installed and knows the GPU."""
+def catalog_gpu(device_name: str) -> Any | None:
+    """The catalogue's GPU (tools.catalog.models.Gpu) for a device name, None when unknown."""
     gpu_id = next((gid for needles, gid in _CATALOG_IDS if _matches(needles, device_name)), None)
     if gpu_id is None:
         return None
     try:
         from sizer_agent.tools.catalog import load_catalog
 
-        gpu = load_catalog().gpu(gpu_id)
+        return load_catalog().gpu(gpu_id)
     except (ImportError, KeyError, ValueError, InputError):
         return None
+
+
+def _catalog_spec(device_name: str) -> GpuSpec | None:
+    """The catalogue's figures (each with its sources) when the catalogue is installed and knows the GPU."""
+    gpu = catalog_gpu(device_name)
+    if gpu is None:
+        return None
+    gpu_id = gpu.id
     host = _PCIE5_X16_GBS if gpu.interconnect.pcie_gen >= 5 else _PCIE4_X16_GBS
     sources = sorted({key for figure in gpu.peak_tflops.values() for key in figure.src} | set(gpu.bandwidth_gbs.src))
     return GpuSpec(
@@ -108,6 +119,7 @@ def _catalog_spec(device_name: str) -> GpuSpec | None:
         tflops={precision: figure.value for precision, figure in gpu.peak_tflops.items()},
         memory_bandwidth_gbs=gpu.bandwidth_gbs.value,
         host_link_gbs=host,
+        tdp_w=gpu.tdp_w.value,
         source=f"sizer-agent catalogue, GPU {gpu_id} (sources: {', '.join(sources)})",
     )
 
@@ -186,9 +198,11 @@ def run_micro(settings: MicroSettings) -> MicroResult:
         target = spec.tflops.get(precision) if spec else None
         result.measurements.append(_measurement(f"gemm_{precision}", measured, "TFLOP/s", target,
                                                 f"{settings.gemm_size}^3 matmul"))
-    copy = _device_copy(torch, device, settings.copy_bytes, settings.repeats)
-    result.measurements.append(_measurement("device_copy", copy, "GB/s", spec.memory_bandwidth_gbs if spec else None,
-                                            "read + write bytes / time"))
+    streams = memory_streams(torch, device, settings.copy_bytes, settings.repeats)
+    hbm = spec.memory_bandwidth_gbs if spec else None
+    result.measurements.append(_measurement("memory_read", streams["read"], "GB/s", hbm, "sum: bytes / time"))
+    result.measurements.append(_measurement("memory_write", streams["write"], "GB/s", hbm, "fill: bytes / time"))
+    result.measurements.append(_measurement("device_copy", streams["copy"], "GB/s", hbm, "read + write bytes / time"))
     h2d, d2h = _host_transfer(torch, device, settings.host_bytes, settings.repeats)
     link = spec.host_link_gbs if spec else None
     result.measurements.append(_measurement("host_to_device", h2d, "GB/s", link, "pinned host memory"))
@@ -251,11 +265,34 @@ def _gemm(torch: Any, device: Any, precision: str, n: int, repeats: int) -> floa
     return flops / (ms / 1e3) / 1e12
 
 
-def _device_copy(torch: Any, device: Any, size: int, repeats: int) -> float:
-    src = torch.empty(size, dtype=torch.uint8, device=device)
+def _time_ms_any(torch: Any, device: Any, fn: Any, repeats: int) -> float:
+    """`_time_ms` on a GPU; on a CPU the median of `repeats` perf_counter timings after two warm-up calls."""
+    if device.type == "cuda":
+        return _time_ms(torch, fn, repeats)
+    fn()
+    fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1e3)
+    return float(statistics.median(times))
+
+
+def memory_streams(torch: Any, device: Any, size: int, repeats: int) -> dict[str, float]:
+    """Memory bandwidth in GB/s measured apart, as seed 003's "HBM streaming" asks (read, write, copy):
+    read = a sum over `size` bytes (reads them all, writes one number); write = fill `size` bytes;
+    copy = `size` bytes to another buffer, counted as read + write (2 x size), as STREAM's Copy counts it
+    (McCalpin, STREAM benchmark, www.cs.virginia.edu/stream/ref.html)."""
+    count = size // 4
+    src = torch.ones(count, dtype=torch.float32, device=device)
     dst = torch.empty_like(src)
-    ms = _time_ms(torch, lambda: dst.copy_(src), repeats)
-    return 2.0 * size / (ms / 1e3) / 1e9
+    nbytes = count * 4
+    read = _time_ms_any(torch, device, lambda: src.sum(), repeats)
+    write = _time_ms_any(torch, device, lambda: dst.fill_(2.0), repeats)
+    copy = _time_ms_any(torch, device, lambda: dst.copy_(src), repeats)
+    return {"read": nbytes / (read / 1e3) / 1e9, "write": nbytes / (write / 1e3) / 1e9,
+            "copy": 2.0 * nbytes / (copy / 1e3) / 1e9}
 
 
 def _host_transfer(torch: Any, device: Any, size: int, repeats: int) -> tuple[float, float]:

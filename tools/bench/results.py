@@ -7,7 +7,7 @@ Times are milliseconds, memory is bytes, throughput is tokens per second; every 
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
@@ -283,6 +283,7 @@ class LaunchInfo(BaseModel):
     exit_code: int | None = None
     stop_signal: str | None = None
     log_file: str | None = None
+    ray_cluster: dict[str, Any] | None = Field(None, description="multi-node: the pre-flight check of the Ray cluster")
 
 
 ServeResult.model_rebuild()

@@ -4,6 +4,9 @@ vLLM is never imported here: it runs in its own interpreter (`--vllm-python`, e.
 `python -m vllm.entrypoints.openai.api_server` (the `vllm` console script of some builds cannot find its
 own distribution). The server gets its own process group, so a Ctrl-C in the terminal reaches only us and
 we stop it in order: SIGINT (vLLM's graceful shutdown), then SIGTERM, then SIGKILL.
+Across nodes (`ray_address`): the Ray cluster is checked first (tools.bench.ray_cluster), then vLLM runs on
+it with `--distributed-executor-backend ray`; its workers are Ray actors owned by the server, which Ray
+ends with it. The cluster itself is the operator's and stays up.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ class LaunchSettings(BaseModel):
     dtype: str | None = Field(None, description="vLLM --dtype: auto, bfloat16, float16, float32")
     quantization: str | None = Field(None, description="vLLM --quantization, e.g. fp8, awq, gptq")
     tensor_parallel_size: int = Field(1, ge=1)
+    pipeline_parallel_size: int = Field(1, ge=1, description="stages, one per node of a Ray cluster")
+    ray_address: str | None = Field(None, description="HEAD:PORT of the Ray cluster vLLM spans (multi-node)")
     max_model_len: int | None = Field(None, ge=1)
     gpu_memory_utilization: float | None = Field(None, gt=0, le=1)
     kv_cache_memory_bytes: str | None = Field(None, description="vLLM --kv-cache-memory-bytes, e.g. 64M")
@@ -75,6 +80,10 @@ class LaunchSettings(BaseModel):
                 args += [flag, str(value)]
         if self.tensor_parallel_size != 1:
             args += ["--tensor-parallel-size", str(self.tensor_parallel_size)]
+        if self.pipeline_parallel_size != 1:
+            args += ["--pipeline-parallel-size", str(self.pipeline_parallel_size)]
+        if self.ray_address is not None:
+            args += ["--distributed-executor-backend", "ray"]
         if self.enforce_eager:
             args.append("--enforce-eager")
         return args + self.extra_args
@@ -116,6 +125,7 @@ class VllmServer:
             # Dev endpoints include POST /reset_prefix_cache, used between benchmark levels.
             "VLLM_SERVER_DEV_MODE": "1",
             "VLLM_NO_USAGE_STATS": "1",
+            **({"RAY_ADDRESS": self.settings.ray_address} if self.settings.ray_address else {}),
             **self.settings.env,
         }
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -218,6 +228,19 @@ def launch_and_serve(
 
     Ctrl-C during start-up or the benchmark stops the server and keeps what was measured.
     """
+    cluster = None
+    if launch.ray_address is not None:
+        from sizer_agent.tools.bench.ray_cluster import RayClusterError, preflight
+
+        try:
+            cluster = preflight(launch.python, launch.ray_address, launch.tensor_parallel_size,
+                                launch.pipeline_parallel_size)
+        except RayClusterError as error:
+            raise LaunchError(str(error)) from None
+        if progress is not None:
+            progress(f"Ray cluster at {cluster.address}: {cluster.alive_nodes} node(s), {cluster.total_gpus:g} GPU(s), "
+                     f"Ray {cluster.ray_version}: room for TP {launch.tensor_parallel_size} x PP "
+                     f"{launch.pipeline_parallel_size}")
     server = VllmServer(launch, progress)
     if out is not None and launch.log_file is None:
         server.log_path = out.with_suffix(".vllm.log")
@@ -232,6 +255,8 @@ def launch_and_serve(
     finally:
         server.stop()
     result.launch = server.launch_info()
+    if cluster is not None:
+        result.launch.ray_cluster = cluster.model_dump(mode="json")
     if out is not None:
         write_atomic(out, result.model_dump_json(indent=2), "--out")
     return result

