@@ -174,13 +174,16 @@ def cost(plan: Plan, lang: Lang) -> str | None:
     return None
 
 
-def change(item: Change, lang: Lang, budgeted: bool = True, cheapest: bool = False) -> str:
-    """A workload change with its effect: within the budget when one was given, else simply fitting. Weight
+def change(item: Change, lang: Lang, budget_eur: float | None = None, cheapest: bool = False) -> str:
+    """A workload change with its effect: within the budget when its plan is, over it when a budget was
+    given and its plan is not (the load a machine holds is offered even so), else simply fitting. Weight
     offload states the speed it costs, and says so when it is the cheapest way to fit."""
     what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in item.knobs)
-    text = render(lang, "advice.change" if budgeted else "advice.change_fit", what=what,
-                  config=configuration(item.plan, lang), price=price(item.plan, lang),
-                  effect=speed_short(item.plan, lang))
+    key = "advice.change_fit"
+    if budget_eur is not None:
+        key = "advice.change" if item.plan.within_budget else "advice.change_over"
+    text = render(lang, key, what=what, config=configuration(item.plan, lang), price=price(item.plan, lang),
+                  effect=speed_short(item.plan, lang), budget=budget_eur or 0.0)
     s = item.plan.serving
     if s is not None and s.weight_offload_bytes_per_gpu:
         text += " " + render(lang, "advice.offload_cost", offloaded=s.weight_offload_bytes_per_gpu,
@@ -221,7 +224,7 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
     if result.preference is not None:
         lines.append(render(lang, result.preference))
     cheapest = _cheapest_change(result)
-    lines += [change(item, lang, result.budget.budget_eur is not None, item is cheapest) for item in result.changes]
+    lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
     hint = worth_a_quote(result)
     if hint is not None:
         buy = hint.purchase

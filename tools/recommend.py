@@ -452,7 +452,11 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
             changes = _budget_changes(ctx, scoped, stated, defaults, options)
     else:
         status, plan = "no_fit", None
-        if request.search and stated.mode == "inference":
+        if request.search:
+            # what an expert offers when nothing in scope holds the load as stated: the workload changes
+            # that make it fit (FP8 weights, LoRA...), within the budget when one was given
+            changes = _budget_changes(ctx, scoped, stated, defaults, options)
+        if request.search and stated.mode == "inference" and not changes:
             # the load the best in-scope machine holds is a change to agree on, not a plan to sign
             fewer = _fewer_users(ctx, options, stated, defaults, within_budget=False)
             changes = [fewer] if fewer is not None else []

@@ -168,3 +168,19 @@ def test_the_document_prints_the_plans_own_numbers(scenario: Scenario, lang: str
         assert plan.training is not None or plan.vision is not None
         if plan.training is not None and plan.training.epoch_hours is not None:
             assert {"fr": "Durée d’une époque", "en": "Time per epoch"}[lang] in text
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_change_is_said_within_budget_only_when_its_plan_is(lang: str) -> None:
+    """A no-fit brief offers the load a machine holds even when that machine is over budget (70B bf16 on a
+    workstation for 15 000 €): the sentence must then say it is over, never "within budget"."""
+    _, result = sized("llama8b-bf16-dev-workstation-10k")
+    within = result.changes[0]
+    over = within.model_copy(update={"plan": within.plan.model_copy(update={"within_budget": False})})
+    budget = result.budget.budget_eur
+    assert within.plan.within_budget and budget == 10_000
+    said_within, said_over = advice.change(within, lang, budget), advice.change(over, lang, budget)
+    assert said_within.startswith({"fr": "Dans le budget", "en": "Within budget"}[lang])
+    assert not said_over.startswith({"fr": "Dans le budget", "en": "Within budget"}[lang])
+    assert {"fr": "au-delà du budget de 10", "en": "over the €10,000 budget"}[lang] in said_over
+    assert advice.change(within, lang, None).startswith({"fr": "Tient en changeant", "en": "Fits by changing"}[lang])
