@@ -222,7 +222,8 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill
         lines += [render(lang, n) for n in plan.notes if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
     if result.preference is not None:
-        lines.append(render(lang, result.preference))
+        said = render(lang, result.preference)  # a clause in tables, a sentence of its own here
+        lines.append(said[:1].upper() + said[1:] + ("" if said.endswith((".", "!", "?")) else "."))
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
     hint = worth_a_quote(result)
