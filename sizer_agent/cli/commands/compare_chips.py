@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from sizer_agent.cli.commands.recommend import parse_stacks
 from sizer_agent.cli.estimate_args import positive_float
 from sizer_agent.cli.numbers import number_type
 from sizer_agent.i18n import render as i18n_render
@@ -60,17 +61,6 @@ def _models(text: str) -> list[str]:
     return names
 
 
-def _stacks(text: str) -> list[str]:
-    stacks = [t.strip() for t in text.split(",") if t.strip()]
-    if stacks == ["all"]:
-        return list(STACKS)
-    unknown = [t for t in stacks if t not in STACKS]
-    if unknown or not stacks:
-        raise argparse.ArgumentTypeError(f"unknown stack(s) {', '.join(unknown) or '(empty)'}; allowed: "
-                                         f"{', '.join(STACKS)} or all")
-    return stacks
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", type=_models, default=list(BENCHMARK_MODELS),
                         help="comma-separated model names (default: seed 003's benchmark models)")
@@ -84,7 +74,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"P99 time per output token ({DEFAULT_SLO_TPOT_MS:g})")
     parser.add_argument("--quantization", help="weight format for every model, e.g. fp8, or none for 16 bits "
                         "(default: the checkpoint's own, and 16 bits too when the checkpoint is quantized)")
-    parser.add_argument("--stacks", type=_stacks, default=list(STACKS),
+    parser.add_argument("--stacks", type=parse_stacks, default=list(STACKS),
                         help="stacks compared: cuda, rocm, xla, neuron or all (default: all)")
     parser.add_argument("--offers", help="comma-separated offer ids (default: every cloud offer of those stacks)")
     parser.add_argument("--catalog", type=Path, help="vendor catalogue TOML merged over the bundled one")

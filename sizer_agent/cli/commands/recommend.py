@@ -83,7 +83,8 @@ def _units(text: str) -> list[str]:
     return units
 
 
-def _stacks(text: str) -> list[str]:
+def parse_stacks(text: str) -> list[str]:
+    """`--stacks cuda,rocm` / `all`: the software stacks an offer may need (also `compare-chips`)."""
     stacks = [t.strip() for t in text.split(",") if t.strip()]
     if stacks == ["all"]:
         return list(STACKS)
@@ -107,7 +108,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help=f"unit kinds in scope, comma-separated: {', '.join(UNIT_KINDS)} (default: all)")
     group.add_argument("--deployment", choices=sorted(DEPLOYMENT_UNITS),
                        help="workstation | server | cloud: a shortcut for --units")
-    group.add_argument("--stacks", type=_stacks, default=list(DEFAULT_STACKS),
+    group.add_argument("--stacks", type=parse_stacks, default=list(DEFAULT_STACKS),
                        help="software stacks the team can run, comma-separated: cuda (NVIDIA), rocm (AMD), xla "
                        "(Google TPU: vLLM TPU, JetStream, MaxText), neuron (AWS Trainium: vLLM Neuron), or all "
                        "(default: cuda,rocm). TPUs and Trainium are rented only and need their own engine")
