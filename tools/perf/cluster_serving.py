@@ -103,7 +103,7 @@ def estimate_layout(model: ModelSpec, gpu: Gpu, fmt: WeightFormat, kv_bytes: flo
     expert_share = max(0.0, routed_active / model.params_active) if model.moe else 0.0
     if layout.kind == "wide_ep":
         weights = rest_bytes + expert_bytes / layout.ep
-        kv_per_token = kv_cache_bytes_per_token(model, kv_bytes)  # the GPU holds its own sequences' full cache
+        kv_per_token: float = kv_cache_bytes_per_token(model, kv_bytes)  # its own sequences' full cache
     else:
         weights = (rest_bytes + expert_bytes) / (layout.tp * layout.pp)
         kv_per_token = kv_cache_bytes_per_token(model, kv_bytes, tp=layout.tp) / layout.pp
@@ -197,7 +197,7 @@ def estimate_layout(model: ModelSpec, gpu: Gpu, fmt: WeightFormat, kv_bytes: flo
     return ClusterServingEstimate(
         layout=layout, gpus=gpus, memory=memory, batch_per_gpu=best, tpot_ms=t * 1e3, ttft_ms=ttft_s * 1e3,
         tokens_per_s_per_chip=per_chip, tokens_per_s=per_chip * gpus, comm_share=comm_s / step_s,
-        bound=bound, sla_met=best > 0 and ttft_ok, reason=reason if ttft_ok else "ttft_slo")  # type: ignore[arg-type]
+        bound=bound, sla_met=best > 0 and ttft_ok, reason=reason if ttft_ok else "ttft_slo")
 
 
 def _expert_params(model: ModelSpec) -> int:

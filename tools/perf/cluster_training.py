@@ -140,12 +140,13 @@ def _attention_width(shape: TrainShape) -> int:
 def _memory_gb(req: ClusterTrainingRequest, tp: int, pp: int, cp: int, dp: int, ep: int,
                recompute: str) -> float:
     s = req.shape
-    dense = s.params_total - s.expert_params
-    local = dense / (tp * pp) + s.expert_params / (ep * pp * tp)
+    dense = (s.params_total - s.expert_params) / (tp * pp)
+    experts = s.expert_params / (ep * pp * tp)
+    local = dense + experts
     # LoRA: frozen bf16 base, adapters and their Adam states negligible. Full training: bf16 weights + fp32
     # gradient buffer, fp32 master + Adam moments sharded over DP x CP (Megatron distributed optimizer;
     # Rajbhandari et al. 2020 ZeRO-1 accounting: 2 + 4 + 12/(dp cp) bytes/param)
-    states = local * 2.0 if req.lora else local * (6.0 + 12.0 / (dp * cp))
+    states = local * 2.0 if req.lora else local * 6.0 + 12.0 * (dense / (dp * cp) + experts / max(1, dp * cp // ep))
     # activations of one micro-batch through all layers a stage keeps in flight under 1F1B (= L layers for the
     # first stage): selective recompute 34 s h bytes per layer (Korthikanti et al. 2022, Table 2 with SP);
     # full recompute keeps the layer inputs only (2 s h)
@@ -192,15 +193,20 @@ def _layout_time(req: ClusterTrainingRequest, fabric: Fabric, tp: int, pp: int, 
                                         calls=int(2 * passes * layers * m))
     # DP: reduce-scatter of the gradients and all-gather of the updated bf16 weights (distributed optimizer),
     # over DP x CP ranks strided across the whole job
-    trainable = (s.params_total * 0.001 if req.lora else s.params_total) / (tp * pp)
+    # (MoE: expert gradients are reduced only among the DP ranks holding the same experts, dp / ep of them)
+    lora_share = 0.001 if req.lora else 1.0  # LoRA adapters: ~0.1 % of the parameters (rank 16 class)
+    dense = (s.params_total - s.expert_params) * lora_share / (tp * pp)
+    experts = s.expert_params * lora_share / (tp * pp * ep)
     dp_group = dp * cp
-    dp_s = 2 * fabric_collective_time_s(fabric, "reduce_scatter", dp_group, trainable * ACT_BYTES,
-                                        span=req.chips)
+    dp_s = 2 * fabric_collective_time_s(fabric, "reduce_scatter", dp_group, dense * ACT_BYTES, span=req.chips)
+    dp_s += 2 * fabric_collective_time_s(fabric, "reduce_scatter", dp_group // ep, experts * ACT_BYTES,
+                                         span=req.chips)
     comm = tp_s + cp_s + pp_s + ep_s + dp_s
     hidden = min(req.comm_overlap * comm, compute_s)
     exposed = comm - hidden
     # optimizer: read/write fp32 master, 2 moments, grads and bf16 weights of the local shard (~32 B/param)
-    optimizer_s = 0.0 if req.lora else 32.0 * trainable / dp_group / (gpu.bandwidth_bytes_s * 0.8)
+    local_states = dense / dp_group + experts / max(1, dp_group // ep)
+    optimizer_s = 0.0 if req.lora else 32.0 * local_states / (gpu.bandwidth_bytes_s * 0.8)
     step = compute_s * (1 + bubble) + exposed + optimizer_s + req.step_overhead_s
     return {"step": step, "compute": compute_s, "bubble": compute_s * bubble, "tp": tp_s, "cp": cp_s,
             "pp": pp_s, "ep": ep_s, "dp": dp_s, "exposed": exposed, "optimizer": optimizer_s,
@@ -216,7 +222,7 @@ def _candidates(req: ClusterTrainingRequest, fabric: Fabric) -> list[tuple[int, 
     tps = [req.tp] if req.tp else [t for t in _powers(min(8, fabric.domain)) if s.num_attention_heads % t == 0]
     cps = [req.cp] if req.cp else _powers(16)
     pps = [req.pp] if req.pp else [p for p in _powers(s.num_layers) if p <= 32]
-    out = []
+    out: list[tuple[int, int, int, int, int]] = []
     for tp in tps:
         for cp in cps:
             for pp in pps:
@@ -271,7 +277,7 @@ def estimate_cluster_training(req: ClusterTrainingRequest) -> ClusterTrainingEst
     mtbf_job_s = 1.0 / failures_per_s
     young_daly = math.sqrt(2 * ckpt_s * mtbf_job_s) / 60 if ckpt_s > 0 else req.checkpoint_interval_min
     layout = Layout(tp=tp, pp=pp, cp=cp, dp=dp, ep=ep, virtual_stages=int(parts["v"]),
-                    microbatches=int(parts["m"]), recompute=recompute,  # type: ignore[arg-type]
+                    microbatches=int(parts["m"]), recompute=recompute,
                     memory_per_gpu_gb=round(mem, 1))
     return ClusterTrainingEstimate(
         chips=req.chips, nodes=fabric_nodes, layout=layout, step_time_s=step, compute_s=parts["compute"],

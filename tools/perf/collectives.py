@@ -64,7 +64,15 @@ def fabric_collective_time_s(fabric: Fabric, op: FabricOp, group: int, nbytes: f
     """
     if group <= 1 or nbytes <= 0:
         return 0.0
-    kind, ceiling = fabric.group_bandwidth(group, span or group)
+    span = span or group
+    if op == "all_to_all" and span > fabric.domain:
+        # every rank sends 1/n of its buffer to each peer: the peers in other domains through its own NIC,
+        # those in its domain over the fabric, both at once (DeepEP's NVLink + RDMA dispatch)
+        local = max(1, min(group, group * fabric.domain // span))
+        remote = nbytes * (group - local) / group / (fabric.nic_uni_bytes_s * FABRIC_BUSBW_FRACTION["network"])
+        near = nbytes * (local - 1) / group / (fabric.scaleup_uni_bytes_s * SCALEUP_BUSBW_FRACTION)
+        return calls * (LATENCY_S["network"] * max(1.0, math.log2(group)) + max(remote, near))
+    kind, ceiling = fabric.group_bandwidth(group, span)
     fraction = FABRIC_BUSBW_FRACTION.get(kind, SCALEUP_BUSBW_FRACTION)
     factor = 1.0 if op == "send_recv" else BUS_FACTOR_SCALE[op] * (group - 1) / group
     latency = LATENCY_S["network" if kind == "network" else "scaleup"] * max(1.0, math.log2(group))

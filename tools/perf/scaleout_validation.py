@@ -14,6 +14,7 @@ import json
 import re
 import statistics
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -66,11 +67,11 @@ class SeriesResult(BaseModel):
     gap_points: float  # (predicted - measured) x 100
 
 
-def load_rows() -> list[dict]:
+def load_rows() -> list[dict[str, Any]]:
     return list(json.loads(DATA.read_text())["rows"])
 
 
-def predict_rows(rows: list[dict], efficiency: float = FITTED_COMPUTE_EFFICIENCY,
+def predict_rows(rows: list[dict[str, Any]], efficiency: float = FITTED_COMPUTE_EFFICIENCY,
                  overhead_s: float = FITTED_STEP_OVERHEAD_S) -> list[RowResult]:
     catalog = load_catalog()
     out = []

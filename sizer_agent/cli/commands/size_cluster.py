@@ -106,6 +106,8 @@ def _render_inference(plan: ClusterPlan, lang: Lang) -> list[str]:
         lines.append(f"      {t(lang, 'cluster.memory')}: {s.memory.weights_gb:.1f} + {s.memory.kv_cache_gb:.1f} GB "
                      f"/ {s.memory.capacity_gb:.1f} GB; batch {s.batch_per_gpu:.0f}/GPU; {s.bound}; "
                      f"fabric {o.fabric.kind} x{o.fabric.domain}, NIC {o.fabric.nic_gbps_per_gpu:.0f} Gb/s per GPU")
+        lines.append(f"      {t(lang, 'cluster.per_chip')}: {s.tokens_per_s_per_chip:,.0f}; "
+                     f"{t(lang, 'cluster.tokens_per_eur')}: {per_eur}")
         lines += [f"      - {t(lang, n)}" for n in o.notes]
     return lines
 
