@@ -414,8 +414,8 @@ def cluster(h: _Helpers, c: ProposalContext) -> Any:
             if e is None:
                 rows.append([o.offer_name, h.num(p.chips), h.t("cluster.no_fit"), "—", "—", "—", "—"])
                 continue
-            lay = e.layout
-            rows.append([o.offer_name, h.num(p.chips), f"TP{lay.tp} PP{lay.pp} CP{lay.cp} DP{lay.dp}",
+            split = e.layout
+            rows.append([o.offer_name, h.num(p.chips), f"TP{split.tp} PP{split.pp} CP{split.cp} DP{split.dp}",
                          h.num(e.tokens_per_s_per_chip), h.pct(p.scaling_efficiency, 1), h.pct(e.mfu),
                          h.pct(e.goodput, 1)])
     return h.table([h.t("cluster.offer"), h.t("cluster.chips"), h.t("cluster.layout"), h.t("cluster.per_chip"),
