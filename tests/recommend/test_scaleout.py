@@ -175,3 +175,14 @@ def test_cli_json_and_bad_input() -> None:
     assert bad.returncode == 2 and "offer" in bad.stderr and "GB300-NVL72" in bad.stderr
     bad = _cli("--model", "deepseek-v3", "--chips", "8,x")
     assert bad.returncode == 2 and "--chips" in bad.stderr
+
+
+def test_recommend_adds_a_cluster_plan_when_the_customer_plans_more_than_one_node() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "sizer_agent", "recommend", "--model", "deepseek-v3",
+                          "--concurrency", "64", "--slo-tpot-ms", "50", "--offers", "HGX-B300-8",
+                          "--planned-gpus", "32", "--json"], capture_output=True, text=True, cwd=ROOT, env=env,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    option = json.loads(out.stdout)["cluster"]["options"][0]
+    assert (option["offer_id"], option["units"], option["gpus"]) == ("HGX-B300-8", 4, 32)  # 32 GPUs = 4 nodes
