@@ -164,8 +164,12 @@ def estimate_layout(model: ModelSpec, gpu: Gpu, fmt: WeightFormat, kv_bytes: flo
         prompt_a2a = fabric_collective_time_s(fabric, "all_reduce", layout.tp, input_len * model.hidden_size * 2,
                                               calls=2 * model.num_layers)
     prompt_attn = _attention_flops_per_token(model, input_len / 2) * input_len / layout.tp
+    # one pass over the weights on the prompt's path: its attention rank reads the non-expert weights and each
+    # EP rank its experts (in parallel); TP x PP stages read their shards in turn
+    weight_pass = (rest_bytes + expert_bytes / layout.ep if layout.kind == "wide_ep"
+                   else (rest_bytes + expert_bytes) / layout.tp)
     ttft_s = ((prompt_flops / peak + prompt_attn / attn_peak) / eff.compute + prompt_a2a
-              + (rest_bytes + expert_bytes) / (layout.gpus_per_replica * gpu.bandwidth_bytes_s * eff.bandwidth))
+              + weight_pass / (gpu.bandwidth_bytes_s * eff.bandwidth))
 
     def ok(batch_gpu: float) -> bool:
         return slo_tpot_ms is None or tpot(batch_gpu) * 1e3 <= slo_tpot_ms
