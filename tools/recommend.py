@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from sizer_agent.tools.catalog import Catalog, Offer, load_catalog
 from sizer_agent.tools.catalog.models import DEFAULT_STACKS, Stack
+from sizer_agent.tools.cluster import ClusterRequest
 from sizer_agent.tools.costs import budget_cost
 from sizer_agent.tools.estimate import EstimateRequest, estimate
 from sizer_agent.tools.evaluate import Context, evaluate, splits
@@ -524,3 +525,30 @@ def _with_precision(workload: EstimateRequest, precision: str) -> EstimateReques
     if name in _DTYPE_CHOICES:
         return workload.model_copy(update={"dtype": name, "quantization": None})
     return workload.model_copy(update={"quantization": name})
+
+
+def cluster_request(request: RecommendRequest, result: RecommendResult,
+                    nodes: int | None = None) -> ClusterRequest | None:
+    """The multi-node question a recommendation raises, for `size_cluster`: N nodes asked for (`nodes`), a
+    planned GPU count above one 8-GPU node, or a serving load that nothing in scope holds. None otherwise.
+
+    The load becomes a throughput target: `concurrency` requests decoding at the TPOT limit produce at most
+    concurrency x 1000 / TPOT output tokens/s (an upper bound the cluster must reach)."""
+    w = request.workload
+    if w is None:
+        return None
+    asks = nodes is not None or (request.planned_gpus or 0) > 8 or (result.status == "no_fit" and w.mode == "inference")
+    if not asks:
+        return None
+    catalog = load_catalog(request.catalog)
+    offers = [o.id for o in stack_offers(catalog, request) if o.unit in ("node", "rack")]
+    target = None
+    if w.mode == "inference" and nodes is None and request.planned_gpus is None and request.slo_tpot_ms:
+        target = w.concurrency * 1000.0 / request.slo_tpot_ms
+    quantization = None if w.quantization in (None, "", "auto") else w.quantization
+    return ClusterRequest(
+        model=w.model, mode=w.mode, offers=offers, nodes=nodes,
+        gpus=request.planned_gpus if nodes is None else None, input_len=w.input_len, output_len=w.output_len,
+        slo_tpot_ms=request.slo_tpot_ms, slo_ttft_ms=request.slo_ttft_ms, target_tokens_per_s=target,
+        quantization=quantization, global_batch=w.batch_size, seq_len=w.seq_len, lora=w.method != "full",
+        catalog=None if request.catalog is None else str(request.catalog))

@@ -275,6 +275,12 @@ def _size_system() -> Callable[..., BaseModel]:
     return size_system_tool
 
 
+def _size_cluster() -> Callable[..., BaseModel]:
+    from sizer_agent.tools.cluster import size_cluster
+
+    return size_cluster
+
+
 def _list_models() -> Callable[..., BaseModel]:
     from sizer_agent.tools.listing import list_models
 
@@ -316,6 +322,7 @@ TOOLS: tuple[ToolSource, ...] = (
     ToolSource("estimate_vision", _estimate_vision, extra="vision", requires=("torch", "torchvision", "timm")),
     ToolSource("recommend", _recommend),
     ToolSource("size_system", _size_system),
+    ToolSource("size_cluster", _size_cluster),
     ToolSource("list_models", _list_models),
     ToolSource("list_offers", _list_offers),
     ToolSource("compare_chips", _compare_chips),

@@ -39,6 +39,7 @@ from sizer_agent.proposal.models import (
     Source,
     Stat,
 )
+from sizer_agent.tools.cluster import ClusterPlan
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.plan import Plan, RecommendResult, ServingPerf
@@ -589,5 +590,15 @@ def _build(session: dict[str, Any]) -> ProposalContext:
         memory_rows=_memory_rows(result.plan), measured=measured,
         risks=_risks(result, model, measured, assumed), acceptance=_with_measurements(limits, measured),
         commands=commands, software=_software(session, model, measured), sources=_sources(result),
-        assumptions=assumptions, generator_version=__version__,
+        assumptions=assumptions, generator_version=__version__, cluster=_cluster(session),
     )
+
+
+def _cluster(session: dict[str, Any]) -> ClusterPlan | None:
+    """The last multi-node plan (size_cluster) of the session; only a plan over more than one unit counts."""
+    found = _latest(session, ("size_cluster",))
+    if found is None:
+        return None
+    plan = ClusterPlan.model_validate(found[1])
+    multi = any(o.units > 1 or o.gpus > 8 for o in plan.options)
+    return plan if multi else None

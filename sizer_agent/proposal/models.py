@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel as _PydanticModel
 from pydantic import ConfigDict, Field
 
+from sizer_agent.tools.cluster import ClusterPlan
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.plan import RecommendResult
 
@@ -152,3 +153,4 @@ class ProposalContext(BaseModel):
     sources: list[Source]
     assumptions: list[Msg]  # the plan's knobs first, then the tools' modelling assumptions
     generator_version: str
+    cluster: ClusterPlan | None = None  # the session's last size_cluster call: a multi-node plan

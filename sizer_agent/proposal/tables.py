@@ -385,3 +385,39 @@ def chips(h: _Helpers, r: RecommendResult) -> Any:
     headers = [h.t("chips.chip"), h.t("chips.vendor"), h.t("chips.count"), h.t("chips.per_chip"),
                h.t("chips.eur_per_chip_hour"), h.t("chips.mtok_per_eur"), h.t("chips.per_watt")]
     return h.table([*headers, h.t("chips.fill")] if tiled else headers, rows, numeric=(2, 3, 4, 5, 6), attrs=attrs)
+
+
+def cluster(h: _Helpers, c: ProposalContext) -> Any:
+    """The multi-node plan: per offer, its serving layout and per-GPU memory, or its training scaling curve."""
+    plan = c.cluster
+    assert plan is not None
+    if plan.mode == "inference":
+        rows = []
+        for o in plan.options:
+            s = o.serving
+            if s is None:
+                continue
+            lay = s.layout
+            layout = (f"EP{lay.ep} × {lay.replicas}" if lay.kind == "wide_ep"
+                      else f"TP{lay.tp} × PP{lay.pp} × {lay.replicas}")
+            rows.append([o.offer_name, h.num(o.units), h.num(o.gpus), layout,
+                         f"{h.num(s.memory.weights_gb, 1)} + {h.num(s.memory.kv_cache_gb, 1)}",
+                         h.num(s.tpot_ms), h.num(s.tokens_per_s_per_chip),
+                         "—" if o.tokens_per_eur is None else h.num(o.tokens_per_eur)])
+        return h.table([h.t("cluster.offer"), h.t("cluster.units"), "GPU", h.t("cluster.layout"),
+                        h.t("cluster.memory"), "TPOT (ms)", h.t("cluster.per_chip"), h.t("cluster.tokens_per_eur")],
+                       rows, numeric=(1, 2, 5, 6, 7))
+    rows = []
+    for o in plan.options:
+        for p in o.scaling:
+            e = p.estimate
+            if e is None:
+                rows.append([o.offer_name, h.num(p.chips), h.t("cluster.no_fit"), "—", "—", "—", "—"])
+                continue
+            split = e.layout
+            rows.append([o.offer_name, h.num(p.chips), f"TP{split.tp} PP{split.pp} CP{split.cp} DP{split.dp}",
+                         h.num(e.tokens_per_s_per_chip), h.pct(p.scaling_efficiency, 1), h.pct(e.mfu),
+                         h.pct(e.goodput, 1)])
+    return h.table([h.t("cluster.offer"), h.t("cluster.chips"), h.t("cluster.layout"), h.t("cluster.per_chip"),
+                    h.t("cluster.efficiency"), h.t("cluster.mfu"), h.t("cluster.goodput")], rows,
+                   numeric=(1, 3, 4, 5, 6))

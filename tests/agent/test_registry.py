@@ -79,6 +79,7 @@ def test_every_declared_tool_imports_and_runs(tmp_path: Path) -> None:
         "estimate_vision": {"model": "resnet18", "resolution": 64, "batch_size": 2},
         "recommend": {"workload": {"model": "llama-3.1-8b", "concurrency": 8}},
         "size_system": {"num_gpus": 2, "gpu_memory_used_bytes": 40_000_000_000, "gpu": "h200-sxm"},
+        "size_cluster": {"model": "deepseek-v3", "offers": ["HGX-B300-8"], "nodes": 2},
         "list_models": {"search": "llama"},
         "list_offers": {"kind": "purchase"},
         "compare_chips": {"models": ["llama-3.1-8b"], "offer_ids": ["CLOUD-TPU-V6E", "CLOUD-H100-SXM"]},
@@ -90,6 +91,8 @@ def test_every_declared_tool_imports_and_runs(tmp_path: Path) -> None:
     results = {name: _call(registry, name, args) for name, args in runs.items() if args is not None}
     assert results["estimate_memory"]["per_gpu"]["weights_bytes"] > 15e9  # 8 B parameters in bf16
     assert results["recommend"]["plan"] is not None
+    cluster = results["size_cluster"]["options"][0]
+    assert cluster["gpus"] == 16 and cluster["serving"]["memory"]["weights_gb"] < 270  # fits a B300's HBM
     assert results["list_models"]["models"] and all("lama" in m["id"].lower() for m in results["list_models"]["models"])
     assert results["list_offers"]["offers"] and {o["kind"] for o in results["list_offers"]["offers"]} == {"purchase"}
     chips = {r["gpu_id"] for r in results["compare_chips"]["comparisons"][0]["rows"]}

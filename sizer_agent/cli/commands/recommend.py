@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sizer_agent import advice
 from sizer_agent.agent.planning import DEPLOYMENT_UNITS
+from sizer_agent.cli.commands.size_cluster import render as render_cluster
 from sizer_agent.cli.estimate_args import (
     add_estimate_arguments,
     add_vision_arguments,
@@ -23,11 +24,12 @@ from sizer_agent.i18n import Lang
 from sizer_agent.i18n import render as i18n_render
 from sizer_agent.tools.catalog import load_catalog
 from sizer_agent.tools.catalog.models import DEFAULT_STACKS, STACKS, UNIT_KINDS
+from sizer_agent.tools.cluster import size_cluster
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.model_loader import load_model
 from sizer_agent.tools.perf.estimate import PerfEstimate
 from sizer_agent.tools.plan import RecommendResult
-from sizer_agent.tools.recommend import PRECISION_CHOICES, RecommendRequest, recommend
+from sizer_agent.tools.recommend import PRECISION_CHOICES, RecommendRequest, cluster_request, recommend
 
 NAME = "recommend"
 ORDER = 20
@@ -118,7 +120,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--rack-units", type=number_type(int, low=1, high=1000), help="rack space available (U)")
     group.add_argument("--gpu-preference", help="catalogue GPU id the customer asked for, e.g. h100-sxm")
     group.add_argument("--planned-gpus", type=number_type(int, low=1, high=100_000),
-                       help="GPUs the customer planned (a note when the plan differs)")
+                       help="GPUs the customer planned (a note when the plan differs; above 8, a cluster plan too)")
+    group.add_argument("--nodes", type=number_type(int, low=1, high=1024),
+                       help="also size a cluster of N nodes or racks of each node/rack offer (see size-cluster); "
+                       "a cluster plan is added by itself when --planned-gpus exceeds one node or nothing fits")
     group.add_argument("--engine-memory", dest="serving_engine", choices=["vllm", "generic"], default="vllm",
                        help="serving memory accounting: vllm (pre-allocates --gpu-memory-utilization) or generic")
     group.add_argument("--no-defaults", action="store_true",
@@ -252,8 +257,15 @@ def run(args: argparse.Namespace) -> int:
         load_model(request.workload.model, request.workload.revision)
     print("sizing every offer…", file=sys.stderr)
     result = recommend(request)
+    asked = cluster_request(request, result, args.nodes)
+    cluster = None if asked is None else size_cluster(asked)
     if args.json:
-        print(json.dumps(to_json(result), indent=2))
+        data = to_json(result)
+        if cluster is not None:
+            data["cluster"] = cluster.model_dump(mode="json")  # schema: tools.cluster.ClusterPlan
+        print(json.dumps(data, indent=2))
     else:
         print(render(result, args.top, args.lang))
+        if cluster is not None:
+            print("\n" + render_cluster(cluster, args.lang))
     return 0
