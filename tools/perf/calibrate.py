@@ -129,6 +129,7 @@ def calibrate() -> dict[str, Any]:
         "calibration_ids": sorted(r["id"] for r in rows),
         "validation_ids": sorted(r["id"] for r in rows_of("validation")),
         "fresh_ids": sorted(r["id"] for r in rows_of("fresh")),
+        "fresh2_ids": sorted(r["id"] for r in rows_of("fresh2")),
         "sets": sets,
     }
 

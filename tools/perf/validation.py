@@ -30,16 +30,18 @@ from sizer_agent.tools.perf.serving import ServingSetup, predict_load, step_cost
 DATA = Path(__file__).resolve().parent / "data"
 HELDOUT_PATH = DATA / "heldout_cases.json"
 FRESH_PATH = DATA / "fresh_heldout_cases.json"
+FRESH2_PATH = DATA / "fresh2_heldout_cases.json"
 CALIBRATION_PATH = DATA / "calibration_cases.json"  # copy of the validation set's serving_perf_cases.json
 SPLIT_RULE = ("rows of calibration_cases.json and heldout_cases.json: sha256(row id) even -> calibration, "
-              "odd -> validation; rows of fresh_heldout_cases.json -> fresh (held out)")
+              "odd -> validation; rows of fresh_heldout_cases.json -> fresh, of fresh2_heldout_cases.json -> "
+              "fresh2 (held out)")
 # trtllm-bench sizes the KV pool with kv_cache_free_gpu_mem_fraction 0.95 "in many cases" (perf-overview.md)
 TRTLLM_FREE_FRACTION = 0.95
 # running-sequence cap assumed for trtllm-bench max-throughput runs (its CUDA-graph batch list goes to 8192;
 # 2048 is our assumption for the scheduler's max_batch_size)
 TRTLLM_MAX_BATCH = 2048
 GPU_BY_NAME = {"H100 SXM 80GB": "h100-sxm"}
-Split = Literal["calibration", "validation", "fresh"]
+Split = Literal["calibration", "validation", "fresh", "fresh2"]
 
 
 class CaseResult(BaseModel):
@@ -108,6 +110,11 @@ def fresh_cases() -> list[dict[str, Any]]:
     return rows
 
 
+def fresh2_cases() -> dict[str, list[dict[str, Any]]]:
+    data: dict[str, list[dict[str, Any]]] = json.loads(FRESH2_PATH.read_text())
+    return data
+
+
 def hash_split(row_id: str) -> Literal["calibration", "validation"]:
     return "calibration" if int(hashlib.sha256(row_id.encode()).hexdigest(), 16) % 2 == 0 else "validation"
 
@@ -118,6 +125,9 @@ def all_rows() -> list[dict[str, Any]]:
     rows = [{**r, "kind": "throughput", "split": hash_split(r["id"])} for r in calibration_cases() + held["throughput"]]
     rows += [{**r, "kind": "latency", "split": hash_split(r["id"])} for r in held["latency"]]
     rows += [{**r, "kind": "throughput", "split": "fresh"} for r in fresh_cases()]
+    fresh2 = fresh2_cases()
+    rows += [{**r, "kind": "static", "split": "fresh2"} for r in fresh2["static"]]
+    rows += [{**r, "kind": "latency", "split": "fresh2"} for r in fresh2["latency"]]
     return rows
 
 
@@ -146,7 +156,24 @@ def score_row(row: dict[str, Any], efficiencies: Efficiencies = DEFAULT_EFFICIEN
         return [CaseResult(id=row["id"], metric="total_output_tokens_per_s",
                            measured=row["metrics"]["total_output_tokens_per_s"],
                            predicted=predict_throughput(row, efficiencies))]
+    if row.get("kind") == "static":
+        return [_static_throughput(row, efficiencies)]
     return _latency_results(row, efficiencies)
+
+
+def _static_time_s(setup: ServingSetup, batch: int, isl: int, osl: int) -> float:
+    """A static batch: every prompt prefilled in one pass, then osl decode steps of the whole batch."""
+    prefill = step_cost(setup, 0.0, 0.0, float(batch * isl), float(isl)).time_s * setup.pp
+    decode = step_cost(setup, batch / setup.pp, isl + osl / 2.0, 0.0, float(isl)).time_s * setup.pp
+    return prefill + osl * decode
+
+
+def _static_throughput(case: dict[str, Any], efficiencies: Efficiencies) -> CaseResult:
+    batch, isl, osl = case["concurrency"], case["isl"], case["osl"]
+    setup = _setup(case, efficiencies, concurrency=batch)
+    per_gpu = batch * osl / _static_time_s(setup, batch, isl, osl) / setup.num_gpus
+    return CaseResult(id=case["id"], metric="output_tokens_per_s_per_gpu",
+                      measured=case["metrics"]["output_tokens_per_s_per_gpu"], predicted=per_gpu)
 
 
 def _latency_results(case: dict[str, Any], efficiencies: Efficiencies) -> list[CaseResult]:
@@ -163,11 +190,8 @@ def _latency_results(case: dict[str, Any], efficiencies: Efficiencies) -> list[C
                                   predicted=point.tpot_ms))
     if "e2e_ms" in measured:
         # offline latency test: the whole batch is prefilled in one step, then decodes together
-        isl, osl = case["isl"], case["osl"]
-        prefill = step_cost(setup, 0.0, 0.0, float(conc * isl), float(isl)).time_s * setup.pp
-        decode = step_cost(setup, conc / setup.pp, isl + osl / 2.0, 0.0, float(isl)).time_s * setup.pp
         results.append(CaseResult(id=case["id"] + ":e2e", metric="e2e_ms", measured=measured["e2e_ms"],
-                                  predicted=(prefill + osl * decode) * 1e3))
+                                  predicted=_static_time_s(setup, conc, case["isl"], case["osl"]) * 1e3))
     return results
 
 
@@ -205,13 +229,13 @@ REPORT_GROUPS = {
 def report(efficiencies: Efficiencies = DEFAULT_EFFICIENCIES) -> dict[str, dict[str, dict[str, Any]]]:
     """{split: {group: {count, median, max}}} for throughput and latency metrics apart."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for split in ("calibration", "validation", "fresh"):
+    for split in ("calibration", "validation", "fresh", "fresh2"):
         rows = rows_of(split)
         table: dict[str, dict[str, Any]] = {}
         for group, member in REPORT_GROUPS.items():
             chosen = [r for r in rows if member(r)]
             results = [c for r in chosen for c in score_row(r, efficiencies)]
-            for metric in ("total_output_tokens_per_s", "ttft_ms", "tpot_ms", "e2e_ms"):
+            for metric in ("total_output_tokens_per_s", "output_tokens_per_s_per_gpu", "ttft_ms", "tpot_ms", "e2e_ms"):
                 part = [c for c in results if c.metric == metric]
                 if part:
                     s = summarise(group, part)
