@@ -20,6 +20,7 @@ from sizer_agent.tools.perf.calibrate import calibrate, input_digest, render
 from sizer_agent.tools.perf.efficiency import CALIBRATED_PATH, DEFAULT_EFFICIENCIES, generation, resolve
 from sizer_agent.tools.perf.serving import step_cost
 from sizer_agent.tools.perf.validation import (
+    FRESH2_PATH,
     FRESH_PATH,
     REPORT_GROUPS,
     all_rows,
@@ -46,10 +47,14 @@ def test_split_is_the_stated_rule_and_fresh_rows_never_reach_the_fit() -> None:
     ids = [r["id"] for r in rows]
     assert len(ids) == len(set(ids))
     fresh = {r["id"] for r in json.loads(FRESH_PATH.read_text())["throughput"]}
+    fresh2 = json.loads(FRESH2_PATH.read_text())
+    fresh2_ids = {r["id"] for r in fresh2["static"] + fresh2["latency"]}
+    assert set(SHIPPED["fresh2_ids"]) == fresh2_ids
+    fresh |= fresh2_ids
     seen = [r for r in rows if r["id"] not in fresh]
     assert SHIPPED["calibration_ids"] == sorted(r["id"] for r in seen if hash_split(r["id"]) == "calibration")
     assert SHIPPED["validation_ids"] == sorted(r["id"] for r in seen if hash_split(r["id"]) == "validation")
-    assert set(SHIPPED["fresh_ids"]) == fresh
+    assert set(SHIPPED["fresh_ids"]) | fresh2_ids == fresh
     fitted = {i for entry in SHIPPED["sets"].values() for i in entry["rows"]}
     assert fitted <= set(SHIPPED["calibration_ids"])
     assert not fitted & (fresh | set(SHIPPED["validation_ids"]))
@@ -102,25 +107,42 @@ def test_mean_ttft_includes_the_queue_when_clients_outnumber_the_batch() -> None
     assert within.ttft_mean_ms < 0.2 * served_s * 1e3
 
 
-def _throughput(split: str, group: str) -> tuple[int, float, float]:
+THROUGHPUT = ("total_output_tokens_per_s", "output_tokens_per_s_per_gpu")
+
+
+def _errors(splits: tuple[str, ...], group: str, metrics: tuple[str, ...]) -> tuple[int, float, float]:
     member = REPORT_GROUPS[group]
-    results = [c for r in rows_of(split) if member(r)  # type: ignore[arg-type]
-               for c in score_row(r) if c.metric == "total_output_tokens_per_s"]
+    results = [c for split in splits for r in rows_of(split) if member(r)  # type: ignore[arg-type]
+               for c in score_row(r) if c.metric in metrics]
     s = summarise(group, results)
     return s.count, s.median_abs_error, s.max_abs_error
 
 
-@pytest.mark.parametrize("split", ["calibration", "validation", "fresh"])
+def _throughput(split: str, group: str) -> tuple[int, float, float]:
+    return _errors((split,), group, THROUGHPUT)
+
+
+@pytest.mark.parametrize("split", ["calibration", "validation", "fresh", "fresh2"])
 def test_median_error_stays_under_the_projects_held_out_floor(split: str) -> None:
     count, median, _ = _throughput(split, "all")
-    assert count >= 50
+    assert count >= 48
     assert median < FLOOR_MEDIAN, median
 
 
-@pytest.mark.xfail(strict=True, reason="fresh held-out rows, scored once after the fit (2026-12-01): 22.5 % median, "
-                   "99 % max overall; Blackwell FP4 24.8 % / 99 %; MoE 27.0 % / 99 % (Llama 4 Scout over-predicted "
-                   "+23 % median, Qwen3-30B on RTX PRO 6000 under-predicted up to -60 %)")
-@pytest.mark.parametrize("group", ["all", "Blackwell FP4 (B200/GB200)", "MoE"])
-def test_fresh_rows_meet_the_issue_target(group: str) -> None:
-    _, median, worst = _throughput("fresh", group)
+@pytest.mark.xfail(strict=True, reason="scored once after the fit (2026-12-01). fresh (TensorRT-LLM 1.0 table): "
+                   "22.5 % median, 99 % max overall; Blackwell FP4 24.8 % / 99 %; MoE 27.0 % / 99 % (Llama 4 Scout "
+                   "over-predicted +23 % median, Qwen3-30B on RTX PRO 6000 under-predicted up to -60 %). fresh2 "
+                   "(TensorRT-LLM 0.9 static batches): 22.1 % / 124 % overall, MoE (Mixtral) 38.4 % / 124 %")
+@pytest.mark.parametrize(("split", "group"), [("fresh", "all"), ("fresh", "Blackwell FP4 (B200/GB200)"),
+                                              ("fresh", "MoE"), ("fresh2", "all"), ("fresh2", "MoE")])
+def test_fresh_rows_meet_the_issue_target(split: str, group: str) -> None:
+    _, median, worst = _throughput(split, group)
     assert median <= TARGET_MEDIAN and worst <= TARGET_MAX, (median, worst)
+
+
+@pytest.mark.xfail(strict=True, reason="held-out TTFT (validation + fresh2, 31 points, all at concurrency 1: no "
+                   "published high-concurrency TTFT in the set): 21.6 % median, 64 % max; TPOT has 1 held-out point")
+def test_held_out_ttft_within_20_percent_median() -> None:
+    count, median, _ = _errors(("validation", "fresh2"), "all", ("ttft_ms",))
+    assert count >= 30
+    assert median <= 0.20, median
