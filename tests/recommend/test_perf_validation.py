@@ -1,7 +1,8 @@
-"""Accuracy against published measurements (done-when of the issue: within 25 % median).
+"""Accuracy against published measurements (done-when of the first perf issue: within 25 % median).
 
-Efficiencies were fitted on the even rows of the calibration set only; the odd rows and the whole held-out
-set (other GPUs, FP4, MoE, pipeline parallelism, latency at low concurrency) were not used to fit.
+Since issue #13 the efficiencies are fitted by tools/perf/calibrate.py on the hash-even rows of these files
+(tools.perf.validation.SPLIT_RULE); the sets below therefore mix calibration and validation rows. The split
+and the fresh held-out rows are scored apart in tests/recommend/test_calibration.py.
 """
 
 from __future__ import annotations

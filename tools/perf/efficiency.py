@@ -1,28 +1,45 @@
 """Efficiencies: the fraction of a spec figure real kernels reach. Each constant names where it comes from.
 
-Calibrated on the TensorRT-LLM maximum-throughput table (H100 SXM, FP8) in the validation set, with a held-out
-set from the same document for other GPUs/precisions/models (see tools/perf/validation.py and docs/catalog.md).
+Serving efficiencies (bandwidth, compute, MoE grouped GEMM, step overhead, host cost per sequence) come per
+accelerator generation and compute precision ("hopper/fp8", "blackwell/fp4", ...) from
+`data/serving_efficiencies.json`, which `tools/perf/calibrate.py` writes: it fits them on the calibration split
+of published serving rows only (the split's ids are stored in that file). A generation/precision with too few
+calibration rows (MI300X bf16, TPU, Trainium, ...) gets the "default" set, fitted on the whole calibration split;
+the roofline stays the model for every accelerator. The other constants below carry their own sources.
 """
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
+
+CALIBRATED_PATH = Path(__file__).resolve().parent / "data" / "serving_efficiencies.json"
+# the fields the calibration fits (the others keep the sourced values below)
+SERVING_FIELDS = ("bandwidth", "compute", "moe_half_size", "step_overhead_s", "host_per_sequence_s")
 
 
 class Efficiencies(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     # docs/design.md §5: H200 device copy ~4.3 of 4.8 TB/s = 0.90 is the ceiling; decode kernels (paged attention,
-    # GEMV over many small tensors) reach less. Calibrated value.
+    # GEMV over many small tensors) reach less. Fallback when no calibrated set applies.
     bandwidth: float = Field(0.60, gt=0, le=1)
     # docs/design.md §5: H200 dense bf16 GEMM ~790 of 989 TFLOP/s = 0.80 for large square GEMMs; a serving step mixes
-    # smaller GEMMs, attention and elementwise kernels. Calibrated value.
+    # smaller GEMMs, attention and elementwise kernels. Fallback when no calibrated set applies.
     compute: float = Field(0.45, gt=0, le=1)
+    # Routed-expert (grouped) GEMMs run at `compute` x S / (S + moe_half_size), S = one expert's matrix
+    # (expert_intermediate_size x hidden_size elements): each expert's GEMM is small and carries its own routing,
+    # permutation and tile set-up, so many small experts (Qwen3-30B-A3B: 128 of 768 x 2048) run far from peak
+    # while a few large ones (Mixtral: 8 of 14336 x 4096) come close to a dense GEMM (MegaBlocks, Gale et al.
+    # 2023, §3-5). 0 = priced like dense. serving._grouped_gemm_efficiency.
+    moe_half_size: float = Field(0.0, ge=0)
     # Fixed cost of one engine step (scheduling, sampling, kernel launches not hidden by CUDA graphs), seconds.
-    # Calibrated value.
     step_overhead_s: float = Field(0.001, ge=0)
-    # Host-side cost per running sequence per step (scheduler, sampler, detokeniser) that bounds small models
-    # at large batch; overlapped with the GPU step. Calibrated value.
+    # Host-side cost per running sequence per step (scheduler, sampler, detokeniser), overlapped with the GPU step.
     host_per_sequence_s: float = Field(20e-6, ge=0)
     # Collective bandwidth reached vs the unidirectional link figure (nccl-tests busbw convention). NVIDIA
     # quotes ~0.8 for large all-reduce on NVLink (nccl-tests PERFORMANCE.md busbw discussion).
@@ -38,6 +55,48 @@ class Efficiencies(BaseModel):
     # Fraction of the gradient all-reduce hidden behind the backward pass (bucketed overlap as in PyTorch DDP,
     # Li et al. 2020, "PyTorch Distributed"); assumption.
     gradient_overlap: float = Field(0.7, ge=0, le=1)
+    # True: the serving fields are replaced by the calibrated set of the GPU's generation and precision.
+    # Efficiencies built by hand (tests, the calibration search) keep their own values.
+    per_generation: bool = False
 
 
-DEFAULT_EFFICIENCIES = Efficiencies()
+DEFAULT_EFFICIENCIES = Efficiencies(per_generation=True)
+
+
+def generation(architecture: str) -> str:
+    """Calibration family of a catalogue architecture string: 'Hopper (GH100)' -> 'hopper'.
+
+    Data-centre Blackwell (B200, GB200, B300: sm_100, HBM) and the GB20x parts (RTX PRO 6000, RTX 50: sm_120,
+    GDDR7) have different tensor cores and memory, so they are separate families."""
+    arch = architecture.lower()
+    if arch.startswith("blackwell"):
+        return "blackwell-gb20x" if "(gb20" in arch else "blackwell"  # "B200 in GB200" is data-centre
+    for family in ("hopper", "ampere", "ada", "cdna", "tpu", "trainium", "turing", "volta"):
+        if arch.startswith(family):
+            return family
+    return arch.split(" ")[0] or "unknown"
+
+
+def calibration_key(architecture: str, precision: str) -> str:
+    return f"{generation(architecture)}/{precision}"
+
+
+@lru_cache(maxsize=1)
+def calibrated_sets(path: Path = CALIBRATED_PATH) -> dict[str, dict[str, float]]:
+    """{key: {field: value}} from the calibration output; empty when the file is absent."""
+    if not path.exists():
+        return {}
+    data: dict[str, Any] = json.loads(path.read_text())
+    return {key: dict(entry["constants"]) for key, entry in data["sets"].items()}
+
+
+@lru_cache(maxsize=256)
+def resolve(eff: Efficiencies, architecture: str, precision: str) -> Efficiencies:
+    """The efficiencies a step on this GPU/precision runs at (calibrated set when `eff.per_generation`)."""
+    if not eff.per_generation:
+        return eff
+    sets = calibrated_sets()
+    values = sets.get(calibration_key(architecture, precision)) or sets.get("default")
+    if not values:
+        return eff.model_copy(update={"per_generation": False})
+    return eff.model_copy(update={**{k: values[k] for k in SERVING_FIELDS if k in values}, "per_generation": False})

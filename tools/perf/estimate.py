@@ -146,9 +146,11 @@ def estimate_perf(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
     if result.weight_offload is not None:
         offload = offload_time(result.weight_offload.offloaded_bytes_per_gpu, gpu,
                                host_bandwidth_gbs=request.host_memory_gbs)
-        without = predict_load(serving_setup(result, gpu, shape, efficiencies, headroom), isl, osl, conc, percentile)
-        efficiencies = efficiencies.model_copy(
-            update={"step_overhead_s": efficiencies.step_overhead_s + offload.seconds_per_step})
+        plain = serving_setup(result, gpu, shape, efficiencies, headroom)
+        without = predict_load(plain, isl, osl, conc, percentile)
+        resolved = plain.effective_efficiencies  # the calibrated set, then the host-link read on top
+        efficiencies = resolved.model_copy(
+            update={"step_overhead_s": resolved.step_overhead_s + offload.seconds_per_step})
     setup = serving_setup(result, gpu, shape, efficiencies, headroom)
     point = predict_load(setup, isl, osl, conc, percentile)
     lone = prefill_time_s(setup, isl)
@@ -161,7 +163,7 @@ def estimate_perf(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
     # the phase that takes the longer share of a request decides the bound reported
     decode_share = (osl - 1) * point.tpot_ms
     bound = point.bound if decode_share >= point.ttft_mean_ms else lone.bound
-    eff = setup.efficiencies
+    eff = setup.effective_efficiencies
     return PerfEstimate(
         mode="inference", gpu=gpu.id, num_gpus=setup.num_gpus, compute_precision=setup.compute_precision,
         concurrency=conc, percentile=percentile, ttft_ms=point.ttft_ms, ttft_mean_ms=point.ttft_mean_ms,

@@ -23,7 +23,7 @@ from sizer_agent.tools.catalog.models import Gpu
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.perf.collectives import collective_time_s
-from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
+from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies, resolve
 from sizer_agent.tools.perf.shape import ModelShape
 
 Bound = Literal["compute", "memory", "communication"]
@@ -54,6 +54,11 @@ class ServingSetup(BaseModel):
     @property
     def num_gpus(self) -> int:
         return self.tp * self.pp * self.replicas
+
+    @property
+    def effective_efficiencies(self) -> Efficiencies:
+        """The calibrated set of this GPU generation and precision (tools.perf.efficiency.resolve)."""
+        return resolve(self.efficiencies, self.gpu.architecture, self.compute_precision)
 
     def peak_flops(self, precision: str | None = None) -> float:
         wanted = precision or self.compute_precision
@@ -109,6 +114,14 @@ def _weight_bytes_read(setup: ServingSetup, batch: float) -> float:
     return per_gpu * ((1.0 - expert_share) + expert_share * touched)
 
 
+def _grouped_gemm_efficiency(shape: ModelShape, eff: Efficiencies) -> float:
+    """Routed-expert GEMM efficiency relative to dense: S / (S + moe_half_size), S = one expert's matrix."""
+    if not shape.is_moe or not eff.moe_half_size:
+        return 1.0
+    size = float(shape.expert_intermediate_size * shape.hidden_size)
+    return max(size / (size + eff.moe_half_size), 1e-6)
+
+
 def _attention_flops_per_token(shape: ModelShape, context: float) -> float:
     # QK^T and PV: 2 x 2 x heads x head_dim FLOPs per attended token per layer
     return 4.0 * shape.num_layers * shape.num_attention_heads * shape.head_dim * shape.attention_context(context)
@@ -118,9 +131,13 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
               prefill_len: float) -> StepCost:
     """One engine step on one GPU: `decode_seqs` sequences at mean `context` plus `prefill_tokens` prompt tokens
     (from prompts of `prefill_len`). Per GPU, summed over pipeline stages."""
-    shape, eff, gpu = setup.shape, setup.efficiencies, setup.gpu
+    shape, eff, gpu = setup.shape, setup.effective_efficiencies, setup.gpu
     shard = setup.tp * setup.pp
-    linear = (decode_seqs + prefill_tokens) * 2.0 * shape.params_active / shard
+    # routed experts run as grouped GEMMs (priced apart, Efficiencies.moe_half_size); the rest as dense GEMMs
+    routed = shape.expert_params * shape.experts_per_token / shape.num_experts if shape.is_moe else 0.0
+    expert_linear = (decode_seqs + prefill_tokens) * 2.0 * routed / shard
+    dense_linear = (decode_seqs + prefill_tokens) * 2.0 * (shape.params_active - routed) / shard
+    linear = dense_linear + expert_linear
     # causal prefill: a prompt token attends on average to half the prompt
     attention = (decode_seqs * _attention_flops_per_token(shape, context)
                  + prefill_tokens * _attention_flops_per_token(shape, prefill_len / 2)) / shard
@@ -128,7 +145,8 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
     tokens = decode_seqs + prefill_tokens
     nbytes = _weight_bytes_read(setup, tokens)
     nbytes += (decode_seqs * context + prefill_tokens) * setup.kv_bytes_per_token / setup.pp
-    compute_s = (linear / (setup.peak_flops() * setup.linear_fill)
+    compute_s = ((dense_linear + expert_linear / _grouped_gemm_efficiency(shape, eff))
+                 / (setup.peak_flops() * setup.linear_fill)
                  + attention / (setup.peak_flops(setup.attention_precision) * setup.attention_fill)) / eff.compute
     memory_s = nbytes / (gpu.bandwidth_bytes_s * eff.bandwidth)
     # two all-reduces per layer (after attention and after the MLP), each of tokens x hidden activations
@@ -220,11 +238,13 @@ def predict_load(setup: ServingSetup, input_len: int, output_len: int, concurren
     queued = max(0, per_replica - batch)  # requests beyond capacity wait for a whole request to finish
     queue_s = queued / batch * e2e_guess if queued else 0.0
     ttft_p = ttft_mean + wait_p + queue_s
+    # closed loop, concurrency C over B running slots: by Little's law each request first waits
+    # (C - B) / B whole requests (queue_s) before a slot frees; the mean TTFT includes that wait
     e2e = ttft_mean + wait_mean + queue_s + (output_len - 1) * tpot_s
     # saturated queue: throughput is the decode rate; closed loop: each client waits for its whole request
     rate = batch / tpot_s * setup.replicas if offline else per_replica * output_len / e2e * setup.replicas
     return LoadPoint.model_construct(concurrency=concurrency, running_batch=batch, ttft_ms=ttft_p * 1e3,
-                     ttft_mean_ms=(ttft_mean + wait_mean) * 1e3, tpot_ms=tpot_s * 1e3, e2e_ms=e2e * 1e3,
+                     ttft_mean_ms=(ttft_mean + wait_mean + queue_s) * 1e3, tpot_ms=tpot_s * 1e3, e2e_ms=e2e * 1e3,
                      output_tokens_per_s=rate, output_tokens_per_s_per_gpu=rate / setup.num_gpus,
                      bound=step.bound, prefill_utilisation=rho)
 
