@@ -163,3 +163,31 @@ def test_everyday_sentences_give_no_value_of_that_kind(text: str, absent: tuple[
 def test_a_size_next_to_a_precision_word_is_still_the_data() -> None:
     found = values("full fine-tune of Qwen2.5 7B (all weights, bf16) on 15 GB of tickets (~1.2 GB). seq len 8192")
     assert found["dataset_size_bytes"] == 15_000_000_000
+
+
+# -- a precision said as an option or under a condition is offered, never recorded ------------------------------
+
+@pytest.mark.parametrize(("text", "offered"), [
+    ("On servira Qwen2.5 14B en FP8 ou en INT8, on hésite encore.", ("fp8", "int8")),
+    ("Mistral 7B, peut-être en 4 bits si la carte est trop petite.", ("int4",)),
+    ("We want BF16 unless memory is short, then AWQ.", ("bf16", "int4")),
+    ("Phi-4 in GGUF Q8 if the laptop copes, otherwise Q4_K_M", ("int8", "int4")),
+])
+def test_a_hedged_precision_is_offered_not_recorded(text: str, offered: tuple[str, ...]) -> None:
+    parsed = parse_message(text)
+    assert "precision" not in parsed.values
+    assert parsed.suggestions.get("precision") == offered
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Serve Qwen3 8B in FP8 on one L4, 10 users", "fp8"),
+    ("le modèle est publié en bf16, on le servira en FP8", "fp8"),
+    ("Fine-tune with paged AdamW 8-bit on the bf16 weights", "bf16"),  # the optimizer's 8-bit is not int8
+])
+def test_a_chosen_precision_is_still_recorded(text: str, expected: str) -> None:
+    assert values(text).get("precision") == expected
+
+
+def test_two_precisions_stated_alike_are_a_doubt() -> None:
+    parsed = parse_message("On a testé en AWQ mais on veut le servir en FP16.")
+    assert "precision" not in parsed.values and parsed.doubts == {"precision": ("int4", "fp16")}

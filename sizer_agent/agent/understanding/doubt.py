@@ -22,9 +22,11 @@ from typing import Any
 from sizer_agent.agent.understanding.rules import SUGGEST, Reading, Rule
 from sizer_agent.agent.understanding.text import Message
 
+# The precision is here since its rule claims only the formats it weighed and set aside (a source or KV-cache
+# format): two formats named alike ("testé en AWQ… servir en FP16") are a question, not the first one's value.
 # The model is not here: its rule already weighs two named models ("first thought of 405B, we'll go with
 # 70B") and asks when it cannot choose (models.py).
-DOUBTED_FIELDS = frozenset({"framework", "gpu_preference", "budget_eur"})
+DOUBTED_FIELDS = frozenset({"framework", "gpu_preference", "budget_eur", "precision"})
 _CATCH_ALL = frozenset({"other"})  # "another engine": no candidate of its own
 
 

@@ -108,14 +108,25 @@ _QLORA = re.compile(words(r"q-?lora"))
 _SOURCE_NEAR = re.compile(r"\b(?:base|source|original\w*|d'origine|publie\w*|published|native|natif|natives"
                           r"|checkpoint|from|depuis|de base)\b")
 _KV_NEAR = re.compile(r"\b(?:kv|cache)\b")
+# A precision said as an option or under a condition ("éventuellement en 4 bits si ça tient sur une carte",
+# "BF16 if the hardware allows, otherwise FP8", "FP8 or 4-bit"): a possibility, not the customer's choice.
+_HEDGE_BEFORE = re.compile(
+    words(r"eventuellement", r"peut-etre", r"maybe", r"perhaps", r"possibly", r"whether", r"si possible",
+          r"if possible", r"si besoin", r"if needed") + r"\W+(?:\w+\W+){0,3}$"
+    "|" + words(r"ou", r"or", r"otherwise", r"sinon", r"either", r"soit") + r"\W+(?:\w+\W+)?$")
+_HEDGE_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"si", r"if", r"unless", r"sauf si", r"ou", r"or",
+                                                                  r"otherwise", r"sinon"))
 _TARGET_BEFORE = re.compile(r"(?:\ben|\bin|\bto|\binto|\bvers|\bcible|\btarget\w*|\bquanti[sz]\w*|\bquantifi\w*"
                             r"|\bserv\w*|\bdeploy\w*|\bdeploie\w*|\bheberg\w*|\brun\w*|\btourner)\W*$")
 
 
-def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) -> list[tuple[int, int, int, str]]:
-    """(-score, start, end, value) of each precision named and not negated."""
+Mention = tuple[int, int, int, int, str]
+
+
+def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) -> list[Mention]:
+    """(hedged, -score, start, end, value) of each precision named and not negated."""
     taken: list[tuple[int, int]] = []
-    mentions: list[tuple[int, int, int, str]] = []
+    mentions: list[Mention] = []
     for pattern, value in table:
         for m in pattern.finditer(message.text):
             if any(a < m.end() and m.start() < b for a, b in taken) or message.negated(m.start()):
@@ -130,18 +141,30 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
                 score -= 1
             if _KV_NEAR.search(before[-12:]) or _KV_NEAR.search(after[:10]):
                 score -= 2
-            mentions.append((-score, m.start(), m.end(), value))
+            # a hedged one ranks below any stated one and is left unclaimed: a second one named makes it a doubt
+            hedged = int(bool(_HEDGE_BEFORE.search(before) or _HEDGE_AFTER.match(message.text, m.end())))
+            mentions.append((hedged, -score, m.start(), m.end(), value))
     return mentions
 
 
 def find_precision(message: Message) -> Iterator[Found]:
     mentions = _mentions(message, _COMPILED_PRECISIONS)
     if not mentions:
-        mentions = [(score, start, end, "nf4" if value == "int4" and _QLORA.search(message.text) else value)
-                    for score, start, end, value in _mentions(message, _COMPILED_WIDTHS)]
-    if mentions:
-        _, start, end, value = min(mentions)
-        yield Found("precision", value, start, end)
+        mentions = [(hedged, score, start, end, "nf4" if value == "int4" and _QLORA.search(message.text) else value)
+                    for hedged, score, start, end, value in _mentions(message, _COMPILED_WIDTHS)]
+    if not mentions:
+        return
+    hedged, best, start, end, value = min(mentions)
+    if hedged or (any(m[0] for m in mentions) and len({m[4] for m in mentions}) > 1):
+        # an option among others ("BF16 unless memory is short, then AWQ", "maybe 4-bit if it fits"): the
+        # customer has not chosen; the formats are offered, none recorded
+        offered = tuple(dict.fromkeys(v for _, _, _, _, v in sorted(mentions, key=lambda m: m[2])))
+        yield Found("suggest:precision", offered, start, end, claim=False)
+        return
+    yield Found("precision", value, start, end)
+    for other_hedged, score, a, b, other in mentions:
+        if not other_hedged and score > best:
+            yield Found("precision", other, a, b)  # the source or KV format, weighed and set aside: claimed
 
 
 PRECISION = Rule(
@@ -157,6 +180,9 @@ PRECISION = Rule(
         ("4-bit NF4 via bitsandbytes", {"precision": "nf4"}),
         ("served in 4-bit", {"precision": "int4"}),
         ("half precision", {"precision": "fp16"}),
+        ("peut-être en 8 bits si la carte est trop juste", {}),
+        ("GGUF Q4 if it fits, otherwise Q8", {}),
+        ("on the bf16 base, quantized to FP8 for serving", {"precision": "fp8"}),
     ),
     doc="weight precision; the target format wins over the source one and over the KV-cache format",
 )

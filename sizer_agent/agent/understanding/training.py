@@ -14,7 +14,8 @@ OPTIMIZER = choice_rule(
     "optimizer", "optimizer",
     (
         # before precision: "AdamW 8 bits" is an optimizer, not a weight format
-        (r"(?<![\w])(?:adam\w*\s*(?:en\s*)?8[- ]?bits?|adam8bit|8[- ]?bits? adam\w*|paged[ _]adam\w*|bnb adam\w*"
+        (r"(?<![\w])(?:adam\w*\s*(?:en\s*)?8[- ]?bits?|adam8bit|8[- ]?bits? adam\w*"
+         r"|(?:paged[ _]|bnb )adam\w*(?:\s*8[- ]?bits?)?"
          r"|adamw_8bit|adamw_bnb_8bit)(?![\w])", "adamw_8bit"),
         (words(r"adafactor"), "adafactor"),
         (r"(?<![\w])(?:sgd\s*(?:avec|with|\+)\s*(?:du\s+)?momentum|sgd-?m|nesterov)(?![\w])", "sgd_momentum"),
@@ -22,7 +23,8 @@ OPTIMIZER = choice_rule(
         (words(r"adamw?", r"adam_w", r"adamw_torch\w*"), "adamw"),
     ),
     examples=(("AdamW 8 bits", {"optimizer": "adamw_8bit"}), ("SGD with momentum", {"optimizer": "sgd_momentum"}),
-              ("optimiseur AdamW", {"optimizer": "adamw"})),
+              ("optimiseur AdamW", {"optimizer": "adamw"}),
+              ("optimizer: paged AdamW 8-bit", {"optimizer": "adamw_8bit"})),
 )
 
 _EVERY = r"(?:every|toutes les|tous les|chaque|each|all)"
