@@ -33,6 +33,11 @@ def values(text: str) -> dict[str, Any]:
     # the corrected figure said without its cue: nothing, the interview asks
     ("contexte 32k... non, 16k suffira", "context_len", None),
     ("a 64k window — sorry, 8k", "context_len", None),
+    # a second thought after an ellipsis, on the next line or after "actually"/"well,"
+    ("Power: 2 kW on that circuit... actually the electrician says 3 kW max", "power_limit_w", 3000.0),
+    ("contexte de 8k...\npardon, 16k de contexte", "context_len", 16384),
+    ("around 30 users at once... well, 45 concurrent users at peak", "concurrency", 45),
+    ("Budget 20k€... hmm, 25k€ with the support contract", "budget_eur", 25000.0),
 ])
 def test_a_correction_within_the_message_is_never_read_as_the_first_value(text: str, field: str,
                                                                          expected: object) -> None:
