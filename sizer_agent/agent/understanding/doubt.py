@@ -70,6 +70,10 @@ def second_reading(message: Message, reading: Reading, rules: Iterable[Rule]) ->
                 continue
             others.setdefault(item.field, []).append(item.value)
     doubts = {name: Doubt(name, (reading.findings[name].value, *values)) for name, values in others.items()}
+    for name, offered in reading.suggestions.items():
+        # a rule that saw only options for a field ("FP8 ou INT8", "budget 8-10 k€") recorded none: offered too
+        if name in DOUBTED_FIELDS and name not in reading.findings and name not in doubts and offered:
+            doubts[name] = Doubt(name, tuple(offered))
     budget = reading.findings.get("budget_eur")
     if budget is not None and _year(budget.value) and not _currency(budget.words):
         # "Budget 2026": a year, not an amount; the amounts named elsewhere, if any, are offered instead

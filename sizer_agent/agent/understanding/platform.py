@@ -209,6 +209,28 @@ _EURO = r"(?:€|euros?|eur)(?![a-z])"
 _MONEY_SCALE = r"(k|m|millions?)?(?![a-z])"  # "25k€", "1,2 M€"; not the k of "400 kW"
 
 
+# a range ("Budget 8-10 k€", "€60k to €70k") names no one amount: both ends are offered, none recorded
+_RANGE_LOW = re.compile(rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?:-|a|to|et|and)[ \t]*(?:€[ \t]*)?$")
+_RANGE_HIGH = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:-|a|to)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*{_MONEY_SCALE}")
+
+
+def _budget_range(message: Message, m: re.Match[str]) -> tuple[float, float, int, int] | None:
+    """(low, high, start, end) when the amount `m` read is one end of a range."""
+    text = message.text
+    low = _RANGE_LOW.search(text[max(0, m.start(1) - 30):m.start(1)])
+    if low:
+        a = numbers.money(low.group(1), (low.group(2) or m.group(2) or "")[:1], message.lang)
+        b = numbers.money(m.group(1), (m.group(2) or "")[:1], message.lang)
+        start = m.start(1) - len(low.group(0))
+        return (a, b, start, m.end()) if a and b and a < b else None
+    high = _RANGE_HIGH.match(text, m.end(2) if m.group(2) else m.end(1))
+    if high:
+        a = numbers.money(m.group(1), (m.group(2) or high.group(2) or "")[:1], message.lang)
+        b = numbers.money(high.group(1), (high.group(2) or "")[:1], message.lang)
+        return (a, b, m.start(), high.end()) if a and b and a < b else None
+    return None
+
+
 def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
@@ -234,6 +256,11 @@ def find_budget(message: Message) -> Iterator[Found]:
             if pattern is patterns[0] and not (m.group(2) or re.search(_EURO, m.group(0)) or int(
                     numbers.read_number(m.group(1), message.lang, whole=True) or 0) >= 1000):
                 continue  # "budget: 3 GPUs" is not an amount
+            span = _budget_range(message, m)
+            if span:
+                low, high, start, end = span
+                yield Found("suggest:budget_eur", (low, high), start, end)
+                return
             value = numbers.money(m.group(1), (m.group(2) or "")[:1], message.lang)
             if value:
                 yield Found("budget_eur", value, m.start(), m.end())
@@ -250,7 +277,9 @@ BUDGET = Rule(
               ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
               ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
-              ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0})),
+              ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0}),
+              ("budget entre 20 et 30 k€", {}), ("Budget: 45-55k€", {}), ("budget €120k to €150k", {}),
+              ("budget 2-3 GPU, 40 k€", {"budget_eur": 40000.0})),
 )
 
 _PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit
