@@ -285,15 +285,29 @@ BUDGET = Rule(
 _PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit
 # a number that is a card's name is no figure: "RTX 5090 w/ 32 GB" is "with", "GeForce 4090 W" a typo
 _CARD_BEFORE = re.compile(r"(?:rtx|gtx|geforce|quadro|radeon|rx|pro|arc)\s*$")
+# "2 racks available, 20 kW per rack": a limit per rack when several racks are named is no one figure
+_PER_RACK_AFTER = re.compile(r"\s*(?:par|per|each|chacune?|/|in each|dans chaque)\s*(?:rack|baie|armoire|cabinet)s?\b")
+_SEVERAL_RACKS = re.compile(r"(?<![\w.,])(?:(?:[2-9]|\d{2,})|two|three|four|deux|trois|quatre)\s*(?:x\s*)?"
+                            r"(?:racks?|baies?|armoires?|cabinets?)\b")
+
+
+def _power(m: re.Match[str], msg: Message) -> float | None:
+    if _PER_CARD.search(msg.text[max(0, m.start() - 15):m.start()]) or _CARD_BEFORE.search(
+            msg.text[max(0, m.start() - 10):m.start()]):
+        return None
+    if _PER_RACK_AFTER.match(msg.text, m.end()) and _SEVERAL_RACKS.search(msg.text):
+        return None
+    return numbers.watts(m.group(1), m.group(2), msg.lang)
+
+
 POWER = pattern_rule(
     "power-limit", "power_limit_w",
     rf"({NUM})\s*(kw|w|watts?|kilowatts?)(?![\w/])(?!\s*(?:par|per|each|chacune?|/)\s*(?:gpu|carte|card))",
-    lambda m, msg: None if (_PER_CARD.search(msg.text[max(0, m.start() - 15):m.start()])
-                            or _CARD_BEFORE.search(msg.text[max(0, m.start() - 10):m.start()]))
-    else numbers.watts(m.group(1), m.group(2), msg.lang),
+    _power,
     examples=(("3 kW max", {"power_limit_w": 3000.0}), ("1,6 kW", {"power_limit_w": 1600.0}),
               ("700 W per GPU", {}), ("a 5090 w/ ollama", {}), ("RTX 4090 w/ 24 GB", {}),
-              ("GeForce 5080 W", {}), ("1200 W max, prise standard", {"power_limit_w": 1200.0})),
+              ("GeForce 5080 W", {}), ("1200 W max, prise standard", {"power_limit_w": 1200.0}),
+              ("trois baies, 12 kW par baie", {}), ("one rack with 15 kW per rack", {"power_limit_w": 15000.0})),
 )
 
 RACK_UNITS = pattern_rule(
