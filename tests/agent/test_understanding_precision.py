@@ -196,3 +196,12 @@ def test_a_chosen_precision_is_still_recorded(text: str, expected: str) -> None:
 def test_two_precisions_stated_alike_are_a_doubt() -> None:
     parsed = parse_message("On a testé en AWQ mais on veut le servir en FP16.")
     assert "precision" not in parsed.values and parsed.doubts == {"precision": ("int4", "fp16")}
+
+
+@pytest.mark.parametrize("text", [
+    "Agence de 15 personnes : on veut traduire 20 000 documents chaque nuit en batch avec Qwen2.5 32B.",
+    "We're a 9-person studio; nightly batch job captioning 50k images with Qwen2.5 7B.",
+])
+def test_a_company_size_in_a_batch_brief_is_no_head_count(text: str) -> None:
+    parsed = values(text)
+    assert parsed.get("use_case") == "batch_inference" and "head_count" not in parsed

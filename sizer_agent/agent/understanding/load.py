@@ -102,6 +102,16 @@ _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|
                          r"|joueurs|citizens|citoyens|members|adherents|public|usagers|shoppers|acheteurs|guests)(?![\w])")
 
 
+_ONE_OF = re.compile(r"\s+(?:de|d'|des|of|parmi|among)\s*(?:nos|ses|leurs|mes|vos|our|their|his|her|my|your|the|les|ces"
+                     r"|these|those)\b")
+# "en même temps, sur nos 200 collaborateurs", "at once, out of our 240 lawyers": after the cue, a figure
+# introduced as the whole is the population the peak comes from, never the peak
+_OUT_OF = re.compile(r"\W*(?:\w+\W+){0,2}?(?:sur|out of|parmi|among|of|from)\s+(?:(?:nos|our|les|the|leurs|their|ses"
+                     r"|its|un total de|a total of)\s+)?$")
+# "20-30 users most of the day, peaking at 70": a range is a load, never a head count
+_RANGE_BEFORE = re.compile(r"\d\s*(?:-|a|to|ou|or)\s*$")
+
+
 def _value(m: re.Match[str], message: Message) -> int | None:
     if m.group(3):
         return 1
@@ -114,6 +124,8 @@ def _counts(message: Message, start: int, end: int) -> list[tuple[int, int, int]
     for m in _COUNT_RE.finditer(message.text, start, end):
         if m.group(3) and not _PERSON_AFTER.match(message.text[m.end():m.end() + 40]):
             continue  # "un" / "one" counts only when a person noun follows ("un seul utilisateur")
+        if m.group(3) and _ONE_OF.match(message.text, m.end()):
+            continue  # "un de nos clients", "one of our users": one person among many, no count
         if _RATE.match(message.text, m.end()) or _DATA_BEFORE.search(message.text[max(0, m.start() - 30):m.start()]):
             continue
         value = _value(m, message)
@@ -155,6 +167,8 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]]) -> l
             out.append((start, cue.end(), value))
             continue
         after = _counts(message, cue.end(), min(len(text), cue.end() + 60))
+        if after and _OUT_OF.search(text, cue.end(), after[0][0]):
+            continue
         if after and (not _BOTH.fullmatch(cue.group(0)) or _NOUN_AFTER.match(text, after[0][1])):
             start, end, value = after[0]  # "au pic, 80 requêtes", "simultanément, soit 225 personnes"
             out.append((cue.start(), end, value))
@@ -222,6 +236,7 @@ def find_load(message: Message) -> Iterator[Found]:
         # 60"): the concurrency is the peak, the largest
         start, end, value = max(peak, key=lambda p: (p[2], -p[0]))
         yield Found("concurrency", value, start, end)
+        users = [u for u in users if not _RANGE_BEFORE.search(message.text, max(0, u[0] - 8), u[0])]
         others = [f for f in sorted(population + users) if f[2] != value or population]
         if others:
             start, end, value = others[0]
@@ -287,6 +302,10 @@ LOAD = Rule(
         ("D'habitude 10 requêtes en parallèle, avec des pics à 40 le lundi", {"concurrency": 40}),
         ("usually 8 users at once, up to 25 at the same time during exams", {"concurrency": 25}),
         ("Entre 40 et 60 utilisateurs simultanés selon les jours", {"concurrency": 60}),
+        ("une vingtaine en même temps, sur nos 400 salariés", {"concurrency": 20, "head_count": 400}),
+        ("several at once, out of our 90 engineers", {"head_count": 90}),
+        ("un chatbot pour un de nos clients", {}), ("one of our users asked for it", {}),
+        ("10-15 users during the day, peaking at 40", {"concurrency": 40}),
     ),
     doc="peak concurrency and head count, kept apart",
 )

@@ -25,6 +25,7 @@ MAX_CHARS = 20_000  # a pasted brief is a few thousand characters; beyond this t
 ANSWER_RULE = "answer-to-question"  # the rule name of a value read as a bare answer to the open question
 _SOFT_FIELDS = frozenset({"use_case", "deployment", "rendering_cad", "ecc_required"})
 _TRAINING = frozenset({"finetune_full", "finetune_lora", "finetune_qlora", "pretraining"})
+_NO_USERS = _TRAINING | {"batch_inference"}
 _CUSTOMER_MAX_WORDS = 8  # a longer message that names no customer is not a customer's name
 _GREETING = re.compile(r"\W*(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|good (?:morning|afternoon|evening)|merci"
                        r"|thanks|thank you|ok|okay)\W*(?:(?:a )?(?:tous|toutes|all|team|l'equipe|there))?\W*")
@@ -65,9 +66,10 @@ def parse_message(
         reading.findings.pop(name, None)
         if doubt.candidates:
             reading.suggestions[name] = tuple(shown(value) for value in doubt.candidates)
-    if reading.values.get("use_case") in _TRAINING:
+    if reading.values.get("use_case") in _NO_USERS:
         # head_count is the people who will use the model; a team that trains it ("a 3-person startup
-        # fine-tuning CodeLlama") gives a company size, not users
+        # fine-tuning CodeLlama") or runs a nightly batch ("a 12-person agency translating documents
+        # overnight") gives a company size, not users
         reading.findings.pop("head_count", None)
     findings = {name: _shifted(f, offset) for name, f in reading.findings.items()}
     values: dict[str, Any] = {name: f.value for name, f in findings.items()}
