@@ -36,7 +36,7 @@ _GLUE = rf"[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}(?:[dl]['’])?"
 NAME = rf"(?<![\w])(?P<name>{_WORD}(?:{_GLUE}{_WORD}){{0,5}})"
 # inside brackets a name may also hold "for"/"pour": "(Carver Institute for Computational Linguistics)"
 PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+){_WORD}){{0,6}})"
-_LEGAL = (r"(?:SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|PLC|plc|BV|NV|SpA"
+_LEGAL = (r"(?:SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
 # Nouns for an organisation, written lowercase before its name ("la société Dupont", "our client Acme").
@@ -90,8 +90,19 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # takes the rest of its line; it starts the line or follows a dash ("CR 03/04 — client : Papeteries …")
     r"(?m)(?:^[ \t]*(?:[-•*|][ \t]*)?|[ \t][–—|][ \t]+)" + _I + r"client(?: final)?|customer|end customer"
     r"|soci[ée]t[ée]|entreprise|company|organisation|organization|compte|account|cust|clt"
-    r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project)[ \t]*(?::|\|)[ \t]*"
+    r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project"
+    # a tender names its buyer: "Contracting Authority: …", "Pouvoir adjudicateur : …"
+    r"|contracting authority|awarding authority|pouvoir adjudicateur|acheteur public|ma[îi]tre d'ouvrage"
+    r"|donneur d'ordres?)[ \t]*(?::|\|)[ \t]*"
     r"(?P<name>[^\n(:|]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*\|?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
+    # "From: Lena Hoffmann (Orbis Reinsurance)", "De : Marc Roy (Ciments Durand)": a forwarded sender's
+    # organisation, in brackets after their name
+    r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*(?:[^\n(<@]{1,40}?)\(\s*" + PAREN_NAME
+    + r"\s*\)",
+    # "this is Raj from Quantix Analytics", "c'est Marie de chez Ombelle": the writer, then the organisation
+    _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle))[ \t]+"
+    rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?,?[ \t]+" + _I + r"from|de chez|chez|with|at)[ \t]+"
+    + _THE + NAME,
     # "Objet : Dimensionnement serveur IA – Boulangeries Martin", "Subject: GPU sizing for Harlow Legal"
     r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n]*?(?:[ \t][–—-][ \t]+|[ \t](?i:for|pour)[ \t]+)"
     + NAME + r"[ \t]*$",
@@ -138,6 +149,7 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:at|aux?|[àa] la|[àa] l'))[ \t]*" + NAME,
 ))
 _LOOSE = INTRODUCERS[-1]
+_IN_BRACKETS = next(p for p in INTRODUCERS if p.pattern.endswith(r"\(\s*" + PAREN_NAME + r"\s*[),]"))
 _LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée]e?s?|h[ée]berg[ée]e?s?|meet|see you|live"
                       r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
 # introducers whose names need two words ("at Lyon" is a place)
@@ -302,6 +314,9 @@ def _stop_word(word: str, first: bool) -> bool:
     return not (folded in _TAIL_OK or (word.islower() and re.fullmatch(_PARTICLE, word)))
 
 
+_GENERIC_ALONE = re.compile(rf"(?:{_ORG_FIRST}|{_ORG_LAST}|Client|Customer|Company|Soci[ée]t[ée]|Entreprise)")
+
+
 def clean_name(raw: str) -> str | None:
     """Trim trailing particles and punctuation; None when what is left is not a name."""
     words = raw.strip(" .,;:!?'’\"").split()
@@ -320,6 +335,8 @@ def clean_name(raw: str) -> str | None:
         return None
     if not re.match(rf"[{_UPPER}0-9]|[a-z]+[{_UPPER}]", name):
         return None
+    if _GENERIC_ALONE.fullmatch(name):
+        return None  # "– Région", "Groupe": the kind of organisation, not which one
     return name
 
 
@@ -327,6 +344,37 @@ def _institution(original: str, end: int) -> str | None:
     """'Language Technologies Lab at Eastbrook University': the institution a sub-unit belongs to."""
     m = re.match(rf"(?:[ \t]+(?:at|of|de|du|d')|,)[ \t]*{NAME}", original[end:])
     return clean_name(m.group("name")) if m else None
+
+
+# "a segmentation network (nnU-Net)", "un modèle maison (Atlas)": the bracket names the thing just said
+_TECH_NOUN_BEFORE = re.compile(r"(?i)(?:network|r[ée]seau|model|mod[èe]le|architecture|tool|outil|framework|library"
+                               r"|librairie|biblioth[èe]que|pipeline|method|m[ée]thode|algorithm|algorithme|app"
+                               r"|application|software|logiciel|platform|plateforme|product|produit|engine|moteur)"
+                               r"\w*[ \t]*\([ \t]*$")
+_ACRONYM = re.compile(rf"[{_UPPER}]{{2,6}}")
+
+
+def _initials(words: str) -> str:
+    return plain("".join(w[0] for w in re.split(r"[ \t'’-]+", words) if w and w[0].isupper()))
+
+
+def _expanded(original: str, start: int, name: str) -> tuple[int, str]:
+    """'Groupe Hospitalier Sud-Ouest (GHSO)', 'Leiden University Medical Center (LUMC)': an acronym in brackets
+    whose letters are the initials of the capitalised words before it stands for them; the full name is the
+    one the customer is known by."""
+    if not _ACRONYM.fullmatch(name):
+        return start, name
+    window = max(0, start - 120)
+    before = re.search(rf"{NAME}[ \t]*\([ \t]*$", original[window:start])
+    if before is None:
+        return start, name
+    full = before.group("name")
+    words = full.split()
+    for first in range(len(words)):  # the longest run of words, ending at the bracket, that spells it
+        tail = " ".join(words[first:])
+        if _initials(tail) == plain(name) and (cleaned := clean_name(tail)):
+            return window + before.start("name") + full.index(tail), cleaned
+    return start, name
 
 
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
@@ -339,9 +387,12 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
+            if pattern is _IN_BRACKETS and _TECH_NOUN_BEFORE.search(body, max(0, m.start("name") - 40),
+                                                                    m.start("name")):
+                continue
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
-            yield m.start("name"), name
+            yield _expanded(body, m.start("name"), name)
     for pattern in (_ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME):
         for m in pattern.finditer(body):
             end = m.end("legal") if pattern is _LEGAL_NAME else m.end("name")
@@ -485,6 +536,17 @@ CUSTOMER = Rule(
         ("Team: TBD", {}), ("Client : à définir", {}), ("Besoin pour Noël : un serveur", {}),
         ("We're based at Harwell Campus in Oxfordshire.", {}), ("nous sommes installés à la Défense Ouest", {}),
         ("Per our call: Qwen3 30B.\nBest,\nInes Carvalho\nLisbon Data Works", {"customer": "Lisbon Data Works"}),
+        # an acronym in brackets stands for the words before it; a writer's first name is not the customer
+        ("Centre Hospitalier Universitaire de Brest (CHUB) : 40 radiologues",
+         {"customer": "Centre Hospitalier Universitaire de Brest"}),
+        ("We are Northfield Water Authority (NWA), utilities.", {"customer": "Northfield Water Authority"}),
+        ("Hi, this is Priya from Lattice Freight. We need a chatbot", {"customer": "Lattice Freight"}),
+        ("Bonjour, c'est Hugo de chez Brasserie Kerlann.", {"customer": "Brasserie Kerlann"}),
+        ("Contracting Authority: Kestrel Valley Water Board\nLot 2", {"customer": "Kestrel Valley Water Board"}),
+        ("FW: quote\nFrom: Omar Haddad (Verdant Shipping)\n> We need 4 GPUs", {"customer": "Verdant Shipping"}),
+        ("Objet : plateforme IA – Métropole", {}),
+        ("our startup trains a vision model (VisionCore) for drones", {}),
+        ("Mills & Carter LLP wants an assistant", {"customer": "Mills & Carter LLP"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )
