@@ -9,7 +9,7 @@ from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.gpus import COMPARISON
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
-from sizer_agent.agent.understanding.text import Message, plain, words
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds, words
 
 # "server" is a machine, except the software kind: "inference server", "serveur vLLM", "API server".
 # ("un serveur d'inférence" is a machine one buys — "budget … pour un serveur d'inférence", "un serveur
@@ -68,6 +68,18 @@ def _conflict(text: str, mentions: list[tuple[int, int, str]]) -> bool:
     return False
 
 
+_OPEN_CHOICE = re.compile(r"\b(?:peu importe|n'importe|qu'importe|either (?:way|is fine|works)|doesn't matter"
+                          r"|does not matter|no preference|pas de preference|indifferent\w*|whichever)\b")
+_OR_BEFORE = re.compile(r"\b(?:ou|or)\b")
+_QUESTION_AFTER = re.compile(r"[^.!?\n]*\?")
+
+
+def _asked_alternative(text: str, start: int, end: int) -> bool:
+    """'Will two cards do, or do I need cloud credits?': the place is the other branch of a question."""
+    sentence_start, _ = sentence_bounds(text, start)
+    return bool(_OR_BEFORE.search(text, sentence_start, start) and _QUESTION_AFTER.match(text, end))
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -84,6 +96,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
             mentions.append((m.start(), m.end(), value))
     if mentions and _conflict(message.text, mentions):
         return  # "louer (Scaleway) ou acheter une tour ?", "(a) on-prem, (b) rent": the interview asks
+    # "serveurs chez nous ou location, peu importe", "…or do I need cloud credits?": a place left open, or
+    # one asked about as an alternative, is not chosen
+    mentions = [m for m in mentions if not _OPEN_CHOICE.search(message.text, *sentence_bounds(message.text, m[0]))
+                and not _asked_alternative(message.text, m[0], m[1])]
     if mentions:
         start, end, value = min(mentions)
         yield Found("deployment", value, start, end)
@@ -124,7 +140,9 @@ DEPLOYMENT = Rule(
               ("un serveur rackable", {"deployment": "server"}), ("a rack-mounted box", {"deployment": "server"}),
               ("two RTX PRO 6000 Server Edition cards", {}), ("une RTX PRO 6000 Blackwell édition Workstation", {}),
               ("one RTX PRO 6000 Blackwell (workstation edition)", {}), ("we are pricing GB200 NVL72 racks", {}),
-              ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"})),
+              ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"}),
+              ("sur site ou dans le cloud, peu importe", {}),
+              ("is one card enough, or should we rent cloud GPUs?", {})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
