@@ -89,7 +89,8 @@ _NOUN_AFTER = re.compile(rf"\s*(?:d'|de\s+|of\s+)?(?:\w+\s+){{0,2}}?(?:{_USERS}|
 
 
 _MORE = re.compile(rf"[^\d]{{0,25}}?(?<![\w])(?:up to|jusqu'a|voire|or even|maybe|perhaps|peut-etre|as many as"
-                   rf"|sometimes|parfois)\s+{_COUNT}(?!\s*(?:\w+\s+)?(?:{_POPULATION}|registered|inscrits|enrolled"
+                   rf"|sometimes|parfois|maximum|max|au maximum|au plus|at most|tops)\s+"
+                   rf"{_COUNT}(?!\s*(?:\w+\s+)?(?:{_POPULATION}|registered|inscrits|enrolled"
                    rf"|total|au total|in total))")
 
 
@@ -206,6 +207,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
         # "peaking at 60", "peaks of 45 at month end", "avec des pics à 40": the figure after its peak
         rf"(?<![\w])(?:peak(?:ing|s)?|pics?|pointes?)\s+(?:at|of|to|a|de|jusqu'a)\s+{_ABOUT}{_COUNT}",
+        # "the peak is 90", "le pic est de 40", "peak: 120": the figure said of the peak
+        rf"(?<![\w])(?:the peak|le pic|la pointe|peak)\s*(?:is|was|will be|est|sera|:|=)\s*(?:de\s+|d')?"
+        rf"{_ABOUT}{_COUNT}",
     ))
     users = _figures(message, (rf"{_COUNT}\s*{_FILLER}{_USERS}", rf"{_USERS}\s*:\s*{_ABOUT}{_COUNT}"))
     users = [u for u in users if not any(p[0] <= u[0] < p[1] for p in population)]  # "300 users potentiels"
@@ -306,6 +310,8 @@ LOAD = Rule(
         ("several at once, out of our 90 engineers", {"head_count": 90}),
         ("un chatbot pour un de nos clients", {}), ("one of our users asked for it", {}),
         ("10-15 users during the day, peaking at 40", {"concurrency": 40}),
+        ("30 users at once on average, the peak is 55", {"concurrency": 55}),
+        ("cinq ou six en même temps, maximum huit", {"concurrency": 8}),
     ),
     doc="peak concurrency and head count, kept apart",
 )

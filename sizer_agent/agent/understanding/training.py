@@ -18,13 +18,17 @@ OPTIMIZER = choice_rule(
          r"|(?:paged[ _]|bnb )adam\w*(?:\s*8[- ]?bits?)?"
          r"|adamw_8bit|adamw_bnb_8bit)(?![\w])", "adamw_8bit"),
         (words(r"adafactor"), "adafactor"),
-        (r"(?<![\w])(?:sgd\s*(?:avec|with|\+)\s*(?:du\s+)?momentum|sgd-?m|nesterov)(?![\w])", "sgd_momentum"),
+        # "SGD w/ momentum 0.9", "SGD (momentum 0.937)", "SGD, momentum 0.9": a momentum said with SGD
+        (r"(?<![\w])(?:sgd\s*(?:avec|with|w/|\+|\(|,)\s*(?:du\s+|a\s+)?(?:nesterov\s+)?momentum|sgd-?m|nesterov)(?![\w])",
+         "sgd_momentum"),
         (words(r"sgd"), "sgd"),
         (words(r"adamw?", r"adam_w", r"adamw_torch\w*"), "adamw"),
     ),
     examples=(("AdamW 8 bits", {"optimizer": "adamw_8bit"}), ("SGD with momentum", {"optimizer": "sgd_momentum"}),
               ("optimiseur AdamW", {"optimizer": "adamw"}),
-              ("optimizer: paged AdamW 8-bit", {"optimizer": "adamw_8bit"})),
+              ("optimizer: paged AdamW 8-bit", {"optimizer": "adamw_8bit"}),
+              ("SGD w/ momentum 0.9, lr 0.01", {"optimizer": "sgd_momentum"}),
+              ("optimiseur SGD (momentum 0.95)", {"optimizer": "sgd_momentum"})),
 )
 
 _EVERY = r"(?:every|toutes les|tous les|chaque|each|all)"
@@ -166,7 +170,8 @@ BATCH_SIZE = pattern_rule(
     "batch-size", "batch_size",
     rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|taille de lots?|{_LOT})(?:[ _-]?size)?"
     rf"(?:\s+(?:global|total|effecti\w*|per-device|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
-    rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b|documents?|docs"
+    rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|m\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b"
+    rf"|documents?|docs"
     rf"|(?:de |d'|of )?tokens?"
     rf"|images?|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?|(?:\w+\s+)?(?:par|per|a|an|each)\s+"
     rf"(?:jour|day|nuit|night|heure|hour|semaine|week|mois|month)))"
@@ -181,5 +186,6 @@ BATCH_SIZE = pattern_rule(
               ("des lots de 64 séquences", {"batch_size": 64}), ("taille de lot 32", {"batch_size": 32}),
               ("Traitement par lots : 3 milliards de tokens", {}),
               ("Traduction par lots de 40 000 notices techniques", {}),
+              ("global batch 2M tokens per step", {}),
               ("des lots de 16, pas plus", {"batch_size": 16}), ("batch of 2,000,000 rows", {})),
 )
