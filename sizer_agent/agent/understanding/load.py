@@ -113,6 +113,12 @@ _OUT_OF = re.compile(r"\W*(?:\w+\W+){0,2}?(?:sur|out of|parmi|among|of|from)\s+(
 _RANGE_BEFORE = re.compile(r"\d\s*(?:-|a|to|ou|or)\s*$")
 
 
+def _noun_end(text: str, count_end: int, limit: int) -> int:
+    """Where the count's noun ends ("60 étudiants"), or the count itself when no person noun follows."""
+    noun = _NOUN_AFTER.match(text, count_end, limit)
+    return noun.end() if noun else count_end
+
+
 def _value(m: re.Match[str], message: Message) -> int | None:
     if m.group(3):
         return 1
@@ -146,8 +152,11 @@ def _figures(message: Message, patterns: tuple[str, ...]) -> list[tuple[int, int
     return sorted(set(out))
 
 
-def _simultaneous(message: Message, population: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    """Peak figures: the count nearest before "at the same time" in its sentence, or right after "peak of"."""
+def _simultaneous(message: Message, population: list[tuple[int, int, int]],
+                  figures: dict[tuple[int, int], tuple[int, int]] | None = None) -> list[tuple[int, int, int]]:
+    """Peak figures: the count nearest before "at the same time" in its sentence, or right after "peak of".
+    `figures` gets, for a peak read across other words, the count's own span: only it is claimed, so "60
+    étudiants doivent faire du fine-tuning LoRA … en même temps" leaves "fine-tuning LoRA" to the use case."""
     text = message.text
     out = []
     for cue in _SIMULTANEOUS.finditer(text):
@@ -164,8 +173,10 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]]) -> l
         if before and _PORTION.search(between):
             continue  # "45 élèves, dont la moitié en même temps": the 45 stays a head count
         if before and not re.match(r"\s*%", text[before[-1][1]:before[-1][1] + 3]):
-            start, _, value = before[-1]
+            start, count_end, value = before[-1]
             out.append((start, cue.end(), value))
+            if figures is not None:
+                figures[(start, cue.end())] = (start, _noun_end(text, count_end, cue.start()))
             continue
         after = _counts(message, cue.end(), min(len(text), cue.end() + 60))
         if after and _OUT_OF.search(text, cue.end(), after[0][0]):
@@ -197,7 +208,8 @@ def find_load(message: Message) -> Iterator[Found]:
     ))
     # "me and two colleagues (3 people total)": the figure said as a total is the population
     population.sort(key=lambda p: (not re.match(_TOTAL, message.text[p[1]:p[1] + 12]), p[0]))
-    peak = _simultaneous(message, population)
+    figures: dict[tuple[int, int], tuple[int, int]] = {}
+    peak = _simultaneous(message, population, figures)
     peak += [(m.start(), m.end(), 1) for m in _ALONE.finditer(message.text) if not message.negated(m.start())]
     peak += _figures(message, (
         rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
@@ -239,7 +251,7 @@ def find_load(message: Message) -> Iterator[Found]:
         # several peak figures ("5 à la fois, jusqu'à 15 aux heures de pointe", "20-30 concurrent, peaking at
         # 60"): the concurrency is the peak, the largest
         start, end, value = max(peak, key=lambda p: (p[2], -p[0]))
-        yield Found("concurrency", value, start, end)
+        yield Found("concurrency", value, start, end, figure=figures.get((start, end)))
         users = [u for u in users if not _RANGE_BEFORE.search(message.text, max(0, u[0] - 8), u[0])]
         others = [f for f in sorted(population + users) if f[2] != value or population]
         if others:
