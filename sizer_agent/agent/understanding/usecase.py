@@ -51,7 +51,7 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"traitements? (?:par|en) lots?", r"par lots?", r"en lots?", r"chaque semaine", r"toutes les semaines",
            r"weekly", r"every week", r"hebdomadaire\w*", r"offline", r"hors[- ]ligne", r"nightly",
            r"chaque nuit", r"toutes les nuits",
-           r"cette nuit", r"tonight", r"ce soir", r"chaque soir", r"tous les soirs", r"every evening", r"each evening",
+           r"cette nuit", r"chaque soir", r"tous les soirs", r"every evening", r"each evening",
            r"overnight", r"each night", r"every night", r"a night", r"par nuit", r"per night", r"batch jobs?",
            r"jobs? batch", r"batch(?![ _-]?size)(?!\s*(?:de|of|:|=)?\s*\d)", r"traitement de masse", r"en masse",
            r"bulk", r"asynchrone", r"asynchronous", r"pas (?:besoin )?de temps reel", r"not real[- ]time",
