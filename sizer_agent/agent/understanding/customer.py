@@ -123,6 +123,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _KIND_ADJ_NAME,
     _KIND_THEN_NAME,
     _SUBJECT_NAME,
+    # "pour Agrial Data on veut servir Qwen3", "For Brightmoor, we need…": who it is for, then the wish
+    _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r",?[ \t]+" + _I + r"(?:on|nous|we|j'|je|i)[ \t']*"
+    r"(?:veu\w*|voudri\w*|souhait\w*|aimeri\w*|cherch\w*|want|need|would like|'d like|are looking|plan\w*"
+    r"|envisag\w*|a besoin|avons besoin))",
     # "Pour INRIA Grenoble : …", "… pour le CHU de Nantes : 80 000 images": who it is for, then a colon
     _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r"[ \t]*:(?![\w/])",
     _I + r"(?<![\w])(?:chez|au sein de|de la part de|au nom de|on behalf of|aupr[eè]s de))[ \t]+" + _THE + NAME,
@@ -149,6 +153,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:at|aux?|[àa] la|[àa] l'))[ \t]*" + NAME,
 ))
 _LOOSE = INTRODUCERS[-1]
+_FROM_LINE = INTRODUCERS[1]
+_DEPARTMENT = re.compile(r"(?i)(?:sales|marketing|finance|legal|procurement|purchasing|it|hr|rh|ventes|achats"
+                         r"|juridique|comptabilit[ée]|accounting|operations|ops|support|engineering|research|r&d"
+                         r"|direction|management|admin\w*|communication|com)(?:[ \t]+(?:team|dept\.?|department))?")
 _IN_BRACKETS = next(p for p in INTRODUCERS if p.pattern.endswith(r"\(\s*" + PAREN_NAME + r"\s*[),]"))
 _LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée]e?s?|h[ée]berg[ée]e?s?|meet|see you|live"
                       r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
@@ -387,6 +395,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
+            if pattern is _FROM_LINE and _DEPARTMENT.fullmatch(name):
+                continue  # "From: Jane Roe (Sales)": her department, not her organisation
             if pattern is _IN_BRACKETS and _TECH_NOUN_BEFORE.search(body, max(0, m.start("name") - 40),
                                                                     m.start("name")):
                 continue
@@ -418,8 +428,24 @@ def _signature_start(original: str) -> int | None:
     return None
 
 
+# "----- Message transféré -----", "---------- Forwarded message ---------", "-----Original Message-----"
+_FORWARD_MARK = re.compile(r"(?im)^[ \t>]*-{2,}[ \t]*(?:message transf[ée]r[ée]|forwarded message|original message"
+                           r"|message d'origine)")
+
+
+def _forwarder_lines(original: str) -> tuple[int, int] | None:
+    """The forwarder's own sign-off, between their note and the message they forward: their firm, not the
+    customer's ("Cordialement, Lucas – ITS Conseil" above "----- Message transféré -----")."""
+    mark = _FORWARD_MARK.search(original)
+    if mark is None:
+        return None
+    sign_offs = list(_SIGN_OFF.finditer(original, 0, mark.start()))
+    return (sign_offs[-1].start(), mark.start()) if sign_offs else None
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
+    forwarder = _forwarder_lines(original)
     signature = _signature_start(original)
     zones = [len(original)]
     if signature is not None:
@@ -430,7 +456,7 @@ def find_customer(message: Message) -> Iterator[Found]:
     for limit in zones:
         for start, name in _candidates(original, limit):
             offset = original.find(name, start)
-            if offset < 0:
+            if offset < 0 or (forwarder and forwarder[0] <= offset < forwarder[1]):
                 continue
             a, b = message.view_span(offset, offset + len(name))
             if message.negated(a):
@@ -444,6 +470,8 @@ def find_customer(message: Message) -> Iterator[Found]:
     if signature is not None and len(zones) > 1:  # "Sébastien – Mobilis Urbain", the writer's own signature
         for m in _SIGNED.finditer(original, signature):
             signed = clean_name(m.group("name"))
+            if forwarder and forwarder[0] <= m.start() < forwarder[1]:
+                continue
             if signed is not None and not _ROLE_WORD.match(signed):
                 a, b = message.view_span(m.start("name"), m.start("name") + len(signed))
                 yield Found("customer", signed, a, b)
@@ -547,6 +575,11 @@ CUSTOMER = Rule(
         ("Objet : plateforme IA – Métropole", {}),
         ("our startup trains a vision model (VisionCore) for drones", {}),
         ("Mills & Carter LLP wants an assistant", {"customer": "Mills & Carter LLP"}),
+        ("From: Jane Roe (Sales)\nWe need a chatbot", {}),
+        ("pour Vertbois Énergie on voudrait un assistant RAG", {"customer": "Vertbois Énergie"}),
+        ("For Halloway, we need a box for Qwen3 8B", {"customer": "Halloway"}),
+        ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
+         "> Il nous faut un serveur pour 20 personnes.", {}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )
