@@ -116,6 +116,16 @@ _HEDGE_BEFORE = re.compile(
     "|" + words(r"ou", r"or", r"otherwise", r"sinon", r"either", r"soit") + r"\W+(?:\w+\W+)?$")
 _HEDGE_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"si", r"if", r"unless", r"sauf si", r"ou", r"or",
                                                                   r"otherwise", r"sinon"))
+_ASKED = re.compile(r"[ \t]*\?")
+_ANY_FORMAT = re.compile("|".join(p for p, _ in PRECISIONS))
+
+
+def _other_format(text: str, start: int, end: int) -> bool:
+    """Whether the message names another format than the one at [start, end), negated or not."""
+    said = text[start:end]
+    return any(m.group(0) != said for m in _ANY_FORMAT.finditer(text) if not start <= m.start() < end)
+
+
 _TARGET_BEFORE = re.compile(r"(?:\ben|\bin|\bto|\binto|\bvers|\bcible|\btarget\w*|\bquanti[sz]\w*|\bquantifi\w*"
                             r"|\bserv\w*|\bdeploy\w*|\bdeploie\w*|\bheberg\w*|\brun\w*|\btourner)\W*$")
 
@@ -141,8 +151,10 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
                 score -= 1
             if _KV_NEAR.search(before[-12:]) or _KV_NEAR.search(after[:10]):
                 score -= 2
-            # a hedged one ranks below any stated one and is left unclaimed: a second one named makes it a doubt
-            hedged = int(bool(_HEDGE_BEFORE.search(before) or _HEDGE_AFTER.match(message.text, m.end())))
+            # a hedged one ranks below any stated one and is left unclaimed: a second one named makes it a doubt;
+            # so does one asked about while another format is named ("en fp16 ?… non, fp8")
+            asked = _ASKED.match(message.text, m.end()) and _other_format(message.text, m.start(), m.end())
+            hedged = int(bool(_HEDGE_BEFORE.search(before) or _HEDGE_AFTER.match(message.text, m.end()) or asked))
             mentions.append((hedged, -score, m.start(), m.end(), value))
     return mentions
 
@@ -183,6 +195,7 @@ PRECISION = Rule(
         ("peut-être en 8 bits si la carte est trop juste", {}),
         ("GGUF Q4 if it fits, otherwise Q8", {}),
         ("on the bf16 base, quantized to FP8 for serving", {"precision": "fp8"}),
+        ("Paul: BF16 ?\nLéa: non, FP8 c'est validé", {}), ("Qwen3 8B en FP8 ?", {"precision": "fp8"}),
     ),
     doc="weight precision; the target format wins over the source one and over the KV-cache format",
 )
