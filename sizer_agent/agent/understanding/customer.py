@@ -153,6 +153,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:at|aux?|[àa] la|[àa] l'))[ \t]*" + NAME,
 ))
 _LOOSE = INTRODUCERS[-1]
+_WE_ARE = next(p for p in INTRODUCERS if "|this is|here at|ici)" in p.pattern)
+# "this is Anna from Paris", "ici Marc de chez …": the name said before "from" is the writer's
+_WRITER_AFTER = re.compile(r"[ \t]*,?[ \t]+(?i:from|de chez|chez|at|with|de la part de)\b")
 _FROM_LINE = INTRODUCERS[1]
 _DEPARTMENT = re.compile(r"(?i)(?:sales|marketing|finance|legal|procurement|purchasing|it|hr|rh|ventes|achats"
                          r"|juridique|comptabilit[ée]|accounting|operations|ops|support|engineering|research|r&d"
@@ -395,6 +398,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
+            if pattern is _WE_ARE and _WRITER_AFTER.match(body, m.end("name")):
+                continue
             if pattern is _FROM_LINE and _DEPARTMENT.fullmatch(name):
                 continue  # "From: Jane Roe (Sales)": her department, not her organisation
             if pattern is _IN_BRACKETS and _TECH_NOUN_BEFORE.search(body, max(0, m.start("name") - 40),
@@ -578,6 +583,7 @@ CUSTOMER = Rule(
         ("From: Jane Roe (Sales)\nWe need a chatbot", {}),
         ("pour Vertbois Énergie on voudrait un assistant RAG", {"customer": "Vertbois Énergie"}),
         ("For Halloway, we need a box for Qwen3 8B", {"customer": "Halloway"}),
+        ("Hello, this is Anna from Berlin. We'd like to serve Qwen3 8B", {}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
     ),

@@ -160,7 +160,9 @@ _PER_UNIT_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:per|par|in each|dans chaque)\s
                              r"|chassis)s?\b")
 _UNIT_PRICE_BEFORE = re.compile(r"\b(?:prix(?: unitaire)?|tarif|cout|price|cost|pricing)\s+(?:de|d'|du|of|for|per)\s*$")
 # "si"/"if" as a condition; not "qqn sait si une seule L40S suffit" (whether)
-_CONDITION = re.compile(r"(?<!sait )(?<!savoir )(?<!demande )(?<!know )(?<!wonder )(?<!check )"
+_CONDITION_FIRST = re.compile(r"\s*(?:et |and |mais |but )?(?:si|if|unless|sauf si|provided)\b")
+_CONDITION = re.compile(r"(?<!sait )(?<!sais )(?<!savoir )(?<!demande )(?<!demandons )(?<!voir )(?<!dire )"
+                        r"(?<!know )(?<!wonder )(?<!check )(?<!sure )(?<!see )(?<!tell me )(?<!ask )"
                         r"\b(?:si|if|unless|sauf si|provided|as long as|tant que|pourvu que)\b")
 
 
@@ -168,8 +170,10 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
     """Whether a count is a per-rack size, a unit price or said under a condition."""
     text = message.text
     clause_start = max((m.end() for m in re.finditer(r"[.;:!?\n(]|,\s", text[:start])), default=0)
+    sentence_start = max((m.end() for m in re.finditer(r"[.;!?\n]", text[:start])), default=0)
     return bool(_PER_UNIT_AFTER.match(text, end) or _UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
-                or _CONDITION.search(text, clause_start, start))
+                or _CONDITION.search(text, clause_start, start)
+                or _CONDITION_FIRST.match(text, sentence_start))  # "Si le budget le permet, 2 L40S"
 
 
 # a card said as a reference the customer compares with or runs today, not the one wanted: "cheaper than an
@@ -365,6 +369,9 @@ GPUS = Rule(
         ("MI300X nodes hold 8 GPUs per rack unit... 32 GPUs per rack", {"gpu_preference": "mi300x"}),
         ("Quel est le prix d'une L40S ? Il nous en faudrait trois.", {"num_gpus": 3, "gpu_preference": "l40s"}),
         ("if it fits on a single L40S we'd stay there", {"gpu_preference": "l40s"}),
+        ("not sure if two L40S are enough", {"num_gpus": 2, "gpu_preference": "l40s"}),
+        ("on se demande si 2 H100 suffisent", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("Si le budget le permet, 4 L40S.", {"gpu_preference": "l40s"}),
         ("is there something faster than an A100 for this?", {}),
         ("today we run on two T4; we'd like 4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("quelle différence entre la H200 SXM et NVL ?", {}),
