@@ -183,6 +183,18 @@ _REFERENCE_BEFORE = re.compile(r"(?:\b\w+er than|\bmore \w+ than|\bless \w+ than
                                r"\s*(?:(?:an?|the|une?|la|le|les|des|nos|our|\d+\s*x?)\s+){0,2}$")
 _CURRENT = re.compile(r"\b(?:currently|actuellement|today|aujourd'hui|right now|en ce moment|at the moment|for now"
                       r"|pour l'instant)\b")
+_WISH = re.compile(r"\b(?:want\w*|like|need\w*|prefer\w*|plan\w*|voudr\w*|veu\w*|souhait\w*|besoin|prefer\w*"
+                   r"|envisag\w*|aimer\w*|passer (?:a|sur)|move to|switch to|upgrade to)\b")
+
+
+def _runs_today(text: str, start: int) -> bool:
+    """'Currently on rented A100s', 'aujourd'hui sur deux T4': the card said in a clause about what runs now
+    (not 'currently we'd like 4 H200')."""
+    clause_start = max((b.end() for b in re.finditer(r"[.;:!?\n]|,\s", text[:start])), default=0)
+    said = list(_CURRENT.finditer(text, clause_start, start))
+    return bool(said) and not _WISH.search(text, said[-1].end(), start)
+
+
 # "différence entre H100 PCIe et SXM", "H100 SXM vs PCIe": two variants of one card compared
 _VARIANT_ALTERNATIVE = re.compile(r"\s*(?:et|ou|or|and|vs\.?|versus|/)\s*(?:la |le |the )?(?:sxm\d?|pcie|nvl)\b")
 _WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
@@ -254,8 +266,7 @@ def find_gpus(message: Message) -> Iterator[Found]:
     named = cards
     cards = [(m, card) for m, card in cards if not _REFERENCE_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
     if len({card for _, card in cards}) > 1:
-        clause = [(m, c) for m, c in cards if not _CURRENT.search(
-            text, max((b.end() for b in re.finditer(r"[.;:!?\n]|,\s", text[:m.start()])), default=0), m.start())]
+        clause = [(m, c) for m, c in cards if not _runs_today(text, m.start())]
         cards = clause or cards
     references = [(m, card) for m, card in named if (m, card) not in cards]
     if cards and _VARIANT_ALTERNATIVE.match(text, cards[0][0].end()):
@@ -374,6 +385,8 @@ GPUS = Rule(
         ("Si le budget le permet, 4 L40S.", {"gpu_preference": "l40s"}),
         ("is there something faster than an A100 for this?", {}),
         ("today we run on two T4; we'd like 4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
+        ("Currently we'd like 4 H200, maybe A100s later", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
+        ("aujourd'hui sur deux A100, demain 4 H200", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
         ("quelle différence entre la H200 SXM et NVL ?", {}),
     ),
     doc="GPU count and the catalogue card the customer names",
