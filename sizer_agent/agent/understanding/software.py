@@ -110,12 +110,15 @@ _SOURCE_NEAR = re.compile(r"\b(?:base|source|original\w*|d'origine|publie\w*|pub
 _KV_NEAR = re.compile(r"\b(?:kv|cache)\b")
 # A precision said as an option or under a condition ("éventuellement en 4 bits si ça tient sur une carte",
 # "BF16 if the hardware allows, otherwise FP8", "FP8 or 4-bit"): a possibility, not the customer's choice.
-_HEDGE_BEFORE = re.compile(
+_MAYBE_BEFORE = re.compile(
     words(r"eventuellement", r"peut-etre", r"maybe", r"perhaps", r"possibly", r"whether", r"si possible",
-          r"if possible", r"si besoin", r"if needed") + r"\W+(?:\w+\W+){0,3}$"
-    "|" + words(r"ou", r"or", r"otherwise", r"sinon", r"either", r"soit") + r"\W+(?:\w+\W+)?$")
-_HEDGE_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"si", r"if", r"unless", r"sauf si", r"ou", r"or",
-                                                                  r"otherwise", r"sinon"))
+          r"if possible", r"si besoin", r"if needed") + r"\W+(?:\w+\W+){0,3}$")
+_IF_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"si", r"if", r"unless", r"sauf si"))
+# an alternative ("FP8 or 4-bit", "AWQ, sinon FP8") is a hedge only between two different formats: "AWQ or
+# GPTQ" are both int4
+_OR_BEFORE = re.compile(words(r"ou", r"or", r"otherwise", r"sinon", r"either", r"soit") + r"\W+(?:\w+\W+)?$")
+_OR_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"ou", r"or", r"otherwise", r"sinon"))
+_MAYBE, _ALTERNATIVE = 2, 1
 _ASKED = re.compile(r"[ \t]*\?")
 _ANY_FORMAT = re.compile("|".join(p for p, _ in PRECISIONS))
 
@@ -154,7 +157,8 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
             # a hedged one ranks below any stated one and is left unclaimed: a second one named makes it a doubt;
             # so does one asked about while another format is named ("en fp16 ?… non, fp8")
             asked = _ASKED.match(message.text, m.end()) and _other_format(message.text, m.start(), m.end())
-            hedged = int(bool(_HEDGE_BEFORE.search(before) or _HEDGE_AFTER.match(message.text, m.end()) or asked))
+            hedged = _MAYBE if (_MAYBE_BEFORE.search(before) or _IF_AFTER.match(message.text, m.end()) or asked) else (
+                _ALTERNATIVE if _OR_BEFORE.search(before) or _OR_AFTER.match(message.text, m.end()) else 0)
             mentions.append((hedged, -score, m.start(), m.end(), value))
     return mentions
 
@@ -166,6 +170,8 @@ def find_precision(message: Message) -> Iterator[Found]:
                     for hedged, score, start, end, value in _mentions(message, _COMPILED_WIDTHS)]
     if not mentions:
         return
+    if len({m[4] for m in mentions}) == 1:
+        mentions = [(0 if m[0] == _ALTERNATIVE else m[0], *m[1:]) for m in mentions]
     hedged, best, start, end, value = min(mentions)
     if hedged or (any(m[0] for m in mentions) and len({m[4] for m in mentions}) > 1):
         # an option among others ("BF16 unless memory is short, then AWQ", "maybe 4-bit if it fits"): the
@@ -196,6 +202,7 @@ PRECISION = Rule(
         ("GGUF Q4 if it fits, otherwise Q8", {}),
         ("on the bf16 base, quantized to FP8 for serving", {"precision": "fp8"}),
         ("Paul: BF16 ?\nLéa: non, FP8 c'est validé", {}), ("Qwen3 8B en FP8 ?", {"precision": "fp8"}),
+        ("weights in AWQ or GPTQ, whichever loads", {"precision": "int4"}),
     ),
     doc="weight precision; the target format wins over the source one and over the KV-cache format",
 )
