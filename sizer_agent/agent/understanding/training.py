@@ -152,7 +152,8 @@ DATASET = Rule(
               ("~40 GB\n- Model: Qwen3 8B", {"dataset_size_bytes": 40_000_000_000}),
               ("Llama 3.1 405B in FP8 is ~405 GB", {}),
               ("20k examples (~50 MB)", {"dataset_size_bytes": 50_000_000}),
-              ("8 000 paires question-réponse, 12 000 exemples, soit 30 Mo", {"dataset_size_bytes": 30_000_000})),
+              ("8 000 paires question-réponse, 12 000 exemples, soit 30 Mo", {"dataset_size_bytes": 30_000_000}),
+              ("data: 2 to 3 million documents", {}), ("corpus de 2 To de textes", {"dataset_size_bytes": 2 * 10**12})),
 )
 
 _MAX_BATCH = 65_536  # a larger figure after "batch" counts documents or tokens, not a batch
