@@ -223,6 +223,8 @@ _UNIT_PRICE = re.compile(r"(?:co[uû]t\w*|cost\w*|prix|price\w*|tarif\w*|vaut|wo
                          r"|per (?:gpu|card|unit)|par (?:gpu|carte))")
 _PERIODIC = re.compile(r"^\s*(?:ht\s*|ttc\s*)?(?:/|par|per|a|an|each|chaque)\s*(?:mois|month|h\b|hour|heure|an\b|year"
                        r"|annee|jour|day|semaine|week)|^\s*(?:mensuels?|monthly|annuels?|yearly|par gpu|per gpu)")
+_QUOTED = re.compile(r"\b(?:proposed|quoted|offered us|on nous a propose|nous a propose|m'a propose|ont propose"
+                     r"|a propose|devis de|quote of|quotation of)\b")
 _EURO = r"(?:€|euros?|eur)(?![a-z])"
 _MONEY_SCALE = r"(k|m|millions?)?(?![a-z])"  # "25k€", "1,2 M€"; not the k of "400 kW"
 
@@ -268,6 +270,8 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue
             if pattern is patterns[0] and _POWER_WORDS.search(text[m.start():m.start(1)]):
                 continue
+            if pattern is not patterns[0] and _QUOTED.search(text, *sentence_bounds(text, m.start())):
+                continue  # "the vendor proposed 4 A100 for 120k€": their price, not the customer's budget
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
                                                or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
                 continue
@@ -297,7 +301,9 @@ BUDGET = Rule(
               ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
               ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0}),
               ("budget entre 20 et 30 k€", {}), ("Budget: 45-55k€", {}), ("budget €120k to €150k", {}),
-              ("budget 2-3 GPU, 40 k€", {"budget_eur": 40000.0})),
+              ("budget 2-3 GPU, 40 k€", {"budget_eur": 40000.0}),
+              ("the reseller quoted 85k€ for two servers", {}),
+              ("Budget 60 k€ ; on nous a proposé 90 k€", {"budget_eur": 60000.0})),
 )
 
 _PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit
