@@ -388,6 +388,21 @@ def _expanded(original: str, start: int, name: str) -> tuple[int, str]:
     return start, name
 
 
+_BRACKET_AFTER = re.compile(r"[ \t]*\([ \t]*" + PAREN_NAME + r"[ \t]*[),]")
+
+
+def _person_of(original: str, end: int, name: str) -> tuple[int, str] | None:
+    """'de la part de Hélène (Atelier Rivière)': one capitalised word with an organisation in brackets after
+    it is a person; the organisation is the customer."""
+    if len(name.split()) != 1:
+        return None
+    m = _BRACKET_AFTER.match(original, end)
+    if m is None or _ACRONYM.fullmatch(m.group("name").strip()):
+        return None
+    org = clean_name(m.group("name"))
+    return (m.start("name"), org) if org and not _DEPARTMENT.fullmatch(org) else None
+
+
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     """(start, name) for every way of naming a company, strongest first, in original[:limit]."""
     body = original[:limit]
@@ -407,7 +422,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
-            yield _expanded(body, m.start("name"), name)
+            behind = _person_of(body, m.end("name"), name)
+            yield behind or _expanded(body, m.start("name"), name)
     for pattern in (_ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME):
         for m in pattern.finditer(body):
             end = m.end("legal") if pattern is _LEGAL_NAME else m.end("name")
@@ -584,6 +600,8 @@ CUSTOMER = Rule(
         ("pour Vertbois Énergie on voudrait un assistant RAG", {"customer": "Vertbois Énergie"}),
         ("For Halloway, we need a box for Qwen3 8B", {"customer": "Halloway"}),
         ("Hello, this is Anna from Berlin. We'd like to serve Qwen3 8B", {}),
+        ("Je vous écris de la part de Solène (Menuiserie Garnier) pour un devis.", {"customer": "Menuiserie Garnier"}),
+        ("Je travaille chez Kairn (Lyon), 12 personnes", {"customer": "Kairn"}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
     ),
