@@ -205,3 +205,28 @@ def test_two_precisions_stated_alike_are_a_doubt() -> None:
 def test_a_company_size_in_a_batch_brief_is_no_head_count(text: str) -> None:
     parsed = values(text)
     assert parsed.get("use_case") == "batch_inference" and "head_count" not in parsed
+
+
+# -- a range or an alternative of figures names no one value -------------------------------------------------
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("Qwen3 14B, contexte 8k-16k selon les dossiers", ("context_len",)),
+    ("prompts of 500 to 1,000 tokens, answers 200-400 tokens", ("input_len", "output_len")),
+    ("TTFT 200 - 300 ms for the chat", ("ttft_ms",)),
+    ("On vise entre 2 et 4 GPU, avec 1 à 2 To de données", ("num_gpus", "dataset_size_bytes")),
+    ("alimentation 2-3 kW dans le local", ("power_limit_w",)),
+    ("images de 512 ou 1024 px", ("image_resolution",)),
+    ("2x H100 or 4 L40S, whichever is cheaper", ("num_gpus", "gpu_preference")),
+])
+def test_a_range_of_figures_records_none(text: str, absent: tuple[str, ...]) -> None:
+    parsed = values(text)
+    assert not set(absent) & set(parsed), parsed
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Context: 32k - 4 H100 - budget 50k€", {"context_len": 32768, "num_gpus": 4, "budget_eur": 50000}),
+    ("4 H100 - 32k context", {"num_gpus": 4, "context_len": 32768}),
+    ("batch 8 - 2 GPUs", {"batch_size": 8}),
+])
+def test_a_dash_between_list_items_is_no_range(text: str, expected: dict[str, object]) -> None:
+    assert values(text).items() >= expected.items()

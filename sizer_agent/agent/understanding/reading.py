@@ -31,6 +31,53 @@ _GREETING = re.compile(r"\W*(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|good (?
                        r"|thanks|thank you|ok|okay)\W*(?:(?:a )?(?:tous|toutes|all|team|l'equipe|there))?\W*")
 
 
+# Fields whose value is one figure, read from a range by their rules (the load and the budget weigh
+# ranges themselves: the peak is the range's top, a budget range is a doubt)
+_RANGE_FIELDS = frozenset({"input_len", "output_len", "context_len", "ttft_ms", "tpot_ms", "power_limit_w",
+                           "dataset_size_bytes", "num_gpus", "rack_units", "image_resolution",
+                           "checkpoint_interval_min", "batch_size", "growth_factor"})
+_UNITS = frozenset({"k", "m", "ms", "s", "kw", "w", "u", "px", "go", "gb", "to", "tb", "min", "token", "tokens"})
+# a figure with its unit: "8k", "200 ms", "16k"
+_FIGURE = r"(?<![\w.,])(\d[\d.,]*)(?:\s*([a-zA-Z]+))??"
+_JOIN = r"(\s*)(-|–|à|a|to|ou|or)(\s*)"
+_RANGE_BEFORE = re.compile(rf"(?:{_FIGURE}{_JOIN}|(?:entre|between)\s+(\d[\d.,]*)\s*\w*\s*(?:et|and)\s+)$",
+                           re.IGNORECASE)
+_RANGE_AFTER = re.compile(rf"(?:\s*([a-zA-Z]+))??{_JOIN}(\d[\d.,]*)(?:\s*([a-zA-Z]+))?", re.IGNORECASE)
+
+
+def _unit(word: str | None) -> str:
+    return (word or "").lower() if (word or "").lower() in _UNITS else ""
+
+
+def _joined(unit_a: str, join: tuple[str, str, str], unit_b: str) -> bool:
+    """Two figures joined as a range: "8k-16k", "200 to 300 ms", "512 ou 1024 px". A dash with spaces
+    around it is also a list separator ("32k - 4 H100"): a range then only when the units agree."""
+    space_before, word, space_after = join
+    if word in ("-", "–") and space_before and space_after:
+        return bool(unit_b) and unit_a in ("", unit_b)
+    return not (word.isalpha() and not (space_before and space_after))  # "8kto", "4or": no word there
+
+
+def _one_end_of_range(text: str, finding: Finding) -> bool:
+    """Whether the figure a finding holds is one end of a range written around or within its words."""
+    start, end = finding.span
+    digits = list(re.finditer(r"\d[\d.,]*", text[start:end]))
+    if not digits:
+        return False
+    first, last = start + digits[0].start(), start + digits[-1].end()
+    unit_first = _unit(re.match(r"\s*([a-zA-Z]+)?", text[first + len(digits[0].group(0)):]).group(1))
+    before = _RANGE_BEFORE.search(text[max(0, first - 30):first])
+    if before and (before.group(6) or _joined(_unit(before.group(2)), before.group(3, 4, 5), unit_first)):
+        return True
+    in_a_name = text[last - len(digits[-1].group(0)) - 1:last - len(digits[-1].group(0))].isalpha()  # "H100"
+    after = None if in_a_name else _RANGE_AFTER.match(text, last)
+    if after and _joined(_unit(after.group(1)), after.group(2, 3, 4), _unit(after.group(6))):
+        return True
+    return len(digits) > 1 and any(
+        (inner := _RANGE_AFTER.match(text, start + d.end())) and inner.end(5) <= end
+        and _joined(_unit(inner.group(1)), inner.group(2, 3, 4), _unit(inner.group(6))) for d in digits[:-1])
+
+
 @dataclass
 class ParseResult:
     intent: Intent = "answer"
@@ -66,6 +113,10 @@ def parse_message(
         reading.findings.pop(name, None)
         if doubt.candidates:
             reading.suggestions[name] = tuple(shown(value) for value in doubt.candidates)
+    for name in _RANGE_FIELDS & reading.findings.keys():
+        if _one_end_of_range(body, reading.findings[name]):
+            # "context 8k-16k", "TTFT 200-300 ms", "2 à 4 GPU": a range names no one value; the interview asks
+            reading.findings.pop(name)
     if reading.values.get("use_case") in _NO_USERS:
         # head_count is the people who will use the model; a team that trains it ("a 3-person startup
         # fine-tuning CodeLlama") or runs a nightly batch ("a 12-person agency translating documents
