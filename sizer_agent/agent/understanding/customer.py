@@ -45,7 +45,8 @@ _ORG_NOUN = (r"(?:soci[ée]t[ée]|entreprise|groupe|start-?up|pme|eti|cabinet|ba
              r"|fondation|association|minist[èe]re|organisation|organization|company|firm|bank|insurer|hospital"
              r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project"
              r"|charity|consultancy|nonprofit|non-profit|ngo|ong|consortium|coop[ée]rative|cooperative|collectif"
-             r"|collective|institute|institut)s?(?![\w])")
+             r"|collective|institute|institut|chain|shop|store|bakery|boutique|magasin|studio|practice|clinic|school"
+             r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
@@ -403,6 +404,19 @@ def _person_of(original: str, end: int, name: str) -> tuple[int, str] | None:
     return (m.start("name"), org) if org and not _DEPARTMENT.fullmatch(org) else None
 
 
+# "je suis Paul, consultant chez Accenture, pour un client du secteur bancaire": a role before "chez"/"at"
+# names the writer's employer; when the message is for a client, that firm is not the customer
+_FOR_A_CLIENT = re.compile(r"(?i)(?<![\w])(?:pour|for|on behalf of|au nom d')\s+(?:un|une|a|an|one of our|l'un de nos"
+                           r"|un de nos|our|notre|mon|my)\s+(?:\w+\s+)?(?:client|customer)s?\b")
+_ROLE_BEFORE = re.compile(r"(?i)(?:consultant\w*|engineer|ing[ée]nieur\w*|architect\w*|account manager|sales\w*"
+                          r"|commercial\w*|avant-vente|presales|pre-sales|partner|integrator|int[ée]grat\w*"
+                          r"|business developer|chef de projet|project manager|freelance\w*)\W+(?:\w+\W+)?$")
+
+
+def _consultants_firm(body: str, start: int) -> bool:
+    return bool(_ROLE_BEFORE.search(body, max(0, start - 45), start) and _FOR_A_CLIENT.search(body))
+
+
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     """(start, name) for every way of naming a company, strongest first, in original[:limit]."""
     body = original[:limit]
@@ -414,6 +428,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
             if pattern is _WE_ARE and _WRITER_AFTER.match(body, m.end("name")):
+                continue
+            if _consultants_firm(body, m.start("name")):
                 continue
             if pattern is _FROM_LINE and _DEPARTMENT.fullmatch(name):
                 continue  # "From: Jane Roe (Sales)": her department, not her organisation
@@ -428,7 +444,7 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
         for m in pattern.finditer(body):
             end = m.end("legal") if pattern is _LEGAL_NAME else m.end("name")
             name = clean_name(body[m.start("name"):end])
-            if name is not None:
+            if name is not None and not _consultants_firm(body, m.start("name")):
                 if _SUB_UNIT.search(name):
                     name = _institution(body, end) or name
                 yield m.start("name"), name
@@ -602,6 +618,9 @@ CUSTOMER = Rule(
         ("Hello, this is Anna from Berlin. We'd like to serve Qwen3 8B", {}),
         ("Je vous écris de la part de Solène (Menuiserie Garnier) pour un devis.", {"customer": "Menuiserie Garnier"}),
         ("Je travaille chez Kairn (Lyon), 12 personnes", {"customer": "Kairn"}),
+        ("We run a small bakery chain (Crumb & Co) and want a chatbot", {"customer": "Crumb & Co"}),
+        ("Je suis Paul, consultant chez Sopraxis, pour un client du secteur bancaire.", {}),
+        ("I'm a solutions architect at Nimbus Partners, sizing this for one of our clients", {}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
     ),
