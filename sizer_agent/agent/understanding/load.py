@@ -113,6 +113,16 @@ _OUT_OF = re.compile(r"\W*(?:\w+\W+){0,2}?(?:sur|out of|parmi|among|of|from)\s+(
 _RANGE_BEFORE = re.compile(r"\d\s*(?:-|a|to|ou|or)\s*$")
 
 
+# ("say 50", "disons une trentaine" are estimates, read as such)
+_EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|par exemple|p\. ?ex\.|imaginons|imagine|suppose"
+                      r"|supposons|hypothetically|hypothetiquement|admettons)\b")
+
+
+def _illustration(text: str, start: int) -> bool:
+    clause_start = max((m.end() for m in re.finditer(r"[.;:!?\n(]", text[:start])), default=0)
+    return bool(_EXAMPLE.search(text, clause_start, start))
+
+
 def _noun_end(text: str, count_end: int, limit: int) -> int:
     """Where the count's noun ends ("60 étudiants"), or the count itself when no person noun follows."""
     noun = _NOUN_AFTER.match(text, count_end, limit)
@@ -243,6 +253,10 @@ def find_load(message: Message) -> Iterator[Found]:
         return [f for f in figures if not any(s[0] <= f[0] < s[1] or f[0] <= s[0] < f[1] for s in peak)]
 
     users, population = apart(users), apart(population)
+    # "for example, 50 users at once", "disons 30 personnes": an illustration, not the customer's figure
+    peak = [f for f in peak if not _illustration(message.text, f[0])]
+    users = [f for f in users if not _illustration(message.text, f[0])]
+    population = [f for f in population if not _illustration(message.text, f[0])]
     if _FOR_OTHERS.search(message.text):
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
@@ -324,6 +338,8 @@ LOAD = Rule(
         ("10-15 users during the day, peaking at 40", {"concurrency": 40}),
         ("30 users at once on average, the peak is 55", {"concurrency": 55}),
         ("cinq ou six en même temps, maximum huit", {"concurrency": 8}),
+        ("for example, 50 users could be online at once", {}), ("imaginons 30 personnes en même temps", {}),
+        ("disons une trentaine en même temps", {"concurrency": 30}),
     ),
     doc="peak concurrency and head count, kept apart",
 )
