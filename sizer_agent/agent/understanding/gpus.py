@@ -182,7 +182,11 @@ _REFERENCE_BEFORE = re.compile(r"(?:\b\w+er than|\bmore \w+ than|\bless \w+ than
                                r"|\bcompared (?:to|with)|\bpar rapport (?:a|aux?)\b|\bequivalent (?:of|to|de|a)\b)"
                                r"\s*(?:(?:an?|the|une?|la|le|les|des|nos|our|\d+\s*x?)\s+){0,2}$")
 _CURRENT = re.compile(r"\b(?:currently|actuellement|today|aujourd'hui|right now|en ce moment|at the moment|for now"
-                      r"|pour l'instant)\b")
+                      r"|pour l'instant"
+                      # someone else's proposal, beside the customer's own choice: "suite à votre proposition de
+                      # 4 H100, nous préférons 2 H200", "you quoted 8 A100; we'd rather have 4 H200"
+                      r"|proposition|proposal|proposed|propose[sz]?|quote[ds]?|devis|offre|suggested|recommended"
+                      r"|recommande[sz]?)\b")
 _WISH = re.compile(r"\b(?:want\w*|like|need\w*|prefer\w*|plan\w*|voudr\w*|veu\w*|souhait\w*|besoin|prefer\w*"
                    r"|envisag\w*|aimer\w*|passer (?:a|sur)|move to|switch to|upgrade to)\b")
 
@@ -387,6 +391,8 @@ GPUS = Rule(
         ("today we run on two T4; we'd like 4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("Currently we'd like 4 H200, maybe A100s later", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
         ("aujourd'hui sur deux A100, demain 4 H200", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
+        ("Suite à votre proposition de 4 H100, nous préférons 2 H200.", {"num_gpus": 2, "gpu_preference": "h200-sxm"}),
+        ("We were quoted four L40S for our RAG bot. Is that enough?", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("quelle différence entre la H200 SXM et NVL ?", {}),
     ),
     doc="GPU count and the catalogue card the customer names",

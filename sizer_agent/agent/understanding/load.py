@@ -99,7 +99,8 @@ _SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
                          r"|our (?:company|startup|firm|team|business)|(?:a|an|une?)\s+[\w-]*\s*(?:startup|start-up|pme"
                          r"|company|firm|entreprise|societe))\b[^.;\n]{0,30}$")
 _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|their|ses|its|the|les)\s+(?:\w+\s+)?"
-                         r"(?:clients|customers|users|utilisateurs|patients|abonnes|subscribers|visitors|visiteurs|players"
+                         r"(?:clients|customers|customer (?:firms|companies|accounts)|entreprises clientes|users"
+                         r"|utilisateurs|patients|abonnes|subscribers|visitors|visiteurs|players"
                          r"|joueurs|citizens|citoyens|members|adherents|public|usagers|shoppers|acheteurs|guests)(?![\w])")
 
 
@@ -340,6 +341,7 @@ LOAD = Rule(
         ("cinq ou six en même temps, maximum huit", {"concurrency": 8}),
         ("for example, 50 users could be online at once", {}), ("imaginons 30 personnes en même temps", {}),
         ("disons une trentaine en même temps", {"concurrency": 30}),
+        ("We're a team of 8; the bot is for our 300 customer firms, 40 concurrent sessions", {"concurrency": 40}),
     ),
     doc="peak concurrency and head count, kept apart",
 )

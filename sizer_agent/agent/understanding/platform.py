@@ -69,7 +69,12 @@ def _conflict(text: str, mentions: list[tuple[int, int, str]]) -> bool:
 
 
 _OPEN_CHOICE = re.compile(r"\b(?:peu importe|n'importe|qu'importe|either (?:way|is fine|works)|doesn't matter"
-                          r"|does not matter|no preference|pas de preference|indifferent\w*|whichever)\b")
+                          r"|does not matter|no preference|pas de preference|indifferent\w*|whichever"
+                          # "whether to buy or rent", "acheter ou louer": both still open
+                          r"|(?:buy\w*|purchas\w*|own\w*) or (?:rent\w*|leas\w*)"
+                          r"|(?:rent\w*|leas\w*) or (?:buy\w*|purchas\w*)"
+                          r"|achet\w* ou (?:lou\w*|location)|(?:lou\w*|location) ou (?:achat|achet\w*)"
+                          r"|achat ou location)\b")
 _OR_BEFORE = re.compile(r"\b(?:ou|or)\b")
 _QUESTION_AFTER = re.compile(r"[^.!?\n]*\?")
 
@@ -142,7 +147,9 @@ DEPLOYMENT = Rule(
               ("one RTX PRO 6000 Blackwell (workstation edition)", {}), ("we are pricing GB200 NVL72 racks", {}),
               ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"}),
               ("sur site ou dans le cloud, peu importe", {}),
-              ("is one card enough, or should we rent cloud GPUs?", {})),
+              ("is one card enough, or should we rent cloud GPUs?", {}),
+              ("We're evaluating whether to buy or rent, for 30 users.", {}),
+              ("Faut-il acheter ou louer ? On penche pour un serveur.", {})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
