@@ -230,3 +230,13 @@ def test_a_range_of_figures_records_none(text: str, absent: tuple[str, ...]) -> 
 ])
 def test_a_dash_between_list_items_is_no_range(text: str, expected: dict[str, object]) -> None:
     assert values(text).items() >= expected.items()
+
+
+@pytest.mark.parametrize(("text", "absent", "kept"), [
+    ("Max output 2048 tokens; context window 32k.", "output_len", {"context_len": 32768}),
+    ("Prompts up to 4k tokens, outputs around 300.", "input_len", {"output_len": 300}),
+    ("prompts moyens de 2 000 tokens, réponses de 300 tokens au maximum", "output_len", {"input_len": 2000}),
+])
+def test_a_mean_length_said_as_a_ceiling_is_not_recorded(text: str, absent: str, kept: dict[str, object]) -> None:
+    parsed = values(text)
+    assert absent not in parsed and parsed.items() >= kept.items()

@@ -146,6 +146,9 @@ def _counts(message: Message, start: int, end: int) -> list[tuple[int, int, int]
             continue  # "un de nos clients", "one of our users": one person among many, no count
         if _RATE.match(message.text, m.end()) or _DATA_BEFORE.search(message.text[max(0, m.start() - 30):m.start()]):
             continue
+        noun = re.match(r"\s*[a-z]+", message.text[m.end():m.end() + 30])
+        if noun and _RATE.match(message.text, m.end() + noun.end()):
+            continue  # "100 requêtes/s en pointe", "500 requests per minute": a rate, not people at once
         value = _value(m, message)
         if value:
             out.append((m.start(), m.end(), value))
@@ -342,6 +345,7 @@ LOAD = Rule(
         ("for example, 50 users could be online at once", {}), ("imaginons 30 personnes en même temps", {}),
         ("disons une trentaine en même temps", {"concurrency": 30}),
         ("We're a team of 8; the bot is for our 300 customer firms, 40 concurrent sessions", {"concurrency": 40}),
+        ("100 requêtes/s en pointe sur le chatbot", {}), ("about 300 requests per minute at peak", {}),
     ),
     doc="peak concurrency and head count, kept apart",
 )

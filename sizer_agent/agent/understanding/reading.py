@@ -58,6 +58,21 @@ def _joined(unit_a: str, join: tuple[str, str, str], unit_b: str) -> bool:
     return not (word.isalpha() and not (space_before and space_after))  # "8kto", "4or": no word there
 
 
+_MEAN_FIELDS = frozenset({"input_len", "output_len"})
+_CEILING = re.compile(r"(?i)\b(?:max\w*|up to|jusqu'[aà]|at most|au plus|no more than|not more than|pas plus de"
+                      r"|ne d[ée]pass\w*|never (?:more|longer) than|plafonn\w*|capped)\b")
+
+
+_CEILING_AFTER = re.compile(r"(?i)\s*(?:tokens?\s*)?(?:max\b|maximum\b|au maximum|at most|au plus|tops\b)")
+
+
+def _a_ceiling(text: str, finding: Finding) -> bool:
+    """Whether a mean length is said as a ceiling, in its own words or just before them in its clause."""
+    start, end = finding.span
+    clause = max((m.end() for m in re.finditer(r"[.;:!?\n,(]", text[max(0, start - 25):start])), default=0)
+    return bool(_CEILING.search(text, max(0, start - 25) + clause, end) or _CEILING_AFTER.match(text, end))
+
+
 def _one_end_of_range(text: str, finding: Finding) -> bool:
     """Whether the figure a finding holds is one end of a range written around or within its words."""
     start, end = finding.span
@@ -113,6 +128,10 @@ def parse_message(
         reading.findings.pop(name, None)
         if doubt.candidates:
             reading.suggestions[name] = tuple(shown(value) for value in doubt.candidates)
+    for name in _MEAN_FIELDS & reading.findings.keys():
+        if _a_ceiling(body, reading.findings[name]):
+            # "max output 2048 tokens", "prompts up to 4k": the largest, not the mean the schema asks for
+            reading.findings.pop(name)
     for name in _RANGE_FIELDS & reading.findings.keys():
         if _one_end_of_range(body, reading.findings[name]):
             # "context 8k-16k", "TTFT 200-300 ms", "2 à 4 GPU": a range names no one value; the interview asks
