@@ -341,9 +341,13 @@ POWER = pattern_rule(
               ("trois baies, 12 kW par baie", {}), ("one rack with 15 kW per rack", {"power_limit_w": 15000.0})),
 )
 
+# "two racks of 42U": the height of each of several racks, not the space the machine may take
+_RACKS_OF = re.compile(r"(?:(?<![\w.,])(?:[2-9]|\d{2,})|two|three|four|deux|trois|quatre)\s*(?:racks?|baies?|armoires?"
+                       r"|cabinets?)\s*(?:of|de|d')\s*$")
 RACK_UNITS = pattern_rule(
     "rack-units", "rack_units",
     r"(?<![\w.])(\d{1,3})\s*(?:u|ru|unites? de baie|unites? de rack|rack units?)(?![\w])",
-    lambda m, msg: int(m.group(1)) or None,
-    examples=(("4U available", {"rack_units": 4}), ("2 unités de baie", {"rack_units": 2})),
+    lambda m, msg: None if _RACKS_OF.search(msg.text[max(0, m.start() - 25):m.start()]) else int(m.group(1)) or None,
+    examples=(("4U available", {"rack_units": 4}), ("2 unités de baie", {"rack_units": 2}),
+              ("Two racks of 42U in our DC", {}), ("deux baies de 42U", {})),
 )
