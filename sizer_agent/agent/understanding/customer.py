@@ -450,11 +450,19 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 yield m.start("name"), name
 
 
+# a sign-off said inside the last line, after a sentence: "… merci. Best, Tom Reyes – Brightpath"
+_INLINE_SIGN_OFF = re.compile(r"(?i)[.!?][ \t]+((?:cordialement|bien (?:cordialement|[àa] vous)|best regards"
+                              r"|kind regards|regards|best|cheers|thanks|merci)[ \t]*[,.!-])[^\n]*$")
+
+
 def _signature_start(original: str) -> int | None:
     """Where the writer's signature starts: a sign-off line, or a last paragraph of a few short lines."""
     for sign_off in _SIGN_OFF.finditer(original):
         if sum(1 for line in original[sign_off.start():].splitlines() if line.strip()) <= _SIGNATURE_LINES:
             return sign_off.start()
+    inline = _INLINE_SIGN_OFF.search(original)
+    if inline is not None and len(original) - inline.end() <= 80:
+        return inline.start(1)  # "… 200 simultanés. Cordialement, Jean Petit – Sopra Conseil": one line
     body = original.rstrip()
     cut = body.rfind("\n\n")
     if cut > 0:
@@ -620,6 +628,9 @@ CUSTOMER = Rule(
         ("Je travaille chez Kairn (Lyon), 12 personnes", {"customer": "Kairn"}),
         ("We run a small bakery chain (Crumb & Co) and want a chatbot", {"customer": "Crumb & Co"}),
         ("Je suis Paul, consultant chez Sopraxis, pour un client du secteur bancaire.", {}),
+        ("Notre client souhaite un RAG sur Qwen3 32B. Cordialement, Jean Petit – Nexa Conseil", {}),
+        ("On veut un chatbot pour 20 personnes. Cordialement, Jean Petit – Garage Lefort",
+         {"customer": "Garage Lefort"}),
         ("I'm a solutions architect at Nimbus Partners, sizing this for one of our clients", {}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
