@@ -32,6 +32,19 @@ def test_competing_values_are_doubts(text: str, doubts: dict[str, tuple[Any, ...
     assert parsed.values.items() >= kept.items()
 
 
+@pytest.mark.parametrize(("text", "doubts"), [
+    ("On hésite : Qwen3 14B en FP8 ou en INT8.", {"precision": ("fp8", "int8")}),
+    ("Gemma 3 12B, maybe 4-bit if one card is not enough", {"precision": ("int4",)}),
+    ("Budget entre 20 et 30 k€ pour la station.", {"budget_eur": (20000.0, 30000.0)}),
+    ("we can spend €120k to €150k on hardware", {"budget_eur": (120000.0, 150000.0)}),
+    ("On a testé en AWQ mais on veut le servir en FP16.", {"precision": ("int4", "fp16")}),
+])
+def test_options_and_ranges_are_doubts(text: str, doubts: dict[str, tuple[Any, ...]]) -> None:
+    parsed = parse_message(text)
+    assert parsed.doubts == doubts
+    assert not set(doubts) & set(parsed.values)
+
+
 @pytest.mark.parametrize(("text", "values"), [
     ("Serving Llama 3.1 8B with vLLM on one H100, budget 40k€.",
      {"framework": "vllm", "gpu_preference": "h100-sxm", "budget_eur": 40000}),

@@ -33,6 +33,11 @@ def values(text: str) -> dict[str, Any]:
     # the corrected figure said without its cue: nothing, the interview asks
     ("contexte 32k... non, 16k suffira", "context_len", None),
     ("a 64k window — sorry, 8k", "context_len", None),
+    # a second thought after an ellipsis, on the next line or after "actually"/"well,"
+    ("Power: 2 kW on that circuit... actually the electrician says 3 kW max", "power_limit_w", 3000.0),
+    ("contexte de 8k...\npardon, 16k de contexte", "context_len", 16384),
+    ("around 30 users at once... well, 45 concurrent users at peak", "concurrency", 45),
+    ("Budget 20k€... hmm, 25k€ with the support contract", "budget_eur", 25000.0),
 ])
 def test_a_correction_within_the_message_is_never_read_as_the_first_value(text: str, field: str,
                                                                          expected: object) -> None:
@@ -163,3 +168,75 @@ def test_everyday_sentences_give_no_value_of_that_kind(text: str, absent: tuple[
 def test_a_size_next_to_a_precision_word_is_still_the_data() -> None:
     found = values("full fine-tune of Qwen2.5 7B (all weights, bf16) on 15 GB of tickets (~1.2 GB). seq len 8192")
     assert found["dataset_size_bytes"] == 15_000_000_000
+
+
+# -- a precision said as an option or under a condition is offered, never recorded ------------------------------
+
+@pytest.mark.parametrize(("text", "offered"), [
+    ("On servira Qwen2.5 14B en FP8 ou en INT8, on hésite encore.", ("fp8", "int8")),
+    ("Mistral 7B, peut-être en 4 bits si la carte est trop petite.", ("int4",)),
+    ("We want BF16 unless memory is short, then AWQ.", ("bf16", "int4")),
+    ("Phi-4 in GGUF Q8 if the laptop copes, otherwise Q4_K_M", ("int8", "int4")),
+])
+def test_a_hedged_precision_is_offered_not_recorded(text: str, offered: tuple[str, ...]) -> None:
+    parsed = parse_message(text)
+    assert "precision" not in parsed.values
+    assert parsed.suggestions.get("precision") == offered
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Serve Qwen3 8B in FP8 on one L4, 10 users", "fp8"),
+    ("le modèle est publié en bf16, on le servira en FP8", "fp8"),
+    ("Fine-tune with paged AdamW 8-bit on the bf16 weights", "bf16"),  # the optimizer's 8-bit is not int8
+])
+def test_a_chosen_precision_is_still_recorded(text: str, expected: str) -> None:
+    assert values(text).get("precision") == expected
+
+
+def test_two_precisions_stated_alike_are_a_doubt() -> None:
+    parsed = parse_message("On a testé en AWQ mais on veut le servir en FP16.")
+    assert "precision" not in parsed.values and parsed.doubts == {"precision": ("int4", "fp16")}
+
+
+@pytest.mark.parametrize("text", [
+    "Agence de 15 personnes : on veut traduire 20 000 documents chaque nuit en batch avec Qwen2.5 32B.",
+    "We're a 9-person studio; nightly batch job captioning 50k images with Qwen2.5 7B.",
+])
+def test_a_company_size_in_a_batch_brief_is_no_head_count(text: str) -> None:
+    parsed = values(text)
+    assert parsed.get("use_case") == "batch_inference" and "head_count" not in parsed
+
+
+# -- a range or an alternative of figures names no one value -------------------------------------------------
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("Qwen3 14B, contexte 8k-16k selon les dossiers", ("context_len",)),
+    ("prompts of 500 to 1,000 tokens, answers 200-400 tokens", ("input_len", "output_len")),
+    ("TTFT 200 - 300 ms for the chat", ("ttft_ms",)),
+    ("On vise entre 2 et 4 GPU, avec 1 à 2 To de données", ("num_gpus", "dataset_size_bytes")),
+    ("alimentation 2-3 kW dans le local", ("power_limit_w",)),
+    ("images de 512 ou 1024 px", ("image_resolution",)),
+    ("2x H100 or 4 L40S, whichever is cheaper", ("num_gpus", "gpu_preference")),
+])
+def test_a_range_of_figures_records_none(text: str, absent: tuple[str, ...]) -> None:
+    parsed = values(text)
+    assert not set(absent) & set(parsed), parsed
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Context: 32k - 4 H100 - budget 50k€", {"context_len": 32768, "num_gpus": 4, "budget_eur": 50000}),
+    ("4 H100 - 32k context", {"num_gpus": 4, "context_len": 32768}),
+    ("batch 8 - 2 GPUs", {"batch_size": 8}),
+])
+def test_a_dash_between_list_items_is_no_range(text: str, expected: dict[str, object]) -> None:
+    assert values(text).items() >= expected.items()
+
+
+@pytest.mark.parametrize(("text", "absent", "kept"), [
+    ("Max output 2048 tokens; context window 32k.", "output_len", {"context_len": 32768}),
+    ("Prompts up to 4k tokens, outputs around 300.", "input_len", {"output_len": 300}),
+    ("prompts moyens de 2 000 tokens, réponses de 300 tokens au maximum", "output_len", {"input_len": 2000}),
+])
+def test_a_mean_length_said_as_a_ceiling_is_not_recorded(text: str, absent: str, kept: dict[str, object]) -> None:
+    parsed = values(text)
+    assert absent not in parsed and parsed.items() >= kept.items()

@@ -36,7 +36,7 @@ _GLUE = rf"[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}(?:[dl]['’])?"
 NAME = rf"(?<![\w])(?P<name>{_WORD}(?:{_GLUE}{_WORD}){{0,5}})"
 # inside brackets a name may also hold "for"/"pour": "(Carver Institute for Computational Linguistics)"
 PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+){_WORD}){{0,6}})"
-_LEGAL = (r"(?:SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|PLC|plc|BV|NV|SpA"
+_LEGAL = (r"(?:SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
 # Nouns for an organisation, written lowercase before its name ("la société Dupont", "our client Acme").
@@ -45,7 +45,8 @@ _ORG_NOUN = (r"(?:soci[ée]t[ée]|entreprise|groupe|start-?up|pme|eti|cabinet|ba
              r"|fondation|association|minist[èe]re|organisation|organization|company|firm|bank|insurer|hospital"
              r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project"
              r"|charity|consultancy|nonprofit|non-profit|ngo|ong|consortium|coop[ée]rative|cooperative|collectif"
-             r"|collective|institute|institut)s?(?![\w])")
+             r"|collective|institute|institut|chain|shop|store|bakery|boutique|magasin|studio|practice|clinic|school"
+             r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
@@ -90,8 +91,19 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # takes the rest of its line; it starts the line or follows a dash ("CR 03/04 — client : Papeteries …")
     r"(?m)(?:^[ \t]*(?:[-•*|][ \t]*)?|[ \t][–—|][ \t]+)" + _I + r"client(?: final)?|customer|end customer"
     r"|soci[ée]t[ée]|entreprise|company|organisation|organization|compte|account|cust|clt"
-    r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project)[ \t]*(?::|\|)[ \t]*"
+    r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project"
+    # a tender names its buyer: "Contracting Authority: …", "Pouvoir adjudicateur : …"
+    r"|contracting authority|awarding authority|pouvoir adjudicateur|acheteur public|ma[îi]tre d'ouvrage"
+    r"|donneur d'ordres?)[ \t]*(?::|\|)[ \t]*"
     r"(?P<name>[^\n(:|]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*\|?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
+    # "From: Lena Hoffmann (Orbis Reinsurance)", "De : Marc Roy (Ciments Durand)": a forwarded sender's
+    # organisation, in brackets after their name
+    r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*(?:[^\n(<@]{1,40}?)\(\s*" + PAREN_NAME
+    + r"\s*\)",
+    # "this is Raj from Quantix Analytics", "c'est Marie de chez Ombelle": the writer, then the organisation
+    _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle))[ \t]+"
+    rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?,?[ \t]+" + _I + r"from|de chez|chez|with|at)[ \t]+"
+    + _THE + NAME,
     # "Objet : Dimensionnement serveur IA – Boulangeries Martin", "Subject: GPU sizing for Harlow Legal"
     r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n]*?(?:[ \t][–—-][ \t]+|[ \t](?i:for|pour)[ \t]+)"
     + NAME + r"[ \t]*$",
@@ -112,6 +124,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _KIND_ADJ_NAME,
     _KIND_THEN_NAME,
     _SUBJECT_NAME,
+    # "pour Agrial Data on veut servir Qwen3", "For Brightmoor, we need…": who it is for, then the wish
+    _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r",?[ \t]+" + _I + r"(?:on|nous|we|j'|je|i)[ \t']*"
+    r"(?:veu\w*|voudri\w*|souhait\w*|aimeri\w*|cherch\w*|want|need|would like|'d like|are looking|plan\w*"
+    r"|envisag\w*|a besoin|avons besoin))",
     # "Pour INRIA Grenoble : …", "… pour le CHU de Nantes : 80 000 images": who it is for, then a colon
     _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r"[ \t]*:(?![\w/])",
     _I + r"(?<![\w])(?:chez|au sein de|de la part de|au nom de|on behalf of|aupr[eè]s de))[ \t]+" + _THE + NAME,
@@ -138,6 +154,14 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:at|aux?|[àa] la|[àa] l'))[ \t]*" + NAME,
 ))
 _LOOSE = INTRODUCERS[-1]
+_WE_ARE = next(p for p in INTRODUCERS if "|this is|here at|ici)" in p.pattern)
+# "this is Anna from Paris", "ici Marc de chez …": the name said before "from" is the writer's
+_WRITER_AFTER = re.compile(r"[ \t]*,?[ \t]+(?i:from|de chez|chez|at|with|de la part de)\b")
+_FROM_LINE = INTRODUCERS[1]
+_DEPARTMENT = re.compile(r"(?i)(?:sales|marketing|finance|legal|procurement|purchasing|it|hr|rh|ventes|achats"
+                         r"|juridique|comptabilit[ée]|accounting|operations|ops|support|engineering|research|r&d"
+                         r"|direction|management|admin\w*|communication|com)(?:[ \t]+(?:team|dept\.?|department))?")
+_IN_BRACKETS = next(p for p in INTRODUCERS if p.pattern.endswith(r"\(\s*" + PAREN_NAME + r"\s*[),]"))
 _LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée]e?s?|h[ée]berg[ée]e?s?|meet|see you|live"
                       r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
 # introducers whose names need two words ("at Lyon" is a place)
@@ -302,6 +326,9 @@ def _stop_word(word: str, first: bool) -> bool:
     return not (folded in _TAIL_OK or (word.islower() and re.fullmatch(_PARTICLE, word)))
 
 
+_GENERIC_ALONE = re.compile(rf"(?:{_ORG_FIRST}|{_ORG_LAST}|Client|Customer|Company|Soci[ée]t[ée]|Entreprise)")
+
+
 def clean_name(raw: str) -> str | None:
     """Trim trailing particles and punctuation; None when what is left is not a name."""
     words = raw.strip(" .,;:!?'’\"").split()
@@ -320,6 +347,8 @@ def clean_name(raw: str) -> str | None:
         return None
     if not re.match(rf"[{_UPPER}0-9]|[a-z]+[{_UPPER}]", name):
         return None
+    if _GENERIC_ALONE.fullmatch(name):
+        return None  # "– Région", "Groupe": the kind of organisation, not which one
     return name
 
 
@@ -327,6 +356,65 @@ def _institution(original: str, end: int) -> str | None:
     """'Language Technologies Lab at Eastbrook University': the institution a sub-unit belongs to."""
     m = re.match(rf"(?:[ \t]+(?:at|of|de|du|d')|,)[ \t]*{NAME}", original[end:])
     return clean_name(m.group("name")) if m else None
+
+
+# "a segmentation network (nnU-Net)", "un modèle maison (Atlas)": the bracket names the thing just said
+_TECH_NOUN_BEFORE = re.compile(r"(?i)(?:network|r[ée]seau|model|mod[èe]le|architecture|tool|outil|framework|library"
+                               r"|librairie|biblioth[èe]que|pipeline|method|m[ée]thode|algorithm|algorithme|app"
+                               r"|application|software|logiciel|platform|plateforme|product|produit|engine|moteur)"
+                               r"\w*[ \t]*\([ \t]*$")
+_ACRONYM = re.compile(rf"[{_UPPER}]{{2,6}}")
+
+
+def _initials(words: str) -> str:
+    return plain("".join(w[0] for w in re.split(r"[ \t'’-]+", words) if w and w[0].isupper()))
+
+
+def _expanded(original: str, start: int, name: str) -> tuple[int, str]:
+    """'Groupe Hospitalier Sud-Ouest (GHSO)', 'Leiden University Medical Center (LUMC)': an acronym in brackets
+    whose letters are the initials of the capitalised words before it stands for them; the full name is the
+    one the customer is known by."""
+    if not _ACRONYM.fullmatch(name):
+        return start, name
+    window = max(0, start - 120)
+    before = re.search(rf"{NAME}[ \t]*\([ \t]*$", original[window:start])
+    if before is None:
+        return start, name
+    full = before.group("name")
+    words = full.split()
+    for first in range(len(words)):  # the longest run of words, ending at the bracket, that spells it
+        tail = " ".join(words[first:])
+        if _initials(tail) == plain(name) and (cleaned := clean_name(tail)):
+            return window + before.start("name") + full.index(tail), cleaned
+    return start, name
+
+
+_BRACKET_AFTER = re.compile(r"[ \t]*\([ \t]*" + PAREN_NAME + r"[ \t]*[),]")
+
+
+def _person_of(original: str, end: int, name: str) -> tuple[int, str] | None:
+    """'de la part de Hélène (Atelier Rivière)': one capitalised word with an organisation in brackets after
+    it is a person; the organisation is the customer."""
+    if len(name.split()) != 1:
+        return None
+    m = _BRACKET_AFTER.match(original, end)
+    if m is None or _ACRONYM.fullmatch(m.group("name").strip()):
+        return None
+    org = clean_name(m.group("name"))
+    return (m.start("name"), org) if org and not _DEPARTMENT.fullmatch(org) else None
+
+
+# "je suis Paul, consultant chez Accenture, pour un client du secteur bancaire": a role before "chez"/"at"
+# names the writer's employer; when the message is for a client, that firm is not the customer
+_FOR_A_CLIENT = re.compile(r"(?i)(?<![\w])(?:pour|for|on behalf of|au nom d')\s+(?:un|une|a|an|one of our|l'un de nos"
+                           r"|un de nos|our|notre|mon|my)\s+(?:\w+\s+)?(?:client|customer)s?\b")
+_ROLE_BEFORE = re.compile(r"(?i)(?:consultant\w*|engineer|ing[ée]nieur\w*|architect\w*|account manager|sales\w*"
+                          r"|commercial\w*|avant-vente|presales|pre-sales|partner|integrator|int[ée]grat\w*"
+                          r"|business developer|chef de projet|project manager|freelance\w*)\W+(?:\w+\W+)?$")
+
+
+def _consultants_firm(body: str, start: int) -> bool:
+    return bool(_ROLE_BEFORE.search(body, max(0, start - 45), start) and _FOR_A_CLIENT.search(body))
 
 
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
@@ -339,17 +427,32 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
+            if pattern is _WE_ARE and _WRITER_AFTER.match(body, m.end("name")):
+                continue
+            if _consultants_firm(body, m.start("name")):
+                continue
+            if pattern is _FROM_LINE and _DEPARTMENT.fullmatch(name):
+                continue  # "From: Jane Roe (Sales)": her department, not her organisation
+            if pattern is _IN_BRACKETS and _TECH_NOUN_BEFORE.search(body, max(0, m.start("name") - 40),
+                                                                    m.start("name")):
+                continue
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
-            yield m.start("name"), name
+            behind = _person_of(body, m.end("name"), name)
+            yield behind or _expanded(body, m.start("name"), name)
     for pattern in (_ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME):
         for m in pattern.finditer(body):
             end = m.end("legal") if pattern is _LEGAL_NAME else m.end("name")
             name = clean_name(body[m.start("name"):end])
-            if name is not None:
+            if name is not None and not _consultants_firm(body, m.start("name")):
                 if _SUB_UNIT.search(name):
                     name = _institution(body, end) or name
                 yield m.start("name"), name
+
+
+# a sign-off said inside the last line, after a sentence: "… merci. Best, Tom Reyes – Brightpath"
+_INLINE_SIGN_OFF = re.compile(r"(?i)[.!?][ \t]+((?:cordialement|bien (?:cordialement|[àa] vous)|best regards"
+                              r"|kind regards|regards|best|cheers|thanks|merci)[ \t]*[,.!-])[^\n]*$")
 
 
 def _signature_start(original: str) -> int | None:
@@ -357,6 +460,9 @@ def _signature_start(original: str) -> int | None:
     for sign_off in _SIGN_OFF.finditer(original):
         if sum(1 for line in original[sign_off.start():].splitlines() if line.strip()) <= _SIGNATURE_LINES:
             return sign_off.start()
+    inline = _INLINE_SIGN_OFF.search(original)
+    if inline is not None and len(original) - inline.end() <= 80:
+        return inline.start(1)  # "… 200 simultanés. Cordialement, Jean Petit – Sopra Conseil": one line
     body = original.rstrip()
     cut = body.rfind("\n\n")
     if cut > 0:
@@ -367,8 +473,24 @@ def _signature_start(original: str) -> int | None:
     return None
 
 
+# "----- Message transféré -----", "---------- Forwarded message ---------", "-----Original Message-----"
+_FORWARD_MARK = re.compile(r"(?im)^[ \t>]*-{2,}[ \t]*(?:message transf[ée]r[ée]|forwarded message|original message"
+                           r"|message d'origine)")
+
+
+def _forwarder_lines(original: str) -> tuple[int, int] | None:
+    """The forwarder's own sign-off, between their note and the message they forward: their firm, not the
+    customer's ("Cordialement, Lucas – ITS Conseil" above "----- Message transféré -----")."""
+    mark = _FORWARD_MARK.search(original)
+    if mark is None:
+        return None
+    sign_offs = list(_SIGN_OFF.finditer(original, 0, mark.start()))
+    return (sign_offs[-1].start(), mark.start()) if sign_offs else None
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
+    forwarder = _forwarder_lines(original)
     signature = _signature_start(original)
     zones = [len(original)]
     if signature is not None:
@@ -379,7 +501,7 @@ def find_customer(message: Message) -> Iterator[Found]:
     for limit in zones:
         for start, name in _candidates(original, limit):
             offset = original.find(name, start)
-            if offset < 0:
+            if offset < 0 or (forwarder and forwarder[0] <= offset < forwarder[1]):
                 continue
             a, b = message.view_span(offset, offset + len(name))
             if message.negated(a):
@@ -393,6 +515,8 @@ def find_customer(message: Message) -> Iterator[Found]:
     if signature is not None and len(zones) > 1:  # "Sébastien – Mobilis Urbain", the writer's own signature
         for m in _SIGNED.finditer(original, signature):
             signed = clean_name(m.group("name"))
+            if forwarder and forwarder[0] <= m.start() < forwarder[1]:
+                continue
             if signed is not None and not _ROLE_WORD.match(signed):
                 a, b = message.view_span(m.start("name"), m.start("name") + len(signed))
                 yield Found("customer", signed, a, b)
@@ -485,6 +609,31 @@ CUSTOMER = Rule(
         ("Team: TBD", {}), ("Client : à définir", {}), ("Besoin pour Noël : un serveur", {}),
         ("We're based at Harwell Campus in Oxfordshire.", {}), ("nous sommes installés à la Défense Ouest", {}),
         ("Per our call: Qwen3 30B.\nBest,\nInes Carvalho\nLisbon Data Works", {"customer": "Lisbon Data Works"}),
+        # an acronym in brackets stands for the words before it; a writer's first name is not the customer
+        ("Centre Hospitalier Universitaire de Brest (CHUB) : 40 radiologues",
+         {"customer": "Centre Hospitalier Universitaire de Brest"}),
+        ("We are Northfield Water Authority (NWA), utilities.", {"customer": "Northfield Water Authority"}),
+        ("Hi, this is Priya from Lattice Freight. We need a chatbot", {"customer": "Lattice Freight"}),
+        ("Bonjour, c'est Hugo de chez Brasserie Kerlann.", {"customer": "Brasserie Kerlann"}),
+        ("Contracting Authority: Kestrel Valley Water Board\nLot 2", {"customer": "Kestrel Valley Water Board"}),
+        ("FW: quote\nFrom: Omar Haddad (Verdant Shipping)\n> We need 4 GPUs", {"customer": "Verdant Shipping"}),
+        ("Objet : plateforme IA – Métropole", {}),
+        ("our startup trains a vision model (VisionCore) for drones", {}),
+        ("Mills & Carter LLP wants an assistant", {"customer": "Mills & Carter LLP"}),
+        ("From: Jane Roe (Sales)\nWe need a chatbot", {}),
+        ("pour Vertbois Énergie on voudrait un assistant RAG", {"customer": "Vertbois Énergie"}),
+        ("For Halloway, we need a box for Qwen3 8B", {"customer": "Halloway"}),
+        ("Hello, this is Anna from Berlin. We'd like to serve Qwen3 8B", {}),
+        ("Je vous écris de la part de Solène (Menuiserie Garnier) pour un devis.", {"customer": "Menuiserie Garnier"}),
+        ("Je travaille chez Kairn (Lyon), 12 personnes", {"customer": "Kairn"}),
+        ("We run a small bakery chain (Crumb & Co) and want a chatbot", {"customer": "Crumb & Co"}),
+        ("Je suis Paul, consultant chez Sopraxis, pour un client du secteur bancaire.", {}),
+        ("Notre client souhaite un RAG sur Qwen3 32B. Cordialement, Jean Petit – Nexa Conseil", {}),
+        ("On veut un chatbot pour 20 personnes. Cordialement, Jean Petit – Garage Lefort",
+         {"customer": "Garage Lefort"}),
+        ("I'm a solutions architect at Nimbus Partners, sizing this for one of our clients", {}),
+        ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
+         "> Il nous faut un serveur pour 20 personnes.", {}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )

@@ -22,9 +22,11 @@ from typing import Any
 from sizer_agent.agent.understanding.rules import SUGGEST, Reading, Rule
 from sizer_agent.agent.understanding.text import Message
 
+# The precision is here since its rule claims only the formats it weighed and set aside (a source or KV-cache
+# format): two formats named alike ("testé en AWQ… servir en FP16") are a question, not the first one's value.
 # The model is not here: its rule already weighs two named models ("first thought of 405B, we'll go with
 # 70B") and asks when it cannot choose (models.py).
-DOUBTED_FIELDS = frozenset({"framework", "gpu_preference", "budget_eur"})
+DOUBTED_FIELDS = frozenset({"framework", "gpu_preference", "budget_eur", "precision"})
 _CATCH_ALL = frozenset({"other"})  # "another engine": no candidate of its own
 
 
@@ -68,6 +70,10 @@ def second_reading(message: Message, reading: Reading, rules: Iterable[Rule]) ->
                 continue
             others.setdefault(item.field, []).append(item.value)
     doubts = {name: Doubt(name, (reading.findings[name].value, *values)) for name, values in others.items()}
+    for name, offered in reading.suggestions.items():
+        # a rule that saw only options for a field ("FP8 ou INT8", "budget 8-10 k€") recorded none: offered too
+        if name in DOUBTED_FIELDS and name not in reading.findings and name not in doubts and offered:
+            doubts[name] = Doubt(name, tuple(offered))
     budget = reading.findings.get("budget_eur")
     if budget is not None and _year(budget.value) and not _currency(budget.words):
         # "Budget 2026": a year, not an amount; the amounts named elsewhere, if any, are offered instead

@@ -147,9 +147,60 @@ _MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|n
                        rf"(?![\w])")
 _EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noe?ud|machine)|per (?:server|node|machine)|apiece)")
 _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
-                      r"(?:of them|of those|d'entre elles|de ces cartes)")
+                      r"(?:of them|of those|d'entre elles|de ces cartes)"
+                      # "une H100 NVL ? On en voudrait deux": the count said of the card just named
+                      rf"|\ben (?:voudrait|voudrions|veut|voulons|faut|faudrait|prendrait|prendrions|prendrons)"
+                      rf"\s+(?:({NUM})|deux|trois|quatre)\b")
 COMPARISON = _COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather|options?"
                                       r"|alternatives?|choix|choice|either|soit|hesit\w*|torn)\b|\(b\)|\b2\)")
+# A count said as a size per rack, a unit price or under a condition is no plan ("72 GPUs per rack", "prix
+# d'une H100", "si ça tient sur une seule carte"): left to the question. (A ceiling, "2 GPU max", is the
+# count three annotators of four label, so it is kept.)
+_PER_UNIT_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:per|par|in each|dans chaque)\s+(?:rack|baie|armoire|cabinet|pod"
+                             r"|chassis)s?\b")
+_UNIT_PRICE_BEFORE = re.compile(r"\b(?:prix(?: unitaire)?|tarif|cout|price|cost|pricing)\s+(?:de|d'|du|of|for|per)\s*$")
+# "si"/"if" as a condition; not "qqn sait si une seule L40S suffit" (whether)
+_CONDITION_FIRST = re.compile(r"\s*(?:et |and |mais |but )?(?:si|if|unless|sauf si|provided)\b")
+_CONDITION = re.compile(r"(?<!sait )(?<!sais )(?<!savoir )(?<!demande )(?<!demandons )(?<!voir )(?<!dire )"
+                        r"(?<!know )(?<!wonder )(?<!check )(?<!sure )(?<!see )(?<!tell me )(?<!ask )"
+                        r"\b(?:si|if|unless|sauf si|provided|as long as|tant que|pourvu que)\b")
+
+
+def _weak_count(message: Message, start: int, end: int) -> bool:
+    """Whether a count is a per-rack size, a unit price or said under a condition."""
+    text = message.text
+    clause_start = max((m.end() for m in re.finditer(r"[.;:!?\n(]|,\s", text[:start])), default=0)
+    sentence_start = max((m.end() for m in re.finditer(r"[.;!?\n]", text[:start])), default=0)
+    return bool(_PER_UNIT_AFTER.match(text, end) or _UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
+                or _CONDITION.search(text, clause_start, start)
+                or _CONDITION_FIRST.match(text, sentence_start))  # "Si le budget le permet, 2 L40S"
+
+
+# a card said as a reference the customer compares with or runs today, not the one wanted: "cheaper than an
+# H100", "plus rapide qu'une A100", "currently on rented A100s" (the last only when another card is named)
+_REFERENCE_BEFORE = re.compile(r"(?:\b\w+er than|\bmore \w+ than|\bless \w+ than|\b(?:plus|moins|aussi) \w+ qu(?:e\b|')"
+                               r"|\bcompared (?:to|with)|\bpar rapport (?:a|aux?)\b|\bequivalent (?:of|to|de|a)\b)"
+                               r"\s*(?:(?:an?|the|une?|la|le|les|des|nos|our|\d+\s*x?)\s+){0,2}$")
+_CURRENT = re.compile(r"\b(?:currently|actuellement|today|aujourd'hui|right now|en ce moment|at the moment|for now"
+                      r"|pour l'instant"
+                      # someone else's proposal, beside the customer's own choice: "suite à votre proposition de
+                      # 4 H100, nous préférons 2 H200", "you quoted 8 A100; we'd rather have 4 H200"
+                      r"|proposition|proposal|proposed|propose[sz]?|quote[ds]?|devis|offre|suggested|recommended"
+                      r"|recommande[sz]?)\b")
+_WISH = re.compile(r"\b(?:want\w*|like|need\w*|prefer\w*|plan\w*|voudr\w*|veu\w*|souhait\w*|besoin|prefer\w*"
+                   r"|envisag\w*|aimer\w*|passer (?:a|sur)|move to|switch to|upgrade to)\b")
+
+
+def _runs_today(text: str, start: int) -> bool:
+    """'Currently on rented A100s', 'aujourd'hui sur deux T4': the card said in a clause about what runs now
+    (not 'currently we'd like 4 H200')."""
+    clause_start = max((b.end() for b in re.finditer(r"[.;:!?\n]|,\s", text[:start])), default=0)
+    said = list(_CURRENT.finditer(text, clause_start, start))
+    return bool(said) and not _WISH.search(text, said[-1].end(), start)
+
+
+# "différence entre H100 PCIe et SXM", "H100 SXM vs PCIe": two variants of one card compared
+_VARIANT_ALTERNATIVE = re.compile(r"\s*(?:et|ou|or|and|vs\.?|versus|/)\s*(?:la |le |the )?(?:sxm\d?|pcie|nvl)\b")
 _WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
 
 
@@ -216,15 +267,27 @@ def find_gpus(message: Message) -> Iterator[Found]:
             card = identify("rtx " + m.group("model"), "")
             if card is not None:
                 cards.append((m, card))
+    named = cards
+    cards = [(m, card) for m, card in cards if not _REFERENCE_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
+    if len({card for _, card in cards}) > 1:
+        clause = [(m, c) for m, c in cards if not _runs_today(text, m.start())]
+        cards = clause or cards
+    references = [(m, card) for m, card in named if (m, card) not in cards]
+    if cards and _VARIANT_ALTERNATIVE.match(text, cards[0][0].end()):
+        return
     distinct = {card for _, card in cards}
     # "H100 ou H200 ?", "torn between an RTX 5090 and an RTX PRO 6000": a question, not a preference
     compared = len(distinct) > 1 and _COMPARISON.search(text[max(0, cards[0][0].start() - 30):cards[-1][0].end()])
     if cards and not compared:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
+        for m, card in references:  # weighed and set aside: claimed, so no second reading doubts the choice
+            yield Found("gpu_preference", card, m.start(), m.end())
     for m, _ in ([] if compared else cards):  # "3 L40S ou 2 H100 ?": two configurations, no count
         counted = _count_at(message, m.start(), m.end())
         if counted and _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
+            continue
+        if counted and _weak_count(message, counted[1], counted[2]):
             continue
         if counted:
             value, start, end = counted
@@ -246,26 +309,29 @@ def find_gpus(message: Message) -> Iterator[Found]:
             continue
         if _PRICED.match(text, m.end()) or _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
             continue  # "une carte coûte 8 000 €", "les 8 GPU … seront recyclés": no count planned
+        if _weak_count(message, m.start(), m.end()):
+            continue
         generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
         if generic:
             yield Found("num_gpus", _per_machine(message, m.start(), generic, m.end()), m.start(), m.end())
             return
-    if not cards:
+    if not named:
         for m in _OTHER_CARD.finditer(text):
             if message.negated(m.start()) or _NOT_A_CARD_AFTER.match(text, m.end()):
                 continue
             if _REPLACED.search(text):
                 continue  # a card the catalogue lacks is mostly old: any replacement said, and it is not planned
             counted = _count_at(message, m.start(), m.end())
-            if counted:
+            if counted and not _weak_count(message, counted[1], counted[2]):
                 value, start, end = counted
                 yield Found("num_gpus", _per_machine(message, start, value), start, end)
                 return
     if cards:
         of_them = _OF_THEM.search(text, cards[0][0].end())
         if of_them and of_them.start() - cards[0][0].end() < 80:
-            said = numbers.count(of_them.group(1), None, message.lang) if of_them.group(1) else (
-                _WORD_COUNTS.get(of_them.group(0).split()[0]))
+            said_number = of_them.group(1) or of_them.group(2)
+            said = numbers.count(said_number, None, message.lang) if said_number else (
+                _WORD_COUNTS.get(of_them.group(0).split()[0]) or _WORD_COUNTS.get(of_them.group(0).split()[-1]))
             if said:
                 yield Found("num_gpus", said, of_them.start(), of_them.end())
 
@@ -315,6 +381,19 @@ GPUS = Rule(
         ("The B200 nodes come with 8 GPUs each; we'd take 4 nodes", {"num_gpus": 32, "gpu_preference": "b200"}),
         ("les nœuds ont 4 GPU chacun, il en faut 3 nœuds", {"num_gpus": 12}),
         ("two options: (a) 4x H200 on-prem, (b) rent 8x H100", {}),
+        ("MI300X nodes hold 8 GPUs per rack unit... 32 GPUs per rack", {"gpu_preference": "mi300x"}),
+        ("Quel est le prix d'une L40S ? Il nous en faudrait trois.", {"num_gpus": 3, "gpu_preference": "l40s"}),
+        ("if it fits on a single L40S we'd stay there", {"gpu_preference": "l40s"}),
+        ("not sure if two L40S are enough", {"num_gpus": 2, "gpu_preference": "l40s"}),
+        ("on se demande si 2 H100 suffisent", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("Si le budget le permet, 4 L40S.", {"gpu_preference": "l40s"}),
+        ("is there something faster than an A100 for this?", {}),
+        ("today we run on two T4; we'd like 4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
+        ("Currently we'd like 4 H200, maybe A100s later", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
+        ("aujourd'hui sur deux A100, demain 4 H200", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
+        ("Suite à votre proposition de 4 H100, nous préférons 2 H200.", {"num_gpus": 2, "gpu_preference": "h200-sxm"}),
+        ("We were quoted four L40S for our RAG bot. Is that enough?", {"num_gpus": 4, "gpu_preference": "l40s"}),
+        ("quelle différence entre la H200 SXM et NVL ?", {}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )

@@ -89,7 +89,8 @@ _NOUN_AFTER = re.compile(rf"\s*(?:d'|de\s+|of\s+)?(?:\w+\s+){{0,2}}?(?:{_USERS}|
 
 
 _MORE = re.compile(rf"[^\d]{{0,25}}?(?<![\w])(?:up to|jusqu'a|voire|or even|maybe|perhaps|peut-etre|as many as"
-                   rf"|sometimes|parfois)\s+{_COUNT}(?!\s*(?:\w+\s+)?(?:{_POPULATION}|registered|inscrits|enrolled"
+                   rf"|sometimes|parfois|maximum|max|au maximum|au plus|at most|tops)\s+"
+                   rf"{_COUNT}(?!\s*(?:\w+\s+)?(?:{_POPULATION}|registered|inscrits|enrolled"
                    rf"|total|au total|in total))")
 
 
@@ -98,8 +99,35 @@ _SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
                          r"|our (?:company|startup|firm|team|business)|(?:a|an|une?)\s+[\w-]*\s*(?:startup|start-up|pme"
                          r"|company|firm|entreprise|societe))\b[^.;\n]{0,30}$")
 _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|their|ses|its|the|les)\s+(?:\w+\s+)?"
-                         r"(?:clients|customers|users|utilisateurs|patients|abonnes|subscribers|visitors|visiteurs|players"
+                         r"(?:clients|customers|customer (?:firms|companies|accounts)|entreprises clientes|users"
+                         r"|utilisateurs|patients|abonnes|subscribers|visitors|visiteurs|players"
                          r"|joueurs|citizens|citoyens|members|adherents|public|usagers|shoppers|acheteurs|guests)(?![\w])")
+
+
+_ONE_OF = re.compile(r"\s+(?:de|d'|des|of|parmi|among)\s*(?:nos|ses|leurs|mes|vos|our|their|his|her|my|your|the|les|ces"
+                     r"|these|those)\b")
+# "en même temps, sur nos 200 collaborateurs", "at once, out of our 240 lawyers": after the cue, a figure
+# introduced as the whole is the population the peak comes from, never the peak
+_OUT_OF = re.compile(r"\W*(?:\w+\W+){0,2}?(?:sur|out of|parmi|among|of|from)\s+(?:(?:nos|our|les|the|leurs|their|ses"
+                     r"|its|un total de|a total of)\s+)?$")
+# "20-30 users most of the day, peaking at 70": a range is a load, never a head count
+_RANGE_BEFORE = re.compile(r"\d\s*(?:-|a|to|ou|or)\s*$")
+
+
+# ("say 50", "disons une trentaine" are estimates, read as such)
+_EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|par exemple|p\. ?ex\.|imaginons|imagine|suppose"
+                      r"|supposons|hypothetically|hypothetiquement|admettons)\b")
+
+
+def _illustration(text: str, start: int) -> bool:
+    clause_start = max((m.end() for m in re.finditer(r"[.;:!?\n(]", text[:start])), default=0)
+    return bool(_EXAMPLE.search(text, clause_start, start))
+
+
+def _noun_end(text: str, count_end: int, limit: int) -> int:
+    """Where the count's noun ends ("60 étudiants"), or the count itself when no person noun follows."""
+    noun = _NOUN_AFTER.match(text, count_end, limit)
+    return noun.end() if noun else count_end
 
 
 def _value(m: re.Match[str], message: Message) -> int | None:
@@ -114,8 +142,13 @@ def _counts(message: Message, start: int, end: int) -> list[tuple[int, int, int]
     for m in _COUNT_RE.finditer(message.text, start, end):
         if m.group(3) and not _PERSON_AFTER.match(message.text[m.end():m.end() + 40]):
             continue  # "un" / "one" counts only when a person noun follows ("un seul utilisateur")
+        if m.group(3) and _ONE_OF.match(message.text, m.end()):
+            continue  # "un de nos clients", "one of our users": one person among many, no count
         if _RATE.match(message.text, m.end()) or _DATA_BEFORE.search(message.text[max(0, m.start() - 30):m.start()]):
             continue
+        noun = re.match(r"\s*[a-z]+", message.text[m.end():m.end() + 30])
+        if noun and _RATE.match(message.text, m.end() + noun.end()):
+            continue  # "100 requêtes/s en pointe", "500 requests per minute": a rate, not people at once
         value = _value(m, message)
         if value:
             out.append((m.start(), m.end(), value))
@@ -133,8 +166,11 @@ def _figures(message: Message, patterns: tuple[str, ...]) -> list[tuple[int, int
     return sorted(set(out))
 
 
-def _simultaneous(message: Message, population: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    """Peak figures: the count nearest before "at the same time" in its sentence, or right after "peak of"."""
+def _simultaneous(message: Message, population: list[tuple[int, int, int]],
+                  figures: dict[tuple[int, int], tuple[int, int]] | None = None) -> list[tuple[int, int, int]]:
+    """Peak figures: the count nearest before "at the same time" in its sentence, or right after "peak of".
+    `figures` gets, for a peak read across other words, the count's own span: only it is claimed, so "60
+    étudiants doivent faire du fine-tuning LoRA … en même temps" leaves "fine-tuning LoRA" to the use case."""
     text = message.text
     out = []
     for cue in _SIMULTANEOUS.finditer(text):
@@ -151,10 +187,14 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]]) -> l
         if before and _PORTION.search(between):
             continue  # "45 élèves, dont la moitié en même temps": the 45 stays a head count
         if before and not re.match(r"\s*%", text[before[-1][1]:before[-1][1] + 3]):
-            start, _, value = before[-1]
+            start, count_end, value = before[-1]
             out.append((start, cue.end(), value))
+            if figures is not None:
+                figures[(start, cue.end())] = (start, _noun_end(text, count_end, cue.start()))
             continue
         after = _counts(message, cue.end(), min(len(text), cue.end() + 60))
+        if after and _OUT_OF.search(text, cue.end(), after[0][0]):
+            continue
         if after and (not _BOTH.fullmatch(cue.group(0)) or _NOUN_AFTER.match(text, after[0][1])):
             start, end, value = after[0]  # "au pic, 80 requêtes", "simultanément, soit 225 personnes"
             out.append((cue.start(), end, value))
@@ -182,7 +222,8 @@ def find_load(message: Message) -> Iterator[Found]:
     ))
     # "me and two colleagues (3 people total)": the figure said as a total is the population
     population.sort(key=lambda p: (not re.match(_TOTAL, message.text[p[1]:p[1] + 12]), p[0]))
-    peak = _simultaneous(message, population)
+    figures: dict[tuple[int, int], tuple[int, int]] = {}
+    peak = _simultaneous(message, population, figures)
     peak += [(m.start(), m.end(), 1) for m in _ALONE.finditer(message.text) if not message.negated(m.start())]
     peak += _figures(message, (
         rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
@@ -192,6 +233,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
         # "peaking at 60", "peaks of 45 at month end", "avec des pics à 40": the figure after its peak
         rf"(?<![\w])(?:peak(?:ing|s)?|pics?|pointes?)\s+(?:at|of|to|a|de|jusqu'a)\s+{_ABOUT}{_COUNT}",
+        # "the peak is 90", "le pic est de 40", "peak: 120": the figure said of the peak
+        rf"(?<![\w])(?:the peak|le pic|la pointe|peak)\s*(?:is|was|will be|est|sera|:|=)\s*(?:de\s+|d')?"
+        rf"{_ABOUT}{_COUNT}",
     ))
     users = _figures(message, (rf"{_COUNT}\s*{_FILLER}{_USERS}", rf"{_USERS}\s*:\s*{_ABOUT}{_COUNT}"))
     users = [u for u in users if not any(p[0] <= u[0] < p[1] for p in population)]  # "300 users potentiels"
@@ -213,6 +257,10 @@ def find_load(message: Message) -> Iterator[Found]:
         return [f for f in figures if not any(s[0] <= f[0] < s[1] or f[0] <= s[0] < f[1] for s in peak)]
 
     users, population = apart(users), apart(population)
+    # "for example, 50 users at once", "disons 30 personnes": an illustration, not the customer's figure
+    peak = [f for f in peak if not _illustration(message.text, f[0])]
+    users = [f for f in users if not _illustration(message.text, f[0])]
+    population = [f for f in population if not _illustration(message.text, f[0])]
     if _FOR_OTHERS.search(message.text):
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
@@ -221,7 +269,8 @@ def find_load(message: Message) -> Iterator[Found]:
         # several peak figures ("5 à la fois, jusqu'à 15 aux heures de pointe", "20-30 concurrent, peaking at
         # 60"): the concurrency is the peak, the largest
         start, end, value = max(peak, key=lambda p: (p[2], -p[0]))
-        yield Found("concurrency", value, start, end)
+        yield Found("concurrency", value, start, end, figure=figures.get((start, end)))
+        users = [u for u in users if not _RANGE_BEFORE.search(message.text, max(0, u[0] - 8), u[0])]
         others = [f for f in sorted(population + users) if f[2] != value or population]
         if others:
             start, end, value = others[0]
@@ -287,6 +336,16 @@ LOAD = Rule(
         ("D'habitude 10 requêtes en parallèle, avec des pics à 40 le lundi", {"concurrency": 40}),
         ("usually 8 users at once, up to 25 at the same time during exams", {"concurrency": 25}),
         ("Entre 40 et 60 utilisateurs simultanés selon les jours", {"concurrency": 60}),
+        ("une vingtaine en même temps, sur nos 400 salariés", {"concurrency": 20, "head_count": 400}),
+        ("several at once, out of our 90 engineers", {"head_count": 90}),
+        ("un chatbot pour un de nos clients", {}), ("one of our users asked for it", {}),
+        ("10-15 users during the day, peaking at 40", {"concurrency": 40}),
+        ("30 users at once on average, the peak is 55", {"concurrency": 55}),
+        ("cinq ou six en même temps, maximum huit", {"concurrency": 8}),
+        ("for example, 50 users could be online at once", {}), ("imaginons 30 personnes en même temps", {}),
+        ("disons une trentaine en même temps", {"concurrency": 30}),
+        ("We're a team of 8; the bot is for our 300 customer firms, 40 concurrent sessions", {"concurrency": 40}),
+        ("100 requêtes/s en pointe sur le chatbot", {}), ("about 300 requests per minute at peak", {}),
     ),
     doc="peak concurrency and head count, kept apart",
 )

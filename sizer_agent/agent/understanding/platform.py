@@ -9,7 +9,7 @@ from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.gpus import COMPARISON
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
-from sizer_agent.agent.understanding.text import Message, plain, words
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds, words
 
 # "server" is a machine, except the software kind: "inference server", "serveur vLLM", "API server".
 # ("un serveur d'inférence" is a machine one buys — "budget … pour un serveur d'inférence", "un serveur
@@ -68,6 +68,23 @@ def _conflict(text: str, mentions: list[tuple[int, int, str]]) -> bool:
     return False
 
 
+_OPEN_CHOICE = re.compile(r"\b(?:peu importe|n'importe|qu'importe|either (?:way|is fine|works)|doesn't matter"
+                          r"|does not matter|no preference|pas de preference|indifferent\w*|whichever"
+                          # "whether to buy or rent", "acheter ou louer": both still open
+                          r"|(?:buy\w*|purchas\w*|own\w*) or (?:rent\w*|leas\w*)"
+                          r"|(?:rent\w*|leas\w*) or (?:buy\w*|purchas\w*)"
+                          r"|achet\w* ou (?:lou\w*|location)|(?:lou\w*|location) ou (?:achat|achet\w*)"
+                          r"|achat ou location)\b")
+_OR_BEFORE = re.compile(r"\b(?:ou|or)\b")
+_QUESTION_AFTER = re.compile(r"[^.!?\n]*\?")
+
+
+def _asked_alternative(text: str, start: int, end: int) -> bool:
+    """'Will two cards do, or do I need cloud credits?': the place is the other branch of a question."""
+    sentence_start, _ = sentence_bounds(text, start)
+    return bool(_OR_BEFORE.search(text, sentence_start, start) and _QUESTION_AFTER.match(text, end))
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -84,6 +101,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
             mentions.append((m.start(), m.end(), value))
     if mentions and _conflict(message.text, mentions):
         return  # "louer (Scaleway) ou acheter une tour ?", "(a) on-prem, (b) rent": the interview asks
+    # "serveurs chez nous ou location, peu importe", "…or do I need cloud credits?": a place left open, or
+    # one asked about as an alternative, is not chosen
+    mentions = [m for m in mentions if not _OPEN_CHOICE.search(message.text, *sentence_bounds(message.text, m[0]))
+                and not _asked_alternative(message.text, m[0], m[1])]
     if mentions:
         start, end, value = min(mentions)
         yield Found("deployment", value, start, end)
@@ -124,7 +145,11 @@ DEPLOYMENT = Rule(
               ("un serveur rackable", {"deployment": "server"}), ("a rack-mounted box", {"deployment": "server"}),
               ("two RTX PRO 6000 Server Edition cards", {}), ("une RTX PRO 6000 Blackwell édition Workstation", {}),
               ("one RTX PRO 6000 Blackwell (workstation edition)", {}), ("we are pricing GB200 NVL72 racks", {}),
-              ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"})),
+              ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"}),
+              ("sur site ou dans le cloud, peu importe", {}),
+              ("is one card enough, or should we rent cloud GPUs?", {}),
+              ("We're evaluating whether to buy or rent, for 30 users.", {}),
+              ("Faut-il acheter ou louer ? On penche pour un serveur.", {})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
@@ -205,8 +230,32 @@ _UNIT_PRICE = re.compile(r"(?:co[uû]t\w*|cost\w*|prix|price\w*|tarif\w*|vaut|wo
                          r"|per (?:gpu|card|unit)|par (?:gpu|carte))")
 _PERIODIC = re.compile(r"^\s*(?:ht\s*|ttc\s*)?(?:/|par|per|a|an|each|chaque)\s*(?:mois|month|h\b|hour|heure|an\b|year"
                        r"|annee|jour|day|semaine|week)|^\s*(?:mensuels?|monthly|annuels?|yearly|par gpu|per gpu)")
+_QUOTED = re.compile(r"\b(?:proposed|quoted|offered us|on nous a propose|nous a propose|m'a propose|ont propose"
+                     r"|a propose|devis de|quote of|quotation of)\b")
 _EURO = r"(?:€|euros?|eur)(?![a-z])"
 _MONEY_SCALE = r"(k|m|millions?)?(?![a-z])"  # "25k€", "1,2 M€"; not the k of "400 kW"
+
+
+# a range ("Budget 8-10 k€", "€60k to €70k") names no one amount: both ends are offered, none recorded
+_RANGE_LOW = re.compile(rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?:-|a|to|et|and)[ \t]*(?:€[ \t]*)?$")
+_RANGE_HIGH = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:-|a|to)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*{_MONEY_SCALE}")
+
+
+def _budget_range(message: Message, m: re.Match[str]) -> tuple[float, float, int, int] | None:
+    """(low, high, start, end) when the amount `m` read is one end of a range."""
+    text = message.text
+    low = _RANGE_LOW.search(text[max(0, m.start(1) - 30):m.start(1)])
+    if low:
+        a = numbers.money(low.group(1), (low.group(2) or m.group(2) or "")[:1], message.lang)
+        b = numbers.money(m.group(1), (m.group(2) or "")[:1], message.lang)
+        start = m.start(1) - len(low.group(0))
+        return (a, b, start, m.end()) if a and b and a < b else None
+    high = _RANGE_HIGH.match(text, m.end(2) if m.group(2) else m.end(1))
+    if high:
+        a = numbers.money(m.group(1), (m.group(2) or high.group(2) or "")[:1], message.lang)
+        b = numbers.money(high.group(1), (high.group(2) or "")[:1], message.lang)
+        return (a, b, m.start(), high.end()) if a and b and a < b else None
+    return None
 
 
 def find_budget(message: Message) -> Iterator[Found]:
@@ -228,12 +277,19 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue
             if pattern is patterns[0] and _POWER_WORDS.search(text[m.start():m.start(1)]):
                 continue
+            if pattern is not patterns[0] and _QUOTED.search(text, *sentence_bounds(text, m.start())):
+                continue  # "the vendor proposed 4 A100 for 120k€": their price, not the customer's budget
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
                                                or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
                 continue
             if pattern is patterns[0] and not (m.group(2) or re.search(_EURO, m.group(0)) or int(
                     numbers.read_number(m.group(1), message.lang, whole=True) or 0) >= 1000):
                 continue  # "budget: 3 GPUs" is not an amount
+            span = _budget_range(message, m)
+            if span:
+                low, high, start, end = span
+                yield Found("suggest:budget_eur", (low, high), start, end)
+                return
             value = numbers.money(m.group(1), (m.group(2) or "")[:1], message.lang)
             if value:
                 yield Found("budget_eur", value, m.start(), m.end())
@@ -250,26 +306,48 @@ BUDGET = Rule(
               ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
               ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
-              ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0})),
+              ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0}),
+              ("budget entre 20 et 30 k€", {}), ("Budget: 45-55k€", {}), ("budget €120k to €150k", {}),
+              ("budget 2-3 GPU, 40 k€", {"budget_eur": 40000.0}),
+              ("the reseller quoted 85k€ for two servers", {}),
+              ("Budget 60 k€ ; on nous a proposé 90 k€", {"budget_eur": 60000.0})),
 )
 
 _PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit
 # a number that is a card's name is no figure: "RTX 5090 w/ 32 GB" is "with", "GeForce 4090 W" a typo
 _CARD_BEFORE = re.compile(r"(?:rtx|gtx|geforce|quadro|radeon|rx|pro|arc)\s*$")
+# "2 racks available, 20 kW per rack": a limit per rack when several racks are named is no one figure
+_PER_RACK_AFTER = re.compile(r"\s*(?:par|per|each|chacune?|/|in each|dans chaque)\s*(?:rack|baie|armoire|cabinet)s?\b")
+_SEVERAL_RACKS = re.compile(r"(?<![\w.,])(?:(?:[2-9]|\d{2,})|two|three|four|deux|trois|quatre)\s*(?:x\s*)?"
+                            r"(?:racks?|baies?|armoires?|cabinets?)\b")
+
+
+def _power(m: re.Match[str], msg: Message) -> float | None:
+    if _PER_CARD.search(msg.text[max(0, m.start() - 15):m.start()]) or _CARD_BEFORE.search(
+            msg.text[max(0, m.start() - 10):m.start()]):
+        return None
+    if _PER_RACK_AFTER.match(msg.text, m.end()) and _SEVERAL_RACKS.search(msg.text):
+        return None
+    return numbers.watts(m.group(1), m.group(2), msg.lang)
+
+
 POWER = pattern_rule(
     "power-limit", "power_limit_w",
     rf"({NUM})\s*(kw|w|watts?|kilowatts?)(?![\w/])(?!\s*(?:par|per|each|chacune?|/)\s*(?:gpu|carte|card))",
-    lambda m, msg: None if (_PER_CARD.search(msg.text[max(0, m.start() - 15):m.start()])
-                            or _CARD_BEFORE.search(msg.text[max(0, m.start() - 10):m.start()]))
-    else numbers.watts(m.group(1), m.group(2), msg.lang),
+    _power,
     examples=(("3 kW max", {"power_limit_w": 3000.0}), ("1,6 kW", {"power_limit_w": 1600.0}),
               ("700 W per GPU", {}), ("a 5090 w/ ollama", {}), ("RTX 4090 w/ 24 GB", {}),
-              ("GeForce 5080 W", {}), ("1200 W max, prise standard", {"power_limit_w": 1200.0})),
+              ("GeForce 5080 W", {}), ("1200 W max, prise standard", {"power_limit_w": 1200.0}),
+              ("trois baies, 12 kW par baie", {}), ("one rack with 15 kW per rack", {"power_limit_w": 15000.0})),
 )
 
+# "two racks of 42U": the height of each of several racks, not the space the machine may take
+_RACKS_OF = re.compile(r"(?:(?<![\w.,])(?:[2-9]|\d{2,})|two|three|four|deux|trois|quatre)\s*(?:racks?|baies?|armoires?"
+                       r"|cabinets?)\s*(?:of|de|d')\s*$")
 RACK_UNITS = pattern_rule(
     "rack-units", "rack_units",
     r"(?<![\w.])(\d{1,3})\s*(?:u|ru|unites? de baie|unites? de rack|rack units?)(?![\w])",
-    lambda m, msg: int(m.group(1)) or None,
-    examples=(("4U available", {"rack_units": 4}), ("2 unités de baie", {"rack_units": 2})),
+    lambda m, msg: None if _RACKS_OF.search(msg.text[max(0, m.start() - 25):m.start()]) else int(m.group(1)) or None,
+    examples=(("4U available", {"rack_units": 4}), ("2 unités de baie", {"rack_units": 2}),
+              ("Two racks of 42U in our DC", {}), ("deux baies de 42U", {})),
 )

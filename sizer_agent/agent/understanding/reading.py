@@ -25,9 +25,72 @@ MAX_CHARS = 20_000  # a pasted brief is a few thousand characters; beyond this t
 ANSWER_RULE = "answer-to-question"  # the rule name of a value read as a bare answer to the open question
 _SOFT_FIELDS = frozenset({"use_case", "deployment", "rendering_cad", "ecc_required"})
 _TRAINING = frozenset({"finetune_full", "finetune_lora", "finetune_qlora", "pretraining"})
+_NO_USERS = _TRAINING | {"batch_inference"}
 _CUSTOMER_MAX_WORDS = 8  # a longer message that names no customer is not a customer's name
 _GREETING = re.compile(r"\W*(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|good (?:morning|afternoon|evening)|merci"
                        r"|thanks|thank you|ok|okay)\W*(?:(?:a )?(?:tous|toutes|all|team|l'equipe|there))?\W*")
+
+
+# Fields whose value is one figure, read from a range by their rules (the load and the budget weigh
+# ranges themselves: the peak is the range's top, a budget range is a doubt)
+_RANGE_FIELDS = frozenset({"input_len", "output_len", "context_len", "ttft_ms", "tpot_ms", "power_limit_w",
+                           "dataset_size_bytes", "num_gpus", "rack_units", "image_resolution",
+                           "checkpoint_interval_min", "batch_size", "growth_factor"})
+_UNITS = frozenset({"k", "m", "ms", "s", "kw", "w", "u", "px", "go", "gb", "to", "tb", "min", "token", "tokens"})
+# a figure with its unit: "8k", "200 ms", "16k"
+_FIGURE = r"(?<![\w.,])(\d[\d.,]*)(?:\s*([a-zA-Z]+))??"
+_JOIN = r"(\s*)(-|–|à|a|to|ou|or)(\s*)"
+_RANGE_BEFORE = re.compile(rf"(?:{_FIGURE}{_JOIN}|(?:entre|between)\s+(\d[\d.,]*)\s*\w*\s*(?:et|and)\s+)$",
+                           re.IGNORECASE)
+_RANGE_AFTER = re.compile(rf"(?:\s*([a-zA-Z]+))??{_JOIN}(\d[\d.,]*)(?:\s*([a-zA-Z]+))?", re.IGNORECASE)
+
+
+def _unit(word: str | None) -> str:
+    return (word or "").lower() if (word or "").lower() in _UNITS else ""
+
+
+def _joined(unit_a: str, join: tuple[str, str, str], unit_b: str) -> bool:
+    """Two figures joined as a range: "8k-16k", "200 to 300 ms", "512 ou 1024 px". A dash with spaces
+    around it is also a list separator ("32k - 4 H100"): a range then only when the units agree."""
+    space_before, word, space_after = join
+    if word in ("-", "–") and space_before and space_after:
+        return bool(unit_b) and unit_a in ("", unit_b)
+    return not (word.isalpha() and not (space_before and space_after))  # "8kto", "4or": no word there
+
+
+_MEAN_FIELDS = frozenset({"input_len", "output_len"})
+_CEILING = re.compile(r"(?i)\b(?:max\w*|up to|jusqu'[aà]|at most|au plus|no more than|not more than|pas plus de"
+                      r"|ne d[ée]pass\w*|never (?:more|longer) than|plafonn\w*|capped)\b")
+
+
+_CEILING_AFTER = re.compile(r"(?i)\s*(?:tokens?\s*)?(?:max\b|maximum\b|au maximum|at most|au plus|tops\b)")
+
+
+def _a_ceiling(text: str, finding: Finding) -> bool:
+    """Whether a mean length is said as a ceiling, in its own words or just before them in its clause."""
+    start, end = finding.span
+    clause = max((m.end() for m in re.finditer(r"[.;:!?\n,(]", text[max(0, start - 25):start])), default=0)
+    return bool(_CEILING.search(text, max(0, start - 25) + clause, end) or _CEILING_AFTER.match(text, end))
+
+
+def _one_end_of_range(text: str, finding: Finding) -> bool:
+    """Whether the figure a finding holds is one end of a range written around or within its words."""
+    start, end = finding.span
+    digits = list(re.finditer(r"\d[\d.,]*", text[start:end]))
+    if not digits:
+        return False
+    first, last = start + digits[0].start(), start + digits[-1].end()
+    unit_first = _unit(re.match(r"\s*([a-zA-Z]+)?", text[first + len(digits[0].group(0)):]).group(1))
+    before = _RANGE_BEFORE.search(text[max(0, first - 30):first])
+    if before and (before.group(6) or _joined(_unit(before.group(2)), before.group(3, 4, 5), unit_first)):
+        return True
+    in_a_name = text[last - len(digits[-1].group(0)) - 1:last - len(digits[-1].group(0))].isalpha()  # "H100"
+    after = None if in_a_name else _RANGE_AFTER.match(text, last)
+    if after and _joined(_unit(after.group(1)), after.group(2, 3, 4), _unit(after.group(6))):
+        return True
+    return len(digits) > 1 and any(
+        (inner := _RANGE_AFTER.match(text, start + d.end())) and inner.end(5) <= end
+        and _joined(_unit(inner.group(1)), inner.group(2, 3, 4), _unit(inner.group(6))) for d in digits[:-1])
 
 
 @dataclass
@@ -65,9 +128,18 @@ def parse_message(
         reading.findings.pop(name, None)
         if doubt.candidates:
             reading.suggestions[name] = tuple(shown(value) for value in doubt.candidates)
-    if reading.values.get("use_case") in _TRAINING:
+    for name in _MEAN_FIELDS & reading.findings.keys():
+        if _a_ceiling(body, reading.findings[name]):
+            # "max output 2048 tokens", "prompts up to 4k": the largest, not the mean the schema asks for
+            reading.findings.pop(name)
+    for name in _RANGE_FIELDS & reading.findings.keys():
+        if _one_end_of_range(body, reading.findings[name]):
+            # "context 8k-16k", "TTFT 200-300 ms", "2 à 4 GPU": a range names no one value; the interview asks
+            reading.findings.pop(name)
+    if reading.values.get("use_case") in _NO_USERS:
         # head_count is the people who will use the model; a team that trains it ("a 3-person startup
-        # fine-tuning CodeLlama") gives a company size, not users
+        # fine-tuning CodeLlama") or runs a nightly batch ("a 12-person agency translating documents
+        # overnight") gives a company size, not users
         reading.findings.pop("head_count", None)
     findings = {name: _shifted(f, offset) for name, f in reading.findings.items()}
     values: dict[str, Any] = {name: f.value for name, f in findings.items()}

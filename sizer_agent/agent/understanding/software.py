@@ -108,14 +108,38 @@ _QLORA = re.compile(words(r"q-?lora"))
 _SOURCE_NEAR = re.compile(r"\b(?:base|source|original\w*|d'origine|publie\w*|published|native|natif|natives"
                           r"|checkpoint|from|depuis|de base)\b")
 _KV_NEAR = re.compile(r"\b(?:kv|cache)\b")
+# A precision said as an option or under a condition ("éventuellement en 4 bits si ça tient sur une carte",
+# "BF16 if the hardware allows, otherwise FP8", "FP8 or 4-bit"): a possibility, not the customer's choice.
+_MAYBE_BEFORE = re.compile(
+    words(r"eventuellement", r"peut-etre", r"maybe", r"perhaps", r"possibly", r"whether", r"si possible",
+          r"if possible", r"si besoin", r"if needed") + r"\W+(?:\w+\W+){0,3}$")
+_IF_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"si", r"if", r"unless", r"sauf si"))
+# an alternative ("FP8 or 4-bit", "AWQ, sinon FP8") is a hedge only between two different formats: "AWQ or
+# GPTQ" are both int4
+_OR_BEFORE = re.compile(words(r"ou", r"or", r"otherwise", r"sinon", r"either", r"soit") + r"\W+(?:\w+\W+)?$")
+_OR_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"ou", r"or", r"otherwise", r"sinon"))
+_MAYBE, _ALTERNATIVE = 2, 1
+_ASKED = re.compile(r"[ \t]*\?")
+_ANY_FORMAT = re.compile("|".join(p for p, _ in PRECISIONS))
+
+
+def _other_format(text: str, start: int, end: int) -> bool:
+    """Whether the message names another format than the one at [start, end), negated or not."""
+    said = text[start:end]
+    return any(m.group(0) != said for m in _ANY_FORMAT.finditer(text) if not start <= m.start() < end)
+
+
 _TARGET_BEFORE = re.compile(r"(?:\ben|\bin|\bto|\binto|\bvers|\bcible|\btarget\w*|\bquanti[sz]\w*|\bquantifi\w*"
                             r"|\bserv\w*|\bdeploy\w*|\bdeploie\w*|\bheberg\w*|\brun\w*|\btourner)\W*$")
 
 
-def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) -> list[tuple[int, int, int, str]]:
-    """(-score, start, end, value) of each precision named and not negated."""
+Mention = tuple[int, int, int, int, str]
+
+
+def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) -> list[Mention]:
+    """(hedged, -score, start, end, value) of each precision named and not negated."""
     taken: list[tuple[int, int]] = []
-    mentions: list[tuple[int, int, int, str]] = []
+    mentions: list[Mention] = []
     for pattern, value in table:
         for m in pattern.finditer(message.text):
             if any(a < m.end() and m.start() < b for a, b in taken) or message.negated(m.start()):
@@ -130,18 +154,35 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
                 score -= 1
             if _KV_NEAR.search(before[-12:]) or _KV_NEAR.search(after[:10]):
                 score -= 2
-            mentions.append((-score, m.start(), m.end(), value))
+            # a hedged one ranks below any stated one and is left unclaimed: a second one named makes it a doubt;
+            # so does one asked about while another format is named ("en fp16 ?… non, fp8")
+            asked = _ASKED.match(message.text, m.end()) and _other_format(message.text, m.start(), m.end())
+            hedged = _MAYBE if (_MAYBE_BEFORE.search(before) or _IF_AFTER.match(message.text, m.end()) or asked) else (
+                _ALTERNATIVE if _OR_BEFORE.search(before) or _OR_AFTER.match(message.text, m.end()) else 0)
+            mentions.append((hedged, -score, m.start(), m.end(), value))
     return mentions
 
 
 def find_precision(message: Message) -> Iterator[Found]:
     mentions = _mentions(message, _COMPILED_PRECISIONS)
     if not mentions:
-        mentions = [(score, start, end, "nf4" if value == "int4" and _QLORA.search(message.text) else value)
-                    for score, start, end, value in _mentions(message, _COMPILED_WIDTHS)]
-    if mentions:
-        _, start, end, value = min(mentions)
-        yield Found("precision", value, start, end)
+        mentions = [(hedged, score, start, end, "nf4" if value == "int4" and _QLORA.search(message.text) else value)
+                    for hedged, score, start, end, value in _mentions(message, _COMPILED_WIDTHS)]
+    if not mentions:
+        return
+    if len({m[4] for m in mentions}) == 1:
+        mentions = [(0 if m[0] == _ALTERNATIVE else m[0], *m[1:]) for m in mentions]
+    hedged, best, start, end, value = min(mentions)
+    if hedged or (any(m[0] for m in mentions) and len({m[4] for m in mentions}) > 1):
+        # an option among others ("BF16 unless memory is short, then AWQ", "maybe 4-bit if it fits"): the
+        # customer has not chosen; the formats are offered, none recorded
+        offered = tuple(dict.fromkeys(v for _, _, _, _, v in sorted(mentions, key=lambda m: m[2])))
+        yield Found("suggest:precision", offered, start, end, claim=False)
+        return
+    yield Found("precision", value, start, end)
+    for other_hedged, score, a, b, other in mentions:
+        if not other_hedged and score > best:
+            yield Found("precision", other, a, b)  # the source or KV format, weighed and set aside: claimed
 
 
 PRECISION = Rule(
@@ -157,6 +198,11 @@ PRECISION = Rule(
         ("4-bit NF4 via bitsandbytes", {"precision": "nf4"}),
         ("served in 4-bit", {"precision": "int4"}),
         ("half precision", {"precision": "fp16"}),
+        ("peut-être en 8 bits si la carte est trop juste", {}),
+        ("GGUF Q4 if it fits, otherwise Q8", {}),
+        ("on the bf16 base, quantized to FP8 for serving", {"precision": "fp8"}),
+        ("Paul: BF16 ?\nLéa: non, FP8 c'est validé", {}), ("Qwen3 8B en FP8 ?", {"precision": "fp8"}),
+        ("weights in AWQ or GPTQ, whichever loads", {"precision": "int4"}),
     ),
     doc="weight precision; the target format wins over the source one and over the KV-cache format",
 )

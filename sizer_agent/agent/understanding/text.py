@@ -122,6 +122,10 @@ _RETRACT = re.compile(
     r"(?=\d|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole)"
     # a word that corrects, within the sentence: "— sorry,", ", pardon,", "... actually no", "(correction : 6k)";
     # not an apology ("sorry for the delay"), nor the ECC's "correction d'erreurs"
+    # after "..." the words that take back may start the next line, and a bare "actually"/"well," after an
+    # ellipsis is a second thought: "1600 W limit... actually it's 1800 W", "256k context... well, 128k"
+    r"|\.{2,3}\s*(?:(?:actually|en fait|well|wait|attends|hmm+|euh|bon)(?![\w])[ \t]*,?"
+    r"|(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b))"
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
     r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b)"
     r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"

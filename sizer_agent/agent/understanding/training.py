@@ -14,15 +14,21 @@ OPTIMIZER = choice_rule(
     "optimizer", "optimizer",
     (
         # before precision: "AdamW 8 bits" is an optimizer, not a weight format
-        (r"(?<![\w])(?:adam\w*\s*(?:en\s*)?8[- ]?bits?|adam8bit|8[- ]?bits? adam\w*|paged[ _]adam\w*|bnb adam\w*"
+        (r"(?<![\w])(?:adam\w*\s*(?:en\s*)?8[- ]?bits?|adam8bit|8[- ]?bits? adam\w*"
+         r"|(?:paged[ _]|bnb )adam\w*(?:\s*8[- ]?bits?)?"
          r"|adamw_8bit|adamw_bnb_8bit)(?![\w])", "adamw_8bit"),
         (words(r"adafactor"), "adafactor"),
-        (r"(?<![\w])(?:sgd\s*(?:avec|with|\+)\s*(?:du\s+)?momentum|sgd-?m|nesterov)(?![\w])", "sgd_momentum"),
+        # "SGD w/ momentum 0.9", "SGD (momentum 0.937)", "SGD, momentum 0.9": a momentum said with SGD
+        (r"(?<![\w])(?:sgd\s*(?:avec|with|w/|\+|\(|,)\s*(?:du\s+|a\s+)?(?:nesterov\s+)?momentum|sgd-?m|nesterov)(?![\w])",
+         "sgd_momentum"),
         (words(r"sgd"), "sgd"),
         (words(r"adamw?", r"adam_w", r"adamw_torch\w*"), "adamw"),
     ),
     examples=(("AdamW 8 bits", {"optimizer": "adamw_8bit"}), ("SGD with momentum", {"optimizer": "sgd_momentum"}),
-              ("optimiseur AdamW", {"optimizer": "adamw"})),
+              ("optimiseur AdamW", {"optimizer": "adamw"}),
+              ("optimizer: paged AdamW 8-bit", {"optimizer": "adamw_8bit"}),
+              ("SGD w/ momentum 0.9, lr 0.01", {"optimizer": "sgd_momentum"}),
+              ("optimiseur SGD (momentum 0.95)", {"optimizer": "sgd_momentum"})),
 )
 
 _EVERY = r"(?:every|toutes les|tous les|chaque|each|all)"
@@ -146,7 +152,8 @@ DATASET = Rule(
               ("~40 GB\n- Model: Qwen3 8B", {"dataset_size_bytes": 40_000_000_000}),
               ("Llama 3.1 405B in FP8 is ~405 GB", {}),
               ("20k examples (~50 MB)", {"dataset_size_bytes": 50_000_000}),
-              ("8 000 paires question-réponse, 12 000 exemples, soit 30 Mo", {"dataset_size_bytes": 30_000_000})),
+              ("8 000 paires question-réponse, 12 000 exemples, soit 30 Mo", {"dataset_size_bytes": 30_000_000}),
+              ("data: 2 to 3 million documents", {}), ("corpus de 2 To de textes", {"dataset_size_bytes": 2 * 10**12})),
 )
 
 _MAX_BATCH = 65_536  # a larger figure after "batch" counts documents or tokens, not a batch
@@ -164,7 +171,8 @@ BATCH_SIZE = pattern_rule(
     "batch-size", "batch_size",
     rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|taille de lots?|{_LOT})(?:[ _-]?size)?"
     rf"(?:\s+(?:global|total|effecti\w*|per-device|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
-    rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b|documents?|docs"
+    rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|m\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b"
+    rf"|documents?|docs"
     rf"|(?:de |d'|of )?tokens?"
     rf"|images?|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?|(?:\w+\s+)?(?:par|per|a|an|each)\s+"
     rf"(?:jour|day|nuit|night|heure|hour|semaine|week|mois|month)))"
@@ -179,5 +187,6 @@ BATCH_SIZE = pattern_rule(
               ("des lots de 64 séquences", {"batch_size": 64}), ("taille de lot 32", {"batch_size": 32}),
               ("Traitement par lots : 3 milliards de tokens", {}),
               ("Traduction par lots de 40 000 notices techniques", {}),
+              ("global batch 2M tokens per step", {}),
               ("des lots de 16, pas plus", {"batch_size": 16}), ("batch of 2,000,000 rows", {})),
 )

@@ -44,11 +44,14 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"preentrain\w*", r"foundation model training", r"train (?:our|a|an) own (?:\w+ )?model",
            r"entrainer (?:notre|un|nos) propre\w* modele\w*", r"continued pre-?training"), "pretraining"),
     (words(_FINETUNE_VERB), "finetune"),
+    # "faire un QLoRA de Gemma", "run a LoRA on our tickets": a method named as the thing done is the plan
+    (words(r"(?:faire|fait|faisons|lancer|do|run|launch)\s+(?:un|une|du|a|an)\s+(?:q-?lora|lora|dora)"), "finetune"),
     (words(_TRAIN_VERB), "train"),
     (words(r"batch inference", r"inference (?:par|en) lots?", r"inference batch", r"batch processing",
            r"traitements? (?:par|en) lots?", r"par lots?", r"en lots?", r"chaque semaine", r"toutes les semaines",
            r"weekly", r"every week", r"hebdomadaire\w*", r"offline", r"hors[- ]ligne", r"nightly",
-           r"chaque nuit", r"toutes les nuits", r"chaque soir", r"tous les soirs", r"every evening", r"each evening",
+           r"chaque nuit", r"toutes les nuits",
+           r"cette nuit", r"chaque soir", r"tous les soirs", r"every evening", r"each evening",
            r"overnight", r"each night", r"every night", r"a night", r"par nuit", r"per night", r"batch jobs?",
            r"jobs? batch", r"batch(?![ _-]?size)(?!\s*(?:de|of|:|=)?\s*\d)", r"traitement de masse", r"en masse",
            r"bulk", r"asynchrone", r"asynchronous", r"pas (?:besoin )?de temps reel", r"not real[- ]time",
@@ -161,6 +164,9 @@ def find_use_case(message: Message) -> Iterator[Found]:
         # "train" alone says training of no known kind: without a method or "from scratch", the next cue decides
         usable = [c for c in (firm or plans) if c[2] != "train" or methods or any(p[2] == "pretraining" for p in plans)]
         choice = usable[0] if usable else (firm or plans)[0]
+        # pre-training said as the plan outweighs a verb that says where the machines sit ("2 nœuds hébergés
+        # dans notre datacenter… Usage : pré-entraînement"): nobody pre-trains a model to serve it as is
+        choice = next((c for c in firm if c[2] == "pretraining"), choice)
     elif methods:
         choice = methods[0]  # "QLoRA de Mistral 7B": the method alone says fine-tuning
     elif products:
@@ -238,6 +244,9 @@ USE_CASE = Rule(
         ("on entraîne des détecteurs d'objets pour nos lignes", {"use_case": "vision"}),
         ("fine-tune a ConvNeXt on 200k photos", {"use_case": "vision"}),
         ("train X-ray classifiers on our archive", {"use_case": "vision"}),
+        ("Deux serveurs hébergés chez nous, pour du pré-entraînement de petits modèles", {"use_case": "pretraining"}),
+        ("On voudrait faire un LoRA de Qwen3 8B pour résumer nos rapports", {"use_case": "finetune_lora"}),
+        ("faire passer 500k factures dans Qwen2.5 7B cette nuit", {"use_case": "batch_inference"}),
     ),
     doc="the workload, from verbs and nouns, negations dropped",
 )
