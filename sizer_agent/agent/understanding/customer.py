@@ -170,6 +170,7 @@ _ORG_FIRST_NAME = re.compile(
     rf"(?<![\w])(?P<name>{_ORG_FIRST}(?:{_GLUE}{_WORD}|[ \t]+d'[\wÀ-ÿ-]+)+)")
 _ORG_LAST_NAME = re.compile(rf"(?<![\w])(?P<name>{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,3}}[ \t]+{_ORG_LAST}"
                             rf"(?:[ \t]+{_LEGAL})?)(?![\w])")
+_LEGAL_ONLY = re.compile(_LEGAL)
 _LEGAL_NAME = re.compile(rf"{NAME}[ \t]+(?P<legal>{_LEGAL})(?![\w])")
 # "ShelfSense here.", "Hi,\n\nAcme here": a line that starts with the name
 # ("bureau d'études Meca3D ici": a few lowercase words may say what kind of organisation it is)
@@ -311,6 +312,9 @@ _ROLE = re.compile(r"^(?:DSI|CTO|CEO|CIO|CDO|Direction|Service|D[ée]partement|D
                    r"[ \t]+(?:de|d'|du|des|of|at)[ \t]*")
 
 
+# a preposition that opens a sentence ("For Vantor Engineering, we…", "Chez Ombelle, on…") introduces a name
+_LEADING_PREPOSITIONS = frozenset(plain(w) for w in ("for", "pour", "chez", "at", "from", "with", "by", "par", "au",
+                                                     "aux", "avec", "in", "dans"))
 _TAIL_OK = frozenset({"ai", "ia", "cloud", "data"})  # stop words that end a name well ("Brightloop AI", "Acme Cloud")
 # a noun for any company, dropped before a name of two words or more ("Société Vigie Parking" is "Vigie
 # Parking", as "la société Dupont Industrie" is "Dupont Industrie"); one word keeps it ("Société Générale")
@@ -334,8 +338,8 @@ def clean_name(raw: str) -> str | None:
     words = raw.strip(" .,;:!?'’\"").split()
     while words and re.fullmatch(_PARTICLE, words[-1].lower()):
         words.pop()
-    while words and plain(words[0]).strip(".,") in _OPENERS:
-        words.pop(0)  # "Bonjour Acme" -> "Acme"
+    while words and plain(words[0]).strip(".,") in _OPENERS | _LEADING_PREPOSITIONS:
+        words.pop(0)  # "Bonjour Acme" -> "Acme", "For Vantor Engineering we need" -> "Vantor Engineering"
     if not words:
         return None
     name = re.sub(r"['’]s$", "", " ".join(words).strip(" .,;:!?'’\""))  # "Acme's" -> "Acme"
@@ -438,16 +442,71 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
+            name = _with_article(body, m.start("name"), m.group("name"), name)
             behind = _person_of(body, m.end("name"), name)
             yield behind or _expanded(body, m.start("name"), name)
     for pattern in (_ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME):
         for m in pattern.finditer(body):
-            end = m.end("legal") if pattern is _LEGAL_NAME else m.end("name")
-            name = clean_name(body[m.start("name"):end])
-            if name is not None and not _consultants_firm(body, m.start("name")):
+            start, end = m.start("name"), m.end("legal") if pattern is _LEGAL_NAME else m.end("name")
+            if pattern is _ORG_FIRST_NAME:
+                start = _words_before(body, start, end)
+            elif pattern is _ORG_LAST_NAME:
+                end = _words_after(body, start, end)
+            name = clean_name(body[start:end])
+            if name is not None and not _consultants_firm(body, start):
                 if _SUB_UNIT.search(name):
                     name = _institution(body, end) or name
-                yield m.start("name"), name
+                yield start, name
+
+
+_ARTICLE = re.compile(r"(?:La|Le|Les)[ \t]+|L['’]")
+# mid-sentence: after a bracket, a label's colon, a dash or a lowercase word ("boutique en ligne (La Cave de
+# Léon)", "client : Le Fournil")
+_MID_SENTENCE = re.compile(r"(?:[(:–—-]|[a-zà-ÿ,])[ \t]*$")
+
+
+def _with_article(body: str, start: int, raw: str, name: str) -> str:
+    """A capitalised French article inside a sentence is part of the name ("La Cave de Léon", "Le Fournil");
+    at a sentence's start it is only the article ("Le LIRMM prévoit")."""
+    article = _ARTICLE.match(raw)
+    if article is None or not raw[article.end():].startswith(name) or not name[:1].isupper():
+        return name
+    if not _MID_SENTENCE.search(body, max(0, start - 3), start):
+        return name
+    return raw[:article.end()] + name
+
+
+_WORD_BEFORE = re.compile(rf"(?<![\w]){_WORD}[ \t]+$")
+_WORD_AFTER = re.compile(rf"[ \t]+(?P<word>{_WORD})(?![\w])")
+
+
+def _plain_name_word(word: str) -> bool:
+    """A capitalised word that may continue a name: no opener, preposition, product, place or role."""
+    folded = plain(word).strip(".,'’")
+    return not (folded in STOP | _OPENERS | _LEADING_PREPOSITIONS | _PLACES or _product_word(word)
+                or _ROLE_WORD.match(word) or _LEGAL_ONLY.fullmatch(word))
+
+
+def _words_before(body: str, start: int, end: int) -> int:
+    """'St Brigid's University Hospital': the capitalised words just before an organisation's first word
+    ("University") belong to its name; up to three, never an opener ("Bonjour") or a product."""
+    for _ in range(3):
+        m = _WORD_BEFORE.search(body, max(0, start - 40), start)
+        if m is None or not _plain_name_word(m.group().strip()) or clean_name(body[m.start():end]) is None:
+            break
+        start = m.start()
+    return start
+
+
+def _words_after(body: str, start: int, end: int) -> int:
+    """'France Médias Régionaux', 'Riverside Unified School District', 'Orrin Legal Tech': capitalised
+    words right after an organisation's last word still belong to it (two at most)."""
+    for _ in range(2):
+        m = _WORD_AFTER.match(body, end)
+        if m is None or not _plain_name_word(m.group("word")) or clean_name(body[start:m.end()]) is None:
+            break
+        end = m.end()
+    return end
 
 
 # a sign-off said inside the last line, after a sentence: "… merci. Best, Tom Reyes – Brightpath"
@@ -632,6 +691,14 @@ CUSTOMER = Rule(
         ("On veut un chatbot pour 20 personnes. Cordialement, Jean Petit – Garage Lefort",
          {"customer": "Garage Lefort"}),
         ("I'm a solutions architect at Nimbus Partners, sizing this for one of our clients", {}),
+        # a name's extent: the words around its kind-word, an article inside a sentence, no introducer
+        ("Kestrel Brothers Shipping Lines wants a chatbot", {"customer": "Kestrel Brothers Shipping Lines"}),
+        ("Notre fournisseur, Ouest Médias Numériques, voudrait un assistant",
+         {"customer": "Ouest Médias Numériques"}),
+        ("Mount Alder Community Hospital is planning an assistant", {"customer": "Mount Alder Community Hospital"}),
+        ("For Pelham Robotics we need a box for Qwen3 8B", {"customer": "Pelham Robotics"}),
+        ("Petit restaurant (Le Fournil Doré) : on voudrait un chatbot", {"customer": "Le Fournil Doré"}),
+        ("Acme Robotics Monday meeting: we need 4 GPUs", {"customer": "Acme Robotics"}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
     ),
