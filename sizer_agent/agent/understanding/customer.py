@@ -86,6 +86,12 @@ _KIND_ADJ_NAME = (r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?!(?:de|du|des|d|a|à|a
 _SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+)(?:Le|La|Les|L['’]|The)[ \t]*" + NAME + r"[ \t]+(?:voudrai\w*|souhait\w*|veut"
                  r"|aimerai\w*|cherche|envisage|pr[ée]voit|wants|would like|is looking|is exploring|is planning|plans"
                  r"|needs|intends)\b")
+# "MediRDV veut…", "NumeriCloud (hébergeur souverain) souhaite…": an organisation, with no article, as the
+# subject of a wish at a sentence's start; a bracketed aside may stand between (kept only for names no first
+# name looks like: see _distinctive)
+_BARE_SUBJECT = (r"(?m)(?:^|[.!?][ \t]+)" + NAME + r"(?:[ \t]*\([^()\n]{1,60}\))?[ \t]+(?:voudrai\w*|souhait\w*"
+                 r"|veut|aimerai\w*|cherche|envisage|pr[ée]voit|a besoin|wants|would like|is looking|is exploring"
+                 r"|is planning|plans|needs|intends)\b")
 INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "Client : Groupe Hospitalier Saint-Luc", "Cust: Numalys (ESN)", "- Team: Orchard Vision" — a label
     # takes the rest of its line; it starts the line or follows a dash ("CR 03/04 — client : Papeteries …")
@@ -124,6 +130,7 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _KIND_ADJ_NAME,
     _KIND_THEN_NAME,
     _SUBJECT_NAME,
+    _BARE_SUBJECT,
     # "pour Agrial Data on veut servir Qwen3", "For Brightmoor, we need…": who it is for, then the wish
     _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r",?[ \t]+" + _I + r"(?:on|nous|we|j'|je|i)[ \t']*"
     r"(?:veu\w*|voudri\w*|souhait\w*|aimeri\w*|cherch\w*|want|need|would like|'d like|are looking|plan\w*"
@@ -162,6 +169,7 @@ _DEPARTMENT = re.compile(r"(?i)(?:sales|marketing|finance|legal|procurement|purc
                          r"|juridique|comptabilit[ée]|accounting|operations|ops|support|engineering|research|r&d"
                          r"|direction|management|admin\w*|communication|com)(?:[ \t]+(?:team|dept\.?|department))?")
 _IN_BRACKETS = next(p for p in INTRODUCERS if p.pattern.endswith(r"\(\s*" + PAREN_NAME + r"\s*[),]"))
+_BARE = next(p for p in INTRODUCERS if p.pattern == _BARE_SUBJECT)
 _LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée]e?s?|h[ée]berg[ée]e?s?|meet|see you|live"
                       r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
 # introducers whose names need two words ("at Lyon" is a place)
@@ -421,6 +429,13 @@ def _consultants_firm(body: str, start: int) -> bool:
     return bool(_ROLE_BEFORE.search(body, max(0, start - 45), start) and _FOR_A_CLIENT.search(body))
 
 
+def _distinctive(name: str) -> bool:
+    """A name no person's name looks like: three words or more, or one word with a capital or digit inside
+    ("MediRDV", "NumeriCloud", "Meca3D"); "Codexia" or "Marie Dupont" could be the writer."""
+    words = name.split()
+    return len(words) >= 3 or (len(words) == 1 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]", words[0])))
+
+
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     """(start, name) for every way of naming a company, strongest first, in original[:limit]."""
     body = original[:limit]
@@ -429,6 +444,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             name = clean_name(m.group("name"))
             if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2):
                 continue
+            if pattern is _BARE and not _distinctive(name):
+                continue  # "Marie Dupont souhaite un devis": a person may be the subject too
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
             if pattern is _WE_ARE and _WRITER_AFTER.match(body, m.end("name")):
@@ -699,6 +716,11 @@ CUSTOMER = Rule(
         ("For Pelham Robotics we need a box for Qwen3 8B", {"customer": "Pelham Robotics"}),
         ("Petit restaurant (Le Fournil Doré) : on voudrait un chatbot", {"customer": "Le Fournil Doré"}),
         ("Acme Robotics Monday meeting: we need 4 GPUs", {"customer": "Acme Robotics"}),
+        # an organisation as the subject of a wish, with no article: a name no person's name looks like
+        ("Bonjour,\nDataVigie (éditeur SaaS) souhaite servir Qwen3 8B", {"customer": "DataVigie"}),
+        ("Kestrel Harbour Pilots Association wants a chatbot", {"customer": "Kestrel Harbour Pilots Association"}),
+        ("Marie Dupont souhaite un devis pour 4 GPU", {}),
+        ("Codexia souhaite un devis", {}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
     ),
