@@ -100,7 +100,7 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project"
     # a tender names its buyer: "Contracting Authority: …", "Pouvoir adjudicateur : …"
     r"|contracting authority|awarding authority|pouvoir adjudicateur|acheteur public|ma[îi]tre d'ouvrage"
-    r"|donneur d'ordres?)[ \t]*(?::|\|)[ \t]*"
+    r"|donneur d'ordres?|[ée]metteur|requesting organi[sz]ation)[ \t]*(?::|\|)[ \t]*"
     r"(?P<name>[^\n(:|]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*\|?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
     # "From: Lena Hoffmann (Orbis Reinsurance)", "De : Marc Roy (Ciments Durand)": a forwarded sender's
     # organisation, in brackets after their name
@@ -179,11 +179,17 @@ _ORG_FIRST_NAME = re.compile(
 _ORG_LAST_NAME = re.compile(rf"(?<![\w])(?P<name>{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,3}}[ \t]+{_ORG_LAST}"
                             rf"(?:[ \t]+{_LEGAL})?)(?![\w])")
 _LEGAL_ONLY = re.compile(_LEGAL)
+_ORG_LAST_WORD = re.compile(rf"(?:{_ORG_LAST}|AI|IA|Data|Cloud)$")
 _LEGAL_NAME = re.compile(rf"{NAME}[ \t]+(?P<legal>{_LEGAL})(?![\w])")
 # "ShelfSense here.", "Hi,\n\nAcme here": a line that starts with the name
 # ("bureau d'études Meca3D ici": a few lowercase words may say what kind of organisation it is)
 _HERE = re.compile(rf"(?m)^[ \t]*(?:(?i:hi|hello|hey|bonjour|salut)\W+)?(?:[a-zà-ÿ][\w'’-]*[ \t]+){{0,3}}{NAME}"
                    rf"[ \t]+(?:here|ici)\b")
+# "Polaris AI - we'd like…", "Hello, Orrin Legal Tech. We're deciding…": a message that opens with its
+# organisation's name, then speaks as "we" (a greeting before it is followed by a comma or a line break:
+# "Hi John. We need" greets a person)
+_OPENING_NAME = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut|good morning)(?:[ \t]+there)?[ \t]*(?:,|!|\n)\s*)?"
+                           rf"{NAME}[ \t]*(?:[.:]|[ \t][–—-])[ \t]+(?i:we|we're|we'd|our|on|nous|notre|nos)\b")
 # a signature line "First Last – Organisation", unless what follows the dash is a role or a department
 _SIGNED = re.compile(rf"(?m)^[ \t]*(?:[{_UPPER}][\w'’.-]*[ \t]+){{0,2}}[{_UPPER}][\w'’-]+[ \t]+[–—-][ \t]+{NAME}"
                      rf"[ \t]*$")
@@ -584,6 +590,12 @@ def find_customer(message: Message) -> Iterator[Found]:
                 continue
             yield Found("customer", name, a, b)
             return
+    opening = _OPENING_NAME.match(original)
+    if opening is not None and (name := clean_name(opening.group("name"))) and (
+            _distinctive(name) or (len(name.split()) == 2 and _ORG_LAST_WORD.search(name))):
+        a, b = message.view_span(opening.start("name"), opening.start("name") + len(name))
+        yield Found("customer", name, a, b)
+        return
     if here is not None and (here_name := clean_name(here.group("name"))):
         a, b = message.view_span(here.start("name"), here.start("name") + len(here_name))
         yield Found("customer", here_name, a, b)
@@ -721,6 +733,13 @@ CUSTOMER = Rule(
         ("Kestrel Harbour Pilots Association wants a chatbot", {"customer": "Kestrel Harbour Pilots Association"}),
         ("Marie Dupont souhaite un devis pour 4 GPU", {}),
         ("Codexia souhaite un devis", {}),
+        # a message that opens with its organisation's name, then speaks as "we"; a tender's issuing body
+        ("Brightfield Data - we want to serve Qwen3 8B", {"customer": "Brightfield Data"}),
+        ("Hello, Tamsin & Hale Architects. We need a workstation", {"customer": "Tamsin & Hale Architects"}),
+        ("Hi John. We need a chatbot", {}), ("Hi John Smith. We need a chatbot", {}),
+        ("Quick question. We need a chatbot", {}),
+        ("Émetteur : Ateliers Navals de Lorient – Direction Technique", {"customer": "Ateliers Navals de Lorient"}),
+        ("Requester: J. Okafor | Org: Kestrel University", {"customer": "Kestrel University"}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
     ),
