@@ -190,6 +190,22 @@ _HERE = re.compile(rf"(?m)^[ \t]*(?:(?i:hi|hello|hey|bonjour|salut)\W+)?(?:[a-z�
 # "Hi John. We need" greets a person)
 _OPENING_NAME = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut|good morning)(?:[ \t]+there)?[ \t]*(?:,|!|\n)\s*)?"
                            rf"{NAME}[ \t]*(?:[.:]|[ \t][–—-])[ \t]+(?i:we|we're|we'd|our|on|nous|notre|nos)\b")
+# the message's last words sign it "First, Organisation" ("-- Rémi, Hydrotech Systèmes", "Sarah, Lexidata",
+# "… memory. - ML team, Quillsoft"): the writer's organisation
+_LAST_SIGNED = re.compile(rf"(?:\A|\n|[.!?)][ \t]+)[ \t]*(?:(?:--?|—|–)[ \t]*)?"
+                          rf"(?P<who>[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
+                          rf"|(?:[\w&/-]+[ \t]+)?(?i:team|[ée]quipe)(?:[ \t]+[\w&/-]+)?),[ \t]+{NAME}"
+                          rf"[ \t]*\.?\s*\Z")
+
+
+def _last_signed(original: str) -> re.Match[str] | None:
+    """The "First, Organisation" signing the message, unless "First" is a sign-off ("Thanks, Bob")."""
+    m = _LAST_SIGNED.search(original)
+    if m is None or _SIGN_OFF.match(m.group("who")) or plain(m.group("who").split()[0]) in _OPENERS:
+        return None
+    return m
+
+
 # a signature line "First Last – Organisation", unless what follows the dash is a role or a department
 _SIGNED = re.compile(rf"(?m)^[ \t]*(?:[{_UPPER}][\w'’.-]*[ \t]+){{0,2}}[{_UPPER}][\w'’-]+[ \t]+[–—-][ \t]+{NAME}"
                      rf"[ \t]*$")
@@ -545,6 +561,9 @@ def _signature_start(original: str) -> int | None:
     inline = _INLINE_SIGN_OFF.search(original)
     if inline is not None and len(original) - inline.end() <= 80:
         return inline.start(1)  # "… 200 simultanés. Cordialement, Jean Petit – Sopra Conseil": one line
+    last = _last_signed(original)
+    if last is not None:
+        return last.start("who")  # "… une tour.\nPaul, Nexa Conseil": signed on the last line
     body = original.rstrip()
     cut = body.rfind("\n\n")
     if cut > 0:
@@ -588,6 +607,16 @@ def find_customer(message: Message) -> Iterator[Found]:
             a, b = message.view_span(offset, offset + len(name))
             if message.negated(a):
                 continue
+            yield Found("customer", name, a, b)
+            return
+    last = _last_signed(original)
+    if last is not None and not _THIRD_PARTY.search(original) and not (forwarder and last.start() < forwarder[1]):
+        who = last.group("who")
+        name = clean_name(last.group("name"))
+        # "Marc, Directeur technique" is a role; "Nadia, CTO, Acme" is not this shape; "ML team" is fine
+        team = re.search(r"(?i)team|[ée]quipe", who)
+        if name and not _ROLE_WORD.match(name) and (team or not _ROLE_WORD.match(who)):
+            a, b = message.view_span(last.start("name"), last.start("name") + len(name))
             yield Found("customer", name, a, b)
             return
     opening = _OPENING_NAME.match(original)
@@ -740,6 +769,12 @@ CUSTOMER = Rule(
         ("Quick question. We need a chatbot", {}),
         ("Émetteur : Ateliers Navals de Lorient – Direction Technique", {"customer": "Ateliers Navals de Lorient"}),
         ("Requester: J. Okafor | Org: Kestrel University", {"customer": "Kestrel University"}),
+        # the last words sign the message "First, Organisation"
+        ("On veut un RAG sur Qwen3 8B.\n-- Inès, Verdier Hydraulique", {"customer": "Verdier Hydraulique"}),
+        ("We need 2 GPUs for LoRA. - Data team, Brindlewood", {"customer": "Brindlewood"}),
+        ("Il nous faut une tour.\nPaul, Directeur technique", {}),
+        ("Notre client veut une tour.\nPaul, Nexa Conseil", {}),
+        ("We need a box.\nThanks, Bob", {}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
     ),
