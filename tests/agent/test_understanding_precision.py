@@ -240,3 +240,22 @@ def test_a_dash_between_list_items_is_no_range(text: str, expected: dict[str, ob
 def test_a_mean_length_said_as_a_ceiling_is_not_recorded(text: str, absent: str, kept: dict[str, object]) -> None:
     parsed = values(text)
     assert absent not in parsed and parsed.items() >= kept.items()
+
+
+# -- issue 11, second pass: a unit carries over from the input length to the output named right after it ----
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Nightly we summarise support calls with Qwen2.5 7B; call notes average 2,500 tokens, summaries ~200.",
+     {"input_len": 2500, "output_len": 200}),
+    ("Chaque nuit on traduit des notices (documents de 1 800 tokens, traductions 2 000 environ) avec Mistral Small",
+     {"input_len": 1800, "output_len": 2000}),
+])
+def test_the_input_unit_carries_over_to_the_output_named_next(text: str, expected: dict[str, object]) -> None:
+    found = values(text)
+    assert {k: found.get(k) for k in expected} == expected
+
+
+def test_a_count_after_an_input_length_is_no_output_length() -> None:
+    found = values("Tickets are 400 tokens; summaries 5,000 per night with Qwen3 8B.")
+    assert found.get("input_len") == 400
+    assert "output_len" not in found

@@ -144,6 +144,12 @@ def _output_lengths(message: Message) -> Iterator[Found]:
         rf"(?<![\w]){_OUTPUT_THINGS}(?:(?!{_INPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b",
         rf"{TOKENS}\s*tokens?\s*(?:de sortie|en sortie|out\b|output|generes|generated)",
     ]
+    # "transcripts average 3,000 tokens, summaries 250", "(prompts around 1,200 tokens, replies ~300)": the
+    # unit said for the input carries over to the output named right after it (the input's figure may
+    # already be claimed: "_" in the text)
+    patterns.append(rf"(?<![\w\d])(?:\d[\d,. ]*|_+)(?:k|m)?\s*tokens?(?:[^.;\n\d]{{0,30}}?)[,;]\s*(?:and\s+|et\s+)?"
+                    rf"(?:the\s+|les\s+|their\s+|leurs?\s+)?{_OUTPUT_THINGS}\s*{_QUALIFIER}\s*"
+                    rf"(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_NOT_UNIT}(?!\s*(?:mots?|words?))")
     patterns.append(rf"(?<![\w]){_OUTPUT_THINGS}\s+(?:d'|de\s+|des\s+|of\s+)(?:the\s+)?{_INPUT_THINGS}\s+(?:de|of)\s+"
                     rf"{_ABOUT}{TOKENS}\s*tokens?\b")
     if generated:  # "les fiches font environ 500 tokens", once the fiches are generated
@@ -189,7 +195,12 @@ OUTPUT = Rule(
               ("summaries of reports of 200 tokens each", {"output_len": 200}),
               ("about 2 billion output tokens total, ~1k output tokens per sample", {"output_len": 1024}),
               ("3 milliards de tokens de sortie au total, réponses de 600 tokens", {"output_len": 600}),
-              ("we generate 50M output tokens per day", {})),
+              ("we generate 50M output tokens per day", {}),
+              # the unit said for the input carries over to the output named right after it
+              ("Emails average 900 tokens, replies ~180.", {"output_len": 180}),
+              ("des comptes rendus de 2 000 tokens, résumés 150 environ", {"output_len": 150}),
+              ("letters of 700 tokens, summaries of 120 words", {}),
+              ("tickets of 400 tokens; summaries 5,000 per night", {})),
 )
 
 
