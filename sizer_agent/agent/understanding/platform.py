@@ -37,7 +37,9 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"hgx", r"dgx", r"colocation",
            r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc",
            r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
-           r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*"), "server"),
+           r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*",
+           # a university's or a lab's computing centre hosts servers: "8 H200 dans le mésocentre"
+           r"mesocentres?", r"centre de calcul", r"(?:hpc|computing|compute) cent(?:er|re)s?"), "server"),
 )
 _COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
 
@@ -95,7 +97,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
                     _SOFTWARE_SERVER.search(message.text[max(0, m.start() - 20):m.start()])
                     or _SOFTWARE_SERVER_AFTER.match(message.text[m.end():m.end() + 20])):
                 continue
-            if _CARD_EDITION_BEFORE.search(plain(message.words(max(0, m.start() - 25), m.start()))) or (
+            # (only a one-word mention can be an edition's name: "… Workstation Edition under my desk" is a place)
+            if (" " not in m.group(0) and _CARD_EDITION_BEFORE.search(
+                    plain(message.words(max(0, m.start() - 25), m.start())))) or (
                     _CARD_EDITION_AFTER.match(message.text, m.end())):
                 continue
             mentions.append((m.start(), m.end(), value))
@@ -125,6 +129,10 @@ DEPLOYMENT = Rule(
               ("ça rentre dans une RTX 5080 ?", {}), ("a big tower with four GPUs", {"deployment": "workstation"}),
               ("Poste pour le labo", {"deployment": "workstation"}), ("faisons un tour d'horizon", {}),
               ("format tour", {"deployment": "workstation"}),
+              ("one RTX 5090 Founders Edition under the desk", {"deployment": "workstation"}),
+              ("4 H100 hébergés au mésocentre régional", {"deployment": "server"}),
+              ("we'd use the university's HPC centre", {"deployment": "server"}),
+              ("rien qui parte dans le cloud ; une tour suffira", {"deployment": "workstation"}),
               ("traduire 30 000 documents sur ma tour", {"deployment": "workstation"}),
               ("everything runs on prem", {"deployment": "server"}),
               ("one 8x B200 box in the DC", {"deployment": "server"}),
