@@ -39,6 +39,10 @@ METHODS: tuple[tuple[str, str], ...] = (
            r"tous les parametres", r"every parameter", r"fine[- ]?tun\w* (?:complet|full|total)", r"affinage complet",
            r"full sft", r"sft complet", r"full ft") + r"|" + _FINETUNE_VERB + r"\s*\(\s*full\s*\)", "finetune_full"),
 )
+# things processed in bulk: a count of them with a task verb is batch work
+_ITEMS = (r"(?:documents|tickets|articles|reviews|avis|fiches|dossiers|emails|mails|lettres|letters|reports|rapports"
+          r"|records|products|produits|transactions|contrats|contracts|factures|invoices|transcripts|transcriptions"
+          r"|pages|notices|comptes rendus|minutes|files|fichiers|messages|conversations|calls|appels|pdfs?)")
 PLANS: tuple[tuple[str, str], ...] = (
     (words(r"from scratch", r"a partir de zero", r"de zero", r"pre-?train\w*", r"pretrain\w*", r"pre-?entrain\w*",
            r"preentrain\w*", r"foundation model training", r"train (?:our|a|an) own (?:\w+ )?model",
@@ -59,8 +63,13 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"throughput (?:only|matters)",
            r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|score|annotate|annoter|tag|label)"
-           r" (?:\d[\d ,.]*|all|tous|toutes|our|nos|les|the) (?:\w+ ){0,2}?(?:documents|tickets|articles|reviews|avis"
-           r"|fiches|dossiers|emails|mails|lettres|letters|reports|rapports|records|products|produits)"),
+           r" (?:\d[\d ,.]*|all|tous|toutes|our|nos|les|the) (?:\w+ ){0,2}?" + _ITEMS,
+           # a task over a stated mass of items, a few words apart: "classifier chaque mois environ 10 millions
+           # de transactions", "run a relevance review over 1.2 million documents"
+           r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|annotate|annoter|tag|label"
+           r"|review|relire|analy[sz]e|analyser|extract|extraire|process|traiter)"
+           r" (?:[\w'-]+ ){0,6}?\d[\d ,.]*(?:k |m )?(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
+           r"(?:de |d'|of )?(?:\w+ ){0,1}?" + _ITEMS),
      "batch_inference"),
     (words(r"serv(?:e|es|ed|ing|ons|ez|ent|ira)", r"sert(?! (?:aussi |egalement |surtout )?(?:a|au|aux|d')\b)",
            r"servir(?! (?:a|au|aux|d')\b)", r"host(?:s|ed|ing)?", r"heberg\w+", r"deploy\w*", r"deploie\w*",
@@ -69,7 +78,8 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"inference uniquement", r"only inference", r"juste de l'inference", r"serving only"), "online_serving"),
 )
 _PRODUCTS = words(
-    r"chat ?bots?", r"assistants?", r"copilot\w*", r"apis?", r"endpoints?", r"rag", r"real[- ]time", r"temps reel",
+    r"chat ?bots?", r"(?:faq|support|help|helpdesk|slack|teams|discord|internal|interne) ?bots?",
+    r"assistants?", r"copilot\w*", r"apis?", r"endpoints?", r"rag", r"real[- ]time", r"temps reel",
     r"interacti\w+", r"online", r"en ligne", r"support client", r"customer support", r"helpdesk", r"help desk",
     r"agent conversationnel", r"conversationnel\w*", r"questions?[- ]reponses?", r"q&a", r"chat", r"chatting",
     r"live", r"tuteur", r"tutor", r"voice agent", r"agent vocal", r"autocompl\w*", r"auto-?compl\w*", r"kiosk\w*",
@@ -217,6 +227,11 @@ USE_CASE = Rule(
         ("affinage LoRA sur nos tickets", {"use_case": "finetune_lora"}),
         ("pré-entraîner un modèle à partir de zéro", {"use_case": "pretraining"}),
         ("un job de nuit qui résume nos archives, hors ligne", {"use_case": "batch_inference"}),
+        # a task over a stated mass of items, a few words apart, is batch work
+        ("il faut analyser chaque trimestre à peu près 3 millions de factures", {"use_case": "batch_inference"}),
+        ("we must extract clauses from some 250,000 contracts with Qwen3 32B", {"use_case": "batch_inference"}),
+        ("process requests from 300 users", {}),
+        ("an internal FAQ bot on Phi-4 for the front desk", {"use_case": "online_serving"}),
         ("détection de défauts par YOLO", {"use_case": "vision"}),
         ("On fine-tune un ViT-L/16 pour de la classification d'images", {"use_case": "vision"}),
         ("inference only, no fine-tuning", {"use_case": "online_serving"}),
