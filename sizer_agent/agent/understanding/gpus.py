@@ -114,6 +114,10 @@ _BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the
 _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b(?!/)|watts?|ms\b"
                                r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
 _COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_WORDS_BEFORE_CARD}$")
+_MINE_BEFORE = re.compile(rf"(?<![\w'])()(?:my|ma|mon){_WORDS_BEFORE_CARD}$")
+_THE_BEFORE = re.compile(rf"(?<![\w'])()(?:the|la|le){_WORDS_BEFORE_CARD}$")
+_I_HAVE_AFTER = re.compile(r"\s+(?:that\s+|which\s+|que\s+|qu')?(?:i|j'|je|we)\s*(?:already\s+|deja\s+)?"
+                           r"(?:have|own|got|ai|possede)\b")
 _ARTICLE_BEFORE = re.compile(rf"(?<![\w'])()(?:a|an){_WORDS_BEFORE_CARD}$")
 # a card the catalogue does not have, counted: "2x 4090", "une RTX 4090", "four A6000s", "3 V100" — the count
 # is labelled, the card is not (SCHEMA)
@@ -127,6 +131,10 @@ _REPLACED = re.compile(r"\b(?:replac\w*|remplac\w*|swap\w*|retir\w*|decommission
 _NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|used to|previously|auparavant|last year"
                           r"|l'an dernier|l'annee derniere|replac\w*|remplac\w*|recycl\w*|decommission\w*|fin de vie"
                           r"|end of life|seront (?:remplace|recycle|retire)\w*)\b")
+# what replaces the old hardware is planned: "Replacement would be two RTX PRO 6000", "remplacées par 4 L40S"
+_NEW_ONES = re.compile(r"\b(?:replacement\s+(?:\w+\s+)?(?:would be|will be|is|should be|:)|remplac\w* par"
+                       r"|replaced (?:by|with)|en remplacement|(?:to|we'd|we will|on va|pour) replace \w+(?: \w+){0,3}"
+                       r" (?:with|by))")
 # "a B300 system", "an H100 server": the article counts the machine, not its cards
 _MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|cluster|rack|instance|platform|pod|vm)s?\b")
 # "a single 8-GPU node", "two 8-GPU servers": GPUs per machine, times the machines
@@ -216,6 +224,11 @@ def _count_at(message: Message, start: int, end: int, *, article: bool = True) -
     if before is None and article and message.lang == "en" and not (_PRICED.match(text, end)
                                                                     or _MACHINE_AFTER.match(text, end)):
         before = _ARTICLE_BEFORE.search(text[max(0, start - 30):start])
+    if before is None and article and not _PRICED.match(text, end):
+        # "on my RTX 4090", "sur ma 5090", "the RTX 4090 I already have": one card of one's own
+        before = _MINE_BEFORE.search(text[max(0, start - 30):start])
+        if before is None and _I_HAVE_AFTER.match(text, end):
+            before = _THE_BEFORE.search(text[max(0, start - 30):start])
     if before and not _RANGE_BEFORE.search(text[max(0, start - 40):start - len(before.group(0))]):
         value = numbers.count(before.group(1), None, message.lang) if before.group(1) else 1
         if value:
@@ -285,7 +298,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
             yield Found("gpu_preference", card, m.start(), m.end())
     for m, _ in ([] if compared else cards):  # "3 L40S ou 2 H100 ?": two configurations, no count
         counted = _count_at(message, m.start(), m.end())
-        if counted and _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
+        if counted and _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())) and not _NEW_ONES.search(
+                text, sentence_bounds(text, m.start())[0], m.start()):
             continue
         if counted and _weak_count(message, counted[1], counted[2]):
             continue
@@ -374,6 +388,12 @@ GPUS = Rule(
         ("Les 8 GPU de notre ancien cluster seront recyclés.", {}),
         ("2x 4090 ça passe ou pas ?", {"num_gpus": 2}), ("J'ai déjà une RTX 4090, c'est assez ?", {"num_gpus": 1}),
         ("we have three A6000s in a tower", {"num_gpus": 3}),
+        # one card of one's own; what replaces old hardware is planned
+        ("can I fine-tune Mistral 7B on my RTX 3090?", {"num_gpus": 1}),
+        ("est-ce que ça tourne sur la RTX 3090 que j'ai déjà ?", {"num_gpus": 1}),
+        ("the RTX 3090 is cheaper", {}),
+        ("Our T4 boxes are end of life; the replacement would be four L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
+        ("Les 4 V100 seront remplacées l'an prochain", {}),
         ("nos 2 V100 seront remplacées", {}), ("budget 4090 €", {}),
         ("Is a single 8-GPU node enough?", {"num_gpus": 8}),
         ("besoin rapide : 3 L40S ou 2 H100 pour du Llama ?", {}), ("4 H100 or 8 L40S, which is cheaper?", {}),
