@@ -40,7 +40,8 @@ _LEGAL = (r"(?:SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
 # Nouns for an organisation, written lowercase before its name ("la société Dupont", "our client Acme").
-_ORG_NOUN = (r"(?:soci[ée]t[ée]|entreprise|groupe|start-?up|pme|eti|cabinet|banque|assureur|mutuelle|h[ôo]pital|chu"
+_ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|groupe"
+             r"|start-?up|pme|eti|cabinet|banque|assureur|mutuelle|h[ôo]pital|chu"
              r"|clinique|mairie|collectivit[ée]|[ée]cole|universit[ée]|laboratoire|labo|agence|marque|enseigne"
              r"|fondation|association|minist[èe]re|organisation|organization|company|firm|bank|insurer|hospital"
              r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project"
@@ -113,6 +114,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "Objet : Dimensionnement serveur IA – Boulangeries Martin", "Subject: GPU sizing for Harlow Legal"
     r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n]*?(?:[ \t][–—-][ \t]+|[ \t](?i:for|pour)[ \t]+)"
     + NAME + r"[ \t]*$",
+    # "Subject: RFI 2026-0457 - AI platform (Kestrel Ministry of Transport)": the buyer in brackets ends it
+    r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n(]*\([ \t]*" + PAREN_NAME + r"[ \t]*\)[ \t]*$",
     # "This is for Northwind Traders", "un devis pour Dupont SAS", "sizing for Acme"
     _I + r"(?<![\w])(?:this is|it's|it is|c'est|sizing|dimensionnement|devis|quote|quotation|proposal|offre|besoin"
     r"|request|demande)"
@@ -132,7 +135,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _SUBJECT_NAME,
     _BARE_SUBJECT,
     # "pour Agrial Data on veut servir Qwen3", "For Brightmoor, we need…": who it is for, then the wish
-    _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r",?[ \t]+" + _I + r"(?:on|nous|we|j'|je|i)[ \t']*"
+    _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r"(?:[ \t]*\([^()\n]{1,60}\))?,?[ \t]+" + _I
+    + r"(?:on|nous|we|j'|je|i)[ \t']*"
     r"(?:veu\w*|voudri\w*|souhait\w*|aimeri\w*|cherch\w*|want|need|would like|'d like|are looking|plan\w*"
     r"|envisag\w*|a besoin|avons besoin))",
     # "Pour INRIA Grenoble : …", "… pour le CHU de Nantes : 80 000 images": who it is for, then a colon
@@ -140,7 +144,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:chez|au sein de|de la part de|au nom de|on behalf of|aupr[eè]s de))[ \t]+" + _THE + NAME,
     _I + r"(?<![\w])(?:working|work|works|i work|we work|je travaille|nous travaillons|on travaille)[ \t]+"
     r"(?:for|at|with|pour|chez|[àa] la|au|aux))[ \t]+" + _THE + NAME,
-    _I + r"(?<![\w])(?:we(?:'| a)re|we are|nous sommes|on est|this is|here at|ici)[ \t]+(?:the[ \t]+)?)" + NAME,
+    _I + r"(?<![\w])(?:we(?:'| a)re|we are|nous sommes|on est|this is|here at|ici)[ \t]+"
+    r"(?:the[ \t]+|la[ \t]+|le[ \t]+|l['’])?)" + NAME,
     # "Jonas here from Lumio", "Claire ici, de chez Ombelle", "Tomasz from DataHive here": the
     # organisation, not the writer
     _I + r"(?<![\w])(?:here|ici),?[ \t]+(?:from|at|with|de chez|chez))[ \t]+" + _THE + NAME,
@@ -170,6 +175,7 @@ _DEPARTMENT = re.compile(r"(?i)(?:sales|marketing|finance|legal|procurement|purc
                          r"|direction|management|admin\w*|communication|com)(?:[ \t]+(?:team|dept\.?|department))?")
 _IN_BRACKETS = next(p for p in INTRODUCERS if p.pattern.endswith(r"\(\s*" + PAREN_NAME + r"\s*[),]"))
 _BARE = next(p for p in INTRODUCERS if p.pattern == _BARE_SUBJECT)
+_SUBJECT_BRACKET = next(p for p in INTRODUCERS if "objet|subject" in p.pattern and "(]*" in p.pattern)
 _LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée]e?s?|h[ée]berg[ée]e?s?|meet|see you|live"
                       r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
 # introducers whose names need two words ("at Lyon" is a place)
@@ -194,7 +200,9 @@ _OPENING_NAME = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut|good mornin
 # "… memory. - ML team, Quillsoft"): the writer's organisation
 _LAST_SIGNED = re.compile(rf"(?:\A|\n|[.!?)][ \t]+)[ \t]*(?:(?:--?|—|–)[ \t]*)?"
                           rf"(?P<who>[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
-                          rf"|(?:[\w&/-]+[ \t]+)?(?i:team|[ée]quipe)(?:[ \t]+[\w&/-]+)?),[ \t]+{NAME}"
+                          rf"|(?:[\w&/-]+[ \t]+)?(?i:team|[ée]quipe)(?:[ \t]+[\w&/-]+)?),[ \t]+"
+                          # a role between: "Dan, data eng @ Shoplane"
+                          rf"(?:\w[\w&/ -]{{0,30}}?[ \t]+(?:@|at|chez)[ \t]+)?{NAME}"
                           rf"[ \t]*\.?\s*\Z")
 
 
@@ -458,6 +466,14 @@ def _distinctive(name: str) -> bool:
     return len(words) >= 3 or (len(words) == 1 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]", words[0])))
 
 
+def _organisation_like(name: str) -> bool:
+    """A name that says it is an organisation by a kind-word first or last ("Ministry of …" is not one of
+    them, so three words without figures also do)."""
+    words = name.split()
+    return bool(re.match(_ORG_FIRST, name) or _ORG_LAST_WORD.search(name)) or (
+        len(words) >= 3 and not any(re.search(r"\d", w) for w in words))
+
+
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     """(start, name) for every way of naming a company, strongest first, in original[:limit]."""
     body = original[:limit]
@@ -466,6 +482,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             name = clean_name(m.group("name"))
             if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2):
                 continue
+            if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
+                continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
             if pattern is _BARE and not _distinctive(name):
                 continue  # "Marie Dupont souhaite un devis": a person may be the subject too
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
@@ -775,6 +793,16 @@ CUSTOMER = Rule(
         ("Il nous faut une tour.\nPaul, Directeur technique", {}),
         ("Notre client veut une tour.\nPaul, Nexa Conseil", {}),
         ("We need a box.\nThanks, Bob", {}),
+        # an aside between a name and its wish; "ici la …"; a kind of firm; a role before "@"; a subject's
+        # buyer in brackets
+        ("Pour Brindle (studio de jeux, 40 devs), on veut un assistant", {"customer": "Brindle"}),
+        ("Bonjour, ici la Coutellerie Marnier. On veut un assistant", {"customer": "Coutellerie Marnier"}),
+        ("Bureau d'études Structa, on renouvelle nos postes", {"customer": "Structa"}),
+        ("We need 8 H100.\n-- Priya, ML eng @ Quorra", {"customer": "Quorra"}),
+        ("Subject: RFI 12 - AI platform (Kestrel Ministry of Transport)\nWe need",
+         {"customer": "Kestrel Ministry of Transport"}),
+        ("Subject: GPU sizing (Phase 2)\nWe need 4 GPUs", {}), ("Objet : devis (Urgent)\nIl faut 4 GPU", {}),
+        ("Pour Llama 3.1 (version 70B), on veut 4 GPU", {}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
     ),
