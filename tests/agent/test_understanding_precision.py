@@ -259,3 +259,17 @@ def test_a_count_after_an_input_length_is_no_output_length() -> None:
     found = values("Tickets are 400 tokens; summaries 5,000 per night with Qwen3 8B.")
     assert found.get("input_len") == 400
     assert "output_len" not in found
+
+
+@pytest.mark.parametrize(("text", "field", "expected"), [
+    ("Budget : 30k... pardon 35 k€ HT.", "budget_eur", 35000.0),
+    ("We need H100s: I said 8 but actually 6 GPUs will do.", "num_gpus", 6),
+    ("j'avais dit 16 mais en fait 12 GPU suffiront", "num_gpus", 12),
+])
+def test_a_figure_corrected_by_pardon_or_but_actually_gives_the_new_one(text: str, field: str,
+                                                                        expected: object) -> None:
+    assert values(text).get(field) == expected
+
+
+def test_sorry_for_a_delay_takes_nothing_back() -> None:
+    assert values("Sorry 2 days late: we need 4 H100 for Llama 3.1 70B").get("num_gpus") == 4

@@ -116,7 +116,7 @@ def _negation_scopes(text: str, markers: tuple[tuple[int, int], ...] = ()) -> li
 # taken back. They are blanked before any rule reads the message, so the corrected value is read, or none
 # (the interview asks) — never the one taken back. The marker is said within a sentence (after "...", a
 # comma or a dash), and a bare "non"/"no" is one only before a figure or "en fait"/"actually" ("CAO, non,
-# pas besoin" answers a question).
+# pas besoin" answers a question). "pardon"/"sorry" right before a figure corrects too ("40k... pardon 45 k€").
 _RETRACT = re.compile(
     # a bare "non"/"no" before a figure or "en fait": after "...", "…" (folded to "."), a comma or a dash
     r"(?:\.{1,3}|,|\?|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu)[ \t]+)?(?:non|no|nope)[ \t]*[,!.:-]?[ \t]*"
@@ -126,11 +126,13 @@ _RETRACT = re.compile(
     # after "..." the words that take back may start the next line, and a bare "actually"/"well," after an
     # ellipsis is a second thought: "1600 W limit... actually it's 1800 W", "256k context... well, 128k"
     r"|\.{2,3}\s*(?:(?:actually|en fait|well|wait|attends|hmm+|euh|bon)(?![\w])[ \t]*,?"
-    r"|(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b))"
+    r"|(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d))"
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
-    r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b)"
+    r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d)"
     r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"
-    r"|je voulais dire|enfin non|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non))(?![\w])")
+    r"|je voulais dire|enfin non|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non))(?![\w])"
+    # a figure, "but actually", a figure: "j'avais dit 8 mais en fait 4 suffiront", "I said 8 but actually 4"
+    r"|(?<=\d)[ \t]+(?:mais|but)[ \t]+(?:en fait|actually)(?=[ \t]+\d)")
 _RETRACT_WORDS = 4  # at most the last few words before the marker: "… pour nos 60 devs avec Qwen3 Coder 480B"
 _PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
 
