@@ -128,6 +128,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "pour la société Dupont Industrie", "enseigne Brico Ouest", "company Sinotex" (a capitalised noun is
     # part of the name: "le Groupe Ardent" is "Groupe Ardent", found below)
     r"(?<![\w])" + _ORG_NOUN + r"[ \t]+" + NAME,
+    # "I run Crumb & Co (three bakeries)", "je dirige Lemaire Frères": the writer's business (kept only when
+    # it reads as an organisation: see _candidates)
+    _I + r"(?<![\w])(?:i run|i own|i manage|je dirige|je g[èe]re))[ \t]+" + NAME,
     # "un petit cabinet, Lemoine Architectes"
     r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[\w-]+){0,2},[ \t]+" + NAME,
     _KIND_ADJ_NAME,
@@ -175,6 +178,7 @@ _DEPARTMENT = re.compile(r"(?i)(?:sales|marketing|finance|legal|procurement|purc
                          r"|direction|management|admin\w*|communication|com)(?:[ \t]+(?:team|dept\.?|department))?")
 _IN_BRACKETS = next(p for p in INTRODUCERS if p.pattern.endswith(r"\(\s*" + PAREN_NAME + r"\s*[),]"))
 _BARE = next(p for p in INTRODUCERS if p.pattern == _BARE_SUBJECT)
+_I_RUN = next(p for p in INTRODUCERS if "i run|i own" in p.pattern)
 _SUBJECT_BRACKET = next(p for p in INTRODUCERS if "objet|subject" in p.pattern and "(]*" in p.pattern)
 _LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée]e?s?|h[ée]berg[ée]e?s?|meet|see you|live"
                       r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
@@ -365,7 +369,8 @@ def _stop_word(word: str, first: bool) -> bool:
         return False
     if first:
         return True
-    return not (folded in _TAIL_OK or (word.islower() and re.fullmatch(_PARTICLE, word)))
+    # a particle inside a name, capitalised or not: "Conserverie Le Guen", "Vallée du Loing"
+    return not (folded in _TAIL_OK or re.fullmatch(_PARTICLE, word.lower()))
 
 
 _GENERIC_ALONE = re.compile(rf"(?:{_ORG_FIRST}|{_ORG_LAST}|Client|Customer|Company|Soci[ée]t[ée]|Entreprise)")
@@ -484,6 +489,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
                 continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
+            if pattern is _I_RUN and not (_distinctive(name) or _organisation_like(name) or "&" in name):
+                continue  # "I run Enscape renders": software, not a business
             if pattern is _BARE and not _distinctive(name):
                 continue  # "Marie Dupont souhaite un devis": a person may be the subject too
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
@@ -803,6 +810,9 @@ CUSTOMER = Rule(
          {"customer": "Kestrel Ministry of Transport"}),
         ("Subject: GPU sizing (Phase 2)\nWe need 4 GPUs", {}), ("Objet : devis (Urgent)\nIl faut 4 GPU", {}),
         ("Pour Llama 3.1 (version 70B), on veut 4 GPU", {}),
+        ("On est une PME de la chaussure (Tannerie Le Floch), 40 salariés", {"customer": "Tannerie Le Floch"}),
+        ("I run Pike & Sons (two hardware stores) and want a chatbot", {"customer": "Pike & Sons"}),
+        ("I run Enscape renders on it", {}), ("je gère Proxmox sur nos serveurs", {}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
     ),
