@@ -34,7 +34,10 @@ _FINETUNE_VERB = (r"(?:fine[- ]?tun(?:e|es|ing|er|ons|ez)|finetun(?:e|es|ing|er)
 _TRAIN_VERB = r"(?:entrain(?:er|ement|ons|ez)|train(?:ing)?)"  # fine-tuning or from scratch: the rest decides
 METHODS: tuple[tuple[str, str], ...] = (
     (words(r"q-?lora"), "finetune_qlora"),
-    (words(r"lora", r"dora", r"adapters?", r"adaptateurs?", r"peft"), "finetune_lora"),
+    # ("adapter" alone is also the French verb: "adapter Phi-4 à nos procédures par QLoRA" is QLoRA)
+    (words(r"lora", r"dora", r"adapters", r"(?:an?|one|the|un|l') adapter",
+           r"adapter (?:weights|layers?|modules?|training|tuning|merg\w*|per|for)", r"adaptateurs?", r"peft"),
+     "finetune_lora"),
     (words(r"full fine[- ]?tun\w*", r"full[- ]parameter\w*", r"all (?:the )?weights", r"tous les poids",
            r"tous les parametres", r"every parameter", r"fine[- ]?tun\w* (?:complet|full|total)", r"affinage complet",
            r"full sft", r"sft complet", r"full ft") + r"|" + _FINETUNE_VERB + r"\s*\(\s*full\s*\)", "finetune_full"),
@@ -225,6 +228,8 @@ USE_CASE = Rule(
         ("fine tuner (full) Mistral 7B", {"use_case": "finetune_full"}),
         ("QLoRA fine-tuning of Mistral 7B", {"use_case": "finetune_qlora"}),
         ("affinage LoRA sur nos tickets", {"use_case": "finetune_lora"}),
+        ("on veut adapter Gemma 3 12B à nos fiches par QLoRA", {"use_case": "finetune_qlora"}),
+        ("train one adapter per client on Llama 3.1 8B", {"use_case": "finetune_lora"}),
         ("pré-entraîner un modèle à partir de zéro", {"use_case": "pretraining"}),
         ("un job de nuit qui résume nos archives, hors ligne", {"use_case": "batch_inference"}),
         # a task over a stated mass of items, a few words apart, is batch work
