@@ -352,10 +352,27 @@ POWER = pattern_rule(
 # "two racks of 42U": the height of each of several racks, not the space the machine may take
 _RACKS_OF = re.compile(r"(?:(?<![\w.,])(?:[2-9]|\d{2,})|two|three|four|deux|trois|quatre)\s*(?:racks?|baies?|armoires?"
                        r"|cabinets?)\s*(?:of|de|d')\s*$")
+_RACK_UNITS = r"(?<![\w.])(\d{1,3})\s*(?:u|ru|unites? de baie|unites? de rack|rack units?)(?![\w])"
+# "baie 42U, il nous reste 6U", "a 42U rack with 8U free": the rack's own height, beside the space left
+_RACK_NAMED_BEFORE = re.compile(r"(?:rack|baie|armoire|cabinet)s?\s*(?:de\s*|of\s*|:\s*)?$")
+_RACK_NAMED_AFTER = re.compile(r"\s*(?:rack|baie|armoire|cabinet)s?\b")
+
+
+def _rack_units(m: re.Match[str], msg: Message) -> int | None:
+    if _RACKS_OF.search(msg.text[max(0, m.start() - 25):m.start()]):
+        return None
+    rack_height = _RACK_NAMED_BEFORE.search(msg.text[max(0, m.start() - 12):m.start()]) or (
+        _RACK_NAMED_AFTER.match(msg.text, m.end()))
+    if rack_height and sum(1 for _ in re.finditer(_RACK_UNITS, msg.text)) > 1:
+        return None
+    return int(m.group(1)) or None
+
+
 RACK_UNITS = pattern_rule(
-    "rack-units", "rack_units",
-    r"(?<![\w.])(\d{1,3})\s*(?:u|ru|unites? de baie|unites? de rack|rack units?)(?![\w])",
-    lambda m, msg: None if _RACKS_OF.search(msg.text[max(0, m.start() - 25):m.start()]) else int(m.group(1)) or None,
+    "rack-units", "rack_units", _RACK_UNITS, _rack_units,
     examples=(("4U available", {"rack_units": 4}), ("2 unités de baie", {"rack_units": 2}),
-              ("Two racks of 42U in our DC", {}), ("deux baies de 42U", {})),
+              ("Two racks of 42U in our DC", {}), ("deux baies de 42U", {}),
+              ("une armoire 42U où il reste 4U", {"rack_units": 4}),
+              ("a 48U cabinet with 10U free", {"rack_units": 10}),
+              ("a 4U server", {"rack_units": 4})),
 )
