@@ -174,6 +174,14 @@ _CONDITION = re.compile(r"(?<!sait )(?<!sais )(?<!savoir )(?<!demande )(?<!deman
                         r"\b(?:si|if|unless|sauf si|provided|as long as|tant que|pourvu que)\b")
 
 
+# "chaque magasin aurait un serveur avec une RTX PRO 6000": a count per site, when the sites are many, is not
+# the count to size
+_PER_SITE = re.compile(r"\b(?:chaque|each|every|per|par)(?: of (?:our|the|its|their)(?: \d[\d,]*)?)? "
+                       r"(?:magasin|store|site|agence|branch|succursale|usine|factory"
+                       r"|plant|boutique|shop|restaurant|clinique|clinic|hopital|hospital|ecole|school|campus|pharmacie"
+                       r"|pharmacy|entrepot|warehouse|point de vente|franchise)s?\b")
+
+
 def _weak_count(message: Message, start: int, end: int) -> bool:
     """Whether a count is a per-rack size, a unit price or said under a condition."""
     text = message.text
@@ -181,7 +189,8 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
     sentence_start = max((m.end() for m in re.finditer(r"[.;!?\n]", text[:start])), default=0)
     return bool(_PER_UNIT_AFTER.match(text, end) or _UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
                 or _CONDITION.search(text, clause_start, start)
-                or _CONDITION_FIRST.match(text, sentence_start))  # "Si le budget le permet, 2 L40S"
+                or _CONDITION_FIRST.match(text, sentence_start)  # "Si le budget le permet, 2 L40S"
+                or _PER_SITE.search(text, sentence_start, start))
 
 
 # a card said as a reference the customer compares with or runs today, not the one wanted: "cheaper than an
@@ -388,6 +397,8 @@ GPUS = Rule(
         ("Les 8 GPU de notre ancien cluster seront recyclés.", {}),
         ("2x 4090 ça passe ou pas ?", {"num_gpus": 2}), ("J'ai déjà une RTX 4090, c'est assez ?", {"num_gpus": 1}),
         ("we have three A6000s in a tower", {"num_gpus": 3}),
+        ("each of our 30 stores would get a box with one L40S", {"gpu_preference": "l40s"}),
+        ("chaque agence aurait une tour avec 2 RTX 5090", {"gpu_preference": "rtx-5090"}),
         # one card of one's own; what replaces old hardware is planned
         ("can I fine-tune Mistral 7B on my RTX 3090?", {"num_gpus": 1}),
         ("est-ce que ça tourne sur la RTX 3090 que j'ai déjà ?", {"num_gpus": 1}),
