@@ -199,7 +199,9 @@ _HERE = re.compile(rf"(?m)^[ \t]*(?:(?i:hi|hello|hey|bonjour|salut)\W+)?(?:[a-z�
 # organisation's name, then speaks as "we" (a greeting before it is followed by a comma or a line break:
 # "Hi John. We need" greets a person)
 _OPENING_NAME = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut|good morning)(?:[ \t]+there)?[ \t]*(?:,|!|\n)\s*)?"
-                           rf"{NAME}[ \t]*(?:[.:]|[ \t][–—-])[ \t]+(?i:we|we're|we'd|our|on|nous|notre|nos)\b")
+                           # "TelcoOne care team: we want…": the team of the organisation
+                           rf"{NAME}(?:(?:[ \t]+[a-z][\w&/-]*){{0,2}}[ \t]+team)?[ \t]*(?:[.:]|[ \t][–—-])[ \t]+"
+                           rf"(?i:we|we're|we'd|our|on|nous|notre|nos)\b")
 # the message's last words sign it "First, Organisation" ("-- Rémi, Hydrotech Systèmes", "Sarah, Lexidata",
 # "… memory. - ML team, Quillsoft"): the writer's organisation
 _LAST_SIGNED = re.compile(rf"(?:\A|\n|[.!?)][ \t]+)[ \t]*(?:(?:--?|—|–)[ \t]*)?"
@@ -790,6 +792,8 @@ CUSTOMER = Rule(
         # a message that opens with its organisation's name, then speaks as "we"; a tender's issuing body
         ("Brightfield Data - we want to serve Qwen3 8B", {"customer": "Brightfield Data"}),
         ("Hello, Tamsin & Hale Architects. We need a workstation", {"customer": "Tamsin & Hale Architects"}),
+        ("Brightwave data team: we want to serve Qwen3 8B", {}),
+        ("QuillBase support team: we want to serve Qwen3 8B", {"customer": "QuillBase"}),
         ("Hi John. We need a chatbot", {}), ("Hi John Smith. We need a chatbot", {}),
         ("Quick question. We need a chatbot", {}),
         ("Émetteur : Ateliers Navals de Lorient – Direction Technique", {"customer": "Ateliers Navals de Lorient"}),
