@@ -6,8 +6,8 @@ for every other accelerator. Both are scored on the held-out rows of tools.perf.
 fresh splits, TensorRT-LLM max-throughput tables) at the same running batch: the one the roofline's memory
 model admits (KV capacity, 2048 at most). Output: a Markdown table on stdout and, with `--json PATH`, every row.
 
-    pip install --target /tmp/aic aiconfigurator==0.12.0
-    PYTHONPATH=.:/tmp/aic python benchmarks/bench_aiconfigurator.py --json benchmarks/results/aiconfigurator.json
+    pip install --target .aic aiconfigurator==0.12.0
+    PYTHONPATH=.:.aic python benchmarks/bench_aiconfigurator.py --json benchmarks/results/aiconfigurator.json
 """
 
 from __future__ import annotations
