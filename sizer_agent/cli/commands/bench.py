@@ -557,13 +557,10 @@ def _cmd_train_distributed(args: argparse.Namespace, settings: Any, quiet: bool)
     except TorchrunError as error:
         print(f"sizer-agent bench train: {error}", file=sys.stderr)
         return 1
-    if document is None:
-        print("bench train: this node's ranks finished; the result is on the node that held rank 0")
+    if not _publish_rank0(document, args, "bench train"):
         return 0
-    if args.out is not None:
-        write_atomic(args.out, document.model_dump_json(indent=2), "--out")
     if args.json:
-        emit_json(document.model_dump(mode="json"))
+        pass  # printed by _publish_rank0
     elif args.scale:
         print(f"{'ranks':>5} {'tokens/s':>12} {'tokens/s/chip':>14} {'efficiency':>10} {'step ms':>9} "
               f"{'MFU':>6}  resume")
@@ -578,6 +575,18 @@ def _cmd_train_distributed(args: argparse.Namespace, settings: Any, quiet: bool)
     if args.scale:
         return 0 if all(p.resume_ok for p in scale.points) else 1
     return 0 if result is not None and result.resume_ok else 1
+
+
+def _publish_rank0(document: Any, args: argparse.Namespace, command: str) -> bool:
+    """Write `--out` and `--json` where rank 0 ran; False on the other nodes of a multi-node run (no result)."""
+    if document is None:
+        print(f"{command}: this node's ranks finished; the result is on the node that held rank 0")
+        return False
+    if args.out is not None:
+        write_atomic(args.out, document.model_dump_json(indent=2), "--out")
+    if args.json:
+        emit_json(document.model_dump(mode="json"))
+    return True
 
 
 def _print_distributed(result: Any) -> None:
@@ -820,13 +829,9 @@ def cmd_collectives(args: argparse.Namespace) -> int:
     except TorchrunError as error:
         print(f"sizer-agent bench collectives: {error}", file=sys.stderr)
         return 1
-    if result is None:
-        print("bench collectives: this node's ranks finished; the result is on the node that held rank 0")
+    if not _publish_rank0(result, args, "bench collectives"):
         return 0
-    if args.out is not None:
-        write_atomic(args.out, result.model_dump_json(indent=2), "--out")
     if args.json:
-        emit_json(result.model_dump(mode="json"))
         return 0
     print(f"{result.world_size} ranks on {result.nnodes} node(s), {result.backend}, {result.device_name or 'CPU'}")
     print(f"{'op':<15} {'size (B)':>12} {'count':>11} {'time (us)':>11} {'algbw GB/s':>11} {'busbw GB/s':>11} "
