@@ -32,6 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from sizer_agent.tools.bench.nvml import _safe, nvml_init
+from sizer_agent.tools.bench.train import resolve_device
 from sizer_agent.tools.errors import InputError
 
 Progress = Callable[[str], None]
@@ -249,13 +250,7 @@ def run_sustain(settings: SustainSettings, samples_file: Path, resume: bool = Fa
         import torch
     except ImportError:
         raise InputError("--sustain", "needs PyTorch", "pip install torch") from None
-    name = ("cuda" if torch.cuda.is_available() else "cpu") if settings.device == "auto" else settings.device
-    try:
-        device = torch.device(name)
-    except RuntimeError:
-        raise InputError("--device", f"{name!r} is not a device", "auto, cpu, cuda, cuda:N") from None
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise InputError("--device", "CUDA requested but torch sees no GPU", "--cpu (the loop on the CPU)")
+    device = resolve_device(settings.device, torch, no_gpu="--cpu (the loop on the CPU)")
     cuda = device.type == "cuda"
     if cuda and device.index is None:
         device = torch.device("cuda", torch.cuda.current_device())

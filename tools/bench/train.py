@@ -580,13 +580,19 @@ def _nvml_index(torch: Any, device: Any) -> int | None:
 
 
 def _device(settings: TrainSettings, torch: Any) -> Any:
-    name = ("cuda" if torch.cuda.is_available() else "cpu") if settings.device == "auto" else settings.device
+    return resolve_device(settings.device, torch)
+
+
+def resolve_device(requested: str, torch: Any, no_gpu: str = "auto, cpu") -> Any:
+    """`--device auto|cpu|cuda|cuda:N` as a torch device, or exit 2 naming the flag (`no_gpu`: what to use
+    when CUDA is asked for on a machine without a GPU)."""
+    name = ("cuda" if torch.cuda.is_available() else "cpu") if requested == "auto" else requested
     try:
         device = torch.device(name)
     except RuntimeError:
         raise InputError("--device", f"{name!r} is not a device", "auto, cpu, cuda, cuda:N") from None
     if device.type == "cuda" and not torch.cuda.is_available():
-        raise InputError("--device", "CUDA requested but torch sees no GPU", "auto, cpu")
+        raise InputError("--device", "CUDA requested but torch sees no GPU", no_gpu)
     if device.type not in ("cpu", "cuda"):
         raise InputError("--device", f"{device.type!r} is not supported", "auto, cpu, cuda, cuda:N")
     return device
