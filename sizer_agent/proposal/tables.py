@@ -364,7 +364,12 @@ def chips(h: _Helpers, r: RecommendResult) -> Any:
     from sizer_agent.tools.catalog import load_catalog
     from sizer_agent.tools.compare_chips import rows_from_result
 
-    chosen = [row for row in rows_from_result(r, load_catalog()) if row.fits and row.tokens_per_eur is not None]
+    catalog = load_catalog()
+    known = {g.id for g in catalog.gpus}
+    # a session stored before a chip left the catalogue (or a damaged one) still renders: a chip the catalogue
+    # no longer holds has no spec to normalise by, so it leaves this table only
+    r = r.model_copy(update={"options": [p for p in r.options if p.gpu_id in known]})
+    chosen = [row for row in rows_from_result(r, catalog) if row.fits and row.tokens_per_eur is not None]
     if not chosen:
         return ""
     tiled = any(row.attention_fill is not None for row in chosen)  # the fill column only beside a TPU/Trainium
