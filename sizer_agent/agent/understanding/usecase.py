@@ -157,6 +157,13 @@ def _cues(message: Message, table: tuple[tuple[str, str], ...]) -> list[tuple[in
     return sorted(out)
 
 
+# "just for my own tinkering … llama.cpp", "pour bidouiller avec Ollama": an engine named by someone trying things
+# out says which tool, not what it will do (serve, batch, evaluate): the interview asks
+_TRYING_OUT = re.compile(r"\b(?:tinker\w*|play(?:ing)? (?:around|with)|mess(?:ing)? around|experiment\w*|for fun"
+                         r"|hobby|side project|bidouill\w*|pour (?:le )?fun|jouer avec|experimenter|pour tester"
+                         r"|to try (?:it|things) out)\b")
+
+
 def find_use_case(message: Message) -> Iterator[Found]:
     text = message.text
     methods = _cues(message, METHODS)
@@ -187,7 +194,8 @@ def find_use_case(message: Message) -> Iterator[Found]:
     if choice is None:
         # nothing said: a model people use at the same time, "for inference", or a serving engine: served
         cue = next((m for m in _INFERENCE.finditer(text) if not message.negated(m.start())), None)
-        cue = cue or next((m for m in SERVING_ENGINES.finditer(text) if not message.negated(m.start())), None)
+        if not _TRYING_OUT.search(text):
+            cue = cue or next((m for m in SERVING_ENGINES.finditer(text) if not message.negated(m.start())), None)
         interactive = message.found.keys() & _INTERACTIVE_FIELDS
         people = next((m for m in _FOR_PEOPLE.finditer(text) if not message.negated(m.start())), None)
         if people is not None and "model" in message.found:
@@ -250,6 +258,9 @@ USE_CASE = Rule(
         ("whether to train or just serve: for now, just serving Llama 3.1 8B", {"use_case": "online_serving"}),
         ("on génère les descriptions produits en lot chaque semaine", {"use_case": "batch_inference"}),
         ("budget autour de 25k€", {}),
+        ("Just for my own tinkering: DeepSeek-R1-Distill-Llama-8B, Q4_K_M, llama.cpp, on a mini PC.", {}),
+        ("pour bidouiller le soir : Mistral 7B avec Ollama", {}),
+        ("Mistral 7B avec Ollama sur un mini PC", {"use_case": "online_serving"}),
         ("We tried GitHub Copilot last year; now we want a box for Llama 3.1 8B", {}),
         ("Nos devs utilisent Copilot, on voudrait une machine pour Qwen3 8B", {}),
         ("on a testé un chatbot du commerce, décevant", {}),
