@@ -492,6 +492,9 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     for pattern in INTRODUCERS:
         for m in pattern.finditer(body):
             name = clean_name(m.group("name"))
+            if name is not None and body.startswith(name, m.start("name")):
+                # "le cabinet d'avocats Benhamou, Kessler & Partners": the whole legal form before counting words
+                name = (with_legal_tail(body, m.start("name"), name) or (0, name))[1]
             if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2):
                 continue
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
@@ -672,16 +675,19 @@ def brand_before_parent(original: str, start: int, name: str) -> tuple[int, str]
     raw = before.group("name")
     if _TITLE.match(raw.split()[0]):
         return None
-    brand = clean_name(raw)
-    if brand is None or brand == name:
+    words = raw.split()
+    # the longest run of words ending at the bracket that is a name ("Équipe R&D de LexiData" -> "LexiData")
+    tails = (" ".join(words[first:]) for first in range(len(words)) if not re.fullmatch(_PARTICLE, words[first]))
+    brand = next((cleaned for tail in tails if (cleaned := clean_name(tail))), None)
+    if brand is None or brand == name or _DEPARTMENT.fullmatch(brand):
         return None
     closing = original.find(")", start)
     inside = original[opening + 1:closing if closing > 0 else start + len(name)]
     prefixed = _DESCRIPTIVE_PREFIX.match(brand)
     coined = bool(_COINED.fullmatch(brand[prefixed.end():] if prefixed else brand))
-    if not (_PARENT_SAID.search(inside) or coined):
+    if not (_PARENT_SAID.search(inside) or coined or prefixed or _organisation_like_by_kind(brand)):
         return None
-    return max(0, opening - 80) + before.start("name") + raw.index(brand), brand
+    return max(0, opening - 80) + before.start("name") + raw.rindex(brand), brand
 
 
 def without_descriptive_prefix(original: str, start: int, name: str) -> tuple[int, str] | None:
@@ -968,6 +974,12 @@ CUSTOMER = Rule(
         ("la Banque Duval-Mercier & Cie souhaite déployer un assistant.\nVeuillez agréer nos salutations.\n"
          "Direction des Systèmes d'Information", {"customer": "Banque Duval-Mercier & Cie"}),
         ("Cust : Transports Rivière & Cie.\nwl : chatbot", {"customer": "Transports Rivière & Cie"}),
+        ("Le cabinet d'avocats Benhamou, Kessler & Partners voudrait un assistant",
+         {"customer": "Benhamou, Kessler & Partners"}),
+        ("Équipe R&D de LexiData (Groupe Hervé) : on veut 2 H100.", {"customer": "LexiData"}),
+        ("Acme Robotics (Groupe Ardent) veut servir Llama 3.1 8B.", {"customer": "Acme Robotics"}),
+        ("Projet Atlas (CNRS) : on voudrait entraîner un modèle", {"customer": "Projet Atlas"}),
+        ("Bonjour, je suis Paul Martin (Acme Robotics). On veut servir Qwen3 8B.", {"customer": "Acme Robotics"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )
