@@ -243,7 +243,7 @@ _QUOTED = re.compile(r"\b(?:proposed|quoted|offered us|on nous a propose|nous a 
 _EURO = r"(?:€|euros?|eur)(?![a-z])"
 # a legal footer's share capital ("SAS au capital de 250 000 €", "share capital €500,000", "capital social :
 # 20 000 €") says how the company was founded, never what it will spend
-_SHARE_CAPITAL = re.compile(r"capital(?:[ \t]+social)?[ \t]*(?:de|of|:)?[ \t]*(?:€[ \t]*)?$")
+_SHARE_CAPITAL = re.compile(r"capital(?:[ \t]+social)?[ \t]*(?:de|of|:|is|est|was|=)?[ \t]*(?:€[ \t]*)?$")
 _MONEY_SCALE = r"(k|m|millions?)?(?![a-z])"  # "25k€", "1,2 M€"; not the k of "400 kW"
 
 
@@ -326,6 +326,7 @@ BUDGET = Rule(
               ("Budget 60 k€ ; on nous a proposé 90 k€", {"budget_eur": 60000.0}),
               ("Intégrale Systems SAS au capital de 250 000 € – RCS Toulouse", {}),
               ("Callow & Pryce Ltd. – share capital €500,000", {}), ("capital social : 20 000 €", {}),
+              ("Our share capital is €1m; budget for this is €30k.", {"budget_eur": 30000.0}),
               ("Budget 9 k€. (Atelier Sorel SARL, capital social 20 000 €)", {"budget_eur": 9000.0})),
 )
 
