@@ -40,6 +40,10 @@ def test_brand_before_parent(text: str, name: str, expected: str | None) -> None
 @pytest.mark.parametrize(("name", "expected"), [
     ("ESN Tech&Sens", "Tech&Sens"), ("Laboratoire NeuroPix", "NeuroPix"), ("Plateforme GenOmiX", "GenOmiX"),
     ("Projet HERMES", "HERMES"),
+    ("Centre d'appels Numéricall", "Numéricall"), ("Bureau d'études Thermoplast", "Thermoplast"),
+    ("Cabinet d'architectes Moreau Vidal", "Moreau Vidal"),
+    ("Cabinet d'expertise comptable Vidal", None),  # fr-050: the kind said in more words is kept as written
+    ("Centre Hospitalier de Valence", None),
     # a plain word after the kind is a name that keeps it (fr-k30 "Agence Pixelune", en-p20 "Project Aurora")
     ("Project Aurora", None), ("Laboratoire Jean Kuntzmann", None), ("Groupe Ardent", None),
 ])

@@ -641,6 +641,10 @@ _PARENT_SAID = re.compile(r"(?i)(?<![\w])(?:filiale|subsidiary|spin-?off|start-?
 # "Projet HERMES"); "Project Aurora", "Agence Pixelune", "Groupe Ardent" keep it
 _DESCRIPTIVE_PREFIX = re.compile(r"(?:ESN|SSII|Plateforme|Platform|Laboratoire|Labo|Projet|Project|Programme"
                                  r"|Program|Start-?up|Startup)[ \t]+(?=\S+$)")
+# "Centre d'appels Numéricall", "Bureau d'études Thermoplast", "Cabinet d'architectes Moreau Vidal": a kind and
+# what it does, one lowercase word, then the name ("Cabinet d'expertise comptable Vidal" says more: kept)
+_DESCRIPTIVE_PHRASE = re.compile(rf"(?:Centre|Bureau|Cabinet|Agence)[ \t]+d['’][a-zà-ÿ]+[ \t]+"
+                                 rf"(?=[{_UPPER}][^ \t]*(?:[ \t]+[{_UPPER}][^ \t]*)?$)")
 _COINED = re.compile(rf"\S*[a-zà-ÿ][{_UPPER}0-9]\S*|\S*&\S*|[{_UPPER}]{{2,}}[0-9]*")
 # particles that start a family name: "Van der Berg Logistics BV", "De La Fontaine Conseil", "Di Marco"
 # (never the French articles Le/La/Les, which _with_article settles)
@@ -691,11 +695,15 @@ def brand_before_parent(original: str, start: int, name: str) -> tuple[int, str]
 
 
 def without_descriptive_prefix(original: str, start: int, name: str) -> tuple[int, str] | None:
-    """'ESN Tech&Sens' -> 'Tech&Sens', 'Laboratoire NeuroPix' -> 'NeuroPix' (SCHEMA: no descriptive prefix)."""
+    """'ESN Tech&Sens' -> 'Tech&Sens', 'Laboratoire NeuroPix' -> 'NeuroPix', 'Centre d'appels Numéricall' ->
+    'Numéricall' (SCHEMA: no descriptive prefix, as "bureau d'études Meca3D" -> "Meca3D")."""
     prefix = _DESCRIPTIVE_PREFIX.match(name)
-    if prefix is None or not _COINED.fullmatch(name[prefix.end():]):
-        return None
-    return start + prefix.end(), name[prefix.end():]
+    if prefix is not None and _COINED.fullmatch(name[prefix.end():]):
+        return start + prefix.end(), name[prefix.end():]
+    phrase = _DESCRIPTIVE_PHRASE.match(name)
+    if phrase is not None:
+        return start + phrase.end(), name[phrase.end():]
+    return None
 
 
 def with_leading_particles(original: str, start: int, name: str) -> tuple[int, str] | None:
