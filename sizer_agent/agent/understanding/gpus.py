@@ -92,10 +92,10 @@ def identify(model_words: str, qualifiers: str) -> str | None:
         narrowed = [c for c in candidates if word in c.words or any(word in w for w in c.words)]
         if narrowed:
             candidates = narrowed
-    for flagship in _FLAGSHIP:
+    for flagship in _FLAGSHIP:  # each preference narrows the last: "A100" is SXM, then 80 GB (SCHEMA)
         preferred = [c for c in candidates if flagship in c.id]
         if preferred:
-            return preferred[0].id
+            candidates = preferred
     return candidates[0].id
 
 
@@ -376,6 +376,8 @@ GPUS = Rule(
         ("one GPU planned", {"num_gpus": 1}),
         ("a couple of GPUs", {"num_gpus": 2}),
         ("A100 40GB PCIe", {"gpu_preference": "a100-40gb-pcie"}),
+        ("on 8x A100 in Azure", {"num_gpus": 8, "gpu_preference": "a100-80gb-sxm"}),
+        ("A100 PCIe", {"gpu_preference": "a100-80gb-pcie"}), ("A100 40GB", {"gpu_preference": "a100-40gb-sxm"}),
         ("une RTX PRO 6000 Server Edition", {"num_gpus": 1, "gpu_preference": "rtx-pro-6000-server"}),
         ("pas de H100, trop cher", {}),
         ("2 serveurs de 4 H200 NVL chacun", {"num_gpus": 8, "gpu_preference": "h200-nvl"}),
