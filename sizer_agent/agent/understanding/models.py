@@ -236,7 +236,8 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
         if message.negated(start):
             continue
         model_id, near = index.match(said)
-        if model_id is not None and _LIKE_NAMED.search(message.text, max(0, start - 30), start):
+        if model_id is not None and (_LIKE_NAMED.search(message.text, max(0, start - 30), start)
+                                     or _SIZE_REFERENCE.match(message.text, end)):
             suggestions = suggestions or (model_id,)  # "something like Qwen 7B": a hint, asked, not recorded
             continue
         if model_id is not None:
@@ -304,6 +305,9 @@ _PARAMETERS = re.compile(r"(?<![\w.,_-])(?:(\d{1,2})\s*(?:x|fois|times)\s*)?(\d{
 # "un modèle de type Llama, architecture maison, 3B": like a family is not of it
 _LIKE = re.compile(r"(?:\b(?:type|like|style|kind of|sort of|genre|similar to|comme|facon|inspired by|inspire de)\s+"
                    r"(?:\w+\s+)?$|[-_]$)")
+# a named model said as a size to match: "a Phi-2-sized model", "Llama-3.1-8B-class", "un modèle taille Mistral
+# 7B" is the next check's; the model itself is not the one used
+_SIZE_REFERENCE = re.compile(r"[- ]?(?:sized|class|scale|equivalent)\b|[- ]size[- ](?:model|modele)\b")
 # a named model said as an example: "something like Qwen 7B", "un truc genre Llama 3.1 8B"
 _LIKE_NAMED = re.compile(r"\b(?:something like|some(?:thing)? similar to|quelque chose comme|un truc comme|du genre"
                          r"|genre|de type|type|a la)\s+(?:an?\s+|une?\s+)?$")
@@ -391,6 +395,8 @@ MODEL = Rule(
         ("a Mistral-like model of 7 billion parameters", {}),
         ("Llama-3.1-Nemotron-70B-Instruct in FP8", {}),
         ("Model TBD (something like Qwen 7B?)", {}),
+        ("We want to pretrain a Phi-2-sized model (~2.7B) from scratch", {}),
+        ("a Llama 3.1 8B-class model of our own", {}),
         ("un truc du genre Llama 3.1 8B", {}),
         ("gemma 3 27b", {"model": "google/gemma-3-27b-it"}),
         ("lamma 3.1 8b", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
