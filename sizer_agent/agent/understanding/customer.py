@@ -781,20 +781,20 @@ def find_customer(message: Message) -> Iterator[Found]:
     last = _last_signed(original)
     if last is not None and not _THIRD_PARTY.search(original) and not (forwarder and last.start() < forwarder[1]):
         who = last.group("who")
-        name = clean_name(last.group("name"))
+        last_name = clean_name(last.group("name"))
         # "Marc, Directeur technique" is a role; "Nadia, CTO, Acme" is not this shape; "ML team" is fine
         team = re.search(r"(?i)team|[ée]quipe", who)
-        if name and not _ROLE_WORD.match(name) and (team or not _ROLE_WORD.match(who)):
-            start, name = whole_form(original, last.start("name"), name)
-            a, b = message.view_span(start, start + len(name))
-            yield Found("customer", name, a, b)
+        if last_name and not _ROLE_WORD.match(last_name) and (team or not _ROLE_WORD.match(who)):
+            start, last_name = whole_form(original, last.start("name"), last_name)
+            a, b = message.view_span(start, start + len(last_name))
+            yield Found("customer", last_name, a, b)
             return
     opening = _OPENING_NAME.match(original)
-    if opening is not None and (name := clean_name(opening.group("name"))) and (
-            _distinctive(name) or (len(name.split()) == 2 and _ORG_LAST_WORD.search(name))):
-        start, name = whole_form(original, opening.start("name"), name)
-        a, b = message.view_span(start, start + len(name))
-        yield Found("customer", name, a, b)
+    if opening is not None and (opened := clean_name(opening.group("name"))) and (
+            _distinctive(opened) or (len(opened.split()) == 2 and _ORG_LAST_WORD.search(opened))):
+        start, opened = whole_form(original, opening.start("name"), opened)
+        a, b = message.view_span(start, start + len(opened))
+        yield Found("customer", opened, a, b)
         return
     if here is not None and (here_name := clean_name(here.group("name"))):
         start = original.find(here_name, here.start("name"))
