@@ -312,6 +312,11 @@ _NOT_NAMES = frozenset(plain(w) for w in (
     "anonyme", "anonymous", "à définir", "a definir", "non communiqué", "various", "divers", "noël", "christmas",
     "xmas", "pâques", "easter", "toussaint", "rentrée", "black friday", "new year", "nouvel an", "summer", "été",
     "hiver", "winter", "printemps", "spring", "automne", "autumn", "fall",
+    # what a department is named after ("Direction des Systèmes d'Information", "Department of Information
+    # Technology", "Service des Ressources Humaines"): the end of a department's name, never an organisation
+    "information", "informations", "informatique", "information technology", "information systems",
+    "ressources humaines", "human resources", "systèmes d'information", "achats", "purchasing", "procurement",
+    "innovation", "numérique",
 ))
 _SIZE_TOKEN = re.compile(r"(?i)\d+(?:[.,]\d+)?[bmkt]|\d+x\d+(?:[.,]\d+)?b|a\d+(?:[.,]\d+)?b|\d+e")
 # a figure with a unit or a dimension: "3D", "4K", "2U", "640x640", "80GB", "1.6kW", "24/7"
@@ -487,6 +492,9 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     for pattern in INTRODUCERS:
         for m in pattern.finditer(body):
             name = clean_name(m.group("name"))
+            if name is not None and body.startswith(name, m.start("name")):
+                # "le cabinet d'avocats Benhamou, Kessler & Partners": the whole legal form before counting words
+                name = (with_legal_tail(body, m.start("name"), name) or (0, name))[1]
             if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2):
                 continue
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
@@ -616,6 +624,139 @@ def _forwarder_lines(original: str) -> tuple[int, int] | None:
     return (sign_offs[-1].start(), mark.start()) if sign_offs else None
 
 
+# -- a name in its whole form ----------------------------------------------------------------------------------
+# The introducers find where a name is; these small rules settle how much of the text around it is the name, as
+# SCHEMA.md says a careful engineer records it: the whole legal form, the brand rather than its parent, without a
+# prefix that only says what kind of organisation it is. Each takes (original, start, name) and returns the
+# (start, name) it settles on, or None to leave the name as found. Applied in order by `whole_form`.
+
+_TITLE = re.compile(r"(?:Dr|Pr|Prof|Me|M|Mme|Mlle|Mr|Mrs|Ms|Sir)\.?$")
+# a bracket that says the name before it belongs to the one inside: "(filiale du Groupe Hervé & Cie)", "(a
+# Northwind Health company)", "(University of Kestrel spin-off)", "(part of Acme)"
+_PARENT_SAID = re.compile(r"(?i)(?<![\w])(?:filiale|subsidiary|spin-?off|start-?up de|part of|a division|division of"
+                          r"|member of|membre d|rattach\w*|d[ée]pend\w*|company|soci[ée]t[ée] du groupe|brand of"
+                          r"|marque d)(?![\w])")
+# a noun before a coined name that only says what kind of organisation it is (SCHEMA: "laboratoire LIRIS" ->
+# "LIRIS"): dropped when the name after it is one coined word ("ESN Tech&Sens", "Plateforme GenOmiX",
+# "Projet HERMES"); "Project Aurora", "Agence Pixelune", "Groupe Ardent" keep it
+_DESCRIPTIVE_PREFIX = re.compile(r"(?:ESN|SSII|Plateforme|Platform|Laboratoire|Labo|Projet|Project|Programme"
+                                 r"|Program|Start-?up|Startup)[ \t]+(?=\S+$)")
+# "Centre d'appels Numéricall", "Bureau d'études Thermoplast", "Cabinet d'architectes Moreau Vidal": a kind and
+# what it does, one lowercase word, then the name ("Cabinet d'expertise comptable Vidal" says more: kept)
+_DESCRIPTIVE_PHRASE = re.compile(rf"(?:Centre|Bureau|Cabinet|Agence)[ \t]+d['’][a-zà-ÿ]+[ \t]+"
+                                 rf"(?=[{_UPPER}][^ \t]*(?:[ \t]+[{_UPPER}][^ \t]*)?$)")
+_COINED = re.compile(rf"\S*[a-zà-ÿ][{_UPPER}0-9]\S*|\S*&\S*|[{_UPPER}]{{2,}}[0-9]*")
+# particles that start a family name: "Van der Berg Logistics BV", "De La Fontaine Conseil", "Di Marco"
+# (never the French articles Le/La/Les, which _with_article settles)
+_PARTICLES_BEFORE = re.compile(r"(?<![\w'’])(?P<p>(?:Van|Von|De|Di|Da|Del|Della|Ten|Ter)(?:[ \t]+(?:der|den|de|La|la"
+                               r"|Le|le|van))?)[ \t]+$")
+# "The Evening Ledger", "The Daily Courier": a title keeps its article; an organisation named by its kind
+# ("The Borough of Eastleigh Council", "The Lantern Trust") does not, nor a name before a group noun ("The
+# Acme team")
+_THE_BEFORE = re.compile(r"(?<![\w])The[ \t]+$")
+_GROUP_AFTER = re.compile(r"[ \t]+(?:team|group|crew|folks|people|staff|side|account|project|office|board|lab"
+                          r"|department|dept|sizing|deal|case)\b")
+# a legal tail the name stops before: "& Cie", "& Fils", "& Partners", and the period of "Inc.", "Ltd.", "Co."
+_PARTNER_WORD = r"(?:Cie|Co|Fils|Fr[èe]res|Sons|Daughters|Associ[ée]s|Associates|Partners|Brothers|Bros)"
+_AND_TAIL = re.compile(rf"[ \t]+&[ \t]+{_PARTNER_WORD}(?![\w])")
+_ABBREVIATED = re.compile(r"(?:Inc|Ltd|Co|Corp|Cie|Bros|Jr|Sr|Intl|Mfg)$")
+_ABBREVIATION_DOT = re.compile(r"\.(?=[ \t]*(?:[–—,;:)|-]|[ \t][a-zà-ÿ0-9(]))")
+# "Benhamou, Kessler & Partners", "Ashby, Clarke & Partners": partners' names joined by commas, then "&"
+_COMMA_PARTNERS = re.compile(rf"(?:,[ \t]+{_WORD}){{1,3}}[ \t]+(?:&[ \t]+{_WORD}|(?:et|and)[ \t]+{_PARTNER_WORD})"
+                             rf"(?![\w])")
+
+
+def brand_before_parent(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'Plateforme GenOmiX (Université de Montpellier)', 'LexiData (filiale du Groupe Hervé & Cie)': a name
+    inside brackets right after a brand is the brand's parent; the brand is the customer. Not after a person
+    ('Dr Martin (Clinique …)', 'Marc Roy (Ciments Durand)'): a brand is coined, or its bracket says so."""
+    opening = original.rfind("(", max(0, start - 60), start)
+    if opening < 0 or re.search(r"[)\n]", original[opening:start]):
+        return None
+    before = re.search(rf"{NAME}[ \t]*$", original[max(0, opening - 80):opening])
+    if before is None:
+        return None
+    raw = before.group("name")
+    if _TITLE.match(raw.split()[0]):
+        return None
+    words = raw.split()
+    # the longest run of words ending at the bracket that is a name ("Équipe R&D de LexiData" -> "LexiData")
+    tails = (" ".join(words[first:]) for first in range(len(words)) if not re.fullmatch(_PARTICLE, words[first]))
+    brand = next((cleaned for tail in tails if (cleaned := clean_name(tail))), None)
+    if brand is None or brand == name or _DEPARTMENT.fullmatch(brand):
+        return None
+    closing = original.find(")", start)
+    inside = original[opening + 1:closing if closing > 0 else start + len(name)]
+    prefixed = _DESCRIPTIVE_PREFIX.match(brand)
+    coined = bool(_COINED.fullmatch(brand[prefixed.end():] if prefixed else brand))
+    if not (_PARENT_SAID.search(inside) or coined or prefixed or _organisation_like_by_kind(brand)):
+        return None
+    return max(0, opening - 80) + before.start("name") + raw.rindex(brand), brand
+
+
+def without_descriptive_prefix(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'ESN Tech&Sens' -> 'Tech&Sens', 'Laboratoire NeuroPix' -> 'NeuroPix', 'Centre d'appels Numéricall' ->
+    'Numéricall' (SCHEMA: no descriptive prefix, as "bureau d'études Meca3D" -> "Meca3D")."""
+    prefix = _DESCRIPTIVE_PREFIX.match(name)
+    if prefix is not None and _COINED.fullmatch(name[prefix.end():]):
+        return start + prefix.end(), name[prefix.end():]
+    phrase = _DESCRIPTIVE_PHRASE.match(name)
+    if phrase is not None:
+        return start + phrase.end(), name[phrase.end():]
+    return None
+
+
+def with_leading_particles(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'Van der Berg Logistics BV', 'De La Fontaine Conseil': the particles of a family name are part of it."""
+    particles = _PARTICLES_BEFORE.search(original, max(0, start - 20), start)
+    if particles is None or original[start - len(name) - 1:start].endswith(":"):
+        return None
+    return particles.start("p"), original[particles.start("p"):start] + name
+
+
+def with_title_article(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'The Evening Ledger would like…': a title of two words or more, with no kind-word, keeps its 'The'."""
+    the = _THE_BEFORE.search(original, max(0, start - 5), start)
+    if the is None or len(name.split()) < 2 or _organisation_like_by_kind(name):
+        return None
+    if _GROUP_AFTER.match(original, start + len(name)):
+        return None
+    return the.start(), original[the.start():start] + name
+
+
+def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'Banque Duval-Mercier & Cie', 'Meridian Systems Inc.', 'Benhamou, Kessler & Partners': the whole legal
+    form, partners joined by commas and the period of an abbreviation included."""
+    end = start + len(name)
+    grown = name
+    partners = _COMMA_PARTNERS.match(original, end) if len(name.split()) <= 2 else None
+    if partners is not None:
+        grown, end = original[start:partners.end()], partners.end()
+    tail = _AND_TAIL.match(original, end)
+    if tail is not None and "&" not in grown:
+        grown, end = original[start:tail.end()], tail.end()
+    if _ABBREVIATED.search(grown) and _ABBREVIATION_DOT.match(original, end):
+        grown += "."  # the period of "Inc." inside a sentence; a period that ends the sentence is not the name's
+    return (start, grown) if grown != name else None
+
+
+def _organisation_like_by_kind(name: str) -> bool:
+    return bool(re.match(_ORG_FIRST, name) or _ORG_LAST_WORD.search(name) or _LEGAL_NAME.fullmatch(name))
+
+
+NAME_FORMS = (brand_before_parent, without_descriptive_prefix, with_leading_particles, with_title_article,
+              with_legal_tail)
+
+
+def whole_form(original: str, start: int, name: str) -> tuple[int, str]:
+    """The name found at original[start:], settled by each of NAME_FORMS in turn."""
+    for form in NAME_FORMS:
+        settled = form(original, start, name)
+        if settled is not None:
+            start, name = settled
+    return start, name
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
@@ -631,6 +772,7 @@ def find_customer(message: Message) -> Iterator[Found]:
             offset = original.find(name, start)
             if offset < 0 or (forwarder and forwarder[0] <= offset < forwarder[1]):
                 continue
+            offset, name = whole_form(original, offset, name)
             a, b = message.view_span(offset, offset + len(name))
             if message.negated(a):
                 continue
@@ -639,21 +781,25 @@ def find_customer(message: Message) -> Iterator[Found]:
     last = _last_signed(original)
     if last is not None and not _THIRD_PARTY.search(original) and not (forwarder and last.start() < forwarder[1]):
         who = last.group("who")
-        name = clean_name(last.group("name"))
+        last_name = clean_name(last.group("name"))
         # "Marc, Directeur technique" is a role; "Nadia, CTO, Acme" is not this shape; "ML team" is fine
         team = re.search(r"(?i)team|[ée]quipe", who)
-        if name and not _ROLE_WORD.match(name) and (team or not _ROLE_WORD.match(who)):
-            a, b = message.view_span(last.start("name"), last.start("name") + len(name))
-            yield Found("customer", name, a, b)
+        if last_name and not _ROLE_WORD.match(last_name) and (team or not _ROLE_WORD.match(who)):
+            start, last_name = whole_form(original, last.start("name"), last_name)
+            a, b = message.view_span(start, start + len(last_name))
+            yield Found("customer", last_name, a, b)
             return
     opening = _OPENING_NAME.match(original)
-    if opening is not None and (name := clean_name(opening.group("name"))) and (
-            _distinctive(name) or (len(name.split()) == 2 and _ORG_LAST_WORD.search(name))):
-        a, b = message.view_span(opening.start("name"), opening.start("name") + len(name))
-        yield Found("customer", name, a, b)
+    if opening is not None and (opened := clean_name(opening.group("name"))) and (
+            _distinctive(opened) or (len(opened.split()) == 2 and _ORG_LAST_WORD.search(opened))):
+        start, opened = whole_form(original, opening.start("name"), opened)
+        a, b = message.view_span(start, start + len(opened))
+        yield Found("customer", opened, a, b)
         return
     if here is not None and (here_name := clean_name(here.group("name"))):
-        a, b = message.view_span(here.start("name"), here.start("name") + len(here_name))
+        start = original.find(here_name, here.start("name"))
+        start, here_name = whole_form(original, start, here_name)
+        a, b = message.view_span(start, start + len(here_name))
         yield Found("customer", here_name, a, b)
         return
     if signature is not None and len(zones) > 1:  # "Sébastien – Mobilis Urbain", the writer's own signature
@@ -662,7 +808,8 @@ def find_customer(message: Message) -> Iterator[Found]:
             if forwarder and forwarder[0] <= m.start() < forwarder[1]:
                 continue
             if signed is not None and not _ROLE_WORD.match(signed):
-                a, b = message.view_span(m.start("name"), m.start("name") + len(signed))
+                start, signed = whole_form(original, m.start("name"), signed)
+                a, b = message.view_span(start, start + len(signed))
                 yield Found("customer", signed, a, b)
                 return
 
@@ -819,6 +966,28 @@ CUSTOMER = Rule(
         ("I run Enscape renders on it", {}), ("je gère Proxmox sur nos serveurs", {}),
         ("Voici la demande.\nCordialement,\nMarc – Nexa Conseil\n\n----- Message transféré -----\nDe : Julie\n"
          "> Il nous faut un serveur pour 20 personnes.", {}),
+
+        # a name in its whole form (NAME_FORMS): the brand before its parent, no descriptive prefix, particles,
+        # a title's "The", "& Cie", the period of "Inc.", partners joined by commas; a department is no name
+        ("Plateforme GenOmiX (Université de Montpellier). Nous voulons entraîner un classifieur",
+         {"customer": "GenOmiX"}),
+        ("LexiData (filiale du Groupe Hervé & Cie) prévoit un fine-tuning", {"customer": "LexiData"}),
+        ("Orbitry (a University of Kestrel spin-off) wants to fine-tune", {"customer": "Orbitry"}),
+        ("> Le 14/11, Dr Martin (Clinique du Parc Saint-Jean) a écrit :", {"customer": "Clinique du Parc Saint-Jean"}),
+        ("Salut, ESN Tech&Sens ici. On veut faire un LoRA", {"customer": "Tech&Sens"}),
+        ("Le cabinet Benhamou, Kessler & Partners voudrait un assistant", {"customer": "Benhamou, Kessler & Partners"}),
+        ("Van der Berg Logistics BV – we want to host Llama", {"customer": "Van der Berg Logistics BV"}),
+        ("Good morning. The Evening Ledger would like to translate", {"customer": "The Evening Ledger"}),
+        ("Meridian Systems Inc. – serving Llama 3.1 405B", {"customer": "Meridian Systems Inc."}),
+        ("la Banque Duval-Mercier & Cie souhaite déployer un assistant.\nVeuillez agréer nos salutations.\n"
+         "Direction des Systèmes d'Information", {"customer": "Banque Duval-Mercier & Cie"}),
+        ("Cust : Transports Rivière & Cie.\nwl : chatbot", {"customer": "Transports Rivière & Cie"}),
+        ("Le cabinet d'avocats Benhamou, Kessler & Partners voudrait un assistant",
+         {"customer": "Benhamou, Kessler & Partners"}),
+        ("Équipe R&D de LexiData (Groupe Hervé) : on veut 2 H100.", {"customer": "LexiData"}),
+        ("Acme Robotics (Groupe Ardent) veut servir Llama 3.1 8B.", {"customer": "Acme Robotics"}),
+        ("Projet Atlas (CNRS) : on voudrait entraîner un modèle", {"customer": "Projet Atlas"}),
+        ("Bonjour, je suis Paul Martin (Acme Robotics). On veut servir Qwen3 8B.", {"customer": "Acme Robotics"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )

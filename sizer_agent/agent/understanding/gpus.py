@@ -92,10 +92,10 @@ def identify(model_words: str, qualifiers: str) -> str | None:
         narrowed = [c for c in candidates if word in c.words or any(word in w for w in c.words)]
         if narrowed:
             candidates = narrowed
-    for flagship in _FLAGSHIP:
+    for flagship in _FLAGSHIP:  # each preference narrows the last: "A100" is SXM, then 80 GB (SCHEMA)
         preferred = [c for c in candidates if flagship in c.id]
         if preferred:
-            return preferred[0].id
+            candidates = preferred
     return candidates[0].id
 
 
@@ -122,8 +122,9 @@ _ARTICLE_BEFORE = re.compile(rf"(?<![\w'])()(?:a|an){_WORDS_BEFORE_CARD}$")
 # a card the catalogue does not have, counted: "2x 4090", "une RTX 4090", "four A6000s", "3 V100" — the count
 # is labelled, the card is not (SCHEMA)
 _OTHER_CARD = re.compile(r"(?:(?:nvidia|geforce|amd|radeon)\s+)?(?:rtx\s*a?\d{4}(?:\s*(?:ti|super))?"
-                         r"|gtx\s*\d{3,4}(?:\s*ti)?|(?<![\w.,])[2-5]0[5-9]0(?:\s*(?:ti|super))?|(?<![\w.,])(?:a|v|p|t)\d{1,4}(?:\s*\d{2}\s*g[bo])?"
+                         r"|gtx\s*\d{3,4}(?:\s*ti)?|(?<![\w.,])[2-5]0[5-9]0(?:\s*(?:ti|super))?|(?<![\w.,])(?:a\d{1,4}|v100|p(?:4|40|100)|t4|k80)(?:\s*\d{2}\s*g[bo])?"
                          r"|rx\s*\d{4}\w*)s?(?![\w]|[.,]\d)")
+# (the old cards are V100, P4/P40/P100, T4, K80 and the A-series: "v3" is a version, "catalogue 2026 v3" no card)
 # hardware the message replaces is not planned: "our two V100s will be replaced", "en fin de vie"
 _REPLACED = re.compile(r"\b(?:replac\w*|remplac\w*|swap\w*|retir\w*|decommission\w*|upgrad\w*|au lieu|instead of"
                        r"|obsolete\w*|trop vieux|too old|end of life|fin de vie|renouvel\w*|renew\w*|recycl\w*)\b")
@@ -225,6 +226,11 @@ def _card_end(text: str, m: re.Match[str]) -> int:
     return _CARD_WORDS.match(text, m.end("model")).end()  # type: ignore[union-attr]  # * always matches
 
 
+def _year(value: int) -> bool:
+    """'roadmap 2026 H100', 'plan IA 2027 : 2 L40S': a year said before a card is a date, never its count."""
+    return 1990 <= value <= 2040
+
+
 def _count_at(message: Message, start: int, end: int, *, article: bool = True) -> tuple[int, int, int] | None:
     """(value, start, end) of a count written just before a card, or 'x8' just after it. `article`: an English
     article counts one ("it's got a 5080 in it", "an H100 would do"), unless the card's price is what is said."""
@@ -240,7 +246,7 @@ def _count_at(message: Message, start: int, end: int, *, article: bool = True) -
             before = _THE_BEFORE.search(text[max(0, start - 30):start])
     if before and not _RANGE_BEFORE.search(text[max(0, start - 40):start - len(before.group(0))]):
         value = numbers.count(before.group(1), None, message.lang) if before.group(1) else 1
-        if value:
+        if value and not _year(value):
             return value, start - len(before.group(0)), end
     after = re.match(r"\s*(?:x|\*)\s*(\d+)(?![\d.])", text[end:])
     if after:
@@ -370,9 +376,13 @@ GPUS = Rule(
         ("one GPU planned", {"num_gpus": 1}),
         ("a couple of GPUs", {"num_gpus": 2}),
         ("A100 40GB PCIe", {"gpu_preference": "a100-40gb-pcie"}),
+        ("on 8x A100 in Azure", {"num_gpus": 8, "gpu_preference": "a100-80gb-sxm"}),
+        ("A100 PCIe", {"gpu_preference": "a100-80gb-pcie"}), ("A100 40GB", {"gpu_preference": "a100-40gb-sxm"}),
         ("une RTX PRO 6000 Server Edition", {"num_gpus": 1, "gpu_preference": "rtx-pro-6000-server"}),
         ("pas de H100, trop cher", {}),
         ("2 serveurs de 4 H200 NVL chacun", {"num_gpus": 8, "gpu_preference": "h200-nvl"}),
+        ("Le catalogue 2026 v3 sort en mars.", {}), ("roadmap 2026 H100 cluster", {"gpu_preference": "h100-sxm"}),
+        ("3 V100 à remplacer", {}), ("two T4s on a shelf", {"num_gpus": 2}),
         ("torn between an RTX 5090 and an RTX PRO 6000", {}),
         ("A100 40GB PCIe cards; we'd want two of them", {"num_gpus": 2, "gpu_preference": "a100-40gb-pcie"}),
         ("Une douzaine de GPU en location", {"num_gpus": 12}),

@@ -131,6 +131,9 @@ def model_index(names: tuple[str, ...] | None = None) -> ModelIndex:
 # -- finding names in a message --------------------------------------------------------------------------
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9.]*(?:x\d+b)?")
+# a Hub model's name says its size or version ("custom-7b-chat", "Ministral-8B-Instruct-2410", "bge-m3",
+# "phi-2"); a digit that is only a unit ("Civil-3D") does not count
+_MODEL_LIKE_NAME = re.compile(r"(?i)\d+(?:\.\d+)?[bmk](?![a-z])|\d+(?![\d.]*d(?![a-z]))")
 _HUB_ID = re.compile(r"(?<![\w/.:@-])([A-Za-z0-9][\w.-]{1,95})/([A-Za-z0-9][\w.]*-[\w.-]*[\w])(?![\w/])")
 
 
@@ -222,6 +225,8 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
         if not re.search(r"[a-zA-Z]", org) or re.fullmatch(r"[\d.,k ]+", org):
             continue
         written = f"{org}/{name}"
+        if written.lower() not in ids and not _MODEL_LIKE_NAME.search(name):
+            continue  # "Rhino/V-Ray", "AutoCAD/Civil-3D": two products, not a Hub id
         start, end = message.view_span(m.start(), m.end())
         # not claimed: the id itself may name the precision ("Qwen2.5-72B-Instruct-AWQ")
         return ModelReading(Found("model", ids.get(written.lower(), written), start, end, claim=False), ())
@@ -231,7 +236,8 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
         if message.negated(start):
             continue
         model_id, near = index.match(said)
-        if model_id is not None and _LIKE_NAMED.search(message.text, max(0, start - 30), start):
+        if model_id is not None and (_LIKE_NAMED.search(message.text, max(0, start - 30), start)
+                                     or _SIZE_REFERENCE.match(message.text, end)):
             suggestions = suggestions or (model_id,)  # "something like Qwen 7B": a hint, asked, not recorded
             continue
         if model_id is not None:
@@ -250,11 +256,32 @@ _CHOSEN = re.compile(r"(?:settled on|go(?:ing)? with|go for|opt(?:ed|ing)? for|d
                      r"\W+(?:\w+\W+){0,2}$")
 
 
+# "peut-être Llama 3.1 8B, peut-être le 70B, on n'a pas encore tranché", "8B or the 70B, not decided yet": the
+# writer has not chosen, and the other option is a bare size of the same family
+_UNDECIDED = re.compile(r"\b(?:pas (?:encore )?tranche|pas encore (?:decide|choisi)|on hesite|hesit\w*|not decided"
+                        r"|undecided|haven't decided|not sure yet|torn between|either|peut-etre\b.{1,80}\bpeut-etre"
+                        r"|soit\b.{1,80}\bsoit)\b")
+_BARE_SIZE = re.compile(r"(?<![\w.,-])(\d{1,4}(?:\.\d)?)\s?b(?![\w])")
+
+
+def _undecided_size(message: Message, named: list[Found]) -> bool:
+    """One model named, and another size said beside it while the writer says they have not chosen."""
+    text = message.text
+    if not _UNDECIDED.search(text):
+        return False
+    said = {m.group(1) for f in named for m in _BARE_SIZE.finditer(text, f.start, f.end)}
+    spans = [(f.start, f.end) for f in named]
+    return any(m.group(1) not in said and not any(a <= m.start() < b for a, b in spans)
+               for m in _BARE_SIZE.finditer(text))
+
+
 def _one_of(message: Message, named: list[Found]) -> ModelReading:
     """One model named (maybe several times) is the model. Two different ones are a conflict: the one said as
     chosen wins; otherwise nothing is recorded and both are offered ("Did you mean …?") — the interview asks
     rather than guess."""
     ids = list(dict.fromkeys(f.value for f in named))
+    if len(ids) == 1 and _undecided_size(message, named):
+        return ModelReading(None, (ids[0],))
     if len(ids) == 1:
         return ModelReading(named[0], ())
     chosen = [f for f in named if _CHOSEN.search(message.text, max(0, f.start - 40), f.start)]
@@ -278,6 +305,9 @@ _PARAMETERS = re.compile(r"(?<![\w.,_-])(?:(\d{1,2})\s*(?:x|fois|times)\s*)?(\d{
 # "un modèle de type Llama, architecture maison, 3B": like a family is not of it
 _LIKE = re.compile(r"(?:\b(?:type|like|style|kind of|sort of|genre|similar to|comme|facon|inspired by|inspire de)\s+"
                    r"(?:\w+\s+)?$|[-_]$)")
+# a named model said as a size to match: "a Phi-2-sized model", "Llama-3.1-8B-class", "un modèle taille Mistral
+# 7B" is the next check's; the model itself is not the one used
+_SIZE_REFERENCE = re.compile(r"[- ]?(?:sized|class|scale|equivalent)\b|[- ]size[- ](?:model|modele)\b")
 # a named model said as an example: "something like Qwen 7B", "un truc genre Llama 3.1 8B"
 _LIKE_NAMED = re.compile(r"\b(?:something like|some(?:thing)? similar to|quelque chose comme|un truc comme|du genre"
                          r"|genre|de type|type|a la)\s+(?:an?\s+|une?\s+)?$")
@@ -365,12 +395,18 @@ MODEL = Rule(
         ("a Mistral-like model of 7 billion parameters", {}),
         ("Llama-3.1-Nemotron-70B-Instruct in FP8", {}),
         ("Model TBD (something like Qwen 7B?)", {}),
+        ("We want to pretrain a Phi-2-sized model (~2.7B) from scratch", {}),
+        ("a Llama 3.1 8B-class model of our own", {}),
         ("un truc du genre Llama 3.1 8B", {}),
         ("gemma 3 27b", {"model": "google/gemma-3-27b-it"}),
         ("lamma 3.1 8b", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         ("misstral 7b", {"model": "mistralai/Mistral-7B-Instruct-v0.3"}),
         ("meta-llama/Llama-3.1-8B-Instruct", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         ("our-org/custom-7b-chat", {"model": "our-org/custom-7b-chat"}),
+        ("a desktop for Rhino/V-Ray rendering, and Mixtral 8x7B", {"model": "mistralai/Mixtral-8x7B-Instruct-v0.1"}),
+        ("AutoCAD/Civil-3D on the same box", {}),
+        ("Peut-être Llama 3.1 8B, peut-être le 70B, on n'a pas encore tranché", {}),
+        ("Llama 3.1 8B (not the 70B) for 20 users", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         # two different models: the one chosen, or a question
         ("We first thought of Llama 3.1 405B but it's overkill; we'll go with Llama 3.1 70B",
          {"model": "meta-llama/Llama-3.1-70B-Instruct"}),

@@ -241,6 +241,9 @@ _PERIODIC = re.compile(r"^\s*(?:ht\s*|ttc\s*)?(?:/|par|per|a|an|each|chaque)\s*(
 _QUOTED = re.compile(r"\b(?:proposed|quoted|offered us|on nous a propose|nous a propose|m'a propose|ont propose"
                      r"|a propose|devis de|quote of|quotation of)\b")
 _EURO = r"(?:€|euros?|eur)(?![a-z])"
+# a legal footer's share capital ("SAS au capital de 250 000 €", "share capital €500,000", "capital social :
+# 20 000 €") says how the company was founded, never what it will spend
+_SHARE_CAPITAL = re.compile(r"capital(?:[ \t]+social)?[ \t]*(?:de|of|:|is|est|was|=)?[ \t]*(?:€[ \t]*)?$")
 _MONEY_SCALE = r"(k|m|millions?)?(?![a-z])"  # "25k€", "1,2 M€"; not the k of "400 kW"
 
 
@@ -280,6 +283,8 @@ def find_budget(message: Message) -> Iterator[Found]:
         for m in re.finditer(pattern, text):
             if message.negated(m.start()) or _NOT_EUROS.match(text[m.end(1):m.end(1) + 12]):
                 continue
+            if _SHARE_CAPITAL.search(text, max(0, m.start(1) - 30), m.start(1)):
+                continue
             dollars = _CURRENCY_BEFORE.search(text[max(0, m.start(1) - 8):m.start(1)])
             if _PERIODIC.match(text[m.end():m.end() + 14]) or dollars:
                 continue
@@ -318,7 +323,11 @@ BUDGET = Rule(
               ("budget entre 20 et 30 k€", {}), ("Budget: 45-55k€", {}), ("budget €120k to €150k", {}),
               ("budget 2-3 GPU, 40 k€", {"budget_eur": 40000.0}),
               ("the reseller quoted 85k€ for two servers", {}),
-              ("Budget 60 k€ ; on nous a proposé 90 k€", {"budget_eur": 60000.0})),
+              ("Budget 60 k€ ; on nous a proposé 90 k€", {"budget_eur": 60000.0}),
+              ("Intégrale Systems SAS au capital de 250 000 € – RCS Toulouse", {}),
+              ("Callow & Pryce Ltd. – share capital €500,000", {}), ("capital social : 20 000 €", {}),
+              ("Our share capital is €1m; budget for this is €30k.", {"budget_eur": 30000.0}),
+              ("Budget 9 k€. (Atelier Sorel SARL, capital social 20 000 €)", {"budget_eur": 9000.0})),
 )
 
 _PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit

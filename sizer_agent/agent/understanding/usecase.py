@@ -157,6 +157,13 @@ def _cues(message: Message, table: tuple[tuple[str, str], ...]) -> list[tuple[in
     return sorted(out)
 
 
+# "just for my own tinkering … llama.cpp", "pour bidouiller avec Ollama": an engine named by someone trying things
+# out says which tool, not what it will do (serve, batch, evaluate): the interview asks
+_TRYING_OUT = re.compile(r"\b(?:tinker\w*|play(?:ing)? (?:around|with)|mess(?:ing)? around|experiment\w*|for fun"
+                         r"|hobby|side project|bidouill\w*|pour (?:le )?fun|jouer avec|experimenter|pour tester"
+                         r"|to try (?:it|things) out)\b")
+
+
 def find_use_case(message: Message) -> Iterator[Found]:
     text = message.text
     methods = _cues(message, METHODS)
@@ -187,7 +194,8 @@ def find_use_case(message: Message) -> Iterator[Found]:
     if choice is None:
         # nothing said: a model people use at the same time, "for inference", or a serving engine: served
         cue = next((m for m in _INFERENCE.finditer(text) if not message.negated(m.start())), None)
-        cue = cue or next((m for m in SERVING_ENGINES.finditer(text) if not message.negated(m.start())), None)
+        if not _TRYING_OUT.search(text):
+            cue = cue or next((m for m in SERVING_ENGINES.finditer(text) if not message.negated(m.start())), None)
         interactive = message.found.keys() & _INTERACTIVE_FIELDS
         people = next((m for m in _FOR_PEOPLE.finditer(text) if not message.negated(m.start())), None)
         if people is not None and "model" in message.found:
