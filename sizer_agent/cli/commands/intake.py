@@ -59,7 +59,8 @@ Questions (which ones are required depends on use_case):
 "events": [...], "brief": <as below>|null}}
 and with --brief alone: {{"ok": true, "source", "lang", "understood": [{{"field", "value", "words",
 "span": [start, end], "approximate": bool, "rule"}}], "dropped": [problem], "suggestions": {{field:
-[value]}}, "to_confirm": [field], "candidates": {{field: [value as an id or number]}}, "open": [{{"field", "question", "default": str|null}}], "read_chars": int, "truncated": bool,
+[value]}}, "to_confirm": [field], "candidates": {{field: [value as an id or number]}}, "open": [{{"field",
+"question", "default": str|null}}], "read_chars": int, "truncated": bool,
 "profile": {{...}}}} (a brief is read up to 20,000 characters)
 
 Exit codes: 0 brief read, or session stored; 2 bad input (a file missing, binary, empty or larger than
