@@ -79,6 +79,8 @@ class BriefReading(BaseModel):
     dropped: list[IntakeProblem] = Field(default_factory=list)  # values read but refused by the profile
     suggestions: dict[str, list[str]] = Field(default_factory=dict)  # field -> "did you mean" values
     to_confirm: list[str] = Field(default_factory=list)  # fields named with several values: none recorded
+    # those fields' candidates as values (ids, numbers), for scripts and for showing them in words
+    candidates: dict[str, list[Any]] = Field(default_factory=dict)
     open: list[OpenQuestion] = Field(default_factory=list)  # still to ask, in interview order
     read_chars: int = 0  # characters read: a brief longer than MAX_CHARS is read up to there
     truncated: bool = False
@@ -114,6 +116,7 @@ def read_brief(text: str, lang: Lang | None = None, known_models: list[str] | No
     suggestions = {k: list(v) for k, v in parsed.suggestions.items() if getattr(base, k, None) is None}
     return BriefReading(lang=chosen, understood=understood, dropped=dropped, open=open_questions,
                         suggestions=suggestions, to_confirm=[k for k in parsed.doubts if k in suggestions],
+                        candidates={k: list(v) for k, v in parsed.doubts.items() if k in suggestions},
                         read_chars=min(len(text), MAX_CHARS),
                         truncated=len(text) > MAX_CHARS)
 

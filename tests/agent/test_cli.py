@@ -269,3 +269,15 @@ def test_escape_sequences_in_stored_text_are_shown_not_run(tmp_path: Path) -> No
         out = cli(*args, db=db).stdout
         assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out, args
         assert "Acme\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m" in out, args
+
+
+def test_intake_offers_competing_values_in_the_catalogue_words(tmp_path: Path) -> None:
+    # "vLLM ou SGLang" is a choice still open: shown back as the customer wrote the products, and kept as
+    # ids for scripts
+    brief = "Nous voulons servir Llama 3.1 8B avec vLLM ou SGLang, pas encore tranché, 20 utilisateurs."
+    shown = cli("intake", "--brief", "-", db=tmp_path / "s.db", stdin=brief)
+    assert shown.returncode == 0, shown.stderr
+    assert "(vLLM ou SGLang)" in shown.stdout, shown.stdout
+    scripted = cli("intake", "--brief", "-", "--json", db=tmp_path / "s.db", stdin=brief)
+    out = json.loads(scripted.stdout)
+    assert out["to_confirm"] == ["framework"] and out["candidates"]["framework"] == ["vllm", "sglang"]

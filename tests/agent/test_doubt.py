@@ -72,8 +72,9 @@ def test_the_interview_asks_for_a_doubt_with_its_candidates_first(registry: Tool
         if question and question[-1].question_id in ("framework", "budget_eur"):
             asked.append(question[-1])
             if question[-1].question_id == "framework":
-                assert question[-1].suggestions[:2] == ["jax", "pytorch"]
-                events = engine.handle("PyTorch")
+                # offered in the catalogue's words, and a quick answer taken as written is understood
+                assert question[-1].suggestions[:2] == ["JAX", "PyTorch"]
+                events = engine.handle(question[-1].suggestions[1])
                 assert [e.value for e in events if isinstance(e, AnswerRecorded) and e.field == "framework"] == [
                     "pytorch"]
             else:
@@ -86,3 +87,4 @@ def test_the_interview_asks_for_a_doubt_with_its_candidates_first(registry: Tool
             break
         events = engine.handle("je ne sais pas")
     assert {q.question_id for q in asked} == {"framework", "budget_eur"}
+

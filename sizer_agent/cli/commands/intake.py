@@ -59,7 +59,8 @@ Questions (which ones are required depends on use_case):
 "events": [...], "brief": <as below>|null}}
 and with --brief alone: {{"ok": true, "source", "lang", "understood": [{{"field", "value", "words",
 "span": [start, end], "approximate": bool, "rule"}}], "dropped": [problem], "suggestions": {{field:
-[value]}}, "open": [{{"field", "question", "default": str|null}}], "read_chars": int, "truncated": bool,
+[value]}}, "to_confirm": [field], "candidates": {{field: [value as an id or number]}}, "open": [{{"field",
+"question", "default": str|null}}], "read_chars": int, "truncated": bool,
 "profile": {{...}}}} (a brief is read up to 20,000 characters)
 
 Exit codes: 0 brief read, or session stored; 2 bad input (a file missing, binary, empty or larger than
@@ -231,6 +232,8 @@ def _print_understood(brief: BriefReading, lang: Any, answered: set[str] | froze
         print(render(lang, "intake.dropped", field=problem.field, reason=problem.message))
     for field, names in brief.suggestions.items():
         if field in brief.to_confirm and names:
-            print(to_confirm(field, names, lang))
+            # in the catalogue's words ("vLLM or SGLang", "15 000 €"), as the app offers them
+            raw = brief.candidates.get(field) or names
+            print(to_confirm(field, [format_value(field, value, lang) for value in raw], lang))
         elif field == "model" and names:
             print(did_you_mean(names, lang))
