@@ -310,6 +310,34 @@ def test_a_target_the_model_lacks_is_refused(tmp_path: Path, capsys: Any) -> Non
     assert "--lora-targets" in err and "gate_proj" in err
 
 
+def test_the_moe_router_is_refused_with_what_it_is(tmp_path: Path, capsys: Any) -> None:
+    # transformers 5 holds Mixtral's router ("gate", our "router") in a TopKRouter, not an nn.Linear: PEFT's
+    # target_modules cannot wrap it, so the refusal says what the module is, whichever spelling was asked
+    config = {"architectures": ["MixtralForCausalLM"], "model_type": "mixtral", "hidden_size": 64,
+              "intermediate_size": 128, "num_hidden_layers": 1, "num_attention_heads": 4, "num_key_value_heads": 2,
+              "num_local_experts": 4, "num_experts_per_tok": 2, "vocab_size": 256}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    for spelling in ("router", "gate"):
+        err = _fails(["--model", str(tmp_path), "--method", "lora", "--lora-targets", f"q_proj,{spelling}"], capsys)
+        assert "--lora-targets" in err and "not a linear layer" in err and "'gate'" in err, err
+
+
+def test_a_target_is_found_under_the_model_own_spelling() -> None:
+    import torch
+
+    from sizer_agent.tools.bench.train import check_targets
+
+    class TorchtuneStyle(torch.nn.Module):  # torchtune names: w1/w3/w2, output_proj
+        def __init__(self) -> None:
+            super().__init__()
+            self.w1, self.w3, self.w2 = torch.nn.Linear(4, 8), torch.nn.Linear(4, 8), torch.nn.Linear(8, 4)
+            self.output_proj = torch.nn.Linear(4, 4)
+
+    assert check_targets(TorchtuneStyle(), ["gate_proj", "o_proj", "w2"]) == ["w1", "output_proj", "w2"]
+    with pytest.raises(InputError, match="no linear named q_proj"):
+        check_targets(TorchtuneStyle(), ["q_proj"])
+
+
 def test_qlora_without_bitsandbytes_is_a_clear_refusal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        capsys: Any) -> None:
     monkeypatch.setitem(sys.modules, "bitsandbytes", None)  # import fails as if not installed

@@ -62,7 +62,7 @@ from sizer_agent.tools.bench.metrics import latency_stats
 from sizer_agent.tools.bench.nvml import GpuMemorySampler, nvml_init
 from sizer_agent.tools.bench.results import LatencyStats
 from sizer_agent.tools.errors import InputError
-from sizer_agent.tools.memory.training import LORA_TARGETS, lora_params
+from sizer_agent.tools.memory.training import LORA_ALIASES, LORA_TARGETS, lora_params
 from sizer_agent.tools.model_spec import ModelSpec
 
 Method = Literal["full", "lora", "qlora"]
@@ -398,17 +398,38 @@ def _batch(settings: TrainSettings, vocab: int, step: int, micro: int, torch: An
     return tokens.to(device)
 
 
-def check_targets(model: Any, targets: list[str]) -> None:
-    """Every LoRA target must name a linear of the model (a meta-device model will do)."""
+def check_targets(model: Any, targets: list[str]) -> list[str]:
+    """Each LoRA target as this model spells it (`router` is Mixtral's `gate`, `gate_proj` torchtune's `w1`):
+    it must name a linear of the model (a meta-device model will do)."""
     import torch
 
-    names = {name.rsplit(".", 1)[-1] for name, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
-    missing = [t for t in targets if t not in names]
+    modules = {name.rsplit(".", 1)[-1]: m for name, m in model.named_modules()}
+    linear = {name for name, m in modules.items() if isinstance(m, torch.nn.Linear)}
+    found, missing = [], []
+    for target in targets:
+        canonical = LORA_ALIASES.get(target, target)
+        spellings = [target, canonical, *(a for a, c in LORA_ALIASES.items() if c == canonical)]
+        name = next((s for s in spellings if s in linear), None)
+        if name is not None:
+            found.append(name)
+            continue
+        other = next((s for s in spellings if s in modules), None)
+        if other is not None:  # e.g. transformers 5's MoE router is a TopKRouter, not a linear PEFT can wrap
+            raise InputError("--lora-targets", f"{target}: {type(model).__name__}'s {other!r} is a "
+                             f"{type(modules[other]).__name__}, not a linear layer LoRA can wrap",
+                             ",".join(t for t in LORA_TARGETS if t in linear or t in _aliased(linear)))
+        missing.append(target)
     if missing:
         raise InputError(
             "--lora-targets", f"{type(model).__name__} has no linear named {', '.join(missing)}",
-            ",".join(t for t in LORA_TARGETS if t in names),
+            ",".join(t for t in LORA_TARGETS if t in linear or t in _aliased(linear)),
         )
+    return list(dict.fromkeys(found))
+
+
+def _aliased(names: set[str]) -> set[str]:
+    """The canonical names of the model's linears spelled another way (w1 -> gate_proj)."""
+    return {LORA_ALIASES[n] for n in names if n in LORA_ALIASES}
 
 
 class _Trainer:
@@ -430,11 +451,11 @@ class _Trainer:
         if lora:
             peft = _import("peft", "--method", "LoRA")
             assert settings.lora_targets is not None and settings.lora_rank is not None
-            check_targets(model, settings.lora_targets)
+            targets = check_targets(model, settings.lora_targets)
             torch.manual_seed(adapter_seed)
             lora_config = peft.LoraConfig(
                 r=settings.lora_rank, lora_alpha=settings.lora_alpha, lora_dropout=0.0,
-                target_modules=list(settings.lora_targets), task_type="CAUSAL_LM",
+                target_modules=targets, task_type="CAUSAL_LM",
             )
             model = peft.get_peft_model(model, lora_config)
         model.train()
@@ -604,9 +625,11 @@ def _check(settings: TrainSettings) -> int:
         raise InputError("--checkpoint-at", f"must be in [1, {settings.steps - 1}]", "a step before the last")
     if settings.warmup_steps >= settings.steps:
         raise InputError("--warmup-steps", "must be below --steps", f"0..{settings.steps - 1}")
-    unknown = [t for t in settings.lora_targets or [] if t not in LORA_TARGETS]
+    unknown = [t for t in settings.lora_targets or [] if t not in LORA_TARGETS and t not in LORA_ALIASES]
     if unknown:
-        raise InputError("--lora-targets", f"unknown module(s) {', '.join(unknown)}", ",".join(LORA_TARGETS))
+        aliases = ", ".join(f"{a}={b}" for a, b in LORA_ALIASES.items())
+        raise InputError("--lora-targets", f"unknown module(s) {', '.join(unknown)}",
+                         f"{','.join(LORA_TARGETS)} (aliases: {aliases})")
     return checkpoint_at
 
 

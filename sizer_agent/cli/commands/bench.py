@@ -408,13 +408,14 @@ Needs: pip install 'sizer-agent[train]' (torch, transformers, peft, bitsandbytes
 
 def _lora_targets(text: str) -> list[str]:
     from sizer_agent.tools.errors import InputError
-    from sizer_agent.tools.memory.training import LORA_TARGETS
+    from sizer_agent.tools.memory.training import LORA_ALIASES, LORA_TARGETS
 
     targets = [t.strip() for t in text.split(",") if t.strip()]
-    unknown = [t for t in targets if t not in LORA_TARGETS]
+    unknown = [t for t in targets if t not in LORA_TARGETS and t not in LORA_ALIASES]
     if unknown or not targets:
+        aliases = ", ".join(f"{a}={b}" for a, b in LORA_ALIASES.items())
         raise InputError("--lora-targets", f"unknown module(s) {', '.join(unknown) or '(none given)'}",
-                         ",".join(LORA_TARGETS))
+                         f"{','.join(LORA_TARGETS)} (aliases: {aliases})")
     return targets
 
 
@@ -436,7 +437,8 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     method.add_argument("--lora-rank", type=_positive_int, default=16, help="LoRA rank (default 16)")
     method.add_argument("--lora-alpha", type=positive_float, help="LoRA alpha (default 2 x rank)")
     method.add_argument("--lora-targets", default="q_proj,v_proj",
-                        help="comma-separated modules (default q_proj,v_proj), as `estimate --lora-targets`")
+                        help="comma-separated modules (default q_proj,v_proj), as `estimate --lora-targets`; "
+                             "found under the model's own spelling (router = Mixtral's gate, gate_proj = w1)")
     plan = parser.add_argument_group("training settings")
     plan.add_argument("--batch-size", type=_positive_int, default=4, help="sequences per micro-batch")
     plan.add_argument("--seq-len", type=_positive_int, default=64)
