@@ -26,6 +26,7 @@ from tests.bench.conftest import schedule_server, stop_process
 
 TOLERANCE_MS = 2.0
 SERVER_LATENESS_P50_MS = 1.0  # beyond this the server itself missed its schedule: the machine is too busy
+ATTEMPTS = 3
 
 
 def _against_the_server_log(url: str, requests_path: Path) -> tuple[dict[str, list[float]], dict]:
@@ -61,24 +62,30 @@ def _median_gap(measured: list[float], reference: list[float]) -> float:
 def test_measured_ttft_and_itl_match_the_server_log(
     tmp_path: Path, concurrency: int, ttft_ms: float, itl_ms: float, prompts: int
 ) -> None:
-    server = schedule_server(ttft_ms, itl_ms, stagger=concurrency)
-    try:
-        settings = ServeSettings(
-            base_url=server.url,
-            input_len=parse_length("16", "--input-len"),
-            output_len=parse_length("10", "--output-len"),
-            concurrency=[concurrency],
-            num_prompts=prompts,
-        )
-        result = run_serve(settings, out=tmp_path / "timing.json")
-        pairs, lateness = _against_the_server_log(server.url, tmp_path / "timing.requests.jsonl")
-    finally:
-        stop_process(server)
-    level = result.levels[0]
-    assert level.requests_completed == prompts and level.requests_failed == 0
-    assert level.output_tokens == prompts * 10
-    if lateness["p50_ms"] > SERVER_LATENESS_P50_MS:
-        pytest.skip(f"the machine is too busy for a timing test: the test server itself ran late {lateness}")
+    # a busy moment (another test process, a burner) can make the server itself late: measure again, up to
+    # ATTEMPTS times, and skip only when the server was late every time
+    for attempt in range(ATTEMPTS):
+        server = schedule_server(ttft_ms, itl_ms, stagger=concurrency)
+        try:
+            settings = ServeSettings(
+                base_url=server.url,
+                input_len=parse_length("16", "--input-len"),
+                output_len=parse_length("10", "--output-len"),
+                concurrency=[concurrency],
+                num_prompts=prompts,
+            )
+            result = run_serve(settings, out=tmp_path / f"timing{attempt}.json")
+            pairs, lateness = _against_the_server_log(server.url, tmp_path / f"timing{attempt}.requests.jsonl")
+        finally:
+            stop_process(server)
+        level = result.levels[0]
+        assert level.requests_completed == prompts and level.requests_failed == 0
+        assert level.output_tokens == prompts * 10
+        if lateness["p50_ms"] <= SERVER_LATENESS_P50_MS:
+            break
+    else:
+        pytest.skip(f"the machine is too busy for a timing test: the test server itself ran late {ATTEMPTS} times, "
+                    f"last {lateness}")
     gaps = {
         "TTFT": _median_gap(pairs["ttft"], pairs["ttft_server"]),
         "ITL": _median_gap(pairs["itl"], pairs["itl_server"]),
