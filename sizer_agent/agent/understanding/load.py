@@ -86,7 +86,9 @@ _SENTENCE_END = re.compile(r"[.;!?\n]")
 _SELDOM = re.compile(r"\b(?:rarely|seldom|hardly ever|rarement|presque jamais|jamais vraiment)\W*(?:\w+\W+){0,2}$")
 # "à la fois pour nos rendus et pour l'IA" is "both", not "at once": a figure after it must name people
 _BOTH = re.compile(r"a la fois|at once|in parallel|en parallele")
-_PERSON_AFTER = re.compile(rf"\s*(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|[a-z]+\s+(?:at a time|a la fois))")
+# (the word before "at a time" comes right after the count: "one volunteer at a time", never "une station qui sert
+# à la fois")
+_PERSON_AFTER = re.compile(rf"\s*(?:(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION})|[a-z]+\s+(?:at a time|a la fois))")
 _NOUN_AFTER = re.compile(rf"\s*(?:d'|de\s+|of\s+)?(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|{_REQUESTS})")
 
 
@@ -347,7 +349,8 @@ LOAD = Rule(
         ("l'association (340 adhérents) : 3 à 5 bénévoles en même temps", {"concurrency": 5}),
         ("The club has 2,000 members; a chatbot for 4 volunteers at a time.", {"concurrency": 4}),
         ("A chatbot for our 2,000 members, 40 at once.", {"head_count": 2000, "concurrency": 40}),
-        ("A few dozen users at the same time; 4-bit is OK. Budget €60k.", {}), ("4,000 registered brokers", {"head_count": 4000}),
+        ("A few dozen users at the same time; 4-bit is OK. Budget €60k.", {}),
+        ("4,000 registered brokers", {"head_count": 4000}),
         ("about 40 volunteers in total", {"head_count": 40}),
         ("un assistant pour ses agents (1 200 environ)", {"head_count": 1200}),
         ("for its staff (about 300)", {"head_count": 300}),
