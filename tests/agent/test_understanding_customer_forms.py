@@ -176,3 +176,38 @@ def test_clean_name_refuses_forms_programmes_and_funders(raw: str, expected: str
 ])
 def test_a_host_funder_or_programme_is_not_the_customer(text: str, expected: str) -> None:
     assert parse_message(text).values.get("customer") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the last line signs with the organisation alone: after a dash it must say it is one, after "@", in
+    # brackets after a first name or after a capitalised article the shape says it
+    ("We need two RTX PRO 6000.\n— ShelfSense", "ShelfSense"),
+    ("One H100 NVL.\n— O'Connell & Farrow Solicitors", "O'Connell & Farrow Solicitors"),
+    ("JAX. 8x MI300X.\n— Sunward AI Research", "Sunward AI Research"),
+    ("Budget ~€20k. Thanks!\nJules @ Fenwick-Hale", "Fenwick-Hale"),
+    ("1x H100 NVL pour commencer.\n— Team Data @ Kiosque-Digital", "Kiosque-Digital"),
+    ("c'est jouable ? Merci\nLucas (Studio Brume)", "Studio Brume"),
+    ("Le cloud OVH est accepté.\nLe Comptoir des Saveurs", "Le Comptoir des Saveurs"),
+    ("Budget 20 k€.\nSCP de La Fontaine-Morel, notaires associés", "SCP de La Fontaine-Morel"),
+    # a person, a plain word that could be one, a phone's signature: no customer (a question beats a guess)
+    ("One H100.\n— Marc Dupont", None), ("No GPU in mind.\n— Querylane", None),
+    ("One H100.\n— Sent from my iPhone", None), ("On veut 2 GPU. Merci\nLucas", None),
+    ("Notre client veut 2 GPU.\nJules @ Nexa Conseil", None),
+])
+def test_an_organisation_signing_the_last_line(text: str, expected: str | None) -> None:
+    assert parse_message(text).values.get("customer") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("APPEL D'OFFRES N° 12 — Conseil régional de Bourgogne-Franche-Comté\nLot 3",
+     "Conseil régional de Bourgogne-Franche-Comté"),
+    ("Le besoin vient de la Communauté de communes du Pays d'Iroise : un assistant",
+     "Communauté de communes du Pays d'Iroise"),
+    ("Bonjour, le CHU de Montpellier envisage un fine-tuning complet", "CHU de Montpellier"),
+    ("Bonjour, Coopérative Agricole du Val de Loire : classification d'images", "Coopérative Agricole du Val de Loire"),
+    ("Consortium OpenFrancia — pré-entraînement d'un LLM 7B", "OpenFrancia"),
+    ("The City of Brookhaven's IT department is evaluating a chatbot", "City of Brookhaven"),
+    ("Dr. Amara Osei, Radiology, St. Columba's Hospital.", "St. Columba's Hospital"),
+])
+def test_names_said_by_their_kind(text: str, expected: str) -> None:
+    assert parse_message(text).values.get("customer") == expected

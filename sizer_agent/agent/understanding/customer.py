@@ -55,7 +55,8 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
-              r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County)")
+              r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County"
+              r"|Coop[ée]rative|Cooperative|Consortium|City|Town)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
 _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistics|Logistique|Energy|[ÉE]nergie|Services"
              r"|Capital|Robotics|Industries?|Digital|Conseil|Consulting|Architectes|Associ[ée]s|Partners|Systems"
@@ -66,7 +67,7 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Mobility|Mobilit[ée]|Caf[ée]s?|Restaurants|Bakery|Diagnostics|Parts|Emballages|Legal|Chemicals"
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Genomics|Electronics|Instruments|Devices"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
-             r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works)")
+             r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects)")
 _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
@@ -84,7 +85,8 @@ _KIND_ADJ_NAME = (r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?!(?:de|du|des|d|a|à|a
                   + r"(?=[ \t]*[:,.;)(!?\n]|[ \t]*$)")
 # "Le GHT Cœur de France voudrait…", "The Borough of Eastleigh Council is exploring…": an organisation as the
 # subject of a wish (two words at least)
-_SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+)(?:Le|La|Les|L['’]|The)[ \t]*" + NAME + r"[ \t]+(?:voudrai\w*|souhait\w*|veut"
+_SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+)"
+                 r"(?:Le|La|Les|L['’]|The|le|la|les|l['’]|the)[ \t]*" + NAME + r"[ \t]+(?:voudrai\w*|souhait\w*|veut"
                  r"|aimerai\w*|cherche|envisage|pr[ée]voit|wants|would like|is looking|is exploring|is planning|plans"
                  r"|needs|intends)\b")
 # "MediRDV veut…", "NumeriCloud (hébergeur souverain) souhaite…": an organisation, with no article, as the
@@ -184,11 +186,20 @@ _LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée
                       r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
 # introducers whose names need two words ("at Lyon" is a place)
 _TWO_WORDS = (*(p for p in INTRODUCERS if p.pattern in (_KIND_THEN_NAME, _SUBJECT_NAME)), _LOOSE)
+# ("Conseil régional de Bourgogne-Franche-Comté", "Communauté de communes du Pays d'Iroise": the adjective or
+# the kind of grouping that French writes lowercase after the first word)
+_KIND_ADJECTIVE = (r"(?:[ \t]+(?:r[ée]gional|d[ée]partemental|municipal|g[ée]n[ée]ral|national|hospitalier"
+                   r"|universitaire|communautaire|m[ée]tropolitain|interd[ée]partemental|intercommunal)e?s?"
+                   r"|[ \t]+de[ \t]+communes)?")
 _ORG_FIRST_NAME = re.compile(
-    rf"(?<![\w])(?P<name>{_ORG_FIRST}(?:{_GLUE}{_WORD}|[ \t]+d'[\wÀ-ÿ-]+)+)")
+    rf"(?<![\w])(?P<name>{_ORG_FIRST}{_KIND_ADJECTIVE}(?:{_GLUE}{_WORD}|[ \t]+d'[\wÀ-ÿ-]+)+)")
 _ORG_LAST_NAME = re.compile(rf"(?<![\w])(?P<name>{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,3}}[ \t]+{_ORG_LAST}"
                             rf"(?:[ \t]+{_LEGAL})?)(?![\w])")
 _LEGAL_ONLY = re.compile(_LEGAL)
+# "SCP de La Fontaine-Morel", "SELARL Dubois": a French legal form written first, the name after it
+_LEGAL_FIRST_NAME = re.compile(rf"(?<![\w])(?P<name>(?:SCP|SELARL|SELAS|SCM|SCI|SARL|EURL|GIE)[ \t]+"
+                               rf"(?:(?:de|du|des)[ \t]+|d['’])?(?:(?:La|Le|Les)[ \t]+)?{_WORD}"
+                               rf"(?:{_GLUE}{_WORD}){{0,3}})")
 _ORG_LAST_WORD = re.compile(rf"(?:{_ORG_LAST}|AI|IA|Data|Cloud)$")
 _LEGAL_NAME = re.compile(rf"{NAME}[ \t]+(?P<legal>{_LEGAL})(?![\w])")
 # "ShelfSense here.", "Hi,\n\nAcme here": a line that starts with the name
@@ -549,13 +560,17 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             name = _with_article(body, m.start("name"), m.group("name"), name)
             behind = _person_of(body, m.end("name"), name)
             yield behind or _expanded(body, m.start("name"), name)
-    for pattern in (_ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME):
+    for pattern in (_ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME, _LEGAL_FIRST_NAME):
         for m in pattern.finditer(body):
             start, end = m.start("name"), m.end("legal") if pattern is _LEGAL_NAME else m.end("name")
             if pattern is _ORG_FIRST_NAME:
                 start = _words_before(body, start, end)
             elif pattern is _ORG_LAST_NAME:
                 end = _words_after(body, start, end)
+            possessive = re.search(r"['’]s(?=[ \t])", body[start:end])
+            if possessive is not None and clean_name(body[start:end]) is None:
+                # "The City of Brookhaven's IT department": the name ends there ("St. Brendan's Hospital" goes on)
+                end = start + possessive.start()
             name = clean_name(body[start:end])
             if name is not None and not _consultants_firm(body, start) and not _host_or_funder(body, start):
                 if _SUB_UNIT.search(name):
@@ -629,6 +644,8 @@ def _signature_start(original: str) -> int | None:
     last = _last_signed(original)
     if last is not None:
         return last.start("who")  # "… une tour.\nPaul, Nexa Conseil": signed on the last line
+    if _signature_line(original) is not None:
+        return original.rstrip().rfind("\n") + 1  # "… 2 GPU.\nJules @ Nexa Conseil": an organisation signing
     body = original.rstrip()
     cut = body.rfind("\n\n")
     if cut > 0:
@@ -670,7 +687,7 @@ _PARENT_SAID = re.compile(r"(?i)(?<![\w])(?:filiale|subsidiary|spin-?off|start-?
 # "LIRIS"): dropped when the name after it is one coined word ("ESN Tech&Sens", "Plateforme GenOmiX",
 # "Projet HERMES"); "Project Aurora", "Agence Pixelune", "Groupe Ardent" keep it
 _DESCRIPTIVE_PREFIX = re.compile(r"(?:ESN|SSII|Plateforme|Platform|Laboratoire|Labo|Projet|Project|Programme"
-                                 r"|Program|Start-?up|Startup)[ \t]+(?=\S+$)")
+                                 r"|Program|Start-?up|Startup|Consortium)[ \t]+(?=\S+$)")
 # "Centre d'appels Numéricall", "Bureau d'études Thermoplast", "Cabinet d'architectes Moreau Vidal": a kind and
 # what it does, one lowercase word, then the name ("Cabinet d'expertise comptable Vidal" says more: kept)
 _DESCRIPTIVE_PHRASE = re.compile(rf"(?:Centre|Bureau|Cabinet|Agence)[ \t]+d['’][a-zà-ÿ]+[ \t]+"
@@ -846,6 +863,34 @@ def whole_form(original: str, start: int, name: str) -> tuple[int, str]:
     return start, name
 
 
+# The message's last line signs it with the organisation alone: "— ShelfSense", "— Hollis Trent Architects",
+# "Jules @ Fenwick-Hale", "— Team Data @ Kiosque-Digital", "Lucas (Studio Brume)", "Le Comptoir des Saveurs"
+_DASH_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*{NAME}[ \t]*")
+_AT_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[\w'’. -]{{1,40}}?[ \t]+@[ \t]*{NAME}[ \t]*")
+_BRACKET_SIGNED = re.compile(rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?[ \t]*\([ \t]*{PAREN_NAME}"
+                             r"[ \t]*\)[ \t]*")
+_ARTICLE_SIGNED = re.compile(rf"(?:The|La|Le|Les)[ \t]+{NAME}[ \t]*")
+
+
+def _signature_line(original: str) -> tuple[int, str] | None:
+    """(start, name) of an organisation signing the message's last line on its own. After a dash a name must say
+    it is an organisation (a kind-word, three words, "&", a legal form or a coined word: "— Marc Dupont" is a
+    person); after "@", in brackets after a first name, or after a capitalised article, the shape says it."""
+    body = original.rstrip()
+    line_start = body.rfind("\n") + 1
+    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _DASH_SIGNED):
+        m = pattern.fullmatch(body, line_start)
+        if m is None or (name := clean_name(m.group("name"))) is None or _ROLE_WORD.match(name):
+            continue
+        if _DEPARTMENT.fullmatch(name):
+            continue
+        if pattern is _DASH_SIGNED and not (_distinctive(name) or _organisation_like(name) or "&" in name
+                                            or _LEGAL_NAME.fullmatch(name)):
+            continue
+        return original.find(name, m.start("name")), name
+    return None
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
@@ -878,6 +923,12 @@ def find_customer(message: Message) -> Iterator[Found]:
             a, b = message.view_span(start, start + len(last_name))
             yield Found("customer", last_name, a, b)
             return
+    signed_line = _signature_line(original)
+    if signed_line is not None and not _THIRD_PARTY.search(original) and not forwarder:
+        start, name = whole_form(original, *signed_line)
+        a, b = message.view_span(start, start + len(name))
+        yield Found("customer", name, a, b)
+        return
     opening = _OPENING_NAME.match(original)
     if opening is not None and (opened := clean_name(opening.group("name"))) and (
             _distinctive(opened) or (len(opened.split()) == 2 and _ORG_LAST_WORD.search(opened))):
