@@ -211,3 +211,16 @@ def test_an_organisation_signing_the_last_line(text: str, expected: str | None) 
 ])
 def test_names_said_by_their_kind(text: str, expected: str) -> None:
     assert parse_message(text).values.get("customer") == expected
+
+
+@pytest.mark.parametrize(("text", "offered"), [
+    # one plain word after a dash could be the writer's first name: offered, never recorded
+    ("Fine on GCP spot instances.\n— Querylane", ("Querylane",)),
+    ("One H100.\n— Marc Dupont", None), ("Notre client veut 2 GPU.\n— Nexa", None),
+    ("We need 2 GPUs.\n— ShelfSense", None),  # recorded, so nothing to offer
+])
+def test_an_unsure_signature_is_offered_not_recorded(text: str, offered: tuple[str, ...] | None) -> None:
+    parsed = parse_message(text)
+    assert parsed.suggestions.get("customer") == offered
+    if offered:
+        assert "customer" not in parsed.values

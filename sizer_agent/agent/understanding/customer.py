@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.rules import SUGGEST, Found, Rule
 from sizer_agent.agent.understanding.text import Message, plain
 
 _UPPER = "A-ZÀ-ÖØ-Þ"
@@ -872,6 +872,17 @@ _BRACKET_SIGNED = re.compile(rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-
 _ARTICLE_SIGNED = re.compile(rf"(?:The|La|Le|Les)[ \t]+{NAME}[ \t]*")
 
 
+def _unsure_signature(original: str) -> str | None:
+    """'— Querylane': one plain word after a dash on the last line may be the organisation or the writer's first
+    name; it is offered ("did you mean"), never recorded."""
+    body = original.rstrip()
+    m = _DASH_SIGNED.fullmatch(body, body.rfind("\n") + 1)
+    name = clean_name(m.group("name")) if m else None
+    if name is None or len(name.split()) != 1 or _ROLE_WORD.match(name) or _DEPARTMENT.fullmatch(name):
+        return None
+    return name
+
+
 def _signature_line(original: str) -> tuple[int, str] | None:
     """(start, name) of an organisation signing the message's last line on its own. After a dash a name must say
     it is an organisation (a kind-word, three words, "&", a legal form or a coined word: "— Marc Dupont" is a
@@ -952,6 +963,9 @@ def find_customer(message: Message) -> Iterator[Found]:
                 a, b = message.view_span(start, start + len(signed))
                 yield Found("customer", signed, a, b)
                 return
+    unsure = _unsure_signature(original)
+    if unsure is not None and not _THIRD_PARTY.search(original) and not forwarder:
+        yield Found(SUGGEST + "customer", (unsure,), 0, 0, claim=False)
 
 
 CUSTOMER = Rule(
