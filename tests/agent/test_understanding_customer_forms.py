@@ -192,6 +192,8 @@ def test_a_host_funder_or_programme_is_not_the_customer(text: str, expected: str
     # a person, a plain word that could be one, a phone's signature: no customer (a question beats a guess)
     ("One H100.\n— Marc Dupont", None), ("No GPU in mind.\n— Querylane", None),
     ("One H100.\n— Sent from my iPhone", None), ("On veut 2 GPU. Merci\nLucas", None),
+    ("Le Mans", None),  # one line signs nothing
+    ("We want something like Deep Research for 10 users", None),  # a product named like a lab
     ("Notre client veut 2 GPU.\nJules @ Nexa Conseil", None),
 ])
 def test_an_organisation_signing_the_last_line(text: str, expected: str | None) -> None:

@@ -333,6 +333,8 @@ _NOT_NAMES = frozenset(plain(w) for w in (
     # funders and funding programmes: who pays for a project, never the customer ("dans le cadre d'un projet ANR")
     "anr", "erc", "eic", "bpi", "bpifrance", "ademe", "france 2030", "horizon europe", "horizon 2020", "h2020", "pepr",
     "feder", "innovate uk", "ukri", "epsrc", "nsf", "nih", "darpa", "dfg", "bmbf", "anrt", "cifre", "genci", "eurohpc",
+    # products named like a lab ("something like Deep Research")
+    "deep research", "deep think", "ai studio",
 ))
 _SIZE_TOKEN = re.compile(r"(?i)\d+(?:[.,]\d+)?[bmkt]|\d+x\d+(?:[.,]\d+)?b|a\d+(?:[.,]\d+)?b|\d+e")
 # a figure with a unit or a dimension: "3D", "4K", "2U", "640x640", "80GB", "1.6kW", "24/7"
@@ -876,6 +878,8 @@ def _unsure_signature(original: str) -> str | None:
     """'— Querylane': one plain word after a dash on the last line may be the organisation or the writer's first
     name; it is offered ("did you mean"), never recorded."""
     body = original.rstrip()
+    if "\n" not in body:
+        return None
     m = _DASH_SIGNED.fullmatch(body, body.rfind("\n") + 1)
     name = clean_name(m.group("name")) if m else None
     if name is None or len(name.split()) != 1 or _ROLE_WORD.match(name) or _DEPARTMENT.fullmatch(name):
@@ -889,6 +893,8 @@ def _signature_line(original: str) -> tuple[int, str] | None:
     person); after "@", in brackets after a first name, or after a capitalised article, the shape says it."""
     body = original.rstrip()
     line_start = body.rfind("\n") + 1
+    if line_start == 0:
+        return None  # a signature follows a message: a single line ("Le Mans") signs nothing
     for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _DASH_SIGNED):
         m = pattern.fullmatch(body, line_start)
         if m is None or (name := clean_name(m.group("name"))) is None or _ROLE_WORD.match(name):
