@@ -210,6 +210,7 @@ def test_an_organisation_signing_the_last_line(text: str, expected: str | None) 
     ("Consortium OpenFrancia — pré-entraînement d'un LLM 7B", "OpenFrancia"),
     ("The City of Brookhaven's IT department is evaluating a chatbot", "City of Brookhaven"),
     ("Dr. Amara Osei, Radiology, St. Columba's Hospital.", "St. Columba's Hospital"),
+    ("a Phi-4 chatbot for 4 volunteers.\nFerncliff Rambling Society", "Ferncliff Rambling Society"),
 ])
 def test_names_said_by_their_kind(text: str, expected: str) -> None:
     assert parse_message(text).values.get("customer") == expected
