@@ -258,6 +258,13 @@ _EACH_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:each|chacun\w*|apiece|par (?:serve
                          r"|per (?:server|node|machine))")
 
 
+# a count of machines said before the card, with the GPUs they hold in brackets after it: "one GB300 NVL72 rack
+# (72 GPUs)", "deux serveurs HGX H200 (16 GPU au total)"
+_GPUS_IN_BRACKETS = re.compile(rf"\s*(?:(?:nvl)?\d+\s*)?(?:racks?|baies?|nodes?|noe?uds?|servers?|serveurs?|systems?"
+                               rf"|systemes?|pods?|boxes|box|machines?)\s*\(\s*(?:soit\s+|i\.?e\.?,?\s+|=\s*)?({NUM})"
+                               rf"\s*(?:x\s*)?(?:gpus?|cartes?|cards?)\b")
+
+
 def _per_machine(message: Message, count_start: int, value: int, count_end: int | None = None) -> int:
     """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it."""
     sentence = message.text[max(0, count_start - 80):count_start + 60]
@@ -320,6 +327,11 @@ def find_gpus(message: Message) -> Iterator[Found]:
             continue
         if counted:
             value, start, end = counted
+            total = _GPUS_IN_BRACKETS.match(text, _card_end(text, m))
+            if total is not None and (said := numbers.count(total.group(1), None, message.lang)):
+                # "one GB300 NVL72 rack (72 GPUs)": the count was of racks; the bracket says the GPUs
+                yield Found("num_gpus", said, start, total.end())
+                return
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
             yield Found("num_gpus", _per_machine(message, start, value), start, end, figure=figure)
             return
@@ -381,6 +393,8 @@ GPUS = Rule(
         ("une RTX PRO 6000 Server Edition", {"num_gpus": 1, "gpu_preference": "rtx-pro-6000-server"}),
         ("pas de H100, trop cher", {}),
         ("2 serveurs de 4 H200 NVL chacun", {"num_gpus": 8, "gpu_preference": "h200-nvl"}),
+        ("one GB300 NVL72 rack (72 GPUs) in our data centre", {"num_gpus": 72, "gpu_preference": "gb300"}),
+        ("deux serveurs HGX H200 (16 GPU au total)", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("Le catalogue 2026 v3 sort en mars.", {}), ("roadmap 2026 H100 cluster", {"gpu_preference": "h100-sxm"}),
         ("3 V100 à remplacer", {}), ("two T4s on a shelf", {"num_gpus": 2}),
         ("torn between an RTX 5090 and an RTX PRO 6000", {}),

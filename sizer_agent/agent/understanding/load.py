@@ -54,12 +54,14 @@ POPULATION = _POPULATION = words(
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
-_COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?![a-z])|({_ONE}))" \
+# the one-words are whole words: "volunteers" holds no "un" ("for 4 volunteers at a time" is 4, not 1)
+_COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?![a-z])|(?<![a-z])({_ONE})(?![a-z]))" \
          rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
          rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|bits?\b|[.,]\d))"
 _COUNT_RE = re.compile(_COUNT)
 _RATE = re.compile(r"\s*(?:/|per|par|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour|heure|jour"
                    r"|day|mois|month|semaine|week|an\b|year|annee|daily|quotidien|nuit|night)")
+_MONEY_BEFORE = re.compile(r"[€$£]\s*$")
 _DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|data|archives?)\s+(?:de\s+|d'|of\s+)?"
                           r"(?:\w+\s+)?$")
 # up to three words between a figure and its noun, and "d'"/"de"/"of" ("une vingtaine d'utilisateurs")
@@ -84,7 +86,9 @@ _SENTENCE_END = re.compile(r"[.;!?\n]")
 _SELDOM = re.compile(r"\b(?:rarely|seldom|hardly ever|rarement|presque jamais|jamais vraiment)\W*(?:\w+\W+){0,2}$")
 # "à la fois pour nos rendus et pour l'IA" is "both", not "at once": a figure after it must name people
 _BOTH = re.compile(r"a la fois|at once|in parallel|en parallele")
-_PERSON_AFTER = re.compile(rf"\s*(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|[a-z]+\s+(?:at a time|a la fois))")
+# (the word before "at a time" comes right after the count: "one volunteer at a time", never "une station qui sert
+# à la fois")
+_PERSON_AFTER = re.compile(rf"\s*(?:(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION})|[a-z]+\s+(?:at a time|a la fois))")
 _NOUN_AFTER = re.compile(rf"\s*(?:d'|de\s+|of\s+)?(?:\w+\s+){{0,2}}?(?:{_USERS}|{_POPULATION}|{_REQUESTS})")
 
 
@@ -146,6 +150,8 @@ def _counts(message: Message, start: int, end: int) -> list[tuple[int, int, int]
             continue  # "un de nos clients", "one of our users": one person among many, no count
         if _RATE.match(message.text, m.end()) or _DATA_BEFORE.search(message.text[max(0, m.start() - 30):m.start()]):
             continue
+        if _MONEY_BEFORE.search(message.text, max(0, m.start() - 3), m.start()):
+            continue  # "€60k", "$4,000": an amount, never people
         noun = re.match(r"\s*[a-z]+", message.text[m.end():m.end() + 30])
         if noun and _RATE.match(message.text, m.end() + noun.end()):
             continue  # "100 requêtes/s en pointe", "500 requests per minute": a rate, not people at once
@@ -192,13 +198,31 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]],
             if figures is not None:
                 figures[(start, cue.end())] = (start, _noun_end(text, count_end, cue.start()))
             continue
-        after = _counts(message, cue.end(), min(len(text), cue.end() + 60))
+        # the figure after the cue is in its sentence ("at the same time; … Budget €60k" gives no peak)
+        stop = _SENTENCE_END.search(text, cue.end())
+        after = _counts(message, cue.end(), min(stop.start() if stop else len(text), cue.end() + 60))
         if after and _OUT_OF.search(text, cue.end(), after[0][0]):
             continue
         if after and (not _BOTH.fullmatch(cue.group(0)) or _NOUN_AFTER.match(text, after[0][1])):
             start, end, value = after[0]  # "au pic, 80 requêtes", "simultanément, soit 225 personnes"
             out.append((cue.start(), end, value))
     return sorted(out)
+
+
+# "l'association … (340 adhérents) … 3 à 5 bénévoles en même temps", "the club has 2,000 members; … 4 volunteers
+# at a time": the members say how large the organisation is; when another group is the peak, the members are not
+# the tool's users (no head count). "12 000 adhérents inscrits" to a service, "pour nos adhérents" stay one.
+_MEMBERS = re.compile(r"(?:members|membres|adherents|adherentes|societaires)$")
+_MEMBERS_USE_IT = re.compile(r"(?:pour|for|to|a|aux)\s+(?:nos|our|ses|its|leurs|their|les|the)\s+(?:[\w.,]+\s+)?"
+                             r"(?:members|membres|adherents|societaires)\b|inscrits|registered|enrolled")
+
+
+def _membership(text: str, figure: tuple[int, int, int], peak: list[tuple[int, int, int]]) -> bool:
+    start, end, _ = figure
+    if not _MEMBERS.search(text, start, end) or _MEMBERS_USE_IT.search(text):
+        return False
+    return not any(_MEMBERS.search(text, p[0], p[1]) or re.search(r"members|membres|adherents", text[p[0]:p[1]])
+                   for p in peak)
 
 
 def find_load(message: Message) -> Iterator[Found]:
@@ -266,6 +290,7 @@ def find_load(message: Message) -> Iterator[Found]:
         # introduces itself, is not the number of people who will use the model — its customers will
         population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])]
     if peak:
+        population = [p for p in population if not _membership(message.text, p, peak)]
         # several peak figures ("5 à la fois, jusqu'à 15 aux heures de pointe", "20-30 concurrent, peaking at
         # 60"): the concurrency is the peak, the largest
         start, end, value = max(peak, key=lambda p: (p[2], -p[0]))
@@ -320,7 +345,12 @@ LOAD = Rule(
         ("30 juristes, une demi-douzaine en simultané", {"head_count": 30, "concurrency": 6}),
         ("typical load 15 concurrent requests, peaks of 45 at month end", {"concurrency": 45}),
         ("classer 3 millions d'avis clients", {}), ("summarise 1M support tickets from customers", {}),
-        ("12 000 adhérents inscrits", {"head_count": 12000}), ("4,000 registered brokers", {"head_count": 4000}),
+        ("12 000 adhérents inscrits", {"head_count": 12000}),
+        ("l'association (340 adhérents) : 3 à 5 bénévoles en même temps", {"concurrency": 5}),
+        ("The club has 2,000 members; a chatbot for 4 volunteers at a time.", {"concurrency": 4}),
+        ("A chatbot for our 2,000 members, 40 at once.", {"head_count": 2000, "concurrency": 40}),
+        ("A few dozen users at the same time; 4-bit is OK. Budget €60k.", {}),
+        ("4,000 registered brokers", {"head_count": 4000}),
         ("about 40 volunteers in total", {"head_count": 40}),
         ("un assistant pour ses agents (1 200 environ)", {"head_count": 1200}),
         ("for its staff (about 300)", {"head_count": 300}),
