@@ -22,6 +22,8 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from sizer_agent import __version__, advice
+from sizer_agent.agent.profile import TRAINING_USE_CASES
+from sizer_agent.agent.questions import BY_ID
 from sizer_agent.agent.sizing_status import sizing_status
 from sizer_agent.proposal.fields import FIELD_ORDER
 from sizer_agent.proposal.models import (
@@ -482,11 +484,14 @@ def _software(session: dict[str, Any], model: ModelInfo, measured: Measured | No
     def text(value: Any) -> str | None:
         return None if value is None else str(value)
 
+    framework, version = _answer_value(session, "framework"), _answer_value(session, "framework_version")
+    if _answer_value(session, "use_case") in TRAINING_USE_CASES and framework in SERVING_ENGINES:
+        framework, version = "pytorch", None  # what the training is sized as (profile.scope_serving_engine)
     return [
         SoftwareItem(key="model", value=model.name or None),
         SoftwareItem(key="revision", value=text(model.revision)),
-        SoftwareItem(key="framework", value=text(_answer_value(session, "framework"))),
-        SoftwareItem(key="framework_version", value=text(_answer_value(session, "framework_version"))),
+        SoftwareItem(key="framework", value=text(framework)),
+        SoftwareItem(key="framework_version", value=text(version)),
         SoftwareItem(key="engine", value=text(settings.get("engine"))),
         SoftwareItem(key="engine_version", value=text(settings.get("engine_version"))),
         SoftwareItem(key="gpu", value=text(settings.get("gpu"))),
@@ -591,7 +596,29 @@ def _build(session: dict[str, Any]) -> ProposalContext:
         risks=_risks(result, model, measured, assumed), acceptance=_with_measurements(limits, measured),
         commands=commands, software=_software(session, model, measured), sources=_sources(result),
         assumptions=assumptions, generator_version=__version__, cluster=_cluster(session),
+        scope_notes=_scope_notes(answers),
     )
+
+
+# engines that serve a model and never train one (the framework question's inference choices)
+SERVING_ENGINES = frozenset({"vllm", "sglang", "tensorrt-llm", "llama.cpp", "ollama"})
+
+
+def _scope_notes(answers: list[Answer]) -> list[Msg]:
+    """A training job's answers that belong to serving (a brief often describes the fine-tune and the serving
+    after it): said to be out of this sizing, instead of silently ignored or shown as if they were used."""
+    given = {a.field: a.value for a in answers if not a.assumed}
+    if given.get("use_case") not in TRAINING_USE_CASES:
+        return []
+    notes = []
+    engine = given.get("framework")
+    if engine in SERVING_ENGINES:
+        # the product's own name (vLLM, SGLang), the same in both languages
+        notes.append(Msg("profile.scope_serving_engine", engine=BY_ID["framework"].choice_labels[engine]["en"]))
+    concurrency = given.get("concurrency")
+    if isinstance(concurrency, int) and not isinstance(concurrency, bool):
+        notes.append(Msg("profile.scope_concurrency", n=concurrency))
+    return notes
 
 
 def _cluster(session: dict[str, Any]) -> ClusterPlan | None:

@@ -154,3 +154,5 @@ class ProposalContext(BaseModel):
     assumptions: list[Msg]  # the plan's knobs first, then the tools' modelling assumptions
     generator_version: str
     cluster: ClusterPlan | None = None  # the session's last size_cluster call: a multi-node plan
+    # answers this job does not use, said as such (a serving engine named for a fine-tuning job)
+    scope_notes: list[Msg] = Field(default_factory=list)

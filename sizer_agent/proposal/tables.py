@@ -21,10 +21,21 @@ if TYPE_CHECKING:
 NO_LIMIT_WHEN_EMPTY = frozenset({"budget_eur", "power_limit_w", "rack_units"})
 
 
+def _choice_label(h: _Helpers, field: str, value: Any) -> str | None:
+    """A choice in the catalogue's words ("vLLM", not "vllm"), as the interview offers it; None if none."""
+    from sizer_agent.agent.questions import BY_ID
+
+    question = BY_ID.get(field)
+    if question is None or not isinstance(value, str):
+        return None
+    label = question.choice_labels.get(value)
+    return label[h.lang] if label else None
+
+
 def answers(h: _Helpers, c: ProposalContext) -> Any:
     rows, attrs = [], []
     for a in c.answers:
-        value: Any = h.value(a.value)
+        value: Any = _choice_label(h, a.field, a.value) or h.value(a.value)
         if a.value is None and a.field in NO_LIMIT_WHEN_EMPTY:
             value = h.t("common.no_limit")
         elif a.value is None and a.field == "model_revision":
@@ -339,7 +350,7 @@ def software(h: _Helpers, c: ProposalContext) -> Any:
     rows = []
     for item in c.software:
         if item.value is not None:
-            value = item.value
+            value = (_choice_label(h, "framework", item.value) if item.key == "framework" else None) or item.value
         else:
             value = h.t("common.unpinned" if item.key == "revision" else "common.unknown")
         rows.append([h.t(f"software.{item.key}"), value])

@@ -127,3 +127,20 @@ def test_an_assumed_latency_target_the_plan_meets_is_the_acceptance_limit() -> N
     text = render_proposal(session, "md", "en")
     assert "Latency target: P99 TTFT ≤ 1,500\xa0ms, TPOT ≤ 50\xa0ms — no TPOT target was given" in text
     assert f"--slo-tpot-ms {limits['tpot'].value:g}" in text
+
+
+def test_a_serving_engine_and_a_concurrency_in_a_training_brief_are_said_to_be_another_job() -> None:
+    # "fine-tune it, then serve it with vLLM for 25 agents": vLLM does not train and 25 users do not size a
+    # training step; the document says so and lists the software the training is sized as
+    answers = {**SCENARIOS[1].answers, "framework": "vLLM", "framework_version": "0.11", "concurrency": 25}
+    session, _ = sized_session(answers)
+    ctx = build_context(session)
+    assert [n.id for n in ctx.scope_notes] == ["profile.scope_serving_engine", "profile.scope_concurrency"]
+    software = {item.key: item.value for item in ctx.software}
+    assert software["framework"] == "pytorch" and software["framework_version"] is None
+    rendered = render_all(session)
+    assert "vLLM sert des modèles et ne les entraîne pas" in rendered["md.fr"]
+    assert "The 25 concurrent requests stated are for serving the model" in rendered["md.en"]
+    assert "| Framework | PyTorch |" in rendered["md.en"]
+    plain = build_context(sized_session(SCENARIOS[1].answers)[0])
+    assert plain.scope_notes == []
