@@ -42,6 +42,8 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
         return render(lang, "agent.value.power_kw" if value >= 1000 else "agent.value.power", w=value)
     if field == "dataset_images":
         return render(lang, "agent.value.images", n=value)
+    if field == "framework_version" and value == "latest":
+        return render(lang, "agent.value.latest")
     if field == "rack_units":
         return f"{value}U"
     if field == "image_resolution":
@@ -102,8 +104,13 @@ def assumed_default(field: str, value: Any, lang: Lang) -> str:
     question = BY_ID[field]
     doc = question.default_doc.get(lang, "")
     shown = format_value(field, value, lang)
-    shown = doc if doc.startswith(shown) else f"{shown} ({doc})"
+    # "1 024 tokens (1 024 tokens)" said once: the locale's narrow spaces do not make two figures differ
+    shown = doc if _spaces(doc).startswith(_spaces(shown)) else f"{shown} ({doc})"
     return render(lang, "agent.default.assumed", label=question.label[lang], value=shown)
+
+
+def _spaces(text: str) -> str:
+    return text.replace("\u202f", " ").replace("\u00a0", " ")
 
 
 def no_default(field: str, lang: Lang) -> str:
