@@ -109,6 +109,14 @@ class Command(BaseModel):
     text: str
 
 
+class StackNote(BaseModel):
+    """The vLLM build a TPU or Trainium plan assumes: what it means for the acceptance commands, and how to
+    install it (sizer_agent/proposal/serving_stacks.py)."""
+
+    text: list[Msg]
+    install: str
+
+
 class AcceptanceLimit(BaseModel):
     index: int
     code: Literal["ttft", "tpot", "throughput", "peak_memory", "kv_tokens", "failed_requests", "step_time",
@@ -154,3 +162,4 @@ class ProposalContext(BaseModel):
     assumptions: list[Msg]  # the plan's knobs first, then the tools' modelling assumptions
     generator_version: str
     cluster: ClusterPlan | None = None  # the session's last size_cluster call: a multi-node plan
+    stack: StackNote | None = None  # a TPU or Trainium plan: its own vLLM build; None on GPUs
