@@ -215,9 +215,12 @@ def _gpu_memory(request: EstimateRequest) -> tuple[int | None, str | None, int |
         if request.gpu_memory_gib is not None:
             return int(request.gpu_memory_gib * GiB), None, None
         raise InputError("gpu", "the hardware catalogue is not installed", "use --gpu-memory-gib") from None
+    if request.gpu_memory_gib is not None:  # the size is given: the catalogue only adds the KV layout, if known
+        try:
+            return int(request.gpu_memory_gib * GiB), None, load_catalog().gpu(request.gpu).kv_alignment
+        except InputError:
+            return int(request.gpu_memory_gib * GiB), None, None
     gpu = load_catalog().gpu(request.gpu)
-    if request.gpu_memory_gib is not None:
-        return int(request.gpu_memory_gib * GiB), None, gpu.kv_alignment
     return int(gpu.memory_usable_bytes), str(gpu.name), gpu.kv_alignment
 
 
