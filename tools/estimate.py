@@ -186,7 +186,10 @@ class EstimateResult(BaseModel):
     max_model_len: int
     per_gpu: MemoryBreakdown
     runtime_items: list[RuntimeItem]
-    kv_cache_bytes_per_token: int  # one GPU's share, all its layers, before window caps
+    kv_cache_bytes_per_token: int  # one GPU's share, all its layers, before window caps, heads as stored
+    kv_head_alignment: int | None = Field(
+        None, description="KV heads stored padded to a multiple of this many elements (the chip's serving engine: "
+        "vLLM on TPU, 128 lanes); every KV figure above includes the padding. None: heads at their size")
     weight_bytes_total: int  # the whole model, all GPUs together
     weight_bytes_nominal: int  # params x headline width (e.g. 70 B x 1 byte): docs/method.md's arithmetic
     gpu_memory_bytes: int | None
@@ -202,17 +205,23 @@ class EstimateResult(BaseModel):
     explanation: list[Msg] = Field(default_factory=list)
 
 
-def _gpu_memory(request: EstimateRequest) -> tuple[int | None, str | None]:
-    if request.gpu_memory_gib is not None:
-        return int(request.gpu_memory_gib * GiB), None
+def _gpu_memory(request: EstimateRequest) -> tuple[int | None, str | None, int | None]:
+    """(usable bytes, name, KV head alignment) of the GPU asked for; --gpu-memory-gib wins for the size."""
     if request.gpu is None:
-        return None, None
+        return (None if request.gpu_memory_gib is None else int(request.gpu_memory_gib * GiB)), None, None
     try:
         from sizer_agent.tools.catalog import load_catalog  # the hardware catalogue; optional at this layer
     except ImportError:
+        if request.gpu_memory_gib is not None:
+            return int(request.gpu_memory_gib * GiB), None, None
         raise InputError("gpu", "the hardware catalogue is not installed", "use --gpu-memory-gib") from None
+    if request.gpu_memory_gib is not None:  # the size is given: the catalogue only adds the KV layout, if known
+        try:
+            return int(request.gpu_memory_gib * GiB), None, load_catalog().gpu(request.gpu).kv_alignment
+        except InputError:
+            return int(request.gpu_memory_gib * GiB), None, None
     gpu = load_catalog().gpu(request.gpu)
-    return int(gpu.memory_usable_bytes), str(gpu.name)
+    return int(gpu.memory_usable_bytes), str(gpu.name), gpu.kv_alignment
 
 
 def _summary(model: ModelSpec) -> ModelSummary:
@@ -283,11 +292,14 @@ def _offload_needed(result: EstimateResult, headroom: float) -> int:
     return max(0, result.per_gpu.total_bytes - int(result.gpu_memory_bytes * (1.0 - headroom)))
 
 
-def estimate(request: EstimateRequest, model: ModelSpec | None = None, headroom: float = 0.0) -> EstimateResult:
+def estimate(request: EstimateRequest, model: ModelSpec | None = None, headroom: float = 0.0,
+             kv_head_alignment: int | None = None) -> EstimateResult:
     """Estimate the GPU memory of an inference or training job for one language model: weights, KV cache,
     activations, gradients, optimizer states and runtime per GPU (the most loaded one), the parallelism plan,
     and whether it fits a given GPU. Call it once the model, precision, lengths and load are known.
-    `headroom`: share of the GPU kept free when `cpu_offload_gb` is 'auto'."""
+    `headroom`: share of the GPU kept free when `cpu_offload_gb` is 'auto'. `kv_head_alignment`: the chip's
+    engine pads each KV head to a multiple of it (catalogue `kv_head_alignment`, vLLM on TPU: 128); taken from
+    `request.gpu` when not given."""
     spec = model or load_model(request.model, request.revision)
     amount = request.cpu_offload_gb
     if amount != 0.0 and request.mode == "training":
@@ -296,23 +308,25 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None, headroom:
     if amount == "auto":
         if request.gpu is None and request.gpu_memory_gib is None:
             raise InputError("cpu_offload_gb", "'auto' sizes the offload to the GPU", "--gpu ID or --gpu-memory-gib N")
-        first = _estimate(request, spec, 0)
+        first = _estimate(request, spec, 0, kv_head_alignment)
         need = _offload_needed(first, headroom)
         if need == 0:
             return first
         half_gib = GiB // 2  # whole half-GiB steps, as a user would type --cpu-offload-gb
-        return _estimate(request, spec, -(-need // half_gib) * half_gib)
-    return _estimate(request, spec, int(amount * GiB))
+        return _estimate(request, spec, -(-need // half_gib) * half_gib, kv_head_alignment)
+    return _estimate(request, spec, int(amount * GiB), kv_head_alignment)
 
 
-def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int) -> EstimateResult:
+def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int,
+              kv_head_alignment: int | None) -> EstimateResult:
     dtype = resolve_dtype(request.dtype, spec.torch_dtype)
     act_bytes = 4.0 if dtype == "float32" else 2.0
     fmt = weight_format(request.quantization, dtype, spec.hidden_size, spec.quantization, request.group_size)
     kv_bytes = kv_dtype_bytes(request.kv_cache_dtype, dtype)
     tp, pp = request.tensor_parallel_size, request.pipeline_parallel_size
     plan = plan_parallelism(spec, tp, pp, request.data_parallel_size)
-    gpu_bytes, gpu_name = _gpu_memory(request)
+    gpu_bytes, gpu_name, gpu_alignment = _gpu_memory(request)
+    align = kv_head_alignment or gpu_alignment  # KV heads as the chip's engine stores them
     max_len = _max_model_len(request, spec)
     warnings = list(spec.warnings)
     if spec.revision is None:
@@ -321,7 +335,7 @@ def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int) -> 
     heaviest = max(range(pp), key=lambda i: stage_weights[i])
     first = sum(plan.stage_layers[:heaviest])
     stage_slice = slice(first, first + plan.stage_layers[heaviest])
-    per_token = kv_cache_bytes_per_token(spec, kv_bytes, tp, stage_slice)
+    per_token = kv_cache_bytes_per_token(spec, kv_bytes, tp, stage_slice, align)
     engine: VllmProfile | None = None
     training: TrainingMemory | None = None
     explanation: list[Msg] = []
@@ -352,6 +366,7 @@ def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int) -> 
             max_model_len=max_len, act_bytes=act_bytes, kv_bytes=kv_bytes,
             max_num_batched_tokens=request.max_num_batched_tokens, max_num_seqs=request.max_num_seqs,
             enforce_eager=request.enforce_eager, gpu_name=gpu_name, cpu_offload_bytes=offload_bytes,
+            kv_head_alignment=align,
         )
         weights, kv, activations = engine.weights_bytes, engine.kv_cache_bytes, engine.activation_peak_bytes
         runtime_items = [
@@ -373,7 +388,7 @@ def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int) -> 
         weights = max(0, stage_weights[heaviest] - offload_bytes)
         image_tokens = _image_tokens(request, spec)
         tokens_per_seq = min(request.input_len + image_tokens + request.output_len, max_len)
-        kv = kv_cache_bytes(spec, kv_bytes, tokens_per_seq, request.concurrency, tp, stage_slice)
+        kv = kv_cache_bytes(spec, kv_bytes, tokens_per_seq, request.concurrency, tp, stage_slice, align)
         batched = request.max_num_batched_tokens or default_scheduler_limits(gpu_bytes or 80 * GiB, gpu_name)[0]
         step_tokens = min(request.concurrency * (request.input_len + image_tokens), batched)
         activations = inference_activation_bytes(
@@ -420,6 +435,7 @@ def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int) -> 
         ),
         runtime_items=runtime_items,
         kv_cache_bytes_per_token=per_token,
+        kv_head_alignment=align,
         weight_bytes_total=weight_bytes(spec, fmt),
         weight_bytes_nominal=spec.params_total * fmt.nominal_bits // 8,
         gpu_memory_bytes=gpu_bytes,

@@ -86,7 +86,8 @@ def splits(num_gpus: int, per_unit: int, gpu: Gpu, spec: ModelSpec) -> list[tupl
 
 def _estimate(ctx: Context, workload: EstimateRequest, gpu: Gpu, tp: int, pp: int, dp: int,
               zero: int) -> EstimateResult:
-    """Memory of one replica (cached: the generic engine's bytes do not depend on the card)."""
+    """Memory of one replica (cached: the generic engine's bytes do not depend on the card, only on how its
+    engine stores KV heads)."""
     update: dict[str, object] = {"tensor_parallel_size": tp, "pipeline_parallel_size": pp, "gpu": None,
                                  "gpu_memory_gib": None}
     auto_offload = workload.mode == "inference" and workload.cpu_offload_gb == "auto"
@@ -98,12 +99,14 @@ def _estimate(ctx: Context, workload: EstimateRequest, gpu: Gpu, tp: int, pp: in
         update.update(data_parallel_size=1, zero=0, concurrency=max(1, math.ceil(workload.concurrency / dp)))
     request = workload.model_copy(update=update)
     memory = gpu.memory_bytes if workload.engine == "vllm" or auto_offload else 0
-    key = (request.model_dump_json(), memory)
+    # the chip's engine may store each KV head padded (vLLM on TPU: 128 lanes): its bytes, not the model's
+    key = (request.model_dump_json(), memory, gpu.kv_alignment)
     cached = ctx.cache.get(key)
     if cached is None:
         try:
             # 'auto' weight offload moves what the card lacks, keeping the generic engine's headroom free
-            cached = estimate(request, ctx.spec, headroom=0.0 if workload.engine == "vllm" else ctx.headroom)
+            cached = estimate(request, ctx.spec, headroom=0.0 if workload.engine == "vllm" else ctx.headroom,
+                              kv_head_alignment=gpu.kv_alignment)
         except InputError as error:
             cached = error
         ctx.cache[key] = cached

@@ -39,8 +39,10 @@ from sizer_agent.proposal.models import (
     Risk,
     SoftwareItem,
     Source,
+    StackNote,
     Stat,
 )
+from sizer_agent.proposal.serving_stacks import ServingStack, serving_stack
 from sizer_agent.tools.cluster import ClusterPlan
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.messages import Msg
@@ -263,19 +265,29 @@ def latency_limit(s: ServingPerf, metric: Literal["ttft", "tpot"]) -> tuple[floa
     return sized, Msg("basis.slo_floor")
 
 
-def _serving_commands(plan: Plan, model: str) -> tuple[Command, Command]:
-    r, s = plan.request, plan.serving
-    assert s is not None and r is not None
-    p = plan.parallelism
-    load = (f"--input-len {s.input_len} --output-len {s.output_len} --concurrency {s.concurrency} "
-            f"--num-prompts {max(MIN_PROMPTS, 8 * s.concurrency)}")
+def _load_flags(s: ServingPerf, concurrency: int) -> str:
+    load = (f"--input-len {s.input_len} --output-len {s.output_len} --concurrency {concurrency} "
+            f"--num-prompts {max(MIN_PROMPTS, 8 * concurrency)}")
     ttft, tpot = latency_limit(s, "ttft")[0], latency_limit(s, "tpot")[0]
     if ttft is not None:
         load += f" --slo-ttft-ms {ttft:g}"
     if tpot is not None:
         load += f" --slo-tpot-ms {tpot:g}"
-    load += f" --percentile {s.percentile:g} --json"
+    return load + f" --percentile {s.percentile:g} --json"
+
+
+def _serving_commands(plan: Plan, model: str, stack: ServingStack | None = None) -> tuple[Command, Command]:
+    """bench launch (vLLM started with the plan's split) and bench serve (a running server). `stack`: the
+    chip's own vLLM build (TPU, Trainium), whose devices and flags differ from CUDA vLLM's."""
+    r, s = plan.request, plan.serving
+    assert s is not None and r is not None
+    p = plan.parallelism
+    load = _load_flags(s, s.concurrency)
     model = shlex.quote(model)  # a customer's model name is pasted into a shell: never run as code
+    serve = Command(index=2, kind="serve",
+                    text=f"sizer-agent bench serve --base-url {BENCH_BASE_URL} --model {model} {load}")
+    if stack is not None:
+        return _stack_launch(plan, model, stack), serve
     launch = [f"sizer-agent bench launch --model {model} --tensor-parallel-size {p.tensor_parallel}",
               f"--max-model-len {s.max_model_len} --gpu-memory-utilization {r.gpu_memory_utilization:g}"]
     if plan.weight_precision.startswith("fp8") and (r.quantization or "").startswith("fp8"):
@@ -286,9 +298,57 @@ def _serving_commands(plan: Plan, model: str) -> tuple[Command, Command]:
         launch.append(f"--vllm-arg=--data-parallel-size={p.data_parallel}")
     if plan.kv_cache_precision == "fp8":
         launch.append("--vllm-arg=--kv-cache-dtype=fp8")
-    return (Command(index=1, kind="launch", text=" ".join([*launch, load])),
-            Command(index=2, kind="serve",
-                    text=f"sizer-agent bench serve --base-url {BENCH_BASE_URL} --model {model} {load}"))
+    return Command(index=1, kind="launch", text=" ".join([*launch, load])), serve
+
+
+def _replica_concurrency(plan: Plan) -> int:
+    assert plan.serving is not None
+    return math.ceil(plan.serving.concurrency / plan.parallelism.data_parallel)
+
+
+def _stack_launch(plan: Plan, model: str, stack: ServingStack) -> Command:
+    """bench launch on the chip's own vLLM build (serving_stacks.py: devices per chip, flags it honours);
+    where the build has no data-parallel mode, one replica at its share of the load (its cores are chosen
+    by the environment the stack note exports, so that the command itself parses as a sizer-agent one)."""
+    r, s, p = plan.request, plan.serving, plan.parallelism
+    assert s is not None and r is not None
+    one_replica = p.data_parallel > 1 and not stack.data_parallel
+    concurrency = _replica_concurrency(plan) if one_replica or stack.compiled_batch else s.concurrency
+    launch = [f"sizer-agent bench launch --vllm-python {stack.vllm_python} --model {model}",
+              f"--tensor-parallel-size {p.tensor_parallel * stack.devices_per_chip} --max-model-len {s.max_model_len}"]
+    if stack.memory_utilization:
+        launch.append(f"--gpu-memory-utilization {r.gpu_memory_utilization:g}")
+    if plan.weight_precision.startswith("fp8") and (r.quantization or "").startswith("fp8"):
+        launch.append("--quantization fp8")
+    if p.pipeline_parallel > 1:
+        launch.append(f"--vllm-arg=--pipeline-parallel-size={p.pipeline_parallel}")
+    if p.data_parallel > 1 and stack.data_parallel:
+        launch.append(f"--vllm-arg=--data-parallel-size={p.data_parallel}")
+    if stack.compiled_batch:
+        launch.append(f"--vllm-arg=--max-num-seqs={_replica_concurrency(plan)}")
+    if plan.kv_cache_precision == "fp8":
+        launch.append("--vllm-arg=--kv-cache-dtype=fp8")
+    return Command(index=1, kind="launch", text=" ".join([*launch, _load_flags(s, concurrency)]))
+
+
+def _stack_note(plan: Plan | None) -> StackNote | None:
+    """Which vLLM build a TPU or Trainium serving plan assumes, how its acceptance runs there (None: a GPU)."""
+    if plan is None or plan.serving is None or plan.memory is None:
+        return None
+    stack = serving_stack(plan.gpu_id)
+    if stack is None:
+        return None
+    p = plan.parallelism
+    params = dict(engine=stack.engine, gpu=plan.gpu_name, tp=p.tensor_parallel, per_chip=stack.devices_per_chip,
+                  tp_engine=p.tensor_parallel * stack.devices_per_chip, tool=stack.memory_tool)
+    text = [Msg(f"acceptance.stack_{stack.stack}", **params)]
+    lines = [stack.install, *(f"export {e}" for e in stack.env)]
+    if p.data_parallel > 1 and not stack.data_parallel:
+        cores = p.tensor_parallel * p.pipeline_parallel * stack.devices_per_chip
+        text.append(Msg("acceptance.stack_replicas", replicas=p.data_parallel, per=_replica_concurrency(plan),
+                        cores=cores))
+        lines.append(f"export {stack.cores_variable}=0-{cores - 1}")  # the first replica's cores
+    return StackNote(text=text, install="\n".join(lines))
 
 
 def _serving_limits(plan: Plan) -> list[AcceptanceLimit]:
@@ -408,8 +468,11 @@ def _acceptance(plan: Plan | None, model: ModelInfo, served: str) -> tuple[list[
         return _training_acceptance(plan, served)
     if plan.serving is None:
         return [], []
-    launch, serve = _serving_commands(plan, served)
-    commands = [launch, serve] if plan.memory.engine == "vllm" else [
+    stack = serving_stack(plan.gpu_id)
+    launch, serve = _serving_commands(plan, served, stack)
+    # a chip with its own vLLM build (TPU, Trainium) is sized generically, but its acceptance still launches
+    # that build with the plan's split
+    commands = [launch, serve] if plan.memory.engine == "vllm" or stack is not None else [
         serve.model_copy(update={"index": 1})]
     return _serving_limits(plan), commands
 
@@ -597,6 +660,7 @@ def _build(session: dict[str, Any]) -> ProposalContext:
         commands=commands, software=_software(session, model, measured), sources=_sources(result),
         assumptions=assumptions, generator_version=__version__, cluster=_cluster(session),
         scope_notes=_scope_notes(answers),
+        stack=_stack_note(result.plan),
     )
 
 

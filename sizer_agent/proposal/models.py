@@ -109,6 +109,14 @@ class Command(BaseModel):
     text: str
 
 
+class StackNote(BaseModel):
+    """The vLLM build a TPU or Trainium plan assumes: what it means for the acceptance commands, and how to
+    install it (sizer_agent/proposal/serving_stacks.py)."""
+
+    text: list[Msg]
+    install: str
+
+
 class AcceptanceLimit(BaseModel):
     index: int
     code: Literal["ttft", "tpot", "throughput", "peak_memory", "kv_tokens", "failed_requests", "step_time",
@@ -156,3 +164,4 @@ class ProposalContext(BaseModel):
     cluster: ClusterPlan | None = None  # the session's last size_cluster call: a multi-node plan
     # answers this job does not use, said as such (a serving engine named for a fine-tuning job)
     scope_notes: list[Msg] = Field(default_factory=list)
+    stack: StackNote | None = None  # a TPU or Trainium plan: its own vLLM build; None on GPUs

@@ -134,6 +134,11 @@ class Gpu(_Strict):
     def software_stack(self) -> str:
         return self.stack or _VENDOR_STACK.get(self.vendor, "cuda")
 
+    @property
+    def kv_alignment(self) -> int | None:
+        """Elements each KV head is padded to by its serving engine (memory and speed both use it)."""
+        return int(self.kv_head_alignment.value) if self.kv_head_alignment else None
+
     def serves_weight_format(self, name: str) -> bool:
         if self.unserved_weight_formats is None:
             return True

@@ -104,10 +104,12 @@ def vllm_profile(
     enforce_eager: bool = False,
     gpu_name: str | None = None,
     cpu_offload_bytes: int = 0,
+    kv_head_alignment: int | None = None,
 ) -> VllmProfile:
     """`cpu_offload_bytes`: weights per GPU vLLM keeps in host RAM (--cpu-offload-gb, vllm/model_executor/
     models/utils.py maybe_offload_to_cpu: whole parameters move until the amount is reached); they leave the
-    GPU and the KV pool grows by as much."""
+    GPU and the KV pool grows by as much. `kv_head_alignment`: KV heads stored padded to it (tools.memory.
+    kv_cache; vLLM on TPU), so each block holds the padded bytes."""
     default_tokens, default_seqs = default_scheduler_limits(gpu_memory_bytes, gpu_name)
     batched = max_num_batched_tokens or default_tokens
     seqs = max_num_seqs or default_seqs
@@ -128,7 +130,7 @@ def vllm_profile(
         activation = inference_activation_bytes(
             model, batched, min(seqs, batched), act_bytes, tp, last_stage=index == pp - 1
         )
-        per_token = kv_cache_bytes_per_token(model, kv_bytes, tp, stage_slice)
+        per_token = kv_cache_bytes_per_token(model, kv_bytes, tp, stage_slice, kv_head_alignment)
         paid, present = hybrid_layer_equivalents(model, stage_slice)
         if present and paid != present:
             per_token = round(per_token * paid / present)  # one page size: every attention layer costs the same

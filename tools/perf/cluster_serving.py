@@ -103,10 +103,12 @@ def estimate_layout(model: ModelSpec, gpu: Gpu, fmt: WeightFormat, kv_bytes: flo
     expert_share = max(0.0, routed_active / model.params_active) if model.moe else 0.0
     if layout.kind == "wide_ep":
         weights = rest_bytes + expert_bytes / layout.ep
-        kv_per_token: float = kv_cache_bytes_per_token(model, kv_bytes)  # its own sequences' full cache
+        # its own sequences' full cache, KV heads as the chip's engine stores them (TPU: padded to 128 lanes)
+        kv_per_token: float = kv_cache_bytes_per_token(model, kv_bytes, head_alignment=gpu.kv_alignment)
     else:
         weights = (rest_bytes + expert_bytes) / (layout.tp * layout.pp)
-        kv_per_token = kv_cache_bytes_per_token(model, kv_bytes, tp=layout.tp) / layout.pp
+        kv_per_token = kv_cache_bytes_per_token(model, kv_bytes, tp=layout.tp,
+                                                head_alignment=gpu.kv_alignment) / layout.pp
     capacity = gpu.memory_bytes * GPU_MEMORY_UTILIZATION / GB
     kv_gb = capacity - weights / GB - RUNTIME_RESERVE_GB
     kv_tokens = int(max(0.0, kv_gb) * GB / kv_per_token) if kv_per_token else 0

@@ -12,7 +12,10 @@ weight-side dimensions (contraction and output width); the token dimension strea
 
 The engine's KV-cache layout is the same mismatch in memory: vLLM on TPU stores each KV head padded to 128
 lanes, so a head_dim of 64 stores and reads twice its bytes (`kv_fill` = 0.5): fewer tokens fit and decode,
-which reads the cache every step, slows.
+which reads the cache every step, slows. The memory estimate stores the same padded heads
+(tools.memory.kv_cache.stored_head_dim, the one rounding rule), so the KV tokens that fit, the concurrency and
+the per-chip memory agree with the speed model; `kv_fill_after` says what is left to apply to an estimate
+that did not pad.
 
 GPUs have no `matrix_tile` in the catalogue: their tensor-core instructions work on 16-wide fragments, so the
 padding of real model shapes is negligible and no penalty is applied.
@@ -26,6 +29,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from sizer_agent.tools.catalog.models import Gpu
+from sizer_agent.tools.memory.kv_cache import stored_head_dim
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.perf.shape import ModelShape
 
@@ -97,7 +101,18 @@ def codesign(shape: ModelShape, gpu: Gpu) -> CoDesign | None:
     # MLA: QK^T and PV do equal FLOPs, so the time is the mean of the two at their own fill
     attention = by["head_dim"] if "head_dim" in by else 2.0 / (1.0 / by["qk_head_dim"] + 1.0 / by["v_head_dim"])
     # the engine's KV layout (vLLM on TPU pads each head to 128 lanes): MLA caches a latent, not heads
-    align = gpu.kv_head_alignment.value if gpu.kv_head_alignment else None
-    kv_fill = fill(shape.head_dim, align)[1] if align and not shape.qk_head_dim else 1.0
+    align = gpu.kv_alignment
     return CoDesign(gpu=gpu.id, gpu_name=gpu.name, tile=tile, dimensions=dims, attention_fill=attention,
-                    linear_fill=linear, kv_alignment=align, kv_fill=kv_fill)
+                    linear_fill=linear, kv_alignment=align, kv_fill=kv_share(shape, align))
+
+
+def kv_share(shape: ModelShape, alignment: int | None) -> float:
+    """Useful share of the KV bytes stored with heads padded to `alignment` (1.0 for MLA's latent, or none)."""
+    if not alignment or shape.qk_head_dim:
+        return 1.0
+    return shape.head_dim / stored_head_dim(shape.head_dim, alignment)
+
+
+def kv_fill_after(shape: ModelShape, gpu: Gpu, applied: int | None) -> float:
+    """The KV fill still to apply on `gpu` to a memory estimate whose heads were padded to `applied`."""
+    return kv_share(shape, gpu.kv_alignment) / kv_share(shape, applied)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from sizer_agent.tools.catalog.models import Gpu
 from sizer_agent.tools.messages import Msg
-from sizer_agent.tools.perf.codesign import CoDesign, codesign
+from sizer_agent.tools.perf.codesign import CoDesign, codesign, kv_fill_after
 from sizer_agent.tools.perf.efficiency import DEFAULT_EFFICIENCIES, Efficiencies
 from sizer_agent.tools.perf.offload import OffloadTime, offload_time
 from sizer_agent.tools.perf.serving import (
@@ -98,7 +98,9 @@ def serving_setup(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
         kv_tokens = max(0, int((memory * (1.0 - headroom) - resident) // stage_kv))
     attention = "fp8" if result.kv_cache_dtype_bytes <= 1 and gpu.peak_flops("fp8") else "bf16"
     fit = codesign(shape, gpu)
-    kv_fill = fit.kv_fill if fit else 1.0  # padded KV heads: more bytes per token, fewer tokens in the pool
+    # padded KV heads (vLLM on TPU): more bytes per token, fewer tokens in the pool. The memory estimate
+    # already stores them padded when it knew the chip; only what it did not pad is applied here.
+    kv_fill = kv_fill_after(shape, gpu, result.kv_head_alignment)
     return ServingSetup(
         gpu=gpu, shape=shape, weight_bytes_total=result.weight_bytes_total,
         kv_bytes_per_token=round(stage_kv * pp / kv_fill), kv_capacity_tokens=int(kv_tokens * kv_fill),

@@ -99,7 +99,10 @@ def render(result: EstimateResult) -> str:
         if value or label in ("weights", "runtime"):
             lines.append(f"  {label:<17}{both(value):>28}  {bar(value, scale)}")
     lines.append(f"  {'total':<17}{both(mem.total_bytes):>28}  {bar(mem.total_bytes, scale)}")
-    lines.append(f"  KV cache per token (this GPU): {result.kv_cache_bytes_per_token:,} bytes · "
+    padded = ""
+    if result.kv_head_alignment and model.head_dim % result.kv_head_alignment and "mla" not in model.attention:
+        padded = f" (each KV head stored padded to {result.kv_head_alignment} elements, head_dim {model.head_dim})"
+    lines.append(f"  KV cache per token (this GPU): {result.kv_cache_bytes_per_token:,} bytes{padded} · "
                  f"whole model weights: {both(result.weight_bytes_total)}")
     lines.append(f"  (params × {result.weight_bytes_nominal * 8 // max(model.params_total, 1)} bits alone: "
                  f"{both(result.weight_bytes_nominal)}; the rest is 16-bit tensors and quantization scales)")
