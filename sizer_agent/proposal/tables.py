@@ -32,10 +32,19 @@ def _choice_label(h: _Helpers, field: str, value: Any) -> str | None:
     return label[h.lang] if label else None
 
 
+def _latest(h: _Helpers) -> str:
+    """The interview's default version in words: "the latest release (unpinned)", not the id "latest"."""
+    from sizer_agent.agent.questions import BY_ID
+
+    return BY_ID["framework_version"].default_doc[h.lang]
+
+
 def answers(h: _Helpers, c: ProposalContext) -> Any:
     rows, attrs = [], []
     for a in c.answers:
         value: Any = _choice_label(h, a.field, a.value) or h.value(a.value)
+        if a.field == "framework_version" and a.value == "latest":
+            value = _latest(h)
         if a.value is None and a.field in NO_LIMIT_WHEN_EMPTY:
             value = h.t("common.no_limit")
         elif a.value is None and a.field == "model_revision":
@@ -351,6 +360,8 @@ def software(h: _Helpers, c: ProposalContext) -> Any:
     for item in c.software:
         if item.value is not None:
             value = (_choice_label(h, "framework", item.value) if item.key == "framework" else None) or item.value
+            if item.key == "framework_version" and item.value == "latest":
+                value = _latest(h)
         else:
             value = h.t("common.unpinned" if item.key == "revision" else "common.unknown")
         rows.append([h.t(f"software.{item.key}"), value])
