@@ -51,6 +51,7 @@ POPULATION = _POPULATION = words(
     r"translators", r"traducteurs", r"interpreters", r"interpretes", r"librarians", r"bibliothecaires", r"archivists",
     r"archivistes", r"caseworkers", r"social workers", r"travailleurs sociaux", r"police officers", r"gendarmes",
     r"policiers", r"firefighters", r"pompiers", r"pilots", r"pilotes", r"mechanics", r"mecaniciens",
+    r"gestionnaires", r"case handlers", r"claims handlers", r"curators", r"conservateurs", r"opticiens", r"opticians",
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -225,6 +226,34 @@ def _membership(text: str, figure: tuple[int, int, int], peak: list[tuple[int, i
                    for p in peak)
 
 
+# "Opticlair (45 magasins, 600 salariés)", "Pellworth Foods (14 factories, 3,400 staff, founded 1987)", "Numérika
+# (ESN, 1 500 salariés — mais seul le pôle data … utilisera l'outil)": a fact sheet in brackets gives the size of
+# the organisation, not the number of people who will use the tool. It is left out when the brackets also count
+# places or give a founding year, when they go on to say only part of it will use the tool, or when another
+# population is named outside them ("for the 25 people in our quality team"). "(avocats, 40 personnes)" alone is
+# the firm that will use it and stays; brackets that hold a peak ("(400 conseillers, 30 en même temps)") are the load.
+_PROFILE_OPEN = re.compile(r"\(([^()]*)$")
+_PROFILE_CLOSE = re.compile(r"[^()]*(?:\)|$)")
+_PLACES = re.compile(r"\d\s*(?:[a-z]+\s+)?(?:magasins|boutiques|sites|usines|agences|filiales|bureaux|pays|hopitaux"
+                     r"|restaurants|hotels|stores|shops|factories|plants|mills|branches|offices|countries|hospitals"
+                     r"|locations|warehouses|entrepots)\b|\b(?:founded|fondee?|creee?|est\.|established|since|depuis)"
+                     r"\s+(?:en\s+|in\s+)?\d{4}")
+_ONLY_PART = re.compile(r"\b(?:mais seul|mais seule|seul|seule|seulement|uniquement|but only|only)\b")
+
+
+def _company_profile(text: str, figure: tuple[int, int, int], elsewhere: bool) -> bool:
+    start, end, _ = figure
+    opened = _PROFILE_OPEN.search(text, max(0, start - 80), start)
+    if not opened or _ONLY_PART.search(opened.group(1)):
+        return False
+    closed = _PROFILE_CLOSE.match(text, end, end + 160)
+    after = closed.group(0) if closed else ""
+    inside = opened.group(1) + text[start:end] + after
+    if not re.search(r",|\s[-\u2014\u2013]\s", inside) or _SIMULTANEOUS.search(inside):
+        return False
+    return elsewhere or bool(_PLACES.search(inside)) or bool(_ONLY_PART.search(after))
+
+
 def find_load(message: Message) -> Iterator[Found]:
     population = _figures(message, (
         rf"{_COUNT}\s*{_FILLER}{_POPULATION}",
@@ -285,6 +314,8 @@ def find_load(message: Message) -> Iterator[Found]:
     peak = [f for f in peak if not _illustration(message.text, f[0])]
     users = [f for f in users if not _illustration(message.text, f[0])]
     population = [f for f in population if not _illustration(message.text, f[0])]
+    population = [p for p in population
+                  if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     if _FOR_OTHERS.search(message.text):
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
@@ -368,6 +399,15 @@ LOAD = Rule(
         ("Entre 40 et 60 utilisateurs simultanés selon les jours", {"concurrency": 60}),
         ("une vingtaine en même temps, sur nos 400 salariés", {"concurrency": 20, "head_count": 400}),
         ("several at once, out of our 90 engineers", {"head_count": 90}),
+        # a fact sheet in brackets is the organisation's size; the team that will use the tool is the count
+        ("IT at Pellworth Foods (14 factories, 3,400 staff, founded 1987): an assistant for the 25 people in our "
+         "quality team, maybe 8 at once", {"head_count": 25, "concurrency": 8}),
+        ("DSI chez Opticlair (45 magasins, 600 salariés) : un assistant pour les opticiens, 20 connexions "
+         "simultanées", {"concurrency": 20}),
+        ("Numérika (ESN, 1 500 salariés — mais seul le pôle data, une vingtaine de personnes, utilisera l'outil)",
+         {"head_count": 20}),
+        ("Cabinet Morel (avocats, 40 personnes) : un assistant juridique", {"head_count": 40}),
+        ("(400 conseillers, 30 connexions simultanées au maximum)", {"head_count": 400, "concurrency": 30}),
         ("un chatbot pour un de nos clients", {}), ("one of our users asked for it", {}),
         ("10-15 users during the day, peaking at 40", {"concurrency": 40}),
         ("30 users at once on average, the peak is 55", {"concurrency": 55}),
