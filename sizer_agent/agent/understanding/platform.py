@@ -330,7 +330,8 @@ BUDGET = Rule(
               ("Budget 9 k€. (Atelier Sorel SARL, capital social 20 000 €)", {"budget_eur": 9000.0})),
 )
 
-_PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit
+# a card's draw, not a limit ("Maximum power draw: 10 kW" is the whole system's)
+_PER_CARD = re.compile(r"(?:tdp|(?<!power )draws?|each|chaque)\W*$")
 # a number that is a card's name is no figure: "RTX 5090 w/ 32 GB" is "with", "GeForce 4090 W" a typo
 _CARD_BEFORE = re.compile(r"(?:rtx|gtx|geforce|quadro|radeon|rx|pro|arc)\s*$")
 # "2 racks available, 20 kW per rack": a limit per rack when several racks are named is no one figure
@@ -355,7 +356,8 @@ POWER = pattern_rule(
     examples=(("3 kW max", {"power_limit_w": 3000.0}), ("1,6 kW", {"power_limit_w": 1600.0}),
               ("700 W per GPU", {}), ("a 5090 w/ ollama", {}), ("RTX 4090 w/ 24 GB", {}),
               ("GeForce 5080 W", {}), ("1200 W max, prise standard", {"power_limit_w": 1200.0}),
-              ("trois baies, 12 kW par baie", {}), ("one rack with 15 kW per rack", {"power_limit_w": 15000.0})),
+              ("trois baies, 12 kW par baie", {}), ("one rack with 15 kW per rack", {"power_limit_w": 15000.0}),
+              ("Maximum rack footprint: 8U. Maximum power draw: 10 kW.", {"power_limit_w": 10000.0})),
 )
 
 # "two racks of 42U": the height of each of several racks, not the space the machine may take
