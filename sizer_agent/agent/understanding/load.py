@@ -51,6 +51,7 @@ POPULATION = _POPULATION = words(
     r"translators", r"traducteurs", r"interpreters", r"interpretes", r"librarians", r"bibliothecaires", r"archivists",
     r"archivistes", r"caseworkers", r"social workers", r"travailleurs sociaux", r"police officers", r"gendarmes",
     r"policiers", r"firefighters", r"pompiers", r"pilots", r"pilotes", r"mechanics", r"mecaniciens",
+    r"instructeurs", r"techs", r"vets", r"veterinarians", r"veterinaires", r"civil servants", r"fonctionnaires",
     r"gestionnaires", r"case handlers", r"claims handlers", r"curators", r"conservateurs", r"opticiens", r"opticians",
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
@@ -77,9 +78,17 @@ _PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|e
 # "dont la moitié en même temps", "half of them at once": a share of a population, not a count of its own
 _PORTION = re.compile(r"\b(?:la moitie|moitie|half|un tiers|a third|un quart|a quarter|la plupart|most|certains"
                       r"|some|a few|quelques|une partie|part of)\b|\d\s*%")
-_ALONE = re.compile(words(r"juste moi", r"que moi", r"moi seul", r"seulement moi", r"just me", r"only me", r"me alone",
+_ALONE = re.compile("(?:" + words(r"juste moi", r"que moi", r"moi seul", r"seulement moi", r"just me", r"only me",
+                                 r"me alone",
                           r"single user", r"un seul utilisateur", r"utilisateur unique",
-                          r"je suis le seul utilisateur")
+                          r"je suis le seul utilisateur", r"pour moi tout seul", r"pour moi toute seule",
+                          r"just for me", r"juste pour moi", r"only for me", r"rien que pour moi")
+                    # "for one analyst on a desktop", "pour un seul développeur": one named person uses it
+                    + r"|(?<![\w])(?:for|pour)\s+(?:one|a single|un seul|une seule|un|une)\s+"
+                    r"(?:person|personne|user|utilisateur|utilisatrice|analyst|analyste|developer|developpeur|dev"
+                    r"|engineer|ingenieur|researcher|chercheur|chercheuse|lawyer|avocat|avocate|doctor|medecin|designer"
+                    r"|employee|salarie|student|etudiant|etudiante|writer|translator|traducteur|traductrice|consultant"
+                    r"|consultante|journalist|journaliste)(?![\w]))"
                     + r"(?!\s+(?:and|et|with|avec)\b)")  # "just me and my cofounder" are two
 _EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
 _SENTENCE_END = re.compile(r"[.;!?\n]")
@@ -399,6 +408,10 @@ LOAD = Rule(
         ("Entre 40 et 60 utilisateurs simultanés selon les jours", {"concurrency": 60}),
         ("une vingtaine en même temps, sur nos 400 salariés", {"concurrency": 20, "head_count": 400}),
         ("several at once, out of our 90 engineers", {"head_count": 90}),
+        ("Phi-4 as a local chat assistant for one analyst on a desktop", {"concurrency": 1}),
+        ("un assistant perso, sur un mini PC, pour moi tout seul", {"concurrency": 1}),
+        ("for one GPU only", {}), ("Pour un projet étudiant à Polytech", {}),
+        ("120 vets across 18 clinics, maybe 15 using it at the same time", {"head_count": 120, "concurrency": 15}),
         # a fact sheet in brackets is the organisation's size; the team that will use the tool is the count
         ("IT at Pellworth Foods (14 factories, 3,400 staff, founded 1987): an assistant for the 25 people in our "
          "quality team, maybe 8 at once", {"head_count": 25, "concurrency": 8}),
