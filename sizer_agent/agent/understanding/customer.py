@@ -103,7 +103,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"|soci[ée]t[ée]|entreprise|company|organisation|organization|compte|account|cust|clt"
     r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project"
     # a tender names its buyer: "Contracting Authority: …", "Pouvoir adjudicateur : …"
-    r"|contracting authority|awarding authority|pouvoir adjudicateur|acheteur public|ma[îi]tre d'ouvrage"
+    r"|contracting authority|awarding authority|issuing authority|procuring entity"
+    r"|pouvoir adjudicateur|acheteur public|ma[îi]tre d'ouvrage"
     r"|donneur d'ordres?|[ée]metteur|requesting organi[sz]ation)[ \t]*(?::|\|)[ \t]*"
     r"(?P<name>[^\n(:|]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*\|?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
     # "From: Lena Hoffmann (Orbis Reinsurance)", "De : Marc Roy (Ciments Durand)": a forwarded sender's
@@ -176,9 +177,13 @@ _WE_ARE = next(p for p in INTRODUCERS if "|this is|here at|ici)" in p.pattern)
 # "this is Anna from Paris", "ici Marc de chez …": the name said before "from" is the writer's
 _WRITER_AFTER = re.compile(r"[ \t]*,?[ \t]+(?i:from|de chez|chez|at|with|de la part de)\b")
 _FROM_LINE = INTRODUCERS[1]
-_DEPARTMENT = re.compile(r"(?i)(?:sales|marketing|finance|legal|procurement|purchasing|it|hr|rh|ventes|achats"
-                         r"|juridique|comptabilit[ée]|accounting|operations|ops|support|engineering|research|r&d"
-                         r"|direction|management|admin\w*|communication|com)(?:[ \t]+(?:team|dept\.?|department))?")
+# (two department words name one too: "Sales Engineering", "Solutions Architecture", "IT Operations")
+_DEPARTMENT_WORD = (r"(?:sales|marketing|finance|legal|procurement|purchasing|it|hr|rh|ventes|achats"
+                    r"|juridique|comptabilit[ée]|accounting|operations|ops|support|engineering|research|r&d"
+                    r"|direction|management|admin\w*|communication|com|solutions?|architecture|pre-?sales|avant-vente"
+                    r"|customer success|technical|technique|product|produit|services?|consulting|conseil)")
+_DEPARTMENT = re.compile(rf"(?i){_DEPARTMENT_WORD}(?:[ \t]+{_DEPARTMENT_WORD})?"
+                         r"(?:[ \t]+(?:team|dept\.?|department))?")
 _IN_BRACKETS = next(p for p in INTRODUCERS if p.pattern.endswith(r"\(\s*" + PAREN_NAME + r"\s*[),]"))
 _BARE = next(p for p in INTRODUCERS if p.pattern == _BARE_SUBJECT)
 _I_RUN = next(p for p in INTRODUCERS if "i run|i own" in p.pattern)
@@ -448,6 +453,8 @@ _TECH_NOUN_BEFORE = re.compile(r"(?i)(?:network|r[ée]seau|model|mod[èe]le|arch
                                r"|application|software|logiciel|platform|plateforme|product|produit|engine|moteur)"
                                r"\w*[ \t]*\([ \t]*$")
 _ACRONYM = re.compile(rf"[{_UPPER}]{{2,6}}")
+# a capitalised word after the kind ("laboratoire LIMOS ici (…)", "la startup Kairn (…)") is already the name
+_NAMED_BEFORE_BRACKET = re.compile(rf"\S+[ \t]+(?:[^()\n]*?[ \t])?(?:[{_UPPER}]{{2,}}|[{_UPPER}][a-zà-ÿ]+)(?![\w])")
 
 
 def _initials(words: str) -> str:
@@ -557,6 +564,11 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue  # "From: Jane Roe (Sales)": her department, not her organisation
             if pattern is _IN_BRACKETS and _TECH_NOUN_BEFORE.search(body, max(0, m.start("name") - 40),
                                                                     m.start("name")):
+                continue
+            if pattern is _IN_BRACKETS and _NAMED_BEFORE_BRACKET.match(body, m.start(), m.start("name")) and not (
+                    _ACRONYM.fullmatch(name)):
+                # "laboratoire LIMOS ici (Clermont-Ferrand)": the name came first, the bracket is its place
+                # ("Projet Atlas (CNRS)" names the parent institution, an acronym, read as before)
                 continue
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
@@ -909,9 +921,23 @@ def _signature_line(original: str) -> tuple[int, str] | None:
     return None
 
 
+# "> Can you tell us the expected load? / > — Sales Engineering", then the answer: the lines quoted back are the
+# consultant's own question when the customer answers below them, so a name there is not the customer
+_QUOTED_LINE = re.compile(r"(?m)^[ \t]*>.*$")
+
+
+def _quoted_question(original: str) -> list[tuple[int, int]]:
+    quoted = [(m.start(), m.end()) for m in _QUOTED_LINE.finditer(original)]
+    if not quoted or "?" not in "".join(original[a:b] for a, b in quoted):
+        return []
+    rest = _QUOTED_LINE.sub("", original)
+    return quoted if len(rest.split()) >= 8 else []
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
+    quoted = _quoted_question(original)
     signature = _signature_start(original)
     zones = [len(original)]
     if signature is not None:
@@ -923,6 +949,8 @@ def find_customer(message: Message) -> Iterator[Found]:
         for start, name in _candidates(original, limit):
             offset = original.find(name, start)
             if offset < 0 or (forwarder and forwarder[0] <= offset < forwarder[1]):
+                continue
+            if any(a <= offset < b for a, b in quoted):
                 continue
             offset, name = whole_form(original, offset, name)
             a, b = message.view_span(offset, offset + len(name))
@@ -1164,6 +1192,11 @@ CUSTOMER = Rule(
         ("Serveur en colocation chez Equinix PA3.\nSociété Voxalis", {"customer": "Voxalis"}),
         ("Pas de cloud.\nFondation Saint-Exupéry pour l'Enfance",
          {"customer": "Fondation Saint-Exupéry pour l'Enfance"}),
+        ("Bonjour, laboratoire LIMOS ici (Clermont-Ferrand). On voudrait faire du QLoRA.", {"customer": "LIMOS"}),
+        ("> Can you tell us the expected load?\n> — Sales Engineering\n\nSure. Peak ~200 concurrent requests, "
+         "Llama 3.1 8B on vLLM.\nJin, Orbital Freight", {"customer": "Orbital Freight"}),
+        ("RFP 2026/031\nIssuing authority: Harbour Authority of Port Elric\n\n4.1 The Contractor shall supply",
+         {"customer": "Harbour Authority of Port Elric"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )
