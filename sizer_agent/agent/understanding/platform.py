@@ -108,7 +108,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
     # "serveurs chez nous ou location, peu importe", "…or do I need cloud credits?": a place left open, or
     # one asked about as an alternative, is not chosen
     mentions = [m for m in mentions if not _OPEN_CHOICE.search(message.text, *sentence_bounds(message.text, m[0]))
-                and not _asked_alternative(message.text, m[0], m[1])]
+                and not _asked_alternative(message.text, m[0], m[1])
+                # "notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport": a past purchase
+                and not _PAST_BILL.search(message.text, *sentence_bounds(message.text, m[0]))]
     if mentions:
         start, end, value = min(mentions)
         yield Found("deployment", value, start, end)
@@ -157,7 +159,8 @@ DEPLOYMENT = Rule(
               ("sur site ou dans le cloud, peu importe", {}),
               ("is one card enough, or should we rent cloud GPUs?", {}),
               ("We're evaluating whether to buy or rent, for 30 users.", {}),
-              ("Faut-il acheter ou louer ? On penche pour un serveur.", {})),
+              ("Faut-il acheter ou louer ? On penche pour un serveur.", {}),
+              ("Notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport. Un chatbot Mistral 7B.", {})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
