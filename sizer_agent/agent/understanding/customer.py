@@ -885,6 +885,19 @@ _AT_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[\w'’. -]{{1,40}}?[ \t]+
 _BRACKET_SIGNED = re.compile(rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?[ \t]*\([ \t]*{PAREN_NAME}"
                              r"[ \t]*\)[ \t]*")
 _ARTICLE_SIGNED = re.compile(rf"(?:The|La|Le|Les)[ \t]+{NAME}[ \t]*")
+# "Marc — Vectorys": a first name, a dash, the organisation; "Sté Ferronnerie Baudin": a company prefix says it
+_PERSON_DASH_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[{_UPPER}][a-zà-ÿ'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
+                                 rf"[ \t]+[—–-]{{1,2}}[ \t]+{NAME}[ \t]*\.?[ \t]*")
+_PREFIX_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?(?:St[ée]\.?|Soci[ée]t[ée]|Ets\.?|[ÉE]tablissements)[ \t]+{NAME}"
+                            rf"[ \t]*\.?[ \t]*")
+# "Merci, Maisonneuve & Cie.": a sign-off, then a name whose shape says it is an organisation
+_THANKS_SIGNED = re.compile(rf"(?:\A|[.!?\n][ \t]*)(?i:merci|thanks|thank you|cordialement|regards|best),[ \t]+{NAME}"
+                            rf"[ \t]*\.?[ \t]*\Z")
+# "Head of Data, The Greenfield Partnership", "Responsable SI, Brasserie Kerlouan": a role, then its organisation
+_ROLE_SIGNED = re.compile(rf"(?P<role>[^,\n]{{2,40}}),[ \t]+(?:(?:The|La|Le|Les)[ \t]+)?{NAME}[ \t]*\.?[ \t]*")
+# a phone, an e-mail or a web address after the signature ("+44 20 7946 0018") signs nothing
+_CONTACT_LINES = re.compile(r"(?:\n[ \t]*(?:(?:t[ée]l|tel|phone|mob(?:ile)?|fax|t|m)\.?[ \t]*:?[ \t]*)?"
+                            r"(?:\+?[\d() .-]{8,}|[\w.+-]+@[\w.-]+|(?:https?://|www\.)\S+)[ \t]*)+\s*\Z")
 
 
 def _unsure_signature(original: str) -> str | None:
@@ -904,15 +917,24 @@ def _signature_line(original: str) -> tuple[int, str] | None:
     """(start, name) of an organisation signing the message's last line on its own. After a dash a name must say
     it is an organisation (a kind-word, three words, "&", a legal form or a coined word: "— Marc Dupont" is a
     person); after "@", in brackets after a first name, or after a capitalised article, the shape says it."""
-    body = original.rstrip()
+    body = _CONTACT_LINES.sub("", original).rstrip()
     line_start = body.rfind("\n") + 1
+    thanks = _THANKS_SIGNED.search(body)
+    if thanks is not None and (name := clean_name(thanks.group("name"))) and (
+            "&" in name or _LEGAL_NAME.fullmatch(name) or _organisation_like(name)):
+        return original.find(name, thanks.start("name")), name
+    role = _ROLE_SIGNED.fullmatch(body, line_start)
+    if line_start and role is not None and _ROLE_WORD.match(role.group("role").strip()) and (
+            name := clean_name(role.group("name"))) and not _ROLE_WORD.match(name) and not _DEPARTMENT.fullmatch(name):
+        return original.find(name, role.start("name")), name
     if line_start == 0:
         return None  # a signature follows a message: a single line ("Le Mans") signs nothing
-    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _DASH_SIGNED):
+
+    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _PERSON_DASH_SIGNED, _PREFIX_SIGNED, _DASH_SIGNED):
         m = pattern.fullmatch(body, line_start)
         if m is None or (name := clean_name(m.group("name"))) is None or _ROLE_WORD.match(name):
             continue
-        if _DEPARTMENT.fullmatch(name):
+        if _DEPARTMENT.fullmatch(name) or (pattern is _PERSON_DASH_SIGNED and name.split()[0] in m.group(0)[:2]):
             continue
         if pattern is _DASH_SIGNED and not (_distinctive(name) or _organisation_like(name) or "&" in name
                                             or _LEGAL_NAME.fullmatch(name)):
@@ -1197,6 +1219,12 @@ CUSTOMER = Rule(
          "Llama 3.1 8B on vLLM.\nJin, Orbital Freight", {"customer": "Orbital Freight"}),
         ("RFP 2026/031\nIssuing authority: Harbour Authority of Port Elric\n\n4.1 The Contractor shall supply",
          {"customer": "Harbour Authority of Port Elric"}),
+        ("Combien de GPU ? Budget 40k€.\nSté Ferronnerie Baudin", {"customer": "Ferronnerie Baudin"}),
+        ("On veut 25 tokens/s par utilisateur.\nMarc — Vectorys", {"customer": "Vectorys"}),
+        ("Budget 15k€. Merci, Maisonneuve & Cie.", {"customer": "Maisonneuve & Cie"}),
+        ("First token within 1.5 s.\n\nBest regards,\nTom Harding\nHead of Data, The Greenfield Partnership\n"
+         "+44 20 7946 0018", {"customer": "The Greenfield Partnership"}),
+        ("Budget 9k€.\nMarc — Directeur technique", {}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )
