@@ -90,6 +90,8 @@ _ALONE = re.compile("(?:" + words(r"juste moi", r"que moi", r"moi seul", r"seule
                     r"|employee|salarie|student|etudiant|etudiante|writer|translator|traducteur|traductrice|consultant"
                     r"|consultante|journalist|journaliste)(?![\w]))"
                     + r"(?!\s+(?:and|et|with|avec)\b)")  # "just me and my cofounder" are two
+_SHARE = re.compile(r"(?<![\w.,])(\d{1,2}(?:[.,]\d)?)\s*%\s*(?:of them|d'entre eux|d'entre elles|of those"
+                    r"|de ces \w+|of whom)\b")
 _EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
 _SENTENCE_END = re.compile(r"[.;!?\n]")
 # "rarely at the same time", "rarement en même temps": the cue says how seldom, it gives no peak
@@ -199,6 +201,13 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]],
         if _EVERYONE.search(between) and population:  # "20 journalistes, tous connectés en même temps"
             _, _, value = max((p for p in population if p[0] < cue.start()), default=population[0])
             out.append((cue.start(), cue.end(), value))  # the cue's words: the head count keeps its own
+            continue
+        share = _SHARE.search(between)
+        if before and share and not message.negated(share.start()):
+            # "800 staff will have access, 10% of them simultaneously": the share of the population said
+            value = round(before[-1][2] * float(share.group(1).replace(",", ".")) / 100)
+            if value:
+                out.append((before[-1][1] + share.start(), cue.end(), value))
             continue
         if before and _PORTION.search(between):
             continue  # "45 élèves, dont la moitié en même temps": the 45 stays a head count
@@ -410,7 +419,10 @@ LOAD = Rule(
         ("several at once, out of our 90 engineers", {"head_count": 90}),
         ("Phi-4 as a local chat assistant for one analyst on a desktop", {"concurrency": 1}),
         ("un assistant perso, sur un mini PC, pour moi tout seul", {"concurrency": 1}),
-        ("for one GPU only", {}), ("Pour un projet étudiant à Polytech", {}),
+        ("for one GPU only", {}),
+        ("800 staff will have access, 10% of them simultaneously at peak",
+         {"head_count": 800, "concurrency": 80}),
+        ("1 000 agents, dont 5 % d'entre eux en même temps", {"head_count": 1000, "concurrency": 50}), ("Pour un projet étudiant à Polytech", {}),
         ("120 vets across 18 clinics, maybe 15 using it at the same time", {"head_count": 120, "concurrency": 15}),
         # a fact sheet in brackets is the organisation's size; the team that will use the tool is the count
         ("IT at Pellworth Foods (14 factories, 3,400 staff, founded 1987): an assistant for the 25 people in our "
