@@ -422,7 +422,8 @@ LOAD = Rule(
         ("for one GPU only", {}),
         ("800 staff will have access, 10% of them simultaneously at peak",
          {"head_count": 800, "concurrency": 80}),
-        ("1 000 agents, dont 5 % d'entre eux en même temps", {"head_count": 1000, "concurrency": 50}), ("Pour un projet étudiant à Polytech", {}),
+        ("1 000 agents, dont 5 % d'entre eux en même temps", {"head_count": 1000, "concurrency": 50}),
+        ("Pour un projet étudiant à Polytech", {}),
         ("120 vets across 18 clinics, maybe 15 using it at the same time", {"head_count": 120, "concurrency": 15}),
         # a fact sheet in brackets is the organisation's size; the team that will use the tool is the count
         ("IT at Pellworth Foods (14 factories, 3,400 staff, founded 1987): an assistant for the 25 people in our "
