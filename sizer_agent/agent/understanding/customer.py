@@ -56,7 +56,7 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
               r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County"
-              r"|Coop[ée]rative|Cooperative|Consortium|City|Town)")
+              r"|Coop[ée]rative|Cooperative|Consortium|City|Town|Ministry|Minist[èe]re|Department of|Agency)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
 _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistics|Logistique|Energy|[ÉE]nergie|Services"
              r"|Capital|Robotics|Industries?|Digital|Conseil|Consulting|Architectes|Associ[ée]s|Partners|Systems"
@@ -147,7 +147,11 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"(?:veu\w*|voudri\w*|souhait\w*|aimeri\w*|cherch\w*|want|need|would like|'d like|are looking|plan\w*"
     r"|envisag\w*|a besoin|avons besoin))",
     # "Pour INRIA Grenoble : …", "… pour le CHU de Nantes : 80 000 images": who it is for, then a colon
-    _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r"[ \t]*:(?![\w/])",
+    # ("Pour Numérika (ESN, 1 500 salariés — …) : déploiement …": a bracket may come between)
+    _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r"(?:[ \t]*\([^()\n]{1,160}\))?[ \t]*:(?![\w/])",
+    # "Startup Nuvéo : on sert …", "Cabinet Morel, on voudrait": a kind word opens the message, then the name
+    r"\A\s*(?i:startup|start-up|soci[ée]t[ée]|entreprise|company|firm|pme|scale-up|scaleup)[ \t]+" + NAME
+    + r"[ \t]*[:,]",
     _I + r"(?<![\w])(?:chez|au sein de|de la part de|au nom de|on behalf of|aupr[eè]s de))[ \t]+" + _THE + NAME,
     _I + r"(?<![\w])(?:working|work|works|i work|we work|je travaille|nous travaillons|on travaille)[ \t]+"
     r"(?:for|at|with|pour|chez|[àa] la|au|aux))[ \t]+" + _THE + NAME,
@@ -1225,6 +1229,11 @@ CUSTOMER = Rule(
         ("First token within 1.5 s.\n\nBest regards,\nTom Harding\nHead of Data, The Greenfield Partnership\n"
          "+44 20 7946 0018", {"customer": "The Greenfield Partnership"}),
         ("Budget 9k€.\nMarc — Directeur technique", {}),
+        ("Pour Numérika (ESN, 1 500 salariés — seul le pôle data utilisera l'outil) : déploiement de Qwen3",
+         {"customer": "Numérika"}),
+        ("Startup Nuvéo : on sert actuellement Llama 3.1 8B", {"customer": "Nuvéo"}),
+        ("Sovereign AI programme, Ministry of Digital Affairs of Veloria: 4 servers",
+         {"customer": "Ministry of Digital Affairs of Veloria"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )
