@@ -288,6 +288,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
         rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
         rf"(?:effectif|headcount|staff of|team of|equipe de|workforce of)\s*(?:de|of|:)?\s*{_ABOUT}{_COUNT}",
+        # "for our volunteers — about forty of them": the figure said of them just after
+        rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*[—–,:-]+\s*{_ABOUT}{_COUNT}\s+"
+        rf"(?:of them|d'entre eux|d'entre elles)",
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
@@ -424,6 +427,8 @@ LOAD = Rule(
          {"head_count": 800, "concurrency": 80}),
         ("1 000 agents, dont 5 % d'entre eux en même temps", {"head_count": 1000, "concurrency": 50}),
         ("Pour un projet étudiant à Polytech", {}),
+        ("a chatbot for our volunteers — about forty of them, a dozen online at the same time at most",
+         {"head_count": 40, "concurrency": 12}),
         ("120 vets across 18 clinics, maybe 15 using it at the same time", {"head_count": 120, "concurrency": 15}),
         # a fact sheet in brackets is the organisation's size; the team that will use the tool is the count
         ("IT at Pellworth Foods (14 factories, 3,400 staff, founded 1987): an assistant for the 25 people in our "
