@@ -338,7 +338,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
             total = _GPUS_IN_BRACKETS.match(text, _card_end(text, m))
             if total is not None and (said := numbers.count(total.group(1), None, message.lang)):
                 # "one GB300 NVL72 rack (72 GPUs)": the count was of racks; the bracket says the GPUs
-                yield Found("num_gpus", said, start, total.end())
+                # (only the bracket's figure is claimed: "One H200 server (8 GPUs)" still says where it runs)
+                yield Found("num_gpus", said, total.start(1), total.end())
                 return
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
             yield Found("num_gpus", _per_machine(message, start, value), start, end, figure=figure)
@@ -422,6 +423,7 @@ GPUS = Rule(
         ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
         ("8 nodes x 8 GPUs, bf16", {"num_gpus": 64}),
         ("4 nœuds x 8 GPU H100", {"num_gpus": 32, "gpu_preference": "h100-sxm"}),
+        ("One H200 server (8 GPUs).", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
         ("one (1) server with eight (8) NVIDIA H100 SXM GPUs", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
         ("un serveur avec huit (8) GPU NVIDIA L40S", {"num_gpus": 8, "gpu_preference": "l40s"}),
         ("We're running it on 4x RTX 4090 today and it's far too slow. What would you recommend instead?", {}),
