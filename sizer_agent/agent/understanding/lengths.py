@@ -62,6 +62,14 @@ def find_pair(message: Message) -> Iterator[Found]:
                 yield Found("input_len", first, m.start(), m.start("cut"))
                 yield Found("output_len", second, m.start(4), m.end())
                 return
+    # "1 000 tokens en entrée et autant en sortie", "2k tokens in and as many out": the output is the input's length
+    same = rf"{TOKENS}{_TOK}\s*{_IN_WORDS}{_TOK}(?P<cut>)\s*(?:,|et|and)?\s*(?:autant|as many|the same)\s*" \
+           rf"(?:en sortie|de sortie|out\b|output|in output)"
+    for m in re.finditer(same, message.text):
+        if not message.negated(m.start()) and (first := _tokens(m, message, 1)):
+            yield Found("input_len", first, m.start(), m.start("cut"))
+            yield Found("output_len", first, m.start("cut"), m.end())
+            return
 
 
 PAIR = Rule(
@@ -71,7 +79,9 @@ PAIR = Rule(
               ("2k / 512", {"input_len": 2048, "output_len": 512}),
               ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512}),
               ("in ~900 tok / out ~150 tok", {"input_len": 900, "output_len": 150}),
-              ("entrée : 3k, sortie : 400", {"input_len": 3072, "output_len": 400})),
+              ("entrée : 3k, sortie : 400", {"input_len": 3072, "output_len": 400}),
+              ("Environ 1 000 tokens en entrée et autant en sortie par segment",
+               {"input_len": 1000, "output_len": 1000})),
     doc="an input and an output length given together",
 )
 
