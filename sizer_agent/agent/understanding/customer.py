@@ -86,7 +86,8 @@ _KIND_ADJ_NAME = (r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?!(?:de|du|des|d|a|à|a
                   + r"(?=[ \t]*[:,.;)(!?\n]|[ \t]*$)")
 # "Le GHT Cœur de France voudrait…", "The Borough of Eastleigh Council is exploring…": an organisation as the
 # subject of a wish (two words at least)
-_SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+)"
+# (after an opening clause too: "Dans le cadre de son plan …, le CHU de Nantes souhaite acquérir …")
+_SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+|[a-zà-ÿ],[ \t]+)"
                  r"(?:Le|La|Les|L['’]|The|le|la|les|l['’]|the)[ \t]*" + NAME + r"[ \t]+(?:voudrai\w*|souhait\w*|veut"
                  r"|aimerai\w*|cherche|envisage|pr[ée]voit|wants|would like|is looking|is exploring|is planning|plans"
                  r"|needs|intends)\b")
@@ -1232,6 +1233,8 @@ CUSTOMER = Rule(
         ("Pour Numérika (ESN, 1 500 salariés — seul le pôle data utilisera l'outil) : déploiement de Qwen3",
          {"customer": "Numérika"}),
         ("Startup Nuvéo : on sert actuellement Llama 3.1 8B", {"customer": "Nuvéo"}),
+        ("Dans le cadre de son plan de transformation numérique, le CHU de Nantes souhaite acquérir un serveur",
+         {"customer": "CHU de Nantes"}),
         ("Sovereign AI programme, Ministry of Digital Affairs of Veloria: 4 servers",
          {"customer": "Ministry of Digital Affairs of Veloria"}),
     ),

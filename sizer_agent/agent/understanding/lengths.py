@@ -92,7 +92,7 @@ CONTEXT = Rule(
         rf"|longueur de sequence|longueurs? de sequence|seq(?:uence)?s?[ _-]?len(?:gth)?s?|max[ _-]?(?:model[ _-]?)?len"
         rf"|max_model_len|sequences?|seq)"
         rf"\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera|will be)?\s*"
-        rf"(?:de\s*|of\s*)?{_ABOUT}"
+        rf"(?:\|\s*)?(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
         rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
         rf"|de longueur de sequence)\b",
@@ -106,7 +106,8 @@ CONTEXT = Rule(
               ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768}),
               ("4096 tokens max", {"context_len": 4096}), ("2048-token sequences", {"context_len": 2048}),
               ("8k sequences", {"context_len": 8192}), ("batches of 64 sequences", {}),
-              ("on traite 500 séquences par lot", {})),
+              ("on traite 500 séquences par lot", {}),
+              ("| Contexte max            | 16k                  |", {"context_len": 16384})),
 )
 
 # after a length: not a duration, an amount, a share or a count of something else ("réponses de 2 s")
