@@ -138,6 +138,7 @@ def find_dataset(message: Message) -> Iterator[Found]:
 DATASET = Rule(
     "dataset-size", ("dataset_size_bytes",), find_dataset,
     examples=(("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
+              ("Dataset : une centaine de Mo.", {"dataset_size_bytes": 100_000_000}),
               ("1,5 To de texte", {"dataset_size_bytes": 1_500_000_000_000}),
               ("3 TB of text", {"dataset_size_bytes": 3_000_000_000_000}),
               ("80 GiB dataset", {"dataset_size_bytes": 80 * 2**30}),
