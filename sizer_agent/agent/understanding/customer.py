@@ -56,7 +56,7 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
               r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County"
-              r"|Coop[ée]rative|Cooperative|Consortium|City|Town)")
+              r"|Coop[ée]rative|Cooperative|Consortium|City|Town|Ministry|Minist[èe]re|Department of|Agency)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
 _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistics|Logistique|Energy|[ÉE]nergie|Services"
              r"|Capital|Robotics|Industries?|Digital|Conseil|Consulting|Architectes|Associ[ée]s|Partners|Systems"
@@ -86,7 +86,8 @@ _KIND_ADJ_NAME = (r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?!(?:de|du|des|d|a|à|a
                   + r"(?=[ \t]*[:,.;)(!?\n]|[ \t]*$)")
 # "Le GHT Cœur de France voudrait…", "The Borough of Eastleigh Council is exploring…": an organisation as the
 # subject of a wish (two words at least)
-_SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+)"
+# (after an opening clause too: "Dans le cadre de son plan …, le CHU de Nantes souhaite acquérir …")
+_SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+|[a-zà-ÿ],[ \t]+)"
                  r"(?:Le|La|Les|L['’]|The|le|la|les|l['’]|the)[ \t]*" + NAME + r"[ \t]+(?:voudrai\w*|souhait\w*|veut"
                  r"|aimerai\w*|cherche|envisage|pr[ée]voit|wants|would like|is looking|is exploring|is planning|plans"
                  r"|needs|intends)\b")
@@ -103,7 +104,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"|soci[ée]t[ée]|entreprise|company|organisation|organization|compte|account|cust|clt"
     r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project"
     # a tender names its buyer: "Contracting Authority: …", "Pouvoir adjudicateur : …"
-    r"|contracting authority|awarding authority|pouvoir adjudicateur|acheteur public|ma[îi]tre d'ouvrage"
+    r"|contracting authority|awarding authority|issuing authority|procuring entity"
+    r"|pouvoir adjudicateur|acheteur public|ma[îi]tre d'ouvrage"
     r"|donneur d'ordres?|[ée]metteur|requesting organi[sz]ation)[ \t]*(?::|\|)[ \t]*"
     r"(?P<name>[^\n(:|]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*\|?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
     # "From: Lena Hoffmann (Orbis Reinsurance)", "De : Marc Roy (Ciments Durand)": a forwarded sender's
@@ -146,7 +148,11 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"(?:veu\w*|voudri\w*|souhait\w*|aimeri\w*|cherch\w*|want|need|would like|'d like|are looking|plan\w*"
     r"|envisag\w*|a besoin|avons besoin))",
     # "Pour INRIA Grenoble : …", "… pour le CHU de Nantes : 80 000 images": who it is for, then a colon
-    _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r"[ \t]*:(?![\w/])",
+    # ("Pour Numérika (ESN, 1 500 salariés — …) : déploiement …": a bracket may come between)
+    _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r"(?:[ \t]*\([^()\n]{1,160}\))?[ \t]*:(?![\w/])",
+    # "Startup Nuvéo : on sert …", "Cabinet Morel, on voudrait": a kind word opens the message, then the name
+    r"\A\s*(?i:startup|start-up|soci[ée]t[ée]|entreprise|company|firm|pme|scale-up|scaleup)[ \t]+" + NAME
+    + r"[ \t]*[:,]",
     _I + r"(?<![\w])(?:chez|au sein de|de la part de|au nom de|on behalf of|aupr[eè]s de))[ \t]+" + _THE + NAME,
     _I + r"(?<![\w])(?:working|work|works|i work|we work|je travaille|nous travaillons|on travaille)[ \t]+"
     r"(?:for|at|with|pour|chez|[àa] la|au|aux))[ \t]+" + _THE + NAME,
@@ -176,9 +182,13 @@ _WE_ARE = next(p for p in INTRODUCERS if "|this is|here at|ici)" in p.pattern)
 # "this is Anna from Paris", "ici Marc de chez …": the name said before "from" is the writer's
 _WRITER_AFTER = re.compile(r"[ \t]*,?[ \t]+(?i:from|de chez|chez|at|with|de la part de)\b")
 _FROM_LINE = INTRODUCERS[1]
-_DEPARTMENT = re.compile(r"(?i)(?:sales|marketing|finance|legal|procurement|purchasing|it|hr|rh|ventes|achats"
-                         r"|juridique|comptabilit[ée]|accounting|operations|ops|support|engineering|research|r&d"
-                         r"|direction|management|admin\w*|communication|com)(?:[ \t]+(?:team|dept\.?|department))?")
+# (two department words name one too: "Sales Engineering", "Solutions Architecture", "IT Operations")
+_DEPARTMENT_WORD = (r"(?:sales|marketing|finance|legal|procurement|purchasing|it|hr|rh|ventes|achats"
+                    r"|juridique|comptabilit[ée]|accounting|operations|ops|support|engineering|research|r&d"
+                    r"|direction|management|admin\w*|communication|com|solutions?|architecture|pre-?sales|avant-vente"
+                    r"|customer success|technical|technique|product|produit|services?|consulting|conseil)")
+_DEPARTMENT = re.compile(rf"(?i){_DEPARTMENT_WORD}(?:[ \t]+{_DEPARTMENT_WORD})?"
+                         r"(?:[ \t]+(?:team|dept\.?|department))?")
 _IN_BRACKETS = next(p for p in INTRODUCERS if p.pattern.endswith(r"\(\s*" + PAREN_NAME + r"\s*[),]"))
 _BARE = next(p for p in INTRODUCERS if p.pattern == _BARE_SUBJECT)
 _I_RUN = next(p for p in INTRODUCERS if "i run|i own" in p.pattern)
@@ -448,6 +458,8 @@ _TECH_NOUN_BEFORE = re.compile(r"(?i)(?:network|r[ée]seau|model|mod[èe]le|arch
                                r"|application|software|logiciel|platform|plateforme|product|produit|engine|moteur)"
                                r"\w*[ \t]*\([ \t]*$")
 _ACRONYM = re.compile(rf"[{_UPPER}]{{2,6}}")
+# a capitalised word after the kind ("laboratoire LIMOS ici (…)", "la startup Kairn (…)") is already the name
+_NAMED_BEFORE_BRACKET = re.compile(rf"\S+[ \t]+(?:[^()\n]*?[ \t])?(?:[{_UPPER}]{{2,}}|[{_UPPER}][a-zà-ÿ]+)(?![\w])")
 
 
 def _initials(words: str) -> str:
@@ -557,6 +569,11 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue  # "From: Jane Roe (Sales)": her department, not her organisation
             if pattern is _IN_BRACKETS and _TECH_NOUN_BEFORE.search(body, max(0, m.start("name") - 40),
                                                                     m.start("name")):
+                continue
+            if pattern is _IN_BRACKETS and _NAMED_BEFORE_BRACKET.match(body, m.start(), m.start("name")) and not (
+                    _ACRONYM.fullmatch(name)):
+                # "laboratoire LIMOS ici (Clermont-Ferrand)": the name came first, the bracket is its place
+                # ("Projet Atlas (CNRS)" names the parent institution, an acronym, read as before)
                 continue
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
@@ -873,6 +890,19 @@ _AT_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[\w'’. -]{{1,40}}?[ \t]+
 _BRACKET_SIGNED = re.compile(rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?[ \t]*\([ \t]*{PAREN_NAME}"
                              r"[ \t]*\)[ \t]*")
 _ARTICLE_SIGNED = re.compile(rf"(?:The|La|Le|Les)[ \t]+{NAME}[ \t]*")
+# "Marc — Vectorys": a first name, a dash, the organisation; "Sté Ferronnerie Baudin": a company prefix says it
+_PERSON_DASH_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[{_UPPER}][a-zà-ÿ'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
+                                 rf"[ \t]+[—–-]{{1,2}}[ \t]+{NAME}[ \t]*\.?[ \t]*")
+_PREFIX_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?(?:St[ée]\.?|Soci[ée]t[ée]|Ets\.?|[ÉE]tablissements)[ \t]+{NAME}"
+                            rf"[ \t]*\.?[ \t]*")
+# "Merci, Maisonneuve & Cie.": a sign-off, then a name whose shape says it is an organisation
+_THANKS_SIGNED = re.compile(rf"(?:\A|[.!?\n][ \t]*)(?i:merci|thanks|thank you|cordialement|regards|best),[ \t]+{NAME}"
+                            rf"[ \t]*\.?[ \t]*\Z")
+# "Head of Data, The Greenfield Partnership", "Responsable SI, Brasserie Kerlouan": a role, then its organisation
+_ROLE_SIGNED = re.compile(rf"(?P<role>[^,\n]{{2,40}}),[ \t]+(?:(?:The|La|Le|Les)[ \t]+)?{NAME}[ \t]*\.?[ \t]*")
+# a phone, an e-mail or a web address after the signature ("+44 20 7946 0018") signs nothing
+_CONTACT_LINES = re.compile(r"(?:\n[ \t]*(?:(?:t[ée]l|tel|phone|mob(?:ile)?|fax|t|m)\.?[ \t]*:?[ \t]*)?"
+                            r"(?:\+?[\d() .-]{8,}|[\w.+-]+@[\w.-]+|(?:https?://|www\.)\S+)[ \t]*)+\s*\Z")
 
 
 def _unsure_signature(original: str) -> str | None:
@@ -892,15 +922,24 @@ def _signature_line(original: str) -> tuple[int, str] | None:
     """(start, name) of an organisation signing the message's last line on its own. After a dash a name must say
     it is an organisation (a kind-word, three words, "&", a legal form or a coined word: "— Marc Dupont" is a
     person); after "@", in brackets after a first name, or after a capitalised article, the shape says it."""
-    body = original.rstrip()
+    body = _CONTACT_LINES.sub("", original).rstrip()
     line_start = body.rfind("\n") + 1
+    thanks = _THANKS_SIGNED.search(body)
+    if thanks is not None and (name := clean_name(thanks.group("name"))) and (
+            "&" in name or _LEGAL_NAME.fullmatch(name) or _organisation_like(name)):
+        return original.find(name, thanks.start("name")), name
+    role = _ROLE_SIGNED.fullmatch(body, line_start)
+    if line_start and role is not None and _ROLE_WORD.match(role.group("role").strip()) and (
+            name := clean_name(role.group("name"))) and not _ROLE_WORD.match(name) and not _DEPARTMENT.fullmatch(name):
+        return original.find(name, role.start("name")), name
     if line_start == 0:
         return None  # a signature follows a message: a single line ("Le Mans") signs nothing
-    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _DASH_SIGNED):
+
+    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _PERSON_DASH_SIGNED, _PREFIX_SIGNED, _DASH_SIGNED):
         m = pattern.fullmatch(body, line_start)
         if m is None or (name := clean_name(m.group("name"))) is None or _ROLE_WORD.match(name):
             continue
-        if _DEPARTMENT.fullmatch(name):
+        if _DEPARTMENT.fullmatch(name) or (pattern is _PERSON_DASH_SIGNED and name.split()[0] in m.group(0)[:2]):
             continue
         if pattern is _DASH_SIGNED and not (_distinctive(name) or _organisation_like(name) or "&" in name
                                             or _LEGAL_NAME.fullmatch(name)):
@@ -909,9 +948,23 @@ def _signature_line(original: str) -> tuple[int, str] | None:
     return None
 
 
+# "> Can you tell us the expected load? / > — Sales Engineering", then the answer: the lines quoted back are the
+# consultant's own question when the customer answers below them, so a name there is not the customer
+_QUOTED_LINE = re.compile(r"(?m)^[ \t]*>.*$")
+
+
+def _quoted_question(original: str) -> list[tuple[int, int]]:
+    quoted = [(m.start(), m.end()) for m in _QUOTED_LINE.finditer(original)]
+    if not quoted or "?" not in "".join(original[a:b] for a, b in quoted):
+        return []
+    rest = _QUOTED_LINE.sub("", original)
+    return quoted if len(rest.split()) >= 8 else []
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
+    quoted = _quoted_question(original)
     signature = _signature_start(original)
     zones = [len(original)]
     if signature is not None:
@@ -923,6 +976,8 @@ def find_customer(message: Message) -> Iterator[Found]:
         for start, name in _candidates(original, limit):
             offset = original.find(name, start)
             if offset < 0 or (forwarder and forwarder[0] <= offset < forwarder[1]):
+                continue
+            if any(a <= offset < b for a, b in quoted):
                 continue
             offset, name = whole_form(original, offset, name)
             a, b = message.view_span(offset, offset + len(name))
@@ -1164,6 +1219,24 @@ CUSTOMER = Rule(
         ("Serveur en colocation chez Equinix PA3.\nSociété Voxalis", {"customer": "Voxalis"}),
         ("Pas de cloud.\nFondation Saint-Exupéry pour l'Enfance",
          {"customer": "Fondation Saint-Exupéry pour l'Enfance"}),
+        ("Bonjour, laboratoire LIMOS ici (Clermont-Ferrand). On voudrait faire du QLoRA.", {"customer": "LIMOS"}),
+        ("> Can you tell us the expected load?\n> — Sales Engineering\n\nSure. Peak ~200 concurrent requests, "
+         "Llama 3.1 8B on vLLM.\nJin, Orbital Freight", {"customer": "Orbital Freight"}),
+        ("RFP 2026/031\nIssuing authority: Harbour Authority of Port Elric\n\n4.1 The Contractor shall supply",
+         {"customer": "Harbour Authority of Port Elric"}),
+        ("Combien de GPU ? Budget 40k€.\nSté Ferronnerie Baudin", {"customer": "Ferronnerie Baudin"}),
+        ("On veut 25 tokens/s par utilisateur.\nMarc — Vectorys", {"customer": "Vectorys"}),
+        ("Budget 15k€. Merci, Maisonneuve & Cie.", {"customer": "Maisonneuve & Cie"}),
+        ("First token within 1.5 s.\n\nBest regards,\nTom Harding\nHead of Data, The Greenfield Partnership\n"
+         "+44 20 7946 0018", {"customer": "The Greenfield Partnership"}),
+        ("Budget 9k€.\nMarc — Directeur technique", {}),
+        ("Pour Numérika (ESN, 1 500 salariés — seul le pôle data utilisera l'outil) : déploiement de Qwen3",
+         {"customer": "Numérika"}),
+        ("Startup Nuvéo : on sert actuellement Llama 3.1 8B", {"customer": "Nuvéo"}),
+        ("Dans le cadre de son plan de transformation numérique, le CHU de Nantes souhaite acquérir un serveur",
+         {"customer": "CHU de Nantes"}),
+        ("Sovereign AI programme, Ministry of Digital Affairs of Veloria: 4 servers",
+         {"customer": "Ministry of Digital Affairs of Veloria"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )

@@ -113,7 +113,9 @@ _BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the
                           rf"\s*x?)\s*$")
 _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b(?!/)|watts?|ms\b"
                                r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
-_COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_WORDS_BEFORE_CARD}$")
+# (tenders write a count twice, "eight (8) NVIDIA H100", which reads "8 (8) nvidia h100")
+_TWICE = r"(?:\s*\(\s*\d+\s*\))?"
+_COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_TWICE}{_WORDS_BEFORE_CARD}$")
 _MINE_BEFORE = re.compile(rf"(?<![\w'])()(?:my|ma|mon){_WORDS_BEFORE_CARD}$")
 _THE_BEFORE = re.compile(rf"(?<![\w'])()(?:the|la|le){_WORDS_BEFORE_CARD}$")
 _I_HAVE_AFTER = re.compile(r"\s+(?:that\s+|which\s+|que\s+|qu')?(?:i|j'|je|we)\s*(?:already\s+|deja\s+)?"
@@ -131,7 +133,11 @@ _REPLACED = re.compile(r"\b(?:replac\w*|remplac\w*|swap\w*|retir\w*|decommission
 # a count said of hardware tried, replaced or recycled is no plan: "We tried 4 H100 last year on AWS"
 _NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|used to|previously|auparavant|last year"
                           r"|l'an dernier|l'annee derniere|replac\w*|remplac\w*|recycl\w*|decommission\w*|fin de vie"
-                          r"|end of life|seront (?:remplace|recycle|retire)\w*)\b")
+                          r"|end of life|seront (?:remplace|recycle|retire)\w*"
+                          # the hardware that runs today and falls short: "on 4x RTX 4090 today and it's far too
+                          # slow", "sur 2 RTX 4090 et c'est beaucoup trop lent", "on 4x RTX 3090 and it crawls"
+                          r"|too slow|trop lente?s?|it crawls|ca rame|no longer (?:enough|keeps up)|ne suffit plus"
+                          r"|ne suffisent plus|can't keep up|maxed out|a bout de souffle)\b")
 # what replaces the old hardware is planned: "Replacement would be two RTX PRO 6000", "remplacées par 4 L40S"
 _NEW_ONES = re.compile(r"\b(?:replacement\s+(?:\w+\s+)?(?:would be|will be|is|should be|:)|remplac\w* par"
                        r"|replaced (?:by|with)|en remplacement|(?:to|we'd|we will|on va|pour) replace \w+(?: \w+){0,3}"
@@ -142,7 +148,7 @@ _MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|clust
 _PER_BOX = re.compile(rf"(?<![\w.,])({NUM})-gpus?\s+(?:node|server|box|machine|serveur|noeud|noud|instance|vm)s?\b")
 _BOXES_BEFORE = re.compile(rf"(?:({NUM})|two|three|four|deux|trois|quatre|a single|single|one|a|an|un|une|un seul"
                            rf"|une seule)\s*x?\s*$")
-_GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE})\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
+_GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE}){_TWICE}\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
                       rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
                       rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?![-\s]*(?:hours?|heures?|hrs?|h\b|mois|months?|jours?|days?)\b)"
                       rf"(?!\s*(?:serveur|server|box|machine"
@@ -269,7 +275,9 @@ def _per_machine(message: Message, count_start: int, value: int, count_end: int 
     """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it."""
     sentence = message.text[max(0, count_start - 80):count_start + 60]
     machines = list(_MACHINES.finditer(message.text, max(0, count_start - 80), count_start))
-    joined = machines and re.fullmatch(r"\s*(?:de|d'|of|with|avec)\s*", message.text[machines[-1].end():count_start])
+    # "8 nodes x 8 GPUs", "4 nœuds x 8 GPU H100": machines times what each holds
+    joined = machines and re.fullmatch(r"\s*(?:de|d'|of|with|avec|x|\*)\s*",
+                                       message.text[machines[-1].end():count_start])
     if machines and (_EACH.search(sentence) or joined):
         n = numbers.count(machines[-1].group(1), None, message.lang)
         if n and n > 1:
@@ -330,7 +338,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
             total = _GPUS_IN_BRACKETS.match(text, _card_end(text, m))
             if total is not None and (said := numbers.count(total.group(1), None, message.lang)):
                 # "one GB300 NVL72 rack (72 GPUs)": the count was of racks; the bracket says the GPUs
-                yield Found("num_gpus", said, start, total.end())
+                # (only the bracket's figure is claimed: "One H200 server (8 GPUs)" still says where it runs)
+                yield Found("num_gpus", said, total.start(1), total.end())
                 return
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
             yield Found("num_gpus", _per_machine(message, start, value), start, end, figure=figure)
@@ -360,7 +369,7 @@ def find_gpus(message: Message) -> Iterator[Found]:
         for m in _OTHER_CARD.finditer(text):
             if message.negated(m.start()) or _NOT_A_CARD_AFTER.match(text, m.end()):
                 continue
-            if _REPLACED.search(text):
+            if _REPLACED.search(text) or _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
                 continue  # a card the catalogue lacks is mostly old: any replacement said, and it is not planned
             counted = _count_at(message, m.start(), m.end())
             if counted and not _weak_count(message, counted[1], counted[2]):
@@ -412,6 +421,13 @@ GPUS = Rule(
         ("one 5080 w/ 16 GB", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("deux nœuds de 8 x H200", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
+        ("8 nodes x 8 GPUs, bf16", {"num_gpus": 64}),
+        ("4 nœuds x 8 GPU H100", {"num_gpus": 32, "gpu_preference": "h100-sxm"}),
+        ("One H200 server (8 GPUs).", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
+        ("one (1) server with eight (8) NVIDIA H100 SXM GPUs", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
+        ("un serveur avec huit (8) GPU NVIDIA L40S", {"num_gpus": 8, "gpu_preference": "l40s"}),
+        ("We're running it on 4x RTX 4090 today and it's far too slow. What would you recommend instead?", {}),
+        ("Nous faisons tourner Llama sur 2 L40S et c'est beaucoup trop lent.", {"gpu_preference": "l40s"}),
         ("Une carte coûte 8 000 € pièce chez notre revendeur", {}), ("one GPU costs about $2/hour on RunPod", {}),
         ("can i run it on my desktop? it's got a 5080 in it", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("Looking at an RTX 5080 for a QLoRA run", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),

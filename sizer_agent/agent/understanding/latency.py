@@ -76,6 +76,20 @@ def find_tpot(message: Message) -> Iterator[Found]:
         if value and not message.negated(m.start()):
             yield Found("tpot_ms", 1000.0 / value, m.start(), m.end())
             return
+    # with one user at a time, a bare speed is that user's: "1 utilisateur à la fois, 25 tokens/s minimum"
+    if _ONE_AT_A_TIME.search(message.text):
+        bare = (rf"(?<![\w.,])({NUM})\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|par seconde|per second|a la seconde)"
+                rf"(?![\w/])")
+        for m in re.finditer(bare, message.text):
+            value = numbers.read_number(m.group(1), message.lang)
+            if value and not message.negated(m.start()):
+                yield Found("tpot_ms", 1000.0 / value, m.start(), m.end())
+                return
+
+
+_ONE_AT_A_TIME = re.compile(r"(?<![\w.,])(?:1|un seul|une seule|one|a single|single|only one)\s+(?:utilisateur|user"
+                            r"|personne|person|visiteur|visitor)\s+(?:a la fois|at a time|en meme temps|at once)"
+                            r"|\bsingle[- ]user\b|\bmono-?utilisateur\b")
 
 
 TPOT = Rule(
@@ -83,6 +97,8 @@ TPOT = Rule(
     examples=(("40 ms par token", {"tpot_ms": 40.0}), ("TPOT 50 ms", {"tpot_ms": 50.0}),
               ("20 tokens/s per user", {"tpot_ms": 50.0}), ("inter-token latency under 30 ms", {"tpot_ms": 30.0}),
               ("25 tokens/s minimum par utilisateur", {"tpot_ms": 40.0}),
+              ("1 utilisateur à la fois, TTFT 200 ms, 25 tokens/s minimum", {"tpot_ms": 40.0}),
+              ("a throughput of 2,000 tokens/s for the nightly batch", {}),
               ("au moins 20 tokens par seconde et par utilisateur", {"tpot_ms": 50.0}),
               ("50 tokens per second and per user", {"tpot_ms": 20.0}),
               ("2 s TTFT at p95, 50 ms inter-token latency", {"tpot_ms": 50.0})),

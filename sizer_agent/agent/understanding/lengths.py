@@ -62,6 +62,14 @@ def find_pair(message: Message) -> Iterator[Found]:
                 yield Found("input_len", first, m.start(), m.start("cut"))
                 yield Found("output_len", second, m.start(4), m.end())
                 return
+    # "1 000 tokens en entrée et autant en sortie", "2k tokens in and as many out": the output is the input's length
+    same = rf"{TOKENS}{_TOK}\s*{_IN_WORDS}{_TOK}(?P<cut>)\s*(?:,|et|and)?\s*(?:autant|as many|the same)\s*" \
+           rf"(?:en sortie|de sortie|out\b|output|in output)"
+    for m in re.finditer(same, message.text):
+        if not message.negated(m.start()) and (first := _tokens(m, message, 1)):
+            yield Found("input_len", first, m.start(), m.start("cut"))
+            yield Found("output_len", first, m.start("cut"), m.end())
+            return
 
 
 PAIR = Rule(
@@ -71,7 +79,9 @@ PAIR = Rule(
               ("2k / 512", {"input_len": 2048, "output_len": 512}),
               ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512}),
               ("in ~900 tok / out ~150 tok", {"input_len": 900, "output_len": 150}),
-              ("entrée : 3k, sortie : 400", {"input_len": 3072, "output_len": 400})),
+              ("entrée : 3k, sortie : 400", {"input_len": 3072, "output_len": 400}),
+              ("Environ 1 000 tokens en entrée et autant en sortie par segment",
+               {"input_len": 1000, "output_len": 1000})),
     doc="an input and an output length given together",
 )
 
@@ -82,7 +92,7 @@ CONTEXT = Rule(
         rf"|longueur de sequence|longueurs? de sequence|seq(?:uence)?s?[ _-]?len(?:gth)?s?|max[ _-]?(?:model[ _-]?)?len"
         rf"|max_model_len|sequences?|seq)"
         rf"\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera|will be)?\s*"
-        rf"(?:de\s*|of\s*)?{_ABOUT}"
+        rf"(?:\|\s*)?(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
         rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
         rf"|de longueur de sequence)\b",
@@ -96,7 +106,8 @@ CONTEXT = Rule(
               ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768}),
               ("4096 tokens max", {"context_len": 4096}), ("2048-token sequences", {"context_len": 2048}),
               ("8k sequences", {"context_len": 8192}), ("batches of 64 sequences", {}),
-              ("on traite 500 séquences par lot", {})),
+              ("on traite 500 séquences par lot", {}),
+              ("| Contexte max            | 16k                  |", {"context_len": 16384})),
 )
 
 # after a length: not a duration, an amount, a share or a count of something else ("réponses de 2 s")

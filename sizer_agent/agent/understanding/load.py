@@ -51,6 +51,8 @@ POPULATION = _POPULATION = words(
     r"translators", r"traducteurs", r"interpreters", r"interpretes", r"librarians", r"bibliothecaires", r"archivists",
     r"archivistes", r"caseworkers", r"social workers", r"travailleurs sociaux", r"police officers", r"gendarmes",
     r"policiers", r"firefighters", r"pompiers", r"pilots", r"pilotes", r"mechanics", r"mecaniciens",
+    r"instructeurs", r"techs", r"vets", r"veterinarians", r"veterinaires", r"civil servants", r"fonctionnaires",
+    r"gestionnaires", r"case handlers", r"claims handlers", r"curators", r"conservateurs", r"opticiens", r"opticians",
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -76,10 +78,20 @@ _PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|e
 # "dont la moitié en même temps", "half of them at once": a share of a population, not a count of its own
 _PORTION = re.compile(r"\b(?:la moitie|moitie|half|un tiers|a third|un quart|a quarter|la plupart|most|certains"
                       r"|some|a few|quelques|une partie|part of)\b|\d\s*%")
-_ALONE = re.compile(words(r"juste moi", r"que moi", r"moi seul", r"seulement moi", r"just me", r"only me", r"me alone",
+_ALONE = re.compile("(?:" + words(r"juste moi", r"que moi", r"moi seul", r"seulement moi", r"just me", r"only me",
+                                 r"me alone",
                           r"single user", r"un seul utilisateur", r"utilisateur unique",
-                          r"je suis le seul utilisateur")
+                          r"je suis le seul utilisateur", r"pour moi tout seul", r"pour moi toute seule",
+                          r"just for me", r"juste pour moi", r"only for me", r"rien que pour moi")
+                    # "for one analyst on a desktop", "pour un seul développeur": one named person uses it
+                    + r"|(?<![\w])(?:for|pour)\s+(?:one|a single|un seul|une seule|un|une)\s+"
+                    r"(?:person|personne|user|utilisateur|utilisatrice|analyst|analyste|developer|developpeur|dev"
+                    r"|engineer|ingenieur|researcher|chercheur|chercheuse|lawyer|avocat|avocate|doctor|medecin|designer"
+                    r"|employee|salarie|student|etudiant|etudiante|writer|translator|traducteur|traductrice|consultant"
+                    r"|consultante|journalist|journaliste)(?![\w]))"
                     + r"(?!\s+(?:and|et|with|avec)\b)")  # "just me and my cofounder" are two
+_SHARE = re.compile(r"(?<![\w.,])(\d{1,2}(?:[.,]\d)?)\s*%\s*(?:of them|d'entre eux|d'entre elles|of those"
+                    r"|de ces \w+|of whom)\b")
 _EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
 _SENTENCE_END = re.compile(r"[.;!?\n]")
 # "rarely at the same time", "rarement en même temps": the cue says how seldom, it gives no peak
@@ -190,6 +202,13 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]],
             _, _, value = max((p for p in population if p[0] < cue.start()), default=population[0])
             out.append((cue.start(), cue.end(), value))  # the cue's words: the head count keeps its own
             continue
+        share = _SHARE.search(between)
+        if before and share and not message.negated(share.start()):
+            # "800 staff will have access, 10% of them simultaneously": the share of the population said
+            value = round(before[-1][2] * float(share.group(1).replace(",", ".")) / 100)
+            if value:
+                out.append((before[-1][1] + share.start(), cue.end(), value))
+            continue
         if before and _PORTION.search(between):
             continue  # "45 élèves, dont la moitié en même temps": the 45 stays a head count
         if before and not re.match(r"\s*%", text[before[-1][1]:before[-1][1] + 3]):
@@ -225,6 +244,34 @@ def _membership(text: str, figure: tuple[int, int, int], peak: list[tuple[int, i
                    for p in peak)
 
 
+# "Opticlair (45 magasins, 600 salariés)", "Pellworth Foods (14 factories, 3,400 staff, founded 1987)", "Numérika
+# (ESN, 1 500 salariés — mais seul le pôle data … utilisera l'outil)": a fact sheet in brackets gives the size of
+# the organisation, not the number of people who will use the tool. It is left out when the brackets also count
+# places or give a founding year, when they go on to say only part of it will use the tool, or when another
+# population is named outside them ("for the 25 people in our quality team"). "(avocats, 40 personnes)" alone is
+# the firm that will use it and stays; brackets that hold a peak ("(400 conseillers, 30 en même temps)") are the load.
+_PROFILE_OPEN = re.compile(r"\(([^()]*)$")
+_PROFILE_CLOSE = re.compile(r"[^()]*(?:\)|$)")
+_PLACES = re.compile(r"\d\s*(?:[a-z]+\s+)?(?:magasins|boutiques|sites|usines|agences|filiales|bureaux|pays|hopitaux"
+                     r"|restaurants|hotels|stores|shops|factories|plants|mills|branches|offices|countries|hospitals"
+                     r"|locations|warehouses|entrepots)\b|\b(?:founded|fondee?|creee?|est\.|established|since|depuis)"
+                     r"\s+(?:en\s+|in\s+)?\d{4}")
+_ONLY_PART = re.compile(r"\b(?:mais seul|mais seule|seul|seule|seulement|uniquement|but only|only)\b")
+
+
+def _company_profile(text: str, figure: tuple[int, int, int], elsewhere: bool) -> bool:
+    start, end, _ = figure
+    opened = _PROFILE_OPEN.search(text, max(0, start - 80), start)
+    if not opened or _ONLY_PART.search(opened.group(1)):
+        return False
+    closed = _PROFILE_CLOSE.match(text, end, end + 160)
+    after = closed.group(0) if closed else ""
+    inside = opened.group(1) + text[start:end] + after
+    if not re.search(r",|\s[-\u2014\u2013]\s", inside) or _SIMULTANEOUS.search(inside):
+        return False
+    return elsewhere or bool(_PLACES.search(inside)) or bool(_ONLY_PART.search(after))
+
+
 def find_load(message: Message) -> Iterator[Found]:
     population = _figures(message, (
         rf"{_COUNT}\s*{_FILLER}{_POPULATION}",
@@ -241,6 +288,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
         rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
         rf"(?:effectif|headcount|staff of|team of|equipe de|workforce of)\s*(?:de|of|:)?\s*{_ABOUT}{_COUNT}",
+        # "for our volunteers — about forty of them": the figure said of them just after
+        rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*[—–,:-]+\s*{_ABOUT}{_COUNT}\s+"
+        rf"(?:of them|d'entre eux|d'entre elles)",
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
@@ -285,6 +335,8 @@ def find_load(message: Message) -> Iterator[Found]:
     peak = [f for f in peak if not _illustration(message.text, f[0])]
     users = [f for f in users if not _illustration(message.text, f[0])]
     population = [f for f in population if not _illustration(message.text, f[0])]
+    population = [p for p in population
+                  if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     if _FOR_OTHERS.search(message.text):
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
@@ -368,6 +420,25 @@ LOAD = Rule(
         ("Entre 40 et 60 utilisateurs simultanés selon les jours", {"concurrency": 60}),
         ("une vingtaine en même temps, sur nos 400 salariés", {"concurrency": 20, "head_count": 400}),
         ("several at once, out of our 90 engineers", {"head_count": 90}),
+        ("Phi-4 as a local chat assistant for one analyst on a desktop", {"concurrency": 1}),
+        ("un assistant perso, sur un mini PC, pour moi tout seul", {"concurrency": 1}),
+        ("for one GPU only", {}),
+        ("800 staff will have access, 10% of them simultaneously at peak",
+         {"head_count": 800, "concurrency": 80}),
+        ("1 000 agents, dont 5 % d'entre eux en même temps", {"head_count": 1000, "concurrency": 50}),
+        ("Pour un projet étudiant à Polytech", {}),
+        ("a chatbot for our volunteers — about forty of them, a dozen online at the same time at most",
+         {"head_count": 40, "concurrency": 12}),
+        ("120 vets across 18 clinics, maybe 15 using it at the same time", {"head_count": 120, "concurrency": 15}),
+        # a fact sheet in brackets is the organisation's size; the team that will use the tool is the count
+        ("IT at Pellworth Foods (14 factories, 3,400 staff, founded 1987): an assistant for the 25 people in our "
+         "quality team, maybe 8 at once", {"head_count": 25, "concurrency": 8}),
+        ("DSI chez Opticlair (45 magasins, 600 salariés) : un assistant pour les opticiens, 20 connexions "
+         "simultanées", {"concurrency": 20}),
+        ("Numérika (ESN, 1 500 salariés — mais seul le pôle data, une vingtaine de personnes, utilisera l'outil)",
+         {"head_count": 20}),
+        ("Cabinet Morel (avocats, 40 personnes) : un assistant juridique", {"head_count": 40}),
+        ("(400 conseillers, 30 connexions simultanées au maximum)", {"head_count": 400, "concurrency": 30}),
         ("un chatbot pour un de nos clients", {}), ("one of our users asked for it", {}),
         ("10-15 users during the day, peaking at 40", {"concurrency": 40}),
         ("30 users at once on average, the peak is 55", {"concurrency": 55}),

@@ -178,11 +178,13 @@ def _name_tokens(text: str, families: tuple[str, ...]) -> Iterator[tuple[int, in
             family = _family_of(token, families)
             glued = re.fullmatch(r"([a-z]+)(\d+(?:\.\d+)*)", token)
             previous = run[-1][2] if run else ""
+            if token in _NOT_NAME:
+                break  # "Mixtral 8x7B GPTQ": a weight format ends the name (its "gpt" is no family)
+            if token in _VARIANTS and has_family and token in (_family_of(run[0][2], families) or ""):
+                break  # "CodeLlama 7B code-completion": a variant its family already says is prose
             if family is not None and (token == family or glued or len(token) <= len(family) + 2):
                 has_family = True
                 ok = True
-            elif token in _NOT_NAME:
-                break
             elif _SIZE.fullmatch(token) or token in _VARIANTS or token in _INSTRUCT or (_DATE.fullmatch(token) and run):
                 ok = bool(run) or token in _VARIANTS  # "R1-Distill-Qwen-32B" may start with a variant
             elif _VERSION.fullmatch(token) and run and (_family_of(previous, families) or previous in _VARIANTS):
@@ -236,6 +238,10 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
         if message.negated(start):
             continue
         model_id, near = index.match(said)
+        if model_id is None and len(said) > 2 and said[-1] == "instruct" and re.search(
+                r"\bchat\b", message.text[start:end]):
+            # "a local Phi-4 chat assistant": "chat" describes the use, not a variant the model may lack
+            model_id, _ = index.match(said[:-1])
         if model_id is not None and (_LIKE_NAMED.search(message.text, max(0, start - 30), start)
                                      or _SIZE_REFERENCE.match(message.text, end)):
             suggestions = suggestions or (model_id,)  # "something like Qwen 7B": a hint, asked, not recorded
@@ -405,6 +411,9 @@ MODEL = Rule(
         ("our-org/custom-7b-chat", {"model": "our-org/custom-7b-chat"}),
         ("a desktop for Rhino/V-Ray rendering, and Mixtral 8x7B", {"model": "mistralai/Mixtral-8x7B-Instruct-v0.1"}),
         ("AutoCAD/Civil-3D on the same box", {}),
+        ("entities with Mixtral 8x7B GPTQ. Avg input", {"model": "mistralai/Mixtral-8x7B-Instruct-v0.1"}),
+        ("moving our CodeLlama 7B code-completion API", {"model": "codellama/CodeLlama-7b-hf"}),
+        ("runs a local Phi-4 chat assistant via Ollama", {"model": "microsoft/phi-4"}),
         ("Peut-être Llama 3.1 8B, peut-être le 70B, on n'a pas encore tranché", {}),
         ("Llama 3.1 8B (not the 70B) for 20 users", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         # two different models: the one chosen, or a question

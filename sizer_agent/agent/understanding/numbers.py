@@ -175,7 +175,9 @@ _ARTICLES = frozenset({"un", "une", "one"})  # alone they are articles ("un serv
 _TENS = {"dizaine": 10, "douzaine": 12, "quinzaine": 15, "vingtaine": 20, "trentaine": 30, "quarantaine": 40,
          "cinquantaine": 50, "soixantaine": 60, "centaine": 100, "millier": 1000}
 _IDIOMS: tuple[tuple[re.Pattern[str], int, bool], ...] = (
-    *((re.compile(rf"(?<![\w])(?:une?|quelque)\s+{noun}(?![\w])"), value, True) for noun, value in _TENS.items()),
+    # ("une centaine de Mo" is "100 mo": the "de" before a unit goes with the figure)
+    *((re.compile(rf"(?<![\w])(?:une?|quelque)\s+{noun}(?![\w])(?:\s+d(?:e\s+|')(?=(?:ko|mo|go|to|kb|mb|gb|tb"
+                  rf"|tokens?|euros?|k?€)(?![\w])))?"), value, True) for noun, value in _TENS.items()),
     (re.compile(r"(?<![\w])(?:half\s+a\s+dozen|une\s+demi-?\s?douzaine)(?![\w])"), 6, False),
     (re.compile(r"(?<![\w])(?:half\s+a\s+million|un\s+demi-?\s?million)(?![\w])"), 500_000, False),
     (re.compile(r"(?<![\w])a\s+dozen(?![\w])"), 12, False),

@@ -108,7 +108,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
     # "serveurs chez nous ou location, peu importe", "…or do I need cloud credits?": a place left open, or
     # one asked about as an alternative, is not chosen
     mentions = [m for m in mentions if not _OPEN_CHOICE.search(message.text, *sentence_bounds(message.text, m[0]))
-                and not _asked_alternative(message.text, m[0], m[1])]
+                and not _asked_alternative(message.text, m[0], m[1])
+                # "notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport": a past purchase
+                and not _PAST_BILL.search(message.text, *sentence_bounds(message.text, m[0]))]
     if mentions:
         start, end, value = min(mentions)
         yield Found("deployment", value, start, end)
@@ -157,12 +159,13 @@ DEPLOYMENT = Rule(
               ("sur site ou dans le cloud, peu importe", {}),
               ("is one card enough, or should we rent cloud GPUs?", {}),
               ("We're evaluating whether to buy or rent, for 30 users.", {}),
-              ("Faut-il acheter ou louer ? On penche pour un serveur.", {})),
+              ("Faut-il acheter ou louer ? On penche pour un serveur.", {}),
+              ("Notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport. Un chatbot Mistral 7B.", {})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
-_RENDERING = words(r"(?<!compte )(?<!comptes )rendu\w*", r"rendering", r"render", r"cao", r"cad", r"dao", r"blender",
-                   r"autocad", r"rendu 3d",
+_RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])rendu\w*", r"rendering", r"render", r"cao", r"cad", r"dao",
+                   r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
                    r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
                    r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad")
@@ -196,7 +199,8 @@ RENDERING_CAD = Rule(
         message, "rendering_cad", _RENDERING,
         r"[ \t:=?(-]*(?:[\w-]+[ \t:=]+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not"
         r"|aren't|not needed|inutile)\b"),
-    examples=(("pas de CAO", {"rendering_cad": False}), ("no rendering or CAD", {"rendering_cad": False}),
+    examples=(("pas de CAO", {"rendering_cad": False}), ("rédiger leurs comptes-rendus", {}),
+              ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
               ("rendu 3D : non", {"rendering_cad": False}),
               ("comptes rendus médicaux", {}), ("un U-Net 3D", {}),
@@ -240,6 +244,10 @@ _PERIODIC = re.compile(r"^\s*(?:ht\s*|ttc\s*)?(?:/|par|per|a|an|each|chaque)\s*(
                        r"|annee|jour|day|semaine|week)|^\s*(?:mensuels?|monthly|annuels?|yearly|par gpu|per gpu)")
 _QUOTED = re.compile(r"\b(?:proposed|quoted|offered us|on nous a propose|nous a propose|m'a propose|ont propose"
                      r"|a propose|devis de|quote of|quotation of)\b")
+# money already spent, said aside: "la facture n° 2024-0457 de 12 500 € pour notre ERP, rien à voir", "invoice
+# INV-7731 (£22,000) … unrelated", "notre dernier serveur nous a coûté 9 800 €": a past bill, never the budget
+_PAST_BILL = re.compile(r"\b(?:factur\w*|invoice\w*|rien a voir|sans rapport|unrelated|nous a coute|m'a coute"
+                        r"|a coute|cost us|we paid|on a paye|nous avons paye|avons regle|we spent|avons depense)\b")
 _EURO = r"(?:€|euros?|eur)(?![a-z])"
 # a legal footer's share capital ("SAS au capital de 250 000 €", "share capital €500,000", "capital social :
 # 20 000 €") says how the company was founded, never what it will spend
@@ -290,7 +298,8 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue
             if pattern is patterns[0] and _POWER_WORDS.search(text[m.start():m.start(1)]):
                 continue
-            if pattern is not patterns[0] and _QUOTED.search(text, *sentence_bounds(text, m.start())):
+            if pattern is not patterns[0] and (_QUOTED.search(text, *sentence_bounds(text, m.start()))
+                                               or _PAST_BILL.search(text, *sentence_bounds(text, m.start()))):
                 continue  # "the vendor proposed 4 A100 for 120k€": their price, not the customer's budget
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
                                                or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
@@ -327,10 +336,13 @@ BUDGET = Rule(
               ("Intégrale Systems SAS au capital de 250 000 € – RCS Toulouse", {}),
               ("Callow & Pryce Ltd. – share capital €500,000", {}), ("capital social : 20 000 €", {}),
               ("Our share capital is €1m; budget for this is €30k.", {"budget_eur": 30000.0}),
-              ("Budget 9 k€. (Atelier Sorel SARL, capital social 20 000 €)", {"budget_eur": 9000.0})),
+              ("Budget 9 k€. (Atelier Sorel SARL, capital social 20 000 €)", {"budget_eur": 9000.0}),
+              ("Nous avons réglé la facture n° 2024-0457 de 12 500 € pour notre ERP, rien à voir.", {}),
+              ("Our last file server cost us €9,800. Budget for this: €20k.", {"budget_eur": 20000.0})),
 )
 
-_PER_CARD = re.compile(r"(?:tdp|draws?|each|chaque)\W*$")  # a card's draw, not a limit
+# a card's draw, not a limit ("Maximum power draw: 10 kW" is the whole system's)
+_PER_CARD = re.compile(r"(?:tdp|(?<!power )draws?|each|chaque)\W*$")
 # a number that is a card's name is no figure: "RTX 5090 w/ 32 GB" is "with", "GeForce 4090 W" a typo
 _CARD_BEFORE = re.compile(r"(?:rtx|gtx|geforce|quadro|radeon|rx|pro|arc)\s*$")
 # "2 racks available, 20 kW per rack": a limit per rack when several racks are named is no one figure
@@ -355,7 +367,8 @@ POWER = pattern_rule(
     examples=(("3 kW max", {"power_limit_w": 3000.0}), ("1,6 kW", {"power_limit_w": 1600.0}),
               ("700 W per GPU", {}), ("a 5090 w/ ollama", {}), ("RTX 4090 w/ 24 GB", {}),
               ("GeForce 5080 W", {}), ("1200 W max, prise standard", {"power_limit_w": 1200.0}),
-              ("trois baies, 12 kW par baie", {}), ("one rack with 15 kW per rack", {"power_limit_w": 15000.0})),
+              ("trois baies, 12 kW par baie", {}), ("one rack with 15 kW per rack", {"power_limit_w": 15000.0}),
+              ("Maximum rack footprint: 8U. Maximum power draw: 10 kW.", {"power_limit_w": 10000.0})),
 )
 
 # "two racks of 42U": the height of each of several racks, not the space the machine may take

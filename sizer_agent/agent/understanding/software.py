@@ -41,6 +41,11 @@ _COMPILED_FRAMEWORKS = tuple((re.compile(p), v, k) for p, v, k in FRAMEWORKS)
 SERVING_ENGINES = re.compile("|".join(p for p, _, kind in FRAMEWORKS if kind == "serving"))
 
 
+# an engine the customer is leaving: "moving our API off TGI onto TensorRT-LLM", "on abandonne TGI pour …"
+_LEFT_BEHIND = re.compile(r"(?:\boff|away from|migrat\w* from|moving from|switch\w* from|abandonn\w*|quitt\w*"
+                          r"|instead of|au lieu de|en remplacement de|to replace|pour remplacer)\s+(?:\w+\s+){0,1}$")
+
+
 def find_framework(message: Message) -> Iterator[Found]:
     """The framework named for the workload (a serving engine for inference, a training stack for training),
     else the first named; and its version when it follows the name."""
@@ -51,6 +56,8 @@ def find_framework(message: Message) -> Iterator[Found]:
                 mentions.append((m.start(), -m.end(), value, kind))
     if not mentions:
         return
+    kept = [m for m in mentions if not _LEFT_BEHIND.search(message.text, max(0, m[0] - 30), m[0])]
+    mentions = kept or mentions
     mentions.sort()  # by place; the longest name first at one place ("TensorRT-LLM" before "TensorRT")
     use_case = str(message.found.get("use_case") or "")
     wanted = "serving" if use_case in ("online_serving", "batch_inference") else ("training" if use_case else "")
@@ -72,6 +79,9 @@ FRAMEWORK = Rule(
         ("DeepSpeed ZeRO-3", {"framework": "pytorch"}),
         ("on passe par TGI", {"framework": "other"}),
         ("TensorRT-LLM 0.17", {"framework": "tensorrt-llm", "framework_version": "0.17"}),
+        ("moving our API off TGI and onto TensorRT-LLM 0.17",
+         {"framework": "tensorrt-llm", "framework_version": "0.17"}),
+        ("On abandonne TGI pour passer à vLLM 0.10", {"framework": "vllm", "framework_version": "0.10"}),
         ("serving stack: SGLang (currently on v0.4.6)", {"framework": "sglang", "framework_version": "0.4.6"}),
         ("vLLM (actuellement en 0.10.1) sur nos serveurs", {"framework": "vllm", "framework_version": "0.10.1"}),
         ("pas de vLLM, on reste sur Ollama", {"framework": "ollama"}),

@@ -19,7 +19,7 @@ OPTIMIZER = choice_rule(
          r"|adamw_8bit|adamw_bnb_8bit)(?![\w])", "adamw_8bit"),
         (words(r"adafactor"), "adafactor"),
         # "SGD w/ momentum 0.9", "SGD (momentum 0.937)", "SGD, momentum 0.9": a momentum said with SGD
-        (r"(?<![\w])(?:sgd\s*(?:avec|with|w/|\+|\(|,)\s*(?:du\s+|a\s+)?(?:nesterov\s+)?momentum|sgd-?m|nesterov)(?![\w])",
+        (r"(?<![\w])(?:sgd\s*(?:avec|with|w/|\+|\(|,)?\s*(?:du\s+|a\s+)?(?:nesterov\s+)?momentum|sgd-?m|nesterov)(?![\w])",
          "sgd_momentum"),
         (words(r"sgd"), "sgd"),
         (words(r"adamw?", r"adam_w", r"adamw_torch\w*"), "adamw"),
@@ -28,6 +28,7 @@ OPTIMIZER = choice_rule(
               ("optimiseur AdamW", {"optimizer": "adamw"}),
               ("optimizer: paged AdamW 8-bit", {"optimizer": "adamw_8bit"}),
               ("SGD w/ momentum 0.9, lr 0.01", {"optimizer": "sgd_momentum"}),
+              ("batch 256, SGD momentum 0.9", {"optimizer": "sgd_momentum"}),
               ("optimiseur SGD (momentum 0.95)", {"optimizer": "sgd_momentum"})),
 )
 
@@ -137,6 +138,7 @@ def find_dataset(message: Message) -> Iterator[Found]:
 DATASET = Rule(
     "dataset-size", ("dataset_size_bytes",), find_dataset,
     examples=(("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
+              ("Dataset : une centaine de Mo.", {"dataset_size_bytes": 100_000_000}),
               ("1,5 To de texte", {"dataset_size_bytes": 1_500_000_000_000}),
               ("3 TB of text", {"dataset_size_bytes": 3_000_000_000_000}),
               ("80 GiB dataset", {"dataset_size_bytes": 80 * 2**30}),

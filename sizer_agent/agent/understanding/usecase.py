@@ -72,7 +72,13 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|annotate|annoter|tag|label"
            r"|review|relire|analy[sz]e|analyser|extract|extraire|process|traiter)"
            r" (?:[\w'-]+ ){0,6}?\d[\d ,.]*(?:k |m )?(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
-           r"(?:de |d'|of )?(?:\w+ ){0,1}?" + _ITEMS),
+           r"(?:de |d'|of )?(?:\w+ ){0,1}?" + _ITEMS,
+           # a model run over a stated set: "run Qwen3 8B … over a 40k-question benchmark", "faire tourner … sur
+           # 2 millions de documents"
+           r"(?:run|running|faire tourner|passer|evaluate|evaluer) [^;\n]{0,60}? (?:over|across|sur)"
+           r" (?:a |an |un |une |the |les |nos |our )?\d[\d ,.]*(?:k|m)?[- ]?(?:(?:millions?|milliers|thousand|million"
+           r"|mille) )?(?:de |d'|of )?(?:" + _ITEMS[3:-1] + r"|questions?|prompts?|items?|samples?|examples?"
+           r"|exemples?|question benchmark|question-benchmark)(?![\w-])"),
      "batch_inference"),
     (words(r"serv(?:e|es|ed|ing|ons|ez|ent|ira)", r"sert(?! (?:aussi |egalement |surtout )?(?:a|au|aux|d')\b)",
            r"servir(?! (?:a|au|aux|d')\b)", r"host(?:s|ed|ing)?", r"heberg\w+", r"deploy\w*", r"deploie\w*",
@@ -275,6 +281,9 @@ USE_CASE = Rule(
         ("Deux serveurs hébergés chez nous, pour du pré-entraînement de petits modèles", {"use_case": "pretraining"}),
         ("On voudrait faire un LoRA de Qwen3 8B pour résumer nos rapports", {"use_case": "finetune_lora"}),
         ("faire passer 500k factures dans Qwen2.5 7B cette nuit", {"use_case": "batch_inference"}),
+        ("we need to run Qwen3 8B in full fp32 (yes, fp32) over a 40k-question benchmark, batch 16",
+         {"use_case": "batch_inference"}),
+        ("we run Llama 3.1 8B for 20 users", {}),
     ),
     doc="the workload, from verbs and nouns, negations dropped",
 )
