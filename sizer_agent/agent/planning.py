@@ -116,8 +116,21 @@ def estimate_arguments(profile: WorkloadProfile, cache_dir: Path | None = None) 
             args["concurrency"] = profile.batch_size or 1
             args["batch_size"] = profile.batch_size or 1
         args["tensor_parallel_size"] = gpus
-        # engine stays "generic": the vLLM profile needs a GPU size, which the recommendation chooses
+        # engine stays "generic": the vLLM profile needs a GPU size, which the recommendation chooses;
+        # a preferred chip that pads KV heads (TPU) is named, so the first figures already count the padding
+        if profile.gpu_preference and _pads_kv(profile.gpu_preference):
+            args["gpu"] = profile.gpu_preference
     return {k: v for k, v in args.items() if v is not None or k in ("revision", "quantization")}
+
+
+def _pads_kv(gpu_id: str) -> bool:
+    from sizer_agent.tools.catalog import load_catalog
+    from sizer_agent.tools.errors import InputError
+
+    try:
+        return load_catalog().gpu(gpu_id).kv_alignment is not None
+    except InputError:  # not a catalogue chip: the recommendation says so
+        return False
 
 
 # precision answer -> the vision job's compute dtype (autocast for training, weights for inference)
