@@ -342,7 +342,9 @@ def find_gpus(message: Message) -> Iterator[Found]:
                 yield Found("num_gpus", said, total.start(1), total.end())
                 return
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
-            yield Found("num_gpus", _per_machine(message, start, value), start, end, figure=figure)
+            # "8 H100 par nœud × 4 nœuds": the machines said after the count per machine
+            yield Found("num_gpus", _per_machine(message, start, value, _card_end(text, m)), start, end,
+                        figure=figure)
             return
     for m in _PER_BOX.finditer(text):
         if message.negated(m.start()):
@@ -422,6 +424,8 @@ GPUS = Rule(
         ("deux nœuds de 8 x H200", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
         ("8 nodes x 8 GPUs, bf16", {"num_gpus": 64}),
+        ("On envisage 8 H100 par nœud × 4 nœuds.", {"num_gpus": 32, "gpu_preference": "h100-sxm"}),
+        ("planned on 8 H100 per node x 2 nodes", {"num_gpus": 16, "gpu_preference": "h100-sxm"}),
         ("4 nœuds x 8 GPU H100", {"num_gpus": 32, "gpu_preference": "h100-sxm"}),
         ("One H200 server (8 GPUs).", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
         ("one (1) server with eight (8) NVIDIA H100 SXM GPUs", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
