@@ -173,8 +173,8 @@ TRAINED_SIZE = Rule(
                {"dataset_size_bytes": 150_000_000_000}),
               ("corpus brut de 2 To, environ 120 Go une fois dédupliqué", {"dataset_size_bytes": 120_000_000_000}),
               ("the raw scrape is 4 TB, after filtering we keep 90 GB", {"dataset_size_bytes": 90_000_000_000}),
-              # no raw size said: the general rule reads the first size
-              ("300 Go de tickets, 80 Go de VRAM", {"dataset_size_bytes": 300_000_000_000})),
+              # no raw size said: left to the general rule
+              ("300 Go de tickets, 80 Go de VRAM", {}), ("raw: 2 TB; 500 GB clean or 300 GB filtered", {})),
     doc="The size trained on: the cleaned size beside a raw one.",
 )
 
