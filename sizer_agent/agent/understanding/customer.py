@@ -228,7 +228,7 @@ _OPENING_NAME = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut|good mornin
 # "… memory. - ML team, Quillsoft"): the writer's organisation
 _LAST_SIGNED = re.compile(rf"(?:\A|\n|[.!?)][ \t]+)[ \t]*(?:(?:--?|—|–)[ \t]*)?"
                           rf"(?P<who>[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
-                          rf"|(?:[\w&/-]+[ \t]+)?(?i:team|[ée]quipe)(?:[ \t]+[\w&/-]+)?),[ \t]+"
+                          rf"|(?:[\w&/-]+[ \t]+){{0,2}}(?i:team|[ée]quipe)(?:[ \t]+[\w&/-]+)?),[ \t]+"
                           # a role between: "Dan, data eng @ Shoplane"
                           rf"(?:\w[\w&/ -]{{0,30}}?[ \t]+(?:@|at|chez)[ \t]+)?{NAME}"
                           rf"[ \t]*\.?\s*\Z")
@@ -443,7 +443,14 @@ def clean_name(raw: str) -> str | None:
         return None  # "Inc", "S.A", "GmbH": the legal form, not whose
     if _DEGREE.match(name):
         return None  # "Master IA", "MSc Data Science": a programme of study; its university is the organisation
+    if _REFERENCE.search(name):
+        return None  # "Ref QR-5521", "Réf. DV-7781", "PO 4410-22": a file's reference, not who wrote it
     return name
+
+
+# a reference or ticket number: an abbreviation for one, or a code of capitals and digits joined by a dash
+_REFERENCE = re.compile(r"^(?:Ref|R[ée]f|Reference|R[ée]f[ée]rence|PO|Ticket|Dossier|Devis|Quote|Order|Invoice|Facture"
+                        r"|Case|Tender|AO|RFP|RFQ|N°|No)\b\.?(?:[ \t]|$)|(?<![\w])[A-Z]{1,4}-?\d{2,}(?:-\d+)?$")
 
 
 def _institution(original: str, end: int) -> str | None:
@@ -972,10 +979,21 @@ def find_customer(message: Message) -> Iterator[Found]:
         if not _THIRD_PARTY.search(original):
             zones.append(len(original))  # the writer's own signature names the customer
     here = _HERE.search(original)
+    # "— Ops Analytics, Tallyhook": the team that signs is part of the organisation named after the comma
+    signer = _last_signed(original)
+    # (only when the signer is a team or starts with a department word and what follows is no department:
+    # "- Kestrel Systems, Infra" is the firm, then its team)
+    team_span = None
+    if signer is not None and clean_name(signer.group("name")) and not re.fullmatch(
+            _DEPARTMENT.pattern + r"|(?i:infra\w*|it|data|platform|ml|ai|ia)", signer.group("name").strip(" .")) and (
+            re.search(r"(?i)team|[ée]quipe", signer.group("who")) or _DEPARTMENT.match(signer.group("who"))):
+        team_span = (signer.start("who"), signer.end("who"))
     for limit in zones:
         for start, name in _candidates(original, limit):
             offset = original.find(name, start)
             if offset < 0 or (forwarder and forwarder[0] <= offset < forwarder[1]):
+                continue
+            if team_span and team_span[0] <= offset < team_span[1]:
                 continue
             if any(a <= offset < b for a, b in quoted):
                 continue
@@ -1033,6 +1051,14 @@ def find_customer(message: Message) -> Iterator[Found]:
 CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
+        # a quote reference is no name; the team that signs belongs to the firm after the comma
+        ("Subject: Quote request — Ref QR-5521\n\nHi, we're Brookvale Credit Union. We want an assistant.",
+         {"customer": "Brookvale Credit Union"}),
+        ("Objet : demande de devis — Réf. DV-7781\nBonjour, nous sommes la Mutuelle des Tanneurs.",
+         {"customer": "Mutuelle des Tanneurs"}),
+        ("Nightly batch: re-label 750 GiB of tickets with Qwen3 8B.\n— Ops Analytics, Tallyhook",
+         {"customer": "Tallyhook"}),
+        ("Weekly batch with Qwen3 8B, batch 16.\n— Data Platform team, Quillmarsh", {"customer": "Quillmarsh"}),
         ("Bonjour, pour la société Dupont Industrie on voudrait héberger Llama", {"customer": "Dupont Industrie"}),
         ("Hi, we're Acme Robotics and we want to serve Llama 3.1 8B", {"customer": "Acme Robotics"}),
         ("I'm working for Renault Digital on a chatbot", {"customer": "Renault Digital"}),
