@@ -63,6 +63,10 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"jobs? batch", r"batch(?![ _-]?size)(?!\s*(?:de|of|:|=)?\s*\d)", r"traitement de masse", r"en masse",
            r"bulk", r"asynchrone", r"asynchronous", r"pas (?:besoin )?de temps reel", r"not real[- ]time",
            r"no real[- ]time", r"la nuit", r"de nuit", r"sur un week-end", r"over a weekend",
+           # "Aucun besoin de temps réel, ça peut tourner le week-end": no one waits on the answer
+           r"(?:aucun|sans|pas de|no|without) besoin (?:de|du) temps reel", r"no need for real[- ]time",
+           r"(?:peut|peuvent|pourra|can|could) (?:tourner|run) (?:pendant |durant |sur |over |during |on )?"
+           r"(?:le|la|un|the|a) (?:week-?end|nuit|night)",
            r"throughput (?:only|matters)",
            r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|score|annotate|annoter|tag|label)"
@@ -270,6 +274,8 @@ USE_CASE = Rule(
         ("on veut tester un chatbot RAG sur nos docs", {"use_case": "online_serving"}),
         ("résumer 300 rapports par jour, pas besoin de temps réel", {"use_case": "batch_inference"}),
         ("tag product photos, no real-time needed", {"use_case": "batch_inference"}),
+        ("Nous aimerions traduire en local nos archives avec Llama 3.1 8B. Aucun besoin de temps réel, ça peut "
+         "tourner le week-end.", {"use_case": "batch_inference"}),
         ("we do not serve it online, it is not real-time", {"use_case": "batch_inference"}),
         ("we want an analyst copilot on Qwen3 32B", {"use_case": "online_serving"}),
         ("on veut un copilot pour nos commerciaux", {"use_case": "online_serving"}),
