@@ -97,6 +97,8 @@ _SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+
 _BARE_SUBJECT = (r"(?m)(?:^|[.!?][ \t]+)" + NAME + r"(?:[ \t]*\([^()\n]{1,60}\))?[ \t]+(?:voudrai\w*|souhait\w*"
                  r"|veut|aimerai\w*|cherche|envisage|pr[ée]voit|a besoin|wants|would like|is looking|is exploring"
                  r"|is planning|plans|needs|intends)\b")
+_UNIT_ACRONYM = (r"(?<![\w])(?i:[ée]cole(?:[ \t]+d['’]ing[ée]nieurs)?|laboratoire|labo|lab|[ée]quipe|team|institut"
+                 r"|research group|groupe de recherche)[ \t]*:?[ \t]*(?P<name>[A-Z][A-Z0-9]{2,7})(?![\w'’-])")
 INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "Client : Groupe Hospitalier Saint-Luc", "Cust: Numalys (ESN)", "- Team: Orchard Vision" — a label
     # takes the rest of its line; it starts the line or follows a dash ("CR 03/04 — client : Papeteries …")
@@ -138,6 +140,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:i run|i own|i manage|je dirige|je g[èe]re))[ \t]+" + NAME,
     # "un petit cabinet, Lemoine Architectes"
     r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[\w-]+){0,2},[ \t]+" + NAME,
+    # "l'école d'ingénieurs ESILV", "(équipe TALEP, Marseille)", "Lab: CSAIL": a school's, a lab's or a
+    # team's acronym right after the word for it
+    _UNIT_ACRONYM,
     _KIND_ADJ_NAME,
     _KIND_THEN_NAME,
     _SUBJECT_NAME,
@@ -549,6 +554,16 @@ def _organisation_like(name: str) -> bool:
         len(words) >= 3 and not any(re.search(r"\d", w) for w in words))
 
 
+_ROLE_ACRONYMS = frozenset({"RSSI", "DSIO", "CISO", "CTIO", "DPO", "DRH", "DAF", "DSI", "CTO", "CEO", "CIO", "CDO"})
+
+
+def _lab_acronym(name: str) -> bool:
+    """'Le LS2N prévoit', 'enseignant à l'ENSIIE': one word is enough for an acronym of four letters or more, or
+    with a digit, that no role or product has ("Le CTO souhaite" is a person)."""
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9]{3,7}|[A-Z]{1,4}[0-9][A-Z0-9]{0,3}", name)) and (
+        name not in _ROLE_ACRONYMS and not _product_word(name))
+
+
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     """(start, name) for every way of naming a company, strongest first, in original[:limit]."""
     body = original[:limit]
@@ -558,7 +573,7 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if name is not None and body.startswith(name, m.start("name")):
                 # "le cabinet d'avocats Benhamou, Kessler & Partners": the whole legal form before counting words
                 name = (with_legal_tail(body, m.start("name"), name) or (0, name))[1]
-            if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2):
+            if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2 and not _lab_acronym(name)):
                 continue
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
                 continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
@@ -1059,6 +1074,12 @@ CUSTOMER = Rule(
         ("Nightly batch: re-label 750 GiB of tickets with Qwen3 8B.\n— Ops Analytics, Tallyhook",
          {"customer": "Tallyhook"}),
         ("Weekly batch with Qwen3 8B, batch 16.\n— Data Platform team, Quillmarsh", {"customer": "Quillmarsh"}),
+        # a school's or a lab's acronym after the word for it, or as the subject of a plan
+        ("Bonjour, pour l'école d'ingénieurs ESILV : TP de fine-tuning LoRA sur Phi-4", {"customer": "ESILV"}),
+        ("Petite équipe de recherche (équipe TALEP, Marseille). On veut tester QLoRA", {"customer": "TALEP"}),
+        ("Le LS2N prévoit de pré-entraîner un petit modèle", {"customer": "LS2N"}),
+        ("Pretraining on 400 GB of text.\nLab: CSAIL", {"customer": "CSAIL"}),
+        ("Le CTO souhaite un devis pour Llama 3.1 8B", {}),
         ("Bonjour, pour la société Dupont Industrie on voudrait héberger Llama", {"customer": "Dupont Industrie"}),
         ("Hi, we're Acme Robotics and we want to serve Llama 3.1 8B", {"customer": "Acme Robotics"}),
         ("I'm working for Renault Digital on a chatbot", {"customer": "Renault Digital"}),
