@@ -911,7 +911,10 @@ _DASH_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*{NAME}[ \t]*")
 _AT_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[\w'’. -]{{1,40}}?[ \t]+@[ \t]*{NAME}[ \t]*")
 _BRACKET_SIGNED = re.compile(rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?[ \t]*\([ \t]*{PAREN_NAME}"
                              r"[ \t]*\)[ \t]*")
-_ARTICLE_SIGNED = re.compile(rf"(?:The|La|Le|Les)[ \t]+{NAME}[ \t]*")
+_ARTICLE_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?(?:The|La|Le|Les)[ \t]+{NAME}[ \t]*")
+# "— Tilbury Home & Garden, data team": the organisation, then the team of it that writes
+_TEAM_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*{NAME},[ \t]+(?:[\w&/-]+[ \t]+){{0,2}}(?i:team|[ée]quipe|dept\.?"
+                          rf"|department|service)[ \t]*")
 # "Marc — Vectorys": a first name, a dash, the organisation; "Sté Ferronnerie Baudin": a company prefix says it
 _PERSON_DASH_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[{_UPPER}][a-zà-ÿ'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
                                  rf"[ \t]+[—–-]{{1,2}}[ \t]+{NAME}[ \t]*\.?[ \t]*")
@@ -957,7 +960,8 @@ def _signature_line(original: str) -> tuple[int, str] | None:
     if line_start == 0:
         return None  # a signature follows a message: a single line ("Le Mans") signs nothing
 
-    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _PERSON_DASH_SIGNED, _PREFIX_SIGNED, _DASH_SIGNED):
+    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _TEAM_SIGNED, _PERSON_DASH_SIGNED, _PREFIX_SIGNED,
+                    _DASH_SIGNED):
         m = pattern.fullmatch(body, line_start)
         if m is None or (name := clean_name(m.group("name"))) is None or _ROLE_WORD.match(name):
             continue
@@ -1080,6 +1084,10 @@ CUSTOMER = Rule(
         ("Le LS2N prévoit de pré-entraîner un petit modèle", {"customer": "LS2N"}),
         ("Pretraining on 400 GB of text.\nLab: CSAIL", {"customer": "CSAIL"}),
         ("Le CTO souhaite un devis pour Llama 3.1 8B", {}),
+        # a signature line: "The X" after a dash, or the organisation then its team
+        ("Offline summarisation job with Gemma 2 27B.\n— The Morning Clarion\n", {"customer": "The Morning Clarion"}),
+        ("Summaries overnight in our own rack.\n— Tilbury Home & Garden, data team\n",
+         {"customer": "Tilbury Home & Garden"}),
         ("Bonjour, pour la société Dupont Industrie on voudrait héberger Llama", {"customer": "Dupont Industrie"}),
         ("Hi, we're Acme Robotics and we want to serve Llama 3.1 8B", {"customer": "Acme Robotics"}),
         ("I'm working for Renault Digital on a chatbot", {"customer": "Renault Digital"}),
