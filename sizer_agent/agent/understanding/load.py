@@ -262,7 +262,8 @@ _NAMED_SITE = re.compile(r"\b(?:usine|site|siege|agence|entrepot|factory|plant|m
                          r"\s+(?:de|d'|du|des|of|in|a|at)\s*[a-z]")
 # "(4,200 employees company-wide)", "(6 300 salariés groupe)": the size of the whole organisation
 _ORG_WIDE = re.compile(r"\b(?:company[- ]?wide|group[- ]?wide|organi[sz]ation[- ]?wide|across the (?:group|company)"
-                       r"|dans tout le groupe|au niveau du groupe|groupe entier|tout le groupe|en tout dans le groupe)\b")
+                       r"|dans tout le groupe|au niveau du groupe|groupe entier|tout le groupe"
+                       r"|en tout dans le groupe)\b")
 
 
 def _company_profile(text: str, figure: tuple[int, int, int], elsewhere: bool) -> bool:

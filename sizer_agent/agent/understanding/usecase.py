@@ -102,7 +102,8 @@ _PRODUCTS = words(
     # "pour m'aider à rédiger mes notices", "to help draft specifications": a person writes with it, live
     r"(?:m'|nous |l'|les )?aider a (?:rediger|ecrire)", r"help(?:s)? (?:me |us |them )?(?:to )?(?:draft|write)",
     # "un serveur d'IA générative pour les agents", "a generative AI server for council staff": a service
-    r"serveurs? d'ia generative", r"(?:generative ai|genai|gen ai) servers?", r"comme chatgpt", r"like chatgpt", r"type chatgpt",
+    r"serveurs? d'ia generative", r"(?:generative ai|genai|gen ai) servers?",
+    r"comme chatgpt", r"like chatgpt", r"type chatgpt",
     r"la meme chose",
 )
 VISION = words(
