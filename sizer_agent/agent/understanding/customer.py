@@ -47,7 +47,9 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project"
              r"|charity|consultancy|nonprofit|non-profit|ngo|ong|consortium|coop[ée]rative|cooperative|collectif"
              r"|collective|institute|institut|chain|shop|store|bakery|boutique|magasin|studio|practice|clinic|school"
-             r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie)s?(?![\w])")
+             r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie"
+             # "Our SaaS (Pellucid AI)", "Small NLP research group (Halcyon NLP)", "a vineyard … called X"
+             r"|saas|research group|groupe de recherche|vineyard|vignoble|domaine)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
@@ -143,6 +145,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "l'école d'ingénieurs ESILV", "(équipe TALEP, Marseille)", "Lab: CSAIL": a school's, a lab's or a
     # team's acronym right after the word for it
     _UNIT_ACRONYM,
+    # "a vineyard in sonoma called Ridgecrest Cellars", "une PME qui s'appelle Soluvia": the name given to it
+    r"(?<![\w])" + _ORG_NOUN + r"[^.;\n]{0,40}?[ \t]" + _I + r"called|named|appel[ée]e?|nomm[ée]e?"
+    r"|qui s'appelle|qui se nomme)[ \t]+" + NAME,
     _KIND_ADJ_NAME,
     _KIND_THEN_NAME,
     _SUBJECT_NAME,
@@ -1084,6 +1089,9 @@ CUSTOMER = Rule(
         ("Le LS2N prévoit de pré-entraîner un petit modèle", {"customer": "LS2N"}),
         ("Pretraining on 400 GB of text.\nLab: CSAIL", {"customer": "CSAIL"}),
         ("Le CTO souhaite un devis pour Llama 3.1 8B", {}),
+        ("hey we are a vineyard in sonoma called Ridgecrest Cellars want to classify photos",
+         {"customer": "Ridgecrest Cellars"}),
+        ("Our SaaS (Pellucid AI) needs to serve Llama 3.3 70B", {"customer": "Pellucid AI"}),
         # a signature line: "The X" after a dash, or the organisation then its team
         ("Offline summarisation job with Gemma 2 27B.\n— The Morning Clarion\n", {"customer": "The Morning Clarion"}),
         ("Summaries overnight in our own rack.\n— Tilbury Home & Garden, data team\n",
