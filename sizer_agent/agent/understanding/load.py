@@ -319,6 +319,13 @@ def find_load(message: Message) -> Iterator[Found]:
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
+    # "30 reps online at once, out of 140.", "20 en même temps, sur 90 au total.": the whole the peak comes from,
+    # a bare figure after "out of" / "sur" that ends the clause, right after the peak
+    for m in _OUT_OF_BARE.finditer(message.text):
+        if _SIMULTANEOUS.search(message.text, max(0, m.start() - 40), m.start()) and not message.negated(m.start()):
+            counted = _counts(message, m.start(), m.end())
+            if counted:
+                population.append((m.start(), m.end(), counted[-1][2]))
     # "me and two colleagues (3 people total)": the figure said as a total is the population
     population.sort(key=lambda p: (not re.match(_TOTAL, message.text[p[1]:p[1] + 12]), p[0]))
     figures: dict[tuple[int, int], tuple[int, int]] = {}
@@ -392,6 +399,8 @@ _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|
                             r"|length|longueur|documents?|pages?)\b|\d\s*(?:go|gb|to|tb)\b")
 _TOTAL = r"\s*(?:au total|in total|total|en tout|overall)(?![\w])"
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
+_OUT_OF_BARE = re.compile(rf"[,;]\s*(?:out of|sur|parmi|among)\s+(?:(?:a total of|un total de)\s+)?{_ABOUT}{_COUNT}"
+                          rf"(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))")
 
 LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
@@ -476,6 +485,10 @@ LOAD = Rule(
         ("we need to serve gemma for about 20 engineers at the same time our platform has 9000 customers",
          {"concurrency": 20}),
         ("for roughly 35 analysts at the same time contexts up to 16k budget", {"concurrency": 35}),
+        ("an assistant for reps: 30 reps online at once, out of 140. Delivery by 31 March.",
+         {"concurrency": 30, "head_count": 140}),
+        ("pour nos conseillers : 20 en même temps, sur 90 au total.", {"concurrency": 20, "head_count": 90}),
+        ("20 en même temps, sur 2 serveurs.", {"concurrency": 20}),
         ("un chatbot pour un de nos clients", {}), ("one of our users asked for it", {}),
         ("10-15 users during the day, peaking at 40", {"concurrency": 40}),
         ("30 users at once on average, the peak is 55", {"concurrency": 55}),
