@@ -47,7 +47,9 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project"
              r"|charity|consultancy|nonprofit|non-profit|ngo|ong|consortium|coop[ée]rative|cooperative|collectif"
              r"|collective|institute|institut|chain|shop|store|bakery|boutique|magasin|studio|practice|clinic|school"
-             r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie)s?(?![\w])")
+             r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie"
+             # "Our SaaS (Pellucid AI)", "Small NLP research group (Halcyon NLP)", "a vineyard … called X"
+             r"|saas|research group|groupe de recherche|vineyard|vignoble|domaine)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
@@ -97,6 +99,8 @@ _SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+
 _BARE_SUBJECT = (r"(?m)(?:^|[.!?][ \t]+)" + NAME + r"(?:[ \t]*\([^()\n]{1,60}\))?[ \t]+(?:voudrai\w*|souhait\w*"
                  r"|veut|aimerai\w*|cherche|envisage|pr[ée]voit|a besoin|wants|would like|is looking|is exploring"
                  r"|is planning|plans|needs|intends)\b")
+_UNIT_ACRONYM = (r"(?<![\w])(?i:[ée]cole(?:[ \t]+d['’]ing[ée]nieurs)?|laboratoire|labo|lab|[ée]quipe|team|institut"
+                 r"|research group|groupe de recherche)[ \t]*:?[ \t]*(?P<name>[A-Z][A-Z0-9]{2,7})(?![\w'’-])")
 INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "Client : Groupe Hospitalier Saint-Luc", "Cust: Numalys (ESN)", "- Team: Orchard Vision" — a label
     # takes the rest of its line; it starts the line or follows a dash ("CR 03/04 — client : Papeteries …")
@@ -138,6 +142,12 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:i run|i own|i manage|je dirige|je g[èe]re))[ \t]+" + NAME,
     # "un petit cabinet, Lemoine Architectes"
     r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[\w-]+){0,2},[ \t]+" + NAME,
+    # "l'école d'ingénieurs ESILV", "(équipe TALEP, Marseille)", "Lab: CSAIL": a school's, a lab's or a
+    # team's acronym right after the word for it
+    _UNIT_ACRONYM,
+    # "a vineyard in sonoma called Ridgecrest Cellars", "une PME qui s'appelle Soluvia": the name given to it
+    r"(?<![\w])" + _ORG_NOUN + r"[^.;\n]{0,40}?[ \t]" + _I + r"called|named|appel[ée]e?|nomm[ée]e?"
+    r"|qui s'appelle|qui se nomme)[ \t]+" + NAME,
     _KIND_ADJ_NAME,
     _KIND_THEN_NAME,
     _SUBJECT_NAME,
@@ -228,7 +238,7 @@ _OPENING_NAME = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut|good mornin
 # "… memory. - ML team, Quillsoft"): the writer's organisation
 _LAST_SIGNED = re.compile(rf"(?:\A|\n|[.!?)][ \t]+)[ \t]*(?:(?:--?|—|–)[ \t]*)?"
                           rf"(?P<who>[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
-                          rf"|(?:[\w&/-]+[ \t]+)?(?i:team|[ée]quipe)(?:[ \t]+[\w&/-]+)?),[ \t]+"
+                          rf"|(?:[\w&/-]+[ \t]+){{0,2}}(?i:team|[ée]quipe)(?:[ \t]+[\w&/-]+)?),[ \t]+"
                           # a role between: "Dan, data eng @ Shoplane"
                           rf"(?:\w[\w&/ -]{{0,30}}?[ \t]+(?:@|at|chez)[ \t]+)?{NAME}"
                           rf"[ \t]*\.?\s*\Z")
@@ -443,7 +453,14 @@ def clean_name(raw: str) -> str | None:
         return None  # "Inc", "S.A", "GmbH": the legal form, not whose
     if _DEGREE.match(name):
         return None  # "Master IA", "MSc Data Science": a programme of study; its university is the organisation
+    if _REFERENCE.search(name):
+        return None  # "Ref QR-5521", "Réf. DV-7781", "PO 4410-22": a file's reference, not who wrote it
     return name
+
+
+# a reference or ticket number: an abbreviation for one, or a code of capitals and digits joined by a dash
+_REFERENCE = re.compile(r"^(?:Ref|R[ée]f|Reference|R[ée]f[ée]rence|PO|Ticket|Dossier|Devis|Quote|Order|Invoice|Facture"
+                        r"|Case|Tender|AO|RFP|RFQ|N°|No)\b\.?(?:[ \t]|$)|(?<![\w])[A-Z]{1,4}-?\d{2,}(?:-\d+)?$")
 
 
 def _institution(original: str, end: int) -> str | None:
@@ -542,6 +559,16 @@ def _organisation_like(name: str) -> bool:
         len(words) >= 3 and not any(re.search(r"\d", w) for w in words))
 
 
+_ROLE_ACRONYMS = frozenset({"RSSI", "DSIO", "CISO", "CTIO", "DPO", "DRH", "DAF", "DSI", "CTO", "CEO", "CIO", "CDO"})
+
+
+def _lab_acronym(name: str) -> bool:
+    """'Le LS2N prévoit', 'enseignant à l'ENSIIE': one word is enough for an acronym of four letters or more, or
+    with a digit, that no role or product has ("Le CTO souhaite" is a person)."""
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9]{3,7}|[A-Z]{1,4}[0-9][A-Z0-9]{0,3}", name)) and (
+        name not in _ROLE_ACRONYMS and not _product_word(name))
+
+
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     """(start, name) for every way of naming a company, strongest first, in original[:limit]."""
     body = original[:limit]
@@ -551,7 +578,7 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if name is not None and body.startswith(name, m.start("name")):
                 # "le cabinet d'avocats Benhamou, Kessler & Partners": the whole legal form before counting words
                 name = (with_legal_tail(body, m.start("name"), name) or (0, name))[1]
-            if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2):
+            if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2 and not _lab_acronym(name)):
                 continue
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
                 continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
@@ -889,7 +916,10 @@ _DASH_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*{NAME}[ \t]*")
 _AT_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[\w'’. -]{{1,40}}?[ \t]+@[ \t]*{NAME}[ \t]*")
 _BRACKET_SIGNED = re.compile(rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?[ \t]*\([ \t]*{PAREN_NAME}"
                              r"[ \t]*\)[ \t]*")
-_ARTICLE_SIGNED = re.compile(rf"(?:The|La|Le|Les)[ \t]+{NAME}[ \t]*")
+_ARTICLE_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?(?:The|La|Le|Les)[ \t]+{NAME}[ \t]*")
+# "— Tilbury Home & Garden, data team": the organisation, then the team of it that writes
+_TEAM_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*{NAME},[ \t]+(?:[\w&/-]+[ \t]+){{0,2}}(?i:team|[ée]quipe|dept\.?"
+                          rf"|department|service)[ \t]*")
 # "Marc — Vectorys": a first name, a dash, the organisation; "Sté Ferronnerie Baudin": a company prefix says it
 _PERSON_DASH_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[{_UPPER}][a-zà-ÿ'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
                                  rf"[ \t]+[—–-]{{1,2}}[ \t]+{NAME}[ \t]*\.?[ \t]*")
@@ -935,7 +965,8 @@ def _signature_line(original: str) -> tuple[int, str] | None:
     if line_start == 0:
         return None  # a signature follows a message: a single line ("Le Mans") signs nothing
 
-    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _PERSON_DASH_SIGNED, _PREFIX_SIGNED, _DASH_SIGNED):
+    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _TEAM_SIGNED, _PERSON_DASH_SIGNED, _PREFIX_SIGNED,
+                    _DASH_SIGNED):
         m = pattern.fullmatch(body, line_start)
         if m is None or (name := clean_name(m.group("name"))) is None or _ROLE_WORD.match(name):
             continue
@@ -972,10 +1003,21 @@ def find_customer(message: Message) -> Iterator[Found]:
         if not _THIRD_PARTY.search(original):
             zones.append(len(original))  # the writer's own signature names the customer
     here = _HERE.search(original)
+    # "— Ops Analytics, Tallyhook": the team that signs is part of the organisation named after the comma
+    signer = _last_signed(original)
+    # (only when the signer is a team or starts with a department word and what follows is no department:
+    # "- Kestrel Systems, Infra" is the firm, then its team)
+    team_span = None
+    if signer is not None and clean_name(signer.group("name")) and not re.fullmatch(
+            _DEPARTMENT.pattern + r"|(?i:infra\w*|it|data|platform|ml|ai|ia)", signer.group("name").strip(" .")) and (
+            re.search(r"(?i)team|[ée]quipe", signer.group("who")) or _DEPARTMENT.match(signer.group("who"))):
+        team_span = (signer.start("who"), signer.end("who"))
     for limit in zones:
         for start, name in _candidates(original, limit):
             offset = original.find(name, start)
             if offset < 0 or (forwarder and forwarder[0] <= offset < forwarder[1]):
+                continue
+            if team_span and team_span[0] <= offset < team_span[1]:
                 continue
             if any(a <= offset < b for a, b in quoted):
                 continue
@@ -1033,6 +1075,27 @@ def find_customer(message: Message) -> Iterator[Found]:
 CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
+        # a quote reference is no name; the team that signs belongs to the firm after the comma
+        ("Subject: Quote request — Ref QR-5521\n\nHi, we're Brookvale Credit Union. We want an assistant.",
+         {"customer": "Brookvale Credit Union"}),
+        ("Objet : demande de devis — Réf. DV-7781\nBonjour, nous sommes la Mutuelle des Tanneurs.",
+         {"customer": "Mutuelle des Tanneurs"}),
+        ("Nightly batch: re-label 750 GiB of tickets with Qwen3 8B.\n— Ops Analytics, Tallyhook",
+         {"customer": "Tallyhook"}),
+        ("Weekly batch with Qwen3 8B, batch 16.\n— Data Platform team, Quillmarsh", {"customer": "Quillmarsh"}),
+        # a school's or a lab's acronym after the word for it, or as the subject of a plan
+        ("Bonjour, pour l'école d'ingénieurs ESILV : TP de fine-tuning LoRA sur Phi-4", {"customer": "ESILV"}),
+        ("Petite équipe de recherche (équipe TALEP, Marseille). On veut tester QLoRA", {"customer": "TALEP"}),
+        ("Le LS2N prévoit de pré-entraîner un petit modèle", {"customer": "LS2N"}),
+        ("Pretraining on 400 GB of text.\nLab: CSAIL", {"customer": "CSAIL"}),
+        ("Le CTO souhaite un devis pour Llama 3.1 8B", {}),
+        ("hey we are a vineyard in sonoma called Ridgecrest Cellars want to classify photos",
+         {"customer": "Ridgecrest Cellars"}),
+        ("Our SaaS (Pellucid AI) needs to serve Llama 3.3 70B", {"customer": "Pellucid AI"}),
+        # a signature line: "The X" after a dash, or the organisation then its team
+        ("Offline summarisation job with Gemma 2 27B.\n— The Morning Clarion\n", {"customer": "The Morning Clarion"}),
+        ("Summaries overnight in our own rack.\n— Tilbury Home & Garden, data team\n",
+         {"customer": "Tilbury Home & Garden"}),
         ("Bonjour, pour la société Dupont Industrie on voudrait héberger Llama", {"customer": "Dupont Industrie"}),
         ("Hi, we're Acme Robotics and we want to serve Llama 3.1 8B", {"customer": "Acme Robotics"}),
         ("I'm working for Renault Digital on a chatbot", {"customer": "Renault Digital"}),

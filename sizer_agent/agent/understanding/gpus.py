@@ -73,7 +73,8 @@ def card_index() -> CardIndex:
     # "RTX 5090" is also said "5090"; a number two models share ("RTX 6000", "RTX PRO 6000") is not
     numbers_of = [c.model.split()[-1] for c in cards if re.fullmatch(r"rtx \d{4}", c.model)]
     unique = sorted({n for n in numbers_of if sum(c.model.endswith(" " + n) for c in cards) == 1})
-    bare = re.compile(rf"(?<![\w.,])(?P<model>{'|'.join(unique) or '(?!)'})s?(?![\w.,])(?P<qualifiers>)")
+    # (a comma or a full stop may end it: "sur ma 5080, en fp32", "a couple of 5090s."; "5090.5" is no card)
+    bare = re.compile(rf"(?<![\w.,])(?P<model>{'|'.join(unique) or '(?!)'})s?(?![\w]|[.,]\d)(?P<qualifiers>)")
     return CardIndex(cards, pattern, bare)
 
 
@@ -109,7 +110,9 @@ _WHICH = (r"(?:(?:spare|idle|used|old|older|new|existing|extra|additional|more|d
           r"|second-hand|nouvelles?|neuves?|anciennes?|vieilles?|supplementaires?|dediees?|d'occasion)\s+)?")
 _WORDS_BEFORE_CARD = rf"(?:\s*(?:x|\*)?\s*(?:-\s*)?{_WHICH}(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d'|of\s+)?)?)"
 # before a bare card number: a count or an article says it is a card ("a single 5090", "2x 5080")
-_BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the|my|our|this|that|two|deux)|{NUM}"
+# ("sur ma 5080", "a couple of 5090s": a possessive or a small quantity names a card as well)
+_BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the|my|our|this|that|two|deux|ma|mon|mes"
+                          rf"|notre|nos|couple of|pair of|paire de)|{NUM}"
                           rf"\s*x?)\s*$")
 _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b(?!/)|watts?|ms\b"
                                r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
@@ -342,7 +345,9 @@ def find_gpus(message: Message) -> Iterator[Found]:
                 yield Found("num_gpus", said, total.start(1), total.end())
                 return
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
-            yield Found("num_gpus", _per_machine(message, start, value), start, end, figure=figure)
+            # "8 H100 par nœud × 4 nœuds": the machines said after the count per machine
+            yield Found("num_gpus", _per_machine(message, start, value, _card_end(text, m)), start, end,
+                        figure=figure)
             return
     for m in _PER_BOX.finditer(text):
         if message.negated(m.start()):
@@ -422,6 +427,10 @@ GPUS = Rule(
         ("deux nœuds de 8 x H200", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
         ("8 nodes x 8 GPUs, bf16", {"num_gpus": 64}),
+        ("fine-tuner gemma 2 2b sur ma 5080, en fp32 c'est jouable ?", {"gpu_preference": "rtx-5080", "num_gpus": 1}),
+        ("thinking of a couple of 5090s. budget maybe 5k euros", {"gpu_preference": "rtx-5090", "num_gpus": 2}),
+        ("On envisage 8 H100 par nœud × 4 nœuds.", {"num_gpus": 32, "gpu_preference": "h100-sxm"}),
+        ("planned on 8 H100 per node x 2 nodes", {"num_gpus": 16, "gpu_preference": "h100-sxm"}),
         ("4 nœuds x 8 GPU H100", {"num_gpus": 32, "gpu_preference": "h100-sxm"}),
         ("One H200 server (8 GPUs).", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
         ("one (1) server with eight (8) NVIDIA H100 SXM GPUs", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),

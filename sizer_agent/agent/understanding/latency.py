@@ -66,12 +66,16 @@ def find_tpot(message: Message) -> Iterator[Found]:
         yield from found
         return
     # a per-user speed: "20 tokens/s per user" -> 50 ms per token
-    speed = (rf"({NUM})\s*(?:tokens?|toks?|mots|words)\s*(?:/\s*s(?:ec)?|par seconde|per second|a la seconde|/sec)"
+    # ("25 tokens/seconde par utilisateur", "at 25 tok/s each": "each" after a count of users is per user)
+    speed = (rf"({NUM})\s*(?:tokens?|toks?|mots|words)\s*{_PER_SECOND}"
              rf"\s*(?:minimum\s*|min\s*|at least\s*|au moins\s*)?(?:et |and |,\s*)?"
-             rf"(?:/\s*|par |per |for each |pour chaque )"
+             rf"(?:(?:/\s*|par |per |for each |pour chaque )"
              rf"(?:utilisateur|user|personne|person|stream|flux|requete"
-             rf"|request|session|client|conversation)")
-    for m in re.finditer(speed, message.text):
+             rf"|request|session|client|conversation)|(?:each|apiece|chacun|chacune)(?![\w]))")
+    # the user first: "each user needs at least 20 tokens/s", "chaque utilisateur doit avoir 25 tokens/s"
+    user_first = (rf"(?<![\w])(?:each|every|per|chaque|par) (?:user|utilisateur|person|personne)\b[^.;\n?]{{0,30}}?"
+                  rf"(?<![\w.,])({NUM})\s*(?:tokens?|toks?)\s*{_PER_SECOND}")
+    for m in [*re.finditer(speed, message.text), *re.finditer(user_first, message.text)]:
         value = numbers.read_number(m.group(1), message.lang)
         if value and not message.negated(m.start()):
             yield Found("tpot_ms", 1000.0 / value, m.start(), m.end())
@@ -87,6 +91,7 @@ def find_tpot(message: Message) -> Iterator[Found]:
                 return
 
 
+_PER_SECOND = r"(?:/\s*s(?:ec(?:onde?)?)?(?![\w])|par seconde|per second|a la seconde)"
 _ONE_AT_A_TIME = re.compile(r"(?<![\w.,])(?:1|un seul|une seule|one|a single|single|only one)\s+(?:utilisateur|user"
                             r"|personne|person|visiteur|visitor)\s+(?:a la fois|at a time|en meme temps|at once)"
                             r"|\bsingle[- ]user\b|\bmono-?utilisateur\b")
@@ -101,5 +106,9 @@ TPOT = Rule(
               ("a throughput of 2,000 tokens/s for the nightly batch", {}),
               ("au moins 20 tokens par seconde et par utilisateur", {"tpot_ms": 50.0}),
               ("50 tokens per second and per user", {"tpot_ms": 20.0}),
+              ("On vise 25 tokens/seconde par utilisateur", {"tpot_ms": 40.0}),
+              ("serve gpt-oss 120B to 60 concurrent users at 25 tok/s each?", {"tpot_ms": 40.0}),
+              ("12 at once; each user needs at least 20 tokens/s.", {"tpot_ms": 50.0}),
+              ("each user uploads 3 files; the batch runs at 2,000 tokens/s", {}),
               ("2 s TTFT at p95, 50 ms inter-token latency", {"tpot_ms": 50.0})),
 )

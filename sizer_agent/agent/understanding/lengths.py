@@ -91,6 +91,8 @@ CONTEXT = Rule(
         rf"(?<![\w])(?:contexte|context|ctx|fenetre(?: de contexte)?|context window|window|sequence length"
         rf"|longueur de sequence|longueurs? de sequence|seq(?:uence)?s?[ _-]?len(?:gth)?s?|max[ _-]?(?:model[ _-]?)?len"
         rf"|max_model_len|sequences?|seq)"
+        # "contexte long : 128k tokens", "contexts up to 16k"
+        rf"(?:(?<=context)s|(?<=contexte)s)?(?:\s+longs?)?"
         rf"\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera|will be)?\s*"
         rf"(?:\|\s*)?(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
@@ -107,7 +109,9 @@ CONTEXT = Rule(
               ("4096 tokens max", {"context_len": 4096}), ("2048-token sequences", {"context_len": 2048}),
               ("8k sequences", {"context_len": 8192}), ("batches of 64 sequences", {}),
               ("on traite 500 séquences par lot", {}),
-              ("| Contexte max            | 16k                  |", {"context_len": 16384})),
+              ("| Contexte max            | 16k                  |", {"context_len": 16384}),
+              ("Contexte long : 128k tokens.", {"context_len": 131072}),
+              ("35 analysts at the same time contexts up to 16k budget", {"context_len": 16384})),
 )
 
 # after a length: not a duration, an amount, a share or a count of something else ("réponses de 2 s")

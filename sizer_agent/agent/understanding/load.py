@@ -257,6 +257,13 @@ _PLACES = re.compile(r"\d\s*(?:[a-z]+\s+)?(?:magasins|boutiques|sites|usines|age
                      r"|locations|warehouses|entrepots)\b|\b(?:founded|fondee?|creee?|est\.|established|since|depuis)"
                      r"\s+(?:en\s+|in\s+)?\d{4}")
 _ONLY_PART = re.compile(r"\b(?:mais seul|mais seule|seul|seule|seulement|uniquement|but only|only)\b")
+# one named site is a place too: "(usine de Nevers, 230 salariés)", "(site de Lorient, 410 salariés)"
+_NAMED_SITE = re.compile(r"\b(?:usine|site|siege|agence|entrepot|factory|plant|mill|warehouse|head office|hq)"
+                         r"\s+(?:de|d'|du|des|of|in|a|at)\s*[a-z]")
+# "(4,200 employees company-wide)", "(6 300 salariés groupe)": the size of the whole organisation
+_ORG_WIDE = re.compile(r"\b(?:company[- ]?wide|group[- ]?wide|organi[sz]ation[- ]?wide|across the (?:group|company)"
+                       r"|dans tout le groupe|au niveau du groupe|groupe entier|tout le groupe"
+                       r"|en tout dans le groupe)\b")
 
 
 def _company_profile(text: str, figure: tuple[int, int, int], elsewhere: bool) -> bool:
@@ -267,9 +274,27 @@ def _company_profile(text: str, figure: tuple[int, int, int], elsewhere: bool) -
     closed = _PROFILE_CLOSE.match(text, end, end + 160)
     after = closed.group(0) if closed else ""
     inside = opened.group(1) + text[start:end] + after
-    if not re.search(r",|\s[-\u2014\u2013]\s", inside) or _SIMULTANEOUS.search(inside):
+    if _SIMULTANEOUS.search(inside):
         return False
-    return elsewhere or bool(_PLACES.search(inside)) or bool(_ONLY_PART.search(after))
+    if _ORG_WIDE.search(inside):
+        return True
+    if not re.search(r",|\s[-\u2014\u2013]\s", inside):
+        return False
+    return elsewhere or bool(_PLACES.search(inside) or _NAMED_SITE.search(inside)) or bool(_ONLY_PART.search(after))
+
+
+# "Notre société de conseil (1 200 clients) … pour ses 15 consultants", "our platform has 9000 customers" beside
+# "20 engineers at the same time": a count of the firm's clients, when another figure counts its own people, is
+# the firm's business, not the people who will use the tool
+_CLIENT_WORDS = re.compile(r"\b(?:clients|customers|abonnes|subscribers|customer accounts)\b")
+_STAFF_WORDS = re.compile(_POPULATION)
+
+
+def _their_clients(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
+    if not _CLIENT_WORDS.search(text, figure[0], figure[1]):
+        return False
+    return any(o[:2] != figure[:2] and not _CLIENT_WORDS.search(text, o[0], o[1])
+               and _STAFF_WORDS.search(text, o[0], o[1]) for o in others)
 
 
 def find_load(message: Message) -> Iterator[Found]:
@@ -294,6 +319,13 @@ def find_load(message: Message) -> Iterator[Found]:
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
+    # "30 reps online at once, out of 140.", "20 en même temps, sur 90 au total.": the whole the peak comes from,
+    # a bare figure after "out of" / "sur" that ends the clause, right after the peak
+    for m in _OUT_OF_BARE.finditer(message.text):
+        if _SIMULTANEOUS.search(message.text, max(0, m.start() - 40), m.start()) and not message.negated(m.start()):
+            counted = _counts(message, m.start(), m.end())
+            if counted:
+                population.append((m.start(), m.end(), counted[-1][2]))
     # "me and two colleagues (3 people total)": the figure said as a total is the population
     population.sort(key=lambda p: (not re.match(_TOTAL, message.text[p[1]:p[1] + 12]), p[0]))
     figures: dict[tuple[int, int], tuple[int, int]] = {}
@@ -321,7 +353,8 @@ def find_load(message: Message) -> Iterator[Found]:
     for _, end, _ in list(peak):
         stop = _SENTENCE_END.search(message.text, end)
         more = _MORE.match(message.text, end, min(stop.start() if stop else len(message.text), end + 50))
-        if more and not message.negated(more.start()):
+        # "35 analysts at the same time contexts up to 16k": the higher figure is said of something else
+        if more and not message.negated(more.start()) and not _OTHER_MEASURE.search(more.group(0)):
             value = _value(more, message)
             if value:
                 peak.append((more.start(), more.end(), value))
@@ -337,6 +370,7 @@ def find_load(message: Message) -> Iterator[Found]:
     population = [f for f in population if not _illustration(message.text, f[0])]
     population = [p for p in population
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
+    population = [p for p in population if not _their_clients(message.text, p, population + users + peak)]
     if _FOR_OTHERS.search(message.text):
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
@@ -361,8 +395,12 @@ def find_load(message: Message) -> Iterator[Found]:
         yield Found("head_count", value, start, end)
 
 
+_OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|sequences?|seq|inputs?|outputs?"
+                            r"|length|longueur|documents?|pages?)\b|\d\s*(?:go|gb|to|tb)\b")
 _TOTAL = r"\s*(?:au total|in total|total|en tout|overall)(?![\w])"
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
+_OUT_OF_BARE = re.compile(rf"[,;]\s*(?:out of|sur|parmi|among)\s+(?:(?:a total of|un total de)\s+)?{_ABOUT}{_COUNT}"
+                          rf"(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))")
 
 LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
@@ -439,6 +477,18 @@ LOAD = Rule(
          {"head_count": 20}),
         ("Cabinet Morel (avocats, 40 personnes) : un assistant juridique", {"head_count": 40}),
         ("(400 conseillers, 30 connexions simultanées au maximum)", {"head_count": 400, "concurrency": 30}),
+        ("Je suis responsable IT chez Fonderies Quiberon (site de Lorient, 410 salariés). On veut une station",
+         {}),
+        ("- Customer: Arbor Mutual (4,200 employees company-wide)\n- Peak concurrency: ~90 users",
+         {"concurrency": 90}),
+        ("Notre société de conseil (1 200 clients) veut un chatbot pour ses 15 consultants.", {"head_count": 15}),
+        ("we need to serve gemma for about 20 engineers at the same time our platform has 9000 customers",
+         {"concurrency": 20}),
+        ("for roughly 35 analysts at the same time contexts up to 16k budget", {"concurrency": 35}),
+        ("an assistant for reps: 30 reps online at once, out of 140. Delivery by 31 March.",
+         {"concurrency": 30, "head_count": 140}),
+        ("pour nos conseillers : 20 en même temps, sur 90 au total.", {"concurrency": 20, "head_count": 90}),
+        ("20 en même temps, sur 2 serveurs.", {"concurrency": 20}),
         ("un chatbot pour un de nos clients", {}), ("one of our users asked for it", {}),
         ("10-15 users during the day, peaking at 40", {"concurrency": 40}),
         ("30 users at once on average, the peak is 55", {"concurrency": 55}),

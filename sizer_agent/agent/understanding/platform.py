@@ -87,6 +87,15 @@ def _asked_alternative(text: str, start: int, end: int) -> bool:
     return bool(_OR_BEFORE.search(text, sentence_start, start) and _QUESTION_AFTER.match(text, end))
 
 
+# "remplacer ses 2 serveurs équipés de V100", "replace our three old servers": the machines going away, counted,
+# are the fleet of today, no place said for the new one ("remplacer nos serveurs actuels par du matériel plus
+# récent", uncounted, still says servers; "a replacement rack server" is the new one)
+_REPLACED_BEFORE = re.compile(r"(?:remplac(?:er|e|ons|ent|era|erait)|replac(?:e|ing)|retir(?:e|ing)"
+                              r"|decommission(?:ing)?)\s+(?:(?:nos|ses|leurs|our|its|their|les|the|mes|my)\s+)?"
+                              r"(?:\d+|deux|trois|quatre|cinq|two|three|four|five)\s+"
+                              r"(?:(?:vieux|anciens|old|older|current|actuels|existing|existants)\s+)?$")
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -101,6 +110,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if (" " not in m.group(0) and _CARD_EDITION_BEFORE.search(
                     plain(message.words(max(0, m.start() - 25), m.start())))) or (
                     _CARD_EDITION_AFTER.match(message.text, m.end())):
+                continue
+            if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
                 continue
             mentions.append((m.start(), m.end(), value))
     if mentions and _conflict(message.text, mentions):
@@ -122,7 +133,11 @@ def find_deployment(message: Message) -> Iterator[Found]:
 DEPLOYMENT = Rule(
     "deployment", ("deployment",), find_deployment,
     examples=(("station de travail", {"deployment": "workstation"}), ("serveur en baie", {"deployment": "server"}),
-              ("on-prem, pas de cloud", {"deployment": "server"}), ("sur AWS", {"deployment": "cloud"}),
+              ("on-prem, pas de cloud", {"deployment": "server"}),
+              ("notre filiale souhaite remplacer ses 2 serveurs équipés de V100 pour servir Mixtral", {}),
+              ("we replace our three old servers with one new rack server", {"deployment": "server"}),
+              ("On cherche à remplacer nos serveurs actuels par du matériel plus récent.", {"deployment": "server"}),
+              ("sur AWS", {"deployment": "cloud"}),
               ("budget autour de 25k€", {}), ("un serveur d'inférence vLLM", {}),
               ("budget de 60 000 $ pour un serveur d'inférence qui servira Llama", {"deployment": "server"}),
               ("il nous faut un serveur d'inférence avec 2 L40S", {"deployment": "server"}),

@@ -39,6 +39,7 @@ RULES: tuple[Rule, ...] = (
     training.BATCH_SIZE,  # before the load: "des batchs de 128 requêtes" is a batch, not 128 users
     load.LOAD,
     training.CHECKPOINT,
+    training.TRAINED_SIZE,  # before the general size: the cleaned size beside a raw one
     training.DATASET,
     platform.BUDGET,
     platform.POWER,

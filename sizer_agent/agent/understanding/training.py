@@ -135,6 +135,49 @@ def find_dataset(message: Message) -> Iterator[Found]:
             return
 
 
+# A raw size beside the cleaned one: the size trained on is the cleaned one ("1,5 To brut, mais ~200 Go après
+# nettoyage", "the raw crawl was 3 TB; after dedup we're at 150 GB"). Each size is read with its own clause
+# only (cut at commas and semicolons), so the "raw" of one size does not mark the next.
+_RAW = re.compile(r"\b(?:raw|brut\w*|unfiltered|non nettoye\w*|avant (?:nettoyage|dedup\w*|filtrage))\b")
+_CLEANED = re.compile(r"(?:nettoy|dedup|filtr|clean|curated|we keep|on garde|on conserve|train(?:ed)? on"
+                      r"|qu'on entrain|que l'on entrain|we'll train|will train)")
+
+
+def find_trained_size(message: Message) -> Iterator[Found]:
+    text = message.text
+    sizes = list(re.finditer(BYTES, text))
+    if len(sizes) < 2:
+        return
+    raw, cleaned = [], []
+    for i, m in enumerate(sizes):
+        lo = max(sizes[i - 1].end() if i else 0, m.start() - 40)
+        hi = min(sizes[i + 1].start() if i + 1 < len(sizes) else len(text), m.end() + 40)
+        left = re.split(r"[,;.\n]", text[lo:m.start()])[-1]
+        right = re.split(r"[,;.\n]", text[m.end():hi])[0]
+        if _RAW.search(left) or _RAW.search(right):
+            raw.append(m)
+        elif _CLEANED.search(left) or _CLEANED.search(right):
+            cleaned.append(m)
+    if raw and len(cleaned) == 1 and not message.negated(cleaned[0].start()):
+        m = cleaned[0]
+        value = numbers.byte_count(m.group(1), m.group(2), message.lang)
+        if value is not None:
+            yield Found("dataset_size_bytes", value, m.start(), m.end())
+
+
+TRAINED_SIZE = Rule(
+    "dataset-trained-size", ("dataset_size_bytes",), find_trained_size,
+    examples=(("1,5 To brut, mais ~200 Go après nettoyage, c'est ce volume qu'on entraînera",
+               {"dataset_size_bytes": 200_000_000_000}),
+              ("The raw crawl was 3 TB; after dedup we're at 150 GB, which is what we'll train on.",
+               {"dataset_size_bytes": 150_000_000_000}),
+              ("corpus brut de 2 To, environ 120 Go une fois dédupliqué", {"dataset_size_bytes": 120_000_000_000}),
+              ("the raw scrape is 4 TB, after filtering we keep 90 GB", {"dataset_size_bytes": 90_000_000_000}),
+              # no raw size said: left to the general rule
+              ("300 Go de tickets, 80 Go de VRAM", {}), ("raw: 2 TB; 500 GB clean or 300 GB filtered", {})),
+    doc="The size trained on: the cleaned size beside a raw one.",
+)
+
 DATASET = Rule(
     "dataset-size", ("dataset_size_bytes",), find_dataset,
     examples=(("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),

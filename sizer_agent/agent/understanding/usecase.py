@@ -63,6 +63,11 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"jobs? batch", r"batch(?![ _-]?size)(?!\s*(?:de|of|:|=)?\s*\d)", r"traitement de masse", r"en masse",
            r"bulk", r"asynchrone", r"asynchronous", r"pas (?:besoin )?de temps reel", r"not real[- ]time",
            r"no real[- ]time", r"la nuit", r"de nuit", r"sur un week-end", r"over a weekend",
+           r"traitements? nocturnes?", r"nocturnal batch",
+           # "Aucun besoin de temps réel, ça peut tourner le week-end": no one waits on the answer
+           r"(?:aucun|sans|pas de|no|without) besoin (?:de|du) temps reel", r"no need for real[- ]time",
+           r"(?:peut|peuvent|pourra|can|could) (?:tourner|run) (?:pendant |durant |sur |over |during |on )?"
+           r"(?:le|la|un|the|a) (?:week-?end|nuit|night)",
            r"throughput (?:only|matters)",
            r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|score|annotate|annoter|tag|label)"
@@ -93,7 +98,12 @@ _PRODUCTS = words(
     r"agent conversationnel", r"conversationnel\w*", r"questions?[- ]reponses?", r"q&a", r"chat", r"chatting",
     r"live", r"tuteur", r"tutor", r"voice agent", r"agent vocal", r"autocompl\w*", r"auto-?compl\w*", r"kiosk\w*",
     r"bornes?", r"discuter", r"converser", r"talk to", r"answer(?:ing)? (?:\w+ )?questions", r"repondre aux questions",
-    r"aide a la redaction", r"writing assistant", r"comme chatgpt", r"like chatgpt", r"type chatgpt",
+    r"aide a la redaction", r"writing assistant",
+    # "pour m'aider à rédiger mes notices", "to help draft specifications": a person writes with it, live
+    r"(?:m'|nous |l'|les )?aider a (?:rediger|ecrire)", r"help(?:s)? (?:me |us |them )?(?:to )?(?:draft|write)",
+    # "un serveur d'IA générative pour les agents", "a generative AI server for council staff": a service
+    r"serveurs? d'ia generative", r"(?:generative ai|genai|gen ai) servers?",
+    r"comme chatgpt", r"like chatgpt", r"type chatgpt",
     r"la meme chose",
 )
 VISION = words(
@@ -270,6 +280,14 @@ USE_CASE = Rule(
         ("on veut tester un chatbot RAG sur nos docs", {"use_case": "online_serving"}),
         ("résumer 300 rapports par jour, pas besoin de temps réel", {"use_case": "batch_inference"}),
         ("tag product photos, no real-time needed", {"use_case": "batch_inference"}),
+        ("Traitement nocturne : classification de tickets support avec Qwen3 8B", {"use_case": "batch_inference"}),
+        ("une tour pour le rendu 3D et faire tourner en local Gemma 3 4B pour m'aider à rédiger mes notices",
+         {"use_case": "online_serving"}),
+        ("can also run Phi-4 locally to help draft specifications", {"use_case": "online_serving"}),
+        ("Notre direction souhaite « un serveur d'IA générative » pour les agents.", {"use_case": "online_serving"}),
+        ("Our digital team wants \"a generative AI server\" for council staff.", {"use_case": "online_serving"}),
+        ("Nous aimerions traduire en local nos archives avec Llama 3.1 8B. Aucun besoin de temps réel, ça peut "
+         "tourner le week-end.", {"use_case": "batch_inference"}),
         ("we do not serve it online, it is not real-time", {"use_case": "batch_inference"}),
         ("we want an analyst copilot on Qwen3 32B", {"use_case": "online_serving"}),
         ("on veut un copilot pour nos commerciaux", {"use_case": "online_serving"}),
