@@ -62,7 +62,7 @@ from sizer_agent.tools.bench.metrics import latency_stats
 from sizer_agent.tools.bench.nvml import GpuMemorySampler, nvml_init
 from sizer_agent.tools.bench.results import LatencyStats
 from sizer_agent.tools.errors import InputError
-from sizer_agent.tools.memory.training import LORA_ALIASES, LORA_TARGETS, lora_params
+from sizer_agent.tools.memory.training import LORA_ALIASES, LORA_TARGETS, check_lora_names, lora_params
 from sizer_agent.tools.model_spec import ModelSpec
 
 Method = Literal["full", "lora", "qlora"]
@@ -625,11 +625,7 @@ def _check(settings: TrainSettings) -> int:
         raise InputError("--checkpoint-at", f"must be in [1, {settings.steps - 1}]", "a step before the last")
     if settings.warmup_steps >= settings.steps:
         raise InputError("--warmup-steps", "must be below --steps", f"0..{settings.steps - 1}")
-    unknown = [t for t in settings.lora_targets or [] if t not in LORA_TARGETS and t not in LORA_ALIASES]
-    if unknown:
-        aliases = ", ".join(f"{a}={b}" for a, b in LORA_ALIASES.items())
-        raise InputError("--lora-targets", f"unknown module(s) {', '.join(unknown)}",
-                         f"{','.join(LORA_TARGETS)} (aliases: {aliases})")
+    check_lora_names(settings.lora_targets or [], "--lora-targets")
     return checkpoint_at
 
 

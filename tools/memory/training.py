@@ -56,15 +56,19 @@ LORA_ALIASES = {"output_proj": "o_proj", "w1": "gate_proj", "w3": "up_proj", "w2
                 "output": "lm_head", "gate": "router"}
 
 
-def canonical_lora_targets(targets: list[str]) -> list[str]:
-    """Targets in this module's names, aliases resolved, order kept, duplicates dropped; unknown names raise."""
-    names = [LORA_ALIASES.get(t, t) for t in targets]
-    unknown = [t for t, n in zip(targets, names, strict=True) if n not in LORA_TARGETS]
+def check_lora_names(targets: list[str], field: str = "lora_targets") -> None:
+    """Every target a known module name or alias; InputError on `field` naming the unknown ones."""
+    unknown = [t for t in targets if LORA_ALIASES.get(t, t) not in LORA_TARGETS]
     if unknown:
         aliases = ", ".join(f"{a}={b}" for a, b in LORA_ALIASES.items())
         allowed = f"{', '.join(LORA_TARGETS)} (aliases: {aliases})"
-        raise InputError("lora_targets", f"unknown module(s) {', '.join(unknown)}", allowed)
-    return list(dict.fromkeys(names))
+        raise InputError(field, f"unknown module(s) {', '.join(unknown)}", allowed)
+
+
+def canonical_lora_targets(targets: list[str]) -> list[str]:
+    """Targets in this module's names, aliases resolved, order kept, duplicates dropped; unknown names raise."""
+    check_lora_names(targets)
+    return list(dict.fromkeys(LORA_ALIASES.get(t, t) for t in targets))
 # bitsandbytes 8-bit optimizers: uint8 state + fp32 absmax per 256-value block (bnb functional.py).
 ADAM8BIT_STATE_BYTES = 1 + 4 / 256
 # torchao NF4Tensor as used by torchtune QLoRA: 4-bit values, block 64, double-quantized scalers (~4.13

@@ -408,14 +408,12 @@ Needs: pip install 'sizer-agent[train]' (torch, transformers, peft, bitsandbytes
 
 def _lora_targets(text: str) -> list[str]:
     from sizer_agent.tools.errors import InputError
-    from sizer_agent.tools.memory.training import LORA_ALIASES, LORA_TARGETS
+    from sizer_agent.tools.memory.training import LORA_TARGETS, check_lora_names
 
     targets = [t.strip() for t in text.split(",") if t.strip()]
-    unknown = [t for t in targets if t not in LORA_TARGETS and t not in LORA_ALIASES]
-    if unknown or not targets:
-        aliases = ", ".join(f"{a}={b}" for a, b in LORA_ALIASES.items())
-        raise InputError("--lora-targets", f"unknown module(s) {', '.join(unknown) or '(none given)'}",
-                         f"{','.join(LORA_TARGETS)} (aliases: {aliases})")
+    if not targets:
+        raise InputError("--lora-targets", "unknown module(s) (none given)", ",".join(LORA_TARGETS))
+    check_lora_names(targets, "--lora-targets")
     return targets
 
 
