@@ -25,6 +25,7 @@ from sizer_agent import __version__, advice
 from sizer_agent.agent.profile import TRAINING_USE_CASES
 from sizer_agent.agent.questions import BY_ID
 from sizer_agent.agent.sizing_status import sizing_status
+from sizer_agent.agent.understanding.software import SERVING_ENGINE_IDS
 from sizer_agent.proposal.fields import FIELD_ORDER
 from sizer_agent.proposal.models import (
     AcceptanceLimit,
@@ -548,7 +549,7 @@ def _software(session: dict[str, Any], model: ModelInfo, measured: Measured | No
         return None if value is None else str(value)
 
     framework, version = _answer_value(session, "framework"), _answer_value(session, "framework_version")
-    if _answer_value(session, "use_case") in TRAINING_USE_CASES and framework in SERVING_ENGINES:
+    if _answer_value(session, "use_case") in TRAINING_USE_CASES and framework in SERVING_ENGINE_IDS:
         framework, version = "pytorch", None  # what the training is sized as (profile.scope_serving_engine)
     return [
         SoftwareItem(key="model", value=model.name or None),
@@ -664,10 +665,6 @@ def _build(session: dict[str, Any]) -> ProposalContext:
     )
 
 
-# engines that serve a model and never train one (the framework question's inference choices)
-SERVING_ENGINES = frozenset({"vllm", "sglang", "tensorrt-llm", "llama.cpp", "ollama"})
-
-
 def _scope_notes(answers: list[Answer]) -> list[Msg]:
     """A training job's answers that belong to serving (a brief often describes the fine-tune and the serving
     after it): said to be out of this sizing, instead of silently ignored or shown as if they were used."""
@@ -676,7 +673,7 @@ def _scope_notes(answers: list[Answer]) -> list[Msg]:
         return []
     notes = []
     engine = given.get("framework")
-    if engine in SERVING_ENGINES:
+    if engine in SERVING_ENGINE_IDS:
         # the product's own name (vLLM, SGLang), the same in both languages
         notes.append(Msg("profile.scope_serving_engine", engine=BY_ID["framework"].choice_labels[engine]["en"]))
     concurrency = given.get("concurrency")

@@ -39,6 +39,8 @@ _VERSION = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?:\(\s*(?:(?:currently|actu
                       r"(?:[.-]?(?:post|rc|dev)\d*)?)(?![\d.]*\s*[bx]\b)")
 _COMPILED_FRAMEWORKS = tuple((re.compile(p), v, k) for p, v, k in FRAMEWORKS)
 SERVING_ENGINES = re.compile("|".join(p for p, _, kind in FRAMEWORKS if kind == "serving"))
+# the framework answers that name an engine which serves models and never trains them ("other" is both kinds)
+SERVING_ENGINE_IDS = frozenset(v for _, v, kind in FRAMEWORKS if kind == "serving") - {"other"}
 
 
 # an engine the customer is leaving: "moving our API off TGI onto TensorRT-LLM", "on abandonne TGI pour …"
