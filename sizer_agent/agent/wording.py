@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from sizer_agent.agent.questions import BY_ID, Lang, field_label
+from sizer_agent.agent.understanding.text import plain
 from sizer_agent.i18n import render, trimmed
 
 
@@ -105,12 +106,8 @@ def assumed_default(field: str, value: Any, lang: Lang) -> str:
     doc = question.default_doc.get(lang, "")
     shown = format_value(field, value, lang)
     # "1 024 tokens (1 024 tokens)" said once: the locale's narrow spaces do not make two figures differ
-    shown = doc if _spaces(doc).startswith(_spaces(shown)) else f"{shown} ({doc})"
+    shown = doc if plain(doc).startswith(plain(shown)) else f"{shown} ({doc})"
     return render(lang, "agent.default.assumed", label=question.label[lang], value=shown)
-
-
-def _spaces(text: str) -> str:
-    return text.replace("\u202f", " ").replace("\u00a0", " ")
 
 
 def no_default(field: str, lang: Lang) -> str:
