@@ -107,3 +107,12 @@ def run_cli(*args: str, timeout: float = 120.0, env: dict[str, str] | None = Non
 
 def load_json(path: Path) -> dict:
     return json.loads(path.read_text())
+
+
+def assert_tpot_from_own_stamps(record: dict) -> None:
+    """A request's TPOT is its own (last token - first token) / (tokens - 1), from its chunk stamps: it may be 0
+    when a loaded server wrote a tiny model's tokens at once, so servers' tests check this, never TPOT > 0."""
+    stamps = record["chunk_ns"]
+    assert stamps == sorted(stamps) and record["first_token_ns"] == stamps[0]
+    expected = (record["end_ns"] - record["first_token_ns"]) / 1e6 / (record["output_tokens"] - 1)
+    assert abs(record["tpot_ms"] - expected) < 1e-6
