@@ -9,14 +9,52 @@ the GPU preference, and the workload changes that fit the budget. Numbers come f
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from functools import cache, wraps
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from sizer_agent.i18n import Lang, MissingTranslation, render
+from sizer_agent.i18n import Lang, MissingTranslation, Terms, device_terms, render
+from sizer_agent.tools.catalog import load_catalog
+from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.plan import Change, Plan, RecommendResult
+
+P = ParamSpec("P")
+R = TypeVar("R")
+# software stacks whose accelerator is a chip rented with its own engine, not a GPU card (tools.catalog.models)
+_CHIP_STACKS = ("xla", "neuron")
+
+
+@cache
+def terms_of(gpu_id: str | None) -> Terms | None:
+    """The accelerator words for a catalogue id: "chip" for a TPU or Trainium, None (GPU words) otherwise."""
+    if not gpu_id:
+        return None
+    try:
+        gpu = load_catalog().gpu(gpu_id)
+    except InputError:
+        return None  # an id from a vendor's own catalogue file: a GPU unless said otherwise
+    return "chip" if gpu.software_stack in _CHIP_STACKS else None
+
+
+@cache
+def offer_terms(offer_id: str) -> Terms | None:
+    """The accelerator words of a catalogue offer (its GPU's)."""
+    try:
+        return terms_of(load_catalog().offer(offer_id).gpu)
+    except InputError:
+        return None
+
+
+def in_plan_terms(func: Callable[Concatenate[Plan, P], R]) -> Callable[Concatenate[Plan, P], R]:
+    """Say a plan's sentences with its accelerator's words ("1 chip" on a TPU, "1 GPU" on a card)."""
+    @wraps(func)
+    def wrapper(plan: Plan, *args: P.args, **kwargs: P.kwargs) -> R:
+        with device_terms(terms_of(plan.gpu_id)):
+            return func(plan, *args, **kwargs)
+    return wrapper
 
 
 def load(result: dict[str, Any] | RecommendResult | None) -> RecommendResult | None:
@@ -55,12 +93,14 @@ def _messages(node: Any) -> Iterator[Msg]:
             yield from _messages(item)
 
 
+@in_plan_terms
 def configuration(plan: Plan, lang: Lang) -> str:
     """'Enterprise Max (ACD-014), a workstation with 1 × NVIDIA RTX PRO 6000 …'."""
     return render(lang, f"config.{plan.purchase.unit}", units=plan.purchase.units, gpus=plan.parallelism.num_gpus,
                   gpu=plan.gpu_name, offer=plan.offer_id, name=plan.offer_name)
 
 
+@in_plan_terms
 def price(plan: Plan, lang: Lang) -> str:
     """The price as bought: purchase (list or estimate, dated), rental per hour, or on quote."""
     buy = plan.purchase
@@ -75,6 +115,7 @@ def price(plan: Plan, lang: Lang) -> str:
     return render(lang, key, price=buy.price_eur, date=buy.price_date or "—")
 
 
+@in_plan_terms
 def price_short(plan: Plan, lang: Lang) -> str:
     """The price for a narrow column: '55 480 €', '7,38 €/h', 'sur devis'."""
     buy = plan.purchase
@@ -85,6 +126,7 @@ def price_short(plan: Plan, lang: Lang) -> str:
     return render(lang, "advice.price_buy_short", price=buy.price_eur)
 
 
+@in_plan_terms
 def split(plan: Plan, lang: Lang) -> str:
     p = plan.parallelism
     if plan.vision is not None:
@@ -101,6 +143,7 @@ def vision_precision(plan: Plan, lang: Lang) -> str:
     return render(lang, f"vprec.{plan.vision.mode}_{plan.vision.request.dtype}")
 
 
+@in_plan_terms
 def memory(plan: Plan, lang: Lang) -> str | None:
     m = plan.memory
     if m is None:
@@ -112,6 +155,7 @@ def memory(plan: Plan, lang: Lang) -> str | None:
     return render(lang, "advice.memory", need=m.total_bytes, card=m.gpu_memory_bytes, free=m.headroom_pct / 100)
 
 
+@in_plan_terms
 def speed(plan: Plan, lang: Lang) -> str | None:
     if plan.vision is not None:
         v = plan.vision
@@ -134,6 +178,7 @@ def speed(plan: Plan, lang: Lang) -> str | None:
     return None
 
 
+@in_plan_terms
 def speed_short(plan: Plan, lang: Lang) -> str:
     """The speed for a table cell."""
     if plan.vision is not None:
@@ -148,6 +193,7 @@ def speed_short(plan: Plan, lang: Lang) -> str:
     return "—"
 
 
+@in_plan_terms
 def cost_short(plan: Plan, lang: Lang) -> str:
     c = plan.costs
     if c.eur_per_million_images is not None:
@@ -161,6 +207,7 @@ def cost_short(plan: Plan, lang: Lang) -> str:
     return "—"
 
 
+@in_plan_terms
 def cost(plan: Plan, lang: Lang) -> str | None:
     c = plan.costs
     if c.eur_per_million_images is not None:
@@ -218,11 +265,13 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
             lines.append(render(lang, "advice.bought", price=price(plan, lang), split=split(plan, lang),
                                 precision=plan.weight_precision))
         lines += [text for text in (memory(plan, lang), speed(plan, lang), cost(plan, lang)) if text]
-        lines += [render(lang, "advice.knob_line", text=k.text) for k in plan.knobs]
-        # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill
-        lines += [render(lang, n) for n in plan.notes if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
+        with device_terms(terms_of(plan.gpu_id)):
+            lines += [render(lang, "advice.knob_line", text=k.text) for k in plan.knobs]
+            # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill
+            lines += [render(lang, n) for n in plan.notes
+                      if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
     if result.preference is not None:
-        said = render(lang, result.preference)  # a clause in tables, a sentence of its own here
+        said = preference(result, lang)  # a clause in tables, a sentence of its own here
         lines.append(said[:1].upper() + said[1:] + ("" if said.endswith((".", "!", "?")) else "."))
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
@@ -232,6 +281,14 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         lines.append(render(lang, "advice.quote_hint", config=configuration(hint, lang), gpus=hint.parallelism.num_gpus,
                             cards=buy.cards_eur, budget=result.scope.budget_eur))
     return lines
+
+
+def preference(result: RecommendResult, lang: Lang) -> str:
+    """What became of the accelerator the customer asked for, in that accelerator's words ("the chip asked for")."""
+    if result.preference is None:
+        return ""
+    with device_terms(terms_of(result.scope.gpu_preference)):
+        return render(lang, result.preference)
 
 
 def worth_a_quote(result: RecommendResult) -> Plan | None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from sizer_agent.i18n import LANGS, MissingTranslation, catalogue, long_date, number, render
+from sizer_agent.i18n import LANGS, TERMS, MissingTranslation, catalogue, device_terms, long_date, number, render
 from sizer_agent.tools.messages import Msg
 
 
@@ -115,8 +115,41 @@ def test_every_key_asked_for_exists() -> None:
 def test_every_key_is_used() -> None:
     """A sentence nobody shows is a translation nobody checks: the catalogue holds only live keys."""
     _, literal, prefixes = _scan()
-    unused = [k for k in catalogue("en") if k not in literal and not any(k.startswith(p) for p in prefixes)]
+    variants = tuple(f"{terms}." for terms in TERMS)
+
+    def live(key: str) -> bool:
+        return key in literal or any(key.startswith(p) for p in prefixes)
+
+    # a `chip.` key replaces its base key inside device_terms("chip"): it lives while its base does
+    unused = [k for k in catalogue("en") if not live(k) and not (k.startswith(variants) and live(k.split(".", 1)[1]))]
     assert unused == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_accelerator_variant_replaces_a_key_with_the_same_placeholders(lang: str) -> None:
+    texts = catalogue(lang)  # type: ignore[arg-type]
+    for terms in TERMS:
+        variants = {k: v for k, v in texts.items() if k.startswith(f"{terms}.")}
+        assert variants, terms
+        for key, text in variants.items():
+            base = key.split(".", 1)[1]
+            assert base in texts, f"{key} replaces no key"
+            assert _fields(text) - {(n, "pl") for n, _ in _fields(text)} <= _fields(texts[base]), key
+
+
+def test_accelerator_words_apply_inside_the_block_only_and_reach_nested_messages() -> None:
+    why = Msg("reason.memory", need=200 * 2**30, gpus=2, tp=2, pp=1, usable=90 * 2**30, gpu=95 * 2**30,
+              headroom=0.1)
+    cannot = Msg("verdict.cannot", gpus=2, why=why)
+    gpu_words = render("en", cannot)
+    assert "2 GPUs tried" in gpu_words and "per GPU" in gpu_words
+    with device_terms("chip"):
+        chip = render("en", cannot)
+        assert "2 puces essayées" in render("fr", cannot) and "par puce" in render("fr", cannot)
+        with device_terms(None):  # a GPU offer listed inside a TPU document keeps its own words
+            assert render("en", cannot) == gpu_words
+    assert "2 chips tried" in chip and "per chip" in chip and "GPU" not in chip
+    assert render("en", cannot) == gpu_words  # the block ended
 
 
 def test_every_question_has_its_words_in_both_languages() -> None:

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from sizer_agent import advice
 from sizer_agent.agent.planning import sized_concurrency
 from sizer_agent.agent.profile import WorkloadProfile
-from sizer_agent.i18n import Lang, render
+from sizer_agent.i18n import Lang, device_terms, render
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.registry import ToolOutcome, ToolRegistry
 
@@ -34,6 +34,13 @@ def _msg(value: Any) -> Msg | None:
 
 def estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang) -> str:
     """tools.estimate.EstimateResult: memory of the most loaded GPU, term by term, and the plan it assumed."""
+    request = result.get("request") or {}
+    gpu = request.get("gpu") if isinstance(request, dict) else None
+    with device_terms(advice.terms_of(gpu if isinstance(gpu, str) else None)):  # "per chip" on a named TPU
+        return _estimate(result, profile, lang)
+
+
+def _estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang) -> str:
     per_gpu = result.get("per_gpu") or {}
     total = _num(per_gpu.get("total_bytes"))
     if total is None:

@@ -31,6 +31,10 @@ CLDR data, does the locale work: "1 234,5" with a narrow no-break space in Frenc
     (none)   text as is; a message rendered; an int grouped; a float with `g`
 
 A missing key or parameter raises: an incomplete translation cannot ship (tests/test_i18n_catalogue.py).
+
+Accelerator words: a TPU or a Trainium is a chip, not a GPU. Inside `with device_terms("chip")` a key that
+has a `chip.`-prefixed form in the catalogue (`chip.advice.split` for `advice.split`) is rendered from it,
+nested messages included, so the sentences that name the accelerator say "chip" for those plans.
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ import decimal
 import math
 import string
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
@@ -55,6 +62,23 @@ LANGS: tuple[Lang, ...] = ("fr", "en")
 LOCALES: dict[str, str] = {"fr": "fr_FR", "en": "en_GB"}
 NBSP = "\u00a0"  # between a number and its unit, so "105,4 Gio" never breaks across lines
 GIB = 2**30
+
+
+Terms = Literal["chip"]
+TERMS: tuple[Terms, ...] = ("chip",)
+# the accelerator words of the sentences rendered now (None: GPU); a context variable, so a worker thread or
+# a task rendering another plan keeps its own
+_TERMS: ContextVar[Terms | None] = ContextVar("sizer_agent_device_terms", default=None)
+
+
+@contextmanager
+def device_terms(terms: Terms | None) -> Iterator[None]:
+    """Render with the accelerator words of `terms` (None: GPU words) until the block ends."""
+    token = _TERMS.set(terms)
+    try:
+        yield
+    finally:
+        _TERMS.reset(token)
 
 
 class MissingTranslation(KeyError):
@@ -260,8 +284,10 @@ def render(lang: Lang, key: str | Msg, /, **params: Any) -> str:
     if isinstance(key, Msg):
         params = {**key.params, **params}
         key = key.id
+    terms = _TERMS.get()
+    texts = catalogue(lang)
     try:
-        text = catalogue(lang)[key]
+        text = (texts.get(f"{terms}.{key}") or texts[key]) if terms else texts[key]
     except KeyError:
         raise MissingTranslation(f"{lang}: no translation for {key!r}") from None
     try:

@@ -19,7 +19,7 @@ from jinja2 import Environment, FunctionLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from sizer_agent import advice
-from sizer_agent.i18n import Lang, eur, has, long_date, number, render, trimmed, with_unit
+from sizer_agent.i18n import Lang, device_terms, eur, has, long_date, number, render, trimmed, with_unit
 from sizer_agent.proposal import charts, tables
 from sizer_agent.proposal.context import build_context
 from sizer_agent.proposal.models import ProposalContext
@@ -185,6 +185,10 @@ class _Helpers:
             items.append(text)
         return items
 
+    def preference(self, result: Any) -> Any:
+        """What became of the accelerator asked for, in its own words (a chip or a GPU)."""
+        return self.esc(advice.preference(result, self.lang))
+
     def msgs(self, messages: Sequence[Msg]) -> list[Any]:
         return [self.msg(message) for message in messages]
 
@@ -342,7 +346,11 @@ def render_context(ctx: ProposalContext, fmt: Format, lang: Lang) -> str:
         raise InputError("lang", f"unknown language {lang!r}", "fr, en")
     env, helpers = _prepared(fmt, lang)
     css = Markup(_load("proposal.css")) if fmt == "html" else ""
-    return env.get_template(TEMPLATE).render(c=ctx, fmt=fmt, lang=lang, charts=_charts(ctx, helpers), css=css)
+    shown = ctx.result.plan or (ctx.result.alternatives[0] if ctx.result.alternatives else None)
+    # the document speaks of its plan's accelerator: "per chip" for a TPU or Trainium, "per GPU" for a card;
+    # rows about another offer switch to that offer's words (tables.options, tables.verdicts)
+    with device_terms(advice.terms_of(shown.gpu_id if shown else None)):
+        return env.get_template(TEMPLATE).render(c=ctx, fmt=fmt, lang=lang, charts=_charts(ctx, helpers), css=css)
 
 
 def render_proposal(session: dict[str, Any], fmt: Format, lang: Lang) -> str:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sizer_agent import advice
+from sizer_agent.i18n import device_terms
 from sizer_agent.proposal.fields import SYSTEM_ORDER
 from sizer_agent.proposal.models import ProposalContext
 from sizer_agent.tools.messages import Msg
-from sizer_agent.tools.plan import Plan, RecommendResult
+from sizer_agent.tools.plan import OfferVerdict, Plan, RecommendResult
 
 if TYPE_CHECKING:
     from sizer_agent.proposal.render import _Helpers
@@ -98,6 +100,11 @@ def memory(h: _Helpers, c: ProposalContext) -> Any:
 
 
 def _option_row(h: _Helpers, plan: Plan, role: str) -> list[Any]:
+    with device_terms(advice.terms_of(plan.gpu_id)):
+        return _option_cells(h, plan, role)
+
+
+def _option_cells(h: _Helpers, plan: Plan, role: str) -> list[Any]:
     m = plan.memory
     need = f"{h.gib(m.load_bytes)} / {h.gib(m.gpu_memory_bytes)}" if m else "—"
     return [h.t(f"options.role_{role}"), h.config(plan), h.price(plan), h.split(plan), need,
@@ -132,10 +139,12 @@ def changes(h: _Helpers, r: RecommendResult) -> Any:
 
 def verdicts(h: _Helpers, r: RecommendResult) -> Any:
     """One verdict per offer: those in the scope asked for, then the others under their own heading."""
-    inside = [h.t("verdicts.line", offer=v.offer_id, name=v.name, verdict=h.msg(v.reason), scope="")
-              for v in r.offers if v.in_scope]
-    outside = [h.t("verdicts.line", offer=v.offer_id, name=v.name, verdict=h.msg(v.reason), scope="")
-               for v in r.offers if not v.in_scope]
+    def line(v: OfferVerdict) -> Any:
+        with device_terms(advice.offer_terms(v.offer_id)):  # "1 chip" for a TPU offer among GPU ones
+            return h.t("verdicts.line", offer=v.offer_id, name=v.name, verdict=h.msg(v.reason), scope="")
+
+    inside = [line(v) for v in r.offers if v.in_scope]
+    outside = [line(v) for v in r.offers if not v.in_scope]
     blocks = [h.ul(inside)] if inside else []
     if outside:
         blocks += [h.p(h.t("verdicts.outside_heading")), h.ul(outside)]

@@ -117,3 +117,36 @@ def test_gpu_plan_has_no_stack_sentence(session: dict[str, Any], lang: str) -> N
     assert context.stack is None
     text = render_proposal(session, "md", lang)
     assert "--vllm-python" not in text and "vllm-tpu" not in text and "NeuronCore" not in text
+
+
+@pytest.mark.parametrize(("model", "chip"), [("gpt-oss-20b", "tpu-v6e"), ("llama-3.1-70b", "trn2")])
+def test_a_chip_plan_is_described_in_chips_and_the_gpu_offers_beside_it_in_gpus(model: str, chip: str) -> None:
+    """A TPU or a Trainium is a chip with HBM, not a GPU card: the sentences about the plan say so, in both
+    languages, while a GPU offer listed in the same document keeps its own words."""
+    session = _session(model, chip)
+    plan = build_context(session).result.plan
+    assert plan is not None and plan.gpu_id == chip
+    n = plan.parallelism.num_gpus
+    en, fr = render_proposal(session, "md", "en"), render_proposal(session, "md", "fr")
+    chips_en, chips_fr = ("chip" if n == 1 else "chips"), ("puce" if n == 1 else "puces")
+    assert f"Split: {n} {chips_en}: tensor parallel" in en and f"Découpage : {n} {chips_fr} : parallélisme" in fr
+    assert "Memory per chip: " in en and "Mémoire par puce : " in fr
+    assert "| Term | Per chip | Share |" in en and "| Terme | Par puce | Part |" in fr
+    assert "## 8. Multi-chip strategy and caveats" in en and "## 8. Stratégie multi-puces" in fr
+    assert "HBM does not add up across chips" in en and "La HBM ne s’additionne pas entre puces" in fr
+    assert "Peak memory per chip" in en and "Pic mémoire par puce" in fr
+    for text in (en, fr):
+        assert "CUDA context" not in text and "contexte CUDA" not in text  # a TPU/Trainium has no CUDA runtime
+        assert "chip(s)" not in text and "puce(s)" not in text
+    # the verdict list names every offer in its own accelerator's words
+    gpu_lines = [line for line in en.splitlines() if line.startswith("- CLOUD-H100")]
+    chip_lines = [line for line in en.splitlines() if line.startswith(("- CLOUD-TPU", "- CLOUD-TRN"))]
+    assert gpu_lines and chip_lines
+    assert all(" chip" not in line and "GPU" in line for line in gpu_lines if "serves the load" in line)
+    assert all("GPU" not in line.split(": ", 1)[1] for line in chip_lines)
+
+
+def test_a_gpu_plan_keeps_gpu_words() -> None:
+    session = sized_session(_answers("llama-3.1-8b", "h100-sxm", "en"))[0]
+    en = render_proposal(session, "md", "en")
+    assert "Memory per GPU: " in en and "## 8. Multi-GPU strategy and caveats" in en and "Memory per chip" not in en
