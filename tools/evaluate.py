@@ -17,6 +17,7 @@ from sizer_agent.tools.costs import budget_cost, costs, power_w, purchase
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.estimate import EstimateRequest, EstimateResult, estimate
 from sizer_agent.tools.knobs import zero_for
+from sizer_agent.tools.memory.vllm_profile import default_scheduler_limits
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.model_spec import ModelSpec
 from sizer_agent.tools.perf.estimate import PerfEstimate, estimate_perf
@@ -93,6 +94,10 @@ def _estimate(ctx: Context, workload: EstimateRequest, gpu: Gpu, tp: int, pp: in
     auto_offload = workload.mode == "inference" and workload.cpu_offload_gb == "auto"
     if workload.engine == "vllm" or auto_offload:
         update["gpu_memory_gib"] = gpu.memory_bytes / 2**30
+    elif workload.mode == "inference" and workload.max_num_batched_tokens is None:
+        # the prefill chunk follows the card's scheduler default (2048 tokens below 70 GiB), as in the vLLM
+        # path and in the chat's first estimate for a named chip, so both state the same activations
+        update["max_num_batched_tokens"] = default_scheduler_limits(gpu.memory_bytes, gpu.name)[0]
     if workload.mode == "training":
         update.update(data_parallel_size=dp, zero=zero)
     else:  # serving replicas are identical: one replica with its share of the requests

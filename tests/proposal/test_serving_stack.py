@@ -150,3 +150,16 @@ def test_a_gpu_plan_keeps_gpu_words() -> None:
     session = sized_session(_answers("llama-3.1-8b", "h100-sxm", "en"))[0]
     en = render_proposal(session, "md", "en")
     assert "Memory per GPU: " in en and "## 8. Multi-GPU strategy and caveats" in en and "Memory per chip" not in en
+
+
+def test_the_first_estimate_and_the_plan_state_the_same_memory_for_a_named_chip() -> None:
+    """The chat's first estimate names a TPU the customer asked for (its KV padding); the plan sized on that
+    TPU must then say the same memory per chip, not a second figure from another prefill chunk."""
+    session = _session("gpt-oss-20b", "tpu-v6e")
+    calls = {c["tool"]: c for c in session["tool_calls"]}
+    first = calls["estimate_memory"]["result"]
+    plan = build_context(session).result.plan
+    assert plan is not None and plan.memory is not None and plan.parallelism.num_gpus == 1
+    assert first["request"]["gpu"] == "tpu-v6e"
+    assert first["per_gpu"]["activations_bytes"] == plan.memory.activations_bytes
+    assert first["per_gpu"]["total_bytes"] == plan.memory.total_bytes
