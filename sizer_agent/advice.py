@@ -268,11 +268,10 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         with device_terms(terms_of(plan.gpu_id)):
             lines += [render(lang, "advice.knob_line", text=k.text) for k in plan.knobs]
             # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill
-            lines += [render(lang, n) for n in plan.notes
+            lines += [_sentence(render(lang, n)) for n in plan.notes
                       if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
     if result.preference is not None:
-        said = preference(result, lang)  # a clause in tables, a sentence of its own here
-        lines.append(said[:1].upper() + said[1:] + ("" if said.endswith((".", "!", "?")) else "."))
+        lines.append(_sentence(preference(result, lang)))  # a clause in tables, a sentence of its own here
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
     hint = worth_a_quote(result)
@@ -281,6 +280,11 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         lines.append(render(lang, "advice.quote_hint", config=configuration(hint, lang), gpus=hint.parallelism.num_gpus,
                             cards=buy.cards_eur, budget=result.scope.budget_eur))
     return lines
+
+
+def _sentence(clause: str) -> str:
+    """A clause said on its own line: capital first letter, closing full stop."""
+    return clause[:1].upper() + clause[1:] + ("" if clause.endswith((".", "!", "?")) else ".")
 
 
 def preference(result: RecommendResult, lang: Lang) -> str:

@@ -197,6 +197,18 @@ def load_model(source: str, revision: str | None = None) -> ModelSpec:
     raise InputError("model", f"{source!r} is not a bundled model, an existing path or a Hub id", known)
 
 
+@cache
+def bundled_quantization(name: str) -> dict[str, Any] | None:
+    """The `quantization_config` of a bundled model's checkpoint (gpt-oss: mxfp4, DeepSeek-V3: fp8), None when
+    its weights are published unquantized or the name is not bundled. Reads no network."""
+    entry = _registry_entry(name)
+    if entry is None:
+        return None
+    config = _read_json(bundled_dir() / entry["folder"] / "config.json", "model")
+    found = config.get("quantization_config")
+    return dict(found) if isinstance(found, dict) else None
+
+
 def list_models() -> list[ModelSpec]:
     """Every model of the bundled registry."""
     return [load_model(entry["id"]) for entry in _registry()]

@@ -30,6 +30,21 @@ PRECISION_TO_REQUEST: dict[str, tuple[str, str | None]] = {
 }
 
 
+def published_precision(model: str | None) -> str | None:
+    """The precision answer that matches a bundled model's quantized checkpoint (gpt-oss: mxfp4, DeepSeek-V3:
+    fp8), None when the weights are published unquantized or the model is not bundled (no network here)."""
+    from sizer_agent.tools.model_loader import bundled_quantization
+
+    config = bundled_quantization(model) if model else None
+    if not config:
+        return None
+    method = str(config.get("quant_method", "")).lower()
+    algo = str(config.get("quant_algo", "")).lower()
+    if method in ("modelopt", "compressed-tensors"):
+        return "nvfp4" if "nvfp4" in algo else "fp8" if "fp8" in algo else None
+    return {"fp8": "fp8", "mxfp4": "mxfp4", "gptq": "int4", "awq": "int4"}.get(method)
+
+
 # optimizer answer -> EstimateRequest.optimizer. The estimator's "sgd" keeps one momentum buffer
 # (momentum 0.9); plain SGD is sized the same way, which over-counts by one state per parameter at most.
 OPTIMIZER_TO_REQUEST: dict[str, str] = {

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sizer_agent.agent.planning import published_precision
 from sizer_agent.agent.profile import INFERENCE_USE_CASES, TRAINING_USE_CASES, WorkloadProfile
 from sizer_agent.i18n import LANGS, catalogue
 
@@ -24,6 +25,16 @@ QuestionType = Literal[
     "boolean", "money", "power", "url",
 ]
 NO_DEFAULT = object()  # "I don't know" is refused: the tools cannot run without this answer
+
+
+def _default_precision(p: WorkloadProfile) -> str:
+    """Serving keeps the precision the model is published in (gpt-oss ships MXFP4 weights, DeepSeek-V3 FP8:
+    vLLM serves those checkpoints as they are); training updates bf16 weights, QLoRA an NF4 base."""
+    if p.use_case == "finetune_qlora":
+        return "nf4"
+    if p.use_case in INFERENCE_USE_CASES:
+        return published_precision(p.model) or "bf16"
+    return "bf16"
 
 
 @dataclass(frozen=True)
@@ -145,7 +156,7 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="precision", type="choice",
         choices=("fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "mxfp4", "nvfp4"),
-        default=lambda p: "nf4" if p.use_case == "finetune_qlora" else "bf16",
+        default=_default_precision,
     ),
     Question(
         id="input_len", type="tokens",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sizer_agent.agent.planning import estimate_arguments
 from sizer_agent.agent.profile import WorkloadProfile
+from sizer_agent.agent.questions import question
 from sizer_agent.tools.estimate import EstimateRequest, estimate
 
 SERVING = {"use_case": "online_serving", "model": "openai/gpt-oss-20b", "input_len": 2048, "output_len": 512,
@@ -20,3 +23,29 @@ def test_a_preferred_tpu_is_named_so_the_first_kv_figure_counts_its_padding() ->
     gpu = estimate_arguments(WorkloadProfile(**SERVING, gpu_preference="h100-sxm"))
     assert "gpu" not in gpu
     assert estimate(EstimateRequest(**gpu)).kv_cache_bytes_per_token == 2 * 24 * 8 * 64 * 2
+
+
+@pytest.mark.parametrize(("use_case", "model", "precision"), [
+    # vLLM serves a quantized checkpoint as published: gpt-oss ships MXFP4 experts (OpenAI model card),
+    # DeepSeek-V3 and R1 FP8 blocks (their config's quantization_config); Llama 3.1 is published in bf16
+    ("online_serving", "openai/gpt-oss-20b", "mxfp4"),
+    ("batch_inference", "deepseek-ai/DeepSeek-V3", "fp8"),
+    ("online_serving", "deepseek-ai/DeepSeek-R1", "fp8"),
+    ("online_serving", "meta-llama/Llama-3.1-8B-Instruct", "bf16"),
+    ("online_serving", None, "bf16"),
+    # training updates bf16 weights, whatever the serving checkpoint; QLoRA keeps an NF4 base
+    ("finetune_full", "openai/gpt-oss-20b", "bf16"),
+    ("finetune_lora", "deepseek-ai/DeepSeek-V3", "bf16"),
+    ("finetune_qlora", "openai/gpt-oss-20b", "nf4"),
+])
+def test_the_assumed_precision_is_the_one_the_model_is_published_in(use_case: str, model: str | None,
+                                                                       precision: str) -> None:
+    profile = WorkloadProfile(use_case=use_case, model=model)
+    assert question("precision").default_for(profile) == precision
+
+
+def test_an_assumed_precision_agrees_with_the_plans_weights() -> None:
+    """The answers table says what the plan runs: gpt-oss assumed in mxfp4, not 'bf16' beside mxfp4 weights."""
+    profile = WorkloadProfile(**SERVING, precision=question("precision").default_for(WorkloadProfile(**SERVING)))
+    result = estimate(EstimateRequest(**estimate_arguments(profile)))
+    assert profile.precision == "mxfp4" and result.weight_format.startswith("mxfp4")
