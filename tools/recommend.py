@@ -330,7 +330,10 @@ def _verdicts(catalog: Catalog, options: list[Plan], scope: Scope, mode: str) ->
     return out
 
 
-def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list[Plan]) -> Msg | None:
+def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list[Plan],
+                cheapest: Plan | None = None) -> Msg | None:
+    """What became of the accelerator asked for. `cheapest`: the plan without the preference (the cheapest in
+    scope and budget); when the preference costs more, the customer is told by how much, with which offer."""
     wanted = scope.gpu_preference
     if not wanted:
         return None
@@ -338,6 +341,10 @@ def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list
         return Msg("preference.unknown", gpu=wanted)
     name = catalog.gpu(wanted).name
     if plan is not None and plan.gpu_id == wanted:
+        if cheapest is not None and cheapest.gpu_id != wanted and _cost(cheapest) < _cost(plan):
+            return Msg("preference.honoured_dearer", gpu=name, cost=_cost(plan), cheaper=_config(cheapest),
+                       cheaper_cost=_cost(cheapest), years=catalog.assumptions.amortisation_years.value,
+                       cheaper_speed=_speed_short(cheapest))
         return Msg("preference.honoured", gpu=name)
     theirs = [o for o in options if o.gpu_id == wanted and _in_scope(scope, o)]
     best = _best(theirs)
@@ -346,6 +353,19 @@ def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list
     if best.fits:
         return Msg("preference.dearer", gpu=name, offer=best.offer_id)
     return Msg("preference.does_not_fit", gpu=name, why=best.reasons[0])
+
+
+def _speed_short(plan: Plan) -> Msg:
+    """A plan's speed in a few words (the options table's cell), so a cheaper plan is weighed with its speed."""
+    if plan.vision is not None:
+        return Msg("advice.speed_short_vision", ips=plan.vision.images_per_s)
+    if plan.serving is not None:
+        s = plan.serving
+        return Msg("advice.speed_short_serving", p=s.percentile, ttft=s.ttft_ms, tpot=s.tpot_ms,
+                   tps=s.output_tokens_per_s)
+    if plan.training is not None:
+        return Msg("advice.speed_short_training", step=plan.training.step_time_s, tps=plan.training.tokens_per_s)
+    return Msg("common.unknown")
 
 
 def _headline(status: Status, plan: Plan | None, budget: BudgetVerdict, changes: list[Change],
@@ -482,7 +502,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         model=spec.name, params_total=spec.params_total, params_active=spec.params_active, mode=mode,
         status=status, recommended=plan.offer_id if plan else None, plan=plan,
         headline=_headline(status, plan, budget, changes, closest, scope, alternatives), budget=budget, scope=scope,
-        alternatives=alternatives, changes=changes, preference=_preference(scope, catalog, plan, options),
+        alternatives=alternatives, changes=changes,
+        preference=_preference(scope, catalog, plan, options, cheapest=_best(within)),
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
     )

@@ -185,9 +185,19 @@ def test_full_finetune_over_gpus_is_sharded() -> None:
 def test_gpu_preference_is_honoured_or_explained() -> None:
     workload = EstimateRequest(model="llama-3.1-8b", input_len=1024, output_len=256, concurrency=4)
     spec = load_model("llama-3.1-8b")
+    free = recommend(RecommendRequest(workload=workload, units=["cloud"]), spec)
+    assert free.plan is not None and free.preference is None
+    # an 8B model at 4 users: an H100 SXM (about €2-3 per hour) is not the cheapest cloud card that holds it
     honoured = recommend(RecommendRequest(workload=workload, units=["cloud"], gpu_preference="h100-sxm"), spec)
-    assert honoured.plan is not None and honoured.plan.gpu_id == "h100-sxm"
-    assert honoured.preference is not None and honoured.preference.id == "preference.honoured"
+    assert honoured.plan is not None and honoured.plan.gpu_id == "h100-sxm" and free.plan.gpu_id != "h100-sxm"
+    said = honoured.preference
+    assert said is not None and said.id == "preference.honoured_dearer"  # the customer learns what it costs
+    assert said.params["cost"] == honoured.plan.costs.tco_eur > said.params["cheaper_cost"] == free.plan.costs.tco_eur
+    assert said.params["cheaper"].params["offer"] == free.plan.offer_id
+    # asking for the card the plan would have chosen anyway is simply honoured
+    same = recommend(RecommendRequest(workload=workload, units=["cloud"], gpu_preference=free.plan.gpu_id), spec)
+    assert same.plan is not None and same.plan.offer_id == free.plan.offer_id
+    assert same.preference is not None and same.preference.id == "preference.honoured"
     other = recommend(RecommendRequest(workload=workload, units=["workstation"], gpu_preference="h100-sxm"), spec)
     assert other.preference is not None and other.preference.id == "preference.not_in_scope"
 
