@@ -399,7 +399,8 @@ class DeterministicEngine:
                 self._ask(BY_ID[refused], hint=True)
             return
         result = estimate.result or {}
-        text = explain.estimate_vision(result, lang) if vision else explain.estimate(result, profile, lang)
+        text = explain.estimate_vision(result, lang) if vision else explain.estimate(
+            result, profile, lang, gpus_assumed="num_gpus" in self.state.assumed())
         self._emit(AgentMessage(tone="result", text=text))
         if "recommend" in self.registry:
             fields = set(self.registry.get("recommend").input_model.model_fields)

@@ -32,15 +32,16 @@ def _msg(value: Any) -> Msg | None:
         return None
 
 
-def estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang) -> str:
-    """tools.estimate.EstimateResult: memory of the most loaded GPU, term by term, and the plan it assumed."""
+def estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang, gpus_assumed: bool = False) -> str:
+    """tools.estimate.EstimateResult: memory of the most loaded GPU, term by term, and the plan it assumed.
+    `gpus_assumed`: the GPU count was not given (one GPU by default), which the text then says."""
     request = result.get("request") or {}
     gpu = request.get("gpu") if isinstance(request, dict) else None
     with device_terms(advice.terms_of(gpu if isinstance(gpu, str) else None)):  # "per chip" on a named TPU
-        return _estimate(result, profile, lang)
+        return _estimate(result, profile, lang, gpus_assumed)
 
 
-def _estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang) -> str:
+def _estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang, gpus_assumed: bool) -> str:
     per_gpu = result.get("per_gpu") or {}
     total = _num(per_gpu.get("total_bytes"))
     if total is None:
@@ -59,6 +60,9 @@ def _estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang) -> s
     if isinstance(gpus, int) and gpus > 1:
         lines.append(render(lang, "explain.split", gpus=gpus, tp=plan.get("tensor_parallel_size", 1),
                             pp=plan.get("pipeline_parallel_size", 1), dp=plan.get("data_parallel_size", 1)))
+    else:  # the figure is one GPU's whole load: say whose count that is, before the plan splits it
+        lines.append(render(lang, "explain.one_gpu_assumed" if gpus_assumed or profile.num_gpus is None
+                            else "explain.one_gpu_planned"))
     kv_token = _num(result.get("kv_cache_bytes_per_token"))
     if kv_token:
         lines.append(render(lang, "explain.kv_per_token", kib=kv_token / 1024))

@@ -429,7 +429,8 @@ class LLMEngine:
         if dropped and not content:
             # nothing the model said survives: the tools' own explanation when there is one
             estimate = self.state.results.get("estimate_memory")
-            content = explain.estimate(estimate, self.state.profile(), self.state.lang) if estimate else ""
+            content = explain.estimate(estimate, self.state.profile(), self.state.lang,
+                                               gpus_assumed="num_gpus" in self.state.assumed()) if estimate else ""
         missing = missing_questions(self.state.profile(), self.state.answered())
         if missing:
             q = missing[0]

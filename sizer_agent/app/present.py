@@ -12,7 +12,7 @@ from typing import Any
 
 from sizer_agent import advice
 from sizer_agent.app.i18n import Lang, t
-from sizer_agent.i18n import gib, number, render
+from sizer_agent.i18n import device_terms, gib, number, render
 from sizer_agent.tools.plan import Plan
 
 # Candidate GPU memory sizes drawn beside the memory bar, in decimal GB as vendors state them: the VRAM
@@ -101,8 +101,10 @@ def tool_summary(tool: str, result: dict[str, Any] | None, lang: Lang) -> str:
             for key, label in _MEMORY_TERMS
             if isinstance(per_gpu.get(key), int | float) and per_gpu[key] > 0
         ]
-        return t("tool.summary_estimate", lang, terms=" · ".join(terms),
-                 total=format_gb(per_gpu["total_bytes"], lang))
+        gpu = (result.get("request") or {}).get("gpu")
+        with device_terms(advice.terms_of(gpu if isinstance(gpu, str) else None)):  # "/chip" on a named TPU
+            return t("tool.summary_estimate", lang, terms=" · ".join(terms),
+                     total=format_gb(per_gpu["total_bytes"], lang))
     if is_recommendation_result(result):
         typed = advice.load(result)
         plan = typed.plan if typed else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from sizer_agent.agent import explain
 from sizer_agent.agent.planning import estimate_arguments
 from sizer_agent.agent.profile import WorkloadProfile
 from sizer_agent.agent.questions import question
@@ -49,3 +50,18 @@ def test_an_assumed_precision_agrees_with_the_plans_weights() -> None:
     profile = WorkloadProfile(**SERVING, precision=question("precision").default_for(WorkloadProfile(**SERVING)))
     result = estimate(EstimateRequest(**estimate_arguments(profile)))
     assert profile.precision == "mxfp4" and result.weight_format.startswith("mxfp4")
+
+
+@pytest.mark.parametrize(("fields", "assumed", "lang", "said"), [
+    # the first figure is one card's whole load: the reader learns whose count that is before the plan splits it
+    ({"num_gpus": 1}, False, "en", "for the one GPU planned"),
+    ({}, True, "en", "for one GPU, before any count is chosen"),
+    ({}, True, "fr", "pour un seul GPU, avant tout choix de nombre"),
+    ({"gpu_preference": "tpu-v6e"}, True, "en", "for one chip, before any count is chosen"),
+])
+def test_the_first_estimate_says_which_gpu_count_it_is_for(fields: dict[str, object], assumed: bool, lang: str,
+                                                          said: str) -> None:
+    profile = WorkloadProfile(**SERVING, **fields)  # type: ignore[arg-type]
+    result = estimate(EstimateRequest(**estimate_arguments(profile))).model_dump(mode="json")
+    text = explain.estimate(result, profile, lang, gpus_assumed=assumed)  # type: ignore[arg-type]
+    assert said in text, text
