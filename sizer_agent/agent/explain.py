@@ -64,7 +64,7 @@ def _estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang, gpus
         lines.append(render(lang, "explain.one_gpu_assumed" if gpus_assumed or profile.num_gpus is None
                             else "explain.one_gpu_planned"))
     kv_token = _num(result.get("kv_cache_bytes_per_token"))
-    if kv_token:
+    if kv_token and not as_stated and request.get("mode") != "training":  # training keeps no KV cache
         lines.append(render(lang, "explain.kv_per_token", kib=kv_token / 1024))
     if profile.use_case == "online_serving" and (profile.growth_factor or 1.0) > 1.0:
         lines.append(render(lang, "explain.growth", n=sized_concurrency(profile)))
@@ -107,8 +107,11 @@ def recommendation(result: dict[str, Any], lang: Lang) -> str:
         return render(lang, "explain.recommendation_received")
     lines = advice.summary(typed, lang)
     if typed.alternatives:
+        units = set(typed.scope.units)
+        outside = " (" + render(lang, "options.role_outside") + ")"  # a cloud offer to a buyer of a workstation
         lines.append(render(lang, "explain.alternatives",
                             items=[advice.configuration(p, lang) + " — " + advice.price(p, lang)
+                                   + (outside if units and p.purchase.unit not in units else "")
                                    for p in typed.alternatives]))
     return "\n".join(lines)
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from sizer_agent import advice
 from sizer_agent.agent import explain
 from sizer_agent.agent.planning import estimate_arguments
 from sizer_agent.agent.profile import WorkloadProfile
 from sizer_agent.agent.questions import question
 from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.model_loader import load_model
+from sizer_agent.tools.recommend import RecommendRequest, recommend
 
 SERVING = {"use_case": "online_serving", "model": "openai/gpt-oss-20b", "input_len": 2048, "output_len": 512,
            "concurrency": 32}
@@ -65,3 +68,24 @@ def test_the_first_estimate_says_which_gpu_count_it_is_for(fields: dict[str, obj
     result = estimate(EstimateRequest(**estimate_arguments(profile))).model_dump(mode="json")
     text = explain.estimate(result, profile, lang, gpus_assumed=assumed)  # type: ignore[arg-type]
     assert said in text, text
+
+
+def test_a_training_estimate_states_no_kv_cache() -> None:
+    profile = WorkloadProfile(use_case="finetune_lora", model="llama-3.1-8b", context_len=4096, batch_size=4)
+    result = estimate(EstimateRequest(**estimate_arguments(profile))).model_dump(mode="json")
+    for lang in ("en", "fr"):
+        text = explain.estimate(result, profile, lang)  # type: ignore[arg-type]
+        assert "KV" not in text, text  # a training step keeps no KV cache: the figure would mislead
+
+
+def test_the_chats_other_options_label_those_outside_the_scope() -> None:
+    """A cloud rental listed to a buyer of a workstation is labelled, as in the proposal's summary."""
+    workload = EstimateRequest(model="llama-3.1-8b", mode="training", method="lora", batch_size=4, seq_len=4096)
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"]), load_model("llama-3.1-8b"))
+    outside = [p for p in result.alternatives if p.purchase.unit != "workstation"]
+    assert result.plan is not None and outside  # the cheapest rental is shown as a comparison
+    text = explain.recommendation(result.model_dump(mode="json"), "en")
+    listed = text.split("Other options: ", 1)[1]
+    for plan in result.alternatives:
+        said = advice.configuration(plan, "en") + " — " + advice.price(plan, "en")
+        assert (said + " (outside the scope)" in listed) == (plan in outside), said
