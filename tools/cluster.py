@@ -169,7 +169,8 @@ def _inference_option(request: ClusterRequest, catalog: Catalog, offer: Offer) -
     serving = chosen[0]
     buy = purchase(offer, catalog, units * per_unit, units)
     watts = power_w(gpu, catalog.platform(offer.platform), units * per_unit, units)
-    cost = costs(buy, catalog, watts, serving.tokens_per_s if serving.sla_met else None)
+    cost = costs(buy, catalog, watts, serving.tokens_per_s if serving.sla_met else None,
+                 power_published=gpu.tdp_w is not None)
     if units > offer.max_units:
         notes.append(Msg("cluster.beyond_max_units", units=units, max_units=offer.max_units))
     if request.target_tokens_per_s is not None and serving.tokens_per_s < request.target_tokens_per_s:

@@ -51,8 +51,9 @@ def purchase(offer: Offer, catalog: Catalog, num_gpus: int, units: int) -> Purch
 
 
 def costs(buy: Purchase, catalog: Catalog, watts: float, tokens_per_s: float | None = None,
-          epoch_hours: float | None = None, serving: bool = True) -> Costs:
-    """Hourly cost, energy, TCO over the amortisation period, and cost per unit of work."""
+          epoch_hours: float | None = None, serving: bool = True, power_published: bool = True) -> Costs:
+    """Hourly cost, energy, TCO over the amortisation period, and cost per unit of work. `power_published`:
+    False when `watts` lacks the accelerators (no published TDP), so no tokens per kW is stated."""
     a = catalog.assumptions
     years, utilisation = a.amortisation_years.value, a.utilisation.value
     hours = HOURS_PER_YEAR * utilisation
@@ -76,7 +77,8 @@ def costs(buy: Purchase, catalog: Catalog, watts: float, tokens_per_s: float | N
         power_w=watts, amortisation_years=years, utilisation=utilisation, eur_per_kwh=a.energy_eur_per_kwh.value,
         pue=a.pue.value, energy_kwh_per_year=kwh_per_year, energy_eur_per_year=energy_eur, hourly_eur=hourly,
         tco_eur=tco, eur_per_million_tokens=per_million, eur_per_epoch=per_epoch,
-        tokens_per_s_per_kw=tokens_per_s / (watts / 1000) if tokens_per_s and watts else None,
+        tokens_per_s_per_kw=tokens_per_s / (watts / 1000) if tokens_per_s and watts and power_published else None,
+        accelerator_power_published=power_published,
     )
 
 

@@ -294,7 +294,8 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
         result = _estimate(ctx, workload, gpu, tp, pp, dp, zero)
     except InputError:
         return Plan(**common, weight_precision=workload.quantization or workload.dtype,
-                    kv_cache_precision=workload.kv_cache_dtype, memory=None, costs=costs(buy, ctx.catalog, watts),
+                    kv_cache_precision=workload.kv_cache_dtype, memory=None,
+                    costs=costs(buy, ctx.catalog, watts, power_published=gpu.tdp_w is not None),
                     fits=False, reasons=[Msg("reason.split", tp=tp, pp=pp)], request=workload)
     parallelism.notes = list(result.parallelism.notes)
     memory = _memory_plan(result, gpu, workload, dp)
@@ -323,7 +324,7 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
                 serving = _serving(ctx, perf, workload, result, dp, reasons)
                 tokens_per_s = serving.sustained_output_tokens_per_s or None
     plan_costs = costs(buy, ctx.catalog, watts, tokens_per_s, training.epoch_hours if training else None,
-                       serving=workload.mode == "inference")
+                       serving=workload.mode == "inference", power_published=gpu.tdp_w is not None)
     sizing = size_system(SystemRequest(
         mode=workload.mode, num_gpus=num_gpus, gpu_memory_used_bytes=memory.total_bytes,
         weight_bytes=result.weight_bytes_total, checkpoint_bytes=training.checkpoint_bytes if training else 0,

@@ -201,7 +201,11 @@ class Costs(BaseModel):
     eur_per_million_tokens: float | None = Field(None, description="serving: output tokens at the operating point")
     eur_per_epoch: float | None = Field(None, description="training: one pass over the dataset")
     eur_per_million_images: float | None = Field(None, description="vision inference: at the plan's images/s")
-    tokens_per_s_per_kw: float | None = None
+    tokens_per_s_per_kw: float | None = Field(None, description="None where the accelerator's power is not "
+                                                                  "published (TPU, Trainium): the ratio would count "
+                                                                  "the host alone")
+    accelerator_power_published: bool = Field(True, description="False: power_w is the host's alone (a rented "
+                                                                "chip without a published TDP)")
 
 
 class Plan(BaseModel):

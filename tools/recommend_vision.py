@@ -106,7 +106,8 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
         checkpoint_write_s=checkpoint[2] if checkpoint else None,
         checkpoint_interval_min=(ctx.checkpoint_interval_min or DEFAULT_CHECKPOINT_INTERVAL_MIN) if training else None,
         goodput=checkpoint[3] if checkpoint else None, warnings=list(est.warnings))
-    plan_costs = costs(buy, ctx.catalog, watts, None, epoch_hours, serving=False)
+    plan_costs = costs(buy, ctx.catalog, watts, None, epoch_hours, serving=False,
+                       power_published=gpu.tdp_w is not None)
     if not training and plan_costs.hourly_eur is not None and phase.images_per_s > 0:
         plan_costs.eur_per_million_images = plan_costs.hourly_eur / (phase.images_per_s * 3600) * 1e6
     sizing = size_system(SystemRequest(

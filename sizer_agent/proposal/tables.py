@@ -259,7 +259,8 @@ def costs(h: _Helpers, plan: Plan) -> Any:
     rows = [[h.t("costs.price"), h.price(plan)]]
     if c.hourly_eur is not None:
         rows.append([h.t(f"costs.hourly_{buy.how}"), h.eur(c.hourly_eur, 2) + "/h"])
-    rows.append([h.t("costs.power"), h.kw(c.power_w)])
+    # a rented chip without a published TDP: the figure is the host's alone, and says so
+    rows.append([h.t("costs.power" if c.accelerator_power_published else "costs.power_host"), h.kw(c.power_w)])
     if buy.how == "buy":
         rows.append([h.t("costs.energy"), h.t("costs.energy_value", kwh=c.energy_kwh_per_year,
                                                 eur=c.energy_eur_per_year)])

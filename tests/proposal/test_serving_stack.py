@@ -163,3 +163,16 @@ def test_the_first_estimate_and_the_plan_state_the_same_memory_for_a_named_chip(
     assert first["request"]["gpu"] == "tpu-v6e"
     assert first["per_gpu"]["activations_bytes"] == plan.memory.activations_bytes
     assert first["per_gpu"]["total_bytes"] == plan.memory.total_bytes
+
+
+def test_a_rented_chip_without_a_published_tdp_states_no_tokens_per_kw() -> None:
+    """Google and AWS publish no TDP for a TPU v6e or a Trainium2 (the power is in the hourly price): the
+    costs table names the host's power as such and states no tokens per kW, which would count the host alone."""
+    session = _session("gpt-oss-20b", "tpu-v6e")
+    plan = build_context(session).result.plan
+    assert plan is not None and plan.costs.accelerator_power_published is False
+    assert plan.costs.tokens_per_s_per_kw is None
+    en, fr = render_proposal(session, "md", "en"), render_proposal(session, "md", "fr")
+    assert "| Power of the host at full load (the chip's own power is not published" in en
+    assert "| Puissance de l'hôte à pleine charge" in fr
+    assert "Tokens/s per kW" not in en and "GPUs at TDP" not in en
