@@ -184,6 +184,14 @@ def _figures(message: Message, patterns: tuple[str, ...]) -> list[tuple[int, int
     return sorted(set(out))
 
 
+# "3 jobs running at a time", "4 experiments in parallel", "2 entraînements en parallèle": a count of runs of
+# work (training jobs, experiments, pipelines) done at once is no count of people using the model at once
+_JOBS_AFTER = re.compile(r"\s*(?:[a-z-]+\s+)?(?:jobs?|runs?|experiments?|experiences|trainings?|entrainements?"
+                         r"|fine-?tunings?|fine-?tunes?|finetunes?|tasks?|taches|pipelines?|workloads?|processes"
+                         r"|processus|trials?|essais|sweeps?|batch(?:es|s)?|lots|calculs|simulations?|renders?"
+                         r"|rendus)\b")
+
+
 def _simultaneous(message: Message, population: list[tuple[int, int, int]],
                   figures: dict[tuple[int, int], tuple[int, int]] | None = None) -> list[tuple[int, int, int]]:
     """Peak figures: the count nearest before "at the same time" in its sentence, or right after "peak of".
@@ -211,6 +219,8 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]],
             continue
         if before and _PORTION.search(between):
             continue  # "45 élèves, dont la moitié en même temps": the 45 stays a head count
+        if before and _JOBS_AFTER.match(text, before[-1][1]):
+            continue  # "Max 3 jobs running at a time", "2 entraînements en parallèle": runs, not people
         if before and not re.match(r"\s*%", text[before[-1][1]:before[-1][1] + 3]):
             start, count_end, value = before[-1]
             out.append((start, cue.end(), value))
@@ -297,6 +307,54 @@ def _their_clients(text: str, figure: tuple[int, int, int], others: list[tuple[i
                and _STAFF_WORDS.search(text, o[0], o[1]) for o in others)
 
 
+# "Notre commune (12 400 habitants)", "our county council serves roughly 240,000 residents": the people of a
+# territory say how large the town or the county is, not how many will use the tool; only "pour nos 9 000
+# habitants" / "for our 3,000 residents" says they will
+_TERRITORY_WORDS = re.compile(r"(?:habitants|inhabitants|residents|citizens|citoyens|administres|population)$")
+_FOR_THEM = re.compile(r"(?:pour|for|to|a|aux|serve|servir)\s+(?:(?:nos|our|ses|its|leurs|their|les|the|all|tous)\s+)?"
+                       r"(?:(?:les|the)\s+)?$")
+
+
+def _territory(text: str, figure: tuple[int, int, int]) -> bool:
+    start, end, _ = figure
+    if not _TERRITORY_WORDS.search(text, start, end):
+        return False
+    return not _FOR_THEM.search(text, max(0, start - 25), start) or bool(
+        re.search(r"(?:serves?|dessert|compte|counts?|has|a)\s+(?:\w+\s+){0,2}$", text[max(0, start - 30):start]))
+
+
+# "la coopérative Terres du Gers (1 800 adhérents). … entraîner un YOLO", "L'association … (1 200 adhérents) …
+# pour les 5 bénévoles de son bureau": members counted beside the organisation's name give its size; they are
+# the tool's users only when it is said to be for them ("pour nos adhérents", "our 2,000 members will use it")
+# or when they are the only people the message counts with a use for them
+_MEMBER_USE_AFTER = re.compile(r"[^.;\n]{0,40}\b(?:will use|would use|use it|using it|utiliser\w*|utilis\w+ (?:l'|le|la)"
+                               r"|auront acces|will have access|access it)\b")
+
+
+def _members_only_count(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
+    start, end, _ = figure
+    if not _MEMBERS.search(text, start, end) or _MEMBERS_USE_IT.search(text):
+        return False
+    if _MEMBER_USE_AFTER.match(text, end):
+        return False
+    in_brackets = bool(_PROFILE_OPEN.search(text, max(0, start - 80), start))
+    return in_brackets or any(o[:2] != figure[:2] for o in others)
+
+
+# "4 500 étudiants inscrits en licence, mais l'assistant ne servira qu'aux 40 enseignants", "1,200 staff but only
+# the 30 lawyers will use it": a population said to be the only one using the tool replaces the larger one
+_ONLY_BEFORE = re.compile(r"(?:\bqu'(?:aux|a|au)|\bque (?:pour |par )?(?:les|nos|ses|leurs)|\bonly (?:for |by |to )?"
+                          r"(?:the|our|its|their)?|\bseul(?:e|es|s)? (?:les|nos)|\buniquement (?:pour |par )?(?:les|nos|ses)"
+                          r"|\bseulement (?:pour |par )?(?:les|nos|ses)|\bjust (?:for )?(?:the|our))\s*$")
+
+
+def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    if len(population) < 2:
+        return population
+    only = [p for p in population if _ONLY_BEFORE.search(text, max(0, p[0] - 30), p[0])]
+    return only[:1] if len(only) == 1 else population
+
+
 def find_load(message: Message) -> Iterator[Found]:
     population = _figures(message, (
         rf"{_COUNT}\s*{_FILLER}{_POPULATION}",
@@ -371,6 +429,9 @@ def find_load(message: Message) -> Iterator[Found]:
     population = [p for p in population
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     population = [p for p in population if not _their_clients(message.text, p, population + users + peak)]
+    population = [p for p in population if not _territory(message.text, p)]
+    population = [p for p in population if not _members_only_count(message.text, p, population + users + peak)]
+    population = _only_part(message.text, population)
     if _FOR_OTHERS.search(message.text):
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
@@ -497,6 +558,22 @@ LOAD = Rule(
         ("disons une trentaine en même temps", {"concurrency": 30}),
         ("We're a team of 8; the bot is for our 300 customer firms, 40 concurrent sessions", {"concurrency": 40}),
         ("100 requêtes/s en pointe sur le chatbot", {}), ("about 300 requests per minute at peak", {}),
+        # runs of work at once are no people at once; a territory's people, members beside the organisation's
+        # name and a larger population beside the only one that will use the tool are no head count
+        ("Our cohort of 20 students shares it. Max 3 jobs running at a time.", {"head_count": 20}),
+        ("Une équipe de 5, 2 entraînements en parallèle au plus", {"head_count": 5}),
+        ("usually 4 experiments in parallel", {}),
+        ("Notre commune (12 400 habitants) veut un chatbot, 10 à 20 conversations en parallèle", {"concurrency": 20}),
+        ("Our county council serves roughly 240,000 residents; a drafting assistant for 15 concurrent users.",
+         {"concurrency": 15}),
+        ("un chatbot pour nos 9 000 habitants", {"head_count": 9000}),
+        ("la coopérative Terres du Causse (900 adhérents) veut entraîner un détecteur", {}),
+        ("L'association (1 200 adhérents) voudrait un assistant pour les 5 bénévoles de son bureau.",
+         {"head_count": 5}),
+        ("Our 2,000 members will use it", {"head_count": 2000}),
+        ("4 500 étudiants inscrits, mais l'assistant ne servira qu'aux 40 enseignants, 10 à la fois.",
+         {"head_count": 40, "concurrency": 10}),
+        ("1,200 staff in total but only the 30 lawyers will use it", {"head_count": 30}),
     ),
     doc="peak concurrency and head count, kept apart",
 )

@@ -76,7 +76,13 @@ _OPEN_CHOICE = re.compile(r"\b(?:peu importe|n'importe|qu'importe|either (?:way|
                           r"|(?:buy\w*|purchas\w*|own\w*) or (?:rent\w*|leas\w*)"
                           r"|(?:rent\w*|leas\w*) or (?:buy\w*|purchas\w*)"
                           r"|achet\w* ou (?:lou\w*|location)|(?:lou\w*|location) ou (?:achat|achet\w*)"
-                          r"|achat ou location)\b")
+                          r"|achat ou location"
+                          # "on loue du GPU chez Scaleway ou on achète ?", "rent GPUs on AWS or buy our own box?":
+                          # renting and buying as the two branches of one question, a few words apart
+                          r"|(?:lou(?:er|e|es|ons|ez|ent)|location|rent\w*|leas\w*)\b[^.!?\n]{0,60}?\b(?:ou|or)\b"
+                          r"[^.!?\n]{0,25}?\b(?:achet\w*|achat|buy\w*|purchas\w*)(?=[^.!\n]*\?)"
+                          r"|(?:achet\w*|achat|buy\w*|purchas\w*)\b[^.!?\n]{0,60}?\b(?:ou|or)\b[^.!?\n]{0,25}?"
+                          r"\b(?:lou(?:er|e|es|ons|ez|ent)|location|rent\w*|leas\w*|(?:le |the )?cloud)(?=[^.!\n]*\?))\b")
 _OR_BEFORE = re.compile(r"\b(?:ou|or)\b")
 _QUESTION_AFTER = re.compile(r"[^.!?\n]*\?")
 
@@ -174,12 +180,18 @@ DEPLOYMENT = Rule(
               ("sur site ou dans le cloud, peu importe", {}),
               ("is one card enough, or should we rent cloud GPUs?", {}),
               ("We're evaluating whether to buy or rent, for 30 users.", {}),
+              ("Question : on loue du GPU chez Scaleway ou on achète ? Budget 20 k€ si achat.", {}),
+              ("Should we rent GPUs on AWS or buy our own box?", {}),
+              ("vaut-il mieux louer des GPU dans le cloud ou acheter une machine ?", {}),
+              ("We will rent on AWS or Azure, then buy later.", {"deployment": "cloud"}),
               ("Faut-il acheter ou louer ? On penche pour un serveur.", {}),
               ("Notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport. Un chatbot Mistral 7B.", {})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
-_RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])rendu\w*", r"rendering", r"render", r"cao", r"cad", r"dao",
+# ("CAD $15,000", "12 000 CAD": the Canadian dollar, a currency beside an amount, is no CAD work)
+_RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])rendu\w*", r"rendering", r"render", r"cao",
+                   r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)cad(?!\s*[$]|\s*\d)", r"dao",
                    r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
                    r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
@@ -221,7 +233,8 @@ RENDERING_CAD = Rule(
               ("comptes rendus médicaux", {}), ("un U-Net 3D", {}),
               ("la CAO sous SolidWorks, pas besoin d'ECC", {"rendering_cad": True}),
               ("also used for Blender renders, no ECC needed", {"rendering_cad": True}),
-              ("rendering? no", {"rendering_cad": False})),
+              ("rendering? no", {"rendering_cad": False}),
+              ("Budget: CAD $15,000.", {}), ("about 20,000 CAD for the box", {}), ("20k CAD", {})),
 )
 
 ECC = Rule(
