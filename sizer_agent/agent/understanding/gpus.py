@@ -218,6 +218,31 @@ _WISH = re.compile(r"\b(?:want\w*|like|need\w*|prefer\w*|plan\w*|voudr\w*|veu\w*
                    r"|envisag\w*|aimer\w*|passer (?:a|sur)|move to|switch to|upgrade to)\b")
 
 
+_QUESTION_REST = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))*\?")  # ("Llama 3.1" does not end the sentence)
+
+
+def _asked_against(text: str, start: int) -> bool:
+    """The card's sentence is a question ("is the MI300X better than the B200 for gpt-oss?")."""
+    return bool(_QUESTION_REST.match(text, start))
+
+
+# a card set aside: "on a écarté la RTX 5090", "we ruled out the L40S", "une RTX PRO 6000 serait hors budget … je
+# ne la demande pas", "the H200 is too expensive for us": named, and not wanted
+_RULED_OUT_BEFORE = re.compile(r"\b(?:ecart\w*|exclu\w*|elimin\w*|rule[ds]? out|ruling out|excluded?|set aside"
+                               r"|dropped|rejected|rejet\w*|abandonn\w*|mis de cote|laisse de cote)"
+                               r"\s+(?:(?:la|le|les|l'|the|an?|une?|des|our|nos|d'office|deja|already)\s*){0,2}$")
+_RULED_OUT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:hors (?:de )?(?:notre |mon )?budget|hors de prix|au-dessus du budget"
+                              r"|(?:out of|over|beyond|above) (?:our |my |the )?budget|trop ch[eè]re?s?|too expensive"
+                              r"|too pricey|too costly|(?:is|are|was|were|est|sont|a ete|ont ete) (?:ecart|exclu)\w*"
+                              r"|ruled out|not an option|pas une option|pas envisageable|out of the question"
+                              r"|exclue?s? d'office|(?:je|on|nous) ne (?:la|le|les) (?:demande|veu|voulons|prend)\w*"
+                              r"|(?:we|i) (?:don't|do not|won't) (?:want|need|ask for) (?:it|them|one))")
+
+
+def _ruled_out(text: str, start: int, end: int) -> bool:
+    return bool(_RULED_OUT_BEFORE.search(text, max(0, start - 40), start) or _RULED_OUT_AFTER.match(text, end))
+
+
 def _runs_today(text: str, start: int) -> bool:
     """'Currently on rented A100s', 'aujourd'hui sur deux T4': the card said in a clause about what runs now
     (not 'currently we'd like 4 H200')."""
@@ -315,6 +340,10 @@ def find_gpus(message: Message) -> Iterator[Found]:
                 cards.append((m, card))
     named = cards
     cards = [(m, card) for m, card in cards if not _REFERENCE_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
+    # "is the MI300X better than the B200?", "is an MI300X worth it compared with an H200?": a card weighed
+    # against another in a question is asked about, not chosen
+    weighed = len(cards) < len(named) and any(_asked_against(text, m.start()) for m, _ in cards)
+    cards = [(m, card) for m, card in cards if not _ruled_out(text, m.start(), _card_end(text, m))]
     if len({card for _, card in cards}) > 1:
         clause = [(m, c) for m, c in cards if not _runs_today(text, m.start())]
         cards = clause or cards
@@ -323,7 +352,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
         return
     distinct = {card for _, card in cards}
     # "H100 ou H200 ?", "torn between an RTX 5090 and an RTX PRO 6000": a question, not a preference
-    compared = len(distinct) > 1 and _COMPARISON.search(text[max(0, cards[0][0].start() - 30):cards[-1][0].end()])
+    compared = weighed or (len(distinct) > 1 and _COMPARISON.search(
+        text[max(0, cards[0][0].start() - 30):cards[-1][0].end()]))
     if cards and not compared:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
@@ -395,6 +425,13 @@ GPUS = Rule(
     "gpus", ("num_gpus", "gpu_preference"), find_gpus,
     examples=(
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        # a card weighed against another in a question, or set aside, is not the one wanted
+        ("Quick question: is the MI300X better than the B200 for gpt-oss 120b?", {}),
+        ("Is an MI300X worth it compared with an H200 for serving Llama 3.1 405B?", {}),
+        ("We want 4 H200, cheaper than B200s.", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
+        ("Une RTX PRO 6000 Max-Q serait hors budget je suppose, donc je ne la demande pas.", {}),
+        ("On a écarté la RTX 5090 (pas assez de mémoire). Que proposez-vous ?", {}),
+        ("The H200 is too expensive for us; two L40S would do.", {"num_gpus": 2, "gpu_preference": "l40s"}),
         ("4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("8x H200", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
         ("2×RTX 5090", {"num_gpus": 2, "gpu_preference": "rtx-5090"}),
