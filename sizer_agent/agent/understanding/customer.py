@@ -49,7 +49,9 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|collective|institute|institut|chain|shop|store|bakery|boutique|magasin|studio|practice|clinic|school"
              r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie"
              # "Our SaaS (Pellucid AI)", "Small NLP research group (Halcyon NLP)", "a vineyard … called X"
-             r"|saas|research group|groupe de recherche|vineyard|vignoble|domaine)s?(?![\w])")
+             r"|saas|research group|groupe de recherche|vineyard|vignoble|domaine"
+             # "pour le journal Le Courrier de l'Adour", "the newspaper The Morning Clarion"
+             r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
@@ -216,6 +218,12 @@ _ORG_FIRST_NAME = re.compile(
     rf"(?<![\w])(?P<name>{_ORG_FIRST}{_KIND_ADJECTIVE}(?:{_GLUE}{_WORD}|[ \t]+d'[\wÀ-ÿ-]+)+)")
 _ORG_LAST_NAME = re.compile(rf"(?<![\w])(?P<name>{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,3}}[ \t]+{_ORG_LAST}"
                             rf"(?:[ \t]+{_LEGAL})?)(?![\w])")
+# "Institute for Marine and Coastal Studies", "Centre for Applied Robotics and Vision", "Fondation pour
+# l'Enfance": an organisation whose kind-word is said first, then what it is for
+_PURPOSE_FIRST_NAME = re.compile(rf"(?<![\w])(?P<name>(?:Institute|Centre|Center|Foundation|Society|Institut|Fondation"
+                                 rf"|Association|Council|Agency|Office|Alliance|Fund|Trust|Commission|Laboratory)"
+                                 rf"[ \t]+(?:for|pour)[ \t]+(?:l['’]|(?:la|le|les|the)[ \t]+)?{_WORD}"
+                                 rf"(?:{_GLUE}{_WORD}){{0,5}})")
 _LEGAL_ONLY = re.compile(_LEGAL)
 # "SCP de La Fontaine-Morel", "SELARL Dubois": a French legal form written first, the name after it
 _LEGAL_FIRST_NAME = re.compile(rf"(?<![\w])(?P<name>(?:SCP|SELARL|SELAS|SCM|SCI|SARL|EURL|GIE)[ \t]+"
@@ -463,6 +471,15 @@ _REFERENCE = re.compile(r"^(?:Ref|R[ée]f|Reference|R[ée]f[ée]rence|PO|Ticket|
                         r"|Case|Tender|AO|RFP|RFQ|N°|No)\b\.?(?:[ \t]|$)|(?<![\w])[A-Z]{1,4}-?\d{2,}(?:-\d+)?$")
 
 
+# a unit's title, capitalised, before what it does: "Department of Radiology", "Service de Cardiologie"
+_UNIT_TITLE_BEFORE = re.compile(r"(?<![\w])(?:Department|Dept\.?|Service|Direction|D[ée]partement|Division|Unit|Faculty"
+                                r"|Facult[ée]|P[ôo]le)[ \t]+(?:of|de|du|des|d['’])[ \t]*(?:(?:the|la|le|les)[ \t]+|l['’])?$")
+
+
+def institution_start(original: str, end: int, institution: str) -> int:
+    return original.find(institution, end)
+
+
 def _institution(original: str, end: int) -> str | None:
     """'Language Technologies Lab at Eastbrook University': the institution a sub-unit belongs to."""
     m = re.match(rf"(?:[ \t]+(?:at|of|de|du|d')|,)[ \t]*{NAME}", original[end:])
@@ -604,13 +621,21 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
+            elif _UNIT_TITLE_BEFORE.search(body, max(0, m.start("name") - 20), m.start("name")):
+                # "Department of Radiology, Royal Infirmary of Dunmore": a unit's title names what it does; the
+                # institution after it is the organisation, and without one there is none
+                institution = _institution(body, m.end("name"))
+                if institution is None:
+                    continue
+                yield institution_start(body, m.end("name"), institution), institution
+                continue
             name = _with_article(body, m.start("name"), m.group("name"), name)
             behind = _person_of(body, m.end("name"), name)
             yield behind or _expanded(body, m.start("name"), name)
-    for pattern in (_ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME, _LEGAL_FIRST_NAME):
+    for pattern in (_PURPOSE_FIRST_NAME, _ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME, _LEGAL_FIRST_NAME):
         for m in pattern.finditer(body):
             start, end = m.start("name"), m.end("legal") if pattern is _LEGAL_NAME else m.end("name")
-            if pattern is _ORG_FIRST_NAME:
+            if pattern in (_ORG_FIRST_NAME, _PURPOSE_FIRST_NAME):
                 start = _words_before(body, start, end)
             elif pattern is _ORG_LAST_NAME:
                 end = _words_after(body, start, end)
@@ -620,7 +645,9 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 end = start + possessive.start()
             name = clean_name(body[start:end])
             if name is not None and not _consultants_firm(body, start) and not _host_or_funder(body, start):
-                if _SUB_UNIT.search(name):
+                # ("Department of Radiology, Royal Infirmary of Dunmore": the unit's words are dropped by
+                # clean_name, the institution after it is the organisation)
+                if _SUB_UNIT.search(name) or _SUB_UNIT.search(body[start:end]):
                     name = _institution(body, end) or name
                 yield start, name
 
@@ -642,7 +669,9 @@ def _with_article(body: str, start: int, raw: str, name: str) -> str:
     return raw[:article.end()] + name
 
 
-_WORD_BEFORE = re.compile(rf"(?<![\w]){_WORD}[ \t]+$")
+# (an abbreviation of a saint's or a mount's name opens a name too: "St. Columba's University Hospital"; a
+# person's title does not: "Dr. Okafor")
+_WORD_BEFORE = re.compile(rf"(?<![\w])(?:{_WORD}|(?:St|Ste|Mt|Ft)\.)[ \t]+$")
 _WORD_AFTER = re.compile(rf"[ \t]+(?P<word>{_WORD})(?![\w])")
 
 
@@ -873,6 +902,66 @@ def with_purpose_tail(original: str, start: int, name: str) -> tuple[int, str] |
     return start, original[start:tail.end()]
 
 
+# an institution named by its kind-word last goes on with whom or what it serves: "Harbour Authority of Port
+# Elwin", "Notaires Associés du Rhône", "Kessler Institute for Computational Biology", "Royal Infirmary of Dunmore"
+_COMPLEMENT_KIND = re.compile(r"(?:Authority|Institute|Institut|Associ[ée]s|Associates|Association|University"
+                              r"|Universit[ée]|College|Coll[èe]ge|School|[ÉE]cole|Council|Board|Society|Foundation"
+                              r"|Fondation|Trust|Hospital|H[ôo]pital|Infirmary|Clinic|Clinique|Academy|Acad[ée]mie"
+                              r"|Agency|Commission|Museum|Mus[ée]e|Centre|Center|Chambre|Observatoire|Conservatoire"
+                              r"|Laboratory|Laboratories|Ministry|Minist[èe]re|Syndicat|Mutuelle|Coop[ée]rative"
+                              r"|Co-operative|Cooperative|Union|Federation|F[ée]d[ée]ration|R[ée]gie|Notaires|Avocats"
+                              r"|Archives|Library|Biblioth[èe]que|Corporation|Commissioners|Trustees)$")
+_PURPOSE_WORD = re.compile(r"(?:Institute|Institut|Centre|Center|Foundation|Fondation|Society|Association|Council"
+                           r"|Agency|Commission|Trust|Fund|Alliance|Laboratory|Academy|School|College)$")
+_COMPLEMENT = re.compile(rf"[ \t]+(?P<link>of|for|du|des|de[ \t]+la|de|d['’]|pour)[ \t]*"
+                         rf"(?P<words>(?:(?:the|la|le|les)[ \t]+|l['’])?{_WORD}(?:{_GLUE}{_WORD}){{0,4}})")
+
+
+def with_complement(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'Harbour Authority' + 'of Port Elwin', 'Notaires Associés' + 'du Rhône', 'Kessler Institute' + 'for
+    Computational Biology': the complement after an institution's kind-word is part of its name ("for"/"pour"
+    only after a kind that says a purpose). Every word of it must be a name's word (no product, no figure)."""
+    last = name.split()[-1]
+    if not _COMPLEMENT_KIND.fullmatch(last):
+        return None
+    m = _COMPLEMENT.match(original, start + len(name))
+    if m is None or (m.group("link") in ("for", "pour") and not _PURPOSE_WORD.fullmatch(last)):
+        return None
+    words = m.group("words").split()
+    while words and re.fullmatch(_PARTICLE, words[-1].lower()):
+        words.pop()
+    core = [w for w in words if not re.fullmatch(_PARTICLE, w.lower())]
+    if not core or any(_product_word(w) or plain(w).strip(".,'’") in STOP | _NOT_NAMES for w in core):
+        return None
+    end = m.start("words") + len(" ".join(words)) if words else m.start("words")
+    tail = original[m.start("words"):end]
+    if not tail or not tail.split()[-1][:1].isupper():
+        return None
+    return start, original[start:end]
+
+
+_PARTNERS_BEFORE = re.compile(rf"(?m)^[ \t]*(?P<names>(?:{_WORD},[ \t]+){{1,2}})$")
+_PERSON_LINE = re.compile(rf"[ \t]*(?:(?:Dr|Mr|Mrs|Ms|Me|M|Mme|Prof)\.?[ \t]+)?[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)"
+                          rf"{{1,2}}[ \t]*")
+
+
+def with_partners_before(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """A signature block 'Priya Raman' / 'Holloway, Finch & Partners': on the line under the writer's full name,
+    partners' names joined by commas before '& Partners' are one firm's name (a first name alone before the comma,
+    "Priya, Finch & Partners", is the writer signing and stays out)."""
+    if "&" not in name and not re.search(rf"(?:et|and)[ \t]+{_PARTNER_WORD}$", name):
+        return None
+    line_start = original.rfind("\n", 0, start) + 1
+    before = _PARTNERS_BEFORE.fullmatch(original[line_start:start])
+    if before is None or line_start == 0:
+        return None
+    previous = original[:line_start - 1].rstrip().rsplit("\n", 1)[-1]
+    first = before.group("names").split(",")[0].strip()
+    if not _PERSON_LINE.fullmatch(previous) or plain(first) in _OPENERS or _SIGN_OFF.match(first):
+        return None
+    return line_start + before.start("names"), original[line_start + before.start("names"):start] + name
+
+
 def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | None:
     """'Banque Duval-Mercier & Cie', 'Meridian Systems Inc.', 'Benhamou, Kessler & Partners': the whole legal
     form, partners joined by commas and the period of an abbreviation included."""
@@ -898,7 +987,7 @@ def _organisation_like_by_kind(name: str) -> bool:
 
 
 NAME_FORMS = (brand_before_parent, without_descriptive_prefix, with_leading_particles, with_written_article,
-              with_title_article, with_legal_tail, with_purpose_tail)
+              with_title_article, with_complement, with_partners_before, with_legal_tail, with_purpose_tail)
 
 
 def whole_form(original: str, start: int, name: str) -> tuple[int, str]:
@@ -1300,6 +1389,23 @@ CUSTOMER = Rule(
          {"customer": "CHU de Nantes"}),
         ("Sovereign AI programme, Ministry of Digital Affairs of Veloria: 4 servers",
          {"customer": "Ministry of Digital Affairs of Veloria"}),
+        # heldout10's causes: an institution's complement ("of", "du", "for" after a purpose), an abbreviated saint,
+        # a department's title above its institution, partners joined by commas under the writer's name, a paper
+        ("Contracting authority:\nHarbour Authority of Port Elric", {"customer": "Harbour Authority of Port Elric"}),
+        ("notre étude (Avocats Associés du Vexin) doit traduire 40 000 actes", {"customer": "Avocats Associés du Vexin"}),
+        ("The Varden Institute for Marine Genomics plans to pre-train a model", {"customer":
+                                                                                "Varden Institute for Marine Genomics"}),
+        ("I run IT for the Institute for Arctic and Alpine Studies. We'd like", {"customer":
+                                                                                "Institute for Arctic and Alpine Studies"}),
+        ("Hello from the Centre for Coastal Robotics and Sensing. We'll train", {"customer":
+                                                                                 "Centre for Coastal Robotics and Sensing"}),
+        ("St. Aidan's University Hospital, radiology AI group. We're training", {"customer":
+                                                                                 "St. Aidan's University Hospital"}),
+        ("We'd like an assistant.\n\nBest,\nDr. Ruth Mbeki\nDepartment of Cardiology, Royal Infirmary of Carrow",
+         {"customer": "Royal Infirmary of Carrow"}),
+        ("Budget 10k.\n\nThanks,\nOmar Ellis\nBrant, Kell & Partners", {"customer": "Brant, Kell & Partners"}),
+        ("Bonjour, pour le journal Le Réveil du Morvan, nous voulons résumer nos articles",
+         {"customer": "Le Réveil du Morvan"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )
