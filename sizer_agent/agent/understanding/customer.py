@@ -46,6 +46,7 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|fondation|association|minist[èe]re|organisation|organization|company|firm|bank|insurer|hospital"
              r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project"
              r"|charity|consultancy|nonprofit|non-profit|ngo|ong|consortium|coop[ée]rative|cooperative|collectif"
+             r"|bo[iî]te"  # "petite boîte de dev (Codelab Bretagne)": a firm, in French speech
              r"|collective|institute|institut|chain|shop|store|bakery|boutique|magasin|studio|practice|clinic|school"
              r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie"
              # "Our SaaS (Pellucid AI)", "Small NLP research group (Halcyon NLP)", "a vineyard … called X"
@@ -72,7 +73,7 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Genomics|Electronics|Instruments|Devices"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects"
-             r"|Society)")
+             r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée])")
 _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
@@ -118,6 +119,13 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # organisation, in brackets after their name
     r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*(?:[^\n(<@]{1,40}?)\(\s*" + PAREN_NAME
     + r"\s*\)",
+    # "Requirements - Stanmore Accountancy", "Récap besoin – cabinet d'expertise comptable Fidexa": a heading on
+    # the message's first line names whom the brief is for, after a dash (a kind in lowercase may come first)
+    r"(?m)\A[ \t]*" + _I + r"(?:r[ée]cap\w*|requirements?|besoins?|brief|fiche|r[ée]sum[ée]|summary|sizing|dimensionnement"
+    r"|demande|request|specs?|sp[ée]cifications?|cahier des charges)(?:[ \t]+[\w'’]+){0,2})[ \t]+[–—-][ \t]+"
+    r"(?:[a-zà-ÿ][\w'’-]*[ \t]+){0,3}" + NAME + r"[ \t]*$",
+    # "… toutes les 45 min. Client : Océalis. Cloud ok": the client's label after a sentence, mid-line
+    r"[.!?][ \t]+" + _I + r"client(?: final)?|customer|end customer)[ \t]*:[ \t]*" + NAME + r"(?=[ \t]*[.,;\n]|$)",
     # "this is Raj from Quantix Analytics", "c'est Marie de chez Ombelle": the writer, then the organisation
     _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle))[ \t]+"
     rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?,?[ \t]+" + _I + r"from|de chez|chez|with|at)[ \t]+"
@@ -565,7 +573,8 @@ def _distinctive(name: str) -> bool:
     """A name no person's name looks like: three words or more, or one word with a capital or digit inside
     ("MediRDV", "NumeriCloud", "Meca3D"); "Codexia" or "Marie Dupont" could be the writer."""
     words = name.split()
-    return len(words) >= 3 or (len(words) == 1 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]", words[0])))
+    # ("Kiosque+", "Tech&Co": a sign inside or after a word is coined, no person is named so)
+    return len(words) >= 3 or (len(words) == 1 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]|\w[+&]", words[0])))
 
 
 def _organisation_like(name: str) -> bool:
@@ -582,8 +591,18 @@ _ROLE_ACRONYMS = frozenset({"RSSI", "DSIO", "CISO", "CTIO", "DPO", "DRH", "DAF",
 def _lab_acronym(name: str) -> bool:
     """'Le LS2N prévoit', 'enseignant à l'ENSIIE': one word is enough for an acronym of four letters or more, or
     with a digit, that no role or product has ("Le CTO souhaite" is a person)."""
-    return bool(re.fullmatch(r"[A-Z][A-Z0-9]{3,7}|[A-Z]{1,4}[0-9][A-Z0-9]{0,3}", name)) and (
+    # ("ENSEIRB-MATMECA": two acronyms joined by a hyphen)
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9]{3,7}|[A-Z]{1,4}[0-9][A-Z0-9]{0,3}|[A-Z]{2,8}(?:-[A-Z]{2,8})+", name)) and (
         name not in _ROLE_ACRONYMS and not _product_word(name))
+
+
+_ASIDE = re.compile(r"[ \t]*\(([^()\n]{1,60})\)")
+
+
+def _org_aside(body: str, m: re.Match[str]) -> bool:
+    """'Kiosque+ (chaîne de 85 magasins) veut…': the bracket after the subject says it is an organisation."""
+    aside = _ASIDE.match(body, m.end("name"))
+    return bool(aside and re.search(r"(?i)(?<![\w])" + _ORG_NOUN, aside.group(1)))
 
 
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
@@ -601,7 +620,11 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
             if pattern is _I_RUN and not (_distinctive(name) or _organisation_like(name) or "&" in name):
                 continue  # "I run Enscape renders": software, not a business
-            if pattern is _BARE and not _distinctive(name):
+            if pattern is _BARE and re.match(r"[LD]['’]", name):
+                name = clean_name(name[2:])  # "L'Atelier Kubik (agence …) cherche": the article starts a sentence
+                if name is None:
+                    continue
+            if pattern is _BARE and not (_distinctive(name) or _ORG_LAST_WORD.search(name) or _org_aside(body, m)):
                 continue  # "Marie Dupont souhaite un devis": a person may be the subject too
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
@@ -655,7 +678,7 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
 _ARTICLE = re.compile(r"(?:La|Le|Les)[ \t]+|L['’]")
 # mid-sentence: after a bracket, a label's colon, a dash or a lowercase word ("boutique en ligne (La Cave de
 # Léon)", "client : Le Fournil")
-_MID_SENTENCE = re.compile(r"(?:[(:–—-]|[a-zà-ÿ,])[ \t]*$")
+_MID_SENTENCE = re.compile(r"(?:[(:–—-]|[a-zà-ÿ,])[ \t]*\Z")  # (\Z: a line break ends the sentence, "Bonjour,\n")
 
 
 def _with_article(body: str, start: int, raw: str, name: str) -> str:
@@ -1389,6 +1412,20 @@ CUSTOMER = Rule(
          {"customer": "CHU de Nantes"}),
         ("Sovereign AI programme, Ministry of Digital Affairs of Veloria: 4 servers",
          {"customer": "Ministry of Digital Affairs of Veloria"}),
+        # a heading's name, a mid-line client label, a coined or kind-named subject, a hyphenated acronym
+        ("Requirements - Pellham Accountancy\nModel: Qwen3 8B", {"customer": "Pellham Accountancy"}),
+        ("Récap besoin – cabinet d'expertise comptable Numéra\n| Modèle | Qwen3 |", {"customer": "Numéra"}),
+        ("Récap – 40 utilisateurs\nModèle : Qwen3", {}),
+        ("LoRA de Gemma 2 27B, checkpoint toutes les 45 min. Client : Brivane. Cloud ok.", {"customer": "Brivane"}),
+        ("Comptoir+ (chaîne de 40 magasins) veut un assistant", {"customer": "Comptoir+"}),
+        ("Ombrelle (chaîne de 12 boutiques) veut un assistant", {"customer": "Ombrelle"}),
+        ("Marie (ma collègue) veut un devis", {}),
+        ("Bonjour,\nL'Atelier Brunois (agence d'architecture, 9 personnes) cherche une station", {"customer":
+                                                                                              "Atelier Brunois"}),
+        ("Halden AI wants to benchmark DeepSeek V3", {"customer": "Halden AI"}),
+        ("je suis enseignant-chercheur à l'ENSIMAG-GINP. Pour un TP", {"customer": "ENSIMAG-GINP"}),
+        ("Hello from Prairie Wheat Co-operative (Manitoba). We want", {"customer": "Prairie Wheat Co-operative"}),
+        ("Slt, petite boîte de dev (Kerlab Armor), on veut un assistant", {"customer": "Kerlab Armor"}),
         # heldout10's causes: an institution's complement ("of", "du", "for" after a purpose), an abbreviated saint,
         # a department's title above its institution, partners joined by commas under the writer's name, a paper
         ("Contracting authority:\nHarbour Authority of Port Elric", {"customer": "Harbour Authority of Port Elric"}),
