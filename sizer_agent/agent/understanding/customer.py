@@ -60,6 +60,9 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
+              # trades whose name opens with the trade: "Brasserie Malterre", "Fromagerie Dubois"
+              r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
+              r"|Boucherie|Charcuterie|P[âa]tisserie|Chocolaterie|Biscuiterie|Conserverie|Cave|Caves|Vignobles"
               r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County"
               r"|Coop[ée]rative|Cooperative|Consortium|City|Town|Ministry|Minist[èe]re|Department of|Agency)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
@@ -1420,6 +1423,8 @@ CUSTOMER = Rule(
         ("Comptoir+ (chaîne de 40 magasins) veut un assistant", {"customer": "Comptoir+"}),
         ("Ombrelle (chaîne de 12 boutiques) veut un assistant", {"customer": "Ombrelle"}),
         ("Marie (ma collègue) veut un devis", {}),
+        ("Facture n° F-2026-00981 réglée, merci. Autre sujet : un LoRA de Phi-2.\n– Brasserie Kerdu",
+         {"customer": "Brasserie Kerdu"}),
         ("Bonjour,\nL'Atelier Brunois (agence d'architecture, 9 personnes) cherche une station", {"customer":
                                                                                               "Atelier Brunois"}),
         ("Halden AI wants to benchmark DeepSeek V3", {"customer": "Halden AI"}),

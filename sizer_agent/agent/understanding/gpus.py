@@ -151,7 +151,9 @@ _MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|clust
 _PER_BOX = re.compile(rf"(?<![\w.,])({NUM})-gpus?\s+(?:node|server|box|machine|serveur|noeud|noud|instance|vm)s?\b")
 _BOXES_BEFORE = re.compile(rf"(?:({NUM})|two|three|four|deux|trois|quatre|a single|single|one|a|an|un|une|un seul"
                            rf"|une seule)\s*x?\s*$")
-_GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE}){_TWICE}\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
+# ("un couple de GPU", "a pair of cards": two)
+_GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE}|(?P<pair>(?:un |a )?(?:couple|paire|pair)(?= (?:de|d'|of))))"
+                      rf"{_TWICE}\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
                       rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
                       rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?![-\s]*(?:hours?|heures?|hrs?|h\b|mois|months?|jours?|days?)\b)"
                       rf"(?!\s*(?:serveur|server|box|machine"
@@ -396,7 +398,7 @@ def find_gpus(message: Message) -> Iterator[Found]:
             continue  # "une carte coûte 8 000 €", "les 8 GPU … seront recyclés": no count planned
         if _weak_count(message, m.start(), m.end()):
             continue
-        generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
+        generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 2 if m.group("pair") else 1
         if generic:
             yield Found("num_gpus", _per_machine(message, m.start(), generic, m.end()), m.start(), m.end())
             return
@@ -425,6 +427,7 @@ GPUS = Rule(
     "gpus", ("num_gpus", "gpu_preference"), find_gpus,
     examples=(
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("sur un serveur avec un couple de GPU", {"num_gpus": 2}), ("a pair of cards in a tower", {"num_gpus": 2}),
         # a card weighed against another in a question, or set aside, is not the one wanted
         ("Quick question: is the MI300X better than the B200 for gpt-oss 120b?", {}),
         ("Is an MI300X worth it compared with an H200 for serving Llama 3.1 405B?", {}),

@@ -27,7 +27,8 @@ _INPUT_THINGS = (r"(?:prompts?|inputs?|entrees?|questions?|requetes?|queries|req
                  r"|tickets?|dossiers?|articles?|reviews?|avis|rapports?|reports?|lettres?|letters?|e-?mails?|mails?"
                  r"|messages?|contrats?|contracts?|transcripts?|notes?|textes?|texts?|chunks?|extraits?|pages?"
                  r"|conversations?|sources?|consignes?|instructions?|notices?|manuels?|manuals?|procedures?"
-                 r"|specifications?|specs?|descriptions?|transcriptions?|dialogues?)")
+                 r"|specifications?|specs?|descriptions?|transcriptions?|dialogues?|actes?|deeds?|chapitres?|chapters?"
+                 r"|ouvrages?|livres?|books?|titles?)")
 _OUTPUT_THINGS = (r"(?:sorties?|outputs?|reponses?|answers?|responses?|replies|reply|completions?|generations?|resumes?"
                   r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?)")
 _GAP_CHAR = r"[^.;\d\n_]"  # between a thing and its length: a few words, no figure, no sentence end
@@ -197,7 +198,8 @@ INPUT = Rule(
               ("nos rapports font 2 000 tokens, on veut les résumer", {"input_len": 2000}),
               ("des résumés d'articles de 150 tokens à partir d'articles de 2 000 tokens", {"input_len": 2000}),
               # a length word is a whole word: the year after "la rentrée" or "ressorties" is no length
-              ("Démarrage à la rentrée 2026.", {}), ("prompts 2000", {"input_len": 2000})),
+              ("Démarrage à la rentrée 2026.", {}), ("prompts 2000", {"input_len": 2000}),
+              ("traduire 40 000 actes. Chaque acte fait ~3 000 tokens.", {"input_len": 3000})),
 )
 
 OUTPUT = Rule(

@@ -352,7 +352,7 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
     if len(population) < 2:
         return population
     only = [p for p in population if _ONLY_BEFORE.search(text, max(0, p[0] - 30), p[0])]
-    return only[:1] if len(only) == 1 else population
+    return only[:1] if len({p[0] for p in only}) == 1 else population  # (one figure, read by two patterns)
 
 
 def find_load(message: Message) -> Iterator[Found]:
@@ -361,6 +361,10 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}[- ](?:person|people|personnes?|employee|staff|strong|seat|member)(?![\w])",
         rf"(?:registered|total|named|potential|internal|inscrits|potentiels?|internes?)\s+{_USERS}\s*:?\s*{_ABOUT}{_COUNT}",
         rf"{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|au total|in total)\s*:?\s*{_ABOUT}{_COUNT}",
+        # "| Utilisateurs | 150 au total, 15 simultanés |", "Users: 250 total / 30 concurrent": a label's total
+        rf"{_USERS}\s*[:|]\s*{_ABOUT}{_COUNT}{_TOTAL}",
+        # "30 régulateurs l'utiliseront", "40 planners will use it": whoever is said to use it, whatever the noun
+        rf"{_COUNT}\s+(?:[a-z-]+\s+){{1,2}}?{_WILL_USE}",
         rf"{_COUNT}\s*{_FILLER}{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|potential|nommes|named)(?![\w])",
         # "8 000 courtiers inscrits", "1,200 registered brokers": whoever is registered is a population
         rf"{_COUNT}\s+(?:[a-z-]+\s+)?(?:inscrits|inscrites|enregistres|registered|enrolled|subscribed|signed up"
@@ -459,6 +463,8 @@ def find_load(message: Message) -> Iterator[Found]:
 _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|sequences?|seq|inputs?|outputs?"
                             r"|length|longueur|documents?|pages?)\b|\d\s*(?:go|gb|to|tb)\b")
 _TOTAL = r"\s*(?:au total|in total|total|en tout|overall)(?![\w])"
+WILL_USE = _WILL_USE = (r"(?:l'utiliseront|vont l'utiliser|l'utiliseraient|will use it|would use it|are going to use it"
+                        r"|will be using it|will have access)(?![\w])")
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
 _OUT_OF_BARE = re.compile(rf"[,;]\s*(?:out of|sur|parmi|among)\s+(?:(?:a total of|un total de)\s+)?{_ABOUT}{_COUNT}"
                           rf"(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))")
@@ -574,6 +580,8 @@ LOAD = Rule(
         ("4 500 étudiants inscrits, mais l'assistant ne servira qu'aux 40 enseignants, 10 à la fois.",
          {"head_count": 40, "concurrency": 10}),
         ("1,200 staff in total but only the 30 lawyers will use it", {"head_count": 30}),
+        ("| Utilisateurs       | 150 au total, 15 simultanés |", {"head_count": 150, "concurrency": 15}),
+        ("30 régulateurs l'utiliseront, 10 en simultané.", {"head_count": 30, "concurrency": 10}),
     ),
     doc="peak concurrency and head count, kept apart",
 )

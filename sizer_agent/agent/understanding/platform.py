@@ -22,7 +22,7 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
     (words(r"stations? de travail", r"workstations?", r"desktop",
            r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne|ma|notre|cette|sa) tour"
            r"(?! de table| d'horizon)",
-           r"towers?", r"sous (?:le|un) bureau",
+           r"towers?", r"sous (?:le|un) bureau", r"tours? (?:silencieuses?|compactes?|puissantes?)",
            r"under (?:the|a|my) desk", r"deskside",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
            r"stations? (?:de calcul|graphiques?|gpu|ia)",
@@ -152,6 +152,7 @@ DEPLOYMENT = Rule(
               ("ça rentre dans une RTX 5080 ?", {}), ("a big tower with four GPUs", {"deployment": "workstation"}),
               ("Poste pour le labo", {"deployment": "workstation"}), ("faisons un tour d'horizon", {}),
               ("format tour", {"deployment": "workstation"}),
+              ("tour silencieuse pr bureau", {"deployment": "workstation"}),
               ("one RTX 5090 Founders Edition under the desk", {"deployment": "workstation"}),
               ("4 H100 hébergés au mésocentre régional", {"deployment": "server"}),
               ("we'd use the university's HPC centre", {"deployment": "server"}),

@@ -16,6 +16,7 @@ from sizer_agent.agent.understanding.answers import no_limit, parse_for_question
 from sizer_agent.agent.understanding.doubt import second_reading, shown
 from sizer_agent.agent.understanding.intents import Intent, detect_intent, strip_correction
 from sizer_agent.agent.understanding.language import detect_language
+from sizer_agent.agent.understanding.load import WILL_USE
 from sizer_agent.agent.understanding.models import family_of_model
 from sizer_agent.agent.understanding.rules import Finding, apply_rules
 from sizer_agent.agent.understanding.table import RULES
@@ -26,6 +27,13 @@ ANSWER_RULE = "answer-to-question"  # the rule name of a value read as a bare an
 _SOFT_FIELDS = frozenset({"use_case", "deployment", "rendering_cad", "ecc_required"})
 _TRAINING = frozenset({"finetune_full", "finetune_lora", "finetune_qlora", "pretraining"})
 _NO_USERS = _TRAINING | {"batch_inference"}
+# "30 étudiants vont l'utiliser", "40 researchers will use it": people said to use the machine are its users,
+# whatever it does
+_USE_AFTER = re.compile(r"\s*(?:[a-z-]+\s+){0,2}?" + WILL_USE)
+
+
+def _said_to_use(text: str, finding: Finding | None) -> bool:
+    return finding is not None and bool(_USE_AFTER.match(text, finding.span[1]))
 _CUSTOMER_MAX_WORDS = 8  # a longer message that names no customer is not a customer's name
 _GREETING = re.compile(r"\W*(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|good (?:morning|afternoon|evening)|merci"
                        r"|thanks|thank you|ok|okay)\W*(?:(?:a )?(?:tous|toutes|all|team|l'equipe|there))?\W*")
@@ -136,7 +144,8 @@ def parse_message(
         if _one_end_of_range(body, reading.findings[name]):
             # "context 8k-16k", "TTFT 200-300 ms", "2 à 4 GPU": a range names no one value; the interview asks
             reading.findings.pop(name)
-    if reading.values.get("use_case") in _NO_USERS:
+    users_said = _said_to_use(message.text, reading.findings.get("head_count"))
+    if reading.values.get("use_case") in _NO_USERS and not users_said:
         # head_count is the people who will use the model; a team that trains it ("a 3-person startup
         # fine-tuning CodeLlama") or runs a nightly batch ("a 12-person agency translating documents
         # overnight") gives a company size, not users

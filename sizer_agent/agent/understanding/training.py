@@ -76,7 +76,8 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"contrats?", r"contracts?", r"transcripts?", r"conversations?", r"parquet", r"jsonl", r"csv", r"tokens",
     r"frames?", r"recordings?", r"enregistrements?", r"samples?", r"exemples?", r"examples?", r"shards?",
     r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?", r"dialogues?", r"x-?rays?", r"radios?",
-    r"training data", r"d'entrainement", r"annotees?", r"labell?ed"))
+    r"training data", r"d'entrainement", r"annotees?", r"labell?ed", r"rapports?", r"reports?", r"comptes rendus",
+    r"actes", r"manuals", r"manuels", r"notices", r"minutes"))
 # Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB", "is 16GB
 # enough?" (a card's memory, asked about); and the model's own size is not a dataset either: "the model is
 # 140 GB in bf16"
@@ -229,7 +230,10 @@ DATASET = Rule(
               ("Llama 3.1 405B in FP8 is ~405 GB", {}),
               ("20k examples (~50 MB)", {"dataset_size_bytes": 50_000_000}),
               ("8 000 paires question-réponse, 12 000 exemples, soit 30 Mo", {"dataset_size_bytes": 30_000_000}),
-              ("data: 2 to 3 million documents", {}), ("corpus de 2 To de textes", {"dataset_size_bytes": 2 * 10**12})),
+              ("data: 2 to 3 million documents", {}), ("corpus de 2 To de textes", {"dataset_size_bytes": 2 * 10**12}),
+              # reports and deeds are data too, after a word that would otherwise say memory ("tous les poids")
+              ("fine-tuner Mistral 7B (tous les poids) sur 3 Go de rapports de maintenance",
+               {"dataset_size_bytes": 3 * 10**9})),
 )
 
 _MAX_BATCH = 65_536  # a larger figure after "batch" counts documents or tokens, not a batch
