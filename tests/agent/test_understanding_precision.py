@@ -38,6 +38,9 @@ def values(text: str) -> dict[str, Any]:
     ("contexte de 8k...\npardon, 16k de contexte", "context_len", 16384),
     ("around 30 users at once... well, 45 concurrent users at peak", "concurrency", 45),
     ("Budget 20k€... hmm, 25k€ with the support contract", "budget_eur", 25000.0),
+    # an amount said as the first one, then the one that holds now
+    ("Budget : on avait dit 12k€ au départ mais c'est 15k€ maintenant.", "budget_eur", 15000.0),
+    ("Budget: we said €40k at first but it's €55k now.", "budget_eur", 55000.0),
 ])
 def test_a_correction_within_the_message_is_never_read_as_the_first_value(text: str, field: str,
                                                                          expected: object) -> None:

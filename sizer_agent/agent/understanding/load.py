@@ -597,7 +597,9 @@ IMAGE_RESOLUTION = pattern_rule(
 _GROWTH_CONTEXT = re.compile(
     r"(?:croiss\w*|growth|grow\w*|augment\w*|hausse|increase\w*|more|plus|next year|l'an prochain|l'annee prochaine"
     r"|d'ici|within|by 20\d\d|en 20\d\d|in 20\d\d|dans \d+|in \d+|users?|utilisateurs?|traffic|trafic|charge|load"
-    r"|demand\w*|volume|usage|requetes|requests|scale|monter|passer|evoluer|evolution|futur\w*|future)")
+    r"|demand\w*|volume|usage|requetes|requests|scale|monter|passer|evoluer|evolution|futur\w*|future"
+    # "Phase 2 could double that", "en phase 2 on doublera": a later phase of the same load
+    r"|phase \d|phase two|second phase|deuxieme phase|concurren\w*|simultan\w*|staff|salaries|employees)")
 
 
 def growth_ratio(text: str) -> float | None:
@@ -653,5 +655,7 @@ GROWTH = Rule(
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
               ("double precision", {}), ("rent 8x H100 on CoreWeave for 100 concurrent users", {}),
               ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
-              ("traffic is increasing by 30% a year", {"growth_factor": 1.3})),
+              ("traffic is increasing by 30% a year", {"growth_factor": 1.3}),
+              ("45 staff, 12 concurrent at most. Phase 2 could double that.", {"growth_factor": 2.0}),
+              ("We need double precision for this solver.", {})),
 )

@@ -102,6 +102,23 @@ _REPLACED_BEFORE = re.compile(r"(?:remplac(?:er|e|ons|ent|era|erait)|replac(?:e|
                               r"(?:(?:vieux|anciens|old|older|current|actuels|existing|existants)\s+)?$")
 
 
+_RENTED_AFTER = re.compile(r"\s*(?!(?:ou|or)\b)(?:\w+\s+)?(?:a louer|loues?|louees?|en location|de location|rented"
+                           r"|to rent|for rent)\b")
+_RENTED_BEFORE = re.compile(r"\b(?:louer|loue|louons|rent|rented|renting|rental|location d[e'])\s+(?:(?:un|une|des|a|an"
+                            r"|the|le|les|nos|our)\s+)?(?:\w+\s+)?$")
+# a cloud said of the past, in its own clause: "moved to Azure last year", "on était sur AWS l'an dernier"
+_PAST_ELSEWHERE = re.compile(r"\b(?:last year|l'an dernier|l'annee derniere|previously|auparavant|used to|formerly"
+                             r"|il y a \w+ ans?|\w+ years? ago)\b")
+
+
+def _clause_of(text: str, position: int) -> str:
+    start, end = sentence_bounds(text, position)
+    cuts = [m.end() for m in re.finditer(r",\s*(?:but|mais)\b|;", text[start:position])]
+    start += cuts[-1] if cuts else 0
+    after = re.search(r",\s*(?:but|mais)\b|;", text[position:end])
+    return text[start:position + after.start() if after else end]
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -119,6 +136,11 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
                 continue
+            if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
+                                      or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):
+                continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
+            if value == "cloud" and _PAST_ELSEWHERE.search(_clause_of(message.text, m.start())):
+                continue  # "Our website moved to Azure last year, but … stays on-premises": another system, before
             mentions.append((m.start(), m.end(), value))
     if mentions and _conflict(message.text, mentions):
         return  # "louer (Scaleway) ou acheter une tour ?", "(a) on-prem, (b) rent": the interview asks
@@ -153,6 +175,12 @@ DEPLOYMENT = Rule(
               ("Poste pour le labo", {"deployment": "workstation"}), ("faisons un tour d'horizon", {}),
               ("format tour", {"deployment": "workstation"}),
               ("tour silencieuse pr bureau", {"deployment": "workstation"}),
+              ("Serveur à louer chez OVHcloud.", {"deployment": "cloud"}),
+              ("we'd take a rented server at Scaleway", {"deployment": "cloud"}),
+              ("Our website moved to Azure last year, but for patient data this one stays on-premises",
+               {"deployment": "server"}),
+              ("We moved to Azure and want the model there too", {"deployment": "cloud"}),
+              ("We're fine with either on-prem or cloud at this stage.", {}),
               ("one RTX 5090 Founders Edition under the desk", {"deployment": "workstation"}),
               ("4 H100 hébergés au mésocentre régional", {"deployment": "server"}),
               ("we'd use the university's HPC centre", {"deployment": "server"}),

@@ -132,7 +132,11 @@ _RETRACT = re.compile(
     r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"
     r"|je voulais dire|enfin non|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non))(?![\w])"
     # a figure, "but actually", a figure: "j'avais dit 8 mais en fait 4 suffiront", "I said 8 but actually 4"
-    r"|(?<=\d)[ \t]+(?:mais|but)[ \t]+(?:en fait|actually)(?=[ \t]+\d)")
+    r"|(?<=\d)[ \t]+(?:mais|but)[ \t]+(?:en fait|actually)(?=[ \t]+\d)"
+    # "on avait dit 12k€ au départ mais c'est 15k€ maintenant", "we said 40k at first but it's 50k now": an amount
+    # said as the first one, then the one that holds now
+    r"|(?<=[\d€k])[ \t]+(?:au depart|initialement|a l'origine|at first|initially|originally)[ \t]+(?:mais|but)"
+    r"[ \t]+(?:c'est|it's|it is|ce sera|ca sera|ca fait|we're at|we are at)(?=[ \t]+\d)")
 _RETRACT_WORDS = 4  # at most the last few words before the marker: "… pour nos 60 devs avec Qwen3 Coder 480B"
 _PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
 
