@@ -136,7 +136,7 @@ _RETRACT = re.compile(
     # "on avait dit 12k€ au départ mais c'est 15k€ maintenant", "we said 40k at first but it's 50k now": an amount
     # said as the first one, then the one that holds now
     r"|(?<=[\d€k])[ \t]+(?:au depart|initialement|a l'origine|at first|initially|originally)[ \t]+(?:mais|but)"
-    r"[ \t]+(?:c'est|it's|it is|ce sera|ca sera|ca fait|we're at|we are at)(?=[ \t]+\d)")
+    r"[ \t]+(?:c'est|it's|it is|ce sera|ca sera|ca fait|we're at|we are at)(?=[ \t]+[\d€])")
 _RETRACT_WORDS = 4  # at most the last few words before the marker: "… pour nos 60 devs avec Qwen3 Coder 480B"
 _PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
 
