@@ -124,8 +124,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     + r"\s*\)",
     # "Requirements - Stanmore Accountancy", "Récap besoin – cabinet d'expertise comptable Fidexa": a heading on
     # the message's first line names whom the brief is for, after a dash (a kind in lowercase may come first)
-    r"(?m)\A[ \t]*" + _I + r"(?:r[ée]cap\w*|requirements?|besoins?|brief|fiche|r[ée]sum[ée]|summary|sizing|dimensionnement"
-    r"|demande|request|specs?|sp[ée]cifications?|cahier des charges)(?:[ \t]+[\w'’]+){0,2})[ \t]+[–—-][ \t]+"
+    r"(?m)\A[ \t]*" + _I + r"(?:r[ée]cap\w*|requirements?|besoins?|brief|fiche|r[ée]sum[ée]|summary|sizing"
+    r"|dimensionnement|demande|request|specs?|sp[ée]cifications?|cahier des charges)(?:[ \t]+[\w'’]+){0,2})"
+    r"[ \t]+[–—-][ \t]+"
     r"(?:[a-zà-ÿ][\w'’-]*[ \t]+){0,3}" + NAME + r"[ \t]*$",
     # "… toutes les 45 min. Client : Océalis. Cloud ok": the client's label after a sentence, mid-line
     r"[.!?][ \t]+" + _I + r"client(?: final)?|customer|end customer)[ \t]*:[ \t]*" + NAME + r"(?=[ \t]*[.,;\n]|$)",
@@ -484,7 +485,8 @@ _REFERENCE = re.compile(r"^(?:Ref|R[ée]f|Reference|R[ée]f[ée]rence|PO|Ticket|
 
 # a unit's title, capitalised, before what it does: "Department of Radiology", "Service de Cardiologie"
 _UNIT_TITLE_BEFORE = re.compile(r"(?<![\w])(?:Department|Dept\.?|Service|Direction|D[ée]partement|Division|Unit|Faculty"
-                                r"|Facult[ée]|P[ôo]le)[ \t]+(?:of|de|du|des|d['’])[ \t]*(?:(?:the|la|le|les)[ \t]+|l['’])?$")
+                                r"|Facult[ée]|P[ôo]le)[ \t]+(?:of|de|du|des|d['’])[ \t]*"
+                                r"(?:(?:the|la|le|les)[ \t]+|l['’])?$")
 
 
 def institution_start(original: str, end: int, institution: str) -> int:
@@ -967,8 +969,8 @@ def with_complement(original: str, start: int, name: str) -> tuple[int, str] | N
 
 
 _PARTNERS_BEFORE = re.compile(rf"(?m)^[ \t]*(?P<names>(?:{_WORD},[ \t]+){{1,2}})$")
-_PERSON_LINE = re.compile(rf"[ \t]*(?:(?:Dr|Mr|Mrs|Ms|Me|M|Mme|Prof)\.?[ \t]+)?[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)"
-                          rf"{{1,2}}[ \t]*")
+_PERSON_LINE = re.compile(rf"[ \t]*(?:(?:Dr|Mr|Mrs|Ms|Me|M|Mme|Prof)\.?[ \t]+)?[{_UPPER}][\w'’-]+"
+                          rf"(?:[ \t]+[{_UPPER}][\w'’.-]+){{1,2}}[ \t]*")
 
 
 def with_partners_before(original: str, start: int, name: str) -> tuple[int, str] | None:
@@ -1434,13 +1436,14 @@ CUSTOMER = Rule(
         # heldout10's causes: an institution's complement ("of", "du", "for" after a purpose), an abbreviated saint,
         # a department's title above its institution, partners joined by commas under the writer's name, a paper
         ("Contracting authority:\nHarbour Authority of Port Elric", {"customer": "Harbour Authority of Port Elric"}),
-        ("notre étude (Avocats Associés du Vexin) doit traduire 40 000 actes", {"customer": "Avocats Associés du Vexin"}),
-        ("The Varden Institute for Marine Genomics plans to pre-train a model", {"customer":
-                                                                                "Varden Institute for Marine Genomics"}),
-        ("I run IT for the Institute for Arctic and Alpine Studies. We'd like", {"customer":
-                                                                                "Institute for Arctic and Alpine Studies"}),
-        ("Hello from the Centre for Coastal Robotics and Sensing. We'll train", {"customer":
-                                                                                 "Centre for Coastal Robotics and Sensing"}),
+        ("notre étude (Avocats Associés du Vexin) doit traduire 40 000 actes",
+         {"customer": "Avocats Associés du Vexin"}),
+        ("The Varden Institute for Marine Genomics plans to pre-train a model",
+         {"customer": "Varden Institute for Marine Genomics"}),
+        ("I run IT for the Institute for Arctic and Alpine Studies. We'd like",
+         {"customer": "Institute for Arctic and Alpine Studies"}),
+        ("Hello from the Centre for Coastal Robotics and Sensing. We'll train",
+         {"customer": "Centre for Coastal Robotics and Sensing"}),
         ("St. Aidan's University Hospital, radiology AI group. We're training", {"customer":
                                                                                  "St. Aidan's University Hospital"}),
         ("We'd like an assistant.\n\nBest,\nDr. Ruth Mbeki\nDepartment of Cardiology, Royal Infirmary of Carrow",

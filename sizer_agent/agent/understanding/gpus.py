@@ -233,7 +233,8 @@ def _asked_against(text: str, start: int) -> bool:
 _RULED_OUT_BEFORE = re.compile(r"\b(?:ecart\w*|exclu\w*|elimin\w*|rule[ds]? out|ruling out|excluded?|set aside"
                                r"|dropped|rejected|rejet\w*|abandonn\w*|mis de cote|laisse de cote)"
                                r"\s+(?:(?:la|le|les|l'|the|an?|une?|des|our|nos|d'office|deja|already)\s*){0,2}$")
-_RULED_OUT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:hors (?:de )?(?:notre |mon )?budget|hors de prix|au-dessus du budget"
+_RULED_OUT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:hors (?:de )?(?:notre |mon )?budget|hors de prix"
+                              r"|au-dessus du budget"
                               r"|(?:out of|over|beyond|above) (?:our |my |the )?budget|trop ch[eè]re?s?|too expensive"
                               r"|too pricey|too costly|(?:is|are|was|were|est|sont|a ete|ont ete) (?:ecart|exclu)\w*"
                               r"|ruled out|not an option|pas une option|pas envisageable|out of the question"

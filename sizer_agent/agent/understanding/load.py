@@ -327,8 +327,8 @@ def _territory(text: str, figure: tuple[int, int, int]) -> bool:
 # pour les 5 bénévoles de son bureau": members counted beside the organisation's name give its size; they are
 # the tool's users only when it is said to be for them ("pour nos adhérents", "our 2,000 members will use it")
 # or when they are the only people the message counts with a use for them
-_MEMBER_USE_AFTER = re.compile(r"[^.;\n]{0,40}\b(?:will use|would use|use it|using it|utiliser\w*|utilis\w+ (?:l'|le|la)"
-                               r"|auront acces|will have access|access it)\b")
+_MEMBER_USE_AFTER = re.compile(r"[^.;\n]{0,40}\b(?:will use|would use|use it|using it|utiliser\w*"
+                               r"|utilis\w+ (?:l'|le|la)|auront acces|will have access|access it)\b")
 
 
 def _members_only_count(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
@@ -344,7 +344,8 @@ def _members_only_count(text: str, figure: tuple[int, int, int], others: list[tu
 # "4 500 étudiants inscrits en licence, mais l'assistant ne servira qu'aux 40 enseignants", "1,200 staff but only
 # the 30 lawyers will use it": a population said to be the only one using the tool replaces the larger one
 _ONLY_BEFORE = re.compile(r"(?:\bqu'(?:aux|a|au)|\bque (?:pour |par )?(?:les|nos|ses|leurs)|\bonly (?:for |by |to )?"
-                          r"(?:the|our|its|their)?|\bseul(?:e|es|s)? (?:les|nos)|\buniquement (?:pour |par )?(?:les|nos|ses)"
+                          r"(?:the|our|its|their)?|\bseul(?:e|es|s)? (?:les|nos)"
+                          r"|\buniquement (?:pour |par )?(?:les|nos|ses)"
                           r"|\bseulement (?:pour |par )?(?:les|nos|ses)|\bjust (?:for )?(?:the|our))\s*$")
 
 

@@ -82,7 +82,8 @@ _OPEN_CHOICE = re.compile(r"\b(?:peu importe|n'importe|qu'importe|either (?:way|
                           r"|(?:lou(?:er|e|es|ons|ez|ent)|location|rent\w*|leas\w*)\b[^.!?\n]{0,60}?\b(?:ou|or)\b"
                           r"[^.!?\n]{0,25}?\b(?:achet\w*|achat|buy\w*|purchas\w*)(?=[^.!\n]*\?)"
                           r"|(?:achet\w*|achat|buy\w*|purchas\w*)\b[^.!?\n]{0,60}?\b(?:ou|or)\b[^.!?\n]{0,25}?"
-                          r"\b(?:lou(?:er|e|es|ons|ez|ent)|location|rent\w*|leas\w*|(?:le |the )?cloud)(?=[^.!\n]*\?))\b")
+                          r"\b(?:lou(?:er|e|es|ons|ez|ent)|location|rent\w*|leas\w*|(?:le |the )?cloud)"
+                          r"(?=[^.!\n]*\?))\b")
 _OR_BEFORE = re.compile(r"\b(?:ou|or)\b")
 _QUESTION_AFTER = re.compile(r"[^.!?\n]*\?")
 

@@ -66,7 +66,8 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"bulk", r"asynchrone", r"asynchronous", r"pas (?:besoin )?de temps reel", r"not real[- ]time",
            r"no real[- ]time", r"la nuit", r"de nuit", r"sur un week-end", r"over a weekend",
            r"traitements? nocturnes?", r"nocturnal batch", r"jobs? nocturnes?", r"jobs? de nuit",
-           r"(?:every|each) (?:week-?end|weekend|saturday|sunday)", r"(?:chaque|tous les) (?:week-?ends?|samedis?|dimanches?)",
+           r"(?:every|each) (?:week-?end|weekend|saturday|sunday)",
+           r"(?:chaque|tous les) (?:week-?ends?|samedis?|dimanches?)",
            # a whole catalogue or back list tagged, classified or summarised
            r"(?:tag|tagger|taguer|etiqueter|classify|classer|classifier|summari[sz]e|resumer|annotate|annoter)"
            r" (?:\w+ ){0,2}?(?:catalogue|catalog|back catalogue|fonds|archives?|back ?list)",
