@@ -483,6 +483,8 @@ _REFERENCE = re.compile(r"^(?:Ref|R[ée]f|Reference|R[ée]f[ée]rence|PO|Ticket|
                         r"|Case|Tender|AO|RFP|RFQ|N°|No)\b\.?(?:[ \t]|$)|(?<![\w])[A-Z]{1,4}-?\d{2,}(?:-\d+)?$")
 
 
+_UNIT_TITLE = re.compile(r"(?:Department|Dept\.?|Service|Direction|D[ée]partement|Division|Unit|Faculty|Facult[ée]"
+                         r"|P[ôo]le)[ \t]+(?:of|de|du|des|d['’])")
 # a unit's title, capitalised, before what it does: "Department of Radiology", "Service de Cardiologie"
 _UNIT_TITLE_BEFORE = re.compile(r"(?<![\w])(?:Department|Dept\.?|Service|Direction|D[ée]partement|Division|Unit|Faculty"
                                 r"|Facult[ée]|P[ôo]le)[ \t]+(?:of|de|du|des|d['’])[ \t]*"
@@ -495,7 +497,8 @@ def institution_start(original: str, end: int, institution: str) -> int:
 
 def _institution(original: str, end: int) -> str | None:
     """'Language Technologies Lab at Eastbrook University': the institution a sub-unit belongs to."""
-    m = re.match(rf"(?:[ \t]+(?:at|of|de|du|d')|,)[ \t]*{NAME}", original[end:])
+    # (in a signature block the institution is on the next line: "Department of Physics\nUniversity of Harlow")
+    m = re.match(rf"(?:[ \t]+(?:at|of|de|du|d')|,|[ \t]*\n)[ \t]*{NAME}", original[end:])
     return clean_name(m.group("name")) if m else None
 
 
@@ -676,7 +679,10 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 # ("Department of Radiology, Royal Infirmary of Dunmore": the unit's words are dropped by
                 # clean_name, the institution after it is the organisation)
                 if _SUB_UNIT.search(name) or _SUB_UNIT.search(body[start:end]):
-                    name = _institution(body, end) or name
+                    institution = _institution(body, end)
+                    if institution is None and _UNIT_TITLE.match(body, start):
+                        continue  # "Department of Physics" alone: what the unit does, not an organisation
+                    name = institution or name
                 yield start, name
 
 
@@ -970,7 +976,7 @@ def with_complement(original: str, start: int, name: str) -> tuple[int, str] | N
 
 _PARTNERS_BEFORE = re.compile(rf"(?m)^[ \t]*(?P<names>(?:{_WORD},[ \t]+){{1,2}})$")
 _PERSON_LINE = re.compile(rf"[ \t]*(?:(?:Dr|Mr|Mrs|Ms|Me|M|Mme|Prof)\.?[ \t]+)?[{_UPPER}][\w'’-]+"
-                          rf"(?:[ \t]+[{_UPPER}][\w'’.-]+){{1,2}}[ \t]*")
+                          rf"(?:[ \t]+[{_UPPER}][\w'’.-]+){{0,2}}[ \t]*")
 
 
 def with_partners_before(original: str, start: int, name: str) -> tuple[int, str] | None:
@@ -985,7 +991,8 @@ def with_partners_before(original: str, start: int, name: str) -> tuple[int, str
         return None
     previous = original[:line_start - 1].rstrip().rsplit("\n", 1)[-1]
     first = before.group("names").split(",")[0].strip()
-    if not _PERSON_LINE.fullmatch(previous) or plain(first) in _OPENERS or _SIGN_OFF.match(first):
+    if (not _PERSON_LINE.fullmatch(previous) or _SIGN_OFF.match(previous) or plain(first) in _OPENERS
+            or _SIGN_OFF.match(first)):
         return None
     return line_start + before.start("names"), original[line_start + before.start("names"):start] + name
 
@@ -1449,6 +1456,10 @@ CUSTOMER = Rule(
         ("We'd like an assistant.\n\nBest,\nDr. Ruth Mbeki\nDepartment of Cardiology, Royal Infirmary of Carrow",
          {"customer": "Royal Infirmary of Carrow"}),
         ("Budget 10k.\n\nThanks,\nOmar Ellis\nBrant, Kell & Partners", {"customer": "Brant, Kell & Partners"}),
+        ("Budget 10k.\nRegards,\nTom\nBrown, Hale & Co.", {"customer": "Brown, Hale & Co"}),
+        ("Budget 10k.\nThanks,\nPriya, Finch & Partners", {"customer": "Finch & Partners"}),
+        ("Budget 10k.\nDr. Jane Smith\nDepartment of Physics\nUniversity of Harlow", {"customer": "University of Harlow"}),
+        ("Budget 10k.\nDr. Jane Smith\nDepartment of Physics", {}),
         ("Bonjour, pour le journal Le Réveil du Morvan, nous voulons résumer nos articles",
          {"customer": "Le Réveil du Morvan"}),
     ),

@@ -207,7 +207,8 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
 
 # a card said as a reference the customer compares with or runs today, not the one wanted: "cheaper than an
 # H100", "plus rapide qu'une A100", "currently on rented A100s" (the last only when another card is named)
-_REFERENCE_BEFORE = re.compile(r"(?:\b\w+er than|\bmore \w+ than|\bless \w+ than|\b(?:plus|moins|aussi) \w+ qu(?:e\b|')"
+# ("a better pick than two L40S", "cheaper overall than": up to two words between the comparative and "than")
+_REFERENCE_BEFORE = re.compile(r"(?:\b\w+er (?:\w+ ){0,2}?than|\bmore \w+ than|\bless \w+ than|\b(?:plus|moins|aussi) \w+ qu(?:e\b|')"
                                r"|\bcompared (?:to|with)|\bpar rapport (?:a|aux?)\b|\bequivalent (?:of|to|de|a)\b)"
                                r"\s*(?:(?:an?|the|une?|la|le|les|des|nos|our|\d+\s*x?)\s+){0,2}$")
 _CURRENT = re.compile(r"\b(?:currently|actuellement|today|aujourd'hui|right now|en ce moment|at the moment|for now"
@@ -238,12 +239,15 @@ _RULED_OUT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:hors (?:de )?(?:notre |mon 
                               r"|(?:out of|over|beyond|above) (?:our |my |the )?budget|trop ch[eè]re?s?|too expensive"
                               r"|too pricey|too costly|(?:is|are|was|were|est|sont|a ete|ont ete) (?:ecart|exclu)\w*"
                               r"|ruled out|not an option|pas une option|pas envisageable|out of the question"
-                              r"|exclue?s? d'office|(?:je|on|nous) ne (?:la|le|les) (?:demande|veu|voulons|prend)\w*"
+                              r"|exclue?s? d'office|overkill|surdimensionn\w*|trop (?:gros|puissant)\w*"
+                              r"|too (?:big|much|powerful)|(?:je|on|nous) ne (?:la|le|les) (?:demande|veu|voulons|prend)\w*"
                               r"|(?:we|i) (?:don't|do not|won't) (?:want|need|ask for) (?:it|them|one))")
 
 
 def _ruled_out(text: str, start: int, end: int) -> bool:
-    return bool(_RULED_OUT_BEFORE.search(text, max(0, start - 40), start) or _RULED_OUT_AFTER.match(text, end))
+    # ("Is 8x B300 overkill for …?": asked, not set aside)
+    return bool(_RULED_OUT_BEFORE.search(text, max(0, start - 40), start)
+                or (_RULED_OUT_AFTER.match(text, end) and not _asked_against(text, start)))
 
 
 def _runs_today(text: str, start: int) -> bool:
@@ -436,6 +440,9 @@ GPUS = Rule(
         ("Une RTX PRO 6000 Max-Q serait hors budget je suppose, donc je ne la demande pas.", {}),
         ("On a écarté la RTX 5090 (pas assez de mémoire). Que proposez-vous ?", {}),
         ("The H200 is too expensive for us; two L40S would do.", {"num_gpus": 2, "gpu_preference": "l40s"}),
+        ("Is the H200 a better pick than two L40S for Llama 3.1 70B?", {}),
+        ("Is 8x B300 overkill for pretraining a 3B model?", {"num_gpus": 8, "gpu_preference": "b300"}),
+        ("We considered the B200 but it's overkill; 4 L40S should do.", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("8x H200", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
         ("2×RTX 5090", {"num_gpus": 2, "gpu_preference": "rtx-5090"}),

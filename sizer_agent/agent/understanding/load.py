@@ -315,8 +315,16 @@ _FOR_THEM = re.compile(r"(?:pour|for|to|a|aux|serve|servir)\s+(?:(?:nos|our|ses|
                        r"(?:(?:les|the)\s+)?$")
 
 
+# "a city of 50,000 people", "une ville de 20 000 âmes": the people of a place, whatever the noun
+_PLACE_OF = re.compile(r"\b(?:city|town|village|municipality|county|region|country|district|borough|ville|commune"
+                       r"|village|region|departement|pays|metropole|agglomeration|canton)\s+(?:of|de|d')\s*"
+                       r"(?:(?:about|around|some|roughly|environ|pres de)\s+)?$")
+
+
 def _territory(text: str, figure: tuple[int, int, int]) -> bool:
     start, end, _ = figure
+    if _PLACE_OF.search(text, max(0, start - 40), start):
+        return True
     if not _TERRITORY_WORDS.search(text, start, end):
         return False
     return not _FOR_THEM.search(text, max(0, start - 25), start) or bool(
@@ -349,11 +357,26 @@ _ONLY_BEFORE = re.compile(r"(?:\bqu'(?:aux|a|au)|\bque (?:pour |par )?(?:les|nos
                           r"|\bseulement (?:pour |par )?(?:les|nos|ses)|\bjust (?:for )?(?:the|our))\s*$")
 
 
+_HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|serves?|dessert|emploie|employs|with|avec"
+                         r"|totals?|enrols?|enrolls?|scolarise)\s+(?:(?:about|around|some|roughly|over|more than|environ"
+                         r"|pres de|plus de|quelque)\s+)?$")
+_FOR_BEFORE = re.compile(r"\b(?:pour|for|aux|to)\s+(?:(?:les|the|nos|our|ses|its|their|leurs)\s+)?$")
+
+
 def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     if len(population) < 2:
         return population
     only = [p for p in population if _ONLY_BEFORE.search(text, max(0, p[0] - 30), p[0])]
-    return only[:1] if len({p[0] for p in only}) == 1 else population  # (one figure, read by two patterns)
+    if len({p[0] for p in only}) == 1:
+        return only[:1]  # (one figure, read by two patterns)
+    # "Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants", "The school has 1,200 pupils
+    # enrolled; the assistant is for 80 teachers": the organisation's size said with "has", "accueille", "serves",
+    # beside the people the tool is for
+    sized = [p for p in population if _HAS_BEFORE.search(text, max(0, p[0] - 30), p[0])]
+    users = [p for p in population if _FOR_BEFORE.search(text, max(0, p[0] - 20), p[0])]
+    if sized and len({p[0] for p in users}) == 1 and not set(users) & set(sized):
+        return users[:1]
+    return population
 
 
 def find_load(message: Message) -> Iterator[Found]:
@@ -581,6 +604,10 @@ LOAD = Rule(
         ("4 500 étudiants inscrits, mais l'assistant ne servira qu'aux 40 enseignants, 10 à la fois.",
          {"head_count": 40, "concurrency": 10}),
         ("1,200 staff in total but only the 30 lawyers will use it", {"head_count": 30}),
+        ("We are a city of 50,000 people; a chatbot for the 20 clerks at the town hall.", {"head_count": 20}),
+        ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
+        ("The school has 1,200 pupils enrolled; the assistant is for 80 teachers, 20 at once.",
+         {"head_count": 80, "concurrency": 20}),
         ("| Utilisateurs       | 150 au total, 15 simultanés |", {"head_count": 150, "concurrency": 15}),
         ("30 régulateurs l'utiliseront, 10 en simultané.", {"head_count": 30, "concurrency": 10}),
     ),

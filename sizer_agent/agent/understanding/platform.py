@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.gpus import COMPARISON
@@ -236,13 +236,30 @@ def _asked(text: str, start: int) -> bool:
     return bool(_QUESTION_END.match(text, start))
 
 
-def _boolean(message: Message, field: str, mention: str, after_negative: str, *, questions: bool = True) -> Iterator[
-        Found]:
+# "our CAD runs elsewhere", "les plans sont faits sur d'autres postes", "for our CAD team": CAD said of other
+# machines or as the name of a team is not work this machine does
+_ELSEWHERE = re.compile(r"\b(?:elsewhere|ailleurs|on (?:other|separate|another|different) (?:machines?|workstations?|pcs?"
+                        r"|computers?|boxes)|sur d'autres (?:postes|machines|stations|pc)|sur (?:un|une) autre (?:poste"
+                        r"|machine|station)|not on this (?:machine|box)|pas sur cette machine)\b")
+_TEAM_AFTER = re.compile(r"\s*(?:team|teams|department|dept|group|engineers|designers|operators|office)\b")
+_TEAM_BEFORE = re.compile(r"\b(?:equipe|service|bureau|pole|cellule)\s+(?:de\s+|d')?$")
+
+
+def _other_machines(message: Message, start: int, end: int) -> bool:
+    lo, hi = sentence_bounds(message.text, start)
+    return bool(_ELSEWHERE.search(message.text, lo, hi) or _TEAM_AFTER.match(message.text, end)
+                or _TEAM_BEFORE.search(message.text, max(0, start - 20), start))
+
+
+def _boolean(message: Message, field: str, mention: str, after_negative: str, *, questions: bool = True,
+             skip: Callable[[Message, int, int], bool] | None = None) -> Iterator[Found]:
     """True when named, False when named under a negation or followed by 'not needed', 'non' — in its own
     clause: "CAO sous SolidWorks, pas besoin d'ECC" is CAD, without ECC. `questions=False`: a mention in a
     question says nothing ("faut-il de l'ECC ?")."""
     for m in re.finditer(mention, message.text):
         if not questions and _asked(message.text, m.start()):
+            continue
+        if skip is not None and not message.negated(m.start()) and skip(message, m.start(), m.end()):
             continue
         after = message.text[m.end():m.end() + 50]
         negative = message.negated(m.start()) or bool(re.match(after_negative, after))
@@ -255,7 +272,7 @@ RENDERING_CAD = Rule(
     lambda message: _boolean(
         message, "rendering_cad", _RENDERING,
         r"[ \t:=?(-]*(?:[\w-]+[ \t:=]+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not"
-        r"|aren't|not needed|inutile)\b"),
+        r"|aren't|not needed|inutile)\b", skip=_other_machines),
     examples=(("pas de CAO", {"rendering_cad": False}), ("rédiger leurs comptes-rendus", {}),
               ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
@@ -264,7 +281,10 @@ RENDERING_CAD = Rule(
               ("la CAO sous SolidWorks, pas besoin d'ECC", {"rendering_cad": True}),
               ("also used for Blender renders, no ECC needed", {"rendering_cad": True}),
               ("rendering? no", {"rendering_cad": False}),
-              ("Budget: CAD $15,000.", {}), ("about 20,000 CAD for the box", {}), ("20k CAD", {})),
+              ("Budget: CAD $15,000.", {}), ("about 20,000 CAD for the box", {}), ("20k CAD", {}),
+              ("Drafting assistant for our CAD team (they use SolidWorks on other machines).", {}),
+              ("This box is for AI only, our CAD runs elsewhere.", {}),
+              ("un assistant pour l'équipe CAO", {}), ("pas de CAO ici, elle tourne ailleurs", {"rendering_cad": False})),
 )
 
 ECC = Rule(
