@@ -208,7 +208,8 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
 # a card said as a reference the customer compares with or runs today, not the one wanted: "cheaper than an
 # H100", "plus rapide qu'une A100", "currently on rented A100s" (the last only when another card is named)
 # ("a better pick than two L40S", "cheaper overall than": up to two words between the comparative and "than")
-_REFERENCE_BEFORE = re.compile(r"(?:\b\w+er (?:\w+ ){0,2}?than|\bmore \w+ than|\bless \w+ than|\b(?:plus|moins|aussi) \w+ qu(?:e\b|')"
+_REFERENCE_BEFORE = re.compile(r"(?:\b\w+er (?:\w+ ){0,2}?than|\bmore \w+ than|\bless \w+ than"
+                               r"|\b(?:plus|moins|aussi) \w+ qu(?:e\b|')"
                                r"|\bcompared (?:to|with)|\bpar rapport (?:a|aux?)\b|\bequivalent (?:of|to|de|a)\b)"
                                r"\s*(?:(?:an?|the|une?|la|le|les|des|nos|our|\d+\s*x?)\s+){0,2}$")
 _CURRENT = re.compile(r"\b(?:currently|actuellement|today|aujourd'hui|right now|en ce moment|at the moment|for now"
@@ -240,7 +241,8 @@ _RULED_OUT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:hors (?:de )?(?:notre |mon 
                               r"|too pricey|too costly|(?:is|are|was|were|est|sont|a ete|ont ete) (?:ecart|exclu)\w*"
                               r"|ruled out|not an option|pas une option|pas envisageable|out of the question"
                               r"|exclue?s? d'office|overkill|surdimensionn\w*|trop (?:gros|puissant)\w*"
-                              r"|too (?:big|much|powerful)|(?:je|on|nous) ne (?:la|le|les) (?:demande|veu|voulons|prend)\w*"
+                              r"|too (?:big|much|powerful)"
+                              r"|(?:je|on|nous) ne (?:la|le|les) (?:demande|veu|voulons|prend)\w*"
                               r"|(?:we|i) (?:don't|do not|won't) (?:want|need|ask for) (?:it|them|one))")
 
 

@@ -238,8 +238,8 @@ def _asked(text: str, start: int) -> bool:
 
 # "our CAD runs elsewhere", "les plans sont faits sur d'autres postes", "for our CAD team": CAD said of other
 # machines or as the name of a team is not work this machine does
-_ELSEWHERE = re.compile(r"\b(?:elsewhere|ailleurs|on (?:other|separate|another|different) (?:machines?|workstations?|pcs?"
-                        r"|computers?|boxes)|sur d'autres (?:postes|machines|stations|pc)|sur (?:un|une) autre (?:poste"
+_ELSEWHERE = re.compile(r"\b(?:elsewhere|ailleurs|on (?:other|separate|another|different) (?:machines?"
+                        r"|workstations?|pcs?|computers?|boxes)|sur d'autres (?:postes|machines|stations|pc)|sur (?:un|une) autre (?:poste"
                         r"|machine|station)|not on this (?:machine|box)|pas sur cette machine)\b")
 _TEAM_AFTER = re.compile(r"\s*(?:team|teams|department|dept|group|engineers|designers|operators|office)\b")
 _TEAM_BEFORE = re.compile(r"\b(?:equipe|service|bureau|pole|cellule)\s+(?:de\s+|d')?$")
@@ -284,7 +284,8 @@ RENDERING_CAD = Rule(
               ("Budget: CAD $15,000.", {}), ("about 20,000 CAD for the box", {}), ("20k CAD", {}),
               ("Drafting assistant for our CAD team (they use SolidWorks on other machines).", {}),
               ("This box is for AI only, our CAD runs elsewhere.", {}),
-              ("un assistant pour l'équipe CAO", {}), ("pas de CAO ici, elle tourne ailleurs", {"rendering_cad": False})),
+              ("un assistant pour l'équipe CAO", {}),
+              ("pas de CAO ici, elle tourne ailleurs", {"rendering_cad": False})),
 )
 
 ECC = Rule(
