@@ -358,8 +358,8 @@ _ONLY_BEFORE = re.compile(r"(?:\bqu'(?:aux|a|au)|\bque (?:pour |par )?(?:les|nos
 
 
 _HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|serves?|dessert|emploie|employs|with"
-                         r"|avec|totals?|enrols?|enrolls?|scolarise)\s+(?:(?:about|around|some|roughly|over|more than|environ"
-                         r"|pres de|plus de|quelque)\s+)?$")
+                         r"|avec|totals?|enrols?|enrolls?|scolarise)\s+(?:(?:about|around|some|roughly|over|more than"
+                         r"|environ|pres de|plus de|quelque)\s+)?$")
 _FOR_BEFORE = re.compile(r"\b(?:pour|for|aux|to)\s+(?:(?:les|the|nos|our|ses|its|their|leurs)\s+)?$")
 
 
