@@ -240,7 +240,8 @@ def _asked(text: str, start: int) -> bool:
 # machines or as the name of a team is not work this machine does
 _ELSEWHERE = re.compile(r"\b(?:elsewhere|ailleurs|on (?:other|separate|another|different) (?:machines?"
                         r"|workstations?|pcs?|computers?|boxes)|sur d'autres (?:postes|machines|stations|pc)"
-                        r"|sur (?:un|une) autre (?:poste|machine|station)|not on this (?:machine|box)|pas sur cette machine)\b")
+                        r"|sur (?:un|une) autre (?:poste|machine|station)|not on this (?:machine|box)"
+                        r"|pas sur cette machine)\b")
 _TEAM_AFTER = re.compile(r"\s*(?:team|teams|department|dept|group|engineers|designers|operators|office)\b")
 _TEAM_BEFORE = re.compile(r"\b(?:equipe|service|bureau|pole|cellule)\s+(?:de\s+|d')?$")
 
