@@ -234,7 +234,7 @@ _ORG_LAST_NAME = re.compile(rf"(?<![\w])(?P<name>{_WORD}(?:[ \t]+(?:&[ \t]+)?{_W
 # l'Enfance": an organisation whose kind-word is said first, then what it is for
 _PURPOSE_FIRST_NAME = re.compile(rf"(?<![\w])(?P<name>(?:Institute|Centre|Center|Foundation|Society|Institut|Fondation"
                                  rf"|Association|Council|Agency|Office|Alliance|Fund|Trust|Commission|Laboratory)"
-                                 rf"[ \t]+(?:for|pour)[ \t]+(?:l['’]|(?:la|le|les|the)[ \t]+)?{_WORD}"
+                                 rf"[ \t]+(?:for|pour)[ \t]+(?:l['’]|(?:la|le|les|the)[ \t]+)?(?=[{_UPPER}]){_WORD}"
                                  rf"(?:{_GLUE}{_WORD}){{0,5}})")
 _LEGAL_ONLY = re.compile(_LEGAL)
 # "SCP de La Fontaine-Morel", "SELARL Dubois": a French legal form written first, the name after it
@@ -965,7 +965,8 @@ def with_complement(original: str, start: int, name: str) -> tuple[int, str] | N
     while words and re.fullmatch(_PARTICLE, words[-1].lower()):
         words.pop()
     core = [w for w in words if not re.fullmatch(_PARTICLE, w.lower())]
-    if not core or any(_product_word(w) or plain(w).strip(".,'’") in STOP | _NOT_NAMES for w in core):
+    if not core or any(_product_word(w) or plain(w).strip(".,'’") in STOP | _NOT_NAMES
+                       or not re.sub(r"^[ld]['’]", "", w)[:1].isupper() for w in core):
         return None
     end = m.start("words") + len(" ".join(words)) if words else m.start("words")
     tail = original[m.start("words"):end]
@@ -1461,6 +1462,10 @@ CUSTOMER = Rule(
         ("Budget 10k.\nDr. Jane Smith\nDepartment of Physics\nUniversity of Harlow",
          {"customer": "University of Harlow"}),
         ("Budget 10k.\nDr. Jane Smith\nDepartment of Physics", {}),
+        ("We're Kestrel Institute for 3 months of tests", {"customer": "Kestrel Institute"}),
+        ("A Centre for 20 researchers", {}),
+        ("Bonjour, la Chambre d'Agriculture de l'Orne voudrait un assistant",
+         {"customer": "Chambre d'Agriculture de l'Orne"}),
         ("Bonjour, pour le journal Le Réveil du Morvan, nous voulons résumer nos articles",
          {"customer": "Le Réveil du Morvan"}),
     ),
