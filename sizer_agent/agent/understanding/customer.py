@@ -459,6 +459,8 @@ def clean_name(raw: str) -> str | None:
     if not words:
         return None
     name = re.sub(r"['’]s$", "", " ".join(words).strip(" .,;:!?'’\""))  # "Acme's" -> "Acme"
+    # "University of 30,000 students": a figure after "of" is a size, not part of the name
+    name = re.sub(r"[ \t]+(?:of|de|du|des|d['’])[ \t]*\d[\d.,]*$", "", name)
     name = _ROLE.sub("", name)  # "DSI de Ciments Vercors" -> "Ciments Vercors"
     name = _GENERIC_FIRST.sub("", name)
     if not name or _not_a_name(name):
@@ -1464,6 +1466,7 @@ CUSTOMER = Rule(
         ("Budget 10k.\nDr. Jane Smith\nDepartment of Physics", {}),
         ("We're Kestrel Institute for 3 months of tests", {"customer": "Kestrel Institute"}),
         ("A Centre for 20 researchers", {}),
+        ("University of 30,000 students: this is only for the library team.", {}),
         ("Bonjour, la Chambre d'Agriculture de l'Orne voudrait un assistant",
          {"customer": "Chambre d'Agriculture de l'Orne"}),
         ("Bonjour, pour le journal Le Réveil du Morvan, nous voulons résumer nos articles",

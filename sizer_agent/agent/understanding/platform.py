@@ -109,6 +109,8 @@ _RENTED_BEFORE = re.compile(r"\b(?:louer|loue|louons|rent|rented|renting|rental|
                             r"|the|le|les|nos|our)\s+)?(?:\w+\s+)?$")
 # a cloud said of the past, in its own clause: "moved to Azure last year", "on était sur AWS l'an dernier"
 _PAST_ELSEWHERE = re.compile(r"\b(?:last year|l'an dernier|l'annee derniere|previously|auparavant|used to|formerly"
+                             r"|(?:notre |our )?(?:ancien\w*|previous|former|old) (?:prestataire|provider|vendor"
+                             r"|host\w*)"
                              r"|il y a \w+ ans?|\w+ years? ago)\b")
 
 
@@ -181,6 +183,8 @@ DEPLOYMENT = Rule(
               ("Our website moved to Azure last year, but for patient data this one stays on-premises",
                {"deployment": "server"}),
               ("We moved to Azure and want the model there too", {"deployment": "cloud"}),
+              ("L'ancien prestataire nous hébergeait sur AWS ; on veut maintenant un serveur chez nous.",
+               {"deployment": "server"}),
               ("We're fine with either on-prem or cloud at this stage.", {}),
               ("one RTX 5090 Founders Edition under the desk", {"deployment": "workstation"}),
               ("4 H100 hébergés au mésocentre régional", {"deployment": "server"}),
@@ -246,9 +250,17 @@ _TEAM_AFTER = re.compile(r"\s*(?:team|teams|department|dept|group|engineers|desi
 _TEAM_BEFORE = re.compile(r"\b(?:equipe|service|bureau|pole|cellule)\s+(?:de\s+|d')?$")
 
 
+# "this workstation is only for the LLM", "la machine servira uniquement à l'IA": whatever CAD the message names
+# runs on other machines
+_AI_ONLY = re.compile(r"\b(?:only|just|purely|uniquement|seulement|exclusivement)\s+(?:be\s+)?(?:for|pour|a|used for"
+                      r"|dedie\w* a)\s+(?:the\s+|l'|le\s+|de l'|du\s+)?(?:llm|ai|ia|inference|llms|model|modele)\b"
+                      r"|\b(?:for|pour)\s+(?:the\s+|l')?(?:llm|ai|ia)\s+only\b")
+
+
 def _other_machines(message: Message, start: int, end: int) -> bool:
     lo, hi = sentence_bounds(message.text, start)
-    return bool(_ELSEWHERE.search(message.text, lo, hi) or _TEAM_AFTER.match(message.text, end)
+    return bool(_ELSEWHERE.search(message.text, lo, hi) or _AI_ONLY.search(message.text)
+                or _TEAM_AFTER.match(message.text, end)
                 or _TEAM_BEFORE.search(message.text, max(0, start - 20), start))
 
 
@@ -286,6 +298,7 @@ RENDERING_CAD = Rule(
               ("Drafting assistant for our CAD team (they use SolidWorks on other machines).", {}),
               ("This box is for AI only, our CAD runs elsewhere.", {}),
               ("un assistant pour l'équipe CAO", {}),
+              ("The design team uses Revit; this workstation is only for the LLM.", {}),
               ("pas de CAO ici, elle tourne ailleurs", {"rendering_cad": False})),
 )
 
