@@ -374,7 +374,11 @@ def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
     patterns = (  # an amount and its currency are on one line
-        rf"(?<![\w])(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap)(?![\w])[^\d\n]{{0,30}}?"
+        # (a tender's ceiling: "Maximum contract value: EUR 450,000", "Montant maximum du marché : 300 000 €")
+        rf"(?<![\w])(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap|contract value"
+        rf"|valeur (?:maximale |estimee )?du (?:marche|contrat)"
+        rf"|montant (?:maximum |maximal |max )?du (?:marche|contrat)"
+        rf"|maximum value)(?![\w])[^\d\n]{{0,30}}?"
         rf"({NUM})[ \t]*"
         rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?",
         rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*{_EURO}",
@@ -422,6 +426,9 @@ BUDGET = Rule(
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
               ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
               ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0}),
+              ("Maximum contract value: EUR 450,000 excluding VAT.", {"budget_eur": 450000.0}),
+              ("Montant maximum du marché : 300 000 € HT", {"budget_eur": 300000.0}),
+              ("Maximum contract value: USD 450,000.", {}),
               ("budget entre 20 et 30 k€", {}), ("Budget: 45-55k€", {}), ("budget €120k to €150k", {}),
               ("budget 2-3 GPU, 40 k€", {"budget_eur": 40000.0}),
               ("the reseller quoted 85k€ for two servers", {}),

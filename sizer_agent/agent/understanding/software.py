@@ -34,8 +34,10 @@ FRAMEWORKS: tuple[tuple[str, str, str], ...] = (
     (words(r"gguf"), "llama.cpp", "serving"),  # the file format of llama.cpp, named alone
 )
 # ("vLLM (currently on v0.9.2)", "vLLM (version 0.8)": the version said in brackets after the name)
-_VERSION = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?:\(\s*(?:(?:currently|actuellement|today|aujourd'hui|now)\s+"
-                      r"(?:on\s+|en\s+|in\s+)?)?)?(?:version\s*|v(?=\d)|==\s*|@\s*|:\s*)?(\d+\.\d+(?:\.\d+){0,2}"
+# ("TGI (Text Generation Inference 2.4.0)": the engine's full name may come first in the brackets)
+_VERSION = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?:\(\s*(?:"
+                      r"(?:currently|actuellement|today|aujourd'hui|now)\s+(?:on\s+|en\s+|in\s+)?|(?:text[- ]generation[- ]inference|triton inference server"
+                      r"|tensorrt[- ]llm|hugging ?face transformers)\s+)?)?(?:version\s*|v(?=\d)|==\s*|@\s*|:\s*)?(\d+\.\d+(?:\.\d+){0,2}"
                       r"(?:[.-]?(?:post|rc|dev)\d*)?)(?![\d.]*\s*[bx]\b)")
 _COMPILED_FRAMEWORKS = tuple((re.compile(p), v, k) for p, v, k in FRAMEWORKS)
 SERVING_ENGINES = re.compile("|".join(p for p, _, kind in FRAMEWORKS if kind == "serving"))
@@ -76,6 +78,8 @@ FRAMEWORK = Rule(
     "framework", ("framework", "framework_version"), find_framework,
     examples=(
         ("vLLM 0.11.0", {"framework": "vllm", "framework_version": "0.11.0"}),
+        ("servi via TGI (Text Generation Inference 2.4.0)", {"framework": "other", "framework_version": "2.4.0"}),
+        ("via Ollama (Llama 3.1 8B)", {"framework": "ollama"}),
         ("served with vllm v0.6.3", {"framework": "vllm", "framework_version": "0.6.3"}),
         ("fine-tuning avec TRL et PEFT", {"framework": "transformers"}),
         ("DeepSpeed ZeRO-3", {"framework": "pytorch"}),
