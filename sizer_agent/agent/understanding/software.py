@@ -36,9 +36,10 @@ FRAMEWORKS: tuple[tuple[str, str, str], ...] = (
 # ("vLLM (currently on v0.9.2)", "vLLM (version 0.8)": the version said in brackets after the name)
 # ("TGI (Text Generation Inference 2.4.0)": the engine's full name may come first in the brackets)
 _VERSION = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?:\(\s*(?:"
-                      r"(?:currently|actuellement|today|aujourd'hui|now)\s+(?:on\s+|en\s+|in\s+)?|(?:text[- ]generation[- ]inference|triton inference server"
-                      r"|tensorrt[- ]llm|hugging ?face transformers)\s+)?)?(?:version\s*|v(?=\d)|==\s*|@\s*|:\s*)?(\d+\.\d+(?:\.\d+){0,2}"
-                      r"(?:[.-]?(?:post|rc|dev)\d*)?)(?![\d.]*\s*[bx]\b)")
+                      r"(?:currently|actuellement|today|aujourd'hui|now)\s+(?:on\s+|en\s+|in\s+)?"
+                      r"|(?:text[- ]generation[- ]inference|triton inference server|tensorrt[- ]llm"
+                      r"|hugging ?face transformers)\s+)?)?(?:version\s*|v(?=\d)|==\s*|@\s*|:\s*)?"
+                      r"(\d+\.\d+(?:\.\d+){0,2}(?:[.-]?(?:post|rc|dev)\d*)?)(?![\d.]*\s*[bx]\b)")
 _COMPILED_FRAMEWORKS = tuple((re.compile(p), v, k) for p, v, k in FRAMEWORKS)
 SERVING_ENGINES = re.compile("|".join(p for p, _, kind in FRAMEWORKS if kind == "serving"))
 # the framework answers that name an engine which serves models and never trains them ("other" is both kinds)
