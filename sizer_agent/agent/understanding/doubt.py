@@ -15,13 +15,12 @@ on the development sets, doubting them turned 12 right values into questions for
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from sizer_agent.agent.understanding.rules import SUGGEST, Reading, Rule
-from sizer_agent.agent.understanding.text import Message, sentence_bounds
+from sizer_agent.agent.understanding.text import Message, past_clauses
 
 # The precision is here since its rule claims only the formats it weighed and set aside (a source or KV-cache
 # format): two formats named alike ("testé en AWQ… servir en FP16") are a question, not the first one's value.
@@ -52,30 +51,12 @@ def _year(value: Any) -> bool:
     return isinstance(value, int | float) and float(value).is_integer() and 1990 <= value <= 2040
 
 
-# a clause about the past: what was tried or used before names no candidate for what is sized now
-_PAST = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|previously|auparavant|autrefois|used to"
-                   r"|il y a \w+ (?:ans?|mois)|\w+ (?:years?|months?) ago)\b")
-
-
-def _past_clauses(text: str) -> list[tuple[int, int]]:
-    """The brackets, or else the sentences, that speak of the past: "(on a eu des soucis de qualité en 4 bits l'an
-    dernier)" names what was tried, not a candidate for what is sized now."""
-    spans = []
-    for m in _PAST.finditer(text):
-        opening = text.rfind("(", 0, m.start())
-        closing = text.find(")", m.end())
-        if opening >= 0 and ")" not in text[opening:m.start()] and closing >= 0:
-            spans.append((opening, closing + 1))
-        else:
-            spans.append(sentence_bounds(text, m.start()))
-    return spans
-
-
 def second_reading(message: Message, reading: Reading, rules: Iterable[Rule]) -> dict[str, Doubt]:
     """Run each rule again over what the first reading left unclaimed; another value for a doubted field
     found there makes that field a doubt. `message` is the message as the first reading left it."""
     others: dict[str, list[Any]] = {}
-    past = _past_clauses(message.text)
+    # (what was tried in the past names no candidate for what is sized now)
+    past = past_clauses(message.text)
     for rule in rules:
         if not DOUBTED_FIELDS.intersection(rule.fields):
             continue

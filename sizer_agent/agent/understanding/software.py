@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, words
+from sizer_agent.agent.understanding.text import Message, past_clauses, words
 
 # (pattern, framework, kind). Names follow the schema: HF Transformers/TRL/PEFT -> transformers;
 # torchtune/DeepSpeed/FSDP/Megatron -> pytorch; any other named engine -> other. The kind says what the
@@ -157,6 +157,7 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
     """(hedged, -score, start, end, value) of each precision named and not negated."""
     taken: list[tuple[int, int]] = []
     mentions: list[Mention] = []
+    past = past_clauses(message.text)
     for pattern, value in table:
         for m in pattern.finditer(message.text):
             if any(a < m.end() and m.start() < b for a, b in taken) or message.negated(m.start()):
@@ -171,6 +172,8 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
                 score -= 1
             if _KV_NEAR.search(before[-12:]) or _KV_NEAR.search(after[:10]):
                 score -= 2
+            if any(a <= m.start() < b for a, b in past):
+                score -= 2  # "We ran it in AWQ last year. This time we want FP8.": tried before, not wanted now
             # a hedged one ranks below any stated one and is left unclaimed: a second one named makes it a doubt;
             # so does one asked about while another format is named ("en fp16 ?… non, fp8")
             asked = _ASKED.match(message.text, m.end()) and _other_format(message.text, m.start(), m.end())
@@ -220,6 +223,7 @@ PRECISION = Rule(
         ("on the bf16 base, quantized to FP8 for serving", {"precision": "fp8"}),
         ("Paul: BF16 ?\nLéa: non, FP8 c'est validé", {}), ("Qwen3 8B en FP8 ?", {"precision": "fp8"}),
         ("weights in AWQ or GPTQ, whichever loads", {"precision": "int4"}),
+        ("We ran it in AWQ last year. This time we want FP8.", {"precision": "fp8"}),
     ),
     doc="weight precision; the target format wins over the source one and over the KV-cache format",
 )

@@ -263,6 +263,25 @@ class Message:
         return bool(APPROX_AFTER.match(self.text[end:end + 20]))
 
 
+# a clause about the past: "(on a eu des soucis de qualité en 4 bits l'an dernier)", "We ran it in AWQ last year."
+_PAST = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|previously|auparavant|autrefois|used to"
+                   r"|il y a \w+ (?:ans?|mois)|\w+ (?:years?|months?) ago)\b")
+
+
+def past_clauses(text: str) -> list[tuple[int, int]]:
+    """The brackets, or else the sentences, that speak of the past: they name what was tried or used before, not
+    what is sized now."""
+    spans = []
+    for m in _PAST.finditer(text):
+        opening = text.rfind("(", 0, m.start())
+        closing = text.find(")", m.end())
+        if opening >= 0 and ")" not in text[opening:m.start()] and closing >= 0:
+            spans.append((opening, closing + 1))
+        else:
+            spans.append(sentence_bounds(text, m.start()))
+    return spans
+
+
 def sentence_bounds(text: str, position: int) -> tuple[int, int]:
     """The sentence (or line) around a position: where a subject and its figure belong together."""
     starts = [m.end() for m in re.finditer(r"[.!?;\n]\s", text)]
