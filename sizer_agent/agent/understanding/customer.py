@@ -196,6 +196,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "la DSI de Ciments Vercors", "je suis le CTO de Finlytics", "le besoin d'Optéa", "Équipe R&D de Kairos"
     _I + r"(?<![\w])(?:cto|ceo|cio|cdo|dsi|directeur\w*|directrice|responsable\w*|head of[ \w]{1,30}?|manager|lead"
     r"|direction[\w' ]{0,45}?|service[\w' ]{0,30}?|d[ée]partement|department|besoin|demande|projet|dossier"
+    # "le support client de Kelvio", "the helpdesk of Brindle Tools": the service of an organisation
+    r"|support(?: client)?|customer support|customer service|help ?desk|hotline"
     r"|(?:team|[ée]quipe)(?:[ \t]+[\w&/-]+){0,2}?)[ \t]+" + _OF + r"[ \t]*)" + _THE + NAME,
     # "aux Éditions Lavallée nous voulons", "analysts at Northbridge Capital": two words at least ("at
     # Lyon" is a place)
@@ -1466,6 +1468,10 @@ CUSTOMER = Rule(
         ("Budget 10k.\nDr. Jane Smith\nDepartment of Physics", {}),
         ("We're Kestrel Institute for 3 months of tests", {"customer": "Kestrel Institute"}),
         ("A Centre for 20 researchers", {}),
+        ("on a un use case de RAG pour le support client de Kelvane, on veut déployer Qwen3 32B",
+         {"customer": "Kelvane"}),
+        ("a RAG bot for the customer support of Brindle Tools", {"customer": "Brindle Tools"}),
+        ("le support de Llama 3.1 par vLLM", {}),
         ("University of 30,000 students: this is only for the library team.", {}),
         ("Bonjour, la Chambre d'Agriculture de l'Orne voudrait un assistant",
          {"customer": "Chambre d'Agriculture de l'Orne"}),
