@@ -379,6 +379,26 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
     return population
 
 
+# "agence d'archi Atelier Brunel & Fils, 8 personnes. … 2-3 utilisateurs à la fois max": a firm's size said after
+# its name in the opening sentence, when the load counts its users under a noun of their own, is the size of the
+# firm, not the people who will use the tool ("500 employees, about 50 at once" keeps its head count: the peak
+# there is said of them)
+_SIZE_NOUN = re.compile(r"\s*(?:personnes|people|salaries|employes|employees|staff|collaborateurs|persons)\b")
+_NAME_BEFORE = re.compile(r"[A-ZÀ-Þ][\w&'’.-]*(?:[ \t]+[\w&'’.-]+){0,4},[ \t]*$")
+_USER_NOUN = re.compile(USERS)
+
+
+def _size_in_apposition(message: Message, figure: tuple[int, int, int], peak: list[tuple[int, int, int]]) -> bool:
+    start = figure[0]
+    count = _COUNT_RE.match(message.text, start)
+    if count is None or not _SIZE_NOUN.match(message.text, count.end()):
+        return False
+    if _SENTENCE_END.search(message.text, 0, start) or not _NAME_BEFORE.search(message.original, max(0, start - 60),
+                                                                              start):
+        return False
+    return any(_USER_NOUN.search(message.text, p[0], p[1]) for p in peak)
+
+
 def find_load(message: Message) -> Iterator[Found]:
     population = _figures(message, (
         rf"{_COUNT}\s*{_FILLER}{_POPULATION}",
@@ -466,6 +486,7 @@ def find_load(message: Message) -> Iterator[Found]:
         population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])]
     if peak:
         population = [p for p in population if not _membership(message.text, p, peak)]
+        population = [p for p in population if not _size_in_apposition(message, p, peak)]
         # several peak figures ("5 à la fois, jusqu'à 15 aux heures de pointe", "20-30 concurrent, peaking at
         # 60"): the concurrency is the peak, the largest
         start, end, value = max(peak, key=lambda p: (p[2], -p[0]))
@@ -605,6 +626,9 @@ LOAD = Rule(
          {"head_count": 40, "concurrency": 10}),
         ("1,200 staff in total but only the 30 lawyers will use it", {"head_count": 30}),
         ("We are a city of 50,000 people; a chatbot for the 20 clerks at the town hall.", {"head_count": 20}),
+        ("Bonjour, agence d'archi Atelier Brunois & Fils, 8 personnes. Une tour pour Revit et un LLM. 2-3 "
+         "utilisateurs à la fois max.", {"concurrency": 3}),
+        ("Bonjour, Atelier Brunois, 8 personnes, 3 en même temps.", {"head_count": 8, "concurrency": 3}),
         ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
         ("The school has 1,200 pupils enrolled; the assistant is for 80 teachers, 20 at once.",
          {"head_count": 80, "concurrency": 20}),
