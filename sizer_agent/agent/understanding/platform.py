@@ -114,6 +114,15 @@ _PAST_ELSEWHERE = re.compile(r"\b(?:last year|l'an dernier|l'annee derniere|prev
                              r"|il y a \w+ ans?|\w+ years? ago)\b")
 
 
+# "We rent a GPU at €2.50/h today; want to buy": what runs today, when the wish is to buy, is not the plan
+_TODAY = re.compile(r"\b(?:today|currently|at the moment|right now|for now|aujourd'hui|actuellement|en ce moment"
+                    r"|pour l'instant|pour le moment)\b")
+_BUY_WISH = re.compile(r"\b(?:(?:want|wish|plan|need|would like|'d like|veut|voudrait|voudrions|souhait\w*|aimerions"
+                       r"|prefer\w*)\s+(?:to\s+)?(?:buy|purchase|own|acheter|acquerir|investir)"
+                       r"|(?:buy|acheter|acquerir) (?:our|notre|nos|un|une|a|an) (?:own|propre|machine|serveur|server"
+                       r"|box|station|workstation|tour))\b")
+
+
 def _clause_of(text: str, position: int) -> str:
     start, end = sentence_bounds(text, position)
     cuts = [m.end() for m in re.finditer(r",\s*(?:but|mais)\b|;", text[start:position])]
@@ -142,7 +151,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
                                       or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):
                 continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
-            if value == "cloud" and _PAST_ELSEWHERE.search(_clause_of(message.text, m.start())):
+            if value == "cloud" and (_PAST_ELSEWHERE.search(_clause_of(message.text, m.start())) or (
+                    _TODAY.search(_clause_of(message.text, m.start())) and _BUY_WISH.search(message.text))):
                 continue  # "Our website moved to Azure last year, but … stays on-premises": another system, before
             mentions.append((m.start(), m.end(), value))
     if mentions and _conflict(message.text, mentions):
@@ -186,6 +196,8 @@ DEPLOYMENT = Rule(
               ("L'ancien prestataire nous hébergeait sur AWS ; on veut maintenant un serveur chez nous.",
                {"deployment": "server"}),
               ("We're fine with either on-prem or cloud at this stage.", {}),
+              ("We rent a GPU at €2.50/h today; want to buy. Gemma 3 27B for 12 people.", {}),
+              ("Today we are on AWS and we want to stay there.", {"deployment": "cloud"}),
               ("one RTX 5090 Founders Edition under the desk", {"deployment": "workstation"}),
               ("4 H100 hébergés au mésocentre régional", {"deployment": "server"}),
               ("we'd use the university's HPC centre", {"deployment": "server"}),

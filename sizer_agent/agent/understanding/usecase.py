@@ -207,6 +207,16 @@ def _assistant_task(text: str, plans: list[tuple[int, int, str]], products: list
                for p in products) and not any(_BATCH_VOLUME.search(text[c[0]:c[1]]) for c in batch)
 
 
+# a batch cue of time or mode, not of volume: "chaque nuit", "offline", "in bulk", "par lots"
+_BATCH_TIME = re.compile(r"\b(?:nuit|night|nightly|overnight|offline|hors[- ]ligne|lots?|batch\w*|bulk|masse|week-?end"
+                         r"|hebdo\w*|weekly|nocturne\w*|asynchron\w*|temps reel|real[- ]time|soir|evening)\b")
+
+
+def _people_at_once(message: Message) -> bool:
+    """A head count and a concurrency both read: people who use the model at the same time."""
+    return "concurrency" in message.found and "head_count" in message.found
+
+
 def find_use_case(message: Message) -> Iterator[Found]:
     text = message.text
     methods = _cues(message, METHODS)
@@ -237,6 +247,13 @@ def find_use_case(message: Message) -> Iterator[Found]:
     if choice is not None and not stated and vision is None and choice[2] == "batch_inference" and _assistant_task(
             text, [choice], products):
         choice = next(p for p in products if p[0] < choice[0])
+    elif (choice is not None and not stated and vision is None and choice[2] == "batch_inference"
+          and _people_at_once(message) and not any(_BATCH_TIME.search(text[c[0]:c[1]]) for c in plans
+                                                   if c[2] == "batch_inference")):
+        # "We process about 3,000 calls per day and 40 agents use the tool, 25 at once": people counted and
+        # using it at once make it served; the items are the business's volume, not a batch run
+        start, end = message.found_at["concurrency"]
+        choice = (start, end, "online_serving")
     if choice is None:
         # nothing said: a model people use at the same time, "for inference", or a serving engine: served
         cue = next((m for m in _INFERENCE.finditer(text) if not message.negated(m.start())), None)
