@@ -608,13 +608,17 @@ def _lab_acronym(name: str) -> bool:
         name not in _ROLE_ACRONYMS and not _product_word(name))
 
 
+_HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
+_ORG_NOUN_BEFORE = re.compile(r"(?i)(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[a-zà-ÿ][\w'’-]*){0,2}[ \t]+$")
 _ASIDE = re.compile(r"[ \t]*\(([^()\n]{1,60})\)")
 
 
 def _org_aside(body: str, m: re.Match[str]) -> bool:
     """'Kiosque+ (chaîne de 85 magasins) veut…': the bracket after the subject says it is an organisation."""
     aside = _ASIDE.match(body, m.end("name"))
-    return bool(aside and re.search(r"(?i)(?<![\w])" + _ORG_NOUN, aside.group(1)))
+    # (the bracket opens with the kind: "Marie (ma sœur, une PME)" is a person)
+    return bool(aside and re.match(r"(?i)[ \t]*(?:(?:une?|a|an|the|la|le|petite?|small|grande?|large)[ \t]+)?"
+                                   + r"(?:cha[îi]ne|r[ée]seau|network|" + _ORG_NOUN[3:], aside.group(1)))
 
 
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
@@ -628,6 +632,9 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 name = (with_legal_tail(body, m.start("name"), name) or (0, name))[1]
             if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2 and not _lab_acronym(name)):
                 continue
+            if pattern is _HEADING and not (len(name.split()) > 1 or _distinctive(name) or _ORG_NOUN_BEFORE.search(
+                    body, max(0, m.start("name") - 40), m.start("name"))):
+                continue  # "Request - Urgent": a heading's one plain word is no name
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
                 continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
             if pattern is _I_RUN and not (_distinctive(name) or _organisation_like(name) or "&" in name):
@@ -636,7 +643,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 name = clean_name(name[2:])  # "L'Atelier Kubik (agence …) cherche": the article starts a sentence
                 if name is None:
                     continue
-            if pattern is _BARE and not (_distinctive(name) or _ORG_LAST_WORD.search(name) or _org_aside(body, m)):
+            if pattern is _BARE and not (_distinctive(name) or (len(name.split()) > 1 and _ORG_LAST_WORD.search(name))
+                                         or _org_aside(body, m)):
                 continue  # "Marie Dupont souhaite un devis": a person may be the subject too
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
@@ -1437,6 +1445,8 @@ CUSTOMER = Rule(
         ("Comptoir+ (chaîne de 40 magasins) veut un assistant", {"customer": "Comptoir+"}),
         ("Ombrelle (chaîne de 12 boutiques) veut un assistant", {"customer": "Ombrelle"}),
         ("Marie (ma collègue) veut un devis", {}),
+        ("Marie (ma sœur, une PME) veut un devis.", {}), ("Our Data wants to be served locally.", {}),
+        ("Request - Urgent\nWe need 4 GPUs", {}),
         ("Facture n° F-2026-00981 réglée, merci. Autre sujet : un LoRA de Phi-2.\n– Brasserie Kerdu",
          {"customer": "Brasserie Kerdu"}),
         ("Bonjour,\nL'Atelier Brunois (agence d'architecture, 9 personnes) cherche une station", {"customer":
