@@ -982,7 +982,7 @@ def with_complement(original: str, start: int, name: str) -> tuple[int, str] | N
         return None
     end = m.start("words") + len(" ".join(words)) if words else m.start("words")
     tail = original[m.start("words"):end]
-    if not tail or not tail.split()[-1][:1].isupper():
+    if not tail or not re.sub(r"^[ld]['’]", "", tail.split()[-1])[:1].isupper():
         return None
     return start, original[start:end]
 
@@ -1446,6 +1446,8 @@ CUSTOMER = Rule(
         ("Ombrelle (chaîne de 12 boutiques) veut un assistant", {"customer": "Ombrelle"}),
         ("Marie (ma collègue) veut un devis", {}),
         ("Marie (ma sœur, une PME) veut un devis.", {}), ("Our Data wants to be served locally.", {}),
+        ("Nous sommes les Notaires Associés du Rhône et de l'Ain.", {"customer":
+                                                                     "Notaires Associés du Rhône et de l'Ain"}),
         ("Request - Urgent\nWe need 4 GPUs", {}),
         ("Facture n° F-2026-00981 réglée, merci. Autre sujet : un LoRA de Phi-2.\n– Brasserie Kerdu",
          {"customer": "Brasserie Kerdu"}),
