@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
-from sizer_agent.agent.understanding.text import Message, words
+from sizer_agent.agent.understanding.text import Message, sentence_bounds, words
 
 _SIMULTANEOUS = re.compile(words(
     r"simultan\w*", r"concurrent\w*", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
@@ -321,6 +321,18 @@ _PLACE_OF = re.compile(r"\b(?:city|town|village|municipality|county|region|count
                        r"(?:(?:about|around|some|roughly|environ|pres de)\s+)?$")
 
 
+# "We have 2 sites and 65 staff. … a chatbot for up to 30 visitors at once": a staff count said in a sentence that
+# also counts the firm's places is its fact sheet, not the tool's users, when another figure counts those
+def _sized_with_places(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
+    start = figure[0]
+    if _PROFILE_OPEN.search(text, max(0, start - 80), start):
+        return False  # a bracket is the fact sheet rule's (_company_profile)
+    lo, hi = sentence_bounds(text, start)
+    if not _PLACES.search(text, lo, hi) or not any(o[0] < lo or o[0] >= hi for o in others):
+        return False
+    return not _FOR_BEFORE.search(text, max(0, start - 20), start)
+
+
 def _territory(text: str, figure: tuple[int, int, int]) -> bool:
     start, end, _ = figure
     if _PLACE_OF.search(text, max(0, start - 40), start):
@@ -478,6 +490,7 @@ def find_load(message: Message) -> Iterator[Found]:
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     population = [p for p in population if not _their_clients(message.text, p, population + users + peak)]
     population = [p for p in population if not _territory(message.text, p)]
+    population = [p for p in population if not _sized_with_places(message.text, p, population + users + peak)]
     population = [p for p in population if not _members_only_count(message.text, p, population + users + peak)]
     population = _only_part(message.text, population)
     if _FOR_OTHERS.search(message.text):
@@ -629,6 +642,9 @@ LOAD = Rule(
         ("Bonjour, agence d'archi Atelier Brunois & Fils, 8 personnes. Une tour pour Revit et un LLM. 2-3 "
          "utilisateurs à la fois max.", {"concurrency": 3}),
         ("Bonjour, Atelier Brunois, 8 personnes, 3 en même temps.", {"head_count": 8, "concurrency": 3}),
+        ("We have 2 sites and 65 staff. A chatbot for the visitor centre, up to 30 visitors at once.",
+         {"concurrency": 30}),
+        ("We have 2 sites. A chatbot for our 65 staff, 10 at once.", {"head_count": 65, "concurrency": 10}),
         ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
         ("The school has 1,200 pupils enrolled; the assistant is for 80 teachers, 20 at once.",
          {"head_count": 80, "concurrency": 20}),

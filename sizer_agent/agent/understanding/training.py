@@ -144,14 +144,25 @@ def find_dataset(message: Message) -> Iterator[Found]:
 _RAW = re.compile(r"\b(?:raw|brut\w*|unfiltered|non nettoye\w*|(?:avant|before) (?:tout )?(?:le |la |any )?"
                   r"(?:nettoyage|dedup\w*|filtrage|filtering|cleaning|clean-?up|extraction))\b")
 _CLEANED = re.compile(r"(?:nettoy|dedup|filtr|filter|clean|curated|we keep|on garde|on conserve|train(?:ed)? on"
+                      r"|pretraitement|preprocess|pre-process|apres (?:conversion|extraction|decoupage)"
                       r"|qu'on entrain|que l'on entrain|we'll train|will train|on ne traitera|on traitera)")
 _SENTENCE_CUT = re.compile(r"[;\n!?]|\.(?!\d)")
 
 
+_CLAUSE_CUT = re.compile(r"[;\n!?()]|\.(?!\d)|,(?!\d)")
+
+
 def _nearest(sizes: list[re.Match[str]], text: str, start: int, end: int) -> re.Match[str] | None:
-    """The size nearest a cue at text[start:end], in the cue's sentence."""
-    lo = max((m.end() for m in _SENTENCE_CUT.finditer(text, 0, start)), default=0)
-    stop = _SENTENCE_CUT.search(text, end)
+    """The size nearest a cue at text[start:end]: in the cue's clause ("1,8 To en DICOM brut, 350 Go après
+    prétraitement"), else in its sentence ("la version nettoyée en texte, environ 600 Go")."""
+    return _nearest_within(sizes, text, start, end, _CLAUSE_CUT) or _nearest_within(sizes, text, start, end,
+                                                                                    _SENTENCE_CUT)
+
+
+def _nearest_within(sizes: list[re.Match[str]], text: str, start: int, end: int,
+                    cut: re.Pattern[str]) -> re.Match[str] | None:
+    lo = max((m.end() for m in cut.finditer(text, 0, start)), default=0)
+    stop = cut.search(text, end)
     hi = stop.start() if stop else len(text)
     near = [(s.start() - end if s.start() >= end else start - s.end() if s.end() <= start else 0, s)
             for s in sizes if s.start() >= lo and s.end() <= hi]
@@ -206,7 +217,8 @@ TRAINED_SIZE = Rule(
                "environ 600 Go.", {"dataset_size_bytes": 600_000_000_000}),
               ("on 2 TB of sequences (the raw download was 9 TB before filtering)",
                {"dataset_size_bytes": 2_000_000_000_000}),
-              ("raw logs are 5 TB; the GPUs have 80 GB each", {})),
+              ("raw logs are 5 TB; the GPUs have 80 GB each", {}),
+              ("12 000 IRM (1,8 To en DICOM brut, 350 Go après prétraitement)", {"dataset_size_bytes": 350 * 10**9})),
     doc="The size trained on: the cleaned size beside a raw one.",
 )
 
