@@ -19,7 +19,7 @@ from functools import cache
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
+from sizer_agent.agent.understanding.text import Message, past_clauses, plain, sentence_bounds
 
 _VENDOR_WORDS = {"nvidia", "amd", "geforce", "instinct", "intel"}
 _QUALIFIERS = ("sxm", "pcie", "nvl", "ada", "server", "workstation", "ws", "max-q", "maxq", "blackwell", "ultra")
@@ -356,6 +356,12 @@ def find_gpus(message: Message) -> Iterator[Found]:
     if len({card for _, card in cards}) > 1:
         clause = [(m, c) for m, c in cards if not _runs_today(text, m.start())]
         cards = clause or cards
+    if len({card for _, card in cards}) > 1:
+        # "Nous avions un serveur avec 4 A100 en 2023, il est saturé. On vise 8 H200": the card of the past is
+        # a reference, beside the one wanted now
+        past = past_clauses(text)
+        now = [(m, c) for m, c in cards if not any(a <= m.start() < b for a, b in past)]
+        cards = now or cards
     references = [(m, card) for m, card in named if (m, card) not in cards]
     if cards and _VARIANT_ALTERNATIVE.match(text, cards[0][0].end()):
         return
@@ -444,6 +450,8 @@ GPUS = Rule(
         ("The H200 is too expensive for us; two L40S would do.", {"num_gpus": 2, "gpu_preference": "l40s"}),
         ("Is the H200 a better pick than two L40S for Llama 3.1 70B?", {}),
         ("Is 8x B300 overkill for pretraining a 3B model?", {"num_gpus": 8, "gpu_preference": "b300"}),
+        ("Nous avions un serveur avec 4 A100 en 2023, il est saturé. On vise 8 H200 maintenant.",
+         {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
         ("We considered the B200 but it's overkill; 4 L40S should do.", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("8x H200", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
