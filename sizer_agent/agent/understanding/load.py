@@ -189,7 +189,7 @@ def _figures(message: Message, patterns: tuple[str, ...]) -> list[tuple[int, int
 _JOBS_AFTER = re.compile(r"\s*(?:[a-z-]+\s+)?(?:jobs?|runs?|experiments?|experiences|trainings?|entrainements?"
                          r"|fine-?tunings?|fine-?tunes?|finetunes?|tasks?|taches|pipelines?|workloads?|processes"
                          r"|processus|trials?|essais|sweeps?|batch(?:es|s)?|lots|calculs|simulations?|renders?"
-                         r"|rendus)\b")
+                         r"|rendus|notebooks?|kernels?|containers?|conteneurs?|vms?|pods?|instances?)\b")
 
 
 def _simultaneous(message: Message, population: list[tuple[int, int, int]],
@@ -331,6 +331,17 @@ def _sized_with_places(text: str, figure: tuple[int, int, int], others: list[tup
     if not _PLACES.search(text, lo, hi) or not any(o[0] < lo or o[0] >= hi for o in others):
         return False
     return not _FOR_BEFORE.search(text, max(0, start - 20), start)
+
+
+# "We pay for 200 Copilot licences today; … for the 60 developers": licences or seats of a product, beside the
+# people counted for the tool, are a subscription, not its users
+_SEATS = re.compile(r"(?:seats|licences|licenses)$")
+
+
+def _seats_beside_people(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
+    start, end, _ = figure
+    return bool(_SEATS.search(text, start, end)) and any(
+        o[:2] != figure[:2] and not _SEATS.search(text, o[0], o[1]) for o in others)
 
 
 def _territory(text: str, figure: tuple[int, int, int]) -> bool:
@@ -490,6 +501,7 @@ def find_load(message: Message) -> Iterator[Found]:
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     population = [p for p in population if not _their_clients(message.text, p, population + users + peak)]
     population = [p for p in population if not _territory(message.text, p)]
+    population = [p for p in population if not _seats_beside_people(message.text, p, population + users)]
     population = [p for p in population if not _sized_with_places(message.text, p, population + users + peak)]
     population = [p for p in population if not _members_only_count(message.text, p, population + users + peak)]
     population = _only_part(message.text, population)
@@ -645,6 +657,11 @@ LOAD = Rule(
         ("We have 2 sites and 65 staff. A chatbot for the visitor centre, up to 30 visitors at once.",
          {"concurrency": 30}),
         ("We have 2 sites. A chatbot for our 65 staff, 10 at once.", {"head_count": 65, "concurrency": 10}),
+        ("We pay for 200 Copilot licences today; we want our own model for the 60 developers, maybe 20 at once.",
+         {"head_count": 60, "concurrency": 20}),
+        ("Our team runs 40 notebooks concurrently; a chatbot for the 40 data scientists, 10 at a time.",
+         {"head_count": 40, "concurrency": 10}),
+        ("500 seats, 50 at once", {"head_count": 500, "concurrency": 50}),
         ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
         ("The school has 1,200 pupils enrolled; the assistant is for 80 teachers, 20 at once.",
          {"head_count": 80, "concurrency": 20}),
