@@ -113,11 +113,17 @@ _MORE = re.compile(rf"[^\d]{{0,25}}?(?<![\w])(?:up to|jusqu'a|voire|or even|mayb
 _SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
                          r"|notre (?:startup|start-up|pme|entreprise|societe|equipe|boite)"
                          r"|our (?:company|startup|firm|team|business)|(?:a|an|une?)\s+[\w-]*\s*(?:startup|start-up|pme"
-                         r"|company|firm|entreprise|societe))\b[^.;\n]{0,30}$")
+                         r"|company|firm|entreprise|societe)"
+                         # "ESN de 600 collaborateurs, on cherche pour un de nos clients": a consultant's own firm
+                         r"|(?:^|\W)(?:une?\s+|a\s+|an\s+)?(?:esn|ssii|integrateur|integrator|consultancy"
+                         r"|cabinet de conseil|systems integrator|reseller|revendeur))\b[^.;\n]{0,30}$")
 _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|their|ses|its|the|les)\s+(?:\w+\s+)?"
                          r"(?:clients|customers|customer (?:firms|companies|accounts)|entreprises clientes|users"
                          r"|utilisateurs|patients|abonnes|subscribers|visitors|visiteurs|players"
-                         r"|joueurs|citizens|citoyens|members|adherents|public|usagers|shoppers|acheteurs|guests)(?![\w])")
+                         r"|joueurs|citizens|citoyens|members|adherents|public|usagers|shoppers|acheteurs|guests)(?![\w])"
+                         # "pour un de nos clients", "for one of our customers", "pour le compte d'un client"
+                         r"|(?<![\w])(?:pour|for|on behalf of)\s+(?:un|une|a|an|one)\s+(?:de nos|d'entre nos|of our)\s+"
+                         r"(?:clients|customers)\b|\bpour le compte (?:d'un|de notre|de nos) clients?\b")
 
 
 _ONE_OF = re.compile(r"\s+(?:de|d'|des|of|parmi|among)\s*(?:nos|ses|leurs|mes|vos|our|their|his|her|my|your|the|les|ces"
@@ -662,6 +668,8 @@ LOAD = Rule(
         ("Our team runs 40 notebooks concurrently; a chatbot for the 40 data scientists, 10 at a time.",
          {"head_count": 40, "concurrency": 10}),
         ("500 seats, 50 at once", {"head_count": 500, "concurrency": 50}),
+        ("Bonjour, ESN de 600 collaborateurs, on cherche pour un de nos clients un serveur, 50 utilisateurs "
+         "simultanés.", {"concurrency": 50}),
         ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
         ("The school has 1,200 pupils enrolled; the assistant is for 80 teachers, 20 at once.",
          {"head_count": 80, "concurrency": 20}),
