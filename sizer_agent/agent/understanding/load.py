@@ -18,7 +18,8 @@ from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
 from sizer_agent.agent.understanding.text import Message, sentence_bounds, words
 
 _SIMULTANEOUS = re.compile(words(
-    r"simultan\w*", r"concurrent\w*", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
+    # ("25 simult.", "30 conc.": abbreviated in notes)
+    r"simult\w*", r"concurrent\w*", r"conc\.", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
     r"a meme temps", r"at the same time", r"in the same time",
     r"in same time", r"at once", r"in parallel", r"en parallele", r"a la fois", r"at peak", r"au pic", r"en pointe",
     r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
@@ -668,6 +669,7 @@ LOAD = Rule(
         ("Our team runs 40 notebooks concurrently; a chatbot for the 40 data scientists, 10 at a time.",
          {"head_count": 40, "concurrency": 10}),
         ("500 seats, 50 at once", {"head_count": 500, "concurrency": 50}),
+        ("- users: ~200 / 25 simult.", {"head_count": 200, "concurrency": 25}),
         ("Bonjour, ESN de 600 collaborateurs, on cherche pour un de nos clients un serveur, 50 utilisateurs "
          "simultanés.", {"concurrency": 50}),
         ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
