@@ -451,6 +451,12 @@ _DEGREE = re.compile(r"(?:Master|Mast[èe]re|MSc|M\.Sc\.?|MBA|MEng|MRes|Licence|
 _GENERIC_ALONE = re.compile(rf"(?:{_ORG_FIRST}|{_ORG_LAST}|Client|Customer|Company|Soci[ée]t[ée]|Entreprise)")
 
 
+_JOB_TITLE = re.compile(r"^(?:Chief|Head|VP|Vice[- ]President|Senior|Junior|Principal|Lead|Directeur|Directrice"
+                        r"|Responsable)\b|\b(?:Officer|Manager|Director|Engineer|Coordinator|Administrator|Analyst"
+                        r"|Scientist|Specialist|Ing[ée]nieur|Coordinateur|Coordinatrice|Administrateur|Technicien"
+                        r"|Technicienne|Charg[ée]e? de [\w ]+)$")
+
+
 def clean_name(raw: str) -> str | None:
     """Trim trailing particles and punctuation; None when what is left is not a name."""
     words = raw.strip(" .,;:!?'’\"").split()
@@ -475,6 +481,8 @@ def clean_name(raw: str) -> str | None:
         return None  # "– Région", "Groupe": the kind of organisation, not which one
     if _LEGAL_FORM_ALONE.fullmatch(name):
         return None  # "Inc", "S.A", "GmbH": the legal form, not whose
+    if _JOB_TITLE.search(name):
+        return None  # "Chief Medical Information Officer", "Senior Data Engineer": a person's role
     if _DEGREE.match(name):
         return None  # "Master IA", "MSc Data Science": a programme of study; its university is the organisation
     if _REFERENCE.search(name):
@@ -1449,6 +1457,8 @@ CUSTOMER = Rule(
         ("Nous sommes les Notaires Associés du Rhône et de l'Ain.", {"customer":
                                                                      "Notaires Associés du Rhône et de l'Ain"}),
         ("Request - Urgent\nWe need 4 GPUs", {}),
+        ("Regards,\nDr. Alan Chu, MD\nChief Medical Information Officer\nSt. Vincent's Health Partners",
+         {"customer": "St. Vincent's Health Partners"}),
         ("Facture n° F-2026-00981 réglée, merci. Autre sujet : un LoRA de Phi-2.\n– Brasserie Kerdu",
          {"customer": "Brasserie Kerdu"}),
         ("Bonjour,\nL'Atelier Brunois (agence d'architecture, 9 personnes) cherche une station", {"customer":
