@@ -145,6 +145,9 @@ _RAW = re.compile(r"\b(?:raw|brut\w*|unfiltered|non nettoye\w*|(?:avant|before) 
                   r"(?:nettoyage|dedup\w*|filtrage|filtering|cleaning|clean-?up|extraction))\b")
 _CLEANED = re.compile(r"(?:nettoy|dedup|filtr|filter|clean|curated|we keep|on garde|on conserve|train(?:ed)? on"
                       r"|pretraitement|preprocess|pre-process|apres (?:conversion|extraction|decoupage)"
+                      # a subset kept for training: "downsampled to 1.5 TB", "only 50 GB are labelled"
+                      r"|downsampl|sous-echantillon|reduced to|redui\w* a|ramene\w* a|labell?ed|annote|extracted"
+                      r"|extrait|subset|sous-ensemble|for training|pour l'entrainement"
                       r"|qu'on entrain|que l'on entrain|we'll train|will train|on ne traitera|on traitera)")
 _SENTENCE_CUT = re.compile(r"[;\n!?]|\.(?!\d)")
 
@@ -169,6 +172,13 @@ def _nearest_within(sizes: list[re.Match[str]], text: str, start: int, end: int,
     return min(near, key=lambda pair: pair[0])[1] if near else None
 
 
+def _smaller(message: Message, a: re.Match[str], b: re.Match[str]) -> bool:
+    """A cleaned or subset size is smaller than the raw one it comes from."""
+    size_a = numbers.byte_count(a.group(1), a.group(2), message.lang)
+    size_b = numbers.byte_count(b.group(1), b.group(2), message.lang)
+    return size_a is not None and size_b is not None and size_a < size_b
+
+
 def find_trained_size(message: Message) -> Iterator[Found]:
     text = message.text
     sizes = list(re.finditer(BYTES, text))
@@ -180,8 +190,6 @@ def find_trained_size(message: Message) -> Iterator[Found]:
         size = _nearest(sizes, text, cue.start(), cue.end())
         if size is not None and size not in raw:
             raw.append(size)
-    if not raw:
-        return
     cleaned: list[re.Match[str]] = []
     for cue in _CLEANED.finditer(text):
         if any(r.start() <= cue.start() < r.end() for r in raw_cues):
@@ -189,13 +197,22 @@ def find_trained_size(message: Message) -> Iterator[Found]:
         size = _nearest(sizes, text, cue.start(), cue.end())
         if size is not None and size not in raw and size not in cleaned:
             cleaned.append(size)
+    if not raw:
+        # no raw size said: one size marked as the subset trained on, smaller than the one other size of data
+        # ("500 GB of images but only 50 GB are labelled"), is the one trained on
+        others = [m for m in sizes if m not in cleaned]
+        if len(cleaned) != 1 or len(others) != 1 or _NOT_DATA.search(
+                _line_around(text, others[0].end(), others[0].end(), 0, 15)) or not _smaller(message, cleaned[0],
+                                                                                             others[0]):
+            return
     if not cleaned:
         others = [m for m in sizes if m not in raw]
         # (the words after it say whether it is memory: "80 GB each", "80 Go de VRAM")
         if len(others) != 1 or _NOT_DATA.search(_line_around(text, others[0].end(), others[0].end(), 0, 15)):
             return
         cleaned = others
-    if len(cleaned) == 1 and not message.negated(cleaned[0].start()):
+    if len(cleaned) == 1 and not message.negated(cleaned[0].start()) and all(_smaller(message, cleaned[0], r)
+                                                                              for r in raw):
         m = cleaned[0]
         value = numbers.byte_count(m.group(1), m.group(2), message.lang)
         if value is not None:
@@ -218,7 +235,12 @@ TRAINED_SIZE = Rule(
               ("on 2 TB of sequences (the raw download was 9 TB before filtering)",
                {"dataset_size_bytes": 2_000_000_000_000}),
               ("raw logs are 5 TB; the GPUs have 80 GB each", {}),
-              ("12 000 IRM (1,8 To en DICOM brut, 350 Go après prétraitement)", {"dataset_size_bytes": 350 * 10**9})),
+              ("12 000 IRM (1,8 To en DICOM brut, 350 Go après prétraitement)", {"dataset_size_bytes": 350 * 10**9}),
+              ("We have 500 GB of images but only 50 GB are labelled; we train on those.",
+               {"dataset_size_bytes": 50 * 10**9}),
+              ("12 TB of satellite tiles, downsampled to 1.5 TB for training.", {"dataset_size_bytes": 1.5e12}),
+              ("40 GB of curated text; the GPU has 80 GB of memory", {}),
+              ("raw data 200 GB, 300 GB after augmentation and cleaning", {})),
     doc="The size trained on: the cleaned size beside a raw one.",
 )
 
