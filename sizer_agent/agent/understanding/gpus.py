@@ -213,6 +213,7 @@ _REFERENCE_BEFORE = re.compile(r"(?:\b\w+er (?:\w+ ){0,2}?than|\bmore \w+ than|\
                                r"|\bcompared (?:to|with)|\bpar rapport (?:a|aux?)\b|\bequivalent (?:of|to|de|a)\b)"
                                r"\s*(?:(?:an?|the|une?|la|le|les|des|nos|our|\d+\s*x?)\s+){0,2}$")
 _CURRENT = re.compile(r"\b(?:currently|actuellement|today|aujourd'hui|right now|en ce moment|at the moment|for now"
+                      r"|current|existing|actuel\w*|existant\w*"
                       r"|pour l'instant"
                       # someone else's proposal, beside the customer's own choice: "suite à votre proposition de
                       # 4 H100, nous préférons 2 H200", "you quoted 8 A100; we'd rather have 4 H200"
@@ -242,6 +243,10 @@ _RULED_OUT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:hors (?:de )?(?:notre |mon 
                               r"|ruled out|not an option|pas une option|pas envisageable|out of the question"
                               r"|exclue?s? d'office|overkill|surdimensionn\w*|trop (?:gros|puissant)\w*"
                               r"|too (?:big|much|powerful)"
+                              # "mais le budget ne le permet pas", "we can't get delivery before Q3"
+                              r"|budget ne (?:le |la |les )?permet pas|budget (?:doesn't|does not|won't) allow"
+                              r"|(?:can't|cannot|can not) (?:afford|get)|pas les moyens|not available|unavailable"
+                              r"|indisponible|pas disponible|introuvable|out of stock|en rupture"
                               r"|(?:je|on|nous) ne (?:la|le|les) (?:demande|veu|voulons|prend)\w*"
                               r"|(?:we|i) (?:don't|do not|won't) (?:want|need|ask for) (?:it|them|one))")
 
@@ -257,7 +262,12 @@ def _runs_today(text: str, start: int) -> bool:
     (not 'currently we'd like 4 H200')."""
     clause_start = max((b.end() for b in re.finditer(r"[.;:!?\n]|,\s", text[:start])), default=0)
     said = list(_CURRENT.finditer(text, clause_start, start))
-    return bool(said) and not _WISH.search(text, said[-1].end(), start)
+    if said and not _WISH.search(text, said[-1].end(), start):
+        return True
+    # after the card, in its clause: "The 8 H100 in our current cluster are fully booked"
+    stop = re.compile(r"[.;:!?\n]|,\s").search(text, start)
+    after = _CURRENT.search(text, start, min(stop.start() if stop else len(text), start + 40))
+    return after is not None and not _WISH.search(text, start, after.start())
 
 
 # "différence entre H100 PCIe et SXM", "H100 SXM vs PCIe": two variants of one card compared
@@ -452,6 +462,10 @@ GPUS = Rule(
         ("Is 8x B300 overkill for pretraining a 3B model?", {"num_gpus": 8, "gpu_preference": "b300"}),
         ("Nous avions un serveur avec 4 A100 en 2023, il est saturé. On vise 8 H200 maintenant.",
          {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
+        ("The 8 H100 in our current cluster are fully booked, so we need 4 more H200 for this project.",
+         {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
+        ("Nous pensions à une H100, mais le budget ne le permet pas. Que proposez-vous ?", {}),
+        ("The H100 is the standard but we can't get delivery before Q3. Any alternative?", {}),
         ("We considered the B200 but it's overkill; 4 L40S should do.", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("8x H200", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
