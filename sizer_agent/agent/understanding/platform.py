@@ -116,9 +116,16 @@ _PAST_ELSEWHERE = re.compile(r"\b(?:last year|l'an dernier|l'annee derniere|prev
 
 # "We rent a GPU at €2.50/h today; want to buy": what runs today, when the wish is to buy, is not the plan
 _TODAY = re.compile(r"\b(?:today|currently|at the moment|right now|for now|aujourd'hui|actuellement|en ce moment"
-                    r"|pour l'instant|pour le moment)\b")
+                    r"|pour l'instant|pour le moment|current|existing|actuel\w*|existant\w*)\b")
+# another system of the customer's: "We host our website on AWS but this is for an internal tool"
+_OTHER_SYSTEM = re.compile(r"\b(?:our|notre|nos|their|leur|leurs)\s+(?:\w+\s+)?(?:website|web ?site"
+                           r"|site(?: web| internet)?|erp|crm|e-?mails?|mails?|messagerie|intranet|data ?warehouse"
+                           r"|backups?|sauvegardes?"
+                           r"|other (?:apps|applications|systems|workloads)|autres (?:applications|outils|systemes))\b")
+# a cloud weighed and left: "We looked at Lambda Labs pricing but prefer buying"
+_CONSIDERED = re.compile(r"\b(?:looked at|considered|compared|checked|regarde|compare|etudie)\b")
 _BUY_WISH = re.compile(r"\b(?:(?:want|wish|plan|need|would like|'d like|veut|voudrait|voudrions|souhait\w*|aimerions"
-                       r"|prefer\w*)\s+(?:to\s+)?(?:buy|purchase|own|acheter|acquerir|investir)"
+                       r"|prefer\w*)\s+(?:to\s+)?(?:buy\w*|purchas\w*|own|owning|acheter|acquerir|investir)"
                        r"|(?:buy|acheter|acquerir) (?:our|notre|nos|un|une|a|an) (?:own|propre|machine|serveur|server"
                        r"|box|station|workstation|tour))\b")
 
@@ -151,10 +158,17 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
                                       or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):
                 continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
-            if value == "cloud" and (_PAST_ELSEWHERE.search(_clause_of(message.text, m.start())) or (
-                    _TODAY.search(_clause_of(message.text, m.start())) and _BUY_WISH.search(message.text))):
+            clause = _clause_of(message.text, m.start())
+            if value == "cloud" and (_PAST_ELSEWHERE.search(clause) or _OTHER_SYSTEM.search(clause) or (
+                    (_TODAY.search(clause) or _CONSIDERED.search(clause)) and _BUY_WISH.search(message.text))):
                 continue  # "Our website moved to Azure last year, but … stays on-premises": another system, before
             mentions.append((m.start(), m.end(), value))
+    if len({value for _, _, value in mentions}) > 1:
+        # "Our current workstation has a RTX 4090; we want a server now": what runs today, beside another place
+        # wanted, is not the plan
+        wanted = [x for x in mentions if not _TODAY.search(_clause_of(message.text, x[0]))]
+        if wanted and len(wanted) < len(mentions):
+            mentions = wanted
     if mentions and _conflict(message.text, mentions):
         return  # "louer (Scaleway) ou acheter une tour ?", "(a) on-prem, (b) rent": the interview asks
     # "serveurs chez nous ou location, peu importe", "…or do I need cloud credits?": a place left open, or
@@ -198,6 +212,11 @@ DEPLOYMENT = Rule(
               ("We're fine with either on-prem or cloud at this stage.", {}),
               ("We rent a GPU at €2.50/h today; want to buy. Gemma 3 27B for 12 people.", {}),
               ("Today we are on AWS and we want to stay there.", {"deployment": "cloud"}),
+              ("We host our website on AWS but this is for an internal tool on our own hardware.", {}),
+              ("Our ERP runs in Azure. For the LLM we want a tower under the desk.", {"deployment": "workstation"}),
+              ("We looked at Lambda Labs pricing but prefer buying.", {}),
+              ("Our current workstation has a RTX 4090; we want a server now.", {"deployment": "server"}),
+              ("Currently on AWS; we want to move on-prem.", {"deployment": "server"}),
               ("one RTX 5090 Founders Edition under the desk", {"deployment": "workstation"}),
               ("4 H100 hébergés au mésocentre régional", {"deployment": "server"}),
               ("we'd use the university's HPC centre", {"deployment": "server"}),
