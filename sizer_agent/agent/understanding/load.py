@@ -381,13 +381,15 @@ def _members_only_count(text: str, figure: tuple[int, int, int], others: list[tu
 
 # "4 500 étudiants inscrits en licence, mais l'assistant ne servira qu'aux 40 enseignants", "1,200 staff but only
 # the 30 lawyers will use it": a population said to be the only one using the tool replaces the larger one
-_ONLY_BEFORE = re.compile(r"(?:\bqu'(?:aux|a|au)|\bque (?:pour |par )?(?:les|nos|ses|leurs)|\bonly (?:for |by |to )?"
-                          r"(?:the|our|its|their)?|\bseul(?:e|es|s)? (?:les|nos)"
+_ONLY_BEFORE = re.compile(r"(?:\bonly\s*\(|\bqu'(?:aux|a|au)|\bque (?:pour |par )?(?:les|nos|ses|leurs)"
+                          r"|\bonly (?:for |by |to )?(?:the|our|its|their)?|\bseul(?:e|es|s)? (?:les|nos)"
                           r"|\buniquement (?:pour |par )?(?:les|nos|ses)"
                           r"|\bseulement (?:pour |par )?(?:les|nos|ses)|\bjust (?:for )?(?:the|our))\s*$")
 
 
 _HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|serves?|dessert|emploie|employs|with"
+                         r"|il y a|there are|(?:company|firm|entreprise|societe|group|groupe|organi[sz]ation|business"
+                         r"|boite|structure)\s+(?:of|de|d')"
                          r"|avec|totals?|enrols?|enrolls?|scolarise)\s+(?:(?:about|around|some|roughly|over|more than"
                          r"|environ|pres de|plus de|quelque)\s+)?$")
 _FOR_BEFORE = re.compile(r"\b(?:pour|for|aux|to)\s+(?:(?:les|the|nos|our|ses|its|their|leurs)\s+)?$")
@@ -406,7 +408,10 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
     users = [p for p in population if _FOR_BEFORE.search(text, max(0, p[0] - 20), p[0])]
     if sized and len({p[0] for p in users}) == 1 and not set(users) & set(sized):
         return users[:1]
-    return population
+    rest = [p for p in population if p not in sized]
+    # ("Company of 1,500 people; the pilot is for the finance team only (25 people)": the size said with "of",
+    # "has", "il y a" gives way to any other population counted)
+    return rest if sized and rest else population
 
 
 # "agence d'archi Atelier Brunel & Fils, 8 personnes. … 2-3 utilisateurs à la fois max": a firm's size said after
@@ -438,7 +443,7 @@ def find_load(message: Message) -> Iterator[Found]:
         # "| Utilisateurs | 150 au total, 15 simultanés |", "Users: 250 total / 30 concurrent": a label's total
         rf"{_USERS}\s*[:|]\s*{_ABOUT}{_COUNT}{_TOTAL}",
         # "30 régulateurs l'utiliseront", "40 planners will use it": whoever is said to use it, whatever the noun
-        rf"{_COUNT}\s+(?:[a-z-]+\s+){{1,2}}?{_WILL_USE}",
+        rf"{_COUNT}\s+(?:[a-z-]+\s+){{1,4}}?{_WILL_USE}",
         rf"{_COUNT}\s*{_FILLER}{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|potential|nommes|named)(?![\w])",
         # "8 000 courtiers inscrits", "1,200 registered brokers": whoever is registered is a population
         rf"{_COUNT}\s+(?:[a-z-]+\s+)?(?:inscrits|inscrites|enregistres|registered|enrolled|subscribed|signed up"
@@ -540,8 +545,9 @@ def find_load(message: Message) -> Iterator[Found]:
 _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|sequences?|seq|inputs?|outputs?"
                             r"|length|longueur|documents?|pages?)\b|\d\s*(?:go|gb|to|tb)\b")
 _TOTAL = r"\s*(?:au total|in total|total|en tout|overall)(?![\w])"
-WILL_USE = _WILL_USE = (r"(?:l'utiliseront|vont l'utiliser|l'utiliseraient|will use it|would use it|are going to use it"
-                        r"|will be using it|will have access)(?![\w])")
+WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'utiliseraient|qui utiliseront"
+                        r"|will use it|would use it|are going to use it|will be using it|will have access"
+                        r"|who will use|that will use)(?![\w])")
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
 _OUT_OF_BARE = re.compile(rf"[,;]\s*(?:out of|sur|parmi|among)\s+(?:(?:a total of|un total de)\s+)?{_ABOUT}{_COUNT}"
                           rf"(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))")
@@ -670,6 +676,9 @@ LOAD = Rule(
          {"head_count": 40, "concurrency": 10}),
         ("500 seats, 50 at once", {"head_count": 500, "concurrency": 50}),
         ("- users: ~200 / 25 simult.", {"head_count": 200, "concurrency": 25}),
+        ("Company of 1,500 people; the pilot is for the finance team only (25 people), maybe 5 concurrent.",
+         {"head_count": 25, "concurrency": 5}),
+        ("Il y a 250 agents à la mairie, dont 30 au service état civil qui utiliseront l'outil.", {"head_count": 30}),
         ("Bonjour, ESN de 600 collaborateurs, on cherche pour un de nos clients un serveur, 50 utilisateurs "
          "simultanés.", {"concurrency": 50}),
         ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
