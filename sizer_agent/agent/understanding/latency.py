@@ -72,7 +72,7 @@ def find_tpot(message: Message) -> Iterator[Found]:
              rf"(?:(?:/\s*|par |per |for each |pour chaque )"
              rf"(?:{_ONE_PERSON})|(?:each|apiece|chacun|chacune)(?![\w]))")
     # the user first: "each user needs at least 20 tokens/s", "chaque utilisateur doit avoir 25 tokens/s"
-    user_first = (rf"(?<![\w])(?:each|every|per|chaque|par) (?:user|utilisateur|person|personne)\b[^.;\n?]{{0,30}}?"
+    user_first = (rf"(?<![\w])(?:each|every|per|chaque|par) (?:{_ONE_PERSON})\b[^.;\n?]{{0,30}}?"
                   rf"(?<![\w.,])({NUM})\s*(?:tokens?|toks?)\s*{_PER_SECOND}")
     for m in [*re.finditer(speed, message.text), *re.finditer(user_first, message.text)]:
         value = numbers.read_number(m.group(1), message.lang)
@@ -133,5 +133,7 @@ TPOT = Rule(
               ("Latence premier token < 200 ms et au moins 25 tokens/s, sinon ça casse l'immersion.",
                {"tpot_ms": 40.0}),
               ("TTFT under 500 ms and an aggregate throughput of 2,000 tokens/s", {}),
+              ("Each agent should see at least 30 tokens per second.", {"tpot_ms": 1000 / 30}),
+              ("On veut que chaque conseiller ait 20 tok/s minimum.", {"tpot_ms": 50.0}),
               ("TTFT 300 ms. The nightly batch does 40 tokens/s.", {})),
 )
