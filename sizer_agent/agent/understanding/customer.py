@@ -617,6 +617,8 @@ def _lab_acronym(name: str) -> bool:
 
 
 _HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
+_HEADING_WORDS = re.compile(r"(?i)(?:version|phase|lot|part|partie|step|[ée]tape|draft|brouillon|update|mise [àa] jour"
+                            r"|suite|follow-?up|relance|urgent|confidential|confidentiel|final|v\d)\b")
 _ORG_NOUN_BEFORE = re.compile(r"(?i)(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[a-zà-ÿ][\w'’-]*){0,2}[ \t]+$")
 _ASIDE = re.compile(r"[ \t]*\(([^()\n]{1,60})\)")
 
@@ -640,9 +642,10 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 name = (with_legal_tail(body, m.start("name"), name) or (0, name))[1]
             if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2 and not _lab_acronym(name)):
                 continue
-            if pattern is _HEADING and not (len(name.split()) > 1 or _distinctive(name) or _ORG_NOUN_BEFORE.search(
-                    body, max(0, m.start("name") - 40), m.start("name"))):
-                continue  # "Request - Urgent": a heading's one plain word is no name
+            if pattern is _HEADING and (_HEADING_WORDS.match(name) or any(w.isdigit() for w in name.split()) or not (
+                    len(name.split()) > 1 or _distinctive(name) or _ORG_NOUN_BEFORE.search(
+                        body, max(0, m.start("name") - 40), m.start("name")))):
+                continue  # "Request - Urgent", "Sizing - Version 2": a heading's own words are no name
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
                 continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
             if pattern is _I_RUN and not (_distinctive(name) or _organisation_like(name) or "&" in name):
@@ -1456,7 +1459,8 @@ CUSTOMER = Rule(
         ("Marie (ma sœur, une PME) veut un devis.", {}), ("Our Data wants to be served locally.", {}),
         ("Nous sommes les Notaires Associés du Rhône et de l'Ain.", {"customer":
                                                                      "Notaires Associés du Rhône et de l'Ain"}),
-        ("Request - Urgent\nWe need 4 GPUs", {}),
+        ("Request - Urgent\nWe need 4 GPUs", {}), ("Sizing - Version 2\nWe need Qwen3 8B.", {}),
+        ("Requirements - Phase Two\nModel: Qwen3", {}),
         ("Regards,\nDr. Alan Chu, MD\nChief Medical Information Officer\nSt. Vincent's Health Partners",
          {"customer": "St. Vincent's Health Partners"}),
         ("Facture n° F-2026-00981 réglée, merci. Autre sujet : un LoRA de Phi-2.\n– Brasserie Kerdu",
