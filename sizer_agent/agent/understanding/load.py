@@ -545,9 +545,11 @@ def find_load(message: Message) -> Iterator[Found]:
 _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|sequences?|seq|inputs?|outputs?"
                             r"|length|longueur|documents?|pages?)\b|\d\s*(?:go|gb|to|tb)\b")
 _TOTAL = r"\s*(?:au total|in total|total|en tout|overall)(?![\w])"
-WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'utiliseraient|qui utiliseront"
-                        r"|will use it|would use it|are going to use it|will be using it|will have access"
-                        r"|who will use|that will use)(?![\w])")
+# (the thing used is the tool: "2 serveurs qui utiliseront le même stockage" count no people)
+WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'utiliseraient|will use it|would use it"
+                        r"|are going to use it|will be using it|will have access|who will use"
+                        r"|(?:qui )?utiliseront (?:l'outil|l'assistant|l'application|le modele|le chatbot|le systeme)"
+                        r"|will use the (?:tool|assistant|model|chatbot|system|platform|app))(?![\w])")
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
 _OUT_OF_BARE = re.compile(rf"[,;]\s*(?:out of|sur|parmi|among)\s+(?:(?:a total of|un total de)\s+)?{_ABOUT}{_COUNT}"
                           rf"(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))")
@@ -679,6 +681,7 @@ LOAD = Rule(
         ("Company of 1,500 people; the pilot is for the finance team only (25 people), maybe 5 concurrent.",
          {"head_count": 25, "concurrency": 5}),
         ("Il y a 250 agents à la mairie, dont 30 au service état civil qui utiliseront l'outil.", {"head_count": 30}),
+        ("2 serveurs qui utiliseront le même stockage", {}), ("4 GPUs that will use NVLink", {}),
         ("Bonjour, ESN de 600 collaborateurs, on cherche pour un de nos clients un serveur, 50 utilisateurs "
          "simultanés.", {"concurrency": 50}),
         ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
