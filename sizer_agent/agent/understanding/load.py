@@ -330,12 +330,21 @@ _PLACE_OF = re.compile(r"\b(?:city|town|village|municipality|county|region|count
 
 # "We have 2 sites and 65 staff. … a chatbot for up to 30 visitors at once": a staff count said in a sentence that
 # also counts the firm's places is its fact sheet, not the tool's users, when another figure counts those
+_PEOPLE_NOUN = re.compile(rf"(?:{_USERS}|{_POPULATION})")
+
+
 def _sized_with_places(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
-    start = figure[0]
+    start, end, _ = figure
     if _PROFILE_OPEN.search(text, max(0, start - 80), start):
         return False  # a bracket is the fact sheet rule's (_company_profile)
     lo, hi = sentence_bounds(text, start)
-    if not _PLACES.search(text, lo, hi) or not any(o[0] < lo or o[0] >= hi for o in others):
+    if not _PLACES.search(text, lo, hi):
+        return False
+    # the other figure counts other people: its own noun, not the staff's ("We have 3 clinics and 120 vets. Maybe
+    # 15 at once." speaks of the vets)
+    own = set(re.findall(r"[a-z]+", text[start:end]))
+    if not any((o[0] < lo or o[0] >= hi) and (noun := _PEOPLE_NOUN.search(text, o[0], o[1])) and noun.group(0) not in own
+               for o in others):
         return False
     return not _FOR_BEFORE.search(text, max(0, start - 20), start)
 
@@ -672,6 +681,7 @@ LOAD = Rule(
         ("We have 2 sites and 65 staff. A chatbot for the visitor centre, up to 30 visitors at once.",
          {"concurrency": 30}),
         ("We have 2 sites. A chatbot for our 65 staff, 10 at once.", {"head_count": 65, "concurrency": 10}),
+        ("We have 3 clinics and 120 vets. Maybe 15 at once.", {"head_count": 120, "concurrency": 15}),
         ("We pay for 200 Copilot licences today; we want our own model for the 60 developers, maybe 20 at once.",
          {"head_count": 60, "concurrency": 20}),
         ("Our team runs 40 notebooks concurrently; a chatbot for the 40 data scientists, 10 at a time.",
