@@ -343,8 +343,8 @@ def _sized_with_places(text: str, figure: tuple[int, int, int], others: list[tup
     # the other figure counts other people: its own noun, not the staff's ("We have 3 clinics and 120 vets. Maybe
     # 15 at once." speaks of the vets)
     own = set(re.findall(r"[a-z]+", text[start:end]))
-    if not any((o[0] < lo or o[0] >= hi) and (noun := _PEOPLE_NOUN.search(text, o[0], o[1])) and noun.group(0) not in own
-               for o in others):
+    if not any((o[0] < lo or o[0] >= hi) and (noun := _PEOPLE_NOUN.search(text, o[0], o[1]))
+               and noun.group(0) not in own for o in others):
         return False
     return not _FOR_BEFORE.search(text, max(0, start - 20), start)
 
