@@ -245,7 +245,8 @@ _RULED_OUT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:hors (?:de )?(?:notre |mon 
                               r"|too (?:big|much|powerful)"
                               # "mais le budget ne le permet pas", "we can't get delivery before Q3"
                               r"|budget ne (?:le |la |les )?permet pas|budget (?:doesn't|does not|won't) allow"
-                              r"|(?:can't|cannot|can not) (?:afford|get)|pas les moyens|not available|unavailable"
+                              r"|(?:can't|cannot|can not) (?:afford|get (?:it|them|one|any|delivery|hold))"
+                              r"|pas les moyens|not available|unavailable"
                               r"|indisponible|pas disponible|introuvable|out of stock|en rupture"
                               r"|(?:je|on|nous) ne (?:la|le|les) (?:demande|veu|voulons|prend)\w*"
                               r"|(?:we|i) (?:don't|do not|won't) (?:want|need|ask for) (?:it|them|one))")
@@ -466,6 +467,7 @@ GPUS = Rule(
          {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
         ("Nous pensions à une H100, mais le budget ne le permet pas. Que proposez-vous ?", {}),
         ("The H100 is the standard but we can't get delivery before Q3. Any alternative?", {}),
+        ("4 H100, but we can't get more than 3 kW in that room.", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
         ("We considered the B200 but it's overkill; 4 L40S should do.", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("8x H200", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
