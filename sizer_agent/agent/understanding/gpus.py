@@ -192,6 +192,14 @@ _PER_SITE = re.compile(r"\b(?:chaque|each|every|per|par)(?: of (?:our|the|its|th
                        r"(?:magasin|store|site|agence|branch|succursale|usine|factory"
                        r"|plant|boutique|shop|restaurant|clinique|clinic|hopital|hospital|ecole|school|campus|pharmacie"
                        r"|pharmacy|entrepot|warehouse|point de vente|franchise)s?\b")
+# right after a count: "One H100 per team, 4 teams", "un GPU par étudiant": a count per group or per person
+_PER_GROUP_AFTER = re.compile(r"\s*(?:per|par|for each|pour chaque|each|chaque)\s+(?:team|equipe|department"
+                              r"|departement|service|group|groupe|student|etudiant|eleve|user|utilisateur|person|personne"
+                              r"|developer|developpeur|researcher|chercheur)s?\b")
+
+
+_OTHER_COUNT_ASKED = re.compile(rf"[^.!?\n]*?\b(?:or|ou)\b[^.!?\n]*?\b(?:two|deux|three|trois|four|quatre|{NUM})\b"
+                                rf"[^.!\n]*\?")
 
 
 def _weak_count(message: Message, start: int, end: int) -> bool:
@@ -199,7 +207,11 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
     text = message.text
     clause_start = max((m.end() for m in re.finditer(r"[.;:!?\n(]|,\s", text[:start])), default=0)
     sentence_start = max((m.end() for m in re.finditer(r"[.;!?\n]", text[:start])), default=0)
-    return bool(_PER_UNIT_AFTER.match(text, end) or _UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
+    sentence_end = sentence_bounds(text, start)[1]
+    if _OTHER_COUNT_ASKED.match(text, end, sentence_end):
+        return True  # "Is one GPU enough or do we need two?": both counts asked
+    return bool(_PER_GROUP_AFTER.match(text, end) or _PER_UNIT_AFTER.match(text, end)
+                or _UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
                 or _CONDITION.search(text, clause_start, start)
                 or _CONDITION_FIRST.match(text, sentence_start)  # "Si le budget le permet, 2 L40S"
                 or _PER_SITE.search(text, sentence_start, start))
@@ -468,6 +480,9 @@ GPUS = Rule(
         ("Nous pensions à une H100, mais le budget ne le permet pas. Que proposez-vous ?", {}),
         ("The H100 is the standard but we can't get delivery before Q3. Any alternative?", {}),
         ("4 H100, but we can't get more than 3 kW in that room.", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
+        # a count per group, or asked beside another count, is no plan
+        ("One H100 per team, 4 teams.", {"gpu_preference": "h100-sxm"}), ("Is one GPU enough or do we need two?", {}),
+        ("Est-ce que 2 GPU L40S suffisent ou faut-il viser plus haut ?", {"num_gpus": 2, "gpu_preference": "l40s"}),
         ("We considered the B200 but it's overkill; 4 L40S should do.", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("8x H200", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
