@@ -418,8 +418,9 @@ def _not_a_name(name: str) -> bool:
     return plain(name).strip(".,") in _PLACES | _NOT_NAMES
 
 
-_ROLE = re.compile(r"^(?:DSI|CTO|CEO|CIO|CDO|Direction|Service|D[ée]partement|Department|Team|[ÉE]quipe|Responsable)"
-                   r"[ \t]+(?:de|d'|du|des|of|at)[ \t]*")
+# (not a French département, a territory named with its article: "Département du Var", "Département de la Gironde")
+_ROLE = re.compile(r"^(?:DSI|CTO|CEO|CIO|CDO|Direction|Service"
+                   r"|D[ée]partement(?![ \t]+(?:de[ \t]+la|du|des|de[ \t]+l['’])[ \t]*[A-ZÀ-Þ])|Department|Team|[ÉE]quipe|Responsable)[ \t]+(?:de|d'|du|des|of|at)[ \t]*")
 
 
 # a preposition that opens a sentence ("For Vantor Engineering, we…", "Chez Ombelle, on…") introduces a name
@@ -495,10 +496,12 @@ _REFERENCE = re.compile(r"^(?:Ref|R[ée]f|Reference|R[ée]f[ée]rence|PO|Ticket|
                         r"|Case|Tender|AO|RFP|RFQ|N°|No)\b\.?(?:[ \t]|$)|(?<![\w])[A-Z]{1,4}-?\d{2,}(?:-\d+)?$")
 
 
-_UNIT_TITLE = re.compile(r"(?:Department|Dept\.?|Service|Direction|D[ée]partement|Division|Unit|Faculty|Facult[ée]"
-                         r"|P[ôo]le)[ \t]+(?:of|de|du|des|d['’])")
+_UNIT_TITLE = re.compile(r"(?:Department|Dept\.?|Service|Direction|D[ée]partement(?![ \t]+(?:de[ \t]+la|du|des"
+                         r"|de[ \t]+l['’])[ \t]*[A-ZÀ-Þ])|Division|Unit|Faculty|Facult[ée]|P[ôo]le)[ \t]+"
+                         r"(?:of|de|du|des|d['’])")
 # a unit's title, capitalised, before what it does: "Department of Radiology", "Service de Cardiologie"
-_UNIT_TITLE_BEFORE = re.compile(r"(?<![\w])(?:Department|Dept\.?|Service|Direction|D[ée]partement|Division|Unit|Faculty"
+_UNIT_TITLE_BEFORE = re.compile(r"(?<![\w])(?:Department|Dept\.?|Service|Direction|D[ée]partement(?![ \t]+(?:de[ \t]+la"
+                                r"|du|des|de[ \t]+l['’])[ \t]*[A-ZÀ-Þ])|Division|Unit|Faculty"
                                 r"|Facult[ée]|P[ôo]le)[ \t]+(?:of|de|du|des|d['’])[ \t]*"
                                 r"(?:(?:the|la|le|les)[ \t]+|l['’])?$")
 
@@ -1460,6 +1463,12 @@ CUSTOMER = Rule(
         ("Nous sommes les Notaires Associés du Rhône et de l'Ain.", {"customer":
                                                                      "Notaires Associés du Rhône et de l'Ain"}),
         ("Request - Urgent\nWe need 4 GPUs", {}), ("Sizing - Version 2\nWe need Qwen3 8B.", {}),
+        # a French département is a territory, not a unit; a unit's title before its university is not
+        ("Pouvoir adjudicateur : Département du Var", {"customer": "Département du Var"}),
+        ("Le Département de la Gironde souhaite un assistant pour 300 agents.",
+         {"customer": "Département de la Gironde"}),
+        ("Département de Physique, Université Paris-Saclay : nous voulons 4 H100.",
+         {"customer": "Université Paris-Saclay"}),
         ("Requirements - Phase Two\nModel: Qwen3", {}),
         ("Regards,\nDr. Alan Chu, MD\nChief Medical Information Officer\nSt. Vincent's Health Partners",
          {"customer": "St. Vincent's Health Partners"}),
