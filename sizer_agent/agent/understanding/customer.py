@@ -420,7 +420,8 @@ def _not_a_name(name: str) -> bool:
 
 # (not a French département, a territory named with its article: "Département du Var", "Département de la Gironde")
 _ROLE = re.compile(r"^(?:DSI|CTO|CEO|CIO|CDO|Direction|Service"
-                   r"|D[ée]partement(?![ \t]+(?:de[ \t]+la|du|des|de[ \t]+l['’])[ \t]*[A-ZÀ-Þ])|Department|Team|[ÉE]quipe|Responsable)[ \t]+(?:de|d'|du|des|of|at)[ \t]*")
+                   r"|D[ée]partement(?![ \t]+(?:de[ \t]+la|du|des|de[ \t]+l['’])[ \t]*[A-ZÀ-Þ])|Department|Team"
+                   r"|[ÉE]quipe|Responsable)[ \t]+(?:de|d'|du|des|of|at)[ \t]*")
 
 
 # a preposition that opens a sentence ("For Vantor Engineering, we…", "Chez Ombelle, on…") introduces a name
