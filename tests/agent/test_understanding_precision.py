@@ -291,6 +291,12 @@ def test_sorry_for_a_delay_takes_nothing_back() -> None:
     # people said to use it are its users even for training; runs of work at once are no concurrency
     ("LoRA de Llama 3.1 8B pour un TP : 30 étudiants vont l'utiliser, 3 jobs à la fois max.",
      {"head_count": 30, "use_case": "finetune_lora"}, ("concurrency",)),
+    # learners on a teaching machine are its users, unless each has a machine of their own
+    ("For our MSc cohort (45 students) we'd like a shared server to QLoRA fine-tune Mistral 7B.",
+     {"head_count": 45, "use_case": "finetune_qlora"}, ()),
+    ("Bootcamp: a class of 24 students practise LoRA, each on their own desktop with one GPU.",
+     {"use_case": "finetune_lora"}, ("head_count",)),
+    ("Notre équipe de 6 personnes fine-tune Mistral 7B en LoRA.", {"use_case": "finetune_lora"}, ("head_count",)),
     # a territory's people, a member count beside the name: no head count
     ("Notre commune (12 400 habitants) voudrait un chatbot Mistral 7B, 10 à 20 conversations en parallèle.",
      {"concurrency": 20}, ("head_count",)),

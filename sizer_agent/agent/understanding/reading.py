@@ -32,8 +32,21 @@ _NO_USERS = _TRAINING | {"batch_inference"}
 _USE_AFTER = re.compile(r"\s*(?:[a-z-]+\s+){0,2}?" + WILL_USE)
 
 
+# "Mes 35 étudiants passeront dessus", "a cohort of 60 MSc students", "pour une promo de 40 étudiants": learners
+# on a teaching machine are its users, unless each works on a machine of their own ("class of 24 students, each on
+# their own desktop": the machine is sized per seat)
+_LEARNERS = re.compile(r"\b(?:etudiants?|students?|eleves|pupils|stagiaires|apprenants|learners|trainees)\b")
+_OWN_MACHINE = re.compile(r"\b(?:each on (?:their|his|her) own|their own (?:desktop|machine|workstation|pc|laptop)"
+                          r"|chacun sur (?:son|sa)|(?:one|un|une) (?:gpu |machine |poste )?(?:per|par)"
+                          r" (?:student|etudiant|eleve))\b")
+
+
 def _said_to_use(text: str, finding: Finding | None) -> bool:
-    return finding is not None and bool(_USE_AFTER.match(text, finding.span[1]))
+    if finding is None:
+        return False
+    if _USE_AFTER.match(text, finding.span[1]):
+        return True
+    return bool(_LEARNERS.search(plain(finding.words))) and not _OWN_MACHINE.search(text)
 _CUSTOMER_MAX_WORDS = 8  # a longer message that names no customer is not a customer's name
 _GREETING = re.compile(r"\W*(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|good (?:morning|afternoon|evening)|merci"
                        r"|thanks|thank you|ok|okay)\W*(?:(?:a )?(?:tous|toutes|all|team|l'equipe|there))?\W*")
