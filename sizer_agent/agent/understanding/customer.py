@@ -76,7 +76,7 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Genomics|Electronics|Instruments|Devices"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects"
-             r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée])")
+             r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives)")
 _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
@@ -128,6 +128,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"|dimensionnement|demande|request|specs?|sp[ée]cifications?|cahier des charges)(?:[ \t]+[\w'’]+){0,2})"
     r"[ \t]+[–—-][ \t]+"
     r"(?:[a-zà-ÿ][\w'’-]*[ \t]+){0,3}" + NAME + r"[ \t]*$",
+    # "Requirements (Helix Biologics - Clinical Ops):": the heading's brackets name the organisation, then its unit
+    r"(?m)\A[ \t]*" + _I + r"(?:requirements?|besoins?|brief|r[ée]cap\w*|summary|sizing|dimensionnement|specs?)"
+    r")[ \t]*\([ \t]*" + NAME + r"[ \t]*(?:[-–—,][^()\n]*)?\)",
     # "… toutes les 45 min. Client : Océalis. Cloud ok": the client's label after a sentence, mid-line
     r"[.!?][ \t]+" + _I + r"client(?: final)?|customer|end customer)[ \t]*:[ \t]*" + NAME + r"(?=[ \t]*[.,;\n]|$)",
     # "this is Raj from Quantix Analytics", "c'est Marie de chez Ombelle": the writer, then the organisation
@@ -433,6 +436,8 @@ _TAIL_OK = frozenset({"ai", "ia", "cloud", "data"})  # stop words that end a nam
 # ("Sté Bréguet-Lamotte Industries", "Société Voxalis" too: "Sté" is its abbreviation; an adjective after it makes
 # it the name: "Société Générale")
 _GENERIC_FIRST = re.compile(r"^(?:Soci[ée]t[ée]|Entreprise|Company)[ \t]+(?=\S+[ \t]+\S)|^St[ée]\.?[ \t]+(?=\S)"
+                            # "PME Soluvia ici": the size class of a firm, before its name
+                            r"|^(?:PME|ETI|TPE|SME)[ \t]+(?=\S)"
                             r"|^Soci[ée]t[ée][ \t]+(?!(?:G[ée]n[ée]rale|Nationale|Fran[çc]aise|Centrale|Civile|Anonyme"
                             r"|Industrielle|Coop[ée]rative|Mutuelle)\b)(?=[^ \t]+$)")
 
@@ -1464,6 +1469,10 @@ CUSTOMER = Rule(
         ("Nous sommes les Notaires Associés du Rhône et de l'Ain.", {"customer":
                                                                      "Notaires Associés du Rhône et de l'Ain"}),
         ("Request - Urgent\nWe need 4 GPUs", {}), ("Sizing - Version 2\nWe need Qwen3 8B.", {}),
+        ("Requirements (Kestrel Biologics - Clinical Ops):\n• Model: Llama 3.1 70B", {"customer": "Kestrel Biologics"}),
+        ("Bonjour, PME Calvane ici. On veut servir Phi-4.", {"customer": "Calvane"}),
+        ("The guide assistant is for the 12 curators only.\nHarlow Museum of Coastal History",
+         {"customer": "Harlow Museum of Coastal History"}),
         # a French département is a territory, not a unit; a unit's title before its university is not
         ("Pouvoir adjudicateur : Département du Var", {"customer": "Département du Var"}),
         ("Le Département de la Gironde souhaite un assistant pour 300 agents.",
