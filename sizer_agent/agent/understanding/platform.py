@@ -27,6 +27,10 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
            r"stations? (?:de calcul|graphiques?|gpu|ia)",
            r"(?:une|la|ma|notre|cette) station(?= (?:avec|equipee|with))",
+           # "une station pour CATIA et le rendu", "station avec 4 RTX PRO 6000": a workstation, in French
+           # (the count after "avec" may be claimed already: "_")
+           r"(?:une|la|ma|notre|cette|nouvelle) station(?= (?:pour|for) )", r"(?<![\w'] )station(?= avec (?:\d|_))",
+           r"mini[- ]?pcs?",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
            r"runpod", r"en location", r"lou(?:er|e|es|ons|ez|ent|erait|erions|eriez|eraient|era|erons|erez)",
@@ -117,6 +121,10 @@ _PAST_ELSEWHERE = re.compile(r"\b(?:last year|l'an dernier|l'annee derniere|prev
 # "We rent a GPU at €2.50/h today; want to buy": what runs today, when the wish is to buy, is not the plan
 _TODAY = re.compile(r"\b(?:today|currently|at the moment|right now|for now|aujourd'hui|actuellement|en ce moment"
                     r"|pour l'instant|pour le moment|current|existing|actuel\w*|existant\w*)\b")
+# the cloud kept out: "Rien ne doit partir dans le cloud", "nothing can go to the cloud", "no data may leave for AWS"
+_KEPT_OUT = re.compile(r"\b(?:rien ne|aucune donnee ne|aucun document ne|nothing|no data|no document)\s+"
+                       r"(?:\w+\s+){0,2}?(?:partir|aller|sortir|go|leave|be sent|be stored|transiter)\w*\s+"
+                       r"(?:\w+\s+){0,2}?$")
 # another system of the customer's: "We host our website on AWS but this is for an internal tool"
 _OTHER_SYSTEM = re.compile(r"\b(?:our|notre|nos|their|leur|leurs)\s+(?:\w+\s+)?(?:website|web ?site"
                            r"|site(?: web| internet)?|erp|crm|e-?mails?|mails?|messagerie|intranet|data ?warehouse"
@@ -159,6 +167,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
                                       or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):
                 continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
             clause = _clause_of(message.text, m.start())
+            if value == "cloud" and _KEPT_OUT.search(message.text, max(0, m.start() - 40), m.start()):
+                continue  # "Rien ne doit partir dans le cloud", "nothing may leave for the cloud": no cloud
             if value == "cloud" and (_PAST_ELSEWHERE.search(clause) or _OTHER_SYSTEM.search(clause) or (
                     (_TODAY.search(clause) or _CONSIDERED.search(clause)) and _BUY_WISH.search(message.text))):
                 continue  # "Our website moved to Azure last year, but … stays on-premises": another system, before
@@ -202,6 +212,12 @@ DEPLOYMENT = Rule(
               ("Poste pour le labo", {"deployment": "workstation"}), ("faisons un tour d'horizon", {}),
               ("format tour", {"deployment": "workstation"}),
               ("tour silencieuse pr bureau", {"deployment": "workstation"}),
+              ("on cherche une station pour CATIA et le rendu KeyShot", {"deployment": "workstation"}),
+              ("station avec 4 RTX PRO 6000 Max-Q", {"deployment": "workstation"}),
+              ("la station de métro la plus proche", {}),
+              ("Ollama on a couple of mini PCs?", {"deployment": "workstation"}),
+              ("sur une tour avec 2 RTX 5090. Rien ne doit partir dans le cloud.", {"deployment": "workstation"}),
+              ("A tower under the desk; nothing can go to the cloud.", {"deployment": "workstation"}),
               ("Serveur à louer chez OVHcloud.", {"deployment": "cloud"}),
               ("we'd take a rented server at Scaleway", {"deployment": "cloud"}),
               ("Our website moved to Azure last year, but for patient data this one stays on-premises",
