@@ -148,7 +148,11 @@ _NEW_ONES = re.compile(r"\b(?:replacement\s+(?:\w+\s+)?(?:would be|will be|is|sh
 # "a B300 system", "an H100 server": the article counts the machine, not its cards
 _MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|cluster|rack|instance|platform|pod|vm)s?\b")
 # "a single 8-GPU node", "two 8-GPU servers": GPUs per machine, times the machines
-_PER_BOX = re.compile(rf"(?<![\w.,])({NUM})-gpus?\s+(?:node|server|box|machine|serveur|noeud|noud|instance|vm)s?\b")
+_PER_BOX = re.compile(rf"(?<![\w.,])({NUM}|single|one|mono|dual|quad)-gpus?\s+(?:node|server|box|machine|serveur|noeud"
+                      rf"|noud|instance|vm|workstation|station|tower|tour|pc|desktop)s?\b")
+# a form's or a table's label for the count: "Nombre de GPU souhaité : 2", "| GPU count | 4 |", "# GPUs: 8"
+_GPU_LABEL = re.compile(rf"(?<![\w])(?:nombre de (?:gpus?|cartes?)|nb (?:de )?gpus?|number of gpus|gpu count|#\s*gpus?)"
+                        rf"\s*(?:souhaite\w*|wanted|needed|required|requis|prevus?|vises?)?\s*[:=|]\s*({NUM})(?![\w.,])")
 _BOXES_BEFORE = re.compile(rf"(?:({NUM})|two|three|four|deux|trois|quatre|a single|single|one|a|an|un|une|un seul"
                            rf"|une seule)\s*x?\s*$")
 # ("un couple de GPU", "a pair of cards": two)
@@ -285,7 +289,8 @@ def _runs_today(text: str, start: int) -> bool:
 
 # "différence entre H100 PCIe et SXM", "H100 SXM vs PCIe": two variants of one card compared
 _VARIANT_ALTERNATIVE = re.compile(r"\s*(?:et|ou|or|and|vs\.?|versus|/)\s*(?:la |le |the )?(?:sxm\d?|pcie|nvl)\b")
-_WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
+_WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4, "single": 1, "one": 1, "mono": 1,
+                "dual": 2, "quad": 4}
 
 
 def _card_end(text: str, m: re.Match[str]) -> int:
@@ -352,6 +357,19 @@ def _per_machine(message: Message, count_start: int, value: int, count_end: int 
     return value
 
 
+def _same_count(message: Message, cards: list[tuple[re.Match[str], str]]) -> tuple[int, int, int] | None:
+    """The count said in figures before every card compared, when it is the same for all ("8x A or 8x B")."""
+    counts = []
+    for m, _ in cards:
+        counted = _count_at(message, m.start(), m.end(), article=False)
+        if counted is None or not re.search(r"\d", message.text[counted[1]:m.start()] or "x"):
+            return None
+        counts.append(counted)
+    if len(counts) < 2 or len({c[0] for c in counts}) != 1 or counts[0][0] < 2:
+        return None
+    return counts[0]
+
+
 def find_gpus(message: Message) -> Iterator[Found]:
     text = message.text
     cards = []
@@ -397,6 +415,11 @@ def find_gpus(message: Message) -> Iterator[Found]:
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
         for m, card in references:  # weighed and set aside: claimed, so no second reading doubts the choice
             yield Found("gpu_preference", card, m.start(), m.end())
+    if compared and (same := _same_count(message, cards)) is not None:
+        # "is 8x MI300X or 8x H200 cheaper per token?": whichever card, the count is said the same
+        value, start, end = same
+        yield Found("num_gpus", value, start, end)
+        return
     for m, _ in ([] if compared else cards):  # "3 L40S ou 2 H100 ?": two configurations, no count
         counted = _count_at(message, m.start(), m.end())
         if counted and _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())) and not _NEW_ONES.search(
@@ -417,15 +440,22 @@ def find_gpus(message: Message) -> Iterator[Found]:
             yield Found("num_gpus", _per_machine(message, start, value, _card_end(text, m)), start, end,
                         figure=figure)
             return
+    for m in _GPU_LABEL.finditer(text):
+        said = numbers.count(m.group(1), None, message.lang)
+        if said and not message.negated(m.start()):
+            yield Found("num_gpus", said, m.start(), m.end())  # "Nombre de GPU souhaité : 2", "GPU count: 4"
+            return
     for m in _PER_BOX.finditer(text):
         if message.negated(m.start()):
             continue
-        per_box = numbers.count(m.group(1), None, message.lang)
+        per_box = _WORD_COUNTS.get(m.group(1)) or numbers.count(m.group(1), None, message.lang)
         boxes = _BOXES_BEFORE.search(text[max(0, m.start() - 20):m.start()])
         many = numbers.count(boxes.group(1), None, message.lang) if boxes and boxes.group(1) else (
             _WORD_COUNTS.get(boxes.group(0).strip().split()[0], 1) if boxes else 1)
         if per_box and many:
-            yield Found("num_gpus", per_box * many, m.start() - (len(boxes.group(0)) if boxes else 0), m.end())
+            # (only the count is claimed: "a single-gpu workstation" still says where it runs)
+            start = m.start() - (len(boxes.group(0)) if boxes else 0)
+            yield Found("num_gpus", per_box * many, start, m.end(), figure=(start, text.index("gpu", m.start()) + 3))
             return
     for m in _GENERIC.finditer(text):
         if message.negated(m.start()) or _RANGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
@@ -473,6 +503,11 @@ GPUS = Rule(
         ("The H200 is too expensive for us; two L40S would do.", {"num_gpus": 2, "gpu_preference": "l40s"}),
         ("Is the H200 a better pick than two L40S for Llama 3.1 70B?", {}),
         ("Is 8x B300 overkill for pretraining a 3B model?", {"num_gpus": 8, "gpu_preference": "b300"}),
+        ("for Llama 3.1 405B in FP8, is 8x MI300X or 8x H200 cheaper per token?", {"num_gpus": 8}),
+        ("3 L40S ou 2 H100 ?", {}),
+        ("looking to lora finetune llama3.1 8b on a single-gpu workstation", {"num_gpus": 1}),
+        ("a dual-GPU tower for Blender", {"num_gpus": 2}),
+        ("Nombre de GPU souhaité : 2\nDéploiement : serveur", {"num_gpus": 2}), ("| GPU count | 4 |", {"num_gpus": 4}),
         ("Nous avions un serveur avec 4 A100 en 2023, il est saturé. On vise 8 H200 maintenant.",
          {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
         ("The 8 H100 in our current cluster are fully booked, so we need 4 more H200 for this project.",
