@@ -54,6 +54,9 @@ POPULATION = _POPULATION = words(
     r"policiers", r"firefighters", r"pompiers", r"pilots", r"pilotes", r"mechanics", r"mecaniciens",
     r"instructeurs", r"techs", r"vets", r"veterinarians", r"veterinaires", r"civil servants", r"fonctionnaires",
     r"gestionnaires", r"case handlers", r"claims handlers", r"curators", r"conservateurs", r"opticiens", r"opticians",
+    r"attorneys", r"solicitors", r"barristers", r"fee earners", r"salespeople", r"sales people", r"reporters",
+    r"dentists", r"therapists", r"physicians", r"radiographers", r"actuaries", r"regulateurs", r"controleurs",
+    r"controllers", r"assistants", r"secretaires medicales", r"agents d'accueil", r"hotliners", r"redactrices",
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -462,6 +465,8 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s*(?:potential|registered|named|internal|total)\s+{_USERS}",
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
         rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
+        # "for the 3 of us in the office", "Just three of us": the people who will use it, counted
+        rf"{_COUNT}\s+of us(?![\w])",
         rf"(?:effectif|headcount|staff of|team of|equipe de|workforce of)\s*(?:de|of|:)?\s*{_ABOUT}{_COUNT}",
         # "for our volunteers — about forty of them": the figure said of them just after
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*[—–,:-]+\s*{_ABOUT}{_COUNT}\s+"
@@ -688,6 +693,9 @@ LOAD = Rule(
          {"head_count": 40, "concurrency": 10}),
         ("500 seats, 50 at once", {"head_count": 500, "concurrency": 50}),
         ("- users: ~200 / 25 simult.", {"head_count": 200, "concurrency": 25}),
+        ("a mini PC for the 3 of us in the office", {"head_count": 3}),
+        ("About 400 fee earners, maybe 40 concurrent at month-end.", {"head_count": 400, "concurrency": 40}),
+        ("A few dozen lawyers at the same time, out of our 240 attorneys.", {"head_count": 240}),
         ("Company of 1,500 people; the pilot is for the finance team only (25 people), maybe 5 concurrent.",
          {"head_count": 25, "concurrency": 5}),
         ("Il y a 250 agents à la mairie, dont 30 au service état civil qui utiliseront l'outil.", {"head_count": 30}),
