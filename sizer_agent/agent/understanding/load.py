@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
-from sizer_agent.agent.understanding.text import Message, sentence_bounds, words
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds, words
 
 _SIMULTANEOUS = re.compile(words(
     # ("25 simult.", "30 conc.": abbreviated in notes)
@@ -61,7 +61,7 @@ POPULATION = _POPULATION = words(
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
 # the one-words are whole words: "volunteers" holds no "un" ("for 4 volunteers at a time" is 4, not 1)
-_COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?![a-z])|(?<![a-z])({_ONE})(?![a-z]))" \
+_COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?:-?ish)?(?![a-z])|(?<![a-z])({_ONE})(?![a-z]))" \
          rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
          rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|bits?\b|[.,]\d))"
 _COUNT_RE = re.compile(_COUNT)
@@ -446,6 +446,26 @@ def _size_in_apposition(message: Message, figure: tuple[int, int, int], peak: li
     return any(_USER_NOUN.search(message.text, p[0], p[1]) for p in peak)
 
 
+# "40 utilisateurs simultanés... pardon, 60", "30 utilisateurs simultanés, non en fait plutôt 45": a corrected peak
+# whose new figure comes bare. The correction took the old words back before any rule read them (text.py); the
+# new figure is the peak the old words were said of.
+_CORRECTION = (r"(?:\.{2,3}|…|,)?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather|i mean"
+               r"|je veux dire|make (?:it|that))[\s,]*)+")
+_CORRECTED_PEAK = re.compile(rf"(?<![\w.,]){NUM}\s+(?:[a-z'-]+\s+){{0,3}}?{_SIMULTANEOUS.pattern}\s*{_CORRECTION}"
+                             rf"(?P<new>\d{{1,6}})(?![\d.,]*\s*(?:%|k\b|go\b|gb\b|€|eur|tokens?|ms\b|s\b|gpus?))")
+
+
+def _corrected_peak(message: Message) -> list[tuple[int, int, int]]:
+    folded = plain(message.original)
+    out = []
+    for m in _CORRECTED_PEAK.finditer(folded):
+        a, b = message.view_span(m.start("new"), m.end("new"))
+        value = int(m.group("new"))
+        if value and message.text[a:b] == folded[m.start("new"):m.end("new")] and not message.negated(a):
+            out.append((a, b, value))
+    return out
+
+
 def find_load(message: Message) -> Iterator[Found]:
     population = _figures(message, (
         rf"{_COUNT}\s*{_FILLER}{_POPULATION}",
@@ -486,6 +506,7 @@ def find_load(message: Message) -> Iterator[Found]:
     figures: dict[tuple[int, int], tuple[int, int]] = {}
     peak = _simultaneous(message, population, figures)
     peak += [(m.start(), m.end(), 1) for m in _ALONE.finditer(message.text) if not message.negated(m.start())]
+    peak += _corrected_peak(message)
     peak += _figures(message, (
         rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
         rf"|concurrent users|utilisateurs simultanes)\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
@@ -694,6 +715,9 @@ LOAD = Rule(
         ("500 seats, 50 at once", {"head_count": 500, "concurrency": 50}),
         ("- users: ~200 / 25 simult.", {"head_count": 200, "concurrency": 25}),
         ("a mini PC for the 3 of us in the office", {"head_count": 3}),
+        ("environ 40 utilisateurs simultanés... pardon, 60, j'avais oublié l'équipe de Caen.", {"concurrency": 60}),
+        ("30 utilisateurs simultanés, non en fait plutôt 45 après discussion", {"concurrency": 45}),
+        ("200ish concurrent reqs at peak", {"concurrency": 200}),
         ("About 400 fee earners, maybe 40 concurrent at month-end.", {"head_count": 400, "concurrency": 40}),
         ("A few dozen lawyers at the same time, out of our 240 attorneys.", {"head_count": 240}),
         ("Company of 1,500 people; the pilot is for the finance team only (25 people), maybe 5 concurrent.",
