@@ -422,8 +422,12 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
         return users[:1]
     rest = [p for p in population if p not in sized]
     # ("Company of 1,500 people; the pilot is for the finance team only (25 people)": the size said with "of",
-    # "has", "il y a" gives way to any other population counted)
-    return rest if sized and rest else population
+    # "has", "il y a" gives way to a smaller population counted apart; "we have 40 lawyers and 10 paralegals" is
+    # one list, not a size and its users)
+    listed = any(re.fullmatch(r"\s*(?:,|and|et|&|plus|\+)\s*", text[a[1]:b[0]]) for a in sized for b in rest)
+    if sized and rest and not listed and all(r[2] < z[2] for r in rest for z in sized):
+        return rest
+    return population
 
 
 # "agence d'archi Atelier Brunel & Fils, 8 personnes. … 2-3 utilisateurs à la fois max": a firm's size said after
@@ -723,6 +727,7 @@ LOAD = Rule(
         ("Company of 1,500 people; the pilot is for the finance team only (25 people), maybe 5 concurrent.",
          {"head_count": 25, "concurrency": 5}),
         ("Il y a 250 agents à la mairie, dont 30 au service état civil qui utiliseront l'outil.", {"head_count": 30}),
+        ("We have 40 lawyers and 10 paralegals.", {"head_count": 40}),
         ("2 serveurs qui utiliseront le même stockage", {}), ("4 GPUs that will use NVLink", {}),
         ("Bonjour, ESN de 600 collaborateurs, on cherche pour un de nos clients un serveur, 50 utilisateurs "
          "simultanés.", {"concurrency": 50}),
