@@ -286,6 +286,8 @@ def test_sorry_for_a_delay_takes_nothing_back() -> None:
      {"use_case": "online_serving", "head_count": 40, "concurrency": 25}, ()),
     ("Traduire 40 000 documents chaque nuit ; 30 salariés, 5 en même temps consultent les résultats.",
      {"use_case": "batch_inference"}, ()),
+    ("Classify 2 million documents with Qwen3 8B; 3 data scientists, 2 at once, will check the results.",
+     {"use_case": "batch_inference"}, ()),
     # what runs today, when the wish is to buy, is no cloud plan
     ("We rent a GPU at €2.50/h today; want to buy. Gemma 3 27B for 12 people.", {}, ("deployment",)),
     # people said to use it are its users even for training; runs of work at once are no concurrency

@@ -26,7 +26,7 @@ from sizer_agent.agent.understanding.load import POPULATION as _POPULATION
 from sizer_agent.agent.understanding.load import USERS as _USERS
 from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.software import SERVING_ENGINES
-from sizer_agent.agent.understanding.text import Message, words
+from sizer_agent.agent.understanding.text import Message, sentence_bounds, words
 
 _FINETUNE_VERB = (r"(?:fine[- ]?tun(?:e|es|ing|er|ons|ez)|finetun(?:e|es|ing|er)|affin(?:er|age|ons|ez)|sft"
                   r"|re-?entrain\w*|ajustement fin|instruction[- ]tuning|specialis\w+ le modele|lora[- ]tun\w*"
@@ -212,9 +212,16 @@ _BATCH_TIME = re.compile(r"\b(?:nuit|night|nightly|overnight|offline|hors[- ]lig
                          r"|hebdo\w*|weekly|nocturne\w*|asynchron\w*|temps reel|real[- ]time|soir|evening)\b")
 
 
+_USE_VERB = re.compile(r"\b(?:use|uses|using|utilis\w+|chat\w*|ask\w*|query|querying|interrog\w+|talk\w*)\b")
+
+
 def _people_at_once(message: Message) -> bool:
-    """A head count and a concurrency both read: people who use the model at the same time."""
-    return "concurrency" in message.found and "head_count" in message.found
+    """A head count and a concurrency both read, in a sentence that says they use it: people who use the model
+    at the same time ("3 data scientists, 2 at once, will check the results" of a batch do not)."""
+    if "concurrency" not in message.found or "head_count" not in message.found:
+        return False
+    return any(_USE_VERB.search(message.text, *sentence_bounds(message.text, message.found_at[name][0]))
+               for name in ("concurrency", "head_count"))
 
 
 def find_use_case(message: Message) -> Iterator[Found]:
