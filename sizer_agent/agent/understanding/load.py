@@ -252,7 +252,7 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]],
 # at a time": the members say how large the organisation is; when another group is the peak, the members are not
 # the tool's users (no head count). "12 000 adhérents inscrits" to a service, "pour nos adhérents" stay one.
 _MEMBERS = re.compile(r"(?:members|membres|adherents|adherentes|societaires)$")
-_MEMBERS_USE_IT = re.compile(r"(?:pour|for|to|a|aux)\s+(?:nos|our|ses|its|leurs|their|les|the)\s+(?:[\w.,]+\s+)?"
+_MEMBERS_USE_IT = re.compile(r"(?:(?:pour|for|to|a)\s+(?:nos|our|ses|its|leurs|their|les|the)|aux)\s+(?:[\w.,]+\s+)?"
                              r"(?:members|membres|adherents|societaires)\b|inscrits|registered|enrolled")
 
 
@@ -698,6 +698,7 @@ LOAD = Rule(
          {"concurrency": 15}),
         ("un chatbot pour nos 9 000 habitants", {"head_count": 9000}),
         ("la coopérative Terres du Causse (900 adhérents) veut entraîner un détecteur", {}),
+        ("L'association (1 200 adhérents) veut un chatbot pour répondre aux adhérents.", {"head_count": 1200}),
         ("L'association (1 200 adhérents) voudrait un assistant pour les 5 bénévoles de son bureau.",
          {"head_count": 5}),
         ("Our 2,000 members will use it", {"head_count": 2000}),
