@@ -50,6 +50,10 @@ def test_options_and_ranges_are_doubts(text: str, doubts: dict[str, tuple[Any, .
      {"framework": "vllm", "gpu_preference": "h100-sxm", "budget_eur": 40000}),
     ("Budget de 2 000 € pour une station, Llama 3.2 3B.", {"budget_eur": 2000}),  # an amount, with its currency
     ("Fine-tuning LoRA avec PyTorch (Unsloth ou autre, peu importe).", {"framework": "pytorch"}),
+    # what was tried in the past, in its own brackets or sentence, is no candidate for what is sized now
+    ("Servir Llama 3.1 8B en bf16, surtout pas quantifié (on a eu des soucis en 4 bits l'an dernier).",
+     {"precision": "bf16"}),
+    ("We ran it in AWQ last year. This time we want FP8.", {"precision": "fp8"}),
 ])
 def test_a_single_candidate_is_recorded(text: str, values: dict[str, Any]) -> None:
     parsed = parse_message(text)

@@ -46,10 +46,13 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|fondation|association|minist[èe]re|organisation|organization|company|firm|bank|insurer|hospital"
              r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project"
              r"|charity|consultancy|nonprofit|non-profit|ngo|ong|consortium|coop[ée]rative|cooperative|collectif"
+             r"|bo[iî]te"  # "petite boîte de dev (Codelab Bretagne)": a firm, in French speech
              r"|collective|institute|institut|chain|shop|store|bakery|boutique|magasin|studio|practice|clinic|school"
              r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie"
              # "Our SaaS (Pellucid AI)", "Small NLP research group (Halcyon NLP)", "a vineyard … called X"
-             r"|saas|research group|groupe de recherche|vineyard|vignoble|domaine)s?(?![\w])")
+             r"|saas|research group|groupe de recherche|vineyard|vignoble|domaine"
+             # "pour le journal Le Courrier de l'Adour", "the newspaper The Morning Clarion"
+             r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
@@ -57,6 +60,9 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
+              # trades whose name opens with the trade: "Brasserie Malterre", "Fromagerie Dubois"
+              r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
+              r"|Boucherie|Charcuterie|P[âa]tisserie|Chocolaterie|Biscuiterie|Conserverie|Cave|Caves|Vignobles"
               r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County"
               r"|Coop[ée]rative|Cooperative|Consortium|City|Town|Ministry|Minist[èe]re|Department of|Agency)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
@@ -70,7 +76,7 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Genomics|Electronics|Instruments|Devices"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects"
-             r"|Society)")
+             r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives)")
 _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
@@ -116,6 +122,17 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # organisation, in brackets after their name
     r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*(?:[^\n(<@]{1,40}?)\(\s*" + PAREN_NAME
     + r"\s*\)",
+    # "Requirements - Stanmore Accountancy", "Récap besoin – cabinet d'expertise comptable Fidexa": a heading on
+    # the message's first line names whom the brief is for, after a dash (a kind in lowercase may come first)
+    r"(?m)\A[ \t]*" + _I + r"(?:r[ée]cap\w*|requirements?|besoins?|brief|fiche|r[ée]sum[ée]|summary|sizing"
+    r"|dimensionnement|demande|request|specs?|sp[ée]cifications?|cahier des charges)(?:[ \t]+[\w'’]+){0,2})"
+    r"[ \t]+[–—-][ \t]+"
+    r"(?:[a-zà-ÿ][\w'’-]*[ \t]+){0,3}" + NAME + r"[ \t]*$",
+    # "Requirements (Helix Biologics - Clinical Ops):": the heading's brackets name the organisation, then its unit
+    r"(?m)\A[ \t]*" + _I + r"(?:requirements?|besoins?|brief|r[ée]cap\w*|summary|sizing|dimensionnement|specs?)"
+    r")[ \t]*\([ \t]*" + NAME + r"[ \t]*(?:[-–—,][^()\n]*)?\)",
+    # "… toutes les 45 min. Client : Océalis. Cloud ok": the client's label after a sentence, mid-line
+    r"[.!?][ \t]+" + _I + r"client(?: final)?|customer|end customer)[ \t]*:[ \t]*" + NAME + r"(?=[ \t]*[.,;\n]|$)",
     # "this is Raj from Quantix Analytics", "c'est Marie de chez Ombelle": the writer, then the organisation
     _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle))[ \t]+"
     rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?,?[ \t]+" + _I + r"from|de chez|chez|with|at)[ \t]+"
@@ -182,6 +199,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "la DSI de Ciments Vercors", "je suis le CTO de Finlytics", "le besoin d'Optéa", "Équipe R&D de Kairos"
     _I + r"(?<![\w])(?:cto|ceo|cio|cdo|dsi|directeur\w*|directrice|responsable\w*|head of[ \w]{1,30}?|manager|lead"
     r"|direction[\w' ]{0,45}?|service[\w' ]{0,30}?|d[ée]partement|department|besoin|demande|projet|dossier"
+    # "le support client de Kelvio", "the helpdesk of Brindle Tools": the service of an organisation
+    r"|support(?: client)?|customer support|customer service|help ?desk|hotline"
     r"|(?:team|[ée]quipe)(?:[ \t]+[\w&/-]+){0,2}?)[ \t]+" + _OF + r"[ \t]*)" + _THE + NAME,
     # "aux Éditions Lavallée nous voulons", "analysts at Northbridge Capital": two words at least ("at
     # Lyon" is a place)
@@ -216,6 +235,12 @@ _ORG_FIRST_NAME = re.compile(
     rf"(?<![\w])(?P<name>{_ORG_FIRST}{_KIND_ADJECTIVE}(?:{_GLUE}{_WORD}|[ \t]+d'[\wÀ-ÿ-]+)+)")
 _ORG_LAST_NAME = re.compile(rf"(?<![\w])(?P<name>{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,3}}[ \t]+{_ORG_LAST}"
                             rf"(?:[ \t]+{_LEGAL})?)(?![\w])")
+# "Institute for Marine and Coastal Studies", "Centre for Applied Robotics and Vision", "Fondation pour
+# l'Enfance": an organisation whose kind-word is said first, then what it is for
+_PURPOSE_FIRST_NAME = re.compile(rf"(?<![\w])(?P<name>(?:Institute|Centre|Center|Foundation|Society|Institut|Fondation"
+                                 rf"|Association|Council|Agency|Office|Alliance|Fund|Trust|Commission|Laboratory)"
+                                 rf"[ \t]+(?:for|pour)[ \t]+(?:l['’]|(?:la|le|les|the)[ \t]+)?(?=[{_UPPER}]){_WORD}"
+                                 rf"(?:{_GLUE}{_WORD}){{0,5}})")
 _LEGAL_ONLY = re.compile(_LEGAL)
 # "SCP de La Fontaine-Morel", "SELARL Dubois": a French legal form written first, the name after it
 _LEGAL_FIRST_NAME = re.compile(rf"(?<![\w])(?P<name>(?:SCP|SELARL|SELAS|SCM|SCI|SARL|EURL|GIE)[ \t]+"
@@ -396,8 +421,10 @@ def _not_a_name(name: str) -> bool:
     return plain(name).strip(".,") in _PLACES | _NOT_NAMES
 
 
-_ROLE = re.compile(r"^(?:DSI|CTO|CEO|CIO|CDO|Direction|Service|D[ée]partement|Department|Team|[ÉE]quipe|Responsable)"
-                   r"[ \t]+(?:de|d'|du|des|of|at)[ \t]*")
+# (not a French département, a territory named with its article: "Département du Var", "Département de la Gironde")
+_ROLE = re.compile(r"^(?:DSI|CTO|CEO|CIO|CDO|Direction|Service"
+                   r"|D[ée]partement(?![ \t]+(?:de[ \t]+la|du|des|de[ \t]+l['’])[ \t]*[A-ZÀ-Þ])|Department|Team"
+                   r"|[ÉE]quipe|Responsable)[ \t]+(?:de|d'|du|des|of|at)[ \t]*")
 
 
 # a preposition that opens a sentence ("For Vantor Engineering, we…", "Chez Ombelle, on…") introduces a name
@@ -409,6 +436,8 @@ _TAIL_OK = frozenset({"ai", "ia", "cloud", "data"})  # stop words that end a nam
 # ("Sté Bréguet-Lamotte Industries", "Société Voxalis" too: "Sté" is its abbreviation; an adjective after it makes
 # it the name: "Société Générale")
 _GENERIC_FIRST = re.compile(r"^(?:Soci[ée]t[ée]|Entreprise|Company)[ \t]+(?=\S+[ \t]+\S)|^St[ée]\.?[ \t]+(?=\S)"
+                            # "PME Soluvia ici": the size class of a firm, before its name
+                            r"|^(?:PME|ETI|TPE|SME)[ \t]+(?=\S)"
                             r"|^Soci[ée]t[ée][ \t]+(?!(?:G[ée]n[ée]rale|Nationale|Fran[çc]aise|Centrale|Civile|Anonyme"
                             r"|Industrielle|Coop[ée]rative|Mutuelle)\b)(?=[^ \t]+$)")
 
@@ -429,6 +458,12 @@ _DEGREE = re.compile(r"(?:Master|Mast[èe]re|MSc|M\.Sc\.?|MBA|MEng|MRes|Licence|
 _GENERIC_ALONE = re.compile(rf"(?:{_ORG_FIRST}|{_ORG_LAST}|Client|Customer|Company|Soci[ée]t[ée]|Entreprise)")
 
 
+_JOB_TITLE = re.compile(r"^(?:Chief|Head|VP|Vice[- ]President|Senior|Junior|Principal|Lead|Directeur|Directrice"
+                        r"|Responsable)\b|\b(?:Officer|Manager|Director|Engineer|Coordinator|Administrator|Analyst"
+                        r"|Scientist|Specialist|Ing[ée]nieur|Coordinateur|Coordinatrice|Administrateur|Technicien"
+                        r"|Technicienne|Charg[ée]e? de [\w ]+)$")
+
+
 def clean_name(raw: str) -> str | None:
     """Trim trailing particles and punctuation; None when what is left is not a name."""
     words = raw.strip(" .,;:!?'’\"").split()
@@ -439,6 +474,8 @@ def clean_name(raw: str) -> str | None:
     if not words:
         return None
     name = re.sub(r"['’]s$", "", " ".join(words).strip(" .,;:!?'’\""))  # "Acme's" -> "Acme"
+    # "University of 30,000 students": a figure after "of" is a size, not part of the name
+    name = re.sub(r"[ \t]+(?:of|de|du|des|d['’])[ \t]*\d[\d.,]*$", "", name)
     name = _ROLE.sub("", name)  # "DSI de Ciments Vercors" -> "Ciments Vercors"
     name = _GENERIC_FIRST.sub("", name)
     if not name or _not_a_name(name):
@@ -451,6 +488,8 @@ def clean_name(raw: str) -> str | None:
         return None  # "– Région", "Groupe": the kind of organisation, not which one
     if _LEGAL_FORM_ALONE.fullmatch(name):
         return None  # "Inc", "S.A", "GmbH": the legal form, not whose
+    if _JOB_TITLE.search(name):
+        return None  # "Chief Medical Information Officer", "Senior Data Engineer": a person's role
     if _DEGREE.match(name):
         return None  # "Master IA", "MSc Data Science": a programme of study; its university is the organisation
     if _REFERENCE.search(name):
@@ -463,9 +502,24 @@ _REFERENCE = re.compile(r"^(?:Ref|R[ée]f|Reference|R[ée]f[ée]rence|PO|Ticket|
                         r"|Case|Tender|AO|RFP|RFQ|N°|No)\b\.?(?:[ \t]|$)|(?<![\w])[A-Z]{1,4}-?\d{2,}(?:-\d+)?$")
 
 
+_UNIT_TITLE = re.compile(r"(?:Department|Dept\.?|Service|Direction|D[ée]partement(?![ \t]+(?:de[ \t]+la|du|des"
+                         r"|de[ \t]+l['’])[ \t]*[A-ZÀ-Þ])|Division|Unit|Faculty|Facult[ée]|P[ôo]le)[ \t]+"
+                         r"(?:of|de|du|des|d['’])")
+# a unit's title, capitalised, before what it does: "Department of Radiology", "Service de Cardiologie"
+_UNIT_TITLE_BEFORE = re.compile(r"(?<![\w])(?:Department|Dept\.?|Service|Direction|D[ée]partement(?![ \t]+(?:de[ \t]+la"
+                                r"|du|des|de[ \t]+l['’])[ \t]*[A-ZÀ-Þ])|Division|Unit|Faculty"
+                                r"|Facult[ée]|P[ôo]le)[ \t]+(?:of|de|du|des|d['’])[ \t]*"
+                                r"(?:(?:the|la|le|les)[ \t]+|l['’])?$")
+
+
+def institution_start(original: str, end: int, institution: str) -> int:
+    return original.find(institution, end)
+
+
 def _institution(original: str, end: int) -> str | None:
     """'Language Technologies Lab at Eastbrook University': the institution a sub-unit belongs to."""
-    m = re.match(rf"(?:[ \t]+(?:at|of|de|du|d')|,)[ \t]*{NAME}", original[end:])
+    # (in a signature block the institution is on the next line: "Department of Physics\nUniversity of Harlow")
+    m = re.match(rf"(?:[ \t]+(?:at|of|de|du|d')|,|[ \t]*\n)[ \t]*{NAME}", original[end:])
     return clean_name(m.group("name")) if m else None
 
 
@@ -548,7 +602,8 @@ def _distinctive(name: str) -> bool:
     """A name no person's name looks like: three words or more, or one word with a capital or digit inside
     ("MediRDV", "NumeriCloud", "Meca3D"); "Codexia" or "Marie Dupont" could be the writer."""
     words = name.split()
-    return len(words) >= 3 or (len(words) == 1 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]", words[0])))
+    # ("Kiosque+", "Tech&Co": a sign inside or after a word is coined, no person is named so)
+    return len(words) >= 3 or (len(words) == 1 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]|\w[+&]", words[0])))
 
 
 def _organisation_like(name: str) -> bool:
@@ -565,8 +620,24 @@ _ROLE_ACRONYMS = frozenset({"RSSI", "DSIO", "CISO", "CTIO", "DPO", "DRH", "DAF",
 def _lab_acronym(name: str) -> bool:
     """'Le LS2N prévoit', 'enseignant à l'ENSIIE': one word is enough for an acronym of four letters or more, or
     with a digit, that no role or product has ("Le CTO souhaite" is a person)."""
-    return bool(re.fullmatch(r"[A-Z][A-Z0-9]{3,7}|[A-Z]{1,4}[0-9][A-Z0-9]{0,3}", name)) and (
+    # ("ENSEIRB-MATMECA": two acronyms joined by a hyphen)
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9]{3,7}|[A-Z]{1,4}[0-9][A-Z0-9]{0,3}|[A-Z]{2,8}(?:-[A-Z]{2,8})+", name)) and (
         name not in _ROLE_ACRONYMS and not _product_word(name))
+
+
+_HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
+_HEADING_WORDS = re.compile(r"(?i)(?:version|phase|lot|part|partie|step|[ée]tape|draft|brouillon|update|mise [àa] jour"
+                            r"|suite|follow-?up|relance|urgent|confidential|confidentiel|final|v\d)\b")
+_ORG_NOUN_BEFORE = re.compile(r"(?i)(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[a-zà-ÿ][\w'’-]*){0,2}[ \t]+$")
+_ASIDE = re.compile(r"[ \t]*\(([^()\n]{1,60})\)")
+
+
+def _org_aside(body: str, m: re.Match[str]) -> bool:
+    """'Kiosque+ (chaîne de 85 magasins) veut…': the bracket after the subject says it is an organisation."""
+    aside = _ASIDE.match(body, m.end("name"))
+    # (the bracket opens with the kind: "Marie (ma sœur, une PME)" is a person)
+    return bool(aside and re.match(r"(?i)[ \t]*(?:(?:une?|a|an|the|la|le|petite?|small|grande?|large)[ \t]+)?"
+                                   + r"(?:cha[îi]ne|r[ée]seau|network|" + _ORG_NOUN[3:], aside.group(1)))
 
 
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
@@ -580,11 +651,20 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 name = (with_legal_tail(body, m.start("name"), name) or (0, name))[1]
             if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2 and not _lab_acronym(name)):
                 continue
+            if pattern is _HEADING and (_HEADING_WORDS.match(name) or any(w.isdigit() for w in name.split()) or not (
+                    len(name.split()) > 1 or _distinctive(name) or _ORG_NOUN_BEFORE.search(
+                        body, max(0, m.start("name") - 40), m.start("name")))):
+                continue  # "Request - Urgent", "Sizing - Version 2": a heading's own words are no name
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
                 continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
             if pattern is _I_RUN and not (_distinctive(name) or _organisation_like(name) or "&" in name):
                 continue  # "I run Enscape renders": software, not a business
-            if pattern is _BARE and not _distinctive(name):
+            if pattern is _BARE and re.match(r"[LD]['’]", name):
+                name = clean_name(name[2:])  # "L'Atelier Kubik (agence …) cherche": the article starts a sentence
+                if name is None:
+                    continue
+            if pattern is _BARE and not (_distinctive(name) or (len(name.split()) > 1 and _ORG_LAST_WORD.search(name))
+                                         or _org_aside(body, m)):
                 continue  # "Marie Dupont souhaite un devis": a person may be the subject too
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
@@ -604,13 +684,21 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue
             if _SUB_UNIT.search(name):
                 name = _institution(body, m.end("name")) or name
+            elif _UNIT_TITLE_BEFORE.search(body, max(0, m.start("name") - 20), m.start("name")):
+                # "Department of Radiology, Royal Infirmary of Dunmore": a unit's title names what it does; the
+                # institution after it is the organisation, and without one there is none
+                institution = _institution(body, m.end("name"))
+                if institution is None:
+                    continue
+                yield institution_start(body, m.end("name"), institution), institution
+                continue
             name = _with_article(body, m.start("name"), m.group("name"), name)
             behind = _person_of(body, m.end("name"), name)
             yield behind or _expanded(body, m.start("name"), name)
-    for pattern in (_ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME, _LEGAL_FIRST_NAME):
+    for pattern in (_PURPOSE_FIRST_NAME, _ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME, _LEGAL_FIRST_NAME):
         for m in pattern.finditer(body):
             start, end = m.start("name"), m.end("legal") if pattern is _LEGAL_NAME else m.end("name")
-            if pattern is _ORG_FIRST_NAME:
+            if pattern in (_ORG_FIRST_NAME, _PURPOSE_FIRST_NAME):
                 start = _words_before(body, start, end)
             elif pattern is _ORG_LAST_NAME:
                 end = _words_after(body, start, end)
@@ -620,15 +708,20 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 end = start + possessive.start()
             name = clean_name(body[start:end])
             if name is not None and not _consultants_firm(body, start) and not _host_or_funder(body, start):
-                if _SUB_UNIT.search(name):
-                    name = _institution(body, end) or name
+                # ("Department of Radiology, Royal Infirmary of Dunmore": the unit's words are dropped by
+                # clean_name, the institution after it is the organisation)
+                if _SUB_UNIT.search(name) or _SUB_UNIT.search(body[start:end]):
+                    institution = _institution(body, end)
+                    if institution is None and _UNIT_TITLE.match(body, start):
+                        continue  # "Department of Physics" alone: what the unit does, not an organisation
+                    name = institution or name
                 yield start, name
 
 
 _ARTICLE = re.compile(r"(?:La|Le|Les)[ \t]+|L['’]")
 # mid-sentence: after a bracket, a label's colon, a dash or a lowercase word ("boutique en ligne (La Cave de
 # Léon)", "client : Le Fournil")
-_MID_SENTENCE = re.compile(r"(?:[(:–—-]|[a-zà-ÿ,])[ \t]*$")
+_MID_SENTENCE = re.compile(r"(?:[(:–—-]|[a-zà-ÿ,])[ \t]*\Z")  # (\Z: a line break ends the sentence, "Bonjour,\n")
 
 
 def _with_article(body: str, start: int, raw: str, name: str) -> str:
@@ -642,7 +735,9 @@ def _with_article(body: str, start: int, raw: str, name: str) -> str:
     return raw[:article.end()] + name
 
 
-_WORD_BEFORE = re.compile(rf"(?<![\w]){_WORD}[ \t]+$")
+# (an abbreviation of a saint's or a mount's name opens a name too: "St. Columba's University Hospital"; a
+# person's title does not: "Dr. Okafor")
+_WORD_BEFORE = re.compile(rf"(?<![\w])(?:{_WORD}|(?:St|Ste|Mt|Ft)\.)[ \t]+$")
 _WORD_AFTER = re.compile(rf"[ \t]+(?P<word>{_WORD})(?![\w])")
 
 
@@ -873,6 +968,68 @@ def with_purpose_tail(original: str, start: int, name: str) -> tuple[int, str] |
     return start, original[start:tail.end()]
 
 
+# an institution named by its kind-word last goes on with whom or what it serves: "Harbour Authority of Port
+# Elwin", "Notaires Associés du Rhône", "Kessler Institute for Computational Biology", "Royal Infirmary of Dunmore"
+_COMPLEMENT_KIND = re.compile(r"(?:Authority|Institute|Institut|Associ[ée]s|Associates|Association|University"
+                              r"|Universit[ée]|College|Coll[èe]ge|School|[ÉE]cole|Council|Board|Society|Foundation"
+                              r"|Fondation|Trust|Hospital|H[ôo]pital|Infirmary|Clinic|Clinique|Academy|Acad[ée]mie"
+                              r"|Agency|Commission|Museum|Mus[ée]e|Centre|Center|Chambre|Observatoire|Conservatoire"
+                              r"|Laboratory|Laboratories|Ministry|Minist[èe]re|Syndicat|Mutuelle|Coop[ée]rative"
+                              r"|Co-operative|Cooperative|Union|Federation|F[ée]d[ée]ration|R[ée]gie|Notaires|Avocats"
+                              r"|Archives|Library|Biblioth[èe]que|Corporation|Commissioners|Trustees)$")
+_PURPOSE_WORD = re.compile(r"(?:Institute|Institut|Centre|Center|Foundation|Fondation|Society|Association|Council"
+                           r"|Agency|Commission|Trust|Fund|Alliance|Laboratory|Academy|School|College)$")
+_COMPLEMENT = re.compile(rf"[ \t]+(?P<link>of|for|du|des|de[ \t]+la|de|d['’]|pour)[ \t]*"
+                         rf"(?P<words>(?:(?:the|la|le|les)[ \t]+|l['’])?{_WORD}(?:{_GLUE}{_WORD}){{0,4}})")
+
+
+def with_complement(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'Harbour Authority' + 'of Port Elwin', 'Notaires Associés' + 'du Rhône', 'Kessler Institute' + 'for
+    Computational Biology': the complement after an institution's kind-word is part of its name ("for"/"pour"
+    only after a kind that says a purpose). Every word of it must be a name's word (no product, no figure)."""
+    last = name.split()[-1]
+    if not _COMPLEMENT_KIND.fullmatch(last):
+        return None
+    m = _COMPLEMENT.match(original, start + len(name))
+    if m is None or (m.group("link") in ("for", "pour") and not _PURPOSE_WORD.fullmatch(last)):
+        return None
+    words = m.group("words").split()
+    while words and re.fullmatch(_PARTICLE, words[-1].lower()):
+        words.pop()
+    core = [w for w in words if not re.fullmatch(_PARTICLE, w.lower())]
+    if not core or any(_product_word(w) or plain(w).strip(".,'’") in STOP | _NOT_NAMES
+                       or not re.sub(r"^[ld]['’]", "", w)[:1].isupper() for w in core):
+        return None
+    end = m.start("words") + len(" ".join(words)) if words else m.start("words")
+    tail = original[m.start("words"):end]
+    if not tail or not re.sub(r"^[ld]['’]", "", tail.split()[-1])[:1].isupper():
+        return None
+    return start, original[start:end]
+
+
+_PARTNERS_BEFORE = re.compile(rf"(?m)^[ \t]*(?P<names>(?:{_WORD},[ \t]+){{1,2}})$")
+_PERSON_LINE = re.compile(rf"[ \t]*(?:(?:Dr|Mr|Mrs|Ms|Me|M|Mme|Prof)\.?[ \t]+)?[{_UPPER}][\w'’-]+"
+                          rf"(?:[ \t]+[{_UPPER}][\w'’.-]+){{0,2}}[ \t]*")
+
+
+def with_partners_before(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """A signature block 'Priya Raman' / 'Holloway, Finch & Partners': on the line under the writer's full name,
+    partners' names joined by commas before '& Partners' are one firm's name (a first name alone before the comma,
+    "Priya, Finch & Partners", is the writer signing and stays out)."""
+    if "&" not in name and not re.search(rf"(?:et|and)[ \t]+{_PARTNER_WORD}$", name):
+        return None
+    line_start = original.rfind("\n", 0, start) + 1
+    before = _PARTNERS_BEFORE.fullmatch(original[line_start:start])
+    if before is None or line_start == 0:
+        return None
+    previous = original[:line_start - 1].rstrip().rsplit("\n", 1)[-1]
+    first = before.group("names").split(",")[0].strip()
+    if (not _PERSON_LINE.fullmatch(previous) or _SIGN_OFF.match(previous) or plain(first) in _OPENERS
+            or _SIGN_OFF.match(first)):
+        return None
+    return line_start + before.start("names"), original[line_start + before.start("names"):start] + name
+
+
 def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | None:
     """'Banque Duval-Mercier & Cie', 'Meridian Systems Inc.', 'Benhamou, Kessler & Partners': the whole legal
     form, partners joined by commas and the period of an abbreviation included."""
@@ -898,7 +1055,7 @@ def _organisation_like_by_kind(name: str) -> bool:
 
 
 NAME_FORMS = (brand_before_parent, without_descriptive_prefix, with_leading_particles, with_written_article,
-              with_title_article, with_legal_tail, with_purpose_tail)
+              with_title_article, with_complement, with_partners_before, with_legal_tail, with_purpose_tail)
 
 
 def whole_form(original: str, start: int, name: str) -> tuple[int, str]:
@@ -1300,6 +1457,71 @@ CUSTOMER = Rule(
          {"customer": "CHU de Nantes"}),
         ("Sovereign AI programme, Ministry of Digital Affairs of Veloria: 4 servers",
          {"customer": "Ministry of Digital Affairs of Veloria"}),
+        # a heading's name, a mid-line client label, a coined or kind-named subject, a hyphenated acronym
+        ("Requirements - Pellham Accountancy\nModel: Qwen3 8B", {"customer": "Pellham Accountancy"}),
+        ("Récap besoin – cabinet d'expertise comptable Numéra\n| Modèle | Qwen3 |", {"customer": "Numéra"}),
+        ("Récap – 40 utilisateurs\nModèle : Qwen3", {}),
+        ("LoRA de Gemma 2 27B, checkpoint toutes les 45 min. Client : Brivane. Cloud ok.", {"customer": "Brivane"}),
+        ("Comptoir+ (chaîne de 40 magasins) veut un assistant", {"customer": "Comptoir+"}),
+        ("Ombrelle (chaîne de 12 boutiques) veut un assistant", {"customer": "Ombrelle"}),
+        ("Marie (ma collègue) veut un devis", {}),
+        ("Marie (ma sœur, une PME) veut un devis.", {}), ("Our Data wants to be served locally.", {}),
+        ("Nous sommes les Notaires Associés du Rhône et de l'Ain.", {"customer":
+                                                                     "Notaires Associés du Rhône et de l'Ain"}),
+        ("Request - Urgent\nWe need 4 GPUs", {}), ("Sizing - Version 2\nWe need Qwen3 8B.", {}),
+        ("Requirements (Kestrel Biologics - Clinical Ops):\n• Model: Llama 3.1 70B", {"customer": "Kestrel Biologics"}),
+        ("Bonjour, PME Calvane ici. On veut servir Phi-4.", {"customer": "Calvane"}),
+        ("The guide assistant is for the 12 curators only.\nHarlow Museum of Coastal History",
+         {"customer": "Harlow Museum of Coastal History"}),
+        # a French département is a territory, not a unit; a unit's title before its university is not
+        ("Pouvoir adjudicateur : Département du Var", {"customer": "Département du Var"}),
+        ("Le Département de la Gironde souhaite un assistant pour 300 agents.",
+         {"customer": "Département de la Gironde"}),
+        ("Département de Physique, Université Paris-Saclay : nous voulons 4 H100.",
+         {"customer": "Université Paris-Saclay"}),
+        ("Requirements - Phase Two\nModel: Qwen3", {}),
+        ("Regards,\nDr. Alan Chu, MD\nChief Medical Information Officer\nSt. Vincent's Health Partners",
+         {"customer": "St. Vincent's Health Partners"}),
+        ("Facture n° F-2026-00981 réglée, merci. Autre sujet : un LoRA de Phi-2.\n– Brasserie Kerdu",
+         {"customer": "Brasserie Kerdu"}),
+        ("Bonjour,\nL'Atelier Brunois (agence d'architecture, 9 personnes) cherche une station", {"customer":
+                                                                                              "Atelier Brunois"}),
+        ("Halden AI wants to benchmark DeepSeek V3", {"customer": "Halden AI"}),
+        ("je suis enseignant-chercheur à l'ENSIMAG-GINP. Pour un TP", {"customer": "ENSIMAG-GINP"}),
+        ("Hello from Prairie Wheat Co-operative (Manitoba). We want", {"customer": "Prairie Wheat Co-operative"}),
+        ("Slt, petite boîte de dev (Kerlab Armor), on veut un assistant", {"customer": "Kerlab Armor"}),
+        # heldout10's causes: an institution's complement ("of", "du", "for" after a purpose), an abbreviated saint,
+        # a department's title above its institution, partners joined by commas under the writer's name, a paper
+        ("Contracting authority:\nHarbour Authority of Port Elric", {"customer": "Harbour Authority of Port Elric"}),
+        ("notre étude (Avocats Associés du Vexin) doit traduire 40 000 actes",
+         {"customer": "Avocats Associés du Vexin"}),
+        ("The Varden Institute for Marine Genomics plans to pre-train a model",
+         {"customer": "Varden Institute for Marine Genomics"}),
+        ("I run IT for the Institute for Arctic and Alpine Studies. We'd like",
+         {"customer": "Institute for Arctic and Alpine Studies"}),
+        ("Hello from the Centre for Coastal Robotics and Sensing. We'll train",
+         {"customer": "Centre for Coastal Robotics and Sensing"}),
+        ("St. Aidan's University Hospital, radiology AI group. We're training", {"customer":
+                                                                                 "St. Aidan's University Hospital"}),
+        ("We'd like an assistant.\n\nBest,\nDr. Ruth Mbeki\nDepartment of Cardiology, Royal Infirmary of Carrow",
+         {"customer": "Royal Infirmary of Carrow"}),
+        ("Budget 10k.\n\nThanks,\nOmar Ellis\nBrant, Kell & Partners", {"customer": "Brant, Kell & Partners"}),
+        ("Budget 10k.\nRegards,\nTom\nBrown, Hale & Co.", {"customer": "Brown, Hale & Co"}),
+        ("Budget 10k.\nThanks,\nPriya, Finch & Partners", {"customer": "Finch & Partners"}),
+        ("Budget 10k.\nDr. Jane Smith\nDepartment of Physics\nUniversity of Harlow",
+         {"customer": "University of Harlow"}),
+        ("Budget 10k.\nDr. Jane Smith\nDepartment of Physics", {}),
+        ("We're Kestrel Institute for 3 months of tests", {"customer": "Kestrel Institute"}),
+        ("A Centre for 20 researchers", {}),
+        ("on a un use case de RAG pour le support client de Kelvane, on veut déployer Qwen3 32B",
+         {"customer": "Kelvane"}),
+        ("a RAG bot for the customer support of Brindle Tools", {"customer": "Brindle Tools"}),
+        ("le support de Llama 3.1 par vLLM", {}),
+        ("University of 30,000 students: this is only for the library team.", {}),
+        ("Bonjour, la Chambre d'Agriculture de l'Orne voudrait un assistant",
+         {"customer": "Chambre d'Agriculture de l'Orne"}),
+        ("Bonjour, pour le journal Le Réveil du Morvan, nous voulons résumer nos articles",
+         {"customer": "Le Réveil du Morvan"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sizer_agent.agent.understanding.rules import SUGGEST, Reading, Rule
-from sizer_agent.agent.understanding.text import Message
+from sizer_agent.agent.understanding.text import Message, past_clauses
 
 # The precision is here since its rule claims only the formats it weighed and set aside (a source or KV-cache
 # format): two formats named alike ("testé en AWQ… servir en FP16") are a question, not the first one's value.
@@ -55,10 +55,15 @@ def second_reading(message: Message, reading: Reading, rules: Iterable[Rule]) ->
     """Run each rule again over what the first reading left unclaimed; another value for a doubted field
     found there makes that field a doubt. `message` is the message as the first reading left it."""
     others: dict[str, list[Any]] = {}
+    # (what was tried in the past names no candidate for what is sized now)
+    past = past_clauses(message.text)
     for rule in rules:
         if not DOUBTED_FIELDS.intersection(rule.fields):
             continue
-        for item in rule.find(copy.deepcopy(message)):
+        unclaimed = copy.deepcopy(message)
+        for start, end in past:
+            unclaimed.claim(start, end)
+        for item in rule.find(unclaimed):
             if item.field.startswith(SUGGEST) or item.field not in DOUBTED_FIELDS:
                 continue
             first = reading.findings.get(item.field)

@@ -19,7 +19,7 @@ from functools import cache
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
+from sizer_agent.agent.understanding.text import Message, past_clauses, plain, sentence_bounds
 
 _VENDOR_WORDS = {"nvidia", "amd", "geforce", "instinct", "intel"}
 _QUALIFIERS = ("sxm", "pcie", "nvl", "ada", "server", "workstation", "ws", "max-q", "maxq", "blackwell", "ultra")
@@ -148,10 +148,16 @@ _NEW_ONES = re.compile(r"\b(?:replacement\s+(?:\w+\s+)?(?:would be|will be|is|sh
 # "a B300 system", "an H100 server": the article counts the machine, not its cards
 _MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|cluster|rack|instance|platform|pod|vm)s?\b")
 # "a single 8-GPU node", "two 8-GPU servers": GPUs per machine, times the machines
-_PER_BOX = re.compile(rf"(?<![\w.,])({NUM})-gpus?\s+(?:node|server|box|machine|serveur|noeud|noud|instance|vm)s?\b")
+_PER_BOX = re.compile(rf"(?<![\w.,])({NUM}|single|one|mono|dual|quad)-gpus?\s+(?:node|server|box|machine|serveur|noeud"
+                      rf"|noud|instance|vm|workstation|station|tower|tour|pc|desktop)s?\b")
+# a form's or a table's label for the count: "Nombre de GPU souhaité : 2", "| GPU count | 4 |", "# GPUs: 8"
+_GPU_LABEL = re.compile(rf"(?<![\w])(?:nombre de (?:gpus?|cartes?)|nb (?:de )?gpus?|number of gpus|gpu count|#\s*gpus?)"
+                        rf"\s*(?:souhaite\w*|wanted|needed|required|requis|prevus?|vises?)?\s*[:=|]\s*({NUM})(?![\w.,])")
 _BOXES_BEFORE = re.compile(rf"(?:({NUM})|two|three|four|deux|trois|quatre|a single|single|one|a|an|un|une|un seul"
                            rf"|une seule)\s*x?\s*$")
-_GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE}){_TWICE}\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
+# ("un couple de GPU", "a pair of cards": two)
+_GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE}|(?P<pair>(?:un |a )?(?:couple|paire|pair)(?= (?:de|d'|of))))"
+                      rf"{_TWICE}\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
                       rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
                       rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?![-\s]*(?:hours?|heures?|hrs?|h\b|mois|months?|jours?|days?)\b)"
                       rf"(?!\s*(?:serveur|server|box|machine"
@@ -190,6 +196,14 @@ _PER_SITE = re.compile(r"\b(?:chaque|each|every|per|par)(?: of (?:our|the|its|th
                        r"(?:magasin|store|site|agence|branch|succursale|usine|factory"
                        r"|plant|boutique|shop|restaurant|clinique|clinic|hopital|hospital|ecole|school|campus|pharmacie"
                        r"|pharmacy|entrepot|warehouse|point de vente|franchise)s?\b")
+# right after a count: "One H100 per team, 4 teams", "un GPU par étudiant": a count per group or per person
+_PER_GROUP_AFTER = re.compile(r"\s*(?:per|par|for each|pour chaque|each|chaque)\s+(?:team|equipe|department"
+                              r"|departement|service|group|groupe|student|etudiant|eleve|user|utilisateur|person|personne"
+                              r"|developer|developpeur|researcher|chercheur)s?\b")
+
+
+_OTHER_COUNT_ASKED = re.compile(rf"[^.!?\n]*?\b(?:or|ou)\b[^.!?\n]*?\b(?:two|deux|three|trois|four|quatre|{NUM})\b"
+                                rf"[^.!\n]*\?")
 
 
 def _weak_count(message: Message, start: int, end: int) -> bool:
@@ -197,7 +211,11 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
     text = message.text
     clause_start = max((m.end() for m in re.finditer(r"[.;:!?\n(]|,\s", text[:start])), default=0)
     sentence_start = max((m.end() for m in re.finditer(r"[.;!?\n]", text[:start])), default=0)
-    return bool(_PER_UNIT_AFTER.match(text, end) or _UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
+    sentence_end = sentence_bounds(text, start)[1]
+    if _OTHER_COUNT_ASKED.match(text, end, sentence_end):
+        return True  # "Is one GPU enough or do we need two?": both counts asked
+    return bool(_PER_GROUP_AFTER.match(text, end) or _PER_UNIT_AFTER.match(text, end)
+                or _UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
                 or _CONDITION.search(text, clause_start, start)
                 or _CONDITION_FIRST.match(text, sentence_start)  # "Si le budget le permet, 2 L40S"
                 or _PER_SITE.search(text, sentence_start, start))
@@ -205,10 +223,13 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
 
 # a card said as a reference the customer compares with or runs today, not the one wanted: "cheaper than an
 # H100", "plus rapide qu'une A100", "currently on rented A100s" (the last only when another card is named)
-_REFERENCE_BEFORE = re.compile(r"(?:\b\w+er than|\bmore \w+ than|\bless \w+ than|\b(?:plus|moins|aussi) \w+ qu(?:e\b|')"
+# ("a better pick than two L40S", "cheaper overall than": up to two words between the comparative and "than")
+_REFERENCE_BEFORE = re.compile(r"(?:\b\w+er (?:\w+ ){0,2}?than|\bmore \w+ than|\bless \w+ than"
+                               r"|\b(?:plus|moins|aussi) \w+ qu(?:e\b|')"
                                r"|\bcompared (?:to|with)|\bpar rapport (?:a|aux?)\b|\bequivalent (?:of|to|de|a)\b)"
                                r"\s*(?:(?:an?|the|une?|la|le|les|des|nos|our|\d+\s*x?)\s+){0,2}$")
 _CURRENT = re.compile(r"\b(?:currently|actuellement|today|aujourd'hui|right now|en ce moment|at the moment|for now"
+                      r"|current|existing|actuel\w*|existant\w*"
                       r"|pour l'instant"
                       # someone else's proposal, beside the customer's own choice: "suite à votre proposition de
                       # 4 H100, nous préférons 2 H200", "you quoted 8 A100; we'd rather have 4 H200"
@@ -218,17 +239,58 @@ _WISH = re.compile(r"\b(?:want\w*|like|need\w*|prefer\w*|plan\w*|voudr\w*|veu\w*
                    r"|envisag\w*|aimer\w*|passer (?:a|sur)|move to|switch to|upgrade to)\b")
 
 
+_QUESTION_REST = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))*\?")  # ("Llama 3.1" does not end the sentence)
+
+
+def _asked_against(text: str, start: int) -> bool:
+    """The card's sentence is a question ("is the MI300X better than the B200 for gpt-oss?")."""
+    return bool(_QUESTION_REST.match(text, start))
+
+
+# a card set aside: "on a écarté la RTX 5090", "we ruled out the L40S", "une RTX PRO 6000 serait hors budget … je
+# ne la demande pas", "the H200 is too expensive for us": named, and not wanted
+_RULED_OUT_BEFORE = re.compile(r"\b(?:ecart\w*|exclu\w*|elimin\w*|rule[ds]? out|ruling out|excluded?|set aside"
+                               r"|dropped|rejected|rejet\w*|abandonn\w*|mis de cote|laisse de cote)"
+                               r"\s+(?:(?:la|le|les|l'|the|an?|une?|des|our|nos|d'office|deja|already)\s*){0,2}$")
+_RULED_OUT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:hors (?:de )?(?:notre |mon )?budget|hors de prix"
+                              r"|au-dessus du budget"
+                              r"|(?:out of|over|beyond|above) (?:our |my |the )?budget|trop ch[eè]re?s?|too expensive"
+                              r"|too pricey|too costly|(?:is|are|was|were|est|sont|a ete|ont ete) (?:ecart|exclu)\w*"
+                              r"|ruled out|not an option|pas une option|pas envisageable|out of the question"
+                              r"|exclue?s? d'office|overkill|surdimensionn\w*|trop (?:gros|puissant)\w*"
+                              r"|too (?:big|much|powerful)"
+                              # "mais le budget ne le permet pas", "we can't get delivery before Q3"
+                              r"|budget ne (?:le |la |les )?permet pas|budget (?:doesn't|does not|won't) allow"
+                              r"|(?:can't|cannot|can not) (?:afford|get (?:it|them|one|any|delivery|hold))"
+                              r"|pas les moyens|not available|unavailable"
+                              r"|indisponible|pas disponible|introuvable|out of stock|en rupture"
+                              r"|(?:je|on|nous) ne (?:la|le|les) (?:demande|veu|voulons|prend)\w*"
+                              r"|(?:we|i) (?:don't|do not|won't) (?:want|need|ask for) (?:it|them|one))")
+
+
+def _ruled_out(text: str, start: int, end: int) -> bool:
+    # ("Is 8x B300 overkill for …?": asked, not set aside)
+    return bool(_RULED_OUT_BEFORE.search(text, max(0, start - 40), start)
+                or (_RULED_OUT_AFTER.match(text, end) and not _asked_against(text, start)))
+
+
 def _runs_today(text: str, start: int) -> bool:
     """'Currently on rented A100s', 'aujourd'hui sur deux T4': the card said in a clause about what runs now
     (not 'currently we'd like 4 H200')."""
     clause_start = max((b.end() for b in re.finditer(r"[.;:!?\n]|,\s", text[:start])), default=0)
     said = list(_CURRENT.finditer(text, clause_start, start))
-    return bool(said) and not _WISH.search(text, said[-1].end(), start)
+    if said and not _WISH.search(text, said[-1].end(), start):
+        return True
+    # after the card, in its clause: "The 8 H100 in our current cluster are fully booked"
+    stop = re.compile(r"[.;:!?\n]|,\s").search(text, start)
+    after = _CURRENT.search(text, start, min(stop.start() if stop else len(text), start + 40))
+    return after is not None and not _WISH.search(text, start, after.start())
 
 
 # "différence entre H100 PCIe et SXM", "H100 SXM vs PCIe": two variants of one card compared
 _VARIANT_ALTERNATIVE = re.compile(r"\s*(?:et|ou|or|and|vs\.?|versus|/)\s*(?:la |le |the )?(?:sxm\d?|pcie|nvl)\b")
-_WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
+_WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4, "single": 1, "one": 1, "mono": 1,
+                "dual": 2, "quad": 4}
 
 
 def _card_end(text: str, m: re.Match[str]) -> int:
@@ -295,6 +357,19 @@ def _per_machine(message: Message, count_start: int, value: int, count_end: int 
     return value
 
 
+def _same_count(message: Message, cards: list[tuple[re.Match[str], str]]) -> tuple[int, int, int] | None:
+    """The count said in figures before every card compared, when it is the same for all ("8x A or 8x B")."""
+    counts = []
+    for m, _ in cards:
+        counted = _count_at(message, m.start(), m.end(), article=False)
+        if counted is None or not re.search(r"\d", message.text[counted[1]:m.start()] or "x"):
+            return None
+        counts.append(counted)
+    if len(counts) < 2 or len({c[0] for c in counts}) != 1 or counts[0][0] < 2:
+        return None
+    return counts[0]
+
+
 def find_gpus(message: Message) -> Iterator[Found]:
     text = message.text
     cards = []
@@ -315,20 +390,36 @@ def find_gpus(message: Message) -> Iterator[Found]:
                 cards.append((m, card))
     named = cards
     cards = [(m, card) for m, card in cards if not _REFERENCE_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
+    # "is the MI300X better than the B200?", "is an MI300X worth it compared with an H200?": a card weighed
+    # against another in a question is asked about, not chosen
+    weighed = len(cards) < len(named) and any(_asked_against(text, m.start()) for m, _ in cards)
+    cards = [(m, card) for m, card in cards if not _ruled_out(text, m.start(), _card_end(text, m))]
     if len({card for _, card in cards}) > 1:
         clause = [(m, c) for m, c in cards if not _runs_today(text, m.start())]
         cards = clause or cards
+    if len({card for _, card in cards}) > 1:
+        # "Nous avions un serveur avec 4 A100 en 2023, il est saturé. On vise 8 H200": the card of the past is
+        # a reference, beside the one wanted now
+        past = past_clauses(text)
+        now = [(m, c) for m, c in cards if not any(a <= m.start() < b for a, b in past)]
+        cards = now or cards
     references = [(m, card) for m, card in named if (m, card) not in cards]
     if cards and _VARIANT_ALTERNATIVE.match(text, cards[0][0].end()):
         return
     distinct = {card for _, card in cards}
     # "H100 ou H200 ?", "torn between an RTX 5090 and an RTX PRO 6000": a question, not a preference
-    compared = len(distinct) > 1 and _COMPARISON.search(text[max(0, cards[0][0].start() - 30):cards[-1][0].end()])
+    compared = weighed or (len(distinct) > 1 and _COMPARISON.search(
+        text[max(0, cards[0][0].start() - 30):cards[-1][0].end()]))
     if cards and not compared:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
         for m, card in references:  # weighed and set aside: claimed, so no second reading doubts the choice
             yield Found("gpu_preference", card, m.start(), m.end())
+    if compared and (same := _same_count(message, cards)) is not None:
+        # "is 8x MI300X or 8x H200 cheaper per token?": whichever card, the count is said the same
+        value, start, end = same
+        yield Found("num_gpus", value, start, end)
+        return
     for m, _ in ([] if compared else cards):  # "3 L40S ou 2 H100 ?": two configurations, no count
         counted = _count_at(message, m.start(), m.end())
         if counted and _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())) and not _NEW_ONES.search(
@@ -349,15 +440,22 @@ def find_gpus(message: Message) -> Iterator[Found]:
             yield Found("num_gpus", _per_machine(message, start, value, _card_end(text, m)), start, end,
                         figure=figure)
             return
+    for m in _GPU_LABEL.finditer(text):
+        said = numbers.count(m.group(1), None, message.lang)
+        if said and not message.negated(m.start()):
+            yield Found("num_gpus", said, m.start(), m.end())  # "Nombre de GPU souhaité : 2", "GPU count: 4"
+            return
     for m in _PER_BOX.finditer(text):
         if message.negated(m.start()):
             continue
-        per_box = numbers.count(m.group(1), None, message.lang)
+        per_box = _WORD_COUNTS.get(m.group(1)) or numbers.count(m.group(1), None, message.lang)
         boxes = _BOXES_BEFORE.search(text[max(0, m.start() - 20):m.start()])
         many = numbers.count(boxes.group(1), None, message.lang) if boxes and boxes.group(1) else (
             _WORD_COUNTS.get(boxes.group(0).strip().split()[0], 1) if boxes else 1)
         if per_box and many:
-            yield Found("num_gpus", per_box * many, m.start() - (len(boxes.group(0)) if boxes else 0), m.end())
+            # (only the count is claimed: "a single-gpu workstation" still says where it runs)
+            start = m.start() - (len(boxes.group(0)) if boxes else 0)
+            yield Found("num_gpus", per_box * many, start, m.end(), figure=(start, text.index("gpu", m.start()) + 3))
             return
     for m in _GENERIC.finditer(text):
         if message.negated(m.start()) or _RANGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
@@ -366,7 +464,7 @@ def find_gpus(message: Message) -> Iterator[Found]:
             continue  # "une carte coûte 8 000 €", "les 8 GPU … seront recyclés": no count planned
         if _weak_count(message, m.start(), m.end()):
             continue
-        generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 1
+        generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 2 if m.group("pair") else 1
         if generic:
             yield Found("num_gpus", _per_machine(message, m.start(), generic, m.end()), m.start(), m.end())
             return
@@ -395,6 +493,32 @@ GPUS = Rule(
     "gpus", ("num_gpus", "gpu_preference"), find_gpus,
     examples=(
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("sur un serveur avec un couple de GPU", {"num_gpus": 2}), ("a pair of cards in a tower", {"num_gpus": 2}),
+        # a card weighed against another in a question, or set aside, is not the one wanted
+        ("Quick question: is the MI300X better than the B200 for gpt-oss 120b?", {}),
+        ("Is an MI300X worth it compared with an H200 for serving Llama 3.1 405B?", {}),
+        ("We want 4 H200, cheaper than B200s.", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
+        ("Une RTX PRO 6000 Max-Q serait hors budget je suppose, donc je ne la demande pas.", {}),
+        ("On a écarté la RTX 5090 (pas assez de mémoire). Que proposez-vous ?", {}),
+        ("The H200 is too expensive for us; two L40S would do.", {"num_gpus": 2, "gpu_preference": "l40s"}),
+        ("Is the H200 a better pick than two L40S for Llama 3.1 70B?", {}),
+        ("Is 8x B300 overkill for pretraining a 3B model?", {"num_gpus": 8, "gpu_preference": "b300"}),
+        ("for Llama 3.1 405B in FP8, is 8x MI300X or 8x H200 cheaper per token?", {"num_gpus": 8}),
+        ("3 L40S ou 2 H100 ?", {}),
+        ("looking to lora finetune llama3.1 8b on a single-gpu workstation", {"num_gpus": 1}),
+        ("a dual-GPU tower for Blender", {"num_gpus": 2}),
+        ("Nombre de GPU souhaité : 2\nDéploiement : serveur", {"num_gpus": 2}), ("| GPU count | 4 |", {"num_gpus": 4}),
+        ("Nous avions un serveur avec 4 A100 en 2023, il est saturé. On vise 8 H200 maintenant.",
+         {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
+        ("The 8 H100 in our current cluster are fully booked, so we need 4 more H200 for this project.",
+         {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
+        ("Nous pensions à une H100, mais le budget ne le permet pas. Que proposez-vous ?", {}),
+        ("The H100 is the standard but we can't get delivery before Q3. Any alternative?", {}),
+        ("4 H100, but we can't get more than 3 kW in that room.", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
+        # a count per group, or asked beside another count, is no plan
+        ("One H100 per team, 4 teams.", {"gpu_preference": "h100-sxm"}), ("Is one GPU enough or do we need two?", {}),
+        ("Est-ce que 2 GPU L40S suffisent ou faut-il viser plus haut ?", {"num_gpus": 2, "gpu_preference": "l40s"}),
+        ("We considered the B200 but it's overkill; 4 L40S should do.", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("4 L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("8x H200", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
         ("2×RTX 5090", {"num_gpus": 2, "gpu_preference": "rtx-5090"}),

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import DURATION, NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, first_match
-from sizer_agent.agent.understanding.text import Message
+from sizer_agent.agent.understanding.text import Message, sentence_bounds
 
 _TTFT = (r"(?:ttft|time[- ]to[- ]first[- ]token|(?:first|1st) token|(?:premier|1er) token|premiers tokens|first byte"
          r"|first words?"
@@ -70,14 +70,22 @@ def find_tpot(message: Message) -> Iterator[Found]:
     speed = (rf"({NUM})\s*(?:tokens?|toks?|mots|words)\s*{_PER_SECOND}"
              rf"\s*(?:minimum\s*|min\s*|at least\s*|au moins\s*)?(?:et |and |,\s*)?"
              rf"(?:(?:/\s*|par |per |for each |pour chaque )"
-             rf"(?:utilisateur|user|personne|person|stream|flux|requete"
-             rf"|request|session|client|conversation)|(?:each|apiece|chacun|chacune)(?![\w]))")
+             rf"(?:{_ONE_PERSON})|(?:each|apiece|chacun|chacune)(?![\w]))")
     # the user first: "each user needs at least 20 tokens/s", "chaque utilisateur doit avoir 25 tokens/s"
-    user_first = (rf"(?<![\w])(?:each|every|per|chaque|par) (?:user|utilisateur|person|personne)\b[^.;\n?]{{0,30}}?"
+    user_first = (rf"(?<![\w])(?:each|every|per|chaque|par) (?:{_ONE_PERSON})\b[^.;\n?]{{0,30}}?"
                   rf"(?<![\w.,])({NUM})\s*(?:tokens?|toks?)\s*{_PER_SECOND}")
     for m in [*re.finditer(speed, message.text), *re.finditer(user_first, message.text)]:
         value = numbers.read_number(m.group(1), message.lang)
         if value and not message.negated(m.start()):
+            yield Found("tpot_ms", 1000.0 / value, m.start(), m.end())
+            return
+    # a bare speed said with a first-token target, in its sentence: "Latence premier token < 200 ms et au moins 25
+    # tokens/s" is what one reader sees (a speed a person reads at, not a throughput: at most 150 tokens/s)
+    for m in re.finditer(_BARE_SPEED, message.text):
+        lo, hi = sentence_bounds(message.text, m.start())
+        value = numbers.read_number(m.group(1), message.lang)
+        if (value and 5 <= value <= 150 and _FIRST_TOKEN.search(message.text, lo, hi)
+                and not message.negated(m.start()) and not _THROUGHPUT.search(message.text, lo, hi)):
             yield Found("tpot_ms", 1000.0 / value, m.start(), m.end())
             return
     # with one user at a time, a bare speed is that user's: "1 utilisateur à la fois, 25 tokens/s minimum"
@@ -92,6 +100,15 @@ def find_tpot(message: Message) -> Iterator[Found]:
 
 
 _PER_SECOND = r"(?:/\s*s(?:ec(?:onde?)?)?(?![\w])|par seconde|per second|a la seconde)"
+# one of the people (or streams) a speed is said for: "20 tokens/s per player", "25 tok/s par agent"
+_ONE_PERSON = (r"utilisateur|user|personne|person|stream|flux|requete|request|session|client|conversation|player"
+               r"|joueur|agent|analyst|analyste|seat|caller|appelant|student|etudiant|employee|salarie|customer|visitor"
+               r"|visiteur|patient|reader|lecteur|chat|dialogue|conseiller|advisor|operator|operateur")
+_BARE_SPEED = (r"(?<![\w.,])({NUM})\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|par seconde|per second|a la seconde)"
+               r"(?![\w/])").replace("{NUM}", NUM)
+_FIRST_TOKEN = re.compile(r"\b(?:ttft|premier token|1er token|first token|time[- ]to[- ]first|first word|premier mot)")
+_THROUGHPUT = re.compile(r"\b(?:throughput|debit|total|aggregate|agrege|global\w*|cumul\w*|overall|en tout|au total"
+                         r"|batch\w*)\b")
 _ONE_AT_A_TIME = re.compile(r"(?<![\w.,])(?:1|un seul|une seule|one|a single|single|only one)\s+(?:utilisateur|user"
                             r"|personne|person|visiteur|visitor)\s+(?:a la fois|at a time|en meme temps|at once)"
                             r"|\bsingle[- ]user\b|\bmono-?utilisateur\b")
@@ -110,5 +127,13 @@ TPOT = Rule(
               ("serve gpt-oss 120B to 60 concurrent users at 25 tok/s each?", {"tpot_ms": 40.0}),
               ("12 at once; each user needs at least 20 tokens/s.", {"tpot_ms": 50.0}),
               ("each user uploads 3 files; the batch runs at 2,000 tokens/s", {}),
-              ("2 s TTFT at p95, 50 ms inter-token latency", {"tpot_ms": 50.0})),
+              ("2 s TTFT at p95, 50 ms inter-token latency", {"tpot_ms": 50.0}),
+              # a speed said per player, or beside a first-token target in its sentence, is one reader's
+              ("500 concurrent players, 20 tokens/s per player minimum", {"tpot_ms": 50.0}),
+              ("Latence premier token < 200 ms et au moins 25 tokens/s, sinon ça casse l'immersion.",
+               {"tpot_ms": 40.0}),
+              ("TTFT under 500 ms and an aggregate throughput of 2,000 tokens/s", {}),
+              ("Each agent should see at least 30 tokens per second.", {"tpot_ms": 1000 / 30}),
+              ("On veut que chaque conseiller ait 20 tok/s minimum.", {"tpot_ms": 50.0}),
+              ("TTFT 300 ms. The nightly batch does 40 tokens/s.", {})),
 )

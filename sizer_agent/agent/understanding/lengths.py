@@ -27,7 +27,8 @@ _INPUT_THINGS = (r"(?:prompts?|inputs?|entrees?|questions?|requetes?|queries|req
                  r"|tickets?|dossiers?|articles?|reviews?|avis|rapports?|reports?|lettres?|letters?|e-?mails?|mails?"
                  r"|messages?|contrats?|contracts?|transcripts?|notes?|textes?|texts?|chunks?|extraits?|pages?"
                  r"|conversations?|sources?|consignes?|instructions?|notices?|manuels?|manuals?|procedures?"
-                 r"|specifications?|specs?|descriptions?|transcriptions?|dialogues?)")
+                 r"|specifications?|specs?|descriptions?|transcriptions?|dialogues?|actes?|deeds?|chapitres?|chapters?"
+                 r"|ouvrages?|livres?|books?|titles?)")
 _OUTPUT_THINGS = (r"(?:sorties?|outputs?|reponses?|answers?|responses?|replies|reply|completions?|generations?|resumes?"
                   r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?)")
 _GAP_CHAR = r"[^.;\d\n_]"  # between a thing and its length: a few words, no figure, no sentence end
@@ -141,7 +142,8 @@ def _input_lengths(message: Message) -> Iterator[Found]:
         rf"{TOKENS}{_TOK}\s*(?:en entree|d'entree|input|in\b|de prompt|prompt|par (?:question|requete|prompt)"
         rf"|per (?:prompt|request|query))",
         rf"{TOKENS}[- ]?tokens?\s*{_INPUT_THINGS}(?![\w])",
-        rf"(?:entrees?|inputs?|prompts?|questions?|requetes?|requests?|input length|longueur d'entree)\s*"
+        # (a whole word: "la rentrée 2026" holds no "entrée")
+        rf"(?<![\w])(?:entrees?|inputs?|prompts?|questions?|requetes?|requests?|input length|longueur d'entree)\s*"
         rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
         things,
         rf"{TOKENS}\s*tokens?\s*(?:par|per|each|chacun\w*|/)\s*(?:{_INPUT_THINGS}|each|chacun)",
@@ -154,7 +156,7 @@ def _output_lengths(message: Message) -> Iterator[Found]:
         rf"{TOKENS}{_TOK}\s*(?:en sortie|de sortie|output|out\b|generes|generated|de reponse|par reponse"
         rf"|per (?:answer|response|reply))",
         rf"{TOKENS}[- ]?tokens?\s*{_OUTPUT_THINGS}(?![\w])",
-        rf"(?:sorties?|outputs?|generations?|reponses?|answers?|responses?|completions?|output length)\s*"
+        rf"(?<![\w])(?:sorties?|outputs?|generations?|reponses?|answers?|responses?|completions?|output length)\s*"
         rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
         rf"(?<![\w]){_OUTPUT_THINGS}(?:(?!{_INPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b",
         rf"{TOKENS}\s*tokens?\s*(?:de sortie|en sortie|out\b|output|generes|generated)",
@@ -194,7 +196,10 @@ INPUT = Rule(
               ("we generate product sheets; sheets are about 400 tokens", {}),
               ("fiches produits à générer, fiches de 350 tokens, consignes de 200 tokens", {"input_len": 200}),
               ("nos rapports font 2 000 tokens, on veut les résumer", {"input_len": 2000}),
-              ("des résumés d'articles de 150 tokens à partir d'articles de 2 000 tokens", {"input_len": 2000})),
+              ("des résumés d'articles de 150 tokens à partir d'articles de 2 000 tokens", {"input_len": 2000}),
+              # a length word is a whole word: the year after "la rentrée" or "ressorties" is no length
+              ("Démarrage à la rentrée 2026.", {}), ("prompts 2000", {"input_len": 2000}),
+              ("traduire 40 000 actes. Chaque acte fait ~3 000 tokens.", {"input_len": 3000})),
 )
 
 OUTPUT = Rule(
@@ -202,6 +207,7 @@ OUTPUT = Rule(
     examples=(("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
               ("a 150-token reply", {"output_len": 150}), ("sorties courtes (~90)", {"output_len": 90}),
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
+              ("les pièces ressorties 2025 du stock", {}),
               ("on veut générer les fiches produits ; les fiches font environ 300 tokens", {"output_len": 300}),
               ("draft client letters of about 600 tokens", {"output_len": 600}),
               ("200 000 fiches produits à générer par nuit, fiches de 350 tokens", {"output_len": 350}),

@@ -15,10 +15,11 @@ from collections.abc import Iterator
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
-from sizer_agent.agent.understanding.text import Message, words
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds, words
 
 _SIMULTANEOUS = re.compile(words(
-    r"simultan\w*", r"concurrent\w*", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
+    # ("25 simult.", "30 conc.": abbreviated in notes)
+    r"simult\w*", r"concurrent\w*", r"conc\.", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
     r"a meme temps", r"at the same time", r"in the same time",
     r"in same time", r"at once", r"in parallel", r"en parallele", r"a la fois", r"at peak", r"au pic", r"en pointe",
     r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
@@ -53,11 +54,14 @@ POPULATION = _POPULATION = words(
     r"policiers", r"firefighters", r"pompiers", r"pilots", r"pilotes", r"mechanics", r"mecaniciens",
     r"instructeurs", r"techs", r"vets", r"veterinarians", r"veterinaires", r"civil servants", r"fonctionnaires",
     r"gestionnaires", r"case handlers", r"claims handlers", r"curators", r"conservateurs", r"opticiens", r"opticians",
+    r"attorneys", r"solicitors", r"barristers", r"fee earners", r"salespeople", r"sales people", r"reporters",
+    r"dentists", r"therapists", r"physicians", r"radiographers", r"actuaries", r"regulateurs", r"controleurs",
+    r"controllers", r"assistants", r"secretaires medicales", r"agents d'accueil", r"hotliners", r"redactrices",
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
 # the one-words are whole words: "volunteers" holds no "un" ("for 4 volunteers at a time" is 4, not 1)
-_COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?![a-z])|(?<![a-z])({_ONE})(?![a-z]))" \
+_COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?:-?ish)?(?![a-z])|(?<![a-z])({_ONE})(?![a-z]))" \
          rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
          rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|bits?\b|[.,]\d))"
 _COUNT_RE = re.compile(_COUNT)
@@ -113,11 +117,17 @@ _MORE = re.compile(rf"[^\d]{{0,25}}?(?<![\w])(?:up to|jusqu'a|voire|or even|mayb
 _SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
                          r"|notre (?:startup|start-up|pme|entreprise|societe|equipe|boite)"
                          r"|our (?:company|startup|firm|team|business)|(?:a|an|une?)\s+[\w-]*\s*(?:startup|start-up|pme"
-                         r"|company|firm|entreprise|societe))\b[^.;\n]{0,30}$")
+                         r"|company|firm|entreprise|societe)"
+                         # "ESN de 600 collaborateurs, on cherche pour un de nos clients": a consultant's own firm
+                         r"|(?:^|\W)(?:une?\s+|a\s+|an\s+)?(?:esn|ssii|integrateur|integrator|consultancy"
+                         r"|cabinet de conseil|systems integrator|reseller|revendeur))\b[^.;\n]{0,30}$")
 _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|their|ses|its|the|les)\s+(?:\w+\s+)?"
                          r"(?:clients|customers|customer (?:firms|companies|accounts)|entreprises clientes|users"
                          r"|utilisateurs|patients|abonnes|subscribers|visitors|visiteurs|players"
-                         r"|joueurs|citizens|citoyens|members|adherents|public|usagers|shoppers|acheteurs|guests)(?![\w])")
+                         r"|joueurs|citizens|citoyens|members|adherents|public|usagers|shoppers|acheteurs|guests)(?![\w])"
+                         # "pour un de nos clients", "for one of our customers", "pour le compte d'un client"
+                         r"|(?<![\w])(?:pour|for|on behalf of)\s+(?:un|une|a|an|one)\s+(?:de nos|d'entre nos|of our)\s+"
+                         r"(?:clients|customers)\b|\bpour le compte (?:d'un|de notre|de nos) clients?\b")
 
 
 _ONE_OF = re.compile(r"\s+(?:de|d'|des|of|parmi|among)\s*(?:nos|ses|leurs|mes|vos|our|their|his|her|my|your|the|les|ces"
@@ -184,6 +194,14 @@ def _figures(message: Message, patterns: tuple[str, ...]) -> list[tuple[int, int
     return sorted(set(out))
 
 
+# "3 jobs running at a time", "4 experiments in parallel", "2 entraînements en parallèle": a count of runs of
+# work (training jobs, experiments, pipelines) done at once is no count of people using the model at once
+_JOBS_AFTER = re.compile(r"\s*(?:[a-z-]+\s+)?(?:jobs?|runs?|experiments?|experiences|trainings?|entrainements?"
+                         r"|fine-?tunings?|fine-?tunes?|finetunes?|tasks?|taches|pipelines?|workloads?|processes"
+                         r"|processus|trials?|essais|sweeps?|batch(?:es|s)?|lots|calculs|simulations?|renders?"
+                         r"|rendus|notebooks?|kernels?|containers?|conteneurs?|vms?|pods?|instances?)\b")
+
+
 def _simultaneous(message: Message, population: list[tuple[int, int, int]],
                   figures: dict[tuple[int, int], tuple[int, int]] | None = None) -> list[tuple[int, int, int]]:
     """Peak figures: the count nearest before "at the same time" in its sentence, or right after "peak of".
@@ -211,6 +229,8 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]],
             continue
         if before and _PORTION.search(between):
             continue  # "45 élèves, dont la moitié en même temps": the 45 stays a head count
+        if before and _JOBS_AFTER.match(text, before[-1][1]):
+            continue  # "Max 3 jobs running at a time", "2 entraînements en parallèle": runs, not people
         if before and not re.match(r"\s*%", text[before[-1][1]:before[-1][1] + 3]):
             start, count_end, value = before[-1]
             out.append((start, cue.end(), value))
@@ -232,7 +252,7 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]],
 # at a time": the members say how large the organisation is; when another group is the peak, the members are not
 # the tool's users (no head count). "12 000 adhérents inscrits" to a service, "pour nos adhérents" stay one.
 _MEMBERS = re.compile(r"(?:members|membres|adherents|adherentes|societaires)$")
-_MEMBERS_USE_IT = re.compile(r"(?:pour|for|to|a|aux)\s+(?:nos|our|ses|its|leurs|their|les|the)\s+(?:[\w.,]+\s+)?"
+_MEMBERS_USE_IT = re.compile(r"(?:(?:pour|for|to|a)\s+(?:nos|our|ses|its|leurs|their|les|the)|aux)\s+(?:[\w.,]+\s+)?"
                              r"(?:members|membres|adherents|societaires)\b|inscrits|registered|enrolled")
 
 
@@ -297,12 +317,169 @@ def _their_clients(text: str, figure: tuple[int, int, int], others: list[tuple[i
                and _STAFF_WORDS.search(text, o[0], o[1]) for o in others)
 
 
+# "Notre commune (12 400 habitants)", "our county council serves roughly 240,000 residents": the people of a
+# territory say how large the town or the county is, not how many will use the tool; only "pour nos 9 000
+# habitants" / "for our 3,000 residents" says they will
+_TERRITORY_WORDS = re.compile(r"(?:habitants|inhabitants|residents|citizens|citoyens|administres|population)$")
+_FOR_THEM = re.compile(r"(?:pour|for|to|a|aux|serve|servir)\s+(?:(?:nos|our|ses|its|leurs|their|les|the|all|tous)\s+)?"
+                       r"(?:(?:les|the)\s+)?$")
+
+
+# "a city of 50,000 people", "une ville de 20 000 âmes": the people of a place, whatever the noun
+_PLACE_OF = re.compile(r"\b(?:city|town|village|municipality|county|region|country|district|borough|ville|commune"
+                       r"|village|region|departement|pays|metropole|agglomeration|canton)\s+(?:of|de|d')\s*"
+                       r"(?:(?:about|around|some|roughly|environ|pres de)\s+)?$")
+
+
+# "We have 2 sites and 65 staff. … a chatbot for up to 30 visitors at once": a staff count said in a sentence that
+# also counts the firm's places is its fact sheet, not the tool's users, when another figure counts those
+_PEOPLE_NOUN = re.compile(rf"(?:{_USERS}|{_POPULATION})")
+
+
+def _sized_with_places(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
+    start, end, _ = figure
+    if _PROFILE_OPEN.search(text, max(0, start - 80), start):
+        return False  # a bracket is the fact sheet rule's (_company_profile)
+    lo, hi = sentence_bounds(text, start)
+    if not _PLACES.search(text, lo, hi):
+        return False
+    # the other figure counts other people: its own noun, not the staff's ("We have 3 clinics and 120 vets. Maybe
+    # 15 at once." speaks of the vets)
+    own = set(re.findall(r"[a-z]+", text[start:end]))
+    if not any((o[0] < lo or o[0] >= hi) and (noun := _PEOPLE_NOUN.search(text, o[0], o[1]))
+               and noun.group(0) not in own for o in others):
+        return False
+    return not _FOR_BEFORE.search(text, max(0, start - 20), start)
+
+
+# "We pay for 200 Copilot licences today; … for the 60 developers": licences or seats of a product, beside the
+# people counted for the tool, are a subscription, not its users
+_SEATS = re.compile(r"(?:seats|licences|licenses)$")
+
+
+def _seats_beside_people(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
+    start, end, _ = figure
+    return bool(_SEATS.search(text, start, end)) and any(
+        o[:2] != figure[:2] and not _SEATS.search(text, o[0], o[1]) for o in others)
+
+
+def _territory(text: str, figure: tuple[int, int, int]) -> bool:
+    start, end, _ = figure
+    if _PLACE_OF.search(text, max(0, start - 40), start):
+        return True
+    if not _TERRITORY_WORDS.search(text, start, end):
+        return False
+    return not _FOR_THEM.search(text, max(0, start - 25), start) or bool(
+        re.search(r"(?:serves?|dessert|compte|counts?|has|a)\s+(?:\w+\s+){0,2}$", text[max(0, start - 30):start]))
+
+
+# "la coopérative Terres du Gers (1 800 adhérents). … entraîner un YOLO", "L'association … (1 200 adhérents) …
+# pour les 5 bénévoles de son bureau": members counted beside the organisation's name give its size; they are
+# the tool's users only when it is said to be for them ("pour nos adhérents", "our 2,000 members will use it")
+# or when they are the only people the message counts with a use for them
+_MEMBER_USE_AFTER = re.compile(r"[^.;\n]{0,40}\b(?:will use|would use|use it|using it|utiliser\w*"
+                               r"|utilis\w+ (?:l'|le|la)|auront acces|will have access|access it)\b")
+
+
+def _members_only_count(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
+    start, end, _ = figure
+    if not _MEMBERS.search(text, start, end) or _MEMBERS_USE_IT.search(text):
+        return False
+    if _MEMBER_USE_AFTER.match(text, end):
+        return False
+    in_brackets = bool(_PROFILE_OPEN.search(text, max(0, start - 80), start))
+    return in_brackets or any(o[:2] != figure[:2] for o in others)
+
+
+# "4 500 étudiants inscrits en licence, mais l'assistant ne servira qu'aux 40 enseignants", "1,200 staff but only
+# the 30 lawyers will use it": a population said to be the only one using the tool replaces the larger one
+_ONLY_BEFORE = re.compile(r"(?:\bonly\s*\(|\bqu'(?:aux|a|au)|\bque (?:pour |par )?(?:les|nos|ses|leurs)"
+                          r"|\bonly (?:for |by |to )?(?:the|our|its|their)?|\bseul(?:e|es|s)? (?:les|nos)"
+                          r"|\buniquement (?:pour |par )?(?:les|nos|ses)"
+                          r"|\bseulement (?:pour |par )?(?:les|nos|ses)|\bjust (?:for )?(?:the|our))\s*$")
+
+
+_HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|serves?|dessert|emploie|employs|with"
+                         r"|il y a|there are|(?:company|firm|entreprise|societe|group|groupe|organi[sz]ation|business"
+                         r"|boite|structure)\s+(?:of|de|d')"
+                         r"|avec|totals?|enrols?|enrolls?|scolarise)\s+(?:(?:about|around|some|roughly|over|more than"
+                         r"|environ|pres de|plus de|quelque)\s+)?$")
+_FOR_BEFORE = re.compile(r"\b(?:pour|for|aux|to)\s+(?:(?:les|the|nos|our|ses|its|their|leurs)\s+)?$")
+
+
+def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    if len(population) < 2:
+        return population
+    only = [p for p in population if _ONLY_BEFORE.search(text, max(0, p[0] - 30), p[0])]
+    if len({p[0] for p in only}) == 1:
+        return only[:1]  # (one figure, read by two patterns)
+    # "Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants", "The school has 1,200 pupils
+    # enrolled; the assistant is for 80 teachers": the organisation's size said with "has", "accueille", "serves",
+    # beside the people the tool is for
+    sized = [p for p in population if _HAS_BEFORE.search(text, max(0, p[0] - 30), p[0])]
+    users = [p for p in population if _FOR_BEFORE.search(text, max(0, p[0] - 20), p[0])]
+    if sized and len({p[0] for p in users}) == 1 and not set(users) & set(sized):
+        return users[:1]
+    rest = [p for p in population if p not in sized]
+    # ("Company of 1,500 people; the pilot is for the finance team only (25 people)": the size said with "of",
+    # "has", "il y a" gives way to a smaller population counted apart; "we have 40 lawyers and 10 paralegals" is
+    # one list, not a size and its users)
+    listed = any(re.fullmatch(r"\s*(?:,|and|et|&|plus|\+)\s*", text[a[1]:b[0]]) for a in sized for b in rest)
+    if sized and rest and not listed and all(r[2] < z[2] for r in rest for z in sized):
+        return rest
+    return population
+
+
+# "agence d'archi Atelier Brunel & Fils, 8 personnes. … 2-3 utilisateurs à la fois max": a firm's size said after
+# its name in the opening sentence, when the load counts its users under a noun of their own, is the size of the
+# firm, not the people who will use the tool ("500 employees, about 50 at once" keeps its head count: the peak
+# there is said of them)
+_SIZE_NOUN = re.compile(r"\s*(?:personnes|people|salaries|employes|employees|staff|collaborateurs|persons)\b")
+_NAME_BEFORE = re.compile(r"[A-ZÀ-Þ][\w&'’.-]*(?:[ \t]+[\w&'’.-]+){0,4},[ \t]*$")
+_USER_NOUN = re.compile(USERS)
+
+
+def _size_in_apposition(message: Message, figure: tuple[int, int, int], peak: list[tuple[int, int, int]]) -> bool:
+    start = figure[0]
+    count = _COUNT_RE.match(message.text, start)
+    if count is None or not _SIZE_NOUN.match(message.text, count.end()):
+        return False
+    if _SENTENCE_END.search(message.text, 0, start) or not _NAME_BEFORE.search(message.original, max(0, start - 60),
+                                                                              start):
+        return False
+    return any(_USER_NOUN.search(message.text, p[0], p[1]) for p in peak)
+
+
+# "40 utilisateurs simultanés... pardon, 60", "30 utilisateurs simultanés, non en fait plutôt 45": a corrected peak
+# whose new figure comes bare. The correction took the old words back before any rule read them (text.py); the
+# new figure is the peak the old words were said of.
+_CORRECTION = (r"(?:\.{2,3}|…|,)?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather|i mean"
+               r"|je veux dire|make (?:it|that))[\s,]*)+")
+_CORRECTED_PEAK = re.compile(rf"(?<![\w.,]){NUM}\s+(?:[a-z'-]+\s+){{0,3}}?{_SIMULTANEOUS.pattern}\s*{_CORRECTION}"
+                             rf"(?P<new>\d{{1,6}})(?![\d.,]*\s*(?:%|k\b|go\b|gb\b|€|eur|tokens?|ms\b|s\b|gpus?))")
+
+
+def _corrected_peak(message: Message) -> list[tuple[int, int, int]]:
+    folded = plain(message.original)
+    out = []
+    for m in _CORRECTED_PEAK.finditer(folded):
+        a, b = message.view_span(m.start("new"), m.end("new"))
+        value = int(m.group("new"))
+        if value and message.text[a:b] == folded[m.start("new"):m.end("new")] and not message.negated(a):
+            out.append((a, b, value))
+    return out
+
+
 def find_load(message: Message) -> Iterator[Found]:
     population = _figures(message, (
         rf"{_COUNT}\s*{_FILLER}{_POPULATION}",
         rf"{_COUNT}[- ](?:person|people|personnes?|employee|staff|strong|seat|member)(?![\w])",
         rf"(?:registered|total|named|potential|internal|inscrits|potentiels?|internes?)\s+{_USERS}\s*:?\s*{_ABOUT}{_COUNT}",
         rf"{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|au total|in total)\s*:?\s*{_ABOUT}{_COUNT}",
+        # "| Utilisateurs | 150 au total, 15 simultanés |", "Users: 250 total / 30 concurrent": a label's total
+        rf"{_USERS}\s*[:|]\s*{_ABOUT}{_COUNT}{_TOTAL}",
+        # "30 régulateurs l'utiliseront", "40 planners will use it": whoever is said to use it, whatever the noun
+        rf"{_COUNT}\s+(?:[a-z-]+\s+){{1,4}}?{_WILL_USE}",
         rf"{_COUNT}\s*{_FILLER}{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|potential|nommes|named)(?![\w])",
         # "8 000 courtiers inscrits", "1,200 registered brokers": whoever is registered is a population
         rf"{_COUNT}\s+(?:[a-z-]+\s+)?(?:inscrits|inscrites|enregistres|registered|enrolled|subscribed|signed up"
@@ -312,6 +489,8 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s*(?:potential|registered|named|internal|total)\s+{_USERS}",
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
         rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
+        # "for the 3 of us in the office", "Just three of us": the people who will use it, counted
+        rf"{_COUNT}\s+of us(?![\w])",
         rf"(?:effectif|headcount|staff of|team of|equipe de|workforce of)\s*(?:de|of|:)?\s*{_ABOUT}{_COUNT}",
         # "for our volunteers — about forty of them": the figure said of them just after
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*[—–,:-]+\s*{_ABOUT}{_COUNT}\s+"
@@ -331,6 +510,7 @@ def find_load(message: Message) -> Iterator[Found]:
     figures: dict[tuple[int, int], tuple[int, int]] = {}
     peak = _simultaneous(message, population, figures)
     peak += [(m.start(), m.end(), 1) for m in _ALONE.finditer(message.text) if not message.negated(m.start())]
+    peak += _corrected_peak(message)
     peak += _figures(message, (
         rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
         rf"|concurrent users|utilisateurs simultanes)\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
@@ -371,12 +551,18 @@ def find_load(message: Message) -> Iterator[Found]:
     population = [p for p in population
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     population = [p for p in population if not _their_clients(message.text, p, population + users + peak)]
+    population = [p for p in population if not _territory(message.text, p)]
+    population = [p for p in population if not _seats_beside_people(message.text, p, population + users)]
+    population = [p for p in population if not _sized_with_places(message.text, p, population + users + peak)]
+    population = [p for p in population if not _members_only_count(message.text, p, population + users + peak)]
+    population = _only_part(message.text, population)
     if _FOR_OTHERS.search(message.text):
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
         population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])]
     if peak:
         population = [p for p in population if not _membership(message.text, p, peak)]
+        population = [p for p in population if not _size_in_apposition(message, p, peak)]
         # several peak figures ("5 à la fois, jusqu'à 15 aux heures de pointe", "20-30 concurrent, peaking at
         # 60"): the concurrency is the peak, the largest
         start, end, value = max(peak, key=lambda p: (p[2], -p[0]))
@@ -398,6 +584,11 @@ def find_load(message: Message) -> Iterator[Found]:
 _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|sequences?|seq|inputs?|outputs?"
                             r"|length|longueur|documents?|pages?)\b|\d\s*(?:go|gb|to|tb)\b")
 _TOTAL = r"\s*(?:au total|in total|total|en tout|overall)(?![\w])"
+# (the thing used is the tool: "2 serveurs qui utiliseront le même stockage" count no people)
+WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'utiliseraient|will use it|would use it"
+                        r"|are going to use it|will be using it|will have access|who will use"
+                        r"|(?:qui )?utiliseront (?:l'outil|l'assistant|l'application|le modele|le chatbot|le systeme)"
+                        r"|will use the (?:tool|assistant|model|chatbot|system|platform|app))(?![\w])")
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
 _OUT_OF_BARE = re.compile(rf"[,;]\s*(?:out of|sur|parmi|among)\s+(?:(?:a total of|un total de)\s+)?{_ABOUT}{_COUNT}"
                           rf"(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))")
@@ -497,6 +688,55 @@ LOAD = Rule(
         ("disons une trentaine en même temps", {"concurrency": 30}),
         ("We're a team of 8; the bot is for our 300 customer firms, 40 concurrent sessions", {"concurrency": 40}),
         ("100 requêtes/s en pointe sur le chatbot", {}), ("about 300 requests per minute at peak", {}),
+        # runs of work at once are no people at once; a territory's people, members beside the organisation's
+        # name and a larger population beside the only one that will use the tool are no head count
+        ("Our cohort of 20 students shares it. Max 3 jobs running at a time.", {"head_count": 20}),
+        ("Une équipe de 5, 2 entraînements en parallèle au plus", {"head_count": 5}),
+        ("usually 4 experiments in parallel", {}),
+        ("Notre commune (12 400 habitants) veut un chatbot, 10 à 20 conversations en parallèle", {"concurrency": 20}),
+        ("Our county council serves roughly 240,000 residents; a drafting assistant for 15 concurrent users.",
+         {"concurrency": 15}),
+        ("un chatbot pour nos 9 000 habitants", {"head_count": 9000}),
+        ("la coopérative Terres du Causse (900 adhérents) veut entraîner un détecteur", {}),
+        ("L'association (1 200 adhérents) veut un chatbot pour répondre aux adhérents.", {"head_count": 1200}),
+        ("L'association (1 200 adhérents) voudrait un assistant pour les 5 bénévoles de son bureau.",
+         {"head_count": 5}),
+        ("Our 2,000 members will use it", {"head_count": 2000}),
+        ("4 500 étudiants inscrits, mais l'assistant ne servira qu'aux 40 enseignants, 10 à la fois.",
+         {"head_count": 40, "concurrency": 10}),
+        ("1,200 staff in total but only the 30 lawyers will use it", {"head_count": 30}),
+        ("We are a city of 50,000 people; a chatbot for the 20 clerks at the town hall.", {"head_count": 20}),
+        ("Bonjour, agence d'archi Atelier Brunois & Fils, 8 personnes. Une tour pour Revit et un LLM. 2-3 "
+         "utilisateurs à la fois max.", {"concurrency": 3}),
+        ("Bonjour, Atelier Brunois, 8 personnes, 3 en même temps.", {"head_count": 8, "concurrency": 3}),
+        ("We have 2 sites and 65 staff. A chatbot for the visitor centre, up to 30 visitors at once.",
+         {"concurrency": 30}),
+        ("We have 2 sites. A chatbot for our 65 staff, 10 at once.", {"head_count": 65, "concurrency": 10}),
+        ("We have 3 clinics and 120 vets. Maybe 15 at once.", {"head_count": 120, "concurrency": 15}),
+        ("We pay for 200 Copilot licences today; we want our own model for the 60 developers, maybe 20 at once.",
+         {"head_count": 60, "concurrency": 20}),
+        ("Our team runs 40 notebooks concurrently; a chatbot for the 40 data scientists, 10 at a time.",
+         {"head_count": 40, "concurrency": 10}),
+        ("500 seats, 50 at once", {"head_count": 500, "concurrency": 50}),
+        ("- users: ~200 / 25 simult.", {"head_count": 200, "concurrency": 25}),
+        ("a mini PC for the 3 of us in the office", {"head_count": 3}),
+        ("environ 40 utilisateurs simultanés... pardon, 60, j'avais oublié l'équipe de Caen.", {"concurrency": 60}),
+        ("30 utilisateurs simultanés, non en fait plutôt 45 après discussion", {"concurrency": 45}),
+        ("200ish concurrent reqs at peak", {"concurrency": 200}),
+        ("About 400 fee earners, maybe 40 concurrent at month-end.", {"head_count": 400, "concurrency": 40}),
+        ("A few dozen lawyers at the same time, out of our 240 attorneys.", {"head_count": 240}),
+        ("Company of 1,500 people; the pilot is for the finance team only (25 people), maybe 5 concurrent.",
+         {"head_count": 25, "concurrency": 5}),
+        ("Il y a 250 agents à la mairie, dont 30 au service état civil qui utiliseront l'outil.", {"head_count": 30}),
+        ("We have 40 lawyers and 10 paralegals.", {"head_count": 40}),
+        ("2 serveurs qui utiliseront le même stockage", {}), ("4 GPUs that will use NVLink", {}),
+        ("Bonjour, ESN de 600 collaborateurs, on cherche pour un de nos clients un serveur, 50 utilisateurs "
+         "simultanés.", {"concurrency": 50}),
+        ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
+        ("The school has 1,200 pupils enrolled; the assistant is for 80 teachers, 20 at once.",
+         {"head_count": 80, "concurrency": 20}),
+        ("| Utilisateurs       | 150 au total, 15 simultanés |", {"head_count": 150, "concurrency": 15}),
+        ("30 régulateurs l'utiliseront, 10 en simultané.", {"head_count": 30, "concurrency": 10}),
     ),
     doc="peak concurrency and head count, kept apart",
 )
@@ -512,7 +752,9 @@ IMAGE_RESOLUTION = pattern_rule(
 _GROWTH_CONTEXT = re.compile(
     r"(?:croiss\w*|growth|grow\w*|augment\w*|hausse|increase\w*|more|plus|next year|l'an prochain|l'annee prochaine"
     r"|d'ici|within|by 20\d\d|en 20\d\d|in 20\d\d|dans \d+|in \d+|users?|utilisateurs?|traffic|trafic|charge|load"
-    r"|demand\w*|volume|usage|requetes|requests|scale|monter|passer|evoluer|evolution|futur\w*|future)")
+    r"|demand\w*|volume|usage|requetes|requests|scale|monter|passer|evoluer|evolution|futur\w*|future"
+    # "Phase 2 could double that", "en phase 2 on doublera": a later phase of the same load
+    r"|phase \d|phase two|second phase|deuxieme phase|concurren\w*|simultan\w*|staff|salaries|employees)")
 
 
 def growth_ratio(text: str) -> float | None:
@@ -568,5 +810,7 @@ GROWTH = Rule(
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
               ("double precision", {}), ("rent 8x H100 on CoreWeave for 100 concurrent users", {}),
               ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
-              ("traffic is increasing by 30% a year", {"growth_factor": 1.3})),
+              ("traffic is increasing by 30% a year", {"growth_factor": 1.3}),
+              ("45 staff, 12 concurrent at most. Phase 2 could double that.", {"growth_factor": 2.0}),
+              ("We need double precision for this solver.", {})),
 )

@@ -252,6 +252,9 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
         suggestions = suggestions or near
     if named:
         return _one_of(message, named)
+    dictated = _dictated(message, index)
+    if dictated is not None:
+        return ModelReading(dictated, ())
     described, near = _described(message, index)
     return ModelReading(described, () if described else (suggestions or near))
 
@@ -367,6 +370,73 @@ def family_of_model(model: str) -> str | None:
     return None
 
 
+# -- a model dictated in words ----------------------------------------------------------------------------
+# A voice note transcribed: "lama trois point un soixante dix b", "llama three point three seventy b". The number
+# words after a family word are read as figures ("3.1 70b"), and the name so written must be one the registry
+# knows exactly; the span claimed is the dictated words.
+_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+          "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+          "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "un": 1, "une": 1, "deux": 2, "trois": 3,
+          "quatre": 4, "cinq": 5, "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12,
+          "treize": 13, "quatorze": 14, "quinze": 15, "seize": 16}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90, "vingt": 20, "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60}
+_HUNDRED = {"hundred": 100, "cent": 100}
+_POINT = {"point", "virgule", "dot"}
+_DICTATED_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*|\d+")
+
+
+def _spoken_number(word: str) -> int | None:
+    """A number the message wrote in figures or left in words ("70", "un", "seventy")."""
+    if word.isdigit():
+        return int(word)
+    parts = word.split("-")
+    if not all(p in _UNITS or p in _TENS or p in _HUNDRED for p in parts):
+        return None
+    value = 0
+    for part in parts:
+        value = max(value, 1) * 100 if part in _HUNDRED else value + _TENS.get(part, 0) + _UNITS.get(part, 0)
+    return value
+
+
+def _dictated(message: Message, index: ModelIndex) -> Found | None:
+    """(Message.read writes most number words as figures already: "llama 3 point 3 70 b".)"""
+    text = message.text
+    words = [(m.start(), m.end(), m.group(0)) for m in _DICTATED_WORD.finditer(text)]
+    for i, (start, _, word) in enumerate(words):
+        family = _family_of(word, index.families)
+        if family is None or message.negated(start):
+            continue
+        said, j, end, spoken = [family], i + 1, None, False
+        while j < len(words) and words[j][0] - words[j - 1][1] <= 2:
+            value = _spoken_number(words[j][2])
+            if value is not None:
+                j += 1
+                after = _spoken_number(words[j + 1][2]) if j + 1 < len(words) and words[j][2] in _POINT else None
+                if after is not None:
+                    said.append(f"{value}.{after}")  # "trois point un" -> 3.1
+                    j, spoken = j + 2, True
+                elif j < len(words) and words[j][2] in ("b", "milliards", "billion") and words[j][0] > words[j - 1][1]:
+                    said.append(f"{value}b")  # "soixante dix b" -> 70b (said apart: "7B" is written, not dictated)
+                    j, spoken = j + 1, True
+                else:
+                    said.append(str(value))
+                end = words[j - 1][1]
+                continue
+            if words[j][2] in _VARIANTS or words[j][2] in _INSTRUCT:
+                said.append(words[j][2])
+                end = words[j][1]
+                j += 1
+                continue
+            break
+        if end is None or not spoken or _LIKE_NAMED.search(text, max(0, start - 30), start):
+            continue  # a spoken version or size must be said ("llama 3 for twenty users" names no model)
+        model_id, _ = index.match(tokens_of(" ".join(said), index.families))
+        if model_id is not None:
+            return Found("model", model_id, start, end)
+    return None
+
+
 def find_model(message: Message) -> Iterator[Found]:
     reading = read_model(message)
     if reading.found is not None:
@@ -396,6 +466,12 @@ MODEL = Rule(
         ("le modèle de Mistral AI en 24 milliards, la version Small 3.1",
          {"model": "mistralai/Mistral-Small-3.1-24B-Instruct-2503"}),
         ("le Llama de 70 milliards", {}),  # 3.1 or 3.3: a question, not a guess
+        # dictated in words (a voice note transcribed): read as figures, recorded only when the registry knows it
+        ("le modele ce serait lama trois point un soixante dix b et on a un budget",
+         {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
+        ("the model is llama three point three seventy b and we'd like it in eight bit",
+         {"model": "meta-llama/Llama-3.3-70B-Instruct"}),
+        ("llama three point one for twenty users", {}),
         ("we serve Gemma to 2 billion users", {}),
         ("un modèle de type Qwen, 7 milliards de paramètres", {}),
         ("a Mistral-like model of 7 billion parameters", {}),

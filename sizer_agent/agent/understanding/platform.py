@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.gpus import COMPARISON
@@ -22,11 +22,15 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
     (words(r"stations? de travail", r"workstations?", r"desktop",
            r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne|ma|notre|cette|sa) tour"
            r"(?! de table| d'horizon)",
-           r"towers?", r"sous (?:le|un) bureau",
+           r"towers?", r"sous (?:le|un) bureau", r"tours? (?:silencieuses?|compactes?|puissantes?)",
            r"under (?:the|a|my) desk", r"deskside",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
            r"stations? (?:de calcul|graphiques?|gpu|ia)",
            r"(?:une|la|ma|notre|cette) station(?= (?:avec|equipee|with))",
+           # "une station pour CATIA et le rendu", "station avec 4 RTX PRO 6000": a workstation, in French
+           # (the count after "avec" may be claimed already: "_")
+           r"(?:une|la|ma|notre|cette|nouvelle) station(?= (?:pour|for) )", r"(?<![\w'] )station(?= avec (?:\d|_))",
+           r"mini[- ]?pcs?",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
            r"runpod", r"en location", r"lou(?:er|e|es|ons|ez|ent|erait|erions|eriez|eraient|era|erons|erez)",
@@ -76,7 +80,14 @@ _OPEN_CHOICE = re.compile(r"\b(?:peu importe|n'importe|qu'importe|either (?:way|
                           r"|(?:buy\w*|purchas\w*|own\w*) or (?:rent\w*|leas\w*)"
                           r"|(?:rent\w*|leas\w*) or (?:buy\w*|purchas\w*)"
                           r"|achet\w* ou (?:lou\w*|location)|(?:lou\w*|location) ou (?:achat|achet\w*)"
-                          r"|achat ou location)\b")
+                          r"|achat ou location"
+                          # "on loue du GPU chez Scaleway ou on achète ?", "rent GPUs on AWS or buy our own box?":
+                          # renting and buying as the two branches of one question, a few words apart
+                          r"|(?:lou(?:er|e|es|ons|ez|ent)|location|rent\w*|leas\w*)\b[^.!?\n]{0,60}?\b(?:ou|or)\b"
+                          r"[^.!?\n]{0,25}?\b(?:achet\w*|achat|buy\w*|purchas\w*)(?=[^.!\n]*\?)"
+                          r"|(?:achet\w*|achat|buy\w*|purchas\w*)\b[^.!?\n]{0,60}?\b(?:ou|or)\b[^.!?\n]{0,25}?"
+                          r"\b(?:lou(?:er|e|es|ons|ez|ent)|location|rent\w*|leas\w*|(?:le |the )?cloud)"
+                          r"(?=[^.!\n]*\?))\b")
 _OR_BEFORE = re.compile(r"\b(?:ou|or)\b")
 _QUESTION_AFTER = re.compile(r"[^.!?\n]*\?")
 
@@ -96,6 +107,45 @@ _REPLACED_BEFORE = re.compile(r"(?:remplac(?:er|e|ons|ent|era|erait)|replac(?:e|
                               r"(?:(?:vieux|anciens|old|older|current|actuels|existing|existants)\s+)?$")
 
 
+_RENTED_AFTER = re.compile(r"\s*(?!(?:ou|or)\b)(?:\w+\s+)?(?:a louer|loues?|louees?|en location|de location|rented"
+                           r"|to rent|for rent)\b")
+_RENTED_BEFORE = re.compile(r"\b(?:louer|loue|louons|rent|rented|renting|rental|location d[e'])\s+(?:(?:un|une|des|a|an"
+                            r"|the|le|les|nos|our)\s+)?(?:\w+\s+)?$")
+# a cloud said of the past, in its own clause: "moved to Azure last year", "on était sur AWS l'an dernier"
+_PAST_ELSEWHERE = re.compile(r"\b(?:last year|l'an dernier|l'annee derniere|previously|auparavant|used to|formerly"
+                             r"|(?:notre |our )?(?:ancien\w*|previous|former|old) (?:prestataire|provider|vendor"
+                             r"|host\w*)"
+                             r"|il y a \w+ ans?|\w+ years? ago)\b")
+
+
+# "We rent a GPU at €2.50/h today; want to buy": what runs today, when the wish is to buy, is not the plan
+_TODAY = re.compile(r"\b(?:today|currently|at the moment|right now|for now|aujourd'hui|actuellement|en ce moment"
+                    r"|pour l'instant|pour le moment|current|existing|actuel\w*|existant\w*)\b")
+# the cloud kept out: "Rien ne doit partir dans le cloud", "nothing can go to the cloud", "no data may leave for AWS"
+_KEPT_OUT = re.compile(r"\b(?:rien ne|aucune donnee ne|aucun document ne|nothing|no data|no document)\s+"
+                       r"(?:\w+\s+){0,2}?(?:partir|aller|sortir|go|leave|be sent|be stored|transiter)\w*\s+"
+                       r"(?:\w+\s+){0,2}?$")
+# another system of the customer's: "We host our website on AWS but this is for an internal tool"
+_OTHER_SYSTEM = re.compile(r"\b(?:our|notre|nos|their|leur|leurs)\s+(?:\w+\s+)?(?:website|web ?site"
+                           r"|site(?: web| internet)?|erp|crm|e-?mails?|mails?|messagerie|intranet|data ?warehouse"
+                           r"|backups?|sauvegardes?"
+                           r"|other (?:apps|applications|systems|workloads)|autres (?:applications|outils|systemes))\b")
+# a cloud weighed and left: "We looked at Lambda Labs pricing but prefer buying"
+_CONSIDERED = re.compile(r"\b(?:looked at|considered|compared|checked|regarde|compare|etudie)\b")
+_BUY_WISH = re.compile(r"\b(?:(?:want|wish|plan|need|would like|'d like|veut|voudrait|voudrions|souhait\w*|aimerions"
+                       r"|prefer\w*)\s+(?:to\s+)?(?:buy\w*|purchas\w*|own|owning|acheter|acquerir|investir)"
+                       r"|(?:buy|acheter|acquerir) (?:our|notre|nos|un|une|a|an) (?:own|propre|machine|serveur|server"
+                       r"|box|station|workstation|tour))\b")
+
+
+def _clause_of(text: str, position: int) -> str:
+    start, end = sentence_bounds(text, position)
+    cuts = [m.end() for m in re.finditer(r",\s*(?:but|mais)\b|;", text[start:position])]
+    start += cuts[-1] if cuts else 0
+    after = re.search(r",\s*(?:but|mais)\b|;", text[position:end])
+    return text[start:position + after.start() if after else end]
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -113,7 +163,22 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
                 continue
+            if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
+                                      or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):
+                continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
+            clause = _clause_of(message.text, m.start())
+            if value == "cloud" and _KEPT_OUT.search(message.text, max(0, m.start() - 40), m.start()):
+                continue  # "Rien ne doit partir dans le cloud", "nothing may leave for the cloud": no cloud
+            if value == "cloud" and (_PAST_ELSEWHERE.search(clause) or _OTHER_SYSTEM.search(clause) or (
+                    (_TODAY.search(clause) or _CONSIDERED.search(clause)) and _BUY_WISH.search(message.text))):
+                continue  # "Our website moved to Azure last year, but … stays on-premises": another system, before
             mentions.append((m.start(), m.end(), value))
+    if len({value for _, _, value in mentions}) > 1:
+        # "Our current workstation has a RTX 4090; we want a server now": what runs today, beside another place
+        # wanted, is not the plan
+        wanted = [x for x in mentions if not _TODAY.search(_clause_of(message.text, x[0]))]
+        if wanted and len(wanted) < len(mentions):
+            mentions = wanted
     if mentions and _conflict(message.text, mentions):
         return  # "louer (Scaleway) ou acheter une tour ?", "(a) on-prem, (b) rent": the interview asks
     # "serveurs chez nous ou location, peu importe", "…or do I need cloud credits?": a place left open, or
@@ -146,6 +211,28 @@ DEPLOYMENT = Rule(
               ("ça rentre dans une RTX 5080 ?", {}), ("a big tower with four GPUs", {"deployment": "workstation"}),
               ("Poste pour le labo", {"deployment": "workstation"}), ("faisons un tour d'horizon", {}),
               ("format tour", {"deployment": "workstation"}),
+              ("tour silencieuse pr bureau", {"deployment": "workstation"}),
+              ("on cherche une station pour CATIA et le rendu KeyShot", {"deployment": "workstation"}),
+              ("station avec 4 RTX PRO 6000 Max-Q", {"deployment": "workstation"}),
+              ("la station de métro la plus proche", {}),
+              ("Ollama on a couple of mini PCs?", {"deployment": "workstation"}),
+              ("sur une tour avec 2 RTX 5090. Rien ne doit partir dans le cloud.", {"deployment": "workstation"}),
+              ("A tower under the desk; nothing can go to the cloud.", {"deployment": "workstation"}),
+              ("Serveur à louer chez OVHcloud.", {"deployment": "cloud"}),
+              ("we'd take a rented server at Scaleway", {"deployment": "cloud"}),
+              ("Our website moved to Azure last year, but for patient data this one stays on-premises",
+               {"deployment": "server"}),
+              ("We moved to Azure and want the model there too", {"deployment": "cloud"}),
+              ("L'ancien prestataire nous hébergeait sur AWS ; on veut maintenant un serveur chez nous.",
+               {"deployment": "server"}),
+              ("We're fine with either on-prem or cloud at this stage.", {}),
+              ("We rent a GPU at €2.50/h today; want to buy. Gemma 3 27B for 12 people.", {}),
+              ("Today we are on AWS and we want to stay there.", {"deployment": "cloud"}),
+              ("We host our website on AWS but this is for an internal tool on our own hardware.", {}),
+              ("Our ERP runs in Azure. For the LLM we want a tower under the desk.", {"deployment": "workstation"}),
+              ("We looked at Lambda Labs pricing but prefer buying.", {}),
+              ("Our current workstation has a RTX 4090; we want a server now.", {"deployment": "server"}),
+              ("Currently on AWS; we want to move on-prem.", {"deployment": "server"}),
               ("one RTX 5090 Founders Edition under the desk", {"deployment": "workstation"}),
               ("4 H100 hébergés au mésocentre régional", {"deployment": "server"}),
               ("we'd use the university's HPC centre", {"deployment": "server"}),
@@ -174,12 +261,18 @@ DEPLOYMENT = Rule(
               ("sur site ou dans le cloud, peu importe", {}),
               ("is one card enough, or should we rent cloud GPUs?", {}),
               ("We're evaluating whether to buy or rent, for 30 users.", {}),
+              ("Question : on loue du GPU chez Scaleway ou on achète ? Budget 20 k€ si achat.", {}),
+              ("Should we rent GPUs on AWS or buy our own box?", {}),
+              ("vaut-il mieux louer des GPU dans le cloud ou acheter une machine ?", {}),
+              ("We will rent on AWS or Azure, then buy later.", {"deployment": "cloud"}),
               ("Faut-il acheter ou louer ? On penche pour un serveur.", {}),
               ("Notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport. Un chatbot Mistral 7B.", {})),
     doc="workstation, server or cloud, first named and not negated",
 )
 
-_RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])rendu\w*", r"rendering", r"render", r"cao", r"cad", r"dao",
+# ("CAD $15,000", "12 000 CAD": the Canadian dollar, a currency beside an amount, is no CAD work)
+_RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])rendu\w*", r"rendering", r"render", r"cao",
+                   r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)cad(?!\s*[$]|\s*\d)", r"dao",
                    r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
                    r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
@@ -194,13 +287,39 @@ def _asked(text: str, start: int) -> bool:
     return bool(_QUESTION_END.match(text, start))
 
 
-def _boolean(message: Message, field: str, mention: str, after_negative: str, *, questions: bool = True) -> Iterator[
-        Found]:
+# "our CAD runs elsewhere", "les plans sont faits sur d'autres postes", "for our CAD team": CAD said of other
+# machines or as the name of a team is not work this machine does
+_ELSEWHERE = re.compile(r"\b(?:elsewhere|ailleurs|on (?:other|separate|another|different) (?:machines?"
+                        r"|workstations?|pcs?|computers?|boxes)|sur d'autres (?:postes|machines|stations|pc)"
+                        r"|sur (?:un|une) autre (?:poste|machine|station)|not on this (?:machine|box)"
+                        r"|pas sur cette machine)\b")
+_TEAM_AFTER = re.compile(r"\s*(?:team|teams|department|dept|group|engineers|designers|operators|office)\b")
+_TEAM_BEFORE = re.compile(r"\b(?:equipe|service|bureau|pole|cellule)\s+(?:de\s+|d')?$")
+
+
+# "this workstation is only for the LLM", "la machine servira uniquement à l'IA": whatever CAD the message names
+# runs on other machines
+_AI_ONLY = re.compile(r"\b(?:only|just|purely|uniquement|seulement|exclusivement)\s+(?:be\s+)?(?:for|pour|a|used for"
+                      r"|dedie\w* a)\s+(?:the\s+|l'|le\s+|de l'|du\s+)?(?:llm|ai|ia|inference|llms|model|modele)\b"
+                      r"|\b(?:for|pour)\s+(?:the\s+|l')?(?:llm|ai|ia)\s+only\b")
+
+
+def _other_machines(message: Message, start: int, end: int) -> bool:
+    lo, hi = sentence_bounds(message.text, start)
+    return bool(_ELSEWHERE.search(message.text, lo, hi) or _AI_ONLY.search(message.text)
+                or _TEAM_AFTER.match(message.text, end)
+                or _TEAM_BEFORE.search(message.text, max(0, start - 20), start))
+
+
+def _boolean(message: Message, field: str, mention: str, after_negative: str, *, questions: bool = True,
+             skip: Callable[[Message, int, int], bool] | None = None) -> Iterator[Found]:
     """True when named, False when named under a negation or followed by 'not needed', 'non' — in its own
     clause: "CAO sous SolidWorks, pas besoin d'ECC" is CAD, without ECC. `questions=False`: a mention in a
     question says nothing ("faut-il de l'ECC ?")."""
     for m in re.finditer(mention, message.text):
         if not questions and _asked(message.text, m.start()):
+            continue
+        if skip is not None and not message.negated(m.start()) and skip(message, m.start(), m.end()):
             continue
         after = message.text[m.end():m.end() + 50]
         negative = message.negated(m.start()) or bool(re.match(after_negative, after))
@@ -213,7 +332,7 @@ RENDERING_CAD = Rule(
     lambda message: _boolean(
         message, "rendering_cad", _RENDERING,
         r"[ \t:=?(-]*(?:[\w-]+[ \t:=]+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not"
-        r"|aren't|not needed|inutile)\b"),
+        r"|aren't|not needed|inutile)\b", skip=_other_machines),
     examples=(("pas de CAO", {"rendering_cad": False}), ("rédiger leurs comptes-rendus", {}),
               ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
@@ -221,7 +340,13 @@ RENDERING_CAD = Rule(
               ("comptes rendus médicaux", {}), ("un U-Net 3D", {}),
               ("la CAO sous SolidWorks, pas besoin d'ECC", {"rendering_cad": True}),
               ("also used for Blender renders, no ECC needed", {"rendering_cad": True}),
-              ("rendering? no", {"rendering_cad": False})),
+              ("rendering? no", {"rendering_cad": False}),
+              ("Budget: CAD $15,000.", {}), ("about 20,000 CAD for the box", {}), ("20k CAD", {}),
+              ("Drafting assistant for our CAD team (they use SolidWorks on other machines).", {}),
+              ("This box is for AI only, our CAD runs elsewhere.", {}),
+              ("un assistant pour l'équipe CAO", {}),
+              ("The design team uses Revit; this workstation is only for the LLM.", {}),
+              ("pas de CAO ici, elle tourne ailleurs", {"rendering_cad": False})),
 )
 
 ECC = Rule(
@@ -296,7 +421,11 @@ def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
     patterns = (  # an amount and its currency are on one line
-        rf"(?<![\w])(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap)(?![\w])[^\d\n]{{0,30}}?"
+        # (a tender's ceiling: "Maximum contract value: EUR 450,000", "Montant maximum du marché : 300 000 €")
+        rf"(?<![\w])(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap|contract value"
+        rf"|valeur (?:maximale |estimee )?du (?:marche|contrat)"
+        rf"|montant (?:maximum |maximal |max )?du (?:marche|contrat)"
+        rf"|maximum value)(?![\w])[^\d\n]{{0,30}}?"
         rf"({NUM})[ \t]*"
         rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?",
         rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*{_EURO}",
@@ -344,6 +473,9 @@ BUDGET = Rule(
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
               ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
               ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0}),
+              ("Maximum contract value: EUR 450,000 excluding VAT.", {"budget_eur": 450000.0}),
+              ("Montant maximum du marché : 300 000 € HT", {"budget_eur": 300000.0}),
+              ("Maximum contract value: USD 450,000.", {}),
               ("budget entre 20 et 30 k€", {}), ("Budget: 45-55k€", {}), ("budget €120k to €150k", {}),
               ("budget 2-3 GPU, 40 k€", {"budget_eur": 40000.0}),
               ("the reseller quoted 85k€ for two servers", {}),

@@ -16,6 +16,7 @@ from sizer_agent.agent.understanding.answers import no_limit, parse_for_question
 from sizer_agent.agent.understanding.doubt import second_reading, shown
 from sizer_agent.agent.understanding.intents import Intent, detect_intent, strip_correction
 from sizer_agent.agent.understanding.language import detect_language
+from sizer_agent.agent.understanding.load import WILL_USE
 from sizer_agent.agent.understanding.models import family_of_model
 from sizer_agent.agent.understanding.rules import Finding, apply_rules
 from sizer_agent.agent.understanding.table import RULES
@@ -26,6 +27,26 @@ ANSWER_RULE = "answer-to-question"  # the rule name of a value read as a bare an
 _SOFT_FIELDS = frozenset({"use_case", "deployment", "rendering_cad", "ecc_required"})
 _TRAINING = frozenset({"finetune_full", "finetune_lora", "finetune_qlora", "pretraining"})
 _NO_USERS = _TRAINING | {"batch_inference"}
+# "30 étudiants vont l'utiliser", "40 researchers will use it": people said to use the machine are its users,
+# whatever it does
+_USE_AFTER = re.compile(r"\s*(?:[a-z-]+\s+){0,2}?" + WILL_USE)
+
+
+# "Mes 35 étudiants passeront dessus", "a cohort of 60 MSc students", "pour une promo de 40 étudiants": learners
+# on a teaching machine are its users, unless each works on a machine of their own ("class of 24 students, each on
+# their own desktop": the machine is sized per seat)
+_LEARNERS = re.compile(r"\b(?:etudiants?|students?|eleves|pupils|stagiaires|apprenants|learners|trainees)\b")
+_OWN_MACHINE = re.compile(r"\b(?:each on (?:their|his|her) own|their own (?:desktop|machine|workstation|pc|laptop)"
+                          r"|chacun sur (?:son|sa)|(?:one|un|une) (?:gpu |machine |poste )?(?:per|par)"
+                          r" (?:student|etudiant|eleve))\b")
+
+
+def _said_to_use(text: str, finding: Finding | None) -> bool:
+    if finding is None:
+        return False
+    if _USE_AFTER.match(text, finding.span[1]):
+        return True
+    return bool(_LEARNERS.search(plain(finding.words))) and not _OWN_MACHINE.search(text)
 _CUSTOMER_MAX_WORDS = 8  # a longer message that names no customer is not a customer's name
 _GREETING = re.compile(r"\W*(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|good (?:morning|afternoon|evening)|merci"
                        r"|thanks|thank you|ok|okay)\W*(?:(?:a )?(?:tous|toutes|all|team|l'equipe|there))?\W*")
@@ -136,7 +157,8 @@ def parse_message(
         if _one_end_of_range(body, reading.findings[name]):
             # "context 8k-16k", "TTFT 200-300 ms", "2 à 4 GPU": a range names no one value; the interview asks
             reading.findings.pop(name)
-    if reading.values.get("use_case") in _NO_USERS:
+    users_said = _said_to_use(message.text, reading.findings.get("head_count"))
+    if reading.values.get("use_case") in _NO_USERS and not users_said:
         # head_count is the people who will use the model; a team that trains it ("a 3-person startup
         # fine-tuning CodeLlama") or runs a nightly batch ("a 12-person agency translating documents
         # overnight") gives a company size, not users

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, words
+from sizer_agent.agent.understanding.text import Message, past_clauses, words
 
 # (pattern, framework, kind). Names follow the schema: HF Transformers/TRL/PEFT -> transformers;
 # torchtune/DeepSpeed/FSDP/Megatron -> pytorch; any other named engine -> other. The kind says what the
@@ -34,9 +34,12 @@ FRAMEWORKS: tuple[tuple[str, str, str], ...] = (
     (words(r"gguf"), "llama.cpp", "serving"),  # the file format of llama.cpp, named alone
 )
 # ("vLLM (currently on v0.9.2)", "vLLM (version 0.8)": the version said in brackets after the name)
-_VERSION = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?:\(\s*(?:(?:currently|actuellement|today|aujourd'hui|now)\s+"
-                      r"(?:on\s+|en\s+|in\s+)?)?)?(?:version\s*|v(?=\d)|==\s*|@\s*|:\s*)?(\d+\.\d+(?:\.\d+){0,2}"
-                      r"(?:[.-]?(?:post|rc|dev)\d*)?)(?![\d.]*\s*[bx]\b)")
+# ("TGI (Text Generation Inference 2.4.0)": the engine's full name may come first in the brackets)
+_VERSION = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?:\(\s*(?:"
+                      r"(?:currently|actuellement|today|aujourd'hui|now)\s+(?:on\s+|en\s+|in\s+)?"
+                      r"|(?:text[- ]generation[- ]inference|triton inference server|tensorrt[- ]llm"
+                      r"|hugging ?face transformers)\s+)?)?(?:version\s*|v(?=\d)|==\s*|@\s*|:\s*)?"
+                      r"(\d+\.\d+(?:\.\d+){0,2}(?:[.-]?(?:post|rc|dev)\d*)?)(?![\d.]*\s*[bx]\b)")
 _COMPILED_FRAMEWORKS = tuple((re.compile(p), v, k) for p, v, k in FRAMEWORKS)
 SERVING_ENGINES = re.compile("|".join(p for p, _, kind in FRAMEWORKS if kind == "serving"))
 # the framework answers that name an engine which serves models and never trains them ("other" is both kinds)
@@ -76,6 +79,8 @@ FRAMEWORK = Rule(
     "framework", ("framework", "framework_version"), find_framework,
     examples=(
         ("vLLM 0.11.0", {"framework": "vllm", "framework_version": "0.11.0"}),
+        ("servi via TGI (Text Generation Inference 2.4.0)", {"framework": "other", "framework_version": "2.4.0"}),
+        ("via Ollama (Llama 3.1 8B)", {"framework": "ollama"}),
         ("served with vllm v0.6.3", {"framework": "vllm", "framework_version": "0.6.3"}),
         ("fine-tuning avec TRL et PEFT", {"framework": "transformers"}),
         ("DeepSpeed ZeRO-3", {"framework": "pytorch"}),
@@ -152,6 +157,7 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
     """(hedged, -score, start, end, value) of each precision named and not negated."""
     taken: list[tuple[int, int]] = []
     mentions: list[Mention] = []
+    past = past_clauses(message.text)
     for pattern, value in table:
         for m in pattern.finditer(message.text):
             if any(a < m.end() and m.start() < b for a, b in taken) or message.negated(m.start()):
@@ -166,6 +172,8 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
                 score -= 1
             if _KV_NEAR.search(before[-12:]) or _KV_NEAR.search(after[:10]):
                 score -= 2
+            if any(a <= m.start() < b for a, b in past):
+                score -= 2  # "We ran it in AWQ last year. This time we want FP8.": tried before, not wanted now
             # a hedged one ranks below any stated one and is left unclaimed: a second one named makes it a doubt;
             # so does one asked about while another format is named ("en fp16 ?… non, fp8")
             asked = _ASKED.match(message.text, m.end()) and _other_format(message.text, m.start(), m.end())
@@ -215,6 +223,7 @@ PRECISION = Rule(
         ("on the bf16 base, quantized to FP8 for serving", {"precision": "fp8"}),
         ("Paul: BF16 ?\nLéa: non, FP8 c'est validé", {}), ("Qwen3 8B en FP8 ?", {"precision": "fp8"}),
         ("weights in AWQ or GPTQ, whichever loads", {"precision": "int4"}),
+        ("We ran it in AWQ last year. This time we want FP8.", {"precision": "fp8"}),
     ),
     doc="weight precision; the target format wins over the source one and over the KV-cache format",
 )

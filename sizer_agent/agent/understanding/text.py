@@ -132,7 +132,11 @@ _RETRACT = re.compile(
     r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"
     r"|je voulais dire|enfin non|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non))(?![\w])"
     # a figure, "but actually", a figure: "j'avais dit 8 mais en fait 4 suffiront", "I said 8 but actually 4"
-    r"|(?<=\d)[ \t]+(?:mais|but)[ \t]+(?:en fait|actually)(?=[ \t]+\d)")
+    r"|(?<=\d)[ \t]+(?:mais|but)[ \t]+(?:en fait|actually)(?=[ \t]+\d)"
+    # "on avait dit 12k€ au départ mais c'est 15k€ maintenant", "we said 40k at first but it's 50k now": an amount
+    # said as the first one, then the one that holds now
+    r"|(?<=[\d€k])[ \t]+(?:au depart|initialement|a l'origine|at first|initially|originally)[ \t]+(?:mais|but)"
+    r"[ \t]+(?:c'est|it's|it is|ce sera|ca sera|ca fait|we're at|we are at)(?=[ \t]+[\d€])")
 _RETRACT_WORDS = 4  # at most the last few words before the marker: "… pour nos 60 devs avec Qwen3 Coder 480B"
 _PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
 
@@ -257,6 +261,26 @@ class Message:
         if APPROX_BEFORE.search(self.text[max(0, first - 30):first]):
             return True
         return bool(APPROX_AFTER.match(self.text[end:end + 20]))
+
+
+# a clause about the past: "(on a eu des soucis de qualité en 4 bits l'an dernier)", "We ran it in AWQ last year."
+_PAST = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|previously|auparavant|autrefois|used to"
+                   r"|il y a \w+ (?:ans?|mois)|\w+ (?:years?|months?) ago|nous avions|on avait|we had|we were using"
+                   r"|nous utilisions|on utilisait)\b")
+
+
+def past_clauses(text: str) -> list[tuple[int, int]]:
+    """The brackets, or else the sentences, that speak of the past: they name what was tried or used before, not
+    what is sized now."""
+    spans = []
+    for m in _PAST.finditer(text):
+        opening = text.rfind("(", 0, m.start())
+        closing = text.find(")", m.end())
+        if opening >= 0 and ")" not in text[opening:m.start()] and closing >= 0:
+            spans.append((opening, closing + 1))
+        else:
+            spans.append(sentence_bounds(text, m.start()))
+    return spans
 
 
 def sentence_bounds(text: str, position: int) -> tuple[int, int]:

@@ -76,7 +76,8 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"contrats?", r"contracts?", r"transcripts?", r"conversations?", r"parquet", r"jsonl", r"csv", r"tokens",
     r"frames?", r"recordings?", r"enregistrements?", r"samples?", r"exemples?", r"examples?", r"shards?",
     r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?", r"dialogues?", r"x-?rays?", r"radios?",
-    r"training data", r"d'entrainement", r"annotees?", r"labell?ed"))
+    r"training data", r"d'entrainement", r"annotees?", r"labell?ed", r"rapports?", r"reports?", r"comptes rendus",
+    r"actes", r"manuals", r"manuels", r"notices", r"minutes"))
 # Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB", "is 16GB
 # enough?" (a card's memory, asked about); and the model's own size is not a dataset either: "the model is
 # 140 GB in bf16"
@@ -136,11 +137,46 @@ def find_dataset(message: Message) -> Iterator[Found]:
 
 
 # A raw size beside the cleaned one: the size trained on is the cleaned one ("1,5 To brut, mais ~200 Go après
-# nettoyage", "the raw crawl was 3 TB; after dedup we're at 150 GB"). Each size is read with its own clause
-# only (cut at commas and semicolons), so the "raw" of one size does not mark the next.
-_RAW = re.compile(r"\b(?:raw|brut\w*|unfiltered|non nettoye\w*|avant (?:nettoyage|dedup\w*|filtrage))\b")
-_CLEANED = re.compile(r"(?:nettoy|dedup|filtr|clean|curated|we keep|on garde|on conserve|train(?:ed)? on"
-                      r"|qu'on entrain|que l'on entrain|we'll train|will train)")
+# nettoyage", "the raw crawl was 3 TB; after dedup we're at 150 GB"). Each cue marks the size nearest to it in
+# its sentence, so the "raw" said of one size does not mark the next ("on 2 TB of sequences (the raw download
+# was 9 TB before filtering)"). With one size marked raw and no cleaned cue, the only other size of data is the
+# one trained on; two cleaned sizes ("500 GB clean or 300 GB filtered") leave the question open.
+_RAW = re.compile(r"\b(?:raw|brut\w*|unfiltered|non nettoye\w*|(?:avant|before) (?:tout )?(?:le |la |any )?"
+                  r"(?:nettoyage|dedup\w*|filtrage|filtering|cleaning|clean-?up|extraction))\b")
+_CLEANED = re.compile(r"(?:nettoy|dedup|filtr|filter|clean|curated|we keep|on garde|on conserve|train(?:ed)? on"
+                      r"|pretraitement|preprocess|pre-process|apres (?:conversion|extraction|decoupage)"
+                      # a subset kept for training: "downsampled to 1.5 TB", "only 50 GB are labelled"
+                      r"|downsampl|sous-echantillon|reduced to|redui\w* a|ramene\w* a|labell?ed|annote|extracted"
+                      r"|extrait|subset|sous-ensemble|for training|pour l'entrainement"
+                      r"|qu'on entrain|que l'on entrain|we'll train|will train|on ne traitera|on traitera)")
+_SENTENCE_CUT = re.compile(r"[;\n!?]|\.(?!\d)")
+
+
+_CLAUSE_CUT = re.compile(r"[;\n!?()]|\.(?!\d)|,(?!\d)")
+
+
+def _nearest(sizes: list[re.Match[str]], text: str, start: int, end: int) -> re.Match[str] | None:
+    """The size nearest a cue at text[start:end]: in the cue's clause ("1,8 To en DICOM brut, 350 Go après
+    prétraitement"), else in its sentence ("la version nettoyée en texte, environ 600 Go")."""
+    return _nearest_within(sizes, text, start, end, _CLAUSE_CUT) or _nearest_within(sizes, text, start, end,
+                                                                                    _SENTENCE_CUT)
+
+
+def _nearest_within(sizes: list[re.Match[str]], text: str, start: int, end: int,
+                    cut: re.Pattern[str]) -> re.Match[str] | None:
+    lo = max((m.end() for m in cut.finditer(text, 0, start)), default=0)
+    stop = cut.search(text, end)
+    hi = stop.start() if stop else len(text)
+    near = [(s.start() - end if s.start() >= end else start - s.end() if s.end() <= start else 0, s)
+            for s in sizes if s.start() >= lo and s.end() <= hi]
+    return min(near, key=lambda pair: pair[0])[1] if near else None
+
+
+def _smaller(message: Message, a: re.Match[str], b: re.Match[str]) -> bool:
+    """A cleaned or subset size is smaller than the raw one it comes from."""
+    size_a = numbers.byte_count(a.group(1), a.group(2), message.lang)
+    size_b = numbers.byte_count(b.group(1), b.group(2), message.lang)
+    return size_a is not None and size_b is not None and size_a < size_b
 
 
 def find_trained_size(message: Message) -> Iterator[Found]:
@@ -148,17 +184,35 @@ def find_trained_size(message: Message) -> Iterator[Found]:
     sizes = list(re.finditer(BYTES, text))
     if len(sizes) < 2:
         return
-    raw, cleaned = [], []
-    for i, m in enumerate(sizes):
-        lo = max(sizes[i - 1].end() if i else 0, m.start() - 40)
-        hi = min(sizes[i + 1].start() if i + 1 < len(sizes) else len(text), m.end() + 40)
-        left = re.split(r"[,;.\n]", text[lo:m.start()])[-1]
-        right = re.split(r"[,;.\n]", text[m.end():hi])[0]
-        if _RAW.search(left) or _RAW.search(right):
-            raw.append(m)
-        elif _CLEANED.search(left) or _CLEANED.search(right):
-            cleaned.append(m)
-    if raw and len(cleaned) == 1 and not message.negated(cleaned[0].start()):
+    raw: list[re.Match[str]] = []
+    raw_cues = list(_RAW.finditer(text))
+    for cue in raw_cues:
+        size = _nearest(sizes, text, cue.start(), cue.end())
+        if size is not None and size not in raw:
+            raw.append(size)
+    cleaned: list[re.Match[str]] = []
+    for cue in _CLEANED.finditer(text):
+        if any(r.start() <= cue.start() < r.end() for r in raw_cues):
+            continue  # "before filtering" marks the raw size
+        size = _nearest(sizes, text, cue.start(), cue.end())
+        if size is not None and size not in raw and size not in cleaned:
+            cleaned.append(size)
+    if not raw:
+        # no raw size said: one size marked as the subset trained on, smaller than the one other size of data
+        # ("500 GB of images but only 50 GB are labelled"), is the one trained on
+        others = [m for m in sizes if m not in cleaned]
+        if len(cleaned) != 1 or len(others) != 1 or _NOT_DATA.search(
+                _line_around(text, others[0].end(), others[0].end(), 0, 15)) or not _smaller(message, cleaned[0],
+                                                                                             others[0]):
+            return
+    if not cleaned:
+        others = [m for m in sizes if m not in raw]
+        # (the words after it say whether it is memory: "80 GB each", "80 Go de VRAM")
+        if len(others) != 1 or _NOT_DATA.search(_line_around(text, others[0].end(), others[0].end(), 0, 15)):
+            return
+        cleaned = others
+    if len(cleaned) == 1 and not message.negated(cleaned[0].start()) and all(_smaller(message, cleaned[0], r)
+                                                                              for r in raw):
         m = cleaned[0]
         value = numbers.byte_count(m.group(1), m.group(2), message.lang)
         if value is not None:
@@ -174,7 +228,19 @@ TRAINED_SIZE = Rule(
               ("corpus brut de 2 To, environ 120 Go une fois dédupliqué", {"dataset_size_bytes": 120_000_000_000}),
               ("the raw scrape is 4 TB, after filtering we keep 90 GB", {"dataset_size_bytes": 90_000_000_000}),
               # no raw size said: left to the general rule
-              ("300 Go de tickets, 80 Go de VRAM", {}), ("raw: 2 TB; 500 GB clean or 300 GB filtered", {})),
+              ("300 Go de tickets, 80 Go de VRAM", {}), ("raw: 2 TB; 500 GB clean or 300 GB filtered", {}),
+              # each cue marks its nearest size; with one raw size, the only other size of data is trained on
+              ("L'archive brute fait 2,4 To (scans + HTML) ; on ne traitera que la version nettoyée en texte, "
+               "environ 600 Go.", {"dataset_size_bytes": 600_000_000_000}),
+              ("on 2 TB of sequences (the raw download was 9 TB before filtering)",
+               {"dataset_size_bytes": 2_000_000_000_000}),
+              ("raw logs are 5 TB; the GPUs have 80 GB each", {}),
+              ("12 000 IRM (1,8 To en DICOM brut, 350 Go après prétraitement)", {"dataset_size_bytes": 350 * 10**9}),
+              ("We have 500 GB of images but only 50 GB are labelled; we train on those.",
+               {"dataset_size_bytes": 50 * 10**9}),
+              ("12 TB of satellite tiles, downsampled to 1.5 TB for training.", {"dataset_size_bytes": 1.5e12}),
+              ("40 GB of curated text; the GPU has 80 GB of memory", {}),
+              ("raw data 200 GB, 300 GB after augmentation and cleaning", {})),
     doc="The size trained on: the cleaned size beside a raw one.",
 )
 
@@ -198,7 +264,10 @@ DATASET = Rule(
               ("Llama 3.1 405B in FP8 is ~405 GB", {}),
               ("20k examples (~50 MB)", {"dataset_size_bytes": 50_000_000}),
               ("8 000 paires question-réponse, 12 000 exemples, soit 30 Mo", {"dataset_size_bytes": 30_000_000}),
-              ("data: 2 to 3 million documents", {}), ("corpus de 2 To de textes", {"dataset_size_bytes": 2 * 10**12})),
+              ("data: 2 to 3 million documents", {}), ("corpus de 2 To de textes", {"dataset_size_bytes": 2 * 10**12}),
+              # reports and deeds are data too, after a word that would otherwise say memory ("tous les poids")
+              ("fine-tuner Mistral 7B (tous les poids) sur 3 Go de rapports de maintenance",
+               {"dataset_size_bytes": 3 * 10**9})),
 )
 
 _MAX_BATCH = 65_536  # a larger figure after "batch" counts documents or tokens, not a batch

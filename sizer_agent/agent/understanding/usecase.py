@@ -26,7 +26,7 @@ from sizer_agent.agent.understanding.load import POPULATION as _POPULATION
 from sizer_agent.agent.understanding.load import USERS as _USERS
 from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.software import SERVING_ENGINES
-from sizer_agent.agent.understanding.text import Message, words
+from sizer_agent.agent.understanding.text import Message, sentence_bounds, words
 
 _FINETUNE_VERB = (r"(?:fine[- ]?tun(?:e|es|ing|er|ons|ez)|finetun(?:e|es|ing|er)|affin(?:er|age|ons|ez)|sft"
                   r"|re-?entrain\w*|ajustement fin|instruction[- ]tuning|specialis\w+ le modele|lora[- ]tun\w*"
@@ -45,7 +45,9 @@ METHODS: tuple[tuple[str, str], ...] = (
 # things processed in bulk: a count of them with a task verb is batch work
 _ITEMS = (r"(?:documents|tickets|articles|reviews|avis|fiches|dossiers|emails|mails|lettres|letters|reports|rapports"
           r"|records|products|produits|transactions|contrats|contracts|factures|invoices|transcripts|transcriptions"
-          r"|pages|notices|comptes rendus|minutes|files|fichiers|messages|conversations|calls|appels|pdfs?)")
+          r"|pages|notices|comptes rendus|minutes|files|fichiers|messages|conversations|calls|appels|pdfs?"
+          # a notary's deeds, manuals, a publisher's titles and books
+          r"|actes|manuals|manuels|titles|titres|ouvrages|books|livres|notices techniques|documents techniques)")
 PLANS: tuple[tuple[str, str], ...] = (
     (words(r"from scratch", r"a partir de zero", r"de zero", r"pre-?train\w*", r"pretrain\w*", r"pre-?entrain\w*",
            r"preentrain\w*", r"foundation model training", r"train (?:our|a|an) own (?:\w+ )?model",
@@ -63,7 +65,12 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"jobs? batch", r"batch(?![ _-]?size)(?!\s*(?:de|of|:|=)?\s*\d)", r"traitement de masse", r"en masse",
            r"bulk", r"asynchrone", r"asynchronous", r"pas (?:besoin )?de temps reel", r"not real[- ]time",
            r"no real[- ]time", r"la nuit", r"de nuit", r"sur un week-end", r"over a weekend",
-           r"traitements? nocturnes?", r"nocturnal batch",
+           r"traitements? nocturnes?", r"nocturnal batch", r"jobs? nocturnes?", r"jobs? de nuit",
+           r"(?:every|each) (?:week-?end|weekend|saturday|sunday)",
+           r"(?:chaque|tous les) (?:week-?ends?|samedis?|dimanches?)",
+           # a whole catalogue or back list tagged, classified or summarised
+           r"(?:tag|tagger|taguer|etiqueter|classify|classer|classifier|summari[sz]e|resumer|annotate|annoter)"
+           r" (?:\w+ ){0,2}?(?:catalogue|catalog|back catalogue|fonds|archives?|back ?list)",
            # "Aucun besoin de temps réel, ça peut tourner le week-end": no one waits on the answer
            r"(?:aucun|sans|pas de|no|without) besoin (?:de|du) temps reel", r"no need for real[- ]time",
            r"(?:peut|peuvent|pourra|can|could) (?:tourner|run) (?:pendant |durant |sur |over |during |on )?"
@@ -71,7 +78,8 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"throughput (?:only|matters)",
            r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|score|annotate|annoter|tag|label)"
-           r" (?:\d[\d ,.]*|all|tous|toutes|our|nos|les|the) (?:\w+ ){0,2}?" + _ITEMS,
+           r" (?:(?:en local|locally|en lot|en masse) )?(?:\d[\d ,.]*|all|tous|toutes|our|nos|les|the) (?:\w+ ){0,2}?"
+           + _ITEMS,
            # a task over a stated mass of items, a few words apart: "classifier chaque mois environ 10 millions
            # de transactions", "run a relevance review over 1.2 million documents"
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|annotate|annoter|tag|label"
@@ -180,6 +188,42 @@ _TRYING_OUT = re.compile(r"\b(?:tinker\w*|play(?:ing)? (?:around|with)|mess(?:in
                          r"|to try (?:it|things) out)\b")
 
 
+# "un assistant pour résumer les comptes rendus", "an assistant to summarise our reports": the task is what a
+# person asks the assistant, live; only a batch cue of time or volume ("chaque nuit", "40 000 documents", "in
+# bulk") makes it batch work
+_TASK_OF_PRODUCT = re.compile(r"\s*(?:(?:\w+\s+){0,2}?(?:pour|to|that|qui|which|for)\s+(?:(?:nous|les|us|m'|me)\s+)?"
+                              r"(?:aider a\s+|help(?:s|ing)?\s+(?:\w+\s+)?)?)$")
+_BATCH_VOLUME = re.compile(r"\d|\b(?:nuit|night|nightly|overnight|offline|hors[- ]ligne|lots?|batch\w*|bulk|masse"
+                           r"|week-?end|hebdo\w*|weekly|chaque (?:jour|semaine|mois)|every (?:day|week|month))\b")
+
+
+def _assistant_task(text: str, plans: list[tuple[int, int, str]], products: list[tuple[int, int, str]]) -> bool:
+    batch = [c for c in plans if c[2] == "batch_inference"]
+    if not batch or len(batch) != len(plans) or _BATCH_VOLUME.search(text[batch[0][0]:batch[0][1]]):
+        return False
+    start = batch[0][0]
+    return any(p[1] <= start and _TASK_OF_PRODUCT.match(text[p[1]:start]) and re.match(r"assistant|copilot|chat|bot",
+                                                                                         text[p[0]:p[1]])
+               for p in products) and not any(_BATCH_VOLUME.search(text[c[0]:c[1]]) for c in batch)
+
+
+# a batch cue of time or mode, not of volume: "chaque nuit", "offline", "in bulk", "par lots"
+_BATCH_TIME = re.compile(r"\b(?:nuit|night|nightly|overnight|offline|hors[- ]ligne|lots?|batch\w*|bulk|masse|week-?end"
+                         r"|hebdo\w*|weekly|nocturne\w*|asynchron\w*|temps reel|real[- ]time|soir|evening)\b")
+
+
+_USE_VERB = re.compile(r"\b(?:use|uses|using|utilis\w+|chat\w*|ask\w*|query|querying|interrog\w+|talk\w*)\b")
+
+
+def _people_at_once(message: Message) -> bool:
+    """A head count and a concurrency both read, in a sentence that says they use it: people who use the model
+    at the same time ("3 data scientists, 2 at once, will check the results" of a batch do not)."""
+    if "concurrency" not in message.found or "head_count" not in message.found:
+        return False
+    return any(_USE_VERB.search(message.text, *sentence_bounds(message.text, message.found_at[name][0]))
+               for name in ("concurrency", "head_count"))
+
+
 def find_use_case(message: Message) -> Iterator[Found]:
     text = message.text
     methods = _cues(message, METHODS)
@@ -207,6 +251,16 @@ def find_use_case(message: Message) -> Iterator[Found]:
         choice = methods[0]  # "QLoRA de Mistral 7B": the method alone says fine-tuning
     elif products:
         choice = products[0]
+    if choice is not None and not stated and vision is None and choice[2] == "batch_inference" and _assistant_task(
+            text, [choice], products):
+        choice = next(p for p in products if p[0] < choice[0])
+    elif (choice is not None and not stated and vision is None and choice[2] == "batch_inference"
+          and _people_at_once(message) and not any(_BATCH_TIME.search(text[c[0]:c[1]]) for c in plans
+                                                   if c[2] == "batch_inference")):
+        # "We process about 3,000 calls per day and 40 agents use the tool, 25 at once": people counted and
+        # using it at once make it served; the items are the business's volume, not a batch run
+        start, end = message.found_at["concurrency"]
+        choice = (start, end, "online_serving")
     if choice is None:
         # nothing said: a model people use at the same time, "for inference", or a serving engine: served
         cue = next((m for m in _INFERENCE.finditer(text) if not message.negated(m.start())), None)
@@ -256,6 +310,17 @@ USE_CASE = Rule(
         ("train one adapter per client on Llama 3.1 8B", {"use_case": "finetune_lora"}),
         ("pré-entraîner un modèle à partir de zéro", {"use_case": "pretraining"}),
         ("un job de nuit qui résume nos archives, hors ligne", {"use_case": "batch_inference"}),
+        # an assistant that does the task is served; a deed count, a nightly job, a weekend run is batch work
+        ("Nous cherchons un assistant pour résumer les comptes rendus de consultation, 3 en même temps",
+         {"use_case": "online_serving"}),
+        ("an assistant to summarise our reports", {"use_case": "online_serving"}),
+        ("un assistant ? Non : résumer 40 000 comptes rendus chaque nuit", {"use_case": "batch_inference"}),
+        ("notre office doit traduire en local 40 000 actes de l'anglais vers le français", {"use_case":
+                                                                                          "batch_inference"}),
+        ("We need to machine-translate 12,000 technical manuals locally", {"use_case": "batch_inference"}),
+        ("Llama 2 7B pour taguer notre catalogue de 120 000 ouvrages, en job nocturne", {"use_case":
+                                                                                        "batch_inference"}),
+        ("to tag our back catalogue of 60,000 titles every weekend", {"use_case": "batch_inference"}),
         # a task over a stated mass of items, a few words apart, is batch work
         ("il faut analyser chaque trimestre à peu près 3 millions de factures", {"use_case": "batch_inference"}),
         ("we must extract clauses from some 250,000 contracts with Qwen3 32B", {"use_case": "batch_inference"}),
