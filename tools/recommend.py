@@ -235,10 +235,13 @@ def _budget(scope: Scope, plan: Plan | None, years: float) -> BudgetVerdict:
 # -- changes that bring a plan within budget ------------------------------------------------------------
 
 def _budget_changes(ctx: Context, offers: list[Offer], stated: EstimateRequest, defaults: list[Knob],
-                    options: list[Plan]) -> list[Change]:
-    """Each workload change alone (then together) that gives an in-scope priced plan within budget."""
+                    options: list[Plan], chosen: Plan | None = None) -> list[Change]:
+    """Each workload change alone (then together) that gives an in-scope priced plan within budget. When none
+    does, the change whose plan comes closest to the budget, if it costs less than `chosen` (the stated load's
+    cheapest plan): an expert says how near the budget a change gets, not only that nothing fits."""
     scope = ctx.scope
     changes: list[Change] = []
+    closest: Change | None = None
     seen: set[tuple[str, ...]] = set()
     for knobs, workload in [*single(stated), *cumulative(stated)]:
         codes = tuple(k.code for k in knobs)
@@ -246,15 +249,22 @@ def _budget_changes(ctx: Context, offers: list[Offer], stated: EstimateRequest, 
             continue  # a change that works alone is enough: no need to pile others on it
         seen.add(codes)
         plans = _evaluate(ctx, offers, workload, [*defaults, *knobs])
-        best = _best(_within(_pool(plans, scope), scope))
+        pool = _pool(plans, scope)
+        best = _best(_within(pool, scope))
         if best is not None and best.purchase.how != "quote":
             changes.append(Change(knobs=knobs, plan=best))
             if len(knobs) > 1:
                 break  # the cumulative ladder reached the budget: stop there
+        near = _best([p for p in pool if p.purchase.how != "quote"])
+        if near is not None and (closest is None or (_cost(near), len(knobs)) < (_cost(closest.plan),
+                                                                                len(closest.knobs))):
+            closest = Change(knobs=knobs, plan=near)
     if stated.mode == "inference":
         fewer = _fewer_users(ctx, options, stated, defaults, within_budget=True)
         if fewer is not None:
             changes.append(fewer)
+    if not changes and closest is not None and (chosen is None or _cost(closest.plan) < _cost(chosen)):
+        changes.append(closest)
     changes.sort(key=lambda c: (len(c.knobs), _cost(c.plan)))
     return changes[:MAX_CHANGES]
 
@@ -379,7 +389,7 @@ def _headline(status: Status, plan: Plan | None, budget: BudgetVerdict, changes:
         return Msg("headline.no_fit", why=why)
     what = _config(plan)
     if status == "over_budget":
-        key = "headline.over_budget_changes" if changes else "headline.over_budget"
+        key = "headline.over_budget_changes" if any(c.plan.within_budget for c in changes) else "headline.over_budget"
         return Msg(key, budget=budget.budget_eur, what=what, cost=budget.cost_eur, gap=budget.gap_eur)
     if budget.status == "within":
         return Msg("headline.within_budget", what=what, cost=budget.cost_eur, budget=budget.budget_eur)
@@ -470,7 +480,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     elif pool:
         status, plan = "over_budget", _best(pool)
         if request.search:
-            changes = _budget_changes(ctx, scoped, stated, defaults, options)
+            changes = _budget_changes(ctx, scoped, stated, defaults, options, chosen=plan)
     else:
         status, plan = "no_fit", None
         if request.search:

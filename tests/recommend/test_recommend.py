@@ -261,3 +261,21 @@ def test_worth_a_quote_looks_past_the_listed_alternatives() -> None:
     assert hint is not None and hint.offer_id == "SRV-RTXPRO6000-SE" and hint.fits
     assert hint.purchase.cards_eur is not None and hint.purchase.cards_eur < 80_000
     assert "Worth a quote" in " ".join(summary(result, "en"))
+
+
+def test_when_no_change_reaches_the_budget_the_closest_one_is_offered() -> None:
+    """Mistral 7B for 3 users on a workstation with €5,000: the catalogue's cheapest workstation (an RTX 5080,
+    16 GB, €7,160) cannot hold 14.5 GB of bf16 weights with vLLM's 90 % reservation, so the stated load needs a
+    dearer card. An expert says how close a change gets: 8-bit weights fit the 16 GB card, still over budget."""
+    workload = EstimateRequest(model="mistral-7b", input_len=2000, output_len=256, concurrency=3)
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"], budget_eur=5000),
+                       load_model("mistral-7b"))
+    assert result.status == "over_budget" and result.plan is not None
+    assert result.headline.id == "headline.over_budget"  # it does not claim that a change fits the budget
+    assert len(result.changes) == 1
+    closest = result.changes[0]
+    assert closest.plan.within_budget is False and closest.plan.fits
+    assert closest.plan.costs.tco_eur is not None and result.plan.costs.tco_eur is not None
+    assert closest.plan.costs.tco_eur < result.plan.costs.tco_eur
+    assert closest.plan.parallelism.num_gpus == 1 and closest.plan.memory is not None
+    assert closest.plan.memory.gpu_memory_bytes < 17 * 2**30  # the 16 GB card
