@@ -10,7 +10,8 @@
 4. The plan is the cheapest priced option in scope within the budget (cost over the same period for a
    purchase and a rental: TCO); a platform on quote is never the recommendation while a priced one fits.
    Over budget: the cheapest that fits, the gap, and the workload changes that bring a plan within budget,
-   each computed. Nothing fits: said plainly, with what would (out of scope or with changes).
+   each computed (none does: the change that comes closest, when it costs less than the stated load).
+   Nothing fits: said plainly, with what would (out of scope or with changes).
 """
 
 from __future__ import annotations
