@@ -515,7 +515,8 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
         rf"|concurrent users|utilisateurs simultanes)\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
         rf"{_ABOUT}{_COUNT}",
-        rf"{_COUNT}\s*{_REQUESTS}",
+        # ("8 flux caméra", "12 video streams": feeds a vision model reads, not people or requests at once)
+        rf"{_COUNT}\s*{_REQUESTS}(?!\s*(?:de\s+|d'|of\s+)?(?:cameras?|video\w*|cctv|rtsp))",
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
         # "peaking at 60", "peaks of 45 at month end", "avec des pics à 40": the figure after its peak
         rf"(?<![\w])(?:peak(?:ing|s)?|pics?|pointes?)\s+(?:at|of|to|a|de|jusqu'a)\s+{_ABOUT}{_COUNT}",
@@ -597,6 +598,7 @@ LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
     examples=(
         ("32 utilisateurs", {"concurrency": 32}),
+        ("détection d'objets temps réel, 8 flux caméra", {}), ("40 requêtes en parallèle", {"concurrency": 40}),
         ("32 concurrent users", {"concurrency": 32}),
         ("500 people, maybe 50 at the same time at peak", {"head_count": 500, "concurrency": 50}),
         ("for our 800 staff", {"head_count": 800}),
