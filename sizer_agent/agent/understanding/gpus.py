@@ -488,7 +488,9 @@ def find_gpus(message: Message) -> Iterator[Found]:
         counted = _count_at(message, m.start(), m.end())
         racks = _nvl_racks(message, m, counted)
         if racks is not None:
-            yield Found("num_gpus", racks[0], racks[1], racks[2])
+            # (the card and its size are claimed, not the rack's word: "une baie GB200 NVL72" still says a server)
+            yield Found("num_gpus", racks[0], racks[1], racks[2], figure=(min(racks[1], m.start()), racks[2])
+                        if counted is not None else (m.start(), racks[2]))
             return
         if counted and (_NOT_PLANNED.search(text, *sentence_bounds(text, m.start())) or _outgrown(
                 text, m.start())) and not _NEW_ONES.search(text, sentence_bounds(text, m.start())[0], m.start()):
