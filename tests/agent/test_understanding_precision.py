@@ -358,6 +358,9 @@ def test_heldout10_causes_said_otherwise(text: str, expected: dict[str, object],
     ("Detection on 16 camera streams with YOLO, trained on 50 GB of images.", {"use_case": "vision"},
      ("concurrency",)),
     ("Autocompletion: 80 developers, 25 at once.", {"concurrency": 25, "head_count": 80}, ("output_len",)),
+    # Apple's desktops are workstations, unless the joke is taken back
+    ("Un Mac mini suffira pour Phi-4 en 4 bits ?", {"deployment": "workstation"}, ("customer",)),
+    ("gemma 3 4b on a mac studio... jk, on a linux box with one rtx 5080", {"num_gpus": 1}, ("deployment",)),
 ])
 def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)

@@ -31,6 +31,9 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            # (the count after "avec" may be claimed already: "_")
            r"(?:une|la|ma|notre|cette|nouvelle) station(?= (?:pour|for) )", r"(?<![\w'] )station(?= avec (?:\d|_))",
            r"mini[- ]?pcs?",
+           # Apple's desktops ("Un Mac Studio ça suffit ?"); a laptop is not labelled a workstation
+           r"mac (?:studio|mini|pro)s?", r"imacs?",
+           r"(?:une|la|ma|notre|cette|nouvelle) station(?= (?:capable|qui|equipee|puissante|de travail))",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
            r"runpod", r"en location", r"lou(?:er|e|es|ons|ez|ent|erait|erions|eriez|eraient|era|erons|erez)",
@@ -197,7 +200,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
 
 DEPLOYMENT = Rule(
     "deployment", ("deployment",), find_deployment,
-    examples=(("station de travail", {"deployment": "workstation"}), ("serveur en baie", {"deployment": "server"}),
+    examples=(("station de travail", {"deployment": "workstation"}),
+              ("Un Mac Studio ça suffit pour Llama 3.3 70B ?", {"deployment": "workstation"}),
+              ("nous voudrions une station capable de faire tourner un 32B", {"deployment": "workstation"}), ("serveur en baie", {"deployment": "server"}),
               ("on-prem, pas de cloud", {"deployment": "server"}),
               ("notre filiale souhaite remplacer ses 2 serveurs équipés de V100 pour servir Mixtral", {}),
               ("we replace our three old servers with one new rack server", {"deployment": "server"}),
