@@ -601,9 +601,7 @@ _HOST_OR_FUNDER_BEFORE = re.compile(
     r"(?i)(?:(?:colocation|colo|h[ée]berg\w*|hosted|hosting|housed|install[ée]e?s?|datacenter|data[ -]?cent(?:er|re)s?)"
     r"(?:[ \t]+[\w'’-]+){0,2}?[ \t]+(?:chez|at|with|by|in|dans|aupr[èe]s d[eu]|de|du)"
     r"|(?:financ[ée]e?s?|subventionn[ée]e?s?|funded|sponsored|backed|grant(?:ed)?)[ \t]+(?:par|by|from)"
-    r"|(?:dans le cadre d['’]une?|dans le cadre d[ue]s?|dans le cadre de la|as part of (?:an?|the)|under (?:an?|the)"
-    r"|within (?:an?|the)|au titre d[ue]s?|au titre de la)[ \t]+(?:projet|programme|project|program|grant|appel|call"
-    r"|chaire|contrat)"
+    r"|(?:dans le cadre d['’]un|as part of an?|under an?)[ \t]+(?:projet|programme|project|program|grant)"
     r")[ \t]+(?:(?:the|la|le|les|l['’]|un|une|an?)[ \t]*)?$")
 
 
