@@ -322,6 +322,8 @@ STOP = frozenset(plain(w) for w in (
     "gitlab", "notion", "salesforce", "sap", "servicenow", "zendesk", "whatsapp", "outlook", "m365",
     # data-centre operators: where the servers sit, never whose they are ("en colocation chez Equinix PA3")
     "equinix", "telehouse", "interxion", "data4", "opcore", "cyrusone", "colt",
+    # computers sold by name: the machine someone owns or asks about, never who they are ("Mon Mac Studio")
+    "mac", "macbook", "imac", "thinkpad", "thinkstation", "jetson", "raspberry", "nuc",
 ))
 
 
@@ -379,6 +381,9 @@ _NOT_NAMES = frozenset(plain(w) for w in (
     # funders and funding programmes: who pays for a project, never the customer ("dans le cadre d'un projet ANR")
     "anr", "erc", "eic", "bpi", "bpifrance", "ademe", "france 2030", "horizon europe", "horizon 2020", "h2020", "pepr",
     "feder", "innovate uk", "ukri", "epsrc", "nsf", "nih", "darpa", "dfg", "bmbf", "anrt", "cifre", "genci", "eurohpc",
+    # the kind of document a heading names ("REQUEST FOR PROPOSAL", "Appel d'offres"): never who issues it
+    "proposal", "request", "rfp", "rfq", "rfi", "tender", "quotation", "quote", "devis", "appel d'offres",
+    "cahier des charges", "specification", "specifications",
     # products named like a lab ("something like Deep Research")
     "deep research", "deep think", "ai studio",
 ))
@@ -418,7 +423,13 @@ def _not_a_name(name: str) -> bool:
         return True  # "640x640", "1.6 kW", "350M", "3D": a figure, not a name
     if any(_product_word(w) for w in words):
         return True
-    return plain(name).strip(".,") in _PLACES | _NOT_NAMES
+    # "projet ANR DIALECT", "the ERC SYNAPSE grant": a name led by a funder is the funded project, not the buyer
+    return plain(name).strip(".,") in _PLACES | _NOT_NAMES or (
+        len(words) > 1 and plain(words[0]).strip(".,") in _FUNDERS)
+
+
+_FUNDERS = frozenset({"anr", "erc", "eic", "bpi", "bpifrance", "ademe", "pepr", "feder", "ukri", "epsrc", "nsf",
+                      "nih", "darpa", "dfg", "bmbf", "anrt", "cifre", "genci", "eurohpc", "h2020"})
 
 
 # (not a French département, a territory named with its article: "Département du Var", "Département de la Gironde")
@@ -640,6 +651,24 @@ def _org_aside(body: str, m: re.Match[str]) -> bool:
                                    + r"(?:cha[îi]ne|r[ée]seau|network|" + _ORG_NOUN[3:], aside.group(1)))
 
 
+# "Sébastien de l'IUT de Lannion", "Claire du LIRIS", "Tom from the Kestrel Institute": one first name, a
+# preposition, then an institution (an acronym, or a name led or ended by an organisation's kind-word)
+_FIRST_NAME_OF = re.compile(rf"(?P<first>[{_UPPER}][a-zà-ÿ'’-]+)[ \t]+(?:(?P<art>de[ \t]+la|du|des|(?:de|from)[ \t]+"
+                            r"(?:l['’]|la[ \t]+|le[ \t]+|the[ \t]+))|de|d['’]|from)[ \t]*(?P<rest>\S.*)")
+
+
+def _writer_then_institution(name: str) -> str | None:
+    m = _FIRST_NAME_OF.fullmatch(name)
+    if m is None or re.match(_ORG_FIRST, m.group("first")) or _ORG_LAST_WORD.search(m.group("first")):
+        return None  # "Banque de France", "Caisse d'Épargne": the kind-word leads the name
+    rest = clean_name(m.group("rest"))
+    # ("Marc de Vries Consulting": a surname's particle, no article: the firm is named after a person)
+    if rest is None or not (re.match(rf"[{_UPPER}]{{2,}}(?![\w])", rest) or re.match(_ORG_FIRST, rest)
+                            or (m.group("art") and _ORG_LAST_WORD.search(rest))):
+        return None
+    return rest
+
+
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     """(start, name) for every way of naming a company, strongest first, in original[:limit]."""
     body = original[:limit]
@@ -670,6 +699,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
             if pattern is _WE_ARE and _WRITER_AFTER.match(body, m.end("name")):
                 continue
+            if pattern is _WE_ARE and (own := _writer_then_institution(name)) is not None:
+                name = own  # "ici Sébastien de l'IUT de Lannion": the writer's first name, then where they work
             if _consultants_firm(body, m.start("name")) or _host_or_funder(body, m.start("name")):
                 continue
             if pattern is _FROM_LINE and _DEPARTMENT.fullmatch(name):
@@ -1149,6 +1180,26 @@ def _quoted_question(original: str) -> list[tuple[int, int]]:
     return quoted if len(rest.split()) >= 8 else []
 
 
+# "accompagnons notre client, la Coopérative …", "on behalf of our client Sunfield Agritech", "pour le compte de
+# Néovia": the name right after words that say whose project it is; a consultancy or integrator that writes is not
+# the customer
+_CLIENT_BEFORE = re.compile(r"(?i)(?:(?<![\w])(?:notre|our|mon|my|leur|their)[ \t]+(?:client|customer)e?s?[ \t]*,?"
+                            r"|pour le compte d[eu]|on behalf of(?:[ \t]+(?:our|my)[ \t]+(?:client|customer),?)?"
+                            r"|au nom d[eu])[ \t]+(?:(?:la|le|les|the)[ \t]+|l['’])?$")
+
+
+def _client_first(original: str, candidates: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """The candidates, the one named as the client first when the message names a client."""
+    if not _THIRD_PARTY.search(original):
+        yield from candidates
+        return
+    found = list(candidates)
+    client = next((c for c in found if _CLIENT_BEFORE.search(original, max(0, c[0] - 45), c[0])), None)
+    if client is not None:
+        yield client
+    yield from (c for c in found if c is not client)
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
@@ -1170,7 +1221,7 @@ def find_customer(message: Message) -> Iterator[Found]:
             re.search(r"(?i)team|[ée]quipe", signer.group("who")) or _DEPARTMENT.match(signer.group("who"))):
         team_span = (signer.start("who"), signer.end("who"))
     for limit in zones:
-        for start, name in _candidates(original, limit):
+        for start, name in _client_first(original, _candidates(original, limit)):
             offset = original.find(name, start)
             if offset < 0 or (forwarder and forwarder[0] <= offset < forwarder[1]):
                 continue
@@ -1522,6 +1573,17 @@ CUSTOMER = Rule(
          {"customer": "Chambre d'Agriculture de l'Orne"}),
         ("Bonjour, pour le journal Le Réveil du Morvan, nous voulons résumer nos articles",
          {"customer": "Le Réveil du Morvan"}),
+        # a funder's project, a document's kind, a computer, a consultancy and its client, the writer's first name
+        ("Dans le cadre du projet ANR TALOS, le laboratoire LORIA veut pré-entraîner", {"customer": "LORIA"}),
+        ("As part of the ERC VERITAS grant, our lab needs eight GPUs", {}),
+        ("TENDER — RFQ 44/2026\nBuyer: Town of Ashcombe", {"customer": "Town of Ashcombe"}),
+        ("Mon Mac Studio rame avec Qwen3 32B", {}), ("Is a MacBook Pro enough for Phi-4?", {}),
+        ("We (Carrow & Lyle Consulting, on behalf of our client Tidewell Foods) need a LoRA",
+         {"customer": "Tidewell Foods"}),
+        ("Nous sommes le cabinet Orme Conseil et accompagnons notre client, la Mutuelle des Pêcheurs du Ponant",
+         {"customer": "Mutuelle des Pêcheurs du Ponant"}),
+        ("Bonjour, ici Maëlle de l'ENSTA Bretagne. On voudrait", {"customer": "ENSTA Bretagne"}),
+        ("Hi, this is Marc de Vries Consulting here", {"customer": "Marc de Vries Consulting"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )

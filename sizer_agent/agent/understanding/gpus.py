@@ -65,7 +65,10 @@ def card_index() -> CardIndex:
             continue  # a bare number is not a card
         head = r"\s*".join(re.escape(p) for p in parts)
         alternatives.append(head + (r"s?" if re.search(r"[\dx]$", parts[-1]) else ""))
-    qualifier = r"(?:\s*[- ]?\s*(?:sxm\d?|pcie|nvl|ada(?: generation)?|server(?: edition)?|workstation(?: edition)?"
+    # ("A100 80 Go au format PCIe", "H100 in the PCIe form factor": the variant said with its kind-word)
+    qualifier = r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |in (?:the )?|form[- ]factor:? )?(?:sxm\d?|pcie)"
+    qualifier += r"(?: form[- ]factor)?"
+    qualifier += r"|nvl|ada(?: generation)?|server(?: edition)?|workstation(?: edition)?"
     qualifier += r"|ws|max-?q|blackwell|ultra|\d{2,3}\s*gb|\d{2,3}\s*go))*"
     pattern = re.compile(rf"(?:(?<![\w-])|(?<=\dx))(?:(?:nvidia|amd|instinct|geforce)\s+)*"
                          rf"(?P<model>{'|'.join(alternatives)})"
@@ -103,7 +106,8 @@ def identify(model_words: str, qualifiers: str) -> str | None:
 _ONE = r"(?:one|un|une|a single|single|un seul|une seule|1)"
 # the words of a card's name that say nothing else: claimed with it ("H100 80GB" is not a dataset), unlike
 # "workstation" or "server" ("RTX PRO 6000 Blackwell workstation" also says where it runs)
-_CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:sxm\d?|pcie|nvl|ada(?: generation)?|max-?q|blackwell|ultra"
+_CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |in (?:the )?|form[- ]factor:? )?(?:sxm\d?|pcie)"
+                         r"(?: form[- ]factor)?|nvl|ada(?: generation)?|max-?q|blackwell|ultra"
                          r"|\d{2,3}\s*g[bo]))*")
 # "two spare A100s", "4 nouvelles H100": a word that says which of their cards, between count and card
 _WHICH = (r"(?:(?:spare|idle|used|old|older|new|existing|extra|additional|more|dedicated|identical|refurbished"
@@ -135,6 +139,7 @@ _REPLACED = re.compile(r"\b(?:replac\w*|remplac\w*|swap\w*|retir\w*|decommission
                        r"|obsolete\w*|trop vieux|too old|end of life|fin de vie|renouvel\w*|renew\w*|recycl\w*)\b")
 # a count said of hardware tried, replaced or recycled is no plan: "We tried 4 H100 last year on AWS"
 _NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|used to|previously|auparavant|last year"
+                          r"|retiring|retire[ds]?|(?:want|plan|need|going) to (?:move|migrate|switch) (?:off|away from)"
                           r"|l'an dernier|l'annee derniere|replac\w*|remplac\w*|recycl\w*|decommission\w*|fin de vie"
                           r"|end of life|seront (?:remplace|recycle|retire)\w*"
                           # the hardware that runs today and falls short: "on 4x RTX 4090 today and it's far too
@@ -274,6 +279,16 @@ def _ruled_out(text: str, start: int, end: int) -> bool:
                 or (_RULED_OUT_AFTER.match(text, end) and not _asked_against(text, start)))
 
 
+# "Aujourd'hui tout tourne sur une RTX 4090, on veut passer sur du matériel pro", "today on 2 T4s, we'd like to move
+# to H100s": what runs now, said beside a move away from it, is being replaced
+_MOVING = re.compile(r"\b(?:passer (?:a|au|aux|sur)|move (?:to|off|away)|moving (?:to|off|away)|switch\w* (?:to|over)"
+                     r"|upgrade (?:to|from)|migr\w+|changer de (?:materiel|machine|carte|gpu)|outgrown)\b")
+
+
+def _outgrown(text: str, start: int) -> bool:
+    return _runs_today(text, start) and bool(_MOVING.search(text, start))
+
+
 def _runs_today(text: str, start: int) -> bool:
     """'Currently on rented A100s', 'aujourd'hui sur deux T4': the card said in a clause about what runs now
     (not 'currently we'd like 4 H200')."""
@@ -370,6 +385,50 @@ def _same_count(message: Message, cards: list[tuple[re.Match[str], str]]) -> tup
     return counts[0]
 
 
+# "GB200 NVL72", "GB300 NVL72": a rack of 72 GPUs sold whole (NVIDIA GB200 NVL72 product page,
+# https://www.nvidia.com/en-us/data-center/gb200-nvl72/, read 2026-12): the count of racks times the GPUs in one
+_NVL_SIZE = re.compile(r"\s*-?\s*(36|72)(?![\w.,])")
+_RACKS_BEFORE = re.compile(rf"(?:({NUM})|(two|deux|three|trois|four|quatre)|(?:one|a|an|une?|a single|une seule))"
+                           r"\s+(?:full\s+|complete\s+|entiere?s?\s+)?(?:racks?|baies?)\s*(?:of\s+|de\s+|d')?"
+                           r"(?:(?:nvidia|full|complete)\s+)*$")
+_WORD_RACKS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
+
+
+def _nvl_racks(message: Message, m: re.Match[str], counted: tuple[int, int, int] | None
+               ) -> tuple[int, int, int] | None:
+    """'one GB200 NVL72 rack' -> 72, 'two racks of GB200 NVL72' -> 144: (GPUs, start, end), or None when the card is
+    no NVL rack or no count of racks is said ('is GB200 NVL72 worth it?' asks, it does not plan)."""
+    text = message.text
+    if not m.group("qualifiers").rstrip().endswith("nvl") or not m.group("model").lower().startswith("gb"):
+        return None
+    size = _NVL_SIZE.match(text, m.end())
+    if size is None:
+        return None
+    per_rack = int(size.group(1))
+    if counted is not None:
+        return counted[0] * per_rack, counted[1], size.end()
+    before = _RACKS_BEFORE.search(text[max(0, m.start() - 40):m.start()])
+    if before is None:
+        return None
+    racks = (numbers.count(before.group(1), None, message.lang) if before.group(1)
+             else _WORD_RACKS[before.group(2)] if before.group(2) else 1)
+    return (racks * per_rack, m.start() - len(before.group(0)), size.end()) if racks else None
+
+
+_RETIRED_BEFORE = re.compile(r"\b(?:retir\w*|replac\w*|remplac\w*|decommission\w*|phas\w* out|sunsett?\w*"
+                             r"|se debarrasser de)\s+(?:[\w-]+\s+){0,3}$")
+
+
+def _said_in_full(cards: list[tuple[re.Match[str], str]]) -> list[tuple[re.Match[str], str]]:
+    """'Subject: idle A100s … we have 4 A100 80GB PCIe cards': a card named bare and again with its variant is one
+    card, the variant said; the bare mention (read as the flagship variant) is dropped."""
+    def model(m: re.Match[str]) -> str:
+        return re.sub(r"\s+|s$", "", m.group("model").lower())
+
+    full = {model(m) for m, _ in cards if m.group("qualifiers").strip()}
+    return [(m, card) for m, card in cards if m.group("qualifiers").strip() or model(m) not in full] or cards
+
+
 def find_gpus(message: Message) -> Iterator[Found]:
     text = message.text
     cards = []
@@ -398,11 +457,16 @@ def find_gpus(message: Message) -> Iterator[Found]:
         clause = [(m, c) for m, c in cards if not _runs_today(text, m.start())]
         cards = clause or cards
     if len({card for _, card in cards}) > 1:
+        # "We're retiring our 8x A100 box and want to move to H200 NVL": the card being retired is not the one wanted
+        kept = [(m, c) for m, c in cards if not _RETIRED_BEFORE.search(text, max(0, m.start() - 40), m.start())]
+        cards = kept or cards
+    if len({card for _, card in cards}) > 1:
         # "Nous avions un serveur avec 4 A100 en 2023, il est saturé. On vise 8 H200": the card of the past is
         # a reference, beside the one wanted now
         past = past_clauses(text)
         now = [(m, c) for m, c in cards if not any(a <= m.start() < b for a, b in past)]
         cards = now or cards
+    cards = _said_in_full(cards)
     references = [(m, card) for m, card in named if (m, card) not in cards]
     if cards and _VARIANT_ALTERNATIVE.match(text, cards[0][0].end()):
         return
@@ -422,8 +486,14 @@ def find_gpus(message: Message) -> Iterator[Found]:
         return
     for m, _ in ([] if compared else cards):  # "3 L40S ou 2 H100 ?": two configurations, no count
         counted = _count_at(message, m.start(), m.end())
-        if counted and _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())) and not _NEW_ONES.search(
-                text, sentence_bounds(text, m.start())[0], m.start()):
+        racks = _nvl_racks(message, m, counted)
+        if racks is not None:
+            # (the card and its size are claimed, not the rack's word: "une baie GB200 NVL72" still says a server)
+            yield Found("num_gpus", racks[0], racks[1], racks[2], figure=(min(racks[1], m.start()), racks[2])
+                        if counted is not None else (m.start(), racks[2]))
+            return
+        if counted and (_NOT_PLANNED.search(text, *sentence_bounds(text, m.start())) or _outgrown(
+                text, m.start())) and not _NEW_ONES.search(text, sentence_bounds(text, m.start())[0], m.start()):
             continue
         if counted and _weak_count(message, counted[1], counted[2]):
             continue
@@ -472,7 +542,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
         for m in _OTHER_CARD.finditer(text):
             if message.negated(m.start()) or _NOT_A_CARD_AFTER.match(text, m.end()):
                 continue
-            if _REPLACED.search(text) or _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
+            if _REPLACED.search(text) or _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())) or _outgrown(
+                    text, m.start()):
                 continue  # a card the catalogue lacks is mostly old: any replacement said, and it is not planned
             counted = _count_at(message, m.start(), m.end())
             if counted and not _weak_count(message, counted[1], counted[2]):
@@ -532,6 +603,17 @@ GPUS = Rule(
         ("pas de H100, trop cher", {}),
         ("2 serveurs de 4 H200 NVL chacun", {"num_gpus": 8, "gpu_preference": "h200-nvl"}),
         ("one GB300 NVL72 rack (72 GPUs) in our data centre", {"num_gpus": 72, "gpu_preference": "gb300"}),
+        ("Looking at one GB200 NVL72 rack, i.e. 72 GPUs.", {"num_gpus": 72, "gpu_preference": "gb200"}),
+        ("Two racks of GB300 NVL72 for pre-training", {"num_gpus": 144, "gpu_preference": "gb300"}),
+        ("Une baie GB200 NVL72 complète, c'est possible ?", {"num_gpus": 72, "gpu_preference": "gb200"}),
+        ("is GB200 NVL72 worth it for us?", {"gpu_preference": "gb200"}),
+        # a card named bare and again with its variant: the variant said
+        ("Subject: idle A100s\nWe have 4 A100 80GB PCIe cards", {"num_gpus": 4, "gpu_preference": "a100-80gb-pcie"}),
+        ("4 cartes A100 80 Go au format PCIe", {"num_gpus": 4, "gpu_preference": "a100-80gb-pcie"}),
+        # hardware that runs today, beside a move away from it, or being retired, is not planned
+        ("Aujourd'hui tout tourne sur une RTX 4090, on veut passer sur du matériel pro", {}),
+        ("We're retiring our 8x A100 40GB PCIe box and want to move to H200 NVL", {"gpu_preference": "h200-nvl"}),
+        ("today we run on 2x RTX 4090 and want to serve 20 users", {"num_gpus": 2}),
         ("deux serveurs HGX H200 (16 GPU au total)", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("Le catalogue 2026 v3 sort en mars.", {}), ("roadmap 2026 H100 cluster", {"gpu_preference": "h100-sxm"}),
         ("3 V100 à remplacer", {}), ("two T4s on a shelf", {"num_gpus": 2}),

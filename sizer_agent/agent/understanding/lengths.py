@@ -117,7 +117,12 @@ CONTEXT = Rule(
 
 # after a length: not a duration, an amount, a share or a count of something else ("réponses de 2 s")
 _NOT_UNIT = (r"(?!\s*(?:ms\b|s\b|sec|secondes?|seconds?|min\b|minutes?|h\b|heures?|hours?|%|€|euros?|gpus?|go\b|gb\b"
-             r"|mo\b|mb\b|users?|utilisateurs?|x\b|/(?!\s*\d)))")
+             r"|mo\b|mb\b|users?|utilisateurs?|x\b|/(?!\s*\d)"
+             # "code completion: 50 devs": a count of people or things, not a length
+             r"|devs?\b|developers?|developpeurs?|people|personnes?|staff|agents?\b|employees?|employes?|salaries"
+             r"|students?|etudiants?|engineers?|ingenieurs?|clients?|customers?|requests?|requetes?|calls?\b"
+             r"|sessions?|documents?|docs?\b|pages?\b|seats?|postes?\b|licen[cs]es?|per (?:day|hour|minute)"
+             r"|par (?:jour|heure|minute)))")
 # between a thing and its length, a word or a bracket: "sorties équivalentes (~250)"
 _QUALIFIER = r"(?:moyen\w*|mean|average|typiques?|typical|[a-z]+\s*\()?"
 # things a message says are generated ("générer les fiches produits", "draft client letters"): their
@@ -208,6 +213,8 @@ OUTPUT = Rule(
               ("a 150-token reply", {"output_len": 150}), ("sorties courtes (~90)", {"output_len": 90}),
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
               ("les pièces ressorties 2025 du stock", {}),
+              ("self-host a model for code completion: 50 devs, about 20 at once", {}),
+              ("réponses : 40 clients par jour", {}),
               ("on veut générer les fiches produits ; les fiches font environ 300 tokens", {"output_len": 300}),
               ("draft client letters of about 600 tokens", {"output_len": 600}),
               ("200 000 fiches produits à générer par nuit, fiches de 350 tokens", {"output_len": 350}),

@@ -24,6 +24,7 @@ _SIMULTANEOUS = re.compile(words(
     r"in same time", r"at once", r"in parallel", r"en parallele", r"a la fois", r"at peak", r"au pic", r"en pointe",
     r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
     r"au plus fort", r"peak concurrency", r"en concurrence", r"connectes en meme temps", r"live at the same time",
+    r"at the same moment", r"au meme moment", r"at the same instant", r"au meme instant",
 ))
 _REQUESTS = words(r"requetes", r"requests", r"sessions", r"streams", r"flux", r"connexions", r"connections", r"calls")
 USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users")
@@ -515,7 +516,8 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
         rf"|concurrent users|utilisateurs simultanes)\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
         rf"{_ABOUT}{_COUNT}",
-        rf"{_COUNT}\s*{_REQUESTS}",
+        # ("8 flux caméra", "12 video streams": feeds a vision model reads, not people or requests at once)
+        rf"{_COUNT}\s*{_REQUESTS}(?!\s*(?:de\s+|d'|of\s+)?(?:cameras?|video\w*|cctv|rtsp))",
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
         # "peaking at 60", "peaks of 45 at month end", "avec des pics à 40": the figure after its peak
         rf"(?<![\w])(?:peak(?:ing|s)?|pics?|pointes?)\s+(?:at|of|to|a|de|jusqu'a)\s+{_ABOUT}{_COUNT}",
@@ -597,6 +599,9 @@ LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
     examples=(
         ("32 utilisateurs", {"concurrency": 32}),
+        ("détection d'objets temps réel, 8 flux caméra", {}),
+        ("6,500 pupils; around 300 students could be using it at the same moment",
+         {"concurrency": 300, "head_count": 6500}), ("40 requêtes en parallèle", {"concurrency": 40}),
         ("32 concurrent users", {"concurrency": 32}),
         ("500 people, maybe 50 at the same time at peak", {"head_count": 500, "concurrency": 50}),
         ("for our 800 staff", {"head_count": 800}),

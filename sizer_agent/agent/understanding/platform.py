@@ -31,6 +31,9 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            # (the count after "avec" may be claimed already: "_")
            r"(?:une|la|ma|notre|cette|nouvelle) station(?= (?:pour|for) )", r"(?<![\w'] )station(?= avec (?:\d|_))",
            r"mini[- ]?pcs?",
+           # Apple's desktops ("Un Mac Studio ça suffit ?"); a laptop is not labelled a workstation
+           r"mac (?:studio|mini|pro)s?", r"imacs?",
+           r"(?:une|la|ma|notre|cette|nouvelle) station(?= (?:capable|qui|equipee|puissante|de travail))",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
            r"runpod", r"en location", r"lou(?:er|e|es|ons|ez|ent|erait|erions|eriez|eraient|era|erons|erez)",
@@ -197,7 +200,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
 
 DEPLOYMENT = Rule(
     "deployment", ("deployment",), find_deployment,
-    examples=(("station de travail", {"deployment": "workstation"}), ("serveur en baie", {"deployment": "server"}),
+    examples=(("station de travail", {"deployment": "workstation"}),
+              ("Un Mac Studio ça suffit pour Llama 3.3 70B ?", {"deployment": "workstation"}),
+              ("nous voudrions une station capable de faire tourner un 32B", {"deployment": "workstation"}),
+              ("serveur en baie", {"deployment": "server"}),
               ("on-prem, pas de cloud", {"deployment": "server"}),
               ("notre filiale souhaite remplacer ses 2 serveurs équipés de V100 pour servir Mixtral", {}),
               ("we replace our three old servers with one new rack server", {"deployment": "server"}),
@@ -527,12 +533,23 @@ _RACK_NAMED_BEFORE = re.compile(r"(?:rack|baie|armoire|cabinet)s?\s*(?:de\s*|of\
 _RACK_NAMED_AFTER = re.compile(r"\s*(?:rack|baie|armoire|cabinet)s?\b")
 
 
+# "each rack is 48U", "chaque baie fait 42U": racks being described (bought, compared), not the room left in ours
+_EACH_RACK = re.compile(r"(?:each|every|per|chaque|par)\s+(?:rack|baie|armoire|cabinet)\s*(?:is|fait|mesure|=|:)?\s*$")
+# "une baie de 42U dont 8U disponibles", "Notre baie fait 42U mais 6U de libres": 36U and more is a whole rack's
+# height (no one machine is that tall); beside a smaller figure, the smaller one is the room left
+_WHOLE_RACK = 36
+
+
 def _rack_units(m: re.Match[str], msg: Message) -> int | None:
-    if _RACKS_OF.search(msg.text[max(0, m.start() - 25):m.start()]):
+    before = msg.text[max(0, m.start() - 25):m.start()]
+    if _RACKS_OF.search(before) or _EACH_RACK.search(before):
         return None
+    figures = [int(f.group(1)) for f in re.finditer(_RACK_UNITS, msg.text)]
     rack_height = _RACK_NAMED_BEFORE.search(msg.text[max(0, m.start() - 12):m.start()]) or (
         _RACK_NAMED_AFTER.match(msg.text, m.end()))
-    if rack_height and sum(1 for _ in re.finditer(_RACK_UNITS, msg.text)) > 1:
+    if rack_height and len(figures) > 1:
+        return None
+    if int(m.group(1)) >= _WHOLE_RACK and any(0 < f < _WHOLE_RACK for f in figures):
         return None
     return int(m.group(1)) or None
 
@@ -543,5 +560,9 @@ RACK_UNITS = pattern_rule(
               ("Two racks of 42U in our DC", {}), ("deux baies de 42U", {}),
               ("une armoire 42U où il reste 4U", {"rack_units": 4}),
               ("a 48U cabinet with 10U free", {"rack_units": 10}),
-              ("a 4U server", {"rack_units": 4})),
+              ("a 4U server", {"rack_units": 4}),
+              ("La baie dispose de 42U dont 8U disponibles", {"rack_units": 8}),
+              ("our rack has 47U, of which 5U are still empty", {"rack_units": 5}),
+              ("Each rack is 48U.", {}), ("chaque baie fait 42U", {}),
+              ("On a une baie 42U dédiée", {"rack_units": 42})),
 )

@@ -51,6 +51,11 @@ _LEFT_BEHIND = re.compile(r"(?:\boff|away from|migrat\w* from|moving from|switch
                           r"|instead of|au lieu de|en remplacement de|to replace|pour remplacer)\s+(?:\w+\s+){0,1}$")
 
 
+_RULED_OUT_AFTER = re.compile(r"[^.;:!?\n,]{0,25}?\b(?:n'est pas une option|n'est pas envisageable|est exclu\w*"
+                              r"|est hors de question|is not an option|isn't an option|is not on the table"
+                              r"|is out of the question|is ruled out|is off the table)")
+
+
 def find_framework(message: Message) -> Iterator[Found]:
     """The framework named for the workload (a serving engine for inference, a training stack for training),
     else the first named; and its version when it follows the name."""
@@ -63,6 +68,10 @@ def find_framework(message: Message) -> Iterator[Found]:
         return
     kept = [m for m in mentions if not _LEFT_BEHIND.search(message.text, max(0, m[0] - 30), m[0])]
     mentions = kept or mentions
+    # "JAX sur TPU n'est pas une option", "TensorFlow is out": a framework ruled out is not the one used
+    mentions = [m for m in mentions if not _RULED_OUT_AFTER.match(message.text, -m[1])]
+    if not mentions:
+        return
     mentions.sort()  # by place; the longest name first at one place ("TensorRT-LLM" before "TensorRT")
     use_case = str(message.found.get("use_case") or "")
     wanted = "serving" if use_case in ("online_serving", "batch_inference") else ("training" if use_case else "")
@@ -95,6 +104,8 @@ FRAMEWORK = Rule(
         ("TGI (Text Generation Inference) 2.4", {"framework": "other", "framework_version": "2.4"}),
         ("YOLO optimisé avec TensorRT", {"framework": "other"}),
         ("LoRA-tune Mistral Nemo 12B", {}),
+        ("JAX sur TPU n'est pas une option : on veut du GPU", {}),
+        ("TensorFlow is off the table; we train with DeepSpeed", {"framework": "pytorch"}),
     ),
     doc="framework named (first, not negated) and the version written right after it",
 )

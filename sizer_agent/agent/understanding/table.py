@@ -46,6 +46,7 @@ RULES: tuple[Rule, ...] = (
     platform.RACK_UNITS,
     load.GROWTH,
     usecase.USE_CASE,
+    usecase.USE_CASE_INFERRED,  # after every said workload and the load: only when nothing says one
     software.FRAMEWORK,  # after the use case: a serving engine for serving, a training stack for training
     platform.DEPLOYMENT,
     platform.RENDERING_CAD,

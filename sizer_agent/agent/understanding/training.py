@@ -95,6 +95,10 @@ _IS_SIZE = re.compile(r"\b(?:is|are|fait|font|pese\w*|weighs?|takes?|prend|occup
 _AFTER_A_NAME = re.compile(r"_\s*(?:w/|with|avec|\()\s*$")  # "RTX 5090 w/ 32GB": right after a thing named
 
 
+# "Interconnexion 400 Gb/s", "25 GB per second": a rate (a link, a disk), never a size of data
+_RATE_AFTER = re.compile(r"\s*(?:/\s*s(?:ec)?\b|per second|par seconde|/\s*seconde?)")
+
+
 def _line_around(text: str, start: int, end: int, before: int, after: int) -> str:
     """The words just before and after a span, within its line."""
     left = text[max(0, start - before):start].rsplit("\n", 1)[-1]
@@ -114,7 +118,7 @@ def find_dataset(message: Message) -> Iterator[Found]:
             if message.negated(m.start()) or ("gap" in m.groupdict() and _MEMORY_WORDS.search(m.group("gap"))):
                 continue
             number = re.search(BYTES, m.group(0))
-            if number is None:
+            if number is None or _RATE_AFTER.match(text, m.start() + number.end()):
                 continue
             value = numbers.byte_count(number.group(1), number.group(2), message.lang)
             if value is not None:
@@ -127,6 +131,8 @@ def find_dataset(message: Message) -> Iterator[Found]:
         # "Llama 3.1 405B in FP8 is ~405 GB": a size something "is", with no data word, is that thing's
         if message.negated(m.start()) or _NOT_DATA.search(_line_around(text, m.start(), m.end(), 12, 15)) or (
                 _IS_SIZE.search(text, max(0, m.start() - 15), m.start())):
+            continue
+        if _RATE_AFTER.match(text, m.end()):
             continue
         if _AFTER_A_NAME.search(text, max(0, m.start() - 10), m.start()):
             continue  # "RTX 5090 w/ 32GB", "Llama 3.1 8B (16 GB)": the memory of the thing just named
@@ -246,7 +252,9 @@ TRAINED_SIZE = Rule(
 
 DATASET = Rule(
     "dataset-size", ("dataset_size_bytes",), find_dataset,
-    examples=(("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
+    examples=(("Interconnexion 400 Gb/s entre les nœuds", {}),
+              ("un dataset de 120 Go lu à 5 GB/s", {"dataset_size_bytes": 120000000000}),
+              ("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
               ("Dataset : une centaine de Mo.", {"dataset_size_bytes": 100_000_000}),
               ("1,5 To de texte", {"dataset_size_bytes": 1_500_000_000_000}),
               ("3 TB of text", {"dataset_size_bytes": 3_000_000_000_000}),

@@ -224,7 +224,25 @@ def _people_at_once(message: Message) -> bool:
                for name in ("concurrency", "head_count"))
 
 
-def find_use_case(message: Message) -> Iterator[Found]:
+_KIOSK = re.compile(r"kiosk|borne")
+
+
+def _kiosks_corroborated(message: Message, products: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """A kiosk says where a screen stands, not what the model does on it ("run Gemma 2 2B on a small desktop for a
+    kiosk", "our kiosk answers nothing yet"): served when something else says so too — another product word ("kiosk
+    assistant", "answering visitor questions"), a latency target or several people at once."""
+    kiosks = [p for p in products if _KIOSK.match(message.text, p[0])]
+    if not kiosks or len(kiosks) < len(products):
+        return products
+    if message.found.keys() & {"ttft_ms", "tpot_ms"} or (message.found.get("concurrency") or 0) > 1:
+        return products
+    return []
+
+
+def _said(message: Message) -> tuple[tuple[int, int, str] | None, list[tuple[int, int, str]],
+                                  list[tuple[int, int, str]]]:
+    """The workload the message says (a plan, a method, a product, vision, "the sizing is for ..."): the cue and
+    its value, with the plans and methods read (they refine a training value)."""
     text = message.text
     methods = _cues(message, METHODS)
     stated = _STATED.search(text)
@@ -233,6 +251,7 @@ def find_use_case(message: Message) -> Iterator[Found]:
     firm = [c for c in plans if not _HEDGED.search(_clause(text, c[0], c[1]))]
     products = [(m.start(), m.end(), "online_serving") for m in re.finditer(_PRODUCTS, text)
                 if not message.negated(m.start()) and not _someone_elses(text, m.start())]
+    products = _kiosks_corroborated(message, products)
     choice: tuple[int, int, str] | None = None
     if stated:
         said = stated.group(1)
@@ -261,26 +280,11 @@ def find_use_case(message: Message) -> Iterator[Found]:
         # using it at once make it served; the items are the business's volume, not a batch run
         start, end = message.found_at["concurrency"]
         choice = (start, end, "online_serving")
-    if choice is None:
-        # nothing said: a model people use at the same time, "for inference", or a serving engine: served
-        cue = next((m for m in _INFERENCE.finditer(text) if not message.negated(m.start())), None)
-        if not _TRYING_OUT.search(text):
-            cue = cue or next((m for m in SERVING_ENGINES.finditer(text) if not message.negated(m.start())), None)
-        interactive = message.found.keys() & _INTERACTIVE_FIELDS
-        people = next((m for m in _FOR_PEOPLE.finditer(text) if not message.negated(m.start())), None)
-        if people is not None and "model" in message.found:
-            interactive = interactive | {"people"}  # "for our writers", "for a few dozen users": people use it
-        if cue is None and interactive:
-            # "run"/"faire tourner" says a model is used, not how: with people using it, it is served ("can
-            # I run Phi-4 on my desktop?" alone may be a batch job, a test or fine-tuning: the interview asks)
-            cue = next((m for m in _RUN.finditer(text) if not message.negated(m.start())), None)
-        if cue is not None and ("model" in message.found or interactive):
-            choice = (cue.start(), cue.end(), "online_serving")
-        elif interactive - {"head_count", "people"} or (interactive and "model" in message.found):
-            # "Qwen2.5 72B, internal use, 12 clinicians": the words that say it are the load's
-            spans = [message.found_at[name] for name in interactive if name in message.found_at]
-            start, end = min(spans) if spans else (people.start(), people.end()) if people else (0, 0)
-            choice = (start, end, "online_serving")
+    return choice, plans, methods
+
+
+def find_use_case(message: Message) -> Iterator[Found]:
+    choice, plans, methods = _said(message)
     if choice is None:
         return
     start, end, value = choice
@@ -295,6 +299,46 @@ def find_use_case(message: Message) -> Iterator[Found]:
         else:
             return  # "train our own AI": training, but of what kind the message does not say
     yield Found("use_case", value, start, end, claim=False)
+
+
+
+def _one_user_alone(message: Message, interactive: set[str]) -> bool:
+    """One user and nothing else said ("Phi-2 sur un mini PC, 1 seul utilisateur. Ça tient ?"): a single person
+    is no load that says a service; with a verb of use ("je veux faire tourner …, juste moi") the cue decides."""
+    return interactive == {"concurrency"} and message.found.get("concurrency") == 1
+
+
+def find_use_case_inferred(message: Message) -> Iterator[Found]:
+    """No workload said: serving inferred from a model people use, "for inference", or a serving engine."""
+    if _said(message)[0] is not None:
+        return
+    text = message.text
+    choice: tuple[int, int, str] | None = None
+    # nothing said: a model people use at the same time, "for inference", or a serving engine: served
+    cue = next((m for m in _INFERENCE.finditer(text) if not message.negated(m.start())), None)
+    interactive = message.found.keys() & _INTERACTIVE_FIELDS
+    people = next((m for m in _FOR_PEOPLE.finditer(text) if not message.negated(m.start())), None)
+    if people is not None and "model" in message.found:
+        interactive = interactive | {"people"}  # "for our writers", "for a few dozen users": people use it
+    if not _TRYING_OUT.search(text) and interactive:
+        # an engine says which tool, not what it does ("on a installé Ollama", "vLLM on one L40S, would a driver
+        # help?"): served only with people or a latency target beside it (7 engine-only values over the
+        # development corpora: 6 wrong)
+        cue = cue or next((m for m in SERVING_ENGINES.finditer(text) if not message.negated(m.start())), None)
+    if cue is None and interactive:
+        # "run"/"faire tourner" says a model is used, not how: with people using it, it is served ("can
+        # I run Phi-4 on my desktop?" alone may be a batch job, a test or fine-tuning: the interview asks)
+        cue = next((m for m in _RUN.finditer(text) if not message.negated(m.start())), None)
+    if cue is not None and ("model" in message.found or interactive):
+        choice = (cue.start(), cue.end(), "online_serving")
+    elif (interactive - {"head_count", "people"} or (interactive and "model" in message.found)) and not _one_user_alone(
+            message, interactive):
+        # "Qwen2.5 72B, internal use, 12 clinicians": the words that say it are the load's
+        spans = [message.found_at[name] for name in interactive if name in message.found_at]
+        start, end = min(spans) if spans else (people.start(), people.end()) if people else (0, 0)
+        choice = (start, end, "online_serving")
+    if choice is not None:
+        yield Found("use_case", choice[2], choice[0], choice[1], claim=False)
 
 
 USE_CASE = Rule(
@@ -367,6 +411,20 @@ USE_CASE = Rule(
         ("we need to run Qwen3 8B in full fp32 (yes, fp32) over a 40k-question benchmark, batch 16",
          {"use_case": "batch_inference"}),
         ("we run Llama 3.1 8B for 20 users", {}),
+        ("Gemma 2 2B on a small desktop for a kiosk at our museum", {}),
+        ("des bornes interactives avec un guide conversationnel", {"use_case": "online_serving"}),
+        ("a patient-intake kiosk assistant", {"use_case": "online_serving"}),
     ),
     doc="the workload, from verbs and nouns, negations dropped",
+)
+
+
+USE_CASE_INFERRED = Rule(
+    "use-case-inferred", ("use_case",), find_use_case_inferred,
+    examples=(
+        # alone, the rule sees no model and no load: it abstains (whole messages: test_understanding_precision.py)
+        ("can i run phi-4 on my desktop?", {}),
+        ("on a installé Ollama sur un poste", {}),
+    ),
+    doc="serving inferred when no workload is said",
 )
