@@ -122,13 +122,17 @@ _SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
                          # "ESN de 600 collaborateurs, on cherche pour un de nos clients": a consultant's own firm
                          r"|(?:^|\W)(?:une?\s+|a\s+|an\s+)?(?:esn|ssii|integrateur|integrator|consultancy"
                          r"|cabinet de conseil|systems integrator|reseller|revendeur))\b[^.;\n]{0,30}$")
-_FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|their|ses|its|the|les)\s+(?:\w+\s+)?"
+_FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|their|ses|its|the|les)\s+"
+                         r"(?:\d[\d ,.]*\s+)?(?:\w+\s+)?"
                          r"(?:clients|customers|customer (?:firms|companies|accounts)|entreprises clientes|users"
                          r"|utilisateurs|patients|abonnes|subscribers|visitors|visiteurs|players"
                          r"|joueurs|citizens|citoyens|members|adherents|public|usagers|shoppers|acheteurs|guests)(?![\w])"
                          # "pour un de nos clients", "for one of our customers", "pour le compte d'un client"
                          r"|(?<![\w])(?:pour|for|on behalf of)\s+(?:un|une|a|an|one)\s+(?:de nos|d'entre nos|of our)\s+"
-                         r"(?:clients|customers)\b|\bpour le compte (?:d'un|de notre|de nos) clients?\b")
+                         r"(?:clients|customers)\b|\bpour le compte (?:d'un|de notre|de nos) clients?\b"
+                         # "building a customer-facing assistant", "a 5-person startup building an API": a product
+                         # others use
+                         r"|\b(?:customer|client|public|user)[- ]facing\b|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b")
 
 
 _ONE_OF = re.compile(r"\s+(?:de|d'|des|of|parmi|among)\s*(?:nos|ses|leurs|mes|vos|our|their|his|her|my|your|the|les|ces"
@@ -215,7 +219,9 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]],
             continue
         starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, cue.start())]
         sentence_start = max(starts[-1] if starts else 0, cue.start() - 90)
-        before = _counts(message, sentence_start, cue.start())
+        # a table row read flat ("| Agents au total | 1 200 | | Connexions simultanées | 60 |"): a count in
+        # another cell is said of that cell's label, never of this cue
+        before = [b for b in _counts(message, sentence_start, cue.start()) if "|" not in text[b[1]:cue.start()]]
         between = text[before[-1][1] if before else sentence_start:cue.start()]
         if _EVERYONE.search(between) and population:  # "20 journalistes, tous connectés en même temps"
             _, _, value = max((p for p in population if p[0] < cue.start()), default=population[0])
@@ -479,6 +485,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|au total|in total)\s*:?\s*{_ABOUT}{_COUNT}",
         # "| Utilisateurs | 150 au total, 15 simultanés |", "Users: 250 total / 30 concurrent": a label's total
         rf"{_USERS}\s*[:|]\s*{_ABOUT}{_COUNT}{_TOTAL}",
+        # "| Utilisateurs totaux | 2 000 |", "Total staff: 1,200": a label that says the whole population
+        rf"(?:(?:{_USERS}|{_POPULATION})\s+(?:totaux|totales|au total|in total|en tout|total)"
+        rf"|(?:total|nombre total d')\s*(?:{_USERS}|{_POPULATION}))\s*[:|]\s*{_ABOUT}{_COUNT}(?!\s*%)",
         # "30 régulateurs l'utiliseront", "40 planners will use it": whoever is said to use it, whatever the noun
         rf"{_COUNT}\s+(?:[a-z-]+\s+){{1,4}}?{_WILL_USE}",
         rf"{_COUNT}\s*{_FILLER}{_USERS}\s+(?:inscrits|enregistres|registered|potentiels?|potential|nommes|named)(?![\w])",
@@ -550,6 +559,10 @@ def find_load(message: Message) -> Iterator[Found]:
     peak = [f for f in peak if not _illustration(message.text, f[0])]
     users = [f for f in users if not _illustration(message.text, f[0])]
     population = [f for f in population if not _illustration(message.text, f[0])]
+    if _FOR_OTHERS.search(message.text):
+        # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
+        # introduces itself, is not the number of people who will use the model — its customers will
+        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])]
     population = [p for p in population
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     population = [p for p in population if not _their_clients(message.text, p, population + users + peak)]
@@ -558,10 +571,6 @@ def find_load(message: Message) -> Iterator[Found]:
     population = [p for p in population if not _sized_with_places(message.text, p, population + users + peak)]
     population = [p for p in population if not _members_only_count(message.text, p, population + users + peak)]
     population = _only_part(message.text, population)
-    if _FOR_OTHERS.search(message.text):
-        # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
-        # introduces itself, is not the number of people who will use the model — its customers will
-        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])]
     if peak:
         population = [p for p in population if not _membership(message.text, p, peak)]
         population = [p for p in population if not _size_in_apposition(message, p, peak)]
@@ -599,6 +608,10 @@ LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
     examples=(
         ("32 utilisateurs", {"concurrency": 32}),
+        # a table read flat: each count belongs to its own row's label
+        ("| Agents au total | 1 200 |\n| Connexions simultanées | 60 |", {"head_count": 1200, "concurrency": 60}),
+        ("| Utilisateurs totaux | 2 000 |\n| Utilisateurs simultanés | 80 |", {"head_count": 2000, "concurrency": 80}),
+        ("| Total users | 900 |\n| Concurrent users | 45 |", {"head_count": 900, "concurrency": 45}),
         ("détection d'objets temps réel, 8 flux caméra", {}),
         ("6,500 pupils; around 300 students could be using it at the same moment",
          {"concurrency": 300, "head_count": 6500}), ("40 requêtes en parallèle", {"concurrency": 40}),
@@ -648,6 +661,13 @@ LOAD = Rule(
         ("on est Pivot Data (8 personnes), on veut servir Qwen3 à nos clients, 20 en parallèle", {"concurrency": 20}),
         ("We're a 12-person agency; the chatbot is for our customers, 30 at a time", {"concurrency": 30}),
         ("We're a 5-person startup and want a model for the 5 of us", {"head_count": 5}),
+        # the team that builds the product is not its users
+        ("we're Lumenfold, a 5-person startup building an API on DeepSeek V2 Lite, about 20 concurrent requests",
+         {"concurrency": 20}),
+        ("We're a 12-person fintech building a customer-facing assistant; about 30 concurrent sessions",
+         {"concurrency": 30}),
+        ("Nous sommes une équipe de 4 data scientists ; une API pour nos 2 500 clients, 40 requêtes simultanées",
+         {"head_count": 2500, "concurrency": 40}),
         ("30 personnes, jamais plus de 6 en mm temps", {"head_count": 30, "concurrency": 6}),
         ("D'habitude 10 requêtes en parallèle, avec des pics à 40 le lundi", {"concurrency": 40}),
         ("usually 8 users at once, up to 25 at the same time during exams", {"concurrency": 25}),
