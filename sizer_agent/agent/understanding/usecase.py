@@ -76,6 +76,12 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"(?:peut|peuvent|pourra|can|could) (?:tourner|run) (?:pendant |durant |sur |over |during |on )?"
            r"(?:le|la|un|the|a) (?:week-?end|nuit|night)",
            r"throughput (?:only|matters)",
+           # "personne n'attend la réponse", "nobody waits on the answers": no one is served live
+           r"personne n'attend", r"(?:nobody|no one|no-one) (?:is )?wait(?:s|ing)? (?:on|for)",
+           # "400 000 documents à passer une seule fois dans Qwen2.5", "passer une seule fois nos dossiers dans":
+           # a set of items run through a model once
+           r"(?:\d[\d ,.]*|nos|les|leurs|ses) (?:\w+ ){0,2}?" + _ITEMS + r" a passer (?:une seule fois |une fois )?dans",
+           r"passer une (?:seule )?fois (?:nos|les|leurs|ses|tous|toutes|\d[\d ,.]*) [^.;\n]{0,40}? dans",
            r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|score|annotate|annoter|tag|label)"
            r" (?:(?:en local|locally|en lot|en masse) )?(?:\d[\d ,.]*|all|tous|toutes|our|nos|les|the) (?:\w+ ){0,2}?"
@@ -94,7 +100,9 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"|exemples?|question benchmark|question-benchmark)(?![\w-])"),
      "batch_inference"),
     (words(r"serv(?:e|es|ed|ing|ons|ez|ent|ira)", r"sert(?! (?:aussi |egalement |surtout )?(?:a|au|aux|d')\b)",
-           r"servir(?! (?:a|au|aux|d')\b)", r"host(?:s|ed|ing)?", r"heberg\w+", r"deploy\w*", r"deploie\w*",
+           # "le servir à nos 25 conseillers": a model served to people (the pronoun is its object)
+           r"(?:(?<=\ble )|(?<=\bla )|(?<=\bles ))servir",
+           r"(?<!\bs'en )(?<!\bse )(?<!\bnous en )(?<!\bm'en )(?<!\bvous en )servir(?! (?:a|au|aux|d')\b)", r"host(?:s|ed|ing)?", r"heberg\w+", r"deploy\w*", r"deploie\w*",
            r"deploiement", r"mettre en production", r"mise en production", r"en production", r"in production",
            r"en prod", r"in prod", r"inference only", r"inference seule(?:ment)?", r"uniquement (?:de l')?inference",
            r"inference uniquement", r"only inference", r"juste de l'inference", r"serving only"), "online_serving"),
@@ -169,6 +177,16 @@ def _clause(text: str, start: int, end: int) -> str:
     return text[left + 1:right]
 
 
+# "an in-house fine-tune of Llama 2 7B", "notre fine-tune de Mistral": the noun names a model someone made
+_A_MODEL_BEFORE = re.compile(r"\b(?:an?|un|une|our|notre|their|leur|its|son|sa)\s+(?:[\w-]+\s+)?$")
+_OF_AFTER = re.compile(r"\s+(?:of|de|du|d')\b")
+
+
+def _a_fine_tune_noun(message: Message, start: int, end: int) -> bool:
+    text = message.text
+    return bool(_A_MODEL_BEFORE.search(text, max(0, start - 30), start) and _OF_AFTER.match(text, end))
+
+
 def _cues(message: Message, table: tuple[tuple[str, str], ...]) -> list[tuple[int, int, str]]:
     out = []
     for pattern, value in table:
@@ -177,8 +195,23 @@ def _cues(message: Message, table: tuple[tuple[str, str], ...]) -> list[tuple[in
             if any(s < m.start() < e for s, e in message.negations) or (
                     value in ("finetune", "train", "pretraining") and _participle(message, m.start(), m.end())):
                 continue
+            if value == "finetune" and _a_fine_tune_noun(message, m.start(), m.end()):
+                continue
             out.append((m.start(), m.end(), value))
     return sorted(out)
+
+
+# "on a eu de mauvais résultats en QLoRA l'an dernier", "Le QLoRA, on l'a écarté", "plain LoRA won't fit": a method
+# said in a sentence of past trial or refusal is not the one planned, when another method is said elsewhere
+_SET_ASIDE = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|ecarte\w*|abandonne\w*|ruled out|rejected"
+                        r"|dropped|gave up|won't fit|will not fit|doesn't fit|does not fit|ne tient pas|ne passe pas"
+                        r"|mauvais resultats?|bad results?|poor results?|decevant\w*|decu\w*|disappointing"
+                        r"|plutot que|rather than|instead of|au lieu d[eu'])")
+
+
+def _methods_planned(message: Message, methods: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    kept = [c for c in methods if not _SET_ASIDE.search(message.text, *sentence_bounds(message.text, c[0]))]
+    return kept or methods
 
 
 # "just for my own tinkering … llama.cpp", "pour bidouiller avec Ollama": an engine named by someone trying things
@@ -244,7 +277,7 @@ def _said(message: Message) -> tuple[tuple[int, int, str] | None, list[tuple[int
     """The workload the message says (a plan, a method, a product, vision, "the sizing is for ..."): the cue and
     its value, with the plans and methods read (they refine a training value)."""
     text = message.text
-    methods = _cues(message, METHODS)
+    methods = _methods_planned(message, _cues(message, METHODS))
     stated = _STATED.search(text)
     vision = next((m for m in re.finditer(VISION, text) if not message.negated(m.start())), None)
     plans = _cues(message, PLANS)
@@ -349,6 +382,25 @@ USE_CASE = Rule(
         ("serve a fine-tuned Llama-3.1-8B", {"use_case": "online_serving"}),
         ("fine tuner (full) Mistral 7B", {"use_case": "finetune_full"}),
         ("QLoRA fine-tuning of Mistral 7B", {"use_case": "finetune_qlora"}),
+        # a method tried before or refused is not the plan when another is said
+        ("on veut faire du LoRA sur Llama 3.1 70B en bf16 ; on a eu de mauvais résultats en QLoRA l'an dernier",
+         {"use_case": "finetune_lora"}),
+        ("On part sur du LoRA classique. Le QLoRA, on l'a écarté.", {"use_case": "finetune_lora"}),
+        ("QLoRA with 4-bit NF4 on Llama 3.1 8B — plain LoRA in bf16 won't fit", {"use_case": "finetune_qlora"}),
+        ("We tried LoRA last year; this time a full fine-tune of all weights", {"use_case": "finetune_full"}),
+        # a fine-tune as a noun is a model; what is done with it decides
+        ("an in-house fine-tune of Llama 2 7B we want to run over 5 million reviews overnight",
+         {"use_case": "batch_inference"}),
+        ("notre fine-tune de Mistral 7B, à héberger pour le support", {"use_case": "online_serving"}),
+        # "se servir de" is to use; "le servir à" is to serve it to people
+        ("on a 4 A100 dans la baie, on peut s'en servir ?", {}),
+        ("on a fine-tuné Mistral 7B en LoRA ; maintenant on veut le servir à nos 25 conseillers",
+         {"use_case": "online_serving"}),
+        # a set run once through a model, nobody waiting
+        ("environ 400 000 documents à passer une seule fois dans Qwen2.5 72B", {"use_case": "batch_inference"}),
+        ("passer une seule fois nos 80 000 dossiers clients dans Mistral Small 3.1", {"use_case": "batch_inference"}),
+        ("Personne n'attend la réponse en direct.", {"use_case": "batch_inference"}),
+        ("tag sentiment on 2 million transcripts; nobody waits on the answers", {"use_case": "batch_inference"}),
         ("affinage LoRA sur nos tickets", {"use_case": "finetune_lora"}),
         ("on veut adapter Gemma 3 12B à nos fiches par QLoRA", {"use_case": "finetune_qlora"}),
         ("train one adapter per client on Llama 3.1 8B", {"use_case": "finetune_lora"}),
