@@ -84,6 +84,9 @@ _OPEN_CHOICE = re.compile(r"\b(?:peu importe|n'importe|qu'importe|either (?:way|
                           r"|(?:rent\w*|leas\w*) or (?:buy\w*|purchas\w*)"
                           r"|achet\w* ou (?:lou\w*|location)|(?:lou\w*|location) ou (?:achat|achet\w*)"
                           r"|achat ou location"
+                          # "on hésite entre louer et acheter", "torn between buying and renting"
+                          r"|(?:entre|between)\s+(?:lou\w*|location|rent\w*|leas\w*|achet\w*|achat|buy\w*|purchas\w*)"
+                          r"\s+(?:et|and)\s+(?:lou\w*|location|rent\w*|leas\w*|achet\w*|achat|buy\w*|purchas\w*)"
                           # "on loue du GPU chez Scaleway ou on achète ?", "rent GPUs on AWS or buy our own box?":
                           # renting and buying as the two branches of one question, a few words apart
                           r"|(?:lou(?:er|e|es|ons|ez|ent)|location|rent\w*|leas\w*)\b[^.!?\n]{0,60}?\b(?:ou|or)\b"
@@ -149,6 +152,10 @@ def _clause_of(text: str, position: int) -> str:
     return text[start:position + after.start() if after else end]
 
 
+_MADE_IN_HOUSE = re.compile(r"\s+(?:[\w-]+\s+)?(?:fine-?tunes?|finetunes?|models?|modeles?|teams?|tools?|developers?"
+                            r"|devs?|expertise|skills|data scientists?|engineers?)\b")
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -169,6 +176,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
                                       or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):
                 continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
+            if value == "server" and m.group(0) == "in-house" and _MADE_IN_HOUSE.match(message.text, m.end()):
+                continue  # "an in-house fine-tune of Llama 2 7B": who made the model, not where it runs
             clause = _clause_of(message.text, m.start())
             if value == "cloud" and _KEPT_OUT.search(message.text, max(0, m.start() - 40), m.start()):
                 continue  # "Rien ne doit partir dans le cloud", "nothing may leave for the cloud": no cloud
@@ -251,6 +260,11 @@ DEPLOYMENT = Rule(
               ("un ordinateur de bureau avec une RTX 5090", {"deployment": "workstation"}),
               ("On louerait à l'heure sur Lambda ou Vast.", {"deployment": "cloud"}),
               ("on hésite : louer (Scaleway) ou acheter une tour ?", {}),
+              ("On hésite encore entre louer et acheter, rien n'est tranché.", {}),
+              ("We're torn between renting and buying.", {}),
+              ("we still rely on an in-house fine-tune of Llama 2 7B", {}),
+              ("an in-house model team of 4", {}),
+              ("the GPUs stay in-house, in our server room", {"deployment": "server"}),
               ("(a) 4x H200 on-prem, (b) rent 8x H100 on CoreWeave", {}),
               ("une tour ou un serveur rack, on ne sait pas", {}),
               ("une station de travail, sur site", {"deployment": "workstation"}),
