@@ -384,6 +384,10 @@ _NOT_NAMES = frozenset(plain(w) for w in (
     # the kind of document a heading names ("REQUEST FOR PROPOSAL", "Appel d'offres"): never who issues it
     "proposal", "request", "rfp", "rfq", "rfi", "tender", "quotation", "quote", "devis", "appel d'offres",
     "cahier des charges", "specification", "specifications",
+    # a market or a kind of firm ("pour nos clients B2B", "a B2B SaaS for legal teams"): never who the firm is
+    "b2b", "b2c", "b2b2c", "b2g", "saas", "paas", "iaas", "pme", "tpe", "eti", "sme", "smb", "smes", "smbs",
+    "startup", "start-up", "scale-up", "scaleup", "grands comptes", "grand compte", "mid-market", "fintech",
+    "medtech", "legaltech", "edtech", "insurtech", "proptech", "healthtech", "greentech", "deeptech",
     # products named like a lab ("something like Deep Research")
     "deep research", "deep think", "ai studio",
 ))
@@ -416,11 +420,19 @@ def _model_families() -> frozenset[str]:
     return frozenset(model_index().families) | {"yolo", "resnet", "vit", "gpt", "rtx", "gb", "mi"}
 
 
+# "Service Archives & Documentation", "Pôle Données", "Direction Numérique" signing a letter: a department's name
+# (led by its kind-word, not "of"/"de" + a territory: "Département du Var", "Department of Energy" stay names)
+_DEPARTMENT_NAME = re.compile(r"(?i)(?:service|direction|p[ôo]le|cellule|division|d[ée]partement|department|unit[ée]?)"
+                              r"[ \t]+(?!(?:of|de|du|des|d'|de la|for|pour)\b)\S")
+
+
 def _not_a_name(name: str) -> bool:
     """A product, a figure, a place or an acronym of a product is never a customer's name."""
     words = name.split()
     if re.match(r"\d", name):
         return True  # "640x640", "1.6 kW", "350M", "3D": a figure, not a name
+    if _DEPARTMENT_NAME.match(name):
+        return True
     if any(_product_word(w) for w in words):
         return True
     # "projet ANR DIALECT", "the ERC SYNAPSE grant": a name led by a funder is the funded project, not the buyer
@@ -1300,6 +1312,10 @@ CUSTOMER = Rule(
         ("hey we are a vineyard in sonoma called Ridgecrest Cellars want to classify photos",
          {"customer": "Ridgecrest Cellars"}),
         ("Our SaaS (Pellucid AI) needs to serve Llama 3.3 70B", {"customer": "Pellucid AI"}),
+        # a market word or a department is never the organisation
+        ("Hello, chez Kwantix on build une API de résumé pour nos clients B2B.", {"customer": "Kwantix"}),
+        ("We're Quillstone, a B2B SaaS for legal teams.", {"customer": "Quillstone"}),
+        ("Bonjour,\nun détecteur d'objets sur nos photos.\nCordialement,\nService Iconographie & Droits", {}),
         # a signature line: "The X" after a dash, or the organisation then its team
         ("Offline summarisation job with Gemma 2 27B.\n— The Morning Clarion\n", {"customer": "The Morning Clarion"}),
         ("Summaries overnight in our own rack.\n— Tilbury Home & Garden, data team\n",
