@@ -310,6 +310,22 @@ def _company_profile(text: str, figure: tuple[int, int, int], elsewhere: bool) -
     return elsewhere or bool(_PLACES.search(inside) or _NAMED_SITE.search(inside)) or bool(_ONLY_PART.search(after))
 
 
+# "La Fondation Horizon (35 salariés au siège) … pour ses 400 bénévoles": the staff counted in brackets describe the
+# organisation when another group is said to be the one the tool is for
+_STAFF_IN_BRACKETS = re.compile(r"\(\s*[^()]{0,20}$")
+_STAFF_NOUN = re.compile(r"\s*(?:salaries|employes|employees|staff|collaborateurs|agents|people|personnes|persons)\b")
+_FOR_THESE = re.compile(r"(?:pour|for|to|a|aux)\s+(?:ses|nos|leurs|its|our|their|les|the)\s+$")
+
+
+def _staff_in_brackets(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
+    start = figure[0]
+    count = _COUNT_RE.match(text, start)
+    if count is None or not _STAFF_NOUN.match(text, count.end()) or not _STAFF_IN_BRACKETS.search(
+            text, max(0, start - 21), start):
+        return False
+    return any(o[0] > figure[1] and _FOR_THESE.search(text, max(0, o[0] - 20), o[0]) for o in others)
+
+
 # "Notre société de conseil (1 200 clients) … pour ses 15 consultants", "our platform has 9000 customers" beside
 # "20 engineers at the same time": a count of the firm's clients, when another figure counts its own people, is
 # the firm's business, not the people who will use the tool
@@ -565,6 +581,7 @@ def find_load(message: Message) -> Iterator[Found]:
         population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])]
     population = [p for p in population
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
+    population = [p for p in population if not _staff_in_brackets(message.text, p, population)]
     population = [p for p in population if not _their_clients(message.text, p, population + users + peak)]
     population = [p for p in population if not _territory(message.text, p)]
     population = [p for p in population if not _seats_beside_people(message.text, p, population + users)]
@@ -608,6 +625,10 @@ LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
     examples=(
         ("32 utilisateurs", {"concurrency": 32}),
+        ("La Fondation Horizon (35 salariés au siège) cherche un assistant pour ses 400 bénévoles sur le terrain, "
+         "avec au maximum 20 connexions à la fois", {"head_count": 400, "concurrency": 20}),
+        ("Brindle Foods (120 employees) wants a chatbot for its 3,000 customers", {"head_count": 3000}),
+        ("Brindle Foods (120 employees) wants a chatbot for them", {"head_count": 120}),
         # a table read flat: each count belongs to its own row's label
         ("| Agents au total | 1 200 |\n| Connexions simultanées | 60 |", {"head_count": 1200, "concurrency": 60}),
         ("| Utilisateurs totaux | 2 000 |\n| Utilisateurs simultanés | 80 |", {"head_count": 2000, "concurrency": 80}),
