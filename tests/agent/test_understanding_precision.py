@@ -30,6 +30,10 @@ def values(text: str) -> dict[str, Any]:
     ("our devs want Qwen3 Coder 480B... actually no, too big, make it Qwen2.5 32B", "model",
      "Qwen/Qwen2.5-32B-Instruct"),
     ("on part sur 4 H100, oups, 4 H200 pour Llama 3.1 70B", "gpu_preference", "h200-sxm"),
+    # "enfin plutôt 8", "well rather 8": the first figure is taken back; the new one, bare, is asked for
+    ("LoRA sur Llama 3.1 70B. 4 GPU, enfin plutôt 8 d'après notre ML engineer.", "num_gpus", None),
+    ("LoRA on Llama 3.1 70B with 4 GPUs, well rather 8 according to our ML lead.", "num_gpus", None),
+    ("4 GPU, enfin plutôt 8 GPU pour le LoRA", "num_gpus", 8),
     # the corrected figure said without its cue: nothing, the interview asks
     ("contexte 32k... non, 16k suffira", "context_len", None),
     ("a 64k window — sorry, 8k", "context_len", None),
@@ -55,6 +59,7 @@ def test_a_correction_within_the_message_is_never_read_as_the_first_value(text: 
     "Budget 20k€, sorry for the late reply, we need 4 H100",
     "Mémoire GPU avec ECC, correction d'erreurs obligatoire",
     "Llama 3.1 8B, pardon my French, is what we use",
+    "Le modèle tourne bien, enfin plutôt bien, sur 2 GPU",  # "plutôt" before no figure qualifies, not corrects
 ])
 def test_what_is_not_a_correction_takes_nothing_back(text: str) -> None:
     from sizer_agent.agent.understanding.text import plain
