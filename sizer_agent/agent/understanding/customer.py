@@ -128,6 +128,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"|dimensionnement|demande|request|specs?|sp[ée]cifications?|cahier des charges)(?:[ \t]+[\w'’]+){0,2})"
     r"[ \t]+[–—-][ \t]+"
     r"(?:[a-zà-ÿ][\w'’-]*[ \t]+){0,3}" + NAME + r"[ \t]*$",
+    # "Tallis AI — sizing request", "Greenfield Agritech — crop disease classification.", "CHU de Brest – Service
+    # d'imagerie médicale": a first line that names the organisation, then after a dash what the brief is about
+    # (kept only for a name of two words or more beside a topic of work, never a role: see _TITLE_TOPIC)
+    r"(?m)\A[ \t]*" + NAME + r"[ \t]+[–—-][ \t]+(?P<topic>[^\n]{3,90})$",
     # "Requirements (Helix Biologics - Clinical Ops):": the heading's brackets name the organisation, then its unit
     r"(?m)\A[ \t]*" + _I + r"(?:requirements?|besoins?|brief|r[ée]cap\w*|summary|sizing|dimensionnement|specs?)"
     r")[ \t]*\([ \t]*" + NAME + r"[ \t]*(?:[-–—,][^()\n]*)?\)",
@@ -649,6 +653,21 @@ def _lab_acronym(name: str) -> bool:
 
 
 _HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
+_TITLE_LINE = next(p for p in INTRODUCERS if "(?P<topic>" in p.pattern)
+# what a title line's topic says: a piece of work or a request, lowercase or a department's name; never a role
+# ("Marie Dupont – responsable SI" is the writer)
+_TITLE_TOPIC = re.compile(r"(?i)(?=[a-zà-ÿ]|(?:service|direction|d[ée]partement|department|p[ôo]le|[ée]quipe|team)\b)"
+                          r"[^\n]*?\b(?:request|requirements?|sizing|api|classification|detection|d[ée]tection"
+                          r"|segmentation|model|mod[eè]le|llm|chatbot|assistant|rag|serving|inference|inf[ée]rence"
+                          r"|training|entra[îi]nement|fine-?tun\w*|pre-?train\w*|gpus?|serveurs?|servers?|cluster"
+                          r"|demande|besoin|projet|project|service|imagerie|imaging|platform|plateforme|brief|devis"
+                          r"|quote|proposal|dimensionnement)\b")
+_TITLE_ROLE = re.compile(r"(?i)\b(?:responsable|directeur|directrice|director|head|chief|cto|ceo|cio|dsi|manager"
+                         r"|ing[ée]nieur|engineer|chef|lead|consultant|consultante|charg[ée]e? de)\b")
+_TITLE_NOT_NAME = re.compile(r"(?i)(?:demande|request|besoin|objet|subject|re|fwd?|tr|question|urgent|quick|sizing"
+                             r"|dimensionnement|brief|r[ée]cap\w*|notes?|compte|meeting|call|rfp|rfi|rfq|appel|cahier"
+                             r"|fiche|devis|proposition|proposal|hello|bonjour|hi|salut|gpu|serveur|server|config\w*"
+                             r"|budget|update|suivi|follow-?up|requirements?|specs?|summary|r[ée]sum[ée]|projet|project)\b")
 _HEADING_WORDS = re.compile(r"(?i)(?:version|phase|lot|part|partie|step|[ée]tape|draft|brouillon|update|mise [àa] jour"
                             r"|suite|follow-?up|relance|urgent|confidential|confidentiel|final|v\d)\b")
 _ORG_NOUN_BEFORE = re.compile(r"(?i)(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[a-zà-ÿ][\w'’-]*){0,2}[ \t]+$")
@@ -696,6 +715,11 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                     len(name.split()) > 1 or _distinctive(name) or _ORG_NOUN_BEFORE.search(
                         body, max(0, m.start("name") - 40), m.start("name")))):
                 continue  # "Request - Urgent", "Sizing - Version 2": a heading's own words are no name
+            if pattern is _TITLE_LINE and (len(name.split()) < 2 or _TITLE_NOT_NAME.match(name)
+                                           or _HEADING_WORDS.match(name) or any(c.isdigit() for c in name)
+                                           or not _TITLE_TOPIC.match(m.group("topic"))
+                                           or _TITLE_ROLE.search(m.group("topic"))):
+                continue  # "Marie Dupont – responsable SI", "Demande de devis – IA générative": no organisation
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
                 continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
             if pattern is _I_RUN and not (_distinctive(name) or _organisation_like(name) or "&" in name):
@@ -1312,6 +1336,16 @@ CUSTOMER = Rule(
         ("hey we are a vineyard in sonoma called Ridgecrest Cellars want to classify photos",
          {"customer": "Ridgecrest Cellars"}),
         ("Our SaaS (Pellucid AI) needs to serve Llama 3.3 70B", {"customer": "Pellucid AI"}),
+        # a first line: the organisation, a dash, what the brief is about
+        ("Tallis AI — sizing request\nWe serve DeepSeek R1 in FP8.", {"customer": "Tallis AI"}),
+        ("Greenfield Agritech — crop disease classification.\nWe train a ResNet-50.", {"customer":
+                                                                                        "Greenfield Agritech"}),
+        ("CHU de Brest – Service d'imagerie médicale\n\nProjet : segmentation d'IRM", {"customer": "CHU de Brest"}),
+        ("Marie Dupont – responsable SI\nNous voulons un serveur GPU.", {}),
+        ("Demande de devis – IA générative en interne\nBonjour", {}),
+        ("Llama 3.1 70B — serving request\nHi", {}),
+        ("Lot 2 — AI training cluster\nKessler Technical University will procure 4 nodes",
+         {"customer": "Kessler Technical University"}),
         # a market word or a department is never the organisation
         ("Hello, chez Kwantix on build une API de résumé pour nos clients B2B.", {"customer": "Kwantix"}),
         ("We're Quillstone, a B2B SaaS for legal teams.", {"customer": "Quillstone"}),
