@@ -29,7 +29,8 @@ _SIMULTANEOUS = re.compile(words(
 _REQUESTS = words(r"requetes", r"requests", r"sessions", r"streams", r"flux", r"connexions", r"connections", r"calls")
 USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users")
 POPULATION = _POPULATION = words(
-    r"employes?", r"employees?", r"salaries", r"staff", r"collaborateurs", r"collaboratrices", r"agents", r"people",
+    r"employes?", r"employees?", r"salaries", r"staff", r"praticiens", r"practitioners", r"technico-commerciaux",
+    r"fee earners", r"collaborateurs", r"collaboratrices", r"agents", r"people",
     r"personnes", r"gens", r"customers", r"clients", r"members", r"membres", r"etudiants", r"students", r"eleves",
     r"developers", r"developpeurs", r"devs", r"engineers", r"ingenieurs", r"consultants", r"lawyers", r"avocats",
     r"juristes", r"medecins", r"doctors", r"clinicians", r"cliniciens", r"nurses", r"infirmiers", r"analysts",
@@ -625,6 +626,9 @@ LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
     examples=(
         ("32 utilisateurs", {"concurrency": 32}),
+        ("Environ 350 praticiens sont concernés, dont une trentaine en simultané", {"head_count": 350,
+                                                                                  "concurrency": 30}),
+        ("servir Phi-4 à nos 60 technico-commerciaux", {"head_count": 60}),
         ("La Fondation Horizon (35 salariés au siège) cherche un assistant pour ses 400 bénévoles sur le terrain, "
          "avec au maximum 20 connexions à la fois", {"head_count": 400, "concurrency": 20}),
         ("Brindle Foods (120 employees) wants a chatbot for its 3,000 customers", {"head_count": 3000}),
