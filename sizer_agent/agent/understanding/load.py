@@ -619,13 +619,22 @@ WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'u
                         r"|(?:qui )?utiliseront (?:l'outil|l'assistant|l'application|le modele|le chatbot|le systeme)"
                         r"|will use the (?:tool|assistant|model|chatbot|system|platform|app))(?![\w])")
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
-_OUT_OF_BARE = re.compile(rf"[,;]\s*(?:out of|sur|parmi|among)\s+(?:(?:a total of|un total de)\s+)?{_ABOUT}{_COUNT}"
-                          rf"(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))")
+_OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+(?:(?:a total of|un total de|the|les|nos|our)\s+)?"
+                          rf"{_ABOUT}{_COUNT}(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))"
+                          # "45 clinicians at once, 900 in total.": the whole said bare, as a total, after the peak
+                          rf"|[,;]\s*{_ABOUT}{_COUNT}\s+(?:au total|in total|en tout)(?=\s*(?:[.;)\n]|$))")
 
 LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
     examples=(
         ("32 utilisateurs", {"concurrency": 32}),
+        # the whole a peak comes from, said bare after it
+        ("80 pharmaciens connectés au pic sur 600 au total.", {"concurrency": 80, "head_count": 600}),
+        ("~15 devs using it at once out of 90. 1U server", {"concurrency": 15, "head_count": 90}),
+        ("Expected ~60 concurrent users out of the 4,300. Context window 8k.", {"concurrency": 60,
+                                                                                "head_count": 4300}),
+        ("45 clinicians at once, 900 in total. Must be on-prem", {"concurrency": 45, "head_count": 900}),
+        ("20 utilisateurs en même temps sur 2 GPU.", {"concurrency": 20}),
         ("Environ 350 praticiens sont concernés, dont une trentaine en simultané", {"head_count": 350,
                                                                                   "concurrency": 30}),
         ("servir Phi-4 à nos 60 technico-commerciaux", {"head_count": 60}),
