@@ -51,6 +51,15 @@ def test_a_correction_within_the_message_is_never_read_as_the_first_value(text: 
     assert values(text).get(field) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("On part sur du LoRA, poids de base en bf16. Le QLoRA, on l'a écarté après un essai décevant en 4 bits.",
+     "bf16"),
+    ("LoRA in bf16 this time. QLoRA in 4-bit was ruled out after a disappointing trial.", "bf16"),
+])
+def test_a_format_of_a_trial_set_aside_is_no_candidate(text: str, expected: str) -> None:
+    assert values(text).get("precision") == expected
+
+
 @pytest.mark.parametrize("text", [
     "CAO, non, pas besoin. ECC : non.",  # "non" answers a question
     "Budget 20k€. Sorry for the long mail, we also need ECC.",  # after a full stop: no correction

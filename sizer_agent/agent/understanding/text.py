@@ -268,7 +268,10 @@ class Message:
 # a clause about the past: "(on a eu des soucis de qualité en 4 bits l'an dernier)", "We ran it in AWQ last year."
 _PAST = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|previously|auparavant|autrefois|used to"
                    r"|il y a \w+ (?:ans?|mois)|\w+ (?:years?|months?) ago|nous avions|on avait|we had|we were using"
-                   r"|nous utilisions|on utilisait)\b")
+                   r"|nous utilisions|on utilisait"
+                   # "Le QLoRA, on l'a écarté après un essai décevant en 4 bits": a trial set aside
+                   r"|on l'a ecarte\w*|nous l'avons ecarte\w*|we ruled (?:it|that) out|ruled out"
+                   r"|essai decevant|disappointing (?:trial|test|results?))\b")
 
 
 def past_clauses(text: str) -> list[tuple[int, int]]:
