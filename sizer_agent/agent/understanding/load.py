@@ -619,7 +619,8 @@ WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'u
                         r"|(?:qui )?utiliseront (?:l'outil|l'assistant|l'application|le modele|le chatbot|le systeme)"
                         r"|will use the (?:tool|assistant|model|chatbot|system|platform|app))(?![\w])")
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
-_OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+(?:(?:a total of|un total de|the|les|nos|our)\s+)?"
+_OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+"
+                          rf"(?:(?:a total of|un total de|the|les|nos|our)\s+)?"
                           rf"{_ABOUT}{_COUNT}(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))"
                           # "45 clinicians at once, 900 in total.": the whole said bare, as a total, after the peak
                           rf"|[,;]\s*{_ABOUT}{_COUNT}\s+(?:au total|in total|en tout)(?=\s*(?:[.;)\n]|$))")

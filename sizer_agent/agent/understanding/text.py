@@ -130,7 +130,8 @@ _RETRACT = re.compile(
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
     r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d)"
     r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"
-    r"|je voulais dire|enfin non|(?:enfin|well)[ \t]+(?:plutot|rather)(?=[ \t]+\d)|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non)"
+    r"|je voulais dire|enfin non|(?:enfin|well)[ \t]+(?:plutot|rather)(?=[ \t]+\d)"
+    r"|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non)"
     # "on a mac mini... jk, on a linux box": a joke taken back
     r"|jk|just kidding|kidding|je plaisante|je rigole|je blague)(?![\w])"
     # a figure, "but actually", a figure: "j'avais dit 8 mais en fait 4 suffiront", "I said 8 but actually 4"

@@ -80,7 +80,8 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"personne n'attend", r"(?:nobody|no one|no-one) (?:is )?wait(?:s|ing)? (?:on|for)",
            # "400 000 documents à passer une seule fois dans Qwen2.5", "passer une seule fois nos dossiers dans":
            # a set of items run through a model once
-           r"(?:\d[\d ,.]*|nos|les|leurs|ses) (?:\w+ ){0,2}?" + _ITEMS + r" a passer (?:une seule fois |une fois )?dans",
+           r"(?:\d[\d ,.]*|nos|les|leurs|ses) (?:\w+ ){0,2}?" + _ITEMS
+           + r" a passer (?:une seule fois |une fois )?dans",
            r"passer une (?:seule )?fois (?:nos|les|leurs|ses|tous|toutes|\d[\d ,.]*) [^.;\n]{0,40}? dans",
            r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|score|annotate|annoter|tag|label)"
@@ -102,7 +103,8 @@ PLANS: tuple[tuple[str, str], ...] = (
     (words(r"serv(?:e|es|ed|ing|ons|ez|ent|ira)", r"sert(?! (?:aussi |egalement |surtout )?(?:a|au|aux|d')\b)",
            # "le servir à nos 25 conseillers": a model served to people (the pronoun is its object)
            r"(?:(?<=\ble )|(?<=\bla )|(?<=\bles ))servir",
-           r"(?<!\bs'en )(?<!\bse )(?<!\bnous en )(?<!\bm'en )(?<!\bvous en )servir(?! (?:a|au|aux|d')\b)", r"host(?:s|ed|ing)?", r"heberg\w+", r"deploy\w*", r"deploie\w*",
+           r"(?<!\bs'en )(?<!\bse )(?<!\bnous en )(?<!\bm'en )(?<!\bvous en )servir(?! (?:a|au|aux|d')\b)",
+           r"host(?:s|ed|ing)?", r"heberg\w+", r"deploy\w*", r"deploie\w*",
            r"deploiement", r"mettre en production", r"mise en production", r"en production", r"in production",
            r"en prod", r"in prod", r"inference only", r"inference seule(?:ment)?", r"uniquement (?:de l')?inference",
            r"inference uniquement", r"only inference", r"juste de l'inference", r"serving only"), "online_serving"),
