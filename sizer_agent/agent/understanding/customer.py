@@ -206,6 +206,11 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "le support client de Kelvio", "the helpdesk of Brindle Tools": the service of an organisation
     r"|support(?: client)?|customer support|customer service|help ?desk|hotline"
     r"|(?:team|[ée]quipe)(?:[ \t]+[\w&/-]+){0,2}?)[ \t]+" + _OF + r"[ \t]*)" + _THE + NAME,
+    # "At Marketlane we still rely on …", "Chez Kwantix, on …": at a sentence's start, where the writer's "we" works
+    r"(?m)(?:^|(?<=[.!?][ \t]))[ \t]*(?i:at|chez)[ \t]+" + NAME + r",?[ \t]+(?i:we|we're|our|on|nous)(?![\w'])",
+    # "Vigisol (PME, sécurité électronique, 3 agences).": a name opening a line or a sentence, then a bracket that
+    # says what kind of organisation it is (kept only then: see _org_aside)
+    r"(?m)(?:^|(?<=[.!?][ \t]))[ \t]*" + NAME + r"(?=[ \t]*\()",
     # "aux Éditions Lavallée nous voulons", "analysts at Northbridge Capital": two words at least ("at
     # Lyon" is a place)
     _I + r"(?<![\w])(?:at|aux?|[àa] la|[àa] l'))[ \t]*" + NAME,
@@ -654,6 +659,8 @@ def _lab_acronym(name: str) -> bool:
 
 _HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
 _TITLE_LINE = next(p for p in INTRODUCERS if "(?P<topic>" in p.pattern)
+_AT_WE = next(p for p in INTRODUCERS if "(?i:at|chez)" in p.pattern)
+_NAME_ASIDE = next(p for p in INTRODUCERS if p.pattern.endswith(r"(?=[ \t]*\()"))
 # what a title line's topic says: a piece of work or a request, lowercase or a department's name; never a role
 # ("Marie Dupont – responsable SI" is the writer)
 _TITLE_TOPIC = re.compile(r"(?i)(?=[a-zà-ÿ]|(?:service|direction|d[ée]partement|department|p[ôo]le|[ée]quipe|team)\b)"
@@ -720,6 +727,11 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                                            or not _TITLE_TOPIC.match(m.group("topic"))
                                            or _TITLE_ROLE.search(m.group("topic"))):
                 continue  # "Marie Dupont – responsable SI", "Demande de devis – IA générative": no organisation
+            if pattern is _NAME_ASIDE and (not _org_aside(body, m) or _TITLE_NOT_NAME.match(name) or re.match(
+                    r"(?i)[ \t]*\((?:[ \t]*(?:the|le|la|un|une|a|an)[ \t]+)?(?:client|customer)", body[m.end("name"):])):
+                continue  # "Marie (ma sœur) …", "Llama (8B) …": only a bracket that says an organisation
+            if pattern is _AT_WE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)):
+                continue  # "At Lyon we …": a place
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
                 continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
             if pattern is _I_RUN and not (_distinctive(name) or _organisation_like(name) or "&" in name):
@@ -1336,6 +1348,12 @@ CUSTOMER = Rule(
         ("hey we are a vineyard in sonoma called Ridgecrest Cellars want to classify photos",
          {"customer": "Ridgecrest Cellars"}),
         ("Our SaaS (Pellucid AI) needs to serve Llama 3.3 70B", {"customer": "Pellucid AI"}),
+        ("Hello,\nAt Marketlane we still rely on an in-house fine-tune of Llama 2 7B.", {"customer": "Marketlane"}),
+        ("Bonjour,\nVigisol (PME, sécurité électronique, 3 agences). Besoin : détection d'intrusions.",
+         {"customer": "Vigisol"}),
+        ("Bonjour,\nMarie (ma collègue) m'a conseillé de vous écrire.", {}),
+        ("At Lyon we have a small office.", {}),
+        ("Brief (client name withheld, healthcare sector): host CodeLlama 7B", {}),
         # a first line: the organisation, a dash, what the brief is about
         ("Tallis AI — sizing request\nWe serve DeepSeek R1 in FP8.", {"customer": "Tallis AI"}),
         ("Greenfield Agritech — crop disease classification.\nWe train a ResNet-50.", {"customer":
