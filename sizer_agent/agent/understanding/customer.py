@@ -661,6 +661,8 @@ _HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
 _TITLE_LINE = next(p for p in INTRODUCERS if "(?P<topic>" in p.pattern)
 _AT_WE = next(p for p in INTRODUCERS if "(?i:at|chez)" in p.pattern)
 _NAME_ASIDE = next(p for p in INTRODUCERS if p.pattern.endswith(r"(?=[ \t]*\()"))
+# "Brief (client name withheld, …)": the bracket speaks of a client, the words before it are no name
+_WITHHELD = re.compile(r"(?i)[ \t]*\((?:[ \t]*(?:the|le|la|un|une|a|an)[ \t]+)?(?:client|customer)")
 # what a title line's topic says: a piece of work or a request, lowercase or a department's name; never a role
 # ("Marie Dupont – responsable SI" is the writer)
 _TITLE_TOPIC = re.compile(r"(?i)(?=[a-zà-ÿ]|(?:service|direction|d[ée]partement|department|p[ôo]le|[ée]quipe|team)\b)"
@@ -727,8 +729,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                                            or not _TITLE_TOPIC.match(m.group("topic"))
                                            or _TITLE_ROLE.search(m.group("topic"))):
                 continue  # "Marie Dupont – responsable SI", "Demande de devis – IA générative": no organisation
-            if pattern is _NAME_ASIDE and (not _org_aside(body, m) or _TITLE_NOT_NAME.match(name) or re.match(
-                    r"(?i)[ \t]*\((?:[ \t]*(?:the|le|la|un|une|a|an)[ \t]+)?(?:client|customer)", body[m.end("name"):])):
+            if pattern is _NAME_ASIDE and (not _org_aside(body, m) or _TITLE_NOT_NAME.match(name)
+                                           or _WITHHELD.match(body, m.end("name"))):
                 continue  # "Marie (ma sœur) …", "Llama (8B) …": only a bracket that says an organisation
             if pattern is _AT_WE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)):
                 continue  # "At Lyon we …": a place
