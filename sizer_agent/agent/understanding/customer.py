@@ -51,6 +51,8 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie"
              # "Our SaaS (Pellucid AI)", "Small NLP research group (Halcyon NLP)", "a vineyard … called X"
              r"|saas|research group|groupe de recherche|vineyard|vignoble|domaine"
+             # "a 12-person fintech, Brindle Pay", "la legaltech Juridia": a firm named by its market
+             r"|fintech|legaltech|medtech|healthtech|insurtech|proptech|edtech|greentech|deeptech|scale-?up"
              # "pour le journal Le Courrier de l'Adour", "the newspaper The Morning Clarion"
              r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
@@ -1355,6 +1357,8 @@ CUSTOMER = Rule(
          {"customer": "Vigisol"}),
         ("Bonjour,\nMarie (ma collègue) m'a conseillé de vous écrire.", {}),
         ("At Lyon we have a small office.", {}),
+        ("We're a 12-person fintech, Brindle Pay, building a customer-facing assistant", {"customer": "Brindle Pay"}),
+        ("Bonjour, la legaltech Juridia voudrait servir Qwen3 8B", {"customer": "Juridia"}),
         ("Brief (client name withheld, healthcare sector): host CodeLlama 7B", {}),
         # a first line: the organisation, a dash, what the brief is about
         ("Tallis AI — sizing request\nWe serve DeepSeek R1 in FP8.", {"customer": "Tallis AI"}),
