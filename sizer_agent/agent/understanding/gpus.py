@@ -162,7 +162,7 @@ _BOXES_BEFORE = re.compile(rf"(?:({NUM})|two|three|four|deux|trois|quatre|a sing
                            rf"|une seule)\s*x?\s*$")
 # ("un couple de GPU", "a pair of cards": two)
 _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE}|(?P<pair>(?:un |a )?(?:couple|paire|pair)(?= (?:de|d'|of))))"
-                      rf"{_TWICE}\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
+                      rf"(?:\s+(?:seule?|single))?{_TWICE}\s*(?:x\s*)?(?:-\s*)?(?:(?:de|d'|of)\s*)?"
                       rf"(?:gpus?|cartes? (?:graphiques?|gpu)"
                       rf"|cartes?|cards?|accelerat\w+|accelerateurs?)(?![\w])(?![-\s]*(?:hours?|heures?|hrs?|h\b|mois|months?|jours?|days?)\b)"
                       rf"(?!\s*(?:serveur|server|box|machine"
@@ -564,6 +564,8 @@ GPUS = Rule(
     "gpus", ("num_gpus", "gpu_preference"), find_gpus,
     examples=(
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("RAM ECC indispensable. 1 seul GPU. Budget 12 k€ HT.", {"num_gpus": 1}),
+        ("2 seules cartes", {}),  # ("seules" is no figure's word here: only "seul(e)"/"single" after one count)
         ("sur un serveur avec un couple de GPU", {"num_gpus": 2}), ("a pair of cards in a tower", {"num_gpus": 2}),
         # a card weighed against another in a question, or set aside, is not the one wanted
         ("Quick question: is the MI300X better than the B200 for gpt-oss 120b?", {}),

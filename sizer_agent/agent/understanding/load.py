@@ -30,7 +30,7 @@ _REQUESTS = words(r"requetes", r"requests", r"sessions", r"streams", r"flux", r"
 USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users")
 POPULATION = _POPULATION = words(
     r"employes?", r"employees?", r"salaries", r"staff", r"praticiens", r"practitioners", r"technico-commerciaux",
-    r"fee earners", r"collaborateurs", r"collaboratrices", r"agents", r"people",
+    r"fee earners", r"pers", r"collaborateurs", r"collaboratrices", r"agents", r"people",
     r"personnes", r"gens", r"customers", r"clients", r"members", r"membres", r"etudiants", r"students", r"eleves",
     r"developers", r"developpeurs", r"devs", r"engineers", r"ingenieurs", r"consultants", r"lawyers", r"avocats",
     r"juristes", r"medecins", r"doctors", r"clinicians", r"cliniciens", r"nurses", r"infirmiers", r"analysts",
@@ -67,7 +67,7 @@ _COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?:-?ish)?(?![a-z])|(?<![a-z
          rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
          rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|bits?\b|[.,]\d))"
 _COUNT_RE = re.compile(_COUNT)
-_RATE = re.compile(r"\s*(?:/|per|par|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour|heure|jour"
+_RATE = re.compile(r"\s*(?:/|per\b|par\b|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour|heure|jour"
                    r"|day|mois|month|semaine|week|an\b|year|annee|daily|quotidien|nuit|night)")
 _MONEY_BEFORE = re.compile(r"[€$£]\s*$")
 _DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|data|archives?)\s+(?:de\s+|d'|of\s+)?"
@@ -133,7 +133,10 @@ _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|
                          r"(?:clients|customers)\b|\bpour le compte (?:d'un|de notre|de nos) clients?\b"
                          # "building a customer-facing assistant", "a 5-person startup building an API": a product
                          # others use
-                         r"|\b(?:customer|client|public|user)[- ]facing\b|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b")
+                         r"|\b(?:customer|client|public|user)[- ]facing\b|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b"
+                         # "servir Qwen3 32B … pour notre produit", "inside our app": a product others use
+                         r"|\b(?:pour|dans|for|in|into|inside)\s+(?:notre|nos|our)\s+(?:produits?|products?|applis?"
+                         r"|applications?|apps?|plateforme|platform|saas|logiciel|software)\b")
 
 
 _ONE_OF = re.compile(r"\s+(?:de|d'|des|of|parmi|among)\s*(?:nos|ses|leurs|mes|vos|our|their|his|her|my|your|the|les|ces"
@@ -639,6 +642,9 @@ LOAD = Rule(
         ("Environ 350 praticiens sont concernés, dont une trentaine en simultané", {"head_count": 350,
                                                                                   "concurrency": 30}),
         ("servir Phi-4 à nos 60 technico-commerciaux", {"head_count": 60}),
+        ("un chatbot interne, 2 pers en meme temps, budget 1500e", {"concurrency": 2}),
+        ("on est chez Kwantik (startup, 12 pers), on veut servir Qwen3 32B pour notre produit, ~40 requêtes "
+         "simultanées", {"concurrency": 40}),
         ("La Fondation Horizon (35 salariés au siège) cherche un assistant pour ses 400 bénévoles sur le terrain, "
          "avec au maximum 20 connexions à la fois", {"head_count": 400, "concurrency": 20}),
         ("Brindle Foods (120 employees) wants a chatbot for its 3,000 customers", {"head_count": 3000}),
