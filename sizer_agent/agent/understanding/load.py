@@ -67,8 +67,8 @@ _COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?:-?ish)?(?![a-z])|(?<![a-z
          rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
          rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|bits?\b|[.,]\d))"
 _COUNT_RE = re.compile(_COUNT)
-_RATE = re.compile(r"\s*(?:/|per\b|par\b|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour|heure|jour"
-                   r"|day|mois|month|semaine|week|an\b|year|annee|daily|quotidien|nuit|night)")
+_RATE = re.compile(r"\s*(?:/|per\b|par\b|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour"
+                   r"|heure|jour|day|mois|month|semaine|week|an\b|year|annee|daily|quotidien|nuit|night)")
 _MONEY_BEFORE = re.compile(r"[€$£]\s*$")
 _DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|data|archives?)\s+(?:de\s+|d'|of\s+)?"
                           r"(?:\w+\s+)?$")
