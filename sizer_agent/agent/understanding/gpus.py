@@ -69,7 +69,8 @@ def card_index() -> CardIndex:
     qualifier = r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |in (?:the )?|form[- ]factor:? )?(?:sxm\d?|pcie)"
     qualifier += r"(?: form[- ]factor)?"
     qualifier += r"|nvl|ada(?: generation)?|server(?: edition)?|workstation(?: edition)?"
-    qualifier += r"|ws|max-?q|blackwell|ultra|\d{2,3}\s*gb|\d{2,3}\s*go))*"
+    # (the memory also said in words: "deux A100 quarante gigas", "an A100 40 gigs", "40 gigabytes")
+    qualifier += r"|ws|max-?q|blackwell|ultra|\d{2,3}\s*(?:gb|go|gigas?\b|gigs?\b|gigaoctets?|gigabytes?)))*"
     pattern = re.compile(rf"(?:(?<![\w-])|(?<=\dx))(?:(?:nvidia|amd|instinct|geforce)\s+)*"
                          rf"(?P<model>{'|'.join(alternatives)})"
                          rf"(?![\w])(?P<qualifiers>{qualifier})")
@@ -90,7 +91,7 @@ def identify(model_words: str, qualifiers: str) -> str | None:
         candidates = [c for c in index.cards if c.model.replace(" ", "") == model[:-1].replace(" ", "")]
     if not candidates:
         return None
-    said = set(re.findall(r"sxm|pcie|nvl|ada|server|workstation|ws|max-?q|\d{2,3}(?=\s*g[bo])", qualifiers))
+    said = set(re.findall(r"sxm|pcie|nvl|ada|server|workstation|ws|max-?q|\d{2,3}(?=\s*g(?:b|o|ig))", qualifiers))
     said = {"maxq" if w.startswith("max") else (f"{w}gb" if w.isdigit() else w) for w in said}
     for word in said:
         narrowed = [c for c in candidates if word in c.words or any(word in w for w in c.words)]
@@ -601,6 +602,9 @@ GPUS = Rule(
         ("A100 40GB PCIe", {"gpu_preference": "a100-40gb-pcie"}),
         ("on 8x A100 in Azure", {"num_gpus": 8, "gpu_preference": "a100-80gb-sxm"}),
         ("A100 PCIe", {"gpu_preference": "a100-80gb-pcie"}), ("A100 40GB", {"gpu_preference": "a100-40gb-sxm"}),
+        ("J'ai accès à deux A100 quarante gigas (SXM) sur le serveur du labo.",
+         {"num_gpus": 2, "gpu_preference": "a100-40gb-sxm"}),
+        ("an A100 40 gigs", {"gpu_preference": "a100-40gb-sxm"}),
         ("une RTX PRO 6000 Server Edition", {"num_gpus": 1, "gpu_preference": "rtx-pro-6000-server"}),
         ("pas de H100, trop cher", {}),
         ("2 serveurs de 4 H200 NVL chacun", {"num_gpus": 8, "gpu_preference": "h200-nvl"}),

@@ -40,6 +40,12 @@ def _tokens(m: re.Match[str], message: Message, group: int = 1) -> int | None:
     return numbers.tokens(m.group(group), m.group(group + 1), message.lang)
 
 
+# a document's number is a year, a slash and a serial: "RFP 2026/114", "marché n° 2025/087", "Tender 2026/231"
+_YEAR = re.compile(r"(?:199\d|20[0-3]\d)")
+_REFERENCE_BEFORE = re.compile(r"(?<![\w])(?:rfp|rfq|rfi|tender|lot|ref\w*|n°|no\.|nr\.?|dossier|cahier des charges"
+                               r"|marche|appel d'offres?|ao|consultation|contrat|contract|ticket|case|file)\W*$")
+
+
 def find_pair(message: Message) -> Iterator[Found]:
     """'4k input and 512 output tokens', '2k / 512', '3000 en entrée, 800 en sortie'."""
     patterns = (
@@ -59,6 +65,9 @@ def find_pair(message: Message) -> Iterator[Found]:
             said_tokens = m.group(2) or m.group(5) or re.search(r"tok", m.group(0))
             if index == 2 and not said_tokens and min(first or 0, second or 0) < 32:
                 continue  # "12/03" is a date: a bare slash pair needs "k", "tokens" or lengths of tokens
+            if index == 2 and not said_tokens and (_YEAR.fullmatch(m.group(1)) or _REFERENCE_BEFORE.search(
+                    message.text, max(0, m.start() - 40), m.start())):
+                continue  # "RFP 2026/114", "Cahier des charges 2025/087": a year and a serial, a document's number
             if first and second:
                 yield Found("input_len", first, m.start(), m.start("cut"))
                 yield Found("output_len", second, m.start(4), m.end())
@@ -77,6 +86,9 @@ PAIR = Rule(
     "input-output-pair", ("input_len", "output_len"), find_pair,
     examples=(("4k input and 512 output tokens", {"input_len": 4096, "output_len": 512}),
               ("Suite à notre RDV du 12/03, voici le besoin", {}),
+              ("Extract from RFP 2026/114. Typical prompt 2,000 tokens; typical response 300 tokens.", {}),
+              ("Cahier des charges 2025/087 : requêtes d'environ 1 500 tokens", {}),
+              ("Tender ref 4096/512 for the assistant.", {}),
               ("2k / 512", {"input_len": 2048, "output_len": 512}),
               ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512}),
               ("in ~900 tok / out ~150 tok", {"input_len": 900, "output_len": 150}),

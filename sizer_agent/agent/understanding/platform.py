@@ -98,6 +98,22 @@ _OR_BEFORE = re.compile(r"\b(?:ou|or)\b")
 _QUESTION_AFTER = re.compile(r"[^.!?\n]*\?")
 
 
+# "Stations individuelles ou serveur partagé, à discuter", "une machine individuelle ou un serveur commun, on hésite
+# encore": the place is one branch of an "or", in a sentence that says the choice is still open
+_UNDECIDED = re.compile(r"\b(?:a discuter|to be discussed|on hesite|nous hesitons|(?:we're |we are )?(?:still )?undecided"
+                        r"|not (?:yet )?decided|pas encore (?:decide|tranche)|tbd|to be decided|a definir|a voir)\b")
+_OR_NEAR = re.compile(r"\b(?:ou|or)\b")
+
+
+def _undecided_branch(text: str, start: int, end: int) -> bool:
+    lo, hi = sentence_bounds(text, start)
+    if not _UNDECIDED.search(text, lo, hi):
+        return False
+    before = text[max(lo, start - 40):start].rsplit("\n", 1)[-1]
+    after = text[end:min(hi, end + 40)].split("\n", 1)[0]
+    return bool(_OR_NEAR.search(before) or _OR_NEAR.search(after))
+
+
 def _asked_alternative(text: str, start: int, end: int) -> bool:
     """'Will two cards do, or do I need cloud credits?': the place is the other branch of a question."""
     sentence_start, _ = sentence_bounds(text, start)
@@ -144,6 +160,14 @@ _BUY_WISH = re.compile(r"\b(?:(?:want|wish|plan|need|would like|'d like|veut|vou
                        r"|box|station|workstation|tour))\b")
 
 
+# a place refused: "cant do cloud", "we cannot use the cloud", "Le cloud est exclu", "cloud is not an option"
+_REFUSED_BEFORE = re.compile(r"\b(?:can't|cant|cannot|can not|unable to|impossible d[e']|interdit d[e'])\s+"
+                             r"(?:\w+\s+){0,2}?$")
+_REFUSED_AFTER = re.compile(r"\s*(?:est|is|are|sont|serait|would be)?\s*(?:exclu\w*|out of the question|not an option"
+                            r"|hors de question|interdit\w*|forbidden|ruled out|off the table|pas une option"
+                            r"|not allowed|pas autorise\w*|pas possible|not possible)\b")
+
+
 def _clause_of(text: str, position: int) -> str:
     start, end = sentence_bounds(text, position)
     cuts = [m.end() for m in re.finditer(r",\s*(?:but|mais)\b|;", text[start:position])]
@@ -178,6 +202,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
             if value == "server" and m.group(0) == "in-house" and _MADE_IN_HOUSE.match(message.text, m.end()):
                 continue  # "an in-house fine-tune of Llama 2 7B": who made the model, not where it runs
+            if _REFUSED_BEFORE.search(message.text, max(0, m.start() - 30), m.start()) or (
+                    _REFUSED_AFTER.match(message.text, m.end())):
+                continue  # "cant do cloud", "le cloud est exclu": a place refused is not the one chosen
             clause = _clause_of(message.text, m.start())
             if value == "cloud" and _KEPT_OUT.search(message.text, max(0, m.start() - 40), m.start()):
                 continue  # "Rien ne doit partir dans le cloud", "nothing may leave for the cloud": no cloud
@@ -191,12 +218,17 @@ def find_deployment(message: Message) -> Iterator[Found]:
         wanted = [x for x in mentions if not _TODAY.search(_clause_of(message.text, x[0]))]
         if wanted and len(wanted) < len(mentions):
             mentions = wanted
+    # "an on-prem tower under a desk": "on-prem" says where, the tower says what; a place-only word yields to the
+    # machine named beside it
+    if any(v == "workstation" for _, _, v in mentions):
+        mentions = [x for x in mentions if not (x[2] == "server" and _LOCATION_ONLY.fullmatch(message.text[x[0]:x[1]]))]
     if mentions and _conflict(message.text, mentions):
         return  # "louer (Scaleway) ou acheter une tour ?", "(a) on-prem, (b) rent": the interview asks
     # "serveurs chez nous ou location, peu importe", "…or do I need cloud credits?": a place left open, or
     # one asked about as an alternative, is not chosen
     mentions = [m for m in mentions if not _OPEN_CHOICE.search(message.text, *sentence_bounds(message.text, m[0]))
                 and not _asked_alternative(message.text, m[0], m[1])
+                and not _undecided_branch(message.text, m[0], m[1])
                 # "notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport": a past purchase
                 and not _PAST_BILL.search(message.text, *sentence_bounds(message.text, m[0]))]
     if mentions:
@@ -286,6 +318,14 @@ DEPLOYMENT = Rule(
               ("vaut-il mieux louer des GPU dans le cloud ou acheter une machine ?", {}),
               ("We will rent on AWS or Azure, then buy later.", {"deployment": "cloud"}),
               ("Faut-il acheter ou louer ? On penche pour un serveur.", {}),
+              ("hi we r a small ngo. want a chatbot. cant do cloud", {}),
+              ("Petite asso, chatbot sur Phi-4. Le cloud est exclu pour nous.", {}),
+              ("Cloud is not an option; a rack server in our DC.", {"deployment": "server"}),
+              ("They'd prefer an on-prem tower under a desk at the depot", {"deployment": "workstation"}),
+              ("Stations individuelles ou serveur partagé, à discuter.", {}),
+              ("Une machine individuelle ou un serveur commun, on hésite encore.", {}),
+              ("On hésite entre 4x L40S et 2x H100, on-premise dans notre datacenter de Nanterre.",
+               {"deployment": "server"}),
               ("Notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport. Un chatbot Mistral 7B.", {})),
     doc="workstation, server or cloud, first named and not negated",
 )
