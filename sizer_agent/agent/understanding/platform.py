@@ -371,20 +371,49 @@ def _other_machines(message: Message, start: int, end: int) -> bool:
                 or _TEAM_BEFORE.search(message.text, max(0, start - 20), start))
 
 
+# a negation a little further back in the clause than the negation scope reaches: "Pas besoin de faire de la CAO
+# sur la machine", "the second one will not do any CAD"
+# ("je fais pas mal de rendu 3D" is a lot of rendering; "not only", "pas seulement": emphasis, no negation)
+_NEGATED_BEFORE = re.compile(r"(?<![\w'])(?:pas|no|not|won't|never|jamais|aucune?|without|sans)"
+                             r"(?!\s+(?:seulement|que|qu'|mal|plus|moins|only|just|more|less|sure)\b)"
+                             r"(?:\s+[\w'-]+){0,6}?\s+$")
+_CLAUSE_CUT = re.compile(r"[.;:!?()\n,]|\s(?:but|mais|and|et|however|while|whereas)\s")
+# two machines in one message: "Deux machines dans l'équipe : un poste pour la CAO …, et une nouvelle station …"
+_TWO_MACHINES = re.compile(r"\b(?:deux|2|two) (?:machines|postes|stations|serveurs|servers|boxes|workstations"
+                           r"|computers|pcs|ordinateurs)\b|\b(?:separate|second one|la seconde|le second|la deuxieme"
+                           r"|la nouvelle|the new one|une autre machine|another machine)\b")
+
+
+def _negated_before(text: str, start: int) -> bool:
+    window = text[max(0, start - 60):start]
+    cuts = list(_CLAUSE_CUT.finditer(window))
+    return bool(_NEGATED_BEFORE.search(window[cuts[-1].end():] if cuts else window))
+
+
 def _boolean(message: Message, field: str, mention: str, after_negative: str, *, questions: bool = True,
-             skip: Callable[[Message, int, int], bool] | None = None) -> Iterator[Found]:
+             skip: Callable[[Message, int, int], bool] | None = None, weigh_all: bool = False) -> Iterator[Found]:
     """True when named, False when named under a negation or followed by 'not needed', 'non' — in its own
     clause: "CAO sous SolidWorks, pas besoin d'ECC" is CAD, without ECC. `questions=False`: a mention in a
-    question says nothing ("faut-il de l'ECC ?")."""
+    question says nothing ("faut-il de l'ECC ?"). `weigh_all`: every mention is read; when some say yes and others
+    no, the no wins where the message speaks of two machines (the one with CAD is not the one sized), and nothing
+    is said otherwise."""
+    said: list[Found] = []
     for m in re.finditer(mention, message.text):
         if not questions and _asked(message.text, m.start()):
             continue
         if skip is not None and not message.negated(m.start()) and skip(message, m.start(), m.end()):
             continue
         after = message.text[m.end():m.end() + 50]
-        negative = message.negated(m.start()) or bool(re.match(after_negative, after))
-        yield Found(field, not negative, m.start(), m.end())
-        return
+        negative = message.negated(m.start()) or bool(re.match(after_negative, after)) or (
+            weigh_all and _negated_before(message.text, m.start()))
+        said.append(Found(field, not negative, m.start(), m.end()))
+        if not weigh_all:
+            break
+    values = {found.value for found in said}
+    if len(values) == 1:
+        yield said[0]
+    elif len(values) > 1 and _TWO_MACHINES.search(message.text):
+        yield next(found for found in said if found.value is False)
 
 
 RENDERING_CAD = Rule(
@@ -392,7 +421,7 @@ RENDERING_CAD = Rule(
     lambda message: _boolean(
         message, "rendering_cad", _RENDERING,
         r"[ \t:=?(-]*(?:[\w-]+[ \t:=]+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not"
-        r"|aren't|not needed|inutile)\b", skip=_other_machines),
+        r"|aren't|not needed|inutile)\b", skip=_other_machines, weigh_all=True),
     examples=(("pas de CAO", {"rendering_cad": False}), ("rédiger leurs comptes-rendus", {}),
               ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
@@ -406,7 +435,15 @@ RENDERING_CAD = Rule(
               ("This box is for AI only, our CAD runs elsewhere.", {}),
               ("un assistant pour l'équipe CAO", {}),
               ("The design team uses Revit; this workstation is only for the LLM.", {}),
-              ("pas de CAO ici, elle tourne ailleurs", {"rendering_cad": False})),
+              ("pas de CAO ici, elle tourne ailleurs", {"rendering_cad": False}),
+              ("Pas besoin de faire de la CAO sur la machine.", {"rendering_cad": False}),
+              ("Deux machines : un poste pour la CAO (SolidWorks) qui reste tel quel, et une nouvelle station pour "
+               "le LLM. Pas de CAO sur la nouvelle.", {"rendering_cad": False}),
+              ("Two machines: the render node for Blender, and a separate inference box. The second one will not "
+               "do any CAD.", {"rendering_cad": False}),
+              ("Pas de rendu sur cette machine. Elle sert à la CAO.", {}),
+              ("je fais pas mal de rendu 3D sous Blender", {"rendering_cad": True}),
+              ("not just chat: we also use SolidWorks on it", {"rendering_cad": True})),
 )
 
 ECC = Rule(
