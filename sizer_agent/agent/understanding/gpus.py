@@ -212,6 +212,15 @@ _OTHER_COUNT_ASKED = re.compile(rf"[^.!?\n]*?\b(?:or|ou)\b[^.!?\n]*?\b(?:two|deu
                                 rf"[^.!\n]*\?")
 
 
+# a first idea taken back later in its sentence: "Au départ je pensais à 2 GPU mais finalement une seule carte
+# suffira", "At first we planned 4 GPUs, but in the end two will do"
+_FIRST_IDEA = re.compile(r"\b(?:au depart|au debut|initialement|a l'origine|d'abord|at first|initially|originally"
+                         r"|first)\b[^.;!?\n]*\b(?:pens\w*|pensi\w*|envisag\w*|prevu\w*|thought|planned|considered"
+                         r"|figured)\b")
+_REVISED_AFTER = re.compile(r"[^.;!?\n]*\b(?:mais|but)\s+(?:\w+\s+)?(?:finalement|en fait|au final|in the end"
+                            r"|actually|eventually|now|plutot|rather|after all)\b")
+
+
 def _weak_count(message: Message, start: int, end: int) -> bool:
     """Whether a count is a per-rack size, a unit price or said under a condition."""
     text = message.text
@@ -220,6 +229,8 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
     sentence_end = sentence_bounds(text, start)[1]
     if _OTHER_COUNT_ASKED.match(text, end, sentence_end):
         return True  # "Is one GPU enough or do we need two?": both counts asked
+    if _FIRST_IDEA.search(text, sentence_start, start) and _REVISED_AFTER.match(text, end, sentence_end):
+        return True  # "Au départ je pensais à 2 GPU mais finalement …": a first idea, taken back
     return bool(_PER_GROUP_AFTER.match(text, end) or _PER_UNIT_AFTER.match(text, end)
                 or _UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
                 or _CONDITION.search(text, clause_start, start)
@@ -601,6 +612,9 @@ GPUS = Rule(
         ("a couple of GPUs", {"num_gpus": 2}),
         ("A100 40GB PCIe", {"gpu_preference": "a100-40gb-pcie"}),
         ("on 8x A100 in Azure", {"num_gpus": 8, "gpu_preference": "a100-80gb-sxm"}),
+        ("Au départ je pensais à 2 GPU mais finalement une seule carte suffira.", {"num_gpus": 1}),
+        ("At first we planned 4 H100, but in the end 2 H100 will do.", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("At first we planned 4 GPUs, but in the end two will do.", {}),
         ("A100 PCIe", {"gpu_preference": "a100-80gb-pcie"}), ("A100 40GB", {"gpu_preference": "a100-40gb-sxm"}),
         ("J'ai accès à deux A100 quarante gigas (SXM) sur le serveur du labo.",
          {"num_gpus": 2, "gpu_preference": "a100-40gb-sxm"}),
