@@ -390,11 +390,23 @@ def _seats_beside_people(text: str, figure: tuple[int, int, int], others: list[t
         o[:2] != figure[:2] and not _SEATS.search(text, o[0], o[1]) for o in others)
 
 
+# the tool said to be for the territory's people, elsewhere in the message: "un chatbot pour répondre aux questions
+# des habitants", "AI assistant for residents", "répondre aux questions des administrés" — then their number, said
+# as the town's size, is the users' ("La commune compte 15 000 habitants", "Target population: 160,000 residents")
+_FOR_RESIDENTS = re.compile(r"\b(?:pour|for|aux?|des|to|serving|servir)\s+(?:(?:les|the|nos|our|ses|its|leurs|their"
+                            r"|local)\s+)?(?:habitants|inhabitants|residents|citizens|citoyens|administres)\b")
+
+
 def _territory(text: str, figure: tuple[int, int, int]) -> bool:
     start, end, _ = figure
     if _PLACE_OF.search(text, max(0, start - 40), start):
         return True
     if not _TERRITORY_WORDS.search(text, start, end):
+        return False
+    # (a bracket after the town is its fact sheet still: "Notre commune (12 400 habitants) réfléchit à un agent
+    # … pour répondre aux questions des administrés")
+    if not re.search(r"\(\s*(?:\w+\s+)?$", text[max(0, start - 12):start]) and any(
+            not (start <= m.start() < end) for m in _FOR_RESIDENTS.finditer(text)):
         return False
     return not _FOR_THEM.search(text, max(0, start - 25), start) or bool(
         re.search(r"(?:serves?|dessert|compte|counts?|has|a)\s+(?:\w+\s+){0,2}$", text[max(0, start - 30):start]))
@@ -763,6 +775,11 @@ LOAD = Rule(
         ("Our county council serves roughly 240,000 residents; a drafting assistant for 15 concurrent users.",
          {"concurrency": 15}),
         ("un chatbot pour nos 9 000 habitants", {"head_count": 9000}),
+        ("Un assistant pour répondre aux questions des administrés. La commune compte 15 000 habitants.",
+         {"head_count": 15000}),
+        ("Notre commune (12 400 habitants) réfléchit à un agent pour répondre aux questions des administrés.", {}),
+        ("Item 4: AI assistant for residents\n- Target population: 160,000 residents; expect no more than 50 "
+         "simultaneous chats", {"head_count": 160000, "concurrency": 50}),
         ("la coopérative Terres du Causse (900 adhérents) veut entraîner un détecteur", {}),
         ("L'association (1 200 adhérents) veut un chatbot pour répondre aux adhérents.", {"head_count": 1200}),
         ("L'association (1 200 adhérents) voudrait un assistant pour les 5 bénévoles de son bureau.",
