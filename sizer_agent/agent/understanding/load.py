@@ -638,7 +638,13 @@ _OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+"
                           rf"(?:(?:a total of|un total de|the|les|nos|our)\s+)?"
                           rf"{_ABOUT}{_COUNT}(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))"
                           # "45 clinicians at once, 900 in total.": the whole said bare, as a total, after the peak
-                          rf"|[,;]\s*{_ABOUT}{_COUNT}\s+(?:au total|in total|en tout)(?=\s*(?:[.;)\n]|$))")
+                          rf"|[,;]\s*{_ABOUT}{_COUNT}\s+(?:au total|in total|en tout)(?=\s*(?:[.;)\n]|$))"
+                          # "20 chemists at once (of 140)": the whole in brackets right after the peak
+                          rf"|\(\s*(?:out of|of|sur|parmi)\s+{_ABOUT}{_COUNT}\s*\)"
+                          # "400 concurrent sessions (out of a player base of about 90,000)": a base or population
+                          # the peak is drawn from
+                          rf"|(?:out of|sur|parmi|among|from)\s+(?:a|an|the|our|un|une|notre)\s+(?:[\w-]+\s+)?"
+                          rf"(?:base|population|pool|effectif)\s+(?:of|de)\s+{_ABOUT}{_COUNT}(?=\s*(?:[.;)\n]|$))")
 
 LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
@@ -650,6 +656,11 @@ LOAD = Rule(
         ("Expected ~60 concurrent users out of the 4,300. Context window 8k.", {"concurrency": 60,
                                                                                 "head_count": 4300}),
         ("45 clinicians at once, 900 in total. Must be on-prem", {"concurrency": 45, "head_count": 900}),
+        ("they want to serve it for their chemists, 20 chemists at once (of 140).",
+         {"concurrency": 20, "head_count": 140}),
+        ("peak 400 concurrent sessions (out of a player base of about 90,000).",
+         {"concurrency": 400, "head_count": 90000}),
+        ("peak 400 concurrent sessions (of 2 regions).", {"concurrency": 400}),
         ("20 utilisateurs en même temps sur 2 GPU.", {"concurrency": 20}),
         ("Environ 350 praticiens sont concernés, dont une trentaine en simultané", {"head_count": 350,
                                                                                   "concurrency": 30}),
