@@ -58,7 +58,8 @@ POPULATION = _POPULATION = words(
     r"gestionnaires", r"case handlers", r"claims handlers", r"curators", r"conservateurs", r"opticiens", r"opticians",
     r"attorneys", r"solicitors", r"barristers", r"fee earners", r"salespeople", r"sales people", r"reporters",
     r"dentists", r"therapists", r"physicians", r"radiographers", r"actuaries", r"regulateurs", r"controleurs",
-    r"controllers", r"assistants", r"secretaires medicales", r"agents d'accueil", r"hotliners", r"redactrices",
+    r"controllers", r"assistants", r"secretaires medicales", r"dessinateurs", r"projeteurs", r"draughtsmen",
+    r"draftsmen", r"drafters", r"agents d'accueil", r"hotliners", r"redactrices",
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -409,7 +410,9 @@ def _territory(text: str, figure: tuple[int, int, int]) -> bool:
             not (start <= m.start() < end) for m in _FOR_RESIDENTS.finditer(text)):
         return False
     return not _FOR_THEM.search(text, max(0, start - 25), start) or bool(
-        re.search(r"(?:serves?|dessert|compte|counts?|has|a)\s+(?:\w+\s+){0,2}$", text[max(0, start - 30):start]))
+        # ("à ses 12 000 habitants" gives to them: the French "a" that means "has" takes no possessive after it)
+        re.search(r"(?:serves?|dessert|compte|counts?|has|a(?!\s+(?:ses|nos|leurs|tous)\b))\s+(?:\w+\s+){0,2}$",
+                  text[max(0, start - 30):start]))
 
 
 # "la coopérative Terres du Gers (1 800 adhérents). … entraîner un YOLO", "L'association … (1 200 adhérents) …
@@ -665,6 +668,7 @@ LOAD = Rule(
         ("Environ 350 praticiens sont concernés, dont une trentaine en simultané", {"head_count": 350,
                                                                                   "concurrency": 30}),
         ("servir Phi-4 à nos 60 technico-commerciaux", {"head_count": 60}),
+        ("servir Mistral Small 3.1 à nos 25 dessinateurs", {"head_count": 25}),
         ("un chatbot interne, 2 pers en meme temps, budget 1500e", {"concurrency": 2}),
         ("on est chez Kwantik (startup, 12 pers), on veut servir Qwen3 32B pour notre produit, ~40 requêtes "
          "simultanées", {"concurrency": 40}),
@@ -786,6 +790,8 @@ LOAD = Rule(
         ("Our county council serves roughly 240,000 residents; a drafting assistant for 15 concurrent users.",
          {"concurrency": 15}),
         ("un chatbot pour nos 9 000 habitants", {"head_count": 9000}),
+        ("La mairie veut un agent conversationnel pour répondre à ses 12 000 habitants", {"head_count": 12000}),
+        ("La commune a 12 000 habitants et veut un chatbot", {}),
         ("Un assistant pour répondre aux questions des administrés. La commune compte 15 000 habitants.",
          {"head_count": 15000}),
         ("Notre commune (12 400 habitants) réfléchit à un agent pour répondre aux questions des administrés.", {}),
