@@ -268,7 +268,9 @@ _HERE = re.compile(rf"(?m)^[ \t]*(?:(?i:hi|hello|hey|bonjour|salut)\W+)?(?:[a-z�
 # "Hi John. We need" greets a person)
 _OPENING_NAME = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut|good morning)(?:[ \t]+there)?[ \t]*(?:,|!|\n)\s*)?"
                            # "TelcoOne care team: we want…": the team of the organisation
-                           rf"{NAME}(?:(?:[ \t]+[a-z][\w&/-]*){{0,2}}[ \t]+team)?[ \t]*(?:[.:]|[ \t][–—-])[ \t]+"
+                           rf"{NAME}(?:(?:[ \t]+[a-z][\w&/-]*){{0,2}}[ \t]+team)?"
+                           # "Shelfwise (retail analytics startup) — we're…", "DataNova (ESN, Nantes). On teste…"
+                           rf"(?:[ \t]*\([^()\n]{{1,60}}\))?[ \t]*(?:[.:]|[ \t][–—-])[ \t]+"
                            rf"(?i:we|we're|we'd|our|on|nous|notre|nos)\b")
 # the message's last words sign it "First, Organisation" ("-- Rémi, Hydrotech Systèmes", "Sarah, Lexidata",
 # "… memory. - ML team, Quillsoft"): the writer's organisation
@@ -278,6 +280,9 @@ _LAST_SIGNED = re.compile(rf"(?:\A|\n|[.!?)][ \t]+)[ \t]*(?:(?:--?|—|–)[ \t]
                           # a role between: "Dan, data eng @ Shoplane"
                           rf"(?:\w[\w&/ -]{{0,30}}?[ \t]+(?:@|at|chez)[ \t]+)?{NAME}"
                           rf"[ \t]*\.?\s*\Z")
+
+
+_DASH_SIGNED = re.compile(rf"\n[ \t]*(?:—|–|--?)[ \t]*{NAME}[ \t]*\.?\s*\Z")
 
 
 def _last_signed(original: str) -> re.Match[str] | None:
@@ -1298,6 +1303,18 @@ def find_customer(message: Message) -> Iterator[Found]:
             a, b = message.view_span(start, start + len(last_name))
             yield Found("customer", last_name, a, b)
             return
+    # "…A pair of RTX 5090s.\n— Fieldsight Agronomics": a last line that is a dash and a name alone signs it
+    dashed = _DASH_SIGNED.search(original)
+    if dashed is not None and not original[dashed.end():].strip() and not _THIRD_PARTY.search(original) and (
+            not forwarder) and (
+            (dashed_name := clean_name(dashed.group("name"))) and not _ROLE_WORD.search(dashed.group(0))
+            and not _DEPARTMENT.search(dashed.group(0))
+            # (a person signs so too, "— Marc": only a name no person has, or one an organisation's word ends)
+            and (_distinctive(dashed_name) or _organisation_like(dashed_name))):
+        start, dashed_name = whole_form(original, original.find(dashed_name, dashed.start("name")), dashed_name)
+        a, b = message.view_span(start, start + len(dashed_name))
+        yield Found("customer", dashed_name, a, b)
+        return
     signed_line = _signature_line(original)
     if signed_line is not None and not _THIRD_PARTY.search(original) and not forwarder:
         start, name = whole_form(original, *signed_line)
@@ -1394,6 +1411,11 @@ CUSTOMER = Rule(
         ("This is for Northwind Traders, a mid-size distributor.", {"customer": "Northwind Traders"}),
         ("We're looking to serve Llama 3.1 70B", {}),
         ("La machine sert aussi à la CAO sous SolidWorks", {}),
+        ("Need Llama 3.1 8B for nightly summaries. A couple of GPUs?\n— NumeriCloud", {"customer": "NumeriCloud"}),
+        ("Need Llama 3.1 8B for nightly summaries.\n— Brightline Analytics", {"customer": "Brightline Analytics"}),
+        ("Need Llama 3.1 8B for nightly summaries.\n— Marc", {}),
+        ("Need Llama 3.1 8B for nightly summaries.\n— Data team", {}),
+        ("Bonjour, DataNova (ESN, Nantes). On teste gpt-oss-120b pour nos clients", {"customer": "DataNova"}),
         ("Je travaille au Centre Hospitalier Régional de la Côte d'Opale.",
          {"customer": "Centre Hospitalier Régional de la Côte d'Opale"}),
         ("We're the IT department of St. Luke's Medical Center", {"customer": "St. Luke's Medical Center"}),
