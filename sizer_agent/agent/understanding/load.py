@@ -669,6 +669,8 @@ LOAD = Rule(
                                                                                   "concurrency": 30}),
         ("servir Phi-4 à nos 60 technico-commerciaux", {"head_count": 60}),
         ("servir Mistral Small 3.1 à nos 25 dessinateurs", {"head_count": 25}),
+        ("sans doute 30 sessions simultanées au plus", {"concurrency": 30}),
+        ("pas 30 sessions simultanées", {}),
         ("un chatbot interne, 2 pers en meme temps, budget 1500e", {"concurrency": 2}),
         ("on est chez Kwantik (startup, 12 pers), on veut servir Qwen3 32B pour notre produit, ~40 requêtes "
          "simultanées", {"concurrency": 40}),

@@ -80,7 +80,9 @@ _NEGATOR = re.compile(words(
 # "no more than 500 ms", "pas plus de 2 s", "not only": limits and emphasis, not negations.
 _NOT_A_NEGATION = re.compile(
     r"\s*(?:more|less|later|longer|over|above|beyond|only|just|sure|idea|exceed\w*|plus|moins|seulement"
-    r"|mal|au-dela|au dela|depasser|superieure?s?|inferieure?s?|encore)\b")
+    r"|mal|au-dela|au dela|depasser|superieure?s?|inferieure?s?|encore"
+    # "sans doute 30 sessions simultanées": "sans doute" says "probably"
+    r"|(?:aucun )?doute)\b")
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]\n]|,\s|\s(?:but|mais|and|et|however|cependant|while|whereas|then|puis"
                          r"|so|donc|because|car|which|qui|with|avec)\s")
 _SCOPE_WORDS = 5
