@@ -106,7 +106,8 @@ CONTEXT = Rule(
         rf"|max_model_len|sequences?|seq)"
         # "contexte long : 128k tokens", "contexts up to 16k"
         rf"(?:(?<=context)s|(?<=contexte)s)?(?:\s+longs?)?"
-        rf"\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera|will be)?\s*"
+        # (two of these words may follow: "Context length: 32k", "context window is 8k")
+        rf"(?:\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera|will be)){{0,2}}\s*"
         rf"(?:\|\s*)?(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
         rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
@@ -124,6 +125,9 @@ CONTEXT = Rule(
               ("on traite 500 séquences par lot", {}),
               ("| Contexte max            | 16k                  |", {"context_len": 16384}),
               ("Contexte long : 128k tokens.", {"context_len": 131072}),
+              ("Context length: 32k", {"context_len": 32768}),
+              ("3.4 Maximum context length: 16k tokens; typical prompt 2,000 tokens", {"context_len": 16384}),
+              ("The context length is 8 hours of audio.", {}),
               ("35 analysts at the same time contexts up to 16k budget", {"context_len": 16384})),
 )
 
