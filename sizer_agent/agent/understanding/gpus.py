@@ -232,7 +232,9 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
     if _FIRST_IDEA.search(text, sentence_start, start) and _REVISED_AFTER.match(text, end, sentence_end):
         return True  # "Au départ je pensais à 2 GPU mais finalement …": a first idea, taken back
     return bool(_PER_GROUP_AFTER.match(text, end) or _PER_UNIT_AFTER.match(text, end)
-                or _UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
+                # ("Price for 4x H200 in the cloud?" asks for the plan's quote: a unit price counts one card)
+                or (_UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
+                    and not re.match(r"\s*(?:[2-9]|[1-9]\d+)\s*x\b", text[start:end + 3]))
                 or _CONDITION.search(text, clause_start, start)
                 or _CONDITION_FIRST.match(text, sentence_start)  # "Si le budget le permet, 2 L40S"
                 or _PER_SITE.search(text, sentence_start, start))
@@ -615,6 +617,8 @@ GPUS = Rule(
         ("Au départ je pensais à 2 GPU mais finalement une seule carte suffira.", {"num_gpus": 1}),
         ("At first we planned 4 H100, but in the end 2 H100 will do.", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
         ("At first we planned 4 GPUs, but in the end two will do.", {}),
+        ("devis pour une paire de B200 svp", {"num_gpus": 2, "gpu_preference": "b200"}),
+        ("Price for 4x H200 in the cloud?", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
         ("A100 PCIe", {"gpu_preference": "a100-80gb-pcie"}), ("A100 40GB", {"gpu_preference": "a100-40gb-sxm"}),
         ("J'ai accès à deux A100 quarante gigas (SXM) sur le serveur du labo.",
          {"num_gpus": 2, "gpu_preference": "a100-40gb-sxm"}),

@@ -182,7 +182,8 @@ _IDIOMS: tuple[tuple[re.Pattern[str], int, bool], ...] = (
     (re.compile(r"(?<![\w])(?:half\s+a\s+million|un\s+demi-?\s?million)(?![\w])"), 500_000, False),
     (re.compile(r"(?<![\w])a\s+dozen(?![\w])"), 12, False),
     (re.compile(r"(?<![\w])a\s+(?:couple|pair)(?:\s+of)?(?![\w])"), 2, False),
-    (re.compile(r"(?<![\w])une\s+paire\s+d(?:e\s+|')"), 2, False),
+    # (the space after "de" is kept: "une paire de H100" reads "2 h100", never "2h100")
+    (re.compile(r"(?<![\w])une\s+paire\s+d(?:e(?=\s)|')"), 2, False),
     (re.compile(r"(?<![\w])a\s+hundred(?![\w])"), 100, False),
     (re.compile(r"(?<![\w])a\s+thousand(?![\w])"), 1000, False),
     # an article before a unit of time is one: "en moins d'une seconde", "within a second", "every hour"
