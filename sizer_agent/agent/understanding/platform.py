@@ -168,6 +168,10 @@ _REFUSED_AFTER = re.compile(r"\s*(?:est|is|are|sont|serait|would be)?\s*(?:exclu
                             r"|not allowed|pas autorise\w*|pas possible|not possible)\b")
 
 
+_PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0,60}?\b(?:than|que|qu')\s+"
+                             r"(?:(?:de|to|the|le|la|du|a|an)\s+)?$")
+
+
 def _clause_of(text: str, position: int) -> str:
     start, end = sentence_bounds(text, position)
     cuts = [m.end() for m in re.finditer(r",\s*(?:but|mais)\b|;", text[start:position])]
@@ -202,6 +206,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
             if value == "server" and m.group(0) == "in-house" and _MADE_IN_HOUSE.match(message.text, m.end()):
                 continue  # "an in-house fine-tune of Llama 2 7B": who made the model, not where it runs
+            if _PREFERRED_OVER.search(message.text[sentence_bounds(message.text, m.start())[0]:m.start()]):
+                continue  # "we'd rather buy a workstation than rent": the place after "than" is the one refused
             if _REFUSED_BEFORE.search(message.text, max(0, m.start() - 30), m.start()) or (
                     _REFUSED_AFTER.match(message.text, m.end())):
                 continue  # "cant do cloud", "le cloud est exclu": a place refused is not the one chosen
@@ -323,6 +329,8 @@ DEPLOYMENT = Rule(
               ("Cloud is not an option; a rack server in our DC.", {"deployment": "server"}),
               ("They'd prefer an on-prem tower under a desk at the depot", {"deployment": "workstation"}),
               ("Stations individuelles ou serveur partagé, à discuter.", {}),
+              ("we'd rather buy a workstation than rent", {"deployment": "workstation"}),
+              ("on préfère acheter un serveur plutôt que de louer", {"deployment": "server"}),
               ("Une machine individuelle ou un serveur commun, on hésite encore.", {}),
               ("On hésite entre 4x L40S et 2x H100, on-premise dans notre datacenter de Nanterre.",
                {"deployment": "server"}),
