@@ -298,8 +298,10 @@ BATCH_SIZE = pattern_rule(
     rf"|(?:de |d'|of )?tokens?"
     rf"|images?|fichiers|files|pages|tokens|heures?|hours?|h\b|jours?|days?|(?:\w+\s+)?(?:par|per|a|an|each)\s+"
     rf"(?:jour|day|nuit|night|heure|hour|semaine|week|mois|month)))"
-    rf"|({NUM})\s*(?:par batch|per batch|par lot|samples? per (?:batch|gpu)|sequences? par batch)",
-    lambda m, msg: _batch(numbers.count(m.group(1) or m.group(2), None, msg.lang)),
+    rf"|({NUM})\s*(?:par batch|per batch|par lot|samples? per (?:batch|gpu)|sequences? par batch)"
+    # "| Batch | 32 |": a table's row whose cell is the figure alone
+    rf"|(?<![\w])(?:batch(?:[ _-]?size)?|taille de lots?|batch par gpu|batch per gpu)\s*\|\s*({NUM})\s*\|",
+    lambda m, msg: _batch(numbers.count(m.group(1) or m.group(2) or m.group(3), None, msg.lang)),
     examples=(("batch 4", {"batch_size": 4}), ("batch size de 16", {"batch_size": 16}),
               ("batch inference on 10 000 documents", {}), ("batch global 128", {"batch_size": 128}),
               ("des batchs de 64 requêtes", {"batch_size": 64}), ("we batch 32 prompts at a time", {"batch_size": 32}),
@@ -310,5 +312,7 @@ BATCH_SIZE = pattern_rule(
               ("Traitement par lots : 3 milliards de tokens", {}),
               ("Traduction par lots de 40 000 notices techniques", {}),
               ("global batch 2M tokens per step", {}),
-              ("des lots de 16, pas plus", {"batch_size": 16}), ("batch of 2,000,000 rows", {})),
+              ("des lots de 16, pas plus", {"batch_size": 16}), ("batch of 2,000,000 rows", {}),
+              ("| Champ | Valeur |\n|---|---|\n| Batch | 32 |", {"batch_size": 32}),
+              ("| Traitement par batch | 12 000 documents |", {})),
 )
