@@ -107,7 +107,8 @@ CONTEXT = Rule(
         # "contexte long : 128k tokens", "contexts up to 16k"
         rf"(?:(?<=context)s|(?<=contexte)s)?(?:\s+longs?)?"
         # (two of these words may follow: "Context length: 32k", "context window is 8k")
-        rf"(?:\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera|will be)){{0,2}}\s*"
+        rf"(?:\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera"
+        rf"|will be)){{0,2}}\s*"
         rf"(?:\|\s*)?(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
         rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
