@@ -101,7 +101,8 @@ _QUESTION_AFTER = re.compile(r"[^.!?\n]*\?")
 # "Stations individuelles ou serveur partagé, à discuter", "une machine individuelle ou un serveur commun, on hésite
 # encore": the place is one branch of an "or", in a sentence that says the choice is still open
 _UNDECIDED = re.compile(r"\b(?:a discuter|to be discussed|on hesite|nous hesitons"
-                        r"|(?:we're |we are )?(?:still )?undecided|not (?:yet )?decided|pas encore (?:decide|tranche)|tbd|to be decided|a definir|a voir)\b")
+                        r"|(?:we're |we are )?(?:still )?undecided|not (?:yet )?decided"
+                        r"|pas encore (?:decide|tranche)|tbd|to be decided|a definir|a voir)\b")
 _OR_NEAR = re.compile(r"\b(?:ou|or)\b")
 
 
