@@ -331,6 +331,24 @@ def _staff_in_brackets(text: str, figure: tuple[int, int, int], others: list[tup
     return any(o[0] > figure[1] and _FOR_THESE.search(text, max(0, o[0] - 20), o[0]) for o in others)
 
 
+# "(Fromagerie Vallon, 45 salariés) … entraîner un modèle de détection", "Hollins Logistics (220 employees) needs
+# a vision model … trained on one H100": a firm's size in brackets, when the work said is training, vision or a
+# batch job (nobody uses a served model), describes the firm, not people who will use anything (11 such bracketed
+# counts over the corpora and batches: none labelled a head count)
+_SIZE_BRACKET = re.compile(r"\(\s*[^()]{0,40}$")
+
+
+def _size_of_a_trainer(message: Message, figure: tuple[int, int, int]) -> bool:
+    text, start = message.text, figure[0]
+    count = _COUNT_RE.match(text, start)
+    if count is None or not _STAFF_NOUN.match(text, count.end()) or not _SIZE_BRACKET.search(
+            text, max(0, start - 41), start):
+        return False
+    from sizer_agent.agent.understanding.usecase import find_use_case  # (usecase reads this module's words)
+    said = next(find_use_case(message), None)
+    return said is not None and said.value != "online_serving"
+
+
 # "Notre société de conseil (1 200 clients) … pour ses 15 consultants", "our platform has 9000 customers" beside
 # "20 engineers at the same time": a count of the firm's clients, when another figure counts its own people, is
 # the firm's business, not the people who will use the tool
@@ -601,6 +619,7 @@ def find_load(message: Message) -> Iterator[Found]:
     population = [p for p in population
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     population = [p for p in population if not _staff_in_brackets(message.text, p, population)]
+    population = [p for p in population if not _size_of_a_trainer(message, p)]
     population = [p for p in population if not _their_clients(message.text, p, population + users + peak)]
     population = [p for p in population if not _territory(message.text, p)]
     population = [p for p in population if not _seats_beside_people(message.text, p, population + users)]
@@ -678,6 +697,10 @@ LOAD = Rule(
          "avec au maximum 20 connexions à la fois", {"head_count": 400, "concurrency": 20}),
         ("Brindle Foods (120 employees) wants a chatbot for its 3,000 customers", {"head_count": 3000}),
         ("Brindle Foods (120 employees) wants a chatbot for them", {"head_count": 120}),
+        ("Nous sommes une PME (Fromagerie Vallon, 45 salariés). Nous voulons entraîner un modèle de détection de "
+         "défauts avec YOLO.", {}),
+        ("Hollins Logistics (220 employees) wants to fine-tune Mistral 7B with LoRA.", {}),
+        ("Hollins Logistics (220 employees) wants a chatbot on Mistral 7B for them.", {"head_count": 220}),
         # a table read flat: each count belongs to its own row's label
         ("| Agents au total | 1 200 |\n| Connexions simultanées | 60 |", {"head_count": 1200, "concurrency": 60}),
         ("| Utilisateurs totaux | 2 000 |\n| Utilisateurs simultanés | 80 |", {"head_count": 2000, "concurrency": 80}),

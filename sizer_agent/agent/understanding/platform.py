@@ -463,7 +463,11 @@ ECC = Rule(
         r"|not required|not needed|pas (?:necessaire|obligatoire|requise?|indispensable|besoin))\b"
         # "ECC souhaitable mais pas obligatoire", "ECC would be nice but not required": wished, not required
         r"|[ \t:=?(-]*(?:\w+[ \t]+){0,4}?(?:mais|but)[ \t]+(?:pas|not)[ \t]+(?:obligatoire|required|needed|mandatory"
-        r"|necessaire|indispensable|essential|a must)\b", questions=False),
+        r"|necessaire|indispensable|essential|a must)\b"
+        # "L'ECC n'est pas nécessaire", "l'ECC ne nous est pas indispensable": a French "ne … pas" around the verb
+        # before a word of need ("n'est pas négociable" says the opposite, so only these words)
+        r"|[ \t]+(?:n'|ne(?:[ \t]+\w+){1,2}?[ \t]+)(?:est|sera|serait|etait)[ \t]+pas[ \t]+(?:\w+[ \t]+)?"
+        r"(?:necessaire|obligatoire|requise?|indispensable|exigee?|critique|utile)\b", questions=False),
     examples=(("ECC obligatoire", {"ecc_required": True}), ("pas besoin d'ECC", {"ecc_required": False}),
               ("ECC not required", {"ecc_required": False}),
               ("ECC souhaitable mais pas obligatoire", {"ecc_required": False}),
@@ -471,6 +475,9 @@ ECC = Rule(
               ("ECC would be nice but not required", {"ecc_required": False}),
               ("ECC RAM and no rendering", {"ecc_required": True}), ("ECC, no CAD", {"ecc_required": True}),
               ("ECC (not required)", {"ecc_required": False}),
+              ("L'ECC n'est pas nécessaire pour nous.", {"ecc_required": False}),
+              ("L'ECC ne nous est pas indispensable.", {"ecc_required": False}),
+              ("L'ECC n'est pas négociable.", {"ecc_required": True}),
               ("do we need ECC for inference? we're serving Qwen3", {}),
               ("Est-ce qu'on a besoin de mémoire ECC pour de l'inférence ?", {}),
               ("Is ECC required for fine-tuning? Our IT says ECC is mandatory.", {"ecc_required": True})),

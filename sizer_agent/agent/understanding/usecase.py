@@ -137,6 +137,12 @@ VISION = words(
     r"segformer\w*",
     r"inspection visuelle", r"visual inspection", r"defect classifier", r"image classifiers?",
     r"(?:train\w*|entrain\w*) (?:\w+ ){0,4}?(?:on|sur) (?:\w+ ){0,3}?images",
+    # "a vision model to spot damaged parcels", "un modèle de vision pour repérer les fissures": a vision model
+    # for a task of seeing (a "vision model" alone may be a VLM served for chat: not read)
+    r"vision models? (?:to|that|which|for) (?:\w+ ){0,2}?(?:spot|detect|find|flag|count|classify|sort|inspect"
+    r"|recogni[sz]e|locate|identify|segment)\w*",
+    r"modeles? de vision (?:pour|qui|capable de) (?:\w+ ){0,2}?(?:detect|repere|reper|compt|class|tri|inspect"
+    r"|identifi|reconn|segment|locali)\w*",
 )
 # "the sizing is for serving", "Sizing is for serving only", "le sizing qu'on demande c'est pour le training"
 _STATED = re.compile(r"(?:sizing|dimensionnement|devis|quote)[^.;\n]{0,30}?(?:is|est|c'est|concerne)?\s*(?:for|pour)"
@@ -456,6 +462,8 @@ USE_CASE = Rule(
         ("on veut un copilot pour nos commerciaux", {"use_case": "online_serving"}),
         ("can i run phi-4 on my desktop?", {}), ("est-ce que je peux faire tourner Qwen3 8B sur mon PC ?", {}),
         ("we train object detectors for warehouse cameras", {"use_case": "vision"}),
+        ("Hollins Logistics needs a vision model to spot damaged parcels", {"use_case": "vision"}),
+        ("un modèle de vision pour repérer les fissures sur nos pièces", {"use_case": "vision"}),
         ("on entraîne des détecteurs d'objets pour nos lignes", {"use_case": "vision"}),
         ("fine-tune a ConvNeXt on 200k photos", {"use_case": "vision"}),
         ("train X-ray classifiers on our archive", {"use_case": "vision"}),
