@@ -494,6 +494,14 @@ def _stop_word(word: str, first: bool) -> bool:
 _LEGAL_FORM_ALONE = re.compile(_LEGAL + r"\.?|(?:[A-Z]\.){1,3}[A-Za-z]?\.?|Sp\.?A|Cie|Co|Corp")
 _DEGREE = re.compile(r"(?:Master|Mast[èe]re|MSc|M\.Sc\.?|MBA|MEng|MRes|Licence|Bachelor|BSc|B\.Sc\.?|PhD|Ph\.D\.?"
                      r"|Doctorat|BTS|DUT|BUT|Dipl[ôo]me|Cursus)(?![\w])")
+# a course, programme or project title before the institution that runs it ("TP du Master IA de l'Université de
+# Lorraine", "Projet tutoré de l'IUT de Lannion", "Capstone Project of the School of Engineering"): the institution
+_COURSE_OF_INSTITUTION = re.compile(
+    r"(?:(?:TP|TD|Cours|Module|Projet|Project|Programme|Program|Course|Capstone|Atelier|Workshop|Mast[èe]re|Master"
+    r"|MSc|MBA|Licence|Bachelor|BSc|BTS|DUT|BUT|Dipl[ôo]me|Cursus|Formation)(?![\w])[^()\n]*?[ \t])"
+    r"(?:de|du|des|of|at)[ \t]+(?:(?:the|la|le|les)[ \t]+|l['’])?"
+    r"(?=(?:Universit[ée]|University|[ÉE]cole|School|Institut|Institute|IUT|College|Coll[èe]ge|Lyc[ée]e"
+    r"|Facult[ée]|Faculty)(?![\w]))")
 _GENERIC_ALONE = re.compile(rf"(?:{_ORG_FIRST}|{_ORG_LAST}|Client|Customer|Company|Soci[ée]t[ée]|Entreprise)")
 
 
@@ -529,6 +537,9 @@ def clean_name(raw: str) -> str | None:
         return None  # "Inc", "S.A", "GmbH": the legal form, not whose
     if _JOB_TITLE.search(name):
         return None  # "Chief Medical Information Officer", "Senior Data Engineer": a person's role
+    course = _COURSE_OF_INSTITUTION.match(name)
+    if course is not None:
+        return clean_name(name[course.end():])  # "TP du Master IA de l'Université de Lorraine": the university
     if _DEGREE.match(name):
         return None  # "Master IA", "MSc Data Science": a programme of study; its university is the organisation
     if _REFERENCE.search(name):
@@ -1582,6 +1593,11 @@ CUSTOMER = Rule(
         ("The National Archives Agency of Veloria is planning an assistant",
          {"customer": "National Archives Agency of Veloria"}),
         ("ECC requis.\n— Sté Bréguet-Lamotte Industries", {"customer": "Bréguet-Lamotte Industries"}),
+        # a course or programme title before the institution: the institution
+        ("Pour les TP du Master IA de l'Université de Lorraine, nous cherchons un serveur 8 GPU L40S.",
+         {"customer": "Université de Lorraine"}),
+        ("Pour le cours Deep Learning du Master Data de l'École Centrale de Nantes, nous cherchons un serveur.",
+         {"customer": "École Centrale de Nantes"}),
         ("Dans le cadre d'un projet ANR, le laboratoire LIMOS veut 8 H100", {"customer": "LIMOS"}),
         ("Serveur en colocation chez Equinix PA3.\nSociété Voxalis", {"customer": "Voxalis"}),
         ("Pas de cloud.\nFondation Saint-Exupéry pour l'Enfance",
