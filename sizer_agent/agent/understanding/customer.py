@@ -542,11 +542,17 @@ def clean_name(raw: str) -> str | None:
         return clean_name(name[course.end():])  # "TP du Master IA de l'Université de Lorraine": the university
     if _DEGREE.match(name):
         return None  # "Master IA", "MSc Data Science": a programme of study; its university is the organisation
+    if name.upper() == name and _DOCUMENT_HEADING.search(name):
+        return None  # "INVITATION TO TENDER", "APPEL D'OFFRES", "REQUEST FOR QUOTATION": a document's heading
     if _REFERENCE.search(name):
         return None  # "Ref QR-5521", "Réf. DV-7781", "PO 4410-22": a file's reference, not who wrote it
     return name
 
 
+# the words of a document's heading, as tenders and requests for quotation print them in capitals
+_DOCUMENT_HEADING = re.compile(r"(?<![\w])(?:INVITATION|TENDER|TENDERS|REQUEST|QUOTATION|QUOTE|PROPOSALS?|RFQ|RFP|RFI"
+                               r"|ITT|APPEL|OFFRES|CONSULTATION|CAHIER|CHARGES|MARCH[ÉE]|SP[ÉE]CIFICATIONS?|NOTICE"
+                               r"|AVIS|DEMANDE|DEVIS|ANNEXE|ANNEX|SCHEDULE|REQUIREMENTS|EXIGENCES|LOT)(?![\w])")
 # a reference or ticket number: an abbreviation for one, or a code of capitals and digits joined by a dash
 _REFERENCE = re.compile(r"^(?:Ref|R[ée]f|Reference|R[ée]f[ée]rence|PO|Ticket|Dossier|Devis|Quote|Order|Invoice|Facture"
                         r"|Case|Tender|AO|RFP|RFQ|N°|No)\b\.?(?:[ \t]|$)|(?<![\w])[A-Z]{1,4}-?\d{2,}(?:-\d+)?$")
@@ -1598,6 +1604,10 @@ CUSTOMER = Rule(
          {"customer": "Université de Lorraine"}),
         ("Pour le cours Deep Learning du Master Data de l'École Centrale de Nantes, nous cherchons un serveur.",
          {"customer": "École Centrale de Nantes"}),
+        # a document's heading in capitals is no name: the issuer on the next line is
+        ("INVITATION TO TENDER — Lot 3: GPU Inference Platform\nIssued by the Harbour Authority of Kinsale\n\n"
+         "3.1 The Authority requires one server.", {"customer": "Harbour Authority of Kinsale"}),
+        ("REQUEST FOR QUOTATION\nWe need one server for Llama 3.1 8B.", {}),
         ("Dans le cadre d'un projet ANR, le laboratoire LIMOS veut 8 H100", {"customer": "LIMOS"}),
         ("Serveur en colocation chez Equinix PA3.\nSociété Voxalis", {"customer": "Voxalis"}),
         ("Pas de cloud.\nFondation Saint-Exupéry pour l'Enfance",
