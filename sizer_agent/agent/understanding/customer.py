@@ -647,6 +647,11 @@ _HOST_OR_FUNDER_BEFORE = re.compile(
     r"(?:[ \t]+[\w'’-]+){0,2}?[ \t]+(?:chez|at|with|by|in|dans|aupr[èe]s d[eu]|de|du)"
     r"|(?:financ[ée]e?s?|subventionn[ée]e?s?|funded|sponsored|backed|grant(?:ed)?)[ \t]+(?:par|by|from)"
     r"|(?:dans le cadre d['’]un|as part of an?|under an?)[ \t]+(?:projet|programme|project|program|grant)"
+    # "a proposal from Corvane Systems", "le devis de chez Serveurs Dupré", "our reseller, X": who sells, not who buys
+    r"|(?:proposal|quote|quotation|offer|bid|devis|offre|proposition|soumission)(?:[ \t]+[\w'’-]+){0,2}?[ \t]+"
+    r"(?:from|by|de[ \t]+chez|de[ \t]+la[ \t]+part[ \t]+d['’e]|fait[ \t]+par|envoy[ée][ \t]+par)"
+    r"|(?:our|notre|nos|the|le|la|un|une|a|an)[ \t]+(?:current[ \t]+|actuel[ \t]+|usual[ \t]+|habituel[ \t]+)?"
+    r"(?:supplier|vendor|reseller|integrator|fournisseur|revendeur|int[ée]grateur|prestataire)[ \t]*(?:,|:|is|est)?"
     r")[ \t]+(?:(?:the|la|le|les|l['’]|un|une|an?)[ \t]*)?$")
 
 
@@ -1608,6 +1613,9 @@ CUSTOMER = Rule(
         ("INVITATION TO TENDER — Lot 3: GPU Inference Platform\nIssued by the Harbour Authority of Kinsale\n\n"
          "3.1 The Authority requires one server.", {"customer": "Harbour Authority of Kinsale"}),
         ("REQUEST FOR QUOTATION\nWe need one server for Llama 3.1 8B.", {}),
+        # a supplier named beside the question: who sells, not who buys
+        ("We're evaluating a proposal from Corvane Systems for a chatbot on Mistral 7B.", {}),
+        ("On a reçu un devis de chez Serveurs Dupré pour 2 L40S, ça vous semble correct ?", {}),
         ("Dans le cadre d'un projet ANR, le laboratoire LIMOS veut 8 H100", {"customer": "LIMOS"}),
         ("Serveur en colocation chez Equinix PA3.\nSociété Voxalis", {"customer": "Voxalis"}),
         ("Pas de cloud.\nFondation Saint-Exupéry pour l'Enfance",
