@@ -647,11 +647,10 @@ _HOST_OR_FUNDER_BEFORE = re.compile(
     r"(?:[ \t]+[\w'’-]+){0,2}?[ \t]+(?:chez|at|with|by|in|dans|aupr[èe]s d[eu]|de|du)"
     r"|(?:financ[ée]e?s?|subventionn[ée]e?s?|funded|sponsored|backed|grant(?:ed)?)[ \t]+(?:par|by|from)"
     r"|(?:dans le cadre d['’]un|as part of an?|under an?)[ \t]+(?:projet|programme|project|program|grant)"
-    # "a proposal from Corvane Systems", "le devis de chez Serveurs Dupré", "our reseller, X": who sells, not who buys
+    # "a proposal from Corvane Systems", "le devis de chez Serveurs Dupré": who sells, not who buys ("Notre
+    # fournisseur, Ouest Médias, voudrait …" is a supplier who buys: kept)
     r"|(?:proposal|quote|quotation|offer|bid|devis|offre|proposition|soumission)(?:[ \t]+[\w'’-]+){0,2}?[ \t]+"
     r"(?:from|by|de[ \t]+chez|de[ \t]+la[ \t]+part[ \t]+d['’e]|fait[ \t]+par|envoy[ée][ \t]+par)"
-    r"|(?:our|notre|nos|the|le|la|un|une|a|an)[ \t]+(?:current[ \t]+|actuel[ \t]+|usual[ \t]+|habituel[ \t]+)?"
-    r"(?:supplier|vendor|reseller|integrator|fournisseur|revendeur|int[ée]grateur|prestataire)[ \t]*(?:,|:|is|est)?"
     r")[ \t]+(?:(?:the|la|le|les|l['’]|un|une|an?)[ \t]*)?$")
 
 

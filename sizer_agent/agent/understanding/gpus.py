@@ -443,6 +443,22 @@ def _said_in_full(cards: list[tuple[re.Match[str], str]]) -> list[tuple[re.Match
     return [(m, card) for m, card in cards if m.group("qualifiers").strip() or model(m) not in full] or cards
 
 
+# "rtx 5080 or 5090??", "une 5080 ou une 5090 ?": a card, then another said by its number alone after "or"
+_BARE_ALTERNATIVE = re.compile(r"\s*(?:,\s*)?(?:or|ou|vs\.?|versus|/)\s*(?:(?:an?|une?|the|la|le)\s+)?(?:rtx\s*)?"
+                               r"(?P<number>\d{4})s?(?![\w]|[.,]\d)")
+
+
+def _bare_alternative(text: str, cards: list[tuple[re.Match[str], str]]) -> bool:
+    unique = card_index().bare.pattern
+    for m, card in cards:
+        after = _BARE_ALTERNATIVE.match(text, _card_end(text, m))
+        if after is not None and re.fullmatch(unique, after.group("number")):
+            other = identify("rtx " + after.group("number"), "")
+            if other is not None and other != card:
+                return True
+    return False
+
+
 def find_gpus(message: Message) -> Iterator[Found]:
     text = message.text
     cards = []
@@ -488,7 +504,11 @@ def find_gpus(message: Message) -> Iterator[Found]:
     # "H100 ou H200 ?", "torn between an RTX 5090 and an RTX PRO 6000": a question, not a preference
     compared = weighed or (len(distinct) > 1 and _COMPARISON.search(
         text[max(0, cards[0][0].start() - 30):cards[-1][0].end()]))
-    if cards and not compared:
+    if cards and not compared and _bare_alternative(text, cards):
+        compared_bare = True  # "rtx 5080 or 5090??": the second card said by its number alone, compared
+    else:
+        compared_bare = False
+    if cards and not compared and not compared_bare:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
         for m, card in references:  # weighed and set aside: claimed, so no second reading doubts the choice
@@ -579,6 +599,9 @@ GPUS = Rule(
     examples=(
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
         ("RAM ECC indispensable. 1 seul GPU. Budget 12 k€ HT.", {"num_gpus": 1}),
+        # a second card said by its number alone after "or": compared, no preference
+        ("llama 3.1 8b on my desktop pc. rtx 5080 or 5090?? budget €2k", {}),
+        ("Une RTX 5080 ou une 5090 pour Qwen3 8B ?", {}),
         ("2 seules cartes", {}),  # ("seules" is no figure's word here: only "seul(e)"/"single" after one count)
         ("sur un serveur avec un couple de GPU", {"num_gpus": 2}), ("a pair of cards in a tower", {"num_gpus": 2}),
         # a card weighed against another in a question, or set aside, is not the one wanted
