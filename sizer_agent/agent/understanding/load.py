@@ -658,7 +658,8 @@ WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'u
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
 _OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+"
                           rf"(?:(?:a total of|un total de|the|les|nos|our)\s+)?"
-                          rf"{_ABOUT}{_COUNT}(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|$))"
+                          # ("25 devs at once out of 300, budget €450k": a comma ends it too)
+                          rf"{_ABOUT}{_COUNT}(?:\s+(?:au total|in total|en tout))?(?=\s*(?:[.;)\n]|,\s|$))"
                           # "45 clinicians at once, 900 in total.": the whole said bare, as a total, after the peak
                           rf"|[,;]\s*{_ABOUT}{_COUNT}\s+(?:au total|in total|en tout)(?=\s*(?:[.;)\n]|$))"
                           # "20 chemists at once (of 140)": the whole in brackets right after the peak
@@ -678,6 +679,7 @@ LOAD = Rule(
         ("Expected ~60 concurrent users out of the 4,300. Context window 8k.", {"concurrency": 60,
                                                                                 "head_count": 4300}),
         ("45 clinicians at once, 900 in total. Must be on-prem", {"concurrency": 45, "head_count": 900}),
+        ("8 GPUs, 25 devs at once out of 300, budget €450k", {"concurrency": 25, "head_count": 300}),
         ("they want to serve it for their chemists, 20 chemists at once (of 140).",
          {"concurrency": 20, "head_count": 140}),
         ("peak 400 concurrent sessions (out of a player base of about 90,000).",
