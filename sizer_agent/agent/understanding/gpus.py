@@ -151,6 +151,10 @@ _NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|use
 _NEW_ONES = re.compile(r"\b(?:replacement\s+(?:\w+\s+)?(?:would be|will be|is|should be|:)|remplac\w* par"
                        r"|replaced (?:by|with)|en remplacement|(?:to|we'd|we will|on va|pour) replace \w+(?: \w+){0,3}"
                        r" (?:with|by))")
+# the counted cards are the ones that replaced the old: "4 A100 80 Go (qui remplacent nos vieilles V100)", "4 A100
+# 80GB (they replaced our old T4 boxes)"
+_REPLACING_AFTER = re.compile(r"\s*\(\s*(?:qui|which|that|they|ils|elles)\s+(?:ont\s+|have\s+|now\s+)?"
+                              r"(?:remplac|replac)\w*")
 # "a B300 system", "an H100 server": the article counts the machine, not its cards
 _MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|cluster|rack|instance|platform|pod|vm)s?\b")
 # "a single 8-GPU node", "two 8-GPU servers": GPUs per machine, times the machines
@@ -527,7 +531,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
                         if counted is not None else (m.start(), racks[2]))
             return
         if counted and (_NOT_PLANNED.search(text, *sentence_bounds(text, m.start())) or _outgrown(
-                text, m.start())) and not _NEW_ONES.search(text, sentence_bounds(text, m.start())[0], m.start()):
+                text, m.start())) and not _NEW_ONES.search(text, sentence_bounds(text, m.start())[0], m.start()) \
+                and not _REPLACING_AFTER.match(text, _card_end(text, m)):
             continue
         if counted and _weak_count(message, counted[1], counted[2]):
             continue
@@ -602,6 +607,11 @@ GPUS = Rule(
         # a second card said by its number alone after "or": compared, no preference
         ("llama 3.1 8b on my desktop pc. rtx 5080 or 5090?? budget €2k", {}),
         ("Une RTX 5080 ou une 5090 pour Qwen3 8B ?", {}),
+        # the cards counted are the ones that replaced others
+        ("Nous avons déjà 4 A100 80 Go (qui remplacent nos vieilles V100) et voulons servir Llama 3.3 70B.",
+         {"num_gpus": 4, "gpu_preference": "a100-80gb-sxm"}),
+        ("We already own 4 A100 80GB (they replaced our old T4 boxes).", {"num_gpus": 4,
+                                                                        "gpu_preference": "a100-80gb-sxm"}),
         ("2 seules cartes", {}),  # ("seules" is no figure's word here: only "seul(e)"/"single" after one count)
         ("sur un serveur avec un couple de GPU", {"num_gpus": 2}), ("a pair of cards in a tower", {"num_gpus": 2}),
         # a card weighed against another in a question, or set aside, is not the one wanted
