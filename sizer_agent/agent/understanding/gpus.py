@@ -508,10 +508,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
     # "H100 ou H200 ?", "torn between an RTX 5090 and an RTX PRO 6000": a question, not a preference
     compared = weighed or (len(distinct) > 1 and _COMPARISON.search(
         text[max(0, cards[0][0].start() - 30):cards[-1][0].end()]))
-    if cards and not compared and _bare_alternative(text, cards):
-        compared_bare = True  # "rtx 5080 or 5090??": the second card said by its number alone, compared
-    else:
-        compared_bare = False
+    # "rtx 5080 or 5090??": the second card said by its number alone, compared
+    compared_bare = bool(cards) and not compared and _bare_alternative(text, cards)
     if cards and not compared and not compared_bare:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
