@@ -483,11 +483,15 @@ ECC = Rule(
               ("Is ECC required for fine-tuning? Our IT says ECC is mandatory.", {"ecc_required": True})),
 )
 
+# ISO 4217 codes of other currencies people quote budgets in ("Budget CAD 300k", "AUD 150,000", "9 000 CHF"):
+# a budget in one of them is no euro figure (SCHEMA.md: a non-euro budget gives no budget_eur)
+_ISO_NOT_EUR = r"(?:cad|aud|nzd|sgd|inr|jpy|cny|hkd|sek|nok|dkk|pln|czk|zar|aed|sar|brl|mxn)\b"
 # after the amount: another currency, or a unit that makes it no amount ("une enveloppe électrique de 400 kW")
-_NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres|w\b|watts?|va\b|go\b|gb\b|to\b|tb\b"
+_NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres|₹|¥|rupees?|yen\b|" + _ISO_NOT_EUR +
+                        r"|w\b|watts?|va\b|go\b|gb\b|to\b|tb\b"
                         r"|tokens?|users?|utilisateurs?|gpus?|cartes?|cards?|%|ms\b|h\b|heures?|hours?)")
 # before the amount: another currency ("£8k", "US$ 50,000", "USD 40k")
-_CURRENCY_BEFORE = re.compile(r"(?:\$|£|usd|gbp|chf|dollars?)\s*$")
+_CURRENCY_BEFORE = re.compile(r"(?:\$|£|₹|¥|usd|gbp|chf|dollars?|(?<![a-z])(?:" + _ISO_NOT_EUR + r"))\s*$")
 # "enveloppe électrique", "power budget": a limit of power, not of money
 _POWER_WORDS = re.compile(r"electri\w*|puissance|power|energ\w*|thermi\w*|watt\w*|consommation|consumption")
 # a price of one thing ("the H100 costs 30k€ each") is not the budget
@@ -584,6 +588,8 @@ BUDGET = Rule(
               ("une H100 coûte environ 30 000 € pièce", {}), ("the H100 is 30k€ each", {}),
               ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
+              ("Budget CAD 300k.", {}), ("Budget AUD 150,000.", {}), ("budget de 9 000 CAD", {}),
+              ("budget of ₹40 lakh", {}), ("budget 20 k€ for the CAD workstation", {"budget_eur": 20000.0}),
               ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
               ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0}),
               ("Maximum contract value: EUR 450,000 excluding VAT.", {"budget_eur": 450000.0}),
