@@ -39,6 +39,13 @@ def terms_of(gpu_id: str | None) -> Terms | None:
     return "chip" if gpu.software_stack in _CHIP_STACKS else None
 
 
+def estimate_terms(result: dict[str, Any]) -> Terms | None:
+    """The accelerator words of a stored `estimate_memory` result: the chip it named, if any."""
+    request = result.get("request")
+    gpu = request.get("gpu") if isinstance(request, dict) else None
+    return terms_of(gpu if isinstance(gpu, str) else None)
+
+
 @cache
 def offer_terms(offer_id: str) -> Terms | None:
     """The accelerator words of a catalogue offer (its GPU's)."""
@@ -180,17 +187,9 @@ def speed(plan: Plan, lang: Lang) -> str | None:
 
 @in_plan_terms
 def speed_short(plan: Plan, lang: Lang) -> str:
-    """The speed for a table cell."""
-    if plan.vision is not None:
-        return render(lang, "advice.speed_short_vision", ips=plan.vision.images_per_s)
-    if plan.serving is not None:
-        s = plan.serving
-        return render(lang, "advice.speed_short_serving", p=s.percentile, ttft=s.ttft_ms, tpot=s.tpot_ms,
-                      tps=s.output_tokens_per_s)
-    if plan.training is not None:
-        return render(lang, "advice.speed_short_training", step=plan.training.step_time_s,
-                      tps=plan.training.tokens_per_s)
-    return "—"
+    """The speed for a table cell (the words of `Plan.speed_short`)."""
+    said = plan.speed_short()
+    return "—" if said is None else render(lang, said)
 
 
 @in_plan_terms
@@ -302,8 +301,7 @@ def worth_a_quote(result: RecommendResult) -> Plan | None:
         return None
     # every configuration that serves the load in scope, not only the few alternatives listed: the cheapest
     # server on quote may not be among them (its price is unknown, so it does not rank)
-    units = set(result.scope.units)
     candidates = [p for p in [*result.alternatives, *result.options]
                   if p.fits and p.purchase.how == "quote" and p.purchase.cards_eur is not None
-                  and p.purchase.cards_eur < budget and (not units or p.purchase.unit in units)]
+                  and p.purchase.cards_eur < budget and result.scope.allows(p.purchase.unit)]
     return min(candidates, key=lambda p: p.purchase.cards_eur or 0.0, default=None)

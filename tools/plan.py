@@ -235,6 +235,18 @@ class Plan(BaseModel):
         description="the language-model workload evaluated (acceptance commands come from it); None for vision")
     sources: list[str] = Field(default_factory=list, description="catalogue source keys of GPU, platform, price")
 
+    def speed_short(self) -> Msg | None:
+        """The speed in a few words (a table cell, a plan weighed against another); None when not estimated."""
+        if self.vision is not None:
+            return Msg("advice.speed_short_vision", ips=self.vision.images_per_s)
+        if self.serving is not None:
+            s = self.serving
+            return Msg("advice.speed_short_serving", p=s.percentile, ttft=s.ttft_ms, tpot=s.tpot_ms,
+                       tps=s.output_tokens_per_s)
+        if self.training is not None:
+            return Msg("advice.speed_short_training", step=self.training.step_time_s, tps=self.training.tokens_per_s)
+        return None
+
 
 class BudgetVerdict(BaseModel):
     budget_eur: float | None
@@ -275,6 +287,10 @@ class Scope(BaseModel):
     planned_gpus: int | None = None
     stacks: list[str] = Field(default_factory=lambda: ["cuda", "rocm"],
                               description="software stacks in scope: cuda, rocm, xla (TPU), neuron (Trainium)")
+
+    def allows(self, unit: str | None) -> bool:
+        """A way of buying the customer's answers admit (every one when the deployment was not said)."""
+        return not self.units or unit in self.units
 
 
 class RecommendResult(BaseModel):

@@ -200,8 +200,7 @@ def _best(plans: list[Plan]) -> Plan | None:
 
 
 def _in_scope(scope: Scope, plan: Plan | Offer) -> bool:
-    unit = plan.purchase.unit if isinstance(plan, Plan) else plan.unit
-    return not scope.units or unit in scope.units
+    return scope.allows(plan.purchase.unit if isinstance(plan, Plan) else plan.unit)
 
 
 def _pool(plans: list[Plan], scope: Scope) -> list[Plan]:
@@ -355,7 +354,7 @@ def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list
         if cheapest is not None and cheapest.gpu_id != wanted and _cost(cheapest) < _cost(plan):
             return Msg("preference.honoured_dearer", gpu=name, cost=_cost(plan), cheaper=_config(cheapest),
                        cheaper_cost=_cost(cheapest), years=catalog.assumptions.amortisation_years.value,
-                       cheaper_speed=_speed_short(cheapest))
+                       cheaper_speed=cheapest.speed_short() or Msg("common.unknown"))
         return Msg("preference.honoured", gpu=name)
     theirs = [o for o in options if o.gpu_id == wanted and _in_scope(scope, o)]
     best = _best(theirs)
@@ -366,24 +365,11 @@ def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list
     return Msg("preference.does_not_fit", gpu=name, why=best.reasons[0])
 
 
-def _speed_short(plan: Plan) -> Msg:
-    """A plan's speed in a few words (the options table's cell), so a cheaper plan is weighed with its speed."""
-    if plan.vision is not None:
-        return Msg("advice.speed_short_vision", ips=plan.vision.images_per_s)
-    if plan.serving is not None:
-        s = plan.serving
-        return Msg("advice.speed_short_serving", p=s.percentile, ttft=s.ttft_ms, tpot=s.tpot_ms,
-                   tps=s.output_tokens_per_s)
-    if plan.training is not None:
-        return Msg("advice.speed_short_training", step=plan.training.step_time_s, tps=plan.training.tokens_per_s)
-    return Msg("common.unknown")
-
-
 def _headline(status: Status, plan: Plan | None, budget: BudgetVerdict, changes: list[Change],
               closest: Plan | None, scope: Scope, alternatives: list[Plan]) -> Msg:
     if plan is None:
         why = closest.reasons[0] if closest and closest.reasons else Msg("reason.none")
-        outside = next((a for a in alternatives if scope.units and a.purchase.unit not in scope.units), None)
+        outside = next((a for a in alternatives if not scope.allows(a.purchase.unit)), None)
         if closest is not None and outside is not None and scope.deployment:
             return Msg("headline.no_fit_scope", scope=Msg(f"scope.{scope.deployment}"), closest=_config(closest),
                        why=why, outside=_config(outside))

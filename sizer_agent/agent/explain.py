@@ -35,9 +35,7 @@ def _msg(value: Any) -> Msg | None:
 def estimate(result: dict[str, Any], profile: WorkloadProfile, lang: Lang, gpus_assumed: bool = False) -> str:
     """tools.estimate.EstimateResult: memory of the most loaded GPU, term by term, and the plan it assumed.
     `gpus_assumed`: the GPU count was not given (one GPU by default), which the text then says."""
-    request = result.get("request") or {}
-    gpu = request.get("gpu") if isinstance(request, dict) else None
-    with device_terms(advice.terms_of(gpu if isinstance(gpu, str) else None)):  # "per chip" on a named TPU
+    with device_terms(advice.estimate_terms(result)):  # "per chip" on a named TPU
         return _estimate(result, profile, lang, gpus_assumed)
 
 
@@ -107,11 +105,10 @@ def recommendation(result: dict[str, Any], lang: Lang) -> str:
         return render(lang, "explain.recommendation_received")
     lines = advice.summary(typed, lang)
     if typed.alternatives:
-        units = set(typed.scope.units)
         outside = " (" + render(lang, "options.role_outside") + ")"  # a cloud offer to a buyer of a workstation
         lines.append(render(lang, "explain.alternatives",
                             items=[advice.configuration(p, lang) + " — " + advice.price(p, lang)
-                                   + (outside if units and p.purchase.unit not in units else "")
+                                   + ("" if typed.scope.allows(p.purchase.unit) else outside)
                                    for p in typed.alternatives]))
     return "\n".join(lines)
 

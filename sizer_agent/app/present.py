@@ -101,8 +101,7 @@ def tool_summary(tool: str, result: dict[str, Any] | None, lang: Lang) -> str:
             for key, label in _MEMORY_TERMS
             if isinstance(per_gpu.get(key), int | float) and per_gpu[key] > 0
         ]
-        gpu = (result.get("request") or {}).get("gpu")
-        with device_terms(advice.terms_of(gpu if isinstance(gpu, str) else None)):  # "/chip" on a named TPU
+        with device_terms(advice.estimate_terms(result)):  # "/chip" on a named TPU
             return t("tool.summary_estimate", lang, terms=" · ".join(terms),
                      total=format_gb(per_gpu["total_bytes"], lang))
     if is_recommendation_result(result):

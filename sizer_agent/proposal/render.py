@@ -176,11 +176,10 @@ class _Helpers:
 
     def alternatives(self, result: Any) -> list[Any]:
         """The summary's other configurations; one the customer's scope excludes says so (cloud for a buyer)."""
-        units = set(result.scope.units)
         items = []
         for plan in result.alternatives:
             text = self.config(plan)
-            if units and plan.purchase.unit not in units:
+            if not result.scope.allows(plan.purchase.unit):
                 text = self.safe(f"{text} ({self.esc(self.t('options.role_outside'))})")
             items.append(text)
         return items

@@ -116,7 +116,7 @@ def options(h: _Helpers, r: RecommendResult) -> Any:
     if r.plan is not None:
         plans.append((r.plan, "recommended" if r.status == "recommended" else "cheapest_fit"))
     for alt in r.alternatives:
-        in_scope = not r.scope.units or alt.purchase.unit in r.scope.units
+        in_scope = r.scope.allows(alt.purchase.unit)
         plans.append((alt, ("quote" if alt.purchase.how == "quote" else "alternative") if in_scope else "outside"))
     rows = [_option_row(h, p, role) for p, role in plans]
     attrs = [{"offer": p.offer_id, "price": h.raw(p.purchase.price_eur), "hourly": h.raw(p.purchase.hourly_eur),
