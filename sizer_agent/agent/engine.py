@@ -230,7 +230,8 @@ class DeterministicEngine:
             return
         value = current.default_for(self.profile())
         self._record({current.id: value}, text, correction=False, assumed=frozenset({current.id}), quiet=True)
-        self._emit(AgentMessage(tone="confirm", text=wording.assumed_default(current.id, value, self.lang)))
+        self._emit(AgentMessage(tone="confirm", text=wording.assumed_default(
+            current.id, value, self.lang, cloud_excluded=bool(self.profile().cloud_excluded))))
         self._emit(self._profile_event())
         self._advance(run_tools=True)
 
@@ -328,7 +329,8 @@ class DeterministicEngine:
             self._emit(AnswerRecorded(field=field, value=value, raw_text=said, assumed=field in assumed,
                                       previous=previous, label=field_label(field, self.lang),
                                       words=(words or {}).get(field, ""),
-                                      shown=wording.format_value(field, value, self.lang)))
+                                      shown=wording.format_answer(field, value, self.lang, assumed=field in assumed,
+                                                                  cloud_excluded=bool(base.cloud_excluded))))
             if field != "model_family":
                 confirmed.append((field, value, previous, previous_answer is not None))
         if confirmed and not quiet:

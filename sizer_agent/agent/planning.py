@@ -177,6 +177,7 @@ def vision_arguments(profile: WorkloadProfile) -> dict[str, Any]:
 DEPLOYMENT_UNITS: dict[str, tuple[str, ...]] = {
     "workstation": ("workstation",), "server": ("server", "node", "rack"), "cloud": ("cloud",),
 }
+ON_PREMISES_UNITS: tuple[str, ...] = ("workstation", "server", "node", "rack")
 # serving framework answer -> the memory accounting of its engine (vLLM pre-allocates; the others are sized
 # by what they hold)
 VLLM_FRAMEWORKS = frozenset({"vllm"})
@@ -195,6 +196,8 @@ def recommend_arguments(
     serving = profile.use_case == "online_serving"
     training = profile.use_case in TRAINING_USE_CASES
     units = DEPLOYMENT_UNITS.get(profile.deployment or "", ()) if "deployment" not in assumed else ()
+    if not units and profile.cloud_excluded and "cloud_excluded" not in assumed:
+        units = ON_PREMISES_UNITS  # "pas de cloud" with no machine named: every way of buying but renting
     framework = profile.framework or ("vllm" if not training else "pytorch")
     vision = profile.use_case == "vision"
     candidates: dict[str, Any] = {

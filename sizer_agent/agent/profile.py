@@ -106,6 +106,7 @@ class WorkloadProfile(BaseModel):
     rack_units: int | None = Field(default=None, ge=1, le=1000)  # rack space available, None = no limit
     ecc_required: bool | None = None
     deployment: Deployment | None = None
+    cloud_excluded: bool | None = None  # "pas de cloud": every way of buying but renting stays in scope
     server_url: str | None = Field(default=None, max_length=500)  # a running OpenAI-compatible server
 
     @field_validator("server_url")

@@ -271,9 +271,10 @@ QUESTIONS: tuple[Question, ...] = (
 # Asked only when the user offers them (free text or answers file); never required.
 OPTIONAL_FIELDS: tuple[str, ...] = (
     "model_revision", "model_family", "custom_architecture", "server_url", "head_count", "gpu_preference",
+    "cloud_excluded",
 )
 # Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
-_CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference"})
+_CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded"})
 
 BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
 

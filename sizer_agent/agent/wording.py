@@ -101,8 +101,19 @@ def understood(items: list[tuple[str, Any, Any, bool]], lang: Lang, revision: st
     return " ".join(parts)
 
 
-def assumed_default(field: str, value: Any, lang: Lang) -> str:
+def format_answer(field: str, value: Any, lang: Lang, *, assumed: bool, cloud_excluded: bool = False) -> str:
+    """`format_value`, except that an assumed deployment reads as what the recommendation compares: the
+    planner does not narrow the search to the stored default (agent.planning.recommend_arguments)."""
+    if field == "deployment" and assumed:
+        return render(lang, "profile.deployment_on_premises" if cloud_excluded else "profile.deployment_open")
+    return format_value(field, value, lang)
+
+
+def assumed_default(field: str, value: Any, lang: Lang, *, cloud_excluded: bool = False) -> str:
     question = BY_ID[field]
+    if field == "deployment":
+        shown = format_answer(field, value, lang, assumed=True, cloud_excluded=cloud_excluded)
+        return render(lang, "agent.default.assumed", label=question.label[lang], value=shown)
     doc = question.default_doc.get(lang, "")
     shown = format_value(field, value, lang)
     # "1 024 tokens (1 024 tokens)" said once: the locale's narrow spaces do not make two figures differ

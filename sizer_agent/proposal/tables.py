@@ -43,8 +43,12 @@ def _latest(h: _Helpers) -> str:
 
 def answers(h: _Helpers, c: ProposalContext) -> Any:
     rows, attrs = [], []
+    cloud_excluded = any(a.field == "cloud_excluded" and a.value is True and not a.assumed for a in c.answers)
     for a in c.answers:
         value: Any = _choice_label(h, a.field, a.value) or h.value(a.value)
+        if a.field == "deployment" and a.assumed:
+            # an assumed deployment does not narrow the search (agent.planning): say what was compared instead
+            value = h.t("profile.deployment_on_premises" if cloud_excluded else "profile.deployment_open")
         if a.field == "framework_version" and a.value == "latest":
             value = _latest(h)
         if a.value is None and a.field in NO_LIMIT_WHEN_EMPTY:

@@ -281,3 +281,25 @@ def test_intake_offers_competing_values_in_the_catalogue_words(tmp_path: Path) -
     scripted = cli("intake", "--brief", "-", "--json", db=tmp_path / "s.db", stdin=brief)
     out = json.loads(scripted.stdout)
     assert out["to_confirm"] == ["framework"] and out["candidates"]["framework"] == ["vllm", "sglang"]
+
+
+def test_a_brief_that_refuses_the_cloud_is_never_answered_with_a_rental(tmp_path: Path) -> None:
+    # a law firm's confidentiality rule (secret professionnel): no offer rented in the cloud may be recommended,
+    # and the document says why the cloud rows are outside the scope
+    brief = ("Cabinet Marceau Avocats : assistant RAG interne sur Mistral Small 3.1 24B, une quinzaine de "
+             "personnes en simultané, questions de 3000 tokens, réponses de 400. Pas de cloud, données "
+             "confidentielles. Budget autour de 35 000 € HT.")
+    result = cli("intake", "--brief", "-", "--assume-defaults", "--json", db=tmp_path / "s.db", stdin=brief)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    fields = {f["field"]: f for f in out["brief"]["understood"]}
+    assert fields["cloud_excluded"]["value"] is True and fields["cloud_excluded"]["words"] == "Pas de cloud"
+    assert "deployment" in out["assumed"]
+    proposal = cli("propose", "1", "--lang", "fr", "--format", "md", "-o", str(tmp_path / "p.md"),
+                   db=tmp_path / "s.db")
+    assert proposal.returncode == 0, proposal.stderr
+    text = (tmp_path / "p.md").read_text()
+    summary = text.split("## 1.")[0]
+    assert "cloud (CLOUD-" not in summary.split("Autres")[0]  # the plan is bought, not rented
+    assert "| Cloud exclu | oui | donné | Pas de cloud |" in text
+    assert "le cloud étant exclu" in text

@@ -89,3 +89,21 @@ def test_the_chats_other_options_label_those_outside_the_scope() -> None:
     for plan in result.alternatives:
         said = advice.configuration(plan, "en") + " — " + advice.price(plan, "en")
         assert (said + " (outside the scope)" in listed) == (plan in outside), said
+
+
+def test_a_refused_cloud_keeps_every_way_of_buying_but_renting() -> None:
+    from sizer_agent.agent.planning import recommend_arguments
+
+    fields = set(RecommendRequest.model_fields)
+    base = {"use_case": "online_serving", "model": "Qwen/Qwen2.5-7B-Instruct", "cloud_excluded": True}
+    # no machine named: the scope is every unit sold for the premises
+    said = recommend_arguments(WorkloadProfile(**base), fields, assumed=("deployment",))
+    assert set(said["units"]) == {"workstation", "server", "node", "rack"}
+    # a machine named narrows it further; an answer of "cloud" given later wins over the refusal read earlier
+    assert recommend_arguments(WorkloadProfile(**base, deployment="server"), fields)["units"] == ["server", "node",
+                                                                                                  "rack"]
+    assert recommend_arguments(WorkloadProfile(**base, deployment="cloud"), fields)["units"] == ["cloud"]
+    # without the refusal, an assumed deployment looks at everything
+    open_scope = recommend_arguments(WorkloadProfile(**{**base, "cloud_excluded": None}), fields,
+                                     assumed=("deployment",))
+    assert "units" not in open_scope

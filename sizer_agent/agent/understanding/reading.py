@@ -24,7 +24,7 @@ from sizer_agent.agent.understanding.text import BLANK, Lang, Message, plain
 
 MAX_CHARS = 20_000  # a pasted brief is a few thousand characters; beyond this the rest is not read
 ANSWER_RULE = "answer-to-question"  # the rule name of a value read as a bare answer to the open question
-_SOFT_FIELDS = frozenset({"use_case", "deployment", "rendering_cad", "ecc_required"})
+_SOFT_FIELDS = frozenset({"use_case", "deployment", "cloud_excluded", "rendering_cad", "ecc_required"})
 _TRAINING = frozenset({"finetune_full", "finetune_lora", "finetune_qlora", "pretraining"})
 _NO_USERS = _TRAINING | {"batch_inference"}
 # "30 étudiants vont l'utiliser", "40 researchers will use it": people said to use the machine are its users,

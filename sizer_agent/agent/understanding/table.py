@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sizer_agent.agent.understanding import (
     customer,
+    exclusions,
     gpus,
     latency,
     lengths,
@@ -49,6 +50,7 @@ RULES: tuple[Rule, ...] = (
     usecase.USE_CASE_INFERRED,  # after every said workload and the load: only when nothing says one
     software.FRAMEWORK,  # after the use case: a serving engine for serving, a training stack for training
     platform.DEPLOYMENT,
+    exclusions.CLOUD_EXCLUDED,
     platform.RENDERING_CAD,
     platform.ECC,
 )

@@ -1,0 +1,110 @@
+"""What the customer rules out: "pas de cloud, données confidentielles", "cloud is not an option".
+
+A refused cloud is not a deployment (the schema leaves `deployment` empty when no server or workstation is
+named), but it is a constraint the recommendation must keep: an expert never proposes a rental to a customer
+who said the data may not leave the building. `cloud_excluded` keeps it apart from `deployment`, so the
+scope is every way of buying except the cloud.
+
+The patterns ask for the refusal to be said about the cloud itself, next to it: a negation several words
+away ("we don't know yet whether cloud or on-prem") is a doubt, not a refusal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.text import Message, sentence_bounds
+
+_CLOUD = r"(?:(?:le|du|un|the|a|any)\s+)?(?:public\s+)?cloud(?:\s+public)?"
+# a word after "cloud" that makes it something else than a place to run: "no cloud credits", "pas de cloud
+# provider chez nous" (what the customer has, not what they refuse)
+_NOT_A_PLACE = r"(?!\s*(?:credits?|account|accounts|provider|providers|experience|expertise|budget|bills?|skills?"
+_NOT_A_PLACE += r"|team|native|storage|stockage|drive|backup|sync)\b)"
+_REFUSALS = [re.compile(p) for p in (
+    # negation right before the cloud: "pas de cloud", "no cloud", "sans cloud", "not in the cloud"
+    r"\b(?:pas de|pas du|pas le|pas dans le|pas en|pas sur le|surtout pas de|aucun|sans|hors|no|not in the|not on the"
+    r"|not the|never the|never in the|without|without the|zero)\s+" + _CLOUD + r"\b" + _NOT_A_PLACE,
+    # refusal after: "le cloud est exclu", "cloud is not an option", "cloud n'est pas envisageable"
+    r"\b" + _CLOUD + r"\s+(?:\w+\s+)?(?:est|is|are|sont|serait|would be|was|n'est|isn't|is not)?\s*(?:pas\s+)?"
+    r"(?:exclu\w*|out of the question|not an option|an? no-?go|no-?go|a non-?starter|pas une option|hors de question"
+    r"|interdit\w*|forbidden|ruled out|off the table|not allowed|pas autorise\w*|pas possible|not possible"
+    r"|pas envisageable|impossible|banned|prohibited|excluded)\b",
+    # refusal before: "can't do cloud", "on ne veut pas de cloud", "pas question de cloud", "refuse the cloud"
+    r"\b(?:can't|cant|cannot|can not|won't|wont|don't want|do not want|will not|unable to)\s+(?:use|do|go to|go|move to"
+    r"|put \w+ (?:in|on)|have|accept)\s+" + _CLOUD + r"\b" + _NOT_A_PLACE,
+    r"\b(?:ne (?:veu\w+|voul\w+|peu\w+|pouv\w+|doi\w+|souhait\w+)|n'(?:accept\w+|autoris\w+|utilis\w+))\s+pas\s+"
+    r"(?:de |du |d'|le |aller (?:dans|vers) le |passer par le |utiliser le )?(?:public\s+)?cloud\b" + _NOT_A_PLACE,
+    r"\b(?:don't|do not|won't|will not)\s+want\s+(?:anything|any data|our data|it|them)\s+(?:in|on|to go to)\s+"
+    r"(?:the\s+)?(?:public\s+)?cloud\b",
+    r"\b(?:sans passer par|not looking at|pas passer par)\s+(?:le |the )?(?:public\s+)?cloud\b",
+    r"\b(?:pas question|hors de question)\s+(?:de |d'|d'aller dans le |de passer par le )?" + _CLOUD + r"\b",
+    r"\b(?:refus\w*|reject\w*|rule out|rules out|exclu\w*|exclud\w*)\s+(?:tout |any |all )?" + _CLOUD + r"\b"
+    + _NOT_A_PLACE,
+    # data kept out of it: "rien ne doit partir dans le cloud", "nothing may leave for the cloud",
+    # "les données ne doivent pas sortir vers le cloud", "data must not go to the cloud"
+    r"\b(?:rien ne|aucune donnee ne|aucun document ne|nothing|no data|no document|les donnees ne|nos donnees ne"
+    r"|data|the data|our data)\s+(?:\w+\s+){0,2}?(?:partir|aller|sortir|go|leave|be sent|be stored|transiter"
+    r"|be uploaded)\w*\s+(?:\w+\s+){0,2}?(?:le |the )?(?:public\s+)?cloud\b",
+    # only on the premises: "on-prem only", "100 % on-premise", "uniquement sur site", "must stay on-prem"
+    r"\b(?:on[- ]?prem(?:ise)?s?|sur site|en local|dans nos locaux)\s+(?:only|uniquement|seulement|exclusivement"
+    r"|obligatoire(?:ment)?|imperatif|mandatory|required)\b",
+    r"\b(?:only|uniquement|exclusivement|strictly|strictement|100 ?%)\s+(?:on[- ]?prem(?:ise)?s?|sur site|en local"
+    r"|dans nos locaux)\b",
+    r"\b(?:must|has to|have to|needs? to|doi(?:t|vent)|devra(?:it)?|devront)\s+(?:stay|remain|be kept|be hosted|rester"
+    r"|etre (?:heberge|garde)e?s?)\s+(?:on[- ]?prem(?:ise)?s?|on site|sur site|in[- ]house|en interne"
+    r"|dans nos locaux|chez nous|in our (?:own )?(?:building|premises|datacenter|data cent(?:er|re)))\b",
+)]
+# "pas de cloud américain, plutôt Scaleway", "pas de cloud public, mais un cloud souverain": one cloud refused,
+# another allowed — the scope stays open
+_ONE_CLOUD = re.compile(r"\s*(?:americain\w*|us|u\.s\.|american|etranger\w*|foreign|non[- ]europeen\w*|hyperscalers?"
+                        r"|des gafam|gafam|chinois\w*|chinese)\b")
+_ANOTHER_CLOUD = re.compile(r"\b(?:souverain\w*|sovereign|secnumcloud|cloud prive|private cloud|prive|private)\b")
+# a question or an open choice is not a refusal: "cloud ou pas de cloud ?", "no cloud, or should we rent?"
+_OPEN = re.compile(r"\?|\b(?:ou bien|whether|either|or not|ou pas|peu importe|doesn't matter|no preference)\b")
+# a refusal about the past or said by someone else: "our previous provider refused the cloud"
+_HYPOTHETICAL = re.compile(r"\b(?:si|if|unless|sauf si|a moins que)\s+(?:\w+\s+){0,3}$")
+
+
+def find_cloud_excluded(message: Message) -> Iterator[Found]:
+    text = message.text
+    for pattern in _REFUSALS:
+        for m in pattern.finditer(text):
+            start, end = sentence_bounds(text, m.start())
+            sentence = text[start:end]
+            if _OPEN.search(sentence) or _HYPOTHETICAL.search(text, max(start, m.start() - 30), m.start()):
+                continue
+            if _ANOTHER_CLOUD.search(sentence) or _ONE_CLOUD.match(text, m.end()):
+                continue
+            yield Found("cloud_excluded", True, m.start(), m.end(), claim=False)
+            return
+
+
+CLOUD_EXCLUDED = Rule(
+    "cloud-excluded", ("cloud_excluded",), find_cloud_excluded,
+    examples=(("Hébergé chez nous (pas de cloud, données confidentielles).", {"cloud_excluded": True}),
+              ("on-prem, pas de cloud", {"cloud_excluded": True}),
+              ("Le cloud est exclu pour nous.", {"cloud_excluded": True}),
+              ("Cloud is not an option; a rack server in our DC.", {"cloud_excluded": True}),
+              ("hi we r a small ngo. want a chatbot. cant do cloud", {"cloud_excluded": True}),
+              ("Rien ne doit partir dans le cloud.", {"cloud_excluded": True}),
+              ("Patient data must stay on-premises.", {"cloud_excluded": True}),
+              ("On-prem only, for compliance reasons.", {"cloud_excluded": True}),
+              ("Les données ne doivent pas sortir vers le cloud.", {"cloud_excluded": True}),
+              ("nous ne voulons pas de cloud", {"cloud_excluded": True}),
+              ("no public cloud please", {"cloud_excluded": True}),
+              # not a refusal
+              ("We're fine with either on-prem or cloud at this stage.", {}),
+              ("On ne sait pas encore : cloud ou pas de cloud ?", {}),
+              ("We have no cloud credits left, so we'd like to buy.", {}),
+              ("Pas de cloud public, mais un cloud souverain (SecNumCloud) nous irait.", {}),
+              ("Pas de cloud américain svp, on pense plutôt à Scaleway.", {}),
+              ("no US cloud for patient data", {}),
+              ("We do NOT want anything in the cloud.", {"cloud_excluded": True}),
+              ("un assistant interne sans passer par le cloud", {"cloud_excluded": True}),
+              ("If cloud is not possible, a tower would do.", {}),
+              ("Sur AWS aujourd'hui.", {}),
+              ("We don't know yet whether to rent in the cloud or buy.", {})),
+    doc="a cloud the customer refuses: every other way of buying stays in scope",
+)
