@@ -190,7 +190,10 @@ def _speed(plan: Plan) -> float:
 
 def _rank_key(plan: Plan) -> tuple[int, int, float, int, float]:
     if plan.fits:
-        return (0, 1 if plan.purchase.how == "quote" else 0, _cost(plan), plan.parallelism.num_gpus, -_speed(plan))
+        quote = plan.purchase.how == "quote"
+        # quotes among themselves: by the price of their cards, the one figure they have
+        cost = (plan.purchase.cards_eur if plan.purchase.cards_eur is not None else math.inf) if quote else _cost(plan)
+        return (0, 1 if quote else 0, cost, plan.parallelism.num_gpus, -_speed(plan))
     need = plan.memory.total_bytes / plan.memory.gpu_memory_bytes if plan.memory else math.inf
     return (1, len(plan.reasons), need, plan.parallelism.num_gpus, 0.0)
 
@@ -203,11 +206,26 @@ def _in_scope(scope: Scope, plan: Plan | Offer) -> bool:
     return scope.allows(plan.purchase.unit if isinstance(plan, Plan) else plan.unit)
 
 
+# The dearest priced configuration of the catalogue next to the price of its cards: ACD-009, 22,670 EUR
+# (seed 002) for one RTX 5090 at its MSRP, USD 1,999 x 0.86 = 1,719 EUR (gpus.toml): 13.2 times its card.
+# (ACD-006: 8.3x, ACD-014: 7.5x, ACD-009-2X: 5.4x, HGX-H100-8: 1.4x.) A server on quote whose cards, times
+# that, still cost less than every priced plan is cheaper than all of them on the catalogue's own evidence.
+QUOTE_HOST_BOUND = 13.2
+
+
 def _pool(plans: list[Plan], scope: Scope) -> list[Plan]:
-    """Fitting plans in scope; priced ones only when any is priced (a quote is never preferred)."""
+    """Fitting plans in scope; priced ones when any is priced (a quote is not preferred to a price) — unless,
+    with no budget to compare with, a plan on quote is surely cheaper than every priced one (a 2-card server on
+    quote, not a EUR 3.4M rack). With a budget the priced plans are weighed against it, and a quote whose cards
+    fit under it is named beside them (`advice.worth_a_quote`)."""
     fitting = [p for p in plans if p.fits and _in_scope(scope, p)]
     priced = [p for p in fitting if p.purchase.how != "quote"]
-    return priced or fitting
+    if not priced or scope.budget_eur is not None:
+        return priced or fitting
+    cheapest = min(_cost(p) for p in priced)
+    cheaper = [p for p in fitting if p.purchase.how == "quote" and p.purchase.cards_eur is not None
+               and p.purchase.cards_eur * QUOTE_HOST_BOUND < cheapest]
+    return cheaper or priced
 
 
 def _within(plans: list[Plan], scope: Scope) -> list[Plan]:

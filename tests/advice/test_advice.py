@@ -22,6 +22,7 @@ from sizer_agent.proposal import render_proposal
 from sizer_agent.proposal.context import build_context
 from sizer_agent.tools.catalog import load_catalog
 from sizer_agent.tools.plan import RecommendResult
+from sizer_agent.tools.recommend import QUOTE_HOST_BOUND
 from tests.advice.scenarios import SCENARIOS, Scenario
 from tests.support.language import foreign
 from tests.support.sessions import sized_session
@@ -71,9 +72,13 @@ def test_the_plan_is_what_an_expert_would_sign(scenario: Scenario) -> None:
     plan = result.plan
     assert plan is not None
     assert plan.fits
-    assert plan.purchase.how != "quote" or not any(
-        o.fits and o.purchase.how != "quote" and (not result.scope.units or o.purchase.unit in result.scope.units)
-        for o in result.options), "a quote is never the plan while a priced option fits"
+    # a quote is the plan only while it is surely cheaper than every priced option in scope: its cards alone,
+    # times the dearest host-to-cards ratio of the catalogue, under the cheapest priced plan
+    priced = [o.costs.tco_eur for o in result.options if o.fits and o.purchase.how != "quote"
+              and o.costs.tco_eur is not None and (not result.scope.units or o.purchase.unit in result.scope.units)]
+    assert plan.purchase.how != "quote" or not priced or (
+        plan.purchase.cards_eur is not None and plan.purchase.cards_eur * QUOTE_HOST_BOUND < min(priced)), (
+        "a quote is the plan only when it is surely cheaper than the priced options")
     if e.buy:
         assert plan.purchase.unit in e.buy, plan.purchase.unit
     if e.gpus:

@@ -10,7 +10,7 @@ import pytest
 from sizer_agent.tools.estimate import EstimateRequest
 from sizer_agent.tools.model_loader import load_model
 from sizer_agent.tools.plan import Plan, RecommendResult
-from sizer_agent.tools.recommend import RecommendRequest, recommend
+from sizer_agent.tools.recommend import QUOTE_HOST_BOUND, RecommendRequest, recommend
 
 SPEC_70B = load_model("llama-3.1-70b")
 
@@ -88,11 +88,29 @@ def test_configurations_are_whole_units() -> None:
     assert result.plan.purchase.unit in ("server", "node")
 
 
-def test_quote_is_never_recommended_while_a_priced_option_fits() -> None:
+def test_quote_is_never_recommended_while_a_priced_option_fits_at_a_comparable_price() -> None:
+    # Llama 3.1 70B in FP8 (71 GB) on a workstation or a server: the 2 x RTX PRO 6000 server is on quote
+    # (cards 14,732 EUR, so up to 194,000 EUR by the catalogue's dearest host); the 55,480 EUR RTX PRO 6000
+    # workstation is priced and cheaper than that bound: the priced plan is the one to sign
     result = run(workload=EstimateRequest(model="llama-3.1-70b", quantization="fp8", input_len=1024, output_len=256,
-                                          concurrency=8), units=["server", "node", "rack"])
+                                          concurrency=8), units=["workstation", "server", "node", "rack"])
     assert result.plan is not None and result.plan.purchase.how == "buy" and result.plan.purchase.price_eur
     assert any(o.purchase.how == "quote" and o.fits for o in result.options)
+
+
+def test_a_server_on_quote_beats_a_priced_rack_that_costs_a_hundred_times_its_cards() -> None:
+    # A LoRA fine-tune of a 7B model in server scope: the priced options are 8-GPU nodes and a GB300 NVL72
+    # rack (USD 4M, offers.toml); a 2-card RTX PRO 6000 server on quote (cards 14,732 EUR) cannot cost that
+    # much — no priced configuration of the catalogue costs more than 13.2 times its cards (ACD-009)
+    workload = EstimateRequest(model="Qwen/Qwen2.5-7B-Instruct", mode="training", method="lora", input_len=4096,
+                               batch_size=16)
+    result = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"]),
+                       load_model("Qwen/Qwen2.5-7B-Instruct"))
+    plan = result.plan
+    assert plan is not None and plan.purchase.how == "quote" and plan.purchase.cards_eur is not None
+    priced = [o.costs.tco_eur for o in result.options if o.fits and o.purchase.how != "quote"
+              and o.purchase.unit in ("server", "node", "rack") and o.costs.tco_eur is not None]
+    assert priced and plan.purchase.cards_eur * QUOTE_HOST_BOUND < min(priced)
 
 
 def test_budget_over_names_the_gap_and_changes_that_fit() -> None:
@@ -279,3 +297,14 @@ def test_when_no_change_reaches_the_budget_the_closest_one_is_offered() -> None:
     assert closest.plan.costs.tco_eur < result.plan.costs.tco_eur
     assert closest.plan.parallelism.num_gpus == 1 and closest.plan.memory is not None
     assert closest.plan.memory.gpu_memory_bytes < 17 * 2**30  # the 16 GB card
+
+
+def test_a_whole_rack_does_not_fit_in_four_free_units() -> None:
+    # GB300 NVL72 is a 48U rack (platforms.toml); a customer with 4U free cannot take it, whatever it costs
+    workload = EstimateRequest(model="Qwen/Qwen2.5-7B-Instruct", mode="training", method="lora", input_len=4096,
+                               batch_size=16)
+    result = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], rack_units=4),
+                       load_model("Qwen/Qwen2.5-7B-Instruct"))
+    racks = [o for o in result.options if o.offer_id == "GB300-NVL72"]
+    assert racks and not any(o.fits for o in racks)
+    assert "reason.rack_units" in reason_ids(racks[0])
