@@ -486,9 +486,10 @@ ECC = Rule(
 # ISO 4217 codes of other currencies people quote budgets in ("Budget CAD 300k", "AUD 150,000", "9 000 CHF"):
 # a budget in one of them is no euro figure (SCHEMA.md: a non-euro budget gives no budget_eur)
 _ISO_NOT_EUR = r"(?:cad|aud|nzd|sgd|inr|jpy|cny|hkd|sek|nok|dkk|pln|czk|zar|aed|sar|brl|mxn)\b"
-# after the amount: another currency, or a unit that makes it no amount ("une enveloppe électrique de 400 kW")
+# after the amount: another currency, or a unit that makes it no amount ("une enveloppe électrique de 400 kW");
+# "To" is terabytes ("3 To de texte"), not the "to" of "€60k to spend"
 _NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres|₹|¥|rupees?|yen\b|" + _ISO_NOT_EUR +
-                        r"|w\b|watts?|va\b|go\b|gb\b|to\b|tb\b"
+                        r"|w\b|watts?|va\b|go\b|gb\b|to\b(?!\s+(?!de\b|d')[a-z])|tb\b"
                         r"|tokens?|users?|utilisateurs?|gpus?|cartes?|cards?|%|ms\b|h\b|heures?|hours?)")
 # before the amount: another currency ("£8k", "US$ 50,000", "USD 40k")
 _CURRENCY_BEFORE = re.compile(r"(?:\$|£|₹|¥|usd|gbp|chf|dollars?|(?<![a-z])(?:" + _ISO_NOT_EUR + r"))\s*$")
@@ -589,7 +590,8 @@ BUDGET = Rule(
               ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
               ("Budget CAD 300k.", {}), ("Budget AUD 150,000.", {}), ("budget de 9 000 CAD", {}),
-              ("budget of ₹40 lakh", {}), ("budget 20 k€ for the CAD workstation", {"budget_eur": 20000.0}),
+              ("budget of ₹40 lakh", {}), ("We have ~€60k to spend.", {"budget_eur": 60000.0}),
+              ("budget : 3 To de données", {}), ("budget 20 k€ for the CAD workstation", {"budget_eur": 20000.0}),
               ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
               ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0}),
               ("Maximum contract value: EUR 450,000 excluding VAT.", {"budget_eur": 450000.0}),
