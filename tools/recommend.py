@@ -384,7 +384,8 @@ def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list
 
 
 def _headline(status: Status, plan: Plan | None, budget: BudgetVerdict, changes: list[Change],
-              closest: Plan | None, scope: Scope, alternatives: list[Plan]) -> Msg:
+              closest: Plan | None, scope: Scope, alternatives: list[Plan], priced: Plan | None = None) -> Msg:
+    """`priced`: the cheapest plan in scope with a price, to say why a plan on quote was chosen over it."""
     if plan is None:
         why = closest.reasons[0] if closest and closest.reasons else Msg("reason.none")
         outside = next((a for a in alternatives if not scope.allows(a.purchase.unit)), None)
@@ -393,6 +394,15 @@ def _headline(status: Status, plan: Plan | None, budget: BudgetVerdict, changes:
                        why=why, outside=_config(outside))
         return Msg("headline.no_fit", why=why)
     what = _config(plan)
+    cards = plan.purchase.cards_eur
+    if plan.purchase.how == "quote" and status == "recommended":
+        if priced is not None and cards is not None:
+            return Msg("headline.quote_cheaper", what=what, cards=cards, priced=_config(priced),
+                       cost=priced.costs.tco_eur)
+        if scope.budget_eur is not None and cards is not None:
+            key = "headline.quote_cards_under" if cards < scope.budget_eur else "headline.quote_cards_over"
+            return Msg(key, what=what, cards=cards, budget=scope.budget_eur)
+        return Msg("headline.quote", what=what)
     if status == "over_budget":
         key = "headline.over_budget_changes" if any(c.plan.within_budget for c in changes) else "headline.over_budget"
         return Msg(key, budget=budget.budget_eur, what=what, cost=budget.cost_eur, gap=budget.gap_eur)
@@ -482,6 +492,10 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     if within:
         status: Status = "recommended"
         plan = _best(preferred) or _best(within)
+    elif pool and all(p.purchase.how == "quote" for p in pool):
+        # only servers on quote hold the load in scope: the plan is the one whose cards cost least; its price,
+        # and so the budget verdict, stay open until the quote (the headline says where its cards stand)
+        status, plan = "recommended", _best(preferred) or _best(pool)
     elif pool:
         status, plan = "over_budget", _best(pool)
         if request.search:
@@ -516,7 +530,10 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     return RecommendResult(
         model=spec.name, params_total=spec.params_total, params_active=spec.params_active, mode=mode,
         status=status, recommended=plan.offer_id if plan else None, plan=plan,
-        headline=_headline(status, plan, budget, changes, closest, scope, alternatives), budget=budget, scope=scope,
+        headline=_headline(status, plan, budget, changes, closest, scope, alternatives,
+                           priced=_best([o for o in options if o.fits and _in_scope(scope, o)
+                                         and o.purchase.how != "quote" and o.costs.tco_eur is not None])),
+        budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
         preference=_preference(scope, catalog, plan, options, cheapest=_best(within)),
         options=options, offers=_verdicts(catalog, options, scope, mode),

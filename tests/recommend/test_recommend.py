@@ -111,6 +111,7 @@ def test_a_server_on_quote_beats_a_priced_rack_that_costs_a_hundred_times_its_ca
     priced = [o.costs.tco_eur for o in result.options if o.fits and o.purchase.how != "quote"
               and o.purchase.unit in ("server", "node", "rack") and o.costs.tco_eur is not None]
     assert priced and plan.purchase.cards_eur * QUOTE_HOST_BOUND < min(priced)
+    assert result.headline.id == "headline.quote_cheaper" and result.headline.params["cost"] == min(priced)
 
 
 def test_budget_over_names_the_gap_and_changes_that_fit() -> None:
@@ -308,3 +309,18 @@ def test_a_whole_rack_does_not_fit_in_four_free_units() -> None:
     racks = [o for o in result.options if o.offer_id == "GB300-NVL72"]
     assert racks and not any(o.fits for o in racks)
     assert "reason.rack_units" in reason_ids(racks[0])
+
+
+def test_only_servers_on_quote_in_scope_give_a_plan_whose_cards_are_weighed_against_the_budget() -> None:
+    # 4U free rules out every priced rack and 8-GPU node; the servers on quote remain: the plan is the one
+    # whose cards cost least, and its budget verdict stays open (no price) instead of a gap of "—"
+    workload = EstimateRequest(model="Qwen/Qwen2.5-7B-Instruct", mode="training", method="lora", input_len=4096,
+                               batch_size=16)
+    spec = load_model("Qwen/Qwen2.5-7B-Instruct")
+    under = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], rack_units=4,
+                                       budget_eur=60_000), spec)
+    assert under.status == "recommended" and under.plan is not None and under.plan.purchase.how == "quote"
+    assert under.budget.status == "none" and under.headline.id == "headline.quote_cards_under"
+    over = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], rack_units=4,
+                                      budget_eur=5_000), spec)
+    assert over.headline.id == "headline.quote_cards_over"
