@@ -177,8 +177,16 @@ _PRICED = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:coute\w*|costs?|vaut|valent|is p
 _RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
 # "nœud" folds to "noud" (one character each: positions are kept)
-_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks)"
+_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks"
+                       # "three workstations, each with one RTX PRO 6000": desks counted as machines
+                       rf"|workstations|stations de travail|towers|tours|desktops|pcs|postes(?: de travail)?)"
                        rf"(?![\w])")
+# a card's count said for one machine of several: "One RTX PRO 6000 … in each tower", "une L40S dans chaque poste"
+_IN_EACH_MACHINE = re.compile(r"[^.;!?\n]{0,40}?\b(?:in each|in every|per|dans chaque|par)\s+(?:[\w-]+\s+)?"
+                              r"(?:tower|tour|workstation|station|desktop|pc|poste|machine|server|serveur|node|noe?ud)s?\b")
+# the total said right after a count per machine: "… per line-side PC, we have 6 lines so 6 GPUs"
+_TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,80}}?\b(?:so|soit|donc|i\.e\.|that is|that's|thus|hence)\s+({NUM})\s*"
+                          rf"(?:x\s*)?(?:gpus?|cartes?|cards?)\b")
 _EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noe?ud|machine)|per (?:server|node|machine)|apiece)")
 _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
                       r"(?:of them|of those|d'entre elles|de ces cartes)"
@@ -372,10 +380,16 @@ _GPUS_IN_BRACKETS = re.compile(rf"\s*(?:(?:nvl)?\d+\s*)?(?:racks?|baies?|nodes?|
 def _per_machine(message: Message, count_start: int, value: int, count_end: int | None = None) -> int:
     """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it."""
     sentence = message.text[max(0, count_start - 80):count_start + 60]
-    machines = list(_MACHINES.finditer(message.text, max(0, count_start - 80), count_start))
-    # "8 nodes x 8 GPUs", "4 nœuds x 8 GPU H100": machines times what each holds
-    joined = machines and re.fullmatch(r"\s*(?:de|d'|of|with|avec|x|\*)\s*",
-                                       message.text[machines[-1].end():count_start])
+    # ("two workstations … One RTX PRO 6000 in each tower": the machines may be said a sentence or two before)
+    reach = 250 if count_end is not None and _IN_EACH_MACHINE.match(message.text, count_end) else 80
+    machines = list(_MACHINES.finditer(message.text, max(0, count_start - reach), count_start))
+    # "8 nodes x 8 GPUs", "4 nœuds x 8 GPU H100", "2 serveurs 8x B300": machines times what each holds
+    joined = machines and (re.fullmatch(r"\s*(?:de|d'|of|with|avec|x|\*)\s*",
+                                        message.text[machines[-1].end():count_start])
+                           or (not message.text[machines[-1].end():count_start].strip()
+                               and re.match(r"\d+\s*x", message.text[count_start:count_start + 6])))
+    if reach > 80 and machines and not joined:
+        sentence = message.text[count_start:count_end + 60] if count_end is not None else sentence
     if machines and (_EACH.search(sentence) or joined):
         n = numbers.count(machines[-1].group(1), None, message.lang)
         if n and n > 1:
@@ -541,6 +555,12 @@ def find_gpus(message: Message) -> Iterator[Found]:
                 # "one GB300 NVL72 rack (72 GPUs)": the count was of racks; the bracket says the GPUs
                 # (only the bracket's figure is claimed: "One H200 server (8 GPUs)" still says where it runs)
                 yield Found("num_gpus", said, total.start(1), total.end())
+                return
+            each = _IN_EACH_MACHINE.match(text, _card_end(text, m))
+            total = _TOTAL_AFTER.match(text, each.end()) if each is not None else None
+            if total is not None and (said := numbers.count(total.group(1), None, message.lang)):
+                # "one RTX PRO 6000 per line-side PC, we have 6 lines so 6 GPUs": the total said after
+                yield Found("num_gpus", said, start, total.end(), figure=(start, _card_end(text, m)))
                 return
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
             # "8 H100 par nœud × 4 nœuds": the machines said after the count per machine
@@ -721,6 +741,11 @@ GPUS = Rule(
         ("budget 3,000 GPU-hours on AWS", {}), ("500 heures GPU par mois", {}), ("two 8-GPU servers", {"num_gpus": 16}),
         ("The B200 nodes come with 8 GPUs each; we'd take 4 nodes", {"num_gpus": 32, "gpu_preference": "b200"}),
         ("les nœuds ont 4 GPU chacun, il en faut 3 nœuds", {"num_gpus": 12}),
+        # machines then "Nx card", desks counted as machines, a total said after a count per machine
+        ("devis pour 3 serveurs 4x H100", {"num_gpus": 12, "gpu_preference": "h100-sxm"}),
+        ("Two towers for the studio. An RTX 5090 in each tower.", {"num_gpus": 2, "gpu_preference": "rtx-5090"}),
+        ("We need four workstations, each with one L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
+        ("one L40S per kiosk PC, we have 5 kiosks so 5 GPUs", {"num_gpus": 5, "gpu_preference": "l40s"}),
         ("two options: (a) 4x H200 on-prem, (b) rent 8x H100", {}),
         ("MI300X nodes hold 8 GPUs per rack unit... 32 GPUs per rack", {"gpu_preference": "mi300x"}),
         ("Quel est le prix d'une L40S ? Il nous en faudrait trois.", {"num_gpus": 3, "gpu_preference": "l40s"}),
