@@ -627,6 +627,8 @@ def find_load(message: Message) -> Iterator[Found]:
     population = [p for p in population if not _sized_with_places(message.text, p, population + users + peak)]
     population = [p for p in population if not _members_only_count(message.text, p, population + users + peak)]
     population = _only_part(message.text, population)
+    # "just me and 2 mates using it at once", "moi et trois collègues": the writer is one more
+    peak, users, population = (_with_the_writer(message.text, f) for f in (peak, users, population))
     if peak:
         population = [p for p in population if not _membership(message.text, p, peak)]
         population = [p for p in population if not _size_in_apposition(message, p, peak)]
@@ -646,6 +648,17 @@ def find_load(message: Message) -> Iterator[Found]:
     if population:
         start, end, value = population[0]
         yield Found("head_count", value, start, end)
+
+
+_WRITER_AND = re.compile(r"(?<![\w])(?:me|myself|moi|moi-meme)\s+(?:and|et|\+|plus)\s+(?:my|mes|our|nos)?\s*$")
+
+
+def _with_the_writer(text: str, figures: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """A count said after "me and" / "moi et" counts the others: the writer is one more ("just me and 2 mates" are
+    3), unless the total is said right after ("me and 4 teammates (5 people in total)")."""
+    return [(s, e, v + 1) if _WRITER_AND.search(text, max(0, s - 20), s) and not re.search(
+        r"\(\s*\d+\s*(?:people|personnes|persons|of us|en tout|au total|in total)", text[e:e + 40]) else (s, e, v)
+        for s, e, v in figures]
 
 
 _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|sequences?|seq|inputs?|outputs?"
@@ -737,6 +750,9 @@ LOAD = Rule(
         ("environ 300 utilisateurs potentiels", {"head_count": 300}),
         ("2,000 potential users", {"head_count": 2000}),
         ("me and 4 teammates (5 people in total)", {"head_count": 5}),
+        # the writer is one more than the others counted after "me and" / "moi et"
+        ("me and 3 friends using it at the same time", {"concurrency": 4}),
+        ("moi et deux associés en même temps dessus", {"concurrency": 3}),
         ("1 500 chauffeurs, dont 40 en même temps", {"head_count": 1500, "concurrency": 40}),
         ("for around 600 ppl", {"head_count": 600}),
         ("30 juristes, une demi-douzaine en simultané", {"head_count": 30, "concurrency": 6}),
