@@ -65,8 +65,10 @@ def card_index() -> CardIndex:
             continue  # a bare number is not a card
         head = r"\s*".join(re.escape(p) for p in parts)
         alternatives.append(head + (r"s?" if re.search(r"[\dx]$", parts[-1]) else ""))
-    # ("A100 80 Go au format PCIe", "H100 in the PCIe form factor": the variant said with its kind-word)
-    qualifier = r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |in (?:the )?|form[- ]factor:? )?(?:sxm\d?|pcie)"
+    # ("A100 80 Go au format PCIe", "H100 in the PCIe form factor", "4 A100 80GB en PCIe": the variant said with
+    # its kind-word or its preposition)
+    qualifier = r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |(?:en )?version |en |in (?:the )?|form[- ]factor:? )?"
+    qualifier += r"(?:sxm\d?|pcie)"
     qualifier += r"(?: form[- ]factor)?"
     qualifier += r"|nvl|ada(?: generation)?|server(?: edition)?|workstation(?: edition)?"
     # (the memory also said in words: "deux A100 quarante gigas", "an A100 40 gigs", "40 gigabytes")
@@ -107,7 +109,8 @@ def identify(model_words: str, qualifiers: str) -> str | None:
 _ONE = r"(?:one|un|une|a single|single|un seul|une seule|1)"
 # the words of a card's name that say nothing else: claimed with it ("H100 80GB" is not a dataset), unlike
 # "workstation" or "server" ("RTX PRO 6000 Blackwell workstation" also says where it runs)
-_CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |in (?:the )?|form[- ]factor:? )?(?:sxm\d?|pcie)"
+_CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |(?:en )?version |en |in (?:the )?"
+                         r"|form[- ]factor:? )?(?:sxm\d?|pcie)"
                          r"(?: form[- ]factor)?|nvl|ada(?: generation)?|max-?q|blackwell|ultra"
                          r"|\d{2,3}\s*g[bo]))*")
 # "two spare A100s", "4 nouvelles H100": a word that says which of their cards, between count and card
@@ -466,6 +469,20 @@ _BARE_ALTERNATIVE = re.compile(r"\s*(?:,\s*)?(?:or|ou|vs\.?|versus|/)\s*(?:(?:an
                                r"(?P<number>\d{4})s?(?![\w]|[.,]\d)")
 
 
+def _asked_against_other(text: str, cards: list[tuple[re.Match[str], str]]) -> bool:
+    """A card and a card the catalogue lacks, joined by "or"/"ou"/"vs" in one question."""
+    start = cards[0][0].start()
+    sentence_start = max((b.end() for b in re.finditer(r"[.;!?\n]", text[:start])), default=0)
+    question = _QUESTION_REST.match(text, sentence_start)
+    if question is None:
+        return False
+    for other in _OTHER_CARD.finditer(text, sentence_start, question.end()):
+        a, b = sorted((other.end(), start))
+        if re.search(r"\b(?:ou|or|vs\.?|versus|plutot|rather)\b", text[a:b]):
+            return True
+    return False
+
+
 def _bare_alternative(text: str, cards: list[tuple[re.Match[str], str]]) -> bool:
     unique = card_index().bare.pattern
     for m, card in cards:
@@ -524,6 +541,9 @@ def find_gpus(message: Message) -> Iterator[Found]:
         text[max(0, cards[0][0].start() - 30):cards[-1][0].end()]))
     # "rtx 5080 or 5090??": the second card said by its number alone, compared
     compared_bare = bool(cards) and not compared and _bare_alternative(text, cards)
+    # "si une RTX 4090 suffit, ou s'il faut mieux une RTX 5090 ?": weighed in a question against a card the
+    # catalogue lacks
+    compared_bare = compared_bare or (bool(cards) and not compared and _asked_against_other(text, cards))
     if cards and not compared and not compared_bare:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
@@ -743,6 +763,9 @@ GPUS = Rule(
         ("les nœuds ont 4 GPU chacun, il en faut 3 nœuds", {"num_gpus": 12}),
         # machines then "Nx card", desks counted as machines, a total said after a count per machine
         ("devis pour 3 serveurs 4x H100", {"num_gpus": 12, "gpu_preference": "h100-sxm"}),
+        ("on a déjà 4 A100 80GB en PCIe dans un serveur", {"num_gpus": 4, "gpu_preference": "a100-80gb-pcie"}),
+        ("Une RTX 4090 suffit-elle, ou faut-il une RTX 5090 ? On en prendrait une.", {"num_gpus": 1}),
+        ("Is an RTX 3090 enough or do we need an L40S?", {"num_gpus": 1}),
         ("Two towers for the studio. An RTX 5090 in each tower.", {"num_gpus": 2, "gpu_preference": "rtx-5090"}),
         ("We need four workstations, each with one L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("one L40S per kiosk PC, we have 5 kiosks so 5 GPUs", {"num_gpus": 5, "gpu_preference": "l40s"}),
