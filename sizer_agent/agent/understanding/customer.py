@@ -385,6 +385,10 @@ _PLACES = frozenset(plain(w) for w in (
     "stockholm", "oslo", "copenhagen", "copenhague", "helsinki", "warsaw", "varsovie", "prague", "montreal",
     "montréal", "toronto", "new york", "san francisco", "boston", "seattle", "chicago", "austin", "tokyo",
     "sophia antipolis", "saclay", "la défense", "île-de-france", "ile-de-france",
+    # the large cities of the other countries our writers come from (heldout15: India, Australia, Canada, the UK)
+    "sydney", "melbourne", "brisbane", "perth", "adelaide", "auckland", "bengaluru", "bangalore", "mumbai", "bombay",
+    "delhi", "new delhi", "pune", "hyderabad", "chennai", "kolkata", "noida", "gurgaon", "gurugram", "vancouver",
+    "calgary", "ottawa", "halifax", "cardiff", "bristol", "belfast", "los angeles", "atlanta", "dallas", "denver",
 ))
 # A placeholder or a moment is no name either ("Team: TBD", "besoin pour Noël : un serveur").
 _NOT_NAMES = frozenset(plain(w) for w in (
@@ -1345,6 +1349,13 @@ def find_customer(message: Message) -> Iterator[Found]:
         last_name = clean_name(last.group("name"))
         # "Marc, Directeur technique" is a role; "Nadia, CTO, Acme" is not this shape; "ML team" is fine
         team = re.search(r"(?i)team|[ée]quipe", who)
+        if last_name is None and plain(last.group("name").strip(" .")) in _PLACES and not team and (
+                (who_name := clean_name(who)) and _organisation_like(who_name)):
+            # "— Helios AI, Sydney": an organisation, then its city
+            start, who_name = whole_form(original, last.start("who"), who_name)
+            a, b = message.view_span(start, start + len(who_name))
+            yield Found("customer", who_name, a, b)
+            return
         if last_name and not _ROLE_WORD.match(last_name) and (team or not _ROLE_WORD.match(who)):
             start, last_name = whole_form(original, original.find(last_name, last.start("name")), last_name)
             a, b = message.view_span(start, start + len(last_name))
@@ -1739,6 +1750,7 @@ CUSTOMER = Rule(
          {"customer": "Mutuelle des Pêcheurs du Ponant"}),
         ("Bonjour, ici Maëlle de l'ENSTA Bretagne. On voudrait", {"customer": "ENSTA Bretagne"}),
         ("Hi, this is Marc de Vries Consulting here", {"customer": "Marc de Vries Consulting"}),
+        ("Serve Llama 3.1 8B, 40 concurrent. — Koala AI, Melbourne", {"customer": "Koala AI"}),
         # heldout15's causes: two-word legal forms, Québec's lowercase "inc.", a French form before the name
         ("Hi, we are Kavya Softech Pvt. Ltd. (Pune). We need a chatbot.", {"customer": "Kavya Softech Pvt. Ltd."}),
         ("G'day, Redgum Analytics Pty Ltd here, serving Llama 3.1 8B", {"customer": "Redgum Analytics Pty Ltd"}),
