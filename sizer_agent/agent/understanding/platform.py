@@ -351,9 +351,9 @@ DEPLOYMENT = Rule(
     doc="workstation, server or cloud, first named and not negated",
 )
 
-# ("CAD $15,000", "12 000 CAD": the Canadian dollar, a currency beside an amount, is no CAD work)
+# ("CAD $15,000", "12 000 CAD", "50 000 $ CAD": the Canadian dollar, a currency beside an amount, is no CAD work)
 _RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])rendu\w*", r"rendering", r"render", r"cao",
-                   r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)cad(?!\s*[$]|\s*\d)", r"dao",
+                   r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)(?<![$] )(?<![$])cad(?!\s*[$]|\s*\d)", r"dao",
                    r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
                    r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
@@ -444,6 +444,7 @@ RENDERING_CAD = Rule(
         r"[ \t:=?(-]*(?:[\w-]+[ \t:=]+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not"
         r"|aren't|not needed|inutile)\b", skip=_other_machines, weigh_all=True),
     examples=(("pas de CAO", {"rendering_cad": False}), ("rédiger leurs comptes-rendus", {}),
+              ("Budget 80 000 $ CAD.", {}),
               ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
               ("rendu 3D : non", {"rendering_cad": False}),
