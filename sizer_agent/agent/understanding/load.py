@@ -339,15 +339,26 @@ def _staff_in_brackets(text: str, figure: tuple[int, int, int], others: list[tup
 _SIZE_BRACKET = re.compile(r"\(\s*[^()]{0,40}$")
 
 
+_OPENING_NAME_BEFORE = re.compile(r"[A-ZÀ-Þ][\w&'’.-]*(?:[ \t]+[\w&'’.-]+){0,4},(?:[ \t]*[a-zà-ÿ][\w'’-]*,)?[ \t]*$")
+
+
 def _size_of_a_trainer(message: Message, figure: tuple[int, int, int]) -> bool:
     text, start = message.text, figure[0]
     count = _COUNT_RE.match(text, start)
-    if count is None or not _STAFF_NOUN.match(text, count.end()) or not _SIZE_BRACKET.search(
-            text, max(0, start - 41), start):
+    if count is None or not _STAFF_NOUN.match(text, count.end()):
+        return False
+    bracket = _SIZE_BRACKET.search(text, max(0, start - 41), start)
+    # "SARL Menuiserie Blanc, 22 salariés, cherche une station pour la CAO": the size in apposition to the name
+    # that opens the message, when no use of a model is said at all (CAD, rendering), describes the firm too
+    apposition = not _SENTENCE_END.search(text, 0, start) and _OPENING_NAME_BEFORE.search(
+        message.original, max(0, start - 70), start)
+    if not bracket and not apposition:
         return False
     from sizer_agent.agent.understanding.usecase import find_use_case  # (usecase reads this module's words)
     said = next(find_use_case(message), None)
-    return said is not None and said.value != "online_serving"
+    if said is None:
+        return bool(apposition) and "model" not in message.found
+    return said.value != "online_serving"
 
 
 # "Notre société de conseil (1 200 clients) … pour ses 15 consultants", "our platform has 9000 customers" beside
@@ -753,6 +764,9 @@ LOAD = Rule(
         # the writer is one more than the others counted after "me and" / "moi et"
         ("me and 3 friends using it at the same time", {"concurrency": 4}),
         ("moi et deux associés en même temps dessus", {"concurrency": 3}),
+        # a firm's size beside its opening name, when no use of a model is said, describes the firm
+        ("Garage Morel, 18 salariés, cherche une station pour la CAO et le rendu 3D.", {}),
+        ("Dupont Industrie, 40 salariés, veut un chatbot sur Llama 3.1 8B", {"head_count": 40}),
         ("1 500 chauffeurs, dont 40 en même temps", {"head_count": 1500, "concurrency": 40}),
         ("for around 600 ppl", {"head_count": 600}),
         ("30 juristes, une demi-douzaine en simultané", {"head_count": 30, "concurrency": 6}),
