@@ -357,7 +357,8 @@ def _size_of_a_trainer(message: Message, figure: tuple[int, int, int]) -> bool:
     from sizer_agent.agent.understanding.usecase import find_use_case  # (usecase reads this module's words)
     said = next(find_use_case(message), None)
     if said is None:
-        return bool(apposition) and "model" not in message.found
+        # ("Atelier Brunois, 8 personnes, 3 en même temps": people using it at once are users)
+        return bool(apposition) and "model" not in message.found and not _SIMULTANEOUS.search(text)
     return said.value != "online_serving"
 
 
