@@ -225,6 +225,10 @@ _PER_GROUP_AFTER = re.compile(r"\s*(?:per|par|for each|pour chaque|each|chaque)\
 
 _OTHER_COUNT_ASKED = re.compile(rf"[^.!?\n]*?\b(?:or|ou)\b[^.!?\n]*?\b(?:two|deux|three|trois|four|quatre|{NUM})\b"
                                 rf"[^.!\n]*\?")
+# the same two counts in an indirect question: "Je voudrais savoir si 1 GPU suffit ou s'il en faut 2."
+_OTHER_COUNT_SAID = re.compile(rf"[^.!?\n]*?\b(?:or|ou)\b[^.!?\n]*?\b(?:two|deux|three|trois|four|quatre|{NUM})\b")
+_INDIRECT_ASK = re.compile(r"\b(?:savoir si|demande si|demandons si|know (?:if|whether)|wonder\w* (?:if|whether)"
+                           r"|not sure (?:if|whether)|pas sur(?:e|s)? (?:que|si))\s+(?:\w+\s+){0,3}$")
 
 
 # a first idea taken back later in its sentence: "Au départ je pensais à 2 GPU mais finalement une seule carte
@@ -242,8 +246,9 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
     clause_start = max((m.end() for m in re.finditer(r"[.;:!?\n(]|,\s", text[:start])), default=0)
     sentence_start = max((m.end() for m in re.finditer(r"[.;!?\n]", text[:start])), default=0)
     sentence_end = sentence_bounds(text, start)[1]
-    if _OTHER_COUNT_ASKED.match(text, end, sentence_end):
-        return True  # "Is one GPU enough or do we need two?": both counts asked
+    if _OTHER_COUNT_ASKED.match(text, end, sentence_end) or (
+            _INDIRECT_ASK.search(text, sentence_start, start) and _OTHER_COUNT_SAID.match(text, end, sentence_end)):
+        return True  # "Is one GPU enough or do we need two?", "savoir si 1 GPU suffit ou s'il en faut 2": both asked
     if _FIRST_IDEA.search(text, sentence_start, start) and _REVISED_AFTER.match(text, end, sentence_end):
         return True  # "Au départ je pensais à 2 GPU mais finalement …": a first idea, taken back
     return bool(_PER_GROUP_AFTER.match(text, end) or _PER_UNIT_AFTER.match(text, end)
@@ -765,6 +770,8 @@ GPUS = Rule(
         ("devis pour 3 serveurs 4x H100", {"num_gpus": 12, "gpu_preference": "h100-sxm"}),
         ("on a déjà 4 A100 80GB en PCIe dans un serveur", {"num_gpus": 4, "gpu_preference": "a100-80gb-pcie"}),
         ("Une RTX 4090 suffit-elle, ou faut-il une RTX 5090 ? On en prendrait une.", {"num_gpus": 1}),
+        ("Je voudrais savoir si 1 GPU suffit ou s'il en faut 2. Pas de budget.", {}),
+        ("We wonder whether one L40S is enough or we need two.", {"gpu_preference": "l40s"}),
         ("Is an RTX 3090 enough or do we need an L40S?", {"num_gpus": 1}),
         ("Two towers for the studio. An RTX 5090 in each tower.", {"num_gpus": 2, "gpu_preference": "rtx-5090"}),
         ("We need four workstations, each with one L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
