@@ -78,7 +78,8 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Consultants|Avocats|Studios?|Games|Finance|Financial|Biotech|Medical|M[ée]dical|Manufacturing"
              r"|Automotive|Aerospace|Airlines|Hotels?|Immobilier|Distribution|Interactive|Ventures|Labs|Shipping|Textiles?"
              r"|Mobility|Mobilit[ée]|Caf[ée]s?|Restaurants|Bakery|Diagnostics|Parts|Emballages|Legal|Chemicals"
-             r"|Materials|Pharmaceuticals|Therapeutics|Bio|Genomics|Electronics|Instruments|Devices"
+             r"|Materials|Pharmaceuticals|Therapeutics|Bio|Biosciences|Life Sciences|Genomics|Electronics|Instruments"
+             r"|Devices"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects"
              r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives)")
@@ -1244,12 +1245,23 @@ def _unsure_signature(original: str) -> str | None:
     return name
 
 
+_INLINE_DASH = re.compile(rf"[.!?][ \t]+(?=(?:—|–|--?)[ \t]*[{_UPPER}][^.!?\n]*\Z)")
+
+
 def _signature_line(original: str) -> tuple[int, str] | None:
     """(start, name) of an organisation signing the message's last line on its own. After a dash a name must say
     it is an organisation (a kind-word, three words, "&", a legal form or a coined word: "— Marc Dupont" is a
     person); after "@", in brackets after a first name, or after a capitalised article, the shape says it."""
     body = _CONTACT_LINES.sub("", original).rstrip()
     line_start = body.rfind("\n") + 1
+    # "— Cobalt Contact Centres (Manchester)": the city in brackets after the name signs nothing
+    place = re.search(r"[ \t]*\(([^()\n]{1,30})\)[ \t]*\Z", body)
+    if place is not None and plain(place.group(1).strip()) in _PLACES:
+        body = body[:place.start()]
+    # "… Is MI325X a good option? — Aurora Biosciences": a dash after the last sentence starts a signature too
+    inline = _INLINE_DASH.search(body, line_start)
+    if inline is not None:
+        line_start = inline.end()
     thanks = _THANKS_SIGNED.search(body)
     if thanks is not None and (name := clean_name(thanks.group("name"))) and (
             "&" in name or _LEGAL_NAME.fullmatch(name) or _organisation_like(name)):
@@ -1751,6 +1763,10 @@ CUSTOMER = Rule(
         ("Bonjour, ici Maëlle de l'ENSTA Bretagne. On voudrait", {"customer": "ENSTA Bretagne"}),
         ("Hi, this is Marc de Vries Consulting here", {"customer": "Marc de Vries Consulting"}),
         ("Serve Llama 3.1 8B, 40 concurrent. — Koala AI, Melbourne", {"customer": "Koala AI"}),
+        ("Hey, nightly job on 20k transcripts with Llama 2 7B. — Mersey Contact Centres (Manchester)",
+         {"customer": "Mersey Contact Centres"}),
+        ("We want to host Qwen3 32B for 40 users. Is MI325X a good option? — Borealis Biosciences",
+         {"customer": "Borealis Biosciences"}),
         # heldout15's causes: two-word legal forms, Québec's lowercase "inc.", a French form before the name
         ("Hi, we are Kavya Softech Pvt. Ltd. (Pune). We need a chatbot.", {"customer": "Kavya Softech Pvt. Ltd."}),
         ("G'day, Redgum Analytics Pty Ltd here, serving Llama 3.1 8B", {"customer": "Redgum Analytics Pty Ltd"}),
