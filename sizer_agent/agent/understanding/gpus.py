@@ -126,7 +126,8 @@ _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\
                                r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
 # (tenders write a count twice, "eight (8) NVIDIA H100", which reads "8 (8) nvidia h100")
 _TWICE = r"(?:\s*\(\s*\d+\s*\))?"
-_COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_TWICE}{_WORDS_BEFORE_CARD}$")
+# ("sur 1 seul H100": a figure, then "seul")
+_COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE})(?:\s+seule?)?{_TWICE}{_WORDS_BEFORE_CARD}$")
 _MINE_BEFORE = re.compile(rf"(?<![\w'])()(?:my|ma|mon){_WORDS_BEFORE_CARD}$")
 _THE_BEFORE = re.compile(rf"(?<![\w'])()(?:the|la|le){_WORDS_BEFORE_CARD}$")
 _I_HAVE_AFTER = re.compile(r"\s+(?:that\s+|which\s+|que\s+|qu')?(?:i|j'|je|we)\s*(?:already\s+|deja\s+)?"
@@ -368,7 +369,7 @@ def _count_at(message: Message, start: int, end: int, *, article: bool = True) -
         value = numbers.count(before.group(1), None, message.lang) if before.group(1) else 1
         if value and not _year(value):
             return value, start - len(before.group(0)), end
-    after = re.match(r"\s*(?:x|\*)\s*(\d+)(?![\d.])", text[end:])
+    after = re.match(r"\s*(?:x|\*)\s*(\d+)(?!\d|[.,]\d)", text[end:])  # ("B200 x4." ends a sentence)
     if after:
         return int(after.group(1)), start, end + after.end()
     return None
@@ -771,6 +772,8 @@ GPUS = Rule(
         ("on a déjà 4 A100 80GB en PCIe dans un serveur", {"num_gpus": 4, "gpu_preference": "a100-80gb-pcie"}),
         ("Une RTX 4090 suffit-elle, ou faut-il une RTX 5090 ? On en prendrait une.", {"num_gpus": 1}),
         ("Je voudrais savoir si 1 GPU suffit ou s'il en faut 2. Pas de budget.", {}),
+        ("NVFP4 on Blackwell, B200 x4. Cloud rental.", {"num_gpus": 4, "gpu_preference": "b200"}),
+        ("Idéalement sur 1 seul H100.", {"num_gpus": 1, "gpu_preference": "h100-sxm"}),
         ("We wonder whether one L40S is enough or we need two.", {"gpu_preference": "l40s"}),
         ("Is an RTX 3090 enough or do we need an L40S?", {"num_gpus": 1}),
         ("Two towers for the studio. An RTX 5090 in each tower.", {"num_gpus": 2, "gpu_preference": "rtx-5090"}),
