@@ -530,6 +530,12 @@ _RANGE_LOW = re.compile(rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?
 _RANGE_HIGH = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:-|a|to)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*{_MONEY_SCALE}")
 
 
+_PER_MACHINE_AFTER = re.compile(r"[ \t]*(?:per|par|each|chacune?|a|an)[ \t]+(?:machine|workstation|station|server"
+                                r"|serveur|tower|tour|pc|poste|node|noeud)s?\b")
+_TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,20}}?\b(?:so|soit|donc|i\.e\.|that is|thus)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*"
+                          rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?:total|in total|au total|en tout|overall)\b")
+
+
 def _budget_range(message: Message, m: re.Match[str]) -> tuple[float, float, int, int] | None:
     """(low, high, start, end) when the amount `m` read is one end of a range."""
     text = message.text
@@ -581,6 +587,13 @@ def find_budget(message: Message) -> Iterator[Found]:
             if pattern is patterns[0] and not (m.group(2) or re.search(_EURO, m.group(0)) or int(
                     numbers.read_number(m.group(1), message.lang, whole=True) or 0) >= 1000):
                 continue  # "budget: 3 GPUs" is not an amount
+            each = _PER_MACHINE_AFTER.match(text, m.end())
+            total = _TOTAL_AFTER.match(text, each.end()) if each is not None else None
+            if total is not None and (value := numbers.money(total.group(1), (total.group(2) or "")[:1],
+                                                             message.lang)):
+                # "€14,000 per machine, so €28,000 total": the total said after the amount per machine
+                yield Found("budget_eur", value, m.start(), total.end())
+                return
             span = _budget_range(message, m)
             if span:
                 low, high, start, end = span
@@ -595,6 +608,8 @@ def find_budget(message: Message) -> Iterator[Found]:
 BUDGET = Rule(
     "budget", ("budget_eur",), find_budget,
     examples=(("budget de 25 000 €", {"budget_eur": 25000.0}), ("€25,000 budget", {"budget_eur": 25000.0}),
+              ("Budget roughly €14,000 per machine, so €28,000 total.", {"budget_eur": 28000.0}),
+              ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget around 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
               ("$50k budget", {}), ("1,2 M€", {"budget_eur": 1_200_000.0}),
