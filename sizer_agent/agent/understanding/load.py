@@ -359,7 +359,7 @@ def _size_of_a_trainer(message: Message, figure: tuple[int, int, int]) -> bool:
     if said is None:
         # ("Atelier Brunois, 8 personnes, 3 en même temps": people using it at once are users)
         return bool(apposition) and "model" not in message.found and not _SIMULTANEOUS.search(text)
-    return said.value != "online_serving"
+    return bool(said.value != "online_serving")
 
 
 # "Notre société de conseil (1 200 clients) … pour ses 15 consultants", "our platform has 9000 customers" beside
