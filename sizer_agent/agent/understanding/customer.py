@@ -1245,6 +1245,8 @@ def _unsure_signature(original: str) -> str | None:
     return name
 
 
+_PERSON_BEFORE_ROLE = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[{_UPPER}][a-zà-ÿ'’-]+(?:[ \t]+[{_UPPER}][a-zà-ÿ'’-]+)?"
+                                 rf",[ \t]+")
 _INLINE_DASH = re.compile(rf"[.!?][ \t]+(?=(?:—|–|--?)[ \t]*[{_UPPER}][^.!?\n]*\Z)")
 
 
@@ -1266,6 +1268,12 @@ def _signature_line(original: str) -> tuple[int, str] | None:
     if thanks is not None and (name := clean_name(thanks.group("name"))) and (
             "&" in name or _LEGAL_NAME.fullmatch(name) or _organisation_like(name)):
         return original.find(name, thanks.start("name")), name
+    # "— Ravi, Data Lead, ShopKart India": a first name, a role with a role word, then the organisation
+    person = _PERSON_BEFORE_ROLE.match(body, line_start) if line_start else None
+    role = _ROLE_SIGNED.fullmatch(body, person.end()) if person is not None else None
+    if role is not None and _ROLE_WORD.search(role.group("role")) and (
+            name := clean_name(role.group("name"))) and not _ROLE_WORD.search(name) and not _DEPARTMENT.fullmatch(name):
+        return original.find(name, role.start("name")), name
     role = _ROLE_SIGNED.fullmatch(body, line_start)
     if line_start and role is not None and _ROLE_WORD.match(role.group("role").strip()) and (
             name := clean_name(role.group("name"))) and not _ROLE_WORD.match(name) and not _DEPARTMENT.fullmatch(name):
@@ -1767,6 +1775,8 @@ CUSTOMER = Rule(
          {"customer": "Mersey Contact Centres"}),
         ("We want to host Qwen3 32B for 40 users. Is MI325X a good option? — Borealis Biosciences",
          {"customer": "Borealis Biosciences"}),
+        ("Batch inference on 1M reviews, B200 x4. — Ravi, Data Lead, Kartwala Retail",
+         {"customer": "Kartwala Retail"}),
         # heldout15's causes: two-word legal forms, Québec's lowercase "inc.", a French form before the name
         ("Hi, we are Kavya Softech Pvt. Ltd. (Pune). We need a chatbot.", {"customer": "Kavya Softech Pvt. Ltd."}),
         ("G'day, Redgum Analytics Pty Ltd here, serving Llama 3.1 8B", {"customer": "Redgum Analytics Pty Ltd"}),
