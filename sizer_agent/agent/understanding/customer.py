@@ -63,7 +63,7 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
               r"|Transports|Assurances|Mairie|Lyc[ée]e|Coll[èe]ge|University|College|Institute|Bank|Hospital|Clinic"
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
-              r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
+              r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine|Boutique"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
               # trades whose name opens with the trade: "Brasserie Malterre", "Fromagerie Dubois"
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
@@ -1777,6 +1777,7 @@ CUSTOMER = Rule(
          {"customer": "Borealis Biosciences"}),
         ("Batch inference on 1M reviews, B200 x4. — Ravi, Data Lead, Kartwala Retail",
          {"customer": "Kartwala Retail"}),
+        ("Inférence en lot sur 50 000 fiches produits avec Phi-2.\nBoutique Lavande", {"customer": "Boutique Lavande"}),
         # heldout15's causes: two-word legal forms, Québec's lowercase "inc.", a French form before the name
         ("Hi, we are Kavya Softech Pvt. Ltd. (Pune). We need a chatbot.", {"customer": "Kavya Softech Pvt. Ltd."}),
         ("G'day, Redgum Analytics Pty Ltd here, serving Llama 3.1 8B", {"customer": "Redgum Analytics Pty Ltd"}),
