@@ -61,6 +61,8 @@ POPULATION = _POPULATION = words(
     r"dentists", r"therapists", r"physicians", r"radiographers", r"actuaries", r"regulateurs", r"controleurs",
     r"controllers", r"assistants", r"secretaires medicales", r"dessinateurs", r"projeteurs", r"draughtsmen",
     r"draftsmen", r"drafters", r"agents d'accueil", r"hotliners", r"redactrices",
+    # a bank's and an insurer's front line (heldout15: "250 chargés de clientèle", "1,500 adjusters")
+    r"charges de clientele", r"charges d'affaires", r"claims adjusters", r"adjusters", r"loss adjusters",
 )
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -765,6 +767,8 @@ LOAD = Rule(
         # the writer is one more than the others counted after "me and" / "moi et"
         ("me and 3 friends using it at the same time", {"concurrency": 4}),
         ("moi et deux associés en même temps dessus", {"concurrency": 3}),
+        ("400 chargés de clientèle, environ 40 simultanés", {"head_count": 400, "concurrency": 40}),
+        ("900 adjusters, ~60 concurrent", {"head_count": 900, "concurrency": 60}),
         # a firm's size beside its opening name, when no use of a model is said, describes the firm
         ("Garage Morel, 18 salariés, cherche une station pour la CAO et le rendu 3D.", {}),
         ("Dupont Industrie, 40 salariés, veut un chatbot sur Llama 3.1 8B", {"head_count": 40}),
