@@ -63,7 +63,7 @@ POPULATION = _POPULATION = words(
     r"draftsmen", r"drafters", r"agents d'accueil", r"hotliners", r"redactrices",
     # a bank's and an insurer's front line (heldout15: "250 chargés de clientèle", "1,500 adjusters")
     r"charges de clientele", r"charges d'affaires", r"claims adjusters", r"adjusters", r"loss adjusters",
-)
+) + r"(?!-\w)"  # ("1,100 members-facing staff": a noun in a compound before another is not the people)
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
 # the one-words are whole words: "volunteers" holds no "un" ("for 4 volunteers at a time" is 4, not 1)
@@ -769,6 +769,8 @@ LOAD = Rule(
         ("moi et deux associés en même temps dessus", {"concurrency": 3}),
         ("400 chargés de clientèle, environ 40 simultanés", {"head_count": 400, "concurrency": 40}),
         ("900 adjusters, ~60 concurrent", {"head_count": 900, "concurrency": 60}),
+        ("Fenmoor Credit Union, ~800 members-facing staff, peak 30 users at once.",
+         {"head_count": 800, "concurrency": 30}),
         # a firm's size beside its opening name, when no use of a model is said, describes the firm
         ("Garage Morel, 18 salariés, cherche une station pour la CAO et le rendu 3D.", {}),
         ("Dupont Industrie, 40 salariés, veut un chatbot sur Llama 3.1 8B", {"head_count": 40}),
