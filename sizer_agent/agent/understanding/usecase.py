@@ -58,7 +58,11 @@ PLANS: tuple[tuple[str, str], ...] = (
     (words(_TRAIN_VERB), "train"),
     (words(r"batch inference", r"inference (?:par|en) lots?", r"inference batch", r"batch processing",
            r"traitements? (?:par|en) lots?", r"par lots?", r"en lots?", r"chaque semaine", r"toutes les semaines",
-           r"weekly", r"every week", r"hebdomadaire\w*", r"offline", r"hors[- ]ligne", r"nightly",
+           r"weekly", r"every week", r"hebdomadaire\w*",
+           # ("totally offline, no cloud", "entièrement hors ligne": cut off from the internet, not a batch)
+           r"(?<!totally )(?<!fully )(?<!completely )(?<!entirely )(?<!100% )offline"
+           r"(?!,? (?:no|pas de) (?:cloud|internet))",
+           r"(?<!totalement )(?<!entierement )(?<!completement )(?<!100% )hors[- ]ligne", r"nightly",
            r"chaque nuit", r"toutes les nuits",
            r"cette nuit", r"chaque soir", r"tous les soirs", r"every evening", r"each evening",
            r"overnight", r"each night", r"every night", r"a night", r"par nuit", r"per night", r"batch jobs?",
@@ -387,6 +391,10 @@ USE_CASE = Rule(
     examples=(
         ("We want to serve Llama 3.1 70B Instruct, inference only", {"use_case": "online_serving"}),
         ("on veut héberger un chatbot interne", {"use_case": "online_serving"}),
+        # cut off from the internet is no batch: the assistant is still used live
+        ("a contract-review assistant for our lawyers, fully offline, no cloud", {"use_case": "online_serving"}),
+        ("un assistant juridique entièrement hors ligne pour nos avocats", {"use_case": "online_serving"}),
+        ("we run the extraction offline, 200k invoices", {"use_case": "batch_inference"}),
         ("serve a fine-tuned Llama-3.1-8B", {"use_case": "online_serving"}),
         ("fine tuner (full) Mistral 7B", {"use_case": "finetune_full"}),
         ("QLoRA fine-tuning of Mistral 7B", {"use_case": "finetune_qlora"}),
