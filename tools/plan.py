@@ -279,6 +279,8 @@ class Scope(BaseModel):
     units: list[UnitKind] = Field(description="unit kinds in scope (from the deployment answer)")
     deployment: str | None = None
     budget_eur: float | None = None
+    budget_eur_per_month: float | None = Field(None, description="the budget as the customer said it, per month; "
+                                               "budget_eur is then its total over the amortisation period")
     ecc_required: bool = False
     needs_graphics: bool = False
     power_limit_w: float | None = None

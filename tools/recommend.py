@@ -72,6 +72,9 @@ class RecommendRequest(BaseModel):
     percentile: float = Field(99.0, gt=0, lt=100)
     budget_eur: float | None = Field(None, gt=0, description="purchase budget (a rental is compared over the "
                                                                 "amortisation period)")
+    budget_eur_per_month: float | None = Field(
+        None, gt=0, description="a budget per month (renting is paid so), used when no total budget is given: "
+        "compared as month x 12 x the amortisation period, the period every cost is compared over")
     headroom: float = Field(0.10, ge=0, lt=1, description="generic engine: share of each GPU kept free")
     units: list[UnitKind] = Field(default_factory=list, description="unit kinds in scope; empty = all")
     deployment: str | None = Field(None, description="the deployment answer the scope came from")
@@ -403,11 +406,22 @@ def _headline(status: Status, plan: Plan | None, budget: BudgetVerdict, changes:
             key = "headline.quote_cards_under" if cards < scope.budget_eur else "headline.quote_cards_over"
             return Msg(key, what=what, cards=cards, budget=scope.budget_eur)
         return Msg("headline.quote", what=what)
+    # a budget said per month is answered per month: the period's totals divided back
+    months = (budget.budget_eur / scope.budget_eur_per_month) if scope.budget_eur_per_month and budget.budget_eur \
+        else None
+
+    def per(value: float | None) -> float | None:
+        return value / months if months and value is not None else value
+
     if status == "over_budget":
-        key = "headline.over_budget_changes" if any(c.plan.within_budget for c in changes) else "headline.over_budget"
-        return Msg(key, budget=budget.budget_eur, what=what, cost=budget.cost_eur, gap=budget.gap_eur)
+        if any(c.plan.within_budget for c in changes):
+            key = "headline.over_budget_changes_monthly" if months else "headline.over_budget_changes"
+        else:
+            key = "headline.over_budget_monthly" if months else "headline.over_budget"
+        return Msg(key, budget=per(budget.budget_eur), what=what, cost=per(budget.cost_eur), gap=per(budget.gap_eur))
     if budget.status == "within":
-        return Msg("headline.within_budget", what=what, cost=budget.cost_eur, budget=budget.budget_eur)
+        return Msg("headline.within_budget_monthly" if months else "headline.within_budget", what=what,
+                   cost=per(budget.cost_eur), budget=per(budget.budget_eur))
     return Msg("headline.recommended", what=what)
 
 
@@ -432,9 +446,19 @@ def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list
     else:
         out.append(Msg("assume.headroom", headroom=request.headroom))
         out.append(Msg("assume.bytes_per_token"))
-    if request.budget_eur is not None:
+    if request.budget_eur is None and request.budget_eur_per_month is not None:
+        out.append(Msg("assume.budget_per_month", month=request.budget_eur_per_month, years=a.amortisation_years.value,
+                       total=total_budget(request, catalog)))
+    elif request.budget_eur is not None:
         out.append(Msg("assume.budget_period", years=a.amortisation_years.value))
     return out
+
+
+def total_budget(request: RecommendRequest, catalog: Catalog) -> float | None:
+    """The budget every plan is weighed against: the total given, else the monthly budget over the period."""
+    if request.budget_eur is not None or request.budget_eur_per_month is None:
+        return request.budget_eur
+    return request.budget_eur_per_month * 12 * catalog.assumptions.amortisation_years.value
 
 
 # -- entry point ----------------------------------------------------------------------------------------
@@ -453,7 +477,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     # A bad workload (unknown dtype, impossible lengths) is the caller's error, not "no configuration fits":
     # the search below reads an estimate's InputError as "this split cannot run this model".
     estimate(request.workload.model_copy(update={"engine": "generic"}), spec)
-    scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=request.budget_eur,
+    scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=total_budget(request, catalog),
+                  budget_eur_per_month=request.budget_eur_per_month if request.budget_eur is None else None,
                   ecc_required=request.ecc_required, needs_graphics=request.needs_graphics,
                   power_limit_w=request.power_limit_w, rack_units=request.rack_units,
                   gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus,

@@ -183,12 +183,14 @@ def recommend_vision(request: object) -> RecommendResult:
         _verdicts,
         _within,
         stack_offers,
+        total_budget,
     )
 
     assert isinstance(request, RecommendRequest) and request.vision is not None
     catalog = load_catalog(request.catalog)
     stated = request.vision
-    scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=request.budget_eur,
+    scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=total_budget(request, catalog),
+                  budget_eur_per_month=request.budget_eur_per_month if request.budget_eur is None else None,
                   ecc_required=request.ecc_required, needs_graphics=request.needs_graphics,
                   power_limit_w=request.power_limit_w, rack_units=request.rack_units,
                   gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus)

@@ -207,6 +207,7 @@ def recommend_arguments(
         "slo_tpot_ms": profile.tpot_ms if serving else None,
         "slo_assumed": [name for name in ("ttft", "tpot") if serving and f"{name}_ms" in assumed],
         "budget_eur": profile.budget_eur,
+        "budget_eur_per_month": profile.budget_eur_per_month,
         "units": list(units),
         "deployment": profile.deployment if "deployment" not in assumed else None,
         "needs_graphics": bool(profile.rendering_cad),

@@ -102,6 +102,7 @@ class WorkloadProfile(BaseModel):
     gpu_preference: str | None = Field(default=None, max_length=60)  # a catalogue GPU id the customer named
     rendering_cad: bool | None = None  # the workstation also does rendering or CAD
     budget_eur: float | None = Field(default=None, gt=0, le=10**10)  # None after "no limit"
+    budget_eur_per_month: float | None = Field(default=None, gt=0, le=10**9)  # "€15k per month" (a year: / 12)
     power_limit_w: float | None = Field(default=None, gt=0, le=10**8)  # None after "no limit"
     rack_units: int | None = Field(default=None, ge=1, le=1000)  # rack space available, None = no limit
     ecc_required: bool | None = None

@@ -254,6 +254,8 @@ QUESTIONS: tuple[Question, ...] = (
     ),
     Question(
         id="budget_eur", type="money",
+        # a budget said per month ("€15k per month") answers it: no total is asked for on top
+        applies=lambda p: p.budget_eur_per_month is None, applies_doc="no budget per month given",
         default=None,
     ),
     Question(
@@ -271,10 +273,10 @@ QUESTIONS: tuple[Question, ...] = (
 # Asked only when the user offers them (free text or answers file); never required.
 OPTIONAL_FIELDS: tuple[str, ...] = (
     "model_revision", "model_family", "custom_architecture", "server_url", "head_count", "gpu_preference",
-    "cloud_excluded",
+    "cloud_excluded", "budget_eur_per_month",
 )
 # Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
-_CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded"})
+_CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded", "budget_eur_per_month"})
 
 BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
 

@@ -39,6 +39,8 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
         return render(lang, "agent.value.every_min", m=minutes)
     if field == "budget_eur":
         return render(lang, "agent.value.budget", v=value)
+    if field == "budget_eur_per_month":
+        return render(lang, "agent.value.budget_per_month", v=value)
     if field == "power_limit_w":
         return render(lang, "agent.value.power_kw" if value >= 1000 else "agent.value.power", w=value)
     if field == "dataset_images":

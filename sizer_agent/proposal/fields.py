@@ -14,8 +14,8 @@ FIELD_ORDER: tuple[str, ...] = (
     "custom_architecture", "vision_model", "vision_mode", "precision", "input_len", "output_len", "context_len",
     "image_resolution", "batch_size", "head_count", "concurrency", "growth_factor", "ttft_ms", "tpot_ms",
     "dataset_size_bytes", "dataset_images", "optimizer", "checkpoint_interval_min", "num_gpus", "gpu_preference",
-    "rendering_cad", "ecc_required", "deployment", "cloud_excluded", "budget_eur", "power_limit_w", "rack_units",
-    "server_url",
+    "rendering_cad", "ecc_required", "deployment", "cloud_excluded", "budget_eur", "budget_eur_per_month",
+    "power_limit_w", "rack_units", "server_url",
 )
 
 # Per-GPU memory terms of EstimateResult.per_gpu (`<term>_bytes`), in stacking order.

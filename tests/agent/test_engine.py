@@ -334,3 +334,19 @@ def test_a_sizing_cut_short_runs_again_on_resume(store: SessionStore) -> None:
     assert again.resume_sizing() == []  # now current: a second resume runs nothing
     assert "48" in render_proposal(store.export_session(sid), "md", "en")
 
+
+
+def test_a_budget_per_month_answers_the_budget_question(registry: ToolRegistry) -> None:
+    engine = DeterministicEngine(registry, lang="fr")
+    engine.handle("Acme, chatbot en ligne sur Llama 3.1 8B Instruct, 20 utilisateurs, 1k en entrée, 256 en sortie, "
+                  "en location cloud")
+    for _ in range(12):
+        current = engine.state.current_question
+        if current == "budget_eur":
+            break
+        engine.handle("je ne sais pas")
+    assert engine.state.current_question == "budget_eur"
+    engine.handle("3 000 € par mois maximum")
+    profile = engine.profile()
+    assert profile.budget_eur_per_month == 3000 and profile.budget_eur is None
+    assert engine.state.current_question != "budget_eur"  # answered: the total is not asked for on top

@@ -324,3 +324,26 @@ def test_only_servers_on_quote_in_scope_give_a_plan_whose_cards_are_weighed_agai
     over = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], rack_units=4,
                                       budget_eur=5_000), spec)
     assert over.headline.id == "headline.quote_cards_over"
+
+
+def test_a_monthly_budget_is_weighed_over_the_period_and_answered_per_month() -> None:
+    # Renting 2 B200 at the provider's hourly price for a 200-user Llama 3.3 70B FP8 load costs about
+    # EUR 8,800 a month: within a EUR 15k monthly budget (540k over the 3-year period), whereas the same
+    # figure read as a total would call it EUR 300k over
+    workload = EstimateRequest(model="meta-llama/Llama-3.3-70B-Instruct", quantization="fp8", input_len=2048,
+                               output_len=500, concurrency=200, engine="vllm")
+    spec = load_model("meta-llama/Llama-3.3-70B-Instruct")
+    result = recommend(RecommendRequest(workload=workload, units=["cloud"], budget_eur_per_month=15_000,
+                                        engine="vllm", slo_ttft_ms=2000), spec)
+    assert result.scope.budget_eur == 15_000 * 12 * 3 and result.scope.budget_eur_per_month == 15_000
+    assert result.status == "recommended" and result.headline.id == "headline.within_budget_monthly"
+    plan = result.plan
+    assert plan is not None and plan.purchase.hourly_eur is not None
+    monthly = result.headline.params["cost"]
+    assert monthly == pytest.approx(result.budget.cost_eur / 36) and monthly < 15_000
+    assert "assume.budget_per_month" in [m.id for m in result.assumptions]
+    tight = recommend(RecommendRequest(workload=workload, units=["cloud"], budget_eur_per_month=2_000,
+                                       engine="vllm", slo_ttft_ms=2000), spec)
+    assert tight.status == "over_budget" and tight.headline.id.startswith("headline.over_budget")
+    assert tight.headline.id.endswith("_monthly") and tight.headline.params["gap"] == pytest.approx(
+        tight.headline.params["cost"] - 2_000)

@@ -13,6 +13,7 @@ from sizer_agent.agent.understanding import (
     lengths,
     load,
     models,
+    periodic_budget,
     platform,
     software,
     training,
@@ -42,6 +43,7 @@ RULES: tuple[Rule, ...] = (
     training.CHECKPOINT,
     training.TRAINED_SIZE,  # before the general size: the cleaned size beside a raw one
     training.DATASET,
+    periodic_budget.BUDGET_PER_MONTH,  # before the budget: '€15k per month' is no total
     platform.BUDGET,
     platform.POWER,
     platform.RACK_UNITS,

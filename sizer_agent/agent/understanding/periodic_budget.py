@@ -1,0 +1,68 @@
+"""A budget per month or per year: "Monthly budget €15k", "plafond de 3 000 € par mois", "€120k a year".
+
+Renting is paid by the month; many customers say their budget that way. A monthly figure is no total budget
+(the corpora's schema leaves `budget_eur` empty for it), and read as one it would compare €15,000 with three
+years of rental and call a €8,800-a-month plan "€300,000 over". `budget_eur_per_month` keeps it apart; the
+planner compares it over the same period as every other cost (agent.planning). A yearly figure is stored per
+month (divided by 12), the customer's words kept beside it.
+
+This rule runs before the budget rule and claims its words, so the figure is not read twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.text import Message
+
+_EURO = r"(?:€|euros?|eur)(?![a-z])"
+_SCALE = r"(k|m|millions?)?(?![a-z])"
+_AMOUNT = re.compile(rf"€[ \t]*({NUM})[ \t]*{_SCALE}|({NUM})[ \t]*{_SCALE}[ \t]*{_EURO}")
+_TAX = r"(?:[ \t]*(?:ht|hors taxes?|excl\.? vat))?"
+_PERIOD_AFTER = (r"[ \t]*(?:/[ \t]*|par[ \t]+|per[ \t]+|a[ \t]+|an[ \t]+|each[ \t]+|chaque[ \t]+)"
+                 r"(?:mois|month|an|annee|year)\b")
+_ADJECTIVE = r"(?:monthly|mensuel(?:le)?s?|annual|yearly|annuel(?:le)?s?)"
+_BUDGET = r"(?:budget|plafond|enveloppe|spend|cap|maximum|max)"
+_PATTERNS = (
+    # "Monthly budget €15k", "budget mensuel : 3 000 €", "enveloppe annuelle de 120 k€"
+    re.compile(rf"\b(?:{_ADJECTIVE}[ \t]+{_BUDGET}|{_BUDGET}[ \t]+{_ADJECTIVE})\b[^\d\n€]{{0,25}}?"
+               rf"(?:{_AMOUNT.pattern})"),
+    # "un plafond de 3 000 € par mois", "budget of €15k per month", "€15k/month"
+    re.compile(rf"(?:{_AMOUNT.pattern}){_TAX}{_PERIOD_AFTER}"),
+)
+_YEARLY = re.compile(r"\b(?:annual|yearly|annuel\w*|an|annee|year)\b")
+
+
+def find_budget_per_month(message: Message) -> Iterator[Found]:
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(message.text):
+            if message.negated(m.start()):
+                continue
+            amount = _AMOUNT.search(m.group(0))
+            if amount is None:
+                continue
+            first = amount.group(1) is not None
+            number, scale = (amount.group(1), amount.group(2)) if first else (amount.group(3), amount.group(4))
+            value = numbers.money(number, scale or "", message.lang)
+            if not value:
+                continue
+            yearly = _YEARLY.search(m.group(0)[:amount.start()] + m.group(0)[amount.end():]) is not None
+            yield Found("budget_eur_per_month", round(value / 12, 2) if yearly else value, m.start(), m.end())
+            return
+
+
+BUDGET_PER_MONTH = Rule(
+    "budget-per-month", ("budget_eur_per_month",), find_budget_per_month,
+    examples=(("Monthly budget €15k.", {"budget_eur_per_month": 15000.0}),
+              ("avec un plafond de 3 000 € par mois", {"budget_eur_per_month": 3000.0}),
+              ("budget mensuel : 2 500 € HT", {"budget_eur_per_month": 2500.0}),
+              ("we can spend €8k/month on GPUs", {"budget_eur_per_month": 8000.0}),
+              ("an annual budget of €120k", {"budget_eur_per_month": 10000.0}),
+              ("budget de 40 k€", {}), ("la location coûte 2 € par heure", {}),
+              ("Budget mensuel : on en parlera.", {}), ("pas de budget mensuel de 5 000 €", {})),
+    doc="a budget said per month or per year; a total budget is the budget rule's",
+)
