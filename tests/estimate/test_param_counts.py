@@ -49,6 +49,7 @@ REFERENCE_COUNTS = {
     "Qwen/Qwen3-4B": 4_022_468_096,  # card: 4.0B, 3.6B non-embedding
     "Qwen/Qwen3-235B-A22B": 235_093_634_560,  # card: 235B total
     "mistralai/Mistral-Nemo-Instruct-2407": 12_247_782_400,  # card: 12B; 12.2 billion in vendor docs
+    "microsoft/Phi-4-mini-instruct": 3_836_021_760,  # safetensors headers at a pinned revision; card: 3.8B
 }
 
 

@@ -82,6 +82,11 @@ class ModelIndex:
         if not meaningful:
             return None, ()  # a family word alone names no model
         fits = [e for e in self.entries if wanted <= e.tokens]
+        if "instruct" in wanted and fits and all(e.tokens - wanted for e in fits):
+            # "instruct"/"chat" is said loosely ("a Phi-4 chat assistant"): it does not pull the name to a sibling
+            # that adds a word the customer did not write (Phi-4-mini-instruct) when the rest names an entry exactly
+            named = [e for e in self.entries if e.tokens == wanted - {"instruct"}]
+            fits = named if len(named) == 1 else fits
         if fits:
             best = min(len(e.tokens - wanted) for e in fits)
             top = [e for e in fits if len(e.tokens - wanted) == best]
@@ -512,6 +517,7 @@ MODEL = Rule(
         ("Qwen3-235B-A22B in FP8", {"model": "Qwen/Qwen3-235B-A22B"}),
         ("qwen3:14b via Ollama", {"model": "Qwen/Qwen3-14B"}),
         ("Llama 3.2 1B on a laptop", {"model": "meta-llama/Llama-3.2-1B-Instruct"}),
+        ("Phi-4 mini on the edge box", {"model": "microsoft/Phi-4-mini-instruct"}),
         ("Llama 3.1 8B", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),  # the alias, though the base is bundled
         ("continued pretraining of Llama 3.1 8B base", {"model": "meta-llama/Llama-3.1-8B"}),
         ("Qwen2.5 Coder for our IDE plugin", {}),  # which size? and not bundled: a question
