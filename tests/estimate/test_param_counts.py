@@ -50,6 +50,9 @@ REFERENCE_COUNTS = {
     "Qwen/Qwen3-235B-A22B": 235_093_634_560,  # card: 235B total
     "mistralai/Mistral-Nemo-Instruct-2407": 12_247_782_400,  # card: 12B; 12.2 billion in vendor docs
     "microsoft/Phi-4-mini-instruct": 3_836_021_760,  # safetensors headers at a pinned revision; card: 3.8B
+    # Gemma 3 12B: text 11,766,034,176 (keras-hub's gemma3_instruct_12b_text preset: 11,765,788,416 with a
+    # 262,144-token vocabulary, i.e. 64 x 3840 fewer) + SigLIP 416,866,032 + projector 4,424,832
+    "google/gemma-3-12b-it": 12_187_325_040,
 }
 
 

@@ -518,6 +518,7 @@ MODEL = Rule(
         ("qwen3:14b via Ollama", {"model": "Qwen/Qwen3-14B"}),
         ("Llama 3.2 1B on a laptop", {"model": "meta-llama/Llama-3.2-1B-Instruct"}),
         ("Phi-4 mini on the edge box", {"model": "microsoft/Phi-4-mini-instruct"}),
+        ("Gemma 3 12B in int4", {"model": "google/gemma-3-12b-it"}),
         ("Llama 3.1 8B", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),  # the alias, though the base is bundled
         ("continued pretraining of Llama 3.1 8B base", {"model": "meta-llama/Llama-3.1-8B"}),
         ("Qwen2.5 Coder for our IDE plugin", {}),  # which size? and not bundled: a question
