@@ -38,6 +38,21 @@ REFERENCE_COUNTS = {
     "deepseek-ai/DeepSeek-R1-Distill-Llama-8B": 8_030_261_248,
     "Qwen/Qwen2.5-32B-Instruct": 32_763_876_352,
     "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B": 32_763_876_352,
+    # Popular open models (INDEX.md, "Added for popular open models"): exact counts computed from the config and
+    # checked against each model card's rounded figure, given beside it. Llama 3.1 8B base: the Llama-3.1-8B
+    # index.json total_size / 2, as the Instruct model (same architecture).
+    "meta-llama/Llama-3.1-8B": 8_030_261_248,
+    "meta-llama/Llama-3.2-1B-Instruct": 1_235_814_400,  # card: "1B (1.23B)"
+    "Qwen/Qwen2.5-14B-Instruct": 14_770_033_664,  # card: 14.7B (truncated, as 32.5B for Qwen2.5-32B's 32.76B)
+    "Qwen/Qwen2.5-3B-Instruct": 3_085_938_688,  # card: 3.09B, 2.77B non-embedding
+    "Qwen/Qwen3-14B": 14_768_307_200,  # card: 14.8B, 13.2B non-embedding
+    "Qwen/Qwen3-4B": 4_022_468_096,  # card: 4.0B, 3.6B non-embedding
+    "Qwen/Qwen3-235B-A22B": 235_093_634_560,  # card: 235B total
+    "mistralai/Mistral-Nemo-Instruct-2407": 12_247_782_400,  # card: 12B; 12.2 billion in vendor docs
+    "microsoft/Phi-4-mini-instruct": 3_836_021_760,  # safetensors headers at a pinned revision; card: 3.8B
+    # Gemma 3 12B: text 11,766,034,176 (keras-hub's gemma3_instruct_12b_text preset: 11,765,788,416 with a
+    # 262,144-token vocabulary, i.e. 64 x 3840 fewer) + SigLIP 416,866,032 + projector 4,424,832
+    "google/gemma-3-12b-it": 12_187_325_040,
 }
 
 
@@ -67,6 +82,9 @@ def test_moe_active_parameters_follow_model_cards() -> None:
     assert load_model("deepseek-r1").params_total == load_model("deepseek-v3").params_total
     assert load_model("deepseek-r1").params_active == pytest.approx(37e9, rel=0.02)
     assert load_model("mixtral-8x7b").params_active == pytest.approx(12.9e9, rel=0.03)
+    # Qwen3-235B-A22B model card: "235B in total and 22B activated" (activated counts the input embedding too)
+    qwen3_235b = load_model("Qwen/Qwen3-235B-A22B")
+    assert qwen3_235b.params_active + qwen3_235b.embedding_params == pytest.approx(22e9, rel=0.03)
 
 
 def test_dense_active_equals_total_minus_input_embedding() -> None:

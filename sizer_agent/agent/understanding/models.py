@@ -67,6 +67,7 @@ class Entry:
     title: str
     family: str
     tokens: frozenset[str]
+    spelled: frozenset[frozenset[str]] = frozenset()  # its aliases, as tokens: a name the registry writes out
 
 
 @dataclass(frozen=True)
@@ -81,9 +82,18 @@ class ModelIndex:
         if not meaningful:
             return None, ()  # a family word alone names no model
         fits = [e for e in self.entries if wanted <= e.tokens]
+        if "instruct" in wanted and fits and all(e.tokens - wanted for e in fits):
+            # "instruct"/"chat" is said loosely ("a Phi-4 chat assistant"): it does not pull the name to a sibling
+            # that adds a word the customer did not write (Phi-4-mini-instruct) when the rest names an entry exactly
+            named = [e for e in self.entries if e.tokens == wanted - {"instruct"}]
+            fits = named if len(named) == 1 else fits
         if fits:
             best = min(len(e.tokens - wanted) for e in fits)
             top = [e for e in fits if len(e.tokens - wanted) == best]
+            # a name written exactly as one entry's alias is that entry: "Llama 3.1 8B" stays the Instruct model
+            # whose alias it is, though the base checkpoint "Llama-3.1-8B" is bundled too
+            exact = [e for e in fits if wanted in e.spelled]
+            top = exact if len(exact) == 1 else top
             numbered = {t for t in meaningful if re.search(r"\d", t)}
             if len(top) == 1 and (numbered or meaningful & _VARIANTS):
                 return top[0].id, ()
@@ -104,9 +114,12 @@ def _entry(model_id: str, title: str, aliases: Iterable[str], families: set[str]
     tokens = tokens_of(name, families)
     family = tokens[0] if tokens else name.lower()
     every = set(tokens)
+    spelled = set()
     for alias in aliases:
-        every |= set(tokens_of(alias, families)) - {"base"}
-    return Entry(model_id, title or name, family, frozenset(every))
+        said = frozenset(tokens_of(alias, families))
+        every |= said  # "base" kept: "llama-3.1-8b-base" is how a base checkpoint is asked for by name
+        spelled.add(said)
+    return Entry(model_id, title or name, family, frozenset(every), frozenset(spelled))
 
 
 @cache
@@ -498,6 +511,18 @@ MODEL = Rule(
         ("Qwen3 32B ou Mistral Small 3.1, on ne sait pas encore", {}),
         ("Llama 3.1 8B pour le chat et Llama 3.3 70B pour les synthèses", {}),
         ("Llama 3.1 8B Instruct; Llama 3.1 8B is what we use today", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
+        # popular open models bundled later: the names people write, and a base checkpoint asked for as such
+        ("We want to fine-tune Qwen2.5 14B Instruct with LoRA", {"model": "Qwen/Qwen2.5-14B-Instruct"}),
+        ("un assistant sur Mistral Nemo pour 30 personnes", {"model": "mistralai/Mistral-Nemo-Instruct-2407"}),
+        ("Qwen3-235B-A22B in FP8", {"model": "Qwen/Qwen3-235B-A22B"}),
+        ("qwen3:14b via Ollama", {"model": "Qwen/Qwen3-14B"}),
+        ("Llama 3.2 1B on a laptop", {"model": "meta-llama/Llama-3.2-1B-Instruct"}),
+        ("Phi-4 mini on the edge box", {"model": "microsoft/Phi-4-mini-instruct"}),
+        ("Gemma 3 12B in int4", {"model": "google/gemma-3-12b-it"}),
+        ("Llama 3.1 8B", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),  # the alias, though the base is bundled
+        ("continued pretraining of Llama 3.1 8B base", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("Qwen2.5 Coder for our IDE plugin", {}),  # which size? and not bundled: a question
+        ("Qwen3 4B or 14B, not decided", {}),
     ),
     doc="a registry model named loosely, or a Hub id written in full",
 )
