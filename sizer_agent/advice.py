@@ -278,7 +278,27 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         buy = hint.purchase
         lines.append(render(lang, "advice.quote_hint", config=configuration(hint, lang), gpus=hint.parallelism.num_gpus,
                             cards=buy.cards_eur, budget=result.scope.budget_eur))
+    rent = worth_renting(result)
+    if rent is not None and rent.training is not None and rent.costs.eur_per_epoch and result.scope.budget_eur:
+        lines.append(render(lang, "advice.rent_hint", config=configuration(rent, lang),
+                            eur=rent.costs.eur_per_epoch, hours=round(rent.training.epoch_hours or 0.0),
+                            hourly=rent.costs.hourly_eur or 0.0, budget=result.scope.budget_eur,
+                            epochs=int(result.scope.budget_eur // rent.costs.eur_per_epoch)))
     return lines
+
+
+def worth_renting(result: RecommendResult) -> Plan | None:
+    """A training job whose machine is over the budget: renting, outside the scope asked for, may run the job
+    itself many times within it — a one-off fine-tune is paid per epoch, not per machine. Never when the
+    customer refused the cloud."""
+    budget = result.scope.budget_eur
+    if result.status == "recommended" or budget is None or result.scope.cloud_excluded:
+        return None
+    if result.scope.allows("cloud"):
+        return None  # the cloud was in scope: its plans already competed
+    rented = [p for p in result.options if p.fits and p.training is not None and p.purchase.how == "rent"
+              and p.costs.eur_per_epoch is not None and p.costs.eur_per_epoch <= budget]
+    return min(rented, key=lambda p: p.costs.eur_per_epoch or 0.0, default=None)
 
 
 def _sentence(clause: str) -> str:

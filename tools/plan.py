@@ -287,6 +287,8 @@ class Scope(BaseModel):
     rack_units: int | None = None
     gpu_preference: str | None = None
     planned_gpus: int | None = None
+    cloud_excluded: bool = Field(False, description="the customer refused the cloud: no rental is suggested, "
+                                 "even as an option outside the scope")
     stacks: list[str] = Field(default_factory=lambda: ["cuda", "rocm"],
                               description="software stacks in scope: cuda, rocm, xla (TPU), neuron (Trainium)")
 

@@ -72,6 +72,7 @@ class RecommendRequest(BaseModel):
     percentile: float = Field(99.0, gt=0, lt=100)
     budget_eur: float | None = Field(None, gt=0, description="purchase budget (a rental is compared over the "
                                                                 "amortisation period)")
+    cloud_excluded: bool = Field(False, description="the customer refused the cloud (no rental suggested)")
     budget_eur_per_month: float | None = Field(
         None, gt=0, description="a budget per month (renting is paid so), used when no total budget is given: "
         "compared as month x 12 x the amortisation period, the period every cost is compared over")
@@ -479,6 +480,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     estimate(request.workload.model_copy(update={"engine": "generic"}), spec)
     scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=total_budget(request, catalog),
                   budget_eur_per_month=request.budget_eur_per_month if request.budget_eur is None else None,
+                  cloud_excluded=request.cloud_excluded,
                   ecc_required=request.ecc_required, needs_graphics=request.needs_graphics,
                   power_limit_w=request.power_limit_w, rack_units=request.rack_units,
                   gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus,

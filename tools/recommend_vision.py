@@ -191,6 +191,7 @@ def recommend_vision(request: object) -> RecommendResult:
     stated = request.vision
     scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=total_budget(request, catalog),
                   budget_eur_per_month=request.budget_eur_per_month if request.budget_eur is None else None,
+                  cloud_excluded=request.cloud_excluded,
                   ecc_required=request.ecc_required, needs_graphics=request.needs_graphics,
                   power_limit_w=request.power_limit_w, rack_units=request.rack_units,
                   gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus)

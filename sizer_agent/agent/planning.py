@@ -208,6 +208,7 @@ def recommend_arguments(
         "slo_assumed": [name for name in ("ttft", "tpot") if serving and f"{name}_ms" in assumed],
         "budget_eur": profile.budget_eur,
         "budget_eur_per_month": profile.budget_eur_per_month,
+        "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,
         "units": list(units),
         "deployment": profile.deployment if "deployment" not in assumed else None,
         "needs_graphics": bool(profile.rendering_cad),
