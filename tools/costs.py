@@ -51,7 +51,8 @@ def purchase(offer: Offer, catalog: Catalog, num_gpus: int, units: int) -> Purch
 
 
 def costs(buy: Purchase, catalog: Catalog, watts: float, tokens_per_s: float | None = None,
-          epoch_hours: float | None = None, serving: bool = True, power_published: bool = True) -> Costs:
+          epoch_hours: float | None = None, serving: bool = True, power_published: bool = True,
+          job_hours: float | None = None) -> Costs:
     """Hourly cost, energy, TCO over the amortisation period, and cost per unit of work. `power_published`:
     False when `watts` lacks the accelerators (no published TDP), so no tokens per kW is stated."""
     a = catalog.assumptions
@@ -76,16 +77,18 @@ def costs(buy: Purchase, catalog: Catalog, watts: float, tokens_per_s: float | N
     return Costs(
         power_w=watts, amortisation_years=years, utilisation=utilisation, eur_per_kwh=a.energy_eur_per_kwh.value,
         pue=a.pue.value, energy_kwh_per_year=kwh_per_year, energy_eur_per_year=energy_eur, hourly_eur=hourly,
-        tco_eur=tco, eur_per_million_tokens=per_million, eur_per_epoch=per_epoch,
+        tco_eur=tco, eur_per_million_tokens=per_million, eur_per_epoch=per_epoch, job_hours=job_hours,
+        eur_per_job=hourly * job_hours if hourly is not None and job_hours is not None else None,
         tokens_per_s_per_kw=tokens_per_s / (watts / 1000) if tokens_per_s and watts and power_published else None,
         accelerator_power_published=power_published,
     )
 
 
-def budget_cost(buy: Purchase, tco: float | None) -> float | None:
-    """What a budget is compared with: the purchase price, or the rental over the same period (TCO)."""
+def budget_cost(buy: Purchase, tco: float | None, job_eur: float | None = None) -> float | None:
+    """What a budget is compared with: the purchase price, or the rental over the same period (TCO) — or, for a
+    one-off batch job of a stated size, the rental for that job alone (hours x hourly price)."""
     if buy.how == "buy":
         return buy.price_eur
     if buy.how == "rent":
-        return tco
+        return job_eur if job_eur is not None else tco
     return None

@@ -57,6 +57,7 @@ class Context:
     headroom: float = DEFAULT_HEADROOM
     dataset_bytes: int | None = None
     checkpoint_interval_min: float | None = None
+    job_requests: int | None = None  # batch inference: the requests of a one-off job, all of them
     shape: ModelShape = field(init=False)
     cache: dict[tuple[object, ...], EstimateResult | InputError] = field(default_factory=dict)
     evaluated: int = 0
@@ -323,8 +324,13 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
             else:
                 serving = _serving(ctx, perf, workload, result, dp, reasons)
                 tokens_per_s = serving.sustained_output_tokens_per_s or None
+    job_hours = None
+    if serving is not None and ctx.job_requests and serving.output_tokens_per_s:
+        # the whole job at the rate the plan holds at its load: every request's output tokens, streamed at once
+        job_hours = ctx.job_requests * workload.output_len / serving.output_tokens_per_s / 3600
     plan_costs = costs(buy, ctx.catalog, watts, tokens_per_s, training.epoch_hours if training else None,
-                       serving=workload.mode == "inference", power_published=gpu.tdp_w is not None)
+                       serving=workload.mode == "inference", power_published=gpu.tdp_w is not None,
+                       job_hours=job_hours)
     sizing = size_system(SystemRequest(
         mode=workload.mode, num_gpus=num_gpus, gpu_memory_used_bytes=memory.total_bytes,
         weight_bytes=result.weight_bytes_total, checkpoint_bytes=training.checkpoint_bytes if training else 0,
@@ -338,7 +344,7 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
                          tpot=serving.tpot_ms, tpot_without=serving.tpot_ms_without_offload or 0.0))
     within: bool | None = None
     if ctx.scope.budget_eur is not None:
-        cost = budget_cost(buy, plan_costs.tco_eur)
+        cost = budget_cost(buy, plan_costs.tco_eur, plan_costs.eur_per_job)
         within = None if cost is None else cost <= ctx.scope.budget_eur
     return Plan(
         **common,

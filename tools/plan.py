@@ -200,6 +200,9 @@ class Costs(BaseModel):
     tco_eur: float | None = Field(None, description="over the amortisation period: purchase + energy, or rent")
     eur_per_million_tokens: float | None = Field(None, description="serving: output tokens at the operating point")
     eur_per_epoch: float | None = Field(None, description="training: one pass over the dataset")
+    job_hours: float | None = Field(None, description="batch inference of a stated number of requests: the whole job "
+                                    "at the plan's output rate")
+    eur_per_job: float | None = Field(None, description="that job's cost: hours x the hourly cost")
     eur_per_million_images: float | None = Field(None, description="vision inference: at the plan's images/s")
     tokens_per_s_per_kw: float | None = Field(None, description="None where the accelerator's power is not "
                                                                   "published (TPU, Trainium): the ratio would count "
@@ -250,8 +253,9 @@ class Plan(BaseModel):
 
 class BudgetVerdict(BaseModel):
     budget_eur: float | None
-    basis: Literal["purchase", "rental_over_period"] | None = None
+    basis: Literal["purchase", "rental_over_period", "rental_for_job"] | None = None
     period_years: float | None = Field(None, description="rental: the period compared with the budget")
+    job_hours: float | None = Field(None, description="rental for a one-off job: its hours")
     cost_eur: float | None = None
     gap_eur: float | None = Field(None, description="cost - budget when over")
     status: Literal["none", "within", "over"]

@@ -73,6 +73,9 @@ class RecommendRequest(BaseModel):
     budget_eur: float | None = Field(None, gt=0, description="purchase budget (a rental is compared over the "
                                                                 "amortisation period)")
     cloud_excluded: bool = Field(False, description="the customer refused the cloud (no rental suggested)")
+    job_requests: int | None = Field(
+        None, ge=1, description="batch inference: the requests of a one-off job in all (documents, pages); a rental "
+        "is then weighed by that job's cost, not by the period")
     budget_eur_per_month: float | None = Field(
         None, gt=0, description="a budget per month (renting is paid so), used when no total budget is given: "
         "compared as month x 12 x the amortisation period, the period every cost is compared over")
@@ -243,14 +246,16 @@ def _budget(scope: Scope, plan: Plan | None, years: float) -> BudgetVerdict:
         return BudgetVerdict(budget_eur=None, status="none")
     if plan is None:
         return BudgetVerdict(budget_eur=scope.budget_eur, status="none")
-    cost = budget_cost(plan.purchase, plan.costs.tco_eur)
-    basis: Literal["purchase", "rental_over_period"] = "purchase" if plan.purchase.how == "buy" else (
-        "rental_over_period")
+    job = plan.costs.eur_per_job
+    cost = budget_cost(plan.purchase, plan.costs.tco_eur, job)
+    basis: Literal["purchase", "rental_over_period", "rental_for_job"] = "purchase" if plan.purchase.how == "buy" else (
+        "rental_for_job" if job is not None else "rental_over_period")
     if cost is None:
         return BudgetVerdict(budget_eur=scope.budget_eur, basis=basis, status="none")
     over = cost > scope.budget_eur
     return BudgetVerdict(budget_eur=scope.budget_eur, basis=basis, cost_eur=cost,
                          period_years=years if basis == "rental_over_period" else None,
+                         job_hours=plan.costs.job_hours if basis == "rental_for_job" else None,
                          gap_eur=cost - scope.budget_eur if over else None, status="over" if over else "within")
 
 
@@ -414,15 +419,18 @@ def _headline(status: Status, plan: Plan | None, budget: BudgetVerdict, changes:
     def per(value: float | None) -> float | None:
         return value / months if months and value is not None else value
 
+    job = budget.basis == "rental_for_job"  # a one-off batch job rented: its cost is the job's
     if status == "over_budget":
         if any(c.plan.within_budget for c in changes):
             key = "headline.over_budget_changes_monthly" if months else "headline.over_budget_changes"
         else:
-            key = "headline.over_budget_monthly" if months else "headline.over_budget"
+            key = "headline.over_budget_monthly" if months else "headline.over_budget_job" if job else (
+                "headline.over_budget")
         return Msg(key, budget=per(budget.budget_eur), what=what, cost=per(budget.cost_eur), gap=per(budget.gap_eur))
     if budget.status == "within":
-        return Msg("headline.within_budget_monthly" if months else "headline.within_budget", what=what,
-                   cost=per(budget.cost_eur), budget=per(budget.budget_eur))
+        key = "headline.within_budget_monthly" if months else "headline.within_budget_job" if job else (
+            "headline.within_budget")
+        return Msg(key, what=what, cost=per(budget.cost_eur), budget=per(budget.budget_eur))
     return Msg("headline.recommended", what=what)
 
 
@@ -492,7 +500,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         tpot *= ASSUMED_TPOT_FACTOR
     ctx = Context(catalog=catalog, spec=spec, scope=scope, slo_ttft_ms=ttft,
                   slo_tpot_ms=tpot, percentile=request.percentile, headroom=request.headroom,
-                  dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min)
+                  dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min,
+                  job_requests=request.job_requests if request.workload.mode == "inference" else None)
     offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]
     if request.practitioner_defaults:

@@ -209,6 +209,7 @@ def recommend_arguments(
         "budget_eur": profile.budget_eur,
         "budget_eur_per_month": profile.budget_eur_per_month,
         "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,
+        "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,
         "units": list(units),
         "deployment": profile.deployment if "deployment" not in assumed else None,
         "needs_graphics": bool(profile.rendering_cad),

@@ -96,6 +96,7 @@ class WorkloadProfile(BaseModel):
     ttft_ms: float | None = Field(default=None, gt=0, le=600_000)  # P99 time to first token target
     tpot_ms: float | None = Field(default=None, gt=0, le=60_000)  # P99 time per output token target
     dataset_size_bytes: int | None = Field(default=None, ge=0, le=10**18)
+    job_requests: int | None = Field(default=None, ge=1, le=10**12)  # a one-off batch job's documents, all of them
     optimizer: Optimizer | None = None
     checkpoint_interval_min: float | None = Field(default=None, gt=0, le=100_000)
     num_gpus: int | None = Field(default=None, ge=1, le=100_000)  # planned; 0 is not a plan

@@ -112,10 +112,10 @@ def test_did_you_mean_for_an_ambiguous_model_and_yes_accepts_a_single_suggestion
     events = engine.handle("Llama 3 70B")  # no such model: the near ones
     hint = next(m.text for m in of(events, AgentMessage) if m.tone == "hint")
     assert hint.endswith("meta-llama/Llama-3.1-70B-Instruct or meta-llama/Llama-3.3-70B-Instruct?")
-    events = engine.handle("Llama 3.1 8B base")  # the base model is not bundled: one near name
-    assert of(events, QuestionAsked)[-1].suggestions[0] == "meta-llama/Llama-3.1-8B-Instruct"
+    events = engine.handle("Llama 3.1 405B base")  # the 405B base model is not bundled: one near name
+    assert of(events, QuestionAsked)[-1].suggestions[0] == "meta-llama/Llama-3.1-405B-Instruct"
     engine.handle("yes")
-    assert engine.state.answers["model"].value == "meta-llama/Llama-3.1-8B-Instruct"
+    assert engine.state.answers["model"].value == "meta-llama/Llama-3.1-405B-Instruct"
 
 
 def test_a_family_word_alone_is_never_a_model() -> None:

@@ -95,7 +95,11 @@ class ModelIndex:
             exact = [e for e in fits if wanted in e.spelled]
             top = exact if len(exact) == 1 else top
             numbered = {t for t in meaningful if re.search(r"\d", t)}
-            if len(top) == 1 and (numbered or meaningful & _VARIANTS):
+            # no size written and none of the names said exactly: entries of several sizes fit ("Llama 3.1" is
+            # 8B, 70B or 405B) — the one with fewest unwritten words is no answer, the size is the question
+            unsized = best > 0 and not any(_SIZE.fullmatch(t) for t in wanted) and len(
+                {frozenset(t for t in e.tokens if _SIZE.fullmatch(t)) for e in fits}) > 1
+            if len(top) == 1 and (numbered or meaningful & _VARIANTS) and not unsized:
                 return top[0].id, ()
             return None, tuple(e.id for e in sorted(fits, key=lambda e: len(e.tokens - wanted))[:4])
         # nothing fits exactly: same family and same size, other version or variant -> a suggestion
@@ -463,6 +467,8 @@ MODEL = Rule(
     examples=(
         ("Llama 3.1 70B Instruct en fp8", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
         ("lama 3.1 70b", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
+        ("on veut servir Llama 3.1 en interne", {}),  # 8B, 70B or 405B: the size is the question
+        ("We'd serve Llama 3.2 for the helpdesk", {}),  # 1B or 3B
         ("Qwen 2.5 72B instruct", {"model": "Qwen/Qwen2.5-72B-Instruct"}),
         ("deepseek-r1 distill qwen 32b", {"model": "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"}),
         ("Llama 3.3 70B", {"model": "meta-llama/Llama-3.3-70B-Instruct"}),

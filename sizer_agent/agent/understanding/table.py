@@ -6,6 +6,7 @@ before the framework ("fine-tuned with Unsloth, served with vLLM")."""
 from __future__ import annotations
 
 from sizer_agent.agent.understanding import (
+    batch_job,
     customer,
     exclusions,
     gpus,
@@ -55,4 +56,5 @@ RULES: tuple[Rule, ...] = (
     exclusions.CLOUD_EXCLUDED,
     platform.RENDERING_CAD,
     platform.ECC,
+    batch_job.JOB_REQUESTS,  # last, reading without claiming: a count of documents only
 )

@@ -1,0 +1,82 @@
+"""The size of a one-off batch job: "traduire 200 000 pages", "summarise 1.2 million reviews",
+"40k e-mails to classify".
+
+A batch job rented by the hour is paid for the job, not for three years of a machine: knowing how many requests
+it holds lets the recommendation weigh a rental by that job's cost (hours at the plan's output rate x the hourly
+price). A count said per day, per night or per month is a recurring load, not one job, and is left alone; so are
+images (vision sizes them) and counts of people.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding import numbers
+from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.text import Message, sentence_bounds
+
+_VERB = (r"(?:tradui\w*|translat\w*|resum\w*|summari[sz]\w*|class\w*|transcri\w*|annot\w*|label\w*|etiquet\w*"
+         r"|trait\w*|process\w*|extra\w*|analy[sz]\w*|redig\w*|rewrit\w*|reecri\w*|convert\w*|tagg?\w*"
+         r"|generat\w*|gener\w*|pass\w*|run|faire passer)")
+_ITEM = (r"(?:pages?|documents?|docs|actes|articles?|fiches?|contrats?|contracts?|e-?mails?|mails|courriels?|avis"
+         r"|reviews?|tickets?|rapports?|reports?|manuels?|manuals?|livres?|books?|dossiers?|fichiers?|files?|notices?"
+         r"|descriptions?|enregistrements?|recordings?|conversations?|messages?|questions?|requetes?|requests?|items?"
+         r"|produits?|products?|records?|chunks?|passages?|abstracts?|chapitres?|chapters?|factures?|invoices?"
+         r"|lettres?|letters?|textes?|texts?|commentaires?|comments?|publications?|posts?|sinistres?|claims?"
+         r"|decisions?|jugements?|judgments?|brevets?|patents?|prompts?|transcripts?|minutes|comptes rendus)")
+_SCALE = r"(k|m|millions?|milliards?)?"
+_COUNT = rf"({NUM})[ \t]*{_SCALE}[ \t]*(?:de |d')?(?:[a-z-]+[ \t]+){{0,2}}?{_ITEM}\b"
+_PATTERNS = (
+    # "traduire 200 000 pages", "summarise about 1.2 million customer reviews"
+    re.compile(rf"\b{_VERB}[ \t]+(?:[a-z'-]+[ \t]+){{0,3}}?{_COUNT}"),
+    # "40k e-mails to classify", "200 000 pages à traduire"
+    re.compile(rf"{_COUNT}[ \t]+(?:a|to|à)[ \t]+{_VERB}"),
+)
+# "200 documents par jour", "résumer chaque nuit 50 000 dossiers", "a nightly job over 80,000 documents",
+# "(traitement batch mensuel)": a recurring load anywhere in the sentence, not one job
+_RECURRING = re.compile(r"(?:\b(?:par|per|a|an|each|every|chaque|tous les|toutes les)[ \t]+|/[ \t]*)"
+                        r"(?:jours?|nuits?|soirs?|matins?|semaines?|mois|ans?|day|night|evening|morning|week|month"
+                        r"|year|heure|hour)\b"
+                        r"|\b(?:daily|nightly|weekly|monthly|quotidien\w*|hebdo\w*|mensuel\w*)\b")
+# images and videos are sized by the vision tools, not as language-model requests
+_MEDIA = re.compile(r"\b(?:images?|photos?|videos?|frames?|clips?)\b")
+
+
+def find_job_requests(message: Message) -> Iterator[Found]:
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(message.text):
+            if message.negated(m.start()) or _MEDIA.search(m.group(0)):
+                continue
+            if _RECURRING.search(message.text, *sentence_bounds(message.text, m.start())):
+                continue
+            scale = (m.group(2) or "").lower()
+            number = numbers.read_number(m.group(1), message.lang, whole=not scale)
+            if number is None:
+                continue
+            factor = 1e9 if scale.startswith("milliard") else 1e6 if scale.startswith("m") else 1e3 if scale else 1
+            count = int(number * factor)
+            if count < 100:
+                continue  # "translate 3 documents": no job worth sizing by its length
+            yield Found("job_requests", count, m.start(), m.end(), claim=False)
+            return
+
+
+JOB_REQUESTS = Rule(
+    "job-requests", ("job_requests",), find_job_requests,
+    examples=(("Nous devons traduire 200 000 pages avec Llama 3.3 70B.", {"job_requests": 200000}),
+              ("We need to summarise about 1.2 million customer reviews.", {"job_requests": 1200000}),
+              ("40k e-mails to classify overnight", {"job_requests": 40000}),
+              ("résumer 500 000 avis clients", {"job_requests": 500000}),
+              ("environ 200 documents par jour à résumer", {}),
+              ("we process 3,000 tickets a day", {}),
+              ("traduire 3 documents", {}), ("caption 3M product images", {}),
+              ("Classification de 3 millions d'images produits", {}),
+              ("résumer chaque nuit environ 50 000 dossiers", {}),
+              ("We run a nightly job that classifies 1.2M product reviews.", {}),
+              ("classification de 8 millions d'avis clients (traitement batch mensuel)", {}),
+              ("We'll index about 90,000 documents for a RAG assistant", {}),
+              ("500 utilisateurs", {})),
+    doc="the requests of a one-off batch job (documents, pages, reviews), never a recurring daily load",
+)
