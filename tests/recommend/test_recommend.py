@@ -347,3 +347,23 @@ def test_a_monthly_budget_is_weighed_over_the_period_and_answered_per_month() ->
     assert tight.status == "over_budget" and tight.headline.id.startswith("headline.over_budget")
     assert tight.headline.id.endswith("_monthly") and tight.headline.params["gap"] == pytest.approx(
         tight.headline.params["cost"] - 2_000)
+
+
+def test_a_one_off_batch_job_rented_is_weighed_by_the_job_not_by_three_years() -> None:
+    # 200,000 pages of 600 tokens in and out with Llama 3.3 70B FP8, rented: the job is the output tokens
+    # (1.2e8) at the plan's rate, a day or so on one large card — a few tens of euros, not 3 years of rental
+    workload = EstimateRequest(model="meta-llama/Llama-3.3-70B-Instruct", quantization="fp8", input_len=600,
+                               output_len=600, concurrency=32, engine="vllm")
+    spec = load_model("meta-llama/Llama-3.3-70B-Instruct")
+    result = recommend(RecommendRequest(workload=workload, units=["cloud"], budget_eur=5_000, job_requests=200_000,
+                                        engine="vllm"), spec)
+    plan = result.plan
+    assert result.status == "recommended" and plan is not None and plan.serving is not None
+    c = plan.costs
+    assert c.job_hours == pytest.approx(200_000 * 600 / plan.serving.output_tokens_per_s / 3600)
+    assert c.eur_per_job == pytest.approx(c.job_hours * c.hourly_eur) and c.eur_per_job < 5_000 < (c.tco_eur or 0)
+    assert result.budget.basis == "rental_for_job" and result.budget.cost_eur == pytest.approx(c.eur_per_job)
+    assert result.headline.id == "headline.within_budget_job"
+    # without the job's size the same rental is weighed over the period, and is over
+    period = recommend(RecommendRequest(workload=workload, units=["cloud"], budget_eur=5_000, engine="vllm"), spec)
+    assert period.budget.basis == "rental_over_period" and period.status == "over_budget"
