@@ -498,14 +498,23 @@ ECC = Rule(
 
 # ISO 4217 codes of other currencies people quote budgets in ("Budget CAD 300k", "AUD 150,000", "9 000 CHF"):
 # a budget in one of them is no euro figure (SCHEMA.md: a non-euro budget gives no budget_eur)
-_ISO_NOT_EUR = r"(?:cad|aud|nzd|sgd|inr|jpy|cny|hkd|sek|nok|dkk|pln|czk|zar|aed|sar|brl|mxn)\b"
+_ISO_NOT_EUR = (r"(?:cad|aud|nzd|sgd|inr|jpy|cny|hkd|sek|nok|dkk|pln|czk|zar|aed|sar|brl|mxn|usd|gbp|chf|mad|tnd"
+                r"|dzd|xof|xaf|huf|krw|twd|thb|myr|idr|vnd|ngn|kes|egp|qar|kwd|bhd|omr|isk|bgn|rub|uah|ghs|clp)\b")
+# Any other currency named in words (SCHEMA.md: euros only; a named currency that is not the euro makes the amount
+# no euro budget, whichever it is): "1,2 million de dirhams", "5 millions de FCFA", "60 000 dinars", "45 000 francs
+# suisses", "25 000 zlotys", "NOK 1.2 million", "1,5 MDH" (millions of dirhams), "R 500 000" (rand, before it)
+_CURRENCY_WORDS = (r"(?:dollars?|livres?|pounds?|sterling|francs?|f?cfa|dirhams?|dhs?|mdh|dinars?|rands?"
+                   r"|z(?:l|ł)otys?|z(?:l|ł)|couronnes?|kronor|kroner|krona|krone|kr|yuans?|renminbi|roubles?|rubles?"
+                   r"|pesos?|reais|lires?|liras?|forints?|rupees?|roupies?|yens?|shekels?|riyals?|rials?|ringgits?"
+                   r"|bahts?|nairas?|shillings?|cedis?|hryvnias?)(?![a-z])")
+_OTHER_CURRENCY_AFTER = re.compile(r"^[ \t]*(?:de[ \t]+|d')?(?:" + _CURRENCY_WORDS + "|" + _ISO_NOT_EUR + ")")
 # after the amount: another currency, or a unit that makes it no amount ("une enveloppe électrique de 400 kW");
 # "To" is terabytes ("3 To de texte"), not the "to" of "€60k to spend"
 _NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres|₹|¥|rupees?|yen\b|" + _ISO_NOT_EUR +
                         r"|w\b|watts?|va\b|go\b|gb\b|to\b(?!\s+(?!de\b|d')[a-z])|tb\b"
                         r"|tokens?|users?|utilisateurs?|gpus?|cartes?|cards?|%|ms\b|h\b|heures?|hours?)")
 # before the amount: another currency ("£8k", "US$ 50,000", "USD 40k")
-_CURRENCY_BEFORE = re.compile(r"(?:\$|£|₹|¥|usd|gbp|chf|dollars?|(?<![a-z])(?:" + _ISO_NOT_EUR + r"))\s*$")
+_CURRENCY_BEFORE = re.compile(r"(?:\$|£|₹|¥|(?<![a-z])(?:r|" + _CURRENCY_WORDS + "|" + _ISO_NOT_EUR + r"))[ \t.:]*$")
 # "enveloppe électrique", "power budget": a limit of power, not of money
 _POWER_WORDS = re.compile(r"electri\w*|puissance|power|energ\w*|thermi\w*|watt\w*|consommation|consumption")
 # a price of one thing ("the H100 costs 30k€ each") is not the budget
@@ -574,7 +583,8 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue
             if _SHARE_CAPITAL.search(text, max(0, m.start(1) - 30), m.start(1)):
                 continue
-            dollars = _CURRENCY_BEFORE.search(text[max(0, m.start(1) - 8):m.start(1)])
+            dollars = (_CURRENCY_BEFORE.search(text[max(0, m.start(1) - 12):m.start(1)])
+                       or _OTHER_CURRENCY_AFTER.match(text[m.end():m.end() + 24]))
             if _PERIODIC.match(text[m.end():m.end() + 14]) or dollars:
                 continue
             if pattern is patterns[0] and _POWER_WORDS.search(text[m.start():m.start(1)]):
@@ -619,6 +629,12 @@ BUDGET = Rule(
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
               ("Budget CAD 300k.", {}), ("Budget AUD 150,000.", {}), ("budget de 9 000 CAD", {}),
               ("budget of ₹40 lakh", {}), ("We have ~€60k to spend.", {"budget_eur": 60000.0}),
+              ("Notre budget matériel est de 1,2 million de dirhams.", {}), ("budget de 5 millions de FCFA", {}),
+              ("Nous avons un budget de 60 000 dinars.", {}), ("Budget : 45 000 francs suisses.", {}),
+              ("Enveloppe disponible : 30 millions de francs CFA.", {}), ("budget 25 000 zlotys", {}),
+              ("The budget is R 500 000 for one workstation.", {}), ("Budget NOK 1.2 million", {}),
+              ("we can mobilise about 1,5 MDH", {}), ("Budget 300 000 SEK", {}),
+              ("Budget 40 000 (hors taxes)", {"budget_eur": 40000.0}),
               ("budget : 3 To de données", {}), ("budget 20 k€ for the CAD workstation", {"budget_eur": 20000.0}),
               ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
               ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0}),
