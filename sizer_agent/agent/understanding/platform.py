@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from sizer_agent.agent.understanding import numbers
-from sizer_agent.agent.understanding.gpus import COMPARISON
+from sizer_agent.agent.understanding.gpus import COMPARISON, PRICE_SEEN_AFTER, card_index
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
 from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds, words
@@ -563,6 +563,15 @@ def _budget_range(message: Message, m: re.Match[str]) -> tuple[float, float, int
     return None
 
 
+def _card_priced(text: str, start: int) -> bool:
+    """Whether the amount at `start` is said as a card's price ("la H100 à 30 000 €", "an H200 listed at $32,000")."""
+    for card in card_index().pattern.finditer(text, max(0, start - 60), start):
+        seen = PRICE_SEEN_AFTER.match(text, card.end())
+        if seen is not None and seen.end() > start:
+            return True
+    return False
+
+
 def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
@@ -592,6 +601,8 @@ def find_budget(message: Message) -> Iterator[Found]:
             if pattern is not patterns[0] and (_QUOTED.search(text, *sentence_bounds(text, m.start()))
                                                or _PAST_BILL.search(text, *sentence_bounds(text, m.start()))):
                 continue  # "the vendor proposed 4 A100 for 120k€": their price, not the customer's budget
+            if _card_priced(text, m.start()):
+                continue  # "la H100 à 30 000 €": the price a card was seen at, not the budget
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
                                                or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
                 continue
@@ -628,7 +639,7 @@ BUDGET = Rule(
               ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
               ("Budget CAD 300k.", {}), ("Budget AUD 150,000.", {}), ("budget de 9 000 CAD", {}),
-              ("budget of ₹40 lakh", {}), ("We have ~€60k to spend.", {"budget_eur": 60000.0}),
+              ("budget of ₹40 lakh", {}), ("J'ai vu la H100 à 30 000 € chez un revendeur.", {}), ("We have ~€60k to spend.", {"budget_eur": 60000.0}),
               ("Notre budget matériel est de 1,2 million de dirhams.", {}), ("budget de 5 millions de FCFA", {}),
               ("Nous avons un budget de 60 000 dinars.", {}), ("Budget : 45 000 francs suisses.", {}),
               ("Enveloppe disponible : 30 millions de francs CFA.", {}), ("budget 25 000 zlotys", {}),
