@@ -38,7 +38,7 @@ NAME = rf"(?<![\w])(?P<name>{_WORD}(?:{_GLUE}{_WORD}){{0,5}})"
 PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+){_WORD}){{0,6}})"
 # (two-word forms first: "Pvt. Ltd." in India, "Pty Ltd" in Australia, "S.à r.l." in Luxembourg; Québec writes
 # "inc." lowercase, always with its period)
-_LEGAL = (r"(?:(?:Pvt|Pty|Private)\.?[ \t]+(?:Ltd\.?|Limited)|S\.[àa][ \t]?r\.[ \t]?l\.?|inc\."
+_LEGAL = (r"(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd\.?|Limited)|Sdn\.?[ \t]+Bhd\.?|S\.[àa][ \t]?r\.[ \t]?l\.?|inc\."
           r"|SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
@@ -976,8 +976,9 @@ _LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|inc|Ltd|Co|Cor
 # a legal form after a comma: "Kitestring Labs, Inc.", "Delmar Foods, Inc."
 _COMMA_LEGAL = re.compile(r",[ \t]+(?:Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|Corp\.?|GmbH|AG|S\.A\.(?:S\.)?|N\.V\.|B\.V\.|SA|SAS"
                           r"|SARL|BV|NV)(?![\w.])(?<!,)")
-_CUT_LEGAL = re.compile(r"[ \t]+(?:Pvt|Pty|Private|S\.[àa])$")
-_TWO_WORD_LEGAL = re.compile(r"[ \t]+(?:(?:Pvt|Pty|Private)\.?[ \t]+(?:Ltd|Limited)|S\.[àa][ \t]?r\.[ \t]?l)(?![\w])")
+_CUT_LEGAL = re.compile(r"[ \t]+(?:Pvt|Pty|Pte|Private|Sdn|S\.[àa])$")
+_TWO_WORD_LEGAL = re.compile(r"[ \t]+(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd|Limited)|Sdn\.?[ \t]+Bhd\.?"
+                             r"|S\.[àa][ \t]?r\.[ \t]?l)(?![\w])")
 # "Benhamou, Kessler & Partners", "Ashby, Clarke & Partners": partners' names joined by commas, then "&"
 _COMMA_PARTNERS = re.compile(rf"(?:,[ \t]+{_WORD}){{1,3}}[ \t]+(?:&[ \t]+{_WORD}|(?:et|and)[ \t]+{_PARTNER_WORD})"
                              rf"(?![\w])")
@@ -1780,6 +1781,8 @@ CUSTOMER = Rule(
         ("Inférence en lot sur 50 000 fiches produits avec Phi-2.\nBoutique Lavande", {"customer": "Boutique Lavande"}),
         # heldout15's causes: two-word legal forms, Québec's lowercase "inc.", a French form before the name
         ("Hi, we are Kavya Softech Pvt. Ltd. (Pune). We need a chatbot.", {"customer": "Kavya Softech Pvt. Ltd."}),
+        ("Lion City Robotics Pte. Ltd. is training a segmentation model.", {"customer": "Lion City Robotics Pte. Ltd."}),
+        ("We are Tanjung Data Sdn. Bhd. in Kuala Lumpur.", {"customer": "Tanjung Data Sdn. Bhd."}),
         ("G'day, Redgum Analytics Pty Ltd here, serving Llama 3.1 8B", {"customer": "Redgum Analytics Pty Ltd"}),
         ("Bonjour, ici Moselle Data S.à r.l. (Esch-sur-Alzette).", {"customer": "Moselle Data S.à r.l."}),
         ("nous sommes une PME (Solutions Outaouais inc.) et on veut Qwen3 8B",
