@@ -81,8 +81,14 @@ _DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|da
 # or an adjective that goes before it; the words between never hold a preposition: "1M tickets from customers")
 _BEFORE_NOUN = (r"(?:nos|our|the|ses|leurs|their|mes|my|vos|your|ces|these|those|its|nouveaux|nouvelles|new|futurs?"
                 r"|futures|future|jeunes|young|anciens|former|autres|other|internal|external|regular)\s+")
+# ("500 000 avis clients", "40,000 customer reviews": items said of people — the count is of the items)
+_ITEMS = (r"avis|reviews?|tickets?|documents?|docs|messages?|mails?|e-?mails?|courriels?|factures?|invoices?|pages?"
+          r"|images?|photos?|fichiers?|files?|dossiers?|contrats?|contracts?|commandes?|orders?|appels?|calls?"
+          r"|transactions?|lignes?|rows?|records?|enregistrements?|articles?|produits?|products?|fiches?"
+          r"|reclamations?|claims?|rapports?|reports?|notes?|comptes-rendus|transcripts?|transcriptions?")
 _FILLER = (rf"(?:(?:d'|de\s+|of\s+)(?:{_BEFORE_NOUN}){{0,2}}"
-           r"|(?:(?!(?:d'|de|des|du|of|from|for|pour|par|by|with|avec|sur|on|in|dans|per|a|an|et|and|ou|or)\b)"
+           r"|(?:(?!(?:d'|de|des|du|of|from|for|pour|par|by|with|avec|sur|on|in|dans|per|a|an|et|and|ou|or"
+           r"|" + _ITEMS + r")\b)"
            r"[a-z'-]+\s+){0,3}?)")
 _PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|en pointe|at peak)\b")
 # "dont la moitié en même temps", "half of them at once": a share of a population, not a count of its own
@@ -784,6 +790,7 @@ LOAD = Rule(
         ("A dozen analysts at Northbridge Capital will hit it at the same time", {"concurrency": 12}),
         ("20 journalistes, tous connectés en même temps", {"head_count": 20, "concurrency": 20}),
         ("4 personnes max", {"concurrency": 4}),
+        ("Je dois résumer 500 000 avis clients avec Qwen3 8B.", {}), ("40,000 customer reviews a day", {}),
         ("a 40-person startup", {}),  # a firm described, nobody said to use anything: its size, no head count
         ("a 40-person startup serving Llama 3.1 8B to its staff", {"head_count": 40}),
         ("one user (me)", {"concurrency": 1}),
