@@ -516,7 +516,12 @@ _GENERIC_ALONE = re.compile(rf"(?:{_ORG_FIRST}|{_ORG_LAST}|Client|Customer|Compa
 _JOB_TITLE = re.compile(r"^(?:Chief|Head|VP|Vice[- ]President|Senior|Junior|Principal|Lead|Directeur|Directrice"
                         r"|Responsable)\b|\b(?:Officer|Manager|Director|Engineer|Coordinator|Administrator|Analyst"
                         r"|Scientist|Specialist|Ing[ée]nieur|Coordinateur|Coordinatrice|Administrateur|Technicien"
-                        r"|Technicienne|Charg[ée]e? de [\w ]+)$")
+                        r"|Technicienne|Charg[ée]e? de [\w ]+|Lead|Architect|Developer|Researcher|Product Owner)$")
+# "LRIT de l'Université Mohammed V de Rabat", "LITIS de l'Université de Rouen": a laboratory's own acronym before
+# its university is the organisation that writes (as "Kestrel AI Lab (University of Dunmore)"); a unit without a
+# name of its own ("Natural Language Group at the University of …") leaves the university
+_LAB_OF_INSTITUTION = re.compile(rf"([{_UPPER}][{_UPPER}0-9&-]+)[ \t]+(?:de l['’]|de la |du |of the |at the )"
+                                 rf"(?:Universit|[ÉE]cole|Institut|CNRS|Inria|INRIA)")
 
 
 def clean_name(raw: str) -> str | None:
@@ -548,6 +553,9 @@ def clean_name(raw: str) -> str | None:
     course = _COURSE_OF_INSTITUTION.match(name)
     if course is not None:
         return clean_name(name[course.end():])  # "TP du Master IA de l'Université de Lorraine": the university
+    lab = _LAB_OF_INSTITUTION.match(name)
+    if lab is not None:
+        return lab.group(1)
     if _DEGREE.match(name):
         return None  # "Master IA", "MSc Data Science": a programme of study; its university is the organisation
     if name.upper() == name and _DOCUMENT_HEADING.search(name):
@@ -1725,6 +1733,8 @@ CUSTOMER = Rule(
         ("Bonjour,\nL'Atelier Brunois (agence d'architecture, 9 personnes) cherche une station", {"customer":
                                                                                               "Atelier Brunois"}),
         ("Halden AI wants to benchmark DeepSeek V3", {"customer": "Halden AI"}),
+        ("Le laboratoire LRIT de l'Université Mohammed V de Rabat prévoit un LoRA.", {"customer": "LRIT"}),
+        ("We inspect wafers optically.\n\nThanks,\nAoife Brennan, Process Data Lead", {}),
         ("je suis enseignant-chercheur à l'ENSIMAG-GINP. Pour un TP", {"customer": "ENSIMAG-GINP"}),
         ("Hello from Prairie Wheat Co-operative (Manitoba). We want", {"customer": "Prairie Wheat Co-operative"}),
         ("Slt, petite boîte de dev (Kerlab Armor), on veut un assistant", {"customer": "Kerlab Armor"}),
