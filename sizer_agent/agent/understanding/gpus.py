@@ -187,7 +187,8 @@ PRICE_SEEN_AFTER = re.compile(rf"[ \t]*(?:(?:is |was |are )?(?:listed|priced|sol
                               rf"(?:[$€£][ \t]*{NUM}|{NUM}[ \t]*(?:k|m)?[ \t]*(?:€|\$|£|euros?|eur\b|dollars?|usd|chf))")
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
 # "nœud" folds to "noud" (one character each: positions are kept)
-_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks"
+_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:(?:rack|rackmount|rack-mount|compute|gpu|inference|training)\s+)?"
+                       rf"(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks"
                        # "three workstations, each with one RTX PRO 6000": desks counted as machines
                        rf"|workstations|stations de travail|towers|tours|desktops|pcs|postes(?: de travail)?)"
                        rf"(?![\w])")
@@ -281,6 +282,9 @@ _CURRENT = re.compile(r"\b(?:currently|actuellement|today|aujourd'hui|right now|
                       # 4 H100, nous préférons 2 H200", "you quoted 8 A100; we'd rather have 4 H200"
                       r"|proposition|proposal|proposed|propose[sz]?|quote[ds]?|devis|offre|suggested|recommended"
                       r"|recommande[sz]?)\b")
+_MORE_WANTED = re.compile(r"\b(?:expansion|extension|agrandi\w*|scale[- ]out|grow(?:th)?|additional (?:gpus?|capacity"
+                          r"|hardware|servers?)|more capacity|new (?:hardware|servers?|gpus?|machines?)"
+                          r"|nouveaux? (?:serveurs?|gpus?|materiel|machines?)|capacite supplementaire)\b")
 _WISH = re.compile(r"\b(?:want\w*|like|need\w*|prefer\w*|plan\w*|voudr\w*|veu\w*|souhait\w*|besoin|prefer\w*"
                    r"|envisag\w*|aimer\w*|passer (?:a|sur)|move to|switch to|upgrade to)\b")
 
@@ -539,6 +543,10 @@ def find_gpus(message: Message) -> Iterator[Found]:
     if len({card for _, card in cards}) > 1:
         clause = [(m, c) for m, c in cards if not _runs_today(text, m.start())]
         cards = clause or cards
+    elif cards and all(_runs_today(text, m.start()) for m, _ in cards) and _MORE_WANTED.search(text):
+        # "today we run everything on 2x L40S. Budget €200k for the expansion": what runs now, beside a budget
+        # for more, is the reference the new hardware adds to, not the card or count wanted
+        return
     if len({card for _, card in cards}) > 1:
         # "We're retiring our 8x A100 box and want to move to H200 NVL": the card being retired is not the one wanted
         kept = [(m, c) for m, c in cards if not _RETIRED_BEFORE.search(text, max(0, m.start() - 40), m.start())]
@@ -758,6 +766,8 @@ GPUS = Rule(
         ("Nous faisons tourner Llama sur 2 L40S et c'est beaucoup trop lent.", {"gpu_preference": "l40s"}),
         ("Une carte coûte 8 000 € pièce chez notre revendeur", {}),
         ("J'ai vu la H100 à 30 000 € chez un revendeur, c'est normal ?", {}),
+        ("Today we run everything on 2x L40S. Budget €200k for the expansion.", {}),
+        ("* Qty 2 x rack servers, each with 4 x NVIDIA H100 NVL", {"num_gpus": 8, "gpu_preference": "h100-nvl"}),
         ("Saw an H200 listed at $32,000 on a reseller's site.", {}),
         ("On m'a proposé une L40S à 9 500 € pièce ; nous voulons deux H100.", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
         ("deux A100 à 80 Go", {"num_gpus": 2, "gpu_preference": "a100-80gb-sxm"}), ("one GPU costs about $2/hour on RunPod", {}),
