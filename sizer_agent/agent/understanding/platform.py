@@ -145,6 +145,13 @@ _PAST_ELSEWHERE = re.compile(r"\b(?:last year|l'an dernier|l'annee derniere|prev
 # "We rent a GPU at €2.50/h today; want to buy": what runs today, when the wish is to buy, is not the plan
 _TODAY = re.compile(r"\b(?:today|currently|at the moment|right now|for now|aujourd'hui|actuellement|en ce moment"
                     r"|pour l'instant|pour le moment|current|existing|actuel\w*|existant\w*)\b")
+# what the customer already owns, with a move away from it said after: the machine of today, not the one sized
+_ALREADY_OWNED = re.compile(r"\b(?:(?:avons|ai|a|have|has|possedons|own)\s+deja|deja\s+(?:deux|trois|une?|\d+)"
+                            r"|already (?:have|has|own|run|use))\b")
+_MOVE_AWAY = re.compile(r"\b(?:passer (?:a|au|aux|sur)|move (?:to|off|away)|moving (?:to|off|away)|switch\w* (?:to|over)"
+                        r"|upgrade (?:to|from)|migr\w+|remplacer|replace)"
+                        # (to other hardware, not to more of it: "s'il faut passer à 4" keeps the server)
+                        r"\s+(?:(?:par|by|with)\s+)?(?:une?|des|la|le|les|du|l'|an?|the|de la|de nouveaux|new)\b")
 # the cloud kept out: "Rien ne doit partir dans le cloud", "nothing can go to the cloud", "no data may leave for AWS"
 _KEPT_OUT = re.compile(r"\b(?:rien ne|aucune donnee ne|aucun document ne|nothing|no data|no document)\s+"
                        r"(?:\w+\s+){0,2}?(?:partir|aller|sortir|go|leave|be sent|be stored|transiter)\w*\s+"
@@ -226,6 +233,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if value == "cloud" and (_PAST_ELSEWHERE.search(clause) or _OTHER_SYSTEM.search(clause) or (
                     (_TODAY.search(clause) or _CONSIDERED.search(clause)) and _BUY_WISH.search(message.text))):
                 continue  # "Our website moved to Azure last year, but … stays on-premises": another system, before
+            if _ALREADY_OWNED.search(clause) and _MOVE_AWAY.search(message.text, m.end()):
+                continue  # "Nous avons déjà deux RTX 4090 dans une tour … passer à une H200": the machine of today
             mentions.append((m.start(), m.end(), value))
     if len({value for _, _, value in mentions}) > 1:
         # "Our current workstation has a RTX 4090; we want a server now": what runs today, beside another place
@@ -293,6 +302,8 @@ DEPLOYMENT = Rule(
                {"deployment": "server"}),
               ("We're fine with either on-prem or cloud at this stage.", {}),
               ("We rent a GPU at €2.50/h today; want to buy. Gemma 3 27B for 12 people.", {}),
+              ("Nous avons déjà deux RTX 4090 dans une tour ; vaut-il mieux passer à une H200 ?", {}),
+              ("On a déjà un serveur avec 2 L40S, mais faut-il passer à 4 ?", {"deployment": "server"}),
               ("Today we are on AWS and we want to stay there.", {"deployment": "cloud"}),
               ("We host our website on AWS but this is for an internal tool on our own hardware.", {}),
               ("Our ERP runs in Azure. For the LLM we want a tower under the desk.", {"deployment": "workstation"}),
