@@ -41,6 +41,7 @@ POPULATION = _POPULATION = words(
     r"data scientists", r"scientists", r"accountants", r"comptables", r"recruiters", r"recruteurs", r"designers",
     r"architectes", r"architects", r"visitors", r"visiteurs", r"tenants", r"locataires", r"citoyens", r"pupils",
     r"soignants", r"chauffeurs", r"drivers", r"ppl", r"players", r"joueurs", r"colleagues", r"collegues", r"coworkers",
+    r"teammates", r"team-mates", r"coequipiers",
     r"pharmaciens", r"pharmacists", r"vendors", r"partners", r"partenaires", r"franchisees", r"franchises",
     r"volunteers", r"benevoles", r"dispatchers", r"brokers", r"courtiers", r"underwriters", r"inspectors",
     r"inspecteurs", r"auditors", r"auditeurs", r"managers", r"cadres", r"secretaires", r"secretaries", r"paralegals",
@@ -738,6 +739,7 @@ LOAD = Rule(
     examples=(
         ("32 utilisateurs", {"concurrency": 32}),
         ("Is one RTX 5090 enough for a chat assistant for me and two colleagues?", {"concurrency": 3}),
+        ("a coding assistant for myself and three teammates", {"concurrency": 4}),
         ("a desktop for me and two colleagues (3 people total, rarely at the same time)", {"head_count": 3}),
         ("On est un studio de 14 personnes ; on cherche une station pour le rendu.", {}),
         ("Quercy Print, une imprimerie de 45 personnes. On hésite entre une A100 et une H100.", {}),
