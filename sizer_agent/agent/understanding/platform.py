@@ -543,7 +543,8 @@ _EURO = r"(?:€|euros?|eur)(?![a-z])"
 # a legal footer's share capital ("SAS au capital de 250 000 €", "share capital €500,000", "capital social :
 # 20 000 €") says how the company was founded, never what it will spend
 _SHARE_CAPITAL = re.compile(r"capital(?:[ \t]+social)?[ \t]*(?:de|of|:|is|est|was|=)?[ \t]*(?:€[ \t]*)?$")
-_MONEY_SCALE = r"(k|m|millions?)?(?![a-z])"  # "25k€", "1,2 M€"; not the k of "400 kW"
+# "25k€", "1,2 M€"; not the k of "400 kW"; "budget 3000e max": the euro written "e" right after the figure
+_MONEY_SCALE = r"(k|m|millions?)?(?!(?!e(?![a-z]))[a-z])"
 
 
 # a range ("Budget 8-10 k€", "€60k to €70k") names no one amount: both ends are offered, none recorded
@@ -650,6 +651,7 @@ BUDGET = Rule(
               ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
               ("Budget CAD 300k.", {}), ("Budget AUD 150,000.", {}), ("budget de 9 000 CAD", {}),
+              ("budget 3000e max, c jouable ?", {"budget_eur": 3000.0}), ("budget du 2e trimestre", {}),
               ("budget of ₹40 lakh", {}), ("J'ai vu la H100 à 30 000 € chez un revendeur.", {}), ("We have ~€60k to spend.", {"budget_eur": 60000.0}),
               ("Notre budget matériel est de 1,2 million de dirhams.", {}), ("budget de 5 millions de FCFA", {}),
               ("Nous avons un budget de 60 000 dinars.", {}), ("Budget : 45 000 francs suisses.", {}),
