@@ -1791,7 +1791,8 @@ CUSTOMER = Rule(
         ("Inférence en lot sur 50 000 fiches produits avec Phi-2.\nBoutique Lavande", {"customer": "Boutique Lavande"}),
         # heldout15's causes: two-word legal forms, Québec's lowercase "inc.", a French form before the name
         ("Hi, we are Kavya Softech Pvt. Ltd. (Pune). We need a chatbot.", {"customer": "Kavya Softech Pvt. Ltd."}),
-        ("Lion City Robotics Pte. Ltd. is training a segmentation model.", {"customer": "Lion City Robotics Pte. Ltd."}),
+        ("Lion City Robotics Pte. Ltd. is training a segmentation model.",
+         {"customer": "Lion City Robotics Pte. Ltd."}),
         ("We are Tanjung Data Sdn. Bhd. in Kuala Lumpur.", {"customer": "Tanjung Data Sdn. Bhd."}),
         ("G'day, Redgum Analytics Pty Ltd here, serving Llama 3.1 8B", {"customer": "Redgum Analytics Pty Ltd"}),
         ("Bonjour, ici Moselle Data S.à r.l. (Esch-sur-Alzette).", {"customer": "Moselle Data S.à r.l."}),

@@ -184,7 +184,8 @@ _RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|an
 # (left unclaimed: the budget rule then knows the amount for the card's price)
 PRICE_SEEN_AFTER = re.compile(rf"[ \t]*(?:(?:is |was |are )?(?:listed|priced|sold|offered|vendue?s?|affichee?s?"
                               rf"|proposee?s?)[ \t]+)?(?:a|at|for|pour|@)[ \t]+(?:(?:environ|about|around|~)[ \t]*)?"
-                              rf"(?:[$€£][ \t]*{NUM}|{NUM}[ \t]*(?:k|m)?[ \t]*(?:€|\$|£|euros?|eur\b|dollars?|usd|chf))")
+                              rf"(?:[$€£][ \t]*{NUM}"
+                              rf"|{NUM}[ \t]*(?:k|m)?[ \t]*(?:€|\$|£|euros?|eur\b|dollars?|usd|chf))")
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
 # "nœud" folds to "noud" (one character each: positions are kept)
 _MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:(?:rack|rackmount|rack-mount|compute|gpu|inference|training)\s+)?"
@@ -769,8 +770,10 @@ GPUS = Rule(
         ("Today we run everything on 2x L40S. Budget €200k for the expansion.", {}),
         ("* Qty 2 x rack servers, each with 4 x NVIDIA H100 NVL", {"num_gpus": 8, "gpu_preference": "h100-nvl"}),
         ("Saw an H200 listed at $32,000 on a reseller's site.", {}),
-        ("On m'a proposé une L40S à 9 500 € pièce ; nous voulons deux H100.", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
-        ("deux A100 à 80 Go", {"num_gpus": 2, "gpu_preference": "a100-80gb-sxm"}), ("one GPU costs about $2/hour on RunPod", {}),
+        ("On m'a proposé une L40S à 9 500 € pièce ; nous voulons deux H100.",
+         {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("deux A100 à 80 Go", {"num_gpus": 2, "gpu_preference": "a100-80gb-sxm"}),
+        ("one GPU costs about $2/hour on RunPod", {}),
         ("can i run it on my desktop? it's got a 5080 in it", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("Looking at an RTX 5080 for a QLoRA run", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),

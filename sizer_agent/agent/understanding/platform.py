@@ -148,7 +148,8 @@ _TODAY = re.compile(r"\b(?:today|currently|at the moment|right now|for now|aujou
 # what the customer already owns, with a move away from it said after: the machine of today, not the one sized
 _ALREADY_OWNED = re.compile(r"\b(?:(?:avons|ai|a|have|has|possedons|own)\s+deja|deja\s+(?:deux|trois|une?|\d+)"
                             r"|already (?:have|has|own|run|use))\b")
-_MOVE_AWAY = re.compile(r"\b(?:passer (?:a|au|aux|sur)|move (?:to|off|away)|moving (?:to|off|away)|switch\w* (?:to|over)"
+_MOVE_AWAY = re.compile(r"\b(?:passer (?:a|au|aux|sur)|move (?:to|off|away)|moving (?:to|off|away)"
+                        r"|switch\w* (?:to|over)"
                         r"|upgrade (?:to|from)|migr\w+|remplacer|replace)"
                         # (to other hardware, not to more of it: "s'il faut passer à 4" keeps the server)
                         r"\s+(?:(?:par|by|with)\s+)?(?:une?|des|la|le|les|du|l'|an?|the|de la|de nouveaux|new)\b")
@@ -652,7 +653,8 @@ BUDGET = Rule(
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
               ("Budget CAD 300k.", {}), ("Budget AUD 150,000.", {}), ("budget de 9 000 CAD", {}),
               ("budget 3000e max, c jouable ?", {"budget_eur": 3000.0}), ("budget du 2e trimestre", {}),
-              ("budget of ₹40 lakh", {}), ("J'ai vu la H100 à 30 000 € chez un revendeur.", {}), ("We have ~€60k to spend.", {"budget_eur": 60000.0}),
+              ("budget of ₹40 lakh", {}), ("J'ai vu la H100 à 30 000 € chez un revendeur.", {}),
+              ("We have ~€60k to spend.", {"budget_eur": 60000.0}),
               ("Notre budget matériel est de 1,2 million de dirhams.", {}), ("budget de 5 millions de FCFA", {}),
               ("Nous avons un budget de 60 000 dinars.", {}), ("Budget : 45 000 francs suisses.", {}),
               ("Enveloppe disponible : 30 millions de francs CFA.", {}), ("budget 25 000 zlotys", {}),

@@ -22,7 +22,8 @@ OPTIMIZER = choice_rule(
         (r"(?<![\w])(?:sgd\s*(?:avec|with|w/|\+|\(|,)?\s*(?:du\s+|a\s+)?(?:nesterov\s+)?momentum|sgd-?m|nesterov)(?![\w])",
          "sgd_momentum"),
         # "SGD 200,000", "SGD 350k": the Singapore dollar before an amount, no optimizer
-        (r"(?<![\w])sgd(?![\w])(?![ \t]*\$?[ \t]*(?:\d{1,3}(?:[ ,.]\d{3})+|\d{4,}|\d+(?:[.,]\d+)?[ \t]*(?:k|m|million)\b))",
+        (r"(?<![\w])sgd(?![\w])"
+         r"(?![ \t]*\$?[ \t]*(?:\d{1,3}(?:[ ,.]\d{3})+|\d{4,}|\d+(?:[.,]\d+)?[ \t]*(?:k|m|million)\b))",
          "sgd"),
         (words(r"adamw?", r"adam_w", r"adamw_torch\w*"), "adamw"),
     ),
@@ -32,7 +33,8 @@ OPTIMIZER = choice_rule(
               ("SGD w/ momentum 0.9, lr 0.01", {"optimizer": "sgd_momentum"}),
               ("batch 256, SGD momentum 0.9", {"optimizer": "sgd_momentum"}),
               ("optimiseur SGD (momentum 0.95)", {"optimizer": "sgd_momentum"}),
-              ("Our budget is SGD 200,000.", {}), ("SGD 350k set aside", {}), ("optimizer SGD, lr 0.1", {"optimizer": "sgd"})),
+              ("Our budget is SGD 200,000.", {}), ("SGD 350k set aside", {}),
+              ("optimizer SGD, lr 0.1", {"optimizer": "sgd"})),
 )
 
 _EVERY = r"(?:every|toutes les|tous les|chaque|each|all)"
