@@ -362,6 +362,13 @@ _SIZED_ORGANISATION_AFTER = re.compile(rf"[- ](?:person|people|strong|staff|empl
                                        rf"{_ORGANISATION}\b")
 
 
+def _described_size(text: str, figure: tuple[int, int, int]) -> bool:
+    count = _COUNT_RE.match(text, figure[0])
+    return count is not None and (bool(_DESCRIBED_SIZE_BEFORE.search(text, max(0, figure[0] - 60), figure[0])
+                                       and _STAFF_NOUN.match(text, count.end()))
+                                  or bool(_SIZED_ORGANISATION_AFTER.match(text, count.end())))
+
+
 def _size_of_a_trainer(message: Message, figure: tuple[int, int, int]) -> bool:
     text, start = message.text, figure[0]
     count = _COUNT_RE.match(text, start)
@@ -520,7 +527,9 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
     # "Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants", "The school has 1,200 pupils
     # enrolled; the assistant is for 80 teachers": the organisation's size said with "has", "accueille", "serves",
     # beside the people the tool is for
-    sized = [p for p in population if _HAS_BEFORE.search(text, max(0, p[0] - 30), p[0])]
+    sized = [p for p in population if _HAS_BEFORE.search(text, max(0, p[0] - 30), p[0])
+             # ("We're a 120-person law firm … Three paralegals would use it": the firm described by its size)
+             or _described_size(text, p)]
     users = [p for p in population if _FOR_BEFORE.search(text, max(0, p[0] - 20), p[0])]
     if sized and len({p[0] for p in users}) == 1 and not set(users) & set(sized):
         return users[:1]
@@ -740,6 +749,7 @@ LOAD = Rule(
         ("32 utilisateurs", {"concurrency": 32}),
         ("Is one RTX 5090 enough for a chat assistant for me and two colleagues?", {"concurrency": 3}),
         ("a coding assistant for myself and three teammates", {"concurrency": 4}),
+        ("We're a 120-person law firm. Three paralegals would use a summariser on Qwen3 8B.", {"head_count": 3}),
         ("a desktop for me and two colleagues (3 people total, rarely at the same time)", {"head_count": 3}),
         ("On est un studio de 14 personnes ; on cherche une station pour le rendu.", {}),
         ("Quercy Print, une imprimerie de 45 personnes. On hésite entre une A100 et une H100.", {}),
