@@ -179,9 +179,17 @@ _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE}|(?P<pair>(?:un |a )?(?:cou
 _PRICED = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:coute\w*|costs?|vaut|valent|is priced|are priced|sells? for"
                      r"|se vend\w*|est a|is at|runs about)\b")
 _RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
+# a card said with the price it was seen at: "J'ai vu la H100 à 30 000 € chez un revendeur", "an H200 listed at
+# $32,000", "une L40S à 9 500 € pièce": a price read somewhere, asked about — neither the card chosen nor a count
+# (left unclaimed: the budget rule then knows the amount for the card's price)
+PRICE_SEEN_AFTER = re.compile(rf"[ \t]*(?:(?:is |was |are )?(?:listed|priced|sold|offered|vendue?s?|affichee?s?"
+                              rf"|proposee?s?)[ \t]+)?(?:a|at|for|pour|@)[ \t]+(?:(?:environ|about|around|~)[ \t]*)?"
+                              rf"(?:[$€£][ \t]*{NUM}"
+                              rf"|{NUM}[ \t]*(?:k|m)?[ \t]*(?:€|\$|£|euros?|eur\b|dollars?|usd|chf))")
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
 # "nœud" folds to "noud" (one character each: positions are kept)
-_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks"
+_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:(?:rack|rackmount|rack-mount|compute|gpu|inference|training)\s+)?"
+                       rf"(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks"
                        # "three workstations, each with one RTX PRO 6000": desks counted as machines
                        rf"|workstations|stations de travail|towers|tours|desktops|pcs|postes(?: de travail)?)"
                        rf"(?![\w])")
@@ -275,6 +283,9 @@ _CURRENT = re.compile(r"\b(?:currently|actuellement|today|aujourd'hui|right now|
                       # 4 H100, nous préférons 2 H200", "you quoted 8 A100; we'd rather have 4 H200"
                       r"|proposition|proposal|proposed|propose[sz]?|quote[ds]?|devis|offre|suggested|recommended"
                       r"|recommande[sz]?)\b")
+_MORE_WANTED = re.compile(r"\b(?:expansion|extension|agrandi\w*|scale[- ]out|grow(?:th)?|additional (?:gpus?|capacity"
+                          r"|hardware|servers?)|more capacity|new (?:hardware|servers?|gpus?|machines?)"
+                          r"|nouveaux? (?:serveurs?|gpus?|materiel|machines?)|capacite supplementaire)\b")
 _WISH = re.compile(r"\b(?:want\w*|like|need\w*|prefer\w*|plan\w*|voudr\w*|veu\w*|souhait\w*|besoin|prefer\w*"
                    r"|envisag\w*|aimer\w*|passer (?:a|sur)|move to|switch to|upgrade to)\b")
 
@@ -524,9 +535,19 @@ def find_gpus(message: Message) -> Iterator[Found]:
     # against another in a question is asked about, not chosen
     weighed = len(cards) < len(named) and any(_asked_against(text, m.start()) for m, _ in cards)
     cards = [(m, card) for m, card in cards if not _ruled_out(text, m.start(), _card_end(text, m))]
+    priced = [(m, card) for m, card in cards if PRICE_SEEN_AFTER.match(text, _card_end(text, m))]
+    if priced:
+        cards = [(m, card) for m, card in cards if (m, card) not in priced]
+        named = [(m, card) for m, card in named if (m, card) not in priced]
+        if not cards:
+            return
     if len({card for _, card in cards}) > 1:
         clause = [(m, c) for m, c in cards if not _runs_today(text, m.start())]
         cards = clause or cards
+    elif cards and all(_runs_today(text, m.start()) for m, _ in cards) and _MORE_WANTED.search(text):
+        # "today we run everything on 2x L40S. Budget €200k for the expansion": what runs now, beside a budget
+        # for more, is the reference the new hardware adds to, not the card or count wanted
+        return
     if len({card for _, card in cards}) > 1:
         # "We're retiring our 8x A100 box and want to move to H200 NVL": the card being retired is not the one wanted
         kept = [(m, c) for m, c in cards if not _RETIRED_BEFORE.search(text, max(0, m.start() - 40), m.start())]
@@ -744,7 +765,15 @@ GPUS = Rule(
         ("un serveur avec huit (8) GPU NVIDIA L40S", {"num_gpus": 8, "gpu_preference": "l40s"}),
         ("We're running it on 4x RTX 4090 today and it's far too slow. What would you recommend instead?", {}),
         ("Nous faisons tourner Llama sur 2 L40S et c'est beaucoup trop lent.", {"gpu_preference": "l40s"}),
-        ("Une carte coûte 8 000 € pièce chez notre revendeur", {}), ("one GPU costs about $2/hour on RunPod", {}),
+        ("Une carte coûte 8 000 € pièce chez notre revendeur", {}),
+        ("J'ai vu la H100 à 30 000 € chez un revendeur, c'est normal ?", {}),
+        ("Today we run everything on 2x L40S. Budget €200k for the expansion.", {}),
+        ("* Qty 2 x rack servers, each with 4 x NVIDIA H100 NVL", {"num_gpus": 8, "gpu_preference": "h100-nvl"}),
+        ("Saw an H200 listed at $32,000 on a reseller's site.", {}),
+        ("On m'a proposé une L40S à 9 500 € pièce ; nous voulons deux H100.",
+         {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("deux A100 à 80 Go", {"num_gpus": 2, "gpu_preference": "a100-80gb-sxm"}),
+        ("one GPU costs about $2/hour on RunPod", {}),
         ("can i run it on my desktop? it's got a 5080 in it", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("Looking at an RTX 5080 for a QLoRA run", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),

@@ -161,8 +161,11 @@ def _input_lengths(message: Message) -> Iterator[Found]:
     things = rf"(?<![\w]){_INPUT_THINGS}(?:(?!{_OUTPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b" \
              rf"(?!\s*(?:de sortie|en sortie|out|output|generes))"
     yield from _first_tokens(message, "input_len", (
-        rf"{TOKENS}{_TOK}\s*(?:en entree|d'entree|input|in\b|de prompt|prompt|par (?:question|requete|prompt)"
+        rf"{TOKENS}{_TOK}\s*(?:en entree|d'entree|input|de prompt|prompt|par (?:question|requete|prompt)"
         rf"|per (?:prompt|request|query))",
+        # "512 tokens in", "2k in / 500 out"; a bare "32 in" needs its output beside it ("batch size 32 in PyTorch")
+        rf"{TOKENS}\s*(?:tokens?|toks?)\s*in\b",
+        rf"{TOKENS}\s*in\b(?=[\s/,;|-]*(?:and\s+|et\s+)?(?:~\s*)?\d[\d.,]*\s*k?\s*(?:tokens?\s*)?out\b)",
         rf"{TOKENS}[- ]?tokens?\s*{_INPUT_THINGS}(?![\w])",
         # (a whole word: "la rentrée 2026" holds no "entrée")
         rf"(?<![\w])(?:entrees?|inputs?|prompts?|questions?|requetes?|requests?|input length|longueur d'entree)\s*"
@@ -215,6 +218,8 @@ INPUT = Rule(
     "input-length", ("input_len",), _input_lengths,
     examples=(("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500}),
               ("each turn is a ~700 token prompt", {"input_len": 700}),
+              ("2k in / 500 out", {"input_len": 2048}), ("512 tokens in, 128 out", {"input_len": 512}),
+              ("batch size 32 in PyTorch", {}),
               ("we generate product sheets; sheets are about 400 tokens", {}),
               ("fiches produits à générer, fiches de 350 tokens, consignes de 200 tokens", {"input_len": 200}),
               ("nos rapports font 2 000 tokens, on veut les résumer", {"input_len": 2000}),

@@ -41,6 +41,7 @@ POPULATION = _POPULATION = words(
     r"data scientists", r"scientists", r"accountants", r"comptables", r"recruiters", r"recruteurs", r"designers",
     r"architectes", r"architects", r"visitors", r"visiteurs", r"tenants", r"locataires", r"citoyens", r"pupils",
     r"soignants", r"chauffeurs", r"drivers", r"ppl", r"players", r"joueurs", r"colleagues", r"collegues", r"coworkers",
+    r"teammates", r"team-mates", r"coequipiers",
     r"pharmaciens", r"pharmacists", r"vendors", r"partners", r"partenaires", r"franchisees", r"franchises",
     r"volunteers", r"benevoles", r"dispatchers", r"brokers", r"courtiers", r"underwriters", r"inspectors",
     r"inspecteurs", r"auditors", r"auditeurs", r"managers", r"cadres", r"secretaires", r"secretaries", r"paralegals",
@@ -81,8 +82,14 @@ _DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|da
 # or an adjective that goes before it; the words between never hold a preposition: "1M tickets from customers")
 _BEFORE_NOUN = (r"(?:nos|our|the|ses|leurs|their|mes|my|vos|your|ces|these|those|its|nouveaux|nouvelles|new|futurs?"
                 r"|futures|future|jeunes|young|anciens|former|autres|other|internal|external|regular)\s+")
+# ("500 000 avis clients", "40,000 customer reviews": items said of people — the count is of the items)
+_ITEMS = (r"avis|reviews?|tickets?|documents?|docs|messages?|mails?|e-?mails?|courriels?|factures?|invoices?|pages?"
+          r"|images?|photos?|fichiers?|files?|dossiers?|contrats?|contracts?|commandes?|orders?|appels?|calls?"
+          r"|transactions?|lignes?|rows?|records?|enregistrements?|articles?|produits?|products?|fiches?"
+          r"|reclamations?|claims?|rapports?|reports?|notes?|comptes-rendus|transcripts?|transcriptions?")
 _FILLER = (rf"(?:(?:d'|de\s+|of\s+)(?:{_BEFORE_NOUN}){{0,2}}"
-           r"|(?:(?!(?:d'|de|des|du|of|from|for|pour|par|by|with|avec|sur|on|in|dans|per|a|an|et|and|ou|or)\b)"
+           r"|(?:(?!(?:d'|de|des|du|of|from|for|pour|par|by|with|avec|sur|on|in|dans|per|a|an|et|and|ou|or"
+           r"|" + _ITEMS + r")\b)"
            r"[a-z'-]+\s+){0,3}?)")
 _PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|en pointe|at peak)\b")
 # "dont la moitié en même temps", "half of them at once": a share of a population, not a count of its own
@@ -344,23 +351,52 @@ _SIZE_BRACKET = re.compile(r"\(\s*[^()]{0,40}$")
 _OPENING_NAME_BEFORE = re.compile(r"[A-ZÀ-Þ][\w&'’.-]*(?:[ \t]+[\w&'’.-]+){0,4},(?:[ \t]*[a-zà-ÿ][\w'’-]*,)?[ \t]*$")
 
 
+# "un studio indé de 14 personnes", "une imprimerie de 45 personnes", "a 120-person law firm": the size of the
+# organisation the sender describes, said as a kind of organisation "of N people"
+_ORGANISATION = (r"(?:studio|imprimerie|equipe|team|agence|agency|cabinet|pme|tpe|entreprise|societe|company|firm"
+                 r"|startup|start-up|shop|atelier|boutique|structure|boite|association|ong|bureau|office|practice"
+                 r"|business|menuiserie|collectif|collective|maison|house)s?")
+_DESCRIBED_SIZE_BEFORE = re.compile(rf"\b(?:une?|a|an)\s+(?:[\w'-]+\s+){{0,2}}?{_ORGANISATION}\s+(?:[\w'-]+\s+)?"
+                                    rf"(?:de|d'|of)\s*$")
+_SIZED_ORGANISATION_AFTER = re.compile(rf"[- ](?:person|people|strong|staff|employee)\s+(?:[\w-]+\s+){{0,2}}?"
+                                       rf"{_ORGANISATION}\b")
+
+
+def _described_size(text: str, figure: tuple[int, int, int]) -> bool:
+    count = _COUNT_RE.match(text, figure[0])
+    return count is not None and (bool(_DESCRIBED_SIZE_BEFORE.search(text, max(0, figure[0] - 60), figure[0])
+                                       and _STAFF_NOUN.match(text, count.end()))
+                                  or bool(_SIZED_ORGANISATION_AFTER.match(text, count.end())))
+
+
 def _size_of_a_trainer(message: Message, figure: tuple[int, int, int]) -> bool:
     text, start = message.text, figure[0]
     count = _COUNT_RE.match(text, start)
-    if count is None or not _STAFF_NOUN.match(text, count.end()):
+    # ("une équipe de 22 personnes" read from its noun: the figure after it)
+    digit = re.search(r"\d", text[start:figure[1]]) if count is None else None
+    inner = _COUNT_RE.match(text, start + digit.start()) if digit is not None else None
+    if inner is not None and _DESCRIBED_SIZE_BEFORE.search(text, max(0, inner.start() - 60), inner.start()):
+        start, count = inner.start(), inner
+    if count is None:
+        return False
+    described = bool(_DESCRIBED_SIZE_BEFORE.search(text, max(0, start - 60), start)
+                     and _STAFF_NOUN.match(text, count.end())) or bool(
+        _SIZED_ORGANISATION_AFTER.match(text, count.end()))
+    if not described and not _STAFF_NOUN.match(text, count.end()):
         return False
     bracket = _SIZE_BRACKET.search(text, max(0, start - 41), start)
     # "SARL Menuiserie Blanc, 22 salariés, cherche une station pour la CAO": the size in apposition to the name
     # that opens the message, when no use of a model is said at all (CAD, rendering), describes the firm too
     apposition = not _SENTENCE_END.search(text, 0, start) and _OPENING_NAME_BEFORE.search(
         message.original, max(0, start - 70), start)
-    if not bracket and not apposition:
+    if not bracket and not apposition and not described:
         return False
     from sizer_agent.agent.understanding.usecase import find_use_case  # (usecase reads this module's words)
     said = next(find_use_case(message), None)
     if said is None:
         # ("Atelier Brunois, 8 personnes, 3 en même temps": people using it at once are users)
-        return bool(apposition) and "model" not in message.found and not _SIMULTANEOUS.search(text)
+        # ("On est Pixel Fauve, un studio de 14 personnes … une station pour le rendu": a firm described, no use)
+        return bool(apposition or described) and "model" not in message.found and not _SIMULTANEOUS.search(text)
     return bool(said.value != "online_serving")
 
 
@@ -491,7 +527,9 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
     # "Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants", "The school has 1,200 pupils
     # enrolled; the assistant is for 80 teachers": the organisation's size said with "has", "accueille", "serves",
     # beside the people the tool is for
-    sized = [p for p in population if _HAS_BEFORE.search(text, max(0, p[0] - 30), p[0])]
+    sized = [p for p in population if _HAS_BEFORE.search(text, max(0, p[0] - 30), p[0])
+             # ("We're a 120-person law firm … Three paralegals would use it": the firm described by its size)
+             or _described_size(text, p)]
     users = [p for p in population if _FOR_BEFORE.search(text, max(0, p[0] - 20), p[0])]
     if sized and len({p[0] for p in users}) == 1 and not set(users) & set(sized):
         return users[:1]
@@ -641,6 +679,12 @@ def find_load(message: Message) -> Iterator[Found]:
     population = [p for p in population if not _sized_with_places(message.text, p, population + users + peak)]
     population = [p for p in population if not _members_only_count(message.text, p, population + users + peak)]
     population = _only_part(message.text, population)
+    # "a chat assistant for me and two colleagues": a group the writer is one of is who uses it, each at once
+    # (SCHEMA.md: "50 users" alone is the concurrency), unless its total is said apart ("(3 people total)")
+    writers = [p for p in population if _WRITER_AND.search(message.text, max(0, p[0] - 20), p[0])
+               and not _TOTAL_IN_BRACKETS.match(message.text, p[1])]
+    if writers and not users and len(population) == 1:
+        users, population = writers, []
     # "just me and 2 mates using it at once", "moi et trois collègues": the writer is one more
     peak, users, population = (_with_the_writer(message.text, f) for f in (peak, users, population))
     if peak:
@@ -667,12 +711,14 @@ def find_load(message: Message) -> Iterator[Found]:
 _WRITER_AND = re.compile(r"(?<![\w])(?:me|myself|moi|moi-meme)\s+(?:and|et|\+|plus)\s+(?:my|mes|our|nos)?\s*$")
 
 
+_TOTAL_IN_BRACKETS = re.compile(r"[^(\n]{0,20}\(\s*\d+\s*(?:people|personnes|persons|of us|en tout|au total|in total)")
+
+
 def _with_the_writer(text: str, figures: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """A count said after "me and" / "moi et" counts the others: the writer is one more ("just me and 2 mates" are
     3), unless the total is said right after ("me and 4 teammates (5 people in total)")."""
-    return [(s, e, v + 1) if _WRITER_AND.search(text, max(0, s - 20), s) and not re.search(
-        r"\(\s*\d+\s*(?:people|personnes|persons|of us|en tout|au total|in total)", text[e:e + 40]) else (s, e, v)
-        for s, e, v in figures]
+    return [(s, e, v + 1) if _WRITER_AND.search(text, max(0, s - 20), s) and not _TOTAL_IN_BRACKETS.match(text, e)
+            else (s, e, v) for s, e, v in figures]
 
 
 _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|sequences?|seq|inputs?|outputs?"
@@ -701,6 +747,12 @@ LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
     examples=(
         ("32 utilisateurs", {"concurrency": 32}),
+        ("Is one RTX 5090 enough for a chat assistant for me and two colleagues?", {"concurrency": 3}),
+        ("a coding assistant for myself and three teammates", {"concurrency": 4}),
+        ("We're a 120-person law firm. Three paralegals would use a summariser on Qwen3 8B.", {"head_count": 3}),
+        ("a desktop for me and two colleagues (3 people total, rarely at the same time)", {"head_count": 3}),
+        ("On est un studio de 14 personnes ; on cherche une station pour le rendu.", {}),
+        ("Quercy Print, une imprimerie de 45 personnes. On hésite entre une A100 et une H100.", {}),
         # the whole a peak comes from, said bare after it
         ("80 pharmaciens connectés au pic sur 600 au total.", {"concurrency": 80, "head_count": 600}),
         ("~15 devs using it at once out of 90. 1U server", {"concurrency": 15, "head_count": 90}),
@@ -750,7 +802,9 @@ LOAD = Rule(
         ("A dozen analysts at Northbridge Capital will hit it at the same time", {"concurrency": 12}),
         ("20 journalistes, tous connectés en même temps", {"head_count": 20, "concurrency": 20}),
         ("4 personnes max", {"concurrency": 4}),
-        ("a 40-person startup", {"head_count": 40}),
+        ("Je dois résumer 500 000 avis clients avec Qwen3 8B.", {}), ("40,000 customer reviews a day", {}),
+        ("a 40-person startup", {}),  # a firm described, nobody said to use anything: its size, no head count
+        ("a 40-person startup serving Llama 3.1 8B to its staff", {"head_count": 40}),
         ("one user (me)", {"concurrency": 1}),
         ("Dataset de 12 000 conversations", {}),
         ("45 élèves, dont la moitié en même temps", {"head_count": 45}),

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from sizer_agent.agent.understanding import numbers
-from sizer_agent.agent.understanding.gpus import COMPARISON
+from sizer_agent.agent.understanding.gpus import COMPARISON, PRICE_SEEN_AFTER, card_index
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
 from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds, words
@@ -145,6 +145,14 @@ _PAST_ELSEWHERE = re.compile(r"\b(?:last year|l'an dernier|l'annee derniere|prev
 # "We rent a GPU at €2.50/h today; want to buy": what runs today, when the wish is to buy, is not the plan
 _TODAY = re.compile(r"\b(?:today|currently|at the moment|right now|for now|aujourd'hui|actuellement|en ce moment"
                     r"|pour l'instant|pour le moment|current|existing|actuel\w*|existant\w*)\b")
+# what the customer already owns, with a move away from it said after: the machine of today, not the one sized
+_ALREADY_OWNED = re.compile(r"\b(?:(?:avons|ai|a|have|has|possedons|own)\s+deja|deja\s+(?:deux|trois|une?|\d+)"
+                            r"|already (?:have|has|own|run|use))\b")
+_MOVE_AWAY = re.compile(r"\b(?:passer (?:a|au|aux|sur)|move (?:to|off|away)|moving (?:to|off|away)"
+                        r"|switch\w* (?:to|over)"
+                        r"|upgrade (?:to|from)|migr\w+|remplacer|replace)"
+                        # (to other hardware, not to more of it: "s'il faut passer à 4" keeps the server)
+                        r"\s+(?:(?:par|by|with)\s+)?(?:une?|des|la|le|les|du|l'|an?|the|de la|de nouveaux|new)\b")
 # the cloud kept out: "Rien ne doit partir dans le cloud", "nothing can go to the cloud", "no data may leave for AWS"
 _KEPT_OUT = re.compile(r"\b(?:rien ne|aucune donnee ne|aucun document ne|nothing|no data|no document)\s+"
                        r"(?:\w+\s+){0,2}?(?:partir|aller|sortir|go|leave|be sent|be stored|transiter)\w*\s+"
@@ -226,6 +234,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if value == "cloud" and (_PAST_ELSEWHERE.search(clause) or _OTHER_SYSTEM.search(clause) or (
                     (_TODAY.search(clause) or _CONSIDERED.search(clause)) and _BUY_WISH.search(message.text))):
                 continue  # "Our website moved to Azure last year, but … stays on-premises": another system, before
+            if _ALREADY_OWNED.search(clause) and _MOVE_AWAY.search(message.text, m.end()):
+                continue  # "Nous avons déjà deux RTX 4090 dans une tour … passer à une H200": the machine of today
             mentions.append((m.start(), m.end(), value))
     if len({value for _, _, value in mentions}) > 1:
         # "Our current workstation has a RTX 4090; we want a server now": what runs today, beside another place
@@ -293,6 +303,8 @@ DEPLOYMENT = Rule(
                {"deployment": "server"}),
               ("We're fine with either on-prem or cloud at this stage.", {}),
               ("We rent a GPU at €2.50/h today; want to buy. Gemma 3 27B for 12 people.", {}),
+              ("Nous avons déjà deux RTX 4090 dans une tour ; vaut-il mieux passer à une H200 ?", {}),
+              ("On a déjà un serveur avec 2 L40S, mais faut-il passer à 4 ?", {"deployment": "server"}),
               ("Today we are on AWS and we want to stay there.", {"deployment": "cloud"}),
               ("We host our website on AWS but this is for an internal tool on our own hardware.", {}),
               ("Our ERP runs in Azure. For the LLM we want a tower under the desk.", {"deployment": "workstation"}),
@@ -498,14 +510,23 @@ ECC = Rule(
 
 # ISO 4217 codes of other currencies people quote budgets in ("Budget CAD 300k", "AUD 150,000", "9 000 CHF"):
 # a budget in one of them is no euro figure (SCHEMA.md: a non-euro budget gives no budget_eur)
-_ISO_NOT_EUR = r"(?:cad|aud|nzd|sgd|inr|jpy|cny|hkd|sek|nok|dkk|pln|czk|zar|aed|sar|brl|mxn)\b"
+_ISO_NOT_EUR = (r"(?:cad|aud|nzd|sgd|inr|jpy|cny|hkd|sek|nok|dkk|pln|czk|zar|aed|sar|brl|mxn|usd|gbp|chf|mad|tnd"
+                r"|dzd|xof|xaf|huf|krw|twd|thb|myr|idr|vnd|ngn|kes|egp|qar|kwd|bhd|omr|isk|bgn|rub|uah|ghs|clp)\b")
+# Any other currency named in words (SCHEMA.md: euros only; a named currency that is not the euro makes the amount
+# no euro budget, whichever it is): "1,2 million de dirhams", "5 millions de FCFA", "60 000 dinars", "45 000 francs
+# suisses", "25 000 zlotys", "NOK 1.2 million", "1,5 MDH" (millions of dirhams), "R 500 000" (rand, before it)
+_CURRENCY_WORDS = (r"(?:dollars?|livres?|pounds?|sterling|francs?|f?cfa|dirhams?|dhs?|mdh|dinars?|rands?"
+                   r"|z(?:l|ł)otys?|z(?:l|ł)|couronnes?|kronor|kroner|krona|krone|kr|yuans?|renminbi|roubles?|rubles?"
+                   r"|pesos?|reais|lires?|liras?|forints?|rupees?|roupies?|yens?|shekels?|riyals?|rials?|ringgits?"
+                   r"|bahts?|nairas?|shillings?|cedis?|hryvnias?)(?![a-z])")
+_OTHER_CURRENCY_AFTER = re.compile(r"^[ \t]*(?:de[ \t]+|d')?(?:" + _CURRENCY_WORDS + "|" + _ISO_NOT_EUR + ")")
 # after the amount: another currency, or a unit that makes it no amount ("une enveloppe électrique de 400 kW");
 # "To" is terabytes ("3 To de texte"), not the "to" of "€60k to spend"
 _NOT_EUROS = re.compile(r"^\s*(?:k|m)?\s*(?:\$|usd|dollars?|£|gbp|chf|livres|₹|¥|rupees?|yen\b|" + _ISO_NOT_EUR +
                         r"|w\b|watts?|va\b|go\b|gb\b|to\b(?!\s+(?!de\b|d')[a-z])|tb\b"
                         r"|tokens?|users?|utilisateurs?|gpus?|cartes?|cards?|%|ms\b|h\b|heures?|hours?)")
 # before the amount: another currency ("£8k", "US$ 50,000", "USD 40k")
-_CURRENCY_BEFORE = re.compile(r"(?:\$|£|₹|¥|usd|gbp|chf|dollars?|(?<![a-z])(?:" + _ISO_NOT_EUR + r"))\s*$")
+_CURRENCY_BEFORE = re.compile(r"(?:\$|£|₹|¥|(?<![a-z])(?:r|" + _CURRENCY_WORDS + "|" + _ISO_NOT_EUR + r"))[ \t.:]*$")
 # "enveloppe électrique", "power budget": a limit of power, not of money
 _POWER_WORDS = re.compile(r"electri\w*|puissance|power|energ\w*|thermi\w*|watt\w*|consommation|consumption")
 # a price of one thing ("the H100 costs 30k€ each") is not the budget
@@ -523,7 +544,8 @@ _EURO = r"(?:€|euros?|eur)(?![a-z])"
 # a legal footer's share capital ("SAS au capital de 250 000 €", "share capital €500,000", "capital social :
 # 20 000 €") says how the company was founded, never what it will spend
 _SHARE_CAPITAL = re.compile(r"capital(?:[ \t]+social)?[ \t]*(?:de|of|:|is|est|was|=)?[ \t]*(?:€[ \t]*)?$")
-_MONEY_SCALE = r"(k|m|millions?)?(?![a-z])"  # "25k€", "1,2 M€"; not the k of "400 kW"
+# "25k€", "1,2 M€"; not the k of "400 kW"; "budget 3000e max": the euro written "e" right after the figure
+_MONEY_SCALE = r"(k|m|millions?)?(?!(?!e(?![a-z]))[a-z])"
 
 
 # a range ("Budget 8-10 k€", "€60k to €70k") names no one amount: both ends are offered, none recorded
@@ -554,6 +576,15 @@ def _budget_range(message: Message, m: re.Match[str]) -> tuple[float, float, int
     return None
 
 
+def _card_priced(text: str, start: int) -> bool:
+    """Whether the amount at `start` is said as a card's price ("la H100 à 30 000 €", "an H200 listed at $32,000")."""
+    for card in card_index().pattern.finditer(text, max(0, start - 60), start):
+        seen = PRICE_SEEN_AFTER.match(text, card.end())
+        if seen is not None and seen.end() > start:
+            return True
+    return False
+
+
 def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
@@ -574,7 +605,8 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue
             if _SHARE_CAPITAL.search(text, max(0, m.start(1) - 30), m.start(1)):
                 continue
-            dollars = _CURRENCY_BEFORE.search(text[max(0, m.start(1) - 8):m.start(1)])
+            dollars = (_CURRENCY_BEFORE.search(text[max(0, m.start(1) - 12):m.start(1)])
+                       or _OTHER_CURRENCY_AFTER.match(text[m.end():m.end() + 24]))
             if _PERIODIC.match(text[m.end():m.end() + 14]) or dollars:
                 continue
             if pattern is patterns[0] and _POWER_WORDS.search(text[m.start():m.start(1)]):
@@ -582,6 +614,8 @@ def find_budget(message: Message) -> Iterator[Found]:
             if pattern is not patterns[0] and (_QUOTED.search(text, *sentence_bounds(text, m.start()))
                                                or _PAST_BILL.search(text, *sentence_bounds(text, m.start()))):
                 continue  # "the vendor proposed 4 A100 for 120k€": their price, not the customer's budget
+            if _card_priced(text, m.start()):
+                continue  # "la H100 à 30 000 €": the price a card was seen at, not the budget
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
                                                or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
                 continue
@@ -618,7 +652,15 @@ BUDGET = Rule(
               ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),
               ("Budget around £8k", {}), ("budget is USD 40,000", {}), ("Budget: GBP 9k", {}),
               ("Budget CAD 300k.", {}), ("Budget AUD 150,000.", {}), ("budget de 9 000 CAD", {}),
-              ("budget of ₹40 lakh", {}), ("We have ~€60k to spend.", {"budget_eur": 60000.0}),
+              ("budget 3000e max, c jouable ?", {"budget_eur": 3000.0}), ("budget du 2e trimestre", {}),
+              ("budget of ₹40 lakh", {}), ("J'ai vu la H100 à 30 000 € chez un revendeur.", {}),
+              ("We have ~€60k to spend.", {"budget_eur": 60000.0}),
+              ("Notre budget matériel est de 1,2 million de dirhams.", {}), ("budget de 5 millions de FCFA", {}),
+              ("Nous avons un budget de 60 000 dinars.", {}), ("Budget : 45 000 francs suisses.", {}),
+              ("Enveloppe disponible : 30 millions de francs CFA.", {}), ("budget 25 000 zlotys", {}),
+              ("The budget is R 500 000 for one workstation.", {}), ("Budget NOK 1.2 million", {}),
+              ("we can mobilise about 1,5 MDH", {}), ("Budget 300 000 SEK", {}),
+              ("Budget 40 000 (hors taxes)", {"budget_eur": 40000.0}),
               ("budget : 3 To de données", {}), ("budget 20 k€ for the CAD workstation", {"budget_eur": 20000.0}),
               ("budget 3 000 GPU-hours", {}), ("batch-caption 3M product images", {}),
               ("on veut investir 3 jours", {}), ("enveloppe de 45 k€ HT", {"budget_eur": 45000.0}),

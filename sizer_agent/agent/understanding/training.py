@@ -21,7 +21,10 @@ OPTIMIZER = choice_rule(
         # "SGD w/ momentum 0.9", "SGD (momentum 0.937)", "SGD, momentum 0.9": a momentum said with SGD
         (r"(?<![\w])(?:sgd\s*(?:avec|with|w/|\+|\(|,)?\s*(?:du\s+|a\s+)?(?:nesterov\s+)?momentum|sgd-?m|nesterov)(?![\w])",
          "sgd_momentum"),
-        (words(r"sgd"), "sgd"),
+        # "SGD 200,000", "SGD 350k": the Singapore dollar before an amount, no optimizer
+        (r"(?<![\w])sgd(?![\w])"
+         r"(?![ \t]*\$?[ \t]*(?:\d{1,3}(?:[ ,.]\d{3})+|\d{4,}|\d+(?:[.,]\d+)?[ \t]*(?:k|m|million)\b))",
+         "sgd"),
         (words(r"adamw?", r"adam_w", r"adamw_torch\w*"), "adamw"),
     ),
     examples=(("AdamW 8 bits", {"optimizer": "adamw_8bit"}), ("SGD with momentum", {"optimizer": "sgd_momentum"}),
@@ -29,7 +32,9 @@ OPTIMIZER = choice_rule(
               ("optimizer: paged AdamW 8-bit", {"optimizer": "adamw_8bit"}),
               ("SGD w/ momentum 0.9, lr 0.01", {"optimizer": "sgd_momentum"}),
               ("batch 256, SGD momentum 0.9", {"optimizer": "sgd_momentum"}),
-              ("optimiseur SGD (momentum 0.95)", {"optimizer": "sgd_momentum"})),
+              ("optimiseur SGD (momentum 0.95)", {"optimizer": "sgd_momentum"}),
+              ("Our budget is SGD 200,000.", {}), ("SGD 350k set aside", {}),
+              ("optimizer SGD, lr 0.1", {"optimizer": "sgd"})),
 )
 
 _EVERY = r"(?:every|toutes les|tous les|chaque|each|all)"
