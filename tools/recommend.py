@@ -590,18 +590,37 @@ def _assumed_target(request: RecommendRequest, plan: Plan) -> Knob:
                 floor_ttft=s.slo_ttft_ms, floor_tpot=s.slo_tpot_ms)
 
 
+# An alternative named beside the plan costs at most this many times the larger of the budget and the plan's
+# own cost: a product choice (what a buyer weighs), not an outside figure. Dearer ones stay in every table.
+ALTERNATIVE_COST_FACTOR = 3.0
+
+
+def _plan_cost(plan: Plan) -> float | None:
+    return budget_cost(plan.purchase, plan.costs.tco_eur, plan.costs.eur_per_job)
+
+
+def _alternative_ceiling(plan: Plan | None, scope: Scope) -> float | None:
+    basis = [c for c in (scope.budget_eur, _plan_cost(plan) if plan is not None else None) if c is not None]
+    return ALTERNATIVE_COST_FACTOR * max(basis) if basis else None
+
+
 def _alternatives(options: list[Plan], plan: Plan | None, scope: Scope) -> list[Plan]:
     """Other fitting offers (best configuration each), in scope first, then one outside the scope."""
     chosen = {plan.offer_id} if plan else set()
     out: list[Plan] = []
     outside: Plan | None = None
     quote: Plan | None = None
+    ceiling = _alternative_ceiling(plan, scope)
     for option in options:  # already ranked
         if not option.fits or option.offer_id in chosen:
             continue
         chosen.add(option.offer_id)
+        cost = _plan_cost(option)
+        if ceiling is not None and cost is not None and cost > ceiling and _in_scope(scope, option):
+            continue  # an 8-GPU node at eight times a law firm's budget is no alternative it weighs
         if not _in_scope(scope, option):
-            outside = outside or option
+            if not (scope.cloud_excluded and option.purchase.unit == "cloud"):  # refused, not merely out of scope
+                outside = outside or option
         elif option.purchase.how == "quote":
             quote = quote or option  # named as an option, never the recommendation while a priced one fits
         elif len(out) < MAX_ALTERNATIVES:

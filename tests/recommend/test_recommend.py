@@ -10,7 +10,7 @@ import pytest
 from sizer_agent.tools.estimate import EstimateRequest
 from sizer_agent.tools.model_loader import load_model
 from sizer_agent.tools.plan import Plan, RecommendResult
-from sizer_agent.tools.recommend import QUOTE_HOST_BOUND, RecommendRequest, recommend
+from sizer_agent.tools.recommend import ALTERNATIVE_COST_FACTOR, QUOTE_HOST_BOUND, RecommendRequest, recommend
 
 SPEC_70B = load_model("llama-3.1-70b")
 
@@ -367,3 +367,19 @@ def test_a_one_off_batch_job_rented_is_weighed_by_the_job_not_by_three_years() -
     # without the job's size the same rental is weighed over the period, and is over
     period = recommend(RecommendRequest(workload=workload, units=["cloud"], budget_eur=5_000, engine="vllm"), spec)
     assert period.budget.basis == "rental_over_period" and period.status == "over_budget"
+
+
+def test_alternatives_leave_out_refused_clouds_and_options_far_above_the_budget() -> None:
+    # Mistral Small 24B for 15 users within 35 kEUR, on premises only: the 8-GPU nodes (about 270 kEUR) hold the
+    # load but are no alternative to weigh, and a cloud the customer refused is not offered "outside the scope"
+    workload = EstimateRequest(model="mistralai/Mistral-Small-3.1-24B-Instruct-2503", input_len=3000,
+                               output_len=400, concurrency=15, engine="vllm")
+    spec = load_model("mistralai/Mistral-Small-3.1-24B-Instruct-2503")
+    result = recommend(RecommendRequest(workload=workload, units=["workstation", "server", "node", "rack"],
+                                        budget_eur=35_000, cloud_excluded=True, engine="vllm", slo_ttft_ms=1000), spec)
+    assert result.plan is not None
+    ceiling = ALTERNATIVE_COST_FACTOR * max(35_000, result.budget.cost_eur or 0)
+    priced = [a for a in result.alternatives if a.purchase.price_eur is not None]
+    assert all(a.purchase.price_eur <= ceiling for a in priced)
+    assert any(o.fits and (o.purchase.price_eur or 0) > ceiling for o in result.options)  # still in the table
+    assert not any(a.purchase.unit == "cloud" for a in result.alternatives)
