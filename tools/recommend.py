@@ -73,6 +73,8 @@ class RecommendRequest(BaseModel):
     budget_eur: float | None = Field(None, gt=0, description="purchase budget (a rental is compared over the "
                                                                 "amortisation period)")
     cloud_excluded: bool = Field(False, description="the customer refused the cloud (no rental suggested)")
+    vision_images_per_s: float | None = Field(None, gt=0, description="vision inference: images per second the "
+                                              "configuration must keep up with (cameras x frames per second)")
     job_requests: int | None = Field(
         None, ge=1, description="batch inference: the requests of a one-off job in all (documents, pages); a rental "
         "is then weighed by that job's cost, not by the period")

@@ -48,6 +48,7 @@ class VisionContext:
     headroom: float = DEFAULT_HEADROOM
     dataset_bytes: int | None = None
     checkpoint_interval_min: float | None = None
+    images_per_s: float | None = None  # inference: the rate the configuration must keep up with (cameras x fps)
     evaluated: int = 0
     cache: dict[str, VisionEstimate] = field(default_factory=dict)
 
@@ -93,6 +94,8 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
     training = request.mode == "training"
     speed = vision_speed(est, gpu, dataset_images=stated.dataset_images if request.mode == "training" else None)
     phase = speed.training if training else speed.inference
+    if not training and ctx.images_per_s and phase.images_per_s < ctx.images_per_s:
+        reasons.append(Msg("reason.vision_rate", need=ctx.images_per_s, got=phase.images_per_s, gpus=num_gpus))
     epoch_hours = speed.epoch_time_s / 3600 if training and speed.epoch_time_s else None
     checkpoint = _checkpoint(ctx, est, platform) if training else None
     vision = VisionPerf(
@@ -141,8 +144,16 @@ def _offer_plans(ctx: VisionContext, offer: Offer, stated: VisionRequest, knobs:
     configurations = _configurations(offer, platform.max_gpus.value)
     if not configurations:
         return []
-    num_gpus, units = configurations[0]
-    return [evaluate_vision(ctx, offer, gpu, platform, num_gpus, units, stated, knobs)]
+    if stated.mode == "training" or not ctx.images_per_s:
+        num_gpus, units = configurations[0]
+        return [evaluate_vision(ctx, offer, gpu, platform, num_gpus, units, stated, knobs)]
+    # a rate to keep up with: more GPUs of the same card each take their share of the frames (data parallel)
+    plan = None
+    for num_gpus, units in configurations:
+        plan = evaluate_vision(ctx, offer, gpu, platform, num_gpus, units, stated, knobs)
+        if plan.fits or any(r.id != "reason.vision_rate" for r in plan.reasons):
+            break
+    return [plan] if plan is not None else []
 
 
 def _evaluate(ctx: VisionContext, offers: list[Offer], stated: VisionRequest, knobs: list[Knob]) -> list[Plan]:
@@ -196,7 +207,8 @@ def recommend_vision(request: object) -> RecommendResult:
                   power_limit_w=request.power_limit_w, rack_units=request.rack_units,
                   gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus)
     ctx = VisionContext(catalog=catalog, scope=scope, headroom=request.headroom,
-                        dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min)
+                        dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min,
+                        images_per_s=request.vision_images_per_s)
     base = _estimate(ctx, stated.model_copy(update={"gpus": 1, "gpu": None}))  # a bad name or size fails here
     offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]

@@ -39,6 +39,8 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
         return render(lang, "agent.value.every_min", m=minutes)
     if field == "budget_eur":
         return render(lang, "agent.value.budget", v=value)
+    if field == "images_per_s":
+        return render(lang, "agent.value.images_per_s", v=value)
     if field == "job_requests":
         return render(lang, "agent.value.job_requests", n=value)
     if field == "budget_eur_per_month":

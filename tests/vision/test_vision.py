@@ -205,3 +205,21 @@ def test_core_install_without_torch_says_how_to_add_vision(tmp_path: Path) -> No
 def test_input_error_for_a_resolution_the_architecture_refuses() -> None:
     with pytest.raises(InputError, match="--resolution"):
         estimate_vision("yolov8n", resolution=100, batch_size=2)
+
+
+def test_real_time_inference_buys_enough_gpus_for_the_frame_rate() -> None:
+    # 24 cameras at 15 fps = 360 images/s of YOLOv8x at 1280 px (about 1 TFLOP per image forward: 371 TFLOP/s
+    # to sustain), far beyond one card: every fitting plan keeps up with the rate, the others say by how much
+    from sizer_agent.tools.recommend import RecommendRequest, recommend
+
+    request = VisionRequest(model="yolov8x", resolution=1280, batch_size=32, mode="inference", dtype="bfloat16")
+    result = recommend(RecommendRequest(vision=request, vision_images_per_s=360))
+    assert result.plan is not None and result.plan.vision is not None
+    assert result.plan.vision.images_per_s >= 360 and result.plan.parallelism.num_gpus > 1
+    fitting = [o for o in result.options if o.fits]
+    assert fitting and all(o.vision is not None and o.vision.images_per_s >= 360 for o in fitting)
+    slow = [o for o in result.options if any(r.id == "reason.vision_rate" for r in o.reasons)]
+    assert all(o.vision is not None and o.vision.images_per_s < 360 for o in slow)
+    # without a rate, the smallest configuration of each offer is the plan, as before
+    alone = recommend(RecommendRequest(vision=request))
+    assert alone.plan is not None and alone.plan.parallelism.num_gpus == 1

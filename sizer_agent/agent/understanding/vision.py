@@ -67,7 +67,14 @@ def _names(text: str) -> Iterator[tuple[re.Match[str], str]]:
 _TRAINING = re.compile(r"(?<![\w])(?:train\w*|entrain\w*|re-?train\w*|fine-?tun\w*|finetun\w*|affin\w*"
                        r"|apprentissage|learn\w*)")
 _INFERENCE = re.compile(r"(?<![\w])(?:inference|inferenc\w*|serv(?:e|ing|ir)|deploy\w*|deploie\w*|en production"
-                        r"|in production|predict\w*|predi\w*|real-?time|temps reel|run (?:it|them) on)")
+                        r"|in production|predict\w*|predi\w*|real[- ]?time|temps[- ]reel|run (?:it|them) on"
+                        # cameras streaming frames: detection run on them, not a network trained
+                        r"|cameras?|cctv|fps|frames? (?:per|par|a|/) ?(?:second|seconde|s)\b"
+                        r"|images?/s\b|images? (?:per|par) seconde?|video streams?|flux video)(?![a-z])")
+# the rate a running network must keep up with: "24 cameras at 15 fps" (360 images/s), "200 images/s"
+_CAMERAS_FPS = re.compile(rf"({NUM})\s*(?:[a-z-]+\s+){{0,2}}?(?:cameras?|cctv|flux|streams?|cameras de surveillance)\b"
+                          rf"[^.;\n]{{0,40}}?(?<![\d.,])({NUM})\s*(?:fps|frames?|images?|i/s|ips)\b")
+_RATE = re.compile(rf"({NUM})\s*(?:fps|images?\s*/\s*s\b|images? (?:per|par|a la) seconde?|frames? per second|ips\b)")
 
 
 # "120 000 images", "40k X-rays", "2M photos": the images of an epoch (a rate, "images/s", is not a count)
@@ -88,6 +95,9 @@ def _find(message: Message) -> Iterator[Found]:
         n = count(images.group(1), images.group(2), message.lang)
         if n:
             yield Found("dataset_images", n, images.start(), images.end())
+    rate = _images_per_s(message)
+    if rate is not None:
+        yield Found("images_per_s", rate[0], rate[1], rate[2], claim=False)
     training = [t for t in _TRAINING.finditer(message.text) if not message.negated(t.start())]
     inference = [t for t in _INFERENCE.finditer(message.text) if not message.negated(t.start())]
     if training or inference:  # training wins when both are said: it is the job that sizes the machine
@@ -95,8 +105,25 @@ def _find(message: Message) -> Iterator[Found]:
         yield Found("vision_mode", "training" if training else "inference", cue.start(), cue.end(), claim=False)
 
 
+def _images_per_s(message: Message) -> tuple[float, int, int] | None:
+    """(images per second, start, end): cameras times their frame rate, else a rate said alone."""
+    from sizer_agent.agent.understanding.numbers import read_number
+
+    m = _CAMERAS_FPS.search(message.text)
+    if m is not None and not message.negated(m.start()):
+        cameras, fps = read_number(m.group(1), message.lang), read_number(m.group(2), message.lang)
+        if cameras and fps and cameras < 10_000 and fps <= 240:
+            return cameras * fps, m.start(), m.end()
+    m = _RATE.search(message.text)
+    if m is not None and not message.negated(m.start()):
+        value = read_number(m.group(1), message.lang)
+        if value and value <= 1_000_000:
+            return value, m.start(), m.end()
+    return None
+
+
 VISION_MODEL = Rule(
-    "vision-model", ("vision_model", "use_case", "vision_mode", "dataset_images"), _find,
+    "vision-model", ("vision_model", "use_case", "vision_mode", "dataset_images", "images_per_s"), _find,
     examples=(
         ("On veut entraîner un YOLOv8x sur nos photos de palettes",
          {"vision_model": "yolov8x", "use_case": "vision", "vision_mode": "training"}),
@@ -104,7 +131,16 @@ VISION_MODEL = Rule(
          {"vision_model": "resnet50", "use_case": "vision", "vision_mode": "training", "dataset_images": 40_000}),
         ("entraîner YOLOv8s sur 120 000 images annotées",
          {"vision_model": "yolov8s", "use_case": "vision", "vision_mode": "training", "dataset_images": 120_000}),
-        ("ResNet-50 at 2000 images/s", {"vision_model": "resnet50", "use_case": "vision"}),
+        ("ResNet-50 at 2000 images/s", {"vision_model": "resnet50", "use_case": "vision", "vision_mode": "inference",
+                                        "images_per_s": 2000}),
+        ("We run YOLOv8x detection on 24 warehouse cameras at 1280 px, 15 frames per second each, in real time",
+         {"vision_model": "yolov8x", "use_case": "vision", "vision_mode": "inference", "images_per_s": 360}),
+        ("détection YOLOv8m sur 8 caméras à 25 fps", {"vision_model": "yolov8m", "use_case": "vision",
+                                                       "vision_mode": "inference", "images_per_s": 200}),
+        ("ResNet-50 at 224px, batch 512. We're thinking 4 L40S in a server.",  # a server is no serving cue
+         {"vision_model": "resnet50", "use_case": "vision"}),
+        ("train YOLOv8s on images from our 12 cameras", {"vision_model": "yolov8s", "use_case": "vision",
+                                                         "vision_mode": "training"}),
         ("ResNet-50 inference on our conveyor cameras",
          {"vision_model": "resnet50", "use_case": "vision", "vision_mode": "inference"}),
         ("ViT-B/16 at 384 px", {"vision_model": "vit_base_patch16_224", "use_case": "vision"}),
