@@ -254,7 +254,8 @@ def _cheapest_change(result: RecommendResult) -> Change | None:
 
 def summary(result: RecommendResult, lang: Lang) -> list[str]:
     """The recommendation as a few sentences, the same in the chat, the results view and the proposal."""
-    lines = [render(lang, result.headline)]
+    lines = [owned(result, lang)] if result.owned is not None else []
+    lines.append(render(lang, result.headline))
     plan = result.plan
     if plan is not None:
         if plan.vision is not None:
@@ -271,7 +272,7 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
             # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill
             lines += [_sentence(render(lang, n)) for n in plan.notes
                       if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
-    if result.preference is not None:
+    if result.preference is not None and result.owned is None:  # owned cards were checked above, not bought
         lines.append(_sentence(preference(result, lang)))  # a clause in tables, a sentence of its own here
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
@@ -287,6 +288,17 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
                             hourly=rent.costs.hourly_eur or 0.0, budget=result.scope.budget_eur,
                             epochs=int(result.scope.budget_eur // rent.costs.eur_per_epoch)))
     return lines
+
+
+def owned(result: RecommendResult, lang: Lang) -> str:
+    """The answer to "are our cards enough?", said first: the customer's own GPUs at the stated load."""
+    mine = result.owned
+    assert mine is not None
+    n, name = mine.parallelism.num_gpus, mine.gpu_name
+    if mine.fits:
+        return render(lang, "advice.owned_fits", gpus=n, gpu=name, speed=speed_short(mine, lang))
+    why = render(lang, mine.reasons[0]) if mine.reasons else "—"
+    return render(lang, "advice.owned_fails", gpus=n, gpu=name, why=why)
 
 
 def worth_renting(result: RecommendResult) -> Plan | None:

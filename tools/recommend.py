@@ -73,6 +73,8 @@ class RecommendRequest(BaseModel):
     budget_eur: float | None = Field(None, gt=0, description="purchase budget (a rental is compared over the "
                                                                 "amortisation period)")
     cloud_excluded: bool = Field(False, description="the customer refused the cloud (no rental suggested)")
+    owned_gpus: bool = Field(False, description="the preferred GPU in the planned number is already the customer's: "
+                             "checked first, as it is (RecommendResult.owned)")
     vision_images_per_s: float | None = Field(None, gt=0, description="vision inference: images per second the "
                                               "configuration must keep up with (cameras x frames per second)")
     job_requests: int | None = Field(
@@ -562,6 +564,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     if plan is not None and scope.planned_gpus and plan.parallelism.num_gpus != scope.planned_gpus:
         plan.notes.append(Msg("note.planned_gpus", planned=scope.planned_gpus, used=plan.parallelism.num_gpus))
     options.sort(key=_rank_key)
+    owned = _owned(ctx, catalog, scope, stated, defaults) if request.owned_gpus else None
     alternatives = _alternatives(options, plan, scope)
     closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
     mode = request.workload.mode
@@ -573,7 +576,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
                                          and o.purchase.how != "quote" and o.costs.tco_eur is not None])),
         budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
-        preference=_preference(scope, catalog, plan, options, cheapest=_best(within)),
+        preference=_preference(scope, catalog, plan, options, cheapest=_best(within)), owned=owned,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
     )
@@ -604,6 +607,23 @@ def _plan_cost(plan: Plan) -> float | None:
 def _alternative_ceiling(plan: Plan | None, scope: Scope) -> float | None:
     basis = [c for c in (scope.budget_eur, _plan_cost(plan) if plan is not None else None) if c is not None]
     return ALTERNATIVE_COST_FACTOR * max(basis) if basis else None
+
+
+def _owned(ctx: Context, catalog: Catalog, scope: Scope, workload: EstimateRequest, knobs: list[Knob]) -> Plan | None:
+    """The customer's own cards as they are: the preferred GPU, as many as planned, in one machine of the kind
+    the deployment names (a server when none is), priced at nothing new (already bought)."""
+    count, gpu_id = scope.planned_gpus, scope.gpu_preference
+    sample = next((o for o in catalog.offers if o.gpu == gpu_id), None)
+    if not count or gpu_id is None or sample is None:
+        return None
+    platform = catalog.platform(sample.platform)
+    if count > platform.max_gpus.value:
+        return None  # more cards than one machine of that kind holds: said as a cluster question, not here
+    unit = "workstation" if scope.deployment == "workstation" else "server"
+    mine = Offer(id="OWNED", name=catalog.gpu(gpu_id).name, kind="quote", platform=sample.platform, gpu=gpu_id,
+                 unit=unit, gpu_counts=[count], max_units=1)
+    plans = _offer_plans(ctx, mine, workload, knobs)
+    return plans[0] if plans else None
 
 
 def _alternatives(options: list[Plan], plan: Plan | None, scope: Scope) -> list[Plan]:

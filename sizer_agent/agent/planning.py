@@ -219,6 +219,8 @@ def recommend_arguments(
         "rack_units": profile.rack_units,
         "gpu_preference": getattr(profile, "gpu_preference", None),
         "planned_gpus": profile.num_gpus if "num_gpus" not in assumed else None,
+        "owned_gpus": bool(profile.gpus_owned) and profile.num_gpus is not None and "num_gpus" not in assumed
+        and profile.gpu_preference is not None,
         "engine": "vllm" if framework in VLLM_FRAMEWORKS else "generic",
         # a JAX team (JAX, Flax, MaxText) also runs on Google TPUs: their rentals join the comparison
         "stacks": list(JAX_STACKS) if framework == "jax" and "framework" not in assumed else None,

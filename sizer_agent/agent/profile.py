@@ -102,6 +102,7 @@ class WorkloadProfile(BaseModel):
     checkpoint_interval_min: float | None = Field(default=None, gt=0, le=100_000)
     num_gpus: int | None = Field(default=None, ge=1, le=100_000)  # planned; 0 is not a plan
     gpu_preference: str | None = Field(default=None, max_length=60)  # a catalogue GPU id the customer named
+    gpus_owned: bool | None = None  # the GPUs named (gpu_preference x num_gpus) are already the customer's
     rendering_cad: bool | None = None  # the workstation also does rendering or CAD
     budget_eur: float | None = Field(default=None, gt=0, le=10**10)  # None after "no limit"
     budget_eur_per_month: float | None = Field(default=None, gt=0, le=10**9)  # "€15k per month" (a year: / 12)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from sizer_agent import advice
 from sizer_agent.tools.estimate import EstimateRequest
 from sizer_agent.tools.model_loader import load_model
 from sizer_agent.tools.plan import Plan, RecommendResult
@@ -383,3 +384,28 @@ def test_alternatives_leave_out_refused_clouds_and_options_far_above_the_budget(
     assert all(a.purchase.price_eur <= ceiling for a in priced)
     assert any(o.fits and (o.purchase.price_eur or 0) > ceiling for o in result.options)  # still in the table
     assert not any(a.purchase.unit == "cloud" for a in result.alternatives)
+
+
+def test_cards_the_customer_owns_are_checked_as_they_are_first() -> None:
+    # "We already own 2 A100 80GB PCIe": Llama 3.1 8B (16 GB) for 4 users fits them with room to spare, so
+    # nothing needs buying; Qwen2.5 32B for 60 users at a 1 s P99 TTFT does not, and the reason is said
+    small = EstimateRequest(model="llama-3.1-8b", input_len=1024, output_len=256, concurrency=4, engine="vllm")
+    result = recommend(RecommendRequest(workload=small, units=["server", "node", "rack"], engine="vllm",
+                                        gpu_preference="a100-80gb-pcie", planned_gpus=2, owned_gpus=True),
+                       load_model("llama-3.1-8b"))
+    owned = result.owned
+    assert owned is not None and owned.fits and owned.gpu_id == "a100-80gb-pcie"
+    assert owned.parallelism.num_gpus == 2
+    assert advice.summary(result, "en")[0].startswith("Your own 2 × NVIDIA A100 80GB PCIe hold the load")
+    big = EstimateRequest(model="Qwen/Qwen2.5-32B-Instruct", input_len=1500, output_len=300, concurrency=60,
+                          engine="vllm")
+    result = recommend(RecommendRequest(workload=big, units=["server", "node", "rack"], engine="vllm",
+                                        gpu_preference="a100-80gb-pcie", planned_gpus=2, owned_gpus=True,
+                                        slo_ttft_ms=1000), load_model("Qwen/Qwen2.5-32B-Instruct"))
+    assert result.owned is not None and not result.owned.fits and result.owned.reasons
+    first = advice.summary(result, "fr")[0]
+    assert first.startswith("Vos 2 × NVIDIA A100 80GB PCIe déjà en place ne tiennent pas la charge")
+    # not owned: nothing is checked on the side
+    plain = recommend(RecommendRequest(workload=small, engine="vllm", gpu_preference="a100-80gb-pcie",
+                                       planned_gpus=2), load_model("llama-3.1-8b"))
+    assert plain.owned is None

@@ -14,6 +14,7 @@ from sizer_agent.agent.understanding import (
     lengths,
     load,
     models,
+    ownership,
     periodic_budget,
     platform,
     software,
@@ -57,4 +58,5 @@ RULES: tuple[Rule, ...] = (
     platform.RENDERING_CAD,
     platform.ECC,
     batch_job.JOB_REQUESTS,  # last, reading without claiming: a count of documents only
+    ownership.GPUS_OWNED,  # after the GPUs: whose cards they are
 )

@@ -1,0 +1,61 @@
+"""Cards the customer already has: "we already own 2 A100 80GB", "nous avons déjà 4 L40S", "our existing 8x H100".
+
+"Can our cards serve it?" is a question about those cards before it is a purchase: `gpus_owned` asks the
+recommendation to check the named GPUs, in the named number, as they are, and to say so first. Cards being
+replaced or retired are the past, not the machine to check ("remplacer nos 4 V100" is read by the GPU rule
+as no plan at all).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
+
+_OWNED = re.compile(
+    r"\b(?:already (?:own|have|got|run|use)|we (?:own|have got)|we've got|we have|our (?:existing|current)"
+    r"|existing|nous avons d[eé]j[aà]|on a d[eé]j[aà]|j'ai d[eé]j[aà]|nous disposons|on dispose|je dispose"
+    r"|d[eé]j[aà] en place|already in place|en notre possession|que nous avons|qu'on a|that we have)\b")
+# "we have a budget for 8 H200", "an 8x H200 box in mind", "we have 6 lines so 6 GPUs": money, plans or other
+# things had, not cards owned
+_NOT_CARDS_HAD = re.compile(r"\b(?:budget\w*|in mind|en t[eê]te|prefer\w*|prefere\w*|thinking|vise\w*|visons|l'idee"
+                            r"|idea|plan\w*|partnership|partenariat|lines?|lignes?|euros?|k€|€)")
+_REPLACED = re.compile(r"\b(?:remplac\w*|replac\w*|upgrad\w*|retir\w*|renouvel\w*|obsolete\w*|old|vieill?e?s?"
+                       r"|anciens?|anciennes?|instead|au lieu)\b")
+
+
+# a count of cards in the sentence: "2 A100 80GB", "4x L40S", "8 H100s", "deux RTX 5090"
+_CARDS = re.compile(r"\b\d{1,4}\s*(?:x\s*)?(?:nvidia\s+|amd\s+)?(?:a100|a40|a10g?|h100|h200|h20|l40s?|l4|t4|v100"
+                    r"|b200|b300|gb200|mi\d{3}x?|rtx|quadro|a[2456]000|gpus?|cartes?|cards?)")
+
+
+def find_gpus_owned(message: Message) -> Iterator[Found]:
+    for cue in _OWNED.finditer(message.text):
+        if message.negated(cue.start()):
+            continue
+        start, end = sentence_bounds(message.text, cue.start())
+        sentence = message.text[start:end]
+        # the GPU rule has blanked the cards it read: its finding's place counts as the cards themselves
+        read = any(start <= at[0] < end for name, at in message.found_at.items()
+                   if name in ("num_gpus", "gpu_preference"))
+        # the customer's own words: other rules have blanked what they read ("budget for 4 H100" is a budget)
+        a, b = message.span(start, end)
+        said = plain(message.original[a:b])
+        if (read or _CARDS.search(sentence)) and not _REPLACED.search(said) and not _NOT_CARDS_HAD.search(said):
+            yield Found("gpus_owned", True, cue.start(), cue.end(), claim=False)
+            return
+
+
+GPUS_OWNED = Rule(
+    "gpus-owned", ("gpus_owned",), find_gpus_owned,
+    examples=(("We already own 2 A100 80GB PCIe in a server. Can they serve Qwen2.5 32B?", {"gpus_owned": True}),
+              ("Nous avons déjà 4 L40S : est-ce suffisant pour Mistral Small ?", {"gpus_owned": True}),
+              ("We want to buy 2 H100 for Llama 3.1 70B.", {}),
+              ("On veut remplacer nos 4 vieilles V100 par des L40S.", {}),
+              ("We plan 4 L40S.", {}), ("We have a budget of €350,000 and are thinking 16 H200s.", {}),
+              ("We have an 8x H200 box in mind.", {}), ("we have 6 lines so 6 GPUs", {}),
+              ("On a déjà un serveur avec 2 L40S, mais on veut savoir s'il faut passer à 4.", {"gpus_owned": True})),
+    doc="the GPUs named are already the customer's: the recommendation checks them first",
+)
