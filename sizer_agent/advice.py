@@ -272,6 +272,7 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
             # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill
             lines += [_sentence(render(lang, n)) for n in plan.notes
                       if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
+    lines += [compared(option, lang) for option in result.compared]
     if result.preference is not None and result.owned is None:  # owned cards were checked above, not bought
         lines.append(_sentence(preference(result, lang)))  # a clause in tables, a sentence of its own here
     cheapest = _cheapest_change(result)
@@ -288,6 +289,16 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
                             hourly=rent.costs.hourly_eur or 0.0, budget=result.scope.budget_eur,
                             epochs=int(result.scope.budget_eur // rent.costs.eur_per_epoch)))
     return lines
+
+
+def compared(option: Plan, lang: Lang) -> str:
+    """One of the configurations the customer weighed, checked at the load."""
+    n, name = option.parallelism.num_gpus, option.gpu_name
+    if option.fits:
+        return render(lang, "advice.compared_fits", gpus=n, gpu=name, speed=speed_short(option, lang),
+                      price=price(option, lang))
+    why = render(lang, option.reasons[0]) if option.reasons else "—"
+    return render(lang, "advice.compared_fails", gpus=n, gpu=name, why=why)
 
 
 def owned(result: RecommendResult, lang: Lang) -> str:

@@ -316,6 +316,8 @@ class RecommendResult(BaseModel):
     alternatives: list[Plan] = Field(default_factory=list, description="other offers that fit, labelled in notes")
     changes: list[Change] = Field(default_factory=list, description="workload changes within budget, with effect")
     preference: Msg | None = Field(None, description="how the customer's GPU preference was honoured or not")
+    compared: list[Plan] = Field(default_factory=list, description="the configurations the customer weighed "
+                                 "against each other, each checked at the load, in the order said")
     owned: Plan | None = Field(None, description="the customer's own cards (the preferred GPU, in the planned number), "
                                "checked as they are: whether they hold the load without buying anything")
     options: list[Plan] = Field(description="every evaluated configuration, fitting first")

@@ -73,6 +73,8 @@ class RecommendRequest(BaseModel):
     budget_eur: float | None = Field(None, gt=0, description="purchase budget (a rental is compared over the "
                                                                 "amortisation period)")
     cloud_excluded: bool = Field(False, description="the customer refused the cloud (no rental suggested)")
+    compared: list[str] = Field(default_factory=list, max_length=3, description="configurations the customer "
+                                "weighs against each other, as COUNT:GPU ('2:h100-sxm'), each checked at the load")
     owned_gpus: bool = Field(False, description="the preferred GPU in the planned number is already the customer's: "
                              "checked first, as it is (RecommendResult.owned)")
     vision_images_per_s: float | None = Field(None, gt=0, description="vision inference: images per second the "
@@ -565,6 +567,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         plan.notes.append(Msg("note.planned_gpus", planned=scope.planned_gpus, used=plan.parallelism.num_gpus))
     options.sort(key=_rank_key)
     owned = _owned(ctx, catalog, scope, stated, defaults) if request.owned_gpus else None
+    compared = [p for p in (_named(ctx, catalog, scope, item, stated, defaults) for item in request.compared) if p]
     alternatives = _alternatives(options, plan, scope)
     closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
     mode = request.workload.mode
@@ -576,7 +579,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
                                          and o.purchase.how != "quote" and o.costs.tco_eur is not None])),
         budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
-        preference=_preference(scope, catalog, plan, options, cheapest=_best(within)), owned=owned,
+        preference=_preference(scope, catalog, plan, options, cheapest=_best(within)), owned=owned, compared=compared,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
     )
@@ -622,6 +625,34 @@ def _owned(ctx: Context, catalog: Catalog, scope: Scope, workload: EstimateReque
     unit = "workstation" if scope.deployment == "workstation" else "server"
     mine = Offer(id="OWNED", name=catalog.gpu(gpu_id).name, kind="quote", platform=sample.platform, gpu=gpu_id,
                  unit=unit, gpu_counts=[count], max_units=1)
+    plans = _offer_plans(ctx, mine, workload, knobs)
+    return plans[0] if plans else None
+
+
+def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: EstimateRequest,
+           knobs: list[Knob]) -> Plan | None:
+    """One configuration the customer named ("2:h100-sxm"), as sold in scope when an offer sells that many of
+    that card (its price kept), else as a machine of the kind the deployment names, on quote."""
+    count_text, _, gpu_id = item.partition(":")
+    if not count_text.isdigit() or gpu_id not in {g.id for g in catalog.gpus}:
+        return None
+    count = int(count_text)
+    for offer in catalog.offers:
+        if offer.gpu != gpu_id or not _in_scope(scope, offer):
+            continue
+        most = catalog.platform(offer.platform).max_gpus.value
+        sold = [(n, u) for n, u in _configurations(offer, most) if n == count]
+        if sold:
+            plans = _offer_plans(ctx, offer.model_copy(update={"gpu_counts": [sold[0][0] // sold[0][1]],
+                                                                "max_units": sold[0][1]}), workload, knobs)
+            if plans:
+                return plans[0]
+    sample = next((o for o in catalog.offers if o.gpu == gpu_id), None)
+    if sample is None or count > catalog.platform(sample.platform).max_gpus.value:
+        return None
+    unit = "workstation" if scope.deployment == "workstation" else "server"
+    mine = Offer(id=f"NAMED-{count}x-{gpu_id}", name=catalog.gpu(gpu_id).name, kind="quote", platform=sample.platform,
+                 gpu=gpu_id, unit=unit, gpu_counts=[count], max_units=1)
     plans = _offer_plans(ctx, mine, workload, knobs)
     return plans[0] if plans else None
 

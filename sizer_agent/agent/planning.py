@@ -219,6 +219,7 @@ def recommend_arguments(
         "rack_units": profile.rack_units,
         "gpu_preference": getattr(profile, "gpu_preference", None),
         "planned_gpus": profile.num_gpus if "num_gpus" not in assumed else None,
+        "compared": list(profile.compared_gpus or []),
         "owned_gpus": bool(profile.gpus_owned) and profile.num_gpus is not None and "num_gpus" not in assumed
         and profile.gpu_preference is not None,
         "engine": "vllm" if framework in VLLM_FRAMEWORKS else "generic",

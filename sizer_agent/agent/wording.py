@@ -39,6 +39,8 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
         return render(lang, "agent.value.every_min", m=minutes)
     if field == "budget_eur":
         return render(lang, "agent.value.budget", v=value)
+    if field == "compared_gpus" and isinstance(value, list):
+        return " / ".join(f"{item.partition(':')[0]} × {gpu_name(item.partition(':')[2])}" for item in value)
     if field == "images_per_s":
         return render(lang, "agent.value.images_per_s", v=value)
     if field == "job_requests":

@@ -409,3 +409,19 @@ def test_cards_the_customer_owns_are_checked_as_they_are_first() -> None:
     plain = recommend(RecommendRequest(workload=small, engine="vllm", gpu_preference="a100-80gb-pcie",
                                        planned_gpus=2), load_model("llama-3.1-8b"))
     assert plain.owned is None
+
+
+def test_configurations_the_customer_weighs_are_each_checked_at_the_load() -> None:
+    # "On hésite entre 2 H100 et 4 L40S" for Llama 3.3 70B FP8 (71 GB of weights): each option is answered,
+    # in the order said, with whether it holds the load and, when it does not, why
+    workload = EstimateRequest(model="meta-llama/Llama-3.3-70B-Instruct", quantization="fp8", input_len=2048,
+                               output_len=500, concurrency=50, engine="vllm")
+    result = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], engine="vllm",
+                                        compared=["2:h100-sxm", "4:l40s"], slo_ttft_ms=2000, slo_tpot_ms=100),
+                       load_model("meta-llama/Llama-3.3-70B-Instruct"))
+    assert [(p.parallelism.num_gpus, p.gpu_id) for p in result.compared] == [(2, "h100-sxm"), (4, "l40s")]
+    lines = advice.summary(result, "en")
+    said = [line for line in lines if line.startswith("Option you weighed")]
+    assert len(said) == 2 and "2 × NVIDIA H100" in said[0] and "4 × NVIDIA L40S" in said[1]
+    for plan, line in zip(result.compared, said, strict=True):
+        assert ("holds the load" in line) == plan.fits

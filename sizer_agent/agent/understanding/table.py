@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sizer_agent.agent.understanding import (
     batch_job,
+    compared,
     customer,
     exclusions,
     gpus,
@@ -59,4 +60,5 @@ RULES: tuple[Rule, ...] = (
     platform.ECC,
     batch_job.JOB_REQUESTS,  # last, reading without claiming: a count of documents only
     ownership.GPUS_OWNED,  # after the GPUs: whose cards they are
+    compared.COMPARED_GPUS,  # reads the customer's words: cards weighed against each other
 )

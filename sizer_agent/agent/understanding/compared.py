@@ -1,0 +1,65 @@
+"""Configurations the customer weighs against each other: "on hésite entre 2 H100 et 4 L40S", "4x L40S vs
+2x H100 NVL?", "two RTX 6000 Ada or one RTX PRO 6000".
+
+The GPU rule records no preference when cards are compared (the schema: a comparison is no choice). The
+question asked is still the comparison, and an expert answers it: each option is checked at the stated load
+and said beside the recommendation. `compared_gpus` keeps the options as "count:gpu-id", in the order said.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sizer_agent.agent.understanding.gpus import card_index, identify
+from sizer_agent.agent.understanding.numbers import NUM, read_number
+from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
+
+_WEIGHED = re.compile(r"\b(?:hesit\w*|entre|between|vs\.?|versus|compar\w*|ou bien|or rather|plutot|which is better"
+                      r"|lequel|laquelle|which one|option [ab12])\b|\bor\b|\bou\b")
+_WORD_COUNTS = {"one": 1, "a single": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4,
+                "quatre": 4, "six": 6, "eight": 8, "huit": 8}
+_COUNT = rf"(?<![\w.,])({NUM}|one|a single|un|une|two|deux|three|trois|four|quatre|six|eight|huit)\s*(?:x\s*|×\s*)?"
+
+
+def find_compared(message: Message) -> Iterator[Found]:
+    original = plain(message.original)
+    pattern = card_index().pattern
+    options: list[tuple[int, str, int, int]] = []
+    for m in re.finditer(_COUNT + r"(?:(?:cartes?|cards?|gpus?)\s+)?(?:de\s+|d')?", original):
+        card = pattern.match(original, m.end())
+        if card is None:
+            continue
+        said = m.group(1)
+        count = _WORD_COUNTS.get(said) or read_number(said, message.lang, whole=True)
+        gpu = identify(card.group("model"), card.group("qualifiers"))
+        if not count or gpu is None or not 1 <= int(count) <= 64:
+            continue
+        options.append((int(count), gpu, m.start(), card.end()))
+    for i, first in enumerate(options):
+        start, end = sentence_bounds(original, first[2])
+        together = [o for o in options[i:] if start <= o[2] < end]
+        if len(together) < 2 or len({(c, g) for c, g, _, _ in together}) < 2:
+            continue
+        between = original[together[0][3]:together[1][2]]
+        if not _WEIGHED.search(between) and not _WEIGHED.search(original[start:together[0][2]]):
+            continue
+        value = [f"{c}:{g}" for c, g, _, _ in together[:3]]
+        a, b = together[0][2], together[min(2, len(together)) - 1][3]
+        view_a, view_b = message.view_span(a, b)
+        yield Found("compared_gpus", value, view_a, view_b, claim=False)
+        return
+
+
+COMPARED_GPUS = Rule(
+    "compared-gpus", ("compared_gpus",), find_compared,
+    examples=(("On hésite entre 2 H100 et 4 L40S pour servir Llama 3.3 70B.",
+               {"compared_gpus": ["2:h100-sxm", "4:l40s"]}),
+              ("4x L40S vs 2x H100 NVL — which is better for 50 users?",
+               {"compared_gpus": ["4:l40s", "2:h100-nvl"]}),
+              ("two RTX 6000 Ada or one RTX PRO 6000?", {"compared_gpus": ["2:rtx-6000-ada", "1:rtx-pro-6000-ws"]}),
+              ("We want 2 H100 and 4 L40S for two different sites.", {}),
+              ("Nous voulons 4 L40S.", {})),
+    doc="configurations weighed against each other: each is checked at the load and said beside the plan",
+)
