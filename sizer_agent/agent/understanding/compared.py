@@ -18,6 +18,8 @@ from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
 
 _WEIGHED = re.compile(r"\b(?:hesit\w*|entre|between|vs\.?|versus|compar\w*|ou bien|or rather|plutot|which is better"
                       r"|lequel|laquelle|which one|option [ab12])\b|\bor\b|\bou\b")
+_SWITCH = re.compile(r"\b(?:hesit\w*|ou passer|passer a|or move|or switch|or upgrade|or go (?:to|for)|ou bien"
+                     r"|ou plutot|or rather|instead|a la place|keep (?:them|it)|les garder|la garder)\b")
 _WORD_COUNTS = {"one": 1, "a single": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4,
                 "quatre": 4, "six": 6, "eight": 8, "huit": 8}
 _COUNT = rf"(?<![\w.,])({NUM}|one|a single|un|une|two|deux|three|trois|four|quatre|six|eight|huit)\s*(?:x\s*|×\s*)?"
@@ -39,7 +41,12 @@ def find_compared(message: Message) -> Iterator[Found]:
         options.append((int(count), gpu, m.start(), card.end()))
     for i, first in enumerate(options):
         start, end = sentence_bounds(original, first[2])
-        together = [o for o in options[i:] if start <= o[2] < end]
+        # "nous avons déjà 2 L40S. On hésite : les garder, ou passer à 2 H200 NVL ?": the next sentence may weigh
+        # the cards of this one against others
+        _, after = sentence_bounds(original, end) if end < len(original) else (end, end)
+        if not _SWITCH.search(original, end, after):
+            after = end
+        together = [o for o in options[i:] if start <= o[2] < after]
         if len(together) < 2 or len({(c, g) for c, g, _, _ in together}) < 2:
             continue
         between = original[together[0][3]:together[1][2]]
@@ -59,7 +66,10 @@ COMPARED_GPUS = Rule(
               ("4x L40S vs 2x H100 NVL — which is better for 50 users?",
                {"compared_gpus": ["4:l40s", "2:h100-nvl"]}),
               ("two RTX 6000 Ada or one RTX PRO 6000?", {"compared_gpus": ["2:rtx-6000-ada", "1:rtx-pro-6000-ws"]}),
+              ("Nous avons déjà 2 L40S dans un serveur. On hésite : les garder, ou passer à 2 H200 NVL ?",
+               {"compared_gpus": ["2:l40s", "2:h200-nvl"]}),
               ("We want 2 H100 and 4 L40S for two different sites.", {}),
+              ("We have 2 L40S in the lab. We also plan 4 H100 for the new cluster.", {}),
               ("Nous voulons 4 L40S.", {})),
     doc="configurations weighed against each other: each is checked at the load and said beside the plan",
 )
