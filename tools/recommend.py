@@ -629,6 +629,9 @@ def _owned(ctx: Context, catalog: Catalog, scope: Scope, workload: EstimateReque
     return plans[0] if plans else None
 
 
+GENERIC_PCIE_PLATFORM = "srv-pcie-8"  # platforms.toml: a rack server for up to 8 PCIe cards
+
+
 def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: EstimateRequest,
            knobs: list[Knob]) -> Plan | None:
     """One configuration the customer named ("2:h100-sxm"), as sold in scope when an offer sells that many of
@@ -648,10 +651,13 @@ def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: Es
             if plans:
                 return plans[0]
     sample = next((o for o in catalog.offers if o.gpu == gpu_id), None)
-    if sample is None or count > catalog.platform(sample.platform).max_gpus.value:
+    # a card no offer sells (H200 NVL): a PCIe card goes in the catalogue's generic PCIe server
+    platform_id = sample.platform if sample is not None else (
+        GENERIC_PCIE_PLATFORM if catalog.gpu(gpu_id).form_factor == "pcie" else None)
+    if platform_id is None or count > catalog.platform(platform_id).max_gpus.value:
         return None
     unit = "workstation" if scope.deployment == "workstation" else "server"
-    mine = Offer(id=f"NAMED-{count}x-{gpu_id}", name=catalog.gpu(gpu_id).name, kind="quote", platform=sample.platform,
+    mine = Offer(id=f"NAMED-{count}x-{gpu_id}", name=catalog.gpu(gpu_id).name, kind="quote", platform=platform_id,
                  gpu=gpu_id, unit=unit, gpu_counts=[count], max_units=1)
     plans = _offer_plans(ctx, mine, workload, knobs)
     return plans[0] if plans else None
