@@ -77,6 +77,8 @@ class RecommendRequest(BaseModel):
                                 "weighs against each other, as COUNT:GPU ('2:h100-sxm'), each checked at the load")
     owned_gpus: bool = Field(False, description="the preferred GPU in the planned number is already the customer's: "
                              "checked first, as it is (RecommendResult.owned)")
+    owned_config: str | None = Field(None, pattern=r"^\d+:[\w.-]+$", description="the cards the customer owns as "
+                                     "COUNT:GPU, when they are not the preference (one of the options weighed)")
     vision_images_per_s: float | None = Field(None, gt=0, description="vision inference: images per second the "
                                               "configuration must keep up with (cameras x frames per second)")
     job_requests: int | None = Field(
@@ -566,7 +568,10 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     if plan is not None and scope.planned_gpus and plan.parallelism.num_gpus != scope.planned_gpus:
         plan.notes.append(Msg("note.planned_gpus", planned=scope.planned_gpus, used=plan.parallelism.num_gpus))
     options.sort(key=_rank_key)
-    owned = _owned(ctx, catalog, scope, stated, defaults) if request.owned_gpus else None
+    if request.owned_config:
+        owned = _named(ctx, catalog, scope, request.owned_config, stated, defaults, as_sold=False)
+    else:
+        owned = _owned(ctx, catalog, scope, stated, defaults) if request.owned_gpus else None
     compared = [p for p in (_named(ctx, catalog, scope, item, stated, defaults) for item in request.compared) if p]
     alternatives = _alternatives(options, plan, scope)
     closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
@@ -633,14 +638,15 @@ GENERIC_PCIE_PLATFORM = "srv-pcie-8"  # platforms.toml: a rack server for up to 
 
 
 def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: EstimateRequest,
-           knobs: list[Knob]) -> Plan | None:
+           knobs: list[Knob], as_sold: bool = True) -> Plan | None:
     """One configuration the customer named ("2:h100-sxm"), as sold in scope when an offer sells that many of
-    that card (its price kept), else as a machine of the kind the deployment names, on quote."""
+    that card (its price kept), else as a machine of the kind the deployment names, on quote. `as_sold`: False
+    for cards already owned (nothing is bought: no offer's price)."""
     count_text, _, gpu_id = item.partition(":")
     if not count_text.isdigit() or gpu_id not in {g.id for g in catalog.gpus}:
         return None
     count = int(count_text)
-    for offer in catalog.offers:
+    for offer in catalog.offers if as_sold else []:
         if offer.gpu != gpu_id or not _in_scope(scope, offer):
             continue
         most = catalog.platform(offer.platform).max_gpus.value

@@ -200,6 +200,7 @@ def recommend_arguments(
         units = ON_PREMISES_UNITS  # "pas de cloud" with no machine named: every way of buying but renting
     framework = profile.framework or ("vllm" if not training else "pytorch")
     vision = profile.use_case == "vision"
+    owned_first = bool(profile.gpus_owned and profile.compared_gpus and profile.gpu_preference is None)
     candidates: dict[str, Any] = {
         "workload": None if vision else estimate_arguments(profile),
         "vision": vision_arguments(profile) if vision else None,
@@ -219,7 +220,10 @@ def recommend_arguments(
         "rack_units": profile.rack_units,
         "gpu_preference": getattr(profile, "gpu_preference", None),
         "planned_gpus": profile.num_gpus if "num_gpus" not in assumed else None,
-        "compared": list(profile.compared_gpus or []),
+        # cards already owned: the preference in the planned number, or the first option weighed ("nous avons déjà
+        # 2 L40S. On hésite : les garder, ou passer à 2 H200 NVL ?"), checked as they are and not weighed again
+        "compared": list(profile.compared_gpus or [])[1 if owned_first else 0:],
+        "owned_config": (profile.compared_gpus or [None])[0] if owned_first else None,
         "owned_gpus": bool(profile.gpus_owned) and profile.num_gpus is not None and "num_gpus" not in assumed
         and profile.gpu_preference is not None,
         "engine": "vllm" if framework in VLLM_FRAMEWORKS else "generic",

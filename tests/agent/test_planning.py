@@ -107,3 +107,18 @@ def test_a_refused_cloud_keeps_every_way_of_buying_but_renting() -> None:
     open_scope = recommend_arguments(WorkloadProfile(**{**base, "cloud_excluded": None}), fields,
                                      assumed=("deployment",))
     assert "units" not in open_scope
+
+
+def test_owned_cards_among_the_options_weighed_are_checked_as_owned_and_not_weighed_again() -> None:
+    from sizer_agent.agent.planning import recommend_arguments
+
+    fields = set(RecommendRequest.model_fields)
+    profile = WorkloadProfile(use_case="online_serving", model="Qwen/Qwen2.5-7B-Instruct", num_gpus=2, gpus_owned=True,
+                              compared_gpus=["2:l40s", "2:h200-nvl"])
+    said = recommend_arguments(profile, fields)
+    assert said["owned_config"] == "2:l40s" and said["compared"] == ["2:h200-nvl"]
+    # owned cards named as the preference are the preference's check; the options stay options
+    named = WorkloadProfile(use_case="online_serving", model="Qwen/Qwen2.5-7B-Instruct", num_gpus=2, gpus_owned=True,
+                            gpu_preference="l40s", compared_gpus=["2:l40s", "2:h200-nvl"])
+    both = recommend_arguments(named, fields)
+    assert both["owned_gpus"] is True and "owned_config" not in both and both["compared"] == ["2:l40s", "2:h200-nvl"]
