@@ -57,7 +57,9 @@ class Context:
     headroom: float = DEFAULT_HEADROOM
     dataset_bytes: int | None = None
     checkpoint_interval_min: float | None = None
-    job_requests: int | None = None  # batch inference: the requests of a one-off job, all of them
+    job_requests: int | None = None  # batch inference: the requests of a job (one run of it when it recurs)
+    job_recurring: bool = False  # a nightly/monthly run: the rental is weighed over the period, not per run
+    deadline_hours: float | None = None  # a batch run or a training epoch must end within this
     shape: ModelShape = field(init=False)
     cache: dict[tuple[object, ...], EstimateResult | InputError] = field(default_factory=dict)
     evaluated: int = 0
@@ -331,6 +333,10 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
     plan_costs = costs(buy, ctx.catalog, watts, tokens_per_s, training.epoch_hours if training else None,
                        serving=workload.mode == "inference", power_published=gpu.tdp_w is not None,
                        job_hours=job_hours)
+    took = job_hours if serving is not None else (training.epoch_hours if training is not None else None)
+    if ctx.deadline_hours is not None and took is not None and took > ctx.deadline_hours:
+        # too slow for the time the job must end in: more GPUs of this offer are tried next
+        reasons.append(Msg("reason.deadline", hours=round(took, 1), deadline=ctx.deadline_hours, gpus=num_gpus))
     sizing = size_system(SystemRequest(
         mode=workload.mode, num_gpus=num_gpus, gpu_memory_used_bytes=memory.total_bytes,
         weight_bytes=result.weight_bytes_total, checkpoint_bytes=training.checkpoint_bytes if training else 0,
@@ -344,7 +350,7 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
                          tpot=serving.tpot_ms, tpot_without=serving.tpot_ms_without_offload or 0.0))
     within: bool | None = None
     if ctx.scope.budget_eur is not None:
-        cost = budget_cost(buy, plan_costs.tco_eur, plan_costs.eur_per_job)
+        cost = budget_cost(buy, plan_costs.tco_eur, None if ctx.job_recurring else plan_costs.eur_per_job)
         within = None if cost is None else cost <= ctx.scope.budget_eur
     return Plan(
         **common,

@@ -82,8 +82,12 @@ class RecommendRequest(BaseModel):
     vision_images_per_s: float | None = Field(None, gt=0, description="vision inference: images per second the "
                                               "configuration must keep up with (cameras x frames per second)")
     job_requests: int | None = Field(
-        None, ge=1, description="batch inference: the requests of a one-off job in all (documents, pages); a rental "
-        "is then weighed by that job's cost, not by the period")
+        None, ge=1, description="batch inference: the requests of a job (documents, pages; one run when it recurs); "
+        "a one-off job's rental is weighed by that job's cost, not by the period")
+    job_recurring: bool = Field(False, description="the job runs every night/month: its rental is weighed over the "
+                                "period like any other, its size only sets the speed a deadline asks")
+    deadline_hours: float | None = Field(None, gt=0, description="a batch run or a training epoch must end within "
+                                         "this: slower configurations get more GPUs or are ruled out")
     budget_eur_per_month: float | None = Field(
         None, gt=0, description="a budget per month (renting is paid so), used when no total budget is given: "
         "compared as month x 12 x the amortisation period, the period every cost is compared over")
@@ -249,12 +253,12 @@ def _within(plans: list[Plan], scope: Scope) -> list[Plan]:
     return [p for p in plans if p.within_budget]
 
 
-def _budget(scope: Scope, plan: Plan | None, years: float) -> BudgetVerdict:
+def _budget(scope: Scope, plan: Plan | None, years: float, scope_recurring: bool = False) -> BudgetVerdict:
     if scope.budget_eur is None:
         return BudgetVerdict(budget_eur=None, status="none")
     if plan is None:
         return BudgetVerdict(budget_eur=scope.budget_eur, status="none")
-    job = plan.costs.eur_per_job
+    job = None if scope_recurring else plan.costs.eur_per_job
     cost = budget_cost(plan.purchase, plan.costs.tco_eur, job)
     basis: Literal["purchase", "rental_over_period", "rental_for_job"] = "purchase" if plan.purchase.how == "buy" else (
         "rental_for_job" if job is not None else "rental_over_period")
@@ -509,7 +513,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     ctx = Context(catalog=catalog, spec=spec, scope=scope, slo_ttft_ms=ttft,
                   slo_tpot_ms=tpot, percentile=request.percentile, headroom=request.headroom,
                   dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min,
-                  job_requests=request.job_requests if request.workload.mode == "inference" else None)
+                  job_requests=request.job_requests if request.workload.mode == "inference" else None,
+                  job_recurring=request.job_recurring, deadline_hours=request.deadline_hours)
     offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]
     if request.practitioner_defaults:
@@ -559,7 +564,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         if offload is not None:
             changes.append(offload)
     years = catalog.assumptions.amortisation_years.value
-    budget = _budget(scope, plan, years)
+    budget = _budget(scope, plan, years, request.job_recurring)
     if plan is not None and plan.serving is not None:
         plan.serving.target_ttft_ms, plan.serving.target_tpot_ms = request.slo_ttft_ms, request.slo_tpot_ms
         plan.serving.target_assumed = list(request.slo_assumed)

@@ -211,6 +211,9 @@ def recommend_arguments(
         "budget_eur_per_month": profile.budget_eur_per_month,
         "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,
         "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,
+        "job_recurring": bool(profile.job_recurring) if profile.use_case == "batch_inference" else None,
+        "deadline_hours": profile.deadline_hours if profile.use_case in ("batch_inference", *TRAINING_USE_CASES)
+        else None,
         "vision_images_per_s": profile.images_per_s if vision and profile.vision_mode == "inference" else None,
         "units": list(units),
         "deployment": profile.deployment if "deployment" not in assumed else None,

@@ -273,11 +273,13 @@ QUESTIONS: tuple[Question, ...] = (
 # Asked only when the user offers them (free text or answers file); never required.
 OPTIONAL_FIELDS: tuple[str, ...] = (
     "model_revision", "model_family", "custom_architecture", "server_url", "head_count", "gpu_preference",
-    "cloud_excluded", "budget_eur_per_month", "job_requests", "images_per_s", "gpus_owned", "compared_gpus",
+    "cloud_excluded", "budget_eur_per_month", "job_requests", "job_recurring", "deadline_hours", "images_per_s",
+    "gpus_owned", "compared_gpus",
 )
 # Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
 _CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded", "budget_eur_per_month",
-                               "job_requests", "images_per_s", "gpus_owned", "compared_gpus"})
+                               "job_requests", "job_recurring", "deadline_hours", "images_per_s", "gpus_owned",
+                               "compared_gpus"})
 
 BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
 

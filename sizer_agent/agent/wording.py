@@ -41,6 +41,8 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
         return render(lang, "agent.value.budget", v=value)
     if field == "compared_gpus" and isinstance(value, list):
         return " / ".join(f"{item.partition(':')[0]} × {gpu_name(item.partition(':')[2])}" for item in value)
+    if field == "deadline_hours":
+        return render(lang, "agent.value.deadline", h=value)
     if field == "images_per_s":
         return render(lang, "agent.value.images_per_s", v=value)
     if field == "job_requests":

@@ -13,8 +13,8 @@ FIELD_ORDER: tuple[str, ...] = (
     "customer", "use_case", "framework", "framework_version", "model", "model_family", "model_revision",
     "custom_architecture", "vision_model", "vision_mode", "precision", "input_len", "output_len", "context_len",
     "image_resolution", "batch_size", "head_count", "concurrency", "growth_factor", "ttft_ms", "tpot_ms",
-    "dataset_size_bytes", "job_requests", "images_per_s", "dataset_images", "optimizer", "checkpoint_interval_min",
-    "num_gpus", "gpu_preference", "gpus_owned", "compared_gpus",
+    "dataset_size_bytes", "job_requests", "job_recurring", "deadline_hours", "images_per_s", "dataset_images",
+    "optimizer", "checkpoint_interval_min", "num_gpus", "gpu_preference", "gpus_owned", "compared_gpus",
     "rendering_cad", "ecc_required", "deployment", "cloud_excluded", "budget_eur", "budget_eur_per_month",
     "power_limit_w", "rack_units", "server_url",
 )

@@ -425,3 +425,19 @@ def test_configurations_the_customer_weighs_are_each_checked_at_the_load() -> No
     assert len(said) == 2 and "2 × NVIDIA H100" in said[0] and "4 × NVIDIA L40S" in said[1]
     for plan, line in zip(result.compared, said, strict=True):
         assert ("holds the load" in line) == plan.fits
+
+
+def test_a_deadline_adds_gpus_until_the_job_ends_in_time_and_a_recurring_run_is_paid_over_the_period() -> None:
+    # 500,000 reviews a night, 400 tokens in and 80 out with Llama 3.1 8B FP16, within 4 h: every fitting plan
+    # ends a run within 4 h; the ones that would not say how long they take; a nightly run is no one-off job,
+    # so a rental stays weighed over the period
+    workload = EstimateRequest(model="llama-3.1-8b", dtype="float16", input_len=400, output_len=80, concurrency=32,
+                               engine="vllm")
+    spec = load_model("llama-3.1-8b")
+    result = recommend(RecommendRequest(workload=workload, engine="vllm", job_requests=500_000, job_recurring=True,
+                                        deadline_hours=4, budget_eur=50_000), spec)
+    fitting = [o for o in result.options if o.fits]
+    assert fitting and all(o.costs.job_hours is not None and o.costs.job_hours <= 4 for o in fitting)
+    slow = [o for o in result.options if any(r.id == "reason.deadline" for r in o.reasons)]
+    assert slow and all(o.costs.job_hours is not None and o.costs.job_hours > 4 for o in slow)
+    assert result.budget.basis != "rental_for_job"

@@ -32,7 +32,7 @@ _PATTERNS = (
     # "traduire 200 000 pages", "summarise about 1.2 million customer reviews"
     re.compile(rf"\b{_VERB}[ \t]+(?:[a-z'-]+[ \t]+){{0,3}}?{_COUNT}"),
     # "40k e-mails to classify", "200 000 pages à traduire"
-    re.compile(rf"{_COUNT}[ \t]+(?:a|to|à)[ \t]+{_VERB}"),
+    re.compile(rf"{_COUNT}(?:[ \t]+[a-z-]+){{0,2}}?[ \t]+(?:a|to|à)[ \t]+{_VERB}"),
 )
 # "200 documents par jour", "résumer chaque nuit 50 000 dossiers", "a nightly job over 80,000 documents",
 # "(traitement batch mensuel)": a recurring load anywhere in the sentence, not one job
@@ -49,8 +49,7 @@ def find_job_requests(message: Message) -> Iterator[Found]:
         for m in pattern.finditer(message.text):
             if message.negated(m.start()) or _MEDIA.search(m.group(0)):
                 continue
-            if _RECURRING.search(message.text, *sentence_bounds(message.text, m.start())):
-                continue
+            recurring = _RECURRING.search(message.text, *sentence_bounds(message.text, m.start())) is not None
             scale = (m.group(2) or "").lower()
             number = numbers.read_number(m.group(1), message.lang, whole=not scale)
             if number is None:
@@ -60,23 +59,65 @@ def find_job_requests(message: Message) -> Iterator[Found]:
             if count < 100:
                 continue  # "translate 3 documents": no job worth sizing by its length
             yield Found("job_requests", count, m.start(), m.end(), claim=False)
+            # each night's or each month's run: its size still sets how fast it must go (a deadline), but the
+            # machine is paid for over the period, not per run
+            yield Found("job_recurring", recurring, m.start(), m.end(), claim=False)
             return
 
 
+_ONE_OFF = {"job_recurring": False}
+_EACH_RUN = {"job_recurring": True}
 JOB_REQUESTS = Rule(
-    "job-requests", ("job_requests",), find_job_requests,
-    examples=(("Nous devons traduire 200 000 pages avec Llama 3.3 70B.", {"job_requests": 200000}),
-              ("We need to summarise about 1.2 million customer reviews.", {"job_requests": 1200000}),
-              ("40k e-mails to classify overnight", {"job_requests": 40000}),
-              ("résumer 500 000 avis clients", {"job_requests": 500000}),
-              ("environ 200 documents par jour à résumer", {}),
-              ("we process 3,000 tickets a day", {}),
+    "job-requests", ("job_requests", "job_recurring"), find_job_requests,
+    examples=(("Nous devons traduire 200 000 pages avec Llama 3.3 70B.", {"job_requests": 200000, **_ONE_OFF}),
+              ("We need to summarise about 1.2 million customer reviews.", {"job_requests": 1200000, **_ONE_OFF}),
+              ("40k e-mails to classify overnight", {"job_requests": 40000, **_ONE_OFF}),
+              ("résumer 500 000 avis clients", {"job_requests": 500000, **_ONE_OFF}),
+              ("on traite chaque nuit ~500 000 avis clients à classer", {"job_requests": 500000, **_EACH_RUN}),
+              ("on doit résumer environ 200 documents par jour", {"job_requests": 200, **_EACH_RUN}),
+              ("we process 3,000 tickets a day", {"job_requests": 3000, **_EACH_RUN}),
               ("traduire 3 documents", {}), ("caption 3M product images", {}),
               ("Classification de 3 millions d'images produits", {}),
-              ("résumer chaque nuit environ 50 000 dossiers", {}),
-              ("We run a nightly job that classifies 1.2M product reviews.", {}),
-              ("classification de 8 millions d'avis clients (traitement batch mensuel)", {}),
+              ("résumer chaque nuit environ 50 000 dossiers", {"job_requests": 50000, **_EACH_RUN}),
+              ("We run a nightly job that classifies 1.2M product reviews.", {"job_requests": 1200000, **_EACH_RUN}),
+              ("classification de 8 millions d'avis clients (traitement batch mensuel)",
+               {"job_requests": 8000000, **_EACH_RUN}),
               ("We'll index about 90,000 documents for a RAG assistant", {}),
               ("500 utilisateurs", {})),
-    doc="the requests of a one-off batch job (documents, pages, reviews), never a recurring daily load",
+    doc="the requests of a batch job (documents, pages, reviews), and whether it runs once or every night/month",
+)
+
+
+# "Le job doit finir en moins de 4 h", "it must finish within 6 hours", "within a 5-hour window", "in under 2 days"
+_DEADLINE = re.compile(
+    rf"\b(?:finir|finish\w*|terminer|termine|complete\w*|done|boucler|run|tourner|durer|take|prendre|window|fenetre"
+    rf"|deadline|delai)\b[^.;\n]{{0,30}}?\b(?:en moins de|en|within|in under|in less than|under|sous|d'ici|by|in|de)\s+"
+    rf"(?:a |an |une? )?({NUM})[ \t-]*"
+    rf"(h\b|heures?|hours?|hrs?|jours?|days?|nuits?|nights?|semaines?|weeks?|min\b|minutes?)")
+_HOURS = {"h": 1.0, "heure": 1.0, "hour": 1.0, "hr": 1.0, "jour": 24.0, "day": 24.0, "semaine": 168.0, "week": 168.0,
+          "min": 1 / 60, "minute": 1 / 60}
+
+
+def find_deadline(message: Message) -> Iterator[Found]:
+    for m in _DEADLINE.finditer(message.text):
+        if message.negated(m.start()):
+            continue
+        number = numbers.read_number(m.group(1), message.lang)
+        unit = m.group(2).rstrip("s")
+        factor = next((f for word, f in _HOURS.items() if unit.startswith(word)), None)
+        if not number or factor is None or unit.startswith(("nuit", "night")):
+            continue  # "a night" is no figure: the interview asks
+        yield Found("deadline_hours", round(number * factor, 4), m.start(), m.end(), claim=False)
+        return
+
+
+DEADLINE = Rule(
+    "deadline", ("deadline_hours",), find_deadline,
+    examples=(("Le job doit finir en moins de 4 h.", {"deadline_hours": 4.0}),
+              ("It must finish within a 5-hour window.", {"deadline_hours": 5.0}),
+              ("it must finish within 6 hours", {"deadline_hours": 6.0}),
+              ("Must finish within 2 days.", {"deadline_hours": 48.0}),
+              ("on voudrait finir en une nuit", {}), ("the first token within 2 seconds", {}),
+              ("un checkpoint toutes les 2 heures", {})),
+    doc="the time a batch or training job must finish in: configurations too slow for it are ruled out",
 )

@@ -59,6 +59,7 @@ RULES: tuple[Rule, ...] = (
     platform.RENDERING_CAD,
     platform.ECC,
     batch_job.JOB_REQUESTS,  # last, reading without claiming: a count of documents only
+    batch_job.DEADLINE,
     ownership.GPUS_OWNED,  # after the GPUs: whose cards they are
     compared.COMPARED_GPUS,  # reads the customer's words: cards weighed against each other
 )
