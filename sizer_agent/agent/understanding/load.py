@@ -635,7 +635,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s*{_REQUESTS}(?!\s*(?:de\s+|d'|of\s+)?(?:cameras?|video\w*|cctv|rtsp))",
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
         # "peaking at 60", "peaks of 45 at month end", "avec des pics à 40": the figure after its peak
-        rf"(?<![\w])(?:peak(?:ing|s)?|pics?|pointes?)\s+(?:at|of|to|a|de|jusqu'a)\s+{_ABOUT}{_COUNT}",
+        # ("spiking to 50", "bursts of 60", "surging to 80", "avec des montées à 40": a spike is a peak)
+        rf"(?<![\w])(?:peak(?:ing|s)?|pics?|pointes?|spik(?:es?|ing)|burst(?:s|ing)?|surg(?:es?|ing)"
+        rf"|montees?|montant)\s+(?:at|of|to|up to|a|de|jusqu'a)\s+{_ABOUT}{_COUNT}",
         # "the peak is 90", "le pic est de 40", "peak: 120": the figure said of the peak
         rf"(?<![\w])(?:the peak|le pic|la pointe|peak)\s*(?:is|was|will be|est|sera|:|=)\s*(?:de\s+|d')?"
         rf"{_ABOUT}{_COUNT}",
@@ -896,6 +898,8 @@ LOAD = Rule(
         ("20 en même temps, sur 2 serveurs.", {"concurrency": 20}),
         ("un chatbot pour un de nos clients", {}), ("one of our users asked for it", {}),
         ("10-15 users during the day, peaking at 40", {"concurrency": 40}),
+        ("~20-30 concurrent users on Mistral Nemo, sometimes spiking to 50.", {"concurrency": 50}),
+        ("Normally 15-25 parallel requests, spiking to 60 during release weeks.", {"concurrency": 60}),
         ("30 users at once on average, the peak is 55", {"concurrency": 55}),
         ("cinq ou six en même temps, maximum huit", {"concurrency": 8}),
         ("for example, 50 users could be online at once", {}), ("imaginons 30 personnes en même temps", {}),
