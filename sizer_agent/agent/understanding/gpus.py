@@ -128,7 +128,8 @@ _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\
 _TWICE = r"(?:\s*\(\s*\d+\s*\))?"
 # ("sur 1 seul H100": a figure, then "seul")
 _COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE})(?:\s+seule?)?{_TWICE}{_WORDS_BEFORE_CARD}$")
-_MINE_BEFORE = re.compile(rf"(?<![\w'])()(?:my|ma|mon){_WORDS_BEFORE_CARD}$")
+# ("mon PC et sa RTX 5090": the card of the machine just said to be one's own)
+_MINE_BEFORE = re.compile(rf"(?<![\w'])()(?:my|ma|mon|sa|son|its){_WORDS_BEFORE_CARD}$")
 _THE_BEFORE = re.compile(rf"(?<![\w'])()(?:the|la|le){_WORDS_BEFORE_CARD}$")
 _I_HAVE_AFTER = re.compile(r"\s+(?:that\s+|which\s+|que\s+|qu')?(?:i|j'|je|we)\s*(?:already\s+|deja\s+)?"
                            r"(?:have|own|got|ai|possede)\b")
@@ -756,6 +757,7 @@ GPUS = Rule(
         ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
         ("8 nodes x 8 GPUs, bf16", {"num_gpus": 64}),
         ("fine-tuner gemma 2 2b sur ma 5080, en fp32 c'est jouable ?", {"gpu_preference": "rtx-5080", "num_gpus": 1}),
+        ("avec mon PC et sa RTX 5090, je peux faire tourner Gemma 3 27B ?", {"gpu_preference": "rtx-5090", "num_gpus": 1}),
         ("thinking of a couple of 5090s. budget maybe 5k euros", {"gpu_preference": "rtx-5090", "num_gpus": 2}),
         ("On envisage 8 H100 par nœud × 4 nœuds.", {"num_gpus": 32, "gpu_preference": "h100-sxm"}),
         ("planned on 8 H100 per node x 2 nodes", {"num_gpus": 16, "gpu_preference": "h100-sxm"}),
