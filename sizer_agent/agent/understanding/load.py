@@ -518,6 +518,9 @@ _HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|serv
 _FOR_BEFORE = re.compile(r"\b(?:pour|for|aux|to)\s+(?:(?:les|the|nos|our|ses|its|their|leurs)\s+)?$")
 
 
+_TOTAL_OF_ALL = re.compile(r"(?:\s+(?:and|et|&)\s+[\w-]+)?\s*(?:in total|au total|en tout|overall|all told)\b")
+
+
 def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     if len(population) < 2:
         return population
@@ -529,7 +532,10 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
     # beside the people the tool is for
     sized = [p for p in population if _HAS_BEFORE.search(text, max(0, p[0] - 30), p[0])
              # ("We're a 120-person law firm … Three paralegals would use it": the firm described by its size)
-             or _described_size(text, p)]
+             or _described_size(text, p)
+             # ("1,100 drivers and dispatchers in total … for the dispatchers only (around 90 people)", "900
+             # salariés au total dont 60 planificateurs qui utiliseront l'assistant": a total, beside its part)
+             or _TOTAL_OF_ALL.match(text, p[1])]
     users = [p for p in population if _FOR_BEFORE.search(text, max(0, p[0] - 20), p[0])]
     if sized and len({p[0] for p in users}) == 1 and not set(users) & set(sized):
         return users[:1]
@@ -752,6 +758,10 @@ LOAD = Rule(
         ("Is one RTX 5090 enough for a chat assistant for me and two colleagues?", {"concurrency": 3}),
         ("a coding assistant for myself and three teammates", {"concurrency": 4}),
         ("We're a 120-person law firm. Three paralegals would use a summariser on Qwen3 8B.", {"head_count": 3}),
+        ("about 1,100 drivers and dispatchers in total. A chat assistant for the dispatchers only (around 90 "
+         "people, max 40 at the same time)", {"head_count": 90, "concurrency": 40}),
+        ("900 salariés au total dont 60 planificateurs qui utiliseront l'assistant (25 au maximum en même temps)",
+         {"head_count": 60, "concurrency": 25}),
         ("a desktop for me and two colleagues (3 people total, rarely at the same time)", {"head_count": 3}),
         ("On est un studio de 14 personnes ; on cherche une station pour le rendu.", {}),
         ("Quercy Print, une imprimerie de 45 personnes. On hésite entre une A100 et une H100.", {}),
