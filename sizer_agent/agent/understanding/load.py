@@ -535,7 +535,7 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
              or _described_size(text, p)
              # ("1,100 drivers and dispatchers in total … for the dispatchers only (around 90 people)", "900
              # salariés au total dont 60 planificateurs qui utiliseront l'assistant": a total, beside its part)
-             or _TOTAL_OF_ALL.match(text, p[1])]
+             or (_TOTAL_OF_ALL.match(text, p[1]) and all(q[0] > p[0] for q in population if q is not p))]
     users = [p for p in population if _FOR_BEFORE.search(text, max(0, p[0] - 20), p[0])]
     if sized and len({p[0] for p in users}) == 1 and not set(users) & set(sized):
         return users[:1]
