@@ -339,7 +339,8 @@ def _outgrown(text: str, start: int) -> bool:
 def _runs_today(text: str, start: int) -> bool:
     """'Currently on rented A100s', 'aujourd'hui sur deux T4': the card said in a clause about what runs now
     (not 'currently we'd like 4 H200')."""
-    clause_start = max((b.end() for b in re.finditer(r"[.;:!?\n]|,\s", text[:start])), default=0)
+    # (a version's dot is no clause end: "Today we use TGI 2.4 … on 4 A100")
+    clause_start = max((b.end() for b in re.finditer(r"[.;:!?](?!\d)|\n|,\s", text[:start])), default=0)
     said = list(_CURRENT.finditer(text, clause_start, start))
     if said and not _WISH.search(text, said[-1].end(), start):
         return True
@@ -472,6 +473,12 @@ _RETIRED_BEFORE = re.compile(r"\b(?:retir\w*|replac\w*|remplac\w*|decommission\w
                              r"|se debarrasser de)\s+(?:[\w-]+\s+){0,3}$")
 
 
+def _replaced_card(text: str, start: int) -> bool:
+    before = _RETIRED_BEFORE.search(text, max(0, start - 40), start)
+    return before is not None and not re.search(r"\b(?:par|by|with|avec)\b", before.group(0)) and not (
+        _NEW_ONES.search(before.group(0)))  # "Replacement would be two RTX PRO 6000": the new ones
+
+
 def _said_in_full(cards: list[tuple[re.Match[str], str]]) -> list[tuple[re.Match[str], str]]:
     """'Subject: idle A100s … we have 4 A100 80GB PCIe cards': a card named bare and again with its variant is one
     card, the variant said; the bare mention (read as the flagship variant) is dropped."""
@@ -548,6 +555,10 @@ def find_gpus(message: Message) -> Iterator[Found]:
     elif cards and all(_runs_today(text, m.start()) for m, _ in cards) and _MORE_WANTED.search(text):
         # "today we run everything on 2x L40S. Budget €200k for the expansion": what runs now, beside a budget
         # for more, is the reference the new hardware adds to, not the card or count wanted
+        return
+    # "Nous voulons remplacer nos 4 A100 40 Go par des cartes plus récentes": the only card named is the one being
+    # replaced, so no card is chosen ("remplacées par 4 L40S" names the new ones)
+    if cards and all(_replaced_card(text, m.start()) for m, _ in cards):
         return
     if len({card for _, card in cards}) > 1:
         # "We're retiring our 8x A100 box and want to move to H200 NVL": the card being retired is not the one wanted
@@ -736,6 +747,8 @@ GPUS = Rule(
         # hardware that runs today, beside a move away from it, or being retired, is not planned
         ("Aujourd'hui tout tourne sur une RTX 4090, on veut passer sur du matériel pro", {}),
         ("We're retiring our 8x A100 40GB PCIe box and want to move to H200 NVL", {"gpu_preference": "h200-nvl"}),
+        ("Nous voulons remplacer nos 4 A100 40 Go (PCIe) par des cartes plus récentes.", {}),
+        ("Today we use TGI 2.4 on 4 A100 80GB PCIe; we want to move to H200 NVL.", {"gpu_preference": "h200-nvl"}),
         ("today we run on 2x RTX 4090 and want to serve 20 users", {"num_gpus": 2}),
         ("deux serveurs HGX H200 (16 GPU au total)", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("Le catalogue 2026 v3 sort en mars.", {}), ("roadmap 2026 H100 cluster", {"gpu_preference": "h100-sxm"}),
