@@ -705,6 +705,9 @@ _HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
 _TITLE_LINE = next(p for p in INTRODUCERS if "(?P<topic>" in p.pattern)
 _AT_WE = next(p for p in INTRODUCERS if "(?i:at|chez)" in p.pattern)
 _NAME_ASIDE = next(p for p in INTRODUCERS if p.pattern.endswith(r"(?=[ \t]*\()"))
+_WE_BRACKET = next(p for p in INTRODUCERS if "(?:nous|we|us|here|ici)[ \\t]*))" in p.pattern)
+# "Ebro Logística here (Zaragoza)": "here" after a name says the name; the bracket after it is an aside (a city)
+_NAME_HERE = re.compile(rf"[{_UPPER}][\w'’&.-]*[ \t]+(?i:here|ici)[ \t]*\([ \t]*$")
 # "Brief (client name withheld, …)": the bracket speaks of a client, the words before it are no name
 _WITHHELD = re.compile(r"(?i)[ \t]*\((?:[ \t]*(?:the|le|la|un|une|a|an)[ \t]+)?(?:client|customer)")
 # what a title line's topic says: a piece of work or a request, lowercase or a department's name; never a role
@@ -776,6 +779,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if pattern is _NAME_ASIDE and (not _org_aside(body, m) or _TITLE_NOT_NAME.match(name)
                                            or _WITHHELD.match(body, m.end("name"))):
                 continue  # "Marie (ma sœur) …", "Llama (8B) …": only a bracket that says an organisation
+            if pattern is _WE_BRACKET and _NAME_HERE.search(body, max(0, m.start("name") - 60), m.start("name")):
+                continue  # "Corvane Robotics here (Eindhoven)": the name is before "here", the bracket a place
             if pattern is _AT_WE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)):
                 continue  # "At Lyon we …": a place
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
@@ -1439,6 +1444,8 @@ def find_customer(message: Message) -> Iterator[Found]:
 CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
+        # a city in brackets after "X here" is an aside, not the name
+        ("Hi, Ebro Logística here (Zaragoza). We want to rent GPUs.", {"customer": "Ebro Logística"}),
         # a quote reference is no name; the team that signs belongs to the firm after the comma
         ("Subject: Quote request — Ref QR-5521\n\nHi, we're Brookvale Credit Union. We want an assistant.",
          {"customer": "Brookvale Credit Union"}),
