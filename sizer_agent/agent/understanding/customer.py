@@ -964,7 +964,8 @@ _DESCRIPTIVE_PREFIX = re.compile(r"(?:ESN|SSII|Plateforme|Platform|Laboratoire|L
 # what it does, one lowercase word, then the name ("Cabinet d'expertise comptable Vidal" says more: kept)
 _DESCRIPTIVE_PHRASE = re.compile(rf"(?:Centre|Bureau|Cabinet|Agence)[ \t]+d['’][a-zà-ÿ]+[ \t]+"
                                  rf"(?=[{_UPPER}][^ \t]*(?:[ \t]+[{_UPPER}][^ \t]*)?$)")
-_COINED = re.compile(rf"\S*[a-zà-ÿ][{_UPPER}0-9]\S*|\S*&\S*|[{_UPPER}]{{2,}}[0-9]*")
+# ("ICube", "LIRMMlab": capitals, then lowercase, are coined too)
+_COINED = re.compile(rf"\S*[a-zà-ÿ][{_UPPER}0-9]\S*|\S*&\S*|[{_UPPER}]{{2,}}[0-9]*|[{_UPPER}]{{2,}}[a-zà-ÿ]+")
 # particles that start a family name: "Van der Berg Logistics BV", "De La Fontaine Conseil", "Di Marco"
 # (never the French articles Le/La/Les, which _with_article settles)
 _PARTICLES_BEFORE = re.compile(r"(?<![\w'’])(?P<p>(?:Van|Von|De|Di|Da|Del|Della|Ten|Ter)(?:[ \t]+(?:der|den|de|La|la"
@@ -1444,6 +1445,7 @@ def find_customer(message: Message) -> Iterator[Found]:
 CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
+        ("Bonjour,\nLaboratoire ICube (Strasbourg). Nous entraînons des ResNet-50.", {"customer": "ICube"}),
         # a city in brackets after "X here" is an aside, not the name
         ("Hi, Ebro Logística here (Zaragoza). We want to rent GPUs.", {"customer": "Ebro Logística"}),
         # a quote reference is no name; the team that signs belongs to the firm after the comma
