@@ -705,6 +705,10 @@ _HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
 _TITLE_LINE = next(p for p in INTRODUCERS if "(?P<topic>" in p.pattern)
 _AT_WE = next(p for p in INTRODUCERS if "(?i:at|chez)" in p.pattern)
 _NAME_ASIDE = next(p for p in INTRODUCERS if p.pattern.endswith(r"(?=[ \t]*\()"))
+_UNIT_OF = next(p for p in INTRODUCERS if "|(?:team|[ée]quipe)(?:" in p.pattern)
+# "L'équipe Risques de Marché de la Banque Delacroix": the unit's own name runs on to the organisation after "de la"
+_UNIT_NAME_THEN_ORG = re.compile(rf"[{_UPPER}][\w'’-]*[ \t]+(?:de[ \t]+la|de[ \t]+l['’]|du|des|of(?:[ \t]+the)?)[ \t]*"
+                                 rf"(?P<org>[{_UPPER}].*)$")
 _WE_BRACKET = next(p for p in INTRODUCERS if "(?:nous|we|us|here|ici)[ \\t]*))" in p.pattern)
 # "Ebro Logística here (Zaragoza)": "here" after a name says the name; the bracket after it is an aside (a city)
 _NAME_HERE = re.compile(rf"[{_UPPER}][\w'’&.-]*[ \t]+(?i:here|ici)[ \t]*\([ \t]*$")
@@ -779,6 +783,9 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if pattern is _NAME_ASIDE and (not _org_aside(body, m) or _TITLE_NOT_NAME.match(name)
                                            or _WITHHELD.match(body, m.end("name"))):
                 continue  # "Marie (ma sœur) …", "Llama (8B) …": only a bracket that says an organisation
+            if pattern is _UNIT_OF and (unit := _UNIT_NAME_THEN_ORG.match(name)) and not _organisation_like_by_kind(
+                    name.split()[0]) and _organisation_like_by_kind(unit.group("org")):
+                name = unit.group("org")
             if pattern is _WE_BRACKET and _NAME_HERE.search(body, max(0, m.start("name") - 60), m.start("name")):
                 continue  # "Corvane Robotics here (Eindhoven)": the name is before "here", the bracket a place
             if pattern is _AT_WE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)):
@@ -1446,6 +1453,9 @@ CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
         ("Bonjour,\nLaboratoire ICube (Strasbourg). Nous entraînons des ResNet-50.", {"customer": "ICube"}),
+        # a team's own name before its organisation
+        ("L'équipe Risques de Marché de la Banque Delacroix & Associés souhaite classer des rapports.",
+         {"customer": "Banque Delacroix & Associés"}),
         # a city in brackets after "X here" is an aside, not the name
         ("Hi, Ebro Logística here (Zaragoza). We want to rent GPUs.", {"customer": "Ebro Logística"}),
         # a quote reference is no name; the team that signs belongs to the firm after the comma
