@@ -156,6 +156,13 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:this is|it's|it is|c'est|sizing|dimensionnement|devis|quote|quotation|proposal|offre|besoin"
     r"|request|demande)"
     r"[ \t]+(?:for|pour))[ \t]+" + NAME,
+    # "We're bidding on tender REF-2026/0912 for Havenbedrijf Noordzee", "notre réponse à l'appel d'offres pour la
+    # Métropole de Lyon": the buyer a bid is for, not the integrator that writes
+    _I + r"(?<![\w])(?:bidding|bid|tender|tendering|appel d'offres|consultation)(?:[ \t]+(?:on|sur|n°|no\.?|ref\.?"
+    r"|r[ée]f\.?|[A-Z0-9][\w/.-]*\d[\w/.-]*)){0,3}[ \t]+(?:for|pour|issued by|lanc[ée]e? par))[ \t]+" + _THE + NAME,
+    # "voici ce que veut Cartoville", "here is what Brenmoor wants": whose wish a forwarded request is
+    _I + r"(?<![\w])ce (?:que|qu')[ \t]*(?:veut|veulent|souhaite|souhaitent|demande|demandent|attend|attendent))[ \t]+"
+    + _THE + NAME,
     # "the company is Tidewater AI", "le client est Nexalis"
     _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?[ \t]+(?:is|est))[ \t]+" + NAME,
     # "notre startup (Kairn)", "a small firm (Patel & Moore, 30 staff)", "Nous (Lexalgo, legaltech)"
@@ -1453,6 +1460,11 @@ CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
         ("Bonjour,\nLaboratoire ICube (Strasbourg). Nous entraînons des ResNet-50.", {"customer": "ICube"}),
+        # the buyer a bid is for; whose wish a forwarded request is
+        ("We're bidding on tender REF-2026/ICT/0912 for Havenbedrijf Noordzee. Can you size it?\n\nPriya Raman – "
+         "Bid Manager, Northgate Systems Integration", {"customer": "Havenbedrijf Noordzee"}),
+        ("Pour info, voici ce que veut Cartoville : entraîner un YOLO.\n---------\nMerci,\nNadia (Géo-Conseil)",
+         {"customer": "Cartoville"}),
         # a team's own name before its organisation
         ("L'équipe Risques de Marché de la Banque Delacroix & Associés souhaite classer des rapports.",
          {"customer": "Banque Delacroix & Associés"}),
