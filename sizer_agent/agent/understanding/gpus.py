@@ -122,6 +122,7 @@ _WORDS_BEFORE_CARD = rf"(?:\s*(?:x|\*)?\s*(?:-\s*)?{_WHICH}(?:(?:gpus?|cartes?|c
 _BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the|my|our|this|that|two|deux|ma|mon|mes"
                           rf"|notre|nos|couple of|pair of|paire de)|{NUM}"
                           rf"\s*x?)\s*$")
+_SEVERAL_BEFORE = re.compile(r"(?<![\w])(?:deux|two|trois|three|quatre|four|[2-9]\s*x?)\s*$")
 _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b(?!/)|watts?|ms\b"
                                r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
 # (tenders write a count twice, "eight (8) NVIDIA H100", which reads "8 (8) nvidia h100")
@@ -529,14 +530,19 @@ def find_gpus(message: Message) -> Iterator[Found]:
         card = identify(m.group("model"), m.group("qualifiers"))
         if card is not None:
             cards.append((m, card))
-    if not cards:
-        for m in index.bare.finditer(text):
-            if message.negated(m.start()) or _NOT_A_CARD_AFTER.match(text, m.end()) or not _BARE_BEFORE.search(
-                    text[max(0, m.start() - 20):m.start()]):
-                continue
-            card = identify("rtx " + m.group("model"), "")
-            if card is not None:
-                cards.append((m, card))
+    # a card said by its number alone: when none is named in full, or with a count of several beside one named in
+    # full ("entre une RTX PRO 6000 et deux 5090": a second configuration)
+    full = [(m.start(), m.end()) for m, _ in cards]
+    for m in index.bare.finditer(text):
+        if full and (any(a < m.end() and m.start() < b for a, b in full)
+                     or not _SEVERAL_BEFORE.search(text, max(0, m.start() - 12), m.start())):
+            continue
+        if message.negated(m.start()) or _NOT_A_CARD_AFTER.match(text, m.end()) or not _BARE_BEFORE.search(
+                text[max(0, m.start() - 20):m.start()]):
+            continue
+        card = identify("rtx " + m.group("model"), "")
+        if card is not None:
+            cards.append((m, card))
     named = cards
     cards = [(m, card) for m, card in cards if not _REFERENCE_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
     # "is the MI300X better than the B200?", "is an MI300X worth it compared with an H200?": a card weighed
@@ -748,6 +754,7 @@ GPUS = Rule(
         ("Aujourd'hui tout tourne sur une RTX 4090, on veut passer sur du matériel pro", {}),
         ("We're retiring our 8x A100 40GB PCIe box and want to move to H200 NVL", {"gpu_preference": "h200-nvl"}),
         ("Nous voulons remplacer nos 4 A100 40 Go (PCIe) par des cartes plus récentes.", {}),
+        ("On hésite entre une RTX PRO 6000 Blackwell (édition workstation) et deux 5090.", {}),
         ("Today we use TGI 2.4 on 4 A100 80GB PCIe; we want to move to H200 NVL.", {"gpu_preference": "h200-nvl"}),
         ("today we run on 2x RTX 4090 and want to serve 20 users", {"num_gpus": 2}),
         ("deux serveurs HGX H200 (16 GPU au total)", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
