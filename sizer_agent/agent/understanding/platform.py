@@ -194,6 +194,15 @@ _PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0
                              r"(?:(?:de|to|the|le|la|du|a|an)\s+)?$")
 
 
+# a subject line ("Objet : RE: serveur IA", "Fwd: AI server quote") up to the mention
+_SUBJECT_AI_SERVER = re.compile(r"\A[ \t>]*(?:(?:objet|subject|re|fwd?|tr)[ \t]*:[ \t]*)+[^\n]*\Z")
+_AI_AFTER = re.compile(r"[ \t]+(?:ia|ai)\b")
+
+
+def _line_start(text: str, position: int) -> int:
+    return text.rfind("\n", 0, position) + 1
+
+
 def _clause_of(text: str, position: int) -> str:
     start, end = sentence_bounds(text, position)
     cuts = [m.end() for m in re.finditer(r",\s*(?:but|mais)\b|;", text[start:position])]
@@ -221,6 +230,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
                     plain(message.words(max(0, m.start() - 25), m.start())))) or (
                     _CARD_EDITION_AFTER.match(message.text, m.end())):
                 continue
+            if value == "server" and _SUBJECT_AI_SERVER.match(
+                    message.text[_line_start(message.text, m.start()):m.start() + 1]) and (
+                    _AI_AFTER.match(message.text, m.end()) or message.text[max(0, m.start() - 3):m.start()] == "ai "):
+                continue  # "Objet : devis serveur IA", "Fwd: AI server quote": the product's common name, no place
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
                 continue
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
@@ -351,6 +364,10 @@ DEPLOYMENT = Rule(
               ("one RTX PRO 6000 Blackwell (workstation edition)", {}), ("we are pricing GB200 NVL72 racks", {}),
               ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"}),
               ("sur site ou dans le cloud, peu importe", {}),
+              # "serveur IA" / "AI server" in a subject line names the product asked about, no place
+              ("Objet : devis serveur IA\n\nBonjour, nous voulons un assistant.", {}),
+              ("Fwd: AI server quote\n\n> We want to classify our e-mails.", {}),
+              ("Objet : serveur pour nos équipes", {"deployment": "server"}),
               # a cloud refused by a verb of rejection is no place chosen
               ("Le conseil municipal a refusé toute solution cloud (délibération n° 12).", {}),
               ("La direction a écarté toute offre d'hébergement dans le nuage.", {}),
