@@ -163,6 +163,14 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "voici ce que veut Cartoville", "here is what Brenmoor wants": whose wish a forwarded request is
     _I + r"(?<![\w])ce (?:que|qu')[ \t]*(?:veut|veulent|souhaite|souhaitent|demande|demandent|attend|attendent))[ \t]+"
     + _THE + NAME,
+    # "Hi, Cogwheel AI (Berlin) here.", "Bonjour, Vocalia (Lille) souhaite …": after a greeting, a name, a city in
+    # brackets, then "here" or the wish
+    r"(?:\A|\n)[ \t]*(?i:hi|hello|hey|bonjour|salut|good morning)[ \t]*[,!]?[ \t]+" + NAME
+    + rf"[ \t]*\([ \t]*[{_UPPER}][\w'’-]+(?:[ \t,]+[{_UPPER}][\w'’-]+)?[ \t]*\)"
+    r"(?=[ \t]*,?[ \t]+(?i:here|ici|souhaite\w*|veu\w+|voudrai\w+|cherche\w*|wants?|would like|needs?|is looking"
+    r"|are looking|a besoin|aimerai\w+|envisage\w*|plan\w*)(?![\w])"
+    # ("Hi, Tallis Events (Dublin). Our ticketing site …": the next sentence speaks as "we")
+    r"|[ \t]*\.[ \t]+(?i:our|we|we're|nous|notre|nos|on)(?![\w]))",
     # "the company is Tidewater AI", "le client est Nexalis"
     _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?[ \t]+(?:is|est))[ \t]+" + NAME,
     # "notre startup (Kairn)", "a small firm (Patel & Moore, 30 staff)", "Nous (Lexalgo, legaltech)"
@@ -716,6 +724,7 @@ _UNIT_OF = next(p for p in INTRODUCERS if "|(?:team|[ée]quipe)(?:" in p.pattern
 # "L'équipe Risques de Marché de la Banque Delacroix": the unit's own name runs on to the organisation after "de la"
 _UNIT_NAME_THEN_ORG = re.compile(rf"[{_UPPER}][\w'’-]*[ \t]+(?:de[ \t]+la|de[ \t]+l['’]|du|des|of(?:[ \t]+the)?)[ \t]*"
                                  rf"(?P<org>[{_UPPER}].*)$")
+_PLURAL_WE = re.compile(r"(?i)(?<![\w])(?:we(?:'| a)re|we are|nous sommes)[ \t]+(?:the[ \t]+)?$")
 _WE_BRACKET = next(p for p in INTRODUCERS if "(?:nous|we|us|here|ici)[ \\t]*))" in p.pattern)
 # "Ebro Logística here (Zaragoza)": "here" after a name says the name; the bracket after it is an aside (a city)
 _NAME_HERE = re.compile(rf"[{_UPPER}][\w'’&.-]*[ \t]+(?i:here|ici)[ \t]*\([ \t]*$")
@@ -810,8 +819,11 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue  # "Marie Dupont souhaite un devis": a person may be the subject too
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
-            if pattern is _WE_ARE and _WRITER_AFTER.match(body, m.end("name")):
-                continue
+            if pattern is _WE_ARE and _WRITER_AFTER.match(body, m.end("name")) and not (
+                    _PLURAL_WE.search(body, max(0, m.start("name") - 16), m.start("name"))
+                    and re.match(r"(?i)[ \t]*,?[ \t]+from[ \t]+[A-ZÀ-Ý]", body[m.end("name"):])
+                    and len(name.split()) > 1):
+                continue  # "this is Tom from Brightwater": a person ("we are LogiTrans Polska from Poznań" is not)
             if pattern is _WE_ARE and (own := _writer_then_institution(name)) is not None:
                 name = own  # "ici Sébastien de l'IUT de Lannion": the writer's first name, then where they work
             if _consultants_firm(body, m.start("name")) or _host_or_funder(body, m.start("name")):
@@ -1468,6 +1480,12 @@ CUSTOMER = Rule(
         # a team's own name before its organisation
         ("L'équipe Risques de Marché de la Banque Delacroix & Associés souhaite classer des rapports.",
          {"customer": "Banque Delacroix & Associés"}),
+        # a name after a greeting, its city in brackets; "we are X from <city>"
+        ("Hi, Cogwheel AI (Berlin) here. We're planning 4 nodes.", {"customer": "Cogwheel AI"}),
+        ("Bonjour, Vocalia (Lille) souhaite un fine-tuning complet.", {"customer": "Vocalia"}),
+        ("Hi, Tallis Events (Dublin). Our ticketing site wants a chatbot.", {"customer": "Tallis Events"}),
+        ("Hi, we are LogiTrans Polska from Poznań, about 1,100 drivers.", {"customer": "LogiTrans Polska"}),
+        ("Hi, this is Tom from Brightwater.", {"customer": "Brightwater"}),
         # a city in brackets after "X here" is an aside, not the name
         ("Hi, Ebro Logística here (Zaragoza). We want to rent GPUs.", {"customer": "Ebro Logística"}),
         # a quote reference is no name; the team that signs belongs to the firm after the comma
