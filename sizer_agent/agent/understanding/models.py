@@ -457,7 +457,8 @@ def _dictated(message: Message, index: ModelIndex) -> Found | None:
 # the base checkpoint asked for right after the name: "Llama 3.1 8B (poids de base, pas l'Instruct)", "Llama 3.1 8B,
 # the base weights"
 _BASE_AFTER = re.compile(r"\s*(?:\(|,|-|–)\s*(?:les |la |le |the )?(?:poids de base|base weights|base model"
-                         r"|modele de base|version de base|checkpoint de base|base checkpoint|base\b(?!\s*(?:de|of)\b))")
+                         r"|modele de base|version de base|checkpoint de base|base checkpoint"
+                         r"|base\b(?!\s*(?:de|of)\b))")
 
 
 def _base_of(message: Message, found: Found) -> Found:

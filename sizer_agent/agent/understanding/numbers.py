@@ -18,6 +18,7 @@ follow the unit named (Go/GB = 10^9, Gio/GiB = 2^30, To/TB = 10^12).
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from decimal import Decimal
 from functools import cache
 
@@ -230,10 +231,8 @@ def spell_out_numbers(text: str, lang: Lang) -> list[Rewrite]:
             if not any(m.start() < e and s < m.end() for s, e, _, _ in found):
                 found.append((m.start(), m.end(), written, False))
     for m in _A_HUNDRED_AND.finditer(text):  # "a hundred and fifty" is 150, read as "one hundred and fifty"
-        try:
+        with suppress(ValueError):
             add(m.start(), m.end(), int(text2num("one " + m.group("run"), "en")), False)
-        except ValueError:
-            pass
     for pattern, value, approximate in _IDIOMS:
         for m in pattern.finditer(text):
             add(m.start(), m.end(), value, approximate)
