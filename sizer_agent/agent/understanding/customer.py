@@ -57,7 +57,9 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              # "a 12-person fintech, Brindle Pay", "la legaltech Juridia": a firm named by its market
              r"|fintech|legaltech|medtech|healthtech|insurtech|proptech|edtech|greentech|deeptech|scale-?up"
              # "pour le journal Le Courrier de l'Adour", "the newspaper The Morning Clarion"
-             r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse)s?(?![\w])")
+             r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse"
+             # "notre asbl (Les Petits Débrouillards Namur)": a Belgian association
+             r"|asbl)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
@@ -1486,6 +1488,8 @@ CUSTOMER = Rule(
         ("Hi, Tallis Events (Dublin). Our ticketing site wants a chatbot.", {"customer": "Tallis Events"}),
         ("Hi, we are LogiTrans Polska from Poznań, about 1,100 drivers.", {"customer": "LogiTrans Polska"}),
         ("Hi, this is Tom from Brightwater.", {"customer": "Brightwater"}),
+        ("slt, pr notre asbl (Les Petits Débrouillards Namur) on voudrait un chatbot",
+         {"customer": "Les Petits Débrouillards Namur"}),
         # a city in brackets after "X here" is an aside, not the name
         ("Hi, Ebro Logística here (Zaragoza). We want to rent GPUs.", {"customer": "Ebro Logística"}),
         # a quote reference is no name; the team that signs belongs to the firm after the comma
