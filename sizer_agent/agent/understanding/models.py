@@ -454,10 +454,28 @@ def _dictated(message: Message, index: ModelIndex) -> Found | None:
     return None
 
 
+# the base checkpoint asked for right after the name: "Llama 3.1 8B (poids de base, pas l'Instruct)", "Llama 3.1 8B,
+# the base weights"
+_BASE_AFTER = re.compile(r"\s*(?:\(|,|-|–)\s*(?:les |la |le |the )?(?:poids de base|base weights|base model"
+                         r"|modele de base|version de base|checkpoint de base|base checkpoint"
+                         r"|base\b(?!\s*(?:de|of)\b))")
+
+
+def _base_of(message: Message, found: Found) -> Found:
+    """The base checkpoint when it is bundled and said right after an Instruct model's name."""
+    model = str(found.value)
+    if not model.endswith("-Instruct") or not _BASE_AFTER.match(message.text, found.end):
+        return found
+    base = model.removesuffix("-Instruct")
+    if base not in {e.id for e in model_index().entries}:
+        return found
+    return Found("model", base, found.start, found.end, found.claim, found.figure)
+
+
 def find_model(message: Message) -> Iterator[Found]:
     reading = read_model(message)
     if reading.found is not None:
-        yield reading.found
+        yield _base_of(message, reading.found)
     elif reading.suggestions:
         yield Found(SUGGEST + "model", reading.suggestions, 0, 0, claim=False)
 
@@ -500,6 +518,9 @@ MODEL = Rule(
         ("a Llama 3.1 8B-class model of our own", {}),
         ("un truc du genre Llama 3.1 8B", {}),
         ("gemma 3 27b", {"model": "google/gemma-3-27b-it"}),
+        ("Llama 3.1 8B (poids de base, pas l'Instruct), toutes les couches", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("Llama 3.1 8B (base weights) for continued pretraining", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("Llama 3.1 70B (base weights)", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),  # no base bundled
         ("lamma 3.1 8b", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         ("misstral 7b", {"model": "mistralai/Mistral-7B-Instruct-v0.3"}),
         ("meta-llama/Llama-3.1-8B-Instruct", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),

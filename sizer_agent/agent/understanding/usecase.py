@@ -42,6 +42,10 @@ METHODS: tuple[tuple[str, str], ...] = (
            r"tous les parametres", r"every parameter", r"fine[- ]?tun\w* (?:complet|full|total)", r"affinage complet",
            r"full sft", r"sft complet", r"full ft") + r"|" + _FINETUNE_VERB + r"\s*\(\s*full\s*\)", "finetune_full"),
 )
+# "5,000 guests a night", "200 clients par nuit": how many people come per night, not a job run at night
+_PEOPLE_NOT_BEFORE = "".join(rf"(?<!{w} )" for w in ("guests", "visitors", "people", "clients", "customers",
+                                                      "patients", "travellers", "travelers", "voyageurs", "personnes",
+                                                      "rooms", "chambres", "nuitees", "stays", "bookings"))
 # things processed in bulk: a count of them with a task verb is batch work
 _ITEMS = (r"(?:documents|tickets|articles|reviews|avis|fiches|dossiers|emails|mails|lettres|letters|reports|rapports"
           r"|records|products|produits|transactions|contrats|contracts|factures|invoices|transcripts|transcriptions"
@@ -65,7 +69,9 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"(?<!totalement )(?<!entierement )(?<!completement )(?<!100% )hors[- ]ligne", r"nightly",
            r"chaque nuit", r"toutes les nuits",
            r"cette nuit", r"chaque soir", r"tous les soirs", r"every evening", r"each evening",
-           r"overnight", r"each night", r"every night", r"a night", r"par nuit", r"per night", r"batch jobs?",
+           r"overnight", r"each night", r"every night", _PEOPLE_NOT_BEFORE + r"a night",
+           _PEOPLE_NOT_BEFORE + r"par nuit",
+           _PEOPLE_NOT_BEFORE + r"per night", r"batch jobs?",
            r"jobs? batch", r"batch(?![ _-]?size)(?!\s*(?:de|of|:|=)?\s*\d)", r"traitement de masse", r"en masse",
            r"bulk", r"asynchrone", r"asynchronous", r"pas (?:besoin )?de temps reel", r"not real[- ]time",
            r"no real[- ]time", r"la nuit", r"de nuit", r"sur un week-end", r"over a weekend",
@@ -427,6 +433,7 @@ USE_CASE = Rule(
          {"use_case": "online_serving"}),
         ("an assistant to summarise our reports", {"use_case": "online_serving"}),
         ("un assistant ? Non : résumer 40 000 comptes rendus chaque nuit", {"use_case": "batch_inference"}),
+        ("around 5,000 guests a night could use it, 70 chats at peak", {}),  # (no job run at night)
         ("notre office doit traduire en local 40 000 actes de l'anglais vers le français", {"use_case":
                                                                                           "batch_inference"}),
         ("We need to machine-translate 12,000 technical manuals locally", {"use_case": "batch_inference"}),
