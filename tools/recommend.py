@@ -623,20 +623,10 @@ def _alternative_ceiling(plan: Plan | None, scope: Scope) -> float | None:
 
 
 def _owned(ctx: Context, catalog: Catalog, scope: Scope, workload: EstimateRequest, knobs: list[Knob]) -> Plan | None:
-    """The customer's own cards as they are: the preferred GPU, as many as planned, in one machine of the kind
-    the deployment names (a server when none is), priced at nothing new (already bought)."""
-    count, gpu_id = scope.planned_gpus, scope.gpu_preference
-    sample = next((o for o in catalog.offers if o.gpu == gpu_id), None)
-    if not count or gpu_id is None or sample is None:
+    """The customer's own cards as they are: the preferred GPU, as many as planned, nothing bought."""
+    if not scope.planned_gpus or scope.gpu_preference is None:
         return None
-    platform = catalog.platform(sample.platform)
-    if count > platform.max_gpus.value:
-        return None  # more cards than one machine of that kind holds: said as a cluster question, not here
-    unit = "workstation" if scope.deployment == "workstation" else "server"
-    mine = Offer(id="OWNED", name=catalog.gpu(gpu_id).name, kind="quote", platform=sample.platform, gpu=gpu_id,
-                 unit=unit, gpu_counts=[count], max_units=1)
-    plans = _offer_plans(ctx, mine, workload, knobs)
-    return plans[0] if plans else None
+    return _named(ctx, catalog, scope, f"{scope.planned_gpus}:{scope.gpu_preference}", workload, knobs, as_sold=False)
 
 
 GENERIC_PCIE_PLATFORM = "srv-pcie-8"  # platforms.toml: a rack server for up to 8 PCIe cards
