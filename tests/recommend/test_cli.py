@@ -132,3 +132,23 @@ def test_each_offer_line_names_the_whole_split_that_multiplies_to_its_gpus() -> 
         copies = "1 copy of the model" if dp == "1" else f"{dp} copies of the model, each"
         assert words == f"{copies} on {int(tp) * int(pp)} GPU" + ("s" if int(tp) * int(pp) > 1 else "")
     assert any(int(dp) > 1 for _, _, _, dp, _ in lines)
+
+
+def test_recommend_takes_the_buyers_constraints_and_questions_as_flags() -> None:
+    out = cli("recommend", "--model", "llama-3.1-8b", "--input-len", "1024", "--output-len", "256", "--concurrency",
+              "4", "--no-cloud", "--budget-eur-per-month", "3000", "--gpu-preference", "a100-80gb-pcie",
+              "--planned-gpus", "2", "--owned", "--compare", "4:l40s,1:rtx-5090", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["scope"]["cloud_excluded"] and "cloud" not in data["scope"]["units"]
+    assert data["scope"]["budget_eur_per_month"] == 3000 and data["scope"]["budget_eur"] == 3000 * 36
+    assert data["owned"]["gpu_id"] == "a100-80gb-pcie" and data["owned"]["parallelism"]["num_gpus"] == 2
+    assert [(p["parallelism"]["num_gpus"], p["gpu_id"]) for p in data["compared"]] == [(4, "l40s"), (1, "rtx-5090")]
+    assert all(a["purchase"]["unit"] != "cloud" for a in data["alternatives"])
+    # contradictions and malformed options are one line, exit 2
+    clash = cli("recommend", "--model", "llama-3.1-8b", "--deployment", "cloud", "--no-cloud")
+    assert clash.returncode == 2 and "--no-cloud" in clash.stderr and len(clash.stderr.strip().splitlines()) == 1
+    bad = cli("recommend", "--model", "llama-3.1-8b", "--compare", "two-h100")
+    assert bad.returncode == 2 and "COUNT:GPU" in bad.stderr
+    alone = cli("recommend", "--model", "llama-3.1-8b", "--owned")
+    assert alone.returncode == 2 and "--owned" in alone.stderr

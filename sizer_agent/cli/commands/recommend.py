@@ -77,6 +77,17 @@ def _headroom(text: str) -> float:
     return value
 
 
+def _compared(text: str) -> list[str]:
+    items = [i.strip() for i in text.split(",") if i.strip()]
+    for item in items:
+        count, _, gpu = item.partition(":")
+        if not count.isdigit() or not gpu:
+            raise argparse.ArgumentTypeError(f"{item!r}: write each option as COUNT:GPU, e.g. 2:h100-sxm")
+    if not 1 <= len(items) <= 3:
+        raise argparse.ArgumentTypeError("one to three options, comma-separated")
+    return items
+
+
 def _units(text: str) -> list[str]:
     units = [u.strip() for u in text.split(",") if u.strip()]
     unknown = [u for u in units if u not in UNIT_KINDS]
@@ -104,6 +115,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--slo-ttft-ms", type=positive_float, help="latency SLA: time to first token at the percentile")
     group.add_argument("--slo-tpot-ms", type=positive_float, help="latency SLA: time per output token (percentile)")
     group.add_argument("--percentile", type=positive_float, default=99.0, help="SLA percentile (99)")
+    group.add_argument("--budget-eur-per-month", type=positive_float,
+                       help="a budget per month (renting is paid so), weighed as month x 12 x the amortisation "
+                            "period; used when --budget-eur is not given")
+    group.add_argument("--no-cloud", action="store_true",
+                       help="the customer refuses the cloud: every way of buying but renting, and no rental hint")
+    group.add_argument("--job-requests", type=number_type(int, low=1),
+                       help="batch inference: requests (documents) in one run of the job; a one-off job's rental is "
+                            "weighed by the job's cost")
+    group.add_argument("--recurring", action="store_true",
+                       help="with --job-requests: the job runs every night/month (rental weighed over the period)")
+    group.add_argument("--deadline-hours", type=positive_float,
+                       help="a batch run or a training epoch must end within this many hours (more GPUs if slower)")
+    group.add_argument("--compare", type=_compared, default=[],
+                       help="configurations the customer weighs, COUNT:GPU comma-separated, e.g. 2:h100-sxm,4:l40s; "
+                            "each is checked at the load")
+    group.add_argument("--owned", action="store_true",
+                       help="the --gpu-preference cards, --planned-gpus of them, are already owned: checked first, "
+                            "as they are")
+    group.add_argument("--images-per-s", type=positive_float,
+                       help="vision inference: images per second to keep up with (cameras x frames per second)")
     group.add_argument("--budget-eur", type=positive_float,
                        help="budget in EUR excl. VAT: a purchase price, or a rental's cost over the period")
     group.add_argument("--units", type=_units, default=[],
@@ -152,6 +183,13 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         raise InputError("--precisions", f"unknown weight format {unknown[0]!r}" if unknown else "empty list",
                          ", ".join(PRECISION_CHOICES))
     units = list(args.units) or list(DEPLOYMENT_UNITS.get(args.deployment or "", ()))
+    if args.no_cloud:
+        if "cloud" in units:
+            raise InputError("--no-cloud", "contradicts --deployment/--units cloud", "one of them")
+        units = units or ["workstation", "server", "node", "rack"]
+    if args.owned and not (args.gpu_preference and args.planned_gpus):
+        raise InputError("--owned", "needs --gpu-preference and --planned-gpus (the cards owned)",
+                         "--gpu-preference ID --planned-gpus N --owned")
     vision = args.task == "vision"
     if not vision:
         check_language_flags(args)
@@ -167,6 +205,9 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         dataset_bytes=int(args.dataset_gb * 1e9) if args.dataset_gb else None,
         checkpoint_interval_min=args.checkpoint_minutes, catalog=args.catalog,
         offer_ids=[o.strip() for o in (args.offers or "").split(",") if o.strip()], stacks=args.stacks,
+        budget_eur_per_month=args.budget_eur_per_month, cloud_excluded=args.no_cloud,
+        job_requests=args.job_requests, job_recurring=args.recurring, deadline_hours=args.deadline_hours,
+        compared=args.compare, owned_gpus=args.owned, vision_images_per_s=args.images_per_s,
     )
 
 
