@@ -220,8 +220,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     + _THE + NAME,
     _I + r"(?<![\w])(?:i'?m|i am|je suis)[ \t]+(?:with|chez|de chez))[ \t]+" + _THE + NAME,
     # "I'm the procurement officer at the Port Authority of Wexmouth", "je suis le CTO de Finlytics": the
-    # words between are a role (lowercase, or an acronym), never part of a name
-    _I + r"(?<![\w])(?:i'?m|i am|je suis))(?:[ \t]+(?:[a-zà-ÿ][\w'’-]*|[A-Z]{2,4})){1,6}?[ \t]+"
+    # words between are a role (lowercase, or an acronym), never part of a name ("à l'Université de Liège": an
+    # elided article before a capital opens the name, "Université" is no role)
+    _I + r"(?<![\w])(?:i'?m|i am|je suis))(?:[ \t]+(?:(?![dl]['’][A-ZÀ-ÖØ-Þ])[a-zà-ÿ][\w'’-]*|[A-Z]{2,4})){1,6}?"
+    r"[ \t]+"
     + _I + r"(?:(?:from|de chez)(?![\w])|" + _OF + r"))[ \t]*" + _THE + NAME,
     # "la DSI de Ciments Vercors", "je suis le CTO de Finlytics", "le besoin d'Optéa", "Équipe R&D de Kairos"
     _I + r"(?<![\w])(?:cto|ceo|cio|cdo|dsi|directeur\w*|directrice|responsable\w*|head of[ \w]{1,30}?|manager|lead"

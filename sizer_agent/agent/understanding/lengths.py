@@ -177,7 +177,8 @@ def _input_lengths(message: Message) -> Iterator[Found]:
     things = rf"(?<![\w]){_INPUT_THINGS}(?:(?!{_OUTPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b" \
              rf"(?!\s*(?:de sortie|en sortie|out|output|generes))"
     yield from _first_tokens(message, "input_len", (
-        rf"{TOKENS}{_TOK}\s*(?:en entree|d'entree|input|de prompt|prompt|par (?:question|requete|prompt)"
+        # (not across a line break: in a table "Concurrent: 120" ends its row, "Prompt: …" is the next one)
+        rf"{TOKENS}{_TOK}[^\S\n]*(?:en entree|d'entree|input|de prompt|prompt|par (?:question|requete|prompt)"
         rf"|per (?:prompt|request|query))",
         # "512 tokens in", "2k in / 500 out"; a bare "32 in" needs its output beside it ("batch size 32 in PyTorch")
         rf"{TOKENS}\s*(?:tokens?|toks?)\s*in\b",
@@ -194,7 +195,7 @@ def _input_lengths(message: Message) -> Iterator[Found]:
 def _output_lengths(message: Message) -> Iterator[Found]:
     generated = _generated(message)
     patterns = [
-        rf"{TOKENS}{_TOK}\s*(?:en sortie|de sortie|output|out\b|generes|generated|de reponse|par reponse"
+        rf"{TOKENS}{_TOK}[^\S\n]*(?:en sortie|de sortie|output|out\b|generes|generated|de reponse|par reponse"
         rf"|per (?:answer|response|reply))",
         rf"{TOKENS}[- ]?tokens?\s*{_OUTPUT_THINGS}(?![\w])",
         rf"(?<![\w])(?:sorties?|outputs?|generations?|reponses?|answers?|responses?|completions?|output length)\s*"

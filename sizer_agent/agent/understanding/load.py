@@ -635,7 +635,9 @@ def find_load(message: Message) -> Iterator[Found]:
     peak += _corrected_peak(message)
     peak += _figures(message, (
         rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
-        rf"|concurrent users|utilisateurs simultanes)\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
+        # ("Concurrent: 120", "Peak concurrent: 90": a table's label)
+        rf"|concurrent users|utilisateurs simultanes|concurrent(?=\s*:)|pic simultane(?=\s*:))"
+        rf"\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
         rf"{_ABOUT}{_COUNT}",
         # ("8 flux caméra", "12 video streams": feeds a vision model reads, not people or requests at once)
         rf"{_COUNT}\s*{_REQUESTS}(?!\s*(?:de\s+|d'|of\s+)?(?:cameras?|video\w*|cctv|rtsp))",

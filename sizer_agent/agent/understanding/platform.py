@@ -196,7 +196,13 @@ _PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0
 
 # a subject line ("Objet : RE: serveur IA", "Fwd: AI server quote") up to the mention
 _SUBJECT_AI_SERVER = re.compile(r"\A[ \t>]*(?:(?:objet|subject|re|fwd?|tr)[ \t]*:[ \t]*)+[^\n]*\Z")
-_AI_AFTER = re.compile(r"[ \t]+(?:ia|ai)\b")
+_AI_AFTER = re.compile(r"[ \t]+(?:ia|ai|gpus?)\b")  # ("Objet : nouveau serveur GPU": the product's name too)
+# "Our current server from 2019 (2x V100) is being retired", "Notre ancien serveur (2x T4) part à la retraite": the
+# server of today, on its way out, is no place chosen for the new one
+_RETIRED_AFTER = re.compile(r"[^.;:!?\n]{0,50}?\b(?:(?:is|are) (?:being |now )?(?:retired|decommissioned|replaced)"
+                            r"|(?:is|are) (?:now )?end[- ]of[- ]life|(?:will be|is going to be) (?:retired|replaced"
+                            r"|decommissioned)|(?:part|partira|partent|va partir) a la retraite|(?:est|arrive) en fin de"
+                            r" vie|sera (?:remplace|retire|decommissionne)|(?:est|va etre) remplace)\b")
 
 
 def _line_start(text: str, position: int) -> int:
@@ -232,9 +238,12 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue
             if value == "server" and _SUBJECT_AI_SERVER.match(
                     message.text[_line_start(message.text, m.start()):m.start() + 1]) and (
-                    _AI_AFTER.match(message.text, m.end()) or message.text[max(0, m.start() - 3):m.start()] == "ai "):
+                    _AI_AFTER.match(message.text, m.end()) or message.text[max(0, m.start() - 4):m.start()] in (
+                        " ai ", ":ai ", "gpu ")):
                 continue  # "Objet : devis serveur IA", "Fwd: AI server quote": the product's common name, no place
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
+                continue
+            if value == "server" and _RETIRED_AFTER.match(message.text, m.end()):
                 continue
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
                                       or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):

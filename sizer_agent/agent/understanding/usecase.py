@@ -227,8 +227,16 @@ _SET_ASIDE = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|ecarte\w*
                         r"|plutot que|rather than|instead of|au lieu d[eu'])")
 
 
+# "we tried QLoRA and the quality drop was noticeable", "Nous avons essayé QLoRA mais …", "We first tried QLoRA on a
+# single card": a method just after a verb of past trial was tried, whatever the rest of its sentence says
+_TRIED_BEFORE = re.compile(r"\b(?:tried|tested|attempted|experimented with|essaye|teste|tente)\s+(?:(?:du|de|le|la"
+                           r"|l'|a|an|the|with|avec|out)\s+)?$")
+
+
 def _methods_planned(message: Message, methods: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    kept = [c for c in methods if not _SET_ASIDE.search(message.text, *sentence_bounds(message.text, c[0]))]
+    text = message.text
+    kept = [c for c in methods if not _SET_ASIDE.search(text, *sentence_bounds(text, c[0]))
+            and not _TRIED_BEFORE.search(text[max(0, c[0] - 40):c[0]])]
     return kept or methods
 
 
