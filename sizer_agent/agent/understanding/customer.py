@@ -45,7 +45,7 @@ _LEGAL = (r"(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd\.?|Limited)|Sdn\.?[ \t]+Bh
 # Nouns for an organisation, written lowercase before its name ("la société Dupont", "our client Acme").
 _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|groupe"
              r"|start-?up|pme|eti|cabinet|banque|assureur|mutuelle|h[ôo]pital|chu"
-             r"|clinique|mairie|collectivit[ée]|[ée]cole|universit[ée]|laboratoire|labo|agence|marque|enseigne"
+             r"|clinique|mairie|collectivit[ée]|[ée]cole|universit[ée]|laboratoire|labo|agence|marque|(?<![jJ]['’])enseigne"
              r"|fondation|association|minist[èe]re|organisation|organization|company|firm|bank|insurer|hospital"
              r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project"
              r"|charity|consultancy|nonprofit|non-profit|ngo|ong|consortium|coop[ée]rative|cooperative|collectif"
@@ -71,7 +71,12 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
               r"|Boucherie|Charcuterie|P[âa]tisserie|Chocolaterie|Biscuiterie|Conserverie|Cave|Caves|Vignobles"
               r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County"
-              r"|Coop[ée]rative|Cooperative|Consortium|City|Town|Ministry|Minist[èe]re|Department of|Agency)")
+              r"|Coop[ée]rative|Cooperative|Consortium|City|Town|Ministry|Minist[èe]re|Department of|Agency"
+              # the same kinds in the languages of Europe's public bodies and hospitals ("Policlinico Adriatico",
+              # "Ajuntament de València", "Gemeente Amersfoort", "Politecnico di Torino")
+              r"|Policlinico|Ospedale|Azienda|Comune|Regione|Provincia|Politecnico|Universit[àa]|Klinikum|Stadt"
+              r"|Ziekenhuis|Gemeente|Provincie|Universiteit|Hogeschool|Ajuntament|Ayuntamiento|Generalitat"
+              r"|Diputaci[óo]n|Fundaci[óo]n?|Consorci|Hospital)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
 _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistics|Logistique|Energy|[ÉE]nergie|Services"
              r"|Capital|Robotics|Industries?|Digital|Conseil|Consulting|Architectes|Associ[ée]s|Partners|Systems"
@@ -543,6 +548,12 @@ _LAB_OF_INSTITUTION = re.compile(rf"([{_UPPER}][{_UPPER}0-9&-]+)[ \t]+(?:de l['�
                                  rf"(?:Universit|[ÉE]cole|Institut|CNRS|Inria|INRIA)")
 
 
+# "The MedTrans consortium (EU-funded)", "Acme (US-based)": a compound adjective in brackets says how the organisation
+# is funded or where it sits, it names nothing
+_ASIDE_ADJECTIVE = re.compile(r"(?i)[\w.]+-(?:funded|based|backed|owned|led|financed|sponsored|listed|registered"
+                              r"|financ[ée]e?|bas[ée]e?)")
+
+
 def clean_name(raw: str) -> str | None:
     """Trim trailing particles and punctuation; None when what is left is not a name."""
     words = raw.strip(" .,;:!?'’\"").split()
@@ -557,7 +568,7 @@ def clean_name(raw: str) -> str | None:
     name = re.sub(r"[ \t]+(?:of|de|du|des|d['’])[ \t]*\d[\d.,]*$", "", name)
     name = _ROLE.sub("", name)  # "DSI de Ciments Vercors" -> "Ciments Vercors"
     name = _GENERIC_FIRST.sub("", name)
-    if not name or _not_a_name(name):
+    if not name or _not_a_name(name) or _ASIDE_ADJECTIVE.fullmatch(name):
         return None
     if not name or any(_stop_word(w, i == 0) for i, w in enumerate(name.split())) or re.fullmatch(r"[\d\s.,]+", name):
         return None
@@ -650,11 +661,14 @@ def _expanded(original: str, start: int, name: str) -> tuple[int, str]:
 _BRACKET_AFTER = re.compile(r"[ \t]*\([ \t]*" + PAREN_NAME + r"[ \t]*[),]")
 
 
+_FIRST_NAME_SHAPE = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?")
+
+
 def _person_of(original: str, end: int, name: str) -> tuple[int, str] | None:
     """'de la part de Hélène (Atelier Rivière)': one capitalised word with an organisation in brackets after
     it is a person; the organisation is the customer."""
-    if len(name.split()) != 1:
-        return None
+    if len(name.split()) != 1 or not _FIRST_NAME_SHAPE.fullmatch(name):
+        return None  # ("la HEIG-VD (Yverdon)": a name in capitals is an institution's, its bracket a place)
     m = _BRACKET_AFTER.match(original, end)
     if m is None or _ACRONYM.fullmatch(m.group("name").strip()):
         return None
@@ -818,7 +832,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 name = clean_name(name[2:])  # "L'Atelier Kubik (agence …) cherche": the article starts a sentence
                 if name is None:
                     continue
-            if pattern is _BARE and not (_distinctive(name) or (len(name.split()) > 1 and _ORG_LAST_WORD.search(name))
+            if pattern is _BARE and not (_distinctive(name) or (len(name.split()) > 1 and (
+                    _ORG_LAST_WORD.search(name) or re.match(_ORG_FIRST + r"[ \t]", name)))
                                          or _org_aside(body, m)):
                 continue  # "Marie Dupont souhaite un devis": a person may be the subject too
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
