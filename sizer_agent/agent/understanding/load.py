@@ -27,7 +27,10 @@ _SIMULTANEOUS = re.compile(words(
     r"at the same moment", r"au meme moment", r"at the same instant", r"au meme instant",
 ))
 _REQUESTS = words(r"requetes", r"requests", r"sessions", r"streams", r"flux", r"connexions", r"connections", r"calls")
-USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users")
+USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users") + (
+    # "12,000 user manuals", "3 000 guides utilisateur": documents written for users, not people
+    r"(?!\s+(?:manuals?|guides?|docs?|documentation|stories|handbooks?|instructions|reviews?|feedback|accounts?"
+    r"|profiles?|records?|files?|data)\b)")
 POPULATION = _POPULATION = words(
     r"employes?", r"employees?", r"salaries", r"staff", r"praticiens", r"practitioners", r"technico-commerciaux",
     r"fee earners", r"pers", r"collaborateurs", r"collaboratrices", r"agents", r"people",

@@ -458,6 +458,8 @@ def _dictated(message: Message, index: ModelIndex) -> Found | None:
 # the base weights"
 _BASE_AFTER = re.compile(r"\s*(?:\(|,|-|–)\s*(?:les |la |le |the )?(?:poids de base|base weights|base model"
                          r"|modele de base|version de base|checkpoint de base|base checkpoint"
+                         # "Llama 3.1 8B, la version base, pas l'Instruct", "the base version"
+                         r"|(?:version|variante|modele) base|base (?:version|variant)"
                          r"|base\b(?!\s*(?:de|of)\b))")
 
 
