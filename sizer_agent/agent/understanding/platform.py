@@ -45,8 +45,10 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc", r"(?:our|notre) (?:own|propre) dc",
            r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
            r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*",
-           # a university's or a lab's computing centre hosts servers: "8 H200 dans le mésocentre"
-           r"mesocentres?", r"centre de calcul", r"(?:hpc|computing|compute) cent(?:er|re)s?"), "server"),
+           # a university's or a lab's computing centre hosts servers: "8 H200 dans le mésocentre" (someone else's,
+           # "an allocation … at a partner HPC centre", "at a national supercomputing centre", is no place chosen)
+           r"mesocentres?", r"centre de calcul", r"(?<!partner )(?<!national )(?<!partenaire )(?<!external )(?<!shared )"
+           r"(?:hpc|computing|compute) cent(?:er|re)s?"), "server"),
 )
 _COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
 
