@@ -76,7 +76,9 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               # "Ajuntament de València", "Gemeente Amersfoort", "Politecnico di Torino")
               r"|Policlinico|Ospedale|Azienda|Comune|Regione|Provincia|Politecnico|Universit[àa]|Klinikum|Stadt"
               r"|Ziekenhuis|Gemeente|Provincie|Universiteit|Hogeschool|Ajuntament|Ayuntamiento|Generalitat"
-              r"|Diputaci[óo]n|Fundaci[óo]n?|Consorci|Hospital)")
+              r"|Diputaci[óo]n|Fundaci[óo]n?|Consorci|Hospital"
+              # French hospital groups by their acronym: "CHU de Poitiers", "CHRU de Nancy", "GHU Paris"
+              r"|CHU|CHRU|CHR|CHI|GHU|GHT)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
 _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistics|Logistique|Energy|[ÉE]nergie|Services"
              r"|Capital|Robotics|Industries?|Digital|Conseil|Consulting|Architectes|Associ[ée]s|Partners|Systems"
@@ -814,7 +816,10 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                                            or not _TITLE_TOPIC.match(m.group("topic"))
                                            or _TITLE_ROLE.search(m.group("topic"))):
                 continue  # "Marie Dupont – responsable SI", "Demande de devis – IA générative": no organisation
-            if pattern is _NAME_ASIDE and (not _org_aside(body, m) or _TITLE_NOT_NAME.match(name)
+            # ("Le CHU de Poitiers (service d'imagerie) prépare": a name led by its kind needs no bracket to say so)
+            if pattern is _NAME_ASIDE and (not (_org_aside(body, m) or (
+                    len(name.split()) > 1 and re.match(_ORG_FIRST + r"[ \t]", name)))
+                                           or _TITLE_NOT_NAME.match(name)
                                            or _WITHHELD.match(body, m.end("name"))):
                 continue  # "Marie (ma sœur) …", "Llama (8B) …": only a bracket that says an organisation
             if pattern is _UNIT_OF and (unit := _UNIT_NAME_THEN_ORG.match(name)) and not _organisation_like_by_kind(
