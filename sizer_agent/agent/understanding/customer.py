@@ -1495,6 +1495,13 @@ def find_customer(message: Message) -> Iterator[Found]:
 CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
+        # a university named with its city; a school's acronym before its city; an aside adjective; kind-first names
+        ("Je suis doctorant à l'Université de Liège et je prépare une demande.", {"customer": "Université de Liège"}),
+        ("J'enseigne le deep learning à la HEIG-VD (Yverdon). Nos 120 étudiants…", {"customer": "HEIG-VD"}),
+        ("Policlinico Adriatico (Pescara) is evaluating an assistant.\nRegards, Dr. Marco De Santis",
+         {"customer": "Policlinico Adriatico"}),
+        ("The Ajuntament de València is preparing a chatbot.", {"customer": "Ajuntament de València"}),
+        ("Madame, Monsieur,\nLe CHU de Poitiers (service d'imagerie) prépare un projet.", {"customer": "CHU de Poitiers"}),
         ("Bonjour,\nLaboratoire ICube (Strasbourg). Nous entraînons des ResNet-50.", {"customer": "ICube"}),
         # the buyer a bid is for; whose wish a forwarded request is
         ("We're bidding on tender REF-2026/ICT/0912 for Havenbedrijf Noordzee. Can you size it?\n\nPriya Raman – "

@@ -687,6 +687,9 @@ def find_gpus(message: Message) -> Iterator[Found]:
 GPUS = Rule(
     "gpus", ("num_gpus", "gpu_preference"), find_gpus,
     examples=(
+        # a server on its way out: its cards are not the plan
+        ("Notre ancien serveur (2x T4) part à la retraite.", {}),
+        ("Our current server (4x P100) is end-of-life, so this would be new hardware.", {}),
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
         ("RAM ECC indispensable. 1 seul GPU. Budget 12 k€ HT.", {"num_gpus": 1}),
         # a second card said by its number alone after "or": compared, no preference

@@ -759,6 +759,11 @@ _OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+"
 LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
     examples=(
+        # a table drawn with dotted leaders reads as "Label: value"; documents for users are no users
+        ("Users ............ 1,200 civil servants\nPeak concurrent .. 90\nContext .......... 16k",
+         {"head_count": 1200, "concurrency": 90}),
+        ("Utilisateurs ..... 800 agents\nPic simultané .... 70", {"head_count": 800, "concurrency": 70}),
+        ("translate 12,000 user manuals into Dutch", {}),
         ("32 utilisateurs", {"concurrency": 32}),
         ("Is one RTX 5090 enough for a chat assistant for me and two colleagues?", {"concurrency": 3}),
         ("a coding assistant for myself and three teammates", {"concurrency": 4}),

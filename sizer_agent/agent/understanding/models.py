@@ -485,6 +485,7 @@ def find_model(message: Message) -> Iterator[Found]:
 MODEL = Rule(
     "model-name", ("model",), find_model,
     examples=(
+        ("Llama 3.1 8B, la version base, pas l'Instruct, en BF16", {"model": "meta-llama/Llama-3.1-8B"}),
         ("Llama 3.1 70B Instruct en fp8", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
         ("lama 3.1 70b", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
         ("on veut servir Llama 3.1 en interne", {}),  # 8B, 70B or 405B: the size is the question

@@ -299,7 +299,12 @@ def find_deployment(message: Message) -> Iterator[Found]:
 
 DEPLOYMENT = Rule(
     "deployment", ("deployment",), find_deployment,
-    examples=(("station de travail", {"deployment": "workstation"}),
+    examples=(
+        # the server of today being retired, a subject line's "GPU server", someone else's HPC centre: no place
+        ("Our current server from 2019 (2x V100) is being retired, so this would be new kit.", {}),
+        ("Notre ancien serveur (2x T4) part à la retraite.", {}),
+        ("Objet : nouveau serveur GPU\n\nBonjour, la Mutuelle veut résumer ses courriers.", {}),
+        ("an allocation of 64 MI355X at a partner HPC centre", {}),("station de travail", {"deployment": "workstation"}),
               ("Un Mac Studio ça suffit pour Llama 3.3 70B ?", {"deployment": "workstation"}),
               ("nous voudrions une station capable de faire tourner un 32B", {"deployment": "workstation"}),
               ("serveur en baie", {"deployment": "server"}),

@@ -95,6 +95,8 @@ def find_framework(message: Message) -> Iterator[Found]:
 FRAMEWORK = Rule(
     "framework", ("framework", "framework_version"), find_framework,
     examples=(
+        # a format or engine of a past trial is not the one used
+        ("The model card says BF16 and our first test was on a 4-bit GGUF, but for production we'll use FP8.", {}),
         ("vLLM 0.11.0", {"framework": "vllm", "framework_version": "0.11.0"}),
         ("servi via TGI (Text Generation Inference 2.4.0)", {"framework": "other", "framework_version": "2.4.0"}),
         ("via Ollama (Llama 3.1 8B)", {"framework": "ollama"}),

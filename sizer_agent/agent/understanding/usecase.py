@@ -404,6 +404,14 @@ def find_use_case_inferred(message: Message) -> Iterator[Found]:
 USE_CASE = Rule(
     "use-case", ("use_case",), find_use_case,
     examples=(
+        # a method just after a verb of past trial was tried, not planned
+        ("LoRA-tune Llama 3.1 70B on the bf16 weights (not 4-bit, we tried QLoRA and the quality drop was noticeable)",
+         {"use_case": "finetune_lora"}),
+        ("Nous avons essayé QLoRA mais la qualité ne suivait pas ; on part donc sur du LoRA en bf16.",
+         {"use_case": "finetune_lora"}),
+        # an aside in brackets between the task and its count of items
+        ("doit traduire en interne (pas question d'envoyer ça à un service en ligne) 40 000 documents techniques",
+         {"use_case": "batch_inference"}),
         ("We want to serve Llama 3.1 70B Instruct, inference only", {"use_case": "online_serving"}),
         ("on veut héberger un chatbot interne", {"use_case": "online_serving"}),
         # cut off from the internet is no batch: the assistant is still used live
