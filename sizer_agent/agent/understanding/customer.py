@@ -1501,7 +1501,8 @@ CUSTOMER = Rule(
         ("Policlinico Adriatico (Pescara) is evaluating an assistant.\nRegards, Dr. Marco De Santis",
          {"customer": "Policlinico Adriatico"}),
         ("The Ajuntament de València is preparing a chatbot.", {"customer": "Ajuntament de València"}),
-        ("Madame, Monsieur,\nLe CHU de Poitiers (service d'imagerie) prépare un projet.", {"customer": "CHU de Poitiers"}),
+        ("Madame, Monsieur,\nLe CHU de Poitiers (service d'imagerie) prépare un projet.",
+         {"customer": "CHU de Poitiers"}),
         ("Bonjour,\nLaboratoire ICube (Strasbourg). Nous entraînons des ResNet-50.", {"customer": "ICube"}),
         # the buyer a bid is for; whose wish a forwarded request is
         ("We're bidding on tender REF-2026/ICT/0912 for Havenbedrijf Noordzee. Can you size it?\n\nPriya Raman – "

@@ -235,7 +235,8 @@ INPUT = Rule(
     "input-length", ("input_len",), _input_lengths,
     examples=(
         # a table's row ends at its line: "120" is the row above "Prompt"
-        ("Concurrent ... 120\nPrompt ....... 2,000 tokens\nAnswer ....... 500 tokens", {"input_len": 2000}),("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500}),
+        ("Concurrent ... 120\nPrompt ....... 2,000 tokens\nAnswer ....... 500 tokens", {"input_len": 2000}),
+              ("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500}),
               ("each turn is a ~700 token prompt", {"input_len": 700}),
               ("2k in / 500 out", {"input_len": 2048}), ("512 tokens in, 128 out", {"input_len": 512}),
               ("batch size 32 in PyTorch", {}),
@@ -251,7 +252,8 @@ INPUT = Rule(
 OUTPUT = Rule(
     "output-length", ("output_len",), _output_lengths,
     examples=(
-        ("Prompt ....... 2,000 tokens\nAnswer ....... 500 tokens\nContext ...... 8k", {"output_len": 500}),("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
+        ("Prompt ....... 2,000 tokens\nAnswer ....... 500 tokens\nContext ...... 8k", {"output_len": 500}),
+              ("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
               ("a 150-token reply", {"output_len": 150}), ("sorties courtes (~90)", {"output_len": 90}),
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
               ("les pièces ressorties 2025 du stock", {}),

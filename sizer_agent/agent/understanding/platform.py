@@ -47,7 +47,8 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*",
            # a university's or a lab's computing centre hosts servers: "8 H200 dans le mésocentre" (someone else's,
            # "an allocation … at a partner HPC centre", "at a national supercomputing centre", is no place chosen)
-           r"mesocentres?", r"centre de calcul", r"(?<!partner )(?<!national )(?<!partenaire )(?<!external )(?<!shared )"
+           r"mesocentres?", r"centre de calcul", r"(?<!partner )(?<!national )(?<!partenaire )(?<!external )"
+           r"(?<!shared )"
            r"(?:hpc|computing|compute) cent(?:er|re)s?"), "server"),
 )
 _COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
@@ -203,7 +204,8 @@ _AI_AFTER = re.compile(r"[ \t]+(?:ia|ai|gpus?)\b")  # ("Objet : nouveau serveur 
 # server of today, on its way out, is no place chosen for the new one
 _RETIRED_AFTER = re.compile(r"[^.;:!?\n]{0,50}?\b(?:(?:is|are) (?:being |now )?(?:retired|decommissioned|replaced)"
                             r"|(?:is|are) (?:now )?end[- ]of[- ]life|(?:will be|is going to be) (?:retired|replaced"
-                            r"|decommissioned)|(?:part|partira|partent|va partir) a la retraite|(?:est|arrive) en fin de"
+                            r"|decommissioned)|(?:part|partira|partent|va partir) a la retraite"
+                            r"|(?:est|arrive) en fin de"
                             r" vie|sera (?:remplace|retire|decommissionne)|(?:est|va etre) remplace)\b")
 
 
@@ -304,7 +306,8 @@ DEPLOYMENT = Rule(
         ("Our current server from 2019 (2x V100) is being retired, so this would be new kit.", {}),
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
         ("Objet : nouveau serveur GPU\n\nBonjour, la Mutuelle veut résumer ses courriers.", {}),
-        ("an allocation of 64 MI355X at a partner HPC centre", {}),("station de travail", {"deployment": "workstation"}),
+        ("an allocation of 64 MI355X at a partner HPC centre", {}),
+              ("station de travail", {"deployment": "workstation"}),
               ("Un Mac Studio ça suffit pour Llama 3.3 70B ?", {"deployment": "workstation"}),
               ("nous voudrions une station capable de faire tourner un 32B", {"deployment": "workstation"}),
               ("serveur en baie", {"deployment": "server"}),

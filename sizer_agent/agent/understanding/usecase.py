@@ -102,7 +102,8 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|annotate|annoter|tag|label"
            r"|review|relire|analy[sz]e|analyser|extract|extraire|process|traiter)"
            # (an aside in brackets between: "traduire en interne (pas question d'envoyer ça en ligne) 40 000 documents")
-           r" (?:(?:[\w'-]+|\([^()\n]{1,80}\)) ){0,6}?\d[\d ,.]*(?:k |m )?(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
+           r" (?:(?:[\w'-]+|\([^()\n]{1,80}\)) ){0,6}?\d[\d ,.]*(?:k |m )?"
+           r"(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
            r"(?:de |d'|of )?(?:\w+ ){0,1}?" + _ITEMS,
            # a model run over a stated set: "run Qwen3 8B … over a 40k-question benchmark", "faire tourner … sur
            # 2 millions de documents"
