@@ -728,6 +728,14 @@ def _organisation_like(name: str) -> bool:
 _ROLE_ACRONYMS = frozenset({"RSSI", "DSIO", "CISO", "CTIO", "DPO", "DRH", "DAF", "DSI", "CTO", "CEO", "CIO", "CDO"})
 
 
+def _plural_acronym(body: str, start: int, name: str) -> bool:
+    """'Les HUG souhaitent', 'Les HCL envisagent': a plural article before a three-letter acronym names an
+    institution known by a plural name (Hôpitaux Universitaires de Genève, Hospices Civils de Lyon)."""
+    return bool(re.fullmatch(r"[A-Z]{3}", name)
+                and re.search(r"(?:^|[.!?\n][ \t]*)Les[ \t]+$", body[max(0, start - 8):start])
+                and name not in _ROLE_ACRONYMS and not _product_word(name))
+
+
 def _lab_acronym(name: str) -> bool:
     """'Le LS2N prévoit', 'enseignant à l'ENSIIE': one word is enough for an acronym of four letters or more, or
     with a digit, that no role or product has ("Le CTO souhaite" is a person)."""
@@ -805,7 +813,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if name is not None and body.startswith(name, m.start("name")):
                 # "le cabinet d'avocats Benhamou, Kessler & Partners": the whole legal form before counting words
                 name = (with_legal_tail(body, m.start("name"), name) or (0, name))[1]
-            if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2 and not _lab_acronym(name)):
+            if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2 and not _lab_acronym(name)
+                                 and not _plural_acronym(body, m.start("name"), name)):
                 continue
             if pattern is _HEADING and (_HEADING_WORDS.match(name) or any(w.isdigit() for w in name.split()) or not (
                     len(name.split()) > 1 or _distinctive(name) or _ORG_NOUN_BEFORE.search(
@@ -1501,6 +1510,7 @@ CUSTOMER = Rule(
         ("Policlinico Adriatico (Pescara) is evaluating an assistant.\nRegards, Dr. Marco De Santis",
          {"customer": "Policlinico Adriatico"}),
         ("The Ajuntament de València is preparing a chatbot.", {"customer": "Ajuntament de València"}),
+        ("Bonjour,\nLes HUG souhaitent un RAG sur les dossiers patients.", {"customer": "HUG"}),
         ("Madame, Monsieur,\nLe CHU de Poitiers (service d'imagerie) prépare un projet.",
          {"customer": "CHU de Poitiers"}),
         ("Bonjour,\nLaboratoire ICube (Strasbourg). Nous entraînons des ResNet-50.", {"customer": "ICube"}),
