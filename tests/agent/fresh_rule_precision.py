@@ -26,6 +26,7 @@ FIRST_SCORED = {
     "heldout9.yaml": "b3f08ca", "heldout10.yaml": "ad186d2", "heldout11.yaml": "36c0837",
     "heldout12.yaml": "1952cb8", "heldout13.yaml": "fa1fb41", "heldout14.yaml": "a5356b0",
     "heldout15.yaml": "176fb8e", "heldout16.yaml": "964de4d", "heldout17.yaml": "06872d0",
+    "heldout18.yaml": "1bcc80c",
 }
 _CHILD = """
 import json, sys, yaml

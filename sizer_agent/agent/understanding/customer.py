@@ -45,7 +45,7 @@ _LEGAL = (r"(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd\.?|Limited)|Sdn\.?[ \t]+Bh
 # Nouns for an organisation, written lowercase before its name ("la société Dupont", "our client Acme").
 _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|groupe"
              r"|start-?up|pme|eti|cabinet|banque|assureur|mutuelle|h[ôo]pital|chu"
-             r"|clinique|mairie|collectivit[ée]|[ée]cole|universit[ée]|laboratoire|labo|agence|marque|enseigne"
+             r"|clinique|mairie|collectivit[ée]|[ée]cole|universit[ée]|laboratoire|labo|agence|marque|(?<![jJ]['’])enseigne"
              r"|fondation|association|minist[èe]re|organisation|organization|company|firm|bank|insurer|hospital"
              r"|university|lab|agency|startup|client|customer|business|utility|subsidiary|filiale|projet|project"
              r"|charity|consultancy|nonprofit|non-profit|ngo|ong|consortium|coop[ée]rative|cooperative|collectif"
@@ -71,7 +71,14 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
               r"|Boucherie|Charcuterie|P[âa]tisserie|Chocolaterie|Biscuiterie|Conserverie|Cave|Caves|Vignobles"
               r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County"
-              r"|Coop[ée]rative|Cooperative|Consortium|City|Town|Ministry|Minist[èe]re|Department of|Agency)")
+              r"|Coop[ée]rative|Cooperative|Consortium|City|Town|Ministry|Minist[èe]re|Department of|Agency"
+              # the same kinds in the languages of Europe's public bodies and hospitals ("Policlinico Adriatico",
+              # "Ajuntament de València", "Gemeente Amersfoort", "Politecnico di Torino")
+              r"|Policlinico|Ospedale|Azienda|Comune|Regione|Provincia|Politecnico|Universit[àa]|Klinikum|Stadt"
+              r"|Ziekenhuis|Gemeente|Provincie|Universiteit|Hogeschool|Ajuntament|Ayuntamiento|Generalitat"
+              r"|Diputaci[óo]n|Fundaci[óo]n?|Consorci|Hospital"
+              # French hospital groups by their acronym: "CHU de Poitiers", "CHRU de Nancy", "GHU Paris"
+              r"|CHU|CHRU|CHR|CHI|GHU|GHT)")
 # Last words that make a capitalised phrase an organisation's name ("Acme Robotics", "Polaris Insurance").
 _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistics|Logistique|Energy|[ÉE]nergie|Services"
              r"|Capital|Robotics|Industries?|Digital|Conseil|Consulting|Architectes|Associ[ée]s|Partners|Systems"
@@ -220,8 +227,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     + _THE + NAME,
     _I + r"(?<![\w])(?:i'?m|i am|je suis)[ \t]+(?:with|chez|de chez))[ \t]+" + _THE + NAME,
     # "I'm the procurement officer at the Port Authority of Wexmouth", "je suis le CTO de Finlytics": the
-    # words between are a role (lowercase, or an acronym), never part of a name
-    _I + r"(?<![\w])(?:i'?m|i am|je suis))(?:[ \t]+(?:[a-zà-ÿ][\w'’-]*|[A-Z]{2,4})){1,6}?[ \t]+"
+    # words between are a role (lowercase, or an acronym), never part of a name ("à l'Université de Liège": an
+    # elided article before a capital opens the name, "Université" is no role)
+    _I + r"(?<![\w])(?:i'?m|i am|je suis))(?:[ \t]+(?:(?![dl]['’][A-ZÀ-ÖØ-Þ])[a-zà-ÿ][\w'’-]*|[A-Z]{2,4})){1,6}?"
+    r"[ \t]+"
     + _I + r"(?:(?:from|de chez)(?![\w])|" + _OF + r"))[ \t]*" + _THE + NAME,
     # "la DSI de Ciments Vercors", "je suis le CTO de Finlytics", "le besoin d'Optéa", "Équipe R&D de Kairos"
     _I + r"(?<![\w])(?:cto|ceo|cio|cdo|dsi|directeur\w*|directrice|responsable\w*|head of[ \w]{1,30}?|manager|lead"
@@ -541,6 +550,12 @@ _LAB_OF_INSTITUTION = re.compile(rf"([{_UPPER}][{_UPPER}0-9&-]+)[ \t]+(?:de l['�
                                  rf"(?:Universit|[ÉE]cole|Institut|CNRS|Inria|INRIA)")
 
 
+# "The MedTrans consortium (EU-funded)", "Acme (US-based)": a compound adjective in brackets says how the organisation
+# is funded or where it sits, it names nothing
+_ASIDE_ADJECTIVE = re.compile(r"(?i)[\w.]+-(?:funded|based|backed|owned|led|financed|sponsored|listed|registered"
+                              r"|financ[ée]e?|bas[ée]e?)")
+
+
 def clean_name(raw: str) -> str | None:
     """Trim trailing particles and punctuation; None when what is left is not a name."""
     words = raw.strip(" .,;:!?'’\"").split()
@@ -555,7 +570,7 @@ def clean_name(raw: str) -> str | None:
     name = re.sub(r"[ \t]+(?:of|de|du|des|d['’])[ \t]*\d[\d.,]*$", "", name)
     name = _ROLE.sub("", name)  # "DSI de Ciments Vercors" -> "Ciments Vercors"
     name = _GENERIC_FIRST.sub("", name)
-    if not name or _not_a_name(name):
+    if not name or _not_a_name(name) or _ASIDE_ADJECTIVE.fullmatch(name):
         return None
     if not name or any(_stop_word(w, i == 0) for i, w in enumerate(name.split())) or re.fullmatch(r"[\d\s.,]+", name):
         return None
@@ -648,11 +663,14 @@ def _expanded(original: str, start: int, name: str) -> tuple[int, str]:
 _BRACKET_AFTER = re.compile(r"[ \t]*\([ \t]*" + PAREN_NAME + r"[ \t]*[),]")
 
 
+_FIRST_NAME_SHAPE = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?")
+
+
 def _person_of(original: str, end: int, name: str) -> tuple[int, str] | None:
     """'de la part de Hélène (Atelier Rivière)': one capitalised word with an organisation in brackets after
     it is a person; the organisation is the customer."""
-    if len(name.split()) != 1:
-        return None
+    if len(name.split()) != 1 or not _FIRST_NAME_SHAPE.fullmatch(name):
+        return None  # ("la HEIG-VD (Yverdon)": a name in capitals is an institution's, its bracket a place)
     m = _BRACKET_AFTER.match(original, end)
     if m is None or _ACRONYM.fullmatch(m.group("name").strip()):
         return None
@@ -708,6 +726,14 @@ def _organisation_like(name: str) -> bool:
 
 
 _ROLE_ACRONYMS = frozenset({"RSSI", "DSIO", "CISO", "CTIO", "DPO", "DRH", "DAF", "DSI", "CTO", "CEO", "CIO", "CDO"})
+
+
+def _plural_acronym(body: str, start: int, name: str) -> bool:
+    """'Les HUG souhaitent', 'Les HCL envisagent': a plural article before a three-letter acronym names an
+    institution known by a plural name (Hôpitaux Universitaires de Genève, Hospices Civils de Lyon)."""
+    return bool(re.fullmatch(r"[A-Z]{3}", name)
+                and re.search(r"(?:^|[.!?\n][ \t]*)Les[ \t]+$", body[max(0, start - 8):start])
+                and name not in _ROLE_ACRONYMS and not _product_word(name))
 
 
 def _lab_acronym(name: str) -> bool:
@@ -787,7 +813,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if name is not None and body.startswith(name, m.start("name")):
                 # "le cabinet d'avocats Benhamou, Kessler & Partners": the whole legal form before counting words
                 name = (with_legal_tail(body, m.start("name"), name) or (0, name))[1]
-            if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2 and not _lab_acronym(name)):
+            if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2 and not _lab_acronym(name)
+                                 and not _plural_acronym(body, m.start("name"), name)):
                 continue
             if pattern is _HEADING and (_HEADING_WORDS.match(name) or any(w.isdigit() for w in name.split()) or not (
                     len(name.split()) > 1 or _distinctive(name) or _ORG_NOUN_BEFORE.search(
@@ -798,7 +825,10 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                                            or not _TITLE_TOPIC.match(m.group("topic"))
                                            or _TITLE_ROLE.search(m.group("topic"))):
                 continue  # "Marie Dupont – responsable SI", "Demande de devis – IA générative": no organisation
-            if pattern is _NAME_ASIDE and (not _org_aside(body, m) or _TITLE_NOT_NAME.match(name)
+            # ("Le CHU de Poitiers (service d'imagerie) prépare": a name led by its kind needs no bracket to say so)
+            if pattern is _NAME_ASIDE and (not (_org_aside(body, m) or (
+                    len(name.split()) > 1 and re.match(_ORG_FIRST + r"[ \t]", name)))
+                                           or _TITLE_NOT_NAME.match(name)
                                            or _WITHHELD.match(body, m.end("name"))):
                 continue  # "Marie (ma sœur) …", "Llama (8B) …": only a bracket that says an organisation
             if pattern is _UNIT_OF and (unit := _UNIT_NAME_THEN_ORG.match(name)) and not _organisation_like_by_kind(
@@ -816,7 +846,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 name = clean_name(name[2:])  # "L'Atelier Kubik (agence …) cherche": the article starts a sentence
                 if name is None:
                     continue
-            if pattern is _BARE and not (_distinctive(name) or (len(name.split()) > 1 and _ORG_LAST_WORD.search(name))
+            if pattern is _BARE and not (_distinctive(name) or (len(name.split()) > 1 and (
+                    _ORG_LAST_WORD.search(name) or re.match(_ORG_FIRST + r"[ \t]", name)))
                                          or _org_aside(body, m)):
                 continue  # "Marie Dupont souhaite un devis": a person may be the subject too
             if pattern is _LOOSE and _LOCATED.search(body, max(0, m.start() - 25), m.start() + 1):
@@ -1473,6 +1504,15 @@ def find_customer(message: Message) -> Iterator[Found]:
 CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
+        # a university named with its city; a school's acronym before its city; an aside adjective; kind-first names
+        ("Je suis doctorant à l'Université de Liège et je prépare une demande.", {"customer": "Université de Liège"}),
+        ("J'enseigne le deep learning à la HEIG-VD (Yverdon). Nos 120 étudiants…", {"customer": "HEIG-VD"}),
+        ("Policlinico Adriatico (Pescara) is evaluating an assistant.\nRegards, Dr. Marco De Santis",
+         {"customer": "Policlinico Adriatico"}),
+        ("The Ajuntament de València is preparing a chatbot.", {"customer": "Ajuntament de València"}),
+        ("Bonjour,\nLes HUG souhaitent un RAG sur les dossiers patients.", {"customer": "HUG"}),
+        ("Madame, Monsieur,\nLe CHU de Poitiers (service d'imagerie) prépare un projet.",
+         {"customer": "CHU de Poitiers"}),
         ("Bonjour,\nLaboratoire ICube (Strasbourg). Nous entraînons des ResNet-50.", {"customer": "ICube"}),
         # the buyer a bid is for; whose wish a forwarded request is
         ("We're bidding on tender REF-2026/ICT/0912 for Havenbedrijf Noordzee. Can you size it?\n\nPriya Raman – "

@@ -143,12 +143,14 @@ _OTHER_CARD = re.compile(r"(?:(?:nvidia|geforce|amd|radeon)\s+)?(?:rtx\s*a?\d{4}
 # (the old cards are V100, P4/P40/P100, T4, K80 and the A-series: "v3" is a version, "catalogue 2026 v3" no card)
 # hardware the message replaces is not planned: "our two V100s will be replaced", "en fin de vie"
 _REPLACED = re.compile(r"\b(?:replac\w*|remplac\w*|swap\w*|retir\w*|decommission\w*|upgrad\w*|au lieu|instead of"
-                       r"|obsolete\w*|trop vieux|too old|end of life|fin de vie|renouvel\w*|renew\w*|recycl\w*)\b")
+                       r"|obsolete\w*|trop vieux|too old|end[- ]of[- ]life|fin de vie|renouvel\w*|renew\w*|recycl\w*"
+                       # "notre ancien serveur (2x T4) part à la retraite": retired, said as a person is
+                       r"|a la retraite)\b")
 # a count said of hardware tried, replaced or recycled is no plan: "We tried 4 H100 last year on AWS"
 _NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|used to|previously|auparavant|last year"
                           r"|retiring|retire[ds]?|(?:want|plan|need|going) to (?:move|migrate|switch) (?:off|away from)"
                           r"|l'an dernier|l'annee derniere|replac\w*|remplac\w*|recycl\w*|decommission\w*|fin de vie"
-                          r"|end of life|seront (?:remplace|recycle|retire)\w*"
+                          r"|end[- ]of[- ]life|seront (?:remplace|recycle|retire)\w*|a la retraite"
                           # the hardware that runs today and falls short: "on 4x RTX 4090 today and it's far too
                           # slow", "sur 2 RTX 4090 et c'est beaucoup trop lent", "on 4x RTX 3090 and it crawls"
                           r"|too slow|trop lente?s?|it crawls|ca rame|no longer (?:enough|keeps up)|ne suffit plus"
@@ -685,6 +687,9 @@ def find_gpus(message: Message) -> Iterator[Found]:
 GPUS = Rule(
     "gpus", ("num_gpus", "gpu_preference"), find_gpus,
     examples=(
+        # a server on its way out: its cards are not the plan
+        ("Notre ancien serveur (2x T4) part à la retraite.", {}),
+        ("Our current server (4x P100) is end-of-life, so this would be new hardware.", {}),
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
         ("RAM ECC indispensable. 1 seul GPU. Budget 12 k€ HT.", {"num_gpus": 1}),
         # a second card said by its number alone after "or": compared, no preference

@@ -177,12 +177,13 @@ def _input_lengths(message: Message) -> Iterator[Found]:
     things = rf"(?<![\w]){_INPUT_THINGS}(?:(?!{_OUTPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b" \
              rf"(?!\s*(?:de sortie|en sortie|out|output|generes))"
     yield from _first_tokens(message, "input_len", (
-        rf"{TOKENS}{_TOK}\s*(?:en entree|d'entree|input|de prompt|prompt|par (?:question|requete|prompt)"
+        # (not across a line break: in a table "Concurrent: 120" ends its row, "Prompt: …" is the next one)
+        rf"{TOKENS}{_TOK}[^\S\n]*(?:en entree|d'entree|input|de prompt|prompt|par (?:question|requete|prompt)"
         rf"|per (?:prompt|request|query))",
         # "512 tokens in", "2k in / 500 out"; a bare "32 in" needs its output beside it ("batch size 32 in PyTorch")
         rf"{TOKENS}\s*(?:tokens?|toks?)\s*in\b",
         rf"{TOKENS}\s*in\b(?=[\s/,;|-]*(?:and\s+|et\s+)?(?:~\s*)?\d[\d.,]*\s*k?\s*(?:tokens?\s*)?out\b)",
-        rf"{TOKENS}[- ]?tokens?\s*{_INPUT_THINGS}(?![\w])",
+        rf"{TOKENS}[- ]?tokens?[^\S\n]*{_INPUT_THINGS}(?![\w])",
         # (a whole word: "la rentrée 2026" holds no "entrée")
         rf"(?<![\w])(?:entrees?|inputs?|prompts?|questions?|requetes?|requests?|input length|longueur d'entree)\s*"
         rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
@@ -194,9 +195,9 @@ def _input_lengths(message: Message) -> Iterator[Found]:
 def _output_lengths(message: Message) -> Iterator[Found]:
     generated = _generated(message)
     patterns = [
-        rf"{TOKENS}{_TOK}\s*(?:en sortie|de sortie|output|out\b|generes|generated|de reponse|par reponse"
+        rf"{TOKENS}{_TOK}[^\S\n]*(?:en sortie|de sortie|output|out\b|generes|generated|de reponse|par reponse"
         rf"|per (?:answer|response|reply))",
-        rf"{TOKENS}[- ]?tokens?\s*{_OUTPUT_THINGS}(?![\w])",
+        rf"{TOKENS}[- ]?tokens?[^\S\n]*{_OUTPUT_THINGS}(?![\w])",
         rf"(?<![\w])(?:sorties?|outputs?|generations?|reponses?|answers?|responses?|completions?|output length)\s*"
         rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
         rf"(?<![\w]){_OUTPUT_THINGS}(?:(?!{_INPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b",
@@ -232,7 +233,10 @@ def _thing(m: re.Match[str]) -> str:
 
 INPUT = Rule(
     "input-length", ("input_len",), _input_lengths,
-    examples=(("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500}),
+    examples=(
+        # a table's row ends at its line: "120" is the row above "Prompt"
+        ("Concurrent ... 120\nPrompt ....... 2,000 tokens\nAnswer ....... 500 tokens", {"input_len": 2000}),
+              ("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500}),
               ("each turn is a ~700 token prompt", {"input_len": 700}),
               ("2k in / 500 out", {"input_len": 2048}), ("512 tokens in, 128 out", {"input_len": 512}),
               ("batch size 32 in PyTorch", {}),
@@ -247,7 +251,9 @@ INPUT = Rule(
 
 OUTPUT = Rule(
     "output-length", ("output_len",), _output_lengths,
-    examples=(("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
+    examples=(
+        ("Prompt ....... 2,000 tokens\nAnswer ....... 500 tokens\nContext ...... 8k", {"output_len": 500}),
+              ("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
               ("a 150-token reply", {"output_len": 150}), ("sorties courtes (~90)", {"output_len": 90}),
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
               ("les pièces ressorties 2025 du stock", {}),

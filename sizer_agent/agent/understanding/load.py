@@ -27,7 +27,10 @@ _SIMULTANEOUS = re.compile(words(
     r"at the same moment", r"au meme moment", r"at the same instant", r"au meme instant",
 ))
 _REQUESTS = words(r"requetes", r"requests", r"sessions", r"streams", r"flux", r"connexions", r"connections", r"calls")
-USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users")
+USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users") + (
+    # "12,000 user manuals", "3 000 guides utilisateur": documents written for users, not people
+    r"(?!\s+(?:manuals?|guides?|docs?|documentation|stories|handbooks?|instructions|reviews?|feedback|accounts?"
+    r"|profiles?|records?|files?|data)\b)")
 POPULATION = _POPULATION = words(
     r"employes?", r"employees?", r"salaries", r"staff", r"praticiens", r"practitioners", r"technico-commerciaux",
     r"fee earners", r"pers", r"collaborateurs", r"collaboratrices", r"agents", r"people",
@@ -635,7 +638,9 @@ def find_load(message: Message) -> Iterator[Found]:
     peak += _corrected_peak(message)
     peak += _figures(message, (
         rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
-        rf"|concurrent users|utilisateurs simultanes)\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
+        # ("Concurrent: 120", "Peak concurrent: 90": a table's label)
+        rf"|concurrent users|utilisateurs simultanes|concurrent(?=\s*:)|pic simultane(?=\s*:))"
+        rf"\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
         rf"{_ABOUT}{_COUNT}",
         # ("8 flux caméra", "12 video streams": feeds a vision model reads, not people or requests at once)
         rf"{_COUNT}\s*{_REQUESTS}(?!\s*(?:de\s+|d'|of\s+)?(?:cameras?|video\w*|cctv|rtsp))",
@@ -754,6 +759,11 @@ _OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+"
 LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
     examples=(
+        # a table drawn with dotted leaders reads as "Label: value"; documents for users are no users
+        ("Users ............ 1,200 civil servants\nPeak concurrent .. 90\nContext .......... 16k",
+         {"head_count": 1200, "concurrency": 90}),
+        ("Utilisateurs ..... 800 agents\nPic simultané .... 70", {"head_count": 800, "concurrency": 70}),
+        ("translate 12,000 user manuals into Dutch", {}),
         ("32 utilisateurs", {"concurrency": 32}),
         ("Is one RTX 5090 enough for a chat assistant for me and two colleagues?", {"concurrency": 3}),
         ("a coding assistant for myself and three teammates", {"concurrency": 4}),

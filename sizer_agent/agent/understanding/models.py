@@ -458,6 +458,8 @@ def _dictated(message: Message, index: ModelIndex) -> Found | None:
 # the base weights"
 _BASE_AFTER = re.compile(r"\s*(?:\(|,|-|–)\s*(?:les |la |le |the )?(?:poids de base|base weights|base model"
                          r"|modele de base|version de base|checkpoint de base|base checkpoint"
+                         # "Llama 3.1 8B, la version base, pas l'Instruct", "the base version"
+                         r"|(?:version|variante|modele) base|base (?:version|variant)"
                          r"|base\b(?!\s*(?:de|of)\b))")
 
 
@@ -483,6 +485,7 @@ def find_model(message: Message) -> Iterator[Found]:
 MODEL = Rule(
     "model-name", ("model",), find_model,
     examples=(
+        ("Llama 3.1 8B, la version base, pas l'Instruct, en BF16", {"model": "meta-llama/Llama-3.1-8B"}),
         ("Llama 3.1 70B Instruct en fp8", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
         ("lama 3.1 70b", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
         ("on veut servir Llama 3.1 en interne", {}),  # 8B, 70B or 405B: the size is the question

@@ -45,8 +45,11 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc", r"(?:our|notre) (?:own|propre) dc",
            r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
            r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*",
-           # a university's or a lab's computing centre hosts servers: "8 H200 dans le mésocentre"
-           r"mesocentres?", r"centre de calcul", r"(?:hpc|computing|compute) cent(?:er|re)s?"), "server"),
+           # a university's or a lab's computing centre hosts servers: "8 H200 dans le mésocentre" (someone else's,
+           # "an allocation … at a partner HPC centre", "at a national supercomputing centre", is no place chosen)
+           r"mesocentres?", r"centre de calcul", r"(?<!partner )(?<!national )(?<!partenaire )(?<!external )"
+           r"(?<!shared )"
+           r"(?:hpc|computing|compute) cent(?:er|re)s?"), "server"),
 )
 _COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
 
@@ -196,7 +199,14 @@ _PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0
 
 # a subject line ("Objet : RE: serveur IA", "Fwd: AI server quote") up to the mention
 _SUBJECT_AI_SERVER = re.compile(r"\A[ \t>]*(?:(?:objet|subject|re|fwd?|tr)[ \t]*:[ \t]*)+[^\n]*\Z")
-_AI_AFTER = re.compile(r"[ \t]+(?:ia|ai)\b")
+_AI_AFTER = re.compile(r"[ \t]+(?:ia|ai|gpus?)\b")  # ("Objet : nouveau serveur GPU": the product's name too)
+# "Our current server from 2019 (2x V100) is being retired", "Notre ancien serveur (2x T4) part à la retraite": the
+# server of today, on its way out, is no place chosen for the new one
+_RETIRED_AFTER = re.compile(r"[^.;:!?\n]{0,50}?\b(?:(?:is|are) (?:being |now )?(?:retired|decommissioned|replaced)"
+                            r"|(?:is|are) (?:now )?end[- ]of[- ]life|(?:will be|is going to be) (?:retired|replaced"
+                            r"|decommissioned)|(?:part|partira|partent|va partir) a la retraite"
+                            r"|(?:est|arrive) en fin de"
+                            r" vie|sera (?:remplace|retire|decommissionne)|(?:est|va etre) remplace)\b")
 
 
 def _line_start(text: str, position: int) -> int:
@@ -232,9 +242,12 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue
             if value == "server" and _SUBJECT_AI_SERVER.match(
                     message.text[_line_start(message.text, m.start()):m.start() + 1]) and (
-                    _AI_AFTER.match(message.text, m.end()) or message.text[max(0, m.start() - 3):m.start()] == "ai "):
+                    _AI_AFTER.match(message.text, m.end()) or message.text[max(0, m.start() - 4):m.start()] in (
+                        " ai ", ":ai ", "gpu ")):
                 continue  # "Objet : devis serveur IA", "Fwd: AI server quote": the product's common name, no place
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
+                continue
+            if value == "server" and _RETIRED_AFTER.match(message.text, m.end()):
                 continue
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
                                       or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):
@@ -288,7 +301,13 @@ def find_deployment(message: Message) -> Iterator[Found]:
 
 DEPLOYMENT = Rule(
     "deployment", ("deployment",), find_deployment,
-    examples=(("station de travail", {"deployment": "workstation"}),
+    examples=(
+        # the server of today being retired, a subject line's "GPU server", someone else's HPC centre: no place
+        ("Our current server from 2019 (2x V100) is being retired, so this would be new kit.", {}),
+        ("Notre ancien serveur (2x T4) part à la retraite.", {}),
+        ("Objet : nouveau serveur GPU\n\nBonjour, la Mutuelle veut résumer ses courriers.", {}),
+        ("an allocation of 64 MI355X at a partner HPC centre", {}),
+              ("station de travail", {"deployment": "workstation"}),
               ("Un Mac Studio ça suffit pour Llama 3.3 70B ?", {"deployment": "workstation"}),
               ("nous voudrions une station capable de faire tourner un 32B", {"deployment": "workstation"}),
               ("serveur en baie", {"deployment": "server"}),

@@ -51,6 +51,10 @@ _LEFT_BEHIND = re.compile(r"(?:\boff|away from|migrat\w* from|moving from|switch
                           r"|instead of|au lieu de|en remplacement de|to replace|pour remplacer)\s+(?:\w+\s+){0,1}$")
 
 
+_TRIED_ON = re.compile(r"\b(?:first tests?|premiers? tests?|tried|essaye|d'abord teste|initially tested|at first we"
+                      r"|au depart on)\b[^.;:!?\n]{0,40}$")
+
+
 _RULED_OUT_AFTER = re.compile(r"[^.;:!?\n,]{0,25}?\b(?:n'est pas une option|n'est pas envisageable|est exclu\w*"
                               r"|est hors de question|is not an option|isn't an option|is not on the table"
                               r"|is out of the question|is ruled out|is off the table)")
@@ -64,6 +68,10 @@ def find_framework(message: Message) -> Iterator[Found]:
         for m in pattern.finditer(message.text):
             if not message.negated(m.start()):
                 mentions.append((m.start(), -m.end(), value, kind))
+    if not mentions:
+        return
+    # "our first test was on a 4-bit GGUF", "on a d'abord essayé Ollama": a format or engine of a past trial
+    mentions = [m for m in mentions if not _TRIED_ON.search(message.text, max(0, m[0] - 45), m[0])]
     if not mentions:
         return
     kept = [m for m in mentions if not _LEFT_BEHIND.search(message.text, max(0, m[0] - 30), m[0])]
@@ -87,6 +95,8 @@ def find_framework(message: Message) -> Iterator[Found]:
 FRAMEWORK = Rule(
     "framework", ("framework", "framework_version"), find_framework,
     examples=(
+        # a format or engine of a past trial is not the one used
+        ("The model card says BF16 and our first test was on a 4-bit GGUF, but for production we'll use FP8.", {}),
         ("vLLM 0.11.0", {"framework": "vllm", "framework_version": "0.11.0"}),
         ("servi via TGI (Text Generation Inference 2.4.0)", {"framework": "other", "framework_version": "2.4.0"}),
         ("via Ollama (Llama 3.1 8B)", {"framework": "ollama"}),

@@ -54,6 +54,19 @@ BLANK = "_"  # what a claimed span becomes: a word character, so no rule sees a 
 _WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)(?![ \t]*[\w'$€£#&/ -]{1,30}\s?:\s)")
 
 
+# "Users ............ 1,200", "Peak concurrent .. 90": a key/value table drawn with dotted leaders. The leader is
+# a colon ("Users:            1,200"), as the same table written "Users: 1,200" reads. Only a run of dots after a
+# space, behind a short label that opens its line: an ellipsis ("4 L40S... non") follows its word directly.
+_LEADER = re.compile(r"(?m)^([ \t]*[^\W\d][\w'/() -]{0,30}?\w\)?)( \.{2,})(?=[ \t]*\S)")
+
+
+def leaders_as_colons(text: str) -> str:
+    """Dotted leaders of a key/value table read as colons. Same length as `text`."""
+    if ".." not in text:
+        return text
+    return _LEADER.sub(lambda m: m.group(1) + ":" + " " * (len(m.group(2)) - 1), text)
+
+
 def unwrap(text: str) -> str:
     """Join the lines of a wrapped paragraph (an e-mail's line breaks fall mid-sentence), keeping list items,
     "Label : value" lines and paragraph breaks apart. Same length as `text`."""
@@ -193,7 +206,7 @@ class Message:
     def read(cls, original: str, lang: Lang) -> Message:
         from sizer_agent.agent.understanding.numbers import spell_out_numbers
 
-        folded = unwrap(plain(original))
+        folded = unwrap(leaders_as_colons(plain(original)))
         rewrites = spell_out_numbers(folded, lang)
         message = cls(original=original, lang=lang, text=folded)
         if rewrites:

@@ -101,7 +101,9 @@ PLANS: tuple[tuple[str, str], ...] = (
            # de transactions", "run a relevance review over 1.2 million documents"
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|annotate|annoter|tag|label"
            r"|review|relire|analy[sz]e|analyser|extract|extraire|process|traiter)"
-           r" (?:[\w'-]+ ){0,6}?\d[\d ,.]*(?:k |m )?(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
+           # (an aside in brackets between: "traduire en interne (pas question d'envoyer ça en ligne) 40 000 documents")
+           r" (?:(?:[\w'-]+|\([^()\n]{1,80}\)) ){0,6}?\d[\d ,.]*(?:k |m )?"
+           r"(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
            r"(?:de |d'|of )?(?:\w+ ){0,1}?" + _ITEMS,
            # a model run over a stated set: "run Qwen3 8B … over a 40k-question benchmark", "faire tourner … sur
            # 2 millions de documents"
@@ -227,8 +229,16 @@ _SET_ASIDE = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|ecarte\w*
                         r"|plutot que|rather than|instead of|au lieu d[eu'])")
 
 
+# "we tried QLoRA and the quality drop was noticeable", "Nous avons essayé QLoRA mais …", "We first tried QLoRA on a
+# single card": a method just after a verb of past trial was tried, whatever the rest of its sentence says
+_TRIED_BEFORE = re.compile(r"\b(?:tried|tested|attempted|experimented with|essaye|teste|tente)\s+(?:(?:du|de|le|la"
+                           r"|l'|a|an|the|with|avec|out)\s+)?$")
+
+
 def _methods_planned(message: Message, methods: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    kept = [c for c in methods if not _SET_ASIDE.search(message.text, *sentence_bounds(message.text, c[0]))]
+    text = message.text
+    kept = [c for c in methods if not _SET_ASIDE.search(text, *sentence_bounds(text, c[0]))
+            and not _TRIED_BEFORE.search(text[max(0, c[0] - 40):c[0]])]
     return kept or methods
 
 
@@ -395,6 +405,14 @@ def find_use_case_inferred(message: Message) -> Iterator[Found]:
 USE_CASE = Rule(
     "use-case", ("use_case",), find_use_case,
     examples=(
+        # a method just after a verb of past trial was tried, not planned
+        ("LoRA-tune Llama 3.1 70B on the bf16 weights (not 4-bit, we tried QLoRA and the quality drop was noticeable)",
+         {"use_case": "finetune_lora"}),
+        ("Nous avons essayé QLoRA mais la qualité ne suivait pas ; on part donc sur du LoRA en bf16.",
+         {"use_case": "finetune_lora"}),
+        # an aside in brackets between the task and its count of items
+        ("doit traduire en interne (pas question d'envoyer ça à un service en ligne) 40 000 documents techniques",
+         {"use_case": "batch_inference"}),
         ("We want to serve Llama 3.1 70B Instruct, inference only", {"use_case": "online_serving"}),
         ("on veut héberger un chatbot interne", {"use_case": "online_serving"}),
         # cut off from the internet is no batch: the assistant is still used live
