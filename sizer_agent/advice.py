@@ -20,6 +20,7 @@ from sizer_agent.tools.catalog import load_catalog
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.plan import Change, Plan, RecommendResult
+from sizer_agent.tools.recommend import NAMED_OFFER_PREFIX
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -102,7 +103,11 @@ def _messages(node: Any) -> Iterator[Msg]:
 
 @in_plan_terms
 def configuration(plan: Plan, lang: Lang) -> str:
-    """'Enterprise Max (ACD-014), a workstation with 1 × NVIDIA RTX PRO 6000 …'."""
+    """'Enterprise Max (ACD-014), a workstation with 1 × NVIDIA RTX PRO 6000 …'; a configuration the customer named
+    or owns (no catalogue offer) is said by its cards alone: 'a rack server with 2 × NVIDIA L40S'."""
+    if plan.offer_id.startswith(NAMED_OFFER_PREFIX):
+        return render(lang, "config.named_workstation" if plan.purchase.unit == "workstation" else "config.named",
+                      gpus=plan.parallelism.num_gpus, gpu=plan.gpu_name)
     return render(lang, f"config.{plan.purchase.unit}", units=plan.purchase.units, gpus=plan.parallelism.num_gpus,
                   gpu=plan.gpu_name, offer=plan.offer_id, name=plan.offer_name)
 

@@ -630,6 +630,7 @@ def _owned(ctx: Context, catalog: Catalog, scope: Scope, workload: EstimateReque
 
 
 GENERIC_PCIE_PLATFORM = "srv-pcie-8"  # platforms.toml: a rack server for up to 8 PCIe cards
+NAMED_OFFER_PREFIX = "NAMED-"  # a configuration the customer named or owns, sold by no catalogue offer as such
 
 
 def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: EstimateRequest,
@@ -658,8 +659,8 @@ def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: Es
     if platform_id is None or count > catalog.platform(platform_id).max_gpus.value:
         return None
     unit = "workstation" if scope.deployment == "workstation" else "server"
-    mine = Offer(id=f"NAMED-{count}x-{gpu_id}", name=catalog.gpu(gpu_id).name, kind="quote", platform=platform_id,
-                 gpu=gpu_id, unit=unit, gpu_counts=[count], max_units=1)
+    mine = Offer(id=f"{NAMED_OFFER_PREFIX}{count}x-{gpu_id}", name=catalog.gpu(gpu_id).name, kind="quote",
+                 platform=platform_id, gpu=gpu_id, unit=unit, gpu_counts=[count], max_units=1)
     plans = _offer_plans(ctx, mine, workload, knobs)
     return plans[0] if plans else None
 

@@ -111,14 +111,20 @@ def _option_row(h: _Helpers, plan: Plan, role: str) -> list[Any]:
 def _option_cells(h: _Helpers, plan: Plan, role: str) -> list[Any]:
     m = plan.memory
     need = f"{h.gib(m.load_bytes)} / {h.gib(m.gpu_memory_bytes)}" if m else "—"
-    return [h.t(f"options.role_{role}"), h.config(plan), h.price(plan), h.split(plan), need,
-            h.speed_short(plan), h.cost_short(plan)]
+    owned = role.startswith("owned")
+    # the customer's own cards cost nothing new; a configuration that does not hold the load says why
+    speed = h.speed_short(plan) if plan.fits else (h.msg(plan.reasons[0]) if plan.reasons else "—")
+    return [h.t(f"options.role_{role}"), h.config(plan), h.t("options.owned_price") if owned else h.price(plan),
+            h.split(plan), need, speed, "—" if owned else h.cost_short(plan)]
 
 
 def options(h: _Helpers, r: RecommendResult) -> Any:
     plans: list[tuple[Plan, str]] = []
     if r.plan is not None:
         plans.append((r.plan, "recommended" if r.status == "recommended" else "cheapest_fit"))
+    if r.owned is not None:  # "are our cards enough?": answered first, in the table too
+        plans.insert(0, (r.owned, "owned_fits" if r.owned.fits else "owned_fails"))
+    plans += [(option, "weighed_fits" if option.fits else "weighed_fails") for option in r.compared]
     for alt in r.alternatives:
         in_scope = r.scope.allows(alt.purchase.unit)
         plans.append((alt, ("quote" if alt.purchase.how == "quote" else "alternative") if in_scope else "outside"))

@@ -144,3 +144,20 @@ def test_a_serving_engine_and_a_concurrency_in_a_training_brief_are_said_to_be_a
     assert "| Framework | PyTorch |" in rendered["md.en"]
     plain = build_context(sized_session(SCENARIOS[1].answers)[0])
     assert plain.scope_notes == []
+
+
+def test_the_options_table_answers_the_customers_own_and_weighed_cards_first() -> None:
+    # "nous avons déjà 2 L40S. On hésite : les garder, ou passer à 2 H200 NVL ?": both rows, said by their cards
+    from sizer_agent.proposal import render_proposal
+    from tests.support.sessions import sized_session
+
+    session, _ = sized_session({
+        "customer": "Atelier", "use_case": "online_serving", "model": "llama-3.1-8b", "precision": "bf16",
+        "input_len": 1024, "output_len": 256, "concurrency": 4, "gpu_preference": "l40s", "num_gpus": 2,
+        "gpus_owned": True, "compared_gpus": ["2:h200-nvl"], "deployment": "server", "context_len": 4096,
+        "growth_factor": 1, "ttft_ms": 2000, "tpot_ms": 100, "framework": "vllm", "framework_version": "0.11",
+        "ecc_required": "no", "budget_eur": "no limit", "power_limit_w": "no limit", "rack_units": "no limit"})
+    text = render_proposal(session, "md", "fr")
+    assert "| vos cartes : tiennent la charge | un serveur en baie avec 2 × NVIDIA L40S | déjà en place |" in text
+    assert "| option envisagée : tient la charge | un serveur en baie avec 2 × NVIDIA H200 NVL 141GB |" in text
+    assert "NAMED-" not in text
