@@ -550,9 +550,10 @@ _LAB_OF_INSTITUTION = re.compile(rf"([{_UPPER}][{_UPPER}0-9&-]+)[ \t]+(?:de l['�
                                  rf"(?:Universit|[ÉE]cole|Institut|CNRS|Inria|INRIA)")
 
 
-# "The MedTrans consortium (EU-funded)", "Acme (US-based)": a compound adjective in brackets says how the organisation
-# is funded or where it sits, it names nothing
+# "The MedTrans consortium (EU-funded)", "Acme (US-based)", "(we're US-incorporated …)": a compound adjective
+# in brackets says how the organisation is funded or where it sits, it names nothing
 _ASIDE_ADJECTIVE = re.compile(r"(?i)[\w.]+-(?:funded|based|backed|owned|led|financed|sponsored|listed|registered"
+                              r"|incorporated|headquartered|domiciled|founded|run|made|born"
                               r"|financ[ée]e?|bas[ée]e?)")
 
 
@@ -1387,7 +1388,9 @@ def _quoted_question(original: str) -> list[tuple[int, int]]:
 # the customer
 _CLIENT_BEFORE = re.compile(r"(?i)(?:(?<![\w])(?:notre|our|mon|my|leur|their)[ \t]+(?:client|customer)e?s?[ \t]*,?"
                             r"|pour le compte d[eu]|on behalf of(?:[ \t]+(?:our|my)[ \t]+(?:client|customer),?)?"
-                            r"|au nom d[eu])[ \t]+(?:(?:la|le|les|the)[ \t]+|l['’])?$")
+                            r"|au nom d[eu])[ \t]+(?:(?:la|le|les|the)[ \t]+|l['’])?"
+                            # ("notre client, la banque Crédit Lémanique": the kind of organisation before its name)
+                            r"(?:" + _ORG_NOUN + r"[ \t]+)?$")
 
 
 def _client_first(original: str, candidates: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
@@ -1868,6 +1871,10 @@ CUSTOMER = Rule(
         ("As part of the ERC VERITAS grant, our lab needs eight GPUs", {}),
         ("TENDER — RFQ 44/2026\nBuyer: Town of Ashcombe", {"customer": "Town of Ashcombe"}),
         ("Mon Mac Studio rame avec Qwen3 32B", {}), ("Is a MacBook Pro enough for Phi-4?", {}),
+        ("Kitestring Labs, Inc. here (we're US-incorporated but the team is in Dublin). We serve a bot.",
+         {"customer": "Kitestring Labs, Inc."}),
+        ("Nous sommes un cabinet de conseil (Orféa Conseil) et notre client, la banque Crédit Lémanique, veut un "
+         "assistant.", {"customer": "Crédit Lémanique"}),
         ("We (Carrow & Lyle Consulting, on behalf of our client Tidewell Foods) need a LoRA",
          {"customer": "Tidewell Foods"}),
         ("Nous sommes le cabinet Orme Conseil et accompagnons notre client, la Mutuelle des Pêcheurs du Ponant",
