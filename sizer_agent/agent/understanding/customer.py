@@ -38,7 +38,10 @@ NAME = rf"(?<![\w])(?P<name>{_WORD}(?:{_GLUE}{_WORD}){{0,5}})"
 PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+){_WORD}){{0,6}})"
 # (two-word forms first: "Pvt. Ltd." in India, "Pty Ltd" in Australia, "S.à r.l." in Luxembourg; Québec writes
 # "inc." lowercase, always with its period)
+# (the Dutch "B.V." and "N.V." with their periods, the Italian "srl": "Datavolt B.V.",
+# "Trattoria Digitale srl")
 _LEGAL = (r"(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd\.?|Limited)|Sdn\.?[ \t]+Bhd\.?|S\.[àa][ \t]?r\.[ \t]?l\.?|inc\."
+          r"|B\.V\.|N\.V\.|[Ss]rl|SRL"
           r"|SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
@@ -710,6 +713,17 @@ def _host_or_funder(body: str, start: int) -> bool:
     return bool(_HOST_OR_FUNDER_BEFORE.search(body, max(0, start - 60), start))
 
 
+# "(Datavolt B.V. aux Pays-Bas est notre filiale)", "Acme, which is our supplier": an organisation tied to the
+# writer's, said to be another than the one that writes
+_ANOTHER_ORG_AFTER = re.compile(r"(?i)[^.;:()\n]{0,30}?\b(?:est|is|sont|are)[ \t]+(?:notre|our|nos|un|une|an?)[ \t]+"
+                                r"(?:filiale|subsidiary|partenaire|partner|fournisseur|supplier|maison m[èe]re"
+                                r"|parent company|sister company|soci[ée]t[ée] s[œo]e?ur)\b")
+
+
+def _another_org(body: str, end: int) -> bool:
+    return bool(_ANOTHER_ORG_AFTER.match(body, end))
+
+
 def _distinctive(name: str) -> bool:
     """A name no person's name looks like: three words or more, or one word with a capital or digit inside
     ("MediRDV", "NumeriCloud", "Meca3D"); "Codexia" or "Marie Dupont" could be the writer."""
@@ -860,7 +874,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue  # "this is Tom from Brightwater": a person ("we are LogiTrans Polska from Poznań" is not)
             if pattern is _WE_ARE and (own := _writer_then_institution(name)) is not None:
                 name = own  # "ici Sébastien de l'IUT de Lannion": the writer's first name, then where they work
-            if _consultants_firm(body, m.start("name")) or _host_or_funder(body, m.start("name")):
+            if (_consultants_firm(body, m.start("name")) or _host_or_funder(body, m.start("name"))
+                    or _another_org(body, m.end("name"))):
                 continue
             if pattern is _FROM_LINE and _DEPARTMENT.fullmatch(name):
                 continue  # "From: Jane Roe (Sales)": her department, not her organisation
@@ -897,7 +912,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 # "The City of Brookhaven's IT department": the name ends there ("St. Brendan's Hospital" goes on)
                 end = start + possessive.start()
             name = clean_name(body[start:end])
-            if name is not None and not _consultants_firm(body, start) and not _host_or_funder(body, start):
+            if name is not None and not _consultants_firm(body, start) and not _host_or_funder(body, start) and (
+                    not _another_org(body, end)):
                 # ("Department of Radiology, Royal Infirmary of Dunmore": the unit's words are dropped by
                 # clean_name, the institution after it is the organisation)
                 if _SUB_UNIT.search(name) or _SUB_UNIT.search(body[start:end]):
@@ -1871,6 +1887,9 @@ CUSTOMER = Rule(
         ("As part of the ERC VERITAS grant, our lab needs eight GPUs", {}),
         ("TENDER — RFQ 44/2026\nBuyer: Town of Ashcombe", {"customer": "Town of Ashcombe"}),
         ("Mon Mac Studio rame avec Qwen3 32B", {}), ("Is a MacBook Pro enough for Phi-4?", {}),
+        ("Datavolt B.V. (Eindhoven) compares two models for a chatbot.", {"customer": "Datavolt B.V."}),
+        ("Une société française (Datavolt B.V. aux Pays-Bas est notre filiale) veut tester Gemma 3 12B.", {}),
+        ("Pour la Trattoria Digitale srl, nous voulons un chatbot.", {"customer": "Trattoria Digitale srl"}),
         ("Kitestring Labs, Inc. here (we're US-incorporated but the team is in Dublin). We serve a bot.",
          {"customer": "Kitestring Labs, Inc."}),
         ("Nous sommes un cabinet de conseil (Orféa Conseil) et notre client, la banque Crédit Lémanique, veut un "
