@@ -95,7 +95,7 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"passer une (?:seule )?fois (?:nos|les|leurs|ses|tous|toutes|\d[\d ,.]*) [^.;\n]{0,40}? dans",
            r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|score|annotate|annoter|tag|label)"
-           r" (?:(?:en local|locally|en lot|en masse) )?(?:\d[\d ,.]*|all|tous|toutes|our|nos|les|the) (?:\w+ ){0,2}?"
+           r" (?:(?:en local|locally|en lot|en masse) )?(?:\d[\d ,.]*|all|tous|toutes|every|chaque) (?:\w+ ){0,2}?"
            + _ITEMS,
            # a task over a stated mass of items, a few words apart: "classifier chaque mois environ 10 millions
            # de transactions", "run a relevance review over 1.2 million documents"
