@@ -163,7 +163,7 @@ _SET_ASIDE = re.compile(r"\b(?:considered|looked at|looked into|thought (?:about
                         r"|regarde|evalue|weighed)\b[^.;\n]{0,40}?\b(?:but|mais|however|cependant)\b")
 # two models weighed in one sentence ("servir Llama 3.1 405B en FP8 ou Qwen3 235B", "compares Llama 3.1 8B with
 # Gemma 3 12B in FP8"): a format said there is one option's, not the plan's
-_WEIGHED = re.compile(r"\b(?:compar\w*|hesit\w*|versus|vs|weigh\w*|choose between|choisir entre|between|entre"
+_WEIGHED = re.compile(r"\b(?:compar\w*|hesit\w*|versus|vs|weigh\w*|choose between|choisir entre|between|entre|or|ou"
                       r"|scenarios?|options?)\b")
 _SIZE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?b\b")
 _ASKED = re.compile(r"[ \t]*\?")
