@@ -433,6 +433,9 @@ USE_CASE = Rule(
         ("un assistant juridique entièrement hors ligne pour nos avocats", {"use_case": "online_serving"}),
         ("we run the extraction offline, 200k invoices", {"use_case": "batch_inference"}),
         ("serve a fine-tuned Llama-3.1-8B", {"use_case": "online_serving"}),
+        ("We want to fine-tune something like Qwen on our support chats. No idea about method or hardware.", {}),
+        ("Nous voulons affiner un modèle type Llama, sans savoir encore quelle méthode.", {}),
+        ("on voudrait un modèle type Llama pour résumer nos comptes rendus de réunion", {}),
         ("fine tuner (full) Mistral 7B", {"use_case": "finetune_full"}),
         ("QLoRA fine-tuning of Mistral 7B", {"use_case": "finetune_qlora"}),
         # a method tried before or refused is not the plan when another is said
@@ -533,6 +536,7 @@ USE_CASE_INFERRED = Rule(
         # alone, the rule sees no model and no load: it abstains (whole messages: test_understanding_precision.py)
         ("can i run phi-4 on my desktop?", {}),
         ("on a installé Ollama sur un poste", {}),
+        ("gpu for llama 2 7b inference, just testing", {}),
     ),
     doc="serving inferred when no workload is said",
 )
