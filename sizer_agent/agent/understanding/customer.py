@@ -638,6 +638,9 @@ _TECH_NOUN_BEFORE = re.compile(r"(?i)(?:network|r[ée]seau|model|mod[èe]le|arch
                                r"\w*[ \t]*\([ \t]*$")
 _ACRONYM = re.compile(rf"[{_UPPER}]{{2,6}}")
 # a capitalised word after the kind ("laboratoire LIMOS ici (…)", "la startup Kairn (…)") is already the name
+# "a university hospital in Leuven (UZ Vesalius)", "Our translation agency in Barcelona (Lingua Nova …)": the
+# capitalised word before the bracket is the town the organisation sits in, the bracket names it
+_CITY_BEFORE_BRACKET = re.compile(rf"(?<![\w])(?:in|at|à|near|outside)[ \t]+[{_UPPER}][\w'’-]+[ \t]*\([ \t]*$")
 _NAMED_BEFORE_BRACKET = re.compile(rf"\S+[ \t]+(?:[^()\n]*?[ \t])?(?:[{_UPPER}]{{2,}}|[{_UPPER}][a-zà-ÿ]+)(?![\w])")
 
 
@@ -883,7 +886,7 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                                                                     m.start("name")):
                 continue
             if pattern is _IN_BRACKETS and _NAMED_BEFORE_BRACKET.match(body, m.start(), m.start("name")) and not (
-                    _ACRONYM.fullmatch(name)):
+                    _ACRONYM.fullmatch(name)) and not _CITY_BEFORE_BRACKET.search(body, m.start(), m.start("name")):
                 # "laboratoire LIMOS ici (Clermont-Ferrand)": the name came first, the bracket is its place
                 # ("Projet Atlas (CNRS)" names the parent institution, an acronym, read as before)
                 continue
@@ -1888,6 +1891,10 @@ CUSTOMER = Rule(
         ("TENDER — RFQ 44/2026\nBuyer: Town of Ashcombe", {"customer": "Town of Ashcombe"}),
         ("Mon Mac Studio rame avec Qwen3 32B", {}), ("Is a MacBook Pro enough for Phi-4?", {}),
         ("Datavolt B.V. (Eindhoven) compares two models for a chatbot.", {"customer": "Datavolt B.V."}),
+        ("Hello, I work at a university hospital in Leuven (UZ Vesalius). We need to train a network.",
+         {"customer": "UZ Vesalius"}),
+        ("Hi. Our translation agency in Barcelona (Lingua Nova Traduccions) wants to translate books.",
+         {"customer": "Lingua Nova Traduccions"}),
         ("Une société française (Datavolt B.V. aux Pays-Bas est notre filiale) veut tester Gemma 3 12B.", {}),
         ("Pour la Trattoria Digitale srl, nous voulons un chatbot.", {"customer": "Trattoria Digitale srl"}),
         ("Kitestring Labs, Inc. here (we're US-incorporated but the team is in Dublin). We serve a bot.",
