@@ -197,8 +197,9 @@ _REJECTED_AFTER = re.compile(r"[\w -]{0,25}?\b(?:was|were|has been|have been|a e
 _LEFT_BEFORE = re.compile(r"\b(?:(?:move|moving|migrate|migrating|switch|switching|get|getting)\s+(?:away\s+)?"
                           r"(?:from|off)|leave|leaving|quitter|quittons|sortir d[eu']|migrer depuis|partir d[eu'])"
                           r"\s+(?:(?:the|le|la|l')\s*)?$")
-_PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0,60}?\b(?:than|que|qu')\s+"
-                             r"(?:(?:de|to|the|le|la|du|a|an)\s+)?$")
+# ("plutôt qu'un serveur": the elided "qu'" runs into the article)
+_PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0,60}?\b(?:than\s+|que\s+|qu')"
+                             r"(?:(?:de|to|the|le|la|du|a|an|une?)\s+|(?:d'|l'))?$")
 
 
 # a subject line ("Objet : RE: serveur IA", "Fwd: AI server quote") up to the mention
@@ -342,6 +343,8 @@ DEPLOYMENT = Rule(
               ("We already run 20 servers for our web shop.", {}),
               ("We can get a B200 node (8 GPUs) or rent.", {}),
               ("Nous avons deux serveurs HP avec chacun 2 Tesla T4 : peut-on s'en servir ?", {"deployment": "server"}),
+              ("On voudrait une station de travail sous le bureau plutôt qu'un serveur.",
+               {"deployment": "workstation"}),
               ("on-prem, pas de cloud", {"deployment": "server"}),
               ("notre filiale souhaite remplacer ses 2 serveurs équipés de V100 pour servir Mixtral", {}),
               ("we replace our three old servers with one new rack server", {"deployment": "server"}),

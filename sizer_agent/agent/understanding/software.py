@@ -151,6 +151,8 @@ _KV_NEAR = re.compile(r"\b(?:kv|cache)\b")
 _MAYBE_BEFORE = re.compile(
     words(r"eventuellement", r"peut-etre", r"maybe", r"perhaps", r"possibly", r"whether", r"si possible",
           r"if possible", r"si besoin", r"if needed") + r"\W+(?:\w+\W+){0,3}$")
+# a hedge closed by a comma right after it ("480B si possible, en FP8"): said of what came before
+_HEDGE_CLOSED = re.compile(r"(?:si possible|if possible|si besoin|if needed)[ \t]*,")
 _IF_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"si", r"if", r"unless", r"sauf si"))
 # an alternative ("FP8 or 4-bit", "AWQ, sinon FP8") is a hedge only between two different formats: "AWQ or
 # GPTQ" are both int4
@@ -210,7 +212,10 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
             # a hedged one ranks below any stated one and is left unclaimed: a second one named makes it a doubt;
             # so does one asked about while another format is named ("en fp16 ?… non, fp8")
             asked = _ASKED.match(message.text, m.end()) and _other_format(message.text, m.start(), m.end())
-            hedged = _MAYBE if (_MAYBE_BEFORE.search(before) or _IF_AFTER.match(message.text, m.end()) or asked) else (
+            maybe = _MAYBE_BEFORE.search(before)
+            if maybe and _HEDGE_CLOSED.match(before, maybe.start()) and re.search(r"\w[ \t]+$", before[:maybe.start()]):
+                maybe = None  # "Qwen3 Coder 480B si possible, en FP8": the hedge qualifies the model before it
+            hedged = _MAYBE if (maybe or _IF_AFTER.match(message.text, m.end()) or asked) else (
                 _ALTERNATIVE if _OR_BEFORE.search(before) or _OR_AFTER.match(message.text, m.end()) else 0)
             mentions.append((hedged, -score, m.start(), m.end(), value))
     return mentions
@@ -255,6 +260,8 @@ PRECISION = Rule(
         ("4-bit NF4 via bitsandbytes", {"precision": "nf4"}),
         ("served in 4-bit", {"precision": "int4"}),
         ("half precision", {"precision": "fp16"}),
+        ("Qwen3 Coder 480B si possible, en FP8, servi avec vLLM", {"precision": "fp8"}),
+        ("Bonjour. Si possible, en FP8.", {}),
         ("We looked at 4-bit quantization but will stay in bf16.", {"precision": "bf16"}),
         ("Nous avons pensé au 4-bit mais la qualité compte.", {}),
         ("servir Llama 3.1 405B en FP8 ou Qwen3 235B", {}),
