@@ -81,7 +81,11 @@ def _conflict(text: str, mentions: list[tuple[int, int, str]]) -> bool:
 
 
 _OPEN_CHOICE = re.compile(r"\b(?:peu importe|n'importe|qu'importe|either (?:way|is fine|works)|doesn't matter"
-                          r"|does not matter|no preference|pas de preference|indifferent\w*|whichever"
+                          r"|does not matter|indifferent\w*|whichever"
+                          # ("no preference on model but … hosted in a UK data centre": the preference is the model's)
+                          r"|(?:no preference|pas de preference)(?![ \t]+(?:on|for|about|regarding|as to|sur|pour|quant"
+                          r"|concernant)[ \t]+(?:the[ \t]+|le[ \t]+|la[ \t]+|au[ \t]+|a[ \t]+)?"
+                          r"(?:models?|modeles?|llms?|gpus?|cards?|cartes?|vendors?|brands?|marques?|frameworks?|engines?|precision))"
                           # "whether to buy or rent", "acheter ou louer": both still open
                           r"|(?:buy\w*|purchas\w*|own\w*) or (?:rent\w*|leas\w*)"
                           r"|(?:rent\w*|leas\w*) or (?:buy\w*|purchas\w*)"
@@ -343,6 +347,8 @@ DEPLOYMENT = Rule(
               ("We already run 20 servers for our web shop.", {}),
               ("We can get a B200 node (8 GPUs) or rent.", {}),
               ("Nous avons deux serveurs HP avec chacun 2 Tesla T4 : peut-on s'en servir ?", {"deployment": "server"}),
+              ("We have no preference on model but would like it hosted in a UK data centre (colocation).",
+               {"deployment": "server"}),
               ("On voudrait une station de travail sous le bureau plutôt qu'un serveur.",
                {"deployment": "workstation"}),
               ("on-prem, pas de cloud", {"deployment": "server"}),
