@@ -27,6 +27,7 @@ FIRST_SCORED = {
     "heldout12.yaml": "1952cb8", "heldout13.yaml": "fa1fb41", "heldout14.yaml": "a5356b0",
     "heldout15.yaml": "176fb8e", "heldout16.yaml": "964de4d", "heldout17.yaml": "06872d0",
     "heldout18.yaml": "1bcc80c",
+    "heldout19.yaml": "3ed3514",
 }
 _CHILD = """
 import json, sys, yaml

@@ -95,6 +95,10 @@ def test_ecc_asked_about_is_not_required(text: str) -> None:
     ("we also want to run Llama 3.1 70B Instruct for our writers", "online_serving"),
     ("Could two L40S handle Qwen2.5 72B in FP8 for a few dozen users?", "online_serving"),
     ("Mistral 7B pour nos juristes, sur une tour", "online_serving"),
+    # one person trying a model out says no workload (heldout19 en-o11, en-o36)
+    ("hey, could my gaming pc run mistral 7b? just me messing around with it", None),
+    ("gpu for qwen3 8b inference, 8-bit, just testing. under 1000 euros", None),
+    ("I want to run Mistral 7B locally for my 12 colleagues", "online_serving"),
 ])
 def test_running_a_model_is_serving_only_when_people_use_it(text: str, expected: object) -> None:
     assert values(text).get("use_case") == expected

@@ -38,7 +38,10 @@ NAME = rf"(?<![\w])(?P<name>{_WORD}(?:{_GLUE}{_WORD}){{0,5}})"
 PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+){_WORD}){{0,6}})"
 # (two-word forms first: "Pvt. Ltd." in India, "Pty Ltd" in Australia, "S.à r.l." in Luxembourg; Québec writes
 # "inc." lowercase, always with its period)
+# (the Dutch "B.V." and "N.V." with their periods, the Italian "srl": "Datavolt B.V.",
+# "Trattoria Digitale srl")
 _LEGAL = (r"(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd\.?|Limited)|Sdn\.?[ \t]+Bhd\.?|S\.[àa][ \t]?r\.[ \t]?l\.?|inc\."
+          r"|B\.V\.|N\.V\.|[Ss]rl|SRL"
           r"|SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
@@ -550,9 +553,10 @@ _LAB_OF_INSTITUTION = re.compile(rf"([{_UPPER}][{_UPPER}0-9&-]+)[ \t]+(?:de l['�
                                  rf"(?:Universit|[ÉE]cole|Institut|CNRS|Inria|INRIA)")
 
 
-# "The MedTrans consortium (EU-funded)", "Acme (US-based)": a compound adjective in brackets says how the organisation
-# is funded or where it sits, it names nothing
+# "The MedTrans consortium (EU-funded)", "Acme (US-based)", "(we're US-incorporated …)": a compound adjective
+# in brackets says how the organisation is funded or where it sits, it names nothing
 _ASIDE_ADJECTIVE = re.compile(r"(?i)[\w.]+-(?:funded|based|backed|owned|led|financed|sponsored|listed|registered"
+                              r"|incorporated|headquartered|domiciled|founded|run|made|born"
                               r"|financ[ée]e?|bas[ée]e?)")
 
 
@@ -634,6 +638,9 @@ _TECH_NOUN_BEFORE = re.compile(r"(?i)(?:network|r[ée]seau|model|mod[èe]le|arch
                                r"\w*[ \t]*\([ \t]*$")
 _ACRONYM = re.compile(rf"[{_UPPER}]{{2,6}}")
 # a capitalised word after the kind ("laboratoire LIMOS ici (…)", "la startup Kairn (…)") is already the name
+# "a university hospital in Leuven (UZ Vesalius)", "Our translation agency in Barcelona (Lingua Nova …)": the
+# capitalised word before the bracket is the town the organisation sits in, the bracket names it
+_CITY_BEFORE_BRACKET = re.compile(rf"(?<![\w])(?:in|at|à|near|outside)[ \t]+[{_UPPER}][\w'’-]+[ \t]*\([ \t]*$")
 _NAMED_BEFORE_BRACKET = re.compile(rf"\S+[ \t]+(?:[^()\n]*?[ \t])?(?:[{_UPPER}]{{2,}}|[{_UPPER}][a-zà-ÿ]+)(?![\w])")
 
 
@@ -707,6 +714,17 @@ _HOST_OR_FUNDER_BEFORE = re.compile(
 
 def _host_or_funder(body: str, start: int) -> bool:
     return bool(_HOST_OR_FUNDER_BEFORE.search(body, max(0, start - 60), start))
+
+
+# "(Datavolt B.V. aux Pays-Bas est notre filiale)", "Acme, which is our supplier": an organisation tied to the
+# writer's, said to be another than the one that writes
+_ANOTHER_ORG_AFTER = re.compile(r"(?i)[^.;:()\n]{0,30}?\b(?:est|is|sont|are)[ \t]+(?:notre|our|nos|un|une|an?)[ \t]+"
+                                r"(?:filiale|subsidiary|partenaire|partner|fournisseur|supplier|maison m[èe]re"
+                                r"|parent company|sister company|soci[ée]t[ée] s[œo]e?ur)\b")
+
+
+def _another_org(body: str, end: int) -> bool:
+    return bool(_ANOTHER_ORG_AFTER.match(body, end))
 
 
 def _distinctive(name: str) -> bool:
@@ -859,7 +877,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue  # "this is Tom from Brightwater": a person ("we are LogiTrans Polska from Poznań" is not)
             if pattern is _WE_ARE and (own := _writer_then_institution(name)) is not None:
                 name = own  # "ici Sébastien de l'IUT de Lannion": the writer's first name, then where they work
-            if _consultants_firm(body, m.start("name")) or _host_or_funder(body, m.start("name")):
+            if (_consultants_firm(body, m.start("name")) or _host_or_funder(body, m.start("name"))
+                    or _another_org(body, m.end("name"))):
                 continue
             if pattern is _FROM_LINE and _DEPARTMENT.fullmatch(name):
                 continue  # "From: Jane Roe (Sales)": her department, not her organisation
@@ -867,7 +886,7 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                                                                     m.start("name")):
                 continue
             if pattern is _IN_BRACKETS and _NAMED_BEFORE_BRACKET.match(body, m.start(), m.start("name")) and not (
-                    _ACRONYM.fullmatch(name)):
+                    _ACRONYM.fullmatch(name)) and not _CITY_BEFORE_BRACKET.search(body, m.start(), m.start("name")):
                 # "laboratoire LIMOS ici (Clermont-Ferrand)": the name came first, the bracket is its place
                 # ("Projet Atlas (CNRS)" names the parent institution, an acronym, read as before)
                 continue
@@ -896,7 +915,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 # "The City of Brookhaven's IT department": the name ends there ("St. Brendan's Hospital" goes on)
                 end = start + possessive.start()
             name = clean_name(body[start:end])
-            if name is not None and not _consultants_firm(body, start) and not _host_or_funder(body, start):
+            if name is not None and not _consultants_firm(body, start) and not _host_or_funder(body, start) and (
+                    not _another_org(body, end)):
                 # ("Department of Radiology, Royal Infirmary of Dunmore": the unit's words are dropped by
                 # clean_name, the institution after it is the organisation)
                 if _SUB_UNIT.search(name) or _SUB_UNIT.search(body[start:end]):
@@ -1387,7 +1407,9 @@ def _quoted_question(original: str) -> list[tuple[int, int]]:
 # the customer
 _CLIENT_BEFORE = re.compile(r"(?i)(?:(?<![\w])(?:notre|our|mon|my|leur|their)[ \t]+(?:client|customer)e?s?[ \t]*,?"
                             r"|pour le compte d[eu]|on behalf of(?:[ \t]+(?:our|my)[ \t]+(?:client|customer),?)?"
-                            r"|au nom d[eu])[ \t]+(?:(?:la|le|les|the)[ \t]+|l['’])?$")
+                            r"|au nom d[eu])[ \t]+(?:(?:la|le|les|the)[ \t]+|l['’])?"
+                            # ("notre client, la banque Crédit Lémanique": the kind of organisation before its name)
+                            r"(?:" + _ORG_NOUN + r"[ \t]+)?$")
 
 
 def _client_first(original: str, candidates: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
@@ -1868,6 +1890,17 @@ CUSTOMER = Rule(
         ("As part of the ERC VERITAS grant, our lab needs eight GPUs", {}),
         ("TENDER — RFQ 44/2026\nBuyer: Town of Ashcombe", {"customer": "Town of Ashcombe"}),
         ("Mon Mac Studio rame avec Qwen3 32B", {}), ("Is a MacBook Pro enough for Phi-4?", {}),
+        ("Datavolt B.V. (Eindhoven) compares two models for a chatbot.", {"customer": "Datavolt B.V."}),
+        ("Hello, I work at a university hospital in Leuven (UZ Vesalius). We need to train a network.",
+         {"customer": "UZ Vesalius"}),
+        ("Hi. Our translation agency in Barcelona (Lingua Nova Traduccions) wants to translate books.",
+         {"customer": "Lingua Nova Traduccions"}),
+        ("Une société française (Datavolt B.V. aux Pays-Bas est notre filiale) veut tester Gemma 3 12B.", {}),
+        ("Pour la Trattoria Digitale srl, nous voulons un chatbot.", {"customer": "Trattoria Digitale srl"}),
+        ("Kitestring Labs, Inc. here (we're US-incorporated but the team is in Dublin). We serve a bot.",
+         {"customer": "Kitestring Labs, Inc."}),
+        ("Nous sommes un cabinet de conseil (Orféa Conseil) et notre client, la banque Crédit Lémanique, veut un "
+         "assistant.", {"customer": "Crédit Lémanique"}),
         ("We (Carrow & Lyle Consulting, on behalf of our client Tidewell Foods) need a LoRA",
          {"customer": "Tidewell Foods"}),
         ("Nous sommes le cabinet Orme Conseil et accompagnons notre client, la Mutuelle des Pêcheurs du Ponant",

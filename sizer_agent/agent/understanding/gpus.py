@@ -154,7 +154,12 @@ _NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|use
                           # the hardware that runs today and falls short: "on 4x RTX 4090 today and it's far too
                           # slow", "sur 2 RTX 4090 et c'est beaucoup trop lent", "on 4x RTX 3090 and it crawls"
                           r"|too slow|trop lente?s?|it crawls|ca rame|no longer (?:enough|keeps up)|ne suffit plus"
-                          r"|ne suffisent plus|can't keep up|maxed out|a bout de souffle)\b")
+                          r"|ne suffisent plus|can't keep up|maxed out|a bout de souffle"
+                          # someone else's quote, received: "we had a consultant quote us 3 servers with 8 GPUs
+                          # each", "a reseller quoted us 4 H100" ("please quote us 2 servers" is the plan)
+                          # ("since we got a good AMD quote" for the 8x MI325X considered keeps the count)
+                          r"|(?:had|got) (?:\w+ ){1,3}?quote (?:us|me)|quoted (?:us|me)"
+                          r"|(?:nous|m')a (?:\w+ ){0,2}?(?:propose|chiffre|devise))\b")
 # what replaces the old hardware is planned: "Replacement would be two RTX PRO 6000", "remplacées par 4 L40S"
 _NEW_ONES = re.compile(r"\b(?:replacement\s+(?:\w+\s+)?(?:would be|will be|is|should be|:)|remplac\w* par"
                        r"|replaced (?:by|with)|en remplacement|(?:to|we'd|we will|on va|pour) replace \w+(?: \w+){0,3}"
@@ -690,6 +695,9 @@ GPUS = Rule(
         # a server on its way out: its cards are not the plan
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
         ("Our current server (4x P100) is end-of-life, so this would be new hardware.", {}),
+        ("we had a consultant quote us 3 servers with 8 GPUs each for a chatbot", {}),
+        ("We're considering an 8x MI325X server since we got a good AMD quote.",
+         {"num_gpus": 8, "gpu_preference": "mi325x"}),
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
         ("RAM ECC indispensable. 1 seul GPU. Budget 12 k€ HT.", {"num_gpus": 1}),
         # a second card said by its number alone after "or": compared, no preference

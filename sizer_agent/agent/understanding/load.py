@@ -73,7 +73,7 @@ _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|
 # the one-words are whole words: "volunteers" holds no "un" ("for 4 volunteers at a time" is 4, not 1)
 _COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?:-?ish)?(?![a-z])|(?<![a-z])({_ONE})(?![a-z]))" \
          rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
-         rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|bits?\b|[.,]\d))"
+         rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|-?bits?\b|[.,]\d))"
 _COUNT_RE = re.compile(_COUNT)
 _RATE = re.compile(r"\s*(?:/|per\b|par\b|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour"
                    r"|heure|jour|day|mois|month|semaine|week|an\b|year|annee|daily|quotidien|nuit|night)")
@@ -860,6 +860,8 @@ LOAD = Rule(
         ("The club has 2,000 members; a chatbot for 4 volunteers at a time.", {"concurrency": 4}),
         ("A chatbot for our 2,000 members, 40 at once.", {"head_count": 2000, "concurrency": 40}),
         ("A few dozen users at the same time; 4-bit is OK. Budget €60k.", {}),
+        # a bit width is no count: "we considered 4-bit but our lawyers found quality drops" names 90 lawyers later
+        ("At first we considered 4-bit but our lawyers found quality drops.", {}),
         ("4,000 registered brokers", {"head_count": 4000}),
         ("about 40 volunteers in total", {"head_count": 40}),
         ("un assistant pour ses agents (1 200 environ)", {"head_count": 1200}),

@@ -33,6 +33,11 @@ _PATTERNS = (
                rf"(?:{_AMOUNT.pattern})"),
     # "un plafond de 3 000 € par mois", "budget of €15k per month", "€15k/month"
     re.compile(rf"(?:{_AMOUNT.pattern}){_TAX}{_PERIOD_AFTER}"),
+    # "roughly €60k for the first year of cloud spend", "24 k€ pour la première année de location": a year's
+    # running cost ("Budget around €70k for the first year." alone stays the budget: heldout12 en-w07)
+    re.compile(rf"(?:{_AMOUNT.pattern}){_TAX}[ \t]+(?:for|pour|over|sur)[ \t]+(?:the[ \t]+|la[ \t]+)?"
+               rf"(?:first|premiere|1st|1re|1ere)[ \t]+(?:year|annee)[ \t]+(?:of|de|d')[ \t]*(?:cloud[ \t]+)?"
+               rf"(?:spend\w*|costs?|usage|rental|consumption|location|depenses?|consommation|couts?)\b"),
 )
 _YEARLY = re.compile(r"\b(?:annual|yearly|annuel\w*|an|annee|year)\b")
 
@@ -62,6 +67,9 @@ BUDGET_PER_MONTH = Rule(
               ("budget mensuel : 2 500 € HT", {"budget_eur_per_month": 2500.0}),
               ("we can spend €8k/month on GPUs", {"budget_eur_per_month": 8000.0}),
               ("an annual budget of €120k", {"budget_eur_per_month": 10000.0}),
+              ("Budget roughly €60k for the first year of cloud spend.", {"budget_eur_per_month": 5000.0}),
+              ("environ 24 k€ pour la première année de location", {"budget_eur_per_month": 2000.0}),
+              ("Budget around €70k for the first year.", {}),
               ("budget de 40 k€", {}), ("la location coûte 2 € par heure", {}),
               ("Budget mensuel : on en parlera.", {}), ("pas de budget mensuel de 5 000 €", {})),
     doc="a budget said per month or per year; a total budget is the budget rule's",

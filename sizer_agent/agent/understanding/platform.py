@@ -81,7 +81,11 @@ def _conflict(text: str, mentions: list[tuple[int, int, str]]) -> bool:
 
 
 _OPEN_CHOICE = re.compile(r"\b(?:peu importe|n'importe|qu'importe|either (?:way|is fine|works)|doesn't matter"
-                          r"|does not matter|no preference|pas de preference|indifferent\w*|whichever"
+                          r"|does not matter|indifferent\w*|whichever"
+                          # ("no preference on model but … hosted in a UK data centre": the preference is the model's)
+                          r"|(?:no preference|pas de preference)(?![ \t]+(?:on|for|about|regarding|as to|sur|pour|quant"
+                          r"|concernant)[ \t]+(?:the[ \t]+|le[ \t]+|la[ \t]+|au[ \t]+|a[ \t]+)?"
+                          r"(?:models?|modeles?|llms?|gpus?|cards?|cartes?|vendors?|brands?|marques?|frameworks?|engines?|precision))"
                           # "whether to buy or rent", "acheter ou louer": both still open
                           r"|(?:buy\w*|purchas\w*|own\w*) or (?:rent\w*|leas\w*)"
                           r"|(?:rent\w*|leas\w*) or (?:buy\w*|purchas\w*)"
@@ -96,7 +100,11 @@ _OPEN_CHOICE = re.compile(r"\b(?:peu importe|n'importe|qu'importe|either (?:way|
                           r"[^.!?\n]{0,25}?\b(?:achet\w*|achat|buy\w*|purchas\w*)(?=[^.!\n]*\?)"
                           r"|(?:achet\w*|achat|buy\w*|purchas\w*)\b[^.!?\n]{0,60}?\b(?:ou|or)\b[^.!?\n]{0,25}?"
                           r"\b(?:lou(?:er|e|es|ons|ez|ent)|location|rent\w*|leas\w*|(?:le |the )?cloud)"
-                          r"(?=[^.!\n]*\?))\b")
+                          r"(?=[^.!\n]*\?)"
+                          # "We can get a B200 node (8 GPUs) or rent.", "acheter un serveur ou louer": renting as the
+                          # bare other branch, closing the clause, leaves the place open
+                          r"|(?:get|buy|acquire|acheter|acquerir|prendre|avoir)\b[^.!?;\n]{0,60}?\b(?:or|ou)\s+"
+                          r"(?:rent|lease|louer)(?=\s*(?:[.;,!?]|$|instead\b|plutot\b)))\b")
 _OR_BEFORE = re.compile(r"\b(?:ou|or)\b")
 _QUESTION_AFTER = re.compile(r"[^.!?\n]*\?")
 
@@ -193,8 +201,9 @@ _REJECTED_AFTER = re.compile(r"[\w -]{0,25}?\b(?:was|were|has been|have been|a e
 _LEFT_BEFORE = re.compile(r"\b(?:(?:move|moving|migrate|migrating|switch|switching|get|getting)\s+(?:away\s+)?"
                           r"(?:from|off)|leave|leaving|quitter|quittons|sortir d[eu']|migrer depuis|partir d[eu'])"
                           r"\s+(?:(?:the|le|la|l')\s*)?$")
-_PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0,60}?\b(?:than|que|qu')\s+"
-                             r"(?:(?:de|to|the|le|la|du|a|an)\s+)?$")
+# ("plutôt qu'un serveur": the elided "qu'" runs into the article)
+_PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0,60}?\b(?:than\s+|que\s+|qu')"
+                             r"(?:(?:de|to|the|le|la|du|a|an|une?)\s+|(?:d'|l'))?$")
 
 
 # a subject line ("Objet : RE: serveur IA", "Fwd: AI server quote") up to the mention
@@ -207,6 +216,26 @@ _RETIRED_AFTER = re.compile(r"[^.;:!?\n]{0,50}?\b(?:(?:is|are) (?:being |now )?(
                             r"|decommissioned)|(?:part|partira|partent|va partir) a la retraite"
                             r"|(?:est|arrive) en fin de"
                             r" vie|sera (?:remplace|retire|decommissionne)|(?:est|va etre) remplace)\b")
+
+
+# servers counted as owned already, or as someone else's quote: "Nous avons 12 serveurs Dell dans notre salle",
+# "We already run 20 servers for our web shop", "a consultant quote us 3 servers with 8 GPUs each"
+_FLEET_OWNED_BEFORE = re.compile(r"\b(?:avons|possedons|a deja|ont deja|have|has|already (?:run|have|own|operate)"
+                                 r"|own|quot(?:e|ed|es|ing)(?: us| me)?|propose|proposed|devis (?:de|pour))\s+"
+                                 r"(?:deja\s+|already\s+)?(?:\d+|deux|trois|quatre|cinq|six|dix|douze|two|three|four"
+                                 r"|five|six|ten|twelve)\s+$")
+_FLEET_OWNED = re.compile(_FLEET_OWNED_BEFORE.pattern[:-1] + r"(?:serveurs?|servers?)\b")
+# ("Nous avons deux serveurs HP de 2019 avec chacun 2 Tesla T4. Est-ce qu'on peut s'en servir": servers holding
+# cards are the candidate machine, still a server)
+_CARDS_SAID = re.compile(r"\b(?:gpus?|cartes?|cards?|tesla|nvidia|rtx|[atlhvb]\d{2,3}\w*)\b")
+
+
+def _fleet_elsewhere(clause: str) -> bool:
+    """Servers counted as owned for other work (no card said beside them), or as someone else's quote."""
+    fleet = _FLEET_OWNED.search(clause)
+    if fleet is None:
+        return False
+    return fleet.group(0).startswith(("quot", "propos", "devis")) or not _CARDS_SAID.search(clause)
 
 
 def _line_start(text: str, position: int) -> int:
@@ -249,6 +278,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue
             if value == "server" and _RETIRED_AFTER.match(message.text, m.end()):
                 continue
+            if value == "server" and _fleet_elsewhere(_clause_of(message.text, m.start())):
+                continue  # "Nous avons 12 serveurs Dell dans notre salle", "a consultant quoted us 3 servers": no plan
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
                                       or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):
                 continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
@@ -311,6 +342,15 @@ DEPLOYMENT = Rule(
               ("Un Mac Studio ça suffit pour Llama 3.3 70B ?", {"deployment": "workstation"}),
               ("nous voudrions une station capable de faire tourner un 32B", {"deployment": "workstation"}),
               ("serveur en baie", {"deployment": "server"}),
+              ("Nous avons 12 serveurs Dell dans notre salle informatique.", {}),
+              ("Nous avons 12 serveurs Dell dans notre salle informatique et une GED de PDF.", {}),
+              ("We already run 20 servers for our web shop.", {}),
+              ("We can get a B200 node (8 GPUs) or rent.", {}),
+              ("Nous avons deux serveurs HP avec chacun 2 Tesla T4 : peut-on s'en servir ?", {"deployment": "server"}),
+              ("We have no preference on model but would like it hosted in a UK data centre (colocation).",
+               {"deployment": "server"}),
+              ("On voudrait une station de travail sous le bureau plutôt qu'un serveur.",
+               {"deployment": "workstation"}),
               ("on-prem, pas de cloud", {"deployment": "server"}),
               ("notre filiale souhaite remplacer ses 2 serveurs équipés de V100 pour servir Mixtral", {}),
               ("we replace our three old servers with one new rack server", {"deployment": "server"}),

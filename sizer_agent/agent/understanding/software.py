@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, past_clauses, words
+from sizer_agent.agent.understanding.text import Message, past_clauses, sentence_bounds, words
 
 # (pattern, framework, kind). Names follow the schema: HF Transformers/TRL/PEFT -> transformers;
 # torchtune/DeepSpeed/FSDP/Megatron -> pytorch; any other named engine -> other. The kind says what the
@@ -151,12 +151,23 @@ _KV_NEAR = re.compile(r"\b(?:kv|cache)\b")
 _MAYBE_BEFORE = re.compile(
     words(r"eventuellement", r"peut-etre", r"maybe", r"perhaps", r"possibly", r"whether", r"si possible",
           r"if possible", r"si besoin", r"if needed") + r"\W+(?:\w+\W+){0,3}$")
+# a hedge closed by a comma right after it ("480B si possible, en FP8"): said of what came before
+_HEDGE_CLOSED = re.compile(r"(?:si possible|if possible|si besoin|if needed)[ \t]*,")
 _IF_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"si", r"if", r"unless", r"sauf si"))
 # an alternative ("FP8 or 4-bit", "AWQ, sinon FP8") is a hedge only between two different formats: "AWQ or
 # GPTQ" are both int4
 _OR_BEFORE = re.compile(words(r"ou", r"or", r"otherwise", r"sinon", r"either", r"soit") + r"\W+(?:\w+\W+)?$")
 _OR_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"ou", r"or", r"otherwise", r"sinon"))
 _MAYBE, _ALTERNATIVE = 2, 1
+# a format weighed and dropped in the same breath ("we considered 4-bit but our lawyers found quality drops",
+# "nous avons pensé au 4-bit mais la qualité compte"): up to the "but", it is not the customer's choice
+_SET_ASIDE = re.compile(r"\b(?:considered|looked at|looked into|thought (?:about|of)|pense (?:au|a|aux)|envisage"
+                        r"|regarde|evalue|weighed)\b[^.;\n]{0,40}?\b(?:but|mais|however|cependant)\b")
+# two models weighed in one sentence ("servir Llama 3.1 405B en FP8 ou Qwen3 235B", "compares Llama 3.1 8B with
+# Gemma 3 12B in FP8"): a format said there is one option's, not the plan's
+_WEIGHED = re.compile(r"\b(?:compar\w*|hesit\w*|versus|vs|weigh\w*|choose between|choisir entre|between|entre|or|ou"
+                      r"|scenarios?|options?)\b")
+_SIZE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?b\b")
 _ASKED = re.compile(r"[ \t]*\?")
 _ANY_FORMAT = re.compile("|".join(p for p, _ in PRECISIONS))
 
@@ -179,11 +190,14 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
     taken: list[tuple[int, int]] = []
     mentions: list[Mention] = []
     past = past_clauses(message.text)
+    set_aside = [(m.start(), m.end()) for m in _SET_ASIDE.finditer(message.text)]
     for pattern, value in table:
         for m in pattern.finditer(message.text):
             if any(a < m.end() and m.start() < b for a, b in taken) or message.negated(m.start()):
                 continue
             taken.append((m.start(), m.end()))
+            if any(a <= m.start() < b for a, b in set_aside):
+                continue
             before = message.text[max(0, m.start() - 25):m.start()]
             after = message.text[m.end():m.end() + 20]
             score = 0
@@ -198,7 +212,10 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
             # a hedged one ranks below any stated one and is left unclaimed: a second one named makes it a doubt;
             # so does one asked about while another format is named ("en fp16 ?… non, fp8")
             asked = _ASKED.match(message.text, m.end()) and _other_format(message.text, m.start(), m.end())
-            hedged = _MAYBE if (_MAYBE_BEFORE.search(before) or _IF_AFTER.match(message.text, m.end()) or asked) else (
+            maybe = _MAYBE_BEFORE.search(before)
+            if maybe and _HEDGE_CLOSED.match(before, maybe.start()) and re.search(r"\w[ \t]+$", before[:maybe.start()]):
+                maybe = None  # "Qwen3 Coder 480B si possible, en FP8": the hedge qualifies the model before it
+            hedged = _MAYBE if (maybe or _IF_AFTER.match(message.text, m.end()) or asked) else (
                 _ALTERNATIVE if _OR_BEFORE.search(before) or _OR_AFTER.match(message.text, m.end()) else 0)
             mentions.append((hedged, -score, m.start(), m.end(), value))
     return mentions
@@ -220,6 +237,10 @@ def find_precision(message: Message) -> Iterator[Found]:
         offered = tuple(dict.fromkeys(v for _, _, _, _, v in sorted(mentions, key=lambda m: m[2])))
         yield Found("suggest:precision", offered, start, end, claim=False)
         return
+    sentence = message.text[slice(*sentence_bounds(message.text, start))]
+    if _WEIGHED.search(sentence) and len(_SIZE.findall(sentence)) >= 2:
+        yield Found("suggest:precision", (value,), start, end, claim=False)  # one of two models' format
+        return
     yield Found("precision", value, start, end)
     for other_hedged, score, a, b, other in mentions:
         if not other_hedged and score > best:
@@ -239,6 +260,12 @@ PRECISION = Rule(
         ("4-bit NF4 via bitsandbytes", {"precision": "nf4"}),
         ("served in 4-bit", {"precision": "int4"}),
         ("half precision", {"precision": "fp16"}),
+        ("Qwen3 Coder 480B si possible, en FP8, servi avec vLLM", {"precision": "fp8"}),
+        ("Bonjour. Si possible, en FP8.", {}),
+        ("We looked at 4-bit quantization but will stay in bf16.", {"precision": "bf16"}),
+        ("Nous avons pensé au 4-bit mais la qualité compte.", {}),
+        ("servir Llama 3.1 405B en FP8 ou Qwen3 235B", {}),
+        ("Datavolt compares Llama 3.1 8B with Gemma 3 12B in FP8 for a chatbot", {}),
         ("peut-être en 8 bits si la carte est trop juste", {}),
         ("GGUF Q4 if it fits, otherwise Q8", {}),
         ("on the bf16 base, quantized to FP8 for serving", {"precision": "fp8"}),

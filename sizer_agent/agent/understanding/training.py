@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import BYTES, NUM
-from sizer_agent.agent.understanding.rules import Found, Rule, choice_rule, first_match, pattern_rule
+from sizer_agent.agent.understanding.rules import Found, Rule, choice_rule, first_match
 from sizer_agent.agent.understanding.text import Message, words
 
 OPTIMIZER = choice_rule(
@@ -296,8 +296,18 @@ _LOT = (r"lots?(?=\s*=|\s+de\s+\d[\d ,.]*\s*(?:sequences?|exemples?|echantillons
         r"|[,.;:)]|$))")
 # "lot" is a batch only with its size said as one ("lots de 64", "taille de lot 32"): "Lot 2 :" numbers a
 # tender's part, "traitement par lots : 3 milliards de tokens" is batch work of that volume
-BATCH_SIZE = pattern_rule(
-    "batch-size", "batch_size",
+
+
+def _build_batch(m: re.Match[str], msg: Message) -> int | None:
+    return _batch(numbers.count(m.group(1) or m.group(2) or m.group(3), None, msg.lang))
+
+
+# "batch 64 (with gradient accumulation: micro-batch 8)", "batch global 256, micro-batch 4 par carte": the
+# micro-batch is what one GPU holds at once, the size a memory estimate needs; the global batch is only its
+# multiple (read when it is the only batch said)
+_MICRO_BATCH = (rf"(?<![\w])(?:micro-?batch(?:e?s)?|per-device batch)(?:[ _-]?size)?"
+                rf"(?:\s+(?:par|per)\s+(?:gpu|carte|card|device))?\s*(?:de|of|:|=)?\s*({NUM})(?![\d.,]\d)")
+_BATCH = (
     rf"(?<![\w])(?:micro-?batch|per-device batch|batch(?:e?s)?|taille de lots?|{_LOT})(?:[ _-]?size)?"
     rf"(?:\s+(?:global|total|effecti\w*|per-device|par gpu|per gpu))?(?:\s+(?:par|per)\s+gpu)?\s*"
     rf"(?:de|of|:|=|size of|de taille|a|à)?\s*({NUM})(?![\d]|\s*(?:k\b|m\b|%|go\b|gb\b|to\b|tb\b|ms\b|s\b"
@@ -307,9 +317,20 @@ BATCH_SIZE = pattern_rule(
     rf"(?:jour|day|nuit|night|heure|hour|semaine|week|mois|month)))"
     rf"|({NUM})\s*(?:par batch|per batch|par lot|samples? per (?:batch|gpu)|sequences? par batch)"
     # "| Batch | 32 |": a table's row whose cell is the figure alone
-    rf"|(?<![\w])(?:batch(?:[ _-]?size)?|taille de lots?|batch par gpu|batch per gpu)\s*\|\s*({NUM})\s*\|",
-    lambda m, msg: _batch(numbers.count(m.group(1) or m.group(2) or m.group(3), None, msg.lang)),
-    examples=(("batch 4", {"batch_size": 4}), ("batch size de 16", {"batch_size": 16}),
+    rf"|(?<![\w])(?:batch(?:[ _-]?size)?|taille de lots?|batch par gpu|batch per gpu)\s*\|\s*({NUM})\s*\|"
+)
+
+
+def find_batch_size(message: Message) -> Iterator[Found]:
+    return first_match(message, "batch_size", ((_MICRO_BATCH, _build_batch), (_BATCH, _build_batch)))
+
+
+BATCH_SIZE = Rule(
+    "batch-size", ("batch_size",), find_batch_size,
+    examples=(("batch 4", {"batch_size": 4}),
+              ("batch 64 (with gradient accumulation: micro-batch 8)", {"batch_size": 8}),
+              ("batch global 256, micro-batch 4 par carte", {"batch_size": 4}),
+              ("batch size de 16", {"batch_size": 16}),
               ("batch inference on 10 000 documents", {}), ("batch global 128", {"batch_size": 128}),
               ("des batchs de 64 requêtes", {"batch_size": 64}), ("we batch 32 prompts at a time", {"batch_size": 32}),
               ("batch 16 total", {"batch_size": 16}), ("batch of 5000 requests per night", {}),

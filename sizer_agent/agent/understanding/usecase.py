@@ -95,7 +95,7 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"passer une (?:seule )?fois (?:nos|les|leurs|ses|tous|toutes|\d[\d ,.]*) [^.;\n]{0,40}? dans",
            r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|score|annotate|annoter|tag|label)"
-           r" (?:(?:en local|locally|en lot|en masse) )?(?:\d[\d ,.]*|all|tous|toutes|our|nos|les|the) (?:\w+ ){0,2}?"
+           r" (?:(?:en local|locally|en lot|en masse) )?(?:\d[\d ,.]*|all|tous|toutes|every|chaque) (?:\w+ ){0,2}?"
            + _ITEMS,
            # a task over a stated mass of items, a few words apart: "classifier chaque mois environ 10 millions
            # de transactions", "run a relevance review over 1.2 million documents"
@@ -247,6 +247,13 @@ def _methods_planned(message: Message, methods: list[tuple[int, int, str]]) -> l
 _TRYING_OUT = re.compile(r"\b(?:tinker\w*|play(?:ing)? (?:around|with)|mess(?:ing)? around|experiment\w*|for fun"
                          r"|hobby|side project|bidouill\w*|pour (?:le )?fun|jouer avec|experimenter|pour tester"
                          r"|to try (?:it|things) out)\b")
+# "just me playing around", "inference, just testing", "juste pour essayer": one person trying a model out
+_JUST_TRYING = re.compile(r"\b(?:just|only|juste|seulement)\s+(?:me\s+|moi\s+)?(?:testing|trying|playing|messing"
+                          r"|tinkering|pour (?:essayer|tester|jouer)|to (?:test|try))\b")
+# "No idea about method", "sans savoir encore quelle méthode": fine-tuning of a kind the writer has not chosen
+_METHOD_UNKNOWN = re.compile(r"\b(?:no idea|not sure|unsure|undecided|don't know|do not know|sans savoir|on ne sait"
+                             r"|nous ne savons|je ne sais|pas encore choisi|pas decide)\b[^.;\n]{0,30}?\b(?:method"
+                             r"|methode|approach|approche)")
 
 
 # "un assistant pour résumer les comptes rendus", "an assistant to summarise our reports": the task is what a
@@ -356,6 +363,8 @@ def find_use_case(message: Message) -> Iterator[Found]:
             order = ("finetune_qlora", "finetune_lora", "finetune_full")
             value = min((c[2] for c in methods), key=order.index)
         elif value == "finetune":
+            if _METHOD_UNKNOWN.search(message.text):
+                return  # "fine-tune … No idea about method": the kind of fine-tuning is left open
             value = "finetune_full"  # fine-tuning with no method stated
         else:
             return  # "train our own AI": training, but of what kind the message does not say
@@ -381,6 +390,10 @@ def find_use_case_inferred(message: Message) -> Iterator[Found]:
     people = next((m for m in _FOR_PEOPLE.finditer(text) if not message.negated(m.start())), None)
     if people is not None and "model" in message.found:
         interactive = interactive | {"people"}  # "for our writers", "for a few dozen users": people use it
+    # (in the words as written: "just me" is the load's, blanked in `text`)
+    if (_JUST_TRYING.search(message.original.lower()) and people is None and not interactive - {"concurrency"}
+            and message.found.get("concurrency", 1) == 1):
+        return  # "gpu for llama 2 7b inference, just testing", "run it on my macbook, just me playing around"
     if not _TRYING_OUT.search(text) and interactive:
         # an engine says which tool, not what it does ("on a installé Ollama", "vLLM on one L40S, would a driver
         # help?"): served only with people or a latency target beside it (7 engine-only values over the
@@ -420,6 +433,9 @@ USE_CASE = Rule(
         ("un assistant juridique entièrement hors ligne pour nos avocats", {"use_case": "online_serving"}),
         ("we run the extraction offline, 200k invoices", {"use_case": "batch_inference"}),
         ("serve a fine-tuned Llama-3.1-8B", {"use_case": "online_serving"}),
+        ("We want to fine-tune something like Qwen on our support chats. No idea about method or hardware.", {}),
+        ("Nous voulons affiner un modèle type Llama, sans savoir encore quelle méthode.", {}),
+        ("on voudrait un modèle type Llama pour résumer nos comptes rendus de réunion", {}),
         ("fine tuner (full) Mistral 7B", {"use_case": "finetune_full"}),
         ("QLoRA fine-tuning of Mistral 7B", {"use_case": "finetune_qlora"}),
         # a method tried before or refused is not the plan when another is said
@@ -520,6 +536,7 @@ USE_CASE_INFERRED = Rule(
         # alone, the rule sees no model and no load: it abstains (whole messages: test_understanding_precision.py)
         ("can i run phi-4 on my desktop?", {}),
         ("on a installé Ollama sur un poste", {}),
+        ("gpu for llama 2 7b inference, just testing", {}),
     ),
     doc="serving inferred when no workload is said",
 )
