@@ -578,7 +578,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     else:
         owned = _owned(ctx, catalog, scope, stated, defaults) if request.owned_gpus else None
     compared = [p for p in (_named(ctx, catalog, scope, item, stated, defaults) for item in request.compared) if p]
-    alternatives = _alternatives(options, plan, scope)
+    alternatives = _alternatives(options, plan, scope, request.job_recurring)
     closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
     mode = request.workload.mode
     return RecommendResult(
@@ -613,12 +613,13 @@ def _assumed_target(request: RecommendRequest, plan: Plan) -> Knob:
 ALTERNATIVE_COST_FACTOR = 3.0
 
 
-def _plan_cost(plan: Plan) -> float | None:
-    return budget_cost(plan.purchase, plan.costs.tco_eur, plan.costs.eur_per_job)
+def _plan_cost(plan: Plan, recurring: bool = False) -> float | None:
+    """What the budget weighs: a one-off job's rental by the job, anything else as `budget_cost` says."""
+    return budget_cost(plan.purchase, plan.costs.tco_eur, None if recurring else plan.costs.eur_per_job)
 
 
-def _alternative_ceiling(plan: Plan | None, scope: Scope) -> float | None:
-    basis = [c for c in (scope.budget_eur, _plan_cost(plan) if plan is not None else None) if c is not None]
+def _alternative_ceiling(plan: Plan | None, scope: Scope, recurring: bool = False) -> float | None:
+    basis = [c for c in (scope.budget_eur, _plan_cost(plan, recurring) if plan is not None else None) if c is not None]
     return ALTERNATIVE_COST_FACTOR * max(basis) if basis else None
 
 
@@ -665,18 +666,18 @@ def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: Es
     return plans[0] if plans else None
 
 
-def _alternatives(options: list[Plan], plan: Plan | None, scope: Scope) -> list[Plan]:
+def _alternatives(options: list[Plan], plan: Plan | None, scope: Scope, recurring: bool = False) -> list[Plan]:
     """Other fitting offers (best configuration each), in scope first, then one outside the scope."""
     chosen = {plan.offer_id} if plan else set()
     out: list[Plan] = []
     outside: Plan | None = None
     quote: Plan | None = None
-    ceiling = _alternative_ceiling(plan, scope)
+    ceiling = _alternative_ceiling(plan, scope, recurring)
     for option in options:  # already ranked
         if not option.fits or option.offer_id in chosen:
             continue
         chosen.add(option.offer_id)
-        cost = _plan_cost(option)
+        cost = _plan_cost(option, recurring)
         if ceiling is not None and cost is not None and cost > ceiling and _in_scope(scope, option):
             continue  # an 8-GPU node at eight times a law firm's budget is no alternative it weighs
         if not _in_scope(scope, option):
