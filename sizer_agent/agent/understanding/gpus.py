@@ -258,6 +258,26 @@ _REVISED_AFTER = re.compile(r"[^.;!?\n]*\b(?:mais|but)\s+(?:\w+\s+)?(?:finalemen
                             r"|actually|eventually|now|plutot|rather|after all)\b")
 
 
+# a count said by an article alone ("an", "une", "a single"), not a figure or a number word ("one", "deux")
+_AN_ARTICLE = re.compile(r"(?:a|an|un|une|a single|un seul|une seule)\b")
+# "GPU-hours on an L40S", "heures GPU … sur une H100": an hour of one card is a unit of work
+_GPU_HOURS_BEFORE = re.compile(r"\b(?:gpu[- ]?hours?|heures?[- ]gpu|gpu[- ]?heures?)\b")
+# "un GPU pro", "a datacenter GPU": the kind of card
+_KIND_AFTER = re.compile(r"\s*(?:pros?|professionnel\w*|professional|datacenter|data center|grand public|consumer"
+                         r"|gaming)\b")
+
+
+# ("6 new workstations", "4 stations de rendu": one word may stand between the count and the machines)
+_SEVERAL_MACHINES = re.compile(rf"(?<![\w.,])({NUM})\s+(?:[\w-]+\s+)?(?:workstations|stations|postes|desktops|towers"
+                               rf"|tours|pcs|servers|serveurs|machines|nodes|noe?uds)\b")
+
+
+def _many_machines(before: str) -> bool:
+    """Whether several machines were counted before (their cards then said one machine at a time)."""
+    return any((n := numbers.count(m.group(1), None, "en")) is not None and n > 1
+               for m in _SEVERAL_MACHINES.finditer(before))
+
+
 def _weak_count(message: Message, start: int, end: int) -> bool:
     """Whether a count is a per-rack size, a unit price or said under a condition."""
     text = message.text
@@ -267,6 +287,14 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
     if _OTHER_COUNT_ASKED.match(text, end, sentence_end) or (
             _INDIRECT_ASK.search(text, sentence_start, start) and _OTHER_COUNT_SAID.match(text, end, sentence_end)):
         return True  # "Is one GPU enough or do we need two?", "savoir si 1 GPU suffit ou s'il en faut 2": both asked
+    if _AN_ARTICLE.match(text, start) and _GPU_HOURS_BEFORE.search(text, sentence_start, start):
+        return True  # "How many GPU-hours on an L40S?": the card prices an hour of work, no count is planned
+    if _AN_ARTICLE.match(text, start) and text[sentence_start:sentence_end].rstrip().endswith("?") and (
+            _KIND_AFTER.match(text, end) or (_many_machines(text[:sentence_start])
+                                             and not _IN_EACH_MACHINE.match(text, end))):
+        # "6 new workstations … Would an RTX 5080 be fine?": one card asked about for each of several machines
+        # (the total is not said); "Faut-il vraiment un GPU pro ?": the kind of card asked about, not a count
+        return True
     if _FIRST_IDEA.search(text, sentence_start, start) and _REVISED_AFTER.match(text, end, sentence_end):
         return True  # "Au départ je pensais à 2 GPU mais finalement …": a first idea, taken back
     return bool(_PER_GROUP_AFTER.match(text, end) or _PER_UNIT_AFTER.match(text, end)
