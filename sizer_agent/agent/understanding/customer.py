@@ -574,6 +574,8 @@ def clean_name(raw: str) -> str | None:
     name = re.sub(r"[ \t]+(?:of|de|du|des|d['’])[ \t]*\d[\d.,]*$", "", name)
     name = _ROLE.sub("", name)  # "DSI de Ciments Vercors" -> "Ciments Vercors"
     name = _GENERIC_FIRST.sub("", name)
+    # "Amsterdam-based Tulpfield Insurance", "Munich-based Kellerwerk GmbH": where it sits, said before the name
+    name = re.sub(r"^" + _ASIDE_ADJECTIVE.pattern.removeprefix("(?i)") + r"[ \t]+(?=\S)", "", name, flags=re.I)
     if not name or _not_a_name(name) or _ASIDE_ADJECTIVE.fullmatch(name):
         return None
     if not name or any(_stop_word(w, i == 0) for i, w in enumerate(name.split())) or re.fullmatch(r"[\d\s.,]+", name):
