@@ -1246,6 +1246,11 @@ def with_partners_before(original: str, start: int, name: str) -> tuple[int, str
     return line_start + before.start("names"), original[line_start + before.start("names"):start] + name
 
 
+# a municipality's own name holds its kind, written lowercase after the place (Swedish, Danish, Norwegian,
+# Finnish): "Västerås stad", "Uppsala kommun", "Bergen kommune", "Espoon kaupunki"
+_MUNICIPALITY_AFTER = re.compile(r"[ \t]+(?:stad|kommun|kommune|kaupunki)(?![\w-])")
+
+
 def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | None:
     """'Banque Duval-Mercier & Cie', 'Meridian Systems Inc.', 'Benhamou, Kessler & Partners': the whole legal
     form, partners joined by commas and the period of an abbreviation included."""
@@ -1266,6 +1271,9 @@ def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | N
     legal = _COMMA_LEGAL.match(original, end) if partners is None and tail is None else None
     if legal is not None:
         grown, end = original[start:legal.end()], legal.end()
+    municipality = _MUNICIPALITY_AFTER.match(original, end) if grown == name and " " not in name else None
+    if municipality is not None:
+        grown, end = original[start:municipality.end()], municipality.end()
     inside = bool(_ABBREVIATED.search(grown) and _ABBREVIATION_DOT.match(original, end))
     if original[end:end + 1] == "." and (_LEGAL_ABBREVIATION.search(grown) or inside):
         grown += "."  # the period of "Inc.", "Ltd.", "B.V."; after "& Cie" only inside a sentence
