@@ -903,7 +903,10 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 yield institution_start(body, m.end("name"), institution), institution
                 continue
             name = _with_article(body, m.start("name"), m.group("name"), name)
-            behind = _person_of(body, m.end("name"), name)
+            # ("notre bureau d'études Mécaplast (Saint-Étienne)": a name led by an organisation's kind-word is no
+            # person, its bracket says where it sits)
+            behind = None if _ORG_NOUN_BEFORE.search(body, max(0, m.start("name") - 60), m.start("name")) else (
+                _person_of(body, m.end("name"), name))
             yield behind or _expanded(body, m.start("name"), name)
     for pattern in (_PURPOSE_FIRST_NAME, _ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME, _LEGAL_FIRST_NAME):
         for m in pattern.finditer(body):
