@@ -1910,6 +1910,15 @@ CUSTOMER = Rule(
          {"customer": "Lingua Nova Traduccions"}),
         ("Une société française (Datavolt B.V. aux Pays-Bas est notre filiale) veut tester Gemma 3 12B.", {}),
         ("Pour la Trattoria Digitale srl, nous voulons un chatbot.", {"customer": "Trattoria Digitale srl"}),
+        # a place adjective before the name; a municipality's lowercase kind; a kind-led name, its city in brackets
+        ("Amsterdam-based Tulpfield Insurance. Our claims assistant runs on Azure.",
+         {"customer": "Tulpfield Insurance"}),
+        ("Munich-based Kellerwerk GmbH wants an internal assistant.", {"customer": "Kellerwerk GmbH"}),
+        ("I work in the IT department of Västerås stad (municipality, Sweden).", {"customer": "Västerås stad"}),
+        ("I'm in the IT team of Uppsala kommun (Sweden). We want a chatbot.", {"customer": "Uppsala kommun"}),
+        ("Bonjour, notre bureau d'études Mécaplast (Saint-Étienne) renouvelle 3 postes de CAO.",
+         {"customer": "Mécaplast"}),
+        ("de la part de Hélène (Atelier Rivière), merci", {"customer": "Atelier Rivière"}),
         ("Kitestring Labs, Inc. here (we're US-incorporated but the team is in Dublin). We serve a bot.",
          {"customer": "Kitestring Labs, Inc."}),
         ("Nous sommes un cabinet de conseil (Orféa Conseil) et notre client, la banque Crédit Lémanique, veut un "

@@ -895,6 +895,20 @@ GPUS = Rule(
         ("Suite à votre proposition de 4 H100, nous préférons 2 H200.", {"num_gpus": 2, "gpu_preference": "h200-sxm"}),
         ("We were quoted four L40S for our RAG bot. Is that enough?", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("quelle différence entre la H200 SXM et NVL ?", {}),
+        # a card asked about for several machines, by its kind, or as the unit of GPU-hours: no count
+        ("Architects here, 6 new workstations for Revit. Would an RTX 5080 be fine?", {"gpu_preference": "rtx-5080"}),
+        ("We need 3 new towers for CAD. Is an L40S overkill?", {"gpu_preference": "l40s"}),
+        ("Combien d'heures GPU faudrait-il sur une H100 ?", {"gpu_preference": "h100-sxm"}),
+        ("How many GPU-hours on an L40S?", {"gpu_preference": "l40s"}),
+        ("Faut-il vraiment un GPU pro ?", {}), ("Do we really need a datacenter GPU?", {}),
+        ("Est-ce qu'une RTX PRO 6000 Blackwell Max-Q suffit ?", {"num_gpus": 1, "gpu_preference": "rtx-pro-6000-maxq"}),
+        # a named card per machine, the machines said with a word of their kind between
+        ("Il nous faut 4 stations de rendu (Blender), une RTX 5090 par station.",
+         {"num_gpus": 4, "gpu_preference": "rtx-5090"}),
+        ("We have 10 lab workstations, each with an L40S.", {"num_gpus": 10, "gpu_preference": "l40s"}),
+        ("6 postes de montage vidéo, avec une RTX 4090 dans chaque poste", {"num_gpus": 6}),
+        ("une salle de 12 postes. Une carte par poste, RTX 5080 idéalement.",
+         {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )
