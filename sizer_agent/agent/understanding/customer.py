@@ -346,7 +346,8 @@ _THIRD_PARTY = re.compile(r"(?i)(?<![\w])(?:notre|our|the|le|leur|their|mon|my|c
 
 # Capitalised words that are not company names: openers, pronouns, product, vendor and cloud names.
 STOP = frozenset(plain(w) for w in (
-    "we", "we're", "we’re", "nous", "our", "notre", "nos", "votre", "your", "the", "le", "la", "les", "un", "une", "a", "an", "this",
+    "we", "we're", "we’re", "nous", "our", "notre", "nos", "votre", "your", "the", "le", "la", "les", "un", "une",
+    "a", "an", "this",
     "that", "ce", "cette", "it", "il", "elle", "on", "they", "ils", "je", "i", "bonjour", "hello", "hi", "hey",
     "merci", "thanks", "thank", "dear", "cher", "chère", "madame", "monsieur", "cordialement", "regards", "best",
     "ai", "ia", "gpu", "gpus", "cpu", "llm", "llms", "rag", "api", "apis", "ecc", "cad", "cao", "fp8", "bf16",
