@@ -28,6 +28,7 @@ FIRST_SCORED = {
     "heldout15.yaml": "176fb8e", "heldout16.yaml": "964de4d", "heldout17.yaml": "06872d0",
     "heldout18.yaml": "1bcc80c",
     "heldout19.yaml": "3ed3514",
+    "heldout20.yaml": "dbc83ef",
 }
 _CHILD = """
 import json, sys, yaml

@@ -42,6 +42,8 @@ PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+)
 # "Trattoria Digitale srl")
 _LEGAL = (r"(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd\.?|Limited)|Sdn\.?[ \t]+Bhd\.?|S\.[àa][ \t]?r\.[ \t]?l\.?|inc\."
           r"|B\.V\.|N\.V\.|[Ss]rl|SRL"
+          # the Polish "sp. z o.o." and the Danish/Norwegian "A/S", "ApS": "Codenest sp. z o.o.", "Vindkraft Nord A/S"
+          r"|[Ss]p\.[ \t]?z[ \t]?o\.[ \t]?o\.|A/S|ApS"
           r"|SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
@@ -344,7 +346,8 @@ _THIRD_PARTY = re.compile(r"(?i)(?<![\w])(?:notre|our|the|le|leur|their|mon|my|c
 
 # Capitalised words that are not company names: openers, pronouns, product, vendor and cloud names.
 STOP = frozenset(plain(w) for w in (
-    "we", "nous", "our", "notre", "nos", "votre", "your", "the", "le", "la", "les", "un", "une", "a", "an", "this",
+    "we", "we're", "we’re", "nous", "our", "notre", "nos", "votre", "your", "the", "le", "la", "les", "un", "une",
+    "a", "an", "this",
     "that", "ce", "cette", "it", "il", "elle", "on", "they", "ils", "je", "i", "bonjour", "hello", "hi", "hey",
     "merci", "thanks", "thank", "dear", "cher", "chère", "madame", "monsieur", "cordialement", "regards", "best",
     "ai", "ia", "gpu", "gpus", "cpu", "llm", "llms", "rag", "api", "apis", "ecc", "cad", "cao", "fp8", "bf16",
@@ -574,6 +577,8 @@ def clean_name(raw: str) -> str | None:
     name = re.sub(r"[ \t]+(?:of|de|du|des|d['’])[ \t]*\d[\d.,]*$", "", name)
     name = _ROLE.sub("", name)  # "DSI de Ciments Vercors" -> "Ciments Vercors"
     name = _GENERIC_FIRST.sub("", name)
+    # "Amsterdam-based Tulpfield Insurance", "Munich-based Kellerwerk GmbH": where it sits, said before the name
+    name = re.sub(r"^" + _ASIDE_ADJECTIVE.pattern.removeprefix("(?i)") + r"[ \t]+(?=\S)", "", name, flags=re.I)
     if not name or _not_a_name(name) or _ASIDE_ADJECTIVE.fullmatch(name):
         return None
     if not name or any(_stop_word(w, i == 0) for i, w in enumerate(name.split())) or re.fullmatch(r"[\d\s.,]+", name):
@@ -901,7 +906,10 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 yield institution_start(body, m.end("name"), institution), institution
                 continue
             name = _with_article(body, m.start("name"), m.group("name"), name)
-            behind = _person_of(body, m.end("name"), name)
+            # ("notre bureau d'études Mécaplast (Saint-Étienne)": a name led by an organisation's kind-word is no
+            # person, its bracket says where it sits)
+            behind = None if _ORG_NOUN_BEFORE.search(body, max(0, m.start("name") - 60), m.start("name")) else (
+                _person_of(body, m.end("name"), name))
             yield behind or _expanded(body, m.start("name"), name)
     for pattern in (_PURPOSE_FIRST_NAME, _ORG_FIRST_NAME, _ORG_LAST_NAME, _LEGAL_NAME, _LEGAL_FIRST_NAME):
         for m in pattern.finditer(body):
@@ -1065,7 +1073,7 @@ _ABBREVIATION_DOT = re.compile(r"\.(?=[ \t]*(?:[–—,;:)|-]|[ \t][a-zà-ÿ0-9(
 # form's, as a writer copies it from the letterhead ("& Cie." is a partner word, not a registered form: heldout1
 # labels it without the period)
 _LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|inc|Ltd|Co|Corp)|(?<![\w.])(?:[A-Z]\.)+[A-Za-z]"
-                                r"|S\.[àa][ \t]?r\.[ \t]?l)$")
+                                r"|S\.[àa][ \t]?r\.[ \t]?l|[Ss]p\.[ \t]?z[ \t]?o\.[ \t]?o)$")
 # a legal form after a comma: "Kitestring Labs, Inc.", "Delmar Foods, Inc."
 _COMMA_LEGAL = re.compile(r",[ \t]+(?:Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|Corp\.?|GmbH|AG|S\.A\.(?:S\.)?|N\.V\.|B\.V\.|SA|SAS"
                           r"|SARL|BV|NV)(?![\w.])(?<!,)")
@@ -1244,6 +1252,11 @@ def with_partners_before(original: str, start: int, name: str) -> tuple[int, str
     return line_start + before.start("names"), original[line_start + before.start("names"):start] + name
 
 
+# a municipality's own name holds its kind, written lowercase after the place (Swedish, Danish, Norwegian,
+# Finnish): "Västerås stad", "Uppsala kommun", "Bergen kommune", "Espoon kaupunki"
+_MUNICIPALITY_AFTER = re.compile(r"[ \t]+(?:stad|kommun|kommune|kaupunki)(?![\w-])")
+
+
 def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | None:
     """'Banque Duval-Mercier & Cie', 'Meridian Systems Inc.', 'Benhamou, Kessler & Partners': the whole legal
     form, partners joined by commas and the period of an abbreviation included."""
@@ -1264,6 +1277,9 @@ def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | N
     legal = _COMMA_LEGAL.match(original, end) if partners is None and tail is None else None
     if legal is not None:
         grown, end = original[start:legal.end()], legal.end()
+    municipality = _MUNICIPALITY_AFTER.match(original, end) if grown == name and " " not in name else None
+    if municipality is not None:
+        grown, end = original[start:municipality.end()], municipality.end()
     inside = bool(_ABBREVIATED.search(grown) and _ABBREVIATION_DOT.match(original, end))
     if original[end:end + 1] == "." and (_LEGAL_ABBREVIATION.search(grown) or inside):
         grown += "."  # the period of "Inc.", "Ltd.", "B.V."; after "& Cie" only inside a sentence
@@ -1897,6 +1913,19 @@ CUSTOMER = Rule(
          {"customer": "Lingua Nova Traduccions"}),
         ("Une société française (Datavolt B.V. aux Pays-Bas est notre filiale) veut tester Gemma 3 12B.", {}),
         ("Pour la Trattoria Digitale srl, nous voulons un chatbot.", {"customer": "Trattoria Digitale srl"}),
+        # a place adjective before the name; a municipality's lowercase kind; a kind-led name, its city in brackets
+        ("Amsterdam-based Tulpfield Insurance. Our claims assistant runs on Azure.",
+         {"customer": "Tulpfield Insurance"}),
+        ("Munich-based Kellerwerk GmbH wants an internal assistant.", {"customer": "Kellerwerk GmbH"}),
+        ("I work in the IT department of Västerås stad (municipality, Sweden).", {"customer": "Västerås stad"}),
+        ("I'm in the IT team of Uppsala kommun (Sweden). We want a chatbot.", {"customer": "Uppsala kommun"}),
+        ("Bonjour, notre bureau d'études Mécaplast (Saint-Étienne) renouvelle 3 postes de CAO.",
+         {"customer": "Mécaplast"}),
+        ("de la part de Hélène (Atelier Rivière), merci", {"customer": "Atelier Rivière"}),
+        ("Hi, we're a software house in Kraków (Codenest sp. z o.o.). A code-review bot.",
+         {"customer": "Codenest sp. z o.o."}),
+        # ("We're" is an opener, never part of a name; the firm itself is still missed here, a known gap)
+        ("We're Vindkraft Nord A/S, a Danish wind energy company.", {}),
         ("Kitestring Labs, Inc. here (we're US-incorporated but the team is in Dublin). We serve a bot.",
          {"customer": "Kitestring Labs, Inc."}),
         ("Nous sommes un cabinet de conseil (Orféa Conseil) et notre client, la banque Crédit Lémanique, veut un "

@@ -26,6 +26,8 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"under (?:the|a|my) desk", r"deskside",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
            r"stations? (?:de calcul|graphiques?|gpu|ia)",
+           # desks named for the work done at them: "3 postes de CAO", "4 stations de rendu", "postes de montage"
+           r"(?:postes?|stations?) de (?:cao|dao|rendu|montage|conception|modelisation|dessin)",
            r"(?:une|la|ma|notre|cette) station(?= (?:avec|equipee|with))",
            # "une station pour CATIA et le rendu", "station avec 4 RTX PRO 6000": a workstation, in French
            # (the count after "avec" may be claimed already: "_")
@@ -338,6 +340,10 @@ DEPLOYMENT = Rule(
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
         ("Objet : nouveau serveur GPU\n\nBonjour, la Mutuelle veut résumer ses courriers.", {}),
         ("an allocation of 64 MI355X at a partner HPC centre", {}),
+        # desks named for the work done at them
+        ("Il nous faut 4 stations de rendu (Blender Cycles, Houdini).", {"deployment": "workstation"}),
+        ("notre bureau d'études renouvelle 3 postes de CAO sous SolidWorks", {"deployment": "workstation"}),
+        ("le poste de dépense principal reste l'électricité", {}),
               ("station de travail", {"deployment": "workstation"}),
               ("Un Mac Studio ça suffit pour Llama 3.3 70B ?", {"deployment": "workstation"}),
               ("nous voudrions une station capable de faire tourner un 32B", {"deployment": "workstation"}),
