@@ -475,6 +475,17 @@ def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list
     return out
 
 
+def scope_of(request: RecommendRequest, catalog: Catalog, stacks: list[str] | None = None) -> Scope:
+    """What the customer's answers allow, for the language-model and the vision recommendation alike."""
+    extra = {"stacks": stacks} if stacks is not None else {}
+    return Scope(units=list(request.units), deployment=request.deployment, budget_eur=total_budget(request, catalog),
+                 budget_eur_per_month=request.budget_eur_per_month if request.budget_eur is None else None,
+                 cloud_excluded=request.cloud_excluded, ecc_required=request.ecc_required,
+                 needs_graphics=request.needs_graphics, power_limit_w=request.power_limit_w,
+                 rack_units=request.rack_units, gpu_preference=request.gpu_preference,
+                 planned_gpus=request.planned_gpus, **extra)
+
+
 def total_budget(request: RecommendRequest, catalog: Catalog) -> float | None:
     """The budget every plan is weighed against: the total given, else the monthly budget over the period."""
     if request.budget_eur is not None or request.budget_eur_per_month is None:
@@ -498,13 +509,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     # A bad workload (unknown dtype, impossible lengths) is the caller's error, not "no configuration fits":
     # the search below reads an estimate's InputError as "this split cannot run this model".
     estimate(request.workload.model_copy(update={"engine": "generic"}), spec)
-    scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=total_budget(request, catalog),
-                  budget_eur_per_month=request.budget_eur_per_month if request.budget_eur is None else None,
-                  cloud_excluded=request.cloud_excluded,
-                  ecc_required=request.ecc_required, needs_graphics=request.needs_graphics,
-                  power_limit_w=request.power_limit_w, rack_units=request.rack_units,
-                  gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus,
-                  stacks=accepted_stacks(catalog, request))
+    scope = scope_of(request, catalog, stacks=accepted_stacks(catalog, request))
     ttft, tpot = request.slo_ttft_ms, request.slo_tpot_ms
     if ttft is not None and "ttft" in request.slo_assumed:
         ttft *= ASSUMED_TTFT_FACTOR

@@ -193,19 +193,14 @@ def recommend_vision(request: object) -> RecommendResult:
         _rank_key,
         _verdicts,
         _within,
+        scope_of,
         stack_offers,
-        total_budget,
     )
 
     assert isinstance(request, RecommendRequest) and request.vision is not None
     catalog = load_catalog(request.catalog)
     stated = request.vision
-    scope = Scope(units=list(request.units), deployment=request.deployment, budget_eur=total_budget(request, catalog),
-                  budget_eur_per_month=request.budget_eur_per_month if request.budget_eur is None else None,
-                  cloud_excluded=request.cloud_excluded,
-                  ecc_required=request.ecc_required, needs_graphics=request.needs_graphics,
-                  power_limit_w=request.power_limit_w, rack_units=request.rack_units,
-                  gpu_preference=request.gpu_preference, planned_gpus=request.planned_gpus)
+    scope = scope_of(request, catalog)
     ctx = VisionContext(catalog=catalog, scope=scope, headroom=request.headroom,
                         dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min,
                         images_per_s=request.vision_images_per_s)

@@ -16,11 +16,13 @@ from collections.abc import Iterator
 
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.platform import _EURO as _BUDGET_EURO
+from sizer_agent.agent.understanding.platform import _MONEY_SCALE
 from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.text import Message
 
-_EURO = r"(?:€|euros?|eur)(?![a-z])"
-_SCALE = r"(k|m|millions?)?(?![a-z])"
+# the budget rule's own words for euros and their scale ("25k€", "3000e", "1,2 M€"), read the same way here
+_EURO, _SCALE = _BUDGET_EURO, _MONEY_SCALE
 _AMOUNT = re.compile(rf"€[ \t]*({NUM})[ \t]*{_SCALE}|({NUM})[ \t]*{_SCALE}[ \t]*{_EURO}")
 _TAX = r"(?:[ \t]*(?:ht|hors taxes?|excl\.? vat))?"
 _PERIOD_AFTER = (r"[ \t]*(?:/[ \t]*|par[ \t]+|per[ \t]+|a[ \t]+|an[ \t]+|each[ \t]+|chaque[ \t]+)"
