@@ -56,10 +56,12 @@ class Context:
     percentile: float = 99.0
     headroom: float = DEFAULT_HEADROOM
     dataset_bytes: int | None = None
+    dataset_tokens: int | None = None  # a training set said in tokens: an epoch is those tokens, no bytes guessed
     checkpoint_interval_min: float | None = None
     job_requests: int | None = None  # batch inference: the requests of a job (one run of it when it recurs)
     job_recurring: bool = False  # a nightly/monthly run: the rental is weighed over the period, not per run
     deadline_hours: float | None = None  # a batch run or a training epoch must end within this
+    training_one_off: bool = False  # one training run: rented, it is paid by its hours
     shape: ModelShape = field(init=False)
     cache: dict[tuple[object, ...], EstimateResult | InputError] = field(default_factory=dict)
     evaluated: int = 0
@@ -238,7 +240,7 @@ def _training(ctx: Context, perf: PerfEstimate, workload: EstimateRequest, resul
     assert train is not None and result.training is not None  # training mode
     tokens_per_step = workload.batch_size * workload.seq_len * workload.gradient_accumulation_steps * dp
     step_s = train.step_time_s
-    tokens_per_epoch = int(ctx.dataset_bytes / BYTES_PER_TOKEN) if ctx.dataset_bytes else None
+    tokens_per_epoch = ctx.dataset_tokens or (int(ctx.dataset_bytes / BYTES_PER_TOKEN) if ctx.dataset_bytes else None)
     epoch_hours = tokens_per_epoch / train.tokens_per_s / 3600 if tokens_per_epoch and train.tokens_per_s else None
     storage = platform.storage_write_gbs.value if platform.storage_write_gbs else DEFAULT_STORAGE_WRITE_GBS
     checkpoint = result.training.checkpoint_resume_bytes
@@ -250,7 +252,8 @@ def _training(ctx: Context, perf: PerfEstimate, workload: EstimateRequest, resul
         batch_size=workload.batch_size * workload.gradient_accumulation_steps, micro_batch_size=workload.batch_size,
         gradient_accumulation_steps=workload.gradient_accumulation_steps, seq_len=workload.seq_len,
         tokens_per_step=tokens_per_step, step_time_s=step_s, tokens_per_s=train.tokens_per_s, mfu=train.mfu,
-        bound=train.bound, dataset_bytes=ctx.dataset_bytes, bytes_per_token=BYTES_PER_TOKEN,
+        bound=train.bound, dataset_bytes=ctx.dataset_bytes, dataset_tokens=ctx.dataset_tokens,
+        bytes_per_token=BYTES_PER_TOKEN,
         tokens_per_epoch=tokens_per_epoch, epoch_hours=epoch_hours, checkpoint_bytes=checkpoint,
         storage_write_gbs=storage, checkpoint_write_s=write_s, checkpoint_interval_min=interval_min,
         goodput=interval_s / (interval_s + write_s))
@@ -330,9 +333,11 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
     if serving is not None and ctx.job_requests and serving.output_tokens_per_s:
         # the whole job at the rate the plan holds at its load: every request's output tokens, streamed at once
         job_hours = ctx.job_requests * workload.output_len / serving.output_tokens_per_s / 3600
+    if training is not None and ctx.training_one_off and training.epoch_hours:
+        job_hours = training.epoch_hours  # one run of the stated dataset: one epoch
     plan_costs = costs(buy, ctx.catalog, watts, tokens_per_s, training.epoch_hours if training else None,
                        serving=workload.mode == "inference", power_published=gpu.tdp_w is not None,
-                       job_hours=job_hours)
+                       job_hours=job_hours, per_job=job_hours is not None and not ctx.job_recurring)
     took = job_hours if serving is not None else (training.epoch_hours if training is not None else None)
     if ctx.deadline_hours is not None and took is not None and took > ctx.deadline_hours:
         # too slow for the time the job must end in: more GPUs of this offer are tried next
@@ -340,7 +345,9 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
     sizing = size_system(SystemRequest(
         mode=workload.mode, num_gpus=num_gpus, gpu_memory_used_bytes=memory.total_bytes,
         weight_bytes=result.weight_bytes_total, checkpoint_bytes=training.checkpoint_bytes if training else 0,
-        dataset_bytes=ctx.dataset_bytes or 0, needs_graphics=ctx.scope.needs_graphics,
+        # a set said in tokens still needs its disk: its text at the same bytes per token
+        dataset_bytes=ctx.dataset_bytes or int((ctx.dataset_tokens or 0) * BYTES_PER_TOKEN),
+        needs_graphics=ctx.scope.needs_graphics,
         long_running=True, offloaded_bytes=_offloaded_host_bytes(result, num_gpus, dp)), gpu, platform)
     notes += sizing.issues
     if serving is not None and serving.weight_offload_bytes_per_gpu:

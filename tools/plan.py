@@ -147,6 +147,7 @@ class TrainingPerf(BaseModel):
     mfu: float
     bound: str
     dataset_bytes: int | None = None
+    dataset_tokens: int | None = Field(None, description="the training set as the customer counted it, in tokens")
     bytes_per_token: float = Field(description="assumed text bytes per token to turn the dataset into tokens")
     tokens_per_epoch: int | None = None
     epoch_hours: float | None = None
@@ -201,8 +202,10 @@ class Costs(BaseModel):
     eur_per_million_tokens: float | None = Field(None, description="serving: output tokens at the operating point")
     eur_per_epoch: float | None = Field(None, description="training: one pass over the dataset")
     job_hours: float | None = Field(None, description="batch inference of a stated number of requests: the whole job "
-                                    "at the plan's output rate")
+                                    "at the plan's output rate; a one-off training run: its epoch")
     eur_per_job: float | None = Field(None, description="that job's cost: hours x the hourly cost")
+    paid_per_job: bool = Field(False, description="a one-off job (batch or training run): rented, only its hours are "
+                               "paid, so rentals are compared by the job's cost")
     eur_per_million_images: float | None = Field(None, description="vision inference: at the plan's images/s")
     tokens_per_s_per_kw: float | None = Field(None, description="None where the accelerator's power is not "
                                                                   "published (TPU, Trainium): the ratio would count "

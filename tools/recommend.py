@@ -86,6 +86,8 @@ class RecommendRequest(BaseModel):
         "a one-off job's rental is weighed by that job's cost, not by the period")
     job_recurring: bool = Field(False, description="the job runs every night/month: its rental is weighed over the "
                                 "period like any other, its size only sets the speed a deadline asks")
+    training_one_off: bool = Field(False, description="training: one run only (one epoch of the dataset): a rental "
+                                   "is weighed by that run's cost, not by the period")
     deadline_hours: float | None = Field(None, gt=0, description="a batch run or a training epoch must end within "
                                          "this: slower configurations get more GPUs or are ruled out")
     budget_eur_per_month: float | None = Field(
@@ -106,6 +108,8 @@ class RecommendRequest(BaseModel):
     precisions: list[str] = Field(default_factory=list,
                                   description="alternative weight formats to evaluate too (bf16, fp8, awq ...)")
     dataset_bytes: int | None = Field(None, ge=0, description="training: dataset size, for tokens per epoch")
+    dataset_tokens: int | None = Field(None, ge=1, description="training: the dataset counted in tokens (an epoch "
+                                       "is timed on them as stated; wins over dataset_bytes)")
     checkpoint_interval_min: float | None = Field(None, gt=0, description="training: minutes between checkpoints")
     catalog: Path | None = None
     offer_ids: list[str] = Field(default_factory=list, description="only these offers (all when empty)")
@@ -197,7 +201,10 @@ def _evaluate(ctx: Context, offers: Iterable[Offer], workload: EstimateRequest, 
 # -- ranking and choice ----------------------------------------------------------------------------------
 
 def _cost(plan: Plan) -> float:
-    """What the choice minimises: the cost over the amortisation period (TCO), unpriced last."""
+    """What the choice minimises: the cost over the amortisation period (TCO), unpriced last — except a rental
+    for a one-off job, paid by the job's hours: a dearer hour that finishes 4 times sooner costs less."""
+    if plan.purchase.how == "rent" and plan.costs.paid_per_job and plan.costs.eur_per_job is not None:
+        return plan.costs.eur_per_job
     return plan.costs.tco_eur if plan.costs.tco_eur is not None else math.inf
 
 
@@ -517,9 +524,11 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         tpot *= ASSUMED_TPOT_FACTOR
     ctx = Context(catalog=catalog, spec=spec, scope=scope, slo_ttft_ms=ttft,
                   slo_tpot_ms=tpot, percentile=request.percentile, headroom=request.headroom,
-                  dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min,
+                  dataset_bytes=request.dataset_bytes, dataset_tokens=request.dataset_tokens,
+                  checkpoint_interval_min=request.checkpoint_interval_min,
                   job_requests=request.job_requests if request.workload.mode == "inference" else None,
-                  job_recurring=request.job_recurring, deadline_hours=request.deadline_hours)
+                  job_recurring=request.job_recurring, deadline_hours=request.deadline_hours,
+                  training_one_off=request.training_one_off)
     offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]
     if request.practitioner_defaults:

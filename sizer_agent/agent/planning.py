@@ -212,6 +212,8 @@ def recommend_arguments(
         "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,
         "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,
         "job_recurring": bool(profile.job_recurring) if profile.use_case == "batch_inference" else None,
+        # "une seule fois", "a one-off fine-tune": one run, paid by its hours when rented
+        "training_one_off": training and profile.job_recurring is False,
         "deadline_hours": profile.deadline_hours if profile.use_case in ("batch_inference", *TRAINING_USE_CASES)
         else None,
         "vision_images_per_s": profile.images_per_s if vision and profile.vision_mode == "inference" else None,
@@ -233,6 +235,7 @@ def recommend_arguments(
         # a JAX team (JAX, Flax, MaxText) also runs on Google TPUs: their rentals join the comparison
         "stacks": list(JAX_STACKS) if framework == "jax" and "framework" not in assumed else None,
         "dataset_bytes": profile.dataset_size_bytes if training or vision else None,
+        "dataset_tokens": profile.dataset_tokens if training else None,
         "checkpoint_interval_min": profile.checkpoint_interval_min if training or vision else None,
     }
     return {k: v for k, v in candidates.items() if k in input_fields and v is not None and v != []}

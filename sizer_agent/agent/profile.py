@@ -97,6 +97,7 @@ class WorkloadProfile(BaseModel):
     ttft_ms: float | None = Field(default=None, gt=0, le=600_000)  # P99 time to first token target
     tpot_ms: float | None = Field(default=None, gt=0, le=60_000)  # P99 time per output token target
     dataset_size_bytes: int | None = Field(default=None, ge=0, le=10**18)
+    dataset_tokens: int | None = Field(default=None, ge=1, le=10**15)  # training set said in tokens ("40M tokens")
     job_requests: int | None = Field(default=None, ge=1, le=10**12)  # a batch job's documents, per run
     job_recurring: bool | None = None  # the job runs every night/month: paid over the period, not per run
     deadline_hours: float | None = Field(default=None, gt=0, le=10**5)  # a batch or training job must end within

@@ -204,7 +204,9 @@ QUESTIONS: tuple[Question, ...] = (
     ),
     Question(
         id="dataset_size_bytes", type="bytes",
-        applies=lambda p: _training(p) or p.use_case == "vision", applies_doc="training, vision",
+        # a training set said in tokens answers it: the epoch is timed on those tokens
+        applies=lambda p: (_training(p) and p.dataset_tokens is None) or p.use_case == "vision",
+        applies_doc="training (no token count given), vision",
         default=10 * 10**9,
     ),
     Question(
@@ -274,12 +276,12 @@ QUESTIONS: tuple[Question, ...] = (
 OPTIONAL_FIELDS: tuple[str, ...] = (
     "model_revision", "model_family", "custom_architecture", "server_url", "head_count", "gpu_preference",
     "cloud_excluded", "budget_eur_per_month", "job_requests", "job_recurring", "deadline_hours", "images_per_s",
-    "gpus_owned", "compared_gpus",
+    "gpus_owned", "compared_gpus", "dataset_tokens",
 )
 # Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
 _CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded", "budget_eur_per_month",
                                "job_requests", "job_recurring", "deadline_hours", "images_per_s", "gpus_owned",
-                               "compared_gpus"})
+                               "compared_gpus", "dataset_tokens"})
 
 BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
 

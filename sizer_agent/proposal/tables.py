@@ -245,8 +245,10 @@ def training(h: _Helpers, plan: Plan) -> Any:
         [h.t("metric.bound"), h.label("bound", t.bound)],
     ]
     if t.tokens_per_epoch is not None:
-        rows += [[h.t("train.dataset"), h.t("train.dataset_value", size=h.num((t.dataset_bytes or 0) / 1e9, 1),
-                                            tokens=t.tokens_per_epoch, per=t.bytes_per_token)],
+        dataset = (h.t("train.dataset_tokens_value", tokens=t.dataset_tokens) if t.dataset_tokens
+                   else h.t("train.dataset_value", size=h.num((t.dataset_bytes or 0) / 1e9, 1),
+                            tokens=t.tokens_per_epoch, per=t.bytes_per_token))
+        rows += [[h.t("train.dataset"), dataset],
                  [h.t("train.epoch_time"), h.hours(t.epoch_hours)]]
     rows += _checkpoint_rows(h, t.checkpoint_bytes, t.checkpoint_write_s, t.storage_write_gbs,
                              t.checkpoint_interval_min, t.goodput)

@@ -303,3 +303,27 @@ def test_a_brief_that_refuses_the_cloud_is_never_answered_with_a_rental(tmp_path
     assert "cloud (CLOUD-" not in summary.split("Autres")[0]  # the plan is bought, not rented
     assert "| Cloud exclu | oui | donné | Pas de cloud |" in text
     assert "le cloud étant exclu" in text
+
+
+def test_a_one_off_overnight_fine_tune_rented_only_is_sized_on_its_tokens_and_priced_per_run(tmp_path: Path) -> None:
+    # A law firm's LoRA of Mistral 7B on 40 million tokens, once, overnight, renting only: the plan is a rental
+    # (nothing bought), its epoch is the 40 million tokens said, it ends within the night (8 h), and the run
+    # costs a few euros (hours x hourly price), not three years of rental
+    brief = ("Bonjour, on veut fine-tuner Mistral 7B en LoRA sur 20 000 exemples (environ 40 millions de tokens), "
+             "une seule fois, et ça doit tourner en une nuit. Pas d'achat de matériel, location uniquement. "
+             "Cabinet Verlaine.")
+    result = cli("intake", "--brief", "-", "--assume-defaults", "--json", db=tmp_path / "s.db", stdin=brief)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    fields = {f["field"]: f for f in out["brief"]["understood"]}
+    assert fields["deployment"]["value"] == "cloud" and fields["dataset_tokens"]["value"] == 40_000_000
+    assert fields["job_recurring"]["value"] is False and fields["deadline_hours"]["value"] == 8.0
+    assert "dataset_size_bytes" not in out["assumed"]  # the tokens answer the dataset question
+    proposal = cli("propose", "1", "--lang", "fr", "--format", "md", "-o", str(tmp_path / "p.md"),
+                   db=tmp_path / "s.db")
+    assert proposal.returncode == 0, proposal.stderr
+    text = (tmp_path / "p.md").read_text()
+    summary = text.split("## 1.")[0]
+    assert "instance cloud" in summary.split("Autres")[0]
+    assert "Une époque de 40 000 000 tokens" in summary.replace("\u202f", " ")
+    assert "40 000 000 tokens (tels qu'indiqués)" in text.replace("\u202f", " ")

@@ -441,3 +441,26 @@ def test_a_deadline_adds_gpus_until_the_job_ends_in_time_and_a_recurring_run_is_
     slow = [o for o in result.options if any(r.id == "reason.deadline" for r in o.reasons)]
     assert slow and all(o.costs.job_hours is not None and o.costs.job_hours > 4 for o in slow)
     assert result.budget.basis != "rental_for_job"
+
+
+def test_a_one_off_training_run_rented_is_weighed_by_the_run_and_its_tokens_as_stated() -> None:
+    # A LoRA of Llama 3.1 8B on 40 million tokens, once, rented: a cloud hour is paid only while the run lasts,
+    # so the run's cost (hours x hourly price) ranks the rentals, not the hourly price over three years; the
+    # epoch is the 40 million tokens said, not a size in bytes turned into tokens
+    workload = EstimateRequest(model="llama-3.1-8b", mode="training", method="lora", batch_size=4, seq_len=2048)
+    spec = load_model("llama-3.1-8b")
+    once = recommend(RecommendRequest(workload=workload, units=["cloud"], dataset_tokens=40_000_000,
+                                      training_one_off=True, deadline_hours=8), spec)
+    plan = once.plan
+    assert plan is not None and plan.training is not None and plan.purchase.how == "rent"
+    assert plan.training.tokens_per_epoch == 40_000_000 and plan.training.dataset_tokens == 40_000_000
+    assert plan.costs.paid_per_job and plan.costs.job_hours == pytest.approx(plan.training.epoch_hours)
+    assert plan.costs.job_hours is not None and plan.costs.job_hours <= 8
+    rentals = [o for o in once.options if o.fits and o.purchase.how == "rent"]
+    assert plan.costs.eur_per_job == pytest.approx(min(o.costs.eur_per_job or float("inf") for o in rentals))
+    # a run that recurs (no "once") keeps the period basis: the rentals are ranked by their hourly price
+    period = recommend(RecommendRequest(workload=workload, units=["cloud"], dataset_tokens=40_000_000), spec)
+    assert period.plan is not None and not period.plan.costs.paid_per_job
+    hourly = [o.costs.hourly_eur for o in period.options
+              if o.fits and o.purchase.how == "rent" and o.costs.hourly_eur is not None]
+    assert period.plan.costs.hourly_eur == pytest.approx(min(hourly))

@@ -88,6 +88,42 @@ JOB_REQUESTS = Rule(
 )
 
 
+# "une seule fois", "a one-off fine-tune", "we only need to run it once": one run, not a recurring load. A rented
+# GPU is then paid for that run's hours only (a training run, a batch job without a count).
+# (a bare "une fois" is a time, not a count: "une fois déployé", "120 Go une fois dédupliqué"; "ponctuellement"
+# is "now and then")
+_ONCE = re.compile(r"\b(?:(?:une|1) (?:seule|unique) fois(?! (?:par|tous|toutes|les))|qu'une (?:seule )?fois"
+                   r"|une fois pour toutes"
+                   r"|one-?off|one[- ]time(?! (?:fee|cost|payment|purchase|licen[cs]e))"
+                   r"|a single (?:run|training run|job)"
+                   r"|(?:only|just) once|(?:run|train|fine-?tune|do)\w* (?:it |this |that |the job )?once\b"
+                   r"|(?:un|une) (?:seul|seule|unique) (?:run|entrainement|passe|job|lancement)"
+                   r"|(?:entrainement|job|travail|traitement|location|besoin|run|calcul)s? ponctuel(?:le)?s?\b)")
+
+
+def find_one_off(message: Message) -> Iterator[Found]:
+    for m in _ONCE.finditer(message.text):
+        if message.negated(m.start()) or _RECURRING.search(message.text, *sentence_bounds(message.text, m.start())):
+            continue
+        yield Found("job_recurring", False, m.start(), m.end(), claim=False)
+        return
+
+
+ONE_OFF = Rule(
+    "one-off", ("job_recurring",), find_one_off,
+    examples=(("on veut fine-tuner Mistral 7B en LoRA, une seule fois", {"job_recurring": False}),
+              ("It's a one-off fine-tune on our support tickets", {"job_recurring": False}),
+              ("we only need to run it once", {"job_recurring": False}),
+              ("un entraînement ponctuel sur nos données", {"job_recurring": False}),
+              ("une fois que le modèle est déployé, 50 utilisateurs", {}),
+              ("a one-time licence fee", {}),
+              ("une fois par mois on réentraîne", {}), ("environ 120 Go une fois dédupliqué", {}),
+              ("servira aussi ponctuellement à nos dessinateurs", {}),
+              ("classer 200 documents par jour, une seule fois par jour", {})),
+    doc="a job run once (a fine-tune, a batch without a count): rented, it is paid by its own hours",
+)
+
+
 # "Le job doit finir en moins de 4 h", "it must finish within 6 hours", "within a 5-hour window", "in under 2 days"
 _DEADLINE = re.compile(
     rf"\b(?:finir|finish\w*|terminer|termine|complete\w*|done|boucler|run|tourner|durer|take|prendre|window|fenetre"
@@ -96,6 +132,19 @@ _DEADLINE = re.compile(
     rf"(h\b|heures?|hours?|hrs?|jours?|days?|nuits?|nights?|semaines?|weeks?|min\b|minutes?)")
 _HOURS = {"h": 1.0, "heure": 1.0, "hour": 1.0, "hr": 1.0, "jour": 24.0, "day": 24.0, "semaine": 168.0, "week": 168.0,
           "min": 1 / 60, "minute": 1 / 60}
+
+
+# "ça doit tourner en une nuit", "classify them overnight", "d'ici demain matin": a job that runs through one
+# night. Read as an 8-hour window (22:00-06:00), the length operations teams give an overnight batch window;
+# our reading, said as approximate, that the customer can correct. Only for a batch job or a training run: a
+# chatbot "available overnight" has no deadline.
+NIGHT_HOURS = 8.0
+_NIGHT = re.compile(r"\b(?:(?:en|sur|within|in|during) (?:une|a|one|1|la|the) (?:seule |single )?(?:nuit|night)"
+                    r"|overnight|dans la nuit|d'ici (?:a )?demain matin|d'ici le lendemain matin|avant le matin"
+                    r"|by (?:tomorrow|the next|next) morning|by morning)\b")
+_JOB_USE_CASES = ("batch_inference", "finetune_full", "finetune_lora", "finetune_qlora", "pretraining")
+# with no use case read yet (the rule alone), the words of a job: a batch verb or training
+_JOB_WORDS = re.compile(rf"\b{_VERB}\b|\b(?:train\w*|entrain\w*|fine-?tun\w*|affin\w*|lora|qlora)\b")
 
 
 def find_deadline(message: Message) -> Iterator[Found]:
@@ -109,6 +158,13 @@ def find_deadline(message: Message) -> Iterator[Found]:
             continue  # "a night" is no figure: the interview asks
         yield Found("deadline_hours", round(number * factor, 4), m.start(), m.end(), claim=False)
         return
+    use_case = message.found.get("use_case")
+    if use_case not in _JOB_USE_CASES and (use_case is not None or not _JOB_WORDS.search(message.text)):
+        return
+    for m in _NIGHT.finditer(message.text):
+        if not message.negated(m.start()):
+            yield Found("deadline_hours", NIGHT_HOURS, m.start(), m.end(), claim=False, approximate=True)
+            return
 
 
 DEADLINE = Rule(
@@ -118,6 +174,10 @@ DEADLINE = Rule(
               ("it must finish within 6 hours", {"deadline_hours": 6.0}),
               ("Must finish within 2 days.", {"deadline_hours": 48.0}),
               ("on voudrait finir en une nuit", {}), ("the first token within 2 seconds", {}),
+              ("fine-tuner Mistral 7B en LoRA, une seule fois, et ça doit tourner en une nuit",
+               {"deadline_hours": NIGHT_HOURS}),
+              ("40k e-mails to classify overnight with Llama 3.1 8B", {"deadline_hours": NIGHT_HOURS}),
+              ("chatbot RAG pour 200 agents, on voudrait un devis d'ici demain matin", {}),
               ("un checkpoint toutes les 2 heures", {})),
     doc="the time a batch or training job must finish in: configurations too slow for it are ruled out",
 )

@@ -39,7 +39,11 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
            r"runpod", r"en location", r"lou(?:er|e|es|ons|ez|ent|erait|erions|eriez|eraient|era|erons|erez)",
-           r"location de gpu", r"rent", r"rents", r"rented", r"renting", r"rental", r"vast\.ai",
+           r"location de gpu", r"rent", r"rents",
+           # renting and nothing else, in French ("Location de GPU uniquement", "uniquement de la location"); a
+           # bare "location" is not enough (an English "location" is a place)
+           r"location (?:uniquement|seulement)", r"(?:uniquement|seulement|que) (?:de la |en |la |par )?location",
+           r"rented", r"renting", r"rental", r"vast\.ai",
            r"nuage", r"hyperscaler\w*", r"outscale", r"iaas"), "cloud"),
     (words(r"serveurs?", r"servers?", r"baies?", r"racks?", r"datacenters?", r"data ?centers?", r"datacentres?",
            r"data centres?", r"centre de donnees", r"on[- ]?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",

@@ -32,6 +32,7 @@ class Found:
     end: int
     claim: bool = True  # blank the words so that later rules do not read them again
     figure: tuple[int, int] | None = None  # blank only these (the figure) when the words span a gap
+    approximate: bool = False  # a reading, not a figure written ("overnight" read as 8 h)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def apply_rules(message: Message, rules: Iterable[Rule], reading: Reading | None
             message.found_at[item.field] = (item.start, item.end)
             reading.findings[item.field] = Finding(
                 field=item.field, value=item.value, span=(a, b), words=message.original[a:b],
-                approximate=message.approximate(item.start, item.end), rule=rule.name)
+                approximate=item.approximate or message.approximate(item.start, item.end), rule=rule.name)
         for item in found:  # claimed after the whole rule ran: a rule may read one span twice
             if item.claim:
                 message.claim(*(item.figure or (item.start, item.end)))

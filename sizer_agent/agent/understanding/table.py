@@ -46,6 +46,7 @@ RULES: tuple[Rule, ...] = (
     training.CHECKPOINT,
     training.TRAINED_SIZE,  # before the general size: the cleaned size beside a raw one
     training.DATASET,
+    training.DATASET_TOKENS,  # reads without claiming: a training set counted in tokens
     periodic_budget.BUDGET_PER_MONTH,  # before the budget: '€15k per month' is no total
     platform.BUDGET,
     platform.POWER,
@@ -59,6 +60,7 @@ RULES: tuple[Rule, ...] = (
     platform.RENDERING_CAD,
     platform.ECC,
     batch_job.JOB_REQUESTS,  # last, reading without claiming: a count of documents only
+    batch_job.ONE_OFF,  # after the job's count, which also says whether it recurs
     batch_job.DEADLINE,
     ownership.GPUS_OWNED,  # after the GPUs: whose cards they are
     compared.COMPARED_GPUS,  # reads the customer's words: cards weighed against each other

@@ -285,6 +285,61 @@ DATASET = Rule(
                {"dataset_size_bytes": 3 * 10**9})),
 )
 
+# A training set said in tokens: "sur environ 40 millions de tokens", "pretrain on ~1.2T tokens", "100B tokens".
+# Tokens are what an epoch is timed in, so a count of them is taken as it is (no bytes-per-token guess). Only
+# in a message that trains: "50M tokens per day" to generate, a "1M tokens" context or a "global batch 4M
+# tokens" are no dataset.
+_TOKEN_SCALE = {"k": 1e3, "m": 1e6, "million": 1e6, "millions": 1e6, "b": 1e9, "g": 1e9, "md": 1e9, "mds": 1e9,
+                "milliard": 1e9, "milliards": 1e9, "billion": 1e9, "billions": 1e9, "t": 1e12, "trillion": 1e12,
+                "trillions": 1e12}
+_DATASET_TOKENS = re.compile(
+    rf"({NUM})\s*(k|m|b|g|t|mds?|millions?|milliards?|billions?|trillions?)?\s*(?:de |d'|of )?(?:tokens?|jetons)\b")
+_TRAINS = re.compile(r"\b(?:train\w*|entrain\w*|fine-?tun\w*|finetun\w*|affin\w*|pre-?train\w*|pretrain\w*"
+                     r"|pre-?entrain\w*|lora|qlora|from scratch|de zero|sft|dpo)\b")
+# what a token count measures when it is not the data: a context, a batch, a rate, something to generate
+_NOT_DATASET_BEFORE = re.compile(r"(?:context\w*|fenetre|window|batch\w*|generer|generate|gener\w*|produire|produce"
+                                 r"|output|sortie|per|par|budget)\W+(?:\w+\W+){0,3}$")
+_NOT_DATASET_AFTER = re.compile(r"\W*(?:\w+\W+){0,2}?(?:par|per|a|an|each|chaque|/)\s*(?:jours?|day|mois|month|semaine"
+                                r"|week|heure|hour|s\b|seconde?|second|step|pas)\b|\W*(?:de |of )?(?:context\w*"
+                                r"|window|fenetre|a generer|to generate)")
+
+
+def find_dataset_tokens(message: Message) -> Iterator[Found]:
+    text = message.text
+    if not _TRAINS.search(text):
+        return
+    for m in _DATASET_TOKENS.finditer(text):
+        if message.negated(m.start()) or _NOT_DATASET_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+            continue
+        if _NOT_DATASET_AFTER.match(text, m.end()):
+            continue
+        number = numbers.read_number(m.group(1), message.lang)
+        if number is None:
+            continue
+        # number words are figures by now ("40 millions" reads 40000000); a written scale multiplies
+        tokens = int(number * _TOKEN_SCALE[m.group(2)] if m.group(2) else number)
+        if tokens >= 10**6:  # below a million tokens it is a prompt or a context, not a training set
+            yield Found("dataset_tokens", tokens, m.start(), m.end(), claim=False)
+            return
+
+
+DATASET_TOKENS = Rule(
+    "dataset-tokens", ("dataset_tokens",), find_dataset_tokens,
+    examples=(("fine-tuner Mistral 7B en LoRA sur 20 000 exemples (environ 40 millions de tokens)",
+               {"dataset_tokens": 40_000_000}),
+              ("pre-train a 3B model from scratch on ~1.2T tokens (about 4.8 TB of text)",
+               {"dataset_tokens": 1_200_000_000_000}),
+              ("pré-entraînement d'un 7B sur environ 2 000 milliards de tokens", {"dataset_tokens": 2 * 10**12}),
+              ("Could we pretrain a small model from scratch? Roughly 100B tokens.", {"dataset_tokens": 10**11}),
+              ("pretraining, context 8k, global batch 4M tokens, AdamW", {}),
+              ("We need to generate ~50M tokens of synthetic Q&A pairs as training data", {}),
+              ("batch inference on Qwen3 8B, roughly 50M tokens per day", {}),
+              ("RAG avec un contexte énorme (genre 1M tokens ?)", {}),
+              ("fine-tune on 500k tokens of support chats", {})),
+    doc="a training set counted in tokens: the epoch is timed on it as stated",
+)
+
+
 _MAX_BATCH = 65_536  # a larger figure after "batch" counts documents or tokens, not a batch
 
 

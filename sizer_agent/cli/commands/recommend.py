@@ -161,6 +161,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help="do not apply practitioner defaults (checkpointing, chunked loss, FSDP, vLLM)")
     group.add_argument("--no-search", action="store_true", help="do not turn the expert's knobs when nothing fits")
     group.add_argument("--dataset-gb", type=positive_float, help="training: dataset size in GB (tokens per epoch)")
+    group.add_argument("--dataset-tokens", type=positive_float, metavar="N",
+                       help="training: the dataset counted in tokens, e.g. 4e7 (an epoch is timed on them; wins over "
+                            "--dataset-gb)")
     group.add_argument("--checkpoint-minutes", type=positive_float, help="training: minutes between checkpoints")
     group.add_argument("--catalog", type=Path, help="vendor catalogue TOML merged over the bundled one "
                        "(its [[offers]] replace the bundled offers; see docs/catalog.md)")
@@ -203,6 +206,7 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         planned_gpus=args.planned_gpus, engine=args.serving_engine, practitioner_defaults=not args.no_defaults,
         search=not args.no_search, precisions=precisions,
         dataset_bytes=int(args.dataset_gb * 1e9) if args.dataset_gb else None,
+        dataset_tokens=int(args.dataset_tokens) if args.dataset_tokens else None,
         checkpoint_interval_min=args.checkpoint_minutes, catalog=args.catalog,
         offer_ids=[o.strip() for o in (args.offers or "").split(",") if o.strip()], stacks=args.stacks,
         budget_eur_per_month=args.budget_eur_per_month, cloud_excluded=args.no_cloud,
