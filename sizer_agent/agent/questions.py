@@ -122,6 +122,19 @@ def _trains(p: WorkloadProfile) -> bool:
     return _training(p) or _vision_training(p)
 
 
+# A service for a whole organisation runs around the clock, and an expert puts it on cards with ECC: seed 002 ("Ai-je
+# besoin d'ECC pour l'IA ?" — it counts "quand la capacité, la continuité et les charges de longue durée sont
+# prioritaires") and the expert notes (GeForce cards have no ECC and no certified drivers). Where a team's tool ends
+# and an organisation's service begins is our product line, not an outside figure: 100 people or 50 requests at once.
+SERVICE_HEAD_COUNT = 100
+SERVICE_CONCURRENCY = 50
+
+
+def _default_ecc(p: WorkloadProfile) -> bool:
+    return p.use_case == "online_serving" and (
+        (p.head_count or 0) >= SERVICE_HEAD_COUNT or (p.concurrency or 0) >= SERVICE_CONCURRENCY)
+
+
 def _uses_batch(p: WorkloadProfile) -> bool:
     return p.use_case in TRAINING_USE_CASES | {"batch_inference", "vision"}
 
@@ -252,7 +265,7 @@ QUESTIONS: tuple[Question, ...] = (
     ),
     Question(
         id="ecc_required", type="boolean",
-        default=False,
+        default=_default_ecc,
     ),
     Question(
         id="budget_eur", type="money",

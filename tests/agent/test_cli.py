@@ -327,3 +327,25 @@ def test_a_one_off_overnight_fine_tune_rented_only_is_sized_on_its_tokens_and_pr
     assert "instance cloud" in summary.split("Autres")[0]
     assert "Une époque de 40 000 000 tokens" in summary.replace("\u202f", " ")
     assert "40 000 000 tokens (tels qu'indiqués)" in text.replace("\u202f", " ")
+
+
+def test_a_service_for_a_whole_organisation_is_assumed_to_need_ecc_and_gets_no_geforce_card(tmp_path: Path) -> None:
+    # A hospital's RAG assistant for 2,000 staff, about 100 at once: a service that runs around the clock, which
+    # an expert puts on ECC cards (seed 002, expert notes) — not on two GeForce RTX 5090 under a desk. Five
+    # analysts sharing one workstation keep every card in the comparison.
+    brief = ("Le CHU de Valmont souhaite déployer un assistant RAG interne sur Llama 3.1 8B Instruct pour ses 2000 "
+             "agents, une centaine en simultané au pic. Données de santé : aucun cloud possible. Budget 40 k€ HT.")
+    result = cli("intake", "--brief", "-", "--assume-defaults", "--json", db=tmp_path / "s.db", stdin=brief)
+    assert result.returncode == 0, result.stderr
+    proposal = cli("propose", "1", "--lang", "fr", "--format", "md", "-o", str(tmp_path / "p.md"),
+                   db=tmp_path / "s.db")
+    assert proposal.returncode == 0, proposal.stderr
+    text = (tmp_path / "p.md").read_text()
+    assert "| ECC exigée | oui | supposé |" in text
+    assert "GeForce" not in text.split("## 1.")[0]  # neither the plan nor an alternative in the summary
+    team = ("Five analysts at Brightline want an internal chat on Llama 3.1 8B Instruct, 3 at once, "
+            "in-house.")
+    small = cli("intake", "--brief", "-", "--assume-defaults", "--json", db=tmp_path / "t.db", stdin=team)
+    assert small.returncode == 0, small.stderr
+    cli("propose", "1", "--lang", "en", "--format", "md", "-o", str(tmp_path / "t.md"), db=tmp_path / "t.db")
+    assert "| ECC required | no | assumed |" in (tmp_path / "t.md").read_text()
