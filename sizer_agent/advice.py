@@ -275,11 +275,11 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         with device_terms(terms_of(plan.gpu_id)):
             lines += [render(lang, "advice.knob_line", text=k.text) for k in plan.knobs]
             # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill
-            lines += [_sentence(render(lang, n)) for n in plan.notes
+            lines += [sentence(render(lang, n)) for n in plan.notes
                       if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
     lines += [compared(option, lang) for option in result.compared]
     if result.preference is not None and result.owned is None:  # owned cards were checked above, not bought
-        lines.append(_sentence(preference(result, lang)))  # a clause in tables, a sentence of its own here
+        lines.append(sentence(preference(result, lang)))  # a clause in tables, a sentence of its own here
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
     hint = worth_a_quote(result)
@@ -331,7 +331,7 @@ def worth_renting(result: RecommendResult) -> Plan | None:
     return min(rented, key=lambda p: p.costs.eur_per_epoch or 0.0, default=None)
 
 
-def _sentence(clause: str) -> str:
+def sentence(clause: str) -> str:
     """A clause said on its own line: capital first letter, closing full stop."""
     return clause[:1].upper() + clause[1:] + ("" if clause.endswith((".", "!", "?")) else ".")
 

@@ -550,7 +550,10 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
                 break
 
     within = _within(pool, scope)
-    preferred = [p for p in within if p.gpu_id == scope.gpu_preference] if scope.gpu_preference else []
+    # cards the customer already owns are checked as they are (`owned`), not wished for: what would hold the load
+    # beyond them is the cheapest plan, whatever its accelerator ("we own 2 H100" is no order for 16 more)
+    prefer = scope.gpu_preference if not request.owned_gpus else None
+    preferred = [p for p in within if p.gpu_id == prefer] if prefer else []
     changes: list[Change] = []
     if within:
         status: Status = "recommended"
@@ -603,7 +606,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
                                          and o.purchase.how != "quote" and o.costs.tco_eur is not None])),
         budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
-        preference=_preference(scope, catalog, plan, options, cheapest=_best(within)), owned=owned, compared=compared,
+        preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),
+        owned=owned, compared=compared,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
     )

@@ -186,7 +186,7 @@ class _Helpers:
 
     def preference(self, result: Any) -> Any:
         """What became of the accelerator asked for, in its own words (a chip or a GPU)."""
-        return self.esc(advice.preference(result, self.lang))
+        return self.esc(advice.sentence(advice.preference(result, self.lang)))  # a paragraph of its own
 
     def msgs(self, messages: Sequence[Msg]) -> list[Any]:
         return [self.msg(message) for message in messages]

@@ -405,6 +405,12 @@ def test_cards_the_customer_owns_are_checked_as_they_are_first() -> None:
     assert result.owned is not None and not result.owned.fits and result.owned.reasons
     first = advice.summary(result, "fr")[0]
     assert first.startswith("Vos 2 × NVIDIA A100 80GB PCIe déjà en place ne tiennent pas la charge")
+    # owning two A100 is no order for more A100: what holds the load beyond them is the cheapest plan in scope,
+    # and no "preference honoured at a higher cost" is said
+    fitting = [o for o in result.options if o.fits and o.costs.tco_eur is not None and o.purchase.how != "quote"
+               and o.purchase.unit in ("server", "node", "rack")]
+    assert result.plan is not None and result.preference is None
+    assert result.plan.costs.tco_eur == pytest.approx(min(o.costs.tco_eur or 0 for o in fitting))
     # not owned: nothing is checked on the side
     plain = recommend(RecommendRequest(workload=small, engine="vllm", gpu_preference="a100-80gb-pcie",
                                        planned_gpus=2), load_model("llama-3.1-8b"))
