@@ -241,17 +241,40 @@ QUOTE_HOST_BOUND = 13.2
 
 def _pool(plans: list[Plan], scope: Scope) -> list[Plan]:
     """Fitting plans in scope; priced ones when any is priced (a quote is not preferred to a price) — unless,
-    with no budget to compare with, a plan on quote is surely cheaper than every priced one (a 2-card server on
-    quote, not a EUR 3.4M rack). With a budget the priced plans are weighed against it, and a quote whose cards
-    fit under it is named beside them (`advice.worth_a_quote`)."""
+    with no budget or no priced plan within it, a plan on quote is surely cheaper than every priced one (a 2-card
+    server on quote, not a EUR 3.4M rack). With a priced plan within budget the priced plans are weighed against
+    it, and a quote whose cards fit under it is named beside them (`advice.worth_a_quote`)."""
     fitting = [p for p in plans if p.fits and _in_scope(scope, p)]
     priced = [p for p in fitting if p.purchase.how != "quote"]
-    if not priced or scope.budget_eur is not None:
+    if not priced or (scope.budget_eur is not None and any(p.within_budget for p in priced)):
         return priced or fitting
+    # no budget, or none of the priced plans within it (a 271 kEUR node for a 20 kEUR budget): a quote surely
+    # cheaper than all of them is the plan, its cards weighed against the budget
     cheapest = min(_cost(p) for p in priced)
     cheaper = [p for p in fitting if p.purchase.how == "quote" and p.purchase.cards_eur is not None
                and p.purchase.cards_eur * QUOTE_HOST_BOUND < cheapest]
     return cheaper or priced
+
+
+def _choice(pool: list[Plan], scope: Scope, prefer: str | None) -> tuple[Status, Plan | None]:
+    """The plan and its status from the pool (`_pool`): the best within budget, the preferred accelerator first;
+    else, when only servers on quote hold the load, the one whose cards cost least (its price, and so the budget
+    verdict, stay open until the quote: the headline says where its cards stand); else the cheapest over budget."""
+    within = _within(pool, scope)
+    preferred = [p for p in (within or pool) if p.gpu_id == prefer] if prefer else []
+    if within:
+        return "recommended", _best(preferred) or _best(within)
+    if pool and all(p.purchase.how == "quote" for p in pool):
+        return "recommended", _best(preferred) or _best(pool)
+    if pool:
+        return "over_budget", _best(pool)
+    return "no_fit", None
+
+
+def _cheapest_priced(options: list[Plan], scope: Scope) -> Plan | None:
+    """The cheapest fitting plan in scope with a price: what a plan on quote is weighed against."""
+    return _best([o for o in options if o.fits and _in_scope(scope, o) and o.purchase.how != "quote"
+                  and o.costs.tco_eur is not None])
 
 
 def _within(plans: list[Plan], scope: Scope) -> list[Plan]:
@@ -424,6 +447,12 @@ def _headline(status: Status, plan: Plan | None, budget: BudgetVerdict, changes:
     what = _config(plan)
     cards = plan.purchase.cards_eur
     if plan.purchase.how == "quote" and status == "recommended":
+        if priced is not None and cards is not None and scope.budget_eur is not None:
+            # priced plans hold the load, over the budget; the quote's cards are weighed against it
+            key = "headline.quote_priced_over_cards_under" if cards < scope.budget_eur \
+                else "headline.quote_priced_over_cards_over"
+            return Msg(key, what=what, cards=cards, budget=scope.budget_eur, priced=_config(priced),
+                       cost=budget_cost(priced.purchase, priced.costs.tco_eur))
         if priced is not None and cards is not None:
             return Msg("headline.quote_cheaper", what=what, cards=cards, priced=_config(priced),
                        cost=priced.costs.tco_eur)
@@ -552,22 +581,12 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     within = _within(pool, scope)
     # cards the customer already owns are checked as they are (`owned`), not wished for: what would hold the load
     # beyond them is the cheapest plan, whatever its accelerator ("we own 2 H100" is no order for 16 more)
-    prefer = scope.gpu_preference if not request.owned_gpus else None
-    preferred = [p for p in within if p.gpu_id == prefer] if prefer else []
+    status, plan = _choice(pool, scope, scope.gpu_preference if not request.owned_gpus else None)
     changes: list[Change] = []
-    if within:
-        status: Status = "recommended"
-        plan = _best(preferred) or _best(within)
-    elif pool and all(p.purchase.how == "quote" for p in pool):
-        # only servers on quote hold the load in scope: the plan is the one whose cards cost least; its price,
-        # and so the budget verdict, stay open until the quote (the headline says where its cards stand)
-        status, plan = "recommended", _best(preferred) or _best(pool)
-    elif pool:
-        status, plan = "over_budget", _best(pool)
+    if status == "over_budget":
         if request.search:
             changes = _budget_changes(ctx, scoped, stated, defaults, options, chosen=plan)
-    else:
-        status, plan = "no_fit", None
+    elif status == "no_fit":
         if request.search:
             # what an expert offers when nothing in scope holds the load as stated: the workload changes
             # that make it fit (FP8 weights, LoRA...), within the budget when one was given
@@ -602,8 +621,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         model=spec.name, params_total=spec.params_total, params_active=spec.params_active, mode=mode,
         status=status, recommended=plan.offer_id if plan else None, plan=plan,
         headline=_headline(status, plan, budget, changes, closest, scope, alternatives,
-                           priced=_best([o for o in options if o.fits and _in_scope(scope, o)
-                                         and o.purchase.how != "quote" and o.costs.tco_eur is not None])),
+                           priced=_cheapest_priced(options, scope)),
         budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
         preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),

@@ -31,7 +31,6 @@ from sizer_agent.tools.plan import (
     Plan,
     RecommendResult,
     Scope,
-    Status,
     VisionPerf,
 )
 from sizer_agent.tools.system_sizing import SystemRequest, size_system
@@ -186,6 +185,8 @@ def recommend_vision(request: object) -> RecommendResult:
         _assumptions,
         _best,
         _budget,
+        _cheapest_priced,
+        _choice,
         _headline,
         _in_scope,
         _pool,
@@ -214,23 +215,17 @@ def recommend_vision(request: object) -> RecommendResult:
         extra = _evaluate(ctx, scoped, turned[1], turned[0])
         options += extra
         pool = _pool(extra, scope)
-    within = _within(pool, scope)
-    preferred = [p for p in within if p.gpu_id == scope.gpu_preference] if scope.gpu_preference else []
+    status, plan = _choice(pool, scope, scope.gpu_preference)
     changes: list[Change] = []
-    status: Status
-    if within:
-        status, plan = "recommended", _best(preferred) or _best(within)
-    else:
-        status, plan = ("over_budget", _best(pool)) if pool else ("no_fit", None)
-        if request.search and stated.mode == "training":
-            # the batch per GPU an in-scope option holds (within budget when one is set): a change to agree on
-            start, done = (turned[1], turned[0]) if turned is not None and not pool else (stated, [])
-            for knobs, smaller in _smaller_batches(start, base.model.batchnorm_layers > 0):
-                fitting = _pool(_evaluate(ctx, scoped, smaller, [*done, *knobs]), scope)
-                best = _best(_within(fitting, scope)) if pool else _best(_within(fitting, scope)) or _best(fitting)
-                if best is not None:
-                    changes = [Change(knobs=best.knobs, plan=best)]
-                    break
+    if status != "recommended" and request.search and stated.mode == "training":
+        # the batch per GPU an in-scope option holds (within budget when one is set): a change to agree on
+        start, done = (turned[1], turned[0]) if turned is not None and not pool else (stated, [])
+        for knobs, smaller in _smaller_batches(start, base.model.batchnorm_layers > 0):
+            fitting = _pool(_evaluate(ctx, scoped, smaller, [*done, *knobs]), scope)
+            best = _best(_within(fitting, scope)) if pool else _best(_within(fitting, scope)) or _best(fitting)
+            if best is not None:
+                changes = [Change(knobs=best.knobs, plan=best)]
+                break
     years = catalog.assumptions.amortisation_years.value
     budget = _budget(scope, plan, years)
     if plan is not None and scope.planned_gpus and plan.parallelism.num_gpus != scope.planned_gpus:
@@ -247,7 +242,8 @@ def recommend_vision(request: object) -> RecommendResult:
     return RecommendResult(
         model=base.model.name, params_total=base.model.params_total, params_active=base.model.params_total,
         mode=mode, status=status, recommended=plan.offer_id if plan else None, plan=plan,
-        headline=_headline(status, plan, budget, changes, closest, scope, alternatives), budget=budget, scope=scope,
+        headline=_headline(status, plan, budget, changes, closest, scope, alternatives,
+                           priced=_cheapest_priced(options, scope)), budget=budget, scope=scope,
         alternatives=alternatives, changes=changes, preference=_preference(scope, catalog, plan, options),
         options=options, offers=_verdicts(catalog, options, scope, "vision"), assumptions=assumptions,
         evaluated=ctx.evaluated,

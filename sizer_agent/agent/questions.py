@@ -189,7 +189,9 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="image_resolution", type="integer",
         applies=lambda p: p.use_case == "vision", applies_doc="vision",
-        default=224,
+        # YOLOv8 runs at 640 px unless told otherwise (Ultralytics `imgsz=640` for predict and train,
+        # docs.ultralytics.com/usage/cfg); classifiers at ImageNet's 224
+        default=lambda p: 640 if (p.vision_model or "").startswith("yolov8") else 224,
     ),
     Question(
         id="batch_size", type="integer",

@@ -191,6 +191,8 @@ def did_you_mean(names: tuple[str, ...] | list[str], lang: Lang) -> str:
 def to_confirm(field: str, candidates: tuple[str, ...] | list[str], lang: Lang) -> str:
     """A field the message named several values for (or a year as a budget): nothing recorded, asked later."""
     several = len(candidates) > 1
+    if field == "vision_model" and several:  # "YOLOv8" said without its size
+        return render(lang, "agent.suggest.sizes", names=_either(list(candidates), lang))
     if field in BY_ID:
         key = "agent.suggest.several" if several else "agent.suggest.one"
     else:  # no question of its own (a preferred card): the customer may say it again

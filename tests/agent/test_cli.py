@@ -349,3 +349,28 @@ def test_a_service_for_a_whole_organisation_is_assumed_to_need_ecc_and_gets_no_g
     assert small.returncode == 0, small.stderr
     cli("propose", "1", "--lang", "en", "--format", "md", "-o", str(tmp_path / "t.md"), db=tmp_path / "t.db")
     assert "| ECC required | no | assumed |" in (tmp_path / "t.md").read_text()
+
+
+def test_yolo_without_its_size_is_asked_and_48_cameras_get_a_server_not_an_8_gpu_node(tmp_path: Path) -> None:
+    # "YOLOv8" names five networks from 3 to 68 M parameters: the size is asked, the cameras still read. Once
+    # answered (v8m), 48 cameras at 15 fps (720 images/s at YOLO's own 640 px) need a small server: with a
+    # 20 kEUR budget, a 2-card server on quote whose cards cost 14.7 kEUR is the plan, not a 271 kEUR 8-GPU node
+    brief = ("Bonjour, nous sommes la start-up Vigilens. Nous voulons faire de la détection d'objets (YOLOv8) sur "
+             "48 caméras en 1080p à 15 images/s, en temps réel, sur site (entrepôt). Budget 20 k€.")
+    asked = cli("intake", "--brief", "-", "--json", db=tmp_path / "a.db", stdin=brief)
+    out = json.loads(asked.stdout)
+    assert out["suggestions"]["vision_model"] == ["yolov8n", "yolov8s", "yolov8m", "yolov8l", "yolov8x"]
+    fields = {f["field"]: f["value"] for f in out["understood"]}
+    assert fields["images_per_s"] == 720 and fields["vision_mode"] == "inference"
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("vision_model: yolov8m\n")
+    result = cli("intake", "--brief", "-", "--answers", str(answers), "--assume-defaults", db=tmp_path / "s.db",
+                 stdin=brief)
+    assert result.returncode == 0, result.stderr
+    proposal = cli("propose", "1", "--lang", "fr", "--format", "md", "-o", str(tmp_path / "p.md"),
+                   db=tmp_path / "s.db")
+    assert proposal.returncode == 0, proposal.stderr
+    summary = (tmp_path / "p.md").read_text().split("## 1.")[0].replace("\u202f", " ").replace("\u00a0", " ")
+    plan = summary.split("Configuration recommandée")[1].split(".")[0]
+    assert "sur devis" in plan and "8 GPU" not in plan
+    assert "sous le budget de 20 000 €" in summary and "640 px" in summary

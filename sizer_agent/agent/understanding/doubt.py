@@ -28,6 +28,8 @@ from sizer_agent.agent.understanding.text import Message, past_clauses
 # The model is not here: its rule already weighs two named models ("first thought of 405B, we'll go with
 # 70B") and asks when it cannot choose (models.py).
 DOUBTED_FIELDS = frozenset({"framework", "gpu_preference", "budget_eur", "precision"})
+# a name said without the part that picks one ("YOLOv8" with no size): its candidates are offered the same way
+OFFERED_FIELDS = DOUBTED_FIELDS | {"vision_model"}
 _CATCH_ALL = frozenset({"other"})  # "another engine": no candidate of its own
 
 
@@ -85,7 +87,7 @@ def second_reading(message: Message, reading: Reading, rules: Iterable[Rule]) ->
     doubts = {name: Doubt(name, (reading.findings[name].value, *values)) for name, values in others.items()}
     for name, offered in reading.suggestions.items():
         # a rule that saw only options for a field ("FP8 ou INT8", "budget 8-10 k€") recorded none: offered too
-        if name in DOUBTED_FIELDS and name not in reading.findings and name not in doubts and offered:
+        if name in OFFERED_FIELDS and name not in reading.findings and name not in doubts and offered:
             doubts[name] = Doubt(name, tuple(offered))
     budget = reading.findings.get("budget_eur")
     if budget is not None and _year(budget.value) and not _currency(budget.words):

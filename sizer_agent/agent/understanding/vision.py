@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding.numbers import NUM, count
-from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.rules import SUGGEST, Found, Rule
 from sizer_agent.agent.understanding.text import Message
 
 _SIZES = {"tiny": "t", "small": "s", "base": "b", "large": "l", "medium": "m", "nano": "n", "xlarge": "x",
@@ -82,12 +82,23 @@ _IMAGES = re.compile(rf"({NUM})\s*(k|m)?\s*(?:images?|photos?|pictures?|x-?rays?
                      r"(?!\s*(?:/|par|per|a la)\s*(?:s\b|sec|seconde|second))")
 
 
+# "YOLOv8" with no size: five networks from 3 to 68 million parameters (Ultralytics), too far apart to guess —
+# the interview asks which, and the rest of the message (cameras, frame rate, training or not) is still read
+_YOLO_SIZELESS = re.compile(r"(?<![\w])yolo\s?-?v?\s?8(?![\w])")
+YOLO_SIZES = tuple(f"yolov8{s}" for s in "nsmlx")
+
+
 def _find(message: Message) -> Iterator[Found]:
     found = [(m, name) for m, name in _names(message.text) if not message.negated(m.start())]
-    if not found:
-        return
-    m, name = min(found, key=lambda item: item[0].start())  # the first named: "YOLOv8x rather than..."
-    yield Found("vision_model", name, m.start(), m.end())
+    if found:
+        m, name = min(found, key=lambda item: item[0].start())  # the first named: "YOLOv8x rather than..."
+        yield Found("vision_model", name, m.start(), m.end())
+    else:
+        sizeless = next((y for y in _YOLO_SIZELESS.finditer(message.text) if not message.negated(y.start())), None)
+        if sizeless is None:
+            return
+        m = sizeless
+        yield Found(SUGGEST + "vision_model", list(YOLO_SIZES), m.start(), m.end(), claim=False)
     # a vision network named is a vision job; the words stay readable for the use-case rule's other cues
     yield Found("use_case", "vision", m.start(), m.end(), claim=False)
     images = next((i for i in _IMAGES.finditer(message.text) if not message.negated(i.start())), None)
@@ -135,6 +146,8 @@ VISION_MODEL = Rule(
                                         "images_per_s": 2000}),
         ("We run YOLOv8x detection on 24 warehouse cameras at 1280 px, 15 frames per second each, in real time",
          {"vision_model": "yolov8x", "use_case": "vision", "vision_mode": "inference", "images_per_s": 360}),
+        ("détection d'objets (YOLOv8) sur 48 caméras en 1080p à 15 images/s",
+         {"use_case": "vision", "images_per_s": 720.0, "vision_mode": "inference"}),
         ("détection YOLOv8m sur 8 caméras à 25 fps", {"vision_model": "yolov8m", "use_case": "vision",
                                                        "vision_mode": "inference", "images_per_s": 200}),
         ("ResNet-50 at 224px, batch 512. We're thinking 4 L40S in a server.",  # a server is no serving cue
