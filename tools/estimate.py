@@ -41,6 +41,8 @@ class EstimateRequest(BaseModel):
     revision: str | None = None
     mode: Literal["inference", "training"] = "inference"
     method: Literal["full", "lora", "qlora"] = "full"
+    from_scratch: bool = Field(False, description="training: a model pre-trained from random weights, where adapters "
+                               "(LoRA) are no option")
     dtype: str = "auto"
     quantization: str | None = None
     group_size: int = Field(128, ge=1, le=65536)

@@ -95,7 +95,8 @@ def _optimizer_8bit(r: EstimateRequest) -> EstimateRequest | None:
 
 
 def _lora_instead_of_full(r: EstimateRequest) -> EstimateRequest | None:
-    return r.model_copy(update={"method": "lora"}) if r.method == "full" else None
+    # adapters tune a model that already knows: a model pre-trained from scratch has every weight to learn
+    return r.model_copy(update={"method": "lora"}) if r.method == "full" and not r.from_scratch else None
 
 
 def _qlora_instead_of_lora(r: EstimateRequest) -> EstimateRequest | None:

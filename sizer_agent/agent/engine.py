@@ -224,7 +224,7 @@ class DeterministicEngine:
         if current is None:
             self._emit(AgentMessage(tone="hint", text=wording.not_understood(None, text, 1, self.lang)))
             return
-        if not current.has_default():
+        if not current.has_default(self.profile()):
             self._emit(AgentMessage(tone="hint", text=wording.no_default(current.id, self.lang)))
             self._reask()
             return

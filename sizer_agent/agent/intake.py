@@ -110,7 +110,7 @@ def read_brief(text: str, lang: Lang | None = None, known_models: list[str] | No
                                      approximate=finding.approximate, rule=finding.rule))
     open_questions = [
         OpenQuestion(field=q.id, question=q.text[chosen],
-                     default=q.default_doc.get(chosen) if q.has_default() else None)
+                     default=q.default_doc.get(chosen) if q.has_default(base) else None)
         for q in missing_questions(base, frozenset(f.field for f in understood))
     ]
     suggestions = {k: list(v) for k, v in parsed.suggestions.items() if getattr(base, k, None) is None}
@@ -217,7 +217,7 @@ def run_intake(
     except ValidationError:
         profile = base
     while assume_defaults:  # a default can open another question (use case -> its load): until none is left
-        open_with_default = [q for q in missing_questions(profile, answered) if q.has_default()]
+        open_with_default = [q for q in missing_questions(profile, answered) if q.has_default(profile)]
         if not open_with_default:
             break
         for question in open_with_default:
@@ -229,7 +229,7 @@ def run_intake(
         except ValidationError:
             break
     for question in missing_questions(profile, answered):
-        default = question.default_doc.get("en") if question.has_default() else None
+        default = question.default_doc.get("en") if question.has_default(profile) else None
         hint = f" (answer it, or write \"I don't know\" to use the default: {default})" if default else ""
         problems.append(IntakeProblem(field=question.id, kind="missing",
                                       message=question.text["en"] + hint))

@@ -509,7 +509,7 @@ class LLMEngine:
     def _assumption_allowed(self, field: str, value: Any) -> bool:
         """"I don't know" to the question asked: its documented default, nothing else."""
         question = BY_ID.get(field)
-        if question is None or field != self.state.current_question or not question.has_default():
+        if question is None or field != self.state.current_question or not question.has_default(self.state.profile()):
             return False
         if detect_intent(self._user_text) != "dont_know":
             return False

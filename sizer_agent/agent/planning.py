@@ -110,6 +110,8 @@ def estimate_arguments(profile: WorkloadProfile, cache_dir: Path | None = None) 
     gpus = profile.num_gpus or 1
     if training:
         args["method"] = {"finetune_lora": "lora", "finetune_qlora": "qlora"}.get(profile.use_case or "", "full")
+        if profile.use_case == "pretraining":
+            args["from_scratch"] = True
         if args["method"] == "qlora":  # the estimator stores a QLoRA base in NF4 itself; compute in bf16
             args["quantization"] = None
             args["dtype"] = "bfloat16" if dtype == "auto" else dtype
@@ -213,7 +215,9 @@ def recommend_arguments(
         "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,
         "job_recurring": bool(profile.job_recurring) if profile.use_case == "batch_inference" else None,
         # "une seule fois", "a one-off fine-tune": one run, paid by its hours when rented
-        "training_one_off": training and profile.job_recurring is False,
+        # a pre-training is one run unless said to recur: its rental and its budget ("€400k for the run") are the run's
+        "training_one_off": training and (profile.job_recurring is False
+                                          or (profile.use_case == "pretraining" and profile.job_recurring is None)),
         "deadline_hours": profile.deadline_hours if profile.use_case in ("batch_inference", *TRAINING_USE_CASES)
         else None,
         "vision_images_per_s": profile.images_per_s if vision and profile.vision_mode == "inference" else None,

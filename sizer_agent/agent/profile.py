@@ -80,6 +80,7 @@ class WorkloadProfile(BaseModel):
     model: str | None = Field(default=None, min_length=1, max_length=300)  # registry name, Hub id or path
     model_family: str | None = Field(default=None, max_length=80)  # e.g. "llama", derived from the model
     model_revision: str | None = Field(default=None, max_length=100)  # None = unpinned
+    model_size_b: float | None = Field(default=None, gt=0, le=10_000)  # billions of parameters of an unnamed model
     custom_architecture: CustomArchitecture | None = None
     vision_model: str | None = Field(default=None, min_length=2, max_length=120)  # timm/torchvision name, yolov8x
     vision_mode: Literal["training", "inference"] | None = None  # a vision job trains or serves the network

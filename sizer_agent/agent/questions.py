@@ -47,6 +47,7 @@ class Question:
     applies: Callable[[WorkloadProfile], bool] = lambda _p: True
     applies_doc: str = "always"
     default: Any = NO_DEFAULT  # value used on "I don't know"; a callable gets the profile
+    default_if: Callable[[WorkloadProfile], bool] | None = None  # the default holds only for such profiles
     choices: tuple[str, ...] = ()  # allowed values for "choice"
 
     def _words(self, part: str) -> dict[str, str]:
@@ -70,7 +71,7 @@ class Question:
 
     @property
     def default_doc(self) -> dict[str, str]:  # lang -> how the default is chosen ({} without a default)
-        return self._words("default") if self.has_default() else {}
+        return self._words("default") if self.default is not NO_DEFAULT else {}
 
     @property
     def choice_labels(self) -> dict[str, dict[str, str]]:  # value -> lang -> label
@@ -85,11 +86,14 @@ class Question:
             return {}
         return {lang: tuple(s.strip() for s in catalogue(lang)[key].split("|")) for lang in LANGS}
 
-    def has_default(self) -> bool:
-        return self.default is not NO_DEFAULT
+    def has_default(self, profile: WorkloadProfile | None = None) -> bool:
+        """Whether "I don't know" has an answer; a conditional default needs the profile to say."""
+        if self.default is NO_DEFAULT:
+            return False
+        return self.default_if is None or (profile is not None and self.default_if(profile))
 
     def default_for(self, profile: WorkloadProfile) -> Any:
-        if not self.has_default():
+        if not self.has_default(profile):
             raise LookupError(f"{self.id} has no default")
         return self.default(profile) if callable(self.default) else self.default
 
@@ -135,6 +139,26 @@ def _default_ecc(p: WorkloadProfile) -> bool:
         (p.head_count or 0) >= SERVICE_HEAD_COUNT or (p.concurrency or 0) >= SERVICE_CONCURRENCY)
 
 
+# A model trained from scratch with only its size said ("a 7B model") is sized on the published dense decoder of
+# that size (Llama: the shape most in-house pretraining starts from), when one is within 30 % of it; further off,
+# the shape would misstate the memory and the customer is asked. Registry ids, parameters counted from their
+# config (tools/data/models).
+REFERENCE_SHAPES: tuple[tuple[str, float], ...] = (
+    ("meta-llama/Llama-3.2-1B-Instruct", 1.24), ("meta-llama/Llama-3.2-3B", 3.21), ("meta-llama/Llama-2-7b-hf", 6.74),
+    ("meta-llama/Llama-3.1-8B", 8.03), ("meta-llama/Llama-3.1-70B-Instruct", 70.55),
+    ("meta-llama/Llama-3.1-405B-Instruct", 405.85),
+)
+REFERENCE_TOLERANCE = 0.30
+
+
+def reference_shape(p: WorkloadProfile) -> str | None:
+    """The published shape nearest the size said, within the tolerance; None when none is that close."""
+    if not p.model_size_b:
+        return None
+    name, size = min(REFERENCE_SHAPES, key=lambda item: abs(item[1] / p.model_size_b - 1))  # type: ignore[operator]
+    return name if abs(size / p.model_size_b - 1) <= REFERENCE_TOLERANCE else None
+
+
 def _uses_batch(p: WorkloadProfile) -> bool:
     return p.use_case in TRAINING_USE_CASES | {"batch_inference", "vision"}
 
@@ -155,6 +179,9 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="model", type="model",
         applies=_language_model, applies_doc="language models (not vision)",
+        # only for a model trained from scratch whose size alone is said
+        default=reference_shape,
+        default_if=lambda p: p.use_case == "pretraining" and reference_shape(p) is not None,
     ),
     Question(
         id="vision_model", type="text",
@@ -291,12 +318,12 @@ QUESTIONS: tuple[Question, ...] = (
 OPTIONAL_FIELDS: tuple[str, ...] = (
     "model_revision", "model_family", "custom_architecture", "server_url", "head_count", "gpu_preference",
     "cloud_excluded", "budget_eur_per_month", "job_requests", "job_recurring", "deadline_hours", "images_per_s",
-    "gpus_owned", "compared_gpus", "dataset_tokens",
+    "gpus_owned", "compared_gpus", "dataset_tokens", "model_size_b",
 )
 # Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
 _CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded", "budget_eur_per_month",
                                "job_requests", "job_recurring", "deadline_hours", "images_per_s", "gpus_owned",
-                               "compared_gpus", "dataset_tokens"})
+                               "compared_gpus", "dataset_tokens", "model_size_b"})
 
 BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 # the intake list of docs/method.md (seed 002), then the serving load, the SLA and the constraints.
 FIELD_ORDER: tuple[str, ...] = (
     "customer", "use_case", "framework", "framework_version", "model", "model_family", "model_revision",
-    "custom_architecture", "vision_model", "vision_mode", "precision", "input_len", "output_len", "context_len",
+    "custom_architecture", "model_size_b", "vision_model", "vision_mode", "precision", "input_len", "output_len",
+    "context_len",
     "image_resolution", "batch_size", "head_count", "concurrency", "growth_factor", "ttft_ms", "tpot_ms",
     "dataset_size_bytes", "dataset_tokens", "job_requests", "job_recurring", "deadline_hours", "images_per_s",
     "dataset_images",

@@ -374,3 +374,24 @@ def test_yolo_without_its_size_is_asked_and_48_cameras_get_a_server_not_an_8_gpu
     plan = summary.split("Configuration recommandée")[1].split(".")[0]
     assert "sur devis" in plan and "8 GPU" not in plan
     assert "sous le budget de 20 000 €" in summary and "640 px" in summary
+
+
+def test_a_model_pre_trained_from_scratch_is_sized_on_the_published_shape_of_its_size(tmp_path: Path) -> None:
+    # "pre-train a 7B model from scratch": no registry model is theirs, but a 7B dense decoder's memory is a
+    # Llama-2-7B's (6.7 B parameters), assumed and said so; from scratch, every weight trains (no LoRA knob);
+    # a 13B with no published shape within 30 % is still asked
+    brief = ("Quantara here. We plan to pre-train a 7B model from scratch on about 300B tokens, bf16, sequence "
+             "length 4096, within 6 weeks. Renting is fine.")
+    result = cli("intake", "--brief", "-", "--assume-defaults", "--json", db=tmp_path / "s.db", stdin=brief)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["profile"]["model"] == "meta-llama/Llama-2-7b-hf" and "model" in out["assumed"]
+    call = next(e for e in out["events"] if e["kind"] == "tool_call" and e["tool"] == "recommend")
+    assert call["arguments"]["workload"]["from_scratch"] is True
+    proposal = cli("propose", "1", "--lang", "en", "--format", "md", "-o", str(tmp_path / "p.md"),
+                   db=tmp_path / "s.db")
+    assert proposal.returncode == 0, proposal.stderr
+    assert "LoRA" not in (tmp_path / "p.md").read_text()
+    other = cli("intake", "--brief", "-", "--assume-defaults", db=tmp_path / "t.db",
+                stdin="We plan to pre-train a 13B model from scratch on 300B tokens.")
+    assert other.returncode == 2 and "model" in other.stderr

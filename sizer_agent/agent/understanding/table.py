@@ -14,6 +14,7 @@ from sizer_agent.agent.understanding import (
     latency,
     lengths,
     load,
+    model_size,
     models,
     ownership,
     periodic_budget,
@@ -30,6 +31,7 @@ RULES: tuple[Rule, ...] = (
     vision.VISION_MODEL,  # before numbers: "ResNet-50" names a network, not 50 of anything
     models.MODEL,
     models.REVISION,
+    model_size.MODEL_SIZE,  # reads without claiming, only when no model was named
     software.SERVER_URL,
     gpus.GPUS,
     load.IMAGE_RESOLUTION,  # before lengths: "512x512 inputs" is a resolution
