@@ -221,6 +221,11 @@ def _rank_key(plan: Plan) -> tuple[int, int, float, int, float]:
         cost = (plan.purchase.cards_eur if plan.purchase.cards_eur is not None else math.inf) if quote else _cost(plan)
         return (0, 1 if quote else 0, cost, plan.parallelism.num_gpus, -_speed(plan))
     need = plan.memory.total_bytes / plan.memory.gpu_memory_bytes if plan.memory else math.inf
+    # too slow for a deadline: how far over it counts as much as how far over the memory (564 h for 504 is
+    # closer than 931 h)
+    for reason in plan.reasons:
+        if reason.id == "reason.deadline" and reason.params.get("deadline"):
+            need = max(need, float(reason.params["hours"]) / float(reason.params["deadline"]))
     return (1, len(plan.reasons), need, plan.parallelism.num_gpus, 0.0)
 
 

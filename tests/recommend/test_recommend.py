@@ -470,3 +470,21 @@ def test_a_one_off_training_run_rented_is_weighed_by_the_run_and_its_tokens_as_s
     hourly = [o.costs.hourly_eur for o in period.options
               if o.fits and o.purchase.how == "rent" and o.costs.hourly_eur is not None]
     assert period.plan.costs.hourly_eur == pytest.approx(min(hourly))
+
+
+def test_the_closest_plan_to_a_deadline_none_meets_is_the_one_least_over_it() -> None:
+    # A 7B pre-trained from scratch on 1T tokens within 3 weeks, rented: no cloud plan of the catalogue ends in
+    # time; the one named closest is the one whose run is least over the 504 h, not the one with most memory left
+    from sizer_agent.tools.recommend import _rank_key
+
+    workload = EstimateRequest(model="meta-llama/Llama-2-7b-hf", mode="training", method="full", from_scratch=True,
+                               batch_size=1, seq_len=4096)
+    result = recommend(RecommendRequest(workload=workload, units=["cloud"], dataset_tokens=10**12, deadline_hours=504,
+                                        training_one_off=True), load_model("meta-llama/Llama-2-7b-hf"))
+    assert result.plan is None
+    slow = [o for o in result.options if o.purchase.unit == "cloud" and o.reasons
+            and all(r.id == "reason.deadline" for r in o.reasons)]
+    hours = {id(o): float(o.reasons[0].params["hours"]) for o in slow}
+    closest = min(slow, key=_rank_key)
+    assert hours[id(closest)] == min(hours.values())
+    assert not any(k.code == "lora_instead_of_full" for o in result.options for k in o.knobs)
