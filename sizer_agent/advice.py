@@ -270,8 +270,12 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
             lines.append(render(lang, "advice.bought", price=price(plan, lang), split=split(plan, lang),
                                 precision=plan.weight_precision))
         lines += [text for text in (memory(plan, lang), speed(plan, lang), cost(plan, lang)) if text]
-        if plan.costs.job_hours is not None and plan.costs.eur_per_job is not None:
-            lines.append(render(lang, "advice.job", hours=round(plan.costs.job_hours, 1), eur=plan.costs.eur_per_job))
+        c = plan.costs
+        if c.job_hours is not None and c.eur_per_job is not None and c.runs_per_year:
+            lines.append(render(lang, "advice.job_runs", hours=round(c.job_hours, 1), eur=c.eur_per_job,
+                                runs=c.runs_per_year, year=c.eur_per_job * c.runs_per_year))
+        elif c.job_hours is not None and c.eur_per_job is not None:
+            lines.append(render(lang, "advice.job", hours=round(c.job_hours, 1), eur=c.eur_per_job))
         with device_terms(terms_of(plan.gpu_id)):
             lines += [render(lang, "advice.knob_line", text=k.text) for k in plan.knobs]
             # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill

@@ -52,7 +52,7 @@ def purchase(offer: Offer, catalog: Catalog, num_gpus: int, units: int) -> Purch
 
 def costs(buy: Purchase, catalog: Catalog, watts: float, tokens_per_s: float | None = None,
           epoch_hours: float | None = None, serving: bool = True, power_published: bool = True,
-          job_hours: float | None = None, per_job: bool = False) -> Costs:
+          job_hours: float | None = None, per_job: bool = False, runs_per_year: int | None = None) -> Costs:
     """Hourly cost, energy, TCO over the amortisation period, and cost per unit of work. `power_published`:
     False when `watts` lacks the accelerators (no published TDP), so no tokens per kW is stated."""
     a = catalog.assumptions
@@ -66,6 +66,10 @@ def costs(buy: Purchase, catalog: Catalog, watts: float, tokens_per_s: float | N
     if buy.how == "rent" and buy.hourly_eur is not None:
         hourly = buy.hourly_eur
         tco = hourly * hours * years
+        if runs_per_year and job_hours:
+            # a recurring job rented run by run ("2 million tickets a month"): only its hours are paid, never
+            # more than renting around the clock
+            tco = min(tco, hourly * job_hours * runs_per_year * years)
     elif owned and buy.price_eur is not None:
         energy_per_hour = watts / 1000 * a.energy_eur_per_kwh.value * a.pue.value
         hourly = buy.price_eur / (years * hours) + energy_per_hour
@@ -79,7 +83,7 @@ def costs(buy: Purchase, catalog: Catalog, watts: float, tokens_per_s: float | N
         pue=a.pue.value, energy_kwh_per_year=kwh_per_year, energy_eur_per_year=energy_eur, hourly_eur=hourly,
         tco_eur=tco, eur_per_million_tokens=per_million, eur_per_epoch=per_epoch, job_hours=job_hours,
         eur_per_job=hourly * job_hours if hourly is not None and job_hours is not None else None,
-        paid_per_job=per_job and job_hours is not None,
+        paid_per_job=per_job and job_hours is not None, runs_per_year=runs_per_year if job_hours else None,
         tokens_per_s_per_kw=tokens_per_s / (watts / 1000) if tokens_per_s and watts and power_published else None,
         accelerator_power_published=power_published,
     )

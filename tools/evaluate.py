@@ -62,6 +62,7 @@ class Context:
     job_recurring: bool = False  # a nightly/monthly run: the rental is weighed over the period, not per run
     deadline_hours: float | None = None  # a batch run or a training epoch must end within this
     training_one_off: bool = False  # one training run: rented, it is paid by its hours
+    job_runs_per_year: int | None = None  # a recurring job's runs a year: rented, only their hours are paid
     shape: ModelShape = field(init=False)
     cache: dict[tuple[object, ...], EstimateResult | InputError] = field(default_factory=dict)
     evaluated: int = 0
@@ -337,7 +338,8 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
         job_hours = training.epoch_hours  # one run of the stated dataset: one epoch
     plan_costs = costs(buy, ctx.catalog, watts, tokens_per_s, training.epoch_hours if training else None,
                        serving=workload.mode == "inference", power_published=gpu.tdp_w is not None,
-                       job_hours=job_hours, per_job=job_hours is not None and not ctx.job_recurring)
+                       job_hours=job_hours, per_job=job_hours is not None and not ctx.job_recurring,
+                       runs_per_year=ctx.job_runs_per_year if ctx.job_recurring else None)
     took = job_hours if serving is not None else (training.epoch_hours if training is not None else None)
     if ctx.deadline_hours is not None and took is not None and took > ctx.deadline_hours:
         # too slow for the time the job must end in: more GPUs of this offer are tried next

@@ -204,6 +204,8 @@ class Costs(BaseModel):
     job_hours: float | None = Field(None, description="batch inference of a stated number of requests: the whole job "
                                     "at the plan's output rate; a one-off training run: its epoch")
     eur_per_job: float | None = Field(None, description="that job's cost: hours x the hourly cost")
+    runs_per_year: int | None = Field(None, description="a recurring job's runs a year, when said ('par jour', "
+                                      "'monthly'): a rental is paid for their hours only")
     paid_per_job: bool = Field(False, description="a one-off job (batch or training run): rented, only its hours are "
                                "paid, so rentals are compared by the job's cost")
     eur_per_million_images: float | None = Field(None, description="vision inference: at the plan's images/s")

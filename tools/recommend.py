@@ -86,6 +86,8 @@ class RecommendRequest(BaseModel):
         "a one-off job's rental is weighed by that job's cost, not by the period")
     job_recurring: bool = Field(False, description="the job runs every night/month: its rental is weighed over the "
                                 "period like any other, its size only sets the speed a deadline asks")
+    job_runs_per_year: int | None = Field(None, ge=1, le=8760, description="a recurring job: runs a year ('per day' "
+                                          "365, 'monthly' 12); rented, only those runs' hours are paid")
     training_one_off: bool = Field(False, description="training: one run only (one epoch of the dataset): a rental "
                                    "is weighed by that run's cost, not by the period")
     deadline_hours: float | None = Field(None, gt=0, description="a batch run or a training epoch must end within "
@@ -224,8 +226,10 @@ def _rank_key(plan: Plan) -> tuple[int, int, float, int, float]:
     # too slow for a deadline: how far over it counts as much as how far over the memory (564 h for 504 is
     # closer than 931 h)
     for reason in plan.reasons:
-        if reason.id == "reason.deadline" and reason.params.get("deadline"):
-            need = max(need, float(reason.params["hours"]) / float(reason.params["deadline"]))
+        hours, deadline = reason.params.get("hours"), reason.params.get("deadline")
+        if reason.id == "reason.deadline" and isinstance(hours, int | float) and isinstance(deadline, int | float) \
+                and deadline:
+            need = max(need, hours / deadline)
     return (1, len(plan.reasons), need, plan.parallelism.num_gpus, 0.0)
 
 
@@ -562,7 +566,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
                   checkpoint_interval_min=request.checkpoint_interval_min,
                   job_requests=request.job_requests if request.workload.mode == "inference" else None,
                   job_recurring=request.job_recurring, deadline_hours=request.deadline_hours,
-                  training_one_off=request.training_one_off)
+                  training_one_off=request.training_one_off,
+                  job_runs_per_year=request.job_runs_per_year if request.job_recurring else None)
     offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]
     if request.practitioner_defaults:

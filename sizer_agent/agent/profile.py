@@ -101,6 +101,7 @@ class WorkloadProfile(BaseModel):
     dataset_tokens: int | None = Field(default=None, ge=1, le=10**15)  # training set said in tokens ("40M tokens")
     job_requests: int | None = Field(default=None, ge=1, le=10**12)  # a batch job's documents, per run
     job_recurring: bool | None = None  # the job runs every night/month: paid over the period, not per run
+    job_runs_per_year: int | None = Field(default=None, ge=1, le=8760)  # "par jour" 365, "monthly" 12
     deadline_hours: float | None = Field(default=None, gt=0, le=10**5)  # a batch or training job must end within
     optimizer: Optimizer | None = None
     checkpoint_interval_min: float | None = Field(default=None, gt=0, le=100_000)

@@ -318,12 +318,12 @@ QUESTIONS: tuple[Question, ...] = (
 OPTIONAL_FIELDS: tuple[str, ...] = (
     "model_revision", "model_family", "custom_architecture", "server_url", "head_count", "gpu_preference",
     "cloud_excluded", "budget_eur_per_month", "job_requests", "job_recurring", "deadline_hours", "images_per_s",
-    "gpus_owned", "compared_gpus", "dataset_tokens", "model_size_b",
+    "gpus_owned", "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year",
 )
 # Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
 _CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded", "budget_eur_per_month",
                                "job_requests", "job_recurring", "deadline_hours", "images_per_s", "gpus_owned",
-                               "compared_gpus", "dataset_tokens", "model_size_b"})
+                               "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year"})
 
 BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
 

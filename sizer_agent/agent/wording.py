@@ -45,6 +45,8 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
         return render(lang, "agent.value.deadline", h=value)
     if field == "images_per_s":
         return render(lang, "agent.value.images_per_s", v=value)
+    if field == "job_runs_per_year":
+        return render(lang, "agent.value.job_runs_per_year", n=value)
     if field == "model_size_b":
         return render(lang, "agent.value.model_size_b", b=value)
     if field == "dataset_tokens":

@@ -488,3 +488,23 @@ def test_the_closest_plan_to_a_deadline_none_meets_is_the_one_least_over_it() ->
     closest = min(slow, key=_rank_key)
     assert hours[id(closest)] == min(hours.values())
     assert not any(k.code == "lora_instead_of_full" for o in result.options for k in o.knobs)
+
+
+def test_a_recurring_job_rented_pays_for_its_runs_not_for_renting_around_the_clock() -> None:
+    # 2 million tickets a month, 800 tokens in and 20 out, with Qwen2.5 7B, rented: each month's run takes some
+    # hours; over three years the rental is those hours x 12 x 3 at the hourly price, so a dearer hour that
+    # runs faster can win; a rental never costs more than renting around the clock
+    workload = EstimateRequest(model="Qwen/Qwen2.5-7B-Instruct", input_len=800, output_len=20, concurrency=32,
+                               batch_size=32, engine="vllm")
+    spec = load_model("Qwen/Qwen2.5-7B-Instruct")
+    result = recommend(RecommendRequest(workload=workload, units=["cloud"], engine="vllm", job_requests=2_000_000,
+                                        job_recurring=True, job_runs_per_year=12), spec)
+    rentals = [o for o in result.options if o.fits and o.purchase.how == "rent"]
+    years = rentals[0].costs.amortisation_years
+    for o in rentals:
+        c = o.costs
+        assert c.runs_per_year == 12 and c.job_hours is not None and c.hourly_eur is not None
+        around_the_clock = c.hourly_eur * 8760 * c.utilisation * years
+        assert c.tco_eur == pytest.approx(min(around_the_clock, c.hourly_eur * c.job_hours * 12 * years))
+    assert result.plan is not None
+    assert result.plan.costs.tco_eur == pytest.approx(min(o.costs.tco_eur or 0 for o in rentals))

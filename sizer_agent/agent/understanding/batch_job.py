@@ -40,6 +40,20 @@ _RECURRING = re.compile(r"(?:\b(?:par|per|a|an|each|every|chaque|tous les|toutes
                         r"(?:jours?|nuits?|soirs?|matins?|semaines?|mois|ans?|day|night|evening|morning|week|month"
                         r"|year|heure|hour)\b"
                         r"|\b(?:daily|nightly|weekly|monthly|quotidien\w*|hebdo\w*|mensuel\w*)\b")
+# how often a recurring run comes, from the word that says it: a rented machine is paid for each run's hours
+_RUNS_PER_YEAR = (("jour", 365), ("day", 365), ("daily", 365), ("quotidien", 365), ("nuit", 365), ("night", 365),
+                  ("soir", 365), ("evening", 365), ("matin", 365), ("morning", 365), ("semaine", 52), ("week", 52),
+                  ("hebdo", 52), ("mois", 12), ("month", 12), ("mensuel", 12), ("an", 1), ("year", 1))
+
+
+def runs_per_year(words: str) -> int | None:
+    """Runs a year of a load said "par jour", "nightly", "each month" (None for an hourly or unknown rate)."""
+    for word, runs in _RUNS_PER_YEAR:
+        if re.search(rf"\b{word}", words):
+            return runs
+    return None
+
+
 # images and videos are sized by the vision tools, not as language-model requests
 _MEDIA = re.compile(r"\b(?:images?|photos?|videos?|frames?|clips?)\b")
 
@@ -49,7 +63,8 @@ def find_job_requests(message: Message) -> Iterator[Found]:
         for m in pattern.finditer(message.text):
             if message.negated(m.start()) or _MEDIA.search(m.group(0)):
                 continue
-            recurring = _RECURRING.search(message.text, *sentence_bounds(message.text, m.start())) is not None
+            every = _RECURRING.search(message.text, *sentence_bounds(message.text, m.start()))
+            recurring = every is not None
             scale = (m.group(2) or "").lower()
             number = numbers.read_number(m.group(1), message.lang, whole=not scale)
             if number is None:
@@ -62,26 +77,35 @@ def find_job_requests(message: Message) -> Iterator[Found]:
             # each night's or each month's run: its size still sets how fast it must go (a deadline), but the
             # machine is paid for over the period, not per run
             yield Found("job_recurring", recurring, m.start(), m.end(), claim=False)
+            runs = runs_per_year(every.group(0)) if every is not None else None
+            if runs is not None:
+                yield Found("job_runs_per_year", runs, every.start(), every.end(), claim=False)
             return
 
 
 _ONE_OFF = {"job_recurring": False}
 _EACH_RUN = {"job_recurring": True}
 JOB_REQUESTS = Rule(
-    "job-requests", ("job_requests", "job_recurring"), find_job_requests,
+    "job-requests", ("job_requests", "job_recurring", "job_runs_per_year"), find_job_requests,
     examples=(("Nous devons traduire 200 000 pages avec Llama 3.3 70B.", {"job_requests": 200000, **_ONE_OFF}),
               ("We need to summarise about 1.2 million customer reviews.", {"job_requests": 1200000, **_ONE_OFF}),
               ("40k e-mails to classify overnight", {"job_requests": 40000, **_ONE_OFF}),
               ("résumer 500 000 avis clients", {"job_requests": 500000, **_ONE_OFF}),
-              ("on traite chaque nuit ~500 000 avis clients à classer", {"job_requests": 500000, **_EACH_RUN}),
-              ("on doit résumer environ 200 documents par jour", {"job_requests": 200, **_EACH_RUN}),
-              ("we process 3,000 tickets a day", {"job_requests": 3000, **_EACH_RUN}),
+              ("on traite chaque nuit ~500 000 avis clients à classer",
+               {"job_requests": 500000, **_EACH_RUN, "job_runs_per_year": 365}),
+              ("on doit résumer environ 200 documents par jour",
+               {"job_requests": 200, **_EACH_RUN, "job_runs_per_year": 365}),
+              ("we process 3,000 tickets a day", {"job_requests": 3000, **_EACH_RUN, "job_runs_per_year": 365}),
+              ("We classify about 2 million support tickets per month",
+               {"job_requests": 2000000, **_EACH_RUN, "job_runs_per_year": 12}),
               ("traduire 3 documents", {}), ("caption 3M product images", {}),
               ("Classification de 3 millions d'images produits", {}),
-              ("résumer chaque nuit environ 50 000 dossiers", {"job_requests": 50000, **_EACH_RUN}),
-              ("We run a nightly job that classifies 1.2M product reviews.", {"job_requests": 1200000, **_EACH_RUN}),
+              ("résumer chaque nuit environ 50 000 dossiers",
+               {"job_requests": 50000, **_EACH_RUN, "job_runs_per_year": 365}),
+              ("We run a nightly job that classifies 1.2M product reviews.",
+               {"job_requests": 1200000, **_EACH_RUN, "job_runs_per_year": 365}),
               ("classification de 8 millions d'avis clients (traitement batch mensuel)",
-               {"job_requests": 8000000, **_EACH_RUN}),
+               {"job_requests": 8000000, **_EACH_RUN, "job_runs_per_year": 12}),
               ("We'll index about 90,000 documents for a RAG assistant", {}),
               ("500 utilisateurs", {})),
     doc="the requests of a batch job (documents, pages, reviews), and whether it runs once or every night/month",
