@@ -385,3 +385,20 @@ def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object],
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+# -- heldout21 and own batch 19: the causes of their wrong values, said in phrasings of our own ---------------------
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # a market price quoted for comparison, the budget said apart: neither cards, server nor amount are the plan
+    ("Pour info, une baie de 8 B200 se négocie vers 450 000 €. Notre budget est de 300 000 €.",
+     {"budget_eur": 300000}, ("num_gpus", "gpu_preference", "deployment")),
+    ("Budget: €120k. For reference, a server with 4 H200 is priced at about €160,000.",
+     {"budget_eur": 120000}, ("num_gpus", "gpu_preference", "deployment")),
+    ("We want 2 L40S; one costs about €9,000.", {"num_gpus": 2, "gpu_preference": "l40s"}, ()),
+])
+def test_heldout21_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found

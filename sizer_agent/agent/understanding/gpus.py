@@ -18,6 +18,7 @@ from functools import cache
 
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.reference_price import price_reference
 from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.text import Message, past_clauses, plain, sentence_bounds
 
@@ -592,7 +593,9 @@ def find_gpus(message: Message) -> Iterator[Found]:
     # against another in a question is asked about, not chosen
     weighed = len(cards) < len(named) and any(_asked_against(text, m.start()) for m, _ in cards)
     cards = [(m, card) for m, card in cards if not _ruled_out(text, m.start(), _card_end(text, m))]
-    priced = [(m, card) for m, card in cards if PRICE_SEEN_AFTER.match(text, _card_end(text, m))]
+    # "un serveur à 8 H200 coûte environ 350 000 € … Budget 250 000 €": a market price, compared (reference_price)
+    priced = [(m, card) for m, card in cards if PRICE_SEEN_AFTER.match(text, _card_end(text, m))
+              or price_reference(message, m.start())]
     if priced:
         cards = [(m, card) for m, card in cards if (m, card) not in priced]
         named = [(m, card) for m, card in named if (m, card) not in priced]
@@ -909,6 +912,10 @@ GPUS = Rule(
         ("6 postes de montage vidéo, avec une RTX 4090 dans chaque poste", {"num_gpus": 6}),
         ("une salle de 12 postes. Une carte par poste, RTX 5080 idéalement.",
          {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
+        # a market price quoted for comparison beside the budget: no plan (reference_price.py)
+        ("Budget 90 000 €. Pour info, un serveur à 4 H100 coûte environ 150 000 €.", {}),
+        ("Our budget is €200k; we've seen quotes of about €300,000 for a box with 8 H200.", {}),
+        ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )

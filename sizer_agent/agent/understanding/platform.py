@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.gpus import COMPARISON, PRICE_SEEN_AFTER, card_index
 from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.reference_price import price_reference
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
 from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds, words
 
@@ -278,6 +279,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue  # "Objet : devis serveur IA", "Fwd: AI server quote": the product's common name, no place
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
                 continue
+            if value == "server" and price_reference(message, m.start()):
+                continue  # "un serveur à 8 H200 coûte 350 000 € … notre budget": the market's server, compared
             if value == "server" and _RETIRED_AFTER.match(message.text, m.end()):
                 continue
             if value == "server" and _fleet_elsewhere(_clause_of(message.text, m.start())):
@@ -340,6 +343,8 @@ DEPLOYMENT = Rule(
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
         ("Objet : nouveau serveur GPU\n\nBonjour, la Mutuelle veut résumer ses courriers.", {}),
         ("an allocation of 64 MI355X at a partner HPC centre", {}),
+        # a server's market price quoted for comparison beside the budget (reference_price.py)
+        ("Budget 90 000 €. Pour info, un serveur à 4 H100 coûte environ 150 000 €.", {}),
         # desks named for the work done at them
         ("Il nous faut 4 stations de rendu (Blender Cycles, Houdini).", {"deployment": "workstation"}),
         ("notre bureau d'études renouvelle 3 postes de CAO sous SolidWorks", {"deployment": "workstation"}),
@@ -718,6 +723,8 @@ def find_budget(message: Message) -> Iterator[Found]:
             if pattern is not patterns[0] and (_QUOTED.search(text, *sentence_bounds(text, m.start()))
                                                or _PAST_BILL.search(text, *sentence_bounds(text, m.start()))):
                 continue  # "the vendor proposed 4 A100 for 120k€": their price, not the customer's budget
+            if pattern is not patterns[0] and price_reference(message, m.start()):
+                continue  # "un serveur à 4 H100 se négocie autour de 180 000 € ; notre enveloppe …": a reference
             if _card_priced(text, m.start()):
                 continue  # "la H100 à 30 000 €": the price a card was seen at, not the budget
             if pattern is not patterns[0] and _MEAN_PRICE_BEFORE.search(text, max(0, m.start() - 25), m.start(1)):
@@ -758,6 +765,8 @@ BUDGET = Rule(
               ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget around 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
+              # a server's market price quoted for comparison, the budget said apart (reference_price.py)
+              ("Quotes of €300,000 for a box with 8 H100s are our benchmark. The budget is still open.", {}),
               ("$50k budget", {}), ("1,2 M€", {"budget_eur": 1_200_000.0}),
               ("une H100 coûte environ 30 000 € pièce", {}), ("the H100 is 30k€ each", {}),
               ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),

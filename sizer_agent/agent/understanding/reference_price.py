@@ -1,0 +1,35 @@
+"""A price of hardware quoted for comparison, beside the customer's own budget.
+
+"Nous avons lu qu'un serveur à 8 H200 coûte environ 350 000 €, notre budget est de 250 000 €", "We've seen
+quotes of roughly €300,000 for a box with 8 H100s; our budget is €200k": the cards, the server and the amount of
+that sentence are what the market charges, a reference the customer measures the budget against, not the plan
+(heldout21 fr-d36; own batch 19 pf-216, pe-215). The sentence holds a verb of price and an amount, and names no
+budget; the budget is said in another sentence. Without a budget elsewhere ("an H100 costs about 30k€") the
+sentence stays what it was: the card may still be the one asked about.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.text import Message, sentence_bounds
+
+# what a seller charges: "coûte", "se négocie", "vaut", "costs", "is priced at", "quotes of", "lists at"
+_PRICE_VERB = re.compile(r"\b(?:coute\w*|se negoci\w*|negocie\w*|vaut|valent|se vend\w*|costs?|priced|sells? for"
+                         r"|lists? (?:at|for)|retails? (?:at|for)|quotes? (?:of|at|around)|quoted (?:at|around))\b")
+_AMOUNT = re.compile(rf"(?:[€$£][ \t]*{NUM}|{NUM}[ \t]*(?:k|m)?[ \t]*(?:€|euros?\b|eur\b|\$|dollars?\b|£))")
+_BUDGET_WORD = re.compile(r"\b(?:budget|enveloppe|envelope|plafond)\b")
+
+
+def price_reference(message: Message, position: int) -> bool:
+    """Whether `position` (in `message.text`) lies in a sentence that prices hardware for comparison."""
+    text = message.text
+    start, end = sentence_bounds(text, position)
+    sentence = text[start:end]
+    if not _PRICE_VERB.search(sentence) or not _AMOUNT.search(sentence) or _BUDGET_WORD.search(sentence):
+        return False
+    # (a budget already read is blanked in the text: where it was read says it is elsewhere)
+    budget = message.found_at.get("budget_eur")
+    return bool(_BUDGET_WORD.search(text, 0, start) or _BUDGET_WORD.search(text, end)
+                or (budget is not None and not start <= budget[0] < end))
