@@ -396,6 +396,10 @@ def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object],
     ("Budget: €120k. For reference, a server with 4 H200 is priced at about €160,000.",
      {"budget_eur": 120000}, ("num_gpus", "gpu_preference", "deployment")),
     ("We want 2 L40S; one costs about €9,000.", {"num_gpus": 2, "gpu_preference": "l40s"}, ()),
+    # a head count said per unit, the units counted before it: the total a sizing engineer works out
+    ("On compte 5 magasins, 8 vendeurs par magasin, pour un assistant sur Mistral 7B.", {"head_count": 40}, ()),
+    ("Two departments of 35 engineers each will use the assistant.", {"head_count": 70}, ()),
+    ("One workstation per lab: 4 labs with 6 researchers each.", {"head_count": 6}, ()),
 ])
 def test_heldout21_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)
