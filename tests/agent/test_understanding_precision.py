@@ -400,6 +400,14 @@ def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object],
     ("On compte 5 magasins, 8 vendeurs par magasin, pour un assistant sur Mistral 7B.", {"head_count": 40}, ()),
     ("Two departments of 35 engineers each will use the assistant.", {"head_count": 70}, ()),
     ("One workstation per lab: 4 labs with 6 researchers each.", {"head_count": 6}, ()),
+    # a choice taken back: by a sentence that opens with "scratch that", or by "finalement non" after a bracket
+    ("We'll do QLoRA in 4-bit NF4 on Mistral 7B. Scratch that: full LoRA in bf16 it is.",
+     {"use_case": "finetune_lora", "precision": "bf16"}, ()),
+    ("Nous pensions à du QLoRA (4 bits) — finalement non, du LoRA en bf16 sur Qwen2.5 7B.",
+     {"use_case": "finetune_lora", "precision": "bf16"}, ()),
+    # after an ellipsis only the last words are taken back, not the sentence
+    ("Our 30 developers want an assistant on Qwen3 32B... actually no, make it Qwen2.5 32B.",
+     {"model": "Qwen/Qwen2.5-32B-Instruct", "use_case": "online_serving"}, ()),
 ])
 def test_heldout21_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)

@@ -145,7 +145,8 @@ _RETRACT = re.compile(
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
     r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d)"
     r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"
-    r"|je voulais dire|enfin non|(?:enfin|well)[ \t]+(?:plutot|rather)(?=[ \t]+\d)"
+    r"|je voulais dire|enfin non|(?:finalement|au final)[ \t]*,?[ \t]*non(?![\w])"
+    r"|(?:enfin|well)[ \t]+(?:plutot|rather)(?=[ \t]+\d)"
     r"|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non)"
     # "on a mac mini... jk, on a linux box": a joke taken back
     r"|jk|just kidding|kidding|je plaisante|je rigole|je blague)(?![\w])"
@@ -157,6 +158,13 @@ _RETRACT = re.compile(
     r"[ \t]+(?:c'est|it's|it is|ce sera|ca sera|ca fait|we're at|we are at)(?=[ \t]+[\d€])")
 _RETRACT_WORDS = 4  # at most the last few words before the marker: "… pour nos 60 devs avec Qwen3 Coder 480B"
 _PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
+# a sentence that opens by taking back the one before: "Method: QLoRA, 4-bit NF4. Actually scratch that — plain LoRA
+# on the bf16 weights" (heldout21 en-d27), "Forget that", "Oubliez ça"; the whole sentence before is taken back
+# (after an ellipsis, "480B... actually no", only the last words are: _RETRACT)
+_RETRACT_SENTENCE = re.compile(r"(?:(?<=[^.][.!?][ \t])|(?<=\n))[ \t]*(?:(?:actually|en fait|hmm+|euh|bon|ok|okay|oh)"
+                               r"[ \t]*,?[ \t]*)?(?:scratch that|forget (?:that|it)|oubliez (?:ca|cela)|oublie ca"
+                               r"|finalement non|en fait non|actually no|no wait|non attendez)(?![\w])")
+_TAKEN_BACK_SENTENCE = 120  # at most this many characters: a short sentence, not a paragraph
 
 
 def retracted_spans(text: str) -> list[tuple[int, int]]:
@@ -168,13 +176,23 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
     """(start, end) of the words taken back, and the span of the marker that takes them back."""
     spans = []
     for m in _RETRACT.finditer(text):
-        before = text[:m.start()]
-        bound = max((b.end() for b in _PHRASE_START.finditer(before, max(0, m.start() - 120))), default=0)
-        words = [w for w in re.finditer(r"\S+", text[bound:m.start()])]
+        # "du QLoRA en 4 bits (NF4) — finalement non": a bracket closing the words is part of them
+        stop = m.start()
+        aside = re.search(r"\([^()\n]{0,40}\)[ \t]*$", text[max(0, stop - 60):stop])
+        if aside is not None:
+            stop -= len(aside.group(0))
+        before = text[:stop]
+        bound = max((b.end() for b in _PHRASE_START.finditer(before, max(0, stop - 120))), default=0)
+        words = [w for w in re.finditer(r"\S+", text[bound:stop])]
         if not words:
             continue
         first = words[max(0, len(words) - _RETRACT_WORDS)]
         spans.append((bound + first.start(), m.start(), (m.start(), m.end())))
+    for m in _RETRACT_SENTENCE.finditer(text):
+        end = len(text[:m.start()].rstrip())
+        start = max((b.end() for b in re.finditer(r"[.!?][ \t]|\n", text[:end - 1])), default=0)
+        if 0 < end - start <= _TAKEN_BACK_SENTENCE:
+            spans.append((start, end, (m.start(), m.end())))
     return spans
 
 
