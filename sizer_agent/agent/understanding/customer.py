@@ -1173,6 +1173,18 @@ def with_written_article(original: str, start: int, name: str) -> tuple[int, str
     return article.start(), original[article.start():start] + name
 
 
+def with_article_said_elsewhere(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'The Marlowe Institute is launching … — The Marlowe Institute': a name first met where its article is grammar
+    (a sentence's start) keeps the article it is written with elsewhere, in a sentence or on a line of its own
+    (heldout19 en-o38, heldout21 en-d17, own pe-216)."""
+    if _ARTICLE_JUST_BEFORE.search(name + " ") or re.match(r"(?:The|La|Le|Les)[ \t]|L['’]", name):
+        return None
+    for other in re.finditer(r"(?<![\w'’])" + re.escape(name) + r"(?![\w'’])", original):
+        if other.start() != start and (written := with_written_article(original, other.start(), name)):
+            return written
+    return None
+
+
 _PURPOSE_KIND = re.compile(rf"(?:{_ORG_FIRST})(?![\w])|.*(?:Foundation|Institute|Center|Centre|Society|Fund|Trust"
                            r"|Alliance|Association)$")
 _PURPOSE_TAIL = re.compile(rf"[ \t]+(?:pour|for)[ \t]+(?:l['’]|(?:la|le|les|the)[ \t]+)?{NAME}"
@@ -1304,7 +1316,8 @@ def _organisation_like_by_kind(name: str) -> bool:
 
 
 NAME_FORMS = (brand_before_parent, without_descriptive_prefix, with_leading_particles, with_written_article,
-              with_title_article, with_legal_form_before, with_complement, with_partners_before, with_legal_tail,
+              with_title_article, with_article_said_elsewhere, with_legal_form_before, with_complement,
+              with_partners_before, with_legal_tail,
               with_purpose_tail)
 
 
@@ -1542,6 +1555,10 @@ def find_customer(message: Message) -> Iterator[Found]:
 CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
+        # a name met first at a sentence's start keeps the article it is signed with
+        ("The Halden Institute wants a RAG assistant.\nBest,\nAnna\n— The Halden Institute",
+         {"customer": "The Halden Institute"}),
+        ("The Halden Institute wants a RAG assistant.", {"customer": "Halden Institute"}),
         # a university named with its city; a school's acronym before its city; an aside adjective; kind-first names
         ("Je suis doctorant à l'Université de Liège et je prépare une demande.", {"customer": "Université de Liège"}),
         ("J'enseigne le deep learning à la HEIG-VD (Yverdon). Nos 120 étudiants…", {"customer": "HEIG-VD"}),
