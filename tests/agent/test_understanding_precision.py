@@ -405,6 +405,11 @@ def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object],
      {"use_case": "finetune_lora", "precision": "bf16"}, ()),
     ("Nous pensions à du QLoRA (4 bits) — finalement non, du LoRA en bf16 sur Qwen2.5 7B.",
      {"use_case": "finetune_lora", "precision": "bf16"}, ()),
+    # an event named near the customer; a name whose article is grammar at first and written in the signature
+    ("Loved your keynote at Devoxx Antwerp. We'd like to fine-tune Llama 3.1 8B with LoRA.\nCheers, Pieter de Wit, "
+     "Kempen Data", {"customer": "Kempen Data"}, ()),
+    ("The Fenwick Foundation would like a chatbot on Mistral 7B.\nRegards,\nJo\n— The Fenwick Foundation",
+     {"customer": "The Fenwick Foundation"}, ()),
     # after an ellipsis only the last words are taken back, not the sentence
     ("Our 30 developers want an assistant on Qwen3 32B... actually no, make it Qwen2.5 32B.",
      {"model": "Qwen/Qwen2.5-32B-Instruct", "use_case": "online_serving"}, ()),

