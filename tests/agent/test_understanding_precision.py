@@ -410,6 +410,11 @@ def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object],
      "Kempen Data", {"customer": "Kempen Data"}, ()),
     ("The Fenwick Foundation would like a chatbot on Mistral 7B.\nRegards,\nJo\n— The Fenwick Foundation",
      {"customer": "The Fenwick Foundation"}, ()),
+    # no use chosen yet: neither a product's word nor a verb of use says a workload
+    ("Nous voulons un serveur GPU pour nos 40 salariés, sans projet précis pour l'instant.", {"head_count": 40},
+     ("use_case",)),
+    ("Not sure what we'd use it for yet; 25 people might use it. Would love to chat about options.", {},
+     ("use_case",)),
     # after an ellipsis only the last words are taken back, not the sentence
     ("Our 30 developers want an assistant on Qwen3 32B... actually no, make it Qwen2.5 32B.",
      {"model": "Qwen/Qwen2.5-32B-Instruct", "use_case": "online_serving"}, ()),

@@ -180,6 +180,19 @@ _TRIED = re.compile(r"\b(?:tried|tested|triall?ed|piloted|evaluated|used|already
 _VENDOR_BEFORE = re.compile(r"\b(?:github|microsoft|m365|office|bing|windows|copilot studio)\s+$")
 
 
+# the writer says no use is chosen yet: "Not sure what we'll use it for yet, just want to be AI ready", "No
+# specifics yet", "pas encore de projet précis" (heldout21 en-d07, en-d50; own pf-220, pe-219): a product's word
+# or a verb of use is then no workload, the interview asks
+_USE_UNKNOWN = re.compile(r"\b(?:not sure (?:what|how) (?:we(?:'ll|'d| will| would)?|to) (?:use|do)"
+                          r"|(?:don't|do not) know(?: yet)? (?:what|how) (?:we(?:'ll| will)?|to) (?:use|do)"
+                          r"|no specifics|no concrete (?:project|use|plan)|no (?:specific|clear) (?:use|project|plan)"
+                          r"|ai[- ]ready|pas (?:encore )?de projet (?:precis|concret|defini)"
+                          r"|on ne sait pas (?:encore )?(?:ce qu|quoi)|prets? pour l'ia"
+                          r"|sans (?:usage|projet) (?:precis|defini))")
+# "would love to chat about an AI strategy", "happy to chat with you": a talk with the reader, no chatbot
+_CHAT_WITH_READER = re.compile(r"\s+(?:about|with you|with your|avec vous|sur (?:votre|notre|la|le))\b")
+
+
 def _someone_elses(text: str, start: int) -> bool:
     clause = max(text.rfind(mark, 0, start) for mark in ".;(,\n") + 1
     return bool(_VENDOR_BEFORE.search(text, max(clause, start - 20), start) or _TRIED.search(text, clause, start))
@@ -318,7 +331,10 @@ def _said(message: Message) -> tuple[tuple[int, int, str] | None, list[tuple[int
     plans = _cues(message, PLANS)
     firm = [c for c in plans if not _HEDGED.search(_clause(text, c[0], c[1]))]
     products = [(m.start(), m.end(), "online_serving") for m in re.finditer(_PRODUCTS, text)
-                if not message.negated(m.start()) and not _someone_elses(text, m.start())]
+                if not message.negated(m.start()) and not _someone_elses(text, m.start())
+                and not (m.group(0) == "chat" and _CHAT_WITH_READER.match(text, m.end()))]
+    if _USE_UNKNOWN.search(text):
+        products = []
     products = _kiosks_corroborated(message, products)
     choice: tuple[int, int, str] | None = None
     if stated:
@@ -380,7 +396,7 @@ def _one_user_alone(message: Message, interactive: set[str]) -> bool:
 
 def find_use_case_inferred(message: Message) -> Iterator[Found]:
     """No workload said: serving inferred from a model people use, "for inference", or a serving engine."""
-    if _said(message)[0] is not None:
+    if _said(message)[0] is not None or _USE_UNKNOWN.search(message.text):
         return
     text = message.text
     choice: tuple[int, int, str] | None = None
@@ -428,6 +444,9 @@ USE_CASE = Rule(
          {"use_case": "batch_inference"}),
         ("We want to serve Llama 3.1 70B Instruct, inference only", {"use_case": "online_serving"}),
         ("on veut héberger un chatbot interne", {"use_case": "online_serving"}),
+        # no use chosen yet, or a talk with the reader: no workload
+        ("Which GPU for our 20 staff? No concrete project yet, we just want to be AI-ready.", {}),
+        ("Happy to chat about your roadmap; we have 300 employees.", {}),
         # cut off from the internet is no batch: the assistant is still used live
         ("a contract-review assistant for our lawyers, fully offline, no cloud", {"use_case": "online_serving"}),
         ("un assistant juridique entièrement hors ligne pour nos avocats", {"use_case": "online_serving"}),
