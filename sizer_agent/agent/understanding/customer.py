@@ -988,11 +988,22 @@ def _words_before(body: str, start: int, end: int) -> int:
     return start
 
 
+# a country right after an organisation's last word names its national company: "Ellwood Pharma UK" (heldout21
+# en-d33), "Harwick Foods Ireland"; after a comma or in brackets it is only where it sits
+_COUNTRY_TAIL = frozenset({
+    "uk", "usa", "us", "france", "germany", "deutschland", "ireland", "italia", "italy", "espana", "spain", "iberia",
+    "benelux", "nordic", "nordics", "europe", "emea", "suisse", "schweiz", "belgium", "belgique", "nederland", "polska",
+    "canada", "australia", "india", "austria"})
+
+
 def _words_after(body: str, start: int, end: int) -> int:
     """'France Médias Régionaux', 'Riverside Unified School District', 'Orrin Legal Tech': capitalised
     words right after an organisation's last word still belong to it (two at most)."""
     for _ in range(2):
         m = _WORD_AFTER.match(body, end)
+        if m is not None and plain(m.group("word")) in _COUNTRY_TAIL and m.group("word")[:1].isupper() and not (
+                re.match(r"[-\w]", body[m.end():m.end() + 1])) and clean_name(body[start:m.end()]) is not None:
+            return m.end()
         if m is None or not _plain_name_word(m.group("word")) or clean_name(body[start:m.end()]) is None:
             break
         end = m.end()
@@ -1571,6 +1582,9 @@ CUSTOMER = Rule(
         ("Great meeting you at DevFest Nantes! We want to serve Qwen3 8B to 20 users.\nBest, Anke van Dijk, "
          "Brouwer Logistiek", {"customer": "Brouwer Logistiek"}),
         ("On s'est croisés au salon Big Data Paris. Nous voulons fine-tuner Mistral 7B.", {}),
+        # a country right after an organisation's kind-word names its national company; after a comma, a place
+        ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
+        ("Our client is Brantley Logistics, UK. They need a chatbot.", {"customer": "Brantley Logistics"}),
         # a name met first at a sentence's start keeps the article it is signed with
         ("The Halden Institute wants a RAG assistant.\nBest,\nAnna\n— The Halden Institute",
          {"customer": "The Halden Institute"}),
