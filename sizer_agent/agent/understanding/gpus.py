@@ -380,6 +380,10 @@ def _outgrown(text: str, start: int) -> bool:
     return _runs_today(text, start) and bool(_MOVING.search(text, start))
 
 
+_NOW_LABEL = re.compile(r"\s*(?:today|currently|current(?: setup| state| situation)?|right now|at present|existing"
+                        r"|aujourd'hui|actuellement|en ce moment|existant|situation actuelle|setup actuel)\s*:")
+
+
 def _runs_today(text: str, start: int) -> bool:
     """'Currently on rented A100s', 'aujourd'hui sur deux T4': the card said in a clause about what runs now
     (not 'currently we'd like 4 H200')."""
@@ -387,6 +391,10 @@ def _runs_today(text: str, start: int) -> bool:
     clause_start = max((b.end() for b in re.finditer(r"[.;:!?](?!\d)|\n|,\s", text[:start])), default=0)
     said = list(_CURRENT.finditer(text, clause_start, start))
     if said and not _WISH.search(text, said[-1].end(), start):
+        return True
+    # "Today: Llama 3.1 8B, 100 concurrent users, 2 L40S." (heldout21 en-d45): a label of the present heads the list
+    sentence_start = max((b.end() for b in re.finditer(r"[.!?](?!\d)|\n", text[:start])), default=0)
+    if _NOW_LABEL.match(text, sentence_start) and not _WISH.search(text, sentence_start, start):
         return True
     # after the card, in its clause: "The 8 H100 in our current cluster are fully booked"
     stop = re.compile(r"[.;:!?\n]|,\s").search(text, start)
@@ -923,6 +931,8 @@ GPUS = Rule(
         ("Budget 90 000 €. Pour info, un serveur à 4 H100 coûte environ 150 000 €.", {}),
         ("Our budget is €200k; we've seen quotes of about €300,000 for a box with 8 H200.", {}),
         ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),
+        # a label of the present heads a list: its cards run today, the card wanted next is the preference
+        ("Current setup: Qwen3 8B, 40 users, 2 RTX 4090. Next we want H200.", {"gpu_preference": "h200-sxm"}),
         # a bound that excludes its figure says no count; a cap names it
         ("We'd prefer fewer than 4 GPUs.", {}), ("Idéalement moins de 8 GPU.", {}), ("Max 4 GPUs.", {"num_gpus": 4}),
     ),
