@@ -259,6 +259,9 @@ _MADE_IN_HOUSE = re.compile(r"\s+(?:[\w-]+\s+)?(?:fine-?tunes?|finetunes?|models
                             r"|devs?|expertise|skills|data scientists?|engineers?)\b")
 
 
+_BILL_AMOUNT = re.compile(r"\d\s*(?:k\s*)?(?:€|euros?\b|eur\b|\$|£)|[€$£]\s*\d")
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -327,8 +330,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
     mentions = [m for m in mentions if not _OPEN_CHOICE.search(message.text, *sentence_bounds(message.text, m[0]))
                 and not _asked_alternative(message.text, m[0], m[1])
                 and not _undecided_branch(message.text, m[0], m[1])
-                # "notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport": a past purchase
-                and not _PAST_BILL.search(message.text, *sentence_bounds(message.text, m[0]))]
+                # "notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport": a past purchase (an amount
+                # is said with it: "classer 800 000 factures … sur un serveur" names invoices as data, own pf-221)
+                and not (_PAST_BILL.search(message.text, *sentence_bounds(message.text, m[0]))
+                         and _BILL_AMOUNT.search(message.text, *sentence_bounds(message.text, m[0])))]
     if mentions:
         start, end, value = min(mentions)
         yield Found("deployment", value, start, end)
@@ -347,6 +352,9 @@ DEPLOYMENT = Rule(
         ("an allocation of 64 MI355X at a partner HPC centre", {}),
         # a server's market price quoted for comparison beside the budget (reference_price.py)
         ("Budget 90 000 €. Pour info, un serveur à 4 H100 coûte environ 150 000 €.", {}),
+        # invoices as the data processed are no past bill
+        ("On doit classer 800 000 factures chaque nuit, sur un serveur dans notre salle machine.",
+         {"deployment": "server"}),
         # a server named by what it serves is software
         ("StarCoder as a code completion server for our devs", {}), ("an embedding server on one L4", {}),
         # desks named for the work done at them
