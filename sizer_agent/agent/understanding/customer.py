@@ -101,6 +101,10 @@ _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Un
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
 
+# words for a business that name one only with a bracket after them ("notre appli (Zapettes)"): after them bare,
+# a capitalised word is a product ("réseau InfiniBand", "plateforme Kubernetes"), so only the bracket introducer
+_BRACKET_KIND = (r"(?:apps?|applis?|applications?|plateformes?|platforms?|smes?|networks?|r[ée]seaux?|retailers?"
+                 r"|manufacturers?|fabricants?|publishers?|[ée]diteurs?)(?![\w])")
 _I = "(?i:"  # introducers are matched whatever their case; the name itself must be capitalised
 _OF = r"(?:(?:de|du|of|at|chez)(?![\w])|d['’])"  # a whole word: "by DeepSeek" holds no "de"
 _THE = r"(?:(?i:the|la|le|les)[ \t]+|(?i:l)['’])?"  # "at the Port Authority of …", "pour la Régie des Eaux …"
@@ -188,7 +192,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "the company is Tidewater AI", "le client est Nexalis"
     _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?[ \t]+(?:is|est))[ \t]+" + NAME,
     # "notre startup (Kairn)", "a small firm (Patel & Moore, 30 staff)", "Nous (Lexalgo, legaltech)"
-    _I + r"(?:(?<![\w])" + _ORG_NOUN + r"[^()\n.]{0,60}?(?:\n[^()\n.]{0,60}?)?|(?<![\w])(?:nous|we|us|here|ici)[ \t]*))"
+    # ("our app (Zapettes, …)", "an education platform (Lernwerk, Vienna)", "a Spanish e-commerce SME (Moda Sostenible
+    # SL)": words for a business that name no organisation alone, only before the bracket — heldout21)
+    _I + r"(?:(?<![\w])(?:" + _ORG_NOUN + r"|" + _BRACKET_KIND + r")[^()\n.]{0,60}?(?:\n[^()\n.]{0,60}?)?"
+    r"|(?<![\w])(?:nous|we|us|here|ici)[ \t]*))"
     r"\(\s*" + PAREN_NAME + r"\s*[),]",
     # "pour la société Dupont Industrie", "enseigne Brico Ouest", "company Sinotex" (a capitalised noun is
     # part of the name: "le Groupe Ardent" is "Groupe Ardent", found below)
@@ -649,11 +656,45 @@ _TECH_NOUN_BEFORE = re.compile(r"(?i)(?:network|r[ée]seau|model|mod[èe]le|arch
                                r"|application|software|logiciel|platform|plateforme|product|produit|engine|moteur)"
                                r"\w*[ \t]*\([ \t]*$")
 _ACRONYM = re.compile(rf"[{_UPPER}]{{2,6}}")
+# "our app (Zapettes, startup marseillaise)", "an education platform (Lernwerk, Vienna)", "a hospital network
+# (Helora)": after an app's or a platform's word, the bracket names the business when it goes on with a kind of
+# organisation or a known place, or when an organisation's noun comes before the word (heldout21 fr-d32, en-d39,
+# en-d13); "our model (ResNet-50)" stays a product
+_BUSINESS_TECH = re.compile(r"(?i)(?:app|appli|application|platform|plateforme|network|r[ée]seau)s?[ \t]*\([ \t]*$")
+_ORG_NOUN_JUST_BEFORE = re.compile(r"(?i)(?<![\w])" + _ORG_NOUN + r"[ \t]+$")
+
+
+def _business_bracket(body: str, tech: re.Match[str], m: re.Match[str]) -> bool:
+    if not _BUSINESS_TECH.search(tech.group(0)):
+        return False
+    rest = re.match(r"[ \t]*,[ \t]*([^(),\n]{1,40})\)", body[m.end("name"):])
+    if rest is not None and (re.match(r"(?i)" + _ORG_NOUN, rest.group(1).strip())
+                             or plain(rest.group(1).strip()) in _PLACES):
+        return True
+    return bool(_ORG_NOUN_JUST_BEFORE.search(body, max(0, tech.start() - 30), tech.start()))
 # a capitalised word after the kind ("laboratoire LIMOS ici (…)", "la startup Kairn (…)") is already the name
 # "a university hospital in Leuven (UZ Vesalius)", "Our translation agency in Barcelona (Lingua Nova …)": the
 # capitalised word before the bracket is the town the organisation sits in, the bracket names it
 _CITY_BEFORE_BRACKET = re.compile(rf"(?<![\w])(?:in|at|à|near|outside)[ \t]+[{_UPPER}][\w'’-]+[ \t]*\([ \t]*$")
 _NAMED_BEFORE_BRACKET = re.compile(rf"\S+[ \t]+(?:[^()\n]*?[ \t])?(?:[{_UPPER}]{{2,}}|[{_UPPER}][a-zà-ÿ]+)(?![\w])")
+
+
+# "a Belgian hospital network (Helora)", "a Spanish e-commerce SME (…)": a nationality is no name said before
+_NATIONALITY = re.compile(r"(?:Belgian|Spanish|French|German|Italian|Dutch|Swiss|Austrian|Portuguese|Irish|British"
+                          r"|English|Scottish|Welsh|Polish|Czech|Danish|Swedish|Norwegian|Finnish|Greek|European"
+                          r"|American|Canadian|Nordic|Scandinavian|Luxembourgish|Japanese|Indian|Australian"
+                          r"|Belge|Fran[çc]aise?|Allemande?|Espagnole?|Italienne?|Suisse|Europ[ée]enne?)")
+
+
+def _named_before_bracket(body: str, start: int, end: int) -> bool:
+    """Whether a name was said between the introducer's first word and the bracket (the bracket is then its place)."""
+    m = _NAMED_BEFORE_BRACKET.match(body, start, end)
+    if m is None:
+        return False
+    first = re.match(r"\S+", body[start:end])
+    words = re.findall(rf"(?<![\w])(?:[{_UPPER}]{{2,}}|[{_UPPER}][a-zà-ÿ]+)(?![\w])",
+                       body[start + (first.end() if first else 0):end])
+    return any(not _NATIONALITY.fullmatch(w) for w in words)
 
 
 def _initials(words: str) -> str:
@@ -873,7 +914,10 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if pattern is _UNIT_OF and (unit := _UNIT_NAME_THEN_ORG.match(name)) and not _organisation_like_by_kind(
                     name.split()[0]) and _organisation_like_by_kind(unit.group("org")):
                 name = unit.group("org")
-            if pattern is _WE_BRACKET and _NAME_HERE.search(body, max(0, m.start("name") - 60), m.start("name")):
+            # ("Luxembourg ici (Fiduciaire Moselle)": a place before "ici", the name in the bracket)
+            if pattern is _WE_BRACKET and (here := _NAME_HERE.search(body, max(0, m.start("name") - 60),
+                                                                   m.start("name"))) and (
+                    plain(here.group(0).split()[0]) not in _PLACES):
                 continue  # "Corvane Robotics here (Eindhoven)": the name is before "here", the bracket a place
             if pattern is _AT_WE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)):
                 continue  # "At Lyon we …": a place
@@ -903,10 +947,10 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue
             if pattern is _FROM_LINE and _DEPARTMENT.fullmatch(name):
                 continue  # "From: Jane Roe (Sales)": her department, not her organisation
-            if pattern is _IN_BRACKETS and _TECH_NOUN_BEFORE.search(body, max(0, m.start("name") - 40),
-                                                                    m.start("name")):
+            if pattern is _IN_BRACKETS and (tech := _TECH_NOUN_BEFORE.search(
+                    body, max(0, m.start("name") - 40), m.start("name"))) and not _business_bracket(body, tech, m):
                 continue
-            if pattern is _IN_BRACKETS and _NAMED_BEFORE_BRACKET.match(body, m.start(), m.start("name")) and not (
+            if pattern is _IN_BRACKETS and _named_before_bracket(body, m.start(), m.start("name")) and not (
                     _ACRONYM.fullmatch(name)) and not _CITY_BEFORE_BRACKET.search(body, m.start(), m.start("name")):
                 # "laboratoire LIMOS ici (Clermont-Ferrand)": the name came first, the bracket is its place
                 # ("Projet Atlas (CNRS)" names the parent institution, an acronym, read as before)
@@ -1601,6 +1645,13 @@ CUSTOMER = Rule(
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
         ("Our client is Brantley Logistics, UK. They need a chatbot.", {"customer": "Brantley Logistics"}),
+        # a bracket after a word for a business names it: a nationality before is no name, a place before "ici" none
+        ("We're a Danish e-commerce SME (Nordlys Handel ApS). We want product texts.",
+         {"customer": "Nordlys Handel ApS"}),
+        ("Notre client est un réseau de cliniques (Vitalia), qui veut un RAG.", {"customer": "Vitalia"}),
+        ("We run a tutoring platform (Studiflux, Berlin) with 8,000 pupils.", {"customer": "Studiflux"}),
+        ("Bonjour, Genève ici (Banque Rhodanienne). On voudrait un assistant.", {"customer": "Banque Rhodanienne"}),
+        ("Our app (Flutter) needs a small model.", {}),
         # a line signed by a dash: two capitalised words, then one plain word, are the organisation and its city
         ("Budget €30k. What should we buy?\n-- Vetri Lombardi, Cremona", {"customer": "Vetri Lombardi"}),
         ("Budget €30k. What should we buy?\n— Ops Analytics, Tallyhook", {"customer": "Tallyhook"}),
