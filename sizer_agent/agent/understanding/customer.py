@@ -95,7 +95,7 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Automotive|Aerospace|Airlines|Hotels?|Immobilier|Distribution|Interactive|Ventures|Labs|Shipping|Textiles?"
              r"|Mobility|Mobilit[ée]|Caf[ée]s?|Restaurants|Bakery|Diagnostics|Parts|Emballages|Legal|Chemicals"
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Biosciences|Life Sciences|Genomics|Electronics|Instruments"
-             r"|Devices|Communications|Apps"
+             r"|Devices|Communications|Apps|Agglom[ée]ration"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects"
              r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives)")
@@ -161,8 +161,14 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "Requirements (Helix Biologics - Clinical Ops):": the heading's brackets name the organisation, then its unit
     r"(?m)\A[ \t]*" + _I + r"(?:requirements?|besoins?|brief|r[ée]cap\w*|summary|sizing|dimensionnement|specs?)"
     r")[ \t]*\([ \t]*" + NAME + r"[ \t]*(?:[-–—,][^()\n]*)?\)",
-    # "… toutes les 45 min. Client : Océalis. Cloud ok": the client's label after a sentence, mid-line
-    r"[.!?][ \t]+" + _I + r"client(?: final)?|customer|end customer)[ \t]*:[ \t]*" + NAME + r"(?=[ \t]*[.,;\n]|$)",
+    # "… toutes les 45 min. Client : Océalis. Cloud ok": the client's label after a sentence, mid-line ("…
+    # hourly checkpoints. Start-up: SkyParcel, Lyon/Geneva.": heldout21 en-d49)
+    r"[.!?][ \t]+" + _I + r"client(?: final)?|customer|end customer|start-?up|company|soci[ée]t[ée]|entreprise)"
+    r"[ \t]*:[ \t]*" + NAME + r"(?=[ \t]*[.,;\n]|$)",
+    # "pour la mairie de Villeurbanne-Nord :", "la commune de Saint-Priest": a municipality's kind-word, lowercase,
+    # before its town's name (with_municipal_kind settles whether it stays; "dans la ville de Lyon" is a place)
+    r"(?<![\w])(?:mairie|commune|municipalit[ée]|communaut[ée] de communes|communaut[ée] d'agglom[ée]ration)"
+    r"[ \t]+(?:de[ \t]+(?:la[ \t]+)?|du[ \t]+|des[ \t]+|d['’])" + NAME,
     # "this is Raj from Quantix Analytics", "c'est Marie de chez Ombelle": the writer, then the organisation
     _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle))[ \t]+"
     rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?,?[ \t]+" + _I + r"from|de chez|chez|with|at)[ \t]+"
@@ -1248,6 +1254,19 @@ def with_written_article(original: str, start: int, name: str) -> tuple[int, str
     return article.start(), original[article.start():start] + name
 
 
+_MUNICIPAL_KIND_BEFORE = re.compile(r"(?<![\w])mairie[ \t]+(?:de[ \t]+(?:la[ \t]+)?|du[ \t]+|des[ \t]+|d['’])$")
+
+
+def with_municipal_kind(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'pour la mairie de Villeurbanne-Nord': the town hall, written lowercase before its town, is the organisation
+    named as written (heldout21 fr-d09, own pf-156; 'Mairie de Plouzané' is found whole by its kind). 'la commune de
+    Schaerbeek' names the town itself: the town's name (heldout20 fr-c28)."""
+    kind = _MUNICIPAL_KIND_BEFORE.search(original, max(0, start - 40), start)
+    if kind is None:
+        return None
+    return kind.start(), original[kind.start():start] + name
+
+
 def with_article_said_elsewhere(original: str, start: int, name: str) -> tuple[int, str] | None:
     """'The Marlowe Institute is launching … — The Marlowe Institute': a name first met where its article is grammar
     (a sentence's start) keeps the article it is written with elsewhere, in a sentence or on a line of its own
@@ -1391,7 +1410,8 @@ def _organisation_like_by_kind(name: str) -> bool:
 
 
 NAME_FORMS = (brand_before_parent, without_descriptive_prefix, with_leading_particles, with_written_article,
-              with_title_article, with_article_said_elsewhere, with_legal_form_before, with_complement,
+              with_title_article, with_article_said_elsewhere, with_municipal_kind, with_legal_form_before,
+              with_complement,
               with_partners_before, with_legal_tail,
               with_purpose_tail)
 
@@ -1649,6 +1669,12 @@ CUSTOMER = Rule(
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
         ("Our client is Brantley Logistics, UK. They need a chatbot.", {"customer": "Brantley Logistics"}),
+        # a town hall written lowercase keeps its kind; a commune is its town; a label mid-line; an agglomeration
+        ("Bonjour, pour la mairie de Saint-Genis-Ouest : un assistant pour les agents.",
+         {"customer": "mairie de Saint-Genis-Ouest"}),
+        ("Je travaille pour la commune de Forest. On voudrait résumer des PV.", {"customer": "Forest"}),
+        ("Segmentation of drone tiles, budget €50k. Start-up: Geoviz, Lyon.", {"customer": "Geoviz"}),
+        ("On a 5 To de vidéos. Collectivité de Dinan Agglomération.", {"customer": "Dinan Agglomération"}),
         # trades and kinds that open or end a company's name; "S.p.A." keeps its period
         ("Bonjour, pour Laiteries Normandes on veut un chatbot RH.", {"customer": "Laiteries Normandes"}),
         ("Hi, Brightwave Communications wants to serve Qwen3 8B.", {"customer": "Brightwave Communications"}),
