@@ -417,6 +417,9 @@ def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object],
      ("use_case",)),
     # a bound that excludes its figure is no count
     ("Serving Qwen2.5 32B to 30 users, ideally on fewer than 2 GPUs.", {"concurrency": 30}, ("num_gpus",)),
+    # a first idea, then what was settled
+    ("Au départ on visait du FP8, finalement on restera en BF16 pour Llama 3.1 8B.", {"precision": "bf16"}, ()),
+    ("At first we considered int8, in the end we'll serve Qwen3 8B in bf16.", {"precision": "bf16"}, ()),
     # after an ellipsis only the last words are taken back, not the sentence
     ("Our 30 developers want an assistant on Qwen3 32B... actually no, make it Qwen2.5 32B.",
      {"model": "Qwen/Qwen2.5-32B-Instruct", "use_case": "online_serving"}, ()),

