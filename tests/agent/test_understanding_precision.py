@@ -420,6 +420,9 @@ def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object],
     # a first idea, then what was settled
     ("Au départ on visait du FP8, finalement on restera en BF16 pour Llama 3.1 8B.", {"precision": "bf16"}, ()),
     ("At first we considered int8, in the end we'll serve Qwen3 8B in bf16.", {"precision": "bf16"}, ()),
+    # "to" before a figure already read is the English preposition, not téraoctets; a version before its engine
+    ("We serve Mistral 7B via vLLM 0.10 to 200 users of our app.", {"framework_version": "0.10", "concurrency": 200},
+     ("dataset_size_bytes",)),
     # after an ellipsis only the last words are taken back, not the sentence
     ("Our 30 developers want an assistant on Qwen3 32B... actually no, make it Qwen2.5 32B.",
      {"model": "Qwen/Qwen2.5-32B-Instruct", "use_case": "online_serving"}, ()),
