@@ -551,6 +551,7 @@ MODEL = Rule(
         ("Gemma 3 12B in int4", {"model": "google/gemma-3-12b-it"}),
         ("Llama 3.1 8B", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),  # the alias, though the base is bundled
         ("continued pretraining of Llama 3.1 8B base", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("Full fine-tune of Llama 3.2 3B base (all weights)", {"model": "meta-llama/Llama-3.2-3B"}),
         ("Qwen2.5 Coder for our IDE plugin", {}),  # which size? and not bundled: a question
         ("Qwen3 4B or 14B, not decided", {}),
     ),
