@@ -481,7 +481,11 @@ _RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])rendu\w*", r"rendering", r"r
                    r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
                    r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
-                   r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad")
+                   r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad",
+                   # ("Fusion 360 CAD": the figure before "CAD" is the product's, not a Canadian amount — heldout21
+                   # en-d04)
+                   r"fusion ?360", r"rhino(?:ceros)?", r"sketchup", r"archicad", r"houdini", r"twinmotion",
+                   r"lumion", r"enscape", r"zbrush")
 
 
 _QUESTION_END = re.compile(r"[^.!?\n]*\?")
@@ -568,7 +572,8 @@ RENDERING_CAD = Rule(
         r"[ \t:=?(-]*(?:[\w-]+[ \t:=]+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not"
         r"|aren't|not needed|inutile)\b", skip=_other_machines, weigh_all=True),
     examples=(("pas de CAO", {"rendering_cad": False}), ("rédiger leurs comptes-rendus", {}),
-              ("Budget 80 000 $ CAD.", {}),
+              ("Budget 80 000 $ CAD.", {}), ("Mistral 7B and some Fusion 360 CAD on the same desktop",
+                                              {"rendering_cad": True}),
               ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
               ("rendu 3D : non", {"rendering_cad": False}),
