@@ -270,6 +270,8 @@ DATASET = Rule(
     "dataset-size", ("dataset_size_bytes",), find_dataset,
     examples=(("Interconnexion 400 Gb/s entre les nœuds", {}),
               ("batch 4 per GPU, 2 TB of tiles", {"dataset_size_bytes": 2000000000000}),
+              ("Fine-tune Qwen3 8B with LoRA, seq 4096, on 12 GB. 2 GPUs.", {"dataset_size_bytes": 12000000000}),
+              ("fine-tune Mistral 7B on 24 GB cards", {}),
               ("avec ma RTX 5080 de 16 Go je peux lancer Qwen3 14B ?", {}),
               ("un dataset de 120 Go lu à 5 GB/s", {"dataset_size_bytes": 120000000000}),
               ("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
