@@ -120,9 +120,10 @@ _WHICH = (r"(?:(?:spare|idle|used|old|older|new|existing|extra|additional|more|d
 _WORDS_BEFORE_CARD = rf"(?:\s*(?:x|\*)?\s*(?:-\s*)?{_WHICH}(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d'|of\s+)?)?)"
 # before a bare card number: a count or an article says it is a card ("a single 5090", "2x 5080")
 # ("sur ma 5080", "a couple of 5090s": a possessive or a small quantity names a card as well)
+# ("1 gpu, 5080 maybe": the card's number right after a word for a card — heldout21 en-d18)
 _BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the|my|our|this|that|two|deux|ma|mon|mes"
                           rf"|notre|nos|couple of|pair of|paire de)|{NUM}"
-                          rf"\s*x?)\s*$")
+                          rf"\s*x?|(?<![\w])(?:gpus?|cards?|cartes?)\s*[,:]\s*)\s*$")
 _SEVERAL_BEFORE = re.compile(r"(?<![\w])(?:deux|two|trois|three|quatre|four|[2-9]\s*x?)\s*$")
 _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b(?!/)|watts?|ms\b"
                                r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
@@ -931,6 +932,8 @@ GPUS = Rule(
         ("Budget 90 000 €. Pour info, un serveur à 4 H100 coûte environ 150 000 €.", {}),
         ("Our budget is €200k; we've seen quotes of about €300,000 for a box with 8 H200.", {}),
         ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),
+        # a card's number right after a word for a card
+        ("lora on mistral 7b, 1 gpu, 5090 probably", {"num_gpus": 1, "gpu_preference": "rtx-5090"}),
         # a label of the present heads a list: its cards run today, the card wanted next is the preference
         ("Current setup: Qwen3 8B, 40 users, 2 RTX 4090. Next we want H200.", {"gpu_preference": "h200-sxm"}),
         # a bound that excludes its figure says no count; a cap names it
