@@ -52,7 +52,7 @@ POPULATION = _POPULATION = words(
     r"aides-soignants", r"officers", r"clerks", r"tellers", r"bankers", r"banquiers", r"planners", r"buyers",
     r"acheteurs", r"merchants", r"commercants", r"retailers", r"farmers", r"agriculteurs", r"adherents",
     r"societaires", r"policyholders", r"account holders", r"account-holders", r"titulaires de comptes?", r"assures",
-    r"beneficiaires", r"beneficiaries", r"learners", r"apprenants",
+    r"beneficiaires", r"beneficiaries", r"learners", r"apprenants", r"fellows",
     r"trainees", r"stagiaires", r"interns", r"residents", r"staffers", r"reps", r"representatives",
     r"representants", r"tutors", r"tuteurs", r"instructors", r"formateurs", r"professors", r"professeurs",
     r"lecturers", r"doctorants", r"postdocs", r"coders", r"programmeurs", r"programmers", r"testers", r"support agents",
