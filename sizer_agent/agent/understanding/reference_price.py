@@ -20,6 +20,13 @@ _PRICE_VERB = re.compile(r"\b(?:coute\w*|se negoci\w*|negocie\w*|vaut|valent|se 
                          r"|lists? (?:at|for)|retails? (?:at|for)|quotes? (?:of|at|around)|quoted (?:at|around))\b")
 _AMOUNT = re.compile(rf"(?:[€$£][ \t]*{NUM}|{NUM}[ \t]*(?:k|m)?[ \t]*(?:€|euros?\b|eur\b|\$|dollars?\b|£))")
 _BUDGET_WORD = re.compile(r"\b(?:budget|enveloppe|envelope|plafond)\b")
+# the hardware wanted, priced ("We'd buy 4 H100s, which cost about €120k; budget €150k") is the plan; a word that
+# says comparison keeps it a reference ("pour comparaison", "only a benchmark", "ce n'est qu'un ordre d'idée")
+_WISH = re.compile(r"\b(?:want\w*|need\w*|buy\w*|plan\w*|would like|'d like|voul\w*|veu\w*|souhait\w*|achet\w*"
+                   r"|command\w*|prevo\w*|envisag\w*|aimeri\w*)\b")
+_COMPARED = re.compile(r"\b(?:compar\w*|reference|benchmark|ordre d'idee|order of magnitude|pour info|for info"
+                       r"|a titre (?:indicatif|d'exemple|de comparaison)|for reference|we(?:'ve| have) seen|on a vu"
+                       r"|nous avons (?:lu|vu)|avons lu|lu que|read that|seen quotes)")
 
 
 def price_reference(message: Message, position: int) -> bool:
@@ -28,6 +35,8 @@ def price_reference(message: Message, position: int) -> bool:
     start, end = sentence_bounds(text, position)
     sentence = text[start:end]
     if not _PRICE_VERB.search(sentence) or not _AMOUNT.search(sentence) or _BUDGET_WORD.search(sentence):
+        return False
+    if _WISH.search(sentence) and not _COMPARED.search(sentence):
         return False
     # (a budget already read is blanked in the text: where it was read says it is elsewhere)
     budget = message.found_at.get("budget_eur")
