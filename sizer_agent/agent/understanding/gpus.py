@@ -931,7 +931,7 @@ GPUS = Rule(
         # a market price quoted for comparison beside the budget: no plan (reference_price.py)
         ("Budget 90 000 €. Pour info, un serveur à 4 H100 coûte environ 150 000 €.", {}),
         ("Our budget is €200k; we've seen quotes of about €300,000 for a box with 8 H200.", {}),
-        ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),
+        ("We'd buy 4 H100s, which cost about €120k; budget is €150k.", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
         # a card's number right after a word for a card
         ("lora on mistral 7b, 1 gpu, 5090 probably", {"num_gpus": 1, "gpu_preference": "rtx-5090"}),
         # a label of the present heads a list: its cards run today, the card wanted next is the preference
