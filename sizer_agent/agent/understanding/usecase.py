@@ -191,8 +191,10 @@ _VENDOR_BEFORE = re.compile(r"\b(?:github|microsoft|m365|office|bing|windows|cop
 _USE_UNKNOWN = re.compile(r"\b(?:not sure (?:what|how) (?:we(?:'ll|'d| will| would)?|to) (?:use|do)"
                           r"|(?:don't|do not) know(?: yet)? (?:what|how) (?:we(?:'ll| will)?|to) (?:use|do)"
                           r"|no specifics|no concrete (?:project|use|plan)|no (?:specific|clear) (?:use|project|plan)"
-                          r"|ai[- ]ready|pas (?:encore )?de projet (?:precis|concret|defini)"
-                          r"|on ne sait pas (?:encore )?(?:ce qu|quoi)|prets? pour l'ia"
+                          # (to be "AI ready" as the whole wish; "an AI-ready server for our chatbot" says a use)
+                          r"|(?:be|being|get|become)\W+(?:\w+\W+)?ai[- ]ready"
+                          r"|pas (?:encore )?de projet (?:precis|concret|defini)"
+                          r"|on ne sait pas (?:encore )?(?:ce qu|quoi)|(?:etre|soyons|sommes) prets? pour l'ia"
                           r"|sans (?:usage|projet) (?:precis|defini))")
 # "would love to chat about an AI strategy", "happy to chat with you": a talk with the reader, no chatbot
 _CHAT_WITH_READER = re.compile(r"\s+(?:about|with you|with your|avec vous|sur (?:votre|notre|la|le))\b")
@@ -455,6 +457,7 @@ USE_CASE = Rule(
         # no use chosen yet, or a talk with the reader: no workload
         ("Which GPU for our 20 staff? No concrete project yet, we just want to be AI-ready.", {}),
         ("Happy to chat about your roadmap; we have 300 employees.", {}),
+        ("We want an AI-ready server for our chatbot on Mistral 7B.", {"use_case": "online_serving"}),
         # cut off from the internet is no batch: the assistant is still used live
         ("a contract-review assistant for our lawyers, fully offline, no cloud", {"use_case": "online_serving"}),
         ("un assistant juridique entièrement hors ligne pour nos avocats", {"use_case": "online_serving"}),
