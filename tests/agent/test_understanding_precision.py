@@ -423,6 +423,9 @@ def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object],
     # "to" before a figure already read is the English preposition, not téraoctets; a version before its engine
     ("We serve Mistral 7B via vLLM 0.10 to 200 users of our app.", {"framework_version": "0.10", "concurrency": 200},
      ("dataset_size_bytes",)),
+    # a correction that names no model corrects the words before the model, not the model
+    ("We'd do a full fine-tune of Qwen3 8B — no, actually, LoRA will do — on 2 H100.",
+     {"model": "Qwen/Qwen3-8B", "use_case": "finetune_lora"}, ()),
     # after an ellipsis only the last words are taken back, not the sentence
     ("Our 30 developers want an assistant on Qwen3 32B... actually no, make it Qwen2.5 32B.",
      {"model": "Qwen/Qwen2.5-32B-Instruct", "use_case": "online_serving"}, ()),

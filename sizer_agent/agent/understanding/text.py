@@ -165,6 +165,7 @@ _RETRACT_SENTENCE = re.compile(r"(?:(?<=[^.][.!?][ \t])|(?<=\n))[ \t]*(?:(?:actu
                                r"[ \t]*,?[ \t]*)?(?:scratch that|forget (?:that|it)|oubliez (?:ca|cela)|oublie ca"
                                r"|finalement non|en fait non|actually no|no wait|non attendez)(?![\w])")
 _TAKEN_BACK_SENTENCE = 120  # at most this many characters: a short sentence, not a paragraph
+_MODEL_NAMED = re.compile(r"(?<![\w])[a-z][a-z-]*(?:[ -]?\d+(?:\.\d+)?)?[ -]\d+(?:\.\d+)?b(?![\w])")
 # a first idea, then what was settled: "Au départ on pensait en BF16, finalement on partira en FP8" (heldout21
 # fr-d47), "At first we considered int8, in the end we'll stay in bf16": the words of the first idea are taken back
 _FIRST_IDEA = re.compile(r"(?<![\w])(?:au depart|au debut|initialement|a l'origine|at first|initially|originally)"
@@ -193,7 +194,17 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
         if not words:
             continue
         first = words[max(0, len(words) - _RETRACT_WORDS)]
-        spans.append((bound + first.start(), m.start(), (m.start(), m.end())))
+        start = bound + first.start()
+        # "a full fine-tune of Mistral 7B — no, actually, LoRA with rank 16": a correction that names no model
+        # corrects the words before the model, not the model (own pe-218)
+        end = m.start()
+        correction = re.match(r"(?:[^.;!?\n]|(?<=\d)\.(?=\d))*", text[m.end():])  # ("Qwen2.5 32B": a version's dot)
+        model = _MODEL_NAMED.search(text, start, stop)
+        if model is not None and correction is not None and not _MODEL_NAMED.search(correction.group(0)):
+            if model.start() <= start:
+                continue
+            end = model.start()
+        spans.append((start, end, (m.start(), m.end())))
     for m in _SETTLED.finditer(text):
         start = max((b.end() for b in re.finditer(r"[.!?;\n]", text[:m.start()])), default=0)
         first = _FIRST_IDEA.search(text, start, m.start())
