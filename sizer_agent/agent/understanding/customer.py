@@ -785,10 +785,11 @@ def _host_or_funder(body: str, start: int) -> bool:
 
 # an event where writer and reader met: "I saw your talk at PyCon Lisbon" (heldout21 en-d50), "croisés au salon
 # VivaTech", "great meeting you at NeurIPS": the event is no customer
-_EVENT_BEFORE = re.compile(r"(?i)(?<![\w])(?:(?:talk|keynote|presentation|booth|stand|workshop|panel|session"
-                           r"|conf[ée]rence|meetup|summit|webinar|salon|forum|expo|show)[ 	]+(?:at|au|à|du|de|of)"
-                           r"|(?:met|meet|meeting|saw|seen|see)[ 	]+(?:you[ 	]+)?at|(?:crois[ée]s?|rencontr[ée]s?"
-                           r"|vus?)[ 	]+(?:au|à|lors d[eu'])(?:[ 	]+salon)?)[ 	]+(?:(?:the|le|la|l['’])[ 	]*)?$")
+_EVENT_BEFORE = re.compile(r"(?i)(?<![\w])(?:(?:talk|keynote|presentation|pr[ée]sentation|booth|stand|workshop|panel"
+                           r"|session|conf[ée]rence|meetup|summit|webinar|salon|forum|expo|exhibition|show|demo|d[ée]mo"
+                           r"|d[ée]monstration|hackathon|fair)[ \t]+(?:at|au|à|du|de|of|lors d[eu'])"
+                           r"|(?:met|meet|meeting|saw|seen|see)[ \t]+(?:you[ \t]+)?at|(?:crois[ée]s?|rencontr[ée]s?"
+                           r"|vus?)[ \t]+(?:au|à|lors d[eu'])(?:[ \t]+salon)?)[ \t]+(?:(?:the|le|la|l['’])[ \t]*)?$")
 
 
 # "(Datavolt B.V. aux Pays-Bas est notre filiale)", "Acme, which is our supplier": an organisation tied to the
@@ -1702,6 +1703,7 @@ CUSTOMER = Rule(
         ("Great meeting you at DevFest Nantes! We want to serve Qwen3 8B to 20 users.\nBest, Anke van Dijk, "
          "Brouwer Logistiek", {"customer": "Brouwer Logistiek"}),
         ("On s'est croisés au salon Big Data Paris. Nous voulons fine-tuner Mistral 7B.", {}),
+        ("Thanks for the demo at GTC Paris! We need 8 H200 for Llama 3.1 405B.", {}),
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
         ("Our client is Brantley Logistics, UK. They need a chatbot.", {"customer": "Brantley Logistics"}),
