@@ -728,8 +728,8 @@ _UNITS = (r"(?:sites?|agences?|equipes?|teams?|bureaux|bureau|offices?|branch(?:
           r"|cliniques?|clinics?|ecoles?|schools?|services?|departments?|departements?|filiales?|subsidiar(?:y|ies)"
           r"|etablissements?|usines?|plants?|factor(?:y|ies)|campus(?:es)?|hopitaux|hopital|hospitals?|pharmacies?"
           r"|pharmacy|labs?|laboratoires?|groupes?|groups?|pods?|squads?|cellules?|regions?|sections?)")
-_UNITS_BEFORE = re.compile(rf"(?<![\w.,])(\d{{1,3}})\s+(?:[a-z-]+\s+)?{_UNITS}\s*(?:,|de|d'|of|with|avec|:|comptant"
-                           rf"|counting|chacune? (?:de|avec)|each (?:of|with))?\s*$")
+_UNITS_BEFORE = re.compile(rf"(?<![\w.,])(\d{{1,3}})\s+(?:[a-z-]+\s+)?{_UNITS}\s*(?:,|\.|;|de|d'|of|with|avec|:"
+                           rf"|comptant|counting|chacune? (?:de|avec)|each (?:of|with))?\s*$")
 _EACH_UNIT_AFTER = re.compile(rf"\s*,?\s*(?:each|chacune?|apiece|(?:par|per|in each|dans chaque|for each|pour chaque"
                               rf"|a|an)\s+{_UNITS}(?![\w]))")
 
@@ -855,6 +855,7 @@ LOAD = Rule(
         ("Nous avons 6 agences de 20 conseillers chacune.", {"head_count": 120}),
         ("Four squads of 9 analysts each would use it.", {"head_count": 36}),
         ("Un serveur par site. 4 sites, 30 salariés par site.", {"head_count": 30}),
+        ("Nous avons 3 usines. 200 opérateurs par usine utiliseront l'assistant.", {"head_count": 600}),
         ("une vingtaine d'utilisateurs en même temps", {"concurrency": 20}),
         ("200 users, up to 20 concurrent", {"concurrency": 20, "head_count": 200}),
         ("1000 requests per day", {}),
