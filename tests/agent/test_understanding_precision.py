@@ -426,6 +426,16 @@ def test_heldout11_causes_said_otherwise(text: str, expected: dict[str, object],
     # a correction that names no model corrects the words before the model, not the model
     ("We'd do a full fine-tune of Qwen3 8B — no, actually, LoRA will do — on 2 H100.",
      {"model": "Qwen/Qwen3-8B", "use_case": "finetune_lora"}, ()),
+    # a method taken back in other words: after the model, by "change of plan", "we then decided", "but switched
+    # to", "oubliez le …"
+    ("Fine-tune Mistral 7B with QLoRA — no, actually plain LoRA on bf16.",
+     {"use_case": "finetune_lora", "model": "mistralai/Mistral-7B-Instruct-v0.3"}, ()),
+    ("We planned QLoRA (4-bit). Change of plan: LoRA in bf16 on Llama 3.1 8B.",
+     {"use_case": "finetune_lora", "precision": "bf16"}, ()),
+    ("Initially QLoRA in NF4; we then decided on plain LoRA, bf16, for Gemma 2 9B.",
+     {"use_case": "finetune_lora", "precision": "bf16"}, ()),
+    ("We were going to use QLoRA but switched to LoRA in bf16 for Mistral 7B.", {"use_case": "finetune_lora"}, ()),
+    ("Oubliez le QLoRA : ce sera du LoRA en bf16 sur Mistral 7B.", {"use_case": "finetune_lora"}, ()),
     # after an ellipsis only the last words are taken back, not the sentence
     ("Our 30 developers want an assistant on Qwen3 32B... actually no, make it Qwen2.5 32B.",
      {"model": "Qwen/Qwen2.5-32B-Instruct", "use_case": "online_serving"}, ()),

@@ -163,15 +163,24 @@ _PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
 # (after an ellipsis, "480B... actually no", only the last words are: _RETRACT)
 _RETRACT_SENTENCE = re.compile(r"(?:(?<=[^.][.!?][ \t])|(?<=\n))[ \t]*(?:(?:actually|en fait|hmm+|euh|bon|ok|okay|oh)"
                                r"[ \t]*,?[ \t]*)?(?:scratch that|forget (?:that|it)|oubliez (?:ca|cela)|oublie ca"
-                               r"|finalement non|en fait non|actually no|no wait|non attendez)(?![\w])")
+                               r"|finalement non|en fait non|actually no|no wait|non attendez|change of plans?"
+                               r"|changement de plans?|we changed our minds?|on a change d'avis)(?![\w])")
 _TAKEN_BACK_SENTENCE = 120  # at most this many characters: a short sentence, not a paragraph
 _MODEL_NAMED = re.compile(r"(?<![\w])[a-z][a-z-]*(?:[ -]?\d+(?:\.\d+)?)?[ -]\d+(?:\.\d+)?b(?![\w])")
 # a first idea, then what was settled: "Au départ on pensait en BF16, finalement on partira en FP8" (heldout21
 # fr-d47), "At first we considered int8, in the end we'll stay in bf16": the words of the first idea are taken back
-_FIRST_IDEA = re.compile(r"(?<![\w])(?:au depart|au debut|initialement|a l'origine|at first|initially|originally)"
-                         r"(?![\w])")
-_SETTLED = re.compile(r",[ \t]*(?:mais[ \t]+|but[ \t]+)?(?:finalement|en fin de compte|au final|in the end|eventually"
-                      r"|ultimately)(?![\w])")
+_FIRST_IDEA = re.compile(r"(?<![\w])(?:au depart|au debut|initialement|a l'origine|at first|initially|originally"
+                         r"|(?:we|i) (?:were|was) going to|(?:we|i) had planned|on (?:allait|pensait)"
+                         r"|nous (?:allions|pensions))(?![\w])")
+# ("…; we then decided on plain LoRA", "… but switched to LoRA in bf16": what was settled after the first idea)
+_SETTLED = re.compile(r"(?:[,;][ \t]*(?:mais[ \t]+|but[ \t]+)?|[ \t]+(?:mais|but)[ \t]+)(?:finalement|en fin de compte"
+                      r"|au final|in the end|eventually|ultimately"
+                      r"|(?:we[ \t]+)?(?:then[ \t]+)?(?:decided|opted|switched|settled|moved|changed)"
+                      r"|on (?:a )?(?:finalement )?(?:choisi|opte|decide|bascule))(?![\w])")
+# "Oubliez le QLoRA : ce sera du LoRA", "Forget the 4-bit, we'll stay in bf16": the words named after the word
+# that drops them, up to the clause's end
+_DROPPED = re.compile(r"(?<![\w])(?:oubliez|oublions|forget(?: about)?)[ \t]+(?:le|la|les|l'|the)?[ \t]*"
+                      r"([^,;:.!?\n]{2,30}?)[ \t]*(?=[,;:.!?\n]|[ \t]-)")
 
 
 def retracted_spans(text: str) -> list[tuple[int, int]]:
@@ -201,15 +210,21 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
         correction = re.match(r"(?:[^.;!?\n]|(?<=\d)\.(?=\d))*", text[m.end():])  # ("Qwen2.5 32B": a version's dot)
         model = _MODEL_NAMED.search(text, start, stop)
         if model is not None and correction is not None and not _MODEL_NAMED.search(correction.group(0)):
-            if model.start() <= start:
+            # ("Mistral 7B with QLoRA — no, actually plain LoRA": the words after the model are taken back)
+            if text[model.end():end].strip():
+                start = model.end()
+            else:
+                end = model.start()
+            if not text[start:end].strip():
                 continue
-            end = model.start()
         spans.append((start, end, (m.start(), m.end())))
     for m in _SETTLED.finditer(text):
         start = max((b.end() for b in re.finditer(r"[.!?;\n]", text[:m.start()])), default=0)
         first = _FIRST_IDEA.search(text, start, m.start())
         if first is not None and m.start() - first.start() <= _TAKEN_BACK_SENTENCE:
             spans.append((first.start(), m.start(), (m.start(), m.end())))
+    for m in _DROPPED.finditer(text):
+        spans.append((m.start(1), m.end(1), (m.start(), m.start(1))))
     for m in _RETRACT_SENTENCE.finditer(text):
         end = len(text[:m.start()].rstrip())
         start = max((b.end() for b in re.finditer(r"[.!?][ \t]|\n", text[:end - 1])), default=0)
