@@ -29,10 +29,29 @@ _COMPARED = re.compile(r"\b(?:compar\w*|reference|benchmark|ordre d'idee|order o
                        r"|nous avons (?:lu|vu)|avons lu|lu que|read that|seen quotes)")
 
 
+# where the budget's clause starts inside the price's sentence: "8 H200 coûtent ~350 000 €, notre budget est
+# 250 000 €", "… lists at about $400k, while our budget is €250k", "… mais notre enveloppe …"
+_CLAUSE_TURN = re.compile(r"[,;]?[ \t]+(?:mais|but|while|whereas|alors qu(?:e|')|tandis qu(?:e|')|et|and|however"
+                          r"|cependant)?[ \t]*(?=(?:notre|nos|our|the|le|la|l')[ \t]*(?:budget|enveloppe|envelope"
+                          r"|plafond)\b)"
+                          r"|,[ \t]+(?:mais\b|but\b|while\b|whereas\b|alors qu(?:e\b|')|tandis qu(?:e\b|'))")
+
+
+def _clause(text: str, position: int) -> tuple[int, int]:
+    """The sentence around `position`, cut where a clause about the budget starts (before or after it)."""
+    start, end = sentence_bounds(text, position)
+    for turn in _CLAUSE_TURN.finditer(text, start, end):
+        if turn.start() > position:
+            return start, turn.start()
+        if turn.end() <= position:
+            start = turn.end()
+    return start, end
+
+
 def price_reference(message: Message, position: int) -> bool:
     """Whether `position` (in `message.text`) lies in a sentence that prices hardware for comparison."""
     text = message.text
-    start, end = sentence_bounds(text, position)
+    start, end = _clause(text, position)
     sentence = text[start:end]
     if not _PRICE_VERB.search(sentence) or not _AMOUNT.search(sentence) or _BUDGET_WORD.search(sentence):
         return False
