@@ -194,7 +194,9 @@ _VENDOR_BEFORE = re.compile(r"\b(?:github|microsoft|m365|office|bing|windows|cop
 # or a verb of use is then no workload, the interview asks
 _USE_UNKNOWN = re.compile(r"\b(?:not sure (?:what|how) (?:we(?:'ll|'d| will| would)?|to) (?:use|do)"
                           r"|(?:don't|do not) know(?: yet)? (?:what|how) (?:we(?:'ll| will)?|to) (?:use|do)"
-                          r"|no specifics|no concrete (?:project|use|plan)|no (?:specific|clear) (?:use|project|plan)"
+                          # ("no specifics on latency yet": only the use left open, not a detail of it)
+                          r"|(?:no specifics|no concrete (?:project|use|plan)"
+                          r"|no (?:specific|clear) (?:use|project|plan))(?! (?:on|about|regarding|for|as to) )"
                           # (to be "AI ready" as the whole wish; "an AI-ready server for our chatbot" says a use)
                           r"|(?:be|being|get|become)\W+(?:\w+\W+)?ai[- ]ready"
                           r"|pas (?:encore )?de projet (?:precis|concret|defini)"
@@ -462,6 +464,7 @@ USE_CASE = Rule(
         ("Which GPU for our 20 staff? No concrete project yet, we just want to be AI-ready.", {}),
         ("Happy to chat about your roadmap; we have 300 employees.", {}),
         ("We want an AI-ready server for our chatbot on Mistral 7B.", {"use_case": "online_serving"}),
+        ("We want a chatbot for 50 users; no specifics on latency yet.", {"use_case": "online_serving"}),
         # detecting a thing on what is seen is vision
         ("on voudrait faire de la détection de fissures sur les photos de nos ponts", {"use_case": "vision"}),
         ("detection of weeds in images from our tractors", {"use_case": "vision"}),
