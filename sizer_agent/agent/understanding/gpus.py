@@ -19,7 +19,7 @@ from functools import cache
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.reference_price import price_reference
-from sizer_agent.agent.understanding.rules import Found, Rule
+from sizer_agent.agent.understanding.rules import CLAIM, Found, Rule
 from sizer_agent.agent.understanding.text import Message, past_clauses, plain, sentence_bounds
 
 _VENDOR_WORDS = {"nvidia", "amd", "geforce", "instinct", "intel"}
@@ -215,7 +215,7 @@ _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
                       r"(?:of them|of those|d'entre elles|de ces cartes)"
                       # "une H100 NVL ? On en voudrait deux": the count said of the card just named
                       rf"|\ben (?:voudrait|voudrions|veut|voulons|faut|faudrait|prendrait|prendrions|prendrons)"
-                      rf"\s+(?:({NUM})|deux|trois|quatre)\b")
+                      rf"\s+(?:({NUM})|une?|deux|trois|quatre)\b")
 COMPARISON = _COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather|options?"
                                       r"|alternatives?|choix|choice|either|soit|hesit\w*|torn)\b|\(b\)|\b2\)")
 # A count said as a size per rack, a unit price or under a condition is no plan ("72 GPUs per rack", "prix
@@ -381,6 +381,33 @@ def _outgrown(text: str, start: int) -> bool:
     return _runs_today(text, start) and bool(_MOVING.search(text, start))
 
 
+# the card a move goes to: "thinking about upgrading to a 5090", "on veut passer à une RTX PRO 6000"
+_MOVED_TO = re.compile(r"(?:upgrad\w* to|move to|moving to|switch\w* to|passer (?:a|au|aux|sur)|migrer (?:vers|sur))"
+                       r"(?:\s+\w+){0,3}\s*$")
+
+
+# (words of falling short only: a card "tested", "replacing" old ones or kept while the precision changes is still
+# the card of the plan)
+_SHORT = re.compile(r"\b(?:too slow|far too slow|trop lente?s?|it crawls|ca rame|no longer (?:enough|keeps up)"
+                    r"|ne suffit plus|ne suffisent plus|can't keep up|maxed out|a bout de souffle)\b")
+_NOT_SHORT = re.compile(r"(?:sans que|sans|without|not|pas)\s+(?:\w+\s+)?$")
+# "on veut passer sur du matériel pro", "move to professional hardware": a move to a kind, no card named
+_TO_PRO = re.compile(r"\b(?:passer|migrer|evoluer|move|upgrade|switch)\w* (?:sur|vers|a|to|on) (?:du |de la |des )?"
+                     r"(?:materiel|hardware|cartes?|gpus?|machines?) (?:pro\w*|data ?cent\w*|serveurs?)\b")
+_UPGRADE_ASKED = re.compile(r"\b(?:what|which) (?:should|would|could|do) (?:we|i) (?:upgrade|move|switch) to\b"
+                            r"|\bvers quoi (?:passer|migrer|evoluer)\b")
+
+
+def _falls_short(text: str, start: int) -> bool:
+    """The card runs today and the message moves away from it: "on 4x RTX 4090 today and it's far too slow",
+    "It's slow, what should we upgrade to? Currently one RTX 4090", "tout tourne sur une RTX 4090, on veut passer sur
+    du matériel pro". It is the reference the plan replaces, not the card wanted."""
+    for short in _SHORT.finditer(text, *sentence_bounds(text, start)):
+        if not _NOT_SHORT.search(text[max(0, short.start() - 20):short.start()]):
+            return True  # ("sans que ça rame trop": no shortfall said)
+    return _runs_today(text, start) and bool(_UPGRADE_ASKED.search(text) or _TO_PRO.search(text, start))
+
+
 _NOW_LABEL = re.compile(r"\s*(?:today|currently|current(?: setup| state| situation)?|right now|at present|existing"
                         r"|aujourd'hui|actuellement|en ce moment|existant|situation actuelle|setup actuel)\s*:")
 
@@ -406,7 +433,7 @@ def _runs_today(text: str, start: int) -> bool:
 # "différence entre H100 PCIe et SXM", "H100 SXM vs PCIe": two variants of one card compared
 _VARIANT_ALTERNATIVE = re.compile(r"\s*(?:et|ou|or|and|vs\.?|versus|/)\s*(?:la |le |the )?(?:sxm\d?|pcie|nvl)\b")
 _WORD_COUNTS = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4, "single": 1, "one": 1, "mono": 1,
-                "dual": 2, "quad": 4}
+                "dual": 2, "quad": 4, "un": 1, "une": 1}
 
 
 def _card_end(text: str, m: re.Match[str]) -> int:
@@ -629,6 +656,12 @@ def find_gpus(message: Message) -> Iterator[Found]:
     if cards and all(_replaced_card(text, m.start()) for m, _ in cards):
         return
     if len({card for _, card in cards}) > 1:
+        # "a gaming rig with a 4090 …, thinking about upgrading to a 5090": the card moved to is the one wanted
+        # (and the ones said after it, weighed against it: "passer à une H200 ou à une MI300X" stays a question)
+        moved_to = next((m.start() for m, _ in cards if _MOVED_TO.search(text, max(0, m.start() - 50), m.start())),
+                        None)
+        cards = [(m, c) for m, c in cards if moved_to is None or m.start() >= moved_to]
+    if len({card for _, card in cards}) > 1:
         # "We're retiring our 8x A100 box and want to move to H200 NVL": the card being retired is not the one wanted
         kept = [(m, c) for m, c in cards if not _RETIRED_BEFORE.search(text, max(0, m.start() - 40), m.start())]
         cards = kept or cards
@@ -651,6 +684,12 @@ def find_gpus(message: Message) -> Iterator[Found]:
     # "si une RTX 4090 suffit, ou s'il faut mieux une RTX 5090 ?": weighed in a question against a card the
     # catalogue lacks
     compared_bare = compared_bare or (bool(cards) and not compared and _asked_against_other(text, cards))
+    if cards and len(distinct) == 1 and all(_falls_short(text, m.start()) for m, _ in cards):
+        # the only card named runs today and falls short: the reference the plan replaces, no card wanted (claimed,
+        # so that no second reading offers it)
+        for m, card in cards:
+            yield Found(CLAIM + "gpu_preference", card, m.start(), m.end())
+        return
     if cards and not compared and not compared_bare:
         m, card = cards[0]
         yield Found("gpu_preference", card, m.start(), m.end(), figure=(m.start(), _card_end(text, m)))
@@ -737,7 +776,9 @@ def find_gpus(message: Message) -> Iterator[Found]:
                 return
     if cards:
         of_them = _OF_THEM.search(text, cards[0][0].end())
-        if of_them and of_them.start() - cards[0][0].end() < 80:
+        # (near the last card named before it: "une RTX 4090 …, ou une RTX 5090 ? On en prendrait 1")
+        nearest = max((m.end() for m, _ in cards if of_them and m.end() <= of_them.start()), default=0)
+        if of_them and of_them.start() - nearest < 80:
             said_number = of_them.group(1) or of_them.group(2)
             said = numbers.count(said_number, None, message.lang) if said_number else (
                 _WORD_COUNTS.get(of_them.group(0).split()[0]) or _WORD_COUNTS.get(of_them.group(0).split()[-1]))
@@ -825,7 +866,7 @@ GPUS = Rule(
         ("Nous voulons remplacer nos 4 A100 40 Go (PCIe) par des cartes plus récentes.", {}),
         ("On hésite entre une RTX PRO 6000 Blackwell (édition workstation) et deux 5090.", {}),
         ("Today we use TGI 2.4 on 4 A100 80GB PCIe; we want to move to H200 NVL.", {"gpu_preference": "h200-nvl"}),
-        ("today we run on 2x RTX 4090 and want to serve 20 users", {"num_gpus": 2}),
+        ("today we run on 2x RTX 4090 and want to serve 20 users", {"num_gpus": 2, "gpu_preference": "rtx-4090"}),
         ("deux serveurs HGX H200 (16 GPU au total)", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
         ("Le catalogue 2026 v3 sort en mars.", {}), ("roadmap 2026 H100 cluster", {"gpu_preference": "h100-sxm"}),
         ("3 V100 à remplacer", {}), ("two T4s on a shelf", {"num_gpus": 2}),
@@ -856,7 +897,13 @@ GPUS = Rule(
         ("one (1) server with eight (8) NVIDIA H100 SXM GPUs", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
         ("un serveur avec huit (8) GPU NVIDIA L40S", {"num_gpus": 8, "gpu_preference": "l40s"}),
         ("We're running it on 4x RTX 4090 today and it's far too slow. What would you recommend instead?", {}),
-        ("Nous faisons tourner Llama sur 2 L40S et c'est beaucoup trop lent.", {"gpu_preference": "l40s"}),
+        # the only card named falls short: the reference the plan replaces, no card wanted (SCHEMA)
+        ("Nous faisons tourner Llama sur 2 L40S et c'est beaucoup trop lent.", {}),
+        ("It's slow, what should we upgrade to? Currently one RTX 4090.", {}),
+        ("Aujourd'hui tout tourne sur une RTX 4090, on veut passer sur du matériel pro", {}),
+        ("je peux lancer Qwen3 14B sur ma RTX 5080 sans que ça rame trop ?", {"gpu_preference": "rtx-5080"}),
+        ("I've got a gaming rig with a 4090, thinking about upgrading to a 5090", {"num_gpus": 1,
+                                                                                  "gpu_preference": "rtx-5090"}),
         ("Une carte coûte 8 000 € pièce chez notre revendeur", {}),
         ("J'ai vu la H100 à 30 000 € chez un revendeur, c'est normal ?", {}),
         ("Today we run everything on 2x L40S. Budget €200k for the expansion.", {}),
@@ -872,7 +919,8 @@ GPUS = Rule(
         ("Considering a B300 system for inference", {"gpu_preference": "b300"}),
         ("We tried 4 H100 last year on AWS; too expensive.", {"gpu_preference": "h100-sxm"}),
         ("Les 8 GPU de notre ancien cluster seront recyclés.", {}),
-        ("2x 4090 ça passe ou pas ?", {"num_gpus": 2}), ("J'ai déjà une RTX 4090, c'est assez ?", {"num_gpus": 1}),
+        ("2x 4090 ça passe ou pas ?", {"num_gpus": 2, "gpu_preference": "rtx-4090"}),
+        ("J'ai déjà une RTX 4090, c'est assez ?", {"num_gpus": 1, "gpu_preference": "rtx-4090"}),
         ("we have three A6000s in a tower", {"num_gpus": 3}),
         ("each of our 30 stores would get a box with one L40S", {"gpu_preference": "l40s"}),
         ("chaque agence aurait une tour avec 2 RTX 5090", {"gpu_preference": "rtx-5090"}),
@@ -925,7 +973,8 @@ GPUS = Rule(
         ("Il nous faut 4 stations de rendu (Blender), une RTX 5090 par station.",
          {"num_gpus": 4, "gpu_preference": "rtx-5090"}),
         ("We have 10 lab workstations, each with an L40S.", {"num_gpus": 10, "gpu_preference": "l40s"}),
-        ("6 postes de montage vidéo, avec une RTX 4090 dans chaque poste", {"num_gpus": 6}),
+        ("6 postes de montage vidéo, avec une RTX 4090 dans chaque poste",
+         {"num_gpus": 6, "gpu_preference": "rtx-4090"}),
         ("une salle de 12 postes. Une carte par poste, RTX 5080 idéalement.",
          {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         # a market price quoted for comparison beside the budget: no plan (reference_price.py)

@@ -20,6 +20,7 @@ from typing import Any
 from sizer_agent.agent.understanding.text import Message
 
 SUGGEST = "suggest:"  # a Found whose field is "suggest:model" offers values, it records none
+CLAIM = "claim:"  # a Found whose field is "claim:gpu" records nothing: its words are read and set aside
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,8 @@ def apply_rules(message: Message, rules: Iterable[Rule], reading: Reading | None
     for rule in rules:
         found = list(rule.find(message))
         for item in found:
+            if item.field.startswith(CLAIM):
+                continue
             if item.field.startswith(SUGGEST):
                 reading.suggestions.setdefault(item.field[len(SUGGEST):], tuple(item.value))
                 continue
