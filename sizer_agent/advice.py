@@ -286,6 +286,10 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         lines.append(sentence(preference(result, lang)))  # a clause in tables, a sentence of its own here
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
+    fp8 = result.cheaper_precision
+    if fp8 is not None:  # the format was assumed: the cheaper plan in FP8 is offered, not chosen
+        lines.append(render(lang, "advice.cheaper_fp8", config=configuration(fp8, lang), price=price(fp8, lang),
+                            speed=speed_short(fp8, lang)))
     hint = worth_a_quote(result)
     if hint is not None:
         buy = hint.purchase

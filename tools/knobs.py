@@ -29,7 +29,7 @@ def knob(code: KnobCode, changes_workload: bool, **params: object) -> Knob:
     return Knob(code=code, changes_workload=changes_workload, text=Msg(f"knob.{code}", **params))
 
 
-def _is_sixteen_bit(request: EstimateRequest) -> bool:
+def is_sixteen_bit(request: EstimateRequest) -> bool:
     return request.quantization is None and request.dtype.lower() in SIXTEEN_BIT
 
 
@@ -63,7 +63,7 @@ def _kv_fp8(r: EstimateRequest) -> EstimateRequest | None:
 
 
 def _weights_fp8(r: EstimateRequest) -> EstimateRequest | None:
-    return r.model_copy(update={"quantization": "fp8"}) if _is_sixteen_bit(r) else None
+    return r.model_copy(update={"quantization": "fp8"}) if is_sixteen_bit(r) else None
 
 
 def _weights_int4(r: EstimateRequest) -> EstimateRequest | None:

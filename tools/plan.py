@@ -325,6 +325,9 @@ class RecommendResult(BaseModel):
                                  "against each other, each checked at the load, in the order said")
     owned: Plan | None = Field(None, description="the customer's own cards (the preferred GPU, in the planned number), "
                                "checked as they are: whether they hold the load without buying anything")
+    cheaper_precision: Plan | None = Field(None, description="with the weight format assumed, not said: the cheapest "
+                                           "plan in scope in FP8 weights when it costs less than the plan (an option "
+                                           "to agree, its quality to validate)")
     options: list[Plan] = Field(description="every evaluated configuration, fitting first")
     offers: list[OfferVerdict]
     assumptions: list[Msg]

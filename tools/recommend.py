@@ -29,7 +29,7 @@ from sizer_agent.tools.cluster import ClusterRequest
 from sizer_agent.tools.costs import budget_cost
 from sizer_agent.tools.estimate import EstimateRequest, estimate
 from sizer_agent.tools.evaluate import Context, evaluate, splits
-from sizer_agent.tools.knobs import cumulative, fewer_users, knob, practitioner_defaults, single
+from sizer_agent.tools.knobs import cumulative, fewer_users, is_sixteen_bit, knob, practitioner_defaults, single
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.model_loader import load_model
 from sizer_agent.tools.model_spec import ModelSpec
@@ -107,6 +107,8 @@ class RecommendRequest(BaseModel):
     engine: Literal["vllm", "generic"] = Field("vllm", description="serving engine (vLLM's own accounting)")
     practitioner_defaults: bool = Field(True, description="run the job as practitioners do (stated as such)")
     search: bool = Field(True, description="turn the expert's knobs when the stated workload fits nowhere")
+    precision_assumed: bool = Field(False, description="the weight format was assumed, not said: a cheaper plan in "
+                                    "FP8 weights is named beside the plan (never chosen for the customer)")
     precisions: list[str] = Field(default_factory=list,
                                   description="alternative weight formats to evaluate too (bf16, fp8, awq ...)")
     dataset_bytes: int | None = Field(None, ge=0, description="training: dataset size, for tokens per epoch")
@@ -627,6 +629,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     alternatives = _alternatives(options, plan, scope, request.job_recurring)
     closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
     mode = request.workload.mode
+    cheaper = _cheaper_in_fp8(ctx, scoped, stated, defaults, plan, scope, request) if status == "recommended" \
+        else None
     return RecommendResult(
         model=spec.name, params_total=spec.params_total, params_active=spec.params_active, mode=mode,
         status=status, recommended=plan.offer_id if plan else None, plan=plan,
@@ -635,7 +639,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
         preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),
-        owned=owned, compared=compared,
+        owned=owned, compared=compared, cheaper_precision=cheaper,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
     )
@@ -734,6 +738,22 @@ def _alternatives(options: list[Plan], plan: Plan | None, scope: Scope, recurrin
         elif len(out) < MAX_ALTERNATIVES:
             out.append(option)
     return out + [p for p in (quote, outside) if p is not None]
+
+
+def _cheaper_in_fp8(ctx: Context, scoped: list[Offer], stated: EstimateRequest, defaults: list[Knob],
+                    plan: Plan | None, scope: Scope, request: RecommendRequest) -> Plan | None:
+    """With the weight format assumed (16-bit), the cheapest priced plan in scope in FP8 weights, when it costs less
+    than the plan: what an expert offers next ("in FP8, one RTX PRO 6000 holds it"), its quality to validate, never
+    put in the plan's place for the customer."""
+    if not request.precision_assumed or plan is None or stated.mode != "inference" or not is_sixteen_bit(stated):
+        return None
+    fp8 = [p for p in _pool(_evaluate(ctx, scoped, _with_precision(stated, "fp8"), defaults), scope)
+           if p.purchase.how != "quote"]
+    best = _best(_within(fp8, scope))
+    if best is None:
+        return None
+    ours, theirs = _plan_cost(plan, request.job_recurring), _plan_cost(best, request.job_recurring)
+    return best if ours is not None and theirs is not None and theirs < ours else None
 
 
 def _with_precision(workload: EstimateRequest, precision: str) -> EstimateRequest:

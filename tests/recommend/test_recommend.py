@@ -508,3 +508,21 @@ def test_a_recurring_job_rented_pays_for_its_runs_not_for_renting_around_the_clo
         assert c.tco_eur == pytest.approx(min(around_the_clock, c.hourly_eur * c.job_hours * 12 * years))
     assert result.plan is not None
     assert result.plan.costs.tco_eur == pytest.approx(min(o.costs.tco_eur or 0 for o in rentals))
+
+
+def test_with_the_weight_format_assumed_a_cheaper_plan_in_fp8_is_offered_not_chosen() -> None:
+    # Llama 3.3 70B for 3 analysts on a workstation, precision not given: in 16-bit (141 GB of weights) it needs
+    # two 96 GB cards; in FP8 (71 GB) one RTX PRO 6000 holds it, cheaper. The plan stays 16-bit (the customer did
+    # not choose FP8); the FP8 plan is named beside it. Said in bf16 by the customer, nothing is offered.
+    workload = EstimateRequest(model="meta-llama/Llama-3.3-70B-Instruct", input_len=1024, output_len=256,
+                               concurrency=3, engine="vllm")
+    spec = load_model("meta-llama/Llama-3.3-70B-Instruct")
+    assumed = recommend(RecommendRequest(workload=workload, units=["workstation"], engine="vllm",
+                                         precision_assumed=True), spec)
+    plan, fp8 = assumed.plan, assumed.cheaper_precision
+    assert plan is not None and plan.weight_precision in ("bf16", "bfloat16") and fp8 is not None
+    assert fp8.weight_precision == "fp8" and fp8.parallelism.num_gpus < plan.parallelism.num_gpus
+    assert (fp8.purchase.price_eur or 0) < (plan.purchase.price_eur or 0)
+    assert any("FP8" in line for line in advice.summary(assumed, "en"))
+    said = recommend(RecommendRequest(workload=workload, units=["workstation"], engine="vllm"), spec)
+    assert said.cheaper_precision is None
