@@ -1170,6 +1170,7 @@ _COMMA_LEGAL = re.compile(r",[ \t]+(?:Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|Corp\.?|GmbH
 _CUT_LEGAL = re.compile(r"[ \t]+(?:Pvt|Pty|Pte|Private|Sdn|S\.[àa])$")
 _TWO_WORD_LEGAL = re.compile(r"[ \t]+(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd|Limited)|Sdn\.?[ \t]+Bhd\.?"
                              r"|S\.[àa][ \t]?r\.[ \t]?l)(?![\w])")
+_COMPOUND_LEGAL_TAIL = re.compile(r"(?P<kg>\.?[ \t]+KG)(?![\w])|(?P<ltd>\.,[ \t]+Ltd\.?)(?![\w])|[ \t]+inc(?=\.)")
 # "Benhamou, Kessler & Partners", "Ashby, Clarke & Partners": partners' names joined by commas, then "&"
 _COMMA_PARTNERS = re.compile(rf"(?:,[ \t]+{_WORD}){{1,3}}[ \t]+(?:&[ \t]+{_WORD}|(?:et|and)[ \t]+{_PARTNER_WORD})"
                              rf"(?![\w])")
@@ -1392,6 +1393,12 @@ def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | N
     legal = _COMMA_LEGAL.match(original, end) if partners is None and tail is None else None
     if legal is not None:
         grown, end = original[start:legal.end()], legal.end()
+    # "Bäckerei Schulte GmbH & Co. KG", "Tanaka Precision Co., Ltd.", "Beaulieu Technologies inc.": a legal form
+    # of several parts, or Québec's lowercase "inc.", goes on past the first part's period or the name's last word
+    compound = _COMPOUND_LEGAL_TAIL.match(original, end)
+    if compound is not None and (compound.group("kg") is None or grown.endswith("& Co")) and (
+            compound.group("ltd") is None or grown.endswith(" Co")):
+        grown, end = original[start:compound.end()], compound.end()
     municipality = _MUNICIPALITY_AFTER.match(original, end) if grown == name and " " not in name else None
     if municipality is not None:
         grown, end = original[start:municipality.end()], municipality.end()
