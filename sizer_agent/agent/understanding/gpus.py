@@ -212,8 +212,10 @@ _IN_EACH_MACHINE = re.compile(r"[^.;!?\n]{0,40}?\b(?:in each|in every|per|dans c
 _TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,80}}?\b(?:so|soit|donc|i\.e\.|that is|that's|thus|hence)\s+({NUM})\s*"
                           rf"(?:x\s*)?(?:gpus?|cartes?|cards?)\b")
 _EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noe?ud|machine)|per (?:server|node|machine)|apiece)")
+# (not people at once: "120 agronomists, 30 of them at once" is a concurrency)
 _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
-                      r"(?:of them|of those|d'entre elles|de ces cartes)"
+                      r"(?:of them|of those|d'entre elles|de ces cartes)(?!\s+(?:at once|at a time|at the same time"
+                      r"|simultan\w*|concurrent\w*|en meme temps|a la fois|online|connect\w*))"
                       # "une H100 NVL ? On en voudrait deux": the count said of the card just named
                       rf"|\ben (?:voudrait|voudrions|veut|voulons|faut|faudrait|prendrait|prendrions|prendrons)"
                       rf"\s+(?:({NUM})|deux|trois|quatre)\b")

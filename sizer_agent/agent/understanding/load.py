@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
-from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds, words
+from sizer_agent.agent.understanding.text import BLANK, Message, plain, sentence_bounds, words
 
 _SIMULTANEOUS = re.compile(words(
     # ("25 simult.", "30 conc.": abbreviated in notes)
@@ -1061,6 +1061,15 @@ _CARD_AFTER = re.compile(r"\s*(?:nvidia\s+|amd\s+)?(?:rtx|gtx|[a-z]{1,3}\d{2,4}|
                          r"|serveurs?|servers?|noe?uds?)")
 
 
+def _card_read_after(message: Message, start: int, end: int) -> bool:
+    """Whether the words written right after "2x" are a card another rule already claimed ("replacing its 2x L40S
+    server (bought …)": "L40S server" was read as the replaced machine, so "2x" counts cards, not growth)."""
+    if not message.text[end:].lstrip(" \t").startswith(BLANK):
+        return False
+    written = message.original[message.span(start, end)[1]:][:40]
+    return bool(_CARD_AFTER.match(plain(written).lower()))
+
+
 def find_growth(message: Message) -> Iterator[Found]:
     text = message.text
     patterns = (
@@ -1082,7 +1091,7 @@ def find_growth(message: Message) -> Iterator[Found]:
                 if re.search(r"precision|check|verifi", clause) or (
                         len(text.split()) > 3 and not _GROWTH_CONTEXT.search(clause)):
                     continue
-            if index >= 3 and _CARD_AFTER.match(text, m.end()):
+            if index >= 3 and (_CARD_AFTER.match(text, m.end()) or _card_read_after(message, m.start(), m.end())):
                 continue  # "8x H100": a count of cards, whatever the GPU rule made of it
             value = growth_ratio(m.group(0))
             if value is not None and value >= 1:
@@ -1095,6 +1104,7 @@ GROWTH = Rule(
     examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
               ("double precision", {}), ("rent 8x H100 on CoreWeave for 100 concurrent users", {}),
+              ("replacing its 2x L40S server (bought in 2022) with a new 4-GPU H200 server for 120 users", {}),
               ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
               ("traffic is increasing by 30% a year", {"growth_factor": 1.3}),
               ("45 staff, 12 concurrent at most. Phase 2 could double that.", {"growth_factor": 2.0}),
