@@ -359,6 +359,27 @@ def past_clauses(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# a prototype set aside for production: "We prototyped … with a 4-bit GGUF of Gemma 3 27B, but for production we want
+# the full bf16 weights", "on a prototypé … en GGUF 4 bits sous llama.cpp. Pour la production, … vLLM"
+_PROTOTYPE = re.compile(r"\b(?:prototyp\w*|proof of concept|poc|maquett\w*)\b")
+_PRODUCTION = re.compile(r"\b(?:production|prod)\b")
+_TURN_TO_PRODUCTION = re.compile(r"\b(?:but|mais|however|cependant|then|puis)\b|\b(?:for|pour|in|en) (?:la )?"
+                                 r"(?:production|prod)\b")
+
+
+def prototype_clauses(text: str) -> list[tuple[int, int]]:
+    """The clauses that say how a prototype was built, when the message says what production will use: the engine
+    and format tried there are not the ones sized."""
+    spans = []
+    for m in _PROTOTYPE.finditer(text):
+        if _PRODUCTION.search(text, m.end()) is None:
+            continue
+        start, end = sentence_bounds(text, m.start())
+        turn = _TURN_TO_PRODUCTION.search(text, m.end(), end)
+        spans.append((start, turn.start() if turn else end))
+    return spans
+
+
 def sentence_bounds(text: str, position: int) -> tuple[int, int]:
     """The sentence (or line) around a position: where a subject and its figure belong together."""
     starts = [m.end() for m in re.finditer(r"[.!?;\n]\s", text)]
