@@ -265,7 +265,7 @@ _TRIED_BEFORE = re.compile(r"\b(?:tried|tested|attempted|experimented with|essay
 # "we were told LoRA might be enough, but we want a full fine-tune", "on nous a dit qu'un LoRA suffirait": a method
 # someone else suggested is their advice; the writer's own choice, said beside it, is the plan
 _SUGGESTED_BEFORE = re.compile(r"\b(?:we were told|we've been told|we have been told|i was told|i've been told"
-                               r"|(?:someone|somebody|people|they|he|she) (?:told us|suggested|recommended|said)"
+                               r"|(?:someone|somebody|people|they|he|she|\w+) (?:told us|suggested|recommended)"
                                r"|was suggested|were advised|on nous a (?:dit|conseille|suggere|recommande)"
                                r"|on m'a (?:dit|conseille|suggere)|on nous dit|nous a (?:conseille|suggere|recommande))"
                                r"\b[^.;!?\n]{0,25}$")

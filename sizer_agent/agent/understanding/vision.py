@@ -163,8 +163,7 @@ VISION_MODEL = Rule(
         ("We run YOLOv8x detection on 24 warehouse cameras at 1280 px, 15 frames per second each, in real time",
          {"vision_model": "yolov8x", "use_case": "vision", "vision_mode": "inference", "images_per_s": 360}),
         ("One edge server serves a maintenance assistant on Llama 3.1 8B and also runs YOLOv8x detection on 4 "
-         "cameras. No training.", {"vision_model": "yolov8x", "use_case": "online_serving",
-                                   "vision_mode": "inference"}),
+         "cameras. No training.", {"vision_model": "yolov8x", "vision_mode": "inference"}),  # use case: usecase.py
         ("détection d'objets (YOLOv8) sur 48 caméras en 1080p à 15 images/s",
          {"use_case": "vision", "images_per_s": 720.0, "vision_mode": "inference"}),
         ("détection YOLOv8m sur 8 caméras à 25 fps", {"vision_model": "yolov8m", "use_case": "vision",
