@@ -514,11 +514,15 @@ _ONLY_BEFORE = re.compile(r"(?:\bonly\s*\(|\bqu'(?:aux|a|au)|\bque (?:pour |par 
                           r"|\bseulement (?:pour |par )?(?:les|nos|ses)|\bjust (?:for )?(?:the|our))\s*$")
 
 
-_HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|serves?|dessert|emploie|employs|with"
+_HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|comptons|avons|serves?|dessert|emploie"
+                         r"|employs|with"
                          r"|il y a|there are|(?:company|firm|entreprise|societe|group|groupe|organi[sz]ation|business"
                          r"|boite|structure)\s+(?:of|de|d')"
                          r"|avec|totals?|enrols?|enrolls?|scolarise)\s+(?:(?:about|around|some|roughly|over|more than"
-                         r"|environ|pres de|plus de|quelque)\s+)?$")
+                         r"|environ|pres de|plus de|quelque)\s+)?$"
+                         # "Notre collège (650 élèves)": the organisation's size in brackets after its kind
+                         r"|\b(?:college|lycee|ecole|school|academy|academie|universite|university|district|company"
+                         r"|entreprise|societe|firm|groupe|group|commune|ville|city)\s*\(\s*$")
 _FOR_BEFORE = re.compile(r"\b(?:pour|for|aux|to)\s+(?:(?:les|the|nos|our|ses|its|their|leurs)\s+)?$")
 
 
@@ -1019,6 +1023,9 @@ LOAD = Rule(
         ("Bonjour, ESN de 600 collaborateurs, on cherche pour un de nos clients un serveur, 50 utilisateurs "
          "simultanés.", {"concurrency": 50}),
         ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
+        ("Nous avons 900 élèves ; l'outil est réservé aux 50 enseignants, 10 à la fois.",
+         {"head_count": 50, "concurrency": 10}),
+        ("Notre lycée (900 élèves) voudrait un assistant pour ses 50 enseignants.", {"head_count": 50}),
         ("The school has 1,200 pupils enrolled; the assistant is for 80 teachers, 20 at once.",
          {"head_count": 80, "concurrency": 20}),
         ("| Utilisateurs       | 150 au total, 15 simultanés |", {"head_count": 150, "concurrency": 15}),
