@@ -259,8 +259,10 @@ def _clause_of(text: str, position: int) -> str:
     return text[start:position + after.start() if after else end]
 
 
+# ("we're building an in-house coding assistant": an assistant made for the company's own use, hosted anywhere)
 _MADE_IN_HOUSE = re.compile(r"\s+(?:[\w-]+\s+)?(?:fine-?tunes?|finetunes?|models?|modeles?|teams?|tools?|developers?"
-                            r"|devs?|expertise|skills|data scientists?|engineers?)\b")
+                            r"|devs?|expertise|skills|data scientists?|engineers?|assistants?|chatbots?|copilots?"
+                            r"|apps?|applications?)\b")
 
 
 _BILL_AMOUNT = re.compile(r"\d\s*(?:k\s*)?(?:€|euros?\b|eur\b|\$|£)|[€$£]\s*\d")
@@ -434,7 +436,7 @@ DEPLOYMENT = Rule(
               ("On hésite encore entre louer et acheter, rien n'est tranché.", {}),
               ("We're torn between renting and buying.", {}),
               ("we still rely on an in-house fine-tune of Llama 2 7B", {}),
-              ("an in-house model team of 4", {}),
+              ("an in-house model team of 4", {}), ("we're building an in-house coding assistant", {}),
               ("the GPUs stay in-house, in our server room", {"deployment": "server"}),
               ("(a) 4x H200 on-prem, (b) rent 8x H100 on CoreWeave", {}),
               ("une tour ou un serveur rack, on ne sait pas", {}),
