@@ -533,8 +533,9 @@ def _nvl_racks(message: Message, m: re.Match[str], counted: tuple[int, int, int]
     return (racks * per_rack, m.start() - len(before.group(0)), size.end()) if racks else None
 
 
+# ("Nous remplaçons notre vieux serveur à 2 A100": the machine and its "à" between the verb and the cards)
 _RETIRED_BEFORE = re.compile(r"\b(?:retir\w*|replac\w*|remplac\w*|decommission\w*|phas\w* out|sunsett?\w*"
-                             r"|se debarrasser de)\s+(?:[\w-]+\s+){0,3}$")
+                             r"|se debarrasser de)\s+(?:[\w-]+\s+){0,5}$")
 
 
 def _replaced_card(text: str, start: int) -> bool:
@@ -754,6 +755,7 @@ GPUS = Rule(
         # a server on its way out: its cards are not the plan
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
         ("Our current server (4x P100) is end-of-life, so this would be new hardware.", {}),
+        ("Nous remplaçons notre vieux serveur à 2 A100 par un nouveau serveur.", {}),
         ("we had a consultant quote us 3 servers with 8 GPUs each for a chatbot", {}),
         ("We're considering an 8x MI325X server since we got a good AMD quote.",
          {"num_gpus": 8, "gpu_preference": "mi325x"}),
