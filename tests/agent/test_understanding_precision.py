@@ -486,6 +486,9 @@ def test_heldout21_causes_said_otherwise(text: str, expected: dict[str, object],
      {"use_case": "vision"}, ()),
     # two listed models, the choice still open
     ("We can't decide whether we go with Qwen2.5 72B or Llama 3.3 70B for the assistant.", {}, ("model",)),
+    # a negation inside an aside between spaced dashes ends with the aside
+    ("On voudrait Qwen3 32B — la version dense, pas le MoE — en FP8 pour 40 utilisateurs simultanés.",
+     {"precision": "fp8"}, ()),
     # a prototype set aside for production
     ("Our PoC ran a Q4_K_M GGUF in Ollama; for production we want FP8 on vLLM for 50 users.",
      {"precision": "fp8", "framework": "vllm"}, ()),

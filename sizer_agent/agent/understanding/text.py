@@ -99,6 +99,7 @@ _NOT_A_NEGATION = re.compile(
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]\n]|,\s|\s(?:but|mais|and|et|however|cependant|while|whereas|then|puis"
                          r"|so|donc|because|car|which|qui|with|avec)\s")
 _SCOPE_WORDS = 5
+_SPACED_DASH = re.compile(r"\s-{1,2}\s")
 
 
 # "je n'ai qu'une station de travail", "on n'a besoin que de 2 GPU": "ne … que" says "only", not "not"
@@ -117,6 +118,12 @@ def _negation_scopes(text: str, markers: tuple[tuple[int, int], ...] = ()) -> li
         start = m.end()
         end_match = _CLAUSE_END.search(text, start)
         end = end_match.start() if end_match else len(text)
+        # an aside opened by a spaced dash closes at the next one: "DeepSeek R1 — le vrai, 671B, pas un distill — en
+        # FP8" (FP8 is not denied; "(not 4-bit — we tested AWQ …)" opens no aside before its negator)
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if _SPACED_DASH.search(text, line_start, m.start()):
+            closing = _SPACED_DASH.search(text, start, end)
+            end = closing.start() if closing else end
         # at most a few words after the negator
         word_ends = [w.end() for w in re.finditer(r"\S+", text[start:end])]
         if len(word_ends) > _SCOPE_WORDS:
