@@ -728,6 +728,13 @@ def _card_priced(text: str, start: int) -> bool:
     return False
 
 
+# a budget corrected in a second breath, in euros again: "Budget €50k — actually, finance just told me it's €65k",
+# "budget de 40 k€, enfin non, la direction a validé 55 k€"
+_CORRECTED_AMOUNT = re.compile(rf"[ \t]*(?:-{{1,2}}|,|\.{{2,3}})[ \t]*(?:actually|en fait|enfin non|correction|sorry"
+                               rf"|pardon|oops|oups)\b[^.;!?\n\d€]{{0,50}}?(?:€[ \t]*)?({NUM})[ \t]*{_MONEY_SCALE}"
+                               rf"[ \t]*(?:{_EURO})?")
+
+
 def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
@@ -792,6 +799,14 @@ def find_budget(message: Message) -> Iterator[Found]:
                 yield Found("suggest:budget_eur", (low, high), start, end)
                 return
             value = numbers.money(m.group(1), (m.group(2) or "")[:1], message.lang)
+            corrected = _CORRECTED_AMOUNT.match(text, m.end())
+            if corrected is not None and not re.search(r"€|euro", corrected.group(0)):
+                corrected = None  # "Budget €50k, actually 12 users": no amount in euros said again
+            if value and corrected is not None and (new := numbers.money(
+                    corrected.group(1), (corrected.group(2) or "")[:1], message.lang)):
+                # "Budget €50k — actually, finance just told me it's €65k": the amount said after the correction
+                yield Found("budget_eur", new, m.start(), corrected.end())
+                return
             if value:
                 yield Found("budget_eur", value, m.start(), m.end())
                 return
@@ -804,7 +819,8 @@ BUDGET = Rule(
               ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget autour de 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
-              ("Budget is about 30k.", {}), ("Notre budget : environ 60 000. Nous sommes à Montréal.", {}),
+              ("Budget is about 30k.", {}),
+              ("Budget €50k — actually, finance just told me it's €65k.", {"budget_eur": 65000.0}), ("Notre budget : environ 60 000. Nous sommes à Montréal.", {}),
               ("Nous remplaçons notre serveur (acheté en 2019 pour 45 000 €).", {}),
               ("replacing its 2x L40S server (bought in 2022 for €40,000)", {}),
               ("replacing its box (paid €150k in 2021); budget €90k", {"budget_eur": 90000.0}),
