@@ -489,6 +489,10 @@ def test_heldout21_causes_said_otherwise(text: str, expected: dict[str, object],
     # a negation inside an aside between spaced dashes ends with the aside
     ("On voudrait Qwen3 32B — la version dense, pas le MoE — en FP8 pour 40 utilisateurs simultanés.",
      {"precision": "fp8"}, ()),
+    # a format of trials already judged is no candidate beside the one wanted
+    ("We want Qwen2.5 32B in FP8; our first tests in 4-bit were poor.", {"precision": "fp8"}, ()),
+    # a budget corrected in a second breath
+    ("Budget de 30 k€, enfin non, la direction vient de valider 42 k€.", {"budget_eur": 42000}, ()),
     # a prototype set aside for production
     ("Our PoC ran a Q4_K_M GGUF in Ollama; for production we want FP8 on vLLM for 50 users.",
      {"precision": "fp8", "framework": "vllm"}, ()),

@@ -349,7 +349,10 @@ _PAST = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|previously|aup
                    r"|nous utilisions|on utilisait"
                    # "Le QLoRA, on l'a écarté après un essai décevant en 4 bits": a trial set aside
                    r"|on l'a ecarte\w*|nous l'avons ecarte\w*|we ruled (?:it|that) out|ruled out"
-                   r"|essai decevant|disappointing (?:trial|test|results?))\b")
+                   r"|essai decevant|disappointing (?:trial|test|results?)"
+                   # "nos essais en 4 bits étaient mauvais", "our 4-bit tests were poor": trials already judged
+                   r"|(?:nos|mes|our|my) (?:premiers |first )?(?:essais|tests|trials)\b[^.;!?\n]{0,30}"
+                   r"\b(?:etaient|ont ete|were|have been)\b)\b")
 
 
 def past_clauses(text: str) -> list[tuple[int, int]]:
