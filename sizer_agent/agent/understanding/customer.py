@@ -41,7 +41,7 @@ PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+)
 # (the Dutch "B.V." and "N.V." with their periods, the Italian "srl": "Datavolt B.V.",
 # "Trattoria Digitale srl")
 _LEGAL = (r"(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd\.?|Limited)|Sdn\.?[ \t]+Bhd\.?|S\.[àa][ \t]?r\.[ \t]?l\.?|inc\."
-          r"|B\.V\.|N\.V\.|[Ss]rl|SRL"
+          r"|B\.V\.|N\.V\.|[Ss]rl|SRL|S\.p\.A\.|S\.r\.l\."  # ("Logistica Adriatica S.p.A. would like")
           # the Polish "sp. z o.o." and the Danish/Norwegian "A/S", "ApS": "Codenest sp. z o.o.", "Vindkraft Nord A/S"
           r"|[Ss]p\.[ \t]?z[ \t]?o\.[ \t]?o\.|A/S|ApS"
           r"|SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
