@@ -486,6 +486,9 @@ def test_heldout21_causes_said_otherwise(text: str, expected: dict[str, object],
      {"use_case": "vision"}, ()),
     # two listed models, the choice still open
     ("We can't decide whether we go with Qwen2.5 72B or Llama 3.3 70B for the assistant.", {}, ("model",)),
+    # "two dozen" is twenty-four, never two
+    ("We have two dozen analysts who would use the assistant, a dozen at once.",
+     {"head_count": 24, "concurrency": 12}, ()),
     # a negation inside an aside between spaced dashes ends with the aside
     ("On voudrait Qwen3 32B — la version dense, pas le MoE — en FP8 pour 40 utilisateurs simultanés.",
      {"precision": "fp8"}, ()),
