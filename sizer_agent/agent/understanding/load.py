@@ -625,6 +625,10 @@ def find_load(message: Message) -> Iterator[Found]:
         # "for our volunteers — about forty of them": the figure said of them just after
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*[—–,:-]+\s*{_ABOUT}{_COUNT}\s+"
         rf"(?:of them|d'entre eux|d'entre elles)",
+        # "to 120 agronomists, 30 of them at once": people, whatever the noun, of whom a part is counted after
+        rf"{_COUNT}\s+(?:[a-z-]+\s+){{0,2}}?[a-z-]+s\s*,\s*(?=(?:about|around|some|environ|pres de)?\s*\d+\s+"
+        rf"(?:of them|d'entre eux|d'entre elles)\s+(?:[a-z]+\s+)?(?:at once|at a time|at the same time|simultan\w*"
+        rf"|concurrent\w*|en meme temps|a la fois|en simultane)\b)",
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
@@ -1023,6 +1027,7 @@ LOAD = Rule(
         ("Bonjour, ESN de 600 collaborateurs, on cherche pour un de nos clients un serveur, 50 utilisateurs "
          "simultanés.", {"concurrency": 50}),
         ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
+        ("Mistral 7B for 120 agronomists, 30 of them at once.", {"head_count": 120, "concurrency": 30}),
         ("Nous avons 900 élèves ; l'outil est réservé aux 50 enseignants, 10 à la fois.",
          {"head_count": 50, "concurrency": 10}),
         ("Notre lycée (900 élèves) voudrait un assistant pour ses 50 enseignants.", {"head_count": 50}),
