@@ -489,6 +489,9 @@ def test_heldout21_causes_said_otherwise(text: str, expected: dict[str, object],
     # a figure, a word that is no unit and the article "a" before another figure make no range ("1024, on a 3 GiB")
     ("Full fine-tune of Qwen2.5 7B, sequence length 2048, on a 3 GiB dataset.",
      {"context_len": 2048, "dataset_size_bytes": 3 * 2**30}, ()),
+    # a length said for each thing generated
+    ("Traduction de 8 000 fiches chaque nuit avec Qwen2.5 14B, environ 250 tokens par traduction.",
+     {"output_len": 250}, ()),
     # "two dozen" is twenty-four, never two
     ("We have two dozen analysts who would use the assistant, a dozen at once.",
      {"head_count": 24, "concurrency": 12}, ()),
