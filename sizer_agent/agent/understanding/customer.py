@@ -95,7 +95,7 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Automotive|Aerospace|Airlines|Hotels?|Immobilier|Distribution|Interactive|Ventures|Labs|Shipping|Textiles?"
              r"|Mobility|Mobilit[ée]|Caf[ée]s?|Restaurants|Bakery|Diagnostics|Parts|Emballages|Legal|Chemicals"
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Biosciences|Life Sciences|Genomics|Electronics|Instruments"
-             r"|Devices|Communications|Apps|Agglom[ée]ration"
+             r"|Devices|Communications|Apps|Agglom[ée]ration|M[ée]tropole"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects"
              r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives)")
