@@ -200,7 +200,8 @@ PRICE_SEEN_AFTER = re.compile(rf"[ \t]*(?:(?:is |was |are )?(?:listed|priced|sol
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
 # "nœud" folds to "noud" (one character each: positions are kept)
 # (a tender repeats the number in figures in brackets: "deux (2) serveurs", "three (3) servers")
-_MACHINES = re.compile(rf"(?<![\w])({NUM})(?:\s*\(\s*\1\s*\))?\s*x?\s*(?:(?:rack|rackmount|rack-mount|compute|gpu|inference|training)\s+)?"
+_MACHINES = re.compile(rf"(?<![\w])({NUM})(?:\s*\(\s*\1\s*\))?\s*x?\s*"
+                       rf"(?:(?:rack|rackmount|rack-mount|compute|gpu|inference|training)\s+)?"
                        rf"(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks"
                        # "three workstations, each with one RTX PRO 6000": desks counted as machines
                        rf"|workstations|stations de travail|towers|tours|desktops|pcs|postes(?: de travail)?)"
