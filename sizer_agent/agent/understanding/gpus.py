@@ -173,7 +173,9 @@ _REPLACING_AFTER = re.compile(r"\s*\(\s*(?:qui|which|that|they|ils|elles)\s+(?:o
 # "a B300 system", "an H100 server": the article counts the machine, not its cards
 _MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|cluster|rack|instance|platform|pod|vm)s?\b")
 # "a single 8-GPU node", "two 8-GPU servers": GPUs per machine, times the machines
-_PER_BOX = re.compile(rf"(?<![\w.,])({NUM}|single|one|mono|dual|quad)-gpus?\s+(?:node|server|box|machine|serveur|noeud"
+# ("a new 4-GPU H200 server": the card may be named between)
+_PER_BOX = re.compile(rf"(?<![\w.,])({NUM}|single|one|mono|dual|quad)-gpus?\s+(?:[a-z]{{1,4}}\d{{2,4}}[a-z]*\s+)?"
+                      rf"(?:node|server|box|machine|serveur|noeud"
                       rf"|noud|instance|vm|workstation|station|tower|tour|pc|desktop)s?\b")
 # a form's or a table's label for the count: "Nombre de GPU souhaité : 2", "| GPU count | 4 |", "# GPUs: 8"
 _GPU_LABEL = re.compile(rf"(?<![\w])(?:nombre de (?:gpus?|cartes?)|nb (?:de )?gpus?|number of gpus|gpu count|#\s*gpus?)"
@@ -761,6 +763,7 @@ GPUS = Rule(
         ("We're considering an 8x MI325X server since we got a good AMD quote.",
          {"num_gpus": 8, "gpu_preference": "mi325x"}),
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("a new 4-GPU H200 server", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
         ("RAM ECC indispensable. 1 seul GPU. Budget 12 k€ HT.", {"num_gpus": 1}),
         # a second card said by its number alone after "or": compared, no preference
         ("llama 3.1 8b on my desktop pc. rtx 5080 or 5090?? budget €2k", {}),
