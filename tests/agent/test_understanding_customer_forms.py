@@ -99,6 +99,11 @@ def test_with_title_article(text: str, name: str, expected: str | None) -> None:
     ("90 streams.\nKitestring Labs, Inc.\n", "Kitestring Labs", "Kitestring Labs, Inc."),
     ("Cust : Transports Rivière & Cie.\nwl : chatbot", "Transports Rivière & Cie", None),
     ("Crumb & Co. We need a chatbot", "Crumb & Co", None),
+    # a legal form of several parts goes on past its first part (heldout22 en-e24, en-e31, fr-e30)
+    ("Hello from Lindqvist Maschinenbau GmbH & Co. KG in Bremen", "Lindqvist Maschinenbau GmbH & Co",
+     "Lindqvist Maschinenbau GmbH & Co. KG"),
+    ("We are Hoshino Materials Co., Ltd. in Osaka", "Hoshino Materials Co", "Hoshino Materials Co., Ltd."),
+    ("chez Tremblay Logistique inc. à Sherbrooke", "Tremblay Logistique", "Tremblay Logistique inc."),
     # a list of clients is no partnership
     ("Clients: Acme, Globex and Initech", "Acme", None),
 ])

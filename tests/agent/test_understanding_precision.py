@@ -453,3 +453,61 @@ def test_heldout21_causes_said_otherwise(text: str, expected: dict[str, object],
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # a legal form of several parts, or Québec's lowercase "inc.", is part of the name
+    ("Hello from Lindqvist Maschinenbau GmbH & Co. KG: we want a chatbot on Mistral 7B.",
+     {"customer": "Lindqvist Maschinenbau GmbH & Co. KG"}, ()),
+    ("This is Aiko Sato from Hoshino Materials Co., Ltd. We need to serve Qwen2.5 7B.",
+     {"customer": "Hoshino Materials Co., Ltd."}, ()),
+    ("Je travaille chez Tremblay Logistique inc. à Sherbrooke; on veut servir Llama 3.1 8B.",
+     {"customer": "Tremblay Logistique inc."}, ()),
+    # the price once paid for the machine replaced is no budget; a figure with no currency from outside the euro
+    # area is none either
+    ("We're retiring our 4x A100 box (purchased in 2021 for €120,000). No budget figure yet.", {},
+     ("budget_eur",)),
+    ("Notre vieux serveur, acheté en 2018 pour 30 000 €, sera remplacé. Budget : 50 k€ HT.",
+     {"budget_eur": 50000}, ()),
+    ("Our district in Texas has a budget of about 20k for the lab.", {}, ("budget_eur",)),
+    ("Budget autour de 40 000, on est une PME de Lyon.", {"budget_eur": 40000}, ()),
+    ("Budget autour de 40 000 ; nous sommes à Sherbrooke, au Québec.", {}, ("budget_eur",)),
+    # a tender writes each number twice: the machines still count
+    ("Supply of four (4) servers, each fitted with two (2) L40S GPUs.", {"num_gpus": 8}, ()),
+    # people at once, not cards
+    ("A new 8-GPU H100 server for 200 analysts, 40 of them at once.", {"num_gpus": 8, "concurrency": 40}, ()),
+    # advice from others, then the writer's own choice
+    ("Our consultant suggested QLoRA; we were told LoRA might be enough, but we want a full fine-tune of Qwen2.5 7B.",
+     {"use_case": "finetune_full"}, ()),
+    # an LLM assistant served beside a detector that only runs
+    ("The box will host a chatbot on Llama 3.1 8B and run YOLOv8s inference on 6 cameras.",
+     {"use_case": "online_serving"}, ()),
+    ("We want to train YOLOv8s on 50,000 images, then an assistant will explain the detections.",
+     {"use_case": "vision"}, ()),
+    # two listed models, the choice still open
+    ("We can't decide whether we go with Qwen2.5 72B or Llama 3.3 70B for the assistant.", {}, ("model",)),
+    # a figure, a word that is no unit and the article "a" before another figure make no range ("1024, on a 3 GiB")
+    ("Full fine-tune of Qwen2.5 7B, sequence length 2048, on a 3 GiB dataset.",
+     {"context_len": 2048, "dataset_size_bytes": 3 * 2**30}, ()),
+    # a length said for each thing generated
+    ("Traduction de 8 000 fiches chaque nuit avec Qwen2.5 14B, environ 250 tokens par traduction.",
+     {"output_len": 250}, ()),
+    # "two dozen" is twenty-four, never two
+    ("We have two dozen analysts who would use the assistant, a dozen at once.",
+     {"head_count": 24, "concurrency": 12}, ()),
+    # a negation inside an aside between spaced dashes ends with the aside
+    ("On voudrait Qwen3 32B — la version dense, pas le MoE — en FP8 pour 40 utilisateurs simultanés.",
+     {"precision": "fp8"}, ()),
+    # a format of trials already judged is no candidate beside the one wanted
+    ("We want Qwen2.5 32B in FP8; our first tests in 4-bit were poor.", {"precision": "fp8"}, ()),
+    # a budget corrected in a second breath
+    ("Budget de 30 k€, enfin non, la direction vient de valider 42 k€.", {"budget_eur": 42000}, ()),
+    # a prototype set aside for production
+    ("Our PoC ran a Q4_K_M GGUF in Ollama; for production we want FP8 on vLLM for 50 users.",
+     {"precision": "fp8", "framework": "vllm"}, ()),
+])
+def test_heldout22_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found

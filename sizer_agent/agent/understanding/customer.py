@@ -41,7 +41,7 @@ PAREN_NAME = rf"(?<![\w])(?P<name>{_WORD}(?:(?:{_GLUE}|[ \t]+(?:for|pour)[ \t]+)
 # (the Dutch "B.V." and "N.V." with their periods, the Italian "srl": "Datavolt B.V.",
 # "Trattoria Digitale srl")
 _LEGAL = (r"(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd\.?|Limited)|Sdn\.?[ \t]+Bhd\.?|S\.[àa][ \t]?r\.[ \t]?l\.?|inc\."
-          r"|B\.V\.|N\.V\.|[Ss]rl|SRL"
+          r"|B\.V\.|N\.V\.|[Ss]rl|SRL|S\.p\.A\.|S\.r\.l\."  # ("Logistica Adriatica S.p.A. would like")
           # the Polish "sp. z o.o." and the Danish/Norwegian "A/S", "ApS": "Codenest sp. z o.o.", "Vindkraft Nord A/S"
           r"|[Ss]p\.[ \t]?z[ \t]?o\.[ \t]?o\.|A/S|ApS"
           r"|SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
@@ -95,7 +95,7 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Automotive|Aerospace|Airlines|Hotels?|Immobilier|Distribution|Interactive|Ventures|Labs|Shipping|Textiles?"
              r"|Mobility|Mobilit[ée]|Caf[ée]s?|Restaurants|Bakery|Diagnostics|Parts|Emballages|Legal|Chemicals"
              r"|Materials|Pharmaceuticals|Therapeutics|Bio|Biosciences|Life Sciences|Genomics|Electronics|Instruments"
-             r"|Devices|Communications|Apps|Agglom[ée]ration"
+             r"|Devices|Communications|Apps|Agglom[ée]ration|M[ée]tropole"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects"
              r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives)")
@@ -1170,6 +1170,7 @@ _COMMA_LEGAL = re.compile(r",[ \t]+(?:Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|Corp\.?|GmbH
 _CUT_LEGAL = re.compile(r"[ \t]+(?:Pvt|Pty|Pte|Private|Sdn|S\.[àa])$")
 _TWO_WORD_LEGAL = re.compile(r"[ \t]+(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd|Limited)|Sdn\.?[ \t]+Bhd\.?"
                              r"|S\.[àa][ \t]?r\.[ \t]?l)(?![\w])")
+_COMPOUND_LEGAL_TAIL = re.compile(r"(?P<kg>\.?[ \t]+KG)(?![\w])|(?P<ltd>\.,[ \t]+Ltd\.?)(?![\w])|[ \t]+inc(?=\.)")
 # "Benhamou, Kessler & Partners", "Ashby, Clarke & Partners": partners' names joined by commas, then "&"
 _COMMA_PARTNERS = re.compile(rf"(?:,[ \t]+{_WORD}){{1,3}}[ \t]+(?:&[ \t]+{_WORD}|(?:et|and)[ \t]+{_PARTNER_WORD})"
                              rf"(?![\w])")
@@ -1392,6 +1393,12 @@ def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | N
     legal = _COMMA_LEGAL.match(original, end) if partners is None and tail is None else None
     if legal is not None:
         grown, end = original[start:legal.end()], legal.end()
+    # "Bäckerei Schulte GmbH & Co. KG", "Tanaka Precision Co., Ltd.", "Beaulieu Technologies inc.": a legal form
+    # of several parts, or Québec's lowercase "inc.", goes on past the first part's period or the name's last word
+    compound = _COMPOUND_LEGAL_TAIL.match(original, end)
+    if compound is not None and (compound.group("kg") is None or grown.endswith("& Co")) and (
+            compound.group("ltd") is None or grown.endswith(" Co")):
+        grown, end = original[start:compound.end()], compound.end()
     municipality = _MUNICIPALITY_AFTER.match(original, end) if grown == name and " " not in name else None
     if municipality is not None:
         grown, end = original[start:municipality.end()], municipality.end()

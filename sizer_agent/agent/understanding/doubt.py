@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sizer_agent.agent.understanding.rules import SUGGEST, Reading, Rule
-from sizer_agent.agent.understanding.text import Message, past_clauses
+from sizer_agent.agent.understanding.text import Message, past_clauses, prototype_clauses
 
 # The precision is here since its rule claims only the formats it weighed and set aside (a source or KV-cache
 # format): two formats named alike ("testé en AWQ… servir en FP16") are a question, not the first one's value.
@@ -66,7 +66,7 @@ def second_reading(message: Message, reading: Reading, rules: Iterable[Rule]) ->
     found there makes that field a doubt. `message` is the message as the first reading left it."""
     others: dict[str, list[Any]] = {}
     # (what was tried in the past names no candidate for what is sized now)
-    past = past_clauses(message.text)
+    past = past_clauses(message.text) + prototype_clauses(message.text)  # (and a prototype set aside)
     for rule in rules:
         if not DOUBTED_FIELDS.intersection(rule.fields):
             continue

@@ -173,7 +173,9 @@ _REPLACING_AFTER = re.compile(r"\s*\(\s*(?:qui|which|that|they|ils|elles)\s+(?:o
 # "a B300 system", "an H100 server": the article counts the machine, not its cards
 _MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|cluster|rack|instance|platform|pod|vm)s?\b")
 # "a single 8-GPU node", "two 8-GPU servers": GPUs per machine, times the machines
-_PER_BOX = re.compile(rf"(?<![\w.,])({NUM}|single|one|mono|dual|quad)-gpus?\s+(?:node|server|box|machine|serveur|noeud"
+# ("a new 4-GPU H200 server": the card may be named between)
+_PER_BOX = re.compile(rf"(?<![\w.,])({NUM}|single|one|mono|dual|quad)-gpus?\s+(?:[a-z]{{1,4}}\d{{2,4}}[a-z]*\s+)?"
+                      rf"(?:node|server|box|machine|serveur|noeud"
                       rf"|noud|instance|vm|workstation|station|tower|tour|pc|desktop)s?\b")
 # a form's or a table's label for the count: "Nombre de GPU souhaité : 2", "| GPU count | 4 |", "# GPUs: 8"
 _GPU_LABEL = re.compile(rf"(?<![\w])(?:nombre de (?:gpus?|cartes?)|nb (?:de )?gpus?|number of gpus|gpu count|#\s*gpus?)"
@@ -199,7 +201,9 @@ PRICE_SEEN_AFTER = re.compile(rf"[ \t]*(?:(?:is |was |are )?(?:listed|priced|sol
                               rf"|{NUM}[ \t]*(?:k|m)?[ \t]*(?:€|\$|£|euros?|eur\b|dollars?|usd|chf))")
 # "2 serveurs de 4 H200 chacun", "2x servers, each with 8x H200": machines times GPUs per machine
 # "nœud" folds to "noud" (one character each: positions are kept)
-_MACHINES = re.compile(rf"(?<![\w])({NUM})\s*x?\s*(?:(?:rack|rackmount|rack-mount|compute|gpu|inference|training)\s+)?"
+# (a tender repeats the number in figures in brackets: "deux (2) serveurs", "three (3) servers")
+_MACHINES = re.compile(rf"(?<![\w])({NUM})(?:\s*\(\s*\1\s*\))?\s*x?\s*"
+                       rf"(?:(?:rack|rackmount|rack-mount|compute|gpu|inference|training)\s+)?"
                        rf"(?:serveurs?|servers?|nodes?|noe?uds?|machines?|boxes|baies|racks"
                        # "three workstations, each with one RTX PRO 6000": desks counted as machines
                        rf"|workstations|stations de travail|towers|tours|desktops|pcs|postes(?: de travail)?)"
@@ -211,8 +215,10 @@ _IN_EACH_MACHINE = re.compile(r"[^.;!?\n]{0,40}?\b(?:in each|in every|per|dans c
 _TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,80}}?\b(?:so|soit|donc|i\.e\.|that is|that's|thus|hence)\s+({NUM})\s*"
                           rf"(?:x\s*)?(?:gpus?|cartes?|cards?)\b")
 _EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noe?ud|machine)|per (?:server|node|machine)|apiece)")
+# (not people at once: "120 agronomists, 30 of them at once" is a concurrency)
 _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
-                      r"(?:of them|of those|d'entre elles|de ces cartes)"
+                      r"(?:of them|of those|d'entre elles|de ces cartes)(?!\s+(?:at once|at a time|at the same time"
+                      r"|simultan\w*|concurrent\w*|en meme temps|a la fois|online|connect\w*))"
                       # "une H100 NVL ? On en voudrait deux": the count said of the card just named
                       rf"|\ben (?:voudrait|voudrions|veut|voulons|faut|faudrait|prendrait|prendrions|prendrons)"
                       rf"\s+(?:({NUM})|une?|deux|trois|quatre)\b")
@@ -557,8 +563,9 @@ def _nvl_racks(message: Message, m: re.Match[str], counted: tuple[int, int, int]
     return (racks * per_rack, m.start() - len(before.group(0)), size.end()) if racks else None
 
 
+# ("Nous remplaçons notre vieux serveur à 2 A100": the machine and its "à" between the verb and the cards)
 _RETIRED_BEFORE = re.compile(r"\b(?:retir\w*|replac\w*|remplac\w*|decommission\w*|phas\w* out|sunsett?\w*"
-                             r"|se debarrasser de)\s+(?:[\w-]+\s+){0,3}$")
+                             r"|se debarrasser de)\s+(?:[\w-]+\s+){0,5}$")
 
 
 def _replaced_card(text: str, start: int) -> bool:
@@ -792,10 +799,12 @@ GPUS = Rule(
         # a server on its way out: its cards are not the plan
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
         ("Our current server (4x P100) is end-of-life, so this would be new hardware.", {}),
+        ("Nous remplaçons notre vieux serveur à 2 A100 par un nouveau serveur.", {}),
         ("we had a consultant quote us 3 servers with 8 GPUs each for a chatbot", {}),
         ("We're considering an 8x MI325X server since we got a good AMD quote.",
          {"num_gpus": 8, "gpu_preference": "mi325x"}),
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("a new 4-GPU H200 server", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
         ("RAM ECC indispensable. 1 seul GPU. Budget 12 k€ HT.", {"num_gpus": 1}),
         # a second card said by its number alone after "or": compared, no preference
         ("llama 3.1 8b on my desktop pc. rtx 5080 or 5090?? budget €2k", {}),

@@ -68,7 +68,9 @@ TTFT = Rule(
 
 def find_tpot(message: Message) -> Iterator[Found]:
     found = list(_first(message, "tpot_ms", (
-        rf"{DURATION}{_BEFORE}(?:par |per |/ ?|between |entre )?(?:tpot|itl|inter-?token|tokens?|toks?)\b",
+        # ("under 30 ms per output token": the kind of token said between)
+        rf"{DURATION}{_BEFORE}(?:par |per |/ ?|between |entre )?(?:output |generated )?"
+        rf"(?:tpot|itl|inter-?token|tokens?|toks?)\b",
         rf"{_TPOT}{_GAP}{DURATION}",
     )))
     if found:
@@ -125,7 +127,8 @@ _ONE_AT_A_TIME = re.compile(r"(?<![\w.,])(?:1|un seul|une seule|one|a single|sin
 
 TPOT = Rule(
     "time-per-output-token", ("tpot_ms",), find_tpot,
-    examples=(("40 ms par token", {"tpot_ms": 40.0}), ("TPOT 50 ms", {"tpot_ms": 50.0}),
+    examples=(("40 ms par token", {"tpot_ms": 40.0}), ("under 30 ms per output token", {"tpot_ms": 30.0}),
+              ("TPOT 50 ms", {"tpot_ms": 50.0}),
               ("20 tokens/s per user", {"tpot_ms": 50.0}), ("inter-token latency under 30 ms", {"tpot_ms": 30.0}),
               ("25 tokens/s minimum par utilisateur", {"tpot_ms": 40.0}),
               ("30 tokens/s minimum par utilisateur", {"tpot_ms": 33.33}), ("15 tokens/s per user", {"tpot_ms": 66.67}),

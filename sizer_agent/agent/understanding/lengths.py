@@ -207,6 +207,8 @@ def _output_lengths(message: Message) -> Iterator[Found]:
         rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
         rf"(?<![\w]){_OUTPUT_THINGS}(?:(?!{_INPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b",
         rf"{TOKENS}\s*tokens?\s*(?:de sortie|en sortie|out\b|output|generes|generated)",
+        # "(~400 tokens par résumé)", "about 300 tokens per summary": a length said for each thing generated
+        rf"{TOKENS}\s*tokens?\s*(?:par|per|for each|pour chaque|/)\s*{_OUTPUT_THINGS}(?![\w])",
     ]
     # "transcripts average 3,000 tokens, summaries 250", "(prompts around 1,200 tokens, replies ~300)": the
     # unit said for the input carries over to the output named right after it (the input's figure may

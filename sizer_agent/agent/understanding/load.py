@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule, pattern_rule
-from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds, words
+from sizer_agent.agent.understanding.text import BLANK, Message, plain, sentence_bounds, words
 
 _SIMULTANEOUS = re.compile(words(
     # ("25 simult.", "30 conc.": abbreviated in notes)
@@ -514,11 +514,15 @@ _ONLY_BEFORE = re.compile(r"(?:\bonly\s*\(|\bqu'(?:aux|a|au)|\bque (?:pour |par 
                           r"|\bseulement (?:pour |par )?(?:les|nos|ses)|\bjust (?:for )?(?:the|our))\s*$")
 
 
-_HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|serves?|dessert|emploie|employs|with"
+_HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|comptons|avons|serves?|dessert|emploie"
+                         r"|employs|with"
                          r"|il y a|there are|(?:company|firm|entreprise|societe|group|groupe|organi[sz]ation|business"
                          r"|boite|structure)\s+(?:of|de|d')"
                          r"|avec|totals?|enrols?|enrolls?|scolarise)\s+(?:(?:about|around|some|roughly|over|more than"
-                         r"|environ|pres de|plus de|quelque)\s+)?$")
+                         r"|environ|pres de|plus de|quelque)\s+)?$"
+                         # "Notre collège (650 élèves)": the organisation's size in brackets after its kind
+                         r"|\b(?:college|lycee|ecole|school|academy|academie|universite|university|district|company"
+                         r"|entreprise|societe|firm|groupe|group|commune|ville|city)\s*\(\s*$")
 _FOR_BEFORE = re.compile(r"\b(?:pour|for|aux|to)\s+(?:(?:les|the|nos|our|ses|its|their|leurs)\s+)?$")
 
 
@@ -621,6 +625,10 @@ def find_load(message: Message) -> Iterator[Found]:
         # "for our volunteers — about forty of them": the figure said of them just after
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*[—–,:-]+\s*{_ABOUT}{_COUNT}\s+"
         rf"(?:of them|d'entre eux|d'entre elles)",
+        # "to 120 agronomists, 30 of them at once": people, whatever the noun, of whom a part is counted after
+        rf"{_COUNT}\s+(?:[a-z-]+\s+){{0,2}}?[a-z-]+s\s*,\s*(?=(?:about|around|some|environ|pres de)?\s*\d+\s+"
+        rf"(?:of them|d'entre eux|d'entre elles)\s+(?:[a-z]+\s+)?(?:at once|at a time|at the same time|simultan\w*"
+        rf"|concurrent\w*|en meme temps|a la fois|en simultane)\b)",
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
@@ -1019,6 +1027,10 @@ LOAD = Rule(
         ("Bonjour, ESN de 600 collaborateurs, on cherche pour un de nos clients un serveur, 50 utilisateurs "
          "simultanés.", {"concurrency": 50}),
         ("Notre lycée accueille 1 200 élèves ; l'assistant sera pour les 80 enseignants.", {"head_count": 80}),
+        ("Mistral 7B for 120 agronomists, 30 of them at once.", {"head_count": 120, "concurrency": 30}),
+        ("Nous avons 900 élèves ; l'outil est réservé aux 50 enseignants, 10 à la fois.",
+         {"head_count": 50, "concurrency": 10}),
+        ("Notre lycée (900 élèves) voudrait un assistant pour ses 50 enseignants.", {"head_count": 50}),
         ("The school has 1,200 pupils enrolled; the assistant is for 80 teachers, 20 at once.",
          {"head_count": 80, "concurrency": 20}),
         ("| Utilisateurs       | 150 au total, 15 simultanés |", {"head_count": 150, "concurrency": 15}),
@@ -1061,6 +1073,15 @@ _CARD_AFTER = re.compile(r"\s*(?:nvidia\s+|amd\s+)?(?:rtx|gtx|[a-z]{1,3}\d{2,4}|
                          r"|serveurs?|servers?|noe?uds?)")
 
 
+def _card_read_after(message: Message, start: int, end: int) -> bool:
+    """Whether the words written right after "2x" are a card another rule already claimed ("replacing its 2x L40S
+    server (bought …)": "L40S server" was read as the replaced machine, so "2x" counts cards, not growth)."""
+    if not message.text[end:].lstrip(" \t").startswith(BLANK):
+        return False
+    written = message.original[message.span(start, end)[1]:][:40]
+    return bool(_CARD_AFTER.match(plain(written).lower()))
+
+
 def find_growth(message: Message) -> Iterator[Found]:
     text = message.text
     patterns = (
@@ -1082,7 +1103,7 @@ def find_growth(message: Message) -> Iterator[Found]:
                 if re.search(r"precision|check|verifi", clause) or (
                         len(text.split()) > 3 and not _GROWTH_CONTEXT.search(clause)):
                     continue
-            if index >= 3 and _CARD_AFTER.match(text, m.end()):
+            if index >= 3 and (_CARD_AFTER.match(text, m.end()) or _card_read_after(message, m.start(), m.end())):
                 continue  # "8x H100": a count of cards, whatever the GPU rule made of it
             value = growth_ratio(m.group(0))
             if value is not None and value >= 1:
@@ -1095,6 +1116,7 @@ GROWTH = Rule(
     examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
               ("double precision", {}), ("rent 8x H100 on CoreWeave for 100 concurrent users", {}),
+              ("replacing its 2x L40S server (bought in 2022) with a new 4-GPU H200 server for 120 users", {}),
               ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
               ("traffic is increasing by 30% a year", {"growth_factor": 1.3}),
               ("45 staff, 12 concurrent at most. Phase 2 could double that.", {"growth_factor": 2.0}),

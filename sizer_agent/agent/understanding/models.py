@@ -287,6 +287,12 @@ _CHOSEN = re.compile(r"(?:settled on|go(?:ing)? with|go for|opt(?:ed|ing)? for|d
                      r"\W+(?:\w+\W+){0,2}$")
 
 
+# "Not sure yet whether we go with Llama 3.1 70B or Qwen2.5 72B", "on ne sait pas si on part sur …": a choice
+# asked about, not made
+_CHOICE_OPEN = re.compile(r"\b(?:whether|if|not sure|unsure|undecided|si|savoir si|ne sait pas|ne savons pas"
+                          r"|pas encore decide|hesit\w*)\b[^.;!?\n]{0,40}$")
+
+
 # "peut-être Llama 3.1 8B, peut-être le 70B, on n'a pas encore tranché", "8B or the 70B, not decided yet": the
 # writer has not chosen, and the other option is a bare size of the same family
 _UNDECIDED = re.compile(r"\b(?:pas (?:encore )?tranche|pas encore (?:decide|choisi)|on hesite|hesit\w*|not decided"
@@ -315,7 +321,8 @@ def _one_of(message: Message, named: list[Found]) -> ModelReading:
         return ModelReading(None, (ids[0],))
     if len(ids) == 1:
         return ModelReading(named[0], ())
-    chosen = [f for f in named if _CHOSEN.search(message.text, max(0, f.start - 40), f.start)]
+    chosen = [f for f in named if _CHOSEN.search(message.text, max(0, f.start - 40), f.start)
+              and not _CHOICE_OPEN.search(message.text, max(0, f.start - 60), f.start)]
     if len({f.value for f in chosen}) == 1:
         return ModelReading(chosen[0], ())
     return ModelReading(None, tuple(ids[:4]))
@@ -541,6 +548,7 @@ MODEL = Rule(
         ("Peut-être Llama 3.1 8B, peut-être le 70B, on n'a pas encore tranché", {}),
         ("Llama 3.1 8B (not the 70B) for 20 users", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         # two different models: the one chosen, or a question
+        ("Not sure yet whether we go with Llama 3.1 70B or Qwen2.5 72B.", {}),
         ("We first thought of Llama 3.1 405B but it's overkill; we'll go with Llama 3.1 70B",
          {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
         ("Qwen3 32B ou Mistral Small 3.1, on ne sait pas encore", {}),

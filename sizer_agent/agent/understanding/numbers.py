@@ -207,6 +207,10 @@ _HALVES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     ))
 # "deux centaines", "3 milliers": a count of approximate hundreds/thousands
 _SEVERAL = re.compile(r"(?<![\w])(\d+|deux|trois|quatre|cinq|six|sept|huit|neuf|dix)\s+(centaines|milliers)(?![\w])")
+# "two dozen analysts", "deux douzaines de postes": twelve times the count ("a few dozen" names no count)
+_DOZENS = re.compile(r"(?<![\w])(\d+|two|three|four|five|six|deux|trois|quatre|cinq|six)\s+(?:dozens?|douzaines?)"
+                     r"(?![\w])")
+_EN_SMALL = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _SCALED = re.compile(rf"({NUM})\s*(millions?|milliards?|billions?|thousand)(?![\w])")
 _SCALES = {"million": 10**6, "millions": 10**6, "milliard": 10**9, "milliards": 10**9, "billion": 10**9,
            "billions": 10**9, "thousand": 1000}
@@ -245,6 +249,11 @@ def spell_out_numbers(text: str, lang: Lang) -> list[Rewrite]:
         number = int(head) if head.isdigit() else _small(head)
         if number is not None:
             add(m.start(), m.end(), number * (100 if m.group(2) == "centaines" else 1000), True)
+    for m in _DOZENS.finditer(text):
+        head = m.group(1)
+        number = int(head) if head.isdigit() else (_EN_SMALL.get(head) or _small(head))
+        if number is not None:
+            add(m.start(), m.end(), number * 12, False)
     for m in _SCALED.finditer(text):
         scaled = read_number(m.group(1), lang)
         if scaled is not None:

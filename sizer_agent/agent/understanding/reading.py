@@ -103,6 +103,8 @@ def _one_end_of_range(text: str, finding: Finding) -> bool:
     first, last = start + digits[0].start(), start + digits[-1].end()
     unit_first = _unit(re.match(r"\s*([a-zA-Z]+)?", text[first + len(digits[0].group(0)):]).group(1))
     before = _RANGE_BEFORE.search(text[max(0, first - 30):first])
+    if before and not before.group(6) and before.group(2) and not _unit(before.group(2)):
+        before = None  # "sequence length 1024, on a 5 GiB dataset": a word that is no unit, then an article
     if before and (before.group(6) or _joined(_unit(before.group(2)), before.group(3, 4, 5), unit_first)):
         return True
     in_a_name = text[last - len(digits[-1].group(0)) - 1:last - len(digits[-1].group(0))].isalpha()  # "H100"

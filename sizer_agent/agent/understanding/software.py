@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, past_clauses, sentence_bounds, words
+from sizer_agent.agent.understanding.text import Message, past_clauses, prototype_clauses, sentence_bounds, words
 
 # (pattern, framework, kind). Names follow the schema: HF Transformers/TRL/PEFT -> transformers;
 # torchtune/DeepSpeed/FSDP/Megatron -> pytorch; any other named engine -> other. The kind says what the
@@ -74,6 +74,9 @@ def find_framework(message: Message) -> Iterator[Found]:
         return
     # "our first test was on a 4-bit GGUF", "on a d'abord essayé Ollama": a format or engine of a past trial
     mentions = [m for m in mentions if not _TRIED_ON.search(message.text, max(0, m[0] - 45), m[0])]
+    # "prototyped … in GGUF under llama.cpp; for production, vLLM": the prototype's engine is not the one sized
+    prototype = prototype_clauses(message.text)
+    mentions = [m for m in mentions if not any(a <= m[0] < b for a, b in prototype)]
     if not mentions:
         return
     kept = [m for m in mentions if not _LEFT_BEHIND.search(message.text, max(0, m[0] - 30), m[0])]
@@ -120,6 +123,9 @@ FRAMEWORK = Rule(
         ("pas de vLLM, on reste sur Ollama", {"framework": "ollama"}),
         ("TGI (Text Generation Inference) 2.4", {"framework": "other", "framework_version": "2.4"}),
         ("YOLO optimisé avec TensorRT", {"framework": "other"}),
+        ("On a prototypé en GGUF sous llama.cpp sur un portable. Pour la production, vLLM sur un serveur.",
+         {"framework": "vllm"}),
+        ("We prototyped it with a 4-bit GGUF, but for production we want the full bf16 weights.", {}),
         ("LoRA-tune Mistral Nemo 12B", {}),
         ("JAX sur TPU n'est pas une option : on veut du GPU", {}),
         ("TensorFlow is off the table; we train with DeepSpeed", {"framework": "pytorch"}),
@@ -196,7 +202,7 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
     """(hedged, -score, start, end, value) of each precision named and not negated."""
     taken: list[tuple[int, int]] = []
     mentions: list[Mention] = []
-    past = past_clauses(message.text)
+    past = past_clauses(message.text) + prototype_clauses(message.text)  # (a prototype's format is tried, too)
     set_aside = [(m.start(), m.end()) for m in _SET_ASIDE.finditer(message.text)]
     for pattern, value in table:
         for m in pattern.finditer(message.text):
@@ -279,6 +285,8 @@ PRECISION = Rule(
         ("Paul: BF16 ?\nLéa: non, FP8 c'est validé", {}), ("Qwen3 8B en FP8 ?", {"precision": "fp8"}),
         ("weights in AWQ or GPTQ, whichever loads", {"precision": "int4"}),
         ("We ran it in AWQ last year. This time we want FP8.", {"precision": "fp8"}),
+        ("We prototyped it with a 4-bit GGUF, but for production we want the full bf16 weights.",
+         {"precision": "bf16"}),
     ),
     doc="weight precision; the target format wins over the source one and over the KV-cache format",
 )

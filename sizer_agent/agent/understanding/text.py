@@ -99,6 +99,7 @@ _NOT_A_NEGATION = re.compile(
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]\n]|,\s|\s(?:but|mais|and|et|however|cependant|while|whereas|then|puis"
                          r"|so|donc|because|car|which|qui|with|avec)\s")
 _SCOPE_WORDS = 5
+_SPACED_DASH = re.compile(r"\s-{1,2}\s")
 
 
 # "je n'ai qu'une station de travail", "on n'a besoin que de 2 GPU": "ne … que" says "only", not "not"
@@ -117,6 +118,12 @@ def _negation_scopes(text: str, markers: tuple[tuple[int, int], ...] = ()) -> li
         start = m.end()
         end_match = _CLAUSE_END.search(text, start)
         end = end_match.start() if end_match else len(text)
+        # an aside opened by a spaced dash closes at the next one: "DeepSeek R1 — le vrai, 671B, pas un distill — en
+        # FP8" (FP8 is not denied; "(not 4-bit — we tested AWQ …)" opens no aside before its negator)
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if _SPACED_DASH.search(text, line_start, m.start()):
+            closing = _SPACED_DASH.search(text, start, end)
+            end = closing.start() if closing else end
         # at most a few words after the negator
         word_ends = [w.end() for w in re.finditer(r"\S+", text[start:end])]
         if len(word_ends) > _SCOPE_WORDS:
@@ -342,7 +349,10 @@ _PAST = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|previously|aup
                    r"|nous utilisions|on utilisait"
                    # "Le QLoRA, on l'a écarté après un essai décevant en 4 bits": a trial set aside
                    r"|on l'a ecarte\w*|nous l'avons ecarte\w*|we ruled (?:it|that) out|ruled out"
-                   r"|essai decevant|disappointing (?:trial|test|results?))\b")
+                   r"|essai decevant|disappointing (?:trial|test|results?)"
+                   # "nos essais en 4 bits étaient mauvais", "our 4-bit tests were poor": trials already judged
+                   r"|(?:nos|mes|our|my) (?:premiers |first )?(?:essais|tests|trials)\b[^.;!?\n]{0,30}"
+                   r"\b(?:etaient|ont ete|were|have been)\b)\b")
 
 
 def past_clauses(text: str) -> list[tuple[int, int]]:
@@ -356,6 +366,27 @@ def past_clauses(text: str) -> list[tuple[int, int]]:
             spans.append((opening, closing + 1))
         else:
             spans.append(sentence_bounds(text, m.start()))
+    return spans
+
+
+# a prototype set aside for production: "We prototyped … with a 4-bit GGUF of Gemma 3 27B, but for production we want
+# the full bf16 weights", "on a prototypé … en GGUF 4 bits sous llama.cpp. Pour la production, … vLLM"
+_PROTOTYPE = re.compile(r"\b(?:prototyp\w*|proof of concept|poc|maquett\w*)\b")
+_PRODUCTION = re.compile(r"\b(?:production|prod)\b")
+_TURN_TO_PRODUCTION = re.compile(r"\b(?:but|mais|however|cependant|then|puis)\b|\b(?:for|pour|in|en) (?:la )?"
+                                 r"(?:production|prod)\b")
+
+
+def prototype_clauses(text: str) -> list[tuple[int, int]]:
+    """The clauses that say how a prototype was built, when the message says what production will use: the engine
+    and format tried there are not the ones sized."""
+    spans = []
+    for m in _PROTOTYPE.finditer(text):
+        if _PRODUCTION.search(text, m.end()) is None:
+            continue
+        start, end = sentence_bounds(text, m.start())
+        turn = _TURN_TO_PRODUCTION.search(text, m.end(), end)
+        spans.append((start, turn.start() if turn else end))
     return spans
 
 

