@@ -29,7 +29,7 @@ FIRST_SCORED = {
     "heldout18.yaml": "1bcc80c",
     "heldout19.yaml": "3ed3514",
     "heldout20.yaml": "dbc83ef",
-    "heldout21.yaml": "0979052", "heldout22.yaml": "a9f440f",
+    "heldout21.yaml": "0979052", "heldout22.yaml": "a9f440f", "heldout23.yaml": "bc9f4ae",
 }
 _CHILD = """
 import json, sys, yaml
