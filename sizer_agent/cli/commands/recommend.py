@@ -125,6 +125,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                             "weighed by the job's cost")
     group.add_argument("--recurring", action="store_true",
                        help="with --job-requests: the job runs every night/month (rental weighed over the period)")
+    group.add_argument("--runs-per-year", type=number_type(int, low=1, high=8760), metavar="N",
+                       help="with --recurring: runs a year (365 nightly, 52 weekly, 12 monthly); a rental then pays "
+                            "only those runs' hours over the period")
+    group.add_argument("--one-off", action="store_true",
+                       help="training: one run (one epoch of the dataset); a rental is weighed by that run's cost")
     group.add_argument("--deadline-hours", type=positive_float,
                        help="a batch run or a training epoch must end within this many hours (more GPUs if slower)")
     group.add_argument("--compare", type=_compared, default=[],
@@ -211,6 +216,7 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         offer_ids=[o.strip() for o in (args.offers or "").split(",") if o.strip()], stacks=args.stacks,
         budget_eur_per_month=args.budget_eur_per_month, cloud_excluded=args.no_cloud,
         job_requests=args.job_requests, job_recurring=args.recurring, deadline_hours=args.deadline_hours,
+        job_runs_per_year=args.runs_per_year, training_one_off=args.one_off,
         compared=args.compare, owned_gpus=args.owned, vision_images_per_s=args.images_per_s,
     )
 
