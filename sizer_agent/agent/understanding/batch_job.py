@@ -16,6 +16,7 @@ from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.text import Message, sentence_bounds
+from sizer_agent.agent.understanding.training import TRAINS
 
 _VERB = (r"(?:tradui\w*|translat\w*|resum\w*|summari[sz]\w*|class\w*|transcri\w*|annot\w*|label\w*|etiquet\w*"
          r"|trait\w*|process\w*|extra\w*|analy[sz]\w*|redig\w*|rewrit\w*|reecri\w*|convert\w*|tagg?\w*"
@@ -168,7 +169,7 @@ _NIGHT = re.compile(r"\b(?:(?:en|sur|within|in|during) (?:une|a|one|1|la|the) (?
                     r"|by (?:tomorrow|the next|next) morning|by morning)\b")
 _JOB_USE_CASES = ("batch_inference", "finetune_full", "finetune_lora", "finetune_qlora", "pretraining")
 # with no use case read yet (the rule alone), the words of a job: a batch verb or training
-_JOB_WORDS = re.compile(rf"\b{_VERB}\b|\b(?:train\w*|entrain\w*|fine-?tun\w*|affin\w*|lora|qlora)\b")
+_BATCH_VERB = re.compile(rf"\b{_VERB}\b")
 
 
 def find_deadline(message: Message) -> Iterator[Found]:
@@ -183,7 +184,8 @@ def find_deadline(message: Message) -> Iterator[Found]:
         yield Found("deadline_hours", round(number * factor, 4), m.start(), m.end(), claim=False)
         return
     use_case = message.found.get("use_case")
-    if use_case not in _JOB_USE_CASES and (use_case is not None or not _JOB_WORDS.search(message.text)):
+    if use_case not in _JOB_USE_CASES and (use_case is not None or not (
+            _BATCH_VERB.search(message.text) or TRAINS.search(message.text))):
         return
     for m in _NIGHT.finditer(message.text):
         if not message.negated(m.start()):

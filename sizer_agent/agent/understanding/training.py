@@ -307,7 +307,8 @@ _TOKEN_SCALE = {"k": 1e3, "m": 1e6, "million": 1e6, "millions": 1e6, "b": 1e9, "
                 "trillions": 1e12}
 _DATASET_TOKENS = re.compile(
     rf"({NUM})\s*(k|m|b|g|t|mds?|millions?|milliards?|billions?|trillions?)?\s*(?:de |d'|of )?(?:tokens?|jetons)\b")
-_TRAINS = re.compile(r"\b(?:train\w*|entrain\w*|fine-?tun\w*|finetun\w*|affin\w*|pre-?train\w*|pretrain\w*"
+# words of a training run (also read by batch_job: a night deadline is a job's)
+TRAINS = re.compile(r"\b(?:train\w*|entrain\w*|fine-?tun\w*|finetun\w*|affin\w*|pre-?train\w*|pretrain\w*"
                      r"|pre-?entrain\w*|lora|qlora|from scratch|de zero|sft|dpo)\b")
 # what a token count measures when it is not the data: a context, a batch, a rate, something to generate
 _NOT_DATASET_BEFORE = re.compile(r"(?:context\w*|fenetre|window|batch\w*|generer|generate|gener\w*|produire|produce"
@@ -319,7 +320,7 @@ _NOT_DATASET_AFTER = re.compile(r"\W*(?:\w+\W+){0,2}?(?:par|per|a|an|each|chaque
 
 def find_dataset_tokens(message: Message) -> Iterator[Found]:
     text = message.text
-    if not _TRAINS.search(text):
+    if not TRAINS.search(text):
         return
     for m in _DATASET_TOKENS.finditer(text):
         if message.negated(m.start()) or _NOT_DATASET_BEFORE.search(text, max(0, m.start() - 40), m.start()):
