@@ -59,7 +59,8 @@ class Context:
     dataset_tokens: int | None = None  # a training set said in tokens: an epoch is those tokens, no bytes guessed
     checkpoint_interval_min: float | None = None
     job_requests: int | None = None  # batch inference: the requests of a job (one run of it when it recurs)
-    job_recurring: bool = False  # a nightly/monthly run: the rental is weighed over the period, not per run
+    job_recurring: bool = False  # a nightly/monthly run: the rental is weighed over the period, not per run (its
+    # runs' hours only, when job_runs_per_year says how often)
     deadline_hours: float | None = None  # a batch run or a training epoch must end within this
     training_one_off: bool = False  # one training run: rented, it is paid by its hours
     job_runs_per_year: int | None = None  # a recurring job's runs a year: rented, only their hours are paid

@@ -85,7 +85,8 @@ class RecommendRequest(BaseModel):
         None, ge=1, description="batch inference: the requests of a job (documents, pages; one run when it recurs); "
         "a one-off job's rental is weighed by that job's cost, not by the period")
     job_recurring: bool = Field(False, description="the job runs every night/month: its rental is weighed over the "
-                                "period like any other, its size only sets the speed a deadline asks")
+                                "period (its runs' hours when job_runs_per_year is given), and its size sets the "
+                                "speed a deadline asks")
     job_runs_per_year: int | None = Field(None, ge=1, le=8760, description="a recurring job: runs a year ('per day' "
                                           "365, 'monthly' 12); rented, only those runs' hours are paid")
     training_one_off: bool = Field(False, description="training: one run only (one epoch of the dataset): a rental "
