@@ -630,8 +630,9 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     alternatives = _alternatives(options, plan, scope, request.job_recurring)
     closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
     mode = request.workload.mode
-    cheaper = _cheaper_in_fp8(ctx, scoped, stated, defaults, plan, scope, request) if status == "recommended" \
-        else None
+    # (cards already owned that hold the load need nothing bought: no cheaper purchase is offered beside them)
+    cheaper = _cheaper_in_fp8(ctx, scoped, stated, defaults, plan, scope, request) \
+        if status == "recommended" and not (owned is not None and owned.fits) else None
     return RecommendResult(
         model=spec.name, params_total=spec.params_total, params_active=spec.params_active, mode=mode,
         status=status, recommended=plan.offer_id if plan else None, plan=plan,
