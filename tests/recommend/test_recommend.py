@@ -526,7 +526,8 @@ def test_with_the_weight_format_assumed_a_cheaper_plan_in_fp8_is_offered_not_cho
     assert any("FP8" in line for line in advice.summary(assumed, "en"))
     said = recommend(RecommendRequest(workload=workload, units=["workstation"], engine="vllm"), spec)
     assert said.cheaper_precision is None
-    # two RTX PRO 6000 Max-Q already owned hold it: nothing to buy, so no cheaper purchase is offered
-    owned = recommend(RecommendRequest(workload=workload, units=["workstation"], engine="vllm", precision_assumed=True,
+    # two RTX PRO 6000 Max-Q already owned hold it (4k context): nothing to buy, so no cheaper purchase is offered
+    short = workload.model_copy(update={"max_model_len": 4096})
+    owned = recommend(RecommendRequest(workload=short, units=["workstation"], engine="vllm", precision_assumed=True,
                                        gpu_preference="rtx-pro-6000-maxq", planned_gpus=2, owned_gpus=True), spec)
     assert owned.owned is not None and owned.owned.fits and owned.cheaper_precision is None
