@@ -26,7 +26,9 @@ from sizer_agent.agent.understanding.text import Message, plain
 
 _UPPER = "A-ZÀ-ÖØ-Þ"
 # "Acme", "3M", "iRobot", "AT&T", and the abbreviations a name may start with ("St. Brigid's Hospital")
-_WORD = (rf"(?:(?:St|Ste|Mt|Ft|Dr)\.(?=[ \t]+[{_UPPER}])|[{_UPPER}0-9](?:[\w&'’+-]|\.(?=\w))*"
+# ("the Danish Meteorological Institute I'd like": a pronoun with its verb, "I'd", "I'm", "We're", is no word of a name)
+_WORD = (rf"(?:(?:St|Ste|Mt|Ft|Dr)\.(?=[ \t]+[{_UPPER}])"
+         rf"|(?!(?:I|We|You|They)['’](?:d|m|ll|ve|re)(?![\w]))[{_UPPER}0-9](?:[\w&'’+-]|\.(?=\w))*"
          rf"|[a-z]+[{_UPPER}][\w&-]*)")
 _PARTICLE = r"(?:de|du|des|la|le|les|et|and|of|the|&|von|van|der|di|da|y)"
 # between two words of a name: up to two particles and an elision ("Vallée du Loing", "de la Vallée",
@@ -44,6 +46,8 @@ _LEGAL = (r"(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd\.?|Limited)|Sdn\.?[ \t]+Bh
           r"|B\.V\.|N\.V\.|[Ss]rl|SRL|S\.p\.A\.|S\.r\.l\."  # ("Logistica Adriatica S.p.A. would like")
           # the Polish "sp. z o.o." and the Danish/Norwegian "A/S", "ApS": "Codenest sp. z o.o.", "Vindkraft Nord A/S"
           r"|[Ss]p\.[ \t]?z[ \t]?o\.[ \t]?o\.|A/S|ApS"
+          # the Czech/Slovak "a.s." and "s.r.o.", the French "S.A.S.U." dotted, the listed Finnish "Oyj"
+          r"|a\.s\.|s\.r\.o\.|S\.A\.S\.U\.|S\.A\.S\.|Oyj"
           r"|SAS|SARL|SA|SASU|SCOP|SCA|SNC|EURL|GIE|GmbH|AG|ASA|AB|AS|Oy|Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|BV|NV|SpA"
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
@@ -1162,7 +1166,7 @@ _ABBREVIATION_DOT = re.compile(r"\.(?=[ \t]*(?:[–—,;:)|-]|[ \t][a-zà-ÿ0-9(
 # labels it without the period)
 _LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|inc|Ltd|Co|Corp)"
                                 r"|(?<![\w.])[A-Z]\.(?:[A-Za-z]\.)*[A-Za-z]"
-                                r"|S\.[àa][ \t]?r\.[ \t]?l|[Ss]p\.[ \t]?z[ \t]?o\.[ \t]?o)$")
+                                r"|S\.[àa][ \t]?r\.[ \t]?l|[Ss]p\.[ \t]?z[ \t]?o\.[ \t]?o|(?<![\w.])a\.s|s\.r\.o)$")
 # ("S.p.A.": a lowercase letter inside the abbreviation keeps its period too — heldout21 en-d08)
 # a legal form after a comma: "Kitestring Labs, Inc.", "Delmar Foods, Inc."
 _COMMA_LEGAL = re.compile(r",[ \t]+(?:Inc\.?|Ltd\.?|LLC|LLP|PLC|plc|Corp\.?|GmbH|AG|S\.A\.(?:S\.)?|N\.V\.|B\.V\.|SA|SAS"
@@ -1171,6 +1175,9 @@ _CUT_LEGAL = re.compile(r"[ \t]+(?:Pvt|Pty|Pte|Private|Sdn|S\.[àa])$")
 _TWO_WORD_LEGAL = re.compile(r"[ \t]+(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd|Limited)|Sdn\.?[ \t]+Bhd\.?"
                              r"|S\.[àa][ \t]?r\.[ \t]?l)(?![\w])")
 _COMPOUND_LEGAL_TAIL = re.compile(r"(?P<kg>\.?[ \t]+KG)(?![\w])|(?P<ltd>\.,[ \t]+Ltd\.?)(?![\w])|[ \t]+inc(?=\.)")
+_SPACED_LEGAL_TAIL = re.compile(r"[ \t]+(?:plc|PLC|Oyj?|AB|a\.s\.|s\.r\.o\.|S\.A\.S\.U\.|S\.A\.S\.|S\.A\.|GmbH|AG"
+                                r"|SASU|SAS|SARL|LLC|LLP|Ltd\.?|Inc\.?)(?![\w])")
+_ENDS_LEGAL = re.compile(rf"[ \t]+{_LEGAL}\.?$")
 # "Benhamou, Kessler & Partners", "Ashby, Clarke & Partners": partners' names joined by commas, then "&"
 _COMMA_PARTNERS = re.compile(rf"(?:,[ \t]+{_WORD}){{1,3}}[ \t]+(?:&[ \t]+{_WORD}|(?:et|and)[ \t]+{_PARTNER_WORD})"
                              rf"(?![\w])")
@@ -1399,6 +1406,11 @@ def with_legal_tail(original: str, start: int, name: str) -> tuple[int, str] | N
     if compound is not None and (compound.group("kg") is None or grown.endswith("& Co")) and (
             compound.group("ltd") is None or grown.endswith(" Co")):
         grown, end = original[start:compound.end()], compound.end()
+    # "Greyhaven Insurance plc", "Ostrava Steel a.s.", "Kaleva Logistics Oy", "Nordvik Analys AB", "Ateliers
+    # Brunel S.A.S.U.": a registered form written after the name, lowercase or dotted, is part of it (SCHEMA)
+    spaced = _SPACED_LEGAL_TAIL.match(original, end) if not _ENDS_LEGAL.search(grown) else None
+    if spaced is not None:
+        grown, end = original[start:spaced.end()], spaced.end()
     municipality = _MUNICIPALITY_AFTER.match(original, end) if grown == name and " " not in name else None
     if municipality is not None:
         grown, end = original[start:municipality.end()], municipality.end()

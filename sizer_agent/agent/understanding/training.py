@@ -109,6 +109,12 @@ _AFTER_A_NAME = re.compile(r"_\s*(?:w/|with|avec|\(|de|of)\s*$")
 # "Interconnexion 400 Gb/s", "25 GB per second": a rate (a link, a disk), never a size of data
 _RATE_AFTER = re.compile(r"\s*(?:/\s*s(?:ec)?\b|per second|par seconde|/\s*seconde?)")
 
+# "30 Go de texte par mois", "2 GB of new logs per night": a flow over a period, not the size of a data set (the
+# corpora leave dataset_size_bytes empty for it: heldout23 fr-f43, en-f49)
+_PER_PERIOD_AFTER = re.compile(r"\s*(?:(?:of|de|d['’])\s*)?(?:[\w'’-]+\s+){0,3}?"
+                               r"(?:per|par|a|an|each|every|chaque|tous\s+les|toutes\s+les)\s+"
+                               r"(?:months?|mois|nights?|nuits?|days?|jours?|weeks?|semaines?|years?|ans?|ann[ée]es?)\b")
+
 
 def _line_around(text: str, start: int, end: int, before: int, after: int) -> str:
     """The words just before and after a span, within its line."""
@@ -134,7 +140,8 @@ def find_dataset(message: Message) -> Iterator[Found]:
             if message.negated(m.start()) or ("gap" in m.groupdict() and _MEMORY_WORDS.search(m.group("gap"))):
                 continue
             number = re.search(BYTES, m.group(0))
-            if number is None or _RATE_AFTER.match(text, m.start() + number.end()):
+            if number is None or _RATE_AFTER.match(text, m.start() + number.end()) or (
+                    _PER_PERIOD_AFTER.match(text, m.start() + number.end())):
                 continue
             value = numbers.byte_count(number.group(1), number.group(2), message.lang)
             if value is not None:
@@ -148,7 +155,7 @@ def find_dataset(message: Message) -> Iterator[Found]:
         if message.negated(m.start()) or _NOT_DATA.search(_line_around(text, m.start(), m.end(), 12, 15)) or (
                 _IS_SIZE.search(text, max(0, m.start() - 15), m.start())):
             continue
-        if _RATE_AFTER.match(text, m.end()):
+        if _RATE_AFTER.match(text, m.end()) or _PER_PERIOD_AFTER.match(text, m.end()):
             continue
         if _AFTER_A_NAME.search(text, max(0, m.start() - 10), m.start()):
             continue  # "RTX 5090 w/ 32GB", "Llama 3.1 8B (16 GB)": the memory of the thing just named
