@@ -148,7 +148,7 @@ _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|
                          r"(?:clients|customers)\b|\bpour le compte (?:d'un|de notre|de nos) clients?\b"
                          # "building a customer-facing assistant", "a 5-person startup building an API": a product
                          # others use
-                         r"|\b(?:customer|client|public|user)[- ]facing\b|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b"
+                         r"|\b(?:customer|client|public|user|patient|citizen|guest)[- ]facing\b|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b"
                          # "servir Qwen3 32B … pour notre produit", "inside our app": a product others use
                          r"|\b(?:pour|dans|for|in|into|inside)\s+(?:notre|nos|our)\s+(?:produits?|products?|applis?"
                          r"|applications?|apps?|plateforme|platform|saas|logiciel|software)\b")
@@ -334,6 +334,13 @@ def _company_profile(text: str, figure: tuple[int, int, int], elsewhere: bool) -
 _STAFF_IN_BRACKETS = re.compile(r"\(\s*[^()]{0,20}$")
 _STAFF_NOUN = re.compile(r"\s*(?:salaries|employes|employees|staff|collaborateurs|agents|people|personnes|persons)\b")
 _FOR_THESE = re.compile(r"(?:pour|for|to|a|aux)\s+(?:ses|nos|leurs|its|our|their|les|the)\s+$")
+
+
+def _bracketed_staff(text: str, figure: tuple[int, int, int]) -> bool:
+    """'(Series A, 40 people)', '(35 salariés)': a staff count in the brackets that describe an organisation."""
+    count = _COUNT_RE.match(text, figure[0])
+    return count is not None and bool(_STAFF_NOUN.match(text, count.end())) and bool(
+        _STAFF_IN_BRACKETS.search(text, max(0, figure[0] - 21), figure[0]))
 
 
 def _staff_in_brackets(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
@@ -690,7 +697,9 @@ def find_load(message: Message) -> Iterator[Found]:
     if _FOR_OTHERS.search(message.text):
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
-        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])]
+        # ("Lumio Health (Series A, 40 people). Our patient-facing chatbot": its staff counted in brackets, likewise)
+        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])
+                      and not _bracketed_staff(message.text, p)]
     population = [p for p in population
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     population = [p for p in population if not _staff_in_brackets(message.text, p, population)]
