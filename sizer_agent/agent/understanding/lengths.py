@@ -58,7 +58,8 @@ def find_pair(message: Message) -> Iterator[Found]:
         rf"(?<![\w])(?:in|input|inputs|entree|entrees|prompts?)\s*:?\s*{_SAID}{_ABOUT}{TOKENS}{_TOK}(?P<cut>)\s*"
         rf"(?:/|,|;|et|and|&)?\s*(?:out|output|outputs|sortie|sorties)\s*:?\s*{_SAID}{_ABOUT}{TOKENS}{_TOK}",
         # "2k / 512": a slash between two lengths, not a date ("12/03/2026") nor a ratio of other things
-        rf"(?<![\w.,/])(?:{TOKENS}){_TOK}(?P<cut>)\s*/\s*{TOKENS}(?![\d/])(?!\s*(?:€|%|s\b|sec|ms|user|util|gpu"
+        # (what qualifies the second figure is said on its line: "3 500 / 300\nUtilisateurs : 80" is a pair)
+        rf"(?<![\w.,/])(?:{TOKENS}){_TOK}(?P<cut>)\s*/\s*{TOKENS}(?![\d/])(?![ \t]*(?:€|%|s\b|sec|ms|user|util|gpu"
         rf"|(?!tokens?\b)[a-z]))",
         # an agent call: the context it sends is its prompt, what comes back its output ("Chaque appel d'agent envoie
         # environ 12k tokens de contexte et génère autour de 1 500 tokens", "each step sends ~24k tokens of context
