@@ -206,7 +206,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"(?:\A|\n)[ \t]*(?i:hi|hello|hey|bonjour|salut|good morning)[ \t]*[,!]?[ \t]+" + NAME
     + rf"[ \t]+(?:à|a|in|from)[ \t]+[{_UPPER}][\w'’-]+[ \t]*,[ \t]*(?=(?i:on|nous|we|we're|our|notre)(?![\w]))",
     # "the company is Tidewater AI", "le client est Nexalis"
-    _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?[ \t]+(?:is|est))[ \t]+" + NAME,
+    # ("le client c'est Brasserie Artisanale du Mont-Blanc", "le client, c'est …": said as one speaks)
+    _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?(?:[ \t]+(?:is|est)|,?[ \t]+c['’]est))"
+    r"[ \t]+" + NAME,
     # "notre startup (Kairn)", "a small firm (Patel & Moore, 30 staff)", "Nous (Lexalgo, legaltech)"
     # ("our app (Zapettes, …)", "an education platform (Lernwerk, Vienna)", "a Spanish e-commerce SME (Moda Sostenible
     # SL)": words for a business that name no organisation alone, only before the bracket — heldout21)
@@ -773,6 +775,11 @@ _ROLE_BEFORE = re.compile(r"(?i)(?:consultant\w*|engineer|ing[ée]nieur\w*|archi
                           r"|business developer|chef de projet|project manager|freelance\w*)\W+(?:\w+\W+)?$")
 
 
+# "the client is Harbour Bakeries", "le client c'est Brasserie …", "notre client : Océalis": a client named as such
+_CLIENT_NAMED = re.compile(r"(?<![\w])(?i:le|the|our|notre|mon|my)[ \t]+(?i:client|customer)(?:[ \t]+final)?"
+                           r"(?:[ \t]+(?i:is|est)|,?[ \t]+(?i:c['’]est)|[ \t]*:)[ \t]+[A-ZÀ-Þ]")
+
+
 def _consultants_firm(body: str, start: int) -> bool:
     return bool(_ROLE_BEFORE.search(body, max(0, start - 45), start) and _FOR_A_CLIENT.search(body))
 
@@ -975,6 +982,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if (_consultants_firm(body, m.start("name")) or _host_or_funder(body, m.start("name"))
                     or _another_org(body, m.end("name"))):
                 continue
+            if pattern is _FROM_LINE and _CLIENT_NAMED.search(body):
+                continue  # "De : Marc (Kairos Conseil) … le client c'est Brasserie …": the sender's firm, a client named
             if pattern is _FROM_LINE and _DEPARTMENT.fullmatch(name):
                 continue  # "From: Jane Roe (Sales)": her department, not her organisation
             if pattern is _IN_BRACKETS and (tech := _TECH_NOUN_BEFORE.search(
