@@ -53,6 +53,11 @@ _LEFT_BEHIND = re.compile(r"(?:\boff|away from|migrat\w* from|moving from|switch
                           r"|instead of|au lieu de|en remplacement de|to replace|pour remplacer)\s+(?:\w+\s+){0,1}$")
 
 
+_WEIGHED_AFTER = re.compile(r"\s*(?:or|ou|vs\.?|versus)\s+[\w.-]+\s*[,;:(\u2013\u2014-]?\s*(?:still\s+|encore\s+)?"
+                            r"(?:undecided|not (?:yet )?decided|to be decided|tbd|deciding|on hesite|pas (?:encore )?decide"
+                            r"|indecis|a voir|je (?:ne )?sais pas|not sure)\b")
+
+
 _TRIED_ON = re.compile(r"\b(?:first tests?|premiers? tests?|tried|essaye|d'abord teste|initially tested|at first we"
                       r"|au depart on)\b[^.;:!?\n]{0,40}$")
 
@@ -84,6 +89,9 @@ def find_framework(message: Message) -> Iterator[Found]:
     # "JAX sur TPU n'est pas une option", "TensorFlow is out": a framework ruled out is not the one used
     mentions = [m for m in mentions if not _RULED_OUT_AFTER.match(message.text, -m[1])]
     if not mentions:
+        return
+    # "Megatron or torchtitan, undecided", "vLLM ou SGLang, on hésite": two engines still weighed, none chosen
+    if any(_WEIGHED_AFTER.match(message.text, -m[1]) for m in mentions):
         return
     mentions.sort()  # by place; the longest name first at one place ("TensorRT-LLM" before "TensorRT")
     use_case = str(message.found.get("use_case") or "")
