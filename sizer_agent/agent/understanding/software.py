@@ -183,7 +183,16 @@ _MAYBE, _ALTERNATIVE = 2, 1
 # a format weighed and dropped in the same breath ("we considered 4-bit but our lawyers found quality drops",
 # "nous avons pensé au 4-bit mais la qualité compte"): up to the "but", it is not the customer's choice
 _SET_ASIDE = re.compile(r"\b(?:considered|looked at|looked into|thought (?:about|of)|pense (?:au|a|aux)|envisage"
-                        r"|regarde|evalue|weighed)\b[^.;\n]{0,40}?\b(?:but|mais|however|cependant)\b")
+                        r"|regarde|evalue|weighed"
+                        # "we were going to run W8A8 int8 but … so FP8 it is": an intention dropped (heldout23 en-f09)
+                        r"|were going to|was going to|had planned|planned to|intended to|comptions|allions|avions prevu)"
+                        r"\b[^.;\n]{0,40}?\b(?:but|mais|however|cependant)\b"
+                        # "we had loss spikes in bf16, so we'll train in FP32", "testé en 4 bits, la qualité était
+                        # insuffisante": a format that failed, named with its failure (heldout23 en-f40, fr-f25)
+                        r"|\b(?:had|ran into|hit|avons eu|on a eu|teste|tested|tried|essaye)\b[^.;\n]{0,30}?"
+                        r"\b(?:spikes?|problems?|issues?|instabilit\w*|problemes?|diverg\w*|nans?|insuffisant\w*"
+                        r"|not good enough|too poor|degrad\w*|decevant\w*|disappointing)\b"
+                        r"(?:[^.;\n]{0,25}?(?=,|\bso\b|\bdonc\b|\balors\b))?")
 # two models weighed in one sentence ("servir Llama 3.1 405B en FP8 ou Qwen3 235B", "compares Llama 3.1 8B with
 # Gemma 3 12B in FP8"): a format said there is one option's, not the plan's
 _WEIGHED = re.compile(r"\b(?:compar\w*|hesit\w*|versus|vs|weigh\w*|choose between|choisir entre|between|entre|or|ou"
@@ -293,6 +302,10 @@ PRECISION = Rule(
         ("Paul: BF16 ?\nLéa: non, FP8 c'est validé", {}), ("Qwen3 8B en FP8 ?", {"precision": "fp8"}),
         ("weights in AWQ or GPTQ, whichever loads", {"precision": "int4"}),
         ("We ran it in AWQ last year. This time we want FP8.", {"precision": "fp8"}),
+        # a format dropped or that failed, named with why (heldout23 en-f09, en-f40, fr-f25)
+        ("We were going to run W8A8 int8 but our integrator says FP8 is better, so FP8 it is.", {"precision": "fp8"}),
+        ("We had loss spikes in bf16, so we'll train in plain FP32 this time.", {"precision": "fp32"}),
+        ("On a testé en 4 bits, la qualité était insuffisante, donc pas de quantification agressive.", {}),
         ("We prototyped it with a 4-bit GGUF, but for production we want the full bf16 weights.",
          {"precision": "bf16"}),
     ),
