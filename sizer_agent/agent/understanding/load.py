@@ -524,7 +524,9 @@ _ONLY_BEFORE = re.compile(r"(?:\bonly\s*\(|\bqu'(?:aux|a|au)|\bque (?:pour |par 
 _HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|comptons|avons|serves?|dessert|emploie"
                          r"|employs|with"
                          r"|il y a|there are|(?:company|firm|entreprise|societe|group|groupe|organi[sz]ation|business"
-                         r"|boite|structure)\s+(?:of|de|d')"
+                         # ("a school of 1,100 pupils", "un hôpital de 2 000 agents": an institution's size)
+                         r"|boite|structure|school|ecole|academy|college|hospital|hopital|clinic|clinique|university"
+                         r"|universite|practice)\s+(?:of|de|d')"
                          r"|avec|totals?|enrols?|enrolls?|scolarise)\s+(?:(?:about|around|some|roughly|over|more than"
                          r"|environ|pres de|plus de|quelque)\s+)?$"
                          # "Notre collège (650 élèves)": the organisation's size in brackets after its kind
@@ -548,6 +550,9 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
     sized = [p for p in population if _HAS_BEFORE.search(text, max(0, p[0] - 30), p[0])
              # ("We're a 120-person law firm … Three paralegals would use it": the firm described by its size)
              or _described_size(text, p)
+             # ("le Centre Hospitalier de Valenciennes (3 500 agents) … son service de cardiologie, soit 42
+             # médecins": the staff in the organisation's brackets, beside a smaller group counted apart)
+             or (_bracketed_staff(text, p) and all(q[0] > p[0] and q[2] < p[2] for q in population if q is not p))
              # ("1,100 drivers and dispatchers in total … for the dispatchers only (around 90 people)", "900
              # salariés au total dont 60 planificateurs qui utiliseront l'assistant": a total, beside its part)
              or (_TOTAL_OF_ALL.match(text, p[1]) and all(q[0] > p[0] for q in population if q is not p))]
