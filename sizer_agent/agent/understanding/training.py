@@ -282,6 +282,9 @@ DATASET = Rule(
               ("avec ma RTX 5080 de 16 Go je peux lancer Qwen3 14B ?", {}),
               ("un dataset de 120 Go lu à 5 GB/s", {"dataset_size_bytes": 120000000000}),
               ("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
+              # a flow over a period is no data set (heldout23 fr-f43, en-f49)
+              ("Ça représente environ 30 Go de texte par mois.", {}),
+              ("about 2 GB of new logs per night", {}),
               ("Dataset : une centaine de Mo.", {"dataset_size_bytes": 100_000_000}),
               ("1,5 To de texte", {"dataset_size_bytes": 1_500_000_000_000}),
               ("3 TB of text", {"dataset_size_bytes": 3_000_000_000_000}),
