@@ -207,7 +207,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     + rf"[ \t]+(?:à|a|in|from)[ \t]+[{_UPPER}][\w'’-]+[ \t]*,[ \t]*(?=(?i:on|nous|we|we're|our|notre)(?![\w]))",
     # "the company is Tidewater AI", "le client est Nexalis"
     # ("le client c'est Brasserie Artisanale du Mont-Blanc", "le client, c'est …": said as one speaks)
-    _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?(?:[ \t]+(?:is|est)|,?[ \t]+c['’]est))"
+    _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?"
+    r"(?:[ \t]+(?:is|est)|,?[ \t]+c['’]est))"
     r"[ \t]+" + NAME,
     # "notre startup (Kairn)", "a small firm (Patel & Moore, 30 staff)", "Nous (Lexalgo, legaltech)"
     # ("our app (Zapettes, …)", "an education platform (Lernwerk, Vienna)", "a Spanish e-commerce SME (Moda Sostenible
@@ -983,7 +984,7 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                     or _another_org(body, m.end("name"))):
                 continue
             if pattern is _FROM_LINE and _CLIENT_NAMED.search(body):
-                continue  # "De : Marc (Kairos Conseil) … le client c'est Brasserie …": the sender's firm, a client named
+                continue  # "De : Marc (Kairos Conseil) … le client c'est Brasserie …": the sender's firm
             if pattern is _FROM_LINE and _DEPARTMENT.fullmatch(name):
                 continue  # "From: Jane Roe (Sales)": her department, not her organisation
             if pattern is _IN_BRACKETS and (tech := _TECH_NOUN_BEFORE.search(
@@ -2187,8 +2188,10 @@ CUSTOMER = Rule(
         # a registered form after the name, lowercase or dotted; a pronoun with its verb after it (heldout23)
         ("We're Greyhaven Insurance plc. Looking to deploy", {"customer": "Greyhaven Insurance plc"}),
         ("Legacy pipeline at Ostrava Steel a.s.: we run Llama 2 7B", {"customer": "Ostrava Steel a.s."}),
-        ("On behalf of the Danish Meteorological Institute I'd like a quote", {"customer": "Danish Meteorological Institute"}),
-        ("de la part de la Direction du Numérique de l'Université de Lorraine.", {"customer": "Université de Lorraine"}),
+        ("On behalf of the Danish Meteorological Institute I'd like a quote",
+         {"customer": "Danish Meteorological Institute"}),
+        ("de la part de la Direction du Numérique de l'Université de Lorraine.",
+         {"customer": "Université de Lorraine"}),
         ("De : Marc Olivier (Kairos Conseil)\nPour info, le client c'est Brasserie Artisanale du Mont-Blanc.",
          {"customer": "Brasserie Artisanale du Mont-Blanc"}),
         ("Bonjour, ici Moselle Data S.à r.l. (Esch-sur-Alzette).", {"customer": "Moselle Data S.à r.l."}),

@@ -148,7 +148,8 @@ _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|
                          r"(?:clients|customers)\b|\bpour le compte (?:d'un|de notre|de nos) clients?\b"
                          # "building a customer-facing assistant", "a 5-person startup building an API": a product
                          # others use
-                         r"|\b(?:customer|client|public|user|patient|citizen|guest)[- ]facing\b|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b"
+                         r"|\b(?:customer|client|public|user|patient|citizen|guest)[- ]facing\b"
+                         r"|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b"
                          # "servir Qwen3 32B … pour notre produit", "inside our app": a product others use
                          r"|\b(?:pour|dans|for|in|into|inside)\s+(?:notre|nos|our)\s+(?:produits?|products?|applis?"
                          r"|applications?|apps?|plateforme|platform|saas|logiciel|software)\b")

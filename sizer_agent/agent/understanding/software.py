@@ -54,7 +54,8 @@ _LEFT_BEHIND = re.compile(r"(?:\boff|away from|migrat\w* from|moving from|switch
 
 
 _WEIGHED_AFTER = re.compile(r"\s*(?:or|ou|vs\.?|versus)\s+[\w.-]+\s*[,;:(\u2013\u2014-]?\s*(?:still\s+|encore\s+)?"
-                            r"(?:undecided|not (?:yet )?decided|to be decided|tbd|deciding|on hesite|pas (?:encore )?decide"
+                            r"(?:undecided|not (?:yet )?decided|to be decided|tbd|deciding|on hesite"
+                            r"|pas (?:encore )?decide"
                             r"|indecis|a voir|je (?:ne )?sais pas|not sure)\b")
 
 
@@ -186,11 +187,13 @@ _MAYBE, _ALTERNATIVE = 2, 1
 _SET_ASIDE = re.compile(r"\b(?:considered|looked at|looked into|thought (?:about|of)|pense (?:au|a|aux)|envisage"
                         r"|regarde|evalue|weighed"
                         # "we were going to run W8A8 int8 but … so FP8 it is": an intention dropped (heldout23 en-f09)
-                        r"|were going to|was going to|had planned|planned to|intended to|comptions|allions|avions prevu)"
+                        r"|were going to|was going to|had planned|planned to|intended to|comptions|allions"
+                        r"|avions prevu)"
                         r"\b[^.;\n]{0,40}?\b(?:but|mais|however|cependant)\b"
                         # "we had loss spikes in bf16, so we'll train in FP32", "testé en 4 bits, la qualité était
                         # insuffisante": a format that failed, named with its failure (heldout23 en-f40, fr-f25)
-                        r"|\b(?:had|ran into|hit|(?:avons|avions|on a|on avait) eu|teste|tested|tried|essaye)\b[^.;\n]{0,30}?"
+                        r"|\b(?:had|ran into|hit|(?:avons|avions|on a|on avait) eu|teste|tested|tried|essaye)\b"
+                        r"[^.;\n]{0,30}?"
                         r"\b(?:spikes?|problems?|issues?|instabilit\w*|problemes?|diverg\w*|nans?|insuffisant\w*"
                         r"|not good enough|too poor|degrad\w*|decevant\w*|disappointing)\b"
                         r"(?:[^.;\n]{0,25}?(?=,|\bso\b|\bdonc\b|\balors\b))?")
