@@ -544,6 +544,9 @@ def test_heldout22_causes_said_otherwise(text: str, expected: dict[str, object],
     # a staff count in brackets, the chatbot for patients
     ("I run IT at Brightmoor Clinics (60 staff). Our patient-facing triage bot must handle 30 chats at once.",
      {"concurrency": 30}, ("head_count",)),
+    # a joke taken back
+    ("Mistral Small 3.1 avec 2M de contexte ? mdr non sérieusement, un contexte de 128k ira.",
+     {"context_len": 131072}, ()),
     # an institution's size, then the smaller group that uses the tool
     ("Greyfield College, a college of 2,300 students. Our library team (9 librarians) wants an assistant.",
      {"head_count": 9}, ()),
