@@ -739,6 +739,12 @@ _CORRECTED_AMOUNT = re.compile(rf"[ \t]*(?:-{{1,2}}|,|\.{{2,3}})[ \t]*(?:actuall
                                rf"[ \t]*(?:{_EURO})?")
 
 
+# an amount said with tax, when the message also says one without: the same budget, taxed (heldout23 fr-f34)
+_WITH_TAX_AFTER = re.compile(r"[ \t]*(?:ttc|incl\.? vat|including vat|vat included|tva comprise"
+                             r"|toutes taxes comprises)(?![\w])")
+_EXCLUDING_TAX = re.compile(r"(?<![\w])(?:ht|hors taxes?|excl\.? vat|ex vat|excluding vat)(?![\w])")
+
+
 def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
@@ -779,6 +785,8 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue
             if _PURCHASE_PRICE_BEFORE.search(text, max(0, m.start(1) - 45), m.start(1)):
                 continue  # "(acheté en 2019 pour 45 000 €)": the replaced machine's price, not the budget
+            if _WITH_TAX_AFTER.match(text, m.end()) and _EXCLUDING_TAX.search(text):
+                continue  # "48 000 € HT (57 600 € TTC)": the same budget with tax; the amount before tax is read
             if pattern is patterns[0] and not (re.search(_EURO, m.group(0)) or _CURRENCY_AFTER_FIGURE.match(
                     text, m.end())) and (message.lang != "fr" or _OUTSIDE_EURO_AREA.search(text)):
                 continue  # "budget 5k" from an Ohio school, "budget : environ 60 000" from Québec: no euros said
@@ -823,6 +831,7 @@ BUDGET = Rule(
               ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget autour de 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
+              ("Budget : 48 000 € HT (57 600 € TTC).", {"budget_eur": 48000.0}),
               ("Budget is about 30k.", {}),
               ("Budget €50k — actually, finance just told me it's €65k.", {"budget_eur": 65000.0}),
               ("Notre budget : environ 60 000. Nous sommes à Montréal.", {}),
