@@ -544,6 +544,9 @@ def test_heldout22_causes_said_otherwise(text: str, expected: dict[str, object],
     # a staff count in brackets, the chatbot for patients
     ("I run IT at Brightmoor Clinics (60 staff). Our patient-facing triage bot must handle 30 chats at once.",
      {"concurrency": 30}, ("head_count",)),
+    # a ceiling word on the next line is not said of the length before it
+    ("Input/output: 4k / 500 tokens\nMax context: 16k", {"input_len": 4096, "output_len": 500, "context_len": 16384},
+     ()),
     # a joke taken back
     ("Mistral Small 3.1 avec 2M de contexte ? mdr non sérieusement, un contexte de 128k ira.",
      {"context_len": 131072}, ()),
