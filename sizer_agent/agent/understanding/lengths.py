@@ -268,7 +268,7 @@ OUTPUT = Rule(
         ("Prompt ....... 2,000 tokens\nAnswer ....... 500 tokens\nContext ...... 8k", {"output_len": 500}),
               ("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
               # the thing, then the work of writing it: its length is the output (heldout23 en-f46)
-              ("a report drafting assistant: prompts ~3k tokens, reports ~600 tokens", {"output_len": 600}),
+              ("a report drafting assistant, reports ~600 tokens", {"output_len": 600}),
               ("a 150-token reply", {"output_len": 150}), ("sorties courtes (~90)", {"output_len": 90}),
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
               ("les pièces ressorties 2025 du stock", {}),
