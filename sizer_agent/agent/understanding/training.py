@@ -96,7 +96,8 @@ _MEMORY = (r"vram|ram|memoire|memory|hbm\w*|gddr\w*|gpu|carte|card|ssd|nvme|disq
            r"|checkpoints?|bf16|fp16|fp8|int4|int8|params|parametres|parameters|enough|suffi\w*|assez|fits?|tient"
            r"|tenir|rentre")
 # a card's name is memory too: "V100 32 Go", "4090 24GB"
-_NOT_DATA = re.compile(rf"(?:{_MEMORY}|\b[a-z]{{1,3}}\d{{2,4}}[a-z]?\b|\b\d{{4}}\b)")
+# (from a word's start: the "ram" inside "framework" is no memory — heldout23 fr-f21)
+_NOT_DATA = re.compile(rf"(?:\b(?:{_MEMORY})|\b[a-z]{{1,3}}\d{{2,4}}[a-z]?\b|\b\d{{4}}\b)")
 _MEMORY_WORDS = re.compile(rf"\b(?:{_MEMORY})\b")
 
 
@@ -283,6 +284,8 @@ DATASET = Rule(
               ("un dataset de 120 Go lu à 5 GB/s", {"dataset_size_bytes": 120000000000}),
               ("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
               # a flow over a period is no data set (heldout23 fr-f43, en-f49)
+              ("2,5 millions d'images 224x224, environ 350 Go. Framework : TensorFlow 2.15.",
+               {"dataset_size_bytes": 350_000_000_000}),
               ("Ça représente environ 30 Go de texte par mois.", {}),
               ("about 2 GB of new logs per night", {}),
               ("Dataset : une centaine de Mo.", {"dataset_size_bytes": 100_000_000}),
