@@ -26,7 +26,8 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne|ma|notre|cette|sa) tour"
            r"(?! de table| d'horizon)",
            r"towers?", r"sous (?:le|un) bureau", r"tours? (?:silencieuses?|compactes?|puissantes?)",
-           r"under (?:the|a|my) desk", r"deskside",
+           # ("box … under desk.": a note drops the article — heldout23 en-f02)
+           r"under (?:(?:the|a|my|our)\s+)?desks?", r"deskside",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
            r"stations? (?:de calcul|graphiques?|gpu|ia)",
            # desks named for the work done at them: "3 postes de CAO", "4 stations de rendu", "postes de montage"
@@ -426,6 +427,7 @@ DEPLOYMENT = Rule(
               ("Our current workstation has a RTX 4090; we want a server now.", {"deployment": "server"}),
               ("Currently on AWS; we want to move on-prem.", {"deployment": "server"}),
               ("one RTX 5090 Founders Edition under the desk", {"deployment": "workstation"}),
+              ("need a box for qwen2.5 7b, rtx pro 6000 max-q x1. under desk. ~€9k", {"deployment": "workstation"}),
               ("4 H100 hébergés au mésocentre régional", {"deployment": "server"}),
               ("we'd use the university's HPC centre", {"deployment": "server"}),
               ("rien qui parte dans le cloud ; une tour suffira", {"deployment": "workstation"}),
