@@ -41,7 +41,8 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"mac (?:studio|mini|pro)s?", r"imacs?",
            r"(?:une|la|ma|notre|cette|nouvelle) station(?= (?:capable|qui|equipee|puissante|de travail))",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
-    (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
+    # ("segmentation of cloud cover", "détection de nuages": the weather's clouds, not the cloud — heldout23 en-f22)
+    (words(r"cloud(?![- ](?:cover|masks?|masking|detection|segmentation|fraction|types?))", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
            r"runpod", r"en location", r"lou(?:er|e|es|ons|ez|ent|erait|erions|eriez|eraient|era|erons|erez)",
            r"location de gpu", r"rent", r"rents",
            # renting and nothing else, in French ("Location de GPU uniquement", "uniquement de la location"); a
@@ -428,6 +429,8 @@ DEPLOYMENT = Rule(
               ("Currently on AWS; we want to move on-prem.", {"deployment": "server"}),
               ("one RTX 5090 Founders Edition under the desk", {"deployment": "workstation"}),
               ("need a box for qwen2.5 7b, rtx pro 6000 max-q x1. under desk. ~€9k", {"deployment": "workstation"}),
+              ("a training server: segmentation of cloud cover on satellite tiles. 8U available.",
+               {"deployment": "server"}),
               ("4 H100 hébergés au mésocentre régional", {"deployment": "server"}),
               ("we'd use the university's HPC centre", {"deployment": "server"}),
               ("rien qui parte dans le cloud ; une tour suffira", {"deployment": "workstation"}),
