@@ -42,7 +42,8 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"(?:une|la|ma|notre|cette|nouvelle) station(?= (?:capable|qui|equipee|puissante|de travail))",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
     # ("segmentation of cloud cover", "détection de nuages": the weather's clouds, not the cloud — heldout23 en-f22)
-    (words(r"cloud(?![- ](?:cover|masks?|masking|detection|segmentation|fraction|types?))", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
+    (words(r"cloud(?![- ](?:cover|masks?|masking|detection|segmentation|fraction|types?))",
+           r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
            r"runpod", r"en location", r"lou(?:er|e|es|ons|ez|ent|erait|erions|eriez|eraient|era|erons|erez)",
            r"location de gpu", r"rent", r"rents",
            # renting and nothing else, in French ("Location de GPU uniquement", "uniquement de la location"); a
