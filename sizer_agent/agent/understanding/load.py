@@ -39,6 +39,7 @@ POPULATION = _POPULATION = words(
     r"juristes", r"medecins", r"doctors", r"clinicians", r"cliniciens", r"nurses", r"infirmiers", r"analysts",
     r"analystes", r"techniciens", r"technicians", r"operators", r"operateurs", r"seats", r"licences", r"licenses",
     r"conseillers", r"advisors", r"advisers", r"researchers", r"chercheurs", r"teachers", r"enseignants", r"patients",
+    r"enseignants-chercheurs", r"enseignants chercheurs",  # (a French university's faculty: twenty-first batch)
     r"subscribers", r"abonnes", r"citizens", r"habitants", r"persons", r"workers", r"commerciaux", r"vendeurs",
     r"sales reps", r"journalistes", r"journalists", r"redacteurs", r"writers", r"editors", r"traders",
     r"data scientists", r"scientists", r"accountants", r"comptables", r"recruiters", r"recruteurs", r"designers",
@@ -859,6 +860,8 @@ LOAD = Rule(
          "avec au maximum 20 connexions à la fois", {"head_count": 400, "concurrency": 20}),
         ("Brindle Foods (120 employees) wants a chatbot for its 3,000 customers", {"head_count": 3000}),
         ("• Store staff using it: ~1,800, with up to 90 at the same time", {"head_count": 1800, "concurrency": 90}),
+        ("Mistral Small 3.1 pour ses 1 200 enseignants-chercheurs, 90 sessions simultanées au pic",
+         {"head_count": 1200, "concurrency": 90}),
         # an institution's size beside the smaller group that uses the tool (twenty-first batch)
         ("le Centre Hospitalier de Valenciennes (3 500 agents) pour son service de cardiologie, soit 42 médecins.",
          {"head_count": 42}),
