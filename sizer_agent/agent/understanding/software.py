@@ -91,9 +91,12 @@ def find_framework(message: Message) -> Iterator[Found]:
     mentions = [m for m in mentions if not _RULED_OUT_AFTER.match(message.text, -m[1])]
     if not mentions:
         return
-    # "Megatron or torchtitan, undecided", "vLLM ou SGLang, on hésite": two engines still weighed, none chosen
-    if any(_WEIGHED_AFTER.match(message.text, -m[1]) for m in mentions):
-        return
+    # "Megatron or torchtitan, undecided": an engine weighed against one the table does not know, none chosen
+    # (two known ones, "ollama or vllm, not decided", are both read: the second reading makes them a doubt)
+    for mention in mentions:
+        weighed = _WEIGHED_AFTER.match(message.text, -mention[1])
+        if weighed and not any(-mention[1] < other[0] < weighed.end() for other in mentions):
+            return
     mentions.sort()  # by place; the longest name first at one place ("TensorRT-LLM" before "TensorRT")
     use_case = str(message.found.get("use_case") or "")
     wanted = "serving" if use_case in ("online_serving", "batch_inference") else ("training" if use_case else "")
