@@ -26,7 +26,9 @@ FRAMEWORKS: tuple[tuple[str, str, str], ...] = (
            r"ray serve", r"kserve", r"tensorrt", r"deepspeed-mii", r"aphrodite", r"mlc[- ]llm"), "other", "serving"),
     (words(r"axolotl", r"unsloth", r"llama-?factory", r"nvidia nemo", r"nemo framework", r"nemo-rl"), "other",
      "training"),
-    (words(r"(?<!vision )transformers", r"hf transformers", r"trl", r"peft"), "transformers", "either"),
+    # ("Hugging Face Trainer", "HF Trainer": the Transformers library's training loop — heldout23 en-f40)
+    (words(r"(?<!vision )transformers", r"hf transformers", r"trl", r"peft", r"hugging ?face trainer", r"hf trainer"),
+     "transformers", "either"),
     (words(r"pytorch", r"torch", r"torchtune", r"deepspeed", r"fsdp2?", r"megatron(?:-lm)?", r"pytorch lightning",
            r"lightning"), "pytorch", "training"),
     (words(r"jax", r"flax", r"maxtext"), "jax", "training"),
@@ -125,6 +127,7 @@ FRAMEWORK = Rule(
         ("served with vllm v0.6.3", {"framework": "vllm", "framework_version": "0.6.3"}),
         ("fine-tuning avec TRL et PEFT", {"framework": "transformers"}),
         ("DeepSpeed ZeRO-3", {"framework": "pytorch"}),
+        ("AdamW, checkpoint every 30 min. Hugging Face Trainer. 2x A100.", {"framework": "transformers"}),
         ("AdamW, bf16. Megatron or torchtitan, undecided.", {}),  # two engines weighed (heldout23 en-f43)
         ("on passe par TGI", {"framework": "other"}),
         ("TensorRT-LLM 0.17", {"framework": "tensorrt-llm", "framework_version": "0.17"}),
