@@ -51,7 +51,7 @@ def _named_interval(m: re.Match[str], message: Message) -> float | None:
     word = m.group("w")
     if re.search(r"demi|half", word):
         return 30.0
-    return 1440.0 if re.search(r"jour|day|daily|nuit|night", word) else 60.0
+    return 1440.0 if re.search(r"jour|day|daily|nuit|night|quotidien", word) else 60.0
 
 
 CHECKPOINT = Rule(
@@ -61,7 +61,9 @@ CHECKPOINT = Rule(
         (rf"{_CKPT}[^.;\n]{{0,80}}?{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])", _interval),
         (rf"{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])\D{{0,25}}?{_CKPT}", _interval),
         (rf"{_CKPT}\D{{0,12}}?(?P<w>toutes les heures|chaque heure|every hour|hourly|toutes les demi-heures"
-         rf"|every half hour|tous les jours|chaque jour|every day|daily|chaque nuit|every night|nightly)",
+         rf"|every half hour|tous les jours|chaque jour|every day|daily|chaque nuit|every night|nightly"
+         # ("checkpoint horaire", "sauvegarde quotidienne": the French adjective after the word — heldout23 fr-f46)
+         rf"|horaires?|quotidien\w*|journalier\w*)(?![\w])",
          _named_interval),
         # "Hourly checkpoints": the interval said before the word (heldout21 en-d40, en-d49)
         (r"(?<![\w])(?P<w>hourly|daily|nightly)\s+(?:checkpoints?|checkpointing|ckpts?)(?![\w])", _named_interval),
@@ -69,6 +71,7 @@ CHECKPOINT = Rule(
     examples=(("checkpoint toutes les 30 min", {"checkpoint_interval_min": 30.0}),
               ("checkpoints hourly", {"checkpoint_interval_min": 60.0}),
               ("AdamW. Hourly checkpoints.", {"checkpoint_interval_min": 60.0}),
+              ("AdamW, checkpoint horaire.", {"checkpoint_interval_min": 60.0}),
               ("save every 2 hours", {"checkpoint_interval_min": 120.0}),
               ("checkpoint every 1000 steps", {}),
               ("We checkpoint every 2,000 steps, which works out to roughly every 4 hours",
