@@ -12,6 +12,19 @@ from sizer_agent.agent.questions import BY_ID, Lang, field_label
 from sizer_agent.agent.understanding.text import plain
 from sizer_agent.i18n import render, trimmed
 
+# Fields said with one figure in a catalogue phrase: field -> (catalogue key, the figure's placeholder)
+_ONE_FIGURE: dict[str, tuple[str, str]] = {
+    "input_len": ("agent.value.tokens", "n"), "output_len": ("agent.value.tokens", "n"),
+    "context_len": ("agent.value.tokens", "n"), "concurrency": ("agent.value.requests", "n"),
+    "ttft_ms": ("agent.value.ms", "v"), "tpot_ms": ("agent.value.ms", "v"),
+    "growth_factor": ("agent.value.growth", "v"), "dataset_size_bytes": ("agent.value.size", "b"),
+    "budget_eur": ("agent.value.budget", "v"), "deadline_hours": ("agent.value.deadline", "h"),
+    "images_per_s": ("agent.value.images_per_s", "v"), "job_runs_per_year": ("agent.value.job_runs_per_year", "n"),
+    "model_size_b": ("agent.value.model_size_b", "b"), "dataset_tokens": ("agent.value.dataset_tokens", "n"),
+    "job_requests": ("agent.value.job_requests", "n"), "budget_eur_per_month": ("agent.value.budget_per_month", "v"),
+    "dataset_images": ("agent.value.images", "n"),
+}
+
 
 def format_value(field: str, value: Any, lang: Lang) -> str:
     """A stored answer as a person reads it, in the catalogue's words and the locale's numbers."""
@@ -22,43 +35,18 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
         return render(lang, "common.yes" if value else "common.no")
     if question is not None and question.choice_labels and value in question.choice_labels:
         return question.choice_labels[value][lang]
-    if field in ("input_len", "output_len", "context_len"):
-        return render(lang, "agent.value.tokens", n=value)
-    if field == "concurrency":
-        return render(lang, "agent.value.requests", n=value)
-    if field in ("ttft_ms", "tpot_ms"):
-        return render(lang, "agent.value.ms", v=value)
-    if field == "growth_factor":
-        return render(lang, "agent.value.growth", v=value)
-    if field == "dataset_size_bytes":
-        return render(lang, "agent.value.size", b=value)
+    if field in _ONE_FIGURE:
+        key, name = _ONE_FIGURE[field]
+        return render(lang, key, **{name: value})
     if field == "checkpoint_interval_min":
         minutes = float(value)
         if minutes >= 60 and (minutes / 60).is_integer():
             return render(lang, "agent.value.every_h", h=minutes / 60)
         return render(lang, "agent.value.every_min", m=minutes)
-    if field == "budget_eur":
-        return render(lang, "agent.value.budget", v=value)
     if field == "compared_gpus" and isinstance(value, list):
         return " / ".join(f"{item.partition(':')[0]} × {gpu_name(item.partition(':')[2])}" for item in value)
-    if field == "deadline_hours":
-        return render(lang, "agent.value.deadline", h=value)
-    if field == "images_per_s":
-        return render(lang, "agent.value.images_per_s", v=value)
-    if field == "job_runs_per_year":
-        return render(lang, "agent.value.job_runs_per_year", n=value)
-    if field == "model_size_b":
-        return render(lang, "agent.value.model_size_b", b=value)
-    if field == "dataset_tokens":
-        return render(lang, "agent.value.dataset_tokens", n=value)
-    if field == "job_requests":
-        return render(lang, "agent.value.job_requests", n=value)
-    if field == "budget_eur_per_month":
-        return render(lang, "agent.value.budget_per_month", v=value)
     if field == "power_limit_w":
         return render(lang, "agent.value.power_kw" if value >= 1000 else "agent.value.power", w=value)
-    if field == "dataset_images":
-        return render(lang, "agent.value.images", n=value)
     if field == "framework_version" and value == "latest":
         return render(lang, "agent.value.latest")
     if field == "rack_units":
