@@ -340,7 +340,7 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
     plan_costs = costs(buy, ctx.catalog, watts, tokens_per_s, training.epoch_hours if training else None,
                        serving=workload.mode == "inference", power_published=gpu.tdp_w is not None,
                        job_hours=job_hours, per_job=job_hours is not None and not ctx.job_recurring,
-                       runs_per_year=ctx.job_runs_per_year if ctx.job_recurring else None)
+                       runs_per_year=ctx.job_runs_per_year)
     took = job_hours if serving is not None else (training.epoch_hours if training is not None else None)
     if ctx.deadline_hours is not None and took is not None and took > ctx.deadline_hours:
         # too slow for the time the job must end in: more GPUs of this offer are tried next
