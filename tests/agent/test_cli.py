@@ -27,6 +27,14 @@ def cli(*args: str, db: Path, stdin: str | None = None) -> subprocess.CompletedP
     )
 
 
+def proposal_md(db: Path, lang: str) -> str:
+    """Session 1 of `db` written as a Markdown proposal in `lang`; the command must succeed."""
+    out = db.with_suffix(".md")
+    result = cli("propose", "1", "--lang", lang, "--format", "md", "-o", str(out), db=db)
+    assert result.returncode == 0, result.stderr
+    return out.read_text()
+
+
 def test_intake_stores_a_session_and_sessions_commands_read_it(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     answers = tmp_path / "answers.yaml"
@@ -295,10 +303,7 @@ def test_a_brief_that_refuses_the_cloud_is_never_answered_with_a_rental(tmp_path
     fields = {f["field"]: f for f in out["brief"]["understood"]}
     assert fields["cloud_excluded"]["value"] is True and fields["cloud_excluded"]["words"] == "Pas de cloud"
     assert "deployment" in out["assumed"]
-    proposal = cli("propose", "1", "--lang", "fr", "--format", "md", "-o", str(tmp_path / "p.md"),
-                   db=tmp_path / "s.db")
-    assert proposal.returncode == 0, proposal.stderr
-    text = (tmp_path / "p.md").read_text()
+    text = proposal_md(tmp_path / "s.db", "fr")
     summary = text.split("## 1.")[0]
     assert "cloud (CLOUD-" not in summary.split("Autres")[0]  # the plan is bought, not rented
     assert "| Cloud exclu | oui | donné | Pas de cloud |" in text
@@ -319,10 +324,7 @@ def test_a_one_off_overnight_fine_tune_rented_only_is_sized_on_its_tokens_and_pr
     assert fields["deployment"]["value"] == "cloud" and fields["dataset_tokens"]["value"] == 40_000_000
     assert fields["job_recurring"]["value"] is False and fields["deadline_hours"]["value"] == 8.0
     assert "dataset_size_bytes" not in out["assumed"]  # the tokens answer the dataset question
-    proposal = cli("propose", "1", "--lang", "fr", "--format", "md", "-o", str(tmp_path / "p.md"),
-                   db=tmp_path / "s.db")
-    assert proposal.returncode == 0, proposal.stderr
-    text = (tmp_path / "p.md").read_text()
+    text = proposal_md(tmp_path / "s.db", "fr")
     summary = text.split("## 1.")[0]
     assert "instance cloud" in summary.split("Autres")[0]
     assert "Une époque de 40 000 000 tokens" in summary.replace("\u202f", " ")
@@ -337,18 +339,14 @@ def test_a_service_for_a_whole_organisation_is_assumed_to_need_ecc_and_gets_no_g
              "agents, une centaine en simultané au pic. Données de santé : aucun cloud possible. Budget 40 k€ HT.")
     result = cli("intake", "--brief", "-", "--assume-defaults", "--json", db=tmp_path / "s.db", stdin=brief)
     assert result.returncode == 0, result.stderr
-    proposal = cli("propose", "1", "--lang", "fr", "--format", "md", "-o", str(tmp_path / "p.md"),
-                   db=tmp_path / "s.db")
-    assert proposal.returncode == 0, proposal.stderr
-    text = (tmp_path / "p.md").read_text()
+    text = proposal_md(tmp_path / "s.db", "fr")
     assert "| ECC exigée | oui | supposé |" in text
     assert "GeForce" not in text.split("## 1.")[0]  # neither the plan nor an alternative in the summary
     team = ("Five analysts at Brightline want an internal chat on Llama 3.1 8B Instruct, 3 at once, "
             "in-house.")
     small = cli("intake", "--brief", "-", "--assume-defaults", "--json", db=tmp_path / "t.db", stdin=team)
     assert small.returncode == 0, small.stderr
-    cli("propose", "1", "--lang", "en", "--format", "md", "-o", str(tmp_path / "t.md"), db=tmp_path / "t.db")
-    assert "| ECC required | no | assumed |" in (tmp_path / "t.md").read_text()
+    assert "| ECC required | no | assumed |" in proposal_md(tmp_path / "t.db", "en")
 
 
 def test_yolo_without_its_size_is_asked_and_48_cameras_get_a_server_not_an_8_gpu_node(tmp_path: Path) -> None:
@@ -367,10 +365,8 @@ def test_yolo_without_its_size_is_asked_and_48_cameras_get_a_server_not_an_8_gpu
     result = cli("intake", "--brief", "-", "--answers", str(answers), "--assume-defaults", db=tmp_path / "s.db",
                  stdin=brief)
     assert result.returncode == 0, result.stderr
-    proposal = cli("propose", "1", "--lang", "fr", "--format", "md", "-o", str(tmp_path / "p.md"),
-                   db=tmp_path / "s.db")
-    assert proposal.returncode == 0, proposal.stderr
-    summary = (tmp_path / "p.md").read_text().split("## 1.")[0].replace("\u202f", " ").replace("\u00a0", " ")
+    text = proposal_md(tmp_path / "s.db", "fr")
+    summary = text.split("## 1.")[0].replace("\u202f", " ").replace("\u00a0", " ")
     plan = summary.split("Configuration recommandée")[1].split(".")[0]
     assert "sur devis" in plan and "8 GPU" not in plan
     assert "sous le budget de 20 000 €" in summary and "640 px" in summary
@@ -388,10 +384,7 @@ def test_a_model_pre_trained_from_scratch_is_sized_on_the_published_shape_of_its
     assert out["profile"]["model"] == "meta-llama/Llama-2-7b-hf" and "model" in out["assumed"]
     call = next(e for e in out["events"] if e["kind"] == "tool_call" and e["tool"] == "recommend")
     assert call["arguments"]["workload"]["from_scratch"] is True
-    proposal = cli("propose", "1", "--lang", "en", "--format", "md", "-o", str(tmp_path / "p.md"),
-                   db=tmp_path / "s.db")
-    assert proposal.returncode == 0, proposal.stderr
-    assert "LoRA" not in (tmp_path / "p.md").read_text()
+    assert "LoRA" not in proposal_md(tmp_path / "s.db", "en")
     other = cli("intake", "--brief", "-", "--assume-defaults", db=tmp_path / "t.db",
                 stdin="We plan to pre-train a 13B model from scratch on 300B tokens.")
     assert other.returncode == 2 and "model" in other.stderr
