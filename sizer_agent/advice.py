@@ -260,7 +260,7 @@ def _cheapest_change(result: RecommendResult) -> Change | None:
 def summary(result: RecommendResult, lang: Lang) -> list[str]:
     """The recommendation as a few sentences, the same in the chat, the results view and the proposal."""
     lines = [owned(result, lang)] if result.owned is not None else []
-    lines.append(render(lang, result.headline))
+    lines.append(render(lang, headline(result)))
     plan = result.plan
     if plan is not None:
         if plan.vision is not None:
@@ -314,14 +314,31 @@ def compared(option: Plan, lang: Lang) -> str:
     return render(lang, "advice.compared_fails", gpus=n, gpu=name, why=why)
 
 
+def headline(result: RecommendResult) -> Msg:
+    """The plan's headline; once the customer's own cards hold the load, the plan is a purchase to compare with,
+    not a recommendation to buy (the line before it said nothing needs buying)."""
+    said = result.headline
+    mine = result.owned
+    if mine is not None and mine.fits and "what" in said.params:
+        return Msg("headline.compare_owned", what=said.params["what"])
+    return said
+
+
 def owned(result: RecommendResult, lang: Lang) -> str:
     """The answer to "are our cards enough?", said first: the customer's own GPUs at the stated load."""
     mine = result.owned
     assert mine is not None
     n, name = mine.parallelism.num_gpus, mine.gpu_name
     if mine.fits:
+        t = mine.training
+        if t is not None and t.epoch_hours is not None:  # a training job: how long one epoch takes on them
+            return render(lang, "advice.owned_fits_epoch", gpus=n, gpu=name, speed=speed_short(mine, lang),
+                          hours=t.epoch_hours)
         return render(lang, "advice.owned_fits", gpus=n, gpu=name, speed=speed_short(mine, lang))
     why = render(lang, mine.reasons[0]) if mine.reasons else "—"
+    if result.owned_fp8 is not None:  # the 16-bit format was assumed: in FP8 they hold it, nothing to buy
+        return render(lang, "advice.owned_fp8", gpus=n, gpu=name, why=why,
+                      speed=speed_short(result.owned_fp8, lang))
     return render(lang, "advice.owned_fails", gpus=n, gpu=name, why=why)
 
 

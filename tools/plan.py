@@ -325,6 +325,9 @@ class RecommendResult(BaseModel):
                                  "against each other, each checked at the load, in the order said")
     owned: Plan | None = Field(None, description="the customer's own cards (the preferred GPU, in the planned number), "
                                "checked as they are: whether they hold the load without buying anything")
+    owned_fp8: Plan | None = Field(None, description="with the weight format assumed, not said, and the customer's own "
+                                   "cards short of it in 16-bit: the same cards with FP8 weights, when they hold "
+                                   "the load that way")
     cheaper_precision: Plan | None = Field(None, description="with the weight format assumed, not said: the cheapest "
                                            "plan in scope in FP8 weights when it costs less than the plan (an option "
                                            "to agree, its quality to validate)")

@@ -631,8 +631,9 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
     mode = request.workload.mode
     # (cards already owned that hold the load need nothing bought: no cheaper purchase is offered beside them)
+    owned_fp8 = _owned_in_fp8(ctx, catalog, scope, stated, defaults, owned, request)
     cheaper = _cheaper_in_fp8(ctx, scoped, stated, defaults, plan, scope, request) \
-        if status == "recommended" and not (owned is not None and owned.fits) else None
+        if status == "recommended" and not (owned is not None and owned.fits) and owned_fp8 is None else None
     return RecommendResult(
         model=spec.name, params_total=spec.params_total, params_active=spec.params_active, mode=mode,
         status=status, recommended=plan.offer_id if plan else None, plan=plan,
@@ -641,7 +642,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
         preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),
-        owned=owned, compared=compared, cheaper_precision=cheaper,
+        owned=owned, owned_fp8=owned_fp8, compared=compared, cheaper_precision=cheaper,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
     )
@@ -740,6 +741,18 @@ def _alternatives(options: list[Plan], plan: Plan | None, scope: Scope, recurrin
         elif len(out) < MAX_ALTERNATIVES:
             out.append(option)
     return out + [p for p in (quote, outside) if p is not None]
+
+
+def _owned_in_fp8(ctx: Context, catalog: Catalog, scope: Scope, stated: EstimateRequest, defaults: list[Knob],
+                  owned: Plan | None, request: RecommendRequest) -> Plan | None:
+    """The customer's own cards, short of the load in an assumed 16-bit format, in FP8 weights: "your RTX 4090
+    holds Qwen2.5 14B in FP8" is what an expert says before any purchase (quality to validate)."""
+    if owned is None or owned.fits or not request.precision_assumed or stated.mode != "inference" \
+            or not is_sixteen_bit(stated):
+        return None
+    item = request.owned_config or f"{scope.planned_gpus}:{scope.gpu_preference}"
+    mine = _named(ctx, catalog, scope, item, _with_precision(stated, "fp8"), defaults, as_sold=False)
+    return mine if mine is not None and mine.fits else None
 
 
 def _cheaper_in_fp8(ctx: Context, scoped: list[Offer], stated: EstimateRequest, defaults: list[Knob],

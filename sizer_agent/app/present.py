@@ -200,7 +200,7 @@ def recommendation_view(result: dict[str, Any], lang: Lang = "en") -> Recommenda
     return RecommendationView(
         options=options, rejections=rejections, recommended=next((o for o in options if o.recommended), None),
         speed_unit=speed_unit, cost_unit=cost_unit,
-        reason=render(lang, typed.headline), assumptions=knobs + [render(lang, a) for a in typed.assumptions],
+        reason=render(lang, advice.headline(typed)), assumptions=knobs + [render(lang, a) for a in typed.assumptions],
         summary=advice.summary(typed, lang),
     )
 

@@ -531,3 +531,39 @@ def test_with_the_weight_format_assumed_a_cheaper_plan_in_fp8_is_offered_not_cho
     owned = recommend(RecommendRequest(workload=short, units=["workstation"], engine="vllm", precision_assumed=True,
                                        gpu_preference="rtx-pro-6000-maxq", planned_gpus=2, owned_gpus=True), spec)
     assert owned.owned is not None and owned.owned.fits and owned.cheaper_precision is None
+
+
+def test_an_owned_card_short_in_an_assumed_16_bit_format_is_checked_in_fp8_before_any_purchase() -> None:
+    # "On a un PC avec une RTX 4090, c'est suffisant ?" for Qwen2.5 14B Instruct: 29.5 GB of weights in bf16 do not
+    # fit 24 GB; in FP8 (about 15 GB) they do, with room for 4 users' KV cache. An expert says so before selling
+    # anything, and no cheaper FP8 purchase is named beside it. Said in bf16 by the customer, nothing is checked.
+    workload = EstimateRequest(model="Qwen/Qwen2.5-14B-Instruct", input_len=1024, output_len=256, concurrency=4,
+                               max_model_len=4096, engine="vllm")
+    spec = load_model("Qwen/Qwen2.5-14B-Instruct")
+    request = RecommendRequest(workload=workload, units=["workstation"], engine="vllm", precision_assumed=True,
+                               gpu_preference="rtx-4090", planned_gpus=1, owned_gpus=True)
+    result = recommend(request, spec)
+    assert result.owned is not None and not result.owned.fits
+    fp8 = result.owned_fp8
+    assert fp8 is not None and fp8.fits and fp8.gpu_id == "rtx-4090" and fp8.weight_precision == "fp8"
+    assert result.cheaper_precision is None
+    first = advice.summary(result, "en")[0]
+    assert "does not hold the load in 16-bit" in first and "With FP8 weights it holds it" in first
+    said = recommend(request.model_copy(update={"precision_assumed": False}), spec)
+    assert said.owned is not None and not said.owned.fits and said.owned_fp8 is None
+
+
+def test_once_owned_cards_hold_a_training_job_the_plan_is_a_comparison_not_a_purchase_to_make() -> None:
+    # Two RTX 5090 already owned, a LoRA on Qwen3 8B: they hold it (LoRA keeps 16 GB of frozen weights, 2 × 32 GB);
+    # the answer says how long an epoch takes on them and the priced plan is headed "for comparison"
+    workload = EstimateRequest(model="Qwen/Qwen3-8B", mode="training", method="lora", batch_size=8, seq_len=4096,
+                               data_parallel_size=2)
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"], gpu_preference="rtx-5090",
+                                        planned_gpus=2, owned_gpus=True, dataset_tokens=1_250_000_000),
+                       load_model("Qwen/Qwen3-8B"))
+    assert result.owned is not None and result.owned.fits
+    lines = advice.summary(result, "en")
+    assert lines[0].startswith("Your own 2 × NVIDIA GeForce RTX 5090 hold the load")
+    assert "one epoch in about" in lines[0]
+    assert lines[1].startswith("For comparison, to buy: ")
+    assert not any(line.startswith("Recommended configuration") for line in lines)

@@ -167,6 +167,30 @@ NIGHT_HOURS = 8.0
 _NIGHT = re.compile(r"\b(?:(?:en|sur|within|in|during) (?:une|a|one|1|la|the) (?:seule |single )?(?:nuit|night)"
                     r"|overnight|dans la nuit|d'ici (?:a )?demain matin|d'ici le lendemain matin|avant le matin"
                     r"|by (?:tomorrow|the next|next) morning|by morning)\b")
+# a job run every night ("résumer chaque nuit", "a nightly job", "toutes les nuits") runs in that same window
+_EVERY_NIGHT = re.compile(r"\b(?:chaque nuit|toutes les nuits|every night|each night|nightly|la nuit)\b")
+# "entre 22 h et 6 h", "de 22h00 à 5h30", "between 10pm and 6am", "from 22:00 to 06:00": a clock window, its
+# length in hours (across midnight); a time needs its "h", ":" or am/pm, so "entre 2 et 4 GPU" is no window
+_CLOCK = r"(\d{1,2})(\s*h\s*|:)?((?<=h|:)\d{2})?(?:\s*([ap])\.?m\b\.?)?"
+_WINDOW = re.compile(rf"\b(?:entre|de|from|between)\s+{_CLOCK}\s*(?:et|à|a|to|and|-|–)\s*{_CLOCK}(?![\w%])")
+
+
+def _hour(h: str, mark: str | None, mins: str | None, half: str | None) -> float | None:
+    if not mark and not half:
+        return None  # a bare number ("entre 2 et 4 GPU") is no time of day
+    hour = int(h) % 12 + (12 if half == "p" else 0) if half else int(h)
+    return None if hour > 24 or int(mins or 0) >= 60 else hour % 24 + int(mins or 0) / 60
+
+
+def window_hours(m: re.Match[str]) -> float | None:
+    """The length of a clock window, across midnight ("22 h à 6 h" = 8 h); None for no window at all."""
+    start, end = _hour(*m.group(1, 2, 3, 4)), _hour(*m.group(5, 6, 7, 8))
+    if start is None or end is None:
+        return None
+    hours = (end - start) % 24
+    return hours if 0 < hours <= 16 else None  # a longer "window" is a working day said loosely, not a deadline
+
+
 _JOB_USE_CASES = ("batch_inference", "finetune_full", "finetune_lora", "finetune_qlora", "pretraining")
 # with no use case read yet (the rule alone), the words of a job: a batch verb or training
 _BATCH_VERB = re.compile(rf"\b{_VERB}\b")
@@ -187,10 +211,16 @@ def find_deadline(message: Message) -> Iterator[Found]:
     if use_case not in _JOB_USE_CASES and (use_case is not None or not (
             _BATCH_VERB.search(message.text) or TRAINS.search(message.text))):
         return
-    for m in _NIGHT.finditer(message.text):
-        if not message.negated(m.start()):
-            yield Found("deadline_hours", NIGHT_HOURS, m.start(), m.end(), claim=False, approximate=True)
+    for m in _WINDOW.finditer(message.text):
+        hours = window_hours(m)
+        if hours is not None and not message.negated(m.start()):
+            yield Found("deadline_hours", round(hours, 4), m.start(), m.end(), claim=False)
             return
+    for pattern in (_NIGHT, _EVERY_NIGHT):
+        for m in pattern.finditer(message.text):
+            if not message.negated(m.start()):
+                yield Found("deadline_hours", NIGHT_HOURS, m.start(), m.end(), claim=False, approximate=True)
+                return
 
 
 DEADLINE = Rule(
@@ -204,6 +234,13 @@ DEADLINE = Rule(
                {"deadline_hours": NIGHT_HOURS}),
               ("40k e-mails to classify overnight with Llama 3.1 8B", {"deadline_hours": NIGHT_HOURS}),
               ("chatbot RAG pour 200 agents, on voudrait un devis d'ici demain matin", {}),
-              ("un checkpoint toutes les 2 heures", {})),
+              ("un checkpoint toutes les 2 heures", {}),
+              ("résumer chaque nuit 50 000 documents ; le traitement doit tenir entre 22 h et 6 h",
+               {"deadline_hours": 8.0}),
+              ("classify 40k tickets between 11pm and 5:30am", {"deadline_hours": 6.5}),
+              ("a nightly job that classifies 1.2M reviews", {"deadline_hours": NIGHT_HOURS}),
+              ("on traite chaque nuit ~500 000 avis clients à classer", {"deadline_hours": NIGHT_HOURS}),
+              ("un chatbot disponible la nuit pour 50 agents", {}),
+              ("classer 80 000 documents, entre 2 et 4 GPU", {})),
     doc="the time a batch or training job must finish in: configurations too slow for it are ruled out",
 )

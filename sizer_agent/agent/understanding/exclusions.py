@@ -48,6 +48,15 @@ _REFUSALS = [re.compile(p) for p in (
     r"|any|all|every)\s+[^.;:!?\n]{0,30}?\b(?:cloud|nuage)\b" + _NOT_A_PLACE,
     r"\b(?:public\s+)?cloud\b[\w -]{0,25}?\b(?:was|were|has been|have been|a ete|ont ete)\s+(?:\w+\s+)?"
     r"(?:rejected|refused|ruled out|turned down|declined|refusee?s?|rejetee?s?|ecartee?s?)\b",
+    # buying said as the way, renting refused: "nous préférons acheter", "we'd rather buy", "achat uniquement",
+    # "pas de location", "we don't want to rent" — the scope is every way of buying
+    r"\b(?:pref\w+|plutot|rather|sooner)\s+(?:to\s+|d'|de\s+l')?(?:acheter|achat|buy|buying|purchase|purchasing|own"
+    r"|posseder)\b(?!\s+(?:or|ou)\b)",
+    r"\b(?:achat|purchase|buy)\s+(?:uniquement|seulement|only|exclusivement)\b",
+    r"\b(?:only|uniquement|seulement)\s+(?:to\s+)?(?:buy|purchase|acheter|l'achat)\b",
+    r"\b(?:pas de|aucune|no|not)\s+(?:location|rental|renting)s?\b",
+    r"\b(?:don't|do not|won't|will not|ne veu\w+ pas|ne voul\w+ pas|ne souhait\w+ pas)\s+(?:want\s+to\s+)?"
+    r"(?:rent|louer)\b",
     # data kept out of it: "rien ne doit partir dans le cloud", "nothing may leave for the cloud",
     # "les données ne doivent pas sortir vers le cloud", "data must not go to the cloud"
     r"\b(?:rien ne|aucune donnee ne|aucun document ne|nothing|no data|no document|les donnees ne|nos donnees ne"
@@ -113,6 +122,12 @@ CLOUD_EXCLUDED = Rule(
               ("un assistant interne sans passer par le cloud", {"cloud_excluded": True}),
               ("If cloud is not possible, a tower would do.", {}),
               ("Sur AWS aujourd'hui.", {}),
-              ("We don't know yet whether to rent in the cloud or buy.", {})),
+              ("We don't know yet whether to rent in the cloud or buy.", {}),
+              ("Nous préférons acheter, budget 300 k€.", {"cloud_excluded": True}),
+              ("We'd rather buy than rent.", {"cloud_excluded": True}),
+              ("Achat uniquement, pas de location.", {"cloud_excluded": True}),
+              ("we don't want to rent GPUs", {"cloud_excluded": True}),
+              ("Achat ou location, peu importe, le moins cher sur 3 ans.", {}),
+              ("On préfère acheter ou louer ? À vous de nous dire.", {})),
     doc="a cloud the customer refuses: every other way of buying stays in scope",
 )

@@ -17,7 +17,12 @@ from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
 _OWNED = re.compile(
     r"\b(?:already (?:own|have|got|run|use)|we (?:own|have got)|we've got|we have|our (?:existing|current)"
     r"|existing|nous avons d[eé]j[aà]|on a d[eé]j[aà]|j'ai d[eé]j[aà]|nous disposons|on dispose|je dispose"
-    r"|d[eé]j[aà] en place|already in place|en notre possession|que nous avons|qu'on a|that we have)\b")
+    r"|d[eé]j[aà] en place|already in place|en notre possession|que nous avons|qu'on a|that we have"
+    # a machine had, with its card: "on a un PC avec une RTX 4090", "j'ai une tour équipée d'une 4090"
+    # (the machine's word may already be read, and blanked, by the deployment rule)
+    r"|(?:on a|nous avons|j'ai|i have|i've got)\s+(?:un|une|a|an)\s+(?:pc|machine|serveur|server|station|poste"
+    r"|workstation|desktop|box|tour|ordinateur|computer|laptop|portable|_+)(?![\w])[^.;?!\n]{0,25}?\b(?:avec|with"
+    r"|equipee?s?|equipped))\b")
 # "we have a budget for 8 H200", "an 8x H200 box in mind", "we have 6 lines so 6 GPUs": money, plans or other
 # things had, not cards owned
 _NOT_CARDS_HAD = re.compile(r"\b(?:budget\w*|in mind|en t[eê]te|prefer\w*|prefere\w*|thinking|vise\w*|visons|l'idee"
@@ -29,6 +34,11 @@ _REPLACED = re.compile(r"\b(?:remplac\w*|replac\w*|upgrad\w*|retir\w*|renouvel\w
 # a count of cards in the sentence: "2 A100 80GB", "4x L40S", "8 H100s", "deux RTX 5090"
 _CARDS = re.compile(r"\b\d{1,4}\s*(?:x\s*)?(?:nvidia\s+|amd\s+)?(?:a100|a40|a10g?|h100|h200|h20|l40s?|l4|t4|v100"
                     r"|b200|b300|gb200|mi\d{3}x?|rtx|quadro|a[2456]000|gpus?|cartes?|cards?)")
+
+
+# one card named after a machine had: "avec une RTX 4090", "with an RTX 5090"
+_ONE_CARD = re.compile(r"\b(?:avec|with|equipee?s? d'|equipped with)\s+(?:une|un|an|a|one)\s+(?:nvidia\s+|geforce\s+)?"
+                       r"(?:rtx|a100|h100|h200|l40s?|l4|a6000|mi\d{3}x?)\b")
 
 
 def find_gpus_owned(message: Message) -> Iterator[Found]:
@@ -43,7 +53,8 @@ def find_gpus_owned(message: Message) -> Iterator[Found]:
         # the customer's own words: other rules have blanked what they read ("budget for 4 H100" is a budget)
         a, b = message.span(start, end)
         said = plain(message.original[a:b])
-        if (read or _CARDS.search(sentence)) and not _REPLACED.search(said) and not _NOT_CARDS_HAD.search(said):
+        cards = read or _CARDS.search(sentence) or _ONE_CARD.search(sentence)
+        if cards and not _REPLACED.search(said) and not _NOT_CARDS_HAD.search(said):
             yield Found("gpus_owned", True, cue.start(), cue.end(), claim=False)
             return
 
@@ -56,6 +67,10 @@ GPUS_OWNED = Rule(
               ("On veut remplacer nos 4 vieilles V100 par des L40S.", {}),
               ("We plan 4 L40S.", {}), ("We have a budget of €350,000 and are thinking 16 H200s.", {}),
               ("We have an 8x H200 box in mind.", {}), ("we have 6 lines so 6 GPUs", {}),
-              ("On a déjà un serveur avec 2 L40S, mais on veut savoir s'il faut passer à 4.", {"gpus_owned": True})),
+              ("On a déjà un serveur avec 2 L40S, mais on veut savoir s'il faut passer à 4.", {"gpus_owned": True}),
+              ("On a un PC avec une RTX 4090. C'est suffisant ?", {"gpus_owned": True}),
+              ("I have a desktop with an RTX 5090, is that enough?", {"gpus_owned": True}),
+              ("On a un budget avec une marge de 10 %.", {}),
+              ("On voudrait un PC avec une RTX 5090.", {})),
     doc="the GPUs named are already the customer's: the recommendation checks them first",
 )
