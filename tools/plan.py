@@ -26,6 +26,8 @@ KnobCode = Literal[
     "lora_instead_of_full", "qlora_instead_of_lora", "cpu_offload", "weights_offload",
     # vision: checkpointing is a practitioner default where the library has it; a smaller batch is a change
     "vision_checkpointing", "vision_batch",
+    # vision: a batch nobody gave is chosen to fit the card (a practitioner default, not a change)
+    "vision_batch_fit",
 ]
 Status = Literal["recommended", "over_budget", "no_fit"]
 

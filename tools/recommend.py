@@ -114,6 +114,9 @@ class RecommendRequest(BaseModel):
     engine: Literal["vllm", "generic"] = Field("vllm", description="serving engine (vLLM's own accounting)")
     practitioner_defaults: bool = Field(True, description="run the job as practitioners do (stated as such)")
     search: bool = Field(True, description="turn the expert's knobs when the stated workload fits nowhere")
+    batch_assumed: bool = Field(False, description="vision training: the batch per GPU was assumed, not said: each "
+                                "card trains at the largest batch it holds (halving from the default), as "
+                                "Ultralytics' AutoBatch (batch=-1) does")
     precision_assumed: bool = Field(False, description="the weight format was assumed, not said: a cheaper plan in "
                                     "FP8 weights is named beside the plan (never chosen for the customer)")
     precisions: list[str] = Field(default_factory=list,

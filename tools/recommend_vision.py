@@ -177,6 +177,22 @@ def _smaller_batches(stated: VisionRequest, batchnorm: bool) -> list[tuple[list[
     return out
 
 
+def _batch_fitted(ctx: VisionContext, offers: list[Offer], stated: VisionRequest, options: list[Plan],
+                  batchnorm: bool) -> list[Plan]:
+    """A batch nobody gave, chosen per card: each offer short of memory at the default batch is tried at the
+    largest halving it holds, as Ultralytics' AutoBatch (`batch=-1`) sizes the batch to the card's memory
+    (docs.ultralytics.com/reference/utils/autobatch). A practitioner default, said beside the plan, not a change
+    to agree on: the customer never asked for the default batch."""
+    fitted = {p.offer_id for p in options if p.fits}
+    out: list[Plan] = []
+    for _changed, smaller in _smaller_batches(stated, batchnorm):
+        fit = [knob("vision_batch_fit", False, batch=smaller.batch_size, stated=stated.batch_size)]
+        found = [p for p in _evaluate(ctx, [o for o in offers if o.id not in fitted], smaller, fit) if p.fits]
+        out += found
+        fitted |= {p.offer_id for p in found}
+    return out
+
+
 def recommend_vision(request: object) -> RecommendResult:
     """`recommend` for a `RecommendRequest` whose `vision` is set (see tools.recommend)."""
     from sizer_agent.tools.recommend import (
@@ -209,6 +225,8 @@ def recommend_vision(request: object) -> RecommendResult:
     offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]
     options = _evaluate(ctx, offers, stated, [])
+    if request.batch_assumed and stated.mode == "training":
+        options += _batch_fitted(ctx, offers, stated, options, base.model.batchnorm_layers > 0)
     pool = _pool(options, scope)
     turned = _checkpointing(stated, base.model.library) if request.search else None
     if not pool and turned is not None:

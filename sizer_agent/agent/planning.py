@@ -215,6 +215,7 @@ def recommend_arguments(
         "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,
         "job_recurring": bool(profile.job_recurring) if profile.use_case == "batch_inference" else None,
         "precision_assumed": "precision" in assumed,
+        "batch_assumed": vision and "batch_size" in assumed,
         "job_runs_per_year": profile.job_runs_per_year if profile.use_case == "batch_inference" else None,
         # "une seule fois", "a one-off fine-tune": one run, paid by its hours when rented
         # a pre-training is one run unless said to recur: its rental and its budget ("€400k for the run") are the run's

@@ -223,3 +223,24 @@ def test_real_time_inference_buys_enough_gpus_for_the_frame_rate() -> None:
     # without a rate, the smallest configuration of each offer is the plan, as before
     alone = recommend(RecommendRequest(vision=request))
     assert alone.plan is not None and alone.plan.parallelism.num_gpus == 1
+
+
+def test_a_batch_nobody_gave_is_fitted_to_each_card_before_anything_is_called_over_budget() -> None:
+    # YOLOv8x training at 1280 px, budget 40 k EUR, batch not given (the 32 default): 32 images need about
+    # 80 GiB (more than any workstation card), so every workstation was "over budget by changing the load".
+    # Ultralytics users let AutoBatch pick the batch that fits (batch=-1): the RTX 5090 workstation (22,670 EUR)
+    # trains at a smaller batch within the budget, said as an assumption, not a change. Stated by the customer,
+    # the same 32 stays the load, and a smaller batch is a change to agree on.
+    from sizer_agent.tools.recommend import RecommendRequest, recommend
+
+    request = VisionRequest(model="yolov8x", resolution=1280, batch_size=32, mode="training", dtype="bfloat16")
+    assumed = recommend(RecommendRequest(vision=request, budget_eur=40_000, units=["workstation"],
+                                         batch_assumed=True))
+    plan = assumed.plan
+    assert assumed.status == "recommended" and plan is not None and plan.vision is not None
+    assert plan.vision.request.batch_size < 32 and (plan.purchase.price_eur or 0) <= 40_000
+    assert [k.code for k in plan.knobs if k.code.startswith("vision_batch")] == ["vision_batch_fit"]
+    assert not assumed.changes
+    stated = recommend(RecommendRequest(vision=request, budget_eur=40_000, units=["workstation"]))
+    assert stated.status != "recommended"
+    assert stated.changes and stated.changes[0].knobs[-1].code == "vision_batch"
