@@ -216,6 +216,17 @@ def run_intake(
         profile = WorkloadProfile.model_validate(given)
     except ValidationError:
         profile = base
+    if assume_defaults and brief is not None:
+        # "I don't know" to a "did you mean X?" with one candidate takes X, said as an assumption like any default
+        for name, candidates in brief.suggestions.items():
+            if name not in given and name not in answered and len(candidates) == 1:
+                given[name] = candidates[0]
+                assumed.add(name)
+                answered = answered | {name}
+        try:
+            profile = WorkloadProfile.model_validate(given)
+        except ValidationError:
+            profile = base
     while assume_defaults:  # a default can open another question (use case -> its load): until none is left
         open_with_default = [q for q in missing_questions(profile, answered) if q.has_default(profile)]
         if not open_with_default:

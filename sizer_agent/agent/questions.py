@@ -175,6 +175,10 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="use_case", type="choice",
         choices=USE_CASES,
+        # a language model named with nothing said of training or batches is run for people: "un petit LLM type
+        # Llama 3.1 8B" beside CAD work, "Qwen2.5 14B en interne pour 4 personnes"; unnamed, the question stays
+        default="online_serving",
+        default_if=lambda p: p.model is not None,
     ),
     Question(
         id="model", type="model",
