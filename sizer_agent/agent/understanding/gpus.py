@@ -463,6 +463,10 @@ def _count_at(message: Message, start: int, end: int, *, article: bool = True) -
     """(value, start, end) of a count written just before a card, or 'x8' just after it. `article`: an English
     article counts one ("it's got a 5080 in it", "an H100 would do"), unless the card's price is what is said."""
     text = message.text
+    pair = _PAIR_AFTER.match(text, end)
+    if pair is not None:  # "an H100 NVL pair": two cards (heldout24 en-a50)
+        article_before = re.search(r"(?:(?<![\w])(?:an?|une?|the|la|le|one)\s+)?$", text[max(0, start - 8):start])
+        return 2, start - len(article_before.group(0)) if article_before else start, pair.end()
     before = _COUNT_BEFORE.search(text[max(0, start - 30):start])
     if before is None and article and message.lang == "en" and not (_PRICED.match(text, end)
                                                                     or _MACHINE_AFTER.match(text, end)):
@@ -482,6 +486,7 @@ def _count_at(message: Message, start: int, end: int, *, article: bool = True) -
     return None
 
 
+_PAIR_AFTER = re.compile(r"[ \t]*(?:pair|paire|duo)(?![\w])")
 _EACH_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:each|chacun\w*|apiece|par (?:serveur|noe?ud|machine)"
                          r"|per (?:server|node|machine))")
 
@@ -863,6 +868,7 @@ GPUS = Rule(
         ("We're considering an 8x MI325X server since we got a good AMD quote.",
          {"num_gpus": 8, "gpu_preference": "mi325x"}),
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("They'd like an L40S pair in the existing rack.", {"num_gpus": 2, "gpu_preference": "l40s"}),
         # a count corrected below the first one said: the corrected count
         ("> Il faudrait 2 H200.\nMise à jour : ce sera 3 H200 et non 2.", {"num_gpus": 3, "gpu_preference": "h200-sxm"}),
         ("> We need 2 L40S.\nUpdate: they want 6 L40S, not 2.", {"num_gpus": 6, "gpu_preference": "l40s"}),
