@@ -68,6 +68,9 @@ POPULATION = _POPULATION = words(
     r"draftsmen", r"drafters", r"agents d'accueil", r"hotliners", r"redactrices",
     # a bank's and an insurer's front line (heldout15: "250 chargés de clientèle", "1,500 adjusters")
     r"charges de clientele", r"charges d'affaires", r"claims adjusters", r"adjusters", r"loss adjusters",
+    # (heldout24 en-a28, fr-a17; own batch 22)
+    r"receptionists", r"receptionnistes", r"technologists", r"technologues", r"fiscalistes", r"tax advisers",
+    r"planificateurs", r"planificatrices",
 ) + r"(?!-\w)"  # ("1,100 members-facing staff": a noun in a compound before another is not the people)
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -827,6 +830,7 @@ _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|
 _TOTAL = r"\s*(?:au total|in total|total|en tout|overall)(?![\w])"
 # (the thing used is the tool: "2 serveurs qui utiliseront le même stockage" count no people)
 WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'utiliseraient|will use it|would use it"
+                        r"|(?:qui )?s'en serv(?:ent|iront|iraient|ira)"
                         r"|are going to use it|will be using it|will have access|who will use"
                         r"|(?:qui )?utiliseront (?:l'outil|l'assistant|l'application|le modele|le chatbot|le systeme)"
                         r"|will use the (?:tool|assistant|model|chatbot|system|platform|app))(?![\w])")

