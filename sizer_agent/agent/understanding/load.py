@@ -70,7 +70,7 @@ POPULATION = _POPULATION = words(
     r"charges de clientele", r"charges d'affaires", r"claims adjusters", r"adjusters", r"loss adjusters",
     # (heldout24 en-a28, fr-a17; own batch 22)
     r"receptionists", r"receptionnistes", r"technologists", r"technologues", r"fiscalistes", r"tax advisers",
-    r"planificateurs", r"planificatrices",
+    r"planificateurs", r"planificatrices", r"scenaristes", r"screenwriters",
 ) + r"(?!-\w)"  # ("1,100 members-facing staff": a noun in a compound before another is not the people)
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
