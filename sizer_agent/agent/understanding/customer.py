@@ -155,9 +155,11 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "Requirements - Stanmore Accountancy", "Récap besoin – cabinet d'expertise comptable Fidexa": a heading on
     # the message's first line names whom the brief is for, after a dash (a kind in lowercase may come first)
     r"(?m)\A[ \t]*" + _I + r"(?:r[ée]cap\w*|requirements?|besoins?|brief|fiche|r[ée]sum[ée]|summary|sizing"
-    r"|dimensionnement|demande|request|specs?|sp[ée]cifications?|cahier des charges)(?:[ \t]+[\w'’]+){0,2})"
+    r"|dimensionnement|demande|request|specs?|sp[ée]cifications?|cahier des charges"
+    # ("Compte rendu d'appel — Étude Marchal & Associés (notaires, Dijon)", "Call notes — …": own batch 22)
+    r"|compte[- ]rendu|notes? d'appel|call notes|meeting notes)(?:[ \t]+[\w'’]+){0,2})"
     r"[ \t]+[–—-][ \t]+"
-    r"(?:[a-zà-ÿ][\w'’-]*[ \t]+){0,3}" + NAME + r"[ \t]*$",
+    r"(?:[a-zà-ÿ][\w'’-]*[ \t]+){0,3}" + NAME + r"(?:[ \t]*\([^()\n]{1,40}\))?[ \t]*$",
     # "Tallis AI — sizing request", "Greenfield Agritech — crop disease classification.", "CHU de Brest – Service
     # d'imagerie médicale": a first line that names the organisation, then after a dash what the brief is about
     # (kept only for a name of two words or more beside a topic of work, never a role: see _TITLE_TOPIC)
@@ -1757,6 +1759,8 @@ CUSTOMER = Rule(
         ("Thanks for the demo at GTC Paris! We need 8 H200 for Llama 3.1 405B.", {}),
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
+        ("Call notes — Pemberton & Hale Solicitors (legal, Leeds)\n- wants a drafting assistant",
+         {"customer": "Pemberton & Hale Solicitors"}),
         # the writer's first name, then "de" and the organisation; a coined first word signing after a dash
         ("Bonjour, c'est Inès de Vergers Réunis du Quercy. On veut un chatbot.",
          {"customer": "Vergers Réunis du Quercy"}),
