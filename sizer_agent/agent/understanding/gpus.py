@@ -633,6 +633,7 @@ def _bare_alternative(text: str, cards: list[tuple[re.Match[str], str]]) -> bool
 _LAPTOP_AFTER = re.compile(r"[ \t]*(?:laptop|mobile|portable|notebook)\b")
 _LAPTOP_MEMORY = re.compile(r"(?:[ \t]*(?:laptop|mobile|portable|notebook|gpu))*[ \t]*\([ \t]*\d+[ \t]*(?:g[bo]|gib|gio)"
                             r"(?:[ \t]+(?:of[ \t]+)?(?:vram|memoire|memory))?[ \t]*\)")
+_SEVERAL_MACHINES_BEFORE = re.compile(r"(?<![\w.,])(?:[2-9]|\d{2,}|two|three|four|deux|trois|quatre)\s+[^.;!?\n]*$")
 _LAPTOP_BEFORE = re.compile(r"(?<![\w])(?:laptop|mobile|notebook)[ \t]+$")
 
 
@@ -672,8 +673,8 @@ def find_gpus(message: Message) -> Iterator[Found]:
             yield Found(CLAIM + "gpu_preference", card, m.start(), said.end() if said else m.end())
         m, _, at = laptops[0]
         counted = _count_at(message, at, m.end())
-        if counted is None and (the := _THE_BEFORE.search(text, max(0, at - 12), at)) is not None:
-            counted = (1, the.start(), m.end())  # "It's got the mobile RTX 4090": a laptop's one card
+        if counted is None and not _SEVERAL_MACHINES_BEFORE.search(text, max(0, at - 40), at):
+            counted = (1, at, m.end())  # "It's got the mobile RTX 4090", "my laptop's RTX 5090 Laptop": its one card
         if counted is not None and not _weak_count(message, counted[1], counted[2]):
             yield Found("num_gpus", counted[0], counted[1], counted[2])
         return
@@ -874,7 +875,7 @@ GPUS = Rule(
         ("> We need 2 L40S.\nUpdate: they want 6 L40S, not 2.", {"num_gpus": 6, "gpu_preference": "l40s"}),
         # a laptop's GeForce card is another chip of the same name: its one GPU is counted, no card preferred
         ("Can I run Qwen3 8B on my laptop? It has an RTX 5090 Laptop GPU (24GB).", {"num_gpus": 1}),
-        ("ça passe sur ma RTX 4080 mobile ?", {}),
+        ("ça passe sur ma RTX 5090 mobile ?", {"num_gpus": 1}),
         ("It's got the mobile RTX 4090 (16 GB VRAM).", {"num_gpus": 1}),
         ("mon portable avec sa RTX 5080 Laptop (16 Go) suffit-il ?", {"num_gpus": 1}),
         ("a new 4-GPU H200 server", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
