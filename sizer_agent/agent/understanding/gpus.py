@@ -631,8 +631,8 @@ def _bare_alternative(text: str, cards: list[tuple[re.Match[str], str]]) -> bool
 # smaller chip of the same name (SCHEMA: rtx-4090 is the desktop card), so no card of the catalogue; the one GPU of
 # the laptop is still the count asked about (heldout11 en-v40, heldout24 en-a05; own batch 22 pf-239, pe-233)
 _LAPTOP_AFTER = re.compile(r"[ \t]*(?:laptop|mobile|portable|notebook)\b")
-_LAPTOP_MEMORY = re.compile(r"(?:[ \t]*(?:laptop|mobile|portable|notebook|gpu))*[ \t]*\([ \t]*\d+[ \t]*(?:g[bo]|gib|gio)"
-                            r"(?:[ \t]+(?:of[ \t]+)?(?:vram|memoire|memory))?[ \t]*\)")
+_LAPTOP_MEMORY = re.compile(r"(?:[ \t]*(?:laptop|mobile|portable|notebook|gpu))*[ \t]*\([ \t]*\d+[ \t]*"
+                            r"(?:g[bo]|gib|gio)(?:[ \t]+(?:of[ \t]+)?(?:vram|memoire|memory))?[ \t]*\)")
 _SEVERAL_MACHINES_BEFORE = re.compile(r"(?<![\w.,])(?:[2-9]|\d{2,}|two|three|four|deux|trois|quatre)\s+[^.;!?\n]*$")
 _LAPTOP_BEFORE = re.compile(r"(?<![\w])(?:laptop|mobile|notebook)[ \t]+$")
 
@@ -661,20 +661,21 @@ def find_gpus(message: Message) -> Iterator[Found]:
         if message.negated(m.start()):
             continue
         card = identify(m.group("model"), m.group("qualifiers"))
-        if card is not None and (at := _laptop_card(text, m, card)) is not None:
-            laptops.append((m, card, at))
+        if card is not None and (laptop_at := _laptop_card(text, m, card)) is not None:
+            laptops.append((m, card, laptop_at))
         elif card is not None:
             cards.append((m, card))
     if laptops and not cards:
         # no card of the catalogue: the laptop's card is claimed (no second reading offers it) and counted
         for m, card, _ in laptops:
             # (with its words and memory: "RTX 4090 Laptop (16 Go)" names no data set)
-            said = _LAPTOP_MEMORY.match(text, _card_end(text, m))
-            yield Found(CLAIM + "gpu_preference", card, m.start(), said.end() if said else m.end())
-        m, _, at = laptops[0]
-        counted = _count_at(message, at, m.end())
-        if counted is None and not _SEVERAL_MACHINES_BEFORE.search(text, max(0, at - 40), at):
-            counted = (1, at, m.end())  # "It's got the mobile RTX 4090", "my laptop's RTX 5090 Laptop": its one card
+            memory = _LAPTOP_MEMORY.match(text, _card_end(text, m))
+            yield Found(CLAIM + "gpu_preference", card, m.start(), memory.end() if memory else m.end())
+        m, _, laptop_at = laptops[0]
+        counted = _count_at(message, laptop_at, m.end())
+        if counted is None and not _SEVERAL_MACHINES_BEFORE.search(text, max(0, laptop_at - 40), laptop_at):
+            # "It's got the mobile RTX 4090", "my laptop's RTX 5090 Laptop": its one card
+            counted = (1, laptop_at, m.end())
         if counted is not None and not _weak_count(message, counted[1], counted[2]):
             yield Found("num_gpus", counted[0], counted[1], counted[2])
         return
@@ -871,7 +872,8 @@ GPUS = Rule(
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
         ("They'd like an L40S pair in the existing rack.", {"num_gpus": 2, "gpu_preference": "l40s"}),
         # a count corrected below the first one said: the corrected count
-        ("> Il faudrait 2 H200.\nMise à jour : ce sera 3 H200 et non 2.", {"num_gpus": 3, "gpu_preference": "h200-sxm"}),
+        ("> Il faudrait 2 H200.\nMise à jour : ce sera 3 H200 et non 2.",
+         {"num_gpus": 3, "gpu_preference": "h200-sxm"}),
         ("> We need 2 L40S.\nUpdate: they want 6 L40S, not 2.", {"num_gpus": 6, "gpu_preference": "l40s"}),
         # a laptop's GeForce card is another chip of the same name: its one GPU is counted, no card preferred
         ("Can I run Qwen3 8B on my laptop? It has an RTX 5090 Laptop GPU (24GB).", {"num_gpus": 1}),

@@ -677,8 +677,7 @@ def find_load(message: Message) -> Iterator[Found]:
         now = numbers.count(m.group(1), None, message.lang)
         if not now:
             continue
-        for figures in (population,):
-            figures[:] = [(m.start(1), f[1], now) if f[0] == m.start(2) else f for f in figures]
+        population = [(m.start(1), f[1], now) if f[0] == m.start(2) else f for f in population]
         moves.append((m.start(1), m.start(2), now))
     # "me and two colleagues (3 people total)": the figure said as a total is the population
     population.sort(key=lambda p: (not re.match(_TOTAL, message.text[p[1]:p[1] + 12]), p[0]))

@@ -240,8 +240,9 @@ _RETIRED_AFTER = re.compile(r"[^.;:!?\n]{0,80}?\b(?:(?:is|are) (?:being |now )?(
 
 # today's machine said to fall short ("Notre serveur actuel (2x A100 40 Go, acheté en 2023) ne suffit plus",
 # "our current server is too slow"): the machine of today, as hardware falling short (heldout24 fr-a24)
-_FALLS_SHORT_AFTER = re.compile(r"[^.;:!?\n]{0,80}?\b(?:ne (?:nous )?suffi(?:t|sent) plus|n'(?:est|sont) plus suffisant\w*"
-                                r"|(?:est|sont) a bout de souffle|(?:is|are) (?:far )?too slow|(?:is|are) no longer enough"
+_FALLS_SHORT_AFTER = re.compile(r"[^.;:!?\n]{0,80}?\b(?:ne (?:nous )?suffi(?:t|sent) plus"
+                                r"|n'(?:est|sont) plus suffisant\w*|(?:est|sont) a bout de souffle"
+                                r"|(?:is|are) (?:far )?too slow|(?:is|are) no longer enough"
                                 r"|(?:isn't|aren't) enough any ?more|falls? short|(?:is|are) maxed out|sature\w*)\b")
 
 
