@@ -96,7 +96,8 @@ _ITEMS = (r"avis|reviews?|tickets?|documents?|docs|messages?|mails?|e-?mails?|co
           r"|transactions?|lignes?|rows?|records?|enregistrements?|articles?|produits?|products?|fiches?"
           r"|reclamations?|claims?|rapports?|reports?|notes?|comptes-rendus|transcripts?|transcriptions?")
 _FILLER = (rf"(?:(?:d'|de\s+|of\s+)(?:{_BEFORE_NOUN}){{0,2}}"
-           r"|(?:(?!(?:d'|de|des|du|of|from|for|pour|par|by|with|avec|sur|on|in|dans|per|a|an|et|and|ou|or"
+           # ("un assistant aux conseillers": "aux"/"to" lead to the people served, not the thing counted)
+           r"|(?:(?!(?:d'|de|des|du|of|from|for|pour|par|by|with|avec|sur|on|in|dans|per|a|an|et|and|ou|or|aux|au|to"
            r"|" + _ITEMS + r")\b)"
            r"[a-z'-]+\s+){0,3}?)")
 _PEAK_AFTER = re.compile(r"\s*(?:max(?:imum)?|au (?:maximum|plus)|at most|tops|en pointe|at peak)\b")
@@ -777,6 +778,30 @@ def find_load(message: Message) -> Iterator[Found]:
     if population:
         start, end, value = _per_unit(message.text, population[0])
         yield Found("head_count", value, start, end)
+        share = None if users else _share_at_once(message)
+        if share is not None:
+            # "their 1,000 staff; about 5% of them active at the same time": the peak is that share of them
+            yield Found("concurrency", max(1, round(value * share[2] / 100)), share[0], share[1], approximate=True)
+
+
+# a share of the people at once: "5% of them to be active at the same time", "dont 10 % connectés en même temps",
+# "3% concurrent usage at peak" — a sizing engineer multiplies it by the head count
+_SHARE = re.compile(r"(?<![\d.,])(\d{1,2}(?:[.,]\d+)?)\s*(?:%|pour ?cent|percent)")
+_SHARE_WORDS = re.compile(r"\b(?:actifs?|actives?|active|connect\w*|online|en ligne|logged in|using it"
+                          r"|l'utilis\w*)\b")
+
+
+def _share_at_once(message: Message) -> tuple[int, int, float] | None:
+    for m in _SHARE.finditer(message.text):
+        after = message.text[m.end():m.end() + 70]
+        stop = _SENTENCE_END.search(after)
+        after = after[:stop.start()] if stop else after
+        if message.negated(m.start()) or not (_SIMULTANEOUS.search(after) or _SHARE_WORDS.search(after)):
+            continue
+        share = float(m.group(1).replace(",", "."))
+        if 0 < share <= 50:  # beyond half of everyone at once, the figure is something else (a growth, a load)
+            return m.start(), m.end(), share
+    return None
 
 
 # a head count said per unit, the units counted just before: "3 sites, 12 personnes par site", "4 agences de 15
@@ -859,7 +884,14 @@ _OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+"
 
 LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
-    examples=(
+    examples=(("Llama 3.3 70B for their 1,000 staff; we expect about 5% of them to be active at the same time.",
+               {"head_count": 1000, "concurrency": 50}),
+              ("Un assistant pour nos 300 agents, dont environ 10 % connectés en même temps.",
+               {"head_count": 300, "concurrency": 30}),
+              ("2,000 employees, 5% growth per year expected.", {"head_count": 2000}),
+              ("Gemma 3 27B pour un assistant aux conseillers : 400 conseillers, une cinquantaine de sessions "
+               "simultanées.", {"head_count": 400, "concurrency": 50}),
+              
         # a table drawn with dotted leaders reads as "Label: value"; documents for users are no users
         ("Users ............ 1,200 civil servants\nPeak concurrent .. 90\nContext .......... 16k",
          {"head_count": 1200, "concurrency": 90}),
