@@ -891,7 +891,6 @@ LOAD = Rule(
               ("2,000 employees, 5% growth per year expected.", {"head_count": 2000}),
               ("Gemma 3 27B pour un assistant aux conseillers : 400 conseillers, une cinquantaine de sessions "
                "simultanées.", {"head_count": 400, "concurrency": 50}),
-              
         # a table drawn with dotted leaders reads as "Label: value"; documents for users are no users
         ("Users ............ 1,200 civil servants\nPeak concurrent .. 90\nContext .......... 16k",
          {"head_count": 1200, "concurrency": 90}),
