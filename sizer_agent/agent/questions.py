@@ -126,6 +126,8 @@ def _trains(p: WorkloadProfile) -> bool:
     return _training(p) or _vision_training(p)
 
 
+DEFAULT_CONCURRENCY = 8  # the method's example load when nothing is said
+
 # A service for a whole organisation runs around the clock, and an expert puts it on cards with ECC: seed 002 ("Ai-je
 # besoin d'ECC pour l'IA ?" — it counts "quand la capacité, la continuité et les charges de longue durée sont
 # prioritaires") and the expert notes (GeForce cards have no ECC and no certified drivers). Where a team's tool ends
@@ -232,7 +234,8 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="concurrency", type="integer",
         applies=lambda p: p.use_case == "online_serving", applies_doc="online serving",
-        default=8, ),
+        # a person in a chat waits for one answer at a time: 4 people are at most 4 requests at once
+        default=lambda p: min(DEFAULT_CONCURRENCY, p.head_count) if p.head_count else DEFAULT_CONCURRENCY, ),
     Question(
         id="growth_factor", type="ratio",
         applies=lambda p: p.use_case == "online_serving", applies_doc="online serving",

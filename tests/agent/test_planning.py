@@ -122,3 +122,14 @@ def test_owned_cards_among_the_options_weighed_are_checked_as_owned_and_not_weig
                             gpu_preference="l40s", compared_gpus=["2:l40s", "2:h200-nvl"])
     both = recommend_arguments(named, fields)
     assert both["owned_gpus"] is True and "owned_config" not in both and both["compared"] == ["2:l40s", "2:h200-nvl"]
+
+
+def test_an_assumed_concurrency_never_exceeds_the_people_who_will_use_it() -> None:
+    # "3 ou 4 personnes" with no concurrency said: a person in a chat waits for one answer at a time, so the
+    # assumed peak is 4, not the method's 8; a large population keeps the 8 (no share of it is invented)
+    from sizer_agent.agent.questions import BY_ID
+
+    question = BY_ID["concurrency"]
+    assert question.default_for(WorkloadProfile(use_case="online_serving", head_count=4)) == 4
+    assert question.default_for(WorkloadProfile(use_case="online_serving", head_count=500)) == 8
+    assert question.default_for(WorkloadProfile(use_case="online_serving")) == 8
