@@ -102,6 +102,9 @@ class RecommendRequest(BaseModel):
     budget_eur_per_month: float | None = Field(
         None, gt=0, description="a budget per month (renting is paid so), used when no total budget is given: "
         "compared as month x 12 x the amortisation period, the period every cost is compared over")
+    budget_usd: float | None = Field(None, gt=0, description="a budget said in US dollars, used when no euro budget "
+                                     "is given: converted at the catalogue's eur_per_usd")
+    budget_usd_per_month: float | None = Field(None, gt=0, description="a monthly budget in US dollars, likewise")
     headroom: float = Field(0.10, ge=0, lt=1, description="generic engine: share of each GPU kept free")
     units: list[UnitKind] = Field(default_factory=list, description="unit kinds in scope; empty = all")
     deployment: str | None = Field(None, description="the deployment answer the scope came from")
@@ -508,6 +511,18 @@ def _config(plan: Plan) -> Msg:
                gpu=plan.gpu_name, offer=plan.offer_id, name=plan.offer_name)
 
 
+def in_euros(request: RecommendRequest, catalog: Catalog) -> RecommendRequest:
+    """A budget said in dollars, in euros at the catalogue's rate, where no euro budget was given."""
+    rate = catalog.assumptions.eur_per_usd.value
+    update: dict[str, float] = {}
+    if request.budget_eur is None and request.budget_eur_per_month is None:
+        if request.budget_usd is not None:
+            update["budget_eur"] = round(request.budget_usd * rate, 2)
+        elif request.budget_usd_per_month is not None:
+            update["budget_eur_per_month"] = round(request.budget_usd_per_month * rate, 2)
+    return request.model_copy(update=update) if update else request
+
+
 def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list[Msg]:
     a = catalog.assumptions
     out = [
@@ -524,6 +539,11 @@ def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list
     else:
         out.append(Msg("assume.headroom", headroom=request.headroom))
         out.append(Msg("assume.bytes_per_token"))
+    dollars = request.budget_usd if request.budget_usd is not None else request.budget_usd_per_month
+    if dollars is not None and (request.budget_eur == round(dollars * a.eur_per_usd.value, 2)
+                                or request.budget_eur_per_month == round(dollars * a.eur_per_usd.value, 2)):
+        out.append(Msg("assume.budget_usd", usd=dollars, rate=a.eur_per_usd.value,
+                       eur=round(dollars * a.eur_per_usd.value, 2)))
     if request.budget_eur is None and request.budget_eur_per_month is not None:
         out.append(Msg("assume.budget_per_month", month=request.budget_eur_per_month, years=a.amortisation_years.value,
                        total=total_budget(request, catalog)))
@@ -556,6 +576,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     """Rank the catalogue configurations for a language-model or vision job (memory fit, throughput and
     latency at the load, cost per token or per image) and say why each rejected configuration fails: the
     plan, its alternatives, the budget verdict and every option evaluated. Call it after estimate_memory."""
+    request = in_euros(request, load_catalog(request.catalog))
     if request.vision is not None:
         from sizer_agent.tools.recommend_vision import recommend_vision
 

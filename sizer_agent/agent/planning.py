@@ -211,6 +211,8 @@ def recommend_arguments(
         "slo_assumed": [name for name in ("ttft", "tpot") if serving and f"{name}_ms" in assumed],
         "budget_eur": profile.budget_eur,
         "budget_eur_per_month": profile.budget_eur_per_month,
+        "budget_usd": profile.budget_usd,
+        "budget_usd_per_month": profile.budget_usd_per_month,
         "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,
         "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,
         "job_recurring": bool(profile.job_recurring) if profile.use_case == "batch_inference" else None,

@@ -124,6 +124,9 @@ class WorkloadProfile(BaseModel):
     rendering_cad: bool | None = None  # the workstation also does rendering or CAD
     budget_eur: float | None = Field(default=None, gt=0, le=10**10)  # None after "no limit"
     budget_eur_per_month: float | None = Field(default=None, gt=0, le=10**9)  # "€15k per month" (a year: / 12)
+    # a budget said in US dollars ("$60k", "$20k per month"): converted at the catalogue's rate when planning
+    budget_usd: float | None = Field(default=None, gt=0, le=10**10)
+    budget_usd_per_month: float | None = Field(default=None, gt=0, le=10**9)
     power_limit_w: float | None = Field(default=None, gt=0, le=10**8)  # None after "no limit"
     rack_units: int | None = Field(default=None, ge=1, le=1000)  # rack space available, None = no limit
     ecc_required: bool | None = None

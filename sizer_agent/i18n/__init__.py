@@ -169,6 +169,13 @@ def eur(value: Any, lang: Lang, decimals: int = 0) -> str:
     return f"{text}{NBSP}€" if lang == "fr" else f"€{text}"
 
 
+def usd(value: Any, lang: Lang) -> str:
+    text = number(value, lang, 0)
+    if text == "—":
+        return text
+    return f"{text}{NBSP}$" if lang == "fr" else f"${text}"
+
+
 def long_date(value: Any, lang: Lang) -> str:
     """'2026-12-01' -> '1er décembre 2026' / '1 December 2026'."""
     if isinstance(value, str):
@@ -250,6 +257,8 @@ class _Formatter(string.Formatter):
             return with_unit(number(x, lang), unit(lang, "bytes"))
         if spec in ("eur", "eur2"):
             return eur(value, lang, 2 if spec == "eur2" else 0)
+        if spec == "usd":
+            return usd(value, lang)
         if spec == "eura":  # an amount that may be small (cost of one epoch): cents below 100 €
             x = _finite(value)
             return eur(value, lang, 2 if x is not None and abs(x) < 100 else 0)

@@ -587,3 +587,21 @@ def test_an_assumed_ttft_target_grows_with_the_prompt_so_long_documents_still_ge
     said = recommend(RecommendRequest(workload=workload, units=["workstation"], engine="vllm", slo_ttft_ms=500,
                                       slo_tpot_ms=50), spec)
     assert said.plan is None
+
+
+def test_a_budget_said_in_dollars_is_weighed_in_euros_at_the_catalogues_rate() -> None:
+    # "Budget is $60k" with no euro figure: the plan is weighed against $60,000 x 0.86 = 51,600 EUR (the
+    # catalogue's eur_per_usd assumption), said as an assumption; a euro budget given as well wins
+    workload = EstimateRequest(model="llama-3.1-8b", input_len=1024, output_len=256, concurrency=4, engine="vllm")
+    spec = load_model("llama-3.1-8b")
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"], engine="vllm", budget_usd=60_000),
+                       spec)
+    assert result.scope.budget_eur == pytest.approx(51_600)
+    said = [m for m in result.assumptions if m.id == "assume.budget_usd"]
+    assert said and said[0].params["eur"] == pytest.approx(51_600)
+    both = recommend(RecommendRequest(workload=workload, units=["workstation"], engine="vllm", budget_usd=60_000,
+                                      budget_eur=20_000), spec)
+    assert both.scope.budget_eur == 20_000 and not any(m.id == "assume.budget_usd" for m in both.assumptions)
+    monthly = recommend(RecommendRequest(workload=workload, units=["cloud"], engine="vllm",
+                                         budget_usd_per_month=5_000), spec)
+    assert monthly.scope.budget_eur_per_month == pytest.approx(4_300)

@@ -118,6 +118,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--budget-eur-per-month", type=positive_float,
                        help="a budget per month (renting is paid so), weighed as month x 12 x the amortisation "
                             "period; used when --budget-eur is not given")
+    group.add_argument("--budget-usd", type=positive_float,
+                       help="a budget said in US dollars, converted at the catalogue's eur_per_usd; used when no "
+                            "euro budget is given")
+    group.add_argument("--budget-usd-per-month", type=positive_float,
+                       help="a monthly budget in US dollars, converted likewise")
     group.add_argument("--no-cloud", action="store_true",
                        help="the customer refuses the cloud: every way of buying but renting, and no rental hint")
     group.add_argument("--job-requests", type=number_type(int, low=1),
@@ -214,7 +219,8 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         dataset_tokens=int(args.dataset_tokens) if args.dataset_tokens else None,
         checkpoint_interval_min=args.checkpoint_minutes, catalog=args.catalog,
         offer_ids=[o.strip() for o in (args.offers or "").split(",") if o.strip()], stacks=args.stacks,
-        budget_eur_per_month=args.budget_eur_per_month, cloud_excluded=args.no_cloud,
+        budget_eur_per_month=args.budget_eur_per_month, cloud_excluded=args.no_cloud, budget_usd=args.budget_usd,
+        budget_usd_per_month=args.budget_usd_per_month,
         job_requests=args.job_requests, job_recurring=args.recurring, deadline_hours=args.deadline_hours,
         job_runs_per_year=args.runs_per_year, training_one_off=args.one_off,
         compared=args.compare, owned_gpus=args.owned, vision_images_per_s=args.images_per_s,
