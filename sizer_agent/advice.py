@@ -186,6 +186,11 @@ def speed(plan: Plan, lang: Lang) -> str | None:
         text = render(lang, "advice.speed_training", step=t.step_time_s, tps=t.tokens_per_s, mfu=t.mfu)
         if t.epoch_hours is not None and t.tokens_per_epoch is not None:
             text += " " + render(lang, "advice.epoch", tokens=t.tokens_per_epoch, hours=t.epoch_hours)
+            if t.epochs > 1:  # "3 époques": the job the customer asked for, in hours and days, and its cost
+                eur = plan.costs.eur_per_epoch
+                text += " " + render(lang, "advice.epochs_cost" if eur is not None else "advice.epochs",
+                                     epochs=t.epochs, hours=t.epoch_hours * t.epochs,
+                                     days=t.epoch_hours * t.epochs / 24, eur=(eur or 0.0) * t.epochs)
         return text
     return None
 

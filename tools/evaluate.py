@@ -63,6 +63,7 @@ class Context:
     # runs' hours only, when job_runs_per_year says how often)
     deadline_hours: float | None = None  # a batch run or a training epoch must end within this
     training_one_off: bool = False  # one training run: rented, it is paid by its hours
+    epochs: int = 1  # passes over the dataset the job makes ("3 époques"): its hours are that many epochs
     job_runs_per_year: int | None = None  # a recurring job's runs a year: rented, only their hours are paid
     shape: ModelShape = field(init=False)
     cache: dict[tuple[object, ...], EstimateResult | InputError] = field(default_factory=dict)
@@ -256,7 +257,7 @@ def _training(ctx: Context, perf: PerfEstimate, workload: EstimateRequest, resul
         tokens_per_step=tokens_per_step, step_time_s=step_s, tokens_per_s=train.tokens_per_s, mfu=train.mfu,
         bound=train.bound, dataset_bytes=ctx.dataset_bytes, dataset_tokens=ctx.dataset_tokens,
         bytes_per_token=BYTES_PER_TOKEN,
-        tokens_per_epoch=tokens_per_epoch, epoch_hours=epoch_hours, checkpoint_bytes=checkpoint,
+        tokens_per_epoch=tokens_per_epoch, epoch_hours=epoch_hours, epochs=ctx.epochs, checkpoint_bytes=checkpoint,
         storage_write_gbs=storage, checkpoint_write_s=write_s, checkpoint_interval_min=interval_min,
         goodput=interval_s / (interval_s + write_s))
 
@@ -336,12 +337,13 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
         # the whole job at the rate the plan holds at its load: every request's output tokens, streamed at once
         job_hours = ctx.job_requests * workload.output_len / serving.output_tokens_per_s / 3600
     if training is not None and ctx.training_one_off and training.epoch_hours:
-        job_hours = training.epoch_hours  # one run of the stated dataset: one epoch
+        job_hours = training.epoch_hours * ctx.epochs  # one run of the stated dataset: its epochs
     plan_costs = costs(buy, ctx.catalog, watts, tokens_per_s, training.epoch_hours if training else None,
                        serving=workload.mode == "inference", power_published=gpu.tdp_w is not None,
                        job_hours=job_hours, per_job=job_hours is not None and not ctx.job_recurring,
                        runs_per_year=ctx.job_runs_per_year)
-    took = job_hours if serving is not None else (training.epoch_hours if training is not None else None)
+    took = job_hours if serving is not None else (
+        training.epoch_hours * ctx.epochs if training is not None and training.epoch_hours is not None else None)
     if ctx.deadline_hours is not None and took is not None and took > ctx.deadline_hours:
         # too slow for the time the job must end in: more GPUs of this offer are tried next
         reasons.append(Msg("reason.deadline", hours=round(took, 1), deadline=ctx.deadline_hours, gpus=num_gpus))

@@ -153,6 +153,8 @@ class TrainingPerf(BaseModel):
     bytes_per_token: float = Field(description="assumed text bytes per token to turn the dataset into tokens")
     tokens_per_epoch: int | None = None
     epoch_hours: float | None = None
+    epochs: int = Field(1, ge=1, description="passes over the dataset the customer asked for (the job is that many "
+                                              "epochs)")
     checkpoint_bytes: int = Field(description="what a resumable checkpoint writes (weights or adapters + states)")
     storage_write_gbs: float
     checkpoint_write_s: float

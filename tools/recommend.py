@@ -95,6 +95,8 @@ class RecommendRequest(BaseModel):
                                 "speed a deadline asks")
     job_runs_per_year: int | None = Field(None, ge=1, le=8760, description="a recurring job: runs a year ('per day' "
                                           "365, 'monthly' 12); rented, only those runs' hours are paid")
+    epochs: int = Field(1, ge=1, le=1000, description="training: passes over the dataset (the job, its deadline and "
+                        "its one-off rental are that many epochs)")
     training_one_off: bool = Field(False, description="training: one run only (one epoch of the dataset): a rental "
                                    "is weighed by that run's cost, not by the period")
     deadline_hours: float | None = Field(None, gt=0, description="a batch run or a training epoch must end within "
@@ -599,7 +601,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
                   checkpoint_interval_min=request.checkpoint_interval_min,
                   job_requests=request.job_requests if request.workload.mode == "inference" else None,
                   job_recurring=request.job_recurring, deadline_hours=request.deadline_hours,
-                  training_one_off=request.training_one_off,
+                  training_one_off=request.training_one_off, epochs=request.epochs,
                   job_runs_per_year=request.job_runs_per_year if request.job_recurring else None)
     offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]

@@ -212,6 +212,7 @@ def recommend_arguments(
         "budget_eur": profile.budget_eur,
         "budget_eur_per_month": profile.budget_eur_per_month,
         "budget_usd": profile.budget_usd,
+        "epochs": (profile.epochs or 1) if training else 1,
         "budget_usd_per_month": profile.budget_usd_per_month,
         "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,
         "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,

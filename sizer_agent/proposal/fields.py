@@ -17,7 +17,7 @@ FIELD_ORDER: tuple[str, ...] = (
     "dataset_size_bytes", "dataset_tokens", "job_requests", "job_recurring", "job_runs_per_year", "deadline_hours",
     "images_per_s",
     "dataset_images",
-    "optimizer", "checkpoint_interval_min", "num_gpus", "gpu_preference", "gpus_owned", "compared_gpus",
+    "epochs", "optimizer", "checkpoint_interval_min", "num_gpus", "gpu_preference", "gpus_owned", "compared_gpus",
     "rendering_cad", "ecc_required", "deployment", "cloud_excluded", "budget_eur", "budget_eur_per_month", "budget_usd",
     "budget_usd_per_month",
     "power_limit_w", "rack_units", "server_url",

@@ -605,3 +605,29 @@ def test_a_budget_said_in_dollars_is_weighed_in_euros_at_the_catalogues_rate() -
     monthly = recommend(RecommendRequest(workload=workload, units=["cloud"], engine="vllm",
                                          budget_usd_per_month=5_000), spec)
     assert monthly.scope.budget_eur_per_month == pytest.approx(4_300)
+
+
+def test_epochs_asked_for_make_the_job_that_many_epochs_for_the_deadline_and_the_answer() -> None:
+    # "3 époques sur 2 milliards de tokens": one epoch is timed as before; the job is three of them, so a
+    # deadline is held against the three (a plan fast enough for one epoch, too slow for three, is ruled out)
+    from sizer_agent import advice
+
+    workload = EstimateRequest(model="llama-3.1-8b", mode="training", method="lora", batch_size=8, seq_len=4096)
+    spec = load_model("llama-3.1-8b")
+    one = recommend(RecommendRequest(workload=workload, units=["workstation"], dataset_tokens=500_000_000), spec)
+    three = recommend(RecommendRequest(workload=workload, units=["workstation"], dataset_tokens=500_000_000,
+                                       epochs=3), spec)
+    assert one.plan is not None and three.plan is not None and three.plan.training is not None
+    hours = three.plan.training.epoch_hours or 0.0
+    assert three.plan.training.epochs == 3 and hours > 0
+    assert any("The 3 epochs asked for: about" in line for line in advice.summary(three, "en"))
+    # a deadline between one epoch and three: one epoch alone would meet it, three do not on that plan
+    deadline = 2 * hours
+    held = recommend(RecommendRequest(workload=workload, units=["workstation"], dataset_tokens=500_000_000,
+                                      epochs=3, deadline_hours=deadline), spec)
+    same = [o for o in held.options if o.offer_id == three.plan.offer_id
+            and o.parallelism.num_gpus == three.plan.parallelism.num_gpus]
+    assert same and all(any(r.id == "reason.deadline" for r in o.reasons) for o in same)
+    if held.plan is not None:
+        t = held.plan.training
+        assert t is not None and (t.epoch_hours or 0.0) * 3 <= deadline

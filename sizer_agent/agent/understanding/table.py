@@ -50,6 +50,7 @@ RULES: tuple[Rule, ...] = (
     training.TRAINED_SIZE,  # before the general size: the cleaned size beside a raw one
     training.DATASET,
     training.DATASET_TOKENS,  # reads without claiming: a training set counted in tokens
+    training.EPOCHS,  # reads without claiming: passes over it
     dollar_budget.BUDGET_USD,  # before the budgets: '$60k' is no euro figure, but a budget all the same
     periodic_budget.BUDGET_PER_MONTH,  # before the budget: '€15k per month' is no total
     platform.BUDGET,

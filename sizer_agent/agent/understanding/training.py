@@ -370,6 +370,33 @@ DATASET_TOKENS = Rule(
 )
 
 
+# "3 époques sur 2 milliards de tokens", "for 2 epochs", "sur trois epochs": passes over the data set — the job is
+# that many epochs long ("toutes les 2 époques", "par époque", "epoch 3 of 5" count no passes)
+_EPOCHS = re.compile(r"(?<![\w.,])(\d{1,3})\s*(?:epoques?|epochs?|passes? (?:sur|over) (?:les|the) (?:donnees|data))\b")
+_NOT_PASSES_BEFORE = re.compile(r"\b(?:toutes les|tous les|every|each|chaque|after|apres|par|per)\s*$")
+
+
+def find_epochs(message: Message) -> Iterator[Found]:
+    for m in _EPOCHS.finditer(message.text):
+        if message.negated(m.start()) or _NOT_PASSES_BEFORE.search(message.text, max(0, m.start() - 12), m.start()):
+            continue
+        value = int(m.group(1))
+        if 1 <= value <= 1000:
+            yield Found("epochs", value, m.start(), m.end(), claim=False)
+            return
+
+
+EPOCHS = Rule(
+    "epochs", ("epochs",), find_epochs,
+    examples=(("full fine-tuning, 3 époques sur environ 2 milliards de tokens", {"epochs": 3}),
+              ("LoRA on Mistral 7B for 2 epochs over 40M tokens", {"epochs": 2}),
+              ("on entraîne sur trois epochs", {"epochs": 3}),
+              ("un checkpoint toutes les 2 époques", {}), ("one checkpoint every 2 epochs", {}),
+              ("YOLOv8 training, 300 epochs on 20k images", {"epochs": 300})),
+    doc="passes over the data set a training job makes: its hours, deadline and one-off rental are that many epochs",
+)
+
+
 _MAX_BATCH = 65_536  # a larger figure after "batch" counts documents or tokens, not a batch
 
 
