@@ -27,6 +27,9 @@ def test_without_gpu_it_says_so_and_exits_zero() -> None:
         ("NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB SXM4"),
         ("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition"),
         ("NVIDIA GeForce RTX 5090", "NVIDIA GeForce RTX 5090"),
+        ("NVIDIA RTX PRO 4000 Blackwell", "NVIDIA RTX PRO 4000 Blackwell"),
+        ("NVIDIA RTX PRO 4500 Blackwell", "NVIDIA RTX PRO 4500 Blackwell"),
+        ("NVIDIA RTX PRO 5000 Blackwell", "NVIDIA RTX PRO 5000 Blackwell"),
     ],
 )
 def test_spec_lookup_by_device_name(name: str, expected: str) -> None:
@@ -36,6 +39,14 @@ def test_spec_lookup_by_device_name(name: str, expected: str) -> None:
 
 def test_unknown_gpu_has_no_spec() -> None:
     assert find_spec("NVIDIA Tesla T4") is None
+
+
+@pytest.mark.parametrize("name", ["NVIDIA RTX 4000 Ada Generation", "NVIDIA RTX 5000 Ada Generation",
+                                  "NVIDIA RTX PRO 4000 Blackwell SFF Edition",
+                                  "NVIDIA RTX PRO 5000 Blackwell Generation Laptop GPU"])
+def test_another_board_of_the_same_number_gets_no_spec(name: str) -> None:
+    # Ada cards (GDDR6) and the 70 W SFF or laptop RTX PRO parts are not the catalogue's desktop Blackwell cards
+    assert find_spec(name) is None
 
 
 def test_catalogue_figures_are_used_with_their_sources() -> None:

@@ -14,7 +14,7 @@ from sizer_agent.tools.errors import InputError
 REQUIRED_GPUS = [
     "rtx-5080", "rtx-5090", "rtx-pro-6000-ws", "rtx-pro-6000-server", "rtx-pro-6000-maxq", "rtx-6000-ada", "l40s",
     "a100-40gb-sxm", "a100-80gb-sxm", "h100-sxm", "h100-pcie", "h100-nvl", "h200-sxm", "h200-nvl", "b200", "b300",
-    "gb200", "gb300", "mi300x", "mi325x", "mi355x",
+    "gb200", "gb300", "mi300x", "mi325x", "mi355x", "rtx-pro-4000", "rtx-pro-4500", "rtx-pro-5000",
 ]
 
 
@@ -61,6 +61,50 @@ def test_conflicts_are_kept_not_hidden() -> None:
     server = catalog.gpu("rtx-pro-6000-server")
     assert server.display_outputs.value == 0 and "CONFLICT" in (server.display_outputs.note or "")
     assert server.peak_tflops["bf16"].derived
+
+
+# NVIDIA datasheets: memory GB, bandwidth GB/s, board power W, 'AI TOPS' (FP4 with sparsity)
+RTX_PRO_BLACKWELL = {"rtx-pro-4000": (24, 672, 145, 1178), "rtx-pro-4500": (32, 896, 200, 1617),
+                     "rtx-pro-5000": (48, 1344, 300, 2064)}
+
+
+def test_mid_range_rtx_pro_blackwell_cards_are_sourced_and_dense() -> None:
+    catalog = load_catalog()
+    flagship = catalog.gpu("rtx-pro-6000-ws")
+    for gpu_id, (memory_gb, bandwidth, tdp, ai_tops) in RTX_PRO_BLACKWELL.items():
+        gpu = catalog.gpu(gpu_id)
+        assert (gpu.memory_gb.value, gpu.bandwidth_gbs.value, gpu.tdp_w and gpu.tdp_w.value) == (memory_gb, bandwidth,
+                                                                                                   tdp)
+        # the driver shows a little less than the marketing size (nvidia-smi 24,467 / 32,623 / 48,935 MiB)
+        assert 0.97 * memory_gb * 2**30 < gpu.memory_bytes < memory_gb * 2**30
+        assert gpu.ecc.value and gpu.graphics.value == "rtx-pro" and gpu.display_outputs.value == 4
+        assert gpu.interconnect.pcie_gen == 5 and gpu.interconnect.scaleup_gbs == 0  # no NVLink
+        peaks = gpu.peak_tflops
+        # NVIDIA's AI TOPS are sparse FP4: dense FP4 is half, FP8 a quarter, BF16 an eighth (the PRO 6000's ratio)
+        assert peaks["fp4"].value == ai_tops / 2 and peaks["fp8"].value == ai_tops / 4
+        assert peaks["bf16"].value == pytest.approx(ai_tops / 8, abs=0.05)
+        assert all(peaks[p].derived for p in ("fp4", "fp8", "bf16", "int8"))
+        assert peaks["bf16"].value < flagship.peak_tflops["bf16"].value
+        assert gpu.bandwidth_gbs.value < flagship.bandwidth_gbs.value
+    assert catalog.gpu("rtx-pro-5000").architecture == flagship.architecture  # GB202, a cut-down PRO 6000 die
+
+
+def test_rtx_pro_workstations_are_the_pro_platform_with_the_card_swapped() -> None:
+    # seed 002's ACD-006 (7 160 EUR, one 360 W RTX 5080) - the 5080 at its MSRP USD 999 + the pro card, at 0.86 EUR/USD
+    catalog = load_catalog()
+    rate = catalog.assumptions.eur_per_usd.value
+    base = catalog.offer("ACD-006")
+    card_usd = {"ACD-006-PRO4000": ("rtx-pro-4000", 1500), "ACD-006-PRO4500": ("rtx-pro-4500", 2800),
+                "ACD-006-PRO5000": ("rtx-pro-5000", 6298)}
+    for offer_id, (gpu_id, usd) in card_usd.items():
+        offer = catalog.offer(offer_id)
+        assert offer.gpu == gpu_id and offer.platform == base.platform and offer.gpu_counts == [1]
+        assert offer.price_kind == "estimate" and offer.price_date and offer.price_eur and offer.price_eur.derived
+        assert offer.price_eur.value == pytest.approx(7160 + (usd - 999) * rate, abs=1)
+        # one card that draws less than the RTX 5080 it replaces: the platform's slots and power as sold
+        assert catalog.gpu(gpu_id).tdp_w.value < catalog.gpu("rtx-5080").tdp_w.value  # type: ignore[union-attr]
+        assert not offer.to_confirm
+        assert offer.price_eur.value < catalog.offer("ACD-009").price_eur.value  # type: ignore[union-attr]
 
 
 def test_unknown_gpu_lists_known_ids() -> None:

@@ -115,21 +115,23 @@ def test_a_server_on_quote_beats_a_priced_rack_that_costs_a_hundred_times_its_ca
     assert result.headline.id == "headline.quote_cheaper" and result.headline.params["cost"] == min(priced)
 
 
+SINGLE_CARD_WORKSTATIONS = ["ACD-006", "ACD-009", "ACD-014"]  # the seed's catalogue (seed 002)
+
+
 def test_budget_over_names_the_gap_and_changes_that_fit() -> None:
     # Llama 3.1 8B in bf16 needs 16 GB of weights alone: not the 16 GB RTX 5080; the 32 GB RTX 5090
-    # (22 670 EUR) is over a 10 000 EUR budget; FP8 weights fit the RTX 5080 (7 160 EUR) within it.
+    # (22 670 EUR) is over a 10 000 EUR budget; FP8 weights fit the RTX 5080 (7 160 EUR) within it. (The seed's
+    # three workstations: the catalogue's RTX PRO 4000 workstation, 24 GB at 7 591 EUR, holds it within budget —
+    # test_cad_and_ai_on_a_small_budget_get_an_rtx_pro_blackwell_workstation.)
     workload = EstimateRequest(model="llama-3.1-8b", dtype="bfloat16", input_len=1024, output_len=256, concurrency=1,
                                max_model_len=4096)
-    result = recommend(RecommendRequest(workload=workload, units=["workstation"], budget_eur=10_000),
-                       load_model("llama-3.1-8b"))
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"], budget_eur=10_000,
+                                        offer_ids=SINGLE_CARD_WORKSTATIONS), load_model("llama-3.1-8b"))
     assert result.status == "over_budget" and result.plan is not None and result.plan.offer_id == "ACD-009"
     assert result.budget.status == "over" and result.budget.gap_eur == pytest.approx(12_670)
     assert result.headline.id == "headline.over_budget_changes"
     fp8 = [c for c in result.changes if [k.code for k in c.knobs] == ["weights_fp8"]]
     assert fp8 and fp8[0].plan.offer_id == "ACD-006" and fp8[0].plan.within_budget
-
-
-SINGLE_CARD_WORKSTATIONS = ["ACD-006", "ACD-009", "ACD-014"]
 
 
 def test_search_turns_knobs_when_nothing_in_scope_fits() -> None:
@@ -177,6 +179,39 @@ def test_graphics_and_ecc_reject_and_budget_is_apart() -> None:
     assert by["ACD-014"].fits and by["ACD-014"].within_budget is False  # RTX PRO: certified, over budget
     ecc = run(workload=workload, ecc_required=True, search=False)
     assert any(r.id == "reason.ecc" for r in by_offer(ecc)["ACD-009"].reasons)
+
+
+def test_cad_and_ai_on_a_small_budget_get_an_rtx_pro_blackwell_workstation() -> None:
+    """A CAD/rendering desk (certified drivers: RTX PRO only) that also serves Llama 3.1 8B in bf16 with about
+    15 000 EUR. Expected before running: ~15 GiB of weights; five users of 1 280 tokens need ~0.8 GiB of KV, which
+    the 24 GB RTX PRO 4000 holds (24 GB x 0.9 - weights - runtime leaves ~3 GiB), so its Pro workstation (7 591 EUR)
+    is the plan, within budget — not the 55 480 EUR RTX PRO 6000 (ACD-014), the only certified card the seed lists.
+    Sixteen users of 7 168 tokens need ~14 GiB of KV: more than the 24 and 32 GB cards leave, within the 48 GB RTX
+    PRO 5000's ~25 GiB, so its workstation (11 717 EUR) is the plan, still within budget."""
+    spec = load_model("llama-3.1-8b")
+    light = EstimateRequest(model="llama-3.1-8b", dtype="bfloat16", input_len=1024, output_len=256, concurrency=5,
+                            max_model_len=4096)
+    result = recommend(RecommendRequest(workload=light, units=["workstation"], budget_eur=15_000,
+                                        needs_graphics=True, engine="vllm"), spec)
+    assert result.status == "recommended" and result.plan is not None
+    assert result.plan.offer_id == "ACD-006-PRO4000" and result.plan.gpu_id == "rtx-pro-4000"
+    assert result.plan.within_budget and result.plan.purchase.price_eur == pytest.approx(7591)
+    assert result.plan.purchase.price_kind == "estimate" and result.plan.weight_precision == "bfloat16"
+    geforce = by_offer(result)["ACD-006"]
+    assert not geforce.fits and "reason.graphics" in reason_ids(geforce)  # the RTX 5080 has no certified drivers
+
+    busy = light.model_copy(update={"input_len": 6144, "output_len": 1024, "concurrency": 16, "max_model_len": 8192})
+    result = recommend(RecommendRequest(workload=busy, units=["workstation"], budget_eur=15_000,
+                                        needs_graphics=True, engine="vllm"), spec)
+    assert result.plan is not None and result.plan.offer_id == "ACD-006-PRO5000" and result.plan.within_budget
+    by = by_offer(result)
+    assert "reason.kv_concurrency" in reason_ids(by["ACD-006-PRO4000"])
+    assert "reason.kv_concurrency" in reason_ids(by["ACD-006-PRO4500"])
+
+    seed = RecommendRequest(workload=light, units=["workstation"], budget_eur=15_000, needs_graphics=True,
+                            engine="vllm", offer_ids=SINGLE_CARD_WORKSTATIONS)
+    seed_only = recommend(seed, spec)
+    assert seed_only.status == "over_budget" and seed_only.plan is not None and seed_only.plan.offer_id == "ACD-014"
 
 
 def test_training_plan_speaks_training() -> None:
@@ -286,10 +321,12 @@ def test_worth_a_quote_looks_past_the_listed_alternatives() -> None:
 def test_when_no_change_reaches_the_budget_the_closest_one_is_offered() -> None:
     """Mistral 7B for 3 users on a workstation with €5,000: the catalogue's cheapest workstation (an RTX 5080,
     16 GB, €7,160) cannot hold 14.5 GB of bf16 weights with vLLM's 90 % reservation, so the stated load needs a
-    dearer card. An expert says how close a change gets: 8-bit weights fit the 16 GB card, still over budget."""
+    dearer card. An expert says how close a change gets: 8-bit weights fit the 16 GB card, still over budget.
+    (The seed's three workstations: in the whole catalogue the 24 GB RTX PRO 4000 workstation, 7 591 EUR at 145 W,
+    holds bf16 and costs less over three years than the 360 W RTX 5080 with 8-bit weights, so no change is closer.)"""
     workload = EstimateRequest(model="mistral-7b", input_len=2000, output_len=256, concurrency=3)
-    result = recommend(RecommendRequest(workload=workload, units=["workstation"], budget_eur=5000),
-                       load_model("mistral-7b"))
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"], budget_eur=5000,
+                                        offer_ids=SINGLE_CARD_WORKSTATIONS), load_model("mistral-7b"))
     assert result.status == "over_budget" and result.plan is not None
     assert result.headline.id == "headline.over_budget"  # it does not claim that a change fits the budget
     assert len(result.changes) == 1

@@ -76,8 +76,11 @@ SPECS: list[tuple[tuple[str, ...], GpuSpec]] = [
 ]
 
 
-# Device name fragments -> catalogue GPU id (tools.catalog), tried before the table above.
-_CATALOG_IDS: list[tuple[tuple[str, ...], str]] = [
+# Device name fragments -> catalogue GPU id (tools.catalog), tried before the table above. None: a different board
+# of the same number the catalogue lacks (RTX PRO 4000 SFF: 70 W, 432 GB/s; laptop and server RTX PRO parts).
+_CATALOG_IDS: list[tuple[tuple[str, ...], str | None]] = [
+    (("RTX PRO", "SFF"), None), (("RTX PRO", "Laptop"), None), (("RTX PRO 4500", "Server"), None),
+    (("RTX PRO 5000",), "rtx-pro-5000"), (("RTX PRO 4500",), "rtx-pro-4500"), (("RTX PRO 4000",), "rtx-pro-4000"),
     (("H200", "NVL"), "h200-nvl"), (("H200",), "h200-sxm"), (("H100", "NVL"), "h100-nvl"),
     (("H100", "PCIe"), "h100-pcie"), (("H100",), "h100-sxm"), (("A100", "80GB", "PCIe"), "a100-80gb-pcie"),
     (("A100", "80GB"), "a100-80gb-sxm"), (("A100", "PCIe"), "a100-40gb-pcie"), (("A100",), "a100-40gb-sxm"),

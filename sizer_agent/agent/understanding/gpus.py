@@ -65,6 +65,9 @@ def card_index() -> CardIndex:
         if re.fullmatch(r"\d+", parts[-1]) and len(parts) == 1:
             continue  # a bare number is not a card
         head = r"\s*".join(re.escape(p) for p in parts)
+        if parts[:2] == ["rtx", "pro"]:  # "une PRO 5000": the RTX PRO cards are also said without "RTX" (not a price)
+            number = re.escape(parts[-1])
+            head = rf"(?:rtx\s*pro|pro(?!\s*{number}\s*(?:€|euros?\b|eur\b|\$|k\b)))\s*{number}"
         alternatives.append(head + (r"s?" if re.search(r"[\dx]$", parts[-1]) else ""))
     # ("A100 80 Go au format PCIe", "H100 in the PCIe form factor", "4 A100 80GB en PCIe": the variant said with
     # its kind-word or its preposition)
@@ -88,7 +91,7 @@ def card_index() -> CardIndex:
 def identify(model_words: str, qualifiers: str) -> str | None:
     """The catalogue id of a card named by its model number and variant words, or None."""
     index = card_index()
-    model = re.sub(r"\s+", " ", model_words.strip())
+    model = re.sub(r"^pro\b", "rtx pro", re.sub(r"\s+", " ", model_words.strip()))
     candidates = [c for c in index.cards if c.model.replace(" ", "") == model.replace(" ", "")]
     if not candidates and model.endswith("s"):  # "H100s": a plural, except where the s is the name (L40S)
         candidates = [c for c in index.cards if c.model.replace(" ", "") == model[:-1].replace(" ", "")]
