@@ -275,6 +275,9 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
             lines.append(render(lang, "advice.bought", price=price(plan, lang), split=split(plan, lang),
                                 precision=plan.weight_precision))
         lines += [text for text in (memory(plan, lang), speed(plan, lang), cost(plan, lang)) if text]
+        if result.machines > 1 and plan.purchase.price_eur is not None:  # "3 postes": the purchase is all of them
+            lines.append(render(lang, "advice.machines", n=result.machines, each=plan.purchase.price_eur,
+                                total=plan.purchase.price_eur * result.machines))
         c = plan.costs
         if c.job_hours is not None and c.eur_per_job is not None and c.runs_per_year:
             lines.append(render(lang, "advice.job_runs", hours=round(c.job_hours, 1), eur=c.eur_per_job,

@@ -329,6 +329,7 @@ class RecommendResult(BaseModel):
                                  "against each other, each checked at the load, in the order said")
     owned: Plan | None = Field(None, description="the customer's own cards (the preferred GPU, in the planned number), "
                                "checked as they are: whether they hold the load without buying anything")
+    machines: int = Field(1, ge=1, description="identical workstations bought together; the plan is one of them")
     owned_fp8: Plan | None = Field(None, description="with the weight format assumed, not said, and the customer's own "
                                    "cards short of it in 16-bit: the same cards with FP8 weights, when they hold "
                                    "the load that way")

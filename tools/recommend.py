@@ -104,6 +104,8 @@ class RecommendRequest(BaseModel):
     budget_eur_per_month: float | None = Field(
         None, gt=0, description="a budget per month (renting is paid so), used when no total budget is given: "
         "compared as month x 12 x the amortisation period, the period every cost is compared over")
+    machines: int = Field(1, ge=1, le=50, description="identical workstations bought together: one is sized (the "
+                          "budget given is each one's), the answer prices them all")
     budget_usd: float | None = Field(None, gt=0, description="a budget said in US dollars, used when no euro budget "
                                      "is given: converted at the catalogue's eur_per_usd")
     budget_usd_per_month: float | None = Field(None, gt=0, description="a monthly budget in US dollars, likewise")
@@ -674,7 +676,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
         preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),
-        owned=owned, owned_fp8=owned_fp8, compared=compared, cheaper_precision=cheaper,
+        owned=owned, owned_fp8=owned_fp8, compared=compared, cheaper_precision=cheaper, machines=request.machines,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
     )
