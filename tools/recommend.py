@@ -57,12 +57,11 @@ MAX_CHANGES = 4
 # read) — and the document states the latency the plan gives and what would meet the default.
 ASSUMED_TTFT_FACTOR = 4.0
 ASSUMED_TPOT_FACTOR = 2.0
-# The default TTFT is meant for the default prompt (EstimateRequest's 1,024 input tokens). The time to the first
-# token is the prompt's prefill, and prefill work grows linearly with the prompt (2 x active parameters FLOPs per
-# token; attention adds a smaller part that grows faster). So the floor of an assumed TTFT grows with the prompt
-# in the same proportion: a 16k-token document gets 16 times the time of a 1k-token question. Otherwise the
-# default target alone would drive the purchase of long-prompt loads, which the factor above exists to prevent.
-ASSUMED_TTFT_REFERENCE_TOKENS = 1024
+# The default TTFT is meant for a short prompt: a long one's own prefill (linear in its tokens: a 16k-token document
+# is seconds of compute on any workstation card) is no wait the floor should judge, or the default target alone
+# would drive the purchase of long-prompt loads. So an assumed TTFT floor is counted on top of the time one request
+# alone waits for its first token on each configuration (tools.evaluate, Context.ttft_floor_over_prefill): what
+# it limits is the queueing behind other users, the part more hardware buys down.
 
 
 class RecommendRequest(BaseModel):
@@ -594,10 +593,11 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     scope = scope_of(request, catalog, stacks=accepted_stacks(catalog, request))
     ttft, tpot = request.slo_ttft_ms, request.slo_tpot_ms
     if ttft is not None and "ttft" in request.slo_assumed:
-        ttft *= ASSUMED_TTFT_FACTOR * max(1.0, request.workload.input_len / ASSUMED_TTFT_REFERENCE_TOKENS)
+        ttft *= ASSUMED_TTFT_FACTOR
     if tpot is not None and "tpot" in request.slo_assumed:
         tpot *= ASSUMED_TPOT_FACTOR
     ctx = Context(catalog=catalog, spec=spec, scope=scope, slo_ttft_ms=ttft,
+                  ttft_floor_over_prefill="ttft" in request.slo_assumed,
                   slo_tpot_ms=tpot, percentile=request.percentile, headroom=request.headroom,
                   dataset_bytes=request.dataset_bytes, dataset_tokens=request.dataset_tokens,
                   checkpoint_interval_min=request.checkpoint_interval_min,
