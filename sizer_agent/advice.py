@@ -347,6 +347,14 @@ def owned(result: RecommendResult, lang: Lang) -> str:
     if result.owned_fp8 is not None:  # the 16-bit format was assumed: in FP8 they hold it, nothing to buy
         return render(lang, "advice.owned_fp8", gpus=n, gpu=name, why=why,
                       speed=speed_short(result.owned_fp8, lang))
+    if result.owned_change is not None:  # what makes them hold it, said before anything is bought
+        c = result.owned_change
+        what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in c.knobs)
+        speed = speed_short(c.plan, lang)
+        t = c.plan.training
+        if t is not None and t.epoch_hours is not None:
+            speed = render(lang, "advice.speed_and_epoch", speed=speed, hours=t.epoch_hours)
+        return render(lang, "advice.owned_change", gpus=n, gpu=name, why=why, what=what, speed=speed)
     return render(lang, "advice.owned_fails", gpus=n, gpu=name, why=why)
 
 

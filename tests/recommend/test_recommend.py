@@ -675,3 +675,23 @@ def test_epochs_asked_for_make_the_job_that_many_epochs_for_the_deadline_and_the
     if held.plan is not None:
         t = held.plan.training
         assert t is not None and (t.epoch_hours or 0.0) * 3 <= deadline
+
+
+def test_owned_sxm_cards_no_offer_sells_are_checked_and_the_change_that_fits_them_is_said() -> None:
+    # "We already have 8x A100 80GB SXM in a DGX": full fine-tuning of Llama 3.1 70B with AdamW needs about
+    # 16 bytes a parameter (1.1 TB of weights, gradients and states), more than 8 x 80 GB even sharded; a LoRA
+    # keeps the 140 GB of frozen bf16 weights (17.5 GB a GPU sharded) and fits. No catalogue offer sells A100 SXM:
+    # the cards are still checked (in an 8-GPU SXM node) and the fitting change is said before any purchase.
+    workload = EstimateRequest(model="meta-llama/Llama-3.1-70B-Instruct", mode="training", method="full",
+                               batch_size=8, seq_len=4096, data_parallel_size=8)
+    result = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"],
+                                        gpu_preference="a100-80gb-sxm", planned_gpus=8, owned_gpus=True,
+                                        dataset_tokens=10_000_000_000),
+                       load_model("meta-llama/Llama-3.1-70B-Instruct"))
+    assert result.owned is not None and not result.owned.fits and result.owned.gpu_id == "a100-80gb-sxm"
+    change = result.owned_change
+    assert change is not None and change.plan.fits and change.plan.gpu_id == "a100-80gb-sxm"
+    assert [k.code for k in change.knobs] == ["lora_instead_of_full"]
+    first = advice.summary(result, "en")[0]
+    assert "do not hold the load as stated" in first and "LoRA instead of full fine-tuning" in first
+    assert "one epoch in about" in first
