@@ -178,8 +178,9 @@ QUESTIONS: tuple[Question, ...] = (
         id="use_case", type="choice",
         choices=USE_CASES,
         # a language model named with nothing said of training or batches is run for people: "un petit LLM type
-        # Llama 3.1 8B" beside CAD work, "Qwen2.5 14B en interne pour 4 personnes"; unnamed, the question stays
-        default="online_serving",
+        # Llama 3.1 8B" beside CAD work, "Qwen2.5 14B en interne pour 4 personnes"; with documents counted
+        # ("nous traduisons 10 000 documents par mois") it is a batch job; unnamed, the question stays
+        default=lambda p: "batch_inference" if p.job_requests else "online_serving",
         default_if=lambda p: p.model is not None,
     ),
     Question(
