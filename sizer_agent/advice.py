@@ -176,6 +176,11 @@ def speed(plan: Plan, lang: Lang) -> str | None:
                       bound=Msg(f"bound.{v.bound}"))
         if v.epoch_hours is not None and v.dataset_images:
             text += " " + render(lang, "advice.epoch_images", images=v.dataset_images, hours=v.epoch_hours)
+            if v.epochs > 1:  # "300 époques": the training asked for, in hours and days, and its cost
+                eur = plan.costs.eur_per_epoch
+                text += " " + render(lang, "advice.epochs_cost" if eur is not None else "advice.epochs",
+                                     epochs=v.epochs, hours=v.epoch_hours * v.epochs,
+                                     days=v.epoch_hours * v.epochs / 24, eur=(eur or 0.0) * v.epochs)
         return text
     if plan.serving is not None:
         s = plan.serving

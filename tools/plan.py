@@ -178,6 +178,7 @@ class VisionPerf(BaseModel):
     inference_images_per_s: float = Field(description="the same model served (no-grad forward), all GPUs")
     dataset_images: int | None = None
     epoch_hours: float | None = None
+    epochs: int = Field(1, ge=1, description="training: passes over the images asked for")
     checkpoint_bytes: int | None = Field(None, description="training: fp32 weights + optimizer states")
     storage_write_gbs: float | None = None
     checkpoint_write_s: float | None = None

@@ -220,7 +220,7 @@ def recommend_arguments(
         "machines": profile.workstations if _several(profile) else 1,
         "budget_eur_per_month": profile.budget_eur_per_month,
         "budget_usd": profile.budget_usd,
-        "epochs": (profile.epochs or 1) if training else 1,
+        "epochs": (profile.epochs or 1) if training or (vision and profile.vision_mode != "inference") else 1,
         "budget_usd_per_month": profile.budget_usd_per_month,
         "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,
         "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,
