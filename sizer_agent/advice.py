@@ -295,6 +295,9 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
             lines += [sentence(render(lang, n)) for n in plan.notes
                       if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
     lines += [compared(option, lang) for option in result.compared]
+    verdict = compared_verdict(result.compared, lang)
+    if verdict is not None:
+        lines.append(verdict)
     if result.preference is not None and result.owned is None:  # owned cards were checked above, not bought
         lines.append(sentence(preference(result, lang)))  # a clause in tables, a sentence of its own here
     cheapest = _cheapest_change(result)
@@ -335,6 +338,32 @@ def headline(result: RecommendResult) -> Msg:
     if mine is not None and mine.fits and "what" in said.params:
         return Msg("headline.compare_owned", what=said.params["what"])
     return said
+
+
+def _rate(plan: Plan) -> float | None:
+    """What the plan delivers per second: output tokens (serving), tokens trained, or images."""
+    if plan.serving is not None:
+        return plan.serving.output_tokens_per_s
+    if plan.training is not None:
+        return plan.training.tokens_per_s
+    return plan.vision.images_per_s if plan.vision is not None else None
+
+
+def compared_verdict(options: list[Plan], lang: Lang) -> str | None:
+    """"2 L40S or 1 H100?": when the two configurations weighed both hold the load, the answer names the one that
+    costs less over the period and how much faster the other is, so the question asked gets its answer."""
+    if len(options) != 2 or not all(o.fits for o in options):
+        return None
+    costs = [o.costs.tco_eur for o in options]
+    rates = [_rate(o) for o in options]
+    if None in costs or None in rates or not all(rates):
+        return None
+    cheap, dear = sorted(options, key=lambda o: o.costs.tco_eur or 0.0)
+    ratio = (_rate(dear) or 0.0) / (_rate(cheap) or 1.0)
+    key = "advice.compared_verdict_faster" if ratio >= 1.1 else "advice.compared_verdict"
+    return render(lang, key, gpus=cheap.parallelism.num_gpus, gpu=cheap.gpu_name, cost=cheap.costs.tco_eur or 0.0,
+                  other_gpus=dear.parallelism.num_gpus, other=dear.gpu_name, other_cost=dear.costs.tco_eur or 0.0,
+                  ratio=ratio, years=cheap.costs.amortisation_years)
 
 
 def owned(result: RecommendResult, lang: Lang) -> str:

@@ -695,3 +695,19 @@ def test_owned_sxm_cards_no_offer_sells_are_checked_and_the_change_that_fits_the
     first = advice.summary(result, "en")[0]
     assert "do not hold the load as stated" in first and "LoRA instead of full fine-tuning" in first
     assert "one epoch in about" in first
+
+
+def test_two_configurations_weighed_get_a_verdict_naming_the_cheaper_and_how_much_faster_the_other_is() -> None:
+    # "On hésite entre 2 L40S et 1 H100 pour Llama 3.1 8B, 100 utilisateurs simultanés": both hold an 8B model
+    # (16 GB of weights); the answer says which costs less over the period and that the H100 (3.35 TB/s against
+    # 2 x 0.86 TB/s of memory bandwidth) is the faster one
+    workload = EstimateRequest(model="llama-3.1-8b", input_len=1024, output_len=300, concurrency=100,
+                               max_model_len=4096, engine="vllm")
+    result = recommend(RecommendRequest(workload=workload, engine="vllm", compared=["2:l40s", "1:h100-sxm"]),
+                       load_model("llama-3.1-8b"))
+    assert len(result.compared) == 2 and all(o.fits for o in result.compared)
+    verdict = advice.compared_verdict(result.compared, "en")
+    assert verdict is not None and verdict.startswith("Of the two, ")
+    cheap = min(result.compared, key=lambda o: o.costs.tco_eur or 0.0)
+    assert f"{cheap.parallelism.num_gpus} × {cheap.gpu_name} costs less" in verdict
+    assert "H100" in verdict and "times faster" in verdict
