@@ -669,6 +669,7 @@ _RECOUNT = re.compile(r"(?:\b(?:sorry|pardon|oups|oops|correction|rectification|
                       r"(?:\b(?:i meant|i mean|make (?:it|that)|je voulais dire|je veux dire|plutot|rather)\b[ \t]*)?"
                       r"(?<=[ \t,:])(?P<new>\d{1,3})(?P<unit>[ \t]*(?:x[ \t]*)?(?:gpus?|cartes?|cards?)\b)?"
                       r"(?:[ \t]*,?[ \t]*(?:pas|not|et non|and not)[ \t]+(?P<old>\d{1,3})\b)?(?!\d|[.,]\d)")
+_BARE_AFTER = re.compile(r"[ \t]*(?:[,;!)]|\.(?!\d)|$|(?:je|j'|i|we|on|nous)\b)")
 _RECOUNT_CUE = re.compile(r"\b(?:sorry|pardon|oups|oops|correction|rectification|erratum|i meant|make (?:it|that)"
                           r"|je voulais dire)\b")
 
@@ -680,8 +681,10 @@ def _recounted(message: Message, found: Found) -> Found | None:
         if m is None or message.negated(cue.start()):
             continue
         new = int(m.group("new"))
+        # (or a bare figure right after the count: "4 H200... pardon, 8, je viens de relire" — heldout25 fr-b03)
+        right_after = not text[found.end:cue.start()].strip(" \t.,;:-–—…") and _BARE_AFTER.match(text, m.end("new"))
         if 0 < new <= 512 and new != found.value and (
-                m.group("unit") or (m.group("old") and int(m.group("old")) == found.value)):
+                m.group("unit") or (m.group("old") and int(m.group("old")) == found.value) or right_after):
             return Found("num_gpus", new, m.start("new"), m.end())
         return None
     return None
@@ -932,6 +935,7 @@ GPUS = Rule(
          {"gpu_preference": "rtx-pro-6000-ws", "num_gpus": 1}),
         ("On part sur 6 GPU — correction, 4 GPU, validé par la DSI.", {"num_gpus": 4}),
         ("Il faudrait 3 L40S — pardon, je voulais dire 2, pas 3.", {"num_gpus": 2, "gpu_preference": "l40s"}),
+        ("On part sur 2 H100... pardon, 4, j'ai relu le devis.", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
         ("4 H100, sorry for the delay, 2 racks free", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
         # a laptop's GeForce card is another chip of the same name: its one GPU is counted, no card preferred
         ("Can I run Qwen3 8B on my laptop? It has an RTX 5090 Laptop GPU (24GB).", {"num_gpus": 1}),

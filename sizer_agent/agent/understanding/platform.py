@@ -918,6 +918,7 @@ BUDGET = Rule(
               ("Our old transcription vendor charged us €45k a year.", {}),
               ("€60k/yr cloud budget", {"budget_eur": 60000.0}),
               ("They have spent €20,000 on API calls so far.", {}),
+              ("Budget 30 k€... enfin 35 k€, c'est validé.", {"budget_eur": 35000.0}),
               ("Budget : 48 000 € HT (57 600 € TTC).", {"budget_eur": 48000.0}),
               ("Budget is about 30k.", {}),
               ("Budget €50k — actually, finance just told me it's €65k.", {"budget_eur": 65000.0}),
