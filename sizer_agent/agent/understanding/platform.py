@@ -26,6 +26,8 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne|ma|notre|cette|sa) tour"
            r"(?! de table| d'horizon)",
            r"towers?", r"sous (?:le|un) bureau", r"tours? (?:silencieuses?|compactes?|puissantes?)",
+           # ("On imagine 4 tours avec chacune une RTX 5090": heldout26 fr-i16; "3 tours de table" are rounds)
+           r"(?:\d+|deux|trois|quatre|cinq|six|huit|dix|douze) tours(?= (?:avec|equipees|pour (?:les|nos)))",
            # ("box … under desk.": a note drops the article — heldout23 en-f02)
            r"under (?:(?:the|a|my|our)\s+)?desks?", r"deskside",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))",
@@ -448,6 +450,8 @@ DEPLOYMENT = Rule(
               ("sur une tour avec 2 RTX 5090. Rien ne doit partir dans le cloud.", {"deployment": "workstation"}),
               ("A tower under the desk; nothing can go to the cloud.", {"deployment": "workstation"}),
               ("Serveur à louer chez OVHcloud.", {"deployment": "cloud"}),
+              ("On imagine 6 tours avec chacune une RTX 5080.", {"deployment": "workstation"}),
+              ("après 3 tours de table", {}),
               ("the yearly retrain can run on rented GPUs, don't size for it", {}),
               ("l'indexation tourne sur des GPU loués, pas la peine de la compter", {}),
               ("L'an passé nous avons loué des GPU chez Scaleway pour nos essais ; cette fois un serveur chez nous.",
