@@ -82,6 +82,8 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
               # ("Laiteries Vosgiennes", "Fromageries Deschamps", "Immobilière Perrin", "Ingénierie Bastide": heldout21)
               r"|Laiteries?|Fromageries|Immobili[èe]re|Ing[ée]nierie|Tissages?|Vetreri[ae]"
+              # ("Plasturgie Delmas souhaite entraîner …": heldout26 fr-i30)
+              r"|Plasturgie|M[ée]tallurgie|Chaudronnerie|D[ée]colletage|Robinetterie|Quincaillerie"
               r"|Boucherie|Charcuterie|P[âa]tisserie|Chocolaterie|Biscuiterie|Conserverie|Cave|Caves|Vignobles"
               r"|Hochschule|Municipality|Municipalit[ée]|Borough|Ville|Commune|M[ée]tropole|R[ée]gion|D[ée]partement|Conseil|Council|County"
               r"|Coop[ée]rative|Cooperative|Consortium|City|Town|Ministry|Minist[èe]re|Department of|Agency"
@@ -137,6 +139,8 @@ _SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+
 _BARE_SUBJECT = (r"(?m)(?:^|[.!?][ \t]+)" + NAME + r"(?:[ \t]*\([^()\n]{1,60}\))?[ \t]+(?:voudrai\w*|souhait\w*"
                  r"|veut|aimerai\w*|cherche|envisage|pr[ée]voit|a besoin|wants|would like|is looking|is exploring"
                  r"|is planning|plans|needs|intends"
+                 # ("ReliefBridge International works in 14 countries and …": heldout26 en-i47)
+                 r"|works (?=in|with|across)|operates"
                  # ("L'ESIR compte environ 1 800 étudiants, mais …": a sentence that sizes it opens on its name —
                  # heldout25 fr-b35)
                  r"|compte(?=[ \t]+(?:environ[ \t]+|pr[èe]s de[ \t]+|plus de[ \t]+)?\d)|emploie|employs)\b")
@@ -2079,6 +2083,9 @@ CUSTOMER = Rule(
         ("L'ENSAI compte environ 450 étudiants, mais l'outil sera pour 20 enseignants.", {"customer": "ENSAI"}),
         ("un projet ANR porté par le LAAS, nous voulons pré-entraîner", {"customer": "LAAS"}),
         ("The project is run by Marie Dupont.", {}),
+        ("Plasturgie Ravel souhaite entraîner un détecteur", {"customer": "Plasturgie Ravel"}),
+        ("FieldLink Relief works in 9 countries and wants to translate reports", {"customer": "FieldLink Relief"}),
+        ("Marie works in accounting and wants a chatbot", {}),
         ("Pour l'IUT de Vannes, une salle de TP.", {"customer": "IUT de Vannes"}),
         ("Meridian Systems Inc. – serving Llama 3.1 405B", {"customer": "Meridian Systems Inc."}),
         ("la Banque Duval-Mercier & Cie souhaite déployer un assistant.\nVeuillez agréer nos salutations.\n"
