@@ -119,7 +119,9 @@ _CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |(?:en )?versi
                          r"|\d{2,3}\s*g[bo]))*")
 # "two spare A100s", "4 nouvelles H100": a word that says which of their cards, between count and card
 _WHICH = (r"(?:(?:spare|idle|used|old|older|new|existing|extra|additional|more|dedicated|identical|refurbished"
-          r"|second-hand|nouvelles?|neuves?|anciennes?|vieilles?|supplementaires?|dediees?|d'occasion)\s+)?")
+          r"|second-hand|nouvelles?|neuves?|anciennes?|vieilles?|supplementaires?|dediees?|d'occasion"
+          # ("on one rented A100 80GB in the cloud": heldout25 en-b34)
+          r"|rented|leased|cloud|louees?|loues?)\s+)?")
 _WORDS_BEFORE_CARD = rf"(?:\s*(?:x|\*)?\s*(?:-\s*)?{_WHICH}(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d'|of\s+)?)?)"
 # before a bare card number: a count or an article says it is a card ("a single 5090", "2x 5080")
 # ("sur ma 5080", "a couple of 5090s": a possessive or a small quantity names a card as well)
@@ -936,6 +938,7 @@ GPUS = Rule(
         ("On part sur 6 GPU — correction, 4 GPU, validé par la DSI.", {"num_gpus": 4}),
         ("Il faudrait 3 L40S — pardon, je voulais dire 2, pas 3.", {"num_gpus": 2, "gpu_preference": "l40s"}),
         ("On part sur 2 H100... pardon, 4, j'ai relu le devis.", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
+        ("a LoRA on one rented A100 80GB", {"num_gpus": 1, "gpu_preference": "a100-80gb-sxm"}),
         ("4 H100, sorry for the delay, 2 racks free", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
         # a laptop's GeForce card is another chip of the same name: its one GPU is counted, no card preferred
         ("Can I run Qwen3 8B on my laptop? It has an RTX 5090 Laptop GPU (24GB).", {"num_gpus": 1}),
