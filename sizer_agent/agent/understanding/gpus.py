@@ -119,7 +119,9 @@ _CARD_WORDS = re.compile(r"(?:\s*[- ]?\s*(?:(?:(?:au |en )?format |(?:en )?versi
                          r"|\d{2,3}\s*g[bo]))*")
 # "two spare A100s", "4 nouvelles H100": a word that says which of their cards, between count and card
 _WHICH = (r"(?:(?:spare|idle|used|old|older|new|existing|extra|additional|more|dedicated|identical|refurbished"
-          r"|second-hand|nouvelles?|neuves?|anciennes?|vieilles?|supplementaires?|dediees?|d'occasion)\s+)?")
+          r"|second-hand|nouvelles?|neuves?|anciennes?|vieilles?|supplementaires?|dediees?|d'occasion"
+          # ("on one rented A100 80GB in the cloud": heldout25 en-b34)
+          r"|rented|leased|cloud|louees?|loues?)\s+)?")
 _WORDS_BEFORE_CARD = rf"(?:\s*(?:x|\*)?\s*(?:-\s*)?{_WHICH}(?:(?:gpus?|cartes?|cards?)\s+(?:de\s+|d'|of\s+)?)?)"
 # before a bare card number: a count or an article says it is a card ("a single 5090", "2x 5080")
 # ("sur ma 5080", "a couple of 5090s": a possessive or a small quantity names a card as well)
@@ -399,8 +401,11 @@ def _outgrown(text: str, start: int) -> bool:
 
 
 # the card a move goes to: "thinking about upgrading to a 5090", "on veut passer à une RTX PRO 6000"
-_MOVED_TO = re.compile(r"(?:upgrad\w* to|move to|moving to|switch\w* to|passer (?:a|au|aux|sur)|migrer (?:vers|sur))"
-                       r"(?:\s+\w+){0,3}\s*$")
+# ("On voudrait la remplacer par une tour avec une RTX PRO 6000", "replace it with a box with two L40S": the card
+# that replaces — heldout26 fr-i06)
+_MOVED_TO = re.compile(r"(?:upgrad\w* to|move to|moving to|switch\w* to|passer (?:a|au|aux|sur)|migrer (?:vers|sur)"
+                       r"|remplac\w* par|replac\w* (?:it |them |that |this )?(?:with|by))"
+                       r"(?:\s+\w+){0,4}\s*$")
 
 
 # (words of falling short only: a card "tested", "replacing" old ones or kept while the precision changes is still
@@ -633,11 +638,15 @@ def _bare_alternative(text: str, cards: list[tuple[re.Match[str], str]]) -> bool
 # a GeForce card's laptop GPU ("RTX 4090 laptop GPU (16GB)", "sa RTX 4090 Laptop", "the mobile RTX 4090"): another,
 # smaller chip of the same name (SCHEMA: rtx-4090 is the desktop card), so no card of the catalogue; the one GPU of
 # the laptop is still the count asked about (heldout11 en-v40, heldout24 en-a05; own batch 22 pf-239, pe-233)
-_LAPTOP_AFTER = re.compile(r"[ \t]*(?:laptop|mobile|portable|notebook)\b")
+# ("My laptop's RTX 4090 (the 16 GB mobile one)", "(the mobile 16 GB version)": a bracket that says it is the
+# laptop's, with its memory — heldout26 en-i34)
+_LAPTOP_BRACKET = r"[ \t]*\([^()\n]{0,30}?\b(?:laptop|mobile|portable|notebook)\b[^()\n]{0,30}\)"
+_LAPTOP_AFTER = re.compile(r"[ \t]*(?:laptop|mobile|portable|notebook)\b|" + _LAPTOP_BRACKET)
 _LAPTOP_MEMORY = re.compile(r"(?:[ \t]*(?:laptop|mobile|portable|notebook|gpu))*[ \t]*\([ \t]*\d+[ \t]*"
-                            r"(?:g[bo]|gib|gio)(?:[ \t]+(?:of[ \t]+)?(?:vram|memoire|memory))?[ \t]*\)")
+                            r"(?:g[bo]|gib|gio)(?:[ \t]+(?:of[ \t]+)?(?:vram|memoire|memory))?[ \t]*\)|"
+                            + _LAPTOP_BRACKET)
 _SEVERAL_MACHINES_BEFORE = re.compile(r"(?<![\w.,])(?:[2-9]|\d{2,}|two|three|four|deux|trois|quatre)\s+[^.;!?\n]*$")
-_LAPTOP_BEFORE = re.compile(r"(?<![\w])(?:laptop|mobile|notebook)[ \t]+$")
+_LAPTOP_BEFORE = re.compile(r"(?<![\w])(?:laptop|mobile|notebook)(?:'s)?[ \t]+$")
 
 
 def _laptop_card(text: str, m: re.Match[str], card: str) -> int | None:
@@ -655,7 +664,42 @@ _TAKES_BACK_COUNT = re.compile(r"s?[ \t]*,?[ \t]*(?:pas|et non|mais pas|not|and 
                                r"(?![\w]|[.,]\d)")
 
 
+# a count taken back with a bare figure after it: "4x L40S … — sorry, I meant 8, not 4" (heldout25 en-b05), "on
+# pensait à 4 GPU — correction, 2 GPU" (heldout26 fr-i12): the new figure is the count when it names the one it
+# takes back or carries the GPUs' word; otherwise it may correct something else and the count stays
+_RECOUNT = re.compile(r"(?:\b(?:sorry|pardon|oups|oops|correction|rectification|erratum)\b[ \t,:]*)?"
+                      r"(?:\b(?:i meant|i mean|make (?:it|that)|je voulais dire|je veux dire|plutot|rather)\b[ \t]*)?"
+                      r"(?<=[ \t,:])(?P<new>\d{1,3})(?P<unit>[ \t]*(?:x[ \t]*)?(?:gpus?|cartes?|cards?)\b)?"
+                      r"(?:[ \t]*,?[ \t]*(?:pas|not|et non|and not)[ \t]+(?P<old>\d{1,3})\b)?(?!\d|[.,]\d)")
+_BARE_AFTER = re.compile(r"[ \t]*(?:[,;!)]|\.(?!\d)|$|(?:je|j'|i|we|on|nous)\b)")
+_RECOUNT_CUE = re.compile(r"\b(?:sorry|pardon|oups|oops|correction|rectification|erratum|i meant|make (?:it|that)"
+                          r"|je voulais dire)\b")
+
+
+def _recounted(message: Message, found: Found) -> Found | None:
+    text = message.text
+    for cue in _RECOUNT_CUE.finditer(text, found.end, min(len(text), found.end + 160)):
+        m = _RECOUNT.match(text, cue.start())
+        if m is None or message.negated(cue.start()):
+            continue
+        new = int(m.group("new"))
+        # (or a bare figure right after the count: "4 H200... pardon, 8, je viens de relire" — heldout25 fr-b03)
+        right_after = not text[found.end:cue.start()].strip(" \t.,;:-–—…") and _BARE_AFTER.match(text, m.end("new"))
+        if 0 < new <= 512 and new != found.value and (
+                m.group("unit") or (m.group("old") and int(m.group("old")) == found.value) or right_after):
+            return Found("num_gpus", new, m.start("new"), m.end())
+        return None
+    return None
+
+
 def find_gpus(message: Message) -> Iterator[Found]:
+    for found in _find_gpus(message):
+        if found.field == "num_gpus" and (recounted := _recounted(message, found)) is not None:
+            yield recounted
+        yield found  # (after a recount, the first count's words are claimed and read no more)
+
+
+def _find_gpus(message: Message) -> Iterator[Found]:
     text = message.text
     cards = []
     laptops = []
@@ -668,6 +712,12 @@ def find_gpus(message: Message) -> Iterator[Found]:
             laptops.append((m, card, laptop_at))
         elif card is not None:
             cards.append((m, card))
+    if laptops and cards:
+        # a laptop's card beside a catalogue card ("My laptop's RTX 4090 (the 16 GB mobile one) … a desktop with an
+        # RTX 5080 instead"): the laptop's words and memory are claimed, the catalogue card is read
+        for m, card, _ in laptops:
+            memory = _LAPTOP_MEMORY.match(text, _card_end(text, m))
+            yield Found(CLAIM + "gpu_preference", card, m.start(), memory.end() if memory else m.end())
     if laptops and not cards:
         # no card of the catalogue: the laptop's card is claimed (no second reading offers it) and counted
         for m, card, _ in laptops:
@@ -878,6 +928,18 @@ GPUS = Rule(
         ("> Il faudrait 2 H200.\nMise à jour : ce sera 3 H200 et non 2.",
          {"num_gpus": 3, "gpu_preference": "h200-sxm"}),
         ("> We need 2 L40S.\nUpdate: they want 6 L40S, not 2.", {"num_gpus": 6, "gpu_preference": "l40s"}),
+        # a count taken back with a bare figure that names it, or with the GPUs' word
+        ("2x H200 for 40 users at once — sorry, I meant 4, not 2.", {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
+        ("My laptop's RTX 5090 (the 24 GB mobile version) is too small; a tower with an RTX PRO 5000 instead.",
+         {"gpu_preference": "rtx-pro-5000", "num_gpus": 1}),
+        ("My laptop's RTX 4090 (the mobile one) struggles with Qwen3 8B.", {"num_gpus": 1}),
+        ("Notre station avec une RTX 4090 rame ; on voudrait la remplacer par une tour avec une RTX PRO 6000.",
+         {"gpu_preference": "rtx-pro-6000-ws", "num_gpus": 1}),
+        ("On part sur 6 GPU — correction, 4 GPU, validé par la DSI.", {"num_gpus": 4}),
+        ("Il faudrait 3 L40S — pardon, je voulais dire 2, pas 3.", {"num_gpus": 2, "gpu_preference": "l40s"}),
+        ("On part sur 2 H100... pardon, 4, j'ai relu le devis.", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
+        ("a LoRA on one rented A100 80GB", {"num_gpus": 1, "gpu_preference": "a100-80gb-sxm"}),
+        ("4 H100, sorry for the delay, 2 racks free", {"num_gpus": 4, "gpu_preference": "h100-sxm"}),
         # a laptop's GeForce card is another chip of the same name: its one GPU is counted, no card preferred
         ("Can I run Qwen3 8B on my laptop? It has an RTX 5090 Laptop GPU (24GB).", {"num_gpus": 1}),
         ("ça passe sur ma RTX 5090 mobile ?", {"num_gpus": 1}),

