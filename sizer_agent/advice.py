@@ -300,6 +300,11 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         lines.append(verdict)
     if result.preference is not None and result.owned is None:  # owned cards were checked above, not bought
         lines.append(sentence(preference(result, lang)))  # a clause in tables, a sentence of its own here
+        if result.preference_change is not None:  # what would let the card asked for hold it
+            c = result.preference_change
+            what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in c.knobs)
+            lines.append(render(lang, "advice.preference_change", what=what, config=configuration(c.plan, lang),
+                                price=price(c.plan, lang), speed=speed_short(c.plan, lang)))
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
     fp8 = result.cheaper_precision

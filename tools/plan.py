@@ -331,6 +331,8 @@ class RecommendResult(BaseModel):
     owned: Plan | None = Field(None, description="the customer's own cards (the preferred GPU, in the planned number), "
                                "checked as they are: whether they hold the load without buying anything")
     machines: int = Field(1, ge=1, description="identical workstations bought together; the plan is one of them")
+    preference_change: Change | None = Field(None, description="the GPU asked for, short of the load: the first "
+                                             "workload change (4-bit weights, LoRA...) with which it holds it")
     owned_change: Change | None = Field(None, description="the customer's own cards short of the load: the first "
                                         "workload change (LoRA, 8-bit AdamW, FP8...) with which they hold it")
     owned_fp8: Plan | None = Field(None, description="with the weight format assumed, not said, and the customer's own "

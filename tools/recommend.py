@@ -668,6 +668,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     owned_fp8 = _owned_in_fp8(ctx, catalog, scope, stated, defaults, owned, request)
     owned_change = _owned_changed(ctx, catalog, scope, stated, defaults, owned, request) \
         if owned_fp8 is None and request.search else None
+    preferred = _preferred_changed(ctx, scoped, stated, defaults, plan, scope, request) \
+        if request.search and not request.owned_gpus else None
     cheaper = _cheaper_in_fp8(ctx, scoped, stated, defaults, plan, scope, request) \
         if status == "recommended" and not (owned is not None and owned.fits) and owned_fp8 is None else None
     return RecommendResult(
@@ -678,7 +680,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
         preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),
-        owned=owned, owned_fp8=owned_fp8, owned_change=owned_change, compared=compared, cheaper_precision=cheaper,
+        owned=owned, owned_fp8=owned_fp8, owned_change=owned_change, preference_change=preferred,
+        compared=compared, cheaper_precision=cheaper,
         machines=request.machines,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
@@ -794,6 +797,28 @@ def _owned_in_fp8(ctx: Context, catalog: Catalog, scope: Scope, stated: Estimate
     item = request.owned_config or f"{scope.planned_gpus}:{scope.gpu_preference}"
     mine = _named(ctx, catalog, scope, item, _with_precision(stated, "fp8"), defaults, as_sold=False)
     return mine if mine is not None and mine.fits else None
+
+
+def _preferred_changed(ctx: Context, scoped: list[Offer], stated: EstimateRequest, defaults: list[Knob],
+                       plan: Plan | None, scope: Scope, request: RecommendRequest) -> Change | None:
+    """The GPU asked for ("could a single RTX 5090 run it?"), short of the load as stated: the first change of the
+    expert's ladder with which an offer of that GPU in scope holds it ("in 4-bit weights, one 5090 does")."""
+    wanted = scope.gpu_preference
+    if not wanted or (plan is not None and plan.gpu_id == wanted):
+        return None
+    theirs = [o for o in scoped if o.gpu == wanted]
+    if not theirs or any(p.fits for p in _evaluate(ctx, theirs, stated, defaults)):
+        return None  # not sold in scope, or it holds the load as stated (only dearer): nothing to change
+    first: Change | None = None
+    for knobs, workload in [*single(stated), *cumulative(stated)]:
+        pool = _pool(_evaluate(ctx, theirs, workload, [*defaults, *knobs]), scope)
+        # "a single RTX 5090": the change that keeps to the cards planned comes first (4-bit on one, not FP8 on two)
+        planned = [p for p in pool if not scope.planned_gpus or p.parallelism.num_gpus <= scope.planned_gpus]
+        best = _best(planned)
+        if best is not None:
+            return Change(knobs=knobs, plan=best)
+        first = first or (Change(knobs=knobs, plan=b) if (b := _best(pool)) is not None else None)
+    return first
 
 
 def _owned_changed(ctx: Context, catalog: Catalog, scope: Scope, stated: EstimateRequest, defaults: list[Knob],

@@ -711,3 +711,19 @@ def test_two_configurations_weighed_get_a_verdict_naming_the_cheaper_and_how_muc
     cheap = min(result.compared, key=lambda o: o.costs.tco_eur or 0.0)
     assert f"{cheap.parallelism.num_gpus} × {cheap.gpu_name} costs less" in verdict
     assert "H100" in verdict and "times faster" in verdict
+
+
+def test_a_gpu_asked_for_that_falls_short_is_told_the_change_with_which_it_holds_the_load() -> None:
+    # "Could an RTX 5090 run Qwen2.5 32B for 4 of us?": 65 GB of bf16 weights exceed one or two 32 GB cards; with
+    # 8-bit or 4-bit weights (33 / 17 GB) 5090s hold it. The answer names that change and the 5090 configuration.
+    w = EstimateRequest(model="Qwen/Qwen2.5-32B-Instruct", input_len=1024, output_len=256, concurrency=4,
+                        max_model_len=4096, engine="vllm")
+    result = recommend(RecommendRequest(workload=w, units=["workstation"], engine="vllm", gpu_preference="rtx-5090",
+                                        planned_gpus=1, slo_ttft_ms=500, slo_tpot_ms=50, slo_assumed=["ttft", "tpot"],
+                                        precision_assumed=True), load_model("Qwen/Qwen2.5-32B-Instruct"))
+    assert result.plan is not None and result.plan.gpu_id != "rtx-5090"
+    change = result.preference_change
+    assert change is not None and change.plan.fits and change.plan.gpu_id == "rtx-5090"
+    assert change.knobs and {k.code for k in change.knobs} <= {"kv_fp8", "weights_fp8", "weights_int4"}
+    assert any(line.startswith("By changing the load (") and "RTX 5090" in line
+               for line in advice.summary(result, "en"))
