@@ -157,10 +157,14 @@ SCENARIOS: tuple[Scenario, ...] = (
         Expect(mode="inference", buy=("cloud",)), langs=("en", "fr")),
     # gpt-oss-120b as published (MXFP4 experts): ≈ 63 GB of weights; 20 users fit one 96 GB or 141 GB card.
     # A rack server with one or two PCIe cards is what a 40 000 € server budget buys — or an honest gap.
+    # Two 48 GB cards are such a server too (revised 2026-12-02, when a 2U server of 2-4 cards entered the
+    # catalogue): tensor parallel 2 splits the 64 query and 8 KV heads evenly, ≈ 31.5 GB of weights per card and
+    # 20 × 2 560 tokens × 36 KiB ≈ 1.9 GB of KV, under a 48 GB card's 43 GB vLLM reservation. Each card holds
+    # at least 44 GiB as the driver reports it (an L40S shows 45.0 GiB), not necessarily the whole model.
     Scenario("gptoss120b-server-40k", _serving(
         customer="Cabinet Juridique", model="gpt-oss-120b", precision="mxfp4", input_len=2048, output_len=512,
         concurrency=20, deployment="serveur", budget_eur="40 000 €"),
-        Expect(mode="inference", buy=("server", "node"), min_gpu_memory_gib=60,
+        Expect(mode="inference", buy=("server", "node"), min_gpu_memory_gib=44,
                status=("recommended", "over_budget"))),
     # Llama 3.1 405B in FP8: 405.9 B × 1 byte ≈ 406 GB of weights: an 8-GPU node of 141 GB+ cards
     # (1 128 GB) with TP 8; nothing smaller than a node.
