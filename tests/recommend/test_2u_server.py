@@ -174,3 +174,13 @@ def test_a_board_power_of_zero_or_less_names_the_field(tmp_path: Path, value: st
         load_catalog(path)
     text = str(error.value)
     assert "platforms.toml" in text and "platforms[v-2u]" in text and "max_gpu_board_w" in text
+
+
+def test_eight_h100_nvl_already_owned_are_checked_in_a_machine_that_holds_eight() -> None:
+    # the only offer selling the H100 NVL is the 2U server of four: eight cards a customer owns still go in the
+    # catalogue's 8-card PCIe server, not nowhere (Llama 3.1 70B in 16 bits, 141 GB, spreads over them)
+    workload = EstimateRequest(model="llama-3.1-70b", input_len=1024, output_len=256, concurrency=8)
+    result = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], deployment="server",
+                                        owned_config="8:h100-nvl", engine="generic"), load_model("llama-3.1-70b"))
+    assert result.owned is not None and result.owned.parallelism.num_gpus == 8
+    assert result.owned.platform_id == "srv-pcie-8" and result.owned.fits
