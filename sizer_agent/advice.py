@@ -176,6 +176,11 @@ def speed(plan: Plan, lang: Lang) -> str | None:
                       bound=Msg(f"bound.{v.bound}"))
         if v.epoch_hours is not None and v.dataset_images:
             text += " " + render(lang, "advice.epoch_images", images=v.dataset_images, hours=v.epoch_hours)
+            if v.epochs > 1:  # "300 époques": the training asked for, in hours and days, and its cost
+                eur = plan.costs.eur_per_epoch
+                text += " " + render(lang, "advice.epochs_cost" if eur is not None else "advice.epochs",
+                                     epochs=v.epochs, hours=v.epoch_hours * v.epochs,
+                                     days=v.epoch_hours * v.epochs / 24, eur=(eur or 0.0) * v.epochs)
         return text
     if plan.serving is not None:
         s = plan.serving
@@ -275,6 +280,9 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
             lines.append(render(lang, "advice.bought", price=price(plan, lang), split=split(plan, lang),
                                 precision=plan.weight_precision))
         lines += [text for text in (memory(plan, lang), speed(plan, lang), cost(plan, lang)) if text]
+        if result.machines > 1 and plan.purchase.price_eur is not None:  # "3 postes": the purchase is all of them
+            lines.append(render(lang, "advice.machines", n=result.machines, each=plan.purchase.price_eur,
+                                total=plan.purchase.price_eur * result.machines))
         c = plan.costs
         if c.job_hours is not None and c.eur_per_job is not None and c.runs_per_year:
             lines.append(render(lang, "advice.job_runs", hours=round(c.job_hours, 1), eur=c.eur_per_job,
@@ -344,6 +352,14 @@ def owned(result: RecommendResult, lang: Lang) -> str:
     if result.owned_fp8 is not None:  # the 16-bit format was assumed: in FP8 they hold it, nothing to buy
         return render(lang, "advice.owned_fp8", gpus=n, gpu=name, why=why,
                       speed=speed_short(result.owned_fp8, lang))
+    if result.owned_change is not None:  # what makes them hold it, said before anything is bought
+        c = result.owned_change
+        what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in c.knobs)
+        speed = speed_short(c.plan, lang)
+        t = c.plan.training
+        if t is not None and t.epoch_hours is not None:
+            speed = render(lang, "advice.speed_and_epoch", speed=speed, hours=t.epoch_hours)
+        return render(lang, "advice.owned_change", gpus=n, gpu=name, why=why, what=what, speed=speed)
     return render(lang, "advice.owned_fails", gpus=n, gpu=name, why=why)
 
 

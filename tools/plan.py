@@ -178,6 +178,7 @@ class VisionPerf(BaseModel):
     inference_images_per_s: float = Field(description="the same model served (no-grad forward), all GPUs")
     dataset_images: int | None = None
     epoch_hours: float | None = None
+    epochs: int = Field(1, ge=1, description="training: passes over the images asked for")
     checkpoint_bytes: int | None = Field(None, description="training: fp32 weights + optimizer states")
     storage_write_gbs: float | None = None
     checkpoint_write_s: float | None = None
@@ -329,6 +330,9 @@ class RecommendResult(BaseModel):
                                  "against each other, each checked at the load, in the order said")
     owned: Plan | None = Field(None, description="the customer's own cards (the preferred GPU, in the planned number), "
                                "checked as they are: whether they hold the load without buying anything")
+    machines: int = Field(1, ge=1, description="identical workstations bought together; the plan is one of them")
+    owned_change: Change | None = Field(None, description="the customer's own cards short of the load: the first "
+                                        "workload change (LoRA, 8-bit AdamW, FP8...) with which they hold it")
     owned_fp8: Plan | None = Field(None, description="with the weight format assumed, not said, and the customer's own "
                                    "cards short of it in 16-bit: the same cards with FP8 weights, when they hold "
                                    "the load that way")

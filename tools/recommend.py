@@ -57,12 +57,11 @@ MAX_CHANGES = 4
 # read) — and the document states the latency the plan gives and what would meet the default.
 ASSUMED_TTFT_FACTOR = 4.0
 ASSUMED_TPOT_FACTOR = 2.0
-# The default TTFT is meant for the default prompt (EstimateRequest's 1,024 input tokens). The time to the first
-# token is the prompt's prefill, and prefill work grows linearly with the prompt (2 x active parameters FLOPs per
-# token; attention adds a smaller part that grows faster). So the floor of an assumed TTFT grows with the prompt
-# in the same proportion: a 16k-token document gets 16 times the time of a 1k-token question. Otherwise the
-# default target alone would drive the purchase of long-prompt loads, which the factor above exists to prevent.
-ASSUMED_TTFT_REFERENCE_TOKENS = 1024
+# The default TTFT is meant for a short prompt: a long one's own prefill (linear in its tokens: a 16k-token document
+# is seconds of compute on any workstation card) is no wait the floor should judge, or the default target alone
+# would drive the purchase of long-prompt loads. So an assumed TTFT floor is counted on top of the time one request
+# alone waits for its first token on each configuration (tools.evaluate, Context.ttft_floor_over_prefill): what
+# it limits is the queueing behind other users, the part more hardware buys down.
 
 
 class RecommendRequest(BaseModel):
@@ -104,6 +103,8 @@ class RecommendRequest(BaseModel):
     budget_eur_per_month: float | None = Field(
         None, gt=0, description="a budget per month (renting is paid so), used when no total budget is given: "
         "compared as month x 12 x the amortisation period, the period every cost is compared over")
+    machines: int = Field(1, ge=1, le=50, description="identical workstations bought together: one is sized (the "
+                          "budget given is each one's), the answer prices them all")
     budget_usd: float | None = Field(None, gt=0, description="a budget said in US dollars, used when no euro budget "
                                      "is given: converted at the catalogue's eur_per_usd")
     budget_usd_per_month: float | None = Field(None, gt=0, description="a monthly budget in US dollars, likewise")
@@ -592,10 +593,11 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     scope = scope_of(request, catalog, stacks=accepted_stacks(catalog, request))
     ttft, tpot = request.slo_ttft_ms, request.slo_tpot_ms
     if ttft is not None and "ttft" in request.slo_assumed:
-        ttft *= ASSUMED_TTFT_FACTOR * max(1.0, request.workload.input_len / ASSUMED_TTFT_REFERENCE_TOKENS)
+        ttft *= ASSUMED_TTFT_FACTOR
     if tpot is not None and "tpot" in request.slo_assumed:
         tpot *= ASSUMED_TPOT_FACTOR
     ctx = Context(catalog=catalog, spec=spec, scope=scope, slo_ttft_ms=ttft,
+                  ttft_floor_over_prefill="ttft" in request.slo_assumed,
                   slo_tpot_ms=tpot, percentile=request.percentile, headroom=request.headroom,
                   dataset_bytes=request.dataset_bytes, dataset_tokens=request.dataset_tokens,
                   checkpoint_interval_min=request.checkpoint_interval_min,
@@ -664,6 +666,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     mode = request.workload.mode
     # (cards already owned that hold the load need nothing bought: no cheaper purchase is offered beside them)
     owned_fp8 = _owned_in_fp8(ctx, catalog, scope, stated, defaults, owned, request)
+    owned_change = _owned_changed(ctx, catalog, scope, stated, defaults, owned, request) \
+        if owned_fp8 is None and request.search else None
     cheaper = _cheaper_in_fp8(ctx, scoped, stated, defaults, plan, scope, request) \
         if status == "recommended" and not (owned is not None and owned.fits) and owned_fp8 is None else None
     return RecommendResult(
@@ -674,7 +678,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
         preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),
-        owned=owned, owned_fp8=owned_fp8, compared=compared, cheaper_precision=cheaper,
+        owned=owned, owned_fp8=owned_fp8, owned_change=owned_change, compared=compared, cheaper_precision=cheaper,
+        machines=request.machines,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
     )
@@ -716,6 +721,9 @@ def _owned(ctx: Context, catalog: Catalog, scope: Scope, workload: EstimateReque
 
 
 GENERIC_PCIE_PLATFORM = "srv-pcie-8"  # platforms.toml: a rack server for up to 8 PCIe cards
+# an SXM card no offer sells (A100 SXM in an owned DGX A100): an 8-GPU HGX baseboard server; its host figures
+# (CPU, RAM, storage) stand for the generation's, the GPUs and their NVLink are the card's own (gpus.toml)
+GENERIC_SXM_PLATFORM = "hgx-h100-8"
 NAMED_OFFER_PREFIX = "NAMED-"  # a configuration the customer named or owns, sold by no catalogue offer as such
 
 
@@ -742,11 +750,12 @@ def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: Es
     sample = next((o for o in catalog.offers if o.gpu == gpu_id
                    and catalog.platform(o.platform).max_gpus.value >= count), None)
     # a card no offer sells in that number (H200 NVL): a PCIe card goes in the catalogue's generic PCIe server
+    form = catalog.gpu(gpu_id).form_factor
     platform_id = sample.platform if sample is not None else (
-        GENERIC_PCIE_PLATFORM if catalog.gpu(gpu_id).form_factor == "pcie" else None)
+        GENERIC_PCIE_PLATFORM if form == "pcie" else GENERIC_SXM_PLATFORM if form == "sxm" else None)
     if platform_id is None or count > catalog.platform(platform_id).max_gpus.value:
         return None
-    unit = "workstation" if scope.deployment == "workstation" else "server"
+    unit = "workstation" if scope.deployment == "workstation" else "node" if form == "sxm" else "server"
     mine = Offer(id=f"{NAMED_OFFER_PREFIX}{count}x-{gpu_id}", name=catalog.gpu(gpu_id).name, kind="quote",
                  platform=platform_id, gpu=gpu_id, unit=unit, gpu_counts=[count], max_units=1)
     plans = _offer_plans(ctx, mine, workload, knobs)
@@ -787,6 +796,20 @@ def _owned_in_fp8(ctx: Context, catalog: Catalog, scope: Scope, stated: Estimate
     item = request.owned_config or f"{scope.planned_gpus}:{scope.gpu_preference}"
     mine = _named(ctx, catalog, scope, item, _with_precision(stated, "fp8"), defaults, as_sold=False)
     return mine if mine is not None and mine.fits else None
+
+
+def _owned_changed(ctx: Context, catalog: Catalog, scope: Scope, stated: EstimateRequest, defaults: list[Knob],
+                   owned: Plan | None, request: RecommendRequest) -> Change | None:
+    """The customer's own cards short of the load: the first change of the expert's ladder, alone then piled up,
+    with which they hold it ("on your 8 A100, a LoRA of the 70B fits"), before any purchase is weighed."""
+    if owned is None or owned.fits:
+        return None
+    item = request.owned_config or f"{scope.planned_gpus}:{scope.gpu_preference}"
+    for knobs, workload in [*single(stated), *cumulative(stated)]:
+        mine = _named(ctx, catalog, scope, item, workload, [*defaults, *knobs], as_sold=False)
+        if mine is not None and mine.fits:
+            return Change(knobs=knobs, plan=mine)
+    return None
 
 
 def _cheaper_in_fp8(ctx: Context, scoped: list[Offer], stated: EstimateRequest, defaults: list[Knob],

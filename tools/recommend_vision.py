@@ -48,6 +48,7 @@ class VisionContext:
     dataset_bytes: int | None = None
     checkpoint_interval_min: float | None = None
     images_per_s: float | None = None  # inference: the rate the configuration must keep up with (cameras x fps)
+    epochs: int = 1  # training: passes over the images asked for ("300 époques")
     evaluated: int = 0
     cache: dict[str, VisionEstimate] = field(default_factory=dict)
 
@@ -103,7 +104,7 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
         images_per_s=phase.images_per_s, images_per_s_per_gpu=phase.images_per_s_per_gpu,
         step_time_s=phase.step_time_s, bound=phase.bound, tensor_precision=speed.precision,
         inference_images_per_s=speed.inference.images_per_s, dataset_images=stated.dataset_images,
-        epoch_hours=epoch_hours,
+        epoch_hours=epoch_hours, epochs=ctx.epochs,
         checkpoint_bytes=checkpoint[0] if checkpoint else None, storage_write_gbs=checkpoint[1] if checkpoint else None,
         checkpoint_write_s=checkpoint[2] if checkpoint else None,
         checkpoint_interval_min=(ctx.checkpoint_interval_min or DEFAULT_CHECKPOINT_INTERVAL_MIN) if training else None,
@@ -220,7 +221,7 @@ def recommend_vision(request: object) -> RecommendResult:
     scope = scope_of(request, catalog)
     ctx = VisionContext(catalog=catalog, scope=scope, headroom=request.headroom,
                         dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min,
-                        images_per_s=request.vision_images_per_s)
+                        images_per_s=request.vision_images_per_s, epochs=request.epochs)
     base = _estimate(ctx, stated.model_copy(update={"gpus": 1, "gpu": None}))  # a bad name or size fails here
     offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]

@@ -186,6 +186,11 @@ VLLM_FRAMEWORKS = frozenset({"vllm"})
 JAX_STACKS = ("cuda", "rocm", "xla")  # JAX runs on NVIDIA/AMD GPUs and on TPUs (XLA)
 
 
+def _several(profile: WorkloadProfile) -> bool:
+    """Identical workstations bought together (not servers: a rack of several is a split, sized as such)."""
+    return (profile.workstations or 1) > 1 and profile.deployment in (None, "workstation")
+
+
 def recommend_arguments(
     profile: WorkloadProfile, input_fields: set[str], assumed: Collection[str] = (),
 ) -> dict[str, Any]:
@@ -209,10 +214,13 @@ def recommend_arguments(
         "slo_ttft_ms": profile.ttft_ms if serving else None,
         "slo_tpot_ms": profile.tpot_ms if serving else None,
         "slo_assumed": [name for name in ("ttft", "tpot") if serving and f"{name}_ms" in assumed],
-        "budget_eur": profile.budget_eur,
+        # several identical workstations: one is sized against its share of a budget said for all of them
+        "budget_eur": profile.budget_eur if not _several(profile) or profile.budget_per_workstation or (
+            profile.budget_eur is None) else round(profile.budget_eur / (profile.workstations or 1), 2),
+        "machines": profile.workstations if _several(profile) else 1,
         "budget_eur_per_month": profile.budget_eur_per_month,
         "budget_usd": profile.budget_usd,
-        "epochs": (profile.epochs or 1) if training else 1,
+        "epochs": (profile.epochs or 1) if training or (vision and profile.vision_mode != "inference") else 1,
         "budget_usd_per_month": profile.budget_usd_per_month,
         "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,
         "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,

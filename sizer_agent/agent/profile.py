@@ -127,6 +127,8 @@ class WorkloadProfile(BaseModel):
     # a budget said in US dollars ("$60k", "$20k per month"): converted at the catalogue's rate when planning
     budget_usd: float | None = Field(default=None, gt=0, le=10**10)
     epochs: int | None = Field(default=None, ge=1, le=1000)  # training: "3 époques", "for 2 epochs"
+    workstations: int | None = Field(default=None, ge=1, le=50)  # "3 postes pour SolidWorks": identical machines
+    budget_per_workstation: bool | None = None  # "12 000 € par poste": the budget is each machine's
     budget_usd_per_month: float | None = Field(default=None, gt=0, le=10**9)
     power_limit_w: float | None = Field(default=None, gt=0, le=10**8)  # None after "no limit"
     rack_units: int | None = Field(default=None, ge=1, le=1000)  # rack space available, None = no limit

@@ -178,8 +178,9 @@ QUESTIONS: tuple[Question, ...] = (
         id="use_case", type="choice",
         choices=USE_CASES,
         # a language model named with nothing said of training or batches is run for people: "un petit LLM type
-        # Llama 3.1 8B" beside CAD work, "Qwen2.5 14B en interne pour 4 personnes"; unnamed, the question stays
-        default="online_serving",
+        # Llama 3.1 8B" beside CAD work, "Qwen2.5 14B en interne pour 4 personnes"; with documents counted
+        # ("nous traduisons 10 000 documents par mois") it is a batch job; unnamed, the question stays
+        default=lambda p: "batch_inference" if p.job_requests else "online_serving",
         default_if=lambda p: p.model is not None,
     ),
     Question(
@@ -325,14 +326,16 @@ QUESTIONS: tuple[Question, ...] = (
 # Asked only when the user offers them (free text or answers file); never required.
 OPTIONAL_FIELDS: tuple[str, ...] = (
     "model_revision", "model_family", "custom_architecture", "server_url", "head_count", "gpu_preference",
-    "cloud_excluded", "budget_eur_per_month", "budget_usd", "budget_usd_per_month", "epochs", "job_requests",
+    "cloud_excluded", "budget_eur_per_month", "budget_usd", "budget_usd_per_month", "epochs", "workstations",
+    "budget_per_workstation", "job_requests",
     "job_recurring",
     "deadline_hours", "images_per_s",
     "gpus_owned", "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year",
 )
 # Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
 _CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded", "budget_eur_per_month",
-                               "budget_usd", "budget_usd_per_month", "epochs",
+                               "budget_usd", "budget_usd_per_month", "epochs", "workstations",
+                               "budget_per_workstation",
                                "job_requests", "job_recurring", "deadline_hours", "images_per_s", "gpus_owned",
                                "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year"})
 

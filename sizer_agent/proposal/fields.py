@@ -18,8 +18,8 @@ FIELD_ORDER: tuple[str, ...] = (
     "images_per_s",
     "dataset_images",
     "epochs", "optimizer", "checkpoint_interval_min", "num_gpus", "gpu_preference", "gpus_owned", "compared_gpus",
-    "rendering_cad", "ecc_required", "deployment", "cloud_excluded", "budget_eur", "budget_eur_per_month", "budget_usd",
-    "budget_usd_per_month",
+    "rendering_cad", "ecc_required", "deployment", "cloud_excluded", "workstations", "budget_eur",
+    "budget_per_workstation", "budget_eur_per_month", "budget_usd", "budget_usd_per_month",
     "power_limit_w", "rack_units", "server_url",
 )
 

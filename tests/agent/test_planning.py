@@ -133,3 +133,26 @@ def test_an_assumed_concurrency_never_exceeds_the_people_who_will_use_it() -> No
     assert question.default_for(WorkloadProfile(use_case="online_serving", head_count=4)) == 4
     assert question.default_for(WorkloadProfile(use_case="online_serving", head_count=500)) == 8
     assert question.default_for(WorkloadProfile(use_case="online_serving")) == 8
+
+
+def test_identical_workstations_are_sized_once_against_each_ones_share_of_the_budget() -> None:
+    # "3 postes pour SolidWorks … Budget 30 000 € pour les trois postes": one machine is sized against 10 000 €,
+    # and the answer prices all three; "12 000 € par poste" is each machine's budget as said
+    from sizer_agent.agent.planning import recommend_arguments
+
+    fields = set(RecommendRequest.model_fields)
+    base = dict(use_case="online_serving", model="Qwen/Qwen2.5-7B-Instruct", workstations=3, budget_eur=30_000.0,
+                rendering_cad=True)
+    shared = recommend_arguments(WorkloadProfile(**base), fields)
+    assert shared["budget_eur"] == 10_000 and shared["machines"] == 3
+    each = recommend_arguments(WorkloadProfile(**{**base, "budget_eur": 12_000.0, "budget_per_workstation": True}),
+                               fields)
+    assert each["budget_eur"] == 12_000 and each["machines"] == 3
+    servers = recommend_arguments(WorkloadProfile(**{**base, "deployment": "server"}), fields)
+    assert servers["budget_eur"] == 30_000 and servers["machines"] == 1
+    result = recommend(RecommendRequest(**{k: v for k, v in shared.items() if k in fields}),
+                       load_model("Qwen/Qwen2.5-7B-Instruct"))
+    assert result.plan is not None and result.plan.purchase.price_eur is not None
+    total = 3 * result.plan.purchase.price_eur
+    line = next(x for x in advice.summary(result, "en") if x.startswith("For the 3 identical workstations"))
+    assert f"{total:,.0f}" in line

@@ -244,3 +244,13 @@ def test_a_batch_nobody_gave_is_fitted_to_each_card_before_anything_is_called_ov
     stated = recommend(RecommendRequest(vision=request, budget_eur=40_000, units=["workstation"]))
     assert stated.status != "recommended"
     assert stated.changes and stated.changes[0].knobs[-1].code == "vision_batch"
+    # "300 époques" on 200k images: the answer gives the whole training, 300 times one epoch
+    from sizer_agent import advice
+
+    counted = request.model_copy(update={"dataset_images": 200_000})
+    long_run = recommend(RecommendRequest(vision=counted, budget_eur=40_000, units=["workstation"],
+                                          batch_assumed=True, epochs=300))
+    assert long_run.plan is not None and long_run.plan.vision is not None
+    hours = (long_run.plan.vision.epoch_hours or 0.0) * 300
+    assert hours > 0 and long_run.plan.vision.epochs == 300
+    assert any("The 300 epochs asked for: about" in line for line in advice.summary(long_run, "en"))

@@ -151,9 +151,9 @@ ONE_OFF = Rule(
 
 # "Le job doit finir en moins de 4 h", "it must finish within 6 hours", "within a 5-hour window", "in under 2 days"
 _DEADLINE = re.compile(
-    rf"\b(?:finir|finish\w*|terminer|termine|complete\w*|done|boucler|run|tourner|durer|take|prendre|window|fenetre"
+    rf"\b(?:finir|finish\w*|terminer|termine|complete\w*|done|boucler|run|tourner|durer|tenir|take|prendre|window|fenetre"
     rf"|deadline|delai)\b[^.;\n]{{0,30}}?\b(?:en moins de|en|within|in under|in less than|under|sous|d'ici|by|in|de)\s+"
-    rf"(?:a |an |une? )?({NUM})[ \t-]*"
+    rf"(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))[ \t-]*"
     rf"(h\b|heures?|hours?|hrs?|jours?|days?|nuits?|nights?|semaines?|weeks?|min\b|minutes?)")
 _HOURS = {"h": 1.0, "heure": 1.0, "hour": 1.0, "hr": 1.0, "jour": 24.0, "day": 24.0, "semaine": 168.0, "week": 168.0,
           "min": 1 / 60, "minute": 1 / 60}
@@ -200,8 +200,9 @@ def find_deadline(message: Message) -> Iterator[Found]:
     for m in _DEADLINE.finditer(message.text):
         if message.negated(m.start()):
             continue
-        number = numbers.read_number(m.group(1), message.lang)
-        unit = m.group(2).rstrip("s")
+        # "within a week", "en une semaine": the article counts one
+        number = numbers.read_number(m.group(1), message.lang) if m.group(1) else 1.0
+        unit = m.group(3).rstrip("s")
         factor = next((f for word, f in _HOURS.items() if unit.startswith(word)), None)
         if not number or factor is None or unit.startswith(("nuit", "night")):
             continue  # "a night" is no figure: the interview asks
@@ -229,6 +230,8 @@ DEADLINE = Rule(
               ("It must finish within a 5-hour window.", {"deadline_hours": 5.0}),
               ("it must finish within 6 hours", {"deadline_hours": 6.0}),
               ("Must finish within 2 days.", {"deadline_hours": 48.0}),
+              ("Renting only, and it has to be done within a week.", {"deadline_hours": 168.0}),
+              ("le pré-entraînement doit tenir en une semaine", {"deadline_hours": 168.0}),
               ("on voudrait finir en une nuit", {}), ("the first token within 2 seconds", {}),
               ("fine-tuner Mistral 7B en LoRA, une seule fois, et ça doit tourner en une nuit",
                {"deadline_hours": NIGHT_HOURS}),

@@ -15,6 +15,7 @@ from sizer_agent.agent.understanding import (
     latency,
     lengths,
     load,
+    machines,
     model_size,
     models,
     ownership,
@@ -69,4 +70,5 @@ RULES: tuple[Rule, ...] = (
     batch_job.DEADLINE,
     ownership.GPUS_OWNED,  # after the GPUs: whose cards they are
     compared.COMPARED_GPUS,  # reads the customer's words: cards weighed against each other
+    machines.WORKSTATIONS,  # reads without claiming: identical seats bought together
 )
