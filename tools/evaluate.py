@@ -192,6 +192,15 @@ def _scope_reasons(ctx: Context, gpu: Gpu, platform: Platform, watts: float, uni
     return reasons
 
 
+def _platform_reasons(gpu: Gpu, platform: Platform) -> list[Msg]:
+    """What the machine cannot take whatever the workload: a card drawing more than its slots, power and cooling
+    are built for (a 600 W card in a 2U server sold for 350-400 W cards)."""
+    limit = platform.max_gpu_board_w
+    if limit is not None and gpu.tdp_w is not None and gpu.tdp_w.value > limit.value:
+        return [Msg("reason.gpu_board_power", gpu=gpu.name, tdp=gpu.tdp_w.value, limit=limit.value)]
+    return []
+
+
 def _roofline(perf: PerfEstimate) -> list[RooflinePoint]:
     out = []
     for point in perf.roofline:
@@ -312,6 +321,7 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
     parallelism.notes = list(result.parallelism.notes)
     memory = _memory_plan(result, gpu, workload, dp)
     reasons += _memory_reasons(ctx, result, memory, gpu, tp, pp, num_gpus)
+    reasons += _platform_reasons(gpu, platform)
     reasons += _scope_reasons(ctx, gpu, platform, watts, units)
     if not gpu.serves_weight_format(result.weight_format):
         reasons.append(Msg("reason.weight_format", gpu=gpu.name, precision=result.weight_format,

@@ -749,8 +749,10 @@ def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: Es
                                                                 "max_units": sold[0][1]}), workload, knobs)
             if plans:
                 return plans[0]
-    sample = next((o for o in catalog.offers if o.gpu == gpu_id), None)
-    # a card no offer sells (H200 NVL): a PCIe card goes in the catalogue's generic PCIe server
+    # the first offer of that card whose machine holds that many (eight H100 NVL do not go in a 2U server of four)
+    sample = next((o for o in catalog.offers if o.gpu == gpu_id
+                   and catalog.platform(o.platform).max_gpus.value >= count), None)
+    # a card no offer sells in that number (H200 NVL): a PCIe card goes in the catalogue's generic PCIe server
     form = catalog.gpu(gpu_id).form_factor
     platform_id = sample.platform if sample is not None else (
         GENERIC_PCIE_PLATFORM if form == "pcie" else GENERIC_SXM_PLATFORM if form == "sxm" else None)

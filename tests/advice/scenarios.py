@@ -157,11 +157,25 @@ SCENARIOS: tuple[Scenario, ...] = (
         Expect(mode="inference", buy=("cloud",)), langs=("en", "fr")),
     # gpt-oss-120b as published (MXFP4 experts): ≈ 63 GB of weights; 20 users fit one 96 GB or 141 GB card.
     # A rack server with one or two PCIe cards is what a 40 000 € server budget buys — or an honest gap.
+    # Two 48 GB cards are such a server too (revised 2026-12-02, when a 2U server of 2-4 cards entered the
+    # catalogue): tensor parallel 2 splits the 64 query and 8 KV heads evenly, ≈ 31.5 GB of weights per card and
+    # 20 × 2 560 tokens × 36 KiB ≈ 1.9 GB of KV, under a 48 GB card's 43 GB vLLM reservation. Each card holds
+    # at least 44 GiB as the driver reports it (an L40S shows 45.0 GiB), not necessarily the whole model.
     Scenario("gptoss120b-server-40k", _serving(
         customer="Cabinet Juridique", model="gpt-oss-120b", precision="mxfp4", input_len=2048, output_len=512,
         concurrency=20, deployment="serveur", budget_eur="40 000 €"),
-        Expect(mode="inference", buy=("server", "node"), min_gpu_memory_gib=60,
+        Expect(mode="inference", buy=("server", "node"), min_gpu_memory_gib=44,
                status=("recommended", "over_budget"))),
+    # The customer's own words (2026-12-02): "un serveur en baie, 2U max, 2 kW max, mémoire ECC obligatoire",
+    # Gemma 3 27B for ~50 sessions, 80 000 €. 27.4 B × 2 bytes ≈ 55 GB of 16-bit weights: two or more cards,
+    # of 48 GB at least. A 2U server of two to four double-width cards (Dell R760xa class) holds two 350 W
+    # cards (1,400 W with its host) under 2 kW; an 8-GPU node (10 kW and more) or a 4U server of eight cards
+    # does not fit the rack or the circuit. So: a rack server of two to four cards, not "nothing fits".
+    Scenario("gemma27b-2u-2kw-ecc-80k", _serving(
+        customer="Clinique Exemple", model="Gemma 3 27B", precision=IDK, input_len=IDK, output_len=IDK,
+        concurrency=50, deployment="un serveur en baie", rack_units="2U max", power_limit_w="2 kW max",
+        ecc_required="oui, mémoire ECC obligatoire", budget_eur="80 000 €"),
+        Expect(mode="inference", buy=("server",), min_total_gpus=2, max_total_gpus=4)),
     # Llama 3.1 405B in FP8: 405.9 B × 1 byte ≈ 406 GB of weights: an 8-GPU node of 141 GB+ cards
     # (1 128 GB) with TP 8; nothing smaller than a node.
     Scenario("llama405b-fp8-server", _serving(

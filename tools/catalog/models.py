@@ -194,6 +194,10 @@ class Platform(_Strict):
     storage_write_gbs: PositiveFigure | None = Field(
         None, description="sequential write GB/s of the local NVMe that takes checkpoints (vendor peak)")
     rack_units: IntFigure | None = Field(None, description="height in rack units (U) of one unit")
+    max_gpu_board_w: PositiveFigure | None = Field(
+        None, description="highest board power (W) of one card its slots, power and cooling are built for; a "
+                          "card above it is refused (a 2U server that takes 350-400 W cards, not 600 W ones); "
+                          "None when not stated")
     measured_allreduce_busbw_gbs: PositiveFigure | None = None
     notes: list[str] = []
     conflicts: list[str] = []
