@@ -361,8 +361,15 @@ def compared_verdict(options: list[Plan], lang: Lang) -> str | None:
         return None
     costs = [o.costs.tco_eur for o in options]
     rates = [_rate(o) for o in options]
-    if None in costs or None in rates or not all(rates):
+    if None in rates or not all(rates):
         return None
+    if None in costs:  # one is on quote: no cost to weigh, the speed still answers part of the question
+        slow, fast = sorted(options, key=lambda o: _rate(o) or 0.0)
+        ratio = (_rate(fast) or 0.0) / (_rate(slow) or 1.0)
+        if ratio < 1.1:
+            return None
+        return render(lang, "advice.compared_verdict_speed", gpus=fast.parallelism.num_gpus, gpu=fast.gpu_name,
+                      other_gpus=slow.parallelism.num_gpus, other=slow.gpu_name, ratio=ratio)
     cheap, dear = sorted(options, key=lambda o: o.costs.tco_eur or 0.0)
     ratio = (_rate(dear) or 0.0) / (_rate(cheap) or 1.0)
     key = "advice.compared_verdict_faster" if ratio >= 1.1 else "advice.compared_verdict"

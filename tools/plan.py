@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from sizer_agent.tools.estimate import EstimateRequest
 from sizer_agent.tools.messages import Msg
@@ -247,6 +247,14 @@ class Plan(BaseModel):
     request: EstimateRequest | None = Field(
         description="the language-model workload evaluated (acceptance commands come from it); None for vision")
     sources: list[str] = Field(default_factory=list, description="catalogue source keys of GPU, platform, price")
+
+    @model_validator(mode="after")
+    def _language_model_plans_carry_their_workload(self) -> Plan:
+        # the acceptance commands of a serving or training plan come from its workload: a plan without one is
+        # a damaged session, refused where it is read rather than failing when the document is written
+        if (self.serving is not None or self.training is not None) and self.request is None:
+            raise ValueError("request: a language-model plan carries the workload it was evaluated for")
+        return self
 
     def speed_short(self) -> Msg | None:
         """The speed in a few words (a table cell, a plan weighed against another); None when not estimated."""

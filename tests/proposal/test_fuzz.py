@@ -38,6 +38,8 @@ JUNK = st.one_of(
 # CI's replayed example once found: an option whose chip is not in the catalogue (a renamed or retired
 # card in an old session) broke the per-chip table while rendering
 @example(edits=[(("tool_calls", 1, "result", "options", 1, "gpu_id"), "")])
+# and later: a serving plan whose workload was wiped (its acceptance commands come from it)
+@example(edits=[(("tool_calls", 1, "result", "plan", "request"), None)])
 @given(edits=st.lists(st.tuples(st.sampled_from(PATHS), st.one_of(st.just("delete"), JUNK)), min_size=1, max_size=4))
 def test_damaged_sessions_never_crash(edits: list[tuple[tuple[Any, ...], Any]]) -> None:
     session = copy.deepcopy(FIXTURE)
