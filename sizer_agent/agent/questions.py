@@ -137,8 +137,10 @@ SERVICE_CONCURRENCY = 50
 
 
 def _default_ecc(p: WorkloadProfile) -> bool:
+    # the peak it is sized for: today's times the growth expected ("30 users today, 4x within 18 months" is 120)
+    peak = (p.concurrency or 0) * (p.growth_factor or 1.0)
     return p.use_case == "online_serving" and (
-        (p.head_count or 0) >= SERVICE_HEAD_COUNT or (p.concurrency or 0) >= SERVICE_CONCURRENCY)
+        (p.head_count or 0) >= SERVICE_HEAD_COUNT or peak >= SERVICE_CONCURRENCY)
 
 
 # A model trained from scratch with only its size said ("a 7B model") is sized on the published dense decoder of

@@ -156,3 +156,14 @@ def test_identical_workstations_are_sized_once_against_each_ones_share_of_the_bu
     total = 3 * result.plan.purchase.price_eur
     line = next(x for x in advice.summary(result, "en") if x.startswith("For the 3 identical workstations"))
     assert f"{total:,.0f}" in line
+
+
+def test_ecc_is_assumed_for_a_service_whose_sized_peak_is_an_organisations() -> None:
+    # seed 002 puts ECC where capacity and continuity come first; our line is 50 requests at once or 100 people.
+    # "30 concurrent today, 4x within 18 months" is sized for 120: the default follows the peak it is sized for
+    from sizer_agent.agent.questions import BY_ID
+
+    ecc = BY_ID["ecc_required"]
+    grown = WorkloadProfile(use_case="online_serving", concurrency=30, growth_factor=4.0)
+    assert ecc.default_for(grown) is True
+    assert ecc.default_for(WorkloadProfile(use_case="online_serving", concurrency=30)) is False
