@@ -294,6 +294,10 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
         platform_notes.append(Msg("note.platform_engine", gpu=gpu.name, headroom=ctx.headroom,
                                   engines=gpu.engines.value if gpu.engines else gpu.software_stack))
     dp = num_gpus // (tp * pp)
+    if ctx.job_requests and workload.mode == "inference" and dp > 1:
+        # a batch job's replicas each run the stated batch over their share of the documents: more replicas
+        # finish sooner (a fixed total spread thin would leave each decoding a handful of sequences)
+        workload = workload.model_copy(update={"concurrency": workload.concurrency * dp})
     zero, zero_knob = zero_for(workload, dp)
     knobs = [*knobs, zero_knob] if zero_knob else list(knobs)
     if platform_notes:  # the vLLM default does not apply here: the note says what was assumed instead
