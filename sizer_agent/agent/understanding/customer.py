@@ -78,6 +78,9 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
               # ("pour l'IUT de Lannion (département Informatique)": own batch 23)
               r"|IUT"
+              # ("Tribunal judiciaire de Lyon", "Archives départementales de la Sarthe": heldout27 fr-ab27, own pf-249)
+              # (archives named by their public owner only: "Service Archives & Documentation" is a department)
+              r"|Tribunal|Archives(?=[ \t]+(?:d[ée]partementales|municipales|nationales|r[ée]gionales|communales)\b)"
               # trades whose name opens with the trade: "Brasserie Malterre", "Fromagerie Dubois"
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
               # ("Laiteries Vosgiennes", "Fromageries Deschamps", "Immobilière Perrin", "Ingénierie Bastide": heldout21)
@@ -330,10 +333,15 @@ _TWO_WORDS = (*(p for p in INTRODUCERS if p.pattern in (_KIND_THEN_NAME, _SUBJEC
 _KIND_ADJECTIVE = (r"(?:[ \t]+(?:r[ée]gional|d[ée]partemental|municipal|g[ée]n[ée]ral|national|hospitalier"
                    r"|universitaire|communautaire|m[ée]tropolitain|interd[ée]partemental|intercommunal"
                    # ("Clinique vétérinaire des Trois Vallées", "Cabinet dentaire du Port": heldout23 fr-f34)
-                   r"|v[ée]t[ée]rinaire|dentaire)e?s?"
+                   r"|v[ée]t[ée]rinaire|dentaire"
+                   # ("Tribunal judiciaire de Lyon", "Tribunal administratif de Rennes": heldout27 fr-ab27)
+                   r"|judiciaire|administratif|administrative|communal)e?s?"
                    r"|[ \t]+de[ \t]+communes)?")
 _ORG_FIRST_NAME = re.compile(
-    rf"(?<![\w])(?P<name>{_ORG_FIRST}{_KIND_ADJECTIVE}(?:{_GLUE}{_WORD}|[ \t]+d'[\wÀ-ÿ-]+)+)")
+    rf"(?<![\w])(?P<name>{_ORG_FIRST}{_KIND_ADJECTIVE}(?:{_GLUE}{_WORD}|[ \t]+d'[\wÀ-ÿ-]+"
+    # ("Office régional de l'eau du Grand Est": a lowercase common noun after "de l'", then the territory —
+    # heldout27 fr-ab41)
+    rf"|[ \t]+de[ \t]+l['’][a-zà-ÿ]+(?={_GLUE}{_WORD}))+)")
 _ORG_LAST_NAME = re.compile(rf"(?<![\w])(?P<name>{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,3}}[ \t]+{_ORG_LAST}"
                             rf"(?:[ \t]+{_LEGAL})?)(?![\w])")
 # "Institute for Marine and Coastal Studies", "Centre for Applied Robotics and Vision", "Fondation pour
