@@ -72,6 +72,8 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
+              # ("Entreprise Kerlis, Rennes." closing the message, as "Société Voltane, Grenoble.": own pf-250)
+              r"|Entreprise"
               r"|Transports|Assurances|Mairie|Lyc[ée]e|Coll[èe]ge|University|College|Institute|Bank|Hospital|Clinic"
               r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine|Boutique"
@@ -593,7 +595,7 @@ _TAIL_OK = frozenset({"ai", "ia", "cloud", "data"})  # stop words that end a nam
 _GENERIC_FIRST = re.compile(r"^(?:Soci[ée]t[ée]|Entreprise|Company)[ \t]+(?=\S+[ \t]+\S)|^St[ée]\.?[ \t]+(?=\S)"
                             # "PME Soluvia ici": the size class of a firm, before its name
                             r"|^(?:PME|ETI|TPE|SME)[ \t]+(?=\S)"
-                            r"|^Soci[ée]t[ée][ \t]+(?!(?:G[ée]n[ée]rale|Nationale|Fran[çc]aise|Centrale|Civile|Anonyme"
+                            r"|^(?:Soci[ée]t[ée]|Entreprise)[ \t]+(?!(?:G[ée]n[ée]rale|Nationale|Fran[çc]aise|Centrale|Civile|Anonyme"
                             r"|Industrielle|Coop[ée]rative|Mutuelle)\b)(?=[^ \t]+$)")
 
 
