@@ -595,7 +595,8 @@ _TAIL_OK = frozenset({"ai", "ia", "cloud", "data"})  # stop words that end a nam
 _GENERIC_FIRST = re.compile(r"^(?:Soci[ée]t[ée]|Entreprise|Company)[ \t]+(?=\S+[ \t]+\S)|^St[ée]\.?[ \t]+(?=\S)"
                             # "PME Soluvia ici": the size class of a firm, before its name
                             r"|^(?:PME|ETI|TPE|SME)[ \t]+(?=\S)"
-                            r"|^(?:Soci[ée]t[ée]|Entreprise)[ \t]+(?!(?:G[ée]n[ée]rale|Nationale|Fran[çc]aise|Centrale|Civile|Anonyme"
+                            r"|^(?:Soci[ée]t[ée]|Entreprise)[ \t]+"
+                            r"(?!(?:G[ée]n[ée]rale|Nationale|Fran[çc]aise|Centrale|Civile|Anonyme"
                             r"|Industrielle|Coop[ée]rative|Mutuelle)\b)(?=[^ \t]+$)")
 
 
@@ -1845,6 +1846,20 @@ def find_customer(message: Message) -> Iterator[Found]:
 CUSTOMER = Rule(
     "customer-name", ("customer",), find_customer,
     examples=(
+        # heldout27's causes: "Côté X" opens a name; a school's town after someone who works there; minutes naming
+        # the organisation after its project; lowercase kind words of a court, archives, an office; "IT" after a
+        # signing organisation; "Entreprise X" closing the message
+        ("Côté Brumelys (PME), on voudrait un chatbot sur Qwen3 8B.", {"customer": "Brumelys"}),
+        ("J'enseigne au Collège Victor-Hugo de Besançon ; on voudrait une tour.", {"customer": "Collège Victor-Hugo"}),
+        ("Compte rendu du 02/09 – projet Iris (Groupe Serval)\n- modèle : Qwen3 8B", {"customer": "Groupe Serval"}),
+        ("Le Tribunal administratif de Rennes souhaite résumer ses jugements.",
+         {"customer": "Tribunal administratif de Rennes"}),
+        ("Les Archives municipales de Quimper voudraient indexer leurs fonds.",
+         {"customer": "Archives municipales de Quimper"}),
+        ("L'Office départemental de l'habitat du Finistère souhaite un chatbot.",
+         {"customer": "Office départemental de l'habitat du Finistère"}),
+        ("A chatbot on Qwen3 8B, please. Thanks, Town of Kestle IT", {"customer": "Town of Kestle"}),
+        ("Un chatbot Qwen3 8B pour 20 personnes. Entreprise Malvaux, Brest.", {"customer": "Malvaux"}),
         # an event where writer and reader met is no customer; a sign-off and a particle on the signing line
         ("Great meeting you at DevFest Nantes! We want to serve Qwen3 8B to 20 users.\nBest, Anke van Dijk, "
          "Brouwer Logistiek", {"customer": "Brouwer Logistiek"}),

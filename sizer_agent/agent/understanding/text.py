@@ -200,10 +200,12 @@ _DROPPED = re.compile(r"(?<![\w])(?:oubliez|oublions|forget(?: about)?)[ \t]+(?:
 _KEPT_AS_IS = re.compile(r"(?<![\w])(?:on n'y touche pas|on ne (?:la|le|les) touche pas|nous n'y touchons pas"
                          r"|(?:elle|il|elles|ils|celle-ci|celui-ci|celle-la|celui-la) rest(?:e|ent|era|eront)"
                          r" (?:comme (?:elle|il|elles|ils) (?:est|sont)|tel(?:le)?s? quel(?:le)?s?|en l'etat|en place)"
-                         r"|(?:we're|we are|we'll|we will) (?:not touching|not changing|keeping) (?:it|that|them|that one)"
+                         r"|(?:we're|we are|we'll|we will) (?:not touching|not changing|keeping)"
+                         r" (?:it|that|them|that one)"
                          r"|(?:it|that one|that box|that server|they) (?:stays?|remains?) (?:as (?:it is|is|they are)"
                          r"|untouched|unchanged|in place))(?![\w])")
-_OWNED_BEFORE = re.compile(r"(?<![\w])(?:deja|already|existing|actuel\w*|current\w*|on a|nous avons|we have|we run|we own"
+_OWNED_BEFORE = re.compile(r"(?<![\w])(?:deja|already|existing|actuel\w*|current\w*|on a|nous avons|we have|we run"
+                           r"|we own"
                            r"|we've got)(?![\w])")
 _NEW_ELSEWHERE = re.compile(r"(?<![\w])(?:nouveau|nouvelle|nouvel|new|another|autre|second|deuxieme)(?![\w])")
 

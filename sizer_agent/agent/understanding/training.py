@@ -79,7 +79,8 @@ CHECKPOINT = Rule(
 )
 
 
-_DATA_BEFORE = words(r"datasets?", r"data ?sets?", r"corpora", r"jeu de donnees", r"jeux de donnees", r"donnees", r"data",
+_DATA_BEFORE = words(r"datasets?", r"data ?sets?", r"corpora", r"jeu de donnees", r"jeux de donnees", r"donnees",
+                     r"data",
                      r"corpus", r"base documentaire", r"archives?", r"training set")
 _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"donnees", r"data", r"dataset", r"textes?", r"text", r"images?", r"photos?", r"documents?", r"docs",
@@ -122,7 +123,8 @@ _PER_PERIOD_AFTER = re.compile(r"\s*(?:(?:of|de|d['’])\s*)?(?:[\w'’-]+\s+){0
 
 # "3 jeux de données de 200 Mo chacun", "four corpora of 250 MB each": a count of sets, each of the size said — the
 # data trained on is their total (heldout27 fr-ab42)
-_SETS_BEFORE = re.compile(r"(?<![\w.,])(\d{1,3})\s+(?:[\w-]+\s+){0,1}?(?:jeux de donnees|jeux|corpus|datasets?|data sets?"
+_SETS_BEFORE = re.compile(r"(?<![\w.,])(\d{1,3})\s+(?:[\w-]+\s+){0,1}?(?:jeux de donnees|jeux|corpus|datasets?"
+                          r"|data sets?"
                           r"|corpora|fichiers|files|lots|parties|parts|shards|collections)(?:\s+[\w-]+){0,2}?"
                           r"\s+(?:de|d'|of)\s*(?:~\s*|about\s+|around\s+|environ\s+)?$")
 _EACH_AFTER = re.compile(r"\s*,?\s*(?:chacune?|each|apiece|par (?:jeu|corpus|fichier|lot)|per (?:set|file|corpus))\b")
@@ -298,7 +300,9 @@ TRAINED_SIZE = Rule(
 
 DATASET = Rule(
     "dataset-size", ("dataset_size_bytes",), find_dataset,
-    examples=(("Interconnexion 400 Gb/s entre les nœuds", {}),
+    examples=(("LoRA sur 3 jeux de données de 400 Mo chacun", {"dataset_size_bytes": 1_200_000_000}),
+              ("QLoRA on four datasets of 1.5 GB each", {"dataset_size_bytes": 6_000_000_000}),
+              ("Interconnexion 400 Gb/s entre les nœuds", {}),
               ("batch 4 per GPU, 2 TB of tiles", {"dataset_size_bytes": 2000000000000}),
               ("Fine-tune Qwen3 8B with LoRA, seq 4096, on 12 GB. 2 GPUs.", {"dataset_size_bytes": 12000000000}),
               ("fine-tune Mistral 7B on 24 GB cards", {}),

@@ -525,6 +525,12 @@ def find_use_case_inferred(message: Message) -> Iterator[Found]:
 USE_CASE = Rule(
     "use-case", ("use_case",), find_use_case,
     examples=(
+        # the method switched to is the plan; a fine-tune "then host it" is the fine-tune; a one-off anonymisation
+        # of a mass of judgments, and work "en différé", are batch work (heldout27)
+        ("We tested QLoRA but it underfit, so we're going with plain LoRA in bf16.", {"use_case": "finetune_lora"}),
+        ("We'd like to LoRA Llama 3.1 8B on our tickets, then host it.", {"use_case": "finetune_lora"}),
+        ("anonymiser environ 300 000 jugements avec Qwen3 8B", {"use_case": "batch_inference"}),
+        ("Classer nos courriers en traitement différé avec Mistral 7B.", {"use_case": "batch_inference"}),
         # a method just after a verb of past trial was tried, not planned
         ("LoRA-tune Llama 3.1 70B on the bf16 weights (not 4-bit, we tried QLoRA and the quality drop was noticeable)",
          {"use_case": "finetune_lora"}),
