@@ -712,6 +712,12 @@ def test_heldout25_26_causes_said_otherwise(text: str, expected: dict[str, objec
      {"input_len": 4096, "use_case": "batch_inference"}, ()),
     ("Classification de 250 000 courriels clients avec Mistral 7B.\nCie Bretonne de Transport",
      {"use_case": "batch_inference", "customer": "Cie Bretonne de Transport"}, ()),
+    # a requester field: the organisation after the asking unit, or in brackets after the person; a person alone none
+    ("Réf. 2231 | Demandeur : DSI Laiteries du Forez | Priorité : normale\nBesoin : résumer 20 000 fiches.",
+     {"customer": "Laiteries du Forez"}, ()),
+    ("Requested by: M. Tanaka (Kiso Rail Systems, operations)\nNeed: Qwen3 8B chatbot for 25 users at once.",
+     {"customer": "Kiso Rail Systems"}, ()),
+    ("Demandeur : Paul Girard\nBesoin : un chatbot Mistral 7B.", {}, ("customer",)),
 ])
 def test_heldout27_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)

@@ -1728,6 +1728,35 @@ def _client_first(original: str, candidates: Iterator[tuple[int, str]]) -> Itera
     yield from (c for c in found if c is not client)
 
 
+# a ticket's or a brief's requester field: "Demandeur : DSI Énergies du Rhône", "Reporter: D. Okafor (Fernhill
+# Outdoor, e-commerce)", "Owner: Platform team, Calder & Finch" (heldout27 fr-ab15, en-ab09, en-ab29): the
+# organisation after the department that asks, or in the brackets after the person (a person alone names none)
+_REQUESTER = re.compile(r"(?im)(?:^|\|)[ \t]*(?:owner|requester|requested by|reporter|reported by|demandeur|demandeuse"
+                        r"|demand[ée]e? par)[ \t]*:[ \t]*(?P<value>[^\n|]{2,80}?)[ \t]*(?:\||$)")
+_REQUESTING_UNIT = re.compile(r"^(?:(?:DSI|DAF|DRH|RSSI|IT|Direction|Service|Équipe|Pôle)[ \t]+"
+                              r"(?:(?:de|du|des|d['’])[ \t]*)?"
+                              r"|[^,()]{1,30}?(?i:team|[ée]quipe|service|dept\.?|department)[ \t]*,[ \t]*)")
+_PERSON_THEN_ORG = re.compile(rf"[{_UPPER}][\w.'’-]*(?:[ \t]+[{_UPPER}][\w'’-]+){{0,2}}[ \t]*\([ \t]*"
+                              rf"(?P<org>[^,()]{{2,50}}?)[ \t]*(?:,[^()]*)?\)")
+
+
+def _requester_field(original: str) -> tuple[int, str] | None:
+    """(start, name) of the organisation a requester field names."""
+    for m in _REQUESTER.finditer(original):
+        value, at = m.group("value"), m.start("value")
+        person = _PERSON_THEN_ORG.fullmatch(value)
+        if person is not None and (name := clean_name(person.group("org"))) is not None:
+            return original.find(name, at), name
+        unit = _REQUESTING_UNIT.match(value)
+        if unit is None:
+            continue
+        name = clean_name(value[unit.end():])
+        if name is not None and not _ROLE_WORD.match(name) and not _DEPARTMENT.fullmatch(name) and (
+                _distinctive(name) or _organisation_like(name) or "&" in name):
+            return original.find(name, at + unit.end()), name
+    return None
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
@@ -1840,6 +1869,12 @@ def find_customer(message: Message) -> Iterator[Found]:
                 a, b = message.view_span(start, start + len(signed))
                 yield Found("customer", signed, a, b)
                 return
+    requester = _requester_field(original)
+    if requester is not None and not _THIRD_PARTY.search(original) and not forwarder:
+        start, name = whole_form(original, *requester)
+        a, b = message.view_span(start, start + len(name))
+        yield Found("customer", name, a, b)
+        return
     unsure = _unsure_signature(original)
     if unsure is not None and not _THIRD_PARTY.search(original) and not forwarder:
         yield Found(SUGGEST + "customer", (unsure,), 0, 0, claim=False)
@@ -1863,6 +1898,14 @@ CUSTOMER = Rule(
         ("A chatbot on Qwen3 8B, please. Thanks, Town of Kestle IT", {"customer": "Town of Kestle"}),
         ("Un chatbot Qwen3 8B pour 20 personnes. Entreprise Malvaux, Brest.", {"customer": "Malvaux"}),
         ("Tri de 50 000 courriels avec Qwen3 8B.\nCie Maritime de l'Iroise", {"customer": "Cie Maritime de l'Iroise"}),
+        # a requester field names the organisation after the unit that asks, or in brackets after the person
+        ("Ticket #88 | Demandeur : DSI Transports du Léman\nBesoin : chatbot Qwen3 8B",
+         {"customer": "Transports du Léman"}),
+        ("Reporter: K. Osei (Brightwater Foods, logistics)\nSummary: nightly batch with Mistral 7B",
+         {"customer": "Brightwater Foods"}),
+        ("Requirements: 50 concurrent users on Qwen3 8B\nOwner: Data team, Hollis & Vane",
+         {"customer": "Hollis & Vane"}),
+        ("Demandeur : Jean Martin\nBesoin : chatbot Qwen3 8B", {}),
         # an event where writer and reader met is no customer; a sign-off and a particle on the signing line
         ("Great meeting you at DevFest Nantes! We want to serve Qwen3 8B to 20 users.\nBest, Anke van Dijk, "
          "Brouwer Logistiek", {"customer": "Brouwer Logistiek"}),
