@@ -718,6 +718,9 @@ def test_heldout25_26_causes_said_otherwise(text: str, expected: dict[str, objec
     ("Requested by: M. Tanaka (Kiso Rail Systems, operations)\nNeed: Qwen3 8B chatbot for 25 users at once.",
      {"customer": "Kiso Rail Systems"}, ()),
     ("Demandeur : Paul Girard\nBesoin : un chatbot Mistral 7B.", {}, ("customer",)),
+    # a DGX system counted holds 8 GPUs of its kind
+    ("Merci de chiffrer deux DGX H100 pour notre labo.", {"num_gpus": 16, "gpu_preference": "h100-sxm",
+                                                         "deployment": "server"}, ()),
 ])
 def test_heldout27_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)
