@@ -718,6 +718,8 @@ def test_heldout25_26_causes_said_otherwise(text: str, expected: dict[str, objec
     ("Requested by: M. Tanaka (Kiso Rail Systems, operations)\nNeed: Qwen3 8B chatbot for 25 users at once.",
      {"customer": "Kiso Rail Systems"}, ()),
     ("Demandeur : Paul Girard\nBesoin : un chatbot Mistral 7B.", {}, ("customer",)),
+    # a format named with a bad experience is set aside
+    ("Pas de quantification, on reste en fp16 (on a eu de mauvais résultats en int8).", {"precision": "fp16"}, ()),
     # a DGX system counted holds 8 GPUs of its kind
     ("Merci de chiffrer deux DGX H100 pour notre labo.", {"num_gpus": 16, "gpu_preference": "h100-sxm",
                                                          "deployment": "server"}, ()),
