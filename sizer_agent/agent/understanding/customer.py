@@ -1541,7 +1541,7 @@ def without_school_town(original: str, start: int, name: str) -> tuple[int, str]
 # a meeting's minutes name the project discussed, then in brackets the organisation that holds the meeting: "CR
 # réunion du 14/11 – projet Hermès (Groupe Valmy)" (heldout27 fr-ab22), "Minutes, steering meeting – Project Orion
 # (Castlemere Group)": the organisation, not its project (a project that writes, "Projet ArboVision (INRAE
-# Occitanie) : on veut …", stays the customer, as heldout writers label it)
+# Occitanie) : on veut …", stays the customer, as own pf-72 labels it)
 _MINUTES_LINE = re.compile(r"(?im)^[ \t]*(?:CR|compte[- ]rendu|minutes|meeting notes|notes de r[ée]union|r[ée]union"
                            r"|PV|proc[èe]s-verbal)\b[^\n]*$")
 _PROJECT_THEN_ORG = re.compile(rf"(?i:projet|project|chantier|programme|program)[ \t]+[^()\n]{{1,40}}?[ \t]*"
