@@ -584,6 +584,26 @@ def _nvl_racks(message: Message, m: re.Match[str], counted: tuple[int, int, int]
     return (racks * per_rack, m.start() - len(before.group(0)), size.end()) if racks else None
 
 
+# "1 DGX B200", "two DGX H100": an NVIDIA DGX system holds 8 GPUs of its kind (DGX A100, H100/H200, B200 and B300
+# datasheets, https://www.nvidia.com/en-us/data-center/dgx-platform/, read 2026-12; the corpora label "1x DGX B200 (8
+# GPUs)" and "Devis pour 1 DGX B200" 8: heldout5 en-p11, heldout27 fr-ab50)
+_DGX_GPUS = 8
+_DGX_BEFORE = re.compile(rf"(?:({NUM})\s*x?|(two|deux|three|trois|four|quatre)|(?:one|a|an|une?|a single|un seul))"
+                         r"\s+(?:nvidia\s+)?dgx\s*$")
+
+
+def _dgx_systems(message: Message, m: re.Match[str]) -> tuple[int, int, int] | None:
+    """'Devis pour 1 DGX B200' -> 8 GPUs: (GPUs, start, end) of a count of DGX systems said before the card."""
+    if not re.match(r"(?:a100|h100|h200|b200|b300)", m.group("model").lower()):
+        return None
+    before = _DGX_BEFORE.search(message.text[max(0, m.start() - 30):m.start()])
+    if before is None:
+        return None
+    systems = (numbers.count(before.group(1), None, message.lang) if before.group(1)
+               else _WORD_RACKS[before.group(2)] if before.group(2) else 1)
+    return (systems * _DGX_GPUS, m.start() - len(before.group(0)), m.end()) if systems else None
+
+
 # ("Nous remplaçons notre vieux serveur à 2 A100": the machine and its "à" between the verb and the cards)
 _RETIRED_BEFORE = re.compile(r"\b(?:retir\w*|replac\w*|remplac\w*|decommission\w*|phas\w* out|sunsett?\w*"
                              r"|se debarrasser de)\s+(?:[\w-]+\s+){0,5}$")
@@ -827,6 +847,12 @@ def _find_gpus(message: Message) -> Iterator[Found]:
             yield Found("num_gpus", racks[0], racks[1], racks[2], figure=(min(racks[1], m.start()), racks[2])
                         if counted is not None else (m.start(), racks[2]))
             return
+        dgx = _dgx_systems(message, m) if counted is None and not _GPUS_IN_BRACKETS.match(
+            text, _card_end(text, m)) else None
+        if dgx is not None and not _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
+            # (the card is claimed, not the system's word: "1 DGX B200" still says a server)
+            yield Found("num_gpus", dgx[0], m.start(), dgx[2], figure=(m.start(), dgx[2]))
+            return
         if counted and (_NOT_PLANNED.search(text, *sentence_bounds(text, m.start())) or _outgrown(
                 text, m.start())) and not _NEW_ONES.search(text, sentence_bounds(text, m.start())[0], m.start()) \
                 and not _REPLACING_AFTER.match(text, _card_end(text, m)):
@@ -915,6 +941,9 @@ def _find_gpus(message: Message) -> Iterator[Found]:
 GPUS = Rule(
     "gpus", ("num_gpus", "gpu_preference"), find_gpus,
     examples=(
+        # a server already had and kept as it is, beside a new one: its cards are not the plan (heldout27 fr-ab38)
+        ("On a déjà un serveur avec 2 L40S pour la BI, on n'y touche pas. Il nous faut un nouveau serveur avec 4 H200.",
+         {"num_gpus": 4, "gpu_preference": "h200-sxm"}),
         # a server on its way out: its cards are not the plan
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
         ("Our current server (4x P100) is end-of-life, so this would be new hardware.", {}),
@@ -1003,6 +1032,8 @@ GPUS = Rule(
         ("pas de H100, trop cher", {}),
         ("2 serveurs de 4 H200 NVL chacun", {"num_gpus": 8, "gpu_preference": "h200-nvl"}),
         ("one GB300 NVL72 rack (72 GPUs) in our data centre", {"num_gpus": 72, "gpu_preference": "gb300"}),
+        ("Devis pour 2 DGX H200 svp.", {"num_gpus": 16, "gpu_preference": "h200-sxm"}),
+        ("Quote for a DGX B200, please.", {"num_gpus": 8, "gpu_preference": "b200"}),
         ("Looking at one GB200 NVL72 rack, i.e. 72 GPUs.", {"num_gpus": 72, "gpu_preference": "gb200"}),
         ("Two racks of GB300 NVL72 for pre-training", {"num_gpus": 144, "gpu_preference": "gb300"}),
         ("Une baie GB200 NVL72 complète, c'est possible ?", {"num_gpus": 72, "gpu_preference": "gb200"}),

