@@ -19,7 +19,7 @@ from sizer_agent.i18n import Lang, MissingTranslation, Terms, device_terms, rend
 from sizer_agent.tools.catalog import load_catalog
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.messages import Msg
-from sizer_agent.tools.plan import Change, Plan, RecommendResult
+from sizer_agent.tools.plan import Change, Knob, Plan, RecommendResult
 from sizer_agent.tools.recommend import NAMED_OFFER_PREFIX
 
 P = ParamSpec("P")
@@ -235,11 +235,16 @@ def cost(plan: Plan, lang: Lang) -> str | None:
     return None
 
 
+def knobs_said(knobs: list[Knob], lang: Lang) -> str:
+    """A change's knobs in a few words each ("FP8 weights, LoRA instead of full fine-tuning")."""
+    return ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in knobs)
+
+
 def change(item: Change, lang: Lang, budget_eur: float | None = None, cheapest: bool = False) -> str:
     """A workload change with its effect: within the budget when its plan is, over it when a budget was
     given and its plan is not (the load a machine holds is offered even so), else simply fitting. Weight
     offload states the speed it costs, and says so when it is the cheapest way to fit."""
-    what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in item.knobs)
+    what = knobs_said(item.knobs, lang)
     key = "advice.change_fit"
     if budget_eur is not None:
         key = "advice.change" if item.plan.within_budget else "advice.change_over"
@@ -302,7 +307,7 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         lines.append(sentence(preference(result, lang)))  # a clause in tables, a sentence of its own here
         if result.preference_change is not None:  # what would let the card asked for hold it
             c = result.preference_change
-            what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in c.knobs)
+            what = knobs_said(c.knobs, lang)
             lines.append(render(lang, "advice.preference_change", what=what, config=configuration(c.plan, lang),
                                 price=price(c.plan, lang), speed=speed_short(c.plan, lang)))
     cheapest = _cheapest_change(result)
@@ -395,7 +400,7 @@ def owned(result: RecommendResult, lang: Lang) -> str:
                       speed=speed_short(result.owned_fp8, lang))
     if result.owned_change is not None:  # what makes them hold it, said before anything is bought
         c = result.owned_change
-        what = ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in c.knobs)
+        what = knobs_said(c.knobs, lang)
         speed = speed_short(c.plan, lang)
         t = c.plan.training
         if t is not None and t.epoch_hours is not None:
