@@ -49,7 +49,9 @@ Values may be typed or free text read like a chat answer:
   tpot_ms: "je ne sais pas"          -> the documented default, marked as an assumption
 Optional: lang (fr|en), title, model_revision, custom_architecture {{hidden_size, num_layers, ...}},
 server_url (a running OpenAI-compatible server to benchmark), head_count (everyone who will use it),
-gpu_preference (a catalogue GPU id, e.g. h100-sxm).
+gpu_preference (a catalogue GPU id, e.g. h100-sxm), budget_usd / budget_usd_per_month (a budget in US
+dollars, converted at the catalogue's rate), epochs (training: passes over the data), workstations (identical
+machines bought together: one is sized, the answer prices them all).
 
 Questions (which ones are required depends on use_case):
 {_FIELDS}
