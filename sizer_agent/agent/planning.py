@@ -191,6 +191,13 @@ def _several(profile: WorkloadProfile) -> bool:
     return (profile.workstations or 1) > 1 and profile.deployment in (None, "workstation")
 
 
+def _machine_share(profile: WorkloadProfile, budget: float | None) -> float | None:
+    """One machine's share of a budget said for several identical workstations (all of it when said per seat)."""
+    if budget is None or not _several(profile) or profile.budget_per_workstation:
+        return budget
+    return round(budget / (profile.workstations or 1), 2)
+
+
 def recommend_arguments(
     profile: WorkloadProfile, input_fields: set[str], assumed: Collection[str] = (),
 ) -> dict[str, Any]:
@@ -215,11 +222,10 @@ def recommend_arguments(
         "slo_tpot_ms": profile.tpot_ms if serving else None,
         "slo_assumed": [name for name in ("ttft", "tpot") if serving and f"{name}_ms" in assumed],
         # several identical workstations: one is sized against its share of a budget said for all of them
-        "budget_eur": profile.budget_eur if not _several(profile) or profile.budget_per_workstation or (
-            profile.budget_eur is None) else round(profile.budget_eur / (profile.workstations or 1), 2),
+        "budget_eur": _machine_share(profile, profile.budget_eur),
         "machines": profile.workstations if _several(profile) else 1,
         "budget_eur_per_month": profile.budget_eur_per_month,
-        "budget_usd": profile.budget_usd,
+        "budget_usd": _machine_share(profile, profile.budget_usd),
         "epochs": (profile.epochs or 1) if training or (vision and profile.vision_mode != "inference") else 1,
         "budget_usd_per_month": profile.budget_usd_per_month,
         "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,

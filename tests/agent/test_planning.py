@@ -148,6 +148,8 @@ def test_identical_workstations_are_sized_once_against_each_ones_share_of_the_bu
     each = recommend_arguments(WorkloadProfile(**{**base, "budget_eur": 12_000.0, "budget_per_workstation": True}),
                                fields)
     assert each["budget_eur"] == 12_000 and each["machines"] == 3
+    dollars = recommend_arguments(WorkloadProfile(**{**base, "budget_eur": None, "budget_usd": 60_000.0}), fields)
+    assert dollars["budget_usd"] == 20_000 and dollars["machines"] == 3
     servers = recommend_arguments(WorkloadProfile(**{**base, "deployment": "server"}), fields)
     assert servers["budget_eur"] == 30_000 and servers["machines"] == 1
     result = recommend(RecommendRequest(**{k: v for k, v in shared.items() if k in fields}),
