@@ -307,6 +307,11 @@ _SET_ASIDE = re.compile(r"\b(?:(?:don't|do not|no need to|not to) (?:size|count|
                         r"|pas (?:la peine|besoin) de (?:le |la |les )?(?:compter"
                         r"|dimensionner|prendre en compte|chiffrer)|ne (?:le |la |les )?comptez pas)\b")
 
+# "générer les dialogues côté serveur", "computed server-side": the side of an application that computes, as
+# against the player's device, not a machine chosen (heldout28 fr-ac29)
+_SIDE_BEFORE = re.compile(r"(?<![\w])(?:cote|du cote du?)[ \t]+$")
+_SIDE_AFTER = re.compile(r"[- ]side(?![\w])")
+
 _BILL_AMOUNT = re.compile(r"\d\s*(?:k\s*)?(?:€|euros?\b|eur\b|\$|£)|[€$£]\s*\d")
 
 
@@ -332,6 +337,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue  # "Objet : devis serveur IA", "Fwd: AI server quote": the product's common name, no place
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
                 continue
+            if value == "server" and (_SIDE_BEFORE.search(message.text, max(0, m.start() - 12), m.start())
+                                      or _SIDE_AFTER.match(message.text, m.end())):
+                continue  # "les réponses calculées côté serveur", "server-side": where the code runs, not a machine
             if value == "server" and _SHARED_CENTRE.fullmatch(m.group(0)) and _ACCESS_GRANTED.search(
                     message.text, sentence_bounds(message.text, m.start())[0], m.start()):
                 continue  # "on a accès à une A100 au mésocentre": someone else's machine lent, no place chosen
