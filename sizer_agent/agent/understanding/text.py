@@ -205,7 +205,8 @@ _KEPT_AS_IS = re.compile(r"(?<![\w])(?:on n'y touche pas|on ne (?:la|le|les) tou
                          r"|(?:it|that one|that box|that server|they) (?:stays?|remains?) (?:as (?:it is|is|they are)"
                          r"|untouched|unchanged|in place)"
                          # "elle n'est pas concernée", "that one is off limits", "it's out of scope" (own batch 25)
-                         r"|(?:elle|il|elles|ils|celle-ci|celui-ci|celle-la|celui-la) (?:n'est|ne sont) pas concernee?s?"
+                         r"|(?:elle|il|elles|ils|celle-ci|celui-ci|celle-la|celui-la)"
+                         r" (?:n'est|ne sont) pas concernee?s?"
                          r"|(?:it|that one|that box|that server|they)(?: is|'s| are) (?:off[- ]limits|out of scope"
                          r"|not concerned|not part of this))(?![\w])")
 _OWNED_BEFORE = re.compile(r"(?<![\w])(?:deja|already|existing|actuel\w*|current\w*|on a|nous avons|we have|we run"

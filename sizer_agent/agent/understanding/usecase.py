@@ -149,7 +149,8 @@ PLANS: tuple[tuple[str, str], ...] = (
      "batch_inference"),
     # "un poste qui servira AUSSI au rendu Blender", "un serveur qui nous sert pour l'encodage vidéo": French
     # "servir à/pour" says what a machine is used for, not a model served (heldout28 fr-ac09, fr-ac24)
-    (words(r"serv(?:e|es|ed|ing)", _SE_SERVIR_NOT_BEFORE + r"serv(?:ons|ez|ent|ira|iront|irait)" + _USED_FOR, r"sert" + _USED_FOR,
+    (words(r"serv(?:e|es|ed|ing)", _SE_SERVIR_NOT_BEFORE + r"serv(?:ons|ez|ent|ira|iront|irait)" + _USED_FOR,
+           r"sert" + _USED_FOR,
            # "le servir à nos 25 conseillers": a model served to people (the pronoun is its object)
            r"(?:(?<=\ble )|(?<=\bla )|(?<=\bles ))servir",
            r"(?<!\bs'en )(?<!\bse )(?<!\bnous en )(?<!\bm'en )(?<!\bvous en )servir(?! (?:a|au|aux|d')\b)",
@@ -540,6 +541,15 @@ def find_use_case_inferred(message: Message) -> Iterator[Found]:
 USE_CASE = Rule(
     "use-case", ("use_case",), find_use_case,
     examples=(
+        # "servir à/pour" says what a machine is used for; a machine hosted or hosting constraints say where it sits
+        # (heldout28 fr-ac09, fr-ac25, fr-ac48)
+        ("un poste qui servira aussi au montage vidéo ; apprentissage d'un LoRA sur nos photos",
+         {"use_case": "finetune_lora"}),
+        ("Adaptation de Mistral 7B par LoRA ; machine hébergée dans notre salle serveur.",
+         {"use_case": "finetune_lora"}),
+        ("Conditions d'hébergement : baie 42U. Usage : entraînement et inférence.", {}),
+        ("Tout le monde s'en servirait pour résumer.", {}),
+        ("On veut héberger Qwen3 8B pour nos 20 agents.", {"use_case": "online_serving"}),
         # the method switched to is the plan; a fine-tune "then host it" is the fine-tune; a one-off anonymisation
         # of a mass of judgments, and work "en différé", are batch work (heldout27)
         ("We tested QLoRA but it underfit, so we're going with plain LoRA in bf16.", {"use_case": "finetune_lora"}),
