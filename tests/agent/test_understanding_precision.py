@@ -754,6 +754,12 @@ def test_heldout27_causes_said_otherwise(text: str, expected: dict[str, object],
     ("Monthly GPU spend is capped at €12k; QLoRA of Qwen3 14B in NF4 on AWS.", {"use_case": "finetune_qlora"},
      ("budget_eur",)),
     ("Les dépenses cloud mensuelles sont limitées à 3 000 €.", {}, ("budget_eur",)),
+    # a cloud kept out beside the datacenter chosen; a French "station" alone is a workstation, a radio's is not
+    ("Chatbot RAG hébergé dans notre salle serveur (données sensibles, donc rien dans le cloud).",
+     {"deployment": "server"}, ()),
+    ("Détection de défauts sur photos, YOLOv8. Une station avec une RTX 5090 suffira-t-elle ?",
+     {"deployment": "workstation"}, ()),
+    ("Un LoRA sur Mistral 7B pour écrire dans le ton de la station.", {"use_case": "finetune_lora"}, ("deployment",)),
     # the base checkpoint said before the name or "(not the instruct)"
     ("Classify 2M tickets overnight with the base Llama 3.1 8B.", {"model": "meta-llama/Llama-3.1-8B"}, ()),
     ("Llama 3.1 8B (pas l'Instruct), en bf16, pour étiqueter nos fiches la nuit.",
