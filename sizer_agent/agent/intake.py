@@ -231,10 +231,19 @@ def run_intake(
         open_with_default = [q for q in missing_questions(profile, answered) if q.has_default(profile)]
         if not open_with_default:
             break
+        done: set[str] = set()
         for question in open_with_default:
+            # one at a time: a default may follow another's ("online serving" assumed, then vLLM as its engine)
+            if not question.has_default(profile):
+                continue
             given[question.id] = question.default_for(profile)
             assumed.add(question.id)
-        answered = answered | {q.id for q in open_with_default}
+            done.add(question.id)
+            try:
+                profile = WorkloadProfile.model_validate(given)
+            except ValidationError:
+                break
+        answered = answered | done
         try:
             profile = WorkloadProfile.model_validate(given)
         except ValidationError:

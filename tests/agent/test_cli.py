@@ -388,3 +388,18 @@ def test_a_model_pre_trained_from_scratch_is_sized_on_the_published_shape_of_its
     other = cli("intake", "--brief", "-", "--assume-defaults", db=tmp_path / "t.db",
                 stdin="We plan to pre-train a 13B model from scratch on 300B tokens.")
     assert other.returncode == 2 and "model" in other.stderr
+
+
+def test_a_brief_naming_only_a_model_beside_cad_work_is_sized_as_a_served_model_on_its_engine(tmp_path: Path) -> None:
+    # "un petit LLM type Llama 3.1 8B" beside Revit: no use case said, the model only suggested. With
+    # --assume-defaults the suggestion is taken and serving is assumed — and the engine assumed after it is the
+    # serving one (vLLM), not the training stack a missing use case would give
+    brief = tmp_path / "brief.txt"
+    brief.write_text("Cabinet d'architectes Rive Gauche, 8 architectes. On veut remplacer nos postes : Revit, "
+                     "Twinmotion, et un peu d'IA (un petit LLM type Llama 3.1 8B). Budget 12 000 € par poste.",
+                     encoding="utf-8")
+    result = cli("intake", "--brief", str(brief), "--assume-defaults", "--json", db=tmp_path / "s.db")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["profile"]["use_case"] == "online_serving" and out["profile"]["framework"] == "vllm"
+    assert {"use_case", "model", "framework"} <= set(out["assumed"])
