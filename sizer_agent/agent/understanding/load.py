@@ -1229,8 +1229,9 @@ def growth_ratio(text: str) -> float | None:
     return None
 
 
+# ("2x L4", "4x T4": a card whose code has one digit — own batch 26 pe-260)
 _CARD_AFTER = re.compile(r"\s*(?:nvidia\s+|amd\s+)?(?:rtx|gtx|[a-z]{1,3}\d{2,4}|\d{4}\b|gpus?|cartes?|cards?|nodes?"
-                         r"|serveurs?|servers?|noe?uds?)")
+                         r"|serveurs?|servers?|noe?uds?|(?:l4|t4|a2)(?![\w]))")
 
 
 def _card_read_after(message: Message, start: int, end: int) -> bool:
@@ -1276,6 +1277,7 @@ def find_growth(message: Message) -> Iterator[Found]:
 GROWTH = Rule(
     "growth", ("growth_factor",), find_growth,
     examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
+              ("our chatbot runs on 2x L4 today and falls over past 30 users", {}),
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
               ("double precision", {}), ("rent 8x H100 on CoreWeave for 100 concurrent users", {}),
               ("25 TB of slides today, expected to grow by half again next year.", {"growth_factor": 1.5}),
