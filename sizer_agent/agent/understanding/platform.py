@@ -749,7 +749,7 @@ ECC = Rule(
               ("L'ECC ne nous est pas indispensable.", {"ecc_required": False}),
               ("L'ECC n'est pas négociable.", {"ecc_required": True}),
               ("Pas de rendu sur cette machine, et l'ECC on s'en fiche.", {"ecc_required": False}),
-              ("ECC? we don't care about it", {"ecc_required": False}),
+              ("ECC: we don't care about it", {"ecc_required": False}),
               ("ECC doesn't matter to us", {"ecc_required": False}),
               ("do we need ECC for inference? we're serving Qwen3", {}),
               ("Est-ce qu'on a besoin de mémoire ECC pour de l'inférence ?", {}),

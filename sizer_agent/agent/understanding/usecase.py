@@ -503,9 +503,10 @@ def _only_today_falling_short(message: Message, cue: re.Match[str] | None, peopl
     return all(_FALLS_SHORT.search(text, *sentence_bounds(text, start)) for start, _ in spans)
 
 
-# a bare question whether a card holds a number of users: what they would do with it is not said
+# a bare question whether a card holds a number of users: what they would do with it is not said (the load
+# read before is blanked: "enough for _______?")
 _FIT_QUESTION = re.compile(r"(?<![\w])(?:enough|ok|okay|fine|good|suffisante?s?|assez|ca passe|ca tient)\s+"
-                           r"(?:for|pour)\s+(?:~\s*)?(?:[\d_\s]*(?:users|utilisateurs|people|personnes)|_+)\s*\?")  # (the load blanked)
+                           r"(?:for|pour)\s+(?:~\s*)?(?:[\d_\s]*(?:users|utilisateurs|people|personnes)|_+)\s*\?")
 
 
 def find_use_case_inferred(message: Message) -> Iterator[Found]:
