@@ -797,6 +797,9 @@ def test_heldout28_causes_said_otherwise(text: str, expected: dict[str, object],
     # a laptop card's memory is no data set; a bare fit question says no use
     ("Gemma 3 12B en int4 sur mon pc portable, RTX 4080 laptop 12 go ?", {}, ("dataset_size_bytes",)),
     ("mistral small 3.1, awq, one L40S: enough for 12 users?", {"concurrency": 12}, ("use_case",)),
+    # where today's setup gives way, said with the English "pass", is a threshold, no population
+    ("Our current box on 2x A6000 gets slow once we pass 15 users; we want 50 users at once.", {"concurrency": 50},
+     ("head_count",)),
 ])
 def test_heldout29_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)
