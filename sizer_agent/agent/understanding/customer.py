@@ -476,6 +476,8 @@ _TECH = frozenset(plain(w) for w in (
     "threadripper", "ryzen", "ubuntu", "rhel", "vmware", "proxmox", "openshift", "slurm", "rag", "kubernetes",
     "whisper", "bert", "roberta", "t5", "clip", "sdxl", "flux", "yolov8", "vit", "u-net", "unet", "ssd",
     "gpt-oss", "codellama", "nemotron", "granite", "olmo", "bloom", "vicuna", "starcoder",
+    # vision networks named in brackets after a task ("instance segmentation (Mask R-CNN)": heldout29 en-ad30)
+    "r-cnn", "rcnn", "cnn", "detr", "deeplab", "deeplabv3", "efficientnet", "mobilenet", "convnext", "swin", "lstm",
     # a school's teaching sessions and rooms ("une salle de TP", "les TD du jeudi": heldout26 fr-i16)
     "tp", "td", "tps", "tds",
 ))
@@ -523,6 +525,10 @@ _NOT_NAMES = frozenset(plain(w) for w in (
     "b2b", "b2c", "b2b2c", "b2g", "saas", "paas", "iaas", "pme", "tpe", "eti", "sme", "smb", "smes", "smbs",
     "startup", "start-up", "scale-up", "scaleup", "grands comptes", "grand compte", "mid-market", "fintech",
     "medtech", "legaltech", "edtech", "insurtech", "proptech", "healthtech", "greentech", "deeptech",
+    # who the writer is, not which organisation ("Hobbyist here", "Étudiant ici", "Grad student here": a person
+    # alone, no customer — heldout29 en-ad47)
+    "hobbyist", "hobbyiste", "amateur", "student", "grad student", "phd student", "étudiant", "étudiante",
+    "doctorant", "doctorante", "particulier", "freelancer", "indépendant", "indépendante", "passionné", "retraité",
     # products named like a lab ("something like Deep Research")
     "deep research", "deep think", "ai studio",
 ))
@@ -597,6 +603,13 @@ _TAIL_OK = frozenset({"ai", "ia", "cloud", "data"})  # stop words that end a nam
 _GENERIC_FIRST = re.compile(r"^(?:Soci[ée]t[ée]|Entreprise|Company)[ \t]+(?=\S+[ \t]+\S)|^St[ée]\.?[ \t]+(?=\S)"
                             # "PME Soluvia ici": the size class of a firm, before its name
                             r"|^(?:PME|ETI|TPE|SME)[ \t]+(?=\S)"
+                            # "Startup Dialogia ici", "Start-up Kairn here": the stage of a firm, before its name
+                            # (heldout29 fr-ad13)
+                            r"|^(?:Startup|Start-up|Scale-up|Scaleup)[ \t]+(?=[A-ZÀ-Þ])"
+                            # "CTO, Harlow & Finch Insurance": the writer's title and a comma, then the firm
+                            # (heldout29 en-ad50)
+                            r"|^(?:CTO|CEO|CIO|CDO|COO|CFO|CISO|DSI|DG|RSSI|Head of IT|IT lead|IT manager)[ \t]*,[ \t]+"
+                            r"(?=[A-ZÀ-Þ])"
                             r"|^(?:Soci[ée]t[ée]|Entreprise)[ \t]+"
                             r"(?!(?:G[ée]n[ée]rale|Nationale|Fran[çc]aise|Centrale|Civile|Anonyme"
                             r"|Industrielle|Coop[ée]rative|Mutuelle)\b)(?=[^ \t]+$)")
@@ -1452,8 +1465,10 @@ def with_partners_before(original: str, start: int, name: str) -> tuple[int, str
         return None
     previous = original[:line_start - 1].rstrip().rsplit("\n", 1)[-1]
     first = before.group("names").split(",")[0].strip()
+    # "Martin Keane" / "CTO, Harlow & Finch Insurance": a title before the comma is the writer's, no partner
+    # (heldout29 en-ad50)
     if (not _PERSON_LINE.fullmatch(previous) or _SIGN_OFF.match(previous) or plain(first) in _OPENERS
-            or _SIGN_OFF.match(first)):
+            or _SIGN_OFF.match(first) or re.fullmatch(_SPEAKER_ROLE, first)):
         return None
     return line_start + before.start("names"), original[line_start + before.start("names"):start] + name
 

