@@ -789,6 +789,11 @@ def _alternatives(options: list[Plan], plan: Plan | None, scope: Scope, recurrin
     return out + [p for p in (quote, outside) if p is not None]
 
 
+def _owned_item(request: RecommendRequest, scope: Scope) -> str:
+    """The owned cards as "count:gpu": those named apart, else the preferred GPU in the planned number."""
+    return request.owned_config or f"{scope.planned_gpus}:{scope.gpu_preference}"
+
+
 def _owned_in_fp8(ctx: Context, catalog: Catalog, scope: Scope, stated: EstimateRequest, defaults: list[Knob],
                   owned: Plan | None, request: RecommendRequest) -> Plan | None:
     """The customer's own cards, short of the load in an assumed 16-bit format, in FP8 weights: "your RTX 4090
@@ -796,8 +801,8 @@ def _owned_in_fp8(ctx: Context, catalog: Catalog, scope: Scope, stated: Estimate
     if owned is None or owned.fits or not request.precision_assumed or stated.mode != "inference" \
             or not is_sixteen_bit(stated):
         return None
-    item = request.owned_config or f"{scope.planned_gpus}:{scope.gpu_preference}"
-    mine = _named(ctx, catalog, scope, item, _with_precision(stated, "fp8"), defaults, as_sold=False)
+    mine = _named(ctx, catalog, scope, _owned_item(request, scope), _with_precision(stated, "fp8"), defaults,
+                  as_sold=False)
     return mine if mine is not None and mine.fits else None
 
 
@@ -829,7 +834,7 @@ def _owned_changed(ctx: Context, catalog: Catalog, scope: Scope, stated: Estimat
     with which they hold it ("on your 8 A100, a LoRA of the 70B fits"), before any purchase is weighed."""
     if owned is None or owned.fits:
         return None
-    item = request.owned_config or f"{scope.planned_gpus}:{scope.gpu_preference}"
+    item = _owned_item(request, scope)
     for knobs, workload in [*single(stated), *cumulative(stated)]:
         mine = _named(ctx, catalog, scope, item, workload, [*defaults, *knobs], as_sold=False)
         if mine is not None and mine.fits:
