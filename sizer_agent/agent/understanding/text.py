@@ -286,6 +286,12 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
         # corrects the count of cards just before it — heldout25 fr-b03)
         if _BARE_FIGURE_AFTER.match(text, m.end()) and re.search(rf"\d{_CARDS_AFTER}[ \t.…]*$", text[start:end]):
             continue
+        # "On a déjà 4 RTX A6000... euh non, 4 RTX 6000 Ada": cards corrected by other cards take back the count
+        # and its card, not the words before them that say whose cards they are
+        if correction is not None and re.match(rf"[ \t]*\d+{_CARDS_AFTER}", correction.group(0)):
+            counts = list(re.finditer(rf"(?<![\w.,])\d+{_CARDS_AFTER}", text[start:end]))
+            if counts:
+                start += counts[-1].start()
         model = _MODEL_NAMED.search(text, start, stop)
         if model is not None and correction is not None and not _MODEL_NAMED.search(correction.group(0)):
             # ("Mistral 7B with QLoRA — no, actually plain LoRA": the words after the model are taken back)

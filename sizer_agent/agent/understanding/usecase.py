@@ -277,10 +277,18 @@ def _a_fine_tune_noun(message: Message, start: int, end: int) -> bool:
                 and not _DOING_BEFORE.search(text, max(0, start - 40), start))
 
 
+# "résumer des contrats de 30 pages", "summarise reports of about 40 pages": the length of each item, not a mass
+# of items to run through the model in a batch
+_ITEM_LENGTH = re.compile(_ITEMS + r" (?:de|of|d'environ|d'une|of about|of around|of up to) ?(?:~ ?|environ |about "
+                          r"|around |up to )?\d[\d ,.]*(?:k )?(?:pages?|mots|words|tokens|lignes|lines|slides|diapos)$")
+
+
 def _cues(message: Message, table: tuple[tuple[str, str], ...]) -> list[tuple[int, int, str]]:
     out = []
     for pattern, value in table:
         for m in re.finditer(pattern, message.text):
+            if value == "batch_inference" and _ITEM_LENGTH.search(m.group(0)):
+                continue
             # negated by a word before it: a cue may hold its own negator ("pas besoin de temps réel")
             if any(s < m.start() < e for s, e in message.negations) or (
                     value in ("finetune", "train", "pretraining") and _participle(message, m.start(), m.end())):
@@ -372,14 +380,21 @@ _BATCH_TIME = re.compile(r"\b(?:nuit|night|nightly|overnight|offline|hors[- ]lig
                          r"|hebdo\w*|weekly|nocturne\w*|asynchron\w*|temps reel|real[- ]time|soir|evening)\b")
 
 
+_PEOPLE = re.compile(r"\b(?:personnes|people|users|utilisateurs|collaborateurs|salaries|employees|staff|agents"
+                     r"|avocats|lawyers|juristes|medecins|doctors|analystes|analysts|engineers|ingenieurs)\b")
 _USE_VERB = re.compile(r"\b(?:use|uses|using|utilis\w+|chat\w*|ask\w*|query|querying|interrog\w+|talk\w*)\b")
 
 
 def _people_at_once(message: Message) -> bool:
     """A head count and a concurrency both read, in a sentence that says they use it: people who use the model
-    at the same time ("3 data scientists, 2 at once, will check the results" of a batch do not)."""
-    if "concurrency" not in message.found or "head_count" not in message.found:
+    at the same time ("3 data scientists, 2 at once, will check the results" of a batch do not). The concurrency
+    alone does when its own words count people who use it ("au plus 10 personnes l'utiliseront en même temps")."""
+    if "concurrency" not in message.found:
         return False
+    if "head_count" not in message.found:
+        start, end = message.found_at["concurrency"]
+        words = message.text[start:end]
+        return bool(_PEOPLE.search(words) and _USE_VERB.search(words))
     return any(_USE_VERB.search(message.text, *sentence_bounds(message.text, message.found_at[name][0]))
                for name in ("concurrency", "head_count"))
 
