@@ -389,10 +389,14 @@ def owned(result: RecommendResult, lang: Lang) -> str:
     assert mine is not None
     n, name = mine.parallelism.num_gpus, mine.gpu_name
     if mine.fits:
-        t = mine.training
-        if t is not None and t.epoch_hours is not None:  # a training job: how long one epoch takes on them
+        job = mine.training or mine.vision
+        if job is not None and job.epoch_hours is not None:  # a training job: how long it takes on them
+            if job.epochs > 1:  # "90 époques": the whole job, the answer to "is it enough?"
+                return render(lang, "advice.owned_fits_epochs", gpus=n, gpu=name, speed=speed_short(mine, lang),
+                              hours=job.epoch_hours, epochs=job.epochs, total=job.epoch_hours * job.epochs,
+                              days=job.epoch_hours * job.epochs / 24)
             return render(lang, "advice.owned_fits_epoch", gpus=n, gpu=name, speed=speed_short(mine, lang),
-                          hours=t.epoch_hours)
+                          hours=job.epoch_hours)
         return render(lang, "advice.owned_fits", gpus=n, gpu=name, speed=speed_short(mine, lang))
     why = render(lang, mine.reasons[0]) if mine.reasons else "—"
     if result.owned_fp8 is not None:  # the 16-bit format was assumed: in FP8 they hold it, nothing to buy
