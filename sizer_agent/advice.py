@@ -237,7 +237,8 @@ def cost(plan: Plan, lang: Lang) -> str | None:
 
 def knobs_said(knobs: list[Knob], lang: Lang) -> str:
     """A change's knobs in a few words each ("FP8 weights, LoRA instead of full fine-tuning")."""
-    return ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in knobs)
+    # a count is part of the change: "1 simultaneous user instead of 10", not "fewer simultaneous users"
+    return ", ".join(render(lang, f"advice.knob_short_{k.code}", **k.text.params) for k in knobs)
 
 
 def change(item: Change, lang: Lang, budget_eur: float | None = None, cheapest: bool = False) -> str:

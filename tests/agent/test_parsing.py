@@ -262,6 +262,9 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
     ("We'd like to pretrain a 1B model from scratch on 100B tokens. Budget 200k€, we'd buy. Timeline: 3 months max.",
      {"deadline_hours": 2190.0, "cloud_excluded": True, "use_case": "pretraining"}),
     ("Les données ne doivent pas sortir du cabinet.", {"cloud_excluded": True}),
+    # a count of images in number words, with "d'" before the images
+    ("entraînement d'un ViT-B/16 sur 1,2 million d'images 224x224, 90 époques",
+     {"dataset_images": 1_200_000, "image_resolution": 224}),
 ])
 def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values
