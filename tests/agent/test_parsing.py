@@ -262,6 +262,11 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
     ("We'd like to pretrain a 1B model from scratch on 100B tokens. Budget 200k€, we'd buy. Timeline: 3 months max.",
      {"deadline_hours": 2190.0, "cloud_excluded": True, "use_case": "pretraining"}),
     ("Les données ne doivent pas sortir du cabinet.", {"cloud_excluded": True}),
+    # a named model run on the premises (the model rule has read its name first)
+    ("I want to run gpt-oss-120b locally for coding help, just me.", {"cloud_excluded": True, "concurrency": 1}),
+    ("We'd run it locally, or on Azure if cheaper.", {"cloud_excluded": None}),
+    ("Need to fine-tune Qwen2.5 72B with QLoRA on ~200M tokens, single run, on rented GPUs; max €5,000 all-in.",
+     {"job_recurring": False, "dataset_tokens": 200_000_000, "use_case": "finetune_qlora"}),
     # a count of images in number words, with "d'" before the images
     ("entraînement d'un ViT-B/16 sur 1,2 million d'images 224x224, 90 époques",
      {"dataset_images": 1_200_000, "image_resolution": 224}),

@@ -120,7 +120,8 @@ JOB_REQUESTS = Rule(
 _ONCE = re.compile(r"\b(?:(?:une|1) (?:seule|unique) fois(?! (?:par|tous|toutes|les))|qu'une (?:seule )?fois"
                    r"|une fois pour toutes"
                    r"|one-?off|one[- ]time(?! (?:fee|cost|payment|purchase|licen[cs]e))"
-                   r"|a single (?:run|training run|job)"
+                   r"|(?:a |one )?single (?:run|training run|job|fine-?tune|fine-?tuning)(?!s)"
+                   r"|(?<![\w-])one (?:training )?run(?: only)?(?=\s*[,;.)]|\s+on\b)"
                    r"|(?:only|just) once|(?:run|train|fine-?tune|do)\w* (?:it |this |that |the job )?once\b"
                    r"|(?:un|une) (?:seul|seule|unique) (?:run|entrainement|passe|job|lancement)"
                    r"|(?:entrainement|job|travail|traitement|location|besoin|run|calcul)s? ponctuel(?:le)?s?\b)")
@@ -140,6 +141,9 @@ ONE_OFF = Rule(
               ("It's a one-off fine-tune on our support tickets", {"job_recurring": False}),
               ("we only need to run it once", {"job_recurring": False}),
               ("un entraînement ponctuel sur nos données", {"job_recurring": False}),
+              ("QLoRA on ~200M tokens, single run, on rented GPUs", {"job_recurring": False}),
+              ("one run, on rented GPUs", {"job_recurring": False}),
+              ("a single-GPU run every night", {}), ("single runs of 2 h every week", {}),
               ("une fois que le modèle est déployé, 50 utilisateurs", {}),
               ("a one-time licence fee", {}),
               ("une fois par mois on réentraîne", {}), ("environ 120 Go une fois dédupliqué", {}),

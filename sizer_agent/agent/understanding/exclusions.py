@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, sentence_bounds
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
 
 _CLOUD = r"(?:(?:le|du|un|the|a|any)\s+)?(?:public\s+)?cloud(?:\s+public)?"
 # a word after "cloud" that makes it something else than a place to run: "no cloud credits", "pas de cloud
@@ -82,6 +82,13 @@ _REFUSALS = [re.compile(p) for p in (
     r"(?:buy|purchase|acheter)\b(?!\s+(?:or|ou|vs|versus)\b)(?![^.;\n]{0,40}\b(?:or rent|ou louer|or lease"
     r"|ou en location|vs rent|cloud|credits?|time on|heures|hours|instances?|abonnements?|subscriptions?))",
     r"\b(?:nous achete\w*|on achete\w*)\b(?!\s+(?:ou|or)\b)(?![^.;\n]{0,40}\bou (?:louer|en location))",
+    # the model run on the premises: "run gpt-oss-120b locally", "faire tourner Mistral en local", "host it
+    # in-house" (a sentence that names the cloud too weighs the two: see find_cloud_excluded)
+    # (the model's name is read, and blanked, by then: what is run is a model or a pronoun, not "tests")
+    r"\b(?:run|running|host|hosting|serve|deploy|faire tourner|heberger|deployer|installer)\s+(?:(?:_+|it|them"
+    r"|this|that|the model|our model|models|le modele|un modele|notre modele|ca|cela|le|la|les|l'|un|une|des)\s*)"
+    r"{0,3}(?:\s*\([^()\n]{0,40}\)\s*)?(?:locally|en local|on[- ]prem(?:ise)?s?|in[- ]house|sur site|en interne"
+    r"|on our own (?:hardware|machines?))\b",
     # only on the premises: "on-prem only", "100 % on-premise", "uniquement sur site", "must stay on-prem"
     r"\b(?:on[- ]?prem(?:ise)?s?|sur site|en local|dans nos locaux)\s+(?:only|uniquement|seulement|exclusivement"
     r"|obligatoire(?:ment)?|imperatif|mandatory|required)\b",
@@ -91,6 +98,7 @@ _REFUSALS = [re.compile(p) for p in (
     r"|etre (?:heberge|garde)e?s?)\s+(?:on[- ]?prem(?:ise)?s?|on site|sur site|in[- ]house|en interne"
     r"|dans nos locaux|chez nous|in our (?:own )?(?:building|premises|datacenter|data cent(?:er|re)))\b",
 )]
+_RUN_LOCALLY = next(p for p in _REFUSALS if "faire tourner" in p.pattern)
 # "pas de cloud américain, plutôt Scaleway", "pas de cloud public, mais un cloud souverain": one cloud refused,
 # another allowed — the scope stays open
 _ONE_CLOUD = re.compile(r"\s*(?:americain\w*|us|u\.s\.|american|etranger\w*|foreign|non[- ]europeen\w*|hyperscalers?"
@@ -112,6 +120,11 @@ def find_cloud_excluded(message: Message) -> Iterator[Found]:
                 continue
             if _ANOTHER_CLOUD.search(sentence) or _ONE_CLOUD.match(text, m.end()):
                 continue
+            # (the customer's words: the deployment rule has read, and blanked, "on Azure")
+            if pattern is _RUN_LOCALLY and re.search(r"\b(?:cloud|rent\w*|lou\w+|location|azure|aws|gcp|scaleway"
+                                                     r"|ovh\w*|runpod|lambda|coreweave)\b",
+                                                     plain(message.original[slice(*message.span(start, end))])):
+                continue  # "run it locally or rent in the cloud": two ways weighed, none refused
             yield Found("cloud_excluded", True, m.start(), m.end(), claim=False)
             return
 
@@ -155,6 +168,10 @@ CLOUD_EXCLUDED = Rule(
               ("Data must not leave the country.", {}),
               ("Budget 200k€, we'd buy.", {"cloud_excluded": True}),
               ("We'd buy or rent, whichever is cheaper.", {}),
-              ("On veut acheter des crédits cloud.", {})),
+              ("On veut acheter des crédits cloud.", {}),
+              ("I want to run it locally for coding help.", {"cloud_excluded": True}),
+              ("On voudrait faire tourner le modèle en local.", {"cloud_excluded": True}),
+              ("Should we run it locally or rent in the cloud?", {}),
+              ("We run tests locally before deploying.", {})),
     doc="a cloud the customer refuses: every other way of buying stays in scope",
 )
