@@ -804,7 +804,9 @@ _PAST_BILL = re.compile(r"\b(?:factur\w*|invoice\w*|rien a voir|sans rapport|unr
 _EURO = r"(?:€|euros?|eur)(?![a-z])"
 # the price once paid for the machine being replaced ("notre vieux serveur (acheté en 2019 pour 45 000 €)", "its
 # 4x A100 box (bought in 2022 for €40,000)", "(paid €150k in 2021)"): what it cost then, not what they will spend
-_PURCHASE_PRICE_BEFORE = re.compile(r"\b(?:achete\w*|paye\w*|bought|purchased|paid)\b[^.;:!?\n€\d]{0,20}"
+# (past forms only: "on préfère acheter, budget autour de 40k" says how to buy, not a price paid)
+_PURCHASE_PRICE_BEFORE = re.compile(r"\b(?:achetee?s?|payee?s?|bought|purchased|paid)\b(?![^.;:!?\n€\d]{0,20}budget)"
+                                    r"[^.;:!?\n€\d]{0,20}"
                                     r"(?:\b(?:en|in)[ \t]+(?:19|20)\d\d[ \t]+)?(?:pour|for|a|at)?[ \t]*(?:€[ \t]*)?$")
 # a figure with no currency ("budget 5k", "Notre budget : environ 60 000") is euros only where a French writer says
 # it with no sign of a place outside the euro area: an English message's bare figure may as well be dollars or
@@ -972,6 +974,8 @@ BUDGET = Rule(
               ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget autour de 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
+              ("on préfère acheter, budget autour de 40k", {"budget_eur": 40000.0}),
+              ("Nous préférons acheter, budget 300 k€.", {"budget_eur": 300000.0}),
               ("L'an dernier on a dépensé 8 000 € en GPU loués ; budget : 30 k€.", {"budget_eur": 30000.0}),
               ("Our old transcription vendor charged us €45k a year.", {}),
               ("€60k/yr cloud budget", {"budget_eur": 60000.0}),
