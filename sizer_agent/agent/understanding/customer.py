@@ -168,7 +168,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # a tender names its buyer: "Contracting Authority: …", "Pouvoir adjudicateur : …"
     r"|contracting authority|awarding authority|issuing authority|procuring entity"
     r"|pouvoir adjudicateur|acheteur public|ma[îi]tre d'ouvrage"
-    r"|donneur d'ordres?|[ée]metteur|requesting organi[sz]ation)[ \t]*(?::|\|)[ \t]*"
+    r"|donneur d'ordres?|[ée]metteur|requesting organi[sz]ation"
+    # ("Issued by: the Harbour Authority of Kelmouth", "Émis par : …": who issues the tender — heldout30 en-ae17;
+    # "Prepared for: Orla Systems": whom a sizing sheet is for, en-ae40)
+    r"|issued by|[ée]mis par|prepared for|pr[ée]par[ée] pour)[ \t]*(?::|\|)[ \t]*"
     r"(?P<name>[^\n(:|]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*\|?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
     # "From: Lena Hoffmann (Orbis Reinsurance)", "De : Marc Roy (Ciments Durand)": a forwarded sender's
     # organisation, in brackets after their name
@@ -574,11 +577,19 @@ def _not_a_name(name: str) -> bool:
         return True  # "640x640", "1.6 kW", "350M", "3D": a figure, not a name
     if _DEPARTMENT_NAME.match(name):
         return True
+    if _DOCUMENT_DIVISION.match(name):
+        return True  # "Section 3.4 Technical Requirements", "Chapitre 2 Exigences": a part of the tender, not its buyer
     if any(_product_word(w) for w in words):
         return True
     # "projet ANR DIALECT", "the ERC SYNAPSE grant": a name led by a funder is the funded project, not the buyer
     return plain(name).strip(".,") in _PLACES | _NOT_NAMES or (
         len(words) > 1 and plain(words[0]).strip(".,") in _FUNDERS)
+
+
+# a numbered part of a document: its title is what the part is about (heldout30 en-ae17)
+_DOCUMENT_DIVISION = re.compile(r"(?i:section|sect\.|chapitre|chapter|part|partie|annex|annexe|appendix|lot|article"
+                                r"|art\.|clause|titre|volume)[ \t]+(?:\d+(?:\.\d+)*|[A-Z]{1,2}(?:\.\d+)*|[IVX]+)"
+                                r"(?![\w.])")
 
 
 _FUNDERS = frozenset({"anr", "erc", "eic", "bpi", "bpifrance", "ademe", "pepr", "feder", "ukri", "epsrc", "nsf",
