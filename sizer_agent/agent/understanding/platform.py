@@ -889,10 +889,13 @@ def find_budget(message: Message) -> Iterator[Found]:
     text = message.text
     patterns = (  # an amount and its currency are on one line
         # (a tender's ceiling: "Maximum contract value: EUR 450,000", "Montant maximum du marché : 300 000 €")
-        rf"(?<![\w])(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap|contract value"
+        rf"(?<![\w])(?:(?:budget|enveloppe|envelope|plafond|cap|contract value"
         rf"|valeur (?:maximale |estimee )?du (?:marche|contrat)"
         rf"|montant (?:maximum |maximal |max )?du (?:marche|contrat)"
         rf"|maximum value)(?![\w])[^\d\n]{{0,30}}?"
+        # (a verb's amount is in its sentence: "… far above what we can spend. Our ceiling is €120k" reads the
+        # ceiling from its own words, not from "spend" — own batch 27)
+        rf"|(?:spend|depenser|investir|invest)(?![\w])[^\d\n.;!?]{{0,30}}?)"
         rf"({NUM})[ \t]*"
         rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?",
         rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*{_EURO}",
@@ -1075,6 +1078,8 @@ def _rack_units(m: re.Match[str], msg: Message) -> int | None:
     before = msg.text[max(0, m.start() - 25):m.start()]
     if _RACKS_OF.search(before) or _EACH_RACK.search(before):
         return None
+    if price_reference(msg, m.start()):
+        return None  # "On nous a proposé un serveur 4U à 8 GPU pour 210 000 €": the height of a quote compared
     figures = [int(f.group(1)) for f in re.finditer(_RACK_UNITS, msg.text)]
     rack_height = _RACK_NAMED_BEFORE.search(msg.text[max(0, m.start() - 12):m.start()]) or (
         _RACK_NAMED_AFTER.match(msg.text, m.end()))

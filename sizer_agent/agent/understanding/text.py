@@ -92,9 +92,9 @@ _NEGATOR = re.compile(words(
     r"rien qu[ie]", r"nothing (?:that|which)",  # "rien qui parte dans le cloud": not the cloud
 ) + r"|(?<![\w])(?:n'|au lieu d')")  # French elisions: "on n'entraine pas", "au lieu d'un H100"
 # ("don't" needs its apostrophe: "dont" is French, "40 avocats, dont 15 en même temps")
-# "no more than 500 ms", "pas plus de 2 s", "not only": limits and emphasis, not negations.
+# "no more than 500 ms", "pas plus de 2 s", "not only", "not to exceed €140,000": limits and emphasis, not negations.
 _NOT_A_NEGATION = re.compile(
-    r"\s*(?:more|less|later|longer|over|above|beyond|only|just|sure|idea|exceed\w*|plus|moins|seulement"
+    r"\s*(?:more|less|later|longer|over|above|beyond|only|just|sure|idea|(?:to )?exceed\w*|plus|moins|seulement"
     r"|mal|au-dela|au dela|depasser|superieure?s?|inferieure?s?|encore"
     # "sans doute 30 sessions simultanées": "sans doute" says "probably"
     r"|(?:aucun )?doute)\b")
