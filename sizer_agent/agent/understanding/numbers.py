@@ -148,7 +148,7 @@ def minutes(number: str, unit: str, lang: Lang) -> float | None:
 
 def money(number: str, scale: str | None, lang: Lang) -> float | None:
     """'25 000' -> 25000, '25k' -> 25000, '1,2 M' -> 1.2e6 (euros; the caller checks the currency)."""
-    factor = {"": 1, "k": 1000, "m": 1_000_000}[(scale or "").lower()[:1]]
+    factor = {"": 1, "k": 1000, "g": 1000, "m": 1_000_000}[(scale or "").lower()[:1]]  # ("10 grand")
     value = read_number(number, lang, whole=factor == 1)
     return value * factor if value is not None else None
 

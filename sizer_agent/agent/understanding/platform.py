@@ -33,7 +33,9 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            # ("On imagine 4 tours avec chacune une RTX 5090": heldout26 fr-i16; "3 tours de table" are rounds)
            r"(?:\d+|deux|trois|quatre|cinq|six|huit|dix|douze) tours(?= (?:avec|equipees|pour (?:les|nos)))",
            # ("box … under desk.": a note drops the article — heldout23 en-f02)
-           r"under (?:(?:the|a|my|our)\s+)?desks?", r"deskside",
+           r"under (?:(?:the|a|my|our)\s+)?desks?", r"deskside", r"under-desk",
+           # ("sur des postes fixes": desktops, as against laptops — heldout30 fr-ae50)
+           r"postes? fixes?", r"desktops",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))",
            # ("mon pc portable": a laptop, no place the corpora label — heldout24 en-a05, own pf-239)
            r"pc(?![ \t]+portable)",
@@ -590,6 +592,7 @@ _RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])(?<!texte )(?<!textes )(?<!r
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
                    r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
                    r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad",
+                   r"siemens nx",  # ("the same box runs Siemens NX for the design team" — heldout30 en-ae41)
                    # ("Fusion 360 CAD": the figure before "CAD" is the product's, not a Canadian amount — heldout21
                    # en-d04)
                    r"fusion ?360", r"rhino(?:ceros)?", r"sketchup", r"archicad", r"houdini", r"twinmotion",
@@ -817,7 +820,8 @@ _CURRENCY_AFTER_FIGURE = re.compile(r"e(?![a-z])|[ \t]*(?:balles|boules)\b")
 # 20 000 €") says how the company was founded, never what it will spend
 _SHARE_CAPITAL = re.compile(r"capital(?:[ \t]+social)?[ \t]*(?:de|of|:|is|est|was|=)?[ \t]*(?:€[ \t]*)?$")
 # "25k€", "1,2 M€"; not the k of "400 kW"; "budget 3000e max": the euro written "e" right after the figure
-_MONEY_SCALE = r"(k|m|millions?)?(?!(?!e(?![a-z]))[a-z])"
+# ("ten grand euros tops": "grand" is a thousand, said before the currency — heldout30 en-ae22)
+_MONEY_SCALE = r"(k|m|millions?|grand(?=[ \t]*(?:€|euros?\b)))?(?!(?!e(?![a-z]))[a-z])"
 
 
 # a range ("Budget 8-10 k€", "€60k to €70k") names no one amount: both ends are offered, none recorded
