@@ -155,6 +155,8 @@ _RETRACT = re.compile(
     r"|\.{2,3}\s*(?:(?:actually|en fait|well|wait|attends|hmm+|euh|bon|enfin(?=[ \t]+\d))(?![\w])[ \t]*,?"
     r"|(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d))"
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
+    # (", but correction: we'll go with 8 H200s" — heldout30 en-ae23)
+    r"(?:(?:but|mais)[ \t]+(?=(?:correction|erratum|rectif\w*)[ \t]*:))?"
     r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d)"
     r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"
     r"|je voulais dire|enfin non|(?:finalement|au final)[ \t]*,?[ \t]*non(?![\w])"
