@@ -819,8 +819,8 @@ def test_heldout29_causes_said_otherwise(text: str, expected: dict[str, object],
     ("Modèle        | Llama 3.1 8B Instruct\nHébergement   | colocation\n", {"deployment": "server"}, ("use_case",)),
     # a tender's issuer labels the customer; a numbered part of the document is no name
     ("APPEL D'OFFRES — Section 2.1 Exigences techniques\nÉmis par : Syndicat des Eaux de Rivebourg\n\n"
-     "2.1.1 Le titulaire fournira un serveur servant Mistral Small 3.1.", {"customer": "Syndicat des Eaux de Rivebourg"},
-     ()),
+     "2.1.1 Le titulaire fournira un serveur servant Mistral Small 3.1.",
+     {"customer": "Syndicat des Eaux de Rivebourg"}, ()),
     ("TENDER — Part C Technical Annex\n\nC.1 The supplier shall deliver a server for Llama 3.1 70B.", {},
      ("customer",)),
     # a quote received before, beside the ceiling: no server, count or height planned; "not to exceed" is a limit

@@ -429,7 +429,8 @@ _SIGNATURE_LINES = 6  # a sign-off has at most a few short lines after it ("----
 _THIRD_PARTY = re.compile(r"(?i)(?<![\w])(?:notre|our|the|le|leur|their|mon|my|ce|this)\s+(?:client|customer)\b"
                           # ("on behalf of our digital humanities group": the writer's own unit — heldout30 en-ae38)
                           r"|pour le compte(?![ \t]+(?:de|d')[ \t]*(?:notre|mon|ma|nos)\b)"
-                          r"|on behalf(?![ \t]+of[ \t]+(?:our|my)\b)|j'accompagne|forwarding|je (?:te|vous) transmets|transmis|their requirements"
+                          r"|on behalf(?![ \t]+of[ \t]+(?:our|my)\b)|j'accompagne|forwarding|je (?:te|vous) transmets"
+                          r"|transmis|their requirements"
                           # ("We're Fenwick & Dray Consulting, advising Halvorsen Maritime AS", "consulting for …",
                           # "nous conseillons …": a consultancy writing for its client — heldout24 en-a50)
                           r"|(?<![\w])(?:advising|consulting for|acting for|conseillons|accompagnons)[ \t]+[A-Z]")

@@ -160,7 +160,8 @@ PLANS: tuple[tuple[str, str], ...] = (
            # ("Hosting | colocation", "Hébergement : datacenter", "Deployment: on-prem": a table's label for where
            # the machine sits, no model hosted — heldout30 en-ae40)
            _MACHINE_NOT_BEFORE + r"host(?:s|ed|ing)?" + _NOT_A_LABEL, _MACHINE_NOT_BEFORE + r"heberg\w+" + _NOT_A_LABEL,
-           r"deploy\w*" + _NOT_A_LABEL, r"deploie\w*", r"deploiement" + _NOT_A_LABEL, r"mettre en production", r"mise en production", r"en production", r"in production",
+           r"deploy\w*" + _NOT_A_LABEL, r"deploie\w*", r"deploiement" + _NOT_A_LABEL, r"mettre en production",
+           r"mise en production", r"en production", r"in production",
            r"en prod", r"in prod", r"inference only", r"inference seule(?:ment)?", r"uniquement (?:de l')?inference",
            r"inference uniquement", r"only inference", r"juste de l'inference", r"serving only"), "online_serving"),
 )
