@@ -813,6 +813,8 @@ def test_heldout29_causes_said_otherwise(text: str, expected: dict[str, object],
     ("On veut faire tourner Gemma 3 12B pour 20 personnes, sur une tour.", {"concurrency": 20}, ("head_count",)),
     ("Host Phi-4 for about 15 people on a small server.", {"concurrency": 15}, ("head_count",)),
     ("Host Mistral 7B for 40 people in total, rarely more than 8 at once.", {"head_count": 40, "concurrency": 8}, ()),
+    # a product for N people, no model served or run for them: its audience, a head count
+    ("An internal chatbot for 150 people, maybe twice that next year.", {"head_count": 150}, ("concurrency",)),
     # a table drawn with bars: each row its own line; "Peak users" is the peak; "Hosting" says where, not a use
     ("Model       | Llama 3.1 8B Instruct\nPeak users  | 25\nTotal users | 300\n", {"concurrency": 25,
                                                                                "head_count": 300}, ()),

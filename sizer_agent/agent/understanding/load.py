@@ -801,9 +801,11 @@ def find_load(message: Message) -> Iterator[Found]:
     if writers and not users and len(population) == 1:
         users, population = writers, []
     # "héberger Mistral Nemo pr 50 pers.", "Servir Phi-4 pour 15 personnes", "host Gemma for 12 people": people
-    # counted after "for" with no word of a whole (our staff, a team of, in total) are the users, each at once
-    # (SCHEMA.md: "50 users" alone is the concurrency — heldout30 fr-ae23, heldout17 fr-j19)
+    # counted after "for" with no word of a whole (our staff, a team of, in total), whom a model is served or run
+    # for, are the users, each at once (SCHEMA.md: "50 users" alone is the concurrency — heldout30 fr-ae23,
+    # heldout17 fr-j19); a product "for 200 people" with no such verb names its audience (tests/agent/test_parsing.py)
     for_people = [p for p in population if _FOR_PEOPLE.search(message.text, max(0, p[0] - 20), p[0])
+                  and _SERVED_BEFORE.search(message.text, sentence_bounds(message.text, p[0])[0], p[0])
                   and _GENERIC_PEOPLE.search(message.text, p[0], p[1]) and not re.match(_TOTAL, message.text[p[1]:])]
     if for_people and not users and len(population) == 1:
         users, population = for_people, []
@@ -896,6 +898,7 @@ _WRITER_AND = re.compile(r"(?<![\w])(?:me|myself|moi|moi-meme)\s+(?:and|et|\+|pl
 _FOR_PEOPLE = re.compile(r"(?<![\w])(?:pour|pr|for)\s+(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+)?$")
 # (not the slang "ppl": "for around 600 ppl" is said of a whole organisation — heldout1's "the whole eng org like 600
 # ppl", this module's example)
+_SERVED_BEFORE = re.compile(r"(?<![\w])(?:servir|heberger|faire tourner|host|serve|run)(?![\w])[^.;!?\n]{0,80}$")
 _GENERIC_PEOPLE = re.compile(r"(?<![\w])(?:personnes|pers|people|persons)$")
 _TOTAL_IN_BRACKETS = re.compile(r"[^(\n]{0,20}\(\s*\d+\s*(?:people|personnes|persons|of us|en tout|au total|in total)")
 
