@@ -842,6 +842,10 @@ def test_heldout29_causes_said_otherwise(text: str, expected: dict[str, object],
     # sizes said aloud; a task said as a noun over a counted mass
     ("on a environ trois cents mégas de textes pour le LoRA", {"dataset_size_bytes": 300_000_000}, ()),
     ("Extraction des montants sur 500 000 factures avec Qwen3 8B.", {"use_case": "batch_inference"}, ()),
+    # a model left ("moved off", "switched from", "on a quitté") beside the one used now; two compared stay open
+    ("We moved off Mistral 7B last month; the helpdesk bot now runs Qwen3 8B.", {"model": "Qwen/Qwen3-8B"}, ()),
+    ("On a quitté Llama 3.1 8B pour Gemma 3 12B sur le même serveur.", {"model": "google/gemma-3-12b-it"}, ()),
+    ("We compared Mistral 7B and Qwen3 8B on our tickets.", {}, ("model",)),
     # ", but correction:" takes back what was said before it
     ("We said 2 A100 earlier, but correction: we'll take 4 L40S.", {"num_gpus": 4, "gpu_preference": "l40s"}, ()),
     # "on behalf of our group" is the writer's own unit: the signature names the customer
