@@ -372,3 +372,18 @@ def test_a_question_answered_around_twice_is_asked_again_after_the_others(regist
         if asked[-1] == "customer" or asked[-1] is None:
             break
     assert "customer" in asked
+
+
+def test_a_length_said_in_paragraphs_or_pages_answers_a_question_on_tokens(registry: ToolRegistry) -> None:
+    # "quelques paragraphes" to "how many input tokens?": 3 x 100 words x 4/3 tokens a word (OpenAI: 100 tokens
+    # ~ 75 words) = 400, said as approximate; "une page" (~500 words) ~ 670
+    engine = DeterministicEngine(registry, lang="fr")
+    engine.start()
+    engine.handle("Acme, un chatbot interne sur Mistral 7B en bf16, 10 utilisateurs")
+    while engine.state.current_question not in ("input_len", None):
+        engine.handle("je ne sais pas")
+    assert engine.state.current_question == "input_len"
+    events = engine.handle("des questions de quelques paragraphes")
+    assert answers(events) == {"input_len": 400}
+    assert last_question(events) == "output_len"
+    assert answers(engine.handle("une page")) == {"output_len": 670}

@@ -217,5 +217,8 @@ def _answer_current(
         return
     values[current] = value
     start = offset + (len(body) - len(body.lstrip()))
+    # (a length said in pages or paragraphs is always a rough figure: answers.text_length_tokens)
+    rough = r"~|environ|about|around|approx" + (r"|page|paragra|phrase|sentence|ligne|line" if current_type == "tokens"
+                                                 else "")
     result.findings[current] = Finding(current, value, (start, start + len(stripped)), stripped,
-                                       bool(re.search(r"~|environ|about|around|approx", stripped, re.I)), ANSWER_RULE)
+                                       bool(re.search(rough, stripped, re.I)), ANSWER_RULE)
