@@ -20,7 +20,9 @@ from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
 # "3 postes", "3 postes de travail", "deux stations de travail", "4 workstations", "5 CAD seats"
 _SEATS = re.compile(r"(?<![\w.,])(\d{1,2})\s+(?:nouveaux\s+|new\s+|identiques?\s+|identical\s+|cad\s+|dao\s+)?"
                     r"(?:postes?(?:\s+de\s+(?:travail|cao|dao|dessin|conception|calcul))?(?!\s+(?:de|d'|a pourvoir"
-                    r"|ouverts?))|stations?\s+de\s+travail|workstations?|cad\s+seats?|seats?\s+(?:for|with)\s+cad)\b")
+                    r"|ouverts?))|stations?\s+de\s+travail|workstations?|cad\s+seats?|seats?\s+(?:for|with)\s+cad"
+                    # "12 stations avec chacune une RTX 5090": stations said with their cards
+                    r"|stations?(?=\s+(?:avec|with|equipee?s?|equipped)\b))\b")
 # a budget said for each of them: "12 000 € par poste", "€9k per workstation", "each machine at most €10k"
 _EACH = re.compile(r"(?:€\s*\d[\d.,]*\s*k?|\d[\d\s.,]*\s*(?:k\s*)?(?:€|euros?|eur))\s*(?:ht\s*)?"
                    r"(?:par|per|each|chacun\w*|/)\s*"
@@ -70,6 +72,7 @@ WORKSTATIONS = Rule(
               ("renouveler 5 postes de CAO, 12 000 € par poste", {"workstations": 5, "budget_per_workstation": True}),
               ("nous ouvrons 3 postes de data scientist", {}), ("deux postes à pourvoir en 2027", {}),
               ("une station de travail pour le rendu", {}),
+              ("on voudrait les remplacer par 12 stations avec chacune une RTX 5090", {"workstations": 12}),
               # "chaque poste" counts the people read by the load rule (tests/agent/test_parsing.py)
               ("Chaque poste a déjà un écran 4K.", {})),
     doc="identical workstations bought together: one is sized, the answer prices them all",
