@@ -313,6 +313,13 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
                                 price=price(c.plan, lang), speed=speed_short(c.plan, lang)))
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
+    fast = result.faster
+    if fast is not None and fast.training is not None and fast.training.epoch_hours is not None:
+        # a run of more than a month: the same job on the offer's largest configuration, about the same cost
+        total = fast.training.epoch_hours * fast.training.epochs
+        job_eur = fast.costs.eur_per_job
+        lines.append(render(lang, "advice.faster_cost" if job_eur is not None else "advice.faster",
+                            config=configuration(fast, lang), hours=total, days=total / 24, eur=job_eur or 0.0))
     fp8 = result.cheaper_precision
     if fp8 is not None:  # the format was assumed: the cheaper plan in FP8 is offered, not chosen
         lines.append(render(lang, "advice.cheaper_fp8", config=configuration(fp8, lang), price=price(fp8, lang),

@@ -697,7 +697,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         alternatives=alternatives, changes=changes,
         preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),
         owned=owned, owned_fp8=owned_fp8, owned_change=owned_change, preference_change=preferred,
-        compared=compared, cheaper_precision=cheaper,
+        compared=compared, cheaper_precision=cheaper, faster=_faster(ctx, plan) if request.search else None,
         machines=request.machines,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
@@ -887,6 +887,35 @@ def _cheaper_in_fp8(ctx: Context, scoped: list[Offer], stated: EstimateRequest, 
         return None
     ours, theirs = _plan_cost(plan, request.job_recurring), _plan_cost(best, request.job_recurring)
     return best if ours is not None and theirs is not None and theirs < ours else None
+
+
+# A training run longer than a month on the cheapest plan (a 7B pre-trained on 1T tokens on one MI300X: 3.2 years)
+# is no plan a team signs as is: the job costs about the same on more GPUs of the same offer (data parallelism
+# spreads the same tokens), so the offer's largest configuration is said beside it with its time and cost. A month
+# is our product line: the horizon a team plans one run for, not a published figure.
+LONG_TRAINING_HOURS = 730.0
+
+
+def _faster(ctx: Context, plan: Plan | None) -> Plan | None:
+    """The plan's offer at its largest configuration, for a training job longer than LONG_TRAINING_HOURS, when it
+    fits and runs the job in half the time or less."""
+    if plan is None or plan.training is None or plan.training.epoch_hours is None or plan.request is None:
+        return None
+    hours = plan.training.epoch_hours * plan.training.epochs
+    if hours <= LONG_TRAINING_HOURS or plan.offer_id not in {o.id for o in ctx.catalog.offers}:
+        return None
+    offer = ctx.catalog.offer(plan.offer_id)
+    gpu, platform = ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(offer.platform)
+    num_gpus, units = _configurations(offer, platform.max_gpus.value)[-1]
+    if num_gpus <= plan.parallelism.num_gpus:
+        return None
+    knobs = [k for k in plan.knobs if k.code != "zero"]  # the split's own ZeRO is set again for the new count
+    for tp, pp in splits(num_gpus, num_gpus // units, gpu, ctx.spec):
+        wider = evaluate(ctx, offer, gpu, platform, num_gpus, units, tp, pp, plan.request, knobs)
+        t = wider.training
+        if wider.fits and t is not None and t.epoch_hours is not None:
+            return wider if t.epoch_hours * t.epochs <= hours / 2 else None
+    return None
 
 
 def _with_precision(workload: EstimateRequest, precision: str) -> EstimateRequest:

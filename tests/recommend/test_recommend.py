@@ -783,3 +783,30 @@ def test_a_law_firm_that_refuses_the_cloud_is_not_sold_an_hgx_node_when_a_pcie_s
     assert plan.purchase.cards_eur is not None and 30_000 < plan.purchase.cards_eur < 100_000
     assert result.headline.id == "headline.quote_priced_over_cards_over"
     assert result.changes  # the cards alone pass the budget: the changes that fit it are weighed
+
+
+def test_a_training_run_of_more_than_a_month_gets_the_offers_largest_configuration_beside_it() -> None:
+    # A 7B pre-trained from scratch on 1T tokens, rented, no deadline: 6 x 7 G x 1 T = 4.2e22 FLOP is years on
+    # one accelerator at 40 % MFU, so the cheapest plan (one card) is no run a team signs as is. Data parallelism
+    # spreads the same tokens over more cards at about the same GPU-hours: the offer's largest configuration runs
+    # it in a fraction of the time for a cost within 1.5x (scaling losses at 32 GPUs), and the advice says so
+    from sizer_agent import advice
+
+    workload = EstimateRequest(model="meta-llama/Llama-2-7b-hf", mode="training", method="full", from_scratch=True,
+                               batch_size=1, seq_len=4096)
+    result = recommend(RecommendRequest(workload=workload, units=["cloud"], dataset_tokens=10**12,
+                                        training_one_off=True), load_model("meta-llama/Llama-2-7b-hf"))
+    plan, fast = result.plan, result.faster
+    assert plan is not None and plan.training is not None and plan.training.epoch_hours is not None
+    assert plan.training.epoch_hours > 730  # more than a month on the cheapest plan
+    assert fast is not None and fast.offer_id == plan.offer_id and fast.fits and fast.training is not None
+    assert fast.parallelism.num_gpus > plan.parallelism.num_gpus
+    assert fast.training.epoch_hours is not None and fast.training.epoch_hours <= plan.training.epoch_hours / 2
+    assert plan.costs.eur_per_job and fast.costs.eur_per_job
+    assert fast.costs.eur_per_job <= 1.5 * plan.costs.eur_per_job
+    assert any(line.startswith("Faster: on ") for line in advice.summary(result, "en"))
+    assert any(line.startswith("Plus rapide : sur ") for line in advice.summary(result, "fr"))
+    # a job of a few hours gets nothing beside it
+    short = recommend(RecommendRequest(workload=workload, units=["cloud"], dataset_tokens=10**8,
+                                       training_one_off=True), load_model("meta-llama/Llama-2-7b-hf"))
+    assert short.faster is None
