@@ -322,7 +322,12 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
                             config=configuration(fast, lang), hours=total, days=total / 24, eur=job_eur or 0.0))
     fp8 = result.cheaper_precision
     if fp8 is not None:  # the format was assumed: the cheaper plan in FP8 is offered, not chosen
-        lines.append(render(lang, "advice.cheaper_fp8", config=configuration(fp8, lang), price=price(fp8, lang),
+        fp8_price = price(fp8, lang)
+        if fp8.costs.eur_per_job is not None and fp8.costs.job_hours is not None and fp8.purchase.how == "rent":
+            # a job rented is cheaper by its hours, not by its hourly price: the job's cost says why
+            fp8_price = render(lang, "advice.job_price", price=fp8_price, hours=round(fp8.costs.job_hours, 1),
+                               eur=fp8.costs.eur_per_job)
+        lines.append(render(lang, "advice.cheaper_fp8", config=configuration(fp8, lang), price=fp8_price,
                             speed=speed_short(fp8, lang)))
     hint = worth_a_quote(result)
     if hint is not None:

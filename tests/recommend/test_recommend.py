@@ -810,3 +810,20 @@ def test_a_training_run_of_more_than_a_month_gets_the_offers_largest_configurati
     short = recommend(RecommendRequest(workload=workload, units=["cloud"], dataset_tokens=10**8,
                                        training_one_off=True), load_model("meta-llama/Llama-2-7b-hf"))
     assert short.faster is None
+
+
+def test_a_rented_job_cheaper_in_fp8_says_what_the_job_costs_not_only_the_hourly_price() -> None:
+    # 120,000 transcripts (3,000 tokens in, 300 out) summarised once with Llama 3.1 8B, rented, format assumed:
+    # FP8 weights halve the bytes read per decoded token, so the same instance finishes sooner — cheaper by its
+    # hours at the same hourly price, which the line must show (the hourly price alone is the same)
+    from sizer_agent import advice
+
+    workload = EstimateRequest(model="llama-3.1-8b", input_len=3000, output_len=300, concurrency=32, batch_size=32,
+                               engine="vllm")
+    result = recommend(RecommendRequest(workload=workload, units=["cloud"], engine="vllm", job_requests=120_000,
+                                        job_recurring=False, precision_assumed=True), load_model("llama-3.1-8b"))
+    plan, fp8 = result.plan, result.cheaper_precision
+    assert plan is not None and fp8 is not None and fp8.purchase.how == "rent"
+    assert plan.costs.eur_per_job and fp8.costs.eur_per_job and fp8.costs.eur_per_job < plan.costs.eur_per_job
+    line = next(x for x in advice.summary(result, "en") if x.startswith("Cheaper in FP8 weights"))
+    assert "for the whole job" in line
