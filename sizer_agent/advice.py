@@ -294,7 +294,9 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
             lines.append(render(lang, "advice.job_runs", hours=round(c.job_hours, 1), eur=c.eur_per_job,
                                 runs=c.runs_per_year, year=c.eur_per_job * c.runs_per_year))
         elif c.job_hours is not None and c.eur_per_job is not None:
-            lines.append(render(lang, "advice.job", hours=round(c.job_hours, 1), eur=c.eur_per_job))
+            # (a job of days or years is said in days too: "28,077 h" alone hides that it is 3.2 years)
+            key = "advice.job_days" if c.job_hours >= 72 else "advice.job"
+            lines.append(render(lang, key, hours=round(c.job_hours, 1), eur=c.eur_per_job, days=c.job_hours / 24))
         with device_terms(terms_of(plan.gpu_id)):
             lines += [render(lang, "advice.knob_line", text=k.text) for k in plan.knobs]
             # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill

@@ -805,6 +805,8 @@ def test_a_training_run_of_more_than_a_month_gets_the_offers_largest_configurati
     assert plan.costs.eur_per_job and fast.costs.eur_per_job
     assert fast.costs.eur_per_job <= 1.5 * plan.costs.eur_per_job
     assert any(line.startswith("Faster: on ") for line in advice.summary(result, "en"))
+    assert any(line.startswith("The whole job: about ") and " days) on this configuration" in line
+               for line in advice.summary(result, "en"))  # a job of years is said in days too
     assert any(line.startswith("Plus rapide : sur ") for line in advice.summary(result, "fr"))
     # a job of a few hours gets nothing beside it
     short = recommend(RecommendRequest(workload=workload, units=["cloud"], dataset_tokens=10**8,
