@@ -277,6 +277,10 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
     """The recommendation as a few sentences, the same in the chat, the results view and the proposal."""
     lines = [owned(result, lang)] if result.owned is not None else []
     lines.append(render(lang, headline(result)))
+    if result.machines > 1 and result.scope.budget_eur is not None:
+        # "dans le budget de 6 000 €" above is one workstation's share: said at once, with the whole
+        lines.append(render(lang, "advice.budget_per_machine", n=result.machines, each=result.scope.budget_eur,
+                            total=result.scope.budget_eur * result.machines))
     plan = result.plan
     if plan is not None:
         if plan.vision is not None:

@@ -158,6 +158,9 @@ def test_identical_workstations_are_sized_once_against_each_ones_share_of_the_bu
     total = 3 * result.plan.purchase.price_eur
     line = next(x for x in advice.summary(result, "en") if x.startswith("For the 3 identical workstations"))
     assert f"{total:,.0f}" in line
+    # the headline's budget is one machine's share: said with the whole right after it
+    summary = advice.summary(result, "en")
+    assert summary[1] == "The budget above is one workstation's: €10,000 each, €30,000 for the 3 workstations."
 
 
 def test_ecc_is_assumed_for_a_service_whose_sized_peak_is_an_organisations() -> None:
