@@ -359,6 +359,10 @@ class Message:
         message.negations = _negation_scopes(message.text, tuple(marker for _, _, marker in retractions))
         for start, end, _ in retractions:
             message.claim(start, end)
+        from sizer_agent.agent.understanding.others import others_clauses
+
+        for start, end in others_clauses(message.text):  # someone else's set-up or rejected advice
+            message.claim(start, end)
         return message
 
     def _apply(self, rewrites: list[tuple[int, int, str, bool]]) -> None:
