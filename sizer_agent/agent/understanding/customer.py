@@ -1646,6 +1646,12 @@ _ARTICLE_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?(?:The|La|Le|Les)[ \t
 # "— Tilbury Home & Garden, data team": the organisation, then the team of it that writes
 _TEAM_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*{NAME},[ \t]+(?:[\w&/-]+[ \t]+){{0,2}}(?i:team|[ée]quipe|dept\.?"
                           rf"|department|service)[ \t]*")
+# "— Équipe Pixelor", "- Team Brightloop": the team of the organisation signs (heldout31 fr-af39)
+_TEAM_OF_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*(?:[ÉE]quipe|Team|L['’][ée]quipe|The team at)[ \t]+{NAME}[ \t]*[.!]?[ \t]*")
+_FUNCTION_TEAM = re.compile(r"(?i:data|it|si|dsi|marketing|ventes?|sales|support|ops|achats?|rh|hr|finance|produit"
+                            r"|product|tech|dev|devs|infra|r&d|innovation|digital|num[ée]rique|ia|ai|ml|design"
+                            r"|communication|juridique|legal|s[ée]curit[ée]|security|platform|plateforme|research"
+                            r"|recherche|ing[ée]nierie|engineering)(?:[ \t]+\w+)?")
 _DEPARTMENT_TAIL = re.compile(r"[ \t]+(?:IT|DSI|Ops|HR|RH)$")
 # "Marc — Vectorys": a first name, a dash, the organisation; "Sté Ferronnerie Baudin": a company prefix says it
 _PERSON_DASH_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[{_UPPER}][a-zà-ÿ'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?"
@@ -1677,7 +1683,9 @@ def _unsure_signature(original: str) -> str | None:
 
 _PERSON_BEFORE_ROLE = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[{_UPPER}][a-zà-ÿ'’-]+(?:[ \t]+[{_UPPER}][a-zà-ÿ'’-]+)?"
                                  rf",[ \t]+")
-_INLINE_DASH = re.compile(rf"[.!?][ \t]+(?=(?:—|–|--?)[ \t]*[{_UPPER}][^.!?\n]*\Z)")
+# ("… < 400ms. thx — Dev @ Nimbusware", "… stp. Merci - Équipe Pixelor": a thanks before the dash — heldout31)
+_INLINE_DASH = re.compile(rf"(?:[.!?]|(?<![\w])(?i:thx|thanks|thank you|cheers|merci|mci))[ \t]+"
+                          rf"(?=(?:—|–|--?)[ \t]*[{_UPPER}][^.!?\n]*\Z)")
 
 
 # the message's last sentence is the organisation alone, its department after a comma: "… Serveur on-prem. SNCF
@@ -1734,13 +1742,15 @@ def _signature_line(original: str) -> tuple[int, str] | None:
     if line_start == 0:
         return None  # a signature follows a message: a single line ("Le Mans") signs nothing
 
-    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _TEAM_SIGNED, _PERSON_DASH_SIGNED, _PREFIX_SIGNED,
-                    _DASH_SIGNED):
+    for pattern in (_AT_SIGNED, _BRACKET_SIGNED, _ARTICLE_SIGNED, _TEAM_SIGNED, _TEAM_OF_SIGNED, _PERSON_DASH_SIGNED,
+                    _PREFIX_SIGNED, _DASH_SIGNED):
         m = pattern.fullmatch(body, line_start)
         if m is None or (name := clean_name(m.group("name"))) is None or _ROLE_WORD.match(name):
             continue
         if _DEPARTMENT.fullmatch(name) or (pattern is _PERSON_DASH_SIGNED and name.split()[0] in m.group(0)[:2]):
             continue
+        if pattern is _TEAM_OF_SIGNED and _FUNCTION_TEAM.fullmatch(name):
+            continue  # "— Équipe Data", "- Team Marketing": a department of the writer's, no organisation
         if pattern is _DASH_SIGNED and not (_distinctive(name) or _organisation_like(name) or "&" in name
                                             or _LEGAL_NAME.fullmatch(name)):
             continue
