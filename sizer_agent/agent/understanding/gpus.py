@@ -196,7 +196,7 @@ _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE}|(?P<pair>(?:un |a )?(?:cou
                       rf"|workstation|node|instance|rig|cloud)s?\b)")
 _PRICED = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:coute\w*|costs?|vaut|valent|is priced|are priced|sells? for"
                      r"|se vend\w*|est a|is at|runs about)\b")
-_RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
+_RANGE_BEFORE = re.compile(r"(?:(?<![a-z\d])\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
 # a card said with the price it was seen at: "J'ai vu la H100 à 30 000 € chez un revendeur", "an H200 listed at
 # $32,000", "une L40S à 9 500 € pièce": a price read somewhere, asked about — neither the card chosen nor a count
 # (left unclaimed: the budget rule then knows the amount for the card's price)
