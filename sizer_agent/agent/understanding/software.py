@@ -253,6 +253,12 @@ _GENERAL_QUESTION = re.compile(r"\b(?:general knowledge|general question|just cu
                                r" generale)\b")
 
 
+def support_questions(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the questions whether something is supported or usable ("Is FP8 supported on the RTX 4090?",
+    "le FP8 fonctionne-t-il bien sur une RTX 4090 ?"): what they name is asked about, not chosen."""
+    return [(m.start("format"), m.end()) for m in _SUPPORT_ASKED.finditer(text)]
+
+
 def _asked_in_general(text: str) -> list[tuple[int, int]]:
     spans = [(m.start("format"), m.end("format")) for m in _SUPPORT_ASKED.finditer(text)]
     if not spans:
