@@ -118,7 +118,7 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Society|Co-?op[ée]rative|Accountancy|Accounting|Comptabilit[ée]|Museum|Gallery|Library|Archives"
              # trades a firm is named after (heldout31: "Calypso Télécom", "Marigold Travel", "Tandem Fitness",
              # "Perrault-Lenoir Notaires", "Skyreach Surveying", "Lanternfish Pictures")
-             r"|T[ée]l[ée]coms?|Travel|Fitness|Notaires|Surveying|Pictures|Films|Productions)")
+             r"|T[ée]l[ée]coms?|Travel|Fitness|Notaires|Surveying|Pictures|Films|Productions|Veterinary|Dental)")
 _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
