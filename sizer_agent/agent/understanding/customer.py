@@ -1647,7 +1647,8 @@ _ARTICLE_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?(?:The|La|Le|Les)[ \t
 _TEAM_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*{NAME},[ \t]+(?:[\w&/-]+[ \t]+){{0,2}}(?i:team|[ée]quipe|dept\.?"
                           rf"|department|service)[ \t]*")
 # "— Équipe Pixelor", "- Team Brightloop": the team of the organisation signs (heldout31 fr-af39)
-_TEAM_OF_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*(?:[ÉE]quipe|Team|L['’][ée]quipe|The team at)[ \t]+{NAME}[ \t]*[.!]?[ \t]*")
+_TEAM_OF_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*(?:[ÉE]quipe|Team|L['’][ée]quipe|The team at)[ \t]+{NAME}"
+                             rf"[ \t]*[.!]?[ \t]*")
 _FUNCTION_TEAM = re.compile(r"(?i:data|it|si|dsi|marketing|ventes?|sales|support|ops|achats?|rh|hr|finance|produit"
                             r"|product|tech|dev|devs|infra|r&d|innovation|digital|num[ée]rique|ia|ai|ml|design"
                             r"|communication|juridique|legal|s[ée]curit[ée]|security|platform|plateforme|research"

@@ -41,7 +41,8 @@ _REJECTED = re.compile(
     r"|pas la notre|pas le notre|(?:we|i) (?:honestly |really )?(?:don't|do not) know|nous ne (?:le )?connaissons pas"
     r"|on ne (?:le )?(?:sait|connait) pas|seems a lot|beaucoup trop)\b")
 # where the writer turns back to their own plan within the sentence: "…, mais nous …", "…, but we …"
-_TURN = re.compile(r"[,;:]?\s*(?:\b(?:mais|but|whereas|alors que|tandis que|pour nous|de notre cote|nous,|we,)\b|\s-\s)")
+_TURN = re.compile(r"[,;:]?\s*(?:\b(?:mais|but|whereas|alors que|tandis que|pour nous|de notre cote|nous,|we,|for us"
+                   r"|for our part|on our side|as for us|in our case)\b|\s-\s)")
 
 
 _STOP = re.compile(r"[.!?\n](?:\s|$)")
