@@ -876,6 +876,7 @@ def test_heldout30_causes_said_otherwise(text: str, expected: dict[str, object],
      "at once.", {"model": "google/gemma-3-12b-it"}, ("num_gpus", "gpu_preference", "deployment")),
     ("A friend at another startup told us they run Mixtral 8x7B on 4 L40S. We only need Mistral 7B for 6 people.",
      {"model": "mistralai/Mistral-7B-Instruct-v0.3"}, ("num_gpus", "gpu_preference")),
+    ("Unlike other companies, we run everything on 2 H100 NVL.", {"num_gpus": 2, "gpu_preference": "h100-nvl"}, ()),
     # a parent company that pays for the writer's plan is no set-up of its own (heldout26 fr-i26)
     ("Notre maison mère a validé une enveloppe pour héberger Llama 3.1 8B sur site, 20 utilisateurs simultanés.",
      {"model": "meta-llama/Llama-3.1-8B-Instruct", "concurrency": 20}, ()),
@@ -885,6 +886,8 @@ def test_heldout30_causes_said_otherwise(text: str, expected: dict[str, object],
     ("Notre fournisseur a chiffré pour 100 utilisateurs simultanés, mais c'est son hypothèse : on ne sait pas "
      "encore.", {}, ("concurrency",)),
     ("We were quoted four L40S for our RAG bot. Is that enough?", {"num_gpus": 4, "gpu_preference": "l40s"}, ()),
+    ("A consultant recommended 2 L40S. We don't know if that's enough.", {"num_gpus": 2, "gpu_preference": "l40s"},
+     ()),
     # the card after "instead" / "finalement" is the one kept
     ("We considered MI300X but our team only knows CUDA. Instead we'll buy 4 H100 NVL.",
      {"num_gpus": 4, "gpu_preference": "h100-nvl"}, ()),
