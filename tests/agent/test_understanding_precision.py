@@ -902,6 +902,9 @@ def test_heldout30_causes_said_otherwise(text: str, expected: dict[str, object],
     ("A weekly batch over ~8,000 requests from the archive, with Qwen3 8B.", {"use_case": "batch_inference"},
      ("concurrency",)),
     ("We want chatbot with Qwen3 8B, 12 customers same time.", {"concurrency": 12}, ("head_count",)),
+    # the cloud of today, being brought back in-house, is not the place chosen
+    ("Aujourd'hui tout tourne sur Azure et on veut le rapatrier sur un serveur chez nous.", {"deployment": "server"},
+     ()),
     # who trains a model is no place; a label of people is the population
     ("Model: YOLOv8, built in-house. We plan 2 GPUs.", {"num_gpus": 2}, ("deployment",)),
     ("Engineers: 400\nConcurrent: 30", {"head_count": 400, "concurrency": 30}, ()),

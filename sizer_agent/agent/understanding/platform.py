@@ -240,6 +240,10 @@ _REJECTED_AFTER = re.compile(r"[\w -]{0,25}?\b(?:was|were|has been|have been|a e
 _LEFT_BEFORE = re.compile(r"\b(?:(?:move|moving|migrate|migrating|switch|switching|get|getting)\s+(?:away\s+)?"
                           r"(?:from|off)|leave|leaving|quitter|quittons|sortir d[eu']|migrer depuis|partir d[eu'])"
                           r"\s+(?:(?:the|le|la|l')\s*)?$")
+# "Nous utilisons Falcon 40B aujourd'hui sur AWS et voulons le rapatrier en interne", "runs on Azure today and we
+# want to bring it back in-house": the cloud of today, being left (heldout31 fr-af32)
+_LEFT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:rapatri\w*|bring (?:it|them|this|that|everything) (?:back )?"
+                         r"(?:in-house|on-?prem\w*|home)|bring back|repatriat\w*)")
 # ("plutôt qu'un serveur": the elided "qu'" runs into the article)
 _PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0,60}?\b(?:than\s+|que\s+|qu')"
                              r"(?:(?:de|to|the|le|la|du|a|an|une?)\s+|(?:d'|l'))?$")
@@ -383,8 +387,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
                                           or _REJECTED_AFTER.match(message.text, m.end()))):
                 continue  # "cant do cloud", "le cloud est exclu": a place refused is not the one chosen
             clause = _clause_of(message.text, m.start())
-            if value == "cloud" and _LEFT_BEFORE.search(message.text, max(0, m.start() - 30), m.start()):
-                continue  # "move from AWS to our own DC", "quitter Azure": the cloud being left
+            if value == "cloud" and (_LEFT_BEFORE.search(message.text, max(0, m.start() - 30), m.start())
+                                     or _LEFT_AFTER.match(message.text, m.end())):
+                continue  # "move from AWS to our own DC", "quitter Azure", "sur AWS … le rapatrier": being left
             if value == "cloud" and _KEPT_OUT.search(message.text, max(0, m.start() - 40), m.start()):
                 continue  # "Rien ne doit partir dans le cloud", "nothing may leave for the cloud": no cloud
             if value == "cloud" and _SET_ASIDE.search(message.text, m.end(), _line_end(message.text, m.end())):
