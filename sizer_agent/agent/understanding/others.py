@@ -37,11 +37,14 @@ _ADVISER = re.compile(
 # the writer rejects it: too much, or someone else's assumption
 _REJECTED = re.compile(
     r"\b(?:overkill|excessive|excessif|exagere\w*|surdimensionne\w*|over-?sized|too (?:much|big|many|large)"
-    r"|way (?:too|more than)|their (?:assumption|guess|figure|number)|not ours|son hypothese|leur hypothese"
+    r"|way too much|way more than (?:we|needed|necessary)|their (?:assumption|guess|figure|number)|not ours"
+    r"|son hypothese|leur hypothese"
     r"|pas la notre|pas le notre|seems a lot|beaucoup trop)\b")
 # where the writer turns back to their own plan within the sentence: "…, mais nous …", "…, but we …"
 _TURN = re.compile(r"[,;:]?\s*(?:\b(?:mais|but|whereas|alors que|tandis que|pour nous|de notre cote|nous,|we,|for us"
-                   r"|for our part|on our side|as for us|in our case)\b|\s-\s)")
+                   r"|for our part|on our side|as for us|in our case)\b|\s-\s)"
+                   # (", we only need …", "; we want …": the writer speaks again)
+                   r"|[,;:]\s*(?:(?:we|we'd|we're|we'll|nous|on|our|notre|nos|i|i'd|je)(?![\w'])|j')")
 
 
 _STOP = re.compile(r"[.!?\n](?:\s|$)")
