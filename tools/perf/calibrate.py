@@ -7,8 +7,9 @@
 Rows and split: tools.perf.validation (SPLIT_RULE). Only the calibration split is fitted; the validation and
 fresh splits are scored afterwards (`--report`). Five serving constants: bandwidth, compute, step_overhead_s and
 host_per_sequence_s are fitted per generation/precision family ("hopper/fp8", "blackwell/fp4", ...) that has at
-least MIN_RESIDUALS calibration metrics; moe_half_size (grouped-GEMM size at half efficiency) is fitted once
-on every calibration MoE row and shared, because no family has enough MoE rows alone. A "default" set, fitted on
+least MIN_RESIDUALS calibration metrics; moe_half_tokens (rows per expert at which a routed-expert grouped GEMM
+runs at half the dense efficiency) is fitted once on every calibration MoE row and shared, because no family has
+enough MoE rows alone. A "default" set, fitted on
 the whole calibration split, serves every other family (MI300X bf16, TPU, Trainium, ...). The search is a
 deterministic coordinate descent over fixed grids (per family from two starts) that minimises the mean absolute
 log error (predicted / published) of every metric: output tokens/s, TTFT, TPOT, end-to-end latency.
@@ -41,14 +42,21 @@ _RATIO = [round(0.03 * 1.06**i, 4) for i in range(61) if 0.03 * 1.06**i <= 1.0] 
 GRIDS: dict[str, list[float]] = {
     "bandwidth": [v for v in _RATIO if v >= 0.2],
     "compute": _RATIO,
-    "moe_half_size": [0.0] + [round(1e5 * 1.25**i) for i in range(42)],  # 0, then 1e5 .. 1e9 elements
+    "moe_half_tokens": [0.0] + [round(1.25**i, 1) for i in range(48)],  # 0, then 1 .. 36,000 rows per expert
     "step_overhead_s": [0.0, 1e-4, 2.5e-4, 5e-4, 7.5e-4, 1e-3, 1.5e-3, 2e-3, 3e-3, 4e-3, 6e-3, 8e-3, 12e-3, 16e-3],
     "host_per_sequence_s": [0.0, 1e-6, 2e-6, 3e-6, 5e-6, 7.5e-6, 10e-6, 15e-6, 20e-6, 25e-6, 30e-6, 40e-6, 50e-6],
 }
-START = {"bandwidth": 0.6, "compute": 0.45, "moe_half_size": 0.0, "step_overhead_s": 1e-3,
+START = {"bandwidth": 0.6, "compute": 0.45, "moe_half_tokens": 0.0, "step_overhead_s": 1e-3,
          "host_per_sequence_s": 20e-6}  # the constants shipped before this calibration existed
 MAX_PASSES = 8
-MOE_FIELDS = ("moe_half_size",)
+MOE_FIELDS = ("moe_half_tokens",)
+# Where the calibration rows leave the MoE constant free (their objective is flat to 1e-9 over a range: the
+# steps of every calibration MoE row are memory-bound there), the grid value nearest this published kernel
+# measurement is taken instead of the grid's smallest. DeepGEMM's FP8 grouped GEMM on H800 runs at 0.72 / 0.80 /
+# 0.95 (N 4096, K 7168) and 0.74 / 0.83 / 0.84 (N 7168, K 2048) of its 4096-8192-row rate at 256 / 512 / 1024
+# rows per expert (deepseek-ai/DeepGEMM README, "Performance", 2025-02): m / (m + h) with h from 53 to 192 rows,
+# median 100.
+MOE_PRIOR = {"moe_half_tokens": 100.0}
 
 
 def _nearest(grid: list[float], value: float) -> float:
@@ -62,8 +70,8 @@ def objective(rows: list[dict[str, Any]], constants: dict[str, float]) -> float:
 
 
 def fit(rows: list[dict[str, Any]], start: dict[str, float], fields: tuple[str, ...]) -> dict[str, float]:
-    """Coordinate descent over the grids; the two MoE constants are searched jointly (on the MoE rows only, the
-    only rows they change) because only their pair is pinned by data."""
+    """Coordinate descent over the grids; the MoE constant is searched on the MoE rows only (the only rows it
+    changes), nearest MOE_PRIOR among equal scores, and kept unless it raises the whole objective."""
     best = {k: (_nearest(GRIDS[k], v) if k in fields else v) for k, v in start.items()}
     best_score = objective(rows, best)
     single = [f for f in fields if f not in MOE_FIELDS]
@@ -79,14 +87,20 @@ def fit(rows: list[dict[str, Any]], start: dict[str, float], fields: tuple[str, 
         if moe_rows and all(f in fields for f in MOE_FIELDS):
             pairs = [dict(zip(MOE_FIELDS, pair, strict=True))
                      for pair in itertools.product(*(GRIDS[f] for f in MOE_FIELDS))]
-            moe_best = min(pairs, key=lambda pair: (objective(moe_rows, {**best, **pair}), tuple(pair.values())))
+            moe_best = min(pairs, key=lambda pair: (round(objective(moe_rows, {**best, **pair}), 9),
+                                                    _distance_to_prior(pair)))
             trial = {**best, **moe_best}
             score = objective(rows, trial)
-            if score < best_score - 1e-12:
-                best, best_score, improved = trial, score, True
+            if round(score, 9) <= round(best_score, 9):  # a tie moves to the value nearest MOE_PRIOR
+                improved = improved or score < best_score - 1e-12
+                best, best_score = trial, score
         if not improved:
             break
     return best
+
+
+def _distance_to_prior(values: dict[str, float]) -> float:
+    return sum(abs(math.log((values[k] + 1.0) / (MOE_PRIOR[k] + 1.0))) for k in values)
 
 
 def _residuals(rows: list[dict[str, Any]]) -> int:
@@ -113,10 +127,10 @@ def calibrate() -> dict[str, Any]:
         members = families[key]
         if _residuals(members) < MIN_RESIDUALS:
             continue
-        # the MoE pair is shared from the default set: each family has too few MoE rows to pin it alone
+        # the MoE constant is shared from the default set: each family has too few MoE rows to pin it alone
         fields = tuple(f for f in fields_all if f not in MOE_FIELDS)
         # two starts (the default set, the pre-calibration constants): coordinate descent finds local optima
-        fits = [fit(members, {**start, "moe_half_size": default["moe_half_size"]}, fields)
+        fits = [fit(members, {**start, "moe_half_tokens": default["moe_half_tokens"]}, fields)
                 for start in (default, START)]
         best = min(fits, key=lambda c: objective(members, c))
         sets[key] = {"constants": best, "rows": sorted(r["id"] for r in members)}

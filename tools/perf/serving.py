@@ -109,17 +109,35 @@ def _weight_bytes_read(setup: ServingSetup, batch: float) -> float:
     if not shape.is_moe:
         return per_gpu
     expert_share = shape.expert_params / shape.params_total
-    # uniform routing: an expert is idle for one token with probability 1 - k/E
-    touched: float = 1.0 - (1.0 - shape.experts_per_token / shape.num_experts) ** max(batch, 1.0)
-    return per_gpu * ((1.0 - expert_share) + expert_share * touched)
+    return per_gpu * ((1.0 - expert_share) + expert_share * _experts_touched(shape, batch))
 
 
-def _grouped_gemm_efficiency(shape: ModelShape, eff: Efficiencies) -> float:
-    """Routed-expert GEMM efficiency relative to dense: S / (S + moe_half_size), S = one expert's matrix."""
-    if not shape.is_moe or not eff.moe_half_size:
+def _experts_touched(shape: ModelShape, tokens: float) -> float:
+    """Share of the routed experts at least one of `tokens` routes to (uniform routing: an expert is idle for
+    one token with probability 1 - k/E)."""
+    idle: float = (1.0 - shape.experts_per_token / shape.num_experts) ** max(tokens, 1.0)
+    return 1.0 - idle
+
+
+def tokens_per_expert(shape: ModelShape, tokens: float) -> float:
+    """Mean rows of each routed expert's GEMM in a step of `tokens` tokens: tokens x k spread over the experts
+    that receive any (uniform routing). Large steps: tokens x k / E; one token: 1 row in each of its k experts."""
+    touched = _experts_touched(shape, tokens) * shape.num_experts
+    return max(tokens, 1.0) * shape.experts_per_token / touched
+
+
+def grouped_gemm_efficiency(shape: ModelShape, eff: Efficiencies, tokens: float) -> float:
+    """Routed-expert GEMM efficiency relative to dense: m / (m + moe_half_tokens), m = tokens_per_expert.
+
+    Each expert's GEMM costs about as much as m + moe_half_tokens rows (M-tile padding and per-expert set-up,
+    Efficiencies.moe_half_tokens); a prefill of thousands of tokens gives hundreds of rows per expert and runs
+    near dense efficiency, a decode step of a few sequences gives one or two rows (it is memory-bound anyway:
+    the expert weights it touches are read in `_weight_bytes_read`). The expert's matrix size is left out: the
+    calibration rows hold one MoE architecture (Qwen3-30B-A3B), so a size term could not be fitted apart."""
+    if not shape.is_moe or not eff.moe_half_tokens:
         return 1.0
-    size = float(shape.expert_intermediate_size * shape.hidden_size)
-    return max(size / (size + eff.moe_half_size), 1e-6)
+    rows = tokens_per_expert(shape, tokens)
+    return rows / (rows + eff.moe_half_tokens)
 
 
 def _attention_flops_per_token(shape: ModelShape, context: float) -> float:
@@ -133,7 +151,8 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
     (from prompts of `prefill_len`). Per GPU, summed over pipeline stages."""
     shape, eff, gpu = setup.shape, setup.effective_efficiencies, setup.gpu
     shard = setup.tp * setup.pp
-    # routed experts run as grouped GEMMs (priced apart, Efficiencies.moe_half_size); the rest as dense GEMMs
+    # routed experts run as grouped GEMMs whose efficiency depends on the rows each expert gets in this step
+    # (Efficiencies.moe_half_tokens); the rest as dense GEMMs
     routed = shape.expert_params * shape.experts_per_token / shape.num_experts if shape.is_moe else 0.0
     expert_linear = (decode_seqs + prefill_tokens) * 2.0 * routed / shard
     dense_linear = (decode_seqs + prefill_tokens) * 2.0 * (shape.params_active - routed) / shard
@@ -145,7 +164,7 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
     tokens = decode_seqs + prefill_tokens
     nbytes = _weight_bytes_read(setup, tokens)
     nbytes += (decode_seqs * context + prefill_tokens) * setup.kv_bytes_per_token / setup.pp
-    compute_s = ((dense_linear + expert_linear / _grouped_gemm_efficiency(shape, eff))
+    compute_s = ((dense_linear + expert_linear / grouped_gemm_efficiency(shape, eff, tokens))
                  / (setup.peak_flops() * setup.linear_fill)
                  + attention / (setup.peak_flops(setup.attention_precision) * setup.attention_fill)) / eff.compute
     memory_s = nbytes / (gpu.bandwidth_bytes_s * eff.bandwidth)
