@@ -161,10 +161,11 @@ def test_median_error_stays_under_the_projects_held_out_floor(split: str) -> Non
     assert median < FLOOR_MEDIAN, median
 
 
-@pytest.mark.xfail(strict=True, reason="scored once after the fit (2026-12-01). fresh (TensorRT-LLM 1.0 table): "
-                   "22.5 % median, 99 % max overall; Blackwell FP4 24.8 % / 99 %; MoE 27.0 % / 99 % (Llama 4 Scout "
-                   "over-predicted +23 % median, Qwen3-30B on RTX PRO 6000 under-predicted up to -60 %). fresh2 "
-                   "(TensorRT-LLM 0.9 static batches): 22.1 % / 124 % overall, MoE (Mixtral) 38.4 % / 124 %")
+@pytest.mark.xfail(strict=True, reason="seen since 2026-12-02 (rows-per-expert MoE form, built after these rows "
+                   "were scored). fresh (TensorRT-LLM 1.0 table): 21.3 % median, 273 % max overall; Blackwell FP4 "
+                   "24.4 % / 273 %; MoE 24.3 % / 273 % (Qwen3-30B-A3B prefill-heavy on GB200 over-predicted: "
+                   "2048/128 +273 %, 5000/500 +88 %; Llama 4 Scout +83-86 % on H100 TP4). fresh2 (TensorRT-LLM 0.9 "
+                   "static batches): 26.1 % / 145 % overall, MoE (Mixtral) 37.5 % / 145 %")
 @pytest.mark.parametrize(("split", "group"), [("fresh", "all"), ("fresh", "Blackwell FP4 (B200/GB200)"),
                                               ("fresh", "MoE"), ("fresh2", "all"), ("fresh2", "MoE")])
 def test_fresh_rows_meet_the_issue_target(split: str, group: str) -> None:
@@ -173,7 +174,7 @@ def test_fresh_rows_meet_the_issue_target(split: str, group: str) -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="held-out TTFT (validation + fresh2, 31 points, all at concurrency 1: no "
-                   "published high-concurrency TTFT in the set): 21.6 % median, 64 % max; TPOT has 1 held-out point")
+                   "published high-concurrency TTFT in the set): 22.3 % median, 111 % max; TPOT has 1 held-out point")
 def test_held_out_ttft_within_20_percent_median() -> None:
     count, median, _ = _errors(("validation", "fresh2"), "all", ("ttft_ms",))
     assert count >= 30
