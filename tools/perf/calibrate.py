@@ -9,7 +9,7 @@ fresh splits are scored afterwards (`--report`). Five serving constants: bandwid
 host_per_sequence_s are fitted per generation/precision family ("hopper/fp8", "blackwell/fp4", ...) that has at
 least MIN_RESIDUALS calibration metrics; moe_half_tokens (rows per expert at which a routed-expert grouped GEMM
 runs at half the dense efficiency) is fitted once on every calibration MoE row and shared, because no family has
-enough MoE rows alone. A "default" set, fitted on
+enough MoE rows alone (where those rows leave it free, the value nearest MOE_PRIOR). A "default" set, fitted on
 the whole calibration split, serves every other family (MI300X bf16, TPU, Trainium, ...). The search is a
 deterministic coordinate descent over fixed grids (per family from two starts) that minimises the mean absolute
 log error (predicted / published) of every metric: output tokens/s, TTFT, TPOT, end-to-end latency.

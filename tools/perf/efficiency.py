@@ -38,8 +38,8 @@ class Efficiencies(BaseModel):
     # expert with few rows cannot fill the tensor cores, so its cost is that of about m + moe_half_tokens rows
     # (MegaBlocks, Gale et al. 2023, arXiv 2211.15841 §3-5: padding to blocks is the cost of dynamic routing).
     # Measured: DeepGEMM's FP8 grouped GEMM on H800 reaches 932 / 1040 / 1233 TFLOP/s at 256 / 512 / 1024 rows per
-    # expert and ~1300 at 4096-8192 (deepseek-ai/DeepGEMM README, Performance, 2025-02): efficiency rises with m,
-    # not with the expert's matrix size. 0 = priced like dense. serving.grouped_gemm_efficiency.
+    # expert and ~1300 at 4096-8192 (deepseek-ai/DeepGEMM README, Performance, 2025-02): efficiency rises with m.
+    # 0 = priced like dense. serving.grouped_gemm_efficiency.
     moe_half_tokens: float = Field(0.0, ge=0)
     # Fixed cost of one engine step (scheduling, sampling, kernel launches not hidden by CUDA graphs), seconds.
     step_overhead_s: float = Field(0.001, ge=0)

@@ -133,7 +133,10 @@ def grouped_gemm_efficiency(shape: ModelShape, eff: Efficiencies, tokens: float)
     Efficiencies.moe_half_tokens); a prefill of thousands of tokens gives hundreds of rows per expert and runs
     near dense efficiency, a decode step of a few sequences gives one or two rows (it is memory-bound anyway:
     the expert weights it touches are read in `_weight_bytes_read`). The expert's matrix size is left out: the
-    calibration rows hold one MoE architecture (Qwen3-30B-A3B), so a size term could not be fitted apart."""
+    calibration rows hold one MoE architecture (Qwen3-30B-A3B), so a size term could not be fitted apart.
+    Known gap: published TensorRT-LLM MoE prefills stay ~3x slower than a dense model of the same active
+    parameters even at hundreds of rows per expert (routing, permutation, combine); this form has no such
+    per-routed-token cost, so it is optimistic there (docs/catalog.md, "Efficiencies and accuracy")."""
     if not shape.is_moe or not eff.moe_half_tokens:
         return 1.0
     rows = tokens_per_expert(shape, tokens)
