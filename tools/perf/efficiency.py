@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 CALIBRATED_PATH = Path(__file__).resolve().parent / "data" / "serving_efficiencies.json"
 # the fields the calibration fits (the others keep the sourced values below)
-SERVING_FIELDS = ("bandwidth", "compute", "moe_half_tokens", "step_overhead_s", "host_per_sequence_s")
+SERVING_FIELDS = ("bandwidth", "compute", "moe_half_tokens", "moe_routing_traffic", "step_overhead_s",
+                  "host_per_sequence_s")
 
 
 class Efficiencies(BaseModel):
@@ -41,6 +42,17 @@ class Efficiencies(BaseModel):
     # expert and ~1300 at 4096-8192 (deepseek-ai/DeepGEMM README, Performance, 2025-02): efficiency rises with m.
     # 0 = priced like dense. serving.grouped_gemm_efficiency.
     moe_half_tokens: float = Field(0.0, ge=0)
+    # Routing cost of the routed experts, outside their GEMMs: each step's routed rows (tokens x k) go through
+    # memory-bound kernels that run between the GEMMs, one after another: the permute copies each token's
+    # activation to its k expert rows, the gated activation reads the first GEMM's 2 x I outputs and writes I,
+    # the finalize (unpermute) reads the k expert outputs back and sums them per token, and the router's top-k
+    # reads the E logits (TensorRT-LLM cpp/tensorrt_llm/kernels/mixtureOfExperts/moe_kernels.cu:
+    # expandInputRowsKernel, doActivation, finalizeMoeRoutingKernel; vLLM fused_moe moe_align_block_size +
+    # moe_sum; MegaBlocks, Gale et al. 2023, §5: gather/scatter of the permutation). serving.routing_bytes counts
+    # those bytes from the model's shape; this factor scales them (1 = exactly the first-principles count at the
+    # decode bandwidth efficiency; more = kernels that move them slower, e.g. the gather's scattered reads, or
+    # extra passes such as quantising the permuted rows). Fitted once on every calibration MoE row.
+    moe_routing_traffic: float = Field(1.0, ge=0)
     # Fixed cost of one engine step (scheduling, sampling, kernel launches not hidden by CUDA graphs), seconds.
     step_overhead_s: float = Field(0.001, ge=0)
     # Host-side cost per running sequence per step (scheduler, sampler, detokeniser), overlapped with the GPU step.

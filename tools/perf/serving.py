@@ -134,13 +134,41 @@ def grouped_gemm_efficiency(shape: ModelShape, eff: Efficiencies, tokens: float)
     near dense efficiency, a decode step of a few sequences gives one or two rows (it is memory-bound anyway:
     the expert weights it touches are read in `_weight_bytes_read`). The expert's matrix size is left out: the
     calibration rows hold one MoE architecture (Qwen3-30B-A3B), so a size term could not be fitted apart.
-    Known gap: published TensorRT-LLM MoE prefills stay ~3x slower than a dense model of the same active
-    parameters even at hundreds of rows per expert (routing, permutation, combine); this form has no such
-    per-routed-token cost, so it is optimistic there (docs/catalog.md, "Efficiencies and accuracy")."""
+    The routing kernels around the GEMMs (permute, activation, finalize) are priced apart, per routed row, in
+    routing_bytes: at hundreds of rows per expert they, not the tile padding, are what keeps a published MoE
+    prefill ~3x slower than a dense model of the same active parameters."""
     if not shape.is_moe or not eff.moe_half_tokens:
         return 1.0
     rows = tokens_per_expert(shape, tokens)
     return rows / (rows + eff.moe_half_tokens)
+
+
+def _moe_layers(shape: ModelShape) -> float:
+    """Layers with routed experts: the routed-expert parameters over one layer's (E gated experts of
+    3 x hidden x I), at most every layer (DeepSeek-R1's first three layers are dense)."""
+    per_layer = shape.num_experts * 3.0 * shape.hidden_size * shape.expert_intermediate_size
+    return min(float(shape.num_layers), shape.expert_params / per_layer) if per_layer else float(shape.num_layers)
+
+
+def routing_bytes(setup: ServingSetup, tokens: float) -> float:
+    """Activation bytes one GPU moves per step in the routed-expert layers' own memory-bound kernels, before the
+    moe_routing_traffic factor (Efficiencies.moe_routing_traffic gives the sources). Per routed row (a token in
+    one of its k experts), per MoE layer, 16-bit activations:
+      permute    reads the token's hidden row once for its k copies and writes each copy: hidden (1 + 1/k)
+      finalize   reads each expert's output row and writes the token's sum once: hidden (1 + 1/k)
+      activation reads the first GEMM's gate and up outputs and writes their product: 3 x I
+    plus, per token and MoE layer, the router's E fp32 logits written and read back by the top-k: 8 E bytes.
+    Over tp GPUs the routed rows are split as expert parallelism splits them (each GPU permutes, activates and
+    combines the rows of its own experts), the layout the published TensorRT-LLM MoE rows ran with (`--ep`,
+    tools/perf/data/fresh3_README.md); a GPU of a tensor-parallel MoE would move each row's hidden part whole.
+    The padding of each expert's rows to the GEMM's tile is priced in grouped_gemm_efficiency (m½)."""
+    shape = setup.shape
+    if not shape.is_moe or tokens <= 0:
+        return 0.0
+    k = shape.experts_per_token
+    per_row = ACTIVATION_BYTES * (2.0 * shape.hidden_size * (1.0 + 1.0 / k) + 3.0 * shape.expert_intermediate_size)
+    per_token = tokens * (k * per_row / setup.tp + 8.0 * shape.num_experts)
+    return per_token * _moe_layers(shape) / setup.pp
 
 
 def _attention_flops_per_token(shape: ModelShape, context: float) -> float:
@@ -171,6 +199,8 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
                  / (setup.peak_flops() * setup.linear_fill)
                  + attention / (setup.peak_flops(setup.attention_precision) * setup.attention_fill)) / eff.compute
     memory_s = nbytes / (gpu.bandwidth_bytes_s * eff.bandwidth)
+    # the routing kernels run between the expert GEMMs, not under them: their time adds to the step
+    routing_s = eff.moe_routing_traffic * routing_bytes(setup, tokens) / (gpu.bandwidth_bytes_s * eff.bandwidth)
     # two all-reduces per layer (after attention and after the MLP), each of tokens x hidden activations
     per_layer = 2 * collective_time_s(gpu, setup.tp, tokens * shape.hidden_size * ACTIVATION_BYTES, eff)
     comm_s = per_layer * shape.num_layers / setup.pp
@@ -178,7 +208,7 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
     # host work (scheduling, sampling, detokenising) per running sequence overlaps the GPU step
     sequences = decode_seqs + (prefill_tokens / prefill_len if prefill_len else 0.0)
     host_s = sequences * eff.host_per_sequence_s / setup.pp
-    gpu_s = max(compute_s, memory_s) + comm_s + eff.step_overhead_s
+    gpu_s = max(compute_s, memory_s) + routing_s + comm_s + eff.step_overhead_s
     time_s = max(gpu_s, host_s)
     return StepCost(time_s=time_s, compute_s=compute_s, memory_s=memory_s, communication_s=comm_s,
                     host_s=host_s, flops=flops, bytes=nbytes, bound=_bound(compute_s, memory_s, comm_s))
