@@ -10,6 +10,7 @@ an expected failure that says by how much, so the gap stays visible.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 
@@ -19,6 +20,7 @@ from sizer_agent.tools.catalog import load_catalog
 from sizer_agent.tools.model_loader import load_model
 from sizer_agent.tools.perf import Efficiencies, ModelShape, ServingSetup, predict_load
 from sizer_agent.tools.perf.calibrate import calibrate, input_digest, render
+from sizer_agent.tools.perf.calibrate import main as calibrate_main
 from sizer_agent.tools.perf.efficiency import CALIBRATED_PATH, DEFAULT_EFFICIENCIES, generation, resolve
 from sizer_agent.tools.perf.serving import (
     grouped_gemm_efficiency,
@@ -32,9 +34,11 @@ from sizer_agent.tools.perf.validation import (
     FRESH3_PATH,
     FRESH_PATH,
     REPORT_GROUPS,
+    SEEN_SPLITS,
     all_rows,
     fresh3_excluded,
     hash_split,
+    report,
     rows_of,
     score_row,
     summarise,
@@ -90,6 +94,16 @@ def test_fresh3_rows_the_model_cannot_price_are_excluded_with_their_reason() -> 
     assert dep and all("attention data parallel" in reasons[r["id"]] for r in dep)
     assert len(excluded) == len(data["rate_latency"]) + len(dep)  # the rest are all priced
     assert SHIPPED["fresh3_excluded"] == excluded
+
+
+def test_the_report_leaves_fresh3_out_unless_the_lead_asks_once() -> None:
+    # fresh3's odd half is the next unseen measure: --report must not score it, and the flag that does is
+    # refused on its own (exit 2), so nobody reads those scores by accident while building the model
+    assert "fresh3" not in SEEN_SPLITS
+    assert inspect.signature(report).parameters["splits"].default == SEEN_SPLITS
+    with pytest.raises(SystemExit) as refused:
+        calibrate_main(["--score-fresh3-once"])
+    assert refused.value.code == 2
 
 
 def test_generation_families_and_fallbacks() -> None:
