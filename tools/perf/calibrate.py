@@ -1,6 +1,6 @@
-"""Fit the serving efficiencies on the calibration split; write them with the split's ids.
+"""Fit the serving efficiencies on the calibration splits; write them with every split's ids.
 
-    python -m sizer_agent.tools.perf.calibrate            # fit on the calibration split, print the constants
+    python -m sizer_agent.tools.perf.calibrate            # fit on calibration + calibration3, print the constants
     python -m sizer_agent.tools.perf.calibrate --write    # also store tools/perf/data/serving_efficiencies.json
     python -m sizer_agent.tools.perf.calibrate --report   # median/max error per split and group, shipped constants
     python -m sizer_agent.tools.perf.calibrate --report --score-fresh3-once   # the lead, once, after merging
@@ -15,7 +15,9 @@ bytes) are fitted once on every calibration MoE row and shared, because no famil
 several architectures alone (where those rows leave one free, the value nearest MOE_PRIOR). A "default" set, fitted on
 the whole calibration split, serves every other family (MI300X bf16, TPU, Trainium, ...). The search is a
 deterministic coordinate descent over fixed grids (per family from two starts) that minimises the mean absolute
-log error (predicted / published) of every metric: output tokens/s, TTFT, TPOT, end-to-end latency.
+log error (predicted / published) per kind of metric -- throughput (output tokens/s, total or per GPU), TTFT,
+TPOT, end-to-end latency -- averaged over the kinds, so that hundreds of throughput rows do not outvote the
+latency rows on the constants only latency pins (the fixed step cost).
 """
 
 from __future__ import annotations
@@ -156,9 +158,9 @@ def calibrate() -> dict[str, Any]:
         best = min(fits, key=lambda c: objective(members, c))
         sets[key] = {"constants": best, "rows": sorted(r["id"] for r in members)}
     return {
-        "about": ("Serving efficiencies fitted by tools/perf/calibrate.py on the calibration split only; "
-                  "regenerate with `python -m sizer_agent.tools.perf.calibrate --write`. Families without a set "
-                  "use 'default'."),
+        "about": ("Serving efficiencies fitted by tools/perf/calibrate.py on the calibration and calibration3 "
+                  "splits only; regenerate with `python -m sizer_agent.tools.perf.calibrate --write`. Families "
+                  "without a set use 'default'."),
         "split_rule": SPLIT_RULE,
         "inputs_sha256": input_digest(),
         "calibration_ids": sorted(r["id"] for r in rows_of("calibration")),

@@ -2,9 +2,9 @@
 
 Serving efficiencies (bandwidth, compute, MoE grouped-GEMM rows per expert, step overhead, host cost per sequence)
 come per accelerator generation and compute precision ("hopper/fp8", "blackwell/fp4", ...) from
-`data/serving_efficiencies.json`, which `tools/perf/calibrate.py` writes: it fits them on the calibration split
-of published serving rows only (the split's ids are stored in that file). A generation/precision with too few
-calibration rows (MI300X bf16, TPU, Trainium, ...) gets the "default" set, fitted on the whole calibration split;
+`data/serving_efficiencies.json`, which `tools/perf/calibrate.py` writes: it fits them on the calibration and
+calibration3 splits of published serving rows only (the splits' ids are stored in that file). A generation/precision
+with too few calibration rows (MI300X bf16, TPU, Trainium, ...) gets the "default" set, fitted on all of them;
 the roofline stays the model for every accelerator. The other constants below carry their own sources.
 """
 
