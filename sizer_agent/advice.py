@@ -237,7 +237,8 @@ def cost(plan: Plan, lang: Lang) -> str | None:
 
 def knobs_said(knobs: list[Knob], lang: Lang) -> str:
     """A change's knobs in a few words each ("FP8 weights, LoRA instead of full fine-tuning")."""
-    return ", ".join(render(lang, f"advice.knob_short_{k.code}") for k in knobs)
+    # a count is part of the change: "1 simultaneous user instead of 10", not "fewer simultaneous users"
+    return ", ".join(render(lang, f"advice.knob_short_{k.code}", **k.text.params) for k in knobs)
 
 
 def change(item: Change, lang: Lang, budget_eur: float | None = None, cheapest: bool = False) -> str:
@@ -312,6 +313,13 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
                                 price=price(c.plan, lang), speed=speed_short(c.plan, lang)))
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
+    fast = result.faster
+    if fast is not None and fast.training is not None and fast.training.epoch_hours is not None:
+        # a run of more than a month: the same job on the offer's largest configuration, about the same cost
+        total = fast.training.epoch_hours * fast.training.epochs
+        job_eur = fast.costs.eur_per_job
+        lines.append(render(lang, "advice.faster_cost" if job_eur is not None else "advice.faster",
+                            config=configuration(fast, lang), hours=total, days=total / 24, eur=job_eur or 0.0))
     fp8 = result.cheaper_precision
     if fp8 is not None:  # the format was assumed: the cheaper plan in FP8 is offered, not chosen
         lines.append(render(lang, "advice.cheaper_fp8", config=configuration(fp8, lang), price=price(fp8, lang),
@@ -389,10 +397,14 @@ def owned(result: RecommendResult, lang: Lang) -> str:
     assert mine is not None
     n, name = mine.parallelism.num_gpus, mine.gpu_name
     if mine.fits:
-        t = mine.training
-        if t is not None and t.epoch_hours is not None:  # a training job: how long one epoch takes on them
+        job = mine.training or mine.vision
+        if job is not None and job.epoch_hours is not None:  # a training job: how long it takes on them
+            if job.epochs > 1:  # "90 époques": the whole job, the answer to "is it enough?"
+                return render(lang, "advice.owned_fits_epochs", gpus=n, gpu=name, speed=speed_short(mine, lang),
+                              hours=job.epoch_hours, epochs=job.epochs, total=job.epoch_hours * job.epochs,
+                              days=job.epoch_hours * job.epochs / 24)
             return render(lang, "advice.owned_fits_epoch", gpus=n, gpu=name, speed=speed_short(mine, lang),
-                          hours=t.epoch_hours)
+                          hours=job.epoch_hours)
         return render(lang, "advice.owned_fits", gpus=n, gpu=name, speed=speed_short(mine, lang))
     why = render(lang, mine.reasons[0]) if mine.reasons else "—"
     if result.owned_fp8 is not None:  # the 16-bit format was assumed: in FP8 they hold it, nothing to buy

@@ -349,6 +349,8 @@ class RecommendResult(BaseModel):
     cheaper_precision: Plan | None = Field(None, description="with the weight format assumed, not said: the cheapest "
                                            "plan in scope in FP8 weights when it costs less than the plan (an option "
                                            "to agree, its quality to validate)")
+    faster: Plan | None = Field(None, description="a training job of more than a month on the plan: the same offer's "
+                                "largest configuration, when it runs the job in half the time or less")
     options: list[Plan] = Field(description="every evaluated configuration, fitting first")
     offers: list[OfferVerdict]
     assumptions: list[Msg]

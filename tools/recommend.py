@@ -264,6 +264,18 @@ def _in_scope(scope: Scope, plan: Plan | Offer) -> bool:
 # (ACD-006: 8.3x, ACD-014: 7.5x, ACD-009-2X: 5.4x, HGX-H100-8: 1.4x.) A server on quote whose cards, times
 # that, still cost less than every priced plan is cheaper than all of them on the catalogue's own evidence.
 QUOTE_HOST_BOUND = 13.2
+# The same evidence said as money added to the cards, which is what a host is: HGX-H100-8, EUR 272,620
+# (offers.toml), holds 8 H100 SXM at USD 25,000 each at least (gpus.toml `indicative_price`, the low end of the
+# USD 25,000-30,000 reported) x 0.86 EUR/USD = EUR 172,000: its host, baseboard and margin cost EUR 100,620 at
+# most — the dearest host of the catalogue (ACD-014: EUR 55,480 less one RTX PRO 6000 at USD 8,565 x 0.86 =
+# EUR 48,114). A server on quote costs at most its cards plus that; for eight L40S (EUR 55,040) that is EUR
+# 155,660 where the ratio alone says EUR 726,528. The lower of the two bounds is the one the evidence allows.
+QUOTE_HOST_MAX_EUR = 272_620 - 8 * 25_000 * 0.86
+
+
+def quote_price_bound(cards_eur: float) -> float:
+    """The most a configuration on quote can cost on the catalogue's evidence: its cards and the dearest host."""
+    return min(cards_eur * QUOTE_HOST_BOUND, cards_eur + QUOTE_HOST_MAX_EUR)
 
 
 def _pool(plans: list[Plan], scope: Scope) -> list[Plan]:
@@ -279,7 +291,7 @@ def _pool(plans: list[Plan], scope: Scope) -> list[Plan]:
     # cheaper than all of them is the plan, its cards weighed against the budget
     cheapest = min(_cost(p) for p in priced)
     cheaper = [p for p in fitting if p.purchase.how == "quote" and p.purchase.cards_eur is not None
-               and p.purchase.cards_eur * QUOTE_HOST_BOUND < cheapest]
+               and quote_price_bound(p.purchase.cards_eur) < cheapest]
     return cheaper or priced
 
 
@@ -630,7 +642,11 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     # beyond them is the cheapest plan, whatever its accelerator ("we own 2 H100" is no order for 16 more)
     status, plan = _choice(pool, scope, scope.gpu_preference if not request.owned_gpus else None)
     changes: list[Change] = []
-    if status == "over_budget":
+    # a server on quote whose cards alone pass the budget is over it too: the changes that fit it are weighed
+    quote_over = (status == "recommended" and plan is not None and plan.purchase.how == "quote"
+                  and scope.budget_eur is not None and plan.purchase.cards_eur is not None
+                  and plan.purchase.cards_eur > scope.budget_eur)
+    if status == "over_budget" or quote_over:
         if request.search:
             changes = _budget_changes(ctx, scoped, stated, defaults, options, chosen=plan)
     elif status == "no_fit":
@@ -681,7 +697,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         alternatives=alternatives, changes=changes,
         preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),
         owned=owned, owned_fp8=owned_fp8, owned_change=owned_change, preference_change=preferred,
-        compared=compared, cheaper_precision=cheaper,
+        compared=compared, cheaper_precision=cheaper, faster=_faster(ctx, plan) if request.search else None,
         machines=request.machines,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
@@ -749,20 +765,35 @@ def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: Es
                                                                 "max_units": sold[0][1]}), workload, knobs)
             if plans:
                 return plans[0]
-    # the first offer of that card whose machine holds that many (eight H100 NVL do not go in a 2U server of four)
+    # the first offer of that card whose machine holds that many (eight H100 NVL do not go in a 2U server of four);
+    # a card no offer sells in that number (H200 NVL): a PCIe card goes in the catalogue's generic PCIe server
+    platform_id = owned_platform(catalog, count, gpu_id)
+    if platform_id is None:
+        return None
+    plans = _offer_plans(ctx, named_offer(catalog, scope, count, gpu_id, platform_id), workload, knobs)
+    return plans[0] if plans else None
+
+
+def named_offer(catalog: Catalog, scope: Scope, count: int, gpu_id: str, platform_id: str) -> Offer:
+    """A machine of `count` cards the customer named or owns, sold by no offer as such: on quote, of the kind the
+    deployment names (a workstation, else a server or, for SXM cards, a node)."""
+    form = catalog.gpu(gpu_id).form_factor
+    unit = "workstation" if scope.deployment == "workstation" else "node" if form == "sxm" else "server"
+    return Offer(id=f"{NAMED_OFFER_PREFIX}{count}x-{gpu_id}", name=catalog.gpu(gpu_id).name, kind="quote",
+                 platform=platform_id, gpu=gpu_id, unit=unit, gpu_counts=[count], max_units=1)
+
+
+def owned_platform(catalog: Catalog, count: int, gpu_id: str) -> str | None:
+    """The machine owned cards sit in: the first offer's of that card that holds that many, else the catalogue's
+    generic PCIe server or 8-GPU SXM node."""
     sample = next((o for o in catalog.offers if o.gpu == gpu_id
                    and catalog.platform(o.platform).max_gpus.value >= count), None)
-    # a card no offer sells in that number (H200 NVL): a PCIe card goes in the catalogue's generic PCIe server
     form = catalog.gpu(gpu_id).form_factor
     platform_id = sample.platform if sample is not None else (
         GENERIC_PCIE_PLATFORM if form == "pcie" else GENERIC_SXM_PLATFORM if form == "sxm" else None)
     if platform_id is None or count > catalog.platform(platform_id).max_gpus.value:
         return None
-    unit = "workstation" if scope.deployment == "workstation" else "node" if form == "sxm" else "server"
-    mine = Offer(id=f"{NAMED_OFFER_PREFIX}{count}x-{gpu_id}", name=catalog.gpu(gpu_id).name, kind="quote",
-                 platform=platform_id, gpu=gpu_id, unit=unit, gpu_counts=[count], max_units=1)
-    plans = _offer_plans(ctx, mine, workload, knobs)
-    return plans[0] if plans else None
+    return platform_id
 
 
 def _alternatives(options: list[Plan], plan: Plan | None, scope: Scope, recurring: bool = False) -> list[Plan]:
@@ -856,6 +887,35 @@ def _cheaper_in_fp8(ctx: Context, scoped: list[Offer], stated: EstimateRequest, 
         return None
     ours, theirs = _plan_cost(plan, request.job_recurring), _plan_cost(best, request.job_recurring)
     return best if ours is not None and theirs is not None and theirs < ours else None
+
+
+# A training run longer than a month on the cheapest plan (a 7B pre-trained on 1T tokens on one MI300X: 3.2 years)
+# is no plan a team signs as is: the job costs about the same on more GPUs of the same offer (data parallelism
+# spreads the same tokens), so the offer's largest configuration is said beside it with its time and cost. A month
+# is our product line: the horizon a team plans one run for, not a published figure.
+LONG_TRAINING_HOURS = 730.0
+
+
+def _faster(ctx: Context, plan: Plan | None) -> Plan | None:
+    """The plan's offer at its largest configuration, for a training job longer than LONG_TRAINING_HOURS, when it
+    fits and runs the job in half the time or less."""
+    if plan is None or plan.training is None or plan.training.epoch_hours is None or plan.request is None:
+        return None
+    hours = plan.training.epoch_hours * plan.training.epochs
+    if hours <= LONG_TRAINING_HOURS or plan.offer_id not in {o.id for o in ctx.catalog.offers}:
+        return None
+    offer = ctx.catalog.offer(plan.offer_id)
+    gpu, platform = ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(offer.platform)
+    num_gpus, units = _configurations(offer, platform.max_gpus.value)[-1]
+    if num_gpus <= plan.parallelism.num_gpus:
+        return None
+    knobs = [k for k in plan.knobs if k.code != "zero"]  # the split's own ZeRO is set again for the new count
+    for tp, pp in splits(num_gpus, num_gpus // units, gpu, ctx.spec):
+        wider = evaluate(ctx, offer, gpu, platform, num_gpus, units, tp, pp, plan.request, knobs)
+        t = wider.training
+        if wider.fits and t is not None and t.epoch_hours is not None:
+            return wider if t.epoch_hours * t.epochs <= hours / 2 else None
+    return None
 
 
 def _with_precision(workload: EstimateRequest, precision: str) -> EstimateRequest:

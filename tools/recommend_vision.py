@@ -194,6 +194,22 @@ def _batch_fitted(ctx: VisionContext, offers: list[Offer], stated: VisionRequest
     return out
 
 
+def _owned_vision(ctx: VisionContext, stated: VisionRequest, owned_gpus: bool) -> Plan | None:
+    """The customer's own cards as they are ("on a déjà 4 RTX 6000 Ada, est-ce que ça suffit ?"): the preferred
+    GPU, as many as planned, nothing bought."""
+    from sizer_agent.tools.recommend import named_offer, owned_platform
+
+    scope = ctx.scope
+    if not owned_gpus or not scope.planned_gpus or scope.gpu_preference is None:
+        return None
+    platform_id = owned_platform(ctx.catalog, scope.planned_gpus, scope.gpu_preference)
+    if platform_id is None:
+        return None
+    offer = named_offer(ctx.catalog, scope, scope.planned_gpus, scope.gpu_preference, platform_id)
+    return evaluate_vision(ctx, offer, ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(platform_id),
+                           scope.planned_gpus, 1, stated, [])
+
+
 def recommend_vision(request: object) -> RecommendResult:
     """`recommend` for a `RecommendRequest` whose `vision` is set (see tools.recommend)."""
     from sizer_agent.tools.recommend import (
@@ -234,7 +250,9 @@ def recommend_vision(request: object) -> RecommendResult:
         extra = _evaluate(ctx, scoped, turned[1], turned[0])
         options += extra
         pool = _pool(extra, scope)
-    status, plan = _choice(pool, scope, scope.gpu_preference)
+    # cards the customer already owns are checked as they are, not wished for (as for a language model)
+    status, plan = _choice(pool, scope, scope.gpu_preference if not request.owned_gpus else None)
+    owned = _owned_vision(ctx, stated, request.owned_gpus)
     changes: list[Change] = []
     if status != "recommended" and request.search and stated.mode == "training":
         # the batch per GPU an in-scope option holds (within budget when one is set): a change to agree on
@@ -263,7 +281,8 @@ def recommend_vision(request: object) -> RecommendResult:
         mode=mode, status=status, recommended=plan.offer_id if plan else None, plan=plan,
         headline=_headline(status, plan, budget, changes, closest, scope, alternatives,
                            priced=_cheapest_priced(options, scope)), budget=budget, scope=scope,
-        alternatives=alternatives, changes=changes, preference=_preference(scope, catalog, plan, options),
+        alternatives=alternatives, changes=changes, owned=owned,
+        preference=None if request.owned_gpus else _preference(scope, catalog, plan, options),
         options=options, offers=_verdicts(catalog, options, scope, "vision"), assumptions=assumptions,
         evaluated=ctx.evaluated,
     )

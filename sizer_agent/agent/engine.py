@@ -57,6 +57,9 @@ BRIEF_MIN_CHARS = 120
 BRIEF_MIN_FIELDS = 3
 
 
+# a question answered around this many times in a row is asked again after the others, not a third time
+DEFER_AFTER = 2
+
 class DeterministicEngine:
     """Implements `sizer_agent.agent.events.ConversationEngine`."""
 
@@ -280,6 +283,12 @@ class DeterministicEngine:
         if not accepted:
             self._reask(hint=True)
             return
+        if current is not None and current.id not in accepted:
+            # answered around: asked once more, then after the others ("DEFER_AFTER" times in a row)
+            times = self.state.answered_around.get(current.id, 0) + 1
+            self.state.answered_around[current.id] = times
+            if times >= DEFER_AFTER and current.id not in self.state.deferred:
+                self.state.deferred.append(current.id)
         self._advance(run_tools=True)
 
     def _offer_suggestions(self, parsed: ParseResult, values: dict[str, Any]) -> None:
@@ -367,7 +376,8 @@ class DeterministicEngine:
         """Ask the next missing question, or size the profile when it changed since the last sizing."""
         missing = missing_questions(self.profile(), self.state.answered())
         if missing:
-            self._ask(missing[0])
+            fresh = [q for q in missing if q.id not in self.state.deferred]
+            self._ask((fresh or missing)[0])
             return
         self.state.current_question = None
         if run_tools and self.profile().model_dump(mode="json") != self.state.sized_profile:

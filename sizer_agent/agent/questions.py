@@ -163,6 +163,14 @@ def reference_shape(p: WorkloadProfile) -> str | None:
     return name if abs(size / p.model_size_b - 1) <= REFERENCE_TOLERANCE else None
 
 
+def _people_per_machine(p: WorkloadProfile) -> int:
+    """The people one machine serves: all of them, or their share when each has an identical workstation."""
+    machines = p.workstations or 1
+    if machines > 1 and p.deployment in (None, "workstation"):
+        return max(1, -(-(p.head_count or 0) // machines))
+    return p.head_count or 0
+
+
 def _uses_batch(p: WorkloadProfile) -> bool:
     return p.use_case in TRAINING_USE_CASES | {"batch_inference", "vision"}
 
@@ -237,8 +245,9 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="concurrency", type="integer",
         applies=lambda p: p.use_case == "online_serving", applies_doc="online serving",
-        # a person in a chat waits for one answer at a time: 4 people are at most 4 requests at once
-        default=lambda p: min(DEFAULT_CONCURRENCY, p.head_count) if p.head_count else DEFAULT_CONCURRENCY, ),
+        # a person in a chat waits for one answer at a time: 4 people are at most 4 requests at once; with a
+        # workstation each ("12 ingénieurs, chaque poste autonome") a machine serves its own people only
+        default=lambda p: min(DEFAULT_CONCURRENCY, _people_per_machine(p)) if p.head_count else DEFAULT_CONCURRENCY, ),
     Question(
         id="growth_factor", type="ratio",
         applies=lambda p: p.use_case == "online_serving", applies_doc="online serving",

@@ -26,7 +26,9 @@ class Expect:
     buy: tuple[str, ...] = ()  # allowed unit kinds of the recommended plan: workstation, server, node, rack, cloud
     gpus: tuple[str, ...] = ()  # allowed catalogue GPU ids of the recommended plan (empty: any)
     min_gpu_memory_gib: float = 0.0  # the recommended card must hold at least this (per GPU)
-    budget: tuple[str, ...] = ()  # allowed budget verdicts: "within", "over" (empty: not checked)
+    # allowed budget verdicts: "within", "over"; for a server on quote "cards_under" / "cards_over" (empty: not
+    # checked)
+    budget: tuple[str, ...] = ()
     status: tuple[str, ...] = ("recommended",)  # allowed statuses: "recommended", "over_budget", "no_fit"
     knobs: tuple[str, ...] = ()  # knob codes the plan must have turned (practitioner defaults included)
     min_total_gpus: int = 1
@@ -70,11 +72,13 @@ SCENARIOS: tuple[Scenario, ...] = (
     # 320 KiB/token, × 50 users × 2 304 tokens ≈ 38 GB. ≈ 110 GB in all: one 141 GB H200, or two 96 GB
     # RTX PRO 6000 with TP 2 — never a slice of a 72-GPU rack. Server + ECC + 60 000 €: an 8-GPU HGX node
     # costs several hundred thousand euros, so the answer is a PCIe-card server that fits the budget, or an
-    # honest "over budget" with the gap. Either way a priced, whole unit.
+    # honest "over budget" with the gap. Either way a whole unit. The catalogue sells PCIe servers on quote only:
+    # two RTX PRO 6000 cards cost 14 732 EUR, far under the budget, so the server on quote is the answer when its
+    # cards stay under the budget ("cards_under"); a server whose cards alone pass the budget would not be.
     Scenario("llama70b-fp8-50users-server-60k", _serving(
         customer="Exemple SARL", model="Llama 3.1 70B Instruct", precision="fp8", input_len=2048, output_len=256,
         concurrency=50, deployment="serveur", ecc_required="oui", budget_eur="60 000 €"),
-        Expect(mode="inference", buy=("server", "node"), max_total_gpus=8, budget=("within", "over"),
+        Expect(mode="inference", buy=("server", "node"), max_total_gpus=8, budget=("within", "over", "cards_under"),
                status=("recommended", "over_budget")),
         why="issue #10, first example"),
     # LoRA of Qwen2.5-7B (7.6 B params): bf16 base 15.2 GB frozen; adapters tiny. With gradient checkpointing

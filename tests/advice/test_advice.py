@@ -22,7 +22,7 @@ from sizer_agent.proposal import render_proposal
 from sizer_agent.proposal.context import build_context
 from sizer_agent.tools.catalog import load_catalog
 from sizer_agent.tools.plan import RecommendResult
-from sizer_agent.tools.recommend import QUOTE_HOST_BOUND
+from sizer_agent.tools.recommend import quote_price_bound
 from tests.advice.scenarios import SCENARIOS, Scenario
 from tests.support.language import foreign
 from tests.support.sessions import sized_session
@@ -77,7 +77,7 @@ def test_the_plan_is_what_an_expert_would_sign(scenario: Scenario) -> None:
     priced = [o.costs.tco_eur for o in result.options if o.fits and o.purchase.how != "quote"
               and o.costs.tco_eur is not None and (not result.scope.units or o.purchase.unit in result.scope.units)]
     assert plan.purchase.how != "quote" or not priced or (
-        plan.purchase.cards_eur is not None and plan.purchase.cards_eur * QUOTE_HOST_BOUND < min(priced)), (
+        plan.purchase.cards_eur is not None and quote_price_bound(plan.purchase.cards_eur) < min(priced)), (
         "a quote is the plan only when it is surely cheaper than the priced options")
     if e.buy:
         assert plan.purchase.unit in e.buy, plan.purchase.unit
@@ -87,7 +87,11 @@ def test_the_plan_is_what_an_expert_would_sign(scenario: Scenario) -> None:
     assert e.min_total_gpus <= plan.parallelism.num_gpus <= e.max_total_gpus
     assert plan.parallelism.num_gpus == plan.purchase.units * plan.purchase.gpus_per_unit  # whole units
     if e.budget:
-        assert result.budget.status in e.budget, result.budget
+        # a server on quote has no price to weigh: where its cards stand against the budget is the verdict
+        verdict = result.budget.status
+        if plan.purchase.how == "quote" and plan.purchase.cards_eur is not None and result.budget.budget_eur:
+            verdict = "cards_under" if plan.purchase.cards_eur < result.budget.budget_eur else "cards_over"
+        assert verdict in e.budget, result.budget
     codes = {k.code for k in plan.knobs}
     assert set(e.knobs) <= codes, codes
     if e.changes_within_budget:

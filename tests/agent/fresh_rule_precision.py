@@ -32,7 +32,7 @@ FIRST_SCORED = {
     "heldout21.yaml": "0979052", "heldout22.yaml": "a9f440f", "heldout23.yaml": "bc9f4ae",
     "heldout24.yaml": "bbab9f5", "heldout25.yaml": "085995f", "heldout26.yaml": "085995f",
     "heldout27.yaml": "cbc6f04", "heldout28.yaml": "4cc1b40",
-    "heldout29.yaml": "cebcc42", "heldout30.yaml": "86c0e8a",
+    "heldout29.yaml": "cebcc42", "heldout30.yaml": "86c0e8a", "heldout31.yaml": "48e73f7",
 }
 _CHILD = """
 import json, sys, yaml

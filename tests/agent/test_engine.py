@@ -350,3 +350,40 @@ def test_a_budget_per_month_answers_the_budget_question(registry: ToolRegistry) 
     profile = engine.profile()
     assert profile.budget_eur_per_month == 3000 and profile.budget_eur is None
     assert engine.state.current_question != "budget_eur"  # answered: the total is not asked for on top
+
+
+def test_a_question_answered_around_twice_is_asked_again_after_the_others(registry: ToolRegistry) -> None:
+    # "Pour quel client ?" answered with the load, then with the budget: a person moves on after the second time
+    # and comes back to it once the rest is known, instead of asking it a third time in a row
+    engine = DeterministicEngine(registry, lang="fr")
+    engine.start()
+    events = engine.handle("on voudrait un chatbot interne")
+    assert last_question(events) == "customer"  # asked once more
+    events = engine.handle("une cinquantaine de personnes, peut-être 15 en même temps")
+    assert answers(events)["concurrency"] == 15
+    assert last_question(events) != "customer"  # answered around twice: after the others
+    events = engine.handle("Mistral Small, la dernière")
+    assert "customer" not in answers(events) and last_question(events) != "customer"
+    # the customer question comes back once the other required questions are answered or assumed
+    asked = []
+    for _ in range(30):
+        events = engine.handle("je ne sais pas")
+        asked.append(last_question(events))
+        if asked[-1] == "customer" or asked[-1] is None:
+            break
+    assert "customer" in asked
+
+
+def test_a_length_said_in_paragraphs_or_pages_answers_a_question_on_tokens(registry: ToolRegistry) -> None:
+    # "quelques paragraphes" to "how many input tokens?": 3 x 100 words x 4/3 tokens a word (OpenAI: 100 tokens
+    # ~ 75 words) = 400, said as approximate; "une page" (~500 words) ~ 670
+    engine = DeterministicEngine(registry, lang="fr")
+    engine.start()
+    engine.handle("Acme, un chatbot interne sur Mistral 7B en bf16, 10 utilisateurs")
+    while engine.state.current_question not in ("input_len", None):
+        engine.handle("je ne sais pas")
+    assert engine.state.current_question == "input_len"
+    events = engine.handle("des questions de quelques paragraphes")
+    assert answers(events) == {"input_len": 400}
+    assert last_question(events) == "output_len"
+    assert answers(engine.handle("une page")) == {"output_len": 670}

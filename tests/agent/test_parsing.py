@@ -237,6 +237,39 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
      {"use_case": "pretraining", "head_count": None}),
     ("we're a 12-person studio and want to host Mistral 7B for everyone",
      {"use_case": "online_serving", "head_count": 12}),
+    # a workstation for each person counted: as many machines as people, the budget said per seat
+    ("Nous sommes 12 ingénieurs sous SolidWorks et voulons aussi Qwen3 8B en local. Chaque poste doit rester "
+     "autonome. Budget par poste autour de 6 000 €.",
+     {"workstations": 12, "budget_per_workstation": True, "head_count": 12}),
+    ("We are 6 architects and want one workstation per architect.", {"workstations": 6}),
+    ("We're a 25-person studio. Should we put a GPU in each workstation or buy one shared server for the LLM?",
+     {"workstations": None}),
+    ("Can a single H100 80GB run Llama 3.1 70B for 4 users? We already have one in our server.",
+     {"gpus_owned": True, "num_gpus": 1, "gpu_preference": "h100-sxm"}),
+    ("Une L40S suffit pour Mistral 7B ? On en a déjà une.", {"gpus_owned": True, "gpu_preference": "l40s"}),
+    ("We want 2 H100. We already have it approved by finance.", {"gpus_owned": None}),
+    # the length of each document is no mass of documents; people using it at once make it served
+    ("On veut un assistant interne sur Mistral Small 3.1 pour résumer des contrats de 30 pages. Au plus 10 "
+     "personnes l'utiliseront en même temps.", {"use_case": "online_serving", "concurrency": 10}),
+    ("Résumer 30 000 contrats chaque nuit avec Mistral Small 3.1.", {"use_case": "batch_inference"}),
+    # examples times the tokens of each is the set trained on, the tokens still the mean input
+    ("We want to fine-tune Llama 3.1 8B with LoRA on 50k support tickets (about 400 tokens each), 3 epochs.",
+     {"dataset_tokens": 20_000_000, "input_len": 400, "epochs": 3}),
+    # a correction of the cards keeps whose cards they are
+    ("On a déjà 4 RTX A6000... euh non, 4 RTX 6000 Ada. Est-ce que ça suffit ?",
+     {"gpus_owned": True, "gpu_preference": "rtx-6000-ada", "num_gpus": 4}),
+    # a job's time said as a heading, in months
+    ("We'd like to pretrain a 1B model from scratch on 100B tokens. Budget 200k€, we'd buy. Timeline: 3 months max.",
+     {"deadline_hours": 2190.0, "cloud_excluded": True, "use_case": "pretraining"}),
+    ("Les données ne doivent pas sortir du cabinet.", {"cloud_excluded": True}),
+    # a named model run on the premises (the model rule has read its name first)
+    ("I want to run gpt-oss-120b locally for coding help, just me.", {"cloud_excluded": True, "concurrency": 1}),
+    ("We'd run it locally, or on Azure if cheaper.", {"cloud_excluded": None}),
+    ("Need to fine-tune Qwen2.5 72B with QLoRA on ~200M tokens, single run, on rented GPUs; max €5,000 all-in.",
+     {"job_recurring": False, "dataset_tokens": 200_000_000, "use_case": "finetune_qlora"}),
+    # a count of images in number words, with "d'" before the images
+    ("entraînement d'un ViT-B/16 sur 1,2 million d'images 224x224, 90 époques",
+     {"dataset_images": 1_200_000, "image_resolution": 224}),
 ])
 def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values

@@ -806,3 +806,63 @@ def test_heldout29_causes_said_otherwise(text: str, expected: dict[str, object],
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize("text,expected,absent", [
+    # people counted after "for/pour" with no word of a whole are the users at once; a total keeps its head count
+    ("On veut faire tourner Gemma 3 12B pour 20 personnes, sur une tour.", {"concurrency": 20}, ("head_count",)),
+    ("Host Phi-4 for about 15 people on a small server.", {"concurrency": 15}, ("head_count",)),
+    ("Host Mistral 7B for 40 people in total, rarely more than 8 at once.", {"head_count": 40, "concurrency": 8}, ()),
+    # a product for N people, no model served or run for them: its audience, a head count
+    ("An internal chatbot for 150 people, maybe twice that next year.", {"head_count": 150}, ("concurrency",)),
+    # a table drawn with bars: each row its own line; "Peak users" is the peak; "Hosting" says where, not a use
+    ("Model       | Llama 3.1 8B Instruct\nPeak users  | 25\nTotal users | 300\n", {"concurrency": 25,
+                                                                               "head_count": 300}, ()),
+    ("Modèle        | Llama 3.1 8B Instruct\nHébergement   | colocation\n", {"deployment": "server"}, ("use_case",)),
+    # a tender's issuer labels the customer; a numbered part of the document is no name
+    ("APPEL D'OFFRES — Section 2.1 Exigences techniques\nÉmis par : Syndicat des Eaux de Rivebourg\n\n"
+     "2.1.1 Le titulaire fournira un serveur servant Mistral Small 3.1.",
+     {"customer": "Syndicat des Eaux de Rivebourg"}, ()),
+    ("TENDER — Part C Technical Annex\n\nC.1 The supplier shall deliver a server for Llama 3.1 70B.", {},
+     ("customer",)),
+    # a quote received before, beside the ceiling: no server, count or height planned; "not to exceed" is a limit
+    ("The previous quote was €180k for an HGX box with 8 GPUs, too much. Our ceiling is €100k. Llama 3.1 70B for "
+     "30 users at once.", {"budget_eur": 100000.0}, ("deployment", "num_gpus")),
+    ("Le dernier devis annonçait 200 000 € pour un serveur 6U ; notre plafond est de 120 000 €.",
+     {"budget_eur": 120000.0}, ("deployment", "rack_units")),
+    ("4.2 The contract value is not to exceed €500,000 excl. VAT.", {"budget_eur": 500000.0}, ()),
+    # a peak corrected after a dash; a thousand said "grand"; desks under the desk and fixed desks; Siemens NX
+    ("Il nous faut 30 utilisateurs simultanés — pardon, je corrige, plutôt 45 — sur Qwen3 8B.", {"concurrency": 45},
+     ()),
+    ("A quiet under-desk machine for Qwen3 8B, twelve grand euros max.", {"budget_eur": 12000.0,
+                                                                         "deployment": "workstation"}, ()),
+    ("Llama 3.1 8B sur des postes fixes pour nos 6 graphistes.", {"deployment": "workstation", "head_count": 6}, ()),
+    ("A workstation for defect segmentation; the design office also runs Siemens NX on it.",
+     {"rendering_cad": True}, ()),
+    # sizes said aloud; a task said as a noun over a counted mass
+    ("on a environ trois cents mégas de textes pour le LoRA", {"dataset_size_bytes": 300_000_000}, ()),
+    ("Extraction des montants sur 500 000 factures avec Qwen3 8B.", {"use_case": "batch_inference"}, ()),
+    # a model left ("moved off", "switched from", "on a quitté") beside the one used now; two compared stay open
+    ("We moved off Mistral 7B last month; the helpdesk bot now runs Qwen3 8B.", {"model": "Qwen/Qwen3-8B"}, ()),
+    ("On a quitté Llama 3.1 8B pour Gemma 3 12B sur le même serveur.", {"model": "google/gemma-3-12b-it"}, ()),
+    ("We compared Mistral 7B and Qwen3 8B on our tickets.", {}, ("model",)),
+    # a SaaS named after its word, and a call centre's organisation in brackets ("appels" is no app)
+    ("Pour notre SaaS Quillora on veut un assistant sur Qwen3 8B, 30 utilisateurs simultanés.",
+     {"customer": "Quillora"}, ()),
+    ("Résumés d'appels pour notre centre d'appels (Vocalis Ouest) : Mistral 7B en FP8.", {"customer": "Vocalis Ouest"},
+     ()),
+    # ", but correction:" takes back what was said before it
+    ("We said 2 A100 earlier, but correction: we'll take 4 L40S.", {"num_gpus": 4, "gpu_preference": "l40s"}, ()),
+    # "on behalf of our group" is the writer's own unit: the signature names the customer
+    ("I'm writing on behalf of our research group. We want a LoRA of Mistral 7B.\n\nKind regards,\nJane Doe\n"
+     "Head of Data, The Larchfield Trust", {"customer": "The Larchfield Trust"}, ()),
+    # the business the writer runs, its size in brackets; software run is no name
+    ("Hi, I run Copperleaf Bakery (4 shops). We'd like Gemma 3 4B on a mini PC.", {"customer": "Copperleaf Bakery"},
+     ()),
+    ("I run Open WebUI, is Gemma 3 4B fine on it?", {}, ("customer",)),
+])
+def test_heldout30_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found

@@ -11,7 +11,7 @@ from sizer_agent import advice
 from sizer_agent.tools.estimate import EstimateRequest
 from sizer_agent.tools.model_loader import load_model
 from sizer_agent.tools.plan import Plan, RecommendResult
-from sizer_agent.tools.recommend import ALTERNATIVE_COST_FACTOR, QUOTE_HOST_BOUND, RecommendRequest, recommend
+from sizer_agent.tools.recommend import ALTERNATIVE_COST_FACTOR, RecommendRequest, quote_price_bound, recommend
 
 SPEC_70B = load_model("llama-3.1-70b")
 
@@ -111,7 +111,7 @@ def test_a_server_on_quote_beats_a_priced_rack_that_costs_a_hundred_times_its_ca
     assert plan is not None and plan.purchase.how == "quote" and plan.purchase.cards_eur is not None
     priced = [o.costs.tco_eur for o in result.options if o.fits and o.purchase.how != "quote"
               and o.purchase.unit in ("server", "node", "rack") and o.costs.tco_eur is not None]
-    assert priced and plan.purchase.cards_eur * QUOTE_HOST_BOUND < min(priced)
+    assert priced and quote_price_bound(plan.purchase.cards_eur) < min(priced)
     assert result.headline.id == "headline.quote_cheaper" and result.headline.params["cost"] == min(priced)
 
 
@@ -278,44 +278,46 @@ def test_offer_filter_and_unknown_offer() -> None:
         run(offer_ids=["NOPE"])
 
 
-def test_over_budget_names_an_on_quote_server_whose_cards_alone_fit_the_budget() -> None:
+def test_an_on_quote_server_whose_cards_fit_the_budget_is_the_plan_over_a_priced_node() -> None:
     """70 B fp8 for 40 users on rack servers with 120 k€: every priced server-class option is an 8-GPU HGX
-    node (> 250 k€); a PCIe server of RTX PRO 6000 cards is on quote, but its cards alone (USD 8,565 list
-    each, April 2026) cost far less than the budget: the advice must say it is worth a quote."""
-    from sizer_agent.advice import summary, worth_a_quote
+    node (> 250 k€); a PCIe server of RTX PRO 6000 cards is on quote, its cards alone (USD 8,565 list each, April
+    2026) far under the budget. Its cards plus the dearest host of the catalogue (QUOTE_HOST_MAX_EUR) cost less
+    than the node: that server is the plan, said on quote with where its cards stand against the budget."""
+    from sizer_agent.advice import summary
     from sizer_agent.tools.catalog import load_catalog
 
     workload = EstimateRequest(model="llama-3.1-70b", quantization="fp8", input_len=3072, output_len=400,
                                concurrency=40, max_model_len=4096)
     result = run(workload=workload, units=["server", "node", "rack"], deployment="server", budget_eur=120_000,
                  ecc_required=True, slo_ttft_ms=1500, slo_tpot_ms=50, slo_assumed=["tpot"], engine="vllm")
-    assert result.status == "over_budget" and result.plan is not None
-    assert result.plan.purchase.price_eur is not None and result.plan.purchase.price_eur > 120_000
-    hint = worth_a_quote(result)
-    assert hint is not None and hint.offer_id == "SRV-RTXPRO6000-SE"
+    plan = result.plan
+    assert result.status == "recommended" and plan is not None and plan.offer_id == "SRV-RTXPRO6000-SE"
     rate = load_catalog().assumptions.eur_per_usd.value
-    assert hint.purchase.cards_eur == pytest.approx(hint.parallelism.num_gpus * 8565 * rate)
+    assert plan.purchase.cards_eur == pytest.approx(plan.parallelism.num_gpus * 8565 * rate)
+    priced = [o.costs.tco_eur for o in result.options if o.fits and o.purchase.how != "quote"
+              and o.costs.tco_eur is not None and o.purchase.unit in ("server", "node", "rack")]
+    assert priced and min(priced) > 250_000 and quote_price_bound(plan.purchase.cards_eur) < min(priced)
+    assert result.headline.id == "headline.quote_priced_over_cards_under"
     text = " ".join(summary(result, "en"))
-    assert "Worth a quote" in text and "SRV-RTXPRO6000-SE" in text
+    assert "under the €120,000 budget" in text and "to confirm by quote" in text
     # only the TPOT target was assumed: the assumption says so, and does not claim no target was given
     assert "no TPOT target was given" in text and "no latency target was given" not in text
 
 
-def test_worth_a_quote_looks_past_the_listed_alternatives() -> None:
+def test_a_quote_is_weighed_beyond_the_listed_alternatives() -> None:
     """70 B fp8 for 20 users, 800 ms TTFT, 80 k€, rack servers: the listed alternatives are priced HGX nodes
-    and one unpriced MI300X; the RTX PRO 6000 server that serves the load is not among them, yet its 8 cards
-    alone (USD 8,565 list each) cost less than the budget — the advice must still name it."""
-    from sizer_agent.advice import summary, worth_a_quote
+    and one unpriced MI300X; the RTX PRO 6000 server that serves the load, 8 cards (USD 8,565 list each) under the
+    budget, is the plan — its cards plus the dearest host cost less than any priced node."""
+    from sizer_agent.advice import summary
 
     workload = EstimateRequest(model="llama-3.1-70b", quantization="fp8", input_len=3072, output_len=400,
                                concurrency=20, max_model_len=4096)
     result = run(workload=workload, units=["server", "node", "rack"], deployment="server", budget_eur=80_000,
                  ecc_required=True, slo_ttft_ms=800, slo_tpot_ms=50, slo_assumed=["tpot"], engine="vllm")
-    assert result.status == "over_budget"
-    hint = worth_a_quote(result)
-    assert hint is not None and hint.offer_id == "SRV-RTXPRO6000-SE" and hint.fits
-    assert hint.purchase.cards_eur is not None and hint.purchase.cards_eur < 80_000
-    assert "Worth a quote" in " ".join(summary(result, "en"))
+    plan = result.plan
+    assert result.status == "recommended" and plan is not None and plan.offer_id == "SRV-RTXPRO6000-SE"
+    assert plan.fits and plan.purchase.cards_eur is not None and plan.purchase.cards_eur < 80_000
+    assert "under the €80,000 budget" in " ".join(summary(result, "en"))
 
 
 def test_when_no_change_reaches_the_budget_the_closest_one_is_offered() -> None:
@@ -447,7 +449,11 @@ def test_cards_the_customer_owns_are_checked_as_they_are_first() -> None:
     fitting = [o for o in result.options if o.fits and o.costs.tco_eur is not None and o.purchase.how != "quote"
                and o.purchase.unit in ("server", "node", "rack")]
     assert result.plan is not None and result.preference is None
-    assert result.plan.costs.tco_eur == pytest.approx(min(o.costs.tco_eur or 0 for o in fitting))
+    cheapest = min(o.costs.tco_eur or 0 for o in fitting)
+    # (a server on quote is the plan only when its cards plus the dearest host cost less than that)
+    assert result.plan.costs.tco_eur == pytest.approx(cheapest) or (
+        result.plan.purchase.how == "quote" and result.plan.purchase.cards_eur is not None
+        and quote_price_bound(result.plan.purchase.cards_eur) < cheapest)
     # not owned: nothing is checked on the side
     plain = recommend(RecommendRequest(workload=small, engine="vllm", gpu_preference="a100-80gb-pcie",
                                        planned_gpus=2), load_model("llama-3.1-8b"))
@@ -758,3 +764,49 @@ def test_a_batch_jobs_replicas_each_run_the_stated_batch_so_more_gpus_finish_soo
     assert held.serving is not None and held.serving.concurrency == 64
     assert (free.costs.job_hours or 0) > 8.0 >= (held.costs.job_hours or 0)
     assert (held.costs.job_hours or 0) < 0.6 * (free.costs.job_hours or 0)
+
+
+def test_a_law_firm_that_refuses_the_cloud_is_not_sold_an_hgx_node_when_a_pcie_server_holds_it() -> None:
+    # Mistral Small 3.1 (24 B, bf16 ≈ 48 GB) for 10 lawyers at once summarising 15,000-token contracts (800
+    # out), on the premises, 30 k€: a 15,000-token prompt is ≈ 15,000 × 2 × 24 G ≈ 0.7 PFLOP, so ten at once need
+    # several hundred dense TFLOP/s — several data-centre cards. Eight L40S or RTX PRO 6000 (≈ 55–59 k€ of cards)
+    # do it; an 8-GPU HGX H200 node (270,900 €) is not the cheapest machine that does, and nothing holds it for
+    # 30 k€: the answer says the cards pass the budget and weighs changes of load that fit it
+    workload = EstimateRequest(model="mistralai/Mistral-Small-3.1-24B-Instruct-2503", input_len=15_000,
+                               output_len=800, concurrency=10)
+    result = recommend(RecommendRequest(workload=workload, units=["workstation", "server", "node", "rack"],
+                                        cloud_excluded=True, budget_eur=30_000, engine="vllm",
+                                        slo_ttft_ms=500, slo_tpot_ms=50, slo_assumed=["ttft", "tpot"]),
+                       load_model("mistralai/Mistral-Small-3.1-24B-Instruct-2503"))
+    plan = result.plan
+    assert plan is not None and plan.purchase.how == "quote" and plan.purchase.unit == "server"
+    assert plan.purchase.cards_eur is not None and 30_000 < plan.purchase.cards_eur < 100_000
+    assert result.headline.id == "headline.quote_priced_over_cards_over"
+    assert result.changes  # the cards alone pass the budget: the changes that fit it are weighed
+
+
+def test_a_training_run_of_more_than_a_month_gets_the_offers_largest_configuration_beside_it() -> None:
+    # A 7B pre-trained from scratch on 1T tokens, rented, no deadline: 6 x 7 G x 1 T = 4.2e22 FLOP is years on
+    # one accelerator at 40 % MFU, so the cheapest plan (one card) is no run a team signs as is. Data parallelism
+    # spreads the same tokens over more cards at about the same GPU-hours: the offer's largest configuration runs
+    # it in a fraction of the time for a cost within 1.5x (scaling losses at 32 GPUs), and the advice says so
+    from sizer_agent import advice
+
+    workload = EstimateRequest(model="meta-llama/Llama-2-7b-hf", mode="training", method="full", from_scratch=True,
+                               batch_size=1, seq_len=4096)
+    result = recommend(RecommendRequest(workload=workload, units=["cloud"], dataset_tokens=10**12,
+                                        training_one_off=True), load_model("meta-llama/Llama-2-7b-hf"))
+    plan, fast = result.plan, result.faster
+    assert plan is not None and plan.training is not None and plan.training.epoch_hours is not None
+    assert plan.training.epoch_hours > 730  # more than a month on the cheapest plan
+    assert fast is not None and fast.offer_id == plan.offer_id and fast.fits and fast.training is not None
+    assert fast.parallelism.num_gpus > plan.parallelism.num_gpus
+    assert fast.training.epoch_hours is not None and fast.training.epoch_hours <= plan.training.epoch_hours / 2
+    assert plan.costs.eur_per_job and fast.costs.eur_per_job
+    assert fast.costs.eur_per_job <= 1.5 * plan.costs.eur_per_job
+    assert any(line.startswith("Faster: on ") for line in advice.summary(result, "en"))
+    assert any(line.startswith("Plus rapide : sur ") for line in advice.summary(result, "fr"))
+    # a job of a few hours gets nothing beside it
+    short = recommend(RecommendRequest(workload=workload, units=["cloud"], dataset_tokens=10**8,
+                                       training_one_off=True), load_model("meta-llama/Llama-2-7b-hf"))
+    assert short.faster is None

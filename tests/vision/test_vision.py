@@ -254,3 +254,28 @@ def test_a_batch_nobody_gave_is_fitted_to_each_card_before_anything_is_called_ov
     hours = (long_run.plan.vision.epoch_hours or 0.0) * 300
     assert hours > 0 and long_run.plan.vision.epochs == 300
     assert any("The 300 epochs asked for: about" in line for line in advice.summary(long_run, "en"))
+
+
+def test_cards_the_customer_owns_are_checked_for_a_vision_training_first() -> None:
+    # "On a déjà 4 RTX 6000 Ada. Est-ce que ça suffit ?" for ViT-B/16 on ImageNet-1k (1,281,167 images), 90
+    # epochs: ViT-B/16 training takes 3 × 35.1 GFLOP an image (timm: 17.6 GMACs forward); four 48 GB Ada cards
+    # hold 32 images each with room to spare, so the answer is those cards and the job's time on them — nothing
+    # to buy — and the card asked for is no wish to honour at a price
+    from sizer_agent import advice
+    from sizer_agent.tools.recommend import RecommendRequest, recommend
+
+    request = VisionRequest(model="vit_base_patch16_224", resolution=224, batch_size=32, mode="training",
+                            dtype="bfloat16", dataset_images=1_281_167)
+    result = recommend(RecommendRequest(vision=request, gpu_preference="rtx-6000-ada", planned_gpus=4,
+                                        owned_gpus=True, epochs=90))
+    owned = result.owned
+    assert owned is not None and owned.fits and owned.gpu_id == "rtx-6000-ada" and owned.parallelism.num_gpus == 4
+    assert owned.vision is not None and owned.vision.epochs == 90 and owned.vision.epoch_hours
+    assert result.preference is None
+    first = advice.summary(result, "fr")[0]
+    assert first.startswith("Vos 4 × NVIDIA RTX 6000 Ada Generation déjà en place tiennent la charge")
+    assert "les 90 époques demandées en environ" in first
+    english = advice.summary(result, "en")[0]
+    assert "the 90 epochs asked for in about" in english and "nothing needs buying" in english
+    # not owned: nothing is checked on the side
+    assert recommend(RecommendRequest(vision=request, gpu_preference="rtx-6000-ada", planned_gpus=4)).owned is None

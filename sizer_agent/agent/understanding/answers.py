@@ -65,7 +65,7 @@ def parse_for_question(
         return None
     if question_type == "tokens":
         m = re.search(rf"^{_ABOUT}({NUM})\s*{TOKEN_SUFFIX}\s*(?:tokens?)?$", t)
-        return numbers.tokens(m.group(1), m.group(2), lang) if m else None
+        return numbers.tokens(m.group(1), m.group(2), lang) if m else text_length_tokens(t, lang)
     if question_type == "integer":
         m = re.search(rf"^{_ABOUT}({NUM})\s*(k)?\s*(?:u|gpus?)?(?![\w])", t)
         if m:
@@ -163,4 +163,33 @@ def _choice_answer(question_id: str, t: str, choices: tuple[str, ...], lang: Lan
                 return value
     if question_id == "framework" and re.fullmatch(r"[a-z][\w.+ -]{1,40}", t):
         return "other"
+    return None
+
+
+# A length said in text, not in tokens ("quelques paragraphes", "about a page", "3 pages"), answering a question on
+# tokens: words per unit x 4/3 tokens per word (OpenAI, "What are tokens": 100 tokens ~ 75 English words; French
+# takes more tokens per word, so this is a floor). A sentence ~ 25 words, a paragraph ~ 100, a single-spaced page
+# ~ 500 (the usual typing conventions); "a few" is three. Always said as approximate by the caller.
+_TEXT_UNITS = (
+    (r"phrases?|sentences?|lignes?|lines?", 25),
+    (r"paragraphes?|paragraphs?|paras?", 100),
+    (r"pages?", 500),
+)
+_FEW = r"(?:quelques|a few|few|plusieurs|several|deux ou trois|two or three|2-3|2 ou 3|2 or 3)"
+_ONE = r"(?:une?|a|an|one|1)"
+
+
+def text_length_tokens(t: str, lang: Lang) -> int | None:
+    """Tokens of a length said in sentences, paragraphs or pages (the first one said), or None."""
+    for unit, words in _TEXT_UNITS:
+        m = re.search(rf"(?<![\w])(?:({NUM})|({_FEW})|(?:{_ONE})|(?:demi|half)[ -]?(?:une? |a )?)\s*"
+                      rf"(?:(?:petite?s?|courte?s?|short|small|long(?:ue)?s?|grande?s?|full|entiere?s?)\s+)?"
+                      rf"(?:{unit})(?![\w])", t)
+        if m is None:
+            continue
+        count = 3.0 if m.group(2) else (numbers.read_number(m.group(1), lang) or 0.0) if m.group(1) else (
+            0.5 if re.match(r"demi|half", m.group(0)) else 1.0)
+        if count <= 0:
+            continue
+        return int(round(count * words * 4 / 3, -1)) or None
     return None

@@ -120,7 +120,8 @@ JOB_REQUESTS = Rule(
 _ONCE = re.compile(r"\b(?:(?:une|1) (?:seule|unique) fois(?! (?:par|tous|toutes|les))|qu'une (?:seule )?fois"
                    r"|une fois pour toutes"
                    r"|one-?off|one[- ]time(?! (?:fee|cost|payment|purchase|licen[cs]e))"
-                   r"|a single (?:run|training run|job)"
+                   r"|(?:a |one )?single (?:run|training run|job|fine-?tune|fine-?tuning)(?!s)"
+                   r"|(?<![\w-])one (?:training )?run(?: only)?(?=\s*[,;.)]|\s+on\b)"
                    r"|(?:only|just) once|(?:run|train|fine-?tune|do)\w* (?:it |this |that |the job )?once\b"
                    r"|(?:un|une) (?:seul|seule|unique) (?:run|entrainement|passe|job|lancement)"
                    r"|(?:entrainement|job|travail|traitement|location|besoin|run|calcul)s? ponctuel(?:le)?s?\b)")
@@ -140,6 +141,9 @@ ONE_OFF = Rule(
               ("It's a one-off fine-tune on our support tickets", {"job_recurring": False}),
               ("we only need to run it once", {"job_recurring": False}),
               ("un entraînement ponctuel sur nos données", {"job_recurring": False}),
+              ("QLoRA on ~200M tokens, single run, on rented GPUs", {"job_recurring": False}),
+              ("one run, on rented GPUs", {"job_recurring": False}),
+              ("a single-GPU run every night", {}), ("single runs of 2 h every week", {}),
               ("une fois que le modèle est déployé, 50 utilisateurs", {}),
               ("a one-time licence fee", {}),
               ("une fois par mois on réentraîne", {}), ("environ 120 Go une fois dédupliqué", {}),
@@ -154,9 +158,15 @@ _DEADLINE = re.compile(
     rf"\b(?:finir|finish\w*|terminer|termine|complete\w*|done|boucler|run|tourner|durer|tenir|take|prendre|window|fenetre"
     rf"|deadline|delai)\b[^.;\n]{{0,30}}?\b(?:en moins de|en|within|in under|in less than|under|sous|d'ici|by|in|de)\s+"
     rf"(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))[ \t-]*"
-    rf"(h\b|heures?|hours?|hrs?|jours?|days?|nuits?|nights?|semaines?|weeks?|min\b|minutes?)")
+    rf"(h\b|heures?|hours?|hrs?|jours?|days?|nuits?|nights?|semaines?|weeks?|mois\b|months?|min\b|minutes?)")
+# "Timeline: 3 months max", "délai : 6 semaines", "deadline 10 days": the time the job is given, said as a heading
+_TIMELINE = re.compile(
+    rf"\b(?:timeline|time ?frame|delai|deadline|duree max\w*|duree totale|calendrier)\s*[:=-]?\s*(?:de |of |is "
+    rf"|about |around |environ |roughly )?(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))[ \t-]*"
+    rf"(jours?|days?|semaines?|weeks?|mois\b|months?)")
+# a month as 730 h (8,760 h / 12): a deadline in months is a calendar span, not a count of working days
 _HOURS = {"h": 1.0, "heure": 1.0, "hour": 1.0, "hr": 1.0, "jour": 24.0, "day": 24.0, "semaine": 168.0, "week": 168.0,
-          "min": 1 / 60, "minute": 1 / 60}
+          "mois": 730.0, "month": 730.0, "min": 1 / 60, "minute": 1 / 60}
 
 
 # "ça doit tourner en une nuit", "classify them overnight", "d'ici demain matin": a job that runs through one
@@ -197,7 +207,10 @@ _BATCH_VERB = re.compile(rf"\b{_VERB}\b")
 
 
 def find_deadline(message: Message) -> Iterator[Found]:
-    for m in _DEADLINE.finditer(message.text):
+    job = message.found.get("use_case") in _JOB_USE_CASES or (message.found.get("use_case") is None and bool(
+        _BATCH_VERB.search(message.text) or TRAINS.search(message.text)))
+    timelines = list(_TIMELINE.finditer(message.text)) if job else []
+    for m in [*_DEADLINE.finditer(message.text), *timelines]:
         if message.negated(m.start()):
             continue
         # "within a week", "en une semaine": the article counts one
@@ -206,11 +219,11 @@ def find_deadline(message: Message) -> Iterator[Found]:
         factor = next((f for word, f in _HOURS.items() if unit.startswith(word)), None)
         if not number or factor is None or unit.startswith(("nuit", "night")):
             continue  # "a night" is no figure: the interview asks
+        if not job and factor >= _HOURS["mois"]:
+            continue  # "en production d'ici 3 mois": a project's date, not a job's running time
         yield Found("deadline_hours", round(number * factor, 4), m.start(), m.end(), claim=False)
         return
-    use_case = message.found.get("use_case")
-    if use_case not in _JOB_USE_CASES and (use_case is not None or not (
-            _BATCH_VERB.search(message.text) or TRAINS.search(message.text))):
+    if not job:
         return
     for m in _WINDOW.finditer(message.text):
         hours = window_hours(m)
@@ -244,6 +257,10 @@ DEADLINE = Rule(
               ("a nightly job that classifies 1.2M reviews", {"deadline_hours": NIGHT_HOURS}),
               ("on traite chaque nuit ~500 000 avis clients à classer", {"deadline_hours": NIGHT_HOURS}),
               ("un chatbot disponible la nuit pour 50 agents", {}),
-              ("classer 80 000 documents, entre 2 et 4 GPU", {})),
+              ("classer 80 000 documents, entre 2 et 4 GPU", {}),
+              ("pretrain a 1B model from scratch on 100B tokens. Timeline: 3 months max.", {"deadline_hours": 2190.0}),
+              ("Pré-entraînement d'un 3B, délai : 6 semaines.", {"deadline_hours": 1008.0}),
+              ("chatbot pour 50 agents, délai : 3 mois pour la mise en service", {}),
+              ("the fine-tune must finish within 2 months", {"deadline_hours": 1460.0})),
     doc="the time a batch or training job must finish in: configurations too slow for it are ruled out",
 )

@@ -63,6 +63,8 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|restaurant|hotel|h[ôo]tel|brewery|brasserie|winery|farm|ferme|garage|pharmacy|pharmacie"
              # "Our SaaS (Pellucid AI)", "Small NLP research group (Halcyon NLP)", "a vineyard … called X"
              r"|saas|research group|groupe de recherche|vineyard|vignoble|domaine"
+             # ("pour notre SaaS Datavoo", "notre centre d'appels (Téléperf Atlantique)": heldout30 fr-ae45, fr-ae29)
+             r"|SaaS|centre d['’]appels|centre de contacts?|call cent(?:er|re)|contact cent(?:er|re)"
              # "a 12-person fintech, Brindle Pay", "la legaltech Juridia": a firm named by its market
              r"|fintech|legaltech|medtech|healthtech|insurtech|proptech|edtech|greentech|deeptech|scale-?up"
              # "pour le journal Le Courrier de l'Adour", "the newspaper The Morning Clarion"
@@ -168,7 +170,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # a tender names its buyer: "Contracting Authority: …", "Pouvoir adjudicateur : …"
     r"|contracting authority|awarding authority|issuing authority|procuring entity"
     r"|pouvoir adjudicateur|acheteur public|ma[îi]tre d'ouvrage"
-    r"|donneur d'ordres?|[ée]metteur|requesting organi[sz]ation)[ \t]*(?::|\|)[ \t]*"
+    r"|donneur d'ordres?|[ée]metteur|requesting organi[sz]ation"
+    # ("Issued by: the Harbour Authority of Kelmouth", "Émis par : …": who issues the tender — heldout30 en-ae17;
+    # "Prepared for: Orla Systems": whom a sizing sheet is for, en-ae40)
+    r"|issued by|[ée]mis par|prepared for|pr[ée]par[ée] pour)[ \t]*(?::|\|)[ \t]*"
     r"(?P<name>[^\n(:|]{2,80}?)[ \t]*(?:\(|[.;]?[ \t]*\|?[ \t]*$|,| [–—-]{1,2} |\.[ \t]+(?=[A-Z]))",
     # "From: Lena Hoffmann (Orbis Reinsurance)", "De : Marc Roy (Ciments Durand)": a forwarded sender's
     # organisation, in brackets after their name
@@ -206,6 +211,15 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle))[ \t]+"
     rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?,?[ \t]+" + _I + r"from|de chez|chez|with|at)[ \t]+"
     + _THE + NAME,
+    # "Hi, I run Brightsmile Dental (3 clinics).", "je dirige Ateliers Vidal, …": the business the writer runs, its
+    # name closed by a bracket or a stop (heldout30 en-ae35)
+    # (two capitalised words at least: "I run Kubernetes." names software; after "I run", a size in brackets says
+    # a business: "I run Open WebUI, fine" names a tool)
+    _I + r"(?<![\w])(?:i own|je dirige|je g[èe]re))[ \t]+(?=[A-ZÀ-Þ][\w'’&.-]*[ \t]+[A-ZÀ-Þ])" + NAME
+    + r"(?=[ \t]*[(,.;:])",
+    _I + r"(?<![\w])i run)[ \t]+(?=[A-ZÀ-Þ][\w'’&.-]*[ \t]+[A-ZÀ-Þ])" + NAME
+    + r"(?=[ \t]*\([ \t]*\d+[ \t]+(?i:clinics?|stores?|shops?|offices?|sites?|branch(?:es)?|locations?|people"
+    r"|employees|staff|restaurants?|hotels?|pharmacies|salons?|studios?|agencies|practices)[ \t]*\))",
     # "Salut, c'est Malik de Fermes Connectées du Sud-Ouest": a first name, then "de" and the organisation
     # (heldout24 fr-a41; a place after "de" is no name: the place filters still apply)
     _I + r"(?<![\w])(?:c'est|ici|je suis))[ \t]+" + rf"[{_UPPER}][a-zà-ÿ'’-]+,?[ \t]+de[ \t]+" + NAME,
@@ -415,8 +429,10 @@ _SIGN_OFF = re.compile(r"(?im)^[ \t]*(?:cordialement|bien (?:cordialement|[àa] 
                        r"|--(?!-)|—(?!—)|r[ée]dig[ée] par)")
 _SIGNATURE_LINES = 6  # a sign-off has at most a few short lines after it ("---------- Forwarded" is no sign-off)
 _THIRD_PARTY = re.compile(r"(?i)(?<![\w])(?:notre|our|the|le|leur|their|mon|my|ce|this)\s+(?:client|customer)\b"
-                          r"|pour le compte"
-                          r"|on behalf|j'accompagne|forwarding|je (?:te|vous) transmets|transmis|their requirements"
+                          # ("on behalf of our digital humanities group": the writer's own unit — heldout30 en-ae38)
+                          r"|pour le compte(?![ \t]+(?:de|d')[ \t]*(?:notre|mon|ma|nos)\b)"
+                          r"|on behalf(?![ \t]+of[ \t]+(?:our|my)\b)|j'accompagne|forwarding|je (?:te|vous) transmets"
+                          r"|transmis|their requirements"
                           # ("We're Fenwick & Dray Consulting, advising Halvorsen Maritime AS", "consulting for …",
                           # "nous conseillons …": a consultancy writing for its client — heldout24 en-a50)
                           r"|(?<![\w])(?:advising|consulting for|acting for|conseillons|accompagnons)[ \t]+[A-Z]")
@@ -574,11 +590,19 @@ def _not_a_name(name: str) -> bool:
         return True  # "640x640", "1.6 kW", "350M", "3D": a figure, not a name
     if _DEPARTMENT_NAME.match(name):
         return True
+    if _DOCUMENT_DIVISION.match(name):
+        return True  # "Section 3.4 Technical Requirements", "Chapitre 2 Exigences": a part of the tender, not its buyer
     if any(_product_word(w) for w in words):
         return True
     # "projet ANR DIALECT", "the ERC SYNAPSE grant": a name led by a funder is the funded project, not the buyer
     return plain(name).strip(".,") in _PLACES | _NOT_NAMES or (
         len(words) > 1 and plain(words[0]).strip(".,") in _FUNDERS)
+
+
+# a numbered part of a document: its title is what the part is about (heldout30 en-ae17)
+_DOCUMENT_DIVISION = re.compile(r"(?i:section|sect\.|chapitre|chapter|part|partie|annex|annexe|appendix|lot|article"
+                                r"|art\.|clause|titre|volume)[ \t]+(?:\d+(?:\.\d+)*|[A-Z]{1,2}(?:\.\d+)*|[IVX]+)"
+                                r"(?![\w.])")
 
 
 _FUNDERS = frozenset({"anr", "erc", "eic", "bpi", "bpifrance", "ademe", "pepr", "feder", "ukri", "epsrc", "nsf",
@@ -741,7 +765,8 @@ def _institution(original: str, end: int) -> str | None:
 
 # "a segmentation network (nnU-Net)", "un modèle maison (Atlas)": the bracket names the thing just said
 _TECH_NOUN_BEFORE = re.compile(r"(?i)(?:network|r[ée]seau|model|mod[èe]le|architecture|tool|outil|framework|library"
-                               r"|librairie|biblioth[èe]que|pipeline|method|m[ée]thode|algorithm|algorithme|app"
+                               # ("centre d'appels (Téléperf Atlantique)": a call is no app — heldout30 fr-ae29)
+                               r"|librairie|biblioth[èe]que|pipeline|method|m[ée]thode|algorithm|algorithme|app(?!el)"
                                r"|application|software|logiciel|platform|plateforme|product|produit|engine|moteur)"
                                r"\w*[ \t]*\([ \t]*$")
 _ACRONYM = re.compile(rf"[{_UPPER}]{{2,6}}")

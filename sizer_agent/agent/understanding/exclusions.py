@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, sentence_bounds
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
 
 _CLOUD = r"(?:(?:le|du|un|the|a|any)\s+)?(?:public\s+)?cloud(?:\s+public)?"
 # a word after "cloud" that makes it something else than a place to run: "no cloud credits", "pas de cloud
@@ -62,6 +62,33 @@ _REFUSALS = [re.compile(p) for p in (
     r"\b(?:rien ne|aucune donnee ne|aucun document ne|nothing|no data|no document|les donnees ne|nos donnees ne"
     r"|data|the data|our data)\s+(?:\w+\s+){0,2}?(?:partir|aller|sortir|go|leave|be sent|be stored|transiter"
     r"|be uploaded)\w*\s+(?:\w+\s+){0,2}?(?:le |the )?(?:public\s+)?cloud\b",
+    # the data kept inside the organisation: "les données ne doivent pas sortir du cabinet", "nos dossiers ne
+    # quittent jamais l'hôpital", "data must not leave the building" — a rental would take them out
+    r"\b(?:les donnees|nos donnees|les dossiers|nos dossiers|les documents|nos documents|aucune donnee|rien|data"
+    r"|the data|our data|patient data|client data|no data|nothing|documents|records)\s+(?:\w+\s+){0,3}?(?:ne\s+)?"
+    r"(?:\w+\s+)?(?:pas|jamais|never|not|cannot|can't|may not|must not|mustn't|should not|shouldn't)\s+"
+    r"(?:\w+\s+)?(?:sortir|quitter|sortent|quittent|leave|go outside|get out of|be taken out of)\s+(?:de\s+|du\s+"
+    r"|des\s+|d')?(?:l'|la\s+|le\s+|les\s+|nos\s+|notre\s+|the\s+|our\s+)?(?:cabinet|entreprise|societe|hopital"
+    r"|etablissement|batiment|locaux|murs|maison|site|clinique|etude|mairie|firm|company|building|premises|hospital"
+    r"|walls|clinic|office|offices|bureaux|organisation|organization|house|network|reseau interne|internal network"
+    r"|datacenter|data cent(?:er|re)|infrastructure)\b",
+    r"\b(?:les donnees|nos donnees|les dossiers|nos dossiers|les documents|nos documents|rien)\s+ne\s+"
+    r"(?:sort\w*|quitt\w*)\s+(?:jamais|pas)\s+(?:de\s+|du\s+|d')?(?:l'|la\s+|le\s+|nos\s+|notre\s+)?"
+    r"(?:cabinet|entreprise|societe|hopital|etablissement|batiment|locaux|murs|maison|site|clinique|etude|mairie"
+    r"|bureaux|reseau interne|datacenter|infrastructure)\b",
+    # buying said as the plan: "we'd buy", "we will purchase", "nous achèterions", "on va acheter"
+    r"\b(?:we'd|we would|we will|we'll|we plan to|we intend to|we want to|we're going to|we are going to|nous allons"
+    r"|on va|nous voulons|on veut|nous souhaitons|on souhaite|nous comptons|on compte)\s+(?:\w+\s+)?"
+    r"(?:buy|purchase|acheter)\b(?!\s+(?:or|ou|vs|versus)\b)(?![^.;\n]{0,40}\b(?:or rent|ou louer|or lease"
+    r"|ou en location|vs rent|cloud|credits?|time on|heures|hours|instances?|abonnements?|subscriptions?))",
+    r"\b(?:nous achete\w*|on achete\w*)\b(?!\s+(?:ou|or)\b)(?![^.;\n]{0,40}\bou (?:louer|en location))",
+    # the model run on the premises: "run gpt-oss-120b locally", "faire tourner Mistral en local", "host it
+    # in-house" (a sentence that names the cloud too weighs the two: see find_cloud_excluded)
+    # (the model's name is read, and blanked, by then: what is run is a model or a pronoun, not "tests")
+    r"\b(?:run|running|host|hosting|serve|deploy|faire tourner|heberger|deployer|installer)\s+(?:(?:_+|it|them"
+    r"|this|that|the model|our model|models|le modele|un modele|notre modele|ca|cela|le|la|les|l'|un|une|des)\s*)"
+    r"{0,3}(?:\s*\([^()\n]{0,40}\)\s*)?(?:locally|en local|on[- ]prem(?:ise)?s?|in[- ]house|sur site|en interne"
+    r"|on our own (?:hardware|machines?))\b",
     # only on the premises: "on-prem only", "100 % on-premise", "uniquement sur site", "must stay on-prem"
     r"\b(?:on[- ]?prem(?:ise)?s?|sur site|en local|dans nos locaux)\s+(?:only|uniquement|seulement|exclusivement"
     r"|obligatoire(?:ment)?|imperatif|mandatory|required)\b",
@@ -71,6 +98,7 @@ _REFUSALS = [re.compile(p) for p in (
     r"|etre (?:heberge|garde)e?s?)\s+(?:on[- ]?prem(?:ise)?s?|on site|sur site|in[- ]house|en interne"
     r"|dans nos locaux|chez nous|in our (?:own )?(?:building|premises|datacenter|data cent(?:er|re)))\b",
 )]
+_RUN_LOCALLY = next(p for p in _REFUSALS if "faire tourner" in p.pattern)
 # "pas de cloud américain, plutôt Scaleway", "pas de cloud public, mais un cloud souverain": one cloud refused,
 # another allowed — the scope stays open
 _ONE_CLOUD = re.compile(r"\s*(?:americain\w*|us|u\.s\.|american|etranger\w*|foreign|non[- ]europeen\w*|hyperscalers?"
@@ -92,6 +120,11 @@ def find_cloud_excluded(message: Message) -> Iterator[Found]:
                 continue
             if _ANOTHER_CLOUD.search(sentence) or _ONE_CLOUD.match(text, m.end()):
                 continue
+            # (the customer's words: the deployment rule has read, and blanked, "on Azure")
+            if pattern is _RUN_LOCALLY and re.search(r"\b(?:cloud|rent\w*|lou\w+|location|azure|aws|gcp|scaleway"
+                                                     r"|ovh\w*|runpod|lambda|coreweave)\b",
+                                                     plain(message.original[slice(*message.span(start, end))])):
+                continue  # "run it locally or rent in the cloud": two ways weighed, none refused
             yield Found("cloud_excluded", True, m.start(), m.end(), claim=False)
             return
 
@@ -128,6 +161,17 @@ CLOUD_EXCLUDED = Rule(
               ("Achat uniquement, pas de location.", {"cloud_excluded": True}),
               ("we don't want to rent GPUs", {"cloud_excluded": True}),
               ("Achat ou location, peu importe, le moins cher sur 3 ans.", {}),
-              ("On préfère acheter ou louer ? À vous de nous dire.", {})),
+              ("On préfère acheter ou louer ? À vous de nous dire.", {}),
+              ("Les données ne doivent pas sortir du cabinet.", {"cloud_excluded": True}),
+              ("Nos dossiers ne quittent jamais l'hôpital.", {"cloud_excluded": True}),
+              ("Patient records must never leave the hospital.", {"cloud_excluded": True}),
+              ("Data must not leave the country.", {}),
+              ("Budget 200k€, we'd buy.", {"cloud_excluded": True}),
+              ("We'd buy or rent, whichever is cheaper.", {}),
+              ("On veut acheter des crédits cloud.", {}),
+              ("I want to run it locally for coding help.", {"cloud_excluded": True}),
+              ("On voudrait faire tourner le modèle en local.", {"cloud_excluded": True}),
+              ("Should we run it locally or rent in the cloud?", {}),
+              ("We run tests locally before deploying.", {})),
     doc="a cloud the customer refuses: every other way of buying stays in scope",
 )

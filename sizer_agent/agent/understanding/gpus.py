@@ -896,8 +896,8 @@ def _find_gpus(message: Message) -> Iterator[Found]:
             yield Found("num_gpus", said, m.start(), m.end())  # "Nombre de GPU souhaité : 2", "GPU count: 4"
             return
     for m in _PER_BOX.finditer(text):
-        if message.negated(m.start()):
-            continue
+        if message.negated(m.start()) or price_reference(message, m.start()):
+            continue  # ("On nous a proposé un serveur 8 GPU pour 210 000 € … notre plafond": a quote compared)
         per_box = _WORD_COUNTS.get(m.group(1)) or numbers.count(m.group(1), None, message.lang)
         boxes = _BOXES_BEFORE.search(text[max(0, m.start() - 20):m.start()])
         many = numbers.count(boxes.group(1), None, message.lang) if boxes and boxes.group(1) else (
@@ -912,6 +912,8 @@ def _find_gpus(message: Message) -> Iterator[Found]:
             continue
         if _PRICED.match(text, m.end()) or _NOT_PLANNED.search(text, *sentence_bounds(text, m.start())):
             continue  # "une carte coûte 8 000 €", "les 8 GPU … seront recyclés": no count planned
+        if price_reference(message, m.start()):
+            continue  # "We were quoted €220k for an 8-GPU HGX server … Our ceiling is €120k": a quote compared
         if _weak_count(message, m.start(), m.end()):
             continue
         generic = numbers.count(m.group(1), None, message.lang) if m.group(1) else 2 if m.group("pair") else 1

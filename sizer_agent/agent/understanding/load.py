@@ -76,6 +76,8 @@ POPULATION = _POPULATION = words(
     # (heldout24 en-a28, fr-a17; own batch 22)
     r"receptionists", r"receptionnistes", r"technologists", r"technologues", r"fiscalistes", r"tax advisers",
     r"planificateurs", r"planificatrices", r"scenaristes", r"screenwriters",
+    # (heldout30 fr-ae50: "pour leurs 5 graphistes")
+    r"graphistes", r"infographistes", r"graphic designers",
 ) + r"(?!-\w)"  # ("1,100 members-facing staff": a noun in a compound before another is not the people)
 _ONE = r"un seul|une seule|a single|single|one|un|une|le seul|la seule|the only|only one"
 # a count: digits ("32", "2k") or one-words; not a length, a duration, a share, an amount or a size
@@ -630,8 +632,9 @@ def _size_in_apposition(message: Message, figure: tuple[int, int, int], peak: li
 # "40 utilisateurs simultanés... pardon, 60", "30 utilisateurs simultanés, non en fait plutôt 45": a corrected peak
 # whose new figure comes bare. The correction took the old words back before any rule read them (text.py); the
 # new figure is the peak the old words were said of.
-_CORRECTION = (r"(?:\.{2,3}|…|,)?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather|i mean"
-               r"|je veux dire|make (?:it|that))[\s,]*)+")
+# ("20 utilisateurs simultanés — pardon, je corrige, plutôt 35": a dash before, "je corrige" — heldout30 fr-ae21)
+_CORRECTION = (r"(?:\.{2,3}|…|,|[-–—]{1,2})?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather"
+               r"|i mean|je veux dire|make (?:it|that)|je corrige|let me correct(?: that)?|correction)[\s,:]*)+")
 _CORRECTED_PEAK = re.compile(rf"(?<![\w.,]){NUM}\s+(?:[a-z'-]+\s+){{0,3}}?{_SIMULTANEOUS.pattern}\s*{_CORRECTION}"
                              rf"(?P<new>\d{{1,6}})(?![\d.,]*\s*(?:%|k\b|go\b|gb\b|€|eur|tokens?|ms\b|s\b|gpus?))")
 
@@ -671,7 +674,7 @@ def find_load(message: Message) -> Iterator[Found]:
         rf"|licensed)(?![\w])",
         rf"{_COUNT}\s+(?:registered|inscrits|enrolled|licensed)\s+[a-z]+s(?![\w])",
         rf"{_COUNT}\s*{_FILLER}{_USERS}{_TOTAL}",
-        rf"{_COUNT}\s*(?:potential|registered|named|internal|total)\s+{_USERS}",
+        rf"{_COUNT}[ \t]*(?:potential|registered|named|internal|total)\s+{_USERS}",
         rf"{_COUNT}\s+(?:dans|in)\s+(?:l'|the\s+|notre\s+|our\s+)?(?:equipe|team|service|entreprise|company|boite)",
         rf"(?:on est|we are|nous sommes|we're)\s+{_ABOUT}{_COUNT}(?!\s*(?:gpu|\w+ gpu))",
         # "for the 3 of us in the office", "Just three of us": the people who will use it, counted
@@ -726,8 +729,10 @@ def find_load(message: Message) -> Iterator[Found]:
     peak += _figures(message, (
         rf"(?:concurrence|simultaneite|concurrency|parallelisme(?: de requetes)?|peak concurrency|max concurrency"
         # ("Concurrent: 120", "Peak concurrent: 90": a table's label)
-        rf"|concurrent users|utilisateurs simultanes|concurrent(?=\s*:)|pic simultane(?=\s*:))"
-        rf"\s*(?:de|of|:|=|max|maximum|a|at|around|about|~)?\s*"
+        rf"|concurrent users|utilisateurs simultanes|concurrent(?=\s*:)|pic simultane(?=\s*:)"
+        # ("Peak users | 90", "Utilisateurs en pointe : 45": a table's label that says the peak — heldout30 en-ae40)
+        rf"|peak users|users at peak|utilisateurs en pointe|utilisateurs au pic)"
+        rf"\s*(?:de|of|:|=|\||max|maximum|a|at|around|about|~)?\s*"
         rf"{_ABOUT}{_COUNT}(?![\d.,])(?!\s*(?:-|a|to|–)\s*\d)",
         # ("8 flux caméra", "12 video streams": feeds a vision model reads, not people or requests at once)
         rf"{_COUNT}\s*{_REQUESTS}(?!\s*(?:de\s+|d'|of\s+)?(?:cameras?|video\w*|cctv|rtsp))",
@@ -795,6 +800,15 @@ def find_load(message: Message) -> Iterator[Found]:
                and not _TOTAL_IN_BRACKETS.match(message.text, p[1])]
     if writers and not users and len(population) == 1:
         users, population = writers, []
+    # "héberger Mistral Nemo pr 50 pers.", "Servir Phi-4 pour 15 personnes", "host Gemma for 12 people": people
+    # counted after "for" with no word of a whole (our staff, a team of, in total), whom a model is served or run
+    # for, are the users, each at once (SCHEMA.md: "50 users" alone is the concurrency — heldout30 fr-ae23,
+    # heldout17 fr-j19); a product "for 200 people" with no such verb names its audience (tests/agent/test_parsing.py)
+    for_people = [p for p in population if _FOR_PEOPLE.search(message.text, max(0, p[0] - 20), p[0])
+                  and _SERVED_BEFORE.search(message.text, sentence_bounds(message.text, p[0])[0], p[0])
+                  and _GENERIC_PEOPLE.search(message.text, p[0], p[1]) and not re.match(_TOTAL, message.text[p[1]:])]
+    if for_people and not users and len(population) == 1:
+        users, population = for_people, []
     # "just me and 2 mates using it at once", "moi et trois collègues": the writer is one more
     peak, users, population = (_with_the_writer(message.text, f) for f in (peak, users, population))
     if peak:
@@ -881,6 +895,11 @@ _WRITER_AND = re.compile(r"(?<![\w])(?:me|myself|moi|moi-meme)\s+(?:and|et|\+|pl
                          r"(?:\d{1,2}\s*(?:-|a|to|ou|or)\s*)?$")
 
 
+_FOR_PEOPLE = re.compile(r"(?<![\w])(?:pour|pr|for)\s+(?:~\s*|environ\s+|about\s+|around\s+|roughly\s+)?$")
+# (not the slang "ppl": "for around 600 ppl" is said of a whole organisation — heldout1's "the whole eng org like 600
+# ppl", this module's example)
+_SERVED_BEFORE = re.compile(r"(?<![\w])(?:servir|heberger|faire tourner|host|serve|run)(?![\w])[^.;!?\n]{0,80}$")
+_GENERIC_PEOPLE = re.compile(r"(?<![\w])(?:personnes|pers|people|persons)$")
 _TOTAL_IN_BRACKETS = re.compile(r"[^(\n]{0,20}\(\s*\d+\s*(?:people|personnes|persons|of us|en tout|au total|in total)")
 
 
@@ -893,7 +912,8 @@ def _with_the_writer(text: str, figures: list[tuple[int, int, int]]) -> list[tup
 
 _OTHER_MEASURE = re.compile(r"\b(?:contexts?|contextes?|tokens?|budget|prompts?|sequences?|seq|inputs?|outputs?"
                             r"|length|longueur|documents?|pages?)\b|\d\s*(?:go|gb|to|tb)\b")
-_TOTAL = r"\s*(?:au total|in total|total|en tout|overall)(?![\w])"
+# (on its line: "Peak users | 90" above "Total users | 1,100" is a peak, not a total — heldout30 en-ae40)
+_TOTAL = r"[ \t]*(?:au total|in total|total|en tout|overall)(?![\w])"
 # (the thing used is the tool: "2 serveurs qui utiliseront le même stockage" count no people)
 WILL_USE = _WILL_USE = (r"(?:(?:qui )?l'utiliseront|(?:qui )?vont l'utiliser|l'utiliseraient|will use it|would use it"
                         r"|(?:qui )?s'en serv(?:ent|iront|iraient|ira)"

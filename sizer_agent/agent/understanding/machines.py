@@ -15,28 +15,53 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message
+from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
 
 # "3 postes", "3 postes de travail", "deux stations de travail", "4 workstations", "5 CAD seats"
 _SEATS = re.compile(r"(?<![\w.,])(\d{1,2})\s+(?:nouveaux\s+|new\s+|identiques?\s+|identical\s+|cad\s+|dao\s+)?"
                     r"(?:postes?(?:\s+de\s+(?:travail|cao|dao|dessin|conception|calcul))?(?!\s+(?:de|d'|a pourvoir"
-                    r"|ouverts?))|stations?\s+de\s+travail|workstations?|cad\s+seats?|seats?\s+(?:for|with)\s+cad)\b")
+                    r"|ouverts?))|stations?\s+de\s+travail|workstations?|cad\s+seats?|seats?\s+(?:for|with)\s+cad"
+                    # "12 stations avec chacune une RTX 5090": stations said with their cards
+                    r"|stations?(?=\s+(?:avec|with|equipee?s?|equipped)\b))\b")
 # a budget said for each of them: "12 000 € par poste", "€9k per workstation", "each machine at most €10k"
 _EACH = re.compile(r"(?:€\s*\d[\d.,]*\s*k?|\d[\d\s.,]*\s*(?:k\s*)?(?:€|euros?|eur))\s*(?:ht\s*)?"
                    r"(?:par|per|each|chacun\w*|/)\s*"
                    r"(?:poste|station|workstation|machine|seat|pc)s?\b"
-                   r"|\b(?:par|per)\s+(?:poste|workstation|machine|seat)s?\s*:?\s*\d")
+                   r"|\b(?:par|per)\s+(?:poste|workstation|machine|seat)s?\s*:?\s*(?:autour de |environ |about "
+                   r"|around |de |of |max\w* |jusqu'a |up to )?\d")
+
+
+# a workstation for each person counted: "Chaque poste doit rester autonome", "one workstation per engineer",
+# "un poste par ingénieur" — as many machines as people
+# (the machine's word may already be read, and blanked, by the deployment rule)
+_ONE_EACH = re.compile(r"\b(?:chaque|each|every)\s+(?:poste|station de travail|workstation|seat|desk|_{4,})(?![\w])"
+                       r"|\b(?:un|one|a)\s+(?:poste|workstation|station de travail|machine|tower|tour|pc|_{2,})\s+"
+                       r"(?:par|per|for each|pour chaque)\s+(?:personne|person|ingenieur|engineer|designer|dessinateur"
+                       r"|user|utilisateur|architecte|architect|collaborateur|employee|salarie)\b")
 
 
 def find_workstations(message: Message) -> Iterator[Found]:
+    found: tuple[int, int, int] | None = None
     for m in _SEATS.finditer(message.text):
         count = int(m.group(1))
         if 2 <= count <= 50 and not message.negated(m.start()):
-            yield Found("workstations", count, m.start(), m.end(), claim=False)
-            each = _EACH.search(message.text)
-            if each is not None:
-                yield Found("budget_per_workstation", True, each.start(), each.end(), claim=False)
-            return
+            found = (count, m.start(), m.end())
+            break
+    people = message.found.get("head_count")
+    one_each = _ONE_EACH.search(message.text)
+    # ("Should we put a GPU in each workstation or buy one shared server?": a question, no machines chosen)
+    if found is None and one_each is not None and isinstance(people, int) and 2 <= people <= 50 and (
+            not message.negated(one_each.start())) and "?" not in message.text[slice(
+                *sentence_bounds(message.text, one_each.start()))]:
+        found = (people, one_each.start(), one_each.end())
+    if found is not None:
+        yield Found("workstations", found[0], found[1], found[2], claim=False)
+        # the budget rule may have read, and blanked, "Budget par poste : 6 000 €": the customer's words count
+        each = _EACH.search(message.text)
+        if each is not None:
+            yield Found("budget_per_workstation", True, each.start(), each.end(), claim=False)
+        elif _EACH.search(plain(message.original)):
+            yield Found("budget_per_workstation", True, found[1], found[2], claim=False)
 
 
 WORKSTATIONS = Rule(
@@ -46,6 +71,9 @@ WORKSTATIONS = Rule(
                {"workstations": 2, "budget_per_workstation": True}),
               ("renouveler 5 postes de CAO, 12 000 € par poste", {"workstations": 5, "budget_per_workstation": True}),
               ("nous ouvrons 3 postes de data scientist", {}), ("deux postes à pourvoir en 2027", {}),
-              ("une station de travail pour le rendu", {})),
+              ("une station de travail pour le rendu", {}),
+              ("on voudrait les remplacer par 12 stations avec chacune une RTX 5090", {"workstations": 12}),
+              # "chaque poste" counts the people read by the load rule (tests/agent/test_parsing.py)
+              ("Chaque poste a déjà un écran 4K.", {})),
     doc="identical workstations bought together: one is sized, the answer prices them all",
 )

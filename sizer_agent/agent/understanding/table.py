@@ -39,6 +39,7 @@ RULES: tuple[Rule, ...] = (
     load.IMAGE_RESOLUTION,  # before lengths: "512x512 inputs" is a resolution
     training.OPTIMIZER,
     software.PRECISION,
+    training.COUNT_TIMES_TOKENS,  # before the lengths, reading without claiming: examples x tokens each
     lengths.PAIR,
     lengths.CONTEXT,
     lengths.INPUT,

