@@ -17,7 +17,8 @@ the whole calibration split, serves every other family (MI300X bf16, TPU, Traini
 deterministic coordinate descent over fixed grids (per family from two starts) that minimises the mean absolute
 log error (predicted / published) per kind of metric -- throughput (output tokens/s, total or per GPU), TTFT,
 TPOT, end-to-end latency -- averaged over the kinds, so that hundreds of throughput rows do not outvote the
-latency rows on the constants only latency pins (the fixed step cost).
+latency rows on the constants only latency pins (the fixed step cost). Where a family has no latency row, its
+fixed step cost is searched only up to its generation's published bound (STEP_OVERHEAD_MAX_S).
 """
 
 from __future__ import annotations
@@ -56,6 +57,18 @@ GRIDS: dict[str, list[float]] = {
     "step_overhead_s": [0.0, 1e-4, 2.5e-4, 5e-4, 7.5e-4, 1e-3, 1.5e-3, 2e-3, 3e-3, 4e-3, 6e-3, 8e-3, 12e-3, 16e-3],
     "host_per_sequence_s": [0.0, 1e-6, 2e-6, 3e-6, 5e-6, 7.5e-6, 10e-6, 15e-6, 20e-6, 25e-6, 30e-6, 40e-6, 50e-6],
 }
+# Physical prior on the fixed per-step cost, per accelerator generation, from published whole-step times there: a
+# fixed part of a step is at most the step less its weight reads at the bandwidth ceiling (0.90, GRIDS) and its
+# all-reduces. Data-centre Blackwell: SemiAnalysis InferenceX, Llama 3.3 70B FP4 on B200, 1k/1k (inferencex.
+# semianalysis.com/compare-precision/llama-3-3-70b-b200-fp4-vs-fp8, read 2026-12-02): 139 tok/s/user at
+# concurrency ~16 and 1,032 tok/s/GPU, i.e. ~2 GPUs and a 7.2 ms step; its 21.4 GB of FP4 weights per GPU take
+# >= 3.1 ms at 0.90 x 7.7 TB/s and its 160 all-reduces ~1.3 ms (Efficiencies.allreduce_latency_nvlink_s), so
+# <= 2.8 ms is left, KV reads included. Looser, same generation: NVIDIA's > 1,000 tok/s/user on Llama 4 Maverick
+# (DGX B200, TensorRT-LLM) is "a 4x speed-up relative to the best prior Blackwell baseline" with EAGLE-3
+# speculation (developer.nvidia.com/blog/blackwell-breaks-the-1000-tps-user-barrier-with-metas-llama-4-maverick/,
+# 2025-05-22): one-token steps of <= 1/250 s = 4 ms, weights and all. Without a bound, the family's throughput
+# rows alone (no latency row of the family pins the fixed cost) took the grid's top, 16 ms.
+STEP_OVERHEAD_MAX_S = {"blackwell": 2.8e-3}
 START = {"bandwidth": 0.6, "compute": 0.45, "moe_half_tokens": 0.0, "moe_routing_traffic": 1.0,
          "step_overhead_s": 1e-3, "host_per_sequence_s": 20e-6}  # the constants shipped before this calibration
 MAX_PASSES = 8
@@ -93,24 +106,33 @@ def objective(rows: list[dict[str, Any]], constants: dict[str, float]) -> float:
     return _SCORES[key]
 
 
-def fit(rows: list[dict[str, Any]], start: dict[str, float], fields: tuple[str, ...]) -> dict[str, float]:
+def grids_of(family: str) -> dict[str, list[float]]:
+    """The search grids of one family ("blackwell/fp4"), its generation's step-cost prior applied."""
+    cap = STEP_OVERHEAD_MAX_S.get(family.split("/")[0])
+    if cap is None:
+        return GRIDS
+    return {**GRIDS, "step_overhead_s": [v for v in GRIDS["step_overhead_s"] if v <= cap]}
+
+
+def fit(rows: list[dict[str, Any]], start: dict[str, float], fields: tuple[str, ...],
+        grids: dict[str, list[float]] = GRIDS) -> dict[str, float]:
     """Coordinate descent over the grids; the MoE constants are searched one at a time on the MoE rows only (the
     only rows they change), nearest MOE_PRIOR among equal scores, and kept unless they raise the whole
     objective."""
-    best = {k: (_nearest(GRIDS[k], v) if k in fields else v) for k, v in start.items()}
+    best = {k: (_nearest(grids[k], v) if k in fields else v) for k, v in start.items()}
     best_score = objective(rows, best)
     single = [f for f in fields if f not in MOE_FIELDS]
     moe_rows = [r for r in rows if is_moe(r)]
     for _ in range(MAX_PASSES):
         improved = False
         for field in single:
-            for value in GRIDS[field]:
+            for value in grids[field]:
                 trial = {**best, field: value}
                 score = objective(rows, trial)
                 if score < best_score - 1e-12:
                     best, best_score, improved = trial, score, True
         for field in (f for f in MOE_FIELDS if moe_rows and f in fields):
-            value = min(GRIDS[field], key=lambda v: (round(objective(moe_rows, {**best, field: v}), 9),
+            value = min(grids[field], key=lambda v: (round(objective(moe_rows, {**best, field: v}), 9),
                                                       _distance_to_prior({field: v})))
             trial = {**best, field: value}
             score = objective(rows, trial)
@@ -154,7 +176,7 @@ def calibrate() -> dict[str, Any]:
         fields = tuple(f for f in fields_all if f not in MOE_FIELDS)
         shared = {f: default[f] for f in MOE_FIELDS}
         # two starts (the default set, the pre-calibration constants): coordinate descent finds local optima
-        fits = [fit(members, {**start, **shared}, fields) for start in (default, START)]
+        fits = [fit(members, {**start, **shared}, fields, grids_of(key)) for start in (default, START)]
         best = min(fits, key=lambda c: objective(members, c))
         sets[key] = {"constants": best, "rows": sorted(r["id"] for r in members)}
     return {
