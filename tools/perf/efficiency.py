@@ -1,10 +1,10 @@
 """Efficiencies: the fraction of a spec figure real kernels reach. Each constant names where it comes from.
 
-Serving efficiencies (bandwidth, compute, MoE grouped GEMM, step overhead, host cost per sequence) come per
-accelerator generation and compute precision ("hopper/fp8", "blackwell/fp4", ...) from
-`data/serving_efficiencies.json`, which `tools/perf/calibrate.py` writes: it fits them on the calibration split
-of published serving rows only (the split's ids are stored in that file). A generation/precision with too few
-calibration rows (MI300X bf16, TPU, Trainium, ...) gets the "default" set, fitted on the whole calibration split;
+Serving efficiencies (bandwidth, compute, MoE grouped-GEMM rows per expert, step overhead, host cost per sequence)
+come per accelerator generation and compute precision ("hopper/fp8", "blackwell/fp4", ...) from
+`data/serving_efficiencies.json`, which `tools/perf/calibrate.py` writes: it fits them on the calibration and
+calibration3 splits of published serving rows only (the splits' ids are stored in that file). A generation/precision
+with too few calibration rows (MI300X bf16, TPU, Trainium, ...) gets the "default" set, fitted on all of them;
 the roofline stays the model for every accelerator. The other constants below carry their own sources.
 """
 
@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 CALIBRATED_PATH = Path(__file__).resolve().parent / "data" / "serving_efficiencies.json"
 # the fields the calibration fits (the others keep the sourced values below)
-SERVING_FIELDS = ("bandwidth", "compute", "moe_half_size", "step_overhead_s", "host_per_sequence_s")
+SERVING_FIELDS = ("bandwidth", "compute", "moe_half_tokens", "moe_routing_traffic", "step_overhead_s",
+                  "host_per_sequence_s")
 
 
 class Efficiencies(BaseModel):
@@ -31,12 +32,27 @@ class Efficiencies(BaseModel):
     # docs/design.md §5: H200 dense bf16 GEMM ~790 of 989 TFLOP/s = 0.80 for large square GEMMs; a serving step mixes
     # smaller GEMMs, attention and elementwise kernels. Fallback when no calibrated set applies.
     compute: float = Field(0.45, gt=0, le=1)
-    # Routed-expert (grouped) GEMMs run at `compute` x S / (S + moe_half_size), S = one expert's matrix
-    # (expert_intermediate_size x hidden_size elements): each expert's GEMM is small and carries its own routing,
-    # permutation and tile set-up, so many small experts (Qwen3-30B-A3B: 128 of 768 x 2048) run far from peak
-    # while a few large ones (Mixtral: 8 of 14336 x 4096) come close to a dense GEMM (MegaBlocks, Gale et al.
-    # 2023, §3-5). 0 = priced like dense. serving._grouped_gemm_efficiency.
-    moe_half_size: float = Field(0.0, ge=0)
+    # Routed-expert (grouped) GEMMs run at `compute` x m / (m + moe_half_tokens), m = tokens each routed expert
+    # receives in one step (its GEMM's M dimension). A grouped GEMM pads every expert's rows to the kernel's
+    # M tile (vLLM fused_moe `moe_align_block_size`: "pads the number of tokens that each expert needs to process
+    # so that it is divisible by block_size"; vLLM tunes BLOCK_SIZE_M per M, fused_moe/configs/README) and an
+    # expert with few rows cannot fill the tensor cores, so its cost is that of about m + moe_half_tokens rows
+    # (MegaBlocks, Gale et al. 2023, arXiv 2211.15841 §3-5: padding to blocks is the cost of dynamic routing).
+    # Measured: DeepGEMM's FP8 grouped GEMM on H800 reaches 932 / 1040 / 1233 TFLOP/s at 256 / 512 / 1024 rows per
+    # expert and ~1300 at 4096-8192 (deepseek-ai/DeepGEMM README, Performance, 2025-02): efficiency rises with m.
+    # 0 = priced like dense. serving.grouped_gemm_efficiency.
+    moe_half_tokens: float = Field(0.0, ge=0)
+    # Routing cost of the routed experts, outside their GEMMs: each step's routed rows (tokens x k) go through
+    # memory-bound kernels that run between the GEMMs, one after another: the permute copies each token's
+    # activation to its k expert rows, the gated activation reads the first GEMM's 2 x I outputs and writes I,
+    # the finalize (unpermute) reads the k expert outputs back and sums them per token, and the router's top-k
+    # reads the E logits (TensorRT-LLM cpp/tensorrt_llm/kernels/mixtureOfExperts/moe_kernels.cu:
+    # expandInputRowsKernel, doActivation, finalizeMoeRoutingKernel; vLLM fused_moe moe_align_block_size +
+    # moe_sum; MegaBlocks, Gale et al. 2023, §5: gather/scatter of the permutation). serving.routing_bytes counts
+    # those bytes from the model's shape; this factor scales them (1 = exactly the first-principles count at the
+    # decode bandwidth efficiency; more = kernels that move them slower, e.g. the gather's scattered reads, or
+    # extra passes such as quantising the permuted rows). Fitted once on every calibration MoE row.
+    moe_routing_traffic: float = Field(1.0, ge=0)
     # Fixed cost of one engine step (scheduling, sampling, kernel launches not hidden by CUDA graphs), seconds.
     step_overhead_s: float = Field(0.001, ge=0)
     # Host-side cost per running sequence per step (scheduler, sampler, detokeniser), overlapped with the GPU step.

@@ -94,6 +94,7 @@ class StepCost:
     flops: float
     bytes: float
     bound: Bound
+    routing_s: float = 0.0  # MoE routing kernels (routing_bytes), run between the expert GEMMs: not overlapped
 
 
 def _bound(compute_s: float, memory_s: float, comm_s: float) -> Bound:
@@ -109,17 +110,67 @@ def _weight_bytes_read(setup: ServingSetup, batch: float) -> float:
     if not shape.is_moe:
         return per_gpu
     expert_share = shape.expert_params / shape.params_total
-    # uniform routing: an expert is idle for one token with probability 1 - k/E
-    touched: float = 1.0 - (1.0 - shape.experts_per_token / shape.num_experts) ** max(batch, 1.0)
-    return per_gpu * ((1.0 - expert_share) + expert_share * touched)
+    return per_gpu * ((1.0 - expert_share) + expert_share * _experts_touched(shape, batch))
 
 
-def _grouped_gemm_efficiency(shape: ModelShape, eff: Efficiencies) -> float:
-    """Routed-expert GEMM efficiency relative to dense: S / (S + moe_half_size), S = one expert's matrix."""
-    if not shape.is_moe or not eff.moe_half_size:
+def _experts_touched(shape: ModelShape, tokens: float) -> float:
+    """Share of the routed experts at least one of `tokens` routes to (uniform routing: an expert is idle for
+    one token with probability 1 - k/E)."""
+    idle: float = (1.0 - shape.experts_per_token / shape.num_experts) ** max(tokens, 1.0)
+    return 1.0 - idle
+
+
+def tokens_per_expert(shape: ModelShape, tokens: float) -> float:
+    """Mean rows of each routed expert's GEMM in a step of `tokens` tokens: tokens x k spread over the experts
+    that receive any (uniform routing). Large steps: tokens x k / E; one token: 1 row in each of its k experts."""
+    touched = _experts_touched(shape, tokens) * shape.num_experts
+    return max(tokens, 1.0) * shape.experts_per_token / touched
+
+
+def grouped_gemm_efficiency(shape: ModelShape, eff: Efficiencies, tokens: float) -> float:
+    """Routed-expert GEMM efficiency relative to dense: m / (m + moe_half_tokens), m = tokens_per_expert.
+
+    Each expert's GEMM costs about as much as m + moe_half_tokens rows (M-tile padding and per-expert set-up,
+    Efficiencies.moe_half_tokens); a prefill of thousands of tokens gives hundreds of rows per expert and runs
+    near dense efficiency, a decode step of a few sequences gives one or two rows (it is memory-bound anyway:
+    the expert weights it touches are read in `_weight_bytes_read`). The expert's matrix size is left out: the
+    calibration rows hold one MoE architecture (Qwen3-30B-A3B), so a size term could not be fitted apart.
+    The routing kernels around the GEMMs (permute, activation, finalize) are priced apart, per routed row, in
+    routing_bytes: at hundreds of rows per expert they weigh more than the tile padding (an 8,192-token
+    Qwen3-30B-A3B prefill on H100 FP8: 1.84x its dense equivalent with both; published TensorRT-LLM MoE
+    prefills run ~3x, docs/catalog.md "Efficiencies and accuracy")."""
+    if not shape.is_moe or not eff.moe_half_tokens:
         return 1.0
-    size = float(shape.expert_intermediate_size * shape.hidden_size)
-    return max(size / (size + eff.moe_half_size), 1e-6)
+    rows = tokens_per_expert(shape, tokens)
+    return rows / (rows + eff.moe_half_tokens)
+
+
+def _moe_layers(shape: ModelShape) -> float:
+    """Layers with routed experts: the routed-expert parameters over one layer's (E gated experts of
+    3 x hidden x I), at most every layer (DeepSeek-R1's first three layers are dense)."""
+    per_layer = shape.num_experts * 3.0 * shape.hidden_size * shape.expert_intermediate_size
+    return min(float(shape.num_layers), shape.expert_params / per_layer) if per_layer else float(shape.num_layers)
+
+
+def routing_bytes(setup: ServingSetup, tokens: float) -> float:
+    """Activation bytes one GPU moves per step in the routed-expert layers' own memory-bound kernels, before the
+    moe_routing_traffic factor (Efficiencies.moe_routing_traffic gives the sources). Per routed row (a token in
+    one of its k experts), per MoE layer, 16-bit activations:
+      permute    reads the token's hidden row once for its k copies and writes each copy: hidden (1 + 1/k)
+      finalize   reads each expert's output row and writes the token's sum once: hidden (1 + 1/k)
+      activation reads the first GEMM's gate and up outputs and writes their product: 3 x I
+    plus, per token and MoE layer, the router's E fp32 logits written and read back by the top-k: 8 E bytes.
+    Over tp GPUs the routed rows are split as expert parallelism splits them (each GPU permutes, activates and
+    combines the rows of its own experts), the layout the published TensorRT-LLM MoE rows ran with (`--ep`,
+    tools/perf/data/fresh3_README.md); a GPU of a tensor-parallel MoE would move each row's hidden part whole.
+    The padding of each expert's rows to the GEMM's tile is priced in grouped_gemm_efficiency (m½)."""
+    shape = setup.shape
+    if not shape.is_moe or tokens <= 0:
+        return 0.0
+    k = shape.experts_per_token
+    per_row = ACTIVATION_BYTES * (2.0 * shape.hidden_size * (1.0 + 1.0 / k) + 3.0 * shape.expert_intermediate_size)
+    per_token = tokens * (k * per_row / setup.tp + 8.0 * shape.num_experts)
+    return per_token * _moe_layers(shape) / setup.pp
 
 
 def _attention_flops_per_token(shape: ModelShape, context: float) -> float:
@@ -133,7 +184,8 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
     (from prompts of `prefill_len`). Per GPU, summed over pipeline stages."""
     shape, eff, gpu = setup.shape, setup.effective_efficiencies, setup.gpu
     shard = setup.tp * setup.pp
-    # routed experts run as grouped GEMMs (priced apart, Efficiencies.moe_half_size); the rest as dense GEMMs
+    # routed experts run as grouped GEMMs whose efficiency depends on the rows each expert gets in this step
+    # (Efficiencies.moe_half_tokens); the rest as dense GEMMs
     routed = shape.expert_params * shape.experts_per_token / shape.num_experts if shape.is_moe else 0.0
     expert_linear = (decode_seqs + prefill_tokens) * 2.0 * routed / shard
     dense_linear = (decode_seqs + prefill_tokens) * 2.0 * (shape.params_active - routed) / shard
@@ -145,10 +197,12 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
     tokens = decode_seqs + prefill_tokens
     nbytes = _weight_bytes_read(setup, tokens)
     nbytes += (decode_seqs * context + prefill_tokens) * setup.kv_bytes_per_token / setup.pp
-    compute_s = ((dense_linear + expert_linear / _grouped_gemm_efficiency(shape, eff))
+    compute_s = ((dense_linear + expert_linear / grouped_gemm_efficiency(shape, eff, tokens))
                  / (setup.peak_flops() * setup.linear_fill)
                  + attention / (setup.peak_flops(setup.attention_precision) * setup.attention_fill)) / eff.compute
     memory_s = nbytes / (gpu.bandwidth_bytes_s * eff.bandwidth)
+    # the routing kernels run between the expert GEMMs, not under them: their time adds to the step
+    routing_s = eff.moe_routing_traffic * routing_bytes(setup, tokens) / (gpu.bandwidth_bytes_s * eff.bandwidth)
     # two all-reduces per layer (after attention and after the MLP), each of tokens x hidden activations
     per_layer = 2 * collective_time_s(gpu, setup.tp, tokens * shape.hidden_size * ACTIVATION_BYTES, eff)
     comm_s = per_layer * shape.num_layers / setup.pp
@@ -156,10 +210,11 @@ def step_cost(setup: ServingSetup, decode_seqs: float, context: float, prefill_t
     # host work (scheduling, sampling, detokenising) per running sequence overlaps the GPU step
     sequences = decode_seqs + (prefill_tokens / prefill_len if prefill_len else 0.0)
     host_s = sequences * eff.host_per_sequence_s / setup.pp
-    gpu_s = max(compute_s, memory_s) + comm_s + eff.step_overhead_s
+    gpu_s = max(compute_s, memory_s) + routing_s + comm_s + eff.step_overhead_s
     time_s = max(gpu_s, host_s)
     return StepCost(time_s=time_s, compute_s=compute_s, memory_s=memory_s, communication_s=comm_s,
-                    host_s=host_s, flops=flops, bytes=nbytes, bound=_bound(compute_s, memory_s, comm_s))
+                    host_s=host_s, flops=flops, bytes=nbytes, bound=_bound(compute_s, memory_s, comm_s),
+                    routing_s=routing_s)
 
 
 def roofline(setup: ServingSetup, phase: Literal["prefill", "decode"], cost: StepCost) -> RooflinePoint:
@@ -224,8 +279,9 @@ def predict_load(setup: ServingSetup, input_len: int, output_len: int, concurren
     step = step_cost(setup, micro, context, prefill_per_step / setup.pp, float(input_len))
     tpot_s = step.time_s * setup.pp if setup.pp > 1 else step.time_s
     lone, marginal = prompt_costs or _prompt_costs(setup, input_len)
-    # marginal prompt cost inside a busy step (weights already streamed): its compute share only
-    service_s = max(marginal.compute_s, 1e-9) * setup.pp
+    # marginal prompt cost inside a busy step (weights already streamed): its compute share and, for MoE, the
+    # routing kernels its tokens add (they do not overlap the step's weight reads)
+    service_s = max(marginal.compute_s + marginal.routing_s, 1e-9) * setup.pp
     ttft_mean = lone.time_s if batch <= 1 else max(lone.time_s, service_s + tpot_s)
     e2e_guess = ttft_mean + (output_len - 1) * tpot_s
     rho = min(0.999, batch * service_s / max(e2e_guess, 1e-9))
