@@ -306,7 +306,13 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
             # a TPU or Trainium plan says which engine it needs and how much of the chip the model's shapes fill
             lines += [sentence(render(lang, n)) for n in plan.notes
                       if n.id.startswith("codesign.") or n.id == "note.platform_engine"]
-    lines += [compared(option, lang) for option in result.compared]
+    for option in result.compared:
+        lines.append(compared(option, lang))
+        fp8 = next((p for p in result.compared_fp8 if p.gpu_id == option.gpu_id
+                    and p.parallelism.num_gpus == option.parallelism.num_gpus), None)
+        if fp8 is not None:  # the 16-bit format was assumed: in FP8 this option holds the load
+            lines.append(render(lang, "advice.compared_fp8", gpus=fp8.parallelism.num_gpus, gpu=fp8.gpu_name,
+                                speed=speed_short(fp8, lang)))
     verdict = compared_verdict(result.compared, lang)
     if verdict is not None:
         lines.append(verdict)

@@ -336,6 +336,9 @@ class RecommendResult(BaseModel):
     preference: Msg | None = Field(None, description="how the customer's GPU preference was honoured or not")
     compared: list[Plan] = Field(default_factory=list, description="the configurations the customer weighed "
                                  "against each other, each checked at the load, in the order said")
+    compared_fp8: list[Plan] = Field(default_factory=list, description="with the weight format assumed, not said: "
+                                     "a weighed configuration short of the load in 16-bit, in FP8 weights, when it "
+                                     "holds it that way (same order, only those that do)")
     owned: Plan | None = Field(None, description="the customer's own cards (the preferred GPU, in the planned number), "
                                "checked as they are: whether they hold the load without buying anything")
     machines: int = Field(1, ge=1, description="identical workstations bought together; the plan is one of them")

@@ -677,6 +677,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     else:
         owned = _owned(ctx, catalog, scope, stated, defaults) if request.owned_gpus else None
     compared = [p for p in (_named(ctx, catalog, scope, item, stated, defaults) for item in request.compared) if p]
+    compared_fp8 = _compared_in_fp8(ctx, catalog, scope, stated, defaults, request, compared)
     alternatives = _alternatives(options, plan, scope, request.job_recurring)
     closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
     mode = request.workload.mode
@@ -697,7 +698,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         alternatives=alternatives, changes=changes,
         preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),
         owned=owned, owned_fp8=owned_fp8, owned_change=owned_change, preference_change=preferred,
-        compared=compared, cheaper_precision=cheaper, faster=_faster(ctx, plan) if request.search else None,
+        compared=compared, compared_fp8=compared_fp8, cheaper_precision=cheaper,
+        faster=_faster(ctx, plan) if request.search else None,
         machines=request.machines,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
@@ -916,6 +918,23 @@ def _faster(ctx: Context, plan: Plan | None) -> Plan | None:
         if wider.fits and t is not None and t.epoch_hours is not None:
             return wider if t.epoch_hours * t.epochs <= hours / 2 else None
     return None
+
+
+def _compared_in_fp8(ctx: Context, catalog: Catalog, scope: Scope, stated: EstimateRequest, defaults: list[Knob],
+                     request: RecommendRequest, compared: list[Plan]) -> list[Plan]:
+    """"2 H100 NVL or 4 L40S?" with the format assumed: a weighed option short of the load in 16-bit is checked in
+    FP8 weights too (as owned cards are, `_owned_in_fp8`), so the answer does not drop an option FP8 would keep."""
+    if not request.precision_assumed or stated.mode != "inference" or not is_sixteen_bit(stated):
+        return []
+    out = []
+    for option in compared:
+        if option.fits:
+            continue
+        item = f"{option.parallelism.num_gpus}:{option.gpu_id}"
+        fp8 = _named(ctx, catalog, scope, item, _with_precision(stated, "fp8"), defaults)
+        if fp8 is not None and fp8.fits:
+            out.append(fp8)
+    return out
 
 
 def _with_precision(workload: EstimateRequest, precision: str) -> EstimateRequest:

@@ -829,3 +829,27 @@ def test_a_rented_job_cheaper_in_fp8_says_what_the_job_costs_not_only_the_hourly
     assert plan.costs.eur_per_job and fp8.costs.eur_per_job and fp8.costs.eur_per_job < plan.costs.eur_per_job
     line = next(x for x in advice.summary(result, "en") if x.startswith("Cheaper in FP8 weights"))
     assert "for the whole job" in line
+
+
+def test_a_weighed_option_short_in_assumed_16_bit_is_checked_in_fp8_too() -> None:
+    # "2 H100 NVL or 2 L40S?" for Llama 3.1 70B at its full 128k context, format not given: in bf16 the weights
+    # alone are 141 GB, so two 94 GB cards keep about 23 GB for the KV cache at vLLM's 90 % — less than one
+    # 131,072-token request needs at 320 KiB a token (40 GiB). In FP8 the weights are 70 GB and the pair holds it:
+    # the answer says so instead of dropping the option; two 48 GB L40S hold it in neither
+    from sizer_agent import advice
+
+    workload = EstimateRequest(model="meta-llama/Llama-3.1-70B-Instruct", input_len=500, output_len=300,
+                               concurrency=8, engine="vllm")
+    result = recommend(RecommendRequest(workload=workload, engine="vllm", slo_ttft_ms=800, slo_tpot_ms=80,
+                                        compared=["2:h100-nvl", "2:l40s"], precision_assumed=True),
+                       load_model("meta-llama/Llama-3.1-70B-Instruct"))
+    assert [p.fits for p in result.compared] == [False, False]
+    assert [(p.gpu_id, p.parallelism.num_gpus, p.fits) for p in result.compared_fp8] == [("h100-nvl", 2, True)]
+    lines = advice.summary(result, "en")
+    at = next(i for i, x in enumerate(lines) if x.startswith("Option you weighed, 2 × NVIDIA H100 NVL"))
+    assert lines[at + 1].startswith("With FP8 weights, 2 × NVIDIA H100 NVL 94GB would hold it")
+    # stated in bf16, the options stay as they are
+    stated = recommend(RecommendRequest(workload=workload, engine="vllm", slo_ttft_ms=800, slo_tpot_ms=80,
+                                        compared=["2:h100-nvl", "2:l40s"]),
+                       load_model("meta-llama/Llama-3.1-70B-Instruct"))
+    assert stated.compared_fp8 == []
