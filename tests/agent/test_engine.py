@@ -387,3 +387,13 @@ def test_a_length_said_in_paragraphs_or_pages_answers_a_question_on_tokens(regis
     assert answers(events) == {"input_len": 400}
     assert last_question(events) == "output_len"
     assert answers(engine.handle("une page")) == {"output_len": 670}
+
+
+def test_prompt_and_answer_lengths_said_in_text_are_read_whatever_the_question(registry: ToolRegistry) -> None:
+    # "short questions, answers of about a paragraph" said while the precision question is open: a sentence
+    # (~25 words) and a paragraph (~100 words) at 4/3 tokens a word — 30 and 130 tokens, approximate
+    engine = DeterministicEngine(registry, lang="en")
+    engine.start()
+    engine.handle("Acme, an internal assistant on Llama 3.1 8B for 10 people at once")
+    events = engine.handle("short questions, answers of about a paragraph")
+    assert answers(events) == {"input_len": 30, "output_len": 130}

@@ -178,9 +178,37 @@ def parse_message(
     result = ParseResult(intent="answer", values=values, correction=correction, rest=rest, findings=findings,
                          suggestions=dict(reading.suggestions), lang=guess,
                          doubts={name: doubt.candidates for name, doubt in doubts.items()})
+    if current and not values.keys() & {"input_len", "output_len"}:
+        _lengths_in_text(result, body, offset)
     if current and current not in values:
         _answer_current(result, body, offset, current, current_type, choices, known_models, reading_lang)
     return result
+
+
+# in the interview, the prompt and the answer said as text lengths: "short questions, answers of about a paragraph",
+# "des questions de quelques paragraphes et des réponses d'une page" (a brief's free text is read by the rules alone)
+_TEXT_INPUT = re.compile(r"\b(?:questions?|prompts?|demandes?|requetes?|requests?|inputs?|entrees?|documents?)\b")
+_TEXT_OUTPUT = re.compile(r"\b(?:answers?|reponses?|responses?|outputs?|sorties?|replies)\b")
+_SHORT = re.compile(r"\b(?:short|courte?s?|brief|breve?s?)\b")
+
+
+def _lengths_in_text(result: ParseResult, body: str, offset: int) -> None:
+    """Mean input and output said in sentences, paragraphs or pages beside the words for questions and answers
+    (`answers.text_length_tokens`, marked approximate); a "short question" is a sentence."""
+    from sizer_agent.agent.understanding.answers import text_length_tokens
+
+    text = plain(body)
+    for part in re.split(r"[,;]|\bet\b|\band\b|\bwith\b|\bavec\b", text):
+        for name, cue in (("input_len", _TEXT_INPUT), ("output_len", _TEXT_OUTPUT)):
+            if name in result.values or not cue.search(part):
+                continue
+            tokens = text_length_tokens(part, "fr" if result.lang == "fr" else "en")
+            if tokens is None and _SHORT.search(part) and name == "input_len":
+                tokens = text_length_tokens("a sentence", "en")
+            if tokens is not None:
+                result.values[name] = tokens
+                result.findings[name] = Finding(name, tokens, (offset, offset + len(body)), body.strip(), True,
+                                                ANSWER_RULE)
 
 
 def _shifted(finding: Finding, offset: int) -> Finding:
