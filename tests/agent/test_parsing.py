@@ -270,6 +270,9 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
     # a count of images in number words, with "d'" before the images
     ("entraînement d'un ViT-B/16 sur 1,2 million d'images 224x224, 90 époques",
      {"dataset_images": 1_200_000, "image_resolution": 224}),
+    # medical images counted by their kind
+    ("entraîner un DeepLabV3 ResNet-101 sur 40 000 IRM en 512x512", {"dataset_images": 40_000}),
+    ("ResNet-50 on 3,000 mammograms", {"dataset_images": 3_000}),
 ])
 def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values

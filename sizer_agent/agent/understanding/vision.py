@@ -79,8 +79,10 @@ _RATE = re.compile(rf"({NUM})\s*(?:fps|images?\s*/\s*s\b|images? (?:per|par|a la
 
 # "120 000 images", "40k X-rays", "2M photos": the images of an epoch (a rate, "images/s", is not a count)
 # ("1,2 million d'images" reads "1200000 d'images": the number words are figures by now)
+# (medical images are counted by their kind: "40 000 IRM", "12k MRI scans", "3 000 mammographies", "CT slices")
 _IMAGES = re.compile(rf"({NUM})\s*(k|m)?\s*(?:de |d'|of )?(?:images?|photos?|pictures?|x-?rays?|radios?|scans?"
-                     r"|cliches?)(?![a-z])"
+                     r"|cliches?|irm|mri|ct|scanners?|coupes?|slices?|mammographies?|mammograms?|echographies?"
+                     r"|ultrasounds?|radiographies?|frames?)(?![a-z])"
                      r"(?!\s*(?:/|par|per|a la)\s*(?:s\b|sec|seconde|second))")
 
 
