@@ -248,6 +248,16 @@ def _rank_key(plan: Plan) -> tuple[int, int, float, int, float]:
         if reason.id == "reason.deadline" and isinstance(hours, int | float) and isinstance(deadline, int | float) \
                 and deadline:
             need = max(need, hours / deadline)
+        # so does how far over a power or rack limit, or under an image rate (1,050 W for 1,000 is closer than
+        # 6,350 W; 138 images/s for 480 is closer than 74)
+        wanted, limit = reason.params.get("need"), reason.params.get("limit")
+        if reason.id in ("reason.power", "reason.rack_units") and isinstance(wanted, int | float) \
+                and isinstance(limit, int | float) and limit:
+            need = max(need, wanted / limit)
+        got = reason.params.get("got")
+        if reason.id == "reason.vision_rate" and isinstance(wanted, int | float) and isinstance(got, int | float) \
+                and got:
+            need = max(need, wanted / got)
     return (1, len(plan.reasons), need, plan.parallelism.num_gpus, 0.0)
 
 

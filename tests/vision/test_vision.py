@@ -279,3 +279,19 @@ def test_cards_the_customer_owns_are_checked_for_a_vision_training_first() -> No
     assert "the 90 epochs asked for in about" in english and "nothing needs buying" in english
     # not owned: nothing is checked on the side
     assert recommend(RecommendRequest(vision=request, gpu_preference="rtx-6000-ada", planned_gpus=4)).owned is None
+
+
+def test_the_closest_configuration_to_a_power_limit_is_the_one_least_over_it() -> None:
+    # YOLOv8m at 1280 px for 16 cameras at 30 fps (480 images/s), in rack servers with 1 kW: every server with
+    # GPUs draws more (two 350 W L40S and a host already pass it). The closest named is the one least over the
+    # limit — a 2-card server at about 1.4 kW — not an 8-GPU node at 6 kW whose memory happens to be emptiest
+    from sizer_agent.tools.recommend import RecommendRequest, recommend
+
+    request = VisionRequest(model="yolov8m", resolution=1280, batch_size=32, mode="inference", dtype="bfloat16")
+    result = recommend(RecommendRequest(vision=request, vision_images_per_s=480, units=["server", "node", "rack"],
+                                        power_limit_w=1000))
+    assert result.plan is None and result.headline.params.get("why")
+    over = [float(r.params["need"]) for o in result.options if o.purchase.unit in ("server", "node", "rack")
+            for r in o.reasons if r.id == "reason.power"]
+    said = result.headline.params["why"]
+    assert said.params["need"] == min(over) and float(said.params["need"]) < 2000
