@@ -143,10 +143,10 @@ def _default_ecc(p: WorkloadProfile) -> bool:
         (p.head_count or 0) >= SERVICE_HEAD_COUNT or peak >= SERVICE_CONCURRENCY)
 
 
-# A model trained from scratch with only its size said ("a 7B model") is sized on the published dense decoder of
-# that size (Llama: the shape most in-house pretraining starts from), when one is within 30 % of it; further off,
-# the shape would misstate the memory and the customer is asked. Registry ids, parameters counted from their
-# config (tools/data/models).
+# A model trained from scratch or fine-tuned with only its size said ("a 7B model", "7B–8B models") is sized
+# on the published dense decoder of that size (Llama: the shape most in-house training starts from), when one
+# is within 30 % of it; further off, the shape would misstate the memory and the customer is asked. Registry
+# ids, parameters counted from their config (tools/data/models).
 REFERENCE_SHAPES: tuple[tuple[str, float], ...] = (
     ("meta-llama/Llama-3.2-1B-Instruct", 1.24), ("meta-llama/Llama-3.2-3B", 3.21), ("meta-llama/Llama-2-7b-hf", 6.74),
     ("meta-llama/Llama-3.1-8B", 8.03), ("meta-llama/Llama-3.1-70B-Instruct", 70.55),
@@ -196,9 +196,10 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="model", type="model",
         applies=_language_model, applies_doc="language models (not vision)",
-        # only for a model trained from scratch whose size alone is said
+        # only for a model trained or fine-tuned whose size alone is said ("fine-tune 7B–8B models with QLoRA"): the
+        # memory of a training job follows the size and the layer shape, which the reference shape stands for
         default=reference_shape,
-        default_if=lambda p: p.use_case == "pretraining" and reference_shape(p) is not None,
+        default_if=lambda p: p.use_case in TRAINING_USE_CASES and reference_shape(p) is not None,
     ),
     Question(
         id="vision_model", type="text",

@@ -172,3 +172,19 @@ def test_ecc_is_assumed_for_a_service_whose_sized_peak_is_an_organisations() -> 
     grown = WorkloadProfile(use_case="online_serving", concurrency=30, growth_factor=4.0)
     assert ecc.default_for(grown) is True
     assert ecc.default_for(WorkloadProfile(use_case="online_serving", concurrency=30)) is False
+
+
+@pytest.mark.parametrize(("use_case", "size", "expected"), [
+    # a model trained or fine-tuned with only its size said is sized on the published Llama shape of that size
+    ("pretraining", 7.0, "meta-llama/Llama-2-7b-hf"),
+    ("finetune_qlora", 8.0, "meta-llama/Llama-3.1-8B"),
+    ("finetune_lora", 70.0, "meta-llama/Llama-3.1-70B-Instruct"),
+    # too far from any published shape (30 % tolerance), or served (the model's own layers decide the KV cache)
+    ("finetune_lora", 20.0, None),
+    ("online_serving", 7.0, None),
+])
+def test_a_model_said_by_its_size_alone_defaults_to_the_reference_shape_for_training_only(
+        use_case: str, size: float, expected: str | None) -> None:
+    profile = WorkloadProfile(use_case=use_case, model_size_b=size)
+    q = question("model")
+    assert (q.default_for(profile) if q.has_default(profile) else None) == expected
