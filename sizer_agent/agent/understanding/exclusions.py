@@ -53,6 +53,8 @@ _REFUSALS = [re.compile(p) for p in (
     r"\b(?:pref\w+|plutot|rather|sooner)\s+(?:to\s+|d'|de\s+l')?(?:acheter|achat|buy|buying|purchase|purchasing|own"
     r"|posseder)\b(?!\s+(?:or|ou)\b)",
     r"\b(?:achat|purchase|buy)\s+(?:uniquement|seulement|only|exclusivement)\b",
+    # the way of buying said as a sentence's first word: "Achat, budget 40 k€.", "Purchase: yes", "En achat."
+    r"(?:^|[.;!\n]\s*)(?:en\s+)?(?:achat|purchase)\s*(?:[,;.:]|$)(?!\s*(?:ou|or|\?|non|no)\b)",
     r"\b(?:only|uniquement|seulement)\s+(?:to\s+)?(?:buy|purchase|acheter|l'achat)\b",
     r"\b(?:pas de|aucune|no|not)\s+(?:location|rental|renting)s?\b",
     r"\b(?:don't|do not|won't|will not|ne veu\w+ pas|ne voul\w+ pas|ne souhait\w+ pas)\s+(?:want\s+to\s+)?"
@@ -169,6 +171,8 @@ CLOUD_EXCLUDED = Rule(
               ("Budget 200k€, we'd buy.", {"cloud_excluded": True}),
               ("We'd buy or rent, whichever is cheaper.", {}),
               ("On veut acheter des crédits cloud.", {}),
+              ("Ça doit tourner la nuit. Achat, budget 40 k€.", {"cloud_excluded": True}),
+              ("Achat ou location ?", {}),
               ("I want to run it locally for coding help.", {"cloud_excluded": True}),
               ("On voudrait faire tourner le modèle en local.", {"cloud_excluded": True}),
               ("Should we run it locally or rent in the cloud?", {}),
