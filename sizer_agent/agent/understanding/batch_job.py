@@ -164,6 +164,11 @@ _TIMELINE = re.compile(
     rf"\b(?:timeline|time ?frame|delai|deadline|duree max\w*|duree totale|calendrier)\s*[:=-]?\s*(?:de |of |is "
     rf"|about |around |environ |roughly )?(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))[ \t-]*"
     rf"(jours?|days?|semaines?|weeks?|mois\b|months?)")
+# a job's time said with no verb before it: "LoRA sur 300 000 exemples, 2 époques, en moins d'une semaine", "within
+# 10 days" — only for a batch or training job (a chatbot "en production en moins de 2 mois" has no deadline)
+_WITHIN = re.compile(
+    rf"\b(?:en moins d['e]\s*|within\s+|in under\s+|in less than\s+)(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))"
+    rf"[ \t-]*(jours?|days?|semaines?|weeks?|mois\b|months?|h\b|heures?|hours?)")
 # a month as 730 h (8,760 h / 12): a deadline in months is a calendar span, not a count of working days
 _HOURS = {"h": 1.0, "heure": 1.0, "hour": 1.0, "hr": 1.0, "jour": 24.0, "day": 24.0, "semaine": 168.0, "week": 168.0,
           "mois": 730.0, "month": 730.0, "min": 1 / 60, "minute": 1 / 60}
@@ -209,7 +214,7 @@ _BATCH_VERB = re.compile(rf"\b{_VERB}\b")
 def find_deadline(message: Message) -> Iterator[Found]:
     job = message.found.get("use_case") in _JOB_USE_CASES or (message.found.get("use_case") is None and bool(
         _BATCH_VERB.search(message.text) or TRAINS.search(message.text)))
-    timelines = list(_TIMELINE.finditer(message.text)) if job else []
+    timelines = [*_TIMELINE.finditer(message.text), *_WITHIN.finditer(message.text)] if job else []
     for m in [*_DEADLINE.finditer(message.text), *timelines]:
         if message.negated(m.start()):
             continue
@@ -261,6 +266,8 @@ DEADLINE = Rule(
               ("pretrain a 1B model from scratch on 100B tokens. Timeline: 3 months max.", {"deadline_hours": 2190.0}),
               ("Pré-entraînement d'un 3B, délai : 6 semaines.", {"deadline_hours": 1008.0}),
               ("chatbot pour 50 agents, délai : 3 mois pour la mise en service", {}),
-              ("the fine-tune must finish within 2 months", {"deadline_hours": 1460.0})),
+              ("the fine-tune must finish within 2 months", {"deadline_hours": 1460.0}),
+              ("fine-tuner Llama 3.3 70B en LoRA, 2 époques, en moins d'une semaine", {"deadline_hours": 168.0}),
+              ("un chatbot en production en moins de 2 mois", {})),
     doc="the time a batch or training job must finish in: configurations too slow for it are ruled out",
 )
