@@ -176,6 +176,9 @@ _NEW_ONES = re.compile(r"\b(?:replacement\s+(?:\w+\s+)?(?:would be|will be|is|sh
 # 80GB (they replaced our old T4 boxes)"
 _REPLACING_AFTER = re.compile(r"\s*\(\s*(?:qui|which|that|they|ils|elles)\s+(?:ont\s+|have\s+|now\s+)?"
                               r"(?:remplac|replac)\w*")
+# "a B300 server": the card's words may end on "server" (read as a qualifier, as in "RTX PRO 6000 Server"); for a
+# baseboard card (HGX, OAM) it is the machine, and the article counts the machine, not its cards
+_BOARD_SERVER = re.compile(r"\b(?:h100|h200|h20|b200|b300|mi\d{3}x?)\b[\w\s-]{0,12}?\bserver\s*$")
 # "a B300 system", "an H100 server": the article counts the machine, not its cards
 _MACHINE_AFTER = re.compile(r"\s*(?:system|server|serveur|node|box|machine|cluster|rack|instance|platform|pod|vm)s?\b")
 # "a single 8-GPU node", "two 8-GPU servers": GPUs per machine, times the machines
@@ -487,7 +490,8 @@ def _count_at(message: Message, start: int, end: int, *, article: bool = True) -
         return 2, start - len(article_before.group(0)) if article_before else start, pair.end()
     before = _COUNT_BEFORE.search(text[max(0, start - 30):start])
     if before is None and article and message.lang == "en" and not (_PRICED.match(text, end)
-                                                                    or _MACHINE_AFTER.match(text, end)):
+                                                                    or _MACHINE_AFTER.match(text, end)
+                                                                    or _BOARD_SERVER.search(text, start, end)):
         before = _ARTICLE_BEFORE.search(text[max(0, start - 30):start])
     if before is None and article and not _PRICED.match(text, end):
         # "on my RTX 4090", "sur ma 5090", "the RTX 4090 I already have": one card of one's own
@@ -1140,6 +1144,7 @@ GPUS = Rule(
         ("Looking at an RTX 5080 for a QLoRA run", {"num_gpus": 1, "gpu_preference": "rtx-5080"}),
         ("an H100 costs about 30k€", {"gpu_preference": "h100-sxm"}),
         ("Considering a B300 system for inference", {"gpu_preference": "b300"}),
+        ("We want to buy a B300 server to serve Llama 3.1 405B", {"gpu_preference": "b300"}),
         ("We tried 4 H100 last year on AWS; too expensive.", {"gpu_preference": "h100-sxm"}),
         ("Les 8 GPU de notre ancien cluster seront recyclés.", {}),
         ("2x 4090 ça passe ou pas ?", {"num_gpus": 2, "gpu_preference": "rtx-4090"}),
