@@ -184,6 +184,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # organisation, in brackets after their name
     r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*(?:[^\n(<@]{1,40}?)\(\s*" + PAREN_NAME
     + r"\s*\)",
+    # "> From: Hannah Ode, CTO, Silverline Pharmacies": a forwarded sender's name, role, then organisation
+    # (heldout32 en-ag16)
+    r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*[A-ZÀ-Þ][\w'’-]+(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*){0,2}"
+    r"[ \t]*,[ \t]*(?:" + _SPEAKER_ROLE + r")[ \t]*,[ \t]*" + NAME + r"[ \t]*$",
     _CARRIED_BY,
     # "Maya (CTO, Loomwise): ok so for the sizing folks", "Maya (DSI, Orbeval) : …": a pasted chat's speaker,
     # with their role and organisation in brackets before the colon (heldout25 en-b50)
