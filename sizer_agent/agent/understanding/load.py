@@ -675,8 +675,8 @@ def _corrected_peak(message: Message) -> list[tuple[int, int, int]]:
 
 
 # a count of places, not of people: "40 branches", "25 agences", "12 magasins"
-_PLACES_NOT = (r"(?!\d|[.,]\d)(?!\s+(?:branches|sites|offices|agences|magasins|stores|shops|schools|ecoles|hospitals|hopitaux"
-               r"|departments|locations|campus(?:es)?|warehouses|entrepots|pharmacies|bureaux|filiales|subsidiaries"
+_PLACES_NOT = (r"(?!\d|[.,]\d)(?!\s+(?:branches|sites|offices|agences|magasins|stores|shops|schools|ecoles|hospitals"
+               r"|hopitaux|departments|locations|campus(?:es)?|warehouses|entrepots|pharmacies|bureaux|filiales|subsidiaries"
                r"|libraries|bibliotheques|countries|pays|cities|villes|regions|plants|usines|clinics|cliniques)\b)")
 
 

