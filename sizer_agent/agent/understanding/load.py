@@ -811,7 +811,7 @@ def find_load(message: Message) -> Iterator[Found]:
     users, population = apart(users), apart(population)
     # "for example, 50 users at once", "disons 30 personnes": an illustration, not the customer's figure
     peak = [f for f in peak if not _illustration(message.text, f[0])]
-    users = [f for f in users if not _illustration(message.text, f[0])]
+    users = [f for f in users if not _illustration(message.text, f[0]) and not _hypothesis(message.text, f[0])]
     population = [f for f in population if not _illustration(message.text, f[0])
                   and not _hypothesis(message.text, f[0])]
     if _FOR_OTHERS.search(message.text):
