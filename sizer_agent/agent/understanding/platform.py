@@ -236,8 +236,8 @@ _REJECTED_BEFORE = re.compile(r"\b(?:a|ont|avons|have|has|had)?\s*(?:refuse|reje
                               r"|ruled out|turned down|declined)\s+(?:tout|toute|tous|toutes|any|all|every)\s+"
                               r"[^.;:!?\n]{0,30}?$"
                               # a minutes' label: "• Rejected: cloud (data governance)" (heldout32 en-ag17)
-                              r"|(?<![\w])(?:rejected|refused|ruled out|excluded|rejete\w*|refuse\w*|ecarte\w*|exclu\w*)"
-                              r"\s*:\s*$")
+                              r"|(?<![\w])(?:rejected|refused|ruled out|excluded|rejete\w*|refuse\w*|ecarte\w*"
+                              r"|exclu\w*)\s*:\s*$")
 _REJECTED_AFTER = re.compile(r"[\w -]{0,25}?\b(?:was|were|has been|have been|a ete|ont ete|est|sont)\s+(?:\w+\s+)?"
                              r"(?:rejected|refused|ruled out|turned down|declined|refusee?s?|rejetee?s?|ecartee?s?)\b")
 
