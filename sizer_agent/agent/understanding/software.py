@@ -235,25 +235,27 @@ _SET_ASIDE = re.compile(r"\b(?:considered|looked at|looked into|thought (?:about
 # a format tried, then its failure said further in the sentence: "la quantification 4 bits (GPTQ) a été testée sur
 # Llama 3.3 70B et la qualité s'est effondrée, donc c'est non", "We tried 4-bit AWQ on Qwen2.5 32B last month and
 # accuracy tanked" (heldout32 fr-ag34): every format before the failure is set aside
-_TRIED_FAILED = re.compile(r"(?:[^.!?;\n]|\.(?=\d))*?\b(?:tried|tested|testee?s?|essayee?s?|experimented with)\b"
-                           r"(?:[^.!?;\n]|\.(?=\d))*?\b(?:effondr\w*|tank\w*|collaps\w*|degrad\w*|abandonn\w*"
-                           r"|dropped|off the table|unusable|inutilisable|pas concluant\w*|catastroph\w*|plummet\w*"
-                           r"|fell apart|s'est ecroule\w*|a chute)\b")
+_TRIED = re.compile(r"\b(?:tried|tested|testee?s?|essayee?s?|experimented with)\b")
+_FAILED = re.compile(r"\b(?:effondr\w*|tank\w*|collaps\w*|degrad\w*|abandonn\w*|dropped|off the table|unusable"
+                     r"|inutilisable|pas concluant\w*|catastroph\w*|plummet\w*|fell apart|s'est ecroule\w*|a chute)\b")
+# a sentence's end (not a version's dot: "Llama 3.3 70B")
+_SENTENCE_STOP = re.compile(r"[!?;\n]|\.(?!\d)")
 # ("bf16 base, NOT quantized, we tried QLoRA and quality dropped": what the writer tried starts at "we" — heldout1
 # en-h25; "L'AWQ, on l'a essayé et abandonné": a pronoun takes the format said before)
 _TRIER = re.compile(r"(?<![\w'])(?:we|on|nous|i|je)\s+(?:have\s+|had\s+|avons\s+|a\s+|ont\s+|avions\s+)?$")
 
 
 def _tried_and_failed(text: str) -> list[tuple[int, int]]:
-    spans = []
-    for m in _TRIED_FAILED.finditer(text):
-        verb = re.search(r"\b(?:tried|tested|testee?s?|essayee?s?|experimented with)\b", m.group(0))
-        start = m.start()
-        if verb is not None:
-            trier = _TRIER.search(text, m.start(), m.start() + verb.start())
-            if trier is not None:
-                start = trier.start()
-        spans.append((start, m.end()))
+    spans: list[tuple[int, int]] = []
+    if _TRIED.search(text) is None:
+        return spans
+    for failed in _FAILED.finditer(text):
+        sentence_start = max((s.end() for s in _SENTENCE_STOP.finditer(text, 0, failed.start())), default=0)
+        verb = _TRIED.search(text, sentence_start, failed.start())
+        if verb is None:
+            continue
+        trier = _TRIER.search(text, sentence_start, verb.start())
+        spans.append((trier.start() if trier is not None else sentence_start, failed.end()))
     return spans
 
 
