@@ -990,6 +990,9 @@ def test_heldout31_causes_said_otherwise(text: str, expected: dict[str, object],
     ("• Rejected: cloud (GDPR).\n• Hosted in our own datacenter.", {"deployment": "server"}, ()),
     ("On veut garder les coûts sous 12 000 € au total.", {"budget_eur": 12000.0}, ()),
     ("The L40S costs about €9,000.", {}, ("budget_eur",)),
+    # a quoted e-mail wrapped mid-sentence reads as one line (not after the quote's header line)
+    ("From a client:\n> We'd want Qwen3 8B for our staff, with about 40\n> simultaneous users at peak.",
+     {"concurrency": 40}, ()),
 ])
 def test_heldout32_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)
