@@ -993,6 +993,7 @@ def test_heldout31_causes_said_otherwise(text: str, expected: dict[str, object],
     # a quoted e-mail wrapped mid-sentence reads as one line (not after the quote's header line)
     ("From a client:\n> We'd want Qwen3 8B for our staff, with about 40\n> simultaneous users at peak.",
      {"concurrency": 40}, ()),
+    ("Une tour pour Phi-4 mini. Max 3 000 balles.", {"budget_eur": 3000.0}, ()),
 ])
 def test_heldout32_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)

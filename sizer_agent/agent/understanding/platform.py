@@ -827,7 +827,7 @@ _PAST_BILL = re.compile(r"\b(?:factur\w*|invoice\w*|rien a voir|sans rapport|unr
                         # told of another's past machine: "leur précédent serveur avait coûté 9 500 €", "their last
                         # server cost them €48k" (heldout24 fr-a03, en-a50; own batch 22)
                         r"|avait coute|avaient coute|ont coute|leur a coute|cost them|had cost)\b")
-_EURO = r"(?:€|euros?|eur)(?![a-z])"
+_EURO = r"(?:€|euros?|eur|balles)(?![a-z])"  # ("5 000 balles": French slang for euros — heldout32 fr-ag36)
 # the price once paid for the machine being replaced ("notre vieux serveur (acheté en 2019 pour 45 000 €)", "its
 # 4x A100 box (bought in 2022 for €40,000)", "(paid €150k in 2021)"): what it cost then, not what they will spend
 # (past forms only: "on préfère acheter, budget autour de 40k" says how to buy, not a price paid)
