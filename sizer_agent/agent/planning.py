@@ -222,7 +222,9 @@ def recommend_arguments(
         "slo_tpot_ms": profile.tpot_ms if serving else None,
         "slo_assumed": [name for name in ("ttft", "tpot") if serving and f"{name}_ms" in assumed],
         # several identical workstations: one is sized against its share of a budget said for all of them
-        "budget_eur": _machine_share(profile, profile.budget_eur),
+        # (a budget said only per machine is each one's: "2 500 € par poste")
+        "budget_eur": _machine_share(profile, profile.budget_eur) if profile.budget_eur is not None
+        else profile.budget_eur_per_workstation,
         "machines": profile.workstations if _several(profile) else 1,
         "budget_eur_per_month": profile.budget_eur_per_month,
         "budget_usd": _machine_share(profile, profile.budget_usd),

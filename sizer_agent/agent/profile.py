@@ -129,6 +129,8 @@ class WorkloadProfile(BaseModel):
     epochs: int | None = Field(default=None, ge=1, le=1000)  # training: "3 époques", "for 2 epochs"
     workstations: int | None = Field(default=None, ge=1, le=50)  # "3 postes pour SolidWorks": identical machines
     budget_per_workstation: bool | None = None  # "12 000 € par poste": the budget is each machine's
+    # a budget said for each machine and no total ("Budget : 2 500 € par poste"): each one's budget, not the purchase's
+    budget_eur_per_workstation: float | None = Field(default=None, gt=0, le=10**9)
     budget_usd_per_month: float | None = Field(default=None, gt=0, le=10**9)
     power_limit_w: float | None = Field(default=None, gt=0, le=10**8)  # None after "no limit"
     rack_units: int | None = Field(default=None, ge=1, le=1000)  # rack space available, None = no limit

@@ -319,8 +319,10 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="budget_eur", type="money",
         # a budget said per month ("€15k per month") answers it: no total is asked for on top
-        applies=lambda p: p.budget_eur_per_month is None and p.budget_usd is None and p.budget_usd_per_month is None,
-        applies_doc="no budget per month or in dollars given",
+        # (nor one said per workstation: "2 500 € par poste")
+        applies=lambda p: p.budget_eur_per_month is None and p.budget_usd is None and p.budget_usd_per_month is None
+        and p.budget_eur_per_workstation is None,
+        applies_doc="no budget per month, per workstation or in dollars given",
         default=None,
     ),
     Question(
@@ -339,7 +341,7 @@ QUESTIONS: tuple[Question, ...] = (
 OPTIONAL_FIELDS: tuple[str, ...] = (
     "model_revision", "model_family", "custom_architecture", "server_url", "head_count", "gpu_preference",
     "cloud_excluded", "budget_eur_per_month", "budget_usd", "budget_usd_per_month", "epochs", "workstations",
-    "budget_per_workstation", "job_requests",
+    "budget_per_workstation", "budget_eur_per_workstation", "job_requests",
     "job_recurring",
     "deadline_hours", "images_per_s",
     "gpus_owned", "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year",
@@ -347,7 +349,7 @@ OPTIONAL_FIELDS: tuple[str, ...] = (
 # Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
 _CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded", "budget_eur_per_month",
                                "budget_usd", "budget_usd_per_month", "epochs", "workstations",
-                               "budget_per_workstation",
+                               "budget_per_workstation", "budget_eur_per_workstation",
                                "job_requests", "job_recurring", "deadline_hours", "images_per_s", "gpus_owned",
                                "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year"})
 

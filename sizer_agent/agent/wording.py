@@ -24,6 +24,7 @@ _ONE_FIGURE: dict[str, tuple[str, str]] = {
     "job_requests": ("agent.value.job_requests", "n"), "budget_eur_per_month": ("agent.value.budget_per_month", "v"),
     "budget_usd": ("agent.value.budget_usd", "v"), "epochs": ("agent.value.epochs", "n"),
     "workstations": ("agent.value.workstations", "n"),
+    "budget_eur_per_workstation": ("agent.value.budget_per_workstation", "v"),
     "budget_usd_per_month": ("agent.value.budget_usd_per_month", "v"),
     "dataset_images": ("agent.value.images", "n"),
 }

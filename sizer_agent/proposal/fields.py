@@ -19,7 +19,8 @@ FIELD_ORDER: tuple[str, ...] = (
     "dataset_images",
     "epochs", "optimizer", "checkpoint_interval_min", "num_gpus", "gpu_preference", "gpus_owned", "compared_gpus",
     "rendering_cad", "ecc_required", "deployment", "cloud_excluded", "workstations", "budget_eur",
-    "budget_per_workstation", "budget_eur_per_month", "budget_usd", "budget_usd_per_month",
+    "budget_per_workstation", "budget_eur_per_workstation",
+    "budget_eur_per_month", "budget_usd", "budget_usd_per_month",
     "power_limit_w", "rack_units", "server_url",
 )
 

