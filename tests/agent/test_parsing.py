@@ -240,7 +240,7 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
     # a workstation for each person counted: as many machines as people, the budget said per seat
     ("Nous sommes 12 ingénieurs sous SolidWorks et voulons aussi Qwen3 8B en local. Chaque poste doit rester "
      "autonome. Budget par poste autour de 6 000 €.",
-     {"workstations": 12, "budget_per_workstation": True, "head_count": 12}),
+     {"workstations": 12, "budget_eur_per_workstation": 6000.0, "budget_eur": None, "head_count": 12}),
     ("We are 6 architects and want one workstation per architect.", {"workstations": 6}),
     ("We're a 25-person studio. Should we put a GPU in each workstation or buy one shared server for the LLM?",
      {"workstations": None}),

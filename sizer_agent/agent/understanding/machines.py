@@ -56,6 +56,8 @@ def find_workstations(message: Message) -> Iterator[Found]:
         found = (people, one_each.start(), one_each.end())
     if found is not None:
         yield Found("workstations", found[0], found[1], found[2], claim=False)
+        if "budget_eur_per_workstation" in message.found:
+            return  # the budget was read as one workstation's: nothing more to say of it
         # the budget rule may have read, and blanked, "Budget par poste : 6 000 €": the customer's words count
         each = _EACH.search(message.text)
         if each is not None:
