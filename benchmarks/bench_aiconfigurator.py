@@ -2,9 +2,10 @@
 
 AIConfigurator (Apache-2.0, `pip install aiconfigurator==0.12.0`, not a project dependency) prices each kernel
 from a database measured on H100/H200/B200/GB200/RTX PRO 6000 with TensorRT-LLM; the roofline is the fallback
-for every other accelerator. Both are scored on the held-out rows of tools.perf.validation (validation and
-fresh splits, TensorRT-LLM max-throughput tables) at the same running batch: the one the roofline's memory
-model admits (KV capacity, 2048 at most). Output: a Markdown table on stdout and, with `--json PATH`, every row.
+for every other accelerator. Both are scored on the held-out rows of tools.perf.validation (validation, fresh
+and fresh3 splits, TensorRT-LLM max-throughput tables; a per-GPU row counts as its total over tp x pp GPUs) at the
+same running batch: the one the roofline's memory model admits (KV capacity, 2048 at most). Output: a Markdown
+table on stdout and, with `--json PATH`, every row.
 
     pip install --target .aic aiconfigurator==0.12.0
     PYTHONPATH=.:.aic python benchmarks/bench_aiconfigurator.py --json benchmarks/results/aiconfigurator.json
@@ -65,14 +66,17 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     for name in ("aiconfigurator", "aiconfigurator_core"):
         logging.getLogger(name).setLevel(logging.ERROR)
-    rows = [r for split in ("validation", "fresh") for r in rows_of(split)  # type: ignore[arg-type]
+    rows = [r for split in ("validation", "fresh", "fresh3") for r in rows_of(split)  # type: ignore[arg-type]
             if r["kind"] == "throughput" and r["gpu"] in SYSTEMS and r["model"] in MODELS]
     rows = rows[: args.limit] if args.limit else rows
     out = []
     for row in rows:
         setup = _setup(row, DEFAULT_EFFICIENCIES)
         point = predict_load(setup, row["isl"], row["osl"], 10**6, offline=True)
-        measured = row["metrics"]["total_output_tokens_per_s"]
+        metrics = row["metrics"]
+        # a per-GPU row (fresh3's post-1.0 table) is compared as its total over the GPUs it ran on
+        measured = metrics.get("total_output_tokens_per_s") or (
+            metrics["output_tokens_per_s_per_gpu"] * row["tp"] * row.get("pp", 1))
         aic = aiconfigurator_tokens_per_s(row, point.running_batch)
         out.append({"id": row["id"], "split": row["split"], "family": row_key(row), "moe": is_moe(row),
                     "batch": point.running_batch, "measured": measured,
@@ -84,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
               "RTX PRO FP4": lambda r: r["family"] == "blackwell-gb20x/fp4", "MoE": lambda r: r["moe"]}
     print("| split | group | rows both priced | roofline median / max | AIConfigurator median / max |")
     print("|---|---|---|---|---|")
-    for split in ("validation", "fresh"):
+    for split in ("validation", "fresh", "fresh3"):
         for name, member in groups.items():
             both = [r for r in out if r["split"] == split and member(r) and r["aiconfigurator"]]
             if not both:
