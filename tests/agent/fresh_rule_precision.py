@@ -33,7 +33,7 @@ FIRST_SCORED = {
     "heldout24.yaml": "bbab9f5", "heldout25.yaml": "085995f", "heldout26.yaml": "085995f",
     "heldout27.yaml": "cbc6f04", "heldout28.yaml": "4cc1b40",
     "heldout29.yaml": "cebcc42", "heldout30.yaml": "86c0e8a", "heldout31.yaml": "48e73f7",
-    "heldout32.yaml": "9501ce7",
+    "heldout32.yaml": "9501ce7", "heldout33.yaml": "122b1d0",
 }
 _CHILD = """
 import json, sys, yaml
