@@ -333,7 +333,11 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         lines.append(render(lang, "advice.faster_cost" if job_eur is not None else "advice.faster",
                             config=configuration(fast, lang), hours=total, days=total / 24, eur=job_eur or 0.0))
     fp8 = result.cheaper_precision
-    if fp8 is not None:  # the format was assumed: the cheaper plan in FP8 is offered, not chosen
+    if fp8 is not None and fp8.purchase.how == "quote" and fp8.purchase.cards_eur is not None:
+        # a server on quote beside a server on quote: the cards are the figure to compare
+        lines.append(render(lang, "advice.cheaper_fp8_quote", config=configuration(fp8, lang),
+                            gpus=fp8.parallelism.num_gpus, cards=fp8.purchase.cards_eur, speed=speed_short(fp8, lang)))
+    elif fp8 is not None:  # the format was assumed: the cheaper plan in FP8 is offered, not chosen
         fp8_price = price(fp8, lang)
         if fp8.costs.eur_per_job is not None and fp8.costs.job_hours is not None and fp8.purchase.how == "rent":
             # a job rented is cheaper by its hours, not by its hourly price: the job's cost says why

@@ -892,8 +892,14 @@ def _cheaper_in_fp8(ctx: Context, scoped: list[Offer], stated: EstimateRequest, 
     put in the plan's place for the customer."""
     if not request.precision_assumed or plan is None or stated.mode != "inference" or not is_sixteen_bit(stated):
         return None
-    fp8 = [p for p in _pool(_evaluate(ctx, scoped, _with_precision(stated, "fp8"), defaults), scope)
-           if p.purchase.how != "quote"]
+    evaluated = _evaluate(ctx, scoped, _with_precision(stated, "fp8"), defaults)
+    if plan.purchase.how == "quote" and plan.purchase.cards_eur is not None:
+        # a server on quote: the FP8 server on quote whose cards cost less ("in FP8, four L40S — cards 27 k€ —
+        # would hold it, where eight are needed in 16-bit")
+        quotes = [p for p in evaluated if p.fits and _in_scope(scope, p) and p.purchase.how == "quote"
+                  and p.purchase.cards_eur is not None and p.purchase.cards_eur < plan.purchase.cards_eur]
+        return min(quotes, key=lambda p: p.purchase.cards_eur or 0.0, default=None)
+    fp8 = [p for p in _pool(evaluated, scope) if p.purchase.how != "quote"]
     best = _best(_within(fp8, scope))
     if best is None:
         return None

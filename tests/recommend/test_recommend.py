@@ -776,13 +776,23 @@ def test_a_law_firm_that_refuses_the_cloud_is_not_sold_an_hgx_node_when_a_pcie_s
                                output_len=800, concurrency=10)
     result = recommend(RecommendRequest(workload=workload, units=["workstation", "server", "node", "rack"],
                                         cloud_excluded=True, budget_eur=30_000, engine="vllm",
-                                        slo_ttft_ms=500, slo_tpot_ms=50, slo_assumed=["ttft", "tpot"]),
+                                        slo_ttft_ms=500, slo_tpot_ms=50, slo_assumed=["ttft", "tpot"],
+                                        precision_assumed=True),
                        load_model("mistralai/Mistral-Small-3.1-24B-Instruct-2503"))
     plan = result.plan
     assert plan is not None and plan.purchase.how == "quote" and plan.purchase.unit == "server"
     assert plan.purchase.cards_eur is not None and 30_000 < plan.purchase.cards_eur < 100_000
     assert result.headline.id == "headline.quote_priced_over_cards_over"
     assert result.changes  # the cards alone pass the budget: the changes that fit it are weighed
+    # with the format assumed, FP8 weights halve the bytes and double the tensor rate of these cards: a server on
+    # quote with fewer cards holds it too, and the answer names it with its cards' price
+    from sizer_agent import advice
+
+    fp8 = result.cheaper_precision
+    assert fp8 is not None and fp8.purchase.how == "quote" and fp8.purchase.cards_eur is not None
+    assert fp8.purchase.cards_eur < plan.purchase.cards_eur
+    line = next(x for x in advice.summary(result, "en") if x.startswith("Cheaper in FP8 weights"))
+    assert "on quote; its" in line and "cards alone cost about" in line
 
 
 def test_a_training_run_of_more_than_a_month_gets_the_offers_largest_configuration_beside_it() -> None:
