@@ -325,26 +325,7 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
                                 price=price(c.plan, lang), speed=speed_short(c.plan, lang)))
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
-    fast = result.faster
-    if fast is not None and fast.training is not None and fast.training.epoch_hours is not None:
-        # a run of more than a month: the same job on the offer's largest configuration, about the same cost
-        total = fast.training.epoch_hours * fast.training.epochs
-        job_eur = fast.costs.eur_per_job
-        lines.append(render(lang, "advice.faster_cost" if job_eur is not None else "advice.faster",
-                            config=configuration(fast, lang), hours=total, days=total / 24, eur=job_eur or 0.0))
-    fp8 = result.cheaper_precision
-    if fp8 is not None and fp8.purchase.how == "quote" and fp8.purchase.cards_eur is not None:
-        # a server on quote beside a server on quote: the cards are the figure to compare
-        lines.append(render(lang, "advice.cheaper_fp8_quote", config=configuration(fp8, lang),
-                            gpus=fp8.parallelism.num_gpus, cards=fp8.purchase.cards_eur, speed=speed_short(fp8, lang)))
-    elif fp8 is not None:  # the format was assumed: the cheaper plan in FP8 is offered, not chosen
-        fp8_price = price(fp8, lang)
-        if fp8.costs.eur_per_job is not None and fp8.costs.job_hours is not None and fp8.purchase.how == "rent":
-            # a job rented is cheaper by its hours, not by its hourly price: the job's cost says why
-            fp8_price = render(lang, "advice.job_price", price=fp8_price, hours=round(fp8.costs.job_hours, 1),
-                               eur=fp8.costs.eur_per_job)
-        lines.append(render(lang, "advice.cheaper_fp8", config=configuration(fp8, lang), price=fp8_price,
-                            speed=speed_short(fp8, lang)))
+    lines += [text for text in (faster(result, lang), cheaper_fp8(result, lang)) if text]
     hint = worth_a_quote(result)
     if hint is not None:
         buy = hint.purchase
@@ -367,6 +348,35 @@ def compared(option: Plan, lang: Lang) -> str:
                       price=price(option, lang))
     why = render(lang, option.reasons[0]) if option.reasons else "—"
     return render(lang, "advice.compared_fails", gpus=n, gpu=name, why=why)
+
+
+def faster(result: RecommendResult, lang: Lang) -> str | None:
+    """A training run of more than a month: the same job on the offer's largest configuration, about the same cost."""
+    fast = result.faster
+    if fast is None or fast.training is None or fast.training.epoch_hours is None:
+        return None
+    total = fast.training.epoch_hours * fast.training.epochs
+    job_eur = fast.costs.eur_per_job
+    return render(lang, "advice.faster_cost" if job_eur is not None else "advice.faster",
+                  config=configuration(fast, lang), hours=total, days=total / 24, eur=job_eur or 0.0)
+
+
+def cheaper_fp8(result: RecommendResult, lang: Lang) -> str | None:
+    """With the format assumed, the cheaper plan in FP8 weights: offered, not chosen."""
+    fp8 = result.cheaper_precision
+    if fp8 is None:
+        return None
+    if fp8.purchase.how == "quote" and fp8.purchase.cards_eur is not None:
+        # a server on quote beside a server on quote: the cards are the figure to compare
+        return render(lang, "advice.cheaper_fp8_quote", config=configuration(fp8, lang),
+                      gpus=fp8.parallelism.num_gpus, cards=fp8.purchase.cards_eur, speed=speed_short(fp8, lang))
+    fp8_price = price(fp8, lang)
+    if fp8.costs.eur_per_job is not None and fp8.costs.job_hours is not None and fp8.purchase.how == "rent":
+        # a job rented is cheaper by its hours, not by its hourly price: the job's cost says why
+        fp8_price = render(lang, "advice.job_price", price=fp8_price, hours=round(fp8.costs.job_hours, 1),
+                           eur=fp8.costs.eur_per_job)
+    return render(lang, "advice.cheaper_fp8", config=configuration(fp8, lang), price=fp8_price,
+                  speed=speed_short(fp8, lang))
 
 
 def headline(result: RecommendResult) -> Msg:
