@@ -3,7 +3,7 @@
     python -m sizer_agent.tools.perf.calibrate            # fit on calibration + calibration3, print the constants
     python -m sizer_agent.tools.perf.calibrate --write    # also store tools/perf/data/serving_efficiencies.json
     python -m sizer_agent.tools.perf.calibrate --report   # median/max error per split and group, shipped constants
-    python -m sizer_agent.tools.perf.calibrate --report --score-fresh3-once   # the lead, once, after merging
+    python -m sizer_agent.tools.perf.calibrate --report --score-fresh3-once   # once, after the constants are merged
 
 Rows and split: tools.perf.validation (SPLIT_RULE). Only the calibration and calibration3 splits are fitted;
 the validation and fresh splits are scored afterwards (`--report`); the fresh3 split is never scored by

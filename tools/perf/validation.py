@@ -14,7 +14,7 @@ Rows (all with their source in the data files):
 Split rule (SPLIT_RULE): the first two files were seen while the model was built, so they are split by a hash
 of the row id: sha256(id) even -> "calibration", odd -> "validation". The fresh rows are all "fresh" (held out,
 never seen). fresh3 rows are split by the same hash, fixed before any of them was scored: even ->
-"calibration3" (fitted with the calibration split), odd -> "fresh3" (held out; scored once, by the lead, with
+"calibration3" (fitted with the calibration split), odd -> "fresh3" (held out; scored once, after the constants were merged, with
 `calibrate --score-fresh3-once`). fresh3 rows the model cannot set up are excluded with the reason
 (`fresh3_excluded`). `tools/perf/calibrate.py` fits the efficiencies on calibration + calibration3 only.
 """
@@ -53,7 +53,7 @@ TRTLLM_MAX_BATCH = 2048
 GPU_BY_NAME = {"H100 SXM 80GB": "h100-sxm"}
 Split = Literal["calibration", "calibration3", "validation", "fresh", "fresh2", "fresh3"]
 FIT_SPLITS: tuple[Split, ...] = ("calibration", "calibration3")
-# every split but fresh3, whose scores nobody reads until the lead scores it once (calibrate --score-fresh3-once)
+# every split but fresh3, whose scores nobody reads until it is scored once (calibrate --score-fresh3-once)
 SEEN_SPLITS: tuple[Split, ...] = ("calibration", "calibration3", "validation", "fresh", "fresh2")
 
 
