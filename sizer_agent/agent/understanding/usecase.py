@@ -424,6 +424,7 @@ def _kiosks_corroborated(message: Message, products: list[tuple[int, int, str]])
 # rendering, a backup or a build, not a model run over a dataset
 _OTHER_NIGHT_WORK = re.compile(r"\b(?:renders?|rendus?|rendering|rendu\w*|backups?|sauvegardes?|builds?|compil\w*"
                                r"|simulations?)\s+(?:\w+\s+){0,1}$")
+_NO_MODE = re.compile(r"\s+(?:locale?\s+|local\s+)?(?:de|d'|du|des|of|with|avec|sur|on)\b")
 _THEN_BEFORE = re.compile(r"\b(?:then|puis|ensuite|afterwards|apres quoi|and later)\s+(?:\w+\s+){0,2}$")
 
 
@@ -566,6 +567,10 @@ def find_use_case_inferred(message: Message) -> Iterator[Found]:
         return  # "gpt-oss-120b, one H100 — enough for 5 users?": a card's fit asked, no use said (heldout29 en-ad27)
     if cue is not None and ("model" in message.found or interactive):
         choice = (cue.start(), cue.end(), "online_serving")
+        if not interactive and _INFERENCE.fullmatch(text, cue.start(), cue.end()) and _NO_MODE.match(text, cue.end()):
+            # "inférence locale de Mistral Small 3.1", "inférence de DeepSeek V3 en FP8" with nobody using it and no
+            # mode said: served or batch is not said (heldout33 fr-ah40, fr-ah43)
+            choice = None
     elif (interactive - {"head_count", "people"} or (interactive and "model" in message.found)) and not _one_user_alone(
             message, interactive):
         # "Qwen2.5 72B, internal use, 12 clinicians": the words that say it are the load's
