@@ -92,7 +92,8 @@ _NOT_TODAY = re.compile(
 # pour 2 × H200 NVL" (heldout33 fr-ah25)
 _TURNED_DOWN = re.compile(
     r"\b(?:evoquee?s?|proposee?s?|envisagee?s?|consideree?s?|mentionnee?s?|suggeree?s?|mentioned|suggested"
-    r"|considered|proposed|floated|discussed)\b[^;\n]{0,40}?\b(?:mais|but|then|puis)\s+(?:finalement\s+"
+    r"|considered|proposed|floated|discussed|evoked|raised|brought up|put forward)\b[^;\n]{0,40}?"
+    r"\b(?:mais|but|then|puis)\s+(?:finalement\s+"
     r"|eventually\s+|ultimately\s+)?(?:non retenue?s?|pas retenue?s?|ecartee?s?|rejetee?s?|abandonnee?s?|rejected"
     r"|dropped|ruled out|discarded|not (?:retained|chosen|selected|kept))\b")
 # a question asked in passing: "What would it cost to rent 8× MI300X for a month? Just curious — our actual plan
