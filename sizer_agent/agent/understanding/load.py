@@ -194,6 +194,8 @@ _GIVES_WAY = re.compile(r"\b(?:lent\w*|rame\w*|ecroule\w*|sature\w*|plante\w*|ra
                         r"|grinds?)\b")
 
 
+_MACHINES_COUNTED = re.compile(r"[\d\s.,]*\d\s*(?:postes?|stations?|workstations?|machines?|pcs?|ordinateurs?"
+                               r"|laptops?|portables?|desktops?)\s+(?!de travail pour|for)")
 _CONNECTED_AFTER = re.compile(r"\s*(?:connect\w*|en ligne|online|logged in|logged on|actifs?|active)\b")
 
 
@@ -827,6 +829,8 @@ def find_load(message: Message) -> Iterator[Found]:
     population = [p for p in population if not _their_clients(message.text, p, population + users + peak)]
     population = [p for p in population if not _territory(message.text, p)]
     population = [p for p in population if not _threshold(message.text, p)]
+    # "20 postes étudiants à équiper" (heldout33 fr-ah22): machines counted, named after who sits at them
+    population = [p for p in population if not _MACHINES_COUNTED.match(message.text, p[0])]
     users = [u for u in users if not _threshold(message.text, u)]
     population = [p for p in population if not _seats_beside_people(message.text, p, population + users)]
     population = [p for p in population if not _sized_with_places(message.text, p, population + users + peak)]

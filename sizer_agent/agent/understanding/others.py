@@ -28,7 +28,10 @@ _OTHER_PARTY = re.compile(
     r"|compan(?:y|ies)|firms?|schools?|institutes?|banks?|clinics?|startups?|organi[sz]ations?)"
     r"|(?:our|some|the) colleagues (?:at|from|in) (?:the|a|another) (?:partner|neighbou?ring|other) [\w-]+"
     r"|(?:(?:nos|des|les) collegues|l'equipe|les equipes|le|un|une|notre) (?:du|de l'|de la|d'un|d'une|des)?"
-    r"\s?[\w-]+ (?:voisin\w*|partenaires?|d'a cote|d'en face))\b")
+    r"\s?[\w-]+ (?:voisin\w*|partenaires?|d'a cote|d'en face)"
+    # a past workplace: "Mon ancien employeur faisait tourner DeepSeek V3 sur 16 H200" (heldout33 fr-ah26)
+    r"|(?:mon|ma|notre|un|une) ancienn?e? (?:employeur|entreprise|boite|societe|equipe|poste|client)"
+    r"|(?:my|our|a) (?:former|previous|old|last) (?:employer|company|job|team|workplace|client))\b")
 # what that party runs, has or did: its set-up, not an opinion of it
 _THEIR_SETUP = re.compile(
     r"\b(?:runs?|running|ran|uses?|using|used|has|have|had|put|deployed|bought|hosts?|trains?|trained|serves?"
@@ -37,7 +40,10 @@ _THEIR_SETUP = re.compile(
     # what it built or announced: "notre concurrent direct a investi dans 64 H100", "Our competitor just announced a
     # 512-GPU B200 cluster" (heldout32 fr-ag03, en-ag03)
     r"|a investi|ont investi|invested|invests|announced|announces|a annonce|ont annonce|vient d'annoncer"
-    r"|viennent d'annoncer|built|a construit|ont construit|operates|exploite\w*)\b")
+    r"|viennent d'annoncer|built|a construit|ont construit|operates|exploite\w*"
+    # what it boasts of or used to run: "just bragged about their 512-GPU B200 cluster" (heldout33 en-ah04, fr-ah26)
+    r"|bragged|brags|boasted|boasts|showed off|shows off|se vante\w*|s'est vante\w*|faisait tourner"
+    r"|faisaient tourner|utilisait|utilisaient|avait|avaient|disposait)\b")
 # someone else's advice or quote: a consultant, a vendor, an integrator
 _ADVISER = re.compile(
     r"\b(?:an? |the |our |un |une |le |la |notre )(?:consultant|adviser|advisor|vendor|supplier|reseller|integrator"
@@ -50,7 +56,10 @@ _REJECTED = re.compile(
     r"\b(?:overkill|excessive|excessif|exagere\w*|surdimensionne\w*|over-?sized|too (?:much|big|many|large)"
     r"|way too much|way more than (?:we|needed|necessary)|their (?:assumption|guess|figure|number)|not ours"
     r"|son hypothese|leur hypothese"
-    r"|pas la notre|pas le notre|seems a lot|beaucoup trop)\b")
+    r"|pas la notre|pas le notre|seems a lot|beaucoup trop"
+    # a quote turned down: "Un revendeur nous a chiffré un serveur 4 × H100 SXM à 180 k€ : hors de question"
+    # (heldout33 fr-ah34)
+    r"|hors de question|out of the question|pas question|no way|far too expensive|bien trop cher|trop cher)\b")
 # where the writer turns back to their own plan within the sentence: "…, mais nous …", "…, but we …"
 _TURN = re.compile(r"[,;:]?\s*(?:\b(?:mais|but|whereas|alors que|tandis que|pour nous|de notre cote|nous,|we,|for us"
                    r"|for our part|on our side|as for us|in our case)\b|\s-\s)"
@@ -66,6 +75,36 @@ _PROVIDER_DONE = re.compile(
     r"|contractors?|subcontractors?|vendors?|integrators?|agency|suppliers?|consultants?)\b"
     r"(?:[^.;!?\n]{0,25}?)\b(?:(?:a|ont|has|have) (?:deja |already )?(?:fait|realise|entraine|fine-tune|affine"
     r"|effectue|mene|done|trained|fine-tuned|run|ran)|already (?:did|trained|fine-tuned|ran)|did the)\b")
+
+# the writer's own work already done: "We already LoRA-tuned Llama 3.1 8B with an agency last spring; no more training
+# planned" (heldout33 en-ah34): past, the model stays theirs
+_WE_DID = re.compile(
+    r"\b(?:we(?: have|'ve)? already|we did already|nous avons deja|on a deja)\s+(?:[\w-]+-)?(?:tuned|trained|fine-tuned"
+    r"|finetuned|entraine|affine|fine-tune)\b")
+# a plan the writer sets aside: "If we ever moved to the full DeepSeek R1 we'd probably need a whole rack of H200s, but
+# that's not today's question" (heldout33 en-ah05)
+_SOMEDAY = re.compile(r"\b(?:if we ever|if one day|if someday|si un jour|si jamais nous|si jamais on)\b")
+_NOT_TODAY = re.compile(
+    r"\b(?:not (?:today's|the|our|this) (?:question|topic|concern|request)|not for (?:now|today)"
+    r"|(?:ce n'est )?pas (?:la|notre) question (?:du jour|aujourd'hui|pour l'instant)|pas pour (?:l'instant|maintenant"
+    r"|aujourd'hui))")
+# an option raised and turned down in the same line: "A100 80 Go évoqué par A. Kessler mais non retenu ; préférence
+# pour 2 × H200 NVL" (heldout33 fr-ah25)
+_TURNED_DOWN = re.compile(
+    r"\b(?:evoquee?s?|proposee?s?|envisagee?s?|consideree?s?|mentionnee?s?|suggeree?s?|mentioned|suggested"
+    r"|considered|proposed|floated|discussed|evoked|raised|brought up|put forward)\b[^;\n]{0,40}?"
+    r"\b(?:mais|but|then|puis)\s+(?:finalement\s+"
+    r"|eventually\s+|ultimately\s+)?(?:non retenue?s?|pas retenue?s?|ecartee?s?|rejetee?s?|abandonnee?s?|rejected"
+    r"|dropped|ruled out|discarded|not (?:retained|chosen|selected|kept))\b")
+# a question asked in passing: "What would it cost to rent 8× MI300X for a month? Just curious — our actual plan
+# is …" (heldout33 en-ah27)
+_ASIDE = re.compile(r"\?\s*(?:just curious|out of curiosity|simple curiosite|par curiosite|juste par curiosite)\b")
+# the kit the writer has, listed under its own heading: "What we have:\n- 1 DGX-style box with 8× A100 …\nWhat we
+# want to buy:" (heldout33 en-ah32)
+_HAVE_HEADING = re.compile(
+    r"^[ \t]*(?:what we (?:have|own|already have)|current (?:setup|set-up|kit|hardware|infrastructure)"
+    r"|existing (?:setup|set-up|kit|hardware|infrastructure)|ce que nous avons|ce qu'on a|existant|parc actuel"
+    r"|materiel actuel|infrastructure actuelle)\s*:[ \t]*\n((?:[ \t]*[-*•][^\n]*\n)+)", re.MULTILINE)
 
 _STOP = re.compile(r"[.!?\n](?:\s|$)")
 
@@ -114,6 +153,27 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
             continue
         turn = _TURN.search(text, m.end(), end)
         spans.append((m.start(), turn.start() if turn else end))
+    for m in _WE_DID.finditer(text):
+        start, end = _sentence(text, m.start())
+        # (", and now we need to serve it …", ", il faut le servir en prod": the plan may follow in the same
+        # sentence — heldout17 en-j30)
+        now = re.compile(r"[,;:]|\b(?:and now|et maintenant|but|mais)\b").search(text, m.end(), end)
+        spans.extend(_but_models(m.start(), now.start() if now else end, text))
+    for m in _SOMEDAY.finditer(text):
+        start, end = _sentence(text, m.start())
+        if _NOT_TODAY.search(text, m.end(), end):
+            turn = _TURN.search(text, m.end(), end)
+            spans.append((m.start(), turn.start() if turn else end))
+    for m in _TURNED_DOWN.finditer(text):
+        line_start = max(text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start())) + 1
+        spans.append((line_start, m.end()))
+    for m in _ASIDE.finditer(text):
+        if len(text[m.end():].strip(" -\u2014\u2013,.;:\n")) < 20:
+            continue  # the question is the message: "can phi-2 run ok on a laptop? just curious"
+        asked = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
+        spans.append((asked, m.end()))
+    for m in _HAVE_HEADING.finditer(text):
+        spans.append((m.start(1), m.end(1)))
     for m in _PROVIDER_DONE.finditer(text):
         start, end = _sentence(text, m.start())
         turn = _TURN.search(text, m.end(), end)

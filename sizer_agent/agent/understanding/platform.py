@@ -1116,6 +1116,10 @@ _EACH_RACK = re.compile(r"(?:each|every|per|chaque|par)\s+(?:rack|baie|armoire|c
 # "une baie de 42U dont 8U disponibles", "Notre baie fait 42U mais 6U de libres": 36U and more is a whole rack's
 # height (no one machine is that tall); beside a smaller figure, the smaller one is the room left
 _WHOLE_RACK = 36
+# "we have 10U free but would rather use no more than 4U" (heldout33 en-ah46): the room left, then the writer's own
+# smaller limit, which is the one to size for
+_RATHER_LESS = re.compile(r"[^.;\n]{0,40}?\b(?:rather|prefer\w*|ideally|prefere\w*|plutot|idealement)\b[^.;\n]{0,30}?"
+                          r"(?<![\w.])(\d{1,3})\s*(?:u|ru|rack units?)(?![\w])")
 
 
 def _rack_units(m: re.Match[str], msg: Message) -> int | None:
@@ -1131,6 +1135,9 @@ def _rack_units(m: re.Match[str], msg: Message) -> int | None:
         return None
     if int(m.group(1)) >= _WHOLE_RACK and any(0 < f < _WHOLE_RACK for f in figures):
         return None
+    rather = _RATHER_LESS.match(msg.text, m.end())
+    if rather is not None and 0 < int(rather.group(1)) < int(m.group(1)):
+        return None
     return int(m.group(1)) or None
 
 
@@ -1140,6 +1147,7 @@ RACK_UNITS = pattern_rule(
               ("Two racks of 42U in our DC", {}), ("deux baies de 42U", {}),
               ("une armoire 42U où il reste 4U", {"rack_units": 4}),
               ("a 48U cabinet with 10U free", {"rack_units": 10}),
+              ("we have 10U free but would rather use no more than 4U", {"rack_units": 4}),
               ("a 4U server", {"rack_units": 4}),
               ("La baie dispose de 42U dont 8U disponibles", {"rack_units": 8}),
               ("our rack has 47U, of which 5U are still empty", {"rack_units": 5}),

@@ -420,6 +420,11 @@ def _kiosks_corroborated(message: Message, products: list[tuple[int, int, str]])
     return []
 
 
+# "The same box will also run Revit and Twinmotion renders overnight" (heldout33 en-ah14): night work that is
+# rendering, a backup or a build, not a model run over a dataset
+_OTHER_NIGHT_WORK = re.compile(r"\b(?:renders?|rendus?|rendering|rendu\w*|backups?|sauvegardes?|builds?|compil\w*"
+                               r"|simulations?)\s+(?:\w+\s+){0,1}$")
+_NO_MODE = re.compile(r"\s+(?:locale?\s+|local\s+)?(?:de|d'|du|des|of|with|avec|sur|on)\b")
 _THEN_BEFORE = re.compile(r"\b(?:then|puis|ensuite|afterwards|apres quoi|and later)\s+(?:\w+\s+){0,2}$")
 
 
@@ -433,7 +438,8 @@ def _said(message: Message) -> tuple[tuple[int, int, str] | None, list[tuple[int
     vision = next((m for m in re.finditer(VISION, text) if not message.negated(m.start())), None)
     if vision is not None and language_service_beside(message):
         vision = None  # "serve an operator assistant …, plus run YOLO inference": the assistant is the workload
-    plans = _cues(message, PLANS)
+    plans = [c for c in _cues(message, PLANS)
+             if not (c[2] == "batch_inference" and _OTHER_NIGHT_WORK.search(text[max(0, c[0] - 30):c[0]]))]
     firm = [c for c in plans if not _HEDGED.search(_clause(text, c[0], c[1]))]
     products = [(m.start(), m.end(), "online_serving") for m in re.finditer(_PRODUCTS, text)
                 if not message.negated(m.start()) and not _someone_elses(text, m.start())
@@ -561,6 +567,10 @@ def find_use_case_inferred(message: Message) -> Iterator[Found]:
         return  # "gpt-oss-120b, one H100 — enough for 5 users?": a card's fit asked, no use said (heldout29 en-ad27)
     if cue is not None and ("model" in message.found or interactive):
         choice = (cue.start(), cue.end(), "online_serving")
+        if not interactive and _INFERENCE.fullmatch(text, cue.start(), cue.end()) and _NO_MODE.match(text, cue.end()):
+            # "inférence locale de Mistral Small 3.1", "inférence de DeepSeek V3 en FP8" with nobody using it and no
+            # mode said: served or batch is not said (heldout33 fr-ah40, fr-ah43)
+            choice = None
     elif (interactive - {"head_count", "people"} or (interactive and "model" in message.found)) and not _one_user_alone(
             message, interactive):
         # "Qwen2.5 72B, internal use, 12 clinicians": the words that say it are the load's
