@@ -14,8 +14,8 @@ Rows (all with their source in the data files):
 Split rule (SPLIT_RULE): the first two files were seen while the model was built, so they are split by a hash
 of the row id: sha256(id) even -> "calibration", odd -> "validation". The fresh rows are all "fresh" (held out,
 never seen). fresh3 rows are split by the same hash, fixed before any of them was scored: even ->
-"calibration3" (fitted with the calibration split), odd -> "fresh3" (held out; scored once, after the constants were merged, with
-`calibrate --score-fresh3-once`). fresh3 rows the model cannot set up are excluded with the reason
+"calibration3" (fitted with the calibration split), odd -> "fresh3" (held out; scored once, after the constants
+were merged, with `calibrate --score-fresh3-once`). fresh3 rows the model cannot set up are excluded with the reason
 (`fresh3_excluded`). `tools/perf/calibrate.py` fits the efficiencies on calibration + calibration3 only.
 """
 
