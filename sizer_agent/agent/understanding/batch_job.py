@@ -28,7 +28,8 @@ _ITEM = (r"(?:pages?|documents?|docs|actes|articles?|fiches?|contrats?|contracts
          r"|lettres?|letters?|textes?|texts?|commentaires?|comments?|publications?|posts?|sinistres?|claims?"
          r"|decisions?|jugements?|judgments?|brevets?|patents?|prompts?|transcripts?|minutes|comptes rendus)")
 _SCALE = r"(k|m|millions?|milliards?)?"
-_COUNT = rf"({NUM})[ \t]*{_SCALE}[ \t]*(?:de |d')?(?:[a-z-]+[ \t]+){{0,2}}?{_ITEM}\b"
+# ("classify ~2M shipping emails": a tilde before the count says it is approximate, not that there is none)
+_COUNT = rf"(?:[~≈][ \t]*)?({NUM})[ \t]*{_SCALE}[ \t]*(?:de |d')?(?:[a-z-]+[ \t]+){{0,2}}?{_ITEM}\b"
 _PATTERNS = (
     # "traduire 200 000 pages", "summarise about 1.2 million customer reviews"
     re.compile(rf"\b{_VERB}[ \t]+(?:[a-z'-]+[ \t]+){{0,3}}?{_COUNT}"),
@@ -97,6 +98,8 @@ JOB_REQUESTS = Rule(
               ("on doit résumer environ 200 documents par jour",
                {"job_requests": 200, **_EACH_RUN, "job_runs_per_year": 365}),
               ("we process 3,000 tickets a day", {"job_requests": 3000, **_EACH_RUN, "job_runs_per_year": 365}),
+              ("classify ~2M shipping emails every night",
+               {"job_requests": 2000000, **_EACH_RUN, "job_runs_per_year": 365}),
               ("We classify about 2 million support tickets per month",
                {"job_requests": 2000000, **_EACH_RUN, "job_runs_per_year": 12}),
               ("traduire 3 documents", {}), ("caption 3M product images", {}),
