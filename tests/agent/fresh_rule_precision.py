@@ -34,6 +34,7 @@ FIRST_SCORED = {
     "heldout27.yaml": "cbc6f04", "heldout28.yaml": "4cc1b40",
     "heldout29.yaml": "cebcc42", "heldout30.yaml": "86c0e8a", "heldout31.yaml": "48e73f7",
     "heldout32.yaml": "9501ce7", "heldout33.yaml": "122b1d0",
+    "heldout34.yaml": "b413402",
 }
 _CHILD = """
 import json, sys, yaml
