@@ -264,6 +264,18 @@ def test_assume_defaults_still_refuses_a_brief_without_a_model(tmp_path: Path) -
     assert "model" in result.stderr and not (tmp_path / "s.db").exists()
 
 
+def test_a_brief_that_asks_for_no_ai_is_told_what_the_tool_sizes(tmp_path: Path) -> None:
+    # a VFX studio's rendering workstations, "no AI at all": the open questions are listed, and a line says the
+    # brief is outside what the tool sizes rather than leaving the customer to guess why a model is asked
+    result = cli("intake", "--brief", "-", "--assume-defaults", db=tmp_path / "s.db",
+                 stdin="We need 8 workstations for Houdini and Redshift rendering, no AI at all. €10k per seat.")
+    assert result.returncode == 2 and not (tmp_path / "s.db").exists()
+    assert "the brief names no AI workload" in result.stderr
+    plain = cli("intake", "--brief", "-", "--assume-defaults", db=tmp_path / "t.db",
+                stdin="We need 8 workstations for Houdini and Redshift rendering. €10k per seat.")
+    assert plain.returncode == 2 and "no AI workload" not in plain.stderr
+
+
 def test_escape_sequences_in_stored_text_are_shown_not_run(tmp_path: Path) -> None:
     """A customer name is stored as given; the terminal gets its control bytes as visible text."""
     db = tmp_path / "s.db"

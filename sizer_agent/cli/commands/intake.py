@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -111,17 +112,23 @@ def read_brief_file(path: str) -> str:
     return text
 
 
+# "no AI at all", "pas d'IA", "sans IA": a brief that says it asks for no AI workload
+_NO_AI = re.compile(r"\b(?:no ai|no machine learning|no llms?|pas d'ia|pas d'intelligence artificielle|sans ia"
+                    r"|aucune ia)\b", re.IGNORECASE)
+
+
 def run(args: argparse.Namespace) -> int:
     if not args.answers and not args.brief:
         print("sizer-agent intake: error: give --answers FILE, --brief FILE, or both (see --help)", file=sys.stderr)
         return EXIT_USAGE
     brief: BriefReading | None = None
+    brief_text = ""
     if args.brief:
         from sizer_agent.agent.engine import bundled_model_names
         from sizer_agent.agent.intake import read_brief
 
         try:
-            text = read_brief_file(args.brief)
+            text = brief_text = read_brief_file(args.brief)
         except BriefError as error:
             print(f"sizer-agent intake: error: brief: {error}", file=sys.stderr)
             return EXIT_USAGE
@@ -137,11 +144,12 @@ def run(args: argparse.Namespace) -> int:
     result = run_intake(data, lang=args.lang, run_tools=not args.no_tools, brief=brief,
                         assume_defaults=args.assume_defaults)
     answered = set(data) if isinstance(data, dict) else set()
-    return _store_and_print(result, brief, args, answered)
+    return _store_and_print(result, brief, args, answered, no_ai=bool(_NO_AI.search(brief_text)))
 
 
 def _store_and_print(
     result: IntakeResult, brief: BriefReading | None, args: argparse.Namespace, answered: set[str],
+    no_ai: bool = False,
 ) -> int:
     from sizer_agent.i18n import render
 
@@ -176,6 +184,11 @@ def _store_and_print(
         print(render("en", "intake.problems", n=len(result.problems), source=source), file=sys.stderr)
         for problem in result.problems:
             print(f"  {problem.field}: {problem.kind}: {problem.message}", file=sys.stderr)
+        if no_ai and {"use_case", "model"} <= {p.field for p in result.problems if p.kind == "missing"}:
+            # "new workstations for Houdini/Redshift, no AI at all": not a brief this tool sizes — said so
+            print("  (the brief names no AI workload: sizer-agent sizes model serving, batch inference, "
+                  "fine-tuning, training and vision jobs; a rendering- or CAD-only workstation is outside it)",
+                  file=sys.stderr)
         return EXIT_USAGE
     from sizer_agent.agent.events import AgentMessage
 
