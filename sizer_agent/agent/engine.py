@@ -284,11 +284,8 @@ class DeterministicEngine:
             self._reask(hint=True)
             return
         if current is not None and current.id not in accepted:
-            # answered around: asked once more, then after the others ("DEFER_AFTER" times in a row)
-            times = self.state.answered_around.get(current.id, 0) + 1
-            self.state.answered_around[current.id] = times
-            if times >= DEFER_AFTER and current.id not in self.state.deferred:
-                self.state.deferred.append(current.id)
+            # answered around: asked once more, then after the others (DEFER_AFTER times)
+            self.state.answered_around[current.id] = self.state.answered_around.get(current.id, 0) + 1
         self._advance(run_tools=True)
 
     def _offer_suggestions(self, parsed: ParseResult, values: dict[str, Any]) -> None:
@@ -376,7 +373,7 @@ class DeterministicEngine:
         """Ask the next missing question, or size the profile when it changed since the last sizing."""
         missing = missing_questions(self.profile(), self.state.answered())
         if missing:
-            fresh = [q for q in missing if q.id not in self.state.deferred]
+            fresh = [q for q in missing if self.state.answered_around.get(q.id, 0) < DEFER_AFTER]
             self._ask((fresh or missing)[0])
             return
         self.state.current_question = None

@@ -186,14 +186,14 @@ VLLM_FRAMEWORKS = frozenset({"vllm"})
 JAX_STACKS = ("cuda", "rocm", "xla")  # JAX runs on NVIDIA/AMD GPUs and on TPUs (XLA)
 
 
-def _several(profile: WorkloadProfile) -> bool:
+def several_workstations(profile: WorkloadProfile) -> bool:
     """Identical workstations bought together (not servers: a rack of several is a split, sized as such)."""
     return (profile.workstations or 1) > 1 and profile.deployment in (None, "workstation")
 
 
 def _machine_share(profile: WorkloadProfile, budget: float | None) -> float | None:
     """One machine's share of a budget said for several identical workstations (all of it when said per seat)."""
-    if budget is None or not _several(profile) or profile.budget_per_workstation:
+    if budget is None or not several_workstations(profile) or profile.budget_per_workstation:
         return budget
     return round(budget / (profile.workstations or 1), 2)
 
@@ -225,7 +225,7 @@ def recommend_arguments(
         # (a budget said only per machine is each one's: "2 500 € par poste")
         "budget_eur": _machine_share(profile, profile.budget_eur) if profile.budget_eur is not None
         else profile.budget_eur_per_workstation,
-        "machines": profile.workstations if _several(profile) else 1,
+        "machines": profile.workstations if several_workstations(profile) else 1,
         "budget_eur_per_month": profile.budget_eur_per_month,
         "budget_usd": _machine_share(profile, profile.budget_usd),
         "epochs": (profile.epochs or 1) if training or (vision and profile.vision_mode != "inference") else 1,

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sizer_agent.agent.planning import published_precision
+from sizer_agent.agent.planning import published_precision, several_workstations
 from sizer_agent.agent.profile import INFERENCE_USE_CASES, TRAINING_USE_CASES, WorkloadProfile
 from sizer_agent.i18n import LANGS, catalogue
 
@@ -165,9 +165,8 @@ def reference_shape(p: WorkloadProfile) -> str | None:
 
 def _people_per_machine(p: WorkloadProfile) -> int:
     """The people one machine serves: all of them, or their share when each has an identical workstation."""
-    machines = p.workstations or 1
-    if machines > 1 and p.deployment in (None, "workstation"):
-        return max(1, -(-(p.head_count or 0) // machines))
+    if several_workstations(p):
+        return max(1, -(-(p.head_count or 0) // (p.workstations or 1)))
     return p.head_count or 0
 
 

@@ -41,10 +41,9 @@ class InterviewState(BaseModel):
     to_confirm: dict[str, list[str]] = Field(default_factory=dict)
     answers: dict[str, Answer] = Field(default_factory=dict)
     current_question: str | None = None  # id of the question waiting for an answer
-    # questions answered around rather than answered ("Pour quel client ?" → "15 en même temps"): how many times in
-    # a row, and those answered around twice — asked again after the others, as a person would, not five times
+    # questions answered around rather than answered ("Pour quel client ?" → "15 en même temps"), and how many
+    # times: those answered around twice are asked again after the others, as a person would, not five times
     answered_around: dict[str, int] = Field(default_factory=dict)
-    deferred: list[str] = Field(default_factory=list)
     last_field: str | None = None  # last field answered: where a bare correction ("no, 64") goes
     misunderstood: int = 0  # consecutive answers not understood (the hint grows more explicit)
     results: dict[str, dict[str, Any]] = Field(default_factory=dict)  # last successful result per tool

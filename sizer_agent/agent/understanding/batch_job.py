@@ -157,21 +157,22 @@ ONE_OFF = Rule(
 
 
 # "Le job doit finir en moins de 4 h", "it must finish within 6 hours", "within a 5-hour window", "in under 2 days"
+# a number of time units, or one said by its article ("une semaine", "a day"): groups (number, article, unit)
+_SPAN = rf"(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))[ \t-]*"
+_DAYS_AND_LONGER = r"jours?|days?|semaines?|weeks?|mois\b|months?"
 _DEADLINE = re.compile(
     rf"\b(?:finir|finish\w*|terminer|termine|complete\w*|done|boucler|run|tourner|durer|tenir|take|prendre|window|fenetre"
     rf"|deadline|delai)\b[^.;\n]{{0,30}}?\b(?:en moins de|en|within|in under|in less than|under|sous|d'ici|by|in|de)\s+"
-    rf"(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))[ \t-]*"
-    rf"(h\b|heures?|hours?|hrs?|jours?|days?|nuits?|nights?|semaines?|weeks?|mois\b|months?|min\b|minutes?)")
+    rf"{_SPAN}(h\b|heures?|hours?|hrs?|{_DAYS_AND_LONGER}|nuits?|nights?|min\b|minutes?)")
 # "Timeline: 3 months max", "délai : 6 semaines", "deadline 10 days": the time the job is given, said as a heading
 _TIMELINE = re.compile(
     rf"\b(?:timeline|time ?frame|delai|deadline|duree max\w*|duree totale|calendrier)\s*[:=-]?\s*(?:de |of |is "
-    rf"|about |around |environ |roughly )?(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))[ \t-]*"
-    rf"(jours?|days?|semaines?|weeks?|mois\b|months?)")
+    rf"|about |around |environ |roughly )?{_SPAN}({_DAYS_AND_LONGER})")
 # a job's time said with no verb before it: "LoRA sur 300 000 exemples, 2 époques, en moins d'une semaine", "within
 # 10 days" — only for a batch or training job (a chatbot "en production en moins de 2 mois" has no deadline)
 _WITHIN = re.compile(
-    rf"\b(?:en moins d['e]\s*|within\s+|in under\s+|in less than\s+)(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))"
-    rf"[ \t-]*(jours?|days?|semaines?|weeks?|mois\b|months?|h\b|heures?|hours?)")
+    rf"\b(?:en moins d['e]\s*|within\s+|in under\s+|in less than\s+){_SPAN}({_DAYS_AND_LONGER}|h\b|heures?"
+    rf"|hours?)")
 # a month as 730 h (8,760 h / 12): a deadline in months is a calendar span, not a count of working days
 _HOURS = {"h": 1.0, "heure": 1.0, "hour": 1.0, "hr": 1.0, "jour": 24.0, "day": 24.0, "semaine": 168.0, "week": 168.0,
           "mois": 730.0, "month": 730.0, "min": 1 / 60, "minute": 1 / 60}

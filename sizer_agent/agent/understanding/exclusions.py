@@ -22,6 +22,14 @@ _CLOUD = r"(?:(?:le|du|un|the|a|any)\s+)?(?:public\s+)?cloud(?:\s+public)?"
 # provider chez nous" (what the customer has, not what they refuse)
 _NOT_A_PLACE = r"(?!\s*(?:credits?|account|accounts|provider|providers|experience|expertise|budget|bills?|skills?"
 _NOT_A_PLACE += r"|team|native|storage|stockage|drive|backup|sync)\b)"
+# the model run on the premises: "run gpt-oss-120b locally", "faire tourner Mistral en local", "host it in-house" (a
+# sentence that names the cloud too weighs the two: see find_cloud_excluded)
+# (the model's name is read, and blanked, by then: what is run is a model or a pronoun, not "tests")
+_RUN_LOCALLY_PATTERN = (
+    r"\b(?:run|running|host|hosting|serve|deploy|faire tourner|heberger|deployer|installer)\s+(?:(?:_+|it|them"
+    r"|this|that|the model|our model|models|le modele|un modele|notre modele|ca|cela|le|la|les|l'|un|une|des)\s*)"
+    r"{0,3}(?:\s*\([^()\n]{0,40}\)\s*)?(?:locally|en local|on[- ]prem(?:ise)?s?|in[- ]house|sur site|en interne"
+    r"|on our own (?:hardware|machines?))\b")
 _REFUSALS = [re.compile(p) for p in (
     # negation right before the cloud: "pas de cloud", "no cloud", "sans cloud", "not in the cloud"
     r"\b(?:pas de|pas du|pas le|pas dans le|pas en|pas sur le|surtout pas de|aucun|sans|hors|no|not in the|not on the"
@@ -84,13 +92,7 @@ _REFUSALS = [re.compile(p) for p in (
     r"(?:buy|purchase|acheter)\b(?!\s+(?:or|ou|vs|versus)\b)(?![^.;\n]{0,40}\b(?:or rent|ou louer|or lease"
     r"|ou en location|vs rent|cloud|credits?|time on|heures|hours|instances?|abonnements?|subscriptions?))",
     r"\b(?:nous achete\w*|on achete\w*)\b(?!\s+(?:ou|or)\b)(?![^.;\n]{0,40}\bou (?:louer|en location))",
-    # the model run on the premises: "run gpt-oss-120b locally", "faire tourner Mistral en local", "host it
-    # in-house" (a sentence that names the cloud too weighs the two: see find_cloud_excluded)
-    # (the model's name is read, and blanked, by then: what is run is a model or a pronoun, not "tests")
-    r"\b(?:run|running|host|hosting|serve|deploy|faire tourner|heberger|deployer|installer)\s+(?:(?:_+|it|them"
-    r"|this|that|the model|our model|models|le modele|un modele|notre modele|ca|cela|le|la|les|l'|un|une|des)\s*)"
-    r"{0,3}(?:\s*\([^()\n]{0,40}\)\s*)?(?:locally|en local|on[- ]prem(?:ise)?s?|in[- ]house|sur site|en interne"
-    r"|on our own (?:hardware|machines?))\b",
+    _RUN_LOCALLY_PATTERN,
     # only on the premises: "on-prem only", "100 % on-premise", "uniquement sur site", "must stay on-prem"
     r"\b(?:on[- ]?prem(?:ise)?s?|sur site|en local|dans nos locaux)\s+(?:only|uniquement|seulement|exclusivement"
     r"|obligatoire(?:ment)?|imperatif|mandatory|required)\b",
@@ -100,7 +102,7 @@ _REFUSALS = [re.compile(p) for p in (
     r"|etre (?:heberge|garde)e?s?)\s+(?:on[- ]?prem(?:ise)?s?|on site|sur site|in[- ]house|en interne"
     r"|dans nos locaux|chez nous|in our (?:own )?(?:building|premises|datacenter|data cent(?:er|re)))\b",
 )]
-_RUN_LOCALLY = next(p for p in _REFUSALS if "faire tourner" in p.pattern)
+_RUN_LOCALLY = next(p for p in _REFUSALS if p.pattern == _RUN_LOCALLY_PATTERN)
 # "pas de cloud américain, plutôt Scaleway", "pas de cloud public, mais un cloud souverain": one cloud refused,
 # another allowed — the scope stays open
 _ONE_CLOUD = re.compile(r"\s*(?:americain\w*|us|u\.s\.|american|etranger\w*|foreign|non[- ]europeen\w*|hyperscalers?"

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sizer_agent.agent.understanding.answers import no_limit, parse_for_question
+from sizer_agent.agent.understanding.answers import no_limit, parse_for_question, text_length_tokens
 from sizer_agent.agent.understanding.doubt import second_reading, shown
 from sizer_agent.agent.understanding.intents import Intent, detect_intent, strip_correction
 from sizer_agent.agent.understanding.language import detect_language
@@ -195,8 +195,6 @@ _SHORT = re.compile(r"\b(?:short|courte?s?|brief|breve?s?)\b")
 def _lengths_in_text(result: ParseResult, body: str, offset: int) -> None:
     """Mean input and output said in sentences, paragraphs or pages beside the words for questions and answers
     (`answers.text_length_tokens`, marked approximate); a "short question" is a sentence."""
-    from sizer_agent.agent.understanding.answers import text_length_tokens
-
     text = plain(body)
     for part in re.split(r"[,;]|\bet\b|\band\b|\bwith\b|\bavec\b", text):
         for name, cue in (("input_len", _TEXT_INPUT), ("output_len", _TEXT_OUTPUT)):
