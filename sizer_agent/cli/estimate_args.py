@@ -95,7 +95,9 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
                        + ", ".join(f"{a}={b}" for a, b in LORA_ALIASES.items()))
     train.add_argument("--optimizer-in-backward", action="store_true",
                        help="apply and free each gradient during backward (torchtune optimizer_in_bwd)")
-    train.add_argument("--fused-loss", action="store_true", help="chunked cross-entropy (fp32 one chunk at a time)")
+    train.add_argument("--fused-loss", action="store_true",
+                       help="chunked or fused cross-entropy (torchtune CEWithChunkedOutputLoss under compile, "
+                            "Liger, Unsloth): no fp32 copy of the logits is kept")
     train.add_argument("--cpu-offload", action="store_true",
                        help="optimizer states in host RAM (= --offload optimizer)")
     train.add_argument("--offload", default="", metavar="WHAT",

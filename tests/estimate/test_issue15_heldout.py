@@ -47,7 +47,8 @@ def test_every_heldout_row_has_a_source_and_runs() -> None:
         _run(case)  # offload, LoRA on lm_head, hybrid and multimodal: every case runs
 
 
-@pytest.mark.xfail(strict=True, reason="held-out training median 15.3 %, max 44 % (issue target 10 % / 30 %)")
+@pytest.mark.xfail(strict=True, reason="training median 9.6 %, max 50 % on these rows (seen since 2026-12-01; "
+                                       "issue target 10 % / 30 %)")
 def test_heldout_training_peaks_meet_the_issue_target() -> None:
     errors = _training_errors()
     assert statistics.median(errors) <= 10.0 and max(errors) <= 30.0

@@ -2,7 +2,8 @@
 
 Peak = weights + optimizer states + max(forward-end phase, backward-end phase):
   forward end  : saved activations of every layer + logits and loss buffers (+ gradients when they are
-                 accumulated over micro-batches);
+                 accumulated over micro-batches) + in a full fine-tune the output projection's gradient,
+                 the first one backward produces;
   backward end : every gradient + one layer's activations being recomputed/consumed.
 Activations saved per token and layer (bytes x activation width), derived from what autograd keeps for
 the backward pass of a Llama-style block with FlashAttention (Korthikanti et al. 2022, "Reducing
@@ -320,14 +321,17 @@ def training_memory(model: ModelSpec, s: TrainingSettings, dtype_bytes: float) -
         link += 2 * host_activations * micro  # down in forward, up in backward, every micro-batch
         stored_layers = kept
         notes.append(Msg("train.offload_activations"))
-    if s.gradient_checkpointing == "full":
-        saved = stored_layers * checkpoint_input + one_layer
-    else:
-        saved = stored_layers * one_layer
+    # With full checkpointing only the layer inputs wait for backward; a layer's own activations exist
+    # while it runs (forward) or is recomputed (backward end), never at the loss.
+    saved = stored_layers * (checkpoint_input if s.gradient_checkpointing == "full" else one_layer)
     vocab = model.vocab_size / s.tp
-    # Logits in the activation dtype; the loss upcasts to fp32 and keeps a gradient of that size. A
-    # chunked loss (torchtune CEWithChunkedOutputLoss, 8 chunks) upcasts one chunk at a time.
-    fp32_copy_and_grad = FP32_LOSS_BYTES / (LOSS_CHUNKS if s.fused_loss else 1)
+    # Logits in the activation dtype. A plain loss upcasts them to fp32 and keeps a gradient of that size.
+    # A chunked or fused loss (torchtune CEWithChunkedOutputLoss under `compile`, which compiles each
+    # chunk's cross-entropy into one kernel; Liger/Unsloth fused cross-entropy) never keeps an fp32 copy:
+    # what waits for backward is the logits themselves. Measured: Llama 3.2 3B LoRA and QLoRA with
+    # activation offloading peak at exactly weights + adapter states + bf16 logits (torchtune README
+    # @1814feb17, 8.5 and 4.6 GiB; tests/estimate/data/heldout_issue15.json).
+    fp32_copy_and_grad = 0.0 if s.fused_loss else FP32_LOSS_BYTES
     loss = tokens * vocab * (dtype_bytes + fp32_copy_and_grad)
     if lm_head_adapter:
         # The adapter keeps the output projection's input (and its rank-r bottleneck) for backward, and
@@ -348,6 +352,12 @@ def training_memory(model: ModelSpec, s: TrainingSettings, dtype_bytes: float) -
         grads = transient_grads
         held = 0.0
     forward_end = saved + loss + held
+    # Backward starts at the loss: the output projection's gradient is the first one autograd produces,
+    # while every saved tensor and the logits still wait (a full fine-tune; with optimizer_in_backward or
+    # FSDP it is freed only after its step or reduce-scatter).
+    first_grad = (model.lm_head_params or model.embedding_params) * grad_bytes / shard_model \
+        if s.method == "full" and not held else 0.0
+    forward_end += first_grad
     backward_end = grads + one_layer
     phase: Literal["forward_end", "backward_end"] = "forward_end" if forward_end >= backward_end else "backward_end"
     dynamic = max(forward_end, backward_end) - grads
