@@ -27,6 +27,16 @@ QuestionType = Literal[
 NO_DEFAULT = object()  # "I don't know" is refused: the tools cannot run without this answer
 
 
+def _default_context(p: WorkloadProfile) -> int:
+    """A server's window: 4,096 tokens, or the stated request if longer. A training run's sequence length:
+    the stated example length rounded up to a power of two, as fine-tuning configs set `max_seq_len`
+    (torchtune recipes 512-8,192, packed to that length); 4,096 when no length was given."""
+    stated = (p.input_len or 0) + (p.output_len or 0)
+    if p.use_case in TRAINING_USE_CASES and stated:
+        return max(512, 1 << (stated - 1).bit_length())
+    return max(4096, stated)
+
+
 def _default_precision(p: WorkloadProfile) -> str:
     """Serving keeps the precision the model is published in (gpt-oss ships MXFP4 weights, DeepSeek-V3 FP8:
     vLLM serves those checkpoints as they are); training updates bf16 weights, QLoRA an NF4 base."""
@@ -228,7 +238,7 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="context_len", type="tokens",
         applies=_language_model, applies_doc="language models (not vision)",
-        default=lambda p: max(4096, (p.input_len or 0) + (p.output_len or 0)),
+        default=_default_context,
     ),
     Question(
         id="image_resolution", type="integer",

@@ -194,3 +194,17 @@ def test_a_model_said_by_its_size_alone_defaults_to_the_reference_shape_for_trai
     profile = WorkloadProfile(use_case=use_case, model_size_b=size)
     q = question("model")
     assert (q.default_for(profile) if q.has_default(profile) else None) == expected
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    # "50k exemples de 1 500 tokens": a fine-tuning config sets max_seq_len 2,048, not a 4k server window
+    ({"use_case": "finetune_qlora", "input_len": 1500}, 2048),
+    ({"use_case": "finetune_lora", "input_len": 3000}, 4096),
+    ({"use_case": "finetune_full", "input_len": 300}, 512),
+    ({"use_case": "finetune_lora"}, 4096),  # no length stated: the documented default
+    ({"use_case": "online_serving", "input_len": 3000, "output_len": 2000}, 5000),  # a server: the request
+    ({"use_case": "online_serving", "input_len": 1500}, 4096),
+])
+def test_a_training_sequence_length_follows_the_stated_example_length(fields: dict[str, object],
+                                                                      expected: int) -> None:
+    assert question("context_len").default_for(WorkloadProfile(**fields)) == expected  # type: ignore[arg-type]
