@@ -256,6 +256,14 @@ class Plan(BaseModel):
             raise ValueError("request: a language-model plan carries the workload it was evaluated for")
         return self
 
+    def planned_gpus_note(self, planned: int | None) -> Msg | None:
+        """Why the plan uses another GPU count than the customer planned; None when it uses that count."""
+        used = self.parallelism.num_gpus
+        if not planned or used == planned:
+            return None
+        key = "note.planned_gpus_fewer" if used < planned else "note.planned_gpus_more"
+        return Msg(key, planned=planned, used=used)
+
     def speed_short(self) -> Msg | None:
         """The speed in a few words (a table cell, a plan weighed against another); None when not estimated."""
         if self.vision is not None:

@@ -679,8 +679,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         plan.serving.target_assumed = list(request.slo_assumed)
         if request.slo_assumed:
             plan.knobs.append(_assumed_target(request, plan))
-    if plan is not None and scope.planned_gpus and plan.parallelism.num_gpus != scope.planned_gpus:
-        plan.notes.append(Msg("note.planned_gpus", planned=scope.planned_gpus, used=plan.parallelism.num_gpus))
+    if plan is not None and (planned_note := plan.planned_gpus_note(scope.planned_gpus)) is not None:
+        plan.notes.append(planned_note)
     options.sort(key=_rank_key)
     if request.owned_config:
         owned = _named(ctx, catalog, scope, request.owned_config, stated, defaults, as_sold=False)

@@ -265,8 +265,8 @@ def recommend_vision(request: object) -> RecommendResult:
                 break
     years = catalog.assumptions.amortisation_years.value
     budget = _budget(scope, plan, years)
-    if plan is not None and scope.planned_gpus and plan.parallelism.num_gpus != scope.planned_gpus:
-        plan.notes.append(Msg("note.planned_gpus", planned=scope.planned_gpus, used=plan.parallelism.num_gpus))
+    if plan is not None and (planned_note := plan.planned_gpus_note(scope.planned_gpus)) is not None:
+        plan.notes.append(planned_note)
     options.sort(key=_rank_key)
     alternatives = _alternatives(options, plan, scope)
     closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)

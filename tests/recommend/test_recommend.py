@@ -863,3 +863,23 @@ def test_a_weighed_option_short_in_assumed_16_bit_is_checked_in_fp8_too() -> Non
                                         compared=["2:h100-nvl", "2:l40s"]),
                        load_model("meta-llama/Llama-3.1-70B-Instruct"))
     assert stated.compared_fp8 == []
+
+
+def test_a_plan_on_another_gpu_count_than_planned_says_why_in_a_sentence() -> None:
+    from sizer_agent.i18n import render
+
+    # Llama 3.1 8B in bf16 serving 4 requests fits one 80 GB card: a customer who planned 4 is told that one
+    # is enough and what more would buy; 70B in bf16 (141 GB of weights) cannot sit on the 1 card planned
+    small = EstimateRequest(model="llama-3.1-8b", input_len=1024, output_len=256, concurrency=4, engine="vllm")
+    fewer = recommend(RecommendRequest(workload=small, engine="vllm", gpu_preference="h100-sxm", planned_gpus=4),
+                      load_model("llama-3.1-8b"))
+    assert fewer.plan is not None and fewer.plan.parallelism.num_gpus < 4
+    [note] = [n for n in fewer.plan.notes if n.id.startswith("note.planned_gpus")]
+    assert note.id == "note.planned_gpus_fewer"
+    assert render("en", note).startswith("You planned 4 GPUs; 1 is enough for this load")
+    assert render("fr", note).startswith("Vous prévoyiez 4 GPU ; 1 suffit pour cette charge")
+    big = EstimateRequest(model="llama-3.1-70b", input_len=1024, output_len=256, concurrency=4, engine="vllm")
+    more = recommend(RecommendRequest(workload=big, engine="vllm", gpu_preference="h100-sxm", planned_gpus=1),
+                     load_model("llama-3.1-70b"))
+    assert more.plan is not None and more.plan.parallelism.num_gpus > 1
+    assert [n.id for n in more.plan.notes if n.id.startswith("note.planned_gpus")] == ["note.planned_gpus_more"]
