@@ -251,6 +251,12 @@ def change(item: Change, lang: Lang, budget_eur: float | None = None, cheapest: 
         key = "advice.change" if item.plan.within_budget else "advice.change_over"
     text = render(lang, key, what=what, config=configuration(item.plan, lang), price=price(item.plan, lang),
                   effect=speed_short(item.plan, lang), budget=budget_eur or 0.0)
+    t, v = item.plan.training, item.plan.vision
+    # a training change is judged by the job's length, not by a step time alone
+    if t is not None and t.epoch_hours is not None and t.tokens_per_epoch is not None:
+        text += " " + render(lang, "advice.epoch", tokens=t.tokens_per_epoch, hours=t.epoch_hours)
+    elif v is not None and v.epoch_hours is not None and v.dataset_images:
+        text += " " + render(lang, "advice.epoch_images", images=v.dataset_images, hours=v.epoch_hours)
     s = item.plan.serving
     if s is not None and s.weight_offload_bytes_per_gpu:
         text += " " + render(lang, "advice.offload_cost", offloaded=s.weight_offload_bytes_per_gpu,

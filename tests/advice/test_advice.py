@@ -194,3 +194,23 @@ def test_a_change_is_said_within_budget_only_when_its_plan_is(lang: str) -> None
     assert not said_over.startswith({"fr": "Dans le budget", "en": "Within budget"}[lang])
     assert {"fr": "au-delà du budget de 10", "en": "over the €10,000 budget"}[lang] in said_over
     assert advice.change(within, lang, None).startswith({"fr": "Tient en changeant", "en": "Fits by changing"}[lang])
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_training_change_states_the_epoch_it_costs(lang: str) -> None:
+    """QLoRA of Llama 3.1 70B on a workstation for 25 000 €: the in-budget change (micro-batch 1 with
+    accumulation) is slower, and a buyer weighs it by the epoch, not by a step time."""
+    from sizer_agent.tools.estimate import EstimateRequest
+    from sizer_agent.tools.model_loader import load_model
+    from sizer_agent.tools.recommend import RecommendRequest, recommend
+
+    workload = EstimateRequest(model="llama-3.1-70b", mode="training", method="qlora", dtype="bfloat16",
+                               batch_size=8, seq_len=2048, gradient_checkpointing="full", fused_loss=True)
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"], budget_eur=25_000,
+                                        dataset_tokens=75_000_000), load_model("llama-3.1-70b"))
+    assert result.changes, "a 70B QLoRA at micro-batch 8 does not fit a 25 k€ workstation as stated"
+    change = result.changes[0]
+    assert change.plan.training is not None and change.plan.training.epoch_hours is not None
+    said = advice.change(change, lang, 25_000)
+    assert {"fr": "Une époque de 75 000 000 tokens : environ", "en": "One epoch of 75,000,000 tokens: about"}[lang] \
+        in said.replace("\u202f", " ").replace("\xa0", " ")
