@@ -37,6 +37,19 @@ def _default_context(p: WorkloadProfile) -> int:
     return max(4096, stated)
 
 
+# A fine-tuning set when none is said: ~50,000 examples of ~1,000 tokens, 200 MB of text at 4 bytes per
+# token. Instruction sets are of that order: Alpaca 52,002 examples (Taori et al. 2023), Dolly 15,011
+# (Databricks 2023); a pretraining corpus is not, and keeps 10 GB.
+FINETUNE_DATASET_BYTES = 200 * 10**6
+PRETRAINING_DATASET_BYTES = 10 * 10**9
+
+
+def _default_dataset_bytes(p: WorkloadProfile) -> int:
+    if p.use_case in {"finetune_full", "finetune_lora", "finetune_qlora"}:
+        return FINETUNE_DATASET_BYTES
+    return PRETRAINING_DATASET_BYTES
+
+
 def _default_precision(p: WorkloadProfile) -> str:
     """Serving keeps the precision the model is published in (gpt-oss ships MXFP4 weights, DeepSeek-V3 FP8:
     vLLM serves those checkpoints as they are); training updates bf16 weights, QLoRA an NF4 base."""
@@ -278,7 +291,7 @@ QUESTIONS: tuple[Question, ...] = (
         # a training set said in tokens answers it: the epoch is timed on those tokens
         applies=lambda p: (_training(p) and p.dataset_tokens is None) or p.use_case == "vision",
         applies_doc="training (no token count given), vision",
-        default=10 * 10**9,
+        default=_default_dataset_bytes,
     ),
     Question(
         id="dataset_images", type="integer",
