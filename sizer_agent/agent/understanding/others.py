@@ -85,7 +85,7 @@ _REJECTED = re.compile(
     r"|accepted)|turned (?:it |that )?down|go elsewhere|aller voir ailleurs)\b")
 # where the writer turns back to their own plan within the sentence: "…, mais nous …", "…, but we …"
 _TURN = re.compile(r"[,;:]?\s*(?:\b(?:mais|but|whereas|alors que|tandis que|pour nous|de notre cote|nous,|we,|for us"
-                   r"|for our part|on our side|as for us|in our case)\b|\s-\s)"
+                   r"|for our part|on our side|as for us|in our case|chez nous|on our end|at our end)\b|\s-\s)"
                    # (", we only need …", "; we want …": the writer speaks again)
                    r"|[,;:]\s*(?:(?:we|we'd|we're|we'll|nous|on|our|notre|nos|i|i'd|je)(?![\w'])|j')")
 
@@ -129,12 +129,11 @@ _IMAGINED = re.compile(
 # a question whether more is possible: "On nous demande si un contexte de 128k serait possible, mais le besoin réel
 # est de 32k", "Is 128k context even feasible? Our actual requirement is 16k" (heldout34 fr-ai24, en-ai23)
 _ASKED_IF_POSSIBLE = re.compile(
-    r"\b(?:(?:on nous|nous a|on m'a|ils nous|il nous|elle nous) (?:demande|demandent|a demande|ont demande) si"
-    r"|(?:we(?:'ve| have)? (?:been|were) asked|they asked|someone asked|i was asked)"
-    r" (?:whether|if)|est-ce qu(?:'|e )|(?:is|would|could|will|are) (?:it|an?|the|\d)"
+    r"\b(?:(?:demande|demandent|a demande|ont demande|se demande|se demandent) si"
+    r"|(?:asks?|asked|wonders?|wondering|wondered) (?:whether|if)|est-ce qu(?:'|e )|(?:is|would|could|will|are) (?:it|an?|the|\d)"
     r"|could it|can it|would it|serait-il|est-il|ca tiendrait|would that)"
     r"[^.?!\n]{0,60}?\b(?:possible|envisageable|faisable|realisable|jouable|feasible|doable|handle|cope with"
-    r"|tiendrait|tenir|supported|work)\b[^.?!\n]{0,20}?(?:\?|(?=[,;]?\s*(?:mais|but)\b))")
+    r"|tiendrait|tenir|supported|work)\b[^.?!\n]{0,20}?(?:\?|(?=\s*[,;]|\s+(?:mais|but)\b))")
 # what holds today, or what is really needed, said after the future or the question
 _TODAY = re.compile(
     r"\b(?:pour l'instant|pour le moment|pour l'heure|aujourd'hui|actuellement|en attendant|dans l'immediat"
