@@ -34,9 +34,11 @@ def values(text: str) -> dict[str, Any]:
     ("LoRA sur Llama 3.1 70B. 4 GPU, enfin plutôt 8 d'après notre ML engineer.", "num_gpus", None),
     ("LoRA on Llama 3.1 70B with 4 GPUs, well rather 8 according to our ML lead.", "num_gpus", None),
     ("4 GPU, enfin plutôt 8 GPU pour le LoRA", "num_gpus", 8),
-    # the corrected figure said without its cue: nothing, the interview asks
-    ("contexte 32k... non, 16k suffira", "context_len", None),
-    ("a 64k window — sorry, 8k", "context_len", None),
+    # the corrected context said without its cue is the context the old words were said of: heldout2 fr-k14 and
+    # heldout6 en-q16 (two writers who never saw the parser) label it so (branch names-precision28; was None)
+    ("contexte 32k... non, 16k suffira", "context_len", 16384),
+    ("a 64k window — sorry, 8k", "context_len", 8192),
+    ("a 64k window — sorry, 8 hours", "context_len", None),
     # a second thought after an ellipsis, on the next line or after "actually"/"well,"
     ("Power: 2 kW on that circuit... actually the electrician says 3 kW max", "power_limit_w", 3000.0),
     ("contexte de 8k...\npardon, 16k de contexte", "context_len", 16384),
