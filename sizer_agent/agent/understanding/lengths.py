@@ -220,7 +220,8 @@ def _context_said(message: Message) -> Iterator[Found]:
         or _need_without_context(message, m))
 
 
-_CONTEXT_EXAMPLES: tuple[tuple[str, dict[str, Any]], ...] = (("contexte 8k", {"context_len": 8192}), ("Context is 4k.", {"context_len": 4096}),
+_CONTEXT_EXAMPLES: tuple[tuple[str, dict[str, Any]], ...] = (
+              ("contexte 8k", {"context_len": 8192}), ("Context is 4k.", {"context_len": 4096}),
               # the context sent in, beside what comes out, is the prompt; "128k context in fp8" is the context
               ("3k context in, 400 out", {}), ("128k context in fp8", {"context_len": 131072}),
               ("The window is 8 hours.", {}), ("fenêtre de 6 h la nuit", {}), ("128k context", {"context_len": 131072}),
@@ -246,8 +247,7 @@ CONTEXT = Rule(
     "context-length", ("context_len",), _context,
     examples=(("We first said 8k context, but make that 32k.", {"context_len": 32768}),
               ("contexte 32k... non, 16k", {"context_len": 16384}),
-              ("64k context - sorry, I meant 8k", {"context_len": 8192}))
-    + _CONTEXT_EXAMPLES,
+              ("64k context - sorry, I meant 8k", {"context_len": 8192}), *_CONTEXT_EXAMPLES),
 )
 
 # after a length: not a duration, an amount, a share or a count of something else ("réponses de 2 s")

@@ -130,7 +130,8 @@ _IMAGINED = re.compile(
 # est de 32k", "Is 128k context even feasible? Our actual requirement is 16k" (heldout34 fr-ai24, en-ai23)
 _ASKED_IF_POSSIBLE = re.compile(
     r"\b(?:(?:demande|demandent|a demande|ont demande|se demande|se demandent) si"
-    r"|(?:asks?|asked|wonders?|wondering|wondered) (?:whether|if)|est-ce qu(?:'|e )|(?:is|would|could|will|are) (?:it|an?|the|\d)"
+    r"|(?:asks?|asked|wonders?|wondering|wondered) (?:whether|if)|est-ce qu(?:'|e )"
+    r"|(?:is|would|could|will|are) (?:it|an?|the|\d)"
     r"|could it|can it|would it|serait-il|est-il|ca tiendrait|would that)"
     r"[^.?!\n]{0,60}?\b(?:possible|envisageable|faisable|realisable|jouable|feasible|doable|handle|cope with"
     r"|tiendrait|tenir|supported|work)\b[^.?!\n]{0,20}?(?:\?|(?=\s*[,;]|\s+(?:mais|but)\b))")

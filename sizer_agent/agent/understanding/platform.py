@@ -938,7 +938,8 @@ def find_budget(message: Message) -> Iterator[Found]:
         rf"|maximum value"
         # (a tender's ceiling price: "Ceiling price: €250,000 excl. VAT", "Prix plafond : 80 000 € HT" — heldout34
         # en-ai14)
-        rf"|(?:ceiling|maximum|max\.?) price|price ceiling|prix (?:plafond|maximum|maximal|max))(?![\w])[^\d\n]{{0,30}}?"
+        rf"|(?:ceiling|maximum|max\.?) price|price ceiling|prix (?:plafond|maximum|maximal|max))"
+        rf"(?![\w])[^\d\n]{{0,30}}?"
         # (a verb's amount is in its sentence: "… far above what we can spend. Our ceiling is €120k" reads the
         # ceiling from its own words, not from "spend" — own batch 27)
         rf"|(?:spend|depenser|investir|invest)(?![\w])[^\d\n.;!?]{{0,30}}?)"

@@ -173,7 +173,8 @@ _RETRACT = re.compile(
     # ("1M de contexte ? lol non sérieusement 256k suffira": a joke taken back, heldout23 fr-f38)
     # ("Keep it at bf16 — no 4-bit quantisation": a format denied, not a correction — heldout34 en-ai36)
     r"(?:\.{1,3}|,|\?|[ \t]-{1,2})[ \t]*(?:(?:enfin|ah|euh|oh|heu|lol|mdr|haha)[ \t]+)?(?:non|no|nope)[ \t]*[,!.:-]?"
-    r"[ \t]*(?=\d(?![\d.,]*[ \t-]?bits?\b)|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire|make (?:it|that)|sorry|pardon|desole"
+    r"[ \t]*(?=\d(?![\d.,]*[ \t-]?bits?\b)|en fait|actually|wait|attends|plutot|rather|i mean|je veux dire"
+    r"|make (?:it|that)|sorry|pardon|desole"
     r"|(?:plus )?serieusement|seriously)"
     # a dictated note without punctuation: "we need um fifty users no wait make it eighty users" (heldout32 en-ag43)
     r"|(?<=[a-z])[ \t]+(?:no|non)[ \t]+(?=(?:wait|sorry|pardon|attends|desole)[ \t]+(?:make (?:it|that)|i mean"
