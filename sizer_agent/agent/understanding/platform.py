@@ -759,7 +759,11 @@ ECC = Rule(
         # "l'ECC on s'en fiche", "ECC: we don't care", "ECC doesn't matter", "ECC, peu importe": said indifferent,
         # so not required (heldout29 fr-ad16)
         r"|[ \t:,=-]*(?:(?:on|we|i|nous)[ \t]+)?(?:s'en (?:fiche|fout|moque)|don't care|do not care|doesn't matter"
-        r"|does not matter|peu importe|n'importe pas|is irrelevant|not a concern)\b", questions=False),
+        r"|does not matter|peu importe|n'importe pas|is irrelevant|not a concern)\b"
+        # "ECC isn't needed", "ECC memory is not a requirement for us": an English "is not" before a word of need
+        # (heldout34 en-ai32)
+        r"|[ \t]+(?:\w+[ \t]+)?(?:isn't|is not|aren't|are not|won't be|will not be)[ \t]+(?:\w+[ \t]+)?"
+        r"(?:needed|required|necessary|a requirement|essential|mandatory|a must|important)\b", questions=False),
     examples=(("ECC obligatoire", {"ecc_required": True}), ("pas besoin d'ECC", {"ecc_required": False}),
               ("ECC not required", {"ecc_required": False}),
               ("ECC souhaitable mais pas obligatoire", {"ecc_required": False}),
@@ -775,7 +779,10 @@ ECC = Rule(
               ("ECC doesn't matter to us", {"ecc_required": False}),
               ("do we need ECC for inference? we're serving Qwen3", {}),
               ("Est-ce qu'on a besoin de mémoire ECC pour de l'inférence ?", {}),
-              ("Is ECC required for fine-tuning? Our IT says ECC is mandatory.", {"ecc_required": True})),
+              ("Is ECC required for fine-tuning? Our IT says ECC is mandatory.", {"ecc_required": True}),
+              ("No CAD on this machine, and ECC isn't needed.", {"ecc_required": False}),
+              ("ECC memory is not a requirement for us.", {"ecc_required": False}),
+              ("ECC memory is not negotiable.", {"ecc_required": True})),
 )
 
 # ISO 4217 codes of other currencies people quote budgets in ("Budget CAD 300k", "AUD 150,000", "9 000 CHF"):
@@ -858,11 +865,13 @@ _RANGE_HIGH = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:-|a|to)[ \t]*(?:€[ \t]*
 _RANGE_IN_WORDS = re.compile(r"\b(?:entre|between)[ \t]*(?:€[ \t]*)?$")
 _RANGE_HIGH_WORDS = re.compile(rf"[ \t]*(?:{_EURO})?[ \t]*(?:et|and)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*{_MONEY_SCALE}")
 _PER_MACHINE_AFTER = re.compile(r"[ \t]*(?:ht[ \t]+)?(?:per|par|each|chacune?|a|an)[ \t]+(?:machine|workstation|station"
-                                r"|server|serveur|tower|tour|pc|poste|node|noeud|seat|desk|unit|unite|kiosk|borne)s?\b")
+                                r"|server|serveur|tower|tour|pc|poste|node|noeud|seat|desk|desktop|laptop|computer"
+                                r"|ordinateur|unit|unite|kiosk|borne)s?\b")
 # an amount said for each of several desks, and no total: "Budget : 2 500 € par poste", "€4,500 per seat", "€1,200 per
 # unit", "Price per workstation under €12,000" (heldout32 fr-ag16, en-ag19, en-ag40): each one's budget, not the
 # purchase's (SCHEMA: `budget_eur` is a total, as a budget per month is no total)
-_DESK = r"(?:poste|workstation|station de travail|seat|desk|unit|unite|machine|pc|tower|tour|kiosk|borne)s?"
+_DESK = (r"(?:poste|workstation|station de travail|seat|desk|desktop|laptop|computer|ordinateur|unit|unite|machine|pc"
+         r"|tower|tour|kiosk|borne)s?")
 _PER_DESK_BEFORE = re.compile(rf"\b(?:par|per|each|chaque|pour chaque|for each)[ \t]+{_DESK}\b[^\d\n.;!?]{{0,25}}$")
 _TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,20}}?\b(?:so|soit|donc|i\.e\.|that is|thus)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*"
                           rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?:total|in total|au total|en tout|overall)\b")
@@ -926,7 +935,11 @@ def find_budget(message: Message) -> Iterator[Found]:
         rf"(?<![\w])(?:(?:budget|enveloppe|envelope|plafond|cap|contract value"
         rf"|valeur (?:maximale |estimee )?du (?:marche|contrat)"
         rf"|montant (?:maximum |maximal |max )?du (?:marche|contrat)"
-        rf"|maximum value)(?![\w])[^\d\n]{{0,30}}?"
+        rf"|maximum value"
+        # (a tender's ceiling price: "Ceiling price: €250,000 excl. VAT", "Prix plafond : 80 000 € HT" — heldout34
+        # en-ai14)
+        rf"|(?:ceiling|maximum|max\.?) price|price ceiling|prix (?:plafond|maximum|maximal|max))"
+        rf"(?![\w])[^\d\n]{{0,30}}?"
         # (a verb's amount is in its sentence: "… far above what we can spend. Our ceiling is €120k" reads the
         # ceiling from its own words, not from "spend" — own batch 27)
         rf"|(?:spend|depenser|investir|invest)(?![\w])[^\d\n.;!?]{{0,30}}?)"
