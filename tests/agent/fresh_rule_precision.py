@@ -35,6 +35,7 @@ FIRST_SCORED = {
     "heldout29.yaml": "cebcc42", "heldout30.yaml": "86c0e8a", "heldout31.yaml": "48e73f7",
     "heldout32.yaml": "9501ce7", "heldout33.yaml": "122b1d0",
     "heldout34.yaml": "b413402",
+    "heldout35.yaml": "8386121",
 }
 _CHILD = """
 import json, sys, yaml
