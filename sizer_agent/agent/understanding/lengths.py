@@ -393,6 +393,8 @@ OUTPUT = Rule(
     "output-length", ("output_len",), _output_lengths,
     examples=(
         ("Prompt ....... 2,000 tokens\nAnswer ....... 500 tokens\nContext ...... 8k", {"output_len": 500}),
+              # a count of things said with no token word is no length: "two" is pages, not 2 tokens
+              ("long contracts (~20 pages) in, a page or two out", {}), ("2k in / 12 out", {}),
               ("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
               # the thing, then the work of writing it: its length is the output (heldout23 en-f46)
               ("a report drafting assistant, reports ~600 tokens", {"output_len": 600}),
@@ -437,6 +439,14 @@ _RATE_AFTER = re.compile(r"\s*(?:tokens?|toks?)?\s*(?:/\s*s(?:ec)?\b|/\s*seconde
                          r"|each second|chaque seconde)")
 
 
+def _bare_small_figure(m: re.Match[str], value: int) -> bool:
+    """"a page or two out", "3 in, 2 out" of batches: a figure with no token word, no k and under 16, or
+    written as a word, counts things; lengths in tokens are said with digits ("150 out")."""
+    if re.search(r"tok|\d\s*[km]\b", m.group(0), re.IGNORECASE):
+        return False
+    return value < 16 or not re.search(r"\d", m.group(1))
+
+
 def _first_tokens(
     message: Message, field: str, patterns: tuple[str, ...],
     skip: Callable[[re.Match[str]], bool] | None = None,
@@ -449,6 +459,8 @@ def _first_tokens(
             return None
         value = _tokens(m, msg)
         if value is None or value > _MAX_LENGTH[field] or (field == "context_len" and value < _MIN_CONTEXT):
+            return None
+        if _bare_small_figure(m, value):
             return None
         return value
 
