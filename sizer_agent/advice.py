@@ -337,6 +337,9 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         buy = hint.purchase
         lines.append(render(lang, "advice.quote_hint", config=configuration(hint, lang), gpus=hint.parallelism.num_gpus,
                             cards=buy.cards_eur, budget=result.scope.budget_eur))
+    said = rent_or_buy(result, lang)
+    if said is not None:
+        lines.append(said)
     rent = worth_renting(result)
     if rent is not None and rent.training is not None and rent.costs.eur_per_epoch and result.scope.budget_eur:
         lines.append(render(lang, "advice.rent_hint", config=configuration(rent, lang),
@@ -456,6 +459,24 @@ def owned(result: RecommendResult, lang: Lang) -> str:
             speed = render(lang, "advice.speed_and_epoch", speed=speed, hours=t.epoch_hours)
         return render(lang, "advice.owned_change", gpus=n, gpu=name, why=why, what=what, speed=speed)
     return render(lang, "advice.owned_fails", gpus=n, gpu=name, why=why)
+
+
+def rent_or_buy(result: RecommendResult, lang: Lang) -> str | None:
+    """A job that recurs ("a new model every month"), with a rental and a purchase both holding it in scope: the
+    years of rented runs the cheapest purchase costs, against the amortisation period."""
+    fitting = [p for p in result.options if p.fits and result.scope.allows(p.purchase.unit)]
+    rented = [p for p in fitting if p.purchase.how == "rent" and p.costs.runs_per_year and p.costs.eur_per_job]
+    bought = [p for p in fitting if p.purchase.how == "buy" and p.purchase.price_eur is not None]
+    if not rented or not bought:
+        return None
+    rent = min(rented, key=lambda p: (p.costs.eur_per_job or 0.0) * (p.costs.runs_per_year or 0))
+    buy = min(bought, key=lambda p: p.purchase.price_eur or 0.0)
+    per_year = (rent.costs.eur_per_job or 0.0) * (rent.costs.runs_per_year or 0)
+    years = (buy.purchase.price_eur or 0.0) / per_year
+    period = buy.costs.amortisation_years
+    return render(lang, "advice.payback_within" if years <= period else "advice.payback_beyond",
+                  rent=configuration(rent, lang), year=per_year, runs=rent.costs.runs_per_year or 0,
+                  buy=configuration(buy, lang), price=buy.purchase.price_eur or 0.0, years=years, period=period)
 
 
 def worth_renting(result: RecommendResult) -> Plan | None:

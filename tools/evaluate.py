@@ -365,8 +365,10 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
     if serving is not None and ctx.job_requests and serving.output_tokens_per_s:
         # the whole job at the rate the plan holds at its load: every request's output tokens, streamed at once
         job_hours = ctx.job_requests * workload.output_len / serving.output_tokens_per_s / 3600
-    if training is not None and ctx.training_one_off and training.epoch_hours:
-        job_hours = training.epoch_hours * ctx.epochs  # one run of the stated dataset: its epochs
+    if training is not None and (ctx.training_one_off or ctx.job_runs_per_year) and training.epoch_hours:
+        # one run of the stated dataset, its epochs: the whole job, or one of a recurring schedule ("a new
+        # model every month"), whose rental pays those hours each run
+        job_hours = training.epoch_hours * ctx.epochs
     plan_costs = costs(buy, ctx.catalog, watts, tokens_per_s, training.epoch_hours if training else None,
                        serving=workload.mode == "inference", power_published=gpu.tdp_w is not None,
                        job_hours=job_hours, per_job=job_hours is not None and not ctx.job_recurring,

@@ -49,6 +49,7 @@ class VisionContext:
     checkpoint_interval_min: float | None = None
     images_per_s: float | None = None  # inference: the rate the configuration must keep up with (cameras x fps)
     epochs: int = 1  # training: passes over the images asked for ("300 époques")
+    job_runs_per_year: int | None = None  # training rerun on a schedule ("a new model every month"): rented, its hours
     evaluated: int = 0
     cache: dict[str, VisionEstimate] = field(default_factory=dict)
 
@@ -109,8 +110,11 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
         checkpoint_write_s=checkpoint[2] if checkpoint else None,
         checkpoint_interval_min=(ctx.checkpoint_interval_min or DEFAULT_CHECKPOINT_INTERVAL_MIN) if training else None,
         goodput=checkpoint[3] if checkpoint else None, warnings=list(est.warnings))
+    # a training rerun on a schedule: each run is its epochs, and a rental pays only those hours
+    run_hours = epoch_hours * ctx.epochs if epoch_hours is not None and ctx.job_runs_per_year else None
     plan_costs = costs(buy, ctx.catalog, watts, None, epoch_hours, serving=False,
-                       power_published=gpu.tdp_w is not None)
+                       power_published=gpu.tdp_w is not None, job_hours=run_hours,
+                       runs_per_year=ctx.job_runs_per_year)
     if not training and plan_costs.hourly_eur is not None and phase.images_per_s > 0:
         plan_costs.eur_per_million_images = plan_costs.hourly_eur / (phase.images_per_s * 3600) * 1e6
     sizing = size_system(SystemRequest(
@@ -237,7 +241,8 @@ def recommend_vision(request: object) -> RecommendResult:
     scope = scope_of(request, catalog)
     ctx = VisionContext(catalog=catalog, scope=scope, headroom=request.headroom,
                         dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min,
-                        images_per_s=request.vision_images_per_s, epochs=request.epochs)
+                        images_per_s=request.vision_images_per_s, epochs=request.epochs,
+                        job_runs_per_year=request.job_runs_per_year if request.job_recurring else None)
     base = _estimate(ctx, stated.model_copy(update={"gpus": 1, "gpu": None}))  # a bad name or size fails here
     offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]
@@ -264,7 +269,7 @@ def recommend_vision(request: object) -> RecommendResult:
                 changes = [Change(knobs=best.knobs, plan=best)]
                 break
     years = catalog.assumptions.amortisation_years.value
-    budget = _budget(scope, plan, years)
+    budget = _budget(scope, plan, years, request.job_recurring)
     if plan is not None and (planned_note := plan.planned_gpus_note(scope.planned_gpus)) is not None:
         plan.notes.append(planned_note)
     options.sort(key=_rank_key)

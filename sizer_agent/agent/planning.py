@@ -232,10 +232,13 @@ def recommend_arguments(
         "budget_usd_per_month": profile.budget_usd_per_month,
         "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,
         "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,
-        "job_recurring": bool(profile.job_recurring) if profile.use_case == "batch_inference" else None,
+        # a batch job, or a training rerun on a schedule ("a new model every month"), said to recur
+        "job_recurring": bool(profile.job_recurring) if profile.use_case == "batch_inference"
+        else True if (training or vision) and profile.job_runs_per_year else None,
         "precision_assumed": "precision" in assumed,
         "batch_assumed": vision and "batch_size" in assumed,
-        "job_runs_per_year": profile.job_runs_per_year if profile.use_case == "batch_inference" else None,
+        "job_runs_per_year": profile.job_runs_per_year if profile.use_case == "batch_inference" or training
+        or vision else None,
         # "une seule fois", "a one-off fine-tune": one run, paid by its hours when rented
         # a pre-training is one run unless said to recur: its rental and its budget ("€400k for the run") are the run's
         "training_one_off": training and (profile.job_recurring is False

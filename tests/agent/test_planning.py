@@ -208,3 +208,16 @@ def test_a_model_said_by_its_size_alone_defaults_to_the_reference_shape_for_trai
 def test_a_training_sequence_length_follows_the_stated_example_length(fields: dict[str, object],
                                                                       expected: int) -> None:
     assert question("context_len").default_for(WorkloadProfile(**fields)) == expected  # type: ignore[arg-type]
+
+
+def test_a_training_said_to_recur_reaches_the_recommendation_with_its_runs() -> None:
+    from sizer_agent.agent.planning import recommend_arguments
+
+    monthly = WorkloadProfile(use_case="finetune_lora", model="meta-llama/Llama-3.1-8B-Instruct",
+                              job_runs_per_year=12)
+    fields = {"job_recurring", "job_runs_per_year"}
+    args = recommend_arguments(monthly, fields)
+    assert args == {"job_recurring": True, "job_runs_per_year": 12}
+    once = recommend_arguments(WorkloadProfile(use_case="finetune_lora", model="meta-llama/Llama-3.1-8B-Instruct"),
+                               fields)
+    assert once == {}  # a run said once (or not said to recur) is weighed as one job

@@ -905,3 +905,44 @@ def test_a_tight_training_plan_is_told_the_allocator_reserves_more_than_its_peak
     easy = recommend(RecommendRequest(workload=roomy, units=["workstation"], gpu_preference="rtx-pro-6000"),
                      load_model("llama-3.1-8b"))
     assert easy.plan is not None and not [n for n in easy.plan.notes if n.id == "note.allocator_reserve"]
+
+
+def test_a_training_rerun_every_month_is_weighed_rented_run_by_run_against_buying() -> None:
+    from sizer_agent.i18n import render
+    from sizer_agent.tools.vision.estimate import VisionRequest
+
+    # "a new YOLOv8l every month: 20 epochs of 150k images at 1280 px; we'd buy if it pays off": a rental pays
+    # only each run's hours; the cheapest purchase is weighed in years of those runs
+    vision = VisionRequest(model="yolov8l", resolution=1280, mode="training", dataset_images=150_000, batch_size=8)
+    monthly = recommend(RecommendRequest(vision=vision, epochs=20, job_recurring=True, job_runs_per_year=12,
+                                         budget_eur=35_000))
+    rented = [p for p in monthly.options if p.fits and p.purchase.how == "rent"]
+    assert rented
+    for plan in rented:
+        assert plan.vision is not None and plan.vision.epoch_hours is not None
+        assert plan.costs.job_hours == pytest.approx(plan.vision.epoch_hours * 20)
+        assert plan.costs.runs_per_year == 12
+        years = plan.costs.amortisation_years
+        assert plan.costs.tco_eur == pytest.approx(
+            min(plan.costs.hourly_eur * plan.costs.job_hours * 12 * years,
+                plan.costs.hourly_eur * 8760 * plan.costs.utilisation * years))
+    said = advice.rent_or_buy(monthly, "en")
+    assert said is not None and said.startswith("Rent or buy: the runs rented on") and "12 runs" in said
+    # a job run once has no yearly runs to weigh a purchase against
+    once = recommend(RecommendRequest(vision=vision, epochs=20, budget_eur=35_000))
+    assert advice.rent_or_buy(once, "en") is None
+    assert render("fr", "advice.payback_beyond", rent="A", year=293.0, runs=12, buy="B", price=11_717.0,
+                  years=40.1, period=3).startswith("Louer ou acheter : les exécutions louées sur A")
+
+
+def test_a_language_model_fine_tune_rerun_monthly_prices_each_run_when_rented() -> None:
+    workload = EstimateRequest(model="llama-3.1-8b", mode="training", method="lora", dtype="bfloat16", batch_size=4,
+                               seq_len=2048, gradient_checkpointing="full", fused_loss=True)
+    result = recommend(RecommendRequest(workload=workload, dataset_tokens=50_000_000, epochs=2, job_recurring=True,
+                                        job_runs_per_year=12), load_model("llama-3.1-8b"))
+    rented = [p for p in result.options if p.fits and p.purchase.how == "rent" and p.training is not None]
+    assert rented
+    for plan in rented:
+        assert plan.training is not None and plan.training.epoch_hours is not None
+        assert plan.costs.job_hours == pytest.approx(plan.training.epoch_hours * 2)
+        assert plan.costs.runs_per_year == 12
