@@ -242,6 +242,10 @@ def test_the_issue_examples(text: str, expected: dict[str, object]) -> None:
      "autonome. Budget par poste autour de 6 000 €.",
      {"workstations": 12, "budget_eur_per_workstation": 6000.0, "budget_eur": None, "head_count": 12}),
     ("We are 6 architects and want one workstation per architect.", {"workstations": 6}),
+    # the seats' words are read by the deployment rule first: the count before them still counts them
+    ("Bureau d'études Carrel : 8 postes de CAO (SolidWorks, rendus KeyShot) et on aimerait aussi un assistant "
+     "interne pour les 8 ingénieurs. Budget total 60 k€.", {"workstations": 8, "deployment": "workstation"}),
+    ("We need 4 CAD workstations with a local Mistral 7B.", {"workstations": 4}),
     ("We're a 25-person studio. Should we put a GPU in each workstation or buy one shared server for the LLM?",
      {"workstations": None}),
     ("Can a single H100 80GB run Llama 3.1 70B for 4 users? We already have one in our server.",

@@ -40,13 +40,26 @@ _ONE_EACH = re.compile(r"\b(?:chaque|each|every)\s+(?:poste|station de travail|w
                        r"|user|utilisateur|architecte|architect|collaborateur|employee|salarie)\b")
 
 
-def find_workstations(message: Message) -> Iterator[Found]:
-    found: tuple[int, int, int] | None = None
+# the machines' words read, and blanked, by the deployment rule ("8 postes de CAO" is a workstation too): the
+# customer's words behind the blank say whether they are seats
+_SEATS_BLANKED = re.compile(r"(?<![\w.,])(\d{1,2})\s+(?:(?:nouveaux|new|identiques?|identical|cad|dao)\s+)?(_{5,})")
+
+
+def _seat_count(message: Message) -> tuple[int, int, int] | None:
     for m in _SEATS.finditer(message.text):
         count = int(m.group(1))
         if 2 <= count <= 50 and not message.negated(m.start()):
-            found = (count, m.start(), m.end())
-            break
+            return count, m.start(), m.end()
+    for m in _SEATS_BLANKED.finditer(message.text):
+        count = int(m.group(1))
+        words = plain(message.words(m.start(), m.end()))
+        if 2 <= count <= 50 and not message.negated(m.start()) and _SEATS.fullmatch(words.strip()):
+            return count, m.start(), m.end()
+    return None
+
+
+def find_workstations(message: Message) -> Iterator[Found]:
+    found = _seat_count(message)
     people = message.found.get("head_count")
     one_each = _ONE_EACH.search(message.text)
     # ("Should we put a GPU in each workstation or buy one shared server?": a question, no machines chosen)
