@@ -237,8 +237,11 @@ def cost(plan: Plan, lang: Lang) -> str | None:
 
 def knobs_said(knobs: list[Knob], lang: Lang) -> str:
     """A change's knobs in a few words each ("FP8 weights, LoRA instead of full fine-tuning")."""
-    # a count is part of the change: "1 simultaneous user instead of 10", not "fewer simultaneous users"
-    return ", ".join(render(lang, f"advice.knob_short_{k.code}", **k.text.params) for k in knobs)
+    # a count is part of the change: "1 simultaneous user instead of 10", not "fewer simultaneous users"; a ladder
+    # that went on to 4-bit weights passed FP8 on the way: the 4 bits are the change
+    codes = {k.code for k in knobs}
+    said = [k for k in knobs if not (k.code == "weights_fp8" and "weights_int4" in codes)]
+    return ", ".join(render(lang, f"advice.knob_short_{k.code}", **k.text.params) for k in said)
 
 
 def change(item: Change, lang: Lang, budget_eur: float | None = None, cheapest: bool = False) -> str:

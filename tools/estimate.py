@@ -281,6 +281,19 @@ def _max_model_len(request: EstimateRequest, model: ModelSpec) -> int:
     return length
 
 
+MIN_UTILIZATION = 0.5  # below this share vLLM's KV pool is too small to be worth serving from
+
+
+def _utilization_that_fits(result: EstimateResult) -> float | None:
+    """The largest --gpu-memory-utilization (in hundredths) at which vLLM's budget plus its graphs and context fit
+    the card, when the one asked for overflows it; None when it already fits or nothing reasonable does."""
+    engine, card = result.engine, result.gpu_memory_bytes
+    if engine is None or card is None or engine.total_used_bytes <= card:
+        return None
+    lowered = int((card - engine.cudagraph_bytes - engine.cuda_context_bytes) / card * 100) / 100
+    return lowered if MIN_UTILIZATION <= lowered < engine.gpu_memory_utilization else None
+
+
 def _offload_needed(result: EstimateResult, headroom: float) -> int:
     """Bytes of weights per GPU to move to the host so that the load fits (0 when it already does)."""
     request = result.request
@@ -311,6 +324,12 @@ def estimate(request: EstimateRequest, model: ModelSpec | None = None, headroom:
         if request.gpu is None and request.gpu_memory_gib is None:
             raise InputError("cpu_offload_gb", "'auto' sizes the offload to the GPU", "--gpu ID or --gpu-memory-gib N")
         first = _estimate(request, spec, 0, kv_head_alignment)
+        lowered = _utilization_that_fits(first)
+        if lowered is not None:
+            # vLLM's CUDA graphs and context sit outside its budget: on a small card they overflow it at the
+            # default share, whatever the weights; practitioners lower --gpu-memory-utilization, then offload
+            request = request.model_copy(update={"gpu_memory_utilization": lowered})
+            first = _estimate(request, spec, 0, kv_head_alignment)
         need = _offload_needed(first, headroom)
         if need == 0:
             return first

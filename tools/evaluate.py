@@ -153,7 +153,7 @@ def _memory_plan(result: EstimateResult, gpu: Gpu, workload: EstimateRequest, dp
         headroom_pct=round(100.0 * (gpu.memory_bytes - (engine.total_used_bytes if engine else per.total_bytes))
                            / gpu.memory_bytes, 1),
         engine="vllm" if engine else "generic",
-        gpu_memory_utilization=workload.gpu_memory_utilization if engine else None,
+        gpu_memory_utilization=engine.gpu_memory_utilization if engine else None,
         engine_reserved_bytes=engine.total_used_bytes if engine else None,
         kv_cache_tokens=engine.kv_cache_tokens if engine else None, required_kv_tokens=required,
         offloaded_bytes=result.training.offloaded_bytes if result.training else (

@@ -878,11 +878,23 @@ def _owned_changed(ctx: Context, catalog: Catalog, scope: Scope, stated: Estimat
     if owned is None or owned.fits:
         return None
     item = _owned_item(request, scope)
+    offloaded: list[Change] = []
     for knobs, workload in [*single(stated), *cumulative(stated)]:
         mine = _named(ctx, catalog, scope, item, workload, [*defaults, *knobs], as_sold=False)
-        if mine is not None and mine.fits:
+        if mine is None:
+            continue
+        offload = any(k.code == "weights_offload" for k in knobs)
+        if mine.fits and not offload:
             return Change(knobs=knobs, plan=mine)
-    return None
+        # with weights in host RAM a latency target nobody gave cannot hold: the cards still run the model, and
+        # the sentence says at what speed ("your RTX 4090 runs the 70B at 1 token/s")
+        slow_only = bool(mine.reasons) and request.slo_assumed and all(
+            r.id.startswith("reason.sla_") for r in mine.reasons)
+        if offload and (mine.fits or slow_only):
+            offloaded.append(Change(knobs=knobs, plan=mine))
+    # weights kept in host RAM cross the host link every token: the fewer bytes, the faster ("in 4-bit with 18 GiB
+    # offloaded, 1 token/s" beats "in 16-bit with 113 GiB offloaded, 0.2")
+    return max(offloaded, key=lambda c: c.plan.serving.output_tokens_per_s if c.plan.serving else 0.0, default=None)
 
 
 def _cheaper_in_fp8(ctx: Context, scoped: list[Offer], stated: EstimateRequest, defaults: list[Knob],

@@ -289,10 +289,15 @@ def _serving_commands(plan: Plan, model: str, stack: ServingStack | None = None)
                     text=f"sizer-agent bench serve --base-url {BENCH_BASE_URL} --model {model} {load}")
     if stack is not None:
         return _stack_launch(plan, model, stack), serve
+    # the share the plan's engine reserves: lowered on a card whose graphs would overflow it (tools/estimate.py)
+    share = plan.memory.gpu_memory_utilization if plan.memory and plan.memory.gpu_memory_utilization \
+        else r.gpu_memory_utilization
     launch = [f"sizer-agent bench launch --model {model} --tensor-parallel-size {p.tensor_parallel}",
-              f"--max-model-len {s.max_model_len} --gpu-memory-utilization {r.gpu_memory_utilization:g}"]
+              f"--max-model-len {s.max_model_len} --gpu-memory-utilization {share:g}"]
     if plan.weight_precision.startswith("fp8") and (r.quantization or "").startswith("fp8"):
         launch.append("--quantization fp8")
+    if s.weight_offload_bytes_per_gpu:  # the weights the plan keeps in host RAM, as vLLM is told them
+        launch.append(f"--vllm-arg=--cpu-offload-gb={math.ceil(s.weight_offload_bytes_per_gpu / 2**29) / 2:g}")
     if p.pipeline_parallel > 1:
         launch.append(f"--vllm-arg=--pipeline-parallel-size={p.pipeline_parallel}")
     if p.data_parallel > 1:

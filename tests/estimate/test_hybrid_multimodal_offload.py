@@ -157,3 +157,19 @@ def test_llama_cpp_cpu_layers_cost_host_memory_time() -> None:
     perf = estimate_perf(estimate(request, spec), gpu, spec)
     assert perf.weight_offload is not None and perf.weight_offload.link == "host DRAM"
     assert perf.weight_offload.seconds_per_step == pytest.approx(2 * GiB / 90e9)
+
+
+def test_auto_offload_on_a_small_card_lowers_vllm_s_share_when_its_graphs_overflow_the_card() -> None:
+    # Llama 3.3 70B in 4-bit on a 24 GB RTX 4090: vLLM's CUDA graphs for 80 layers (~2.9 GiB) and its context sit
+    # outside the 90 % budget and overflow the card whatever the weights; practitioners lower
+    # --gpu-memory-utilization, then keep what is left of the weights in host RAM
+    request = EstimateRequest(model="meta-llama/Llama-3.3-70B-Instruct", engine="vllm", gpu="rtx-4090",
+                              quantization="int4", kv_cache_dtype="fp8", max_model_len=1280, cpu_offload_gb="auto")
+    result = estimate(request)
+    assert result.engine is not None and result.fits
+    assert result.engine.gpu_memory_utilization < 0.9
+    assert result.engine.total_used_bytes <= result.engine.gpu_memory_bytes
+    assert result.weight_offload is not None and result.weight_offload.offloaded_bytes_per_gpu > 0
+    # a card with room to spare keeps the share asked for
+    roomy = estimate(request.model_copy(update={"gpu": "h100-sxm"}))
+    assert roomy.engine is not None and roomy.engine.gpu_memory_utilization == 0.9

@@ -946,3 +946,31 @@ def test_a_language_model_fine_tune_rerun_monthly_prices_each_run_when_rented() 
         assert plan.training is not None and plan.training.epoch_hours is not None
         assert plan.costs.job_hours == pytest.approx(plan.training.epoch_hours * 2)
         assert plan.costs.runs_per_year == 12
+
+
+def test_an_owned_card_too_small_is_told_the_fastest_way_it_still_runs_the_model() -> None:
+    from sizer_agent.proposal.context import _serving_commands
+
+    # "Can I run Llama 3.3 70B on my RTX 4090 at home? Just for me": not in 16-bit, FP8 or 4-bit alone; with
+    # weights kept in host RAM it runs, and the fewer bytes cross PCIe the faster: 4-bit with the rest offloaded,
+    # not 16-bit with 113 GiB offloaded. The latency target was assumed, so a slow answer is still an answer.
+    workload = EstimateRequest(model="meta-llama/Llama-3.3-70B-Instruct", dtype="bfloat16", input_len=1024,
+                               output_len=256, max_model_len=4096, concurrency=1)
+    result = recommend(RecommendRequest(workload=workload, engine="vllm", gpu_preference="rtx-4090", planned_gpus=1,
+                                        owned_gpus=True, precision_assumed=True, slo_ttft_ms=500, slo_tpot_ms=50,
+                                        slo_assumed=["ttft", "tpot"], search=True),
+                       load_model("meta-llama/Llama-3.3-70B-Instruct"))
+    assert result.owned is not None and not result.owned.fits
+    change = result.owned_change
+    assert change is not None
+    codes = [k.code for k in change.knobs]
+    assert "weights_int4" in codes and "weights_offload" in codes
+    serving = change.plan.serving
+    assert serving is not None and serving.weight_offload_bytes_per_gpu and serving.output_tokens_per_s > 0.5
+    said = advice.knobs_said(change.knobs, "en")
+    assert "4-bit" in said and "FP8 weights" not in said  # the ladder passed FP8 on its way to 4 bits
+    memory = change.plan.memory
+    assert memory is not None and memory.total_bytes <= memory.gpu_memory_bytes
+    launch = _serving_commands(change.plan, workload.model)[0].text
+    assert f"--gpu-memory-utilization {memory.gpu_memory_utilization:g}" in launch
+    assert "--vllm-arg=--cpu-offload-gb=" in launch
