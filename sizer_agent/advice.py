@@ -19,6 +19,7 @@ from sizer_agent.i18n import Lang, MissingTranslation, Terms, device_terms, rend
 from sizer_agent.tools.catalog import load_catalog
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.perf.offload import DESKTOP_DDR5_GBS, offload_time
 from sizer_agent.tools.plan import Change, Knob, Plan, RecommendResult
 from sizer_agent.tools.recommend import NAMED_OFFER_PREFIX
 
@@ -460,8 +461,22 @@ def owned(result: RecommendResult, lang: Lang) -> str:
         t = c.plan.training
         if t is not None and t.epoch_hours is not None:
             speed = render(lang, "advice.speed_and_epoch", speed=speed, hours=t.epoch_hours)
-        return render(lang, "advice.owned_change", gpus=n, gpu=name, why=why, what=what, speed=speed)
+        cpu_layers = llama_cpp_rate(c.plan)  # weights in host RAM: llama.cpp runs them where they are
+        cpu = "" if cpu_layers is None else " " + render(lang, "advice.owned_llama_cpp", tps=cpu_layers,
+                                                           gbs=DESKTOP_DDR5_GBS)
+        return render(lang, "advice.owned_change", gpus=n, gpu=name, why=why, what=what, speed=speed, cpu=cpu)
     return render(lang, "advice.owned_fails", gpus=n, gpu=name, why=why)
+
+
+def llama_cpp_rate(plan: Plan) -> float | None:
+    """Tokens/s of one request when the offloaded layers run on the CPU (llama.cpp -ngl below the layer count)
+    from a desktop's memory, rather than crossing PCIe every step as vLLM's --cpu-offload-gb makes them."""
+    s = plan.serving
+    if s is None or not s.weight_offload_bytes_per_gpu or s.tpot_ms_without_offload is None:
+        return None
+    step_s = s.tpot_ms_without_offload / 1000 + offload_time(
+        s.weight_offload_bytes_per_gpu, host_bandwidth_gbs=DESKTOP_DDR5_GBS).seconds_per_step
+    return 1.0 / step_s
 
 
 def rent_or_buy(result: RecommendResult, lang: Lang) -> str | None:

@@ -974,3 +974,8 @@ def test_an_owned_card_too_small_is_told_the_fastest_way_it_still_runs_the_model
     launch = _serving_commands(change.plan, workload.model)[0].text
     assert f"--gpu-memory-utilization {memory.gpu_memory_utilization:g}" in launch
     assert "--vllm-arg=--cpu-offload-gb=" in launch
+    # llama.cpp runs the offloaded layers where they are, at the host's memory bandwidth, not over PCIe
+    cpu_rate = advice.llama_cpp_rate(change.plan)
+    assert cpu_rate is not None and cpu_rate > serving.output_tokens_per_s
+    said = advice.owned(result, "en")
+    assert "With llama.cpp instead" in said and said.endswith("What would hold the load as stated follows.")

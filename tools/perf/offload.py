@@ -26,6 +26,11 @@ HOST_LINK_EFFICIENCY = 0.80
 DEFAULT_PCIE_BIDIRECTIONAL_GBS = 63.0
 
 
+# A desktop's host memory: dual-channel DDR5-5600, 2 channels x 8 bytes x 5,600 MT/s = 89.6 GB/s (JEDEC JESD79-5
+# transfer rate); what llama.cpp's CPU layers read their weights at on a workstation.
+DESKTOP_DDR5_GBS = 89.6
+
+
 class OffloadTime(BaseModel):
     """What weight offload costs per engine step."""
 
