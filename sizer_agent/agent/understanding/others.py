@@ -314,7 +314,8 @@ _NEIGHBOUR = re.compile(
     r"|hall|road|corridor|way)|(?:du |de l'|de la )?(?:batiment|bureau|etage|couloir|site|campus) d'(?:a cote|en face)"
     r"|a l'etage (?:du )?(?:dessus|dessous))")
 _FIRST_PERSON = re.compile(r"(?<![\w'])(?:we|we're|we'd|we've|we'll|i|i'm|i'd|nous|on|je|j')(?![\w'])")
-_CLAUSE_STOP = re.compile(r"[.!?](?=\s|$)|[;:\n]|,\s|\s[-\u2013\u2014]\s|\s(?:but|mais|so|donc|et aussi|and then|puis)\s")
+_CLAUSE_STOP = re.compile(r"(?:[.!?](?=\s|$)|[;:\n]|,(?=\s)|\s[-\u2013\u2014](?=\s))\s*(?:(?:but|mais|so|donc|and then"
+                          r"|puis)\s+)?|\s(?:but|mais|so|donc|and then|puis)\s+")
 _CONTENT = re.compile(r"\d|\b(?!(?:that|this|those|these|which|then|also|aussi|donc|alors|mais|nous|avons|elle|elles"
                       r"|leur|with|what|cela|celui|celle|ceux|first|d'abord|ensuite|puis|just|only|even|still"
                       r"|avait|avons|etait|sont|have|were|they|them|their|there|here|would|could|should|dans"
@@ -328,19 +329,14 @@ def _clause_before(text: str, position: int) -> tuple[int, int] | None:
     end = position
     limit = max(0, position - 300)
     for _ in range(4):
-        stops = [m.end() for m in _CLAUSE_STOP.finditer(text, limit, end)]
-        start = stops[-1] if stops else limit
-        clause = text[start:position]
+        stops = list(_CLAUSE_STOP.finditer(text, limit, end))
+        start = stops[-1].end() if stops else limit
         named = text[start:end]
         if _CONTENT.search(named) and not (_ANAPHORA.match(named) and len(named.split()) <= 3):
             return start, position
-        if start <= limit:
+        if not stops:
             return None
-        end = start - 1
-        while end > limit and text[end - 1] in " \t":
-            end -= 1
-        if not clause:
-            break
+        end = stops[-1].start()
     return None
 
 

