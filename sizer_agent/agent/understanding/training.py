@@ -367,7 +367,7 @@ _COUNT_TIMES_TOKENS = re.compile(
     rf"({NUM})\s*(k|m|millions?|thousand)?\s+(?:de |d')?(?:[\w-]+\s+){{0,2}}?(?:examples?|exemples?|samples?"
     r"|echantillons?|tickets|documents|conversations|chats|dialogues|pairs|paires|emails|mails|courriels|messages"
     r"|records|rows|lignes|reports|rapports|articles|questions|instructions|transcripts|transcriptions|fiches"
-    r"|dossiers|contrats|contracts|letters|lettres|reviews|avis)\b(?:\s+(?!(?:of|de|d|about|around|averaging|environ"
+    r"|dossiers|contrats|contracts|letters|lettres|reviews|avis)(?:-[a-z]+)?\b(?:\s+(?!(?:of|de|d|about|around|averaging|environ"
     r"|en|on)\b)[a-z][\w-]*){0,2}?"  # ("8 000 fiches produits (environ 800 tokens chacune)": a noun after)
     r"\s*[(,:-]?\s*(?:of |de |d')?(?:about |around "
     r"|roughly |approx\.? |~ ?|environ |en moyenne |on average |averaging |avg\.? |at most |up to )?"
