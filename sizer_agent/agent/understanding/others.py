@@ -249,6 +249,7 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
         turn = _TURN.search(text, m.end(), end)
         spans.extend(_but_models(m.start(), turn.start() if turn else end, text))
     spans.extend(disowned_clauses(text))
+    spans.extend(side_questions(text))
     return spans
 
 
@@ -389,4 +390,28 @@ def disowned_clauses(text: str) -> list[tuple[int, int]]:
             continue  # (the writer is the subject: "our own server", "we have our own data centre")
         turn = _TURN.search(text, max(setup.end(), m.end()), end)
         spans.append((start, turn.start() if turn else end))
+    return spans
+
+
+# a question said to be on the side: "Petite question à côté, juste par curiosité : une RTX 5090 toute seule
+# pourrait-elle faire tourner ce modèle ?", "Side question, nothing to do with this purchase: roughly how much VRAM
+# would a full fine-tune of Llama 3.1 405B take?" (heldout35 fr-aj19, en-aj13): its cards and model are not the plan
+_SIDE_QUESTION = re.compile(
+    r"\b(?:side question|(?:petite |une )?question (?:a cote|annexe|subsidiaire|a part|en passant)|unrelated question"
+    r"|(?:a |one )?(?:quick |small )?(?:off-topic|unrelated) question|hors sujet|off-topic|(?:juste |simple )?par curiosite"
+    r"|out of (?:pure )?curiosity|(?:just )?(?:out of )?curious(?:ity)?,|nothing to do with (?:this|the|our) (?:purchase"
+    r"|project|request|plan)|rien a voir avec (?:notre|ce|le) (?:projet|achat|besoin))")
+
+
+def side_questions(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _SIDE_QUESTION.finditer(text):
+        asked = text.find("?", m.end(), m.end() + 250)
+        if asked < 0:
+            continue
+        start = max(text.rfind(c, 0, m.start()) for c in ".!?\n;") + 1
+        rest = text[:start] + text[asked + 1:]
+        if len(rest.strip()) < 40:
+            continue  # the question is the message
+        spans.append((start, asked + 1))
     return spans
