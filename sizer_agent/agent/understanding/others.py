@@ -316,11 +316,18 @@ _NEIGHBOUR = re.compile(
     r"|a l'etage (?:du )?(?:dessus|dessous))")
 _FIRST_PERSON = re.compile(r"(?<![\w'])(?:we|we're|we'd|we've|we'll|i|i'm|i'd|nous|on|je|j')(?![\w'])")
 _CLAUSE_STOP = re.compile(r"(?:[.!?](?=\s|$)|[;:\n]|,(?=\s)|\s[-\u2013\u2014](?=\s))\s*(?:(?:but|mais|so|donc|and then"
-                          r"|puis)\s+)?|\s(?:but|mais|so|donc|and then|puis)\s+")
+                          r"|puis)\s+)?|\s(?:but|mais|so|donc|and then|puis)\s+"
+                          # ("We declined the cloud option and will buy 2 L40S": "and" before the writer's next verb)
+                          r"|\s(?:and|et)\s+(?=(?:will|would|we|we'll|we'd|i|on|nous|then|instead|go|opt|buy|achet"
+                          r"|prendr|partir|part|choisi|chose|choose|prefer|prefer)\w*\b)")
 _CONTENT = re.compile(r"\d|\b(?!(?:that|this|those|these|which|then|also|aussi|donc|alors|mais|nous|avons|elle|elles"
                       r"|leur|with|what|cela|celui|celle|ceux|first|d'abord|ensuite|puis|just|only|even|still"
                       r"|avait|avons|etait|sont|have|were|they|them|their|there|here|would|could|should|dans"
-                      r"|pour|avec|mais|tried|essaye|teste|tested|when|quand|finally|finalement)\b)[a-z_]{4,}")
+                      r"|pour|avec|mais|tried|essaye|teste|tested|when|quand|finally|finalement"
+                      # (three letters are enough for a name: "AWS was rejected", "GCP")
+                      r"|the|and|but|its|was|not|our|you|are|has|had|who|all|any|one|now|too|yet|got|did|les|des"
+                      r"|une|qui|que|est|ont|par|pas|sur|mon|son|nos|vos|aux|ces|eux|lui|moi|toi|ils|oui|non|bon"
+                      r"|for|off|out|way|why|how|see|try|use|his|her|him|she|may|can|big|old|new)\b)[a-z_]{3,}")
 _ANAPHORA = re.compile(r"\s*(?:that|this|those|these|it|ce|cet|cette|ces|ca|cela|il|elle|ils|elles|on les|on l')\b")
 
 
