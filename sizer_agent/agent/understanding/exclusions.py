@@ -115,7 +115,7 @@ _HYPOTHETICAL = re.compile(r"\b(?:si|if|unless|sauf si|a moins que)\s+(?:\w+\s+)
 
 
 def find_cloud_excluded(message: Message) -> Iterator[Found]:
-    text = message.text
+    text = message.with_turned_down()  # ("Cloud solutions were rejected by the board": set aside, still a refusal)
     for pattern in _REFUSALS:
         for m in pattern.finditer(text):
             start, end = sentence_bounds(text, m.start())

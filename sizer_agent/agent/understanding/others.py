@@ -248,7 +248,6 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
         start, end = _sentence(text, m.start())
         turn = _TURN.search(text, m.end(), end)
         spans.extend(_but_models(m.start(), turn.start() if turn else end, text))
-    spans.extend(disowned_clauses(text))
     spans.extend(side_questions(text))
     return spans
 

@@ -397,6 +397,7 @@ class Message:
     negations: list[tuple[int, int]] = field(default_factory=list)
     found: dict[str, Any] = field(default_factory=dict)  # what earlier rules read (a later rule may weigh it)
     found_at: dict[str, tuple[int, int]] = field(default_factory=dict)  # and where, in `text`
+    turned_down: list[tuple[int, int, str]] = field(default_factory=list)  # clauses set aside, and their words
 
     @classmethod
     def read(cls, original: str, lang: Lang) -> Message:
@@ -411,11 +412,22 @@ class Message:
         message.negations = _negation_scopes(message.text, tuple(marker for _, _, marker in retractions))
         for start, end, _ in retractions:
             message.claim(start, end)
-        from sizer_agent.agent.understanding.others import others_clauses
+        from sizer_agent.agent.understanding.others import disowned_clauses, others_clauses
 
-        for start, end in others_clauses(message.text):  # someone else's set-up or rejected advice
+        disowned = disowned_clauses(message.text)  # what the writer turns down, disowns or dreams of
+        message.turned_down = [(start, end, message.text[start:end]) for start, end in disowned]
+        for start, end in [*others_clauses(message.text), *disowned]:  # someone else's set-up or rejected advice
             message.claim(start, end)
         return message
+
+    def with_turned_down(self) -> str:
+        """`text` with the clauses the writer turned down put back: a refusal is the writer's own constraint ("AWS
+        was rejected by legal" excludes the cloud) though what it refuses is no value."""
+        text = self.text
+        for start, end, words in self.turned_down:
+            if set(text[start:end]) <= {BLANK}:
+                text = text[:start] + words + text[end:]
+        return text
 
     def _apply(self, rewrites: list[tuple[int, int, str, bool]]) -> None:
         """Replace spans of the folded text (number words -> digits), keeping the map to the original."""

@@ -418,11 +418,17 @@ def find_count_times_tokens(message: Message) -> Iterator[Found]:
 COUNT_TIMES_TOKENS = Rule(
     "dataset-count-times-tokens", ("dataset_tokens", "input_len"), find_count_times_tokens,
     examples=(("We want to fine-tune Llama 3.1 8B with LoRA on 50k support tickets (about 400 tokens each)",
-               {"dataset_tokens": 20_000_000}),
-              ("affiner Mistral 7B sur 20 000 exemples d'environ 500 tokens chacun", {"dataset_tokens": 10_000_000}),
-              ("fine-tune on 12k conversations averaging 800 tokens", {"dataset_tokens": 9_600_000}),
+               {"dataset_tokens": 20_000_000, "input_len": 400}),
+              ("affiner Mistral 7B sur 20 000 exemples d'environ 500 tokens chacun",
+               {"dataset_tokens": 10_000_000, "input_len": 500}),
+              ("fine-tune on 12k conversations averaging 800 tokens", {"dataset_tokens": 9_600_000, "input_len": 800}),
+              # (in a message too short to tell its language, "1,200" is still twelve hundred)
+              ("LoRA on 20,000 examples averaging 1,200 tokens", {"dataset_tokens": 24_000_000, "input_len": 1200}),
+              ("sur nos 8 000 fiches produits (environ 800 tokens chacune), en LoRA",
+               {"dataset_tokens": 6_400_000, "input_len": 800}),
+              ("QLoRA sur 50k exemples de 1 500 tokens", {"dataset_tokens": 75_000_000, "input_len": 1500}),
               ("summarise 50k support tickets of about 400 tokens each", {})),
-    doc="a training set said as examples times the tokens of each",
+    doc="a training set said as examples times the tokens of each, and the length of one as the sequence trained on",
 )
 
 
