@@ -1120,6 +1120,20 @@ def test_heldout34_causes_said_otherwise(text: str, expected: dict[str, object],
     # what the writer declines is only what follows the verb: the plan said after stays
     ("We declined the cloud option and will buy 2 L40S for Mistral 7B.",
      {"num_gpus": 2, "gpu_preference": "l40s", "model": "mistralai/Mistral-7B-Instruct-v0.3"}, ()),
+    # ... and what only looks like it stays the plan: a condition, an aspiration, a service the partner will give, a
+    # question in passing that is the whole message
+    ("We want 1 L40S for Qwen3 8B; if it isn't fast enough we'd add another.",
+     {"num_gpus": 1, "gpu_preference": "l40s", "model": "Qwen/Qwen3-8B"}, ()),
+    ("On veut 2 L40S pour Mistral Small 3.1, et si ce n'est pas assez bon on passera à 4.",
+     {"num_gpus": 2, "gpu_preference": "l40s"}, ()),
+    ("We dream of a chatbot that answers in 1 s: Llama 3.1 8B on 1 L40S for 10 users at once.",
+     {"model": "meta-llama/Llama-3.1-8B-Instruct", "num_gpus": 1, "concurrency": 10}, ()),
+    ("Our partner will host the server in their data centre; we need 2 H100 for Llama 3.3 70B.",
+     {"num_gpus": 2, "deployment": "server"}, ()),
+    ("Par curiosité, 2 L40S suffiraient pour Llama 3.3 70B en FP8 ? Merci. Jean, Cabinet Martin & Associés",
+     {"num_gpus": 2, "gpu_preference": "l40s"}, ()),
+    ("Out of curiosity, how much would 8 H100s cost to rent? Our plan: 2 L40S for Mistral 7B.",
+     {"num_gpus": 2, "gpu_preference": "l40s"}, ("deployment",)),
     # a correction with its reason before the new figure; a peak after a usual range
     ("Il faudrait 50 utilisateurs simultanés… pardon, après vérification avec la direction : plutôt 30.",
      {"concurrency": 30}, ()),

@@ -200,7 +200,9 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
         # mère a validé une enveloppe pour héberger …" funds the writer's plan — heldout26 fr-i26)
         setup = _THEIR_SETUP.search(text, m.end(), min(end, m.end() + 60))
         between = text[m.end():setup.start()] if setup is not None else ""
+        # ("Our partner will host the server for us": a service to the writer, not the partner's own set-up)
         if setup is None or len(between.split()) > 6 or re.search(r"\b(?:pour|for|to|afin de)\s+$", between) or (
+                re.search(r"\b(?:will|would|can|could|shall|va|vont|pourra|pourrait|peut|peuvent)\b", between)) or (
                 re.search(r"[,;:]\s*(?:we|nous|on|i|je)\b", between)):
             continue  # (", we run …": the writer is the subject of the verb)
         turn = _TURN.search(text, setup.end(), end)
@@ -301,10 +303,12 @@ _A_LIMIT = re.compile(r"\s*(?:anything|everything|tout ce qui|toute? (?:solution
                       r"|any (?:budget|option|offer) (?:above|over)|more than|plus de|au-dela|above|over|beyond)\b")
 # a dream opens its clause: what follows up to the writer's turn is not the plan
 _DREAM = re.compile(
-    r"\b(?:dans (?:nos|mes) reves(?: les plus fous)?|(?:on|nous|je) rev(?:e|ons)(?: (?:un jour|parfois|secretement))?"
-    r" d[e']|(?:we|i) (?:dream|fantasi[sz]e) (?:of|about)|in (?:our|my) (?:wildest )?dreams|wishful thinking"
+    r"\b(?:dans (?:nos|mes) reves(?: les plus fous)?|(?:on|nous|je) rev(?:e|ons) (?:un jour|parfois|secretement)"
+    r" d[e']|(?:we|i) (?:sometimes |secretly )?(?:dream|fantasi[sz]e) (?:of|about) (?:one day|someday|some day)"
+    r"|(?:one day|someday|some day),? (?:we|i) (?:dream|fantasi[sz]e)|in (?:our|my) (?:wildest )?dreams|wishful thinking"
     r"|(?:someday|one day|un jour),? (?:we'd|we would|on aimerait|nous aimerions) (?:love|like|adorer)"
     r"|in an ideal world|dans un monde ideal)\b")
+_CONDITION = re.compile(r"\b(?:if|si|s'il|s'ils|unless|sauf si|should|whether|au cas ou|in case|a moins qu)\b")
 _BACK_TO_PLAN = re.compile(r"\b(?:mais|but|however|cependant|soyons realistes|realistically|back on earth|en realite"
                            r"|in reality|for now|pour l'instant|pour le moment|today|aujourd'hui|en attendant)\b")
 # someone located beside the writer, as a sentence's subject: "Brackenfield Logistics, two floors down in our
@@ -370,6 +374,9 @@ def disowned_clauses(text: str) -> list[tuple[int, int]]:
     """(start, end) of the clauses of `text` (folded) that the writer turns down, disowns or only dreams of."""
     spans = []
     for m in _DISOWNS_BEFORE.finditer(text):
+        stops = list(_CLAUSE_STOP.finditer(text, max(0, m.start() - 120), m.start()))
+        if _CONDITION.search(text, stops[-1].end() if stops else max(0, m.start() - 120), m.start()):
+            continue  # "if it isn't fast enough we'd add another", "si ce n'est pas assez bon": a condition
         before = _clause_before(text, m.start())
         if before is not None:
             end = _clause_after(text, m.end())
@@ -384,7 +391,10 @@ def disowned_clauses(text: str) -> list[tuple[int, int]]:
     for m in _DREAM.finditer(text):
         start, end = _sentence(text, m.start())
         back = _BACK_TO_PLAN.search(text, m.end(), end)
-        spans.append((m.start(), back.start() if back else end))
+        # ("We dream of a chatbot that answers in 1 s: Llama 3.1 8B …": the plan after a colon; "Wishful thinking:
+        # someday …": the dream itself after one)
+        colon = re.compile(r"[:;]").search(text, m.end() + 3, end)
+        spans.append((m.start(), min(x.start() for x in (back, colon) if x is not None) if back or colon else end))
     for m in _NEIGHBOUR.finditer(text):
         start, end = _sentence(text, m.start())
         start += len(text[start:m.start()]) - len(text[start:m.start()].lstrip(" \t-,"))
@@ -417,7 +427,7 @@ def side_questions(text: str) -> list[tuple[int, int]]:
             continue
         start = max(text.rfind(c, 0, m.start()) for c in ".!?\n;") + 1
         rest = text[:start] + text[asked + 1:]
-        if len(rest.strip()) < 40:
-            continue  # the question is the message
+        if len(rest.strip()) < 20 or not re.search(r"\d", rest):
+            continue  # the question is the message (a greeting and a signature around it say no plan)
         spans.append((start, asked + 1))
     return spans
