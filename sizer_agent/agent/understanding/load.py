@@ -151,8 +151,9 @@ _MORE = re.compile(rf"[^\d]{{0,25}}?(?<![\w])(?:up to|jusqu'a|voire|or even|mayb
 # "15 à 25 conversations en parallèle, mais pendant les soldes ça grimpe jusqu'à 35", "40-60 agents at once, spiking
 # to 90 on Monday mornings": a figure the load rises to later in the sentence, after a verb of rising, is the peak
 # (heldout35 fr-aj48)
-_RISES_TO = re.compile(rf"[^\d.;!?\n]{{0,70}}?(?<![\w])(?:grimpe\w*|monte\w*|atteint|atteignent|peut aller|peuvent aller"
-                       rf"|spikes?|spiking|rises?|rising|climbs?|climbing|peaks?|peaking|goes up|go up|jumps?|jumping"
+_RISES_TO = re.compile(rf"[^\d.;!?\n]{{0,70}}?(?<![\w])(?:grimpe\w*|monte\w*|atteint|atteignent|peut aller"
+                       rf"|peuvent aller|spikes?|spiking|rises?|rising|climbs?|climbing|peaks?|peaking"
+                       rf"|goes up|go up|jumps?|jumping"
                        rf"|shoots? up|surges?|surging)\s+(?:(?:jusqu'a|up to|to|a|at|vers|around|about)\s+)?"
                        rf"{_COUNT}(?!\s*(?:\w+\s+)?(?:{_POPULATION}|registered|inscrits|enrolled|total|au total"
                        rf"|in total|%|k\b|tokens?|ms\b|s\b))")

@@ -271,7 +271,8 @@ _DISOWNS_BEFORE = re.compile(
     r"|declinee?s?)"
     r"|(?:on|nous|we|i|j'|je)\s+(?:l'|les\s+|la\s+|le\s+)(?:a|avons|ai)\s+(?:\w+\s+)?(?:decline\w*|refuse\w*|ecarte\w*"
     r"|exclue?s?|abandonne\w*|rejete\w*|laisse\w* tomber|ecartee?s?)"
-    r"|(?:on|nous)\s+(?:a|avons)\s+(?:\w+\s+)?(?:decline|refuse|dit non|passe notre tour|laisse tomber)(?=\s*[(,;.:!?\n-])"
+    r"|(?:on|nous)\s+(?:a|avons)\s+(?:\w+\s+)?(?:decline|refuse|dit non|passe notre tour|laisse tomber)"
+    r"(?=\s*[(,;.:!?\n-])"
     r"|(?:we|i)\s+(?:passed|said no|declined|refused|walked away|pulled out)(?=\s*(?:on it|on that)?\s*[(,;.:!?\n-])"
     r"|(?:we|i)\s+(?:turned|ruled|dropped|ditched|scrapped)\s+(?:it|them|that|those)(?:\s+(?:down|out))?"
     r"|(?:wasn't|was not|weren't|were not|isn't|is not|aren't|n'etait pas|n'est pas|ne sont pas|n'etaient pas)"
@@ -305,7 +306,8 @@ _A_LIMIT = re.compile(r"\s*(?:anything|everything|tout ce qui|toute? (?:solution
 _DREAM = re.compile(
     r"\b(?:dans (?:nos|mes) reves(?: les plus fous)?|(?:on|nous|je) rev(?:e|ons) (?:un jour|parfois|secretement)"
     r" d[e']|(?:we|i) (?:sometimes |secretly )?(?:dream|fantasi[sz]e) (?:of|about) (?:one day|someday|some day)"
-    r"|(?:one day|someday|some day),? (?:we|i) (?:dream|fantasi[sz]e)|in (?:our|my) (?:wildest )?dreams|wishful thinking"
+    r"|(?:one day|someday|some day),? (?:we|i) (?:dream|fantasi[sz]e)|in (?:our|my) (?:wildest )?dreams"
+    r"|wishful thinking"
     r"|(?:someday|one day|un jour),? (?:we'd|we would|on aimerait|nous aimerions) (?:love|like|adorer)"
     r"|in an ideal world|dans un monde ideal)\b")
 _CONDITION = re.compile(r"\b(?:if|si|s'il|s'ils|unless|sauf si|should|whether|au cas ou|in case|a moins qu)\b")
@@ -414,9 +416,10 @@ def disowned_clauses(text: str) -> list[tuple[int, int]]:
 # would a full fine-tune of Llama 3.1 405B take?" (heldout35 fr-aj19, en-aj13): its cards and model are not the plan
 _SIDE_QUESTION = re.compile(
     r"\b(?:side question|(?:petite |une )?question (?:a cote|annexe|subsidiaire|a part|en passant)|unrelated question"
-    r"|(?:a |one )?(?:quick |small )?(?:off-topic|unrelated) question|hors sujet|off-topic|(?:juste |simple )?par curiosite"
-    r"|out of (?:pure )?curiosity|(?:just )?(?:out of )?curious(?:ity)?,|nothing to do with (?:this|the|our) (?:purchase"
-    r"|project|request|plan)|rien a voir avec (?:notre|ce|le) (?:projet|achat|besoin))")
+    r"|(?:a |one )?(?:quick |small )?(?:off-topic|unrelated) question|hors sujet|off-topic"
+    r"|(?:juste |simple )?par curiosite|out of (?:pure )?curiosity|(?:just )?(?:out of )?curious(?:ity)?,"
+    r"|nothing to do with (?:this|the|our) (?:purchase|project|request|plan)"
+    r"|rien a voir avec (?:notre|ce|le) (?:projet|achat|besoin))")
 
 
 def side_questions(text: str) -> list[tuple[int, int]]:

@@ -384,9 +384,9 @@ def _count_times_tokens(message: Message) -> Found | None:
         # three digits that would leave a fraction of a token is a thousands separator
         for other in ("en", "fr"):
             if each is not None and each < 10 and re.fullmatch(r"\d{1,3}(?:,\d{3})+", m.group(3)):
-                each = numbers.read_number(m.group(3), other)  # type: ignore[arg-type]
+                each = numbers.read_number(m.group(3), other)
             if count is not None and re.fullmatch(r"\d{1,3}(?:,\d{3})+", m.group(1)) and count < 100:
-                count = numbers.read_number(m.group(1), other)  # type: ignore[arg-type]
+                count = numbers.read_number(m.group(1), other)
         if count is None or each is None or message.negated(m.start()):
             continue
         count *= _COUNT_SCALE[m.group(2)] if m.group(2) else 1
