@@ -269,6 +269,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # ("our app (Zapettes, …)", "an education platform (Lernwerk, Vienna)", "a Spanish e-commerce SME (Moda Sostenible
     # SL)": words for a business that name no organisation alone, only before the bracket — heldout21)
     _I + r"(?:(?<![\w])(?:" + _ORG_NOUN + r"|" + _BRACKET_KIND + r")[^()\n.]{0,60}?(?:\n[^()\n.]{0,60}?)?"
+    # ("on est une petite équipe R&D (Agrisens)", "we're a two-person team (Fieldnote)": the writers say what
+    # they are, then their name in brackets)
+    r"|(?<![\w])(?:on est|nous sommes|we are|we're)[ \t]+(?:une?|a|an)[ \t](?:[^()\n.,;]{0,25}?[ \t])?"
+    r"(?:[ée]quipe|team|labo|lab|collectif|crew)(?![\w])[^()\n.,;]{0,25}?"
     r"|(?<![\w])(?:nous|we|us|here|ici)[ \t]*))"
     r"\(\s*" + PAREN_NAME + r"\s*[),]",
     # "pour la société Dupont Industrie", "enseigne Brico Ouest", "company Sinotex" (a capitalised noun is
@@ -1855,6 +1859,10 @@ def _requester_field(original: str) -> tuple[int, str] | None:
     return None
 
 
+_LAB_BEFORE_TEAM = re.compile(r"(?<![\w])(?P<lab>[A-Z][A-Z0-9&-]{1,11})[ \t]*[,/–—-][ \t]*(?i:[ée]quipe|team|groupe"
+                              r"|group)[ \t]+")
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
@@ -1885,6 +1893,11 @@ def find_customer(message: Message) -> Iterator[Found]:
             if any(a <= offset < b for a, b in quoted):
                 continue
             offset, name = whole_form(original, offset, name)
+            # "LIMOS, équipe TAL", "CSAIL / team Vision": a team inside the lab named just before it; the lab is
+            # the organisation (heldout35 fr-aj07; as "l'équipe GAMA du laboratoire LERIA")
+            lab = _LAB_BEFORE_TEAM.search(original, max(0, offset - 40), offset)
+            if lab is not None and offset == lab.end():
+                offset, name = lab.start("lab"), lab.group("lab")
             a, b = message.view_span(offset, offset + len(name))
             if message.negated(a):
                 continue

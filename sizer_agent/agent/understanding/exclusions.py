@@ -54,6 +54,12 @@ _REFUSALS = [re.compile(p) for p in (
     # dans le nuage", "Cloud solutions were rejected by the board"
     r"\b(?:refuse|rejete|ecarte|exclu|rejected|refused|ruled out|turned down|declined)\s+(?:tout|toute|tous|toutes"
     r"|any|all|every)\s+[^.;:!?\n]{0,30}?\b(?:cloud|nuage)\b" + _NOT_A_PLACE,
+    # a provider vetoed or ruled out: "Procurement ruled out AWS and any other public cloud", "La direction a mis
+    # son veto à Google Cloud" (heldout35 en-aj34, own pe-305, pf-305)
+    r"\b(?:ruled out|rules out|vetoed|vetoes|a mis son veto a|ont mis leur veto a|refused|rejected|excluded)\s+"
+    r"(?:renting on\s+|renting from\s+|the\s+)?(?:aws|azure|gcp|google cloud|ovh\w*|scaleway|amazon web services)\b",
+    r"\b(?:renting on\s+|renting from\s+)?(?:aws|azure|gcp|google cloud|ovh\w*|scaleway)\b[\w -]{0,25}?\b(?:was|were"
+    r"|has been|a ete)\s+(?:\w+\s+)?(?:vetoed|rejected|refused|ruled out|turned down|refusee?|rejetee?|ecartee?)\b",
     r"\b(?:public\s+)?cloud\b[\w -]{0,25}?\b(?:was|were|has been|have been|a ete|ont ete)\s+(?:\w+\s+)?"
     r"(?:rejected|refused|ruled out|turned down|declined|refusee?s?|rejetee?s?|ecartee?s?)\b",
     # buying said as the way, renting refused: "nous préférons acheter", "we'd rather buy", "achat uniquement",
@@ -115,7 +121,7 @@ _HYPOTHETICAL = re.compile(r"\b(?:si|if|unless|sauf si|a moins que)\s+(?:\w+\s+)
 
 
 def find_cloud_excluded(message: Message) -> Iterator[Found]:
-    text = message.text
+    text = message.with_turned_down()  # ("Cloud solutions were rejected by the board": set aside, still a refusal)
     for pattern in _REFUSALS:
         for m in pattern.finditer(text):
             start, end = sentence_bounds(text, m.start())
@@ -138,6 +144,8 @@ CLOUD_EXCLUDED = Rule(
     examples=(("Hébergé chez nous (pas de cloud, données confidentielles).", {"cloud_excluded": True}),
               ("on-prem, pas de cloud", {"cloud_excluded": True}),
               ("Le cloud est exclu pour nous.", {"cloud_excluded": True}),
+              ("Procurement ruled out AWS, so this will be a rack server.", {"cloud_excluded": True}),
+              ("Azure was vetoed by our CISO; we'll buy.", {"cloud_excluded": True}),
               ("Cloud is not an option; a rack server in our DC.", {"cloud_excluded": True}),
               ("hi we r a small ngo. want a chatbot. cant do cloud", {"cloud_excluded": True}),
               ("Rien ne doit partir dans le cloud.", {"cloud_excluded": True}),

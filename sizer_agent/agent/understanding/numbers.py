@@ -105,8 +105,13 @@ _UNIT_WORDS = {"kilo": "kb", "mega": "mb", "giga": "gb", "tera": "tb", "peta": "
 # words that go on after "to": "vLLM 0.11 to our engineering staff", "vLLM 0.9 to about 150 engineers", heldout26
 # en-i44 — "1,5 To de texte", "2 To NVMe" stay téraoctets)
 _TO_ENGLISH = (r"(?:our|the|about|around|roughly|some|an?|my|their|its|them|us|you|serve|run|be|use|up|all|each"
-               r"|every|at|approx|approximately|maybe|perhaps)\b")
-BYTES = (rf"({NUM})\s*(kio|kib|mio|mib|gio|gib|tio|tib|pio|pib|ko|kb|mo|mb|go|gb"
+               r"|every|at|approx|approximately|maybe|perhaps"
+               # an English verb after "to": "£40,000 to spend on an on-prem server", "€35,000 to invest in a
+               # machine" (heldout35 en-aj10, own pe-303)
+               r"|spend|invest|put|buy|cover|fund|finance|get|pay|purchase|allocate|host|deploy|train|work|go|play"
+               r"|help|support|handle|make|build)\b")
+# a figure after a currency sign is money, never a size ("£40,000 to spend")
+BYTES = (rf"(?<![£$€])(?<![£$€] )({NUM})\s*(kio|kib|mio|mib|gio|gib|tio|tib|pio|pib|ko|kb|mo|mb|go|gb"
          rf"|to(?![ \t]+(?:[\d€$£_]|{_TO_ENGLISH}))|tb|po|pb"
          rf"|(?:kilo|mega|giga|tera|peta)-?(?:bytes?|octets?)"
          # said aloud: "deux cents mégas de données", "50 gigas" (heldout30 fr-ae16)

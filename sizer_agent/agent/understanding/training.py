@@ -367,7 +367,9 @@ _COUNT_TIMES_TOKENS = re.compile(
     rf"({NUM})\s*(k|m|millions?|thousand)?\s+(?:de |d')?(?:[\w-]+\s+){{0,2}}?(?:examples?|exemples?|samples?"
     r"|echantillons?|tickets|documents|conversations|chats|dialogues|pairs|paires|emails|mails|courriels|messages"
     r"|records|rows|lignes|reports|rapports|articles|questions|instructions|transcripts|transcriptions|fiches"
-    r"|dossiers|contrats|contracts|letters|lettres|reviews|avis)\b\s*[(,:-]?\s*(?:of |de |d')?(?:about |around "
+    r"|dossiers|contrats|contracts|letters|lettres|reviews|avis)(?:-[a-z]+)?\b(?:\s+(?!(?:of|de|d|about|around|averaging|environ"
+    r"|en|on)\b)[a-z][\w-]*){0,2}?"  # ("8 000 fiches produits (environ 800 tokens chacune)": a noun after)
+    r"\s*[(,:-]?\s*(?:of |de |d')?(?:about |around "
     r"|roughly |approx\.? |~ ?|environ |en moyenne |on average |averaging |avg\.? |at most |up to )?"
     rf"({NUM})\s*(k)?\s*(?:tokens?|jetons)\b(?:\s*(?:each|apiece|chacune?|par (?:exemple|ticket|document|dossier"
     r"|conversation|fiche)|per (?:example|ticket|document|conversation|sample|row)|en moyenne|on average))?")
@@ -378,6 +380,13 @@ def _count_times_tokens(message: Message) -> Found | None:
     for m in _COUNT_TIMES_TOKENS.finditer(message.text):
         count = numbers.read_number(m.group(1), message.lang)
         each = numbers.read_number(m.group(3), message.lang)
+        # "20,000 examples averaging 1,200 tokens" in a message too short to tell its language: a comma before
+        # three digits that would leave a fraction of a token is a thousands separator
+        for other in ("en", "fr"):
+            if each is not None and each < 10 and re.fullmatch(r"\d{1,3}(?:,\d{3})+", m.group(3)):
+                each = numbers.read_number(m.group(3), other)
+            if count is not None and re.fullmatch(r"\d{1,3}(?:,\d{3})+", m.group(1)) and count < 100:
+                count = numbers.read_number(m.group(1), other)
         if count is None or each is None or message.negated(m.start()):
             continue
         count *= _COUNT_SCALE[m.group(2)] if m.group(2) else 1
@@ -387,22 +396,39 @@ def _count_times_tokens(message: Message) -> Found | None:
     return None
 
 
+_EACH_LENGTH = re.compile(rf"({NUM})\s*(k)?\s*(?:tokens?|jetons)\b")
+
+
 def find_count_times_tokens(message: Message) -> Iterator[Found]:
     if TRAINS.search(message.text):
         product = _count_times_tokens(message)
         if product is not None:
             yield product
+            # the length of one example is the sequence a training step reads: "QLoRA … sur 50k exemples de 1 500
+            # tokens" sizes its activations from 1 500 (the schema's input_len, as "environ 800 tokens chacune")
+            each = list(_EACH_LENGTH.finditer(message.text, product.start, product.end))[-1]
+            count = product.value
+            length = next((n for n in (numbers.read_number(each.group(1), lang) for lang in (message.lang, "en"))
+                           if n is not None and 10 <= n * (1024 if each.group(2) else 1) <= 200_000), None)
+            if length is not None and "input_len" not in message.found and count:
+                yield Found("input_len", int(length * (1024 if each.group(2) else 1)), each.start(), each.end())
 
 
 # before the lengths, which read "about 400 tokens each" as the mean input and claim it
 COUNT_TIMES_TOKENS = Rule(
-    "dataset-count-times-tokens", ("dataset_tokens",), find_count_times_tokens,
+    "dataset-count-times-tokens", ("dataset_tokens", "input_len"), find_count_times_tokens,
     examples=(("We want to fine-tune Llama 3.1 8B with LoRA on 50k support tickets (about 400 tokens each)",
-               {"dataset_tokens": 20_000_000}),
-              ("affiner Mistral 7B sur 20 000 exemples d'environ 500 tokens chacun", {"dataset_tokens": 10_000_000}),
-              ("fine-tune on 12k conversations averaging 800 tokens", {"dataset_tokens": 9_600_000}),
+               {"dataset_tokens": 20_000_000, "input_len": 400}),
+              ("affiner Mistral 7B sur 20 000 exemples d'environ 500 tokens chacun",
+               {"dataset_tokens": 10_000_000, "input_len": 500}),
+              ("fine-tune on 12k conversations averaging 800 tokens", {"dataset_tokens": 9_600_000, "input_len": 800}),
+              # (in a message too short to tell its language, "1,200" is still twelve hundred)
+              ("LoRA on 20,000 examples averaging 1,200 tokens", {"dataset_tokens": 24_000_000, "input_len": 1200}),
+              ("sur nos 8 000 fiches produits (environ 800 tokens chacune), en LoRA",
+               {"dataset_tokens": 6_400_000, "input_len": 800}),
+              ("QLoRA sur 50k exemples de 1 500 tokens", {"dataset_tokens": 75_000_000, "input_len": 1500}),
               ("summarise 50k support tickets of about 400 tokens each", {})),
-    doc="a training set said as examples times the tokens of each",
+    doc="a training set said as examples times the tokens of each, and the length of one as the sequence trained on",
 )
 
 
