@@ -36,6 +36,7 @@ FIRST_SCORED = {
     "heldout32.yaml": "9501ce7", "heldout33.yaml": "122b1d0",
     "heldout34.yaml": "b413402",
     "heldout35.yaml": "8386121",
+    "heldout36.yaml": "712dfc2",
 }
 _CHILD = """
 import json, sys, yaml
