@@ -80,11 +80,13 @@ def _nvme(req: SystemRequest) -> list[Requirement]:
     return out
 
 
-def _lanes(req: SystemRequest, gpu: Gpu | None) -> list[Requirement]:
+def _lanes(req: SystemRequest, gpu: Gpu | None, platform: Platform | None = None) -> list[Requirement]:
     lanes = req.num_gpus * LANES_PER_GPU + 2 * LANES_PER_NVME
     if req.num_gpus > 1:
         lanes += 16  # one x16 network card for multi-GPU data movement
     cpu = "desktop" if lanes <= DESKTOP_LANES else ("threadripper" if lanes <= 88 else "threadripper_pro")
+    if platform is not None and platform.kind in ("server", "rack") and cpu != "desktop":
+        cpu = "server_cpu"  # a rack server's lanes come from its EPYC or Xeon sockets, not a Threadripper
     if gpu is not None and gpu.form_factor in ("sxm", "oam", "superchip"):
         cpu = "baseboard"
     return [
@@ -101,6 +103,8 @@ def _power(req: SystemRequest, gpu: Gpu | None, platform: Platform | None) -> li
     draw = req.num_gpus * tdp + host
     psu = math.ceil(draw * PSU_MARGIN / 50) * 50
     cooling = "air_tower" if req.num_gpus * tdp <= 1200 else "server_airflow"
+    if platform is not None and platform.kind in ("server", "rack"):
+        cooling = "server_airflow"  # a rack server is cooled front to back, whatever its draw
     if tdp >= 1000:
         cooling = "liquid"
     return [
@@ -131,7 +135,7 @@ def graphics_issue(gpu: Gpu) -> Msg | None:
 
 def size_system(req: SystemRequest, gpu: Gpu | None = None, platform: Platform | None = None) -> SystemSizing:
     """Requirements for the whole machine; with a platform, also what it lacks."""
-    reqs = [_ram(req), *_nvme(req), *_lanes(req, gpu), *_power(req, gpu, platform), _ecc(req), _graphics(req)]
+    reqs = [_ram(req), *_nvme(req), *_lanes(req, gpu, platform), *_power(req, gpu, platform), _ecc(req), _graphics(req)]
     issues: list[Msg] = []
     by_name = {r.name: r for r in reqs}
     if platform is not None:

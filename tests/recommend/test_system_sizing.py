@@ -50,3 +50,20 @@ def test_graphics_classes() -> None:
     assert graphics_issue(catalog.gpu("rtx-pro-6000-ws")) is None
     assert "vGPU" in render("en", graphics_issue(catalog.gpu("l40s")))  # type: ignore[arg-type]
     assert "compute-only" in render("en", graphics_issue(catalog.gpu("h200-sxm")))  # type: ignore[arg-type]
+
+
+def test_a_rack_server_is_sized_with_a_server_cpu_and_front_to_back_airflow() -> None:
+    from sizer_agent.tools.catalog import load_catalog
+    from sizer_agent.tools.system_sizing import SystemRequest, size_system
+
+    # two 600 W cards: a tower takes them on air with a Threadripper's lanes; in a rack server the lanes come from
+    # its EPYC or Xeon sockets and the chassis is cooled front to back whatever its draw
+    catalog = load_catalog()
+    gpu = catalog.gpu("rtx-pro-6000-server")
+    request = SystemRequest(mode="training", num_gpus=2, gpu_memory_used_bytes=70 * 2**30, weight_bytes=16 * 10**9)
+    server = {r.name: r.value for r in size_system(request, gpu, catalog.platform(
+        catalog.offer("SRV-RTXPRO6000-SE").platform)).requirements}
+    assert server["cpu_class"] == "server_cpu" and server["cooling"] == "server_airflow"
+    tower = {r.name: r.value for r in size_system(request, catalog.gpu("rtx-pro-6000-maxq"), catalog.platform(
+        catalog.offer("ACD-014-MAXQ").platform)).requirements}
+    assert tower["cpu_class"] == "threadripper" and tower["cooling"] == "air_tower"
