@@ -563,7 +563,8 @@ def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list
         out.append(Msg("assume.operating_point"))
     else:
         out.append(Msg("assume.headroom", headroom=request.headroom))
-        out.append(Msg("assume.bytes_per_token"))
+        if request.dataset_tokens is None and request.vision is None:  # said in tokens (or images): no conversion
+            out.append(Msg("assume.bytes_per_token"))
     dollars = request.budget_usd if request.budget_usd is not None else request.budget_usd_per_month
     if dollars is not None and (request.budget_eur == round(dollars * a.eur_per_usd.value, 2)
                                 or request.budget_eur_per_month == round(dollars * a.eur_per_usd.value, 2)):

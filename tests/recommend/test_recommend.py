@@ -979,3 +979,13 @@ def test_an_owned_card_too_small_is_told_the_fastest_way_it_still_runs_the_model
     assert cpu_rate is not None and cpu_rate > serving.output_tokens_per_s
     said = advice.owned(result, "en")
     assert "With llama.cpp instead" in said and said.endswith("What would hold the load as stated follows.")
+
+
+def test_a_training_set_said_in_tokens_assumes_no_bytes_per_token() -> None:
+    # "400M tokens of support tickets": the epoch is timed on those tokens; the 4-bytes-a-token conversion is an
+    # assumption only when the set was said in bytes
+    workload = EstimateRequest(model="llama-3.1-8b", mode="training", method="lora", batch_size=2, seq_len=2048)
+    said = lambda r: [m.id for m in r.assumptions]  # noqa: E731
+    in_tokens = recommend(RecommendRequest(workload=workload, dataset_tokens=400_000_000), load_model("llama-3.1-8b"))
+    in_bytes = recommend(RecommendRequest(workload=workload, dataset_bytes=10**9), load_model("llama-3.1-8b"))
+    assert "assume.bytes_per_token" not in said(in_tokens) and "assume.bytes_per_token" in said(in_bytes)
