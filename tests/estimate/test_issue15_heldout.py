@@ -14,20 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from sizer_agent.tools.architectures import spec_from_config
-from sizer_agent.tools.estimate import EstimateRequest, EstimateResult, estimate
-from sizer_agent.tools.model_loader import bundled_dir
-from sizer_agent.tools.validation import flags_to_fields
+from sizer_agent.tools.estimate import EstimateResult
+from tests.estimate._data import run_heldout_case
 
 GiB = 2**30
 DATA = json.loads((Path(__file__).parent / "data" / "heldout_issue15.json").read_text())
 
 
 def _run(case: dict) -> EstimateResult:
-    config = case.get("config") or json.loads(
-        (bundled_dir() / case["config_folder_or_null"] / "config.json").read_text())
-    return estimate(EstimateRequest(model=case["model"], **flags_to_fields(case["args"])),
-                    spec_from_config(config, case["model"]))
+    return run_heldout_case(case)
 
 
 def _training_errors() -> list[float]:
