@@ -24,3 +24,15 @@ def run_heldout_case(case: dict) -> EstimateResult:
         (bundled_dir() / case["config_folder_or_null"] / "config.json").read_text())
     return estimate(EstimateRequest(model=case["model"], **flags_to_fields(case["args"])),
                     spec_from_config(config, case["model"]))
+
+
+def engine_errors(cases: list[dict]) -> tuple[list[float], list[float]]:
+    """Absolute % errors of vLLM's loaded weights and KV-cache tokens over held-out start-up logs."""
+    weights, tokens = [], []
+    for case in cases:
+        engine = run_heldout_case(case).engine
+        assert engine is not None
+        expect = case["expect"]
+        weights.append(abs(engine.weights_bytes / 2**30 - expect["weights_gib"]) / expect["weights_gib"] * 100)
+        tokens.append(abs(engine.kv_cache_tokens - expect["kv_cache_tokens"]) / expect["kv_cache_tokens"] * 100)
+    return weights, tokens

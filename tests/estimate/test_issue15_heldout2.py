@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from sizer_agent.tools.estimate import EstimateResult
-from tests.estimate._data import run_heldout_case
+from tests.estimate._data import engine_errors, run_heldout_case
 
 GiB = 2**30
 DATA = json.loads((Path(__file__).parent / "data" / "heldout_issue15_2.json").read_text())
@@ -58,14 +58,7 @@ def test_the_allocated_bytes_rows_are_met_at_the_median() -> None:
 
 
 def _engine_errors() -> tuple[list[float], list[float]]:
-    weights, tokens = [], []
-    for case in DATA["vllm"]:
-        engine = _run(case).engine
-        assert engine is not None
-        expect = case["expect"]
-        weights.append(abs(engine.weights_bytes / GiB - expect["weights_gib"]) / expect["weights_gib"] * 100)
-        tokens.append(abs(engine.kv_cache_tokens - expect["kv_cache_tokens"]) / expect["kv_cache_tokens"] * 100)
-    return weights, tokens
+    return engine_errors(DATA["vllm"])
 
 
 def test_vllm_weights_meet_the_issue_target() -> None:
