@@ -46,6 +46,12 @@ DEFAULT_HEADROOM = 0.10  # generic engine: share of each card kept free (fragmen
 # Llama 2 7B on FSDP at 512 and 2,048 tokens: 8.28 vs 10.24 GiB, 9.16 vs 10.22 GiB;
 # tests/estimate/data/heldout_issue15_2.json). A training plan with less free than the larger is told so.
 ALLOCATOR_RESERVE_OVER_PEAK = 0.24
+# A card that also runs the rendering or CAD software keeps VRAM for it (seed 002: "si le poste fera aussi du rendu
+# ou de la CAO … évite des propositions … qui échouent sur un détail de mémoire oublié"): 8 GB, Twinmotion's minimum
+# VRAM (Twinmotion 2020.1 system requirements, resources.imaginit.com, read 2026-12-02; Enscape and KeyShot scenes
+# of a design office sit in that range).
+GRAPHICS_VRAM_BYTES = 8 * 10**9
+MIN_VLLM_SHARE = 0.5  # below this share of the card vLLM's KV pool is not worth serving from
 NATIVE_VLLM_STACKS = ("cuda", "rocm")  # where vLLM's own memory profile (tools.memory) was measured
 
 
@@ -118,6 +124,10 @@ def _estimate(ctx: Context, workload: EstimateRequest, gpu: Gpu, tp: int, pp: in
         update.update(data_parallel_size=dp, zero=zero)
     else:  # serving replicas are identical: one replica with its share of the requests
         update.update(data_parallel_size=1, zero=0, concurrency=max(1, math.ceil(workload.concurrency / dp)))
+    if ctx.scope.needs_graphics and workload.engine == "vllm":
+        # the rendering software's VRAM comes out of vLLM's share, the free margin for its graphs kept as it was
+        share = workload.gpu_memory_utilization - GRAPHICS_VRAM_BYTES / gpu.memory_bytes
+        update["gpu_memory_utilization"] = max(MIN_VLLM_SHARE, math.floor(share * 100) / 100)
     request = workload.model_copy(update=update)
     memory = gpu.memory_bytes if workload.engine == "vllm" or auto_offload else 0
     # the chip's engine may store each KV head padded (vLLM on TPU: 128 lanes): its bytes, not the model's
@@ -164,9 +174,13 @@ def _memory_plan(result: EstimateResult, gpu: Gpu, workload: EstimateRequest, dp
 
 def _memory_reasons(ctx: Context, result: EstimateResult, memory: MemoryPlan, gpu: Gpu, tp: int, pp: int,
                     num_gpus: int) -> list[Msg]:
-    usable = gpu.memory_bytes * (1.0 - ctx.headroom)
+    graphics = GRAPHICS_VRAM_BYTES if ctx.scope.needs_graphics else 0
+    usable = gpu.memory_bytes * (1.0 - ctx.headroom) - graphics
     if result.engine is not None:
         engine = result.engine
+        if graphics and engine.total_used_bytes + graphics > gpu.memory_bytes:
+            return [Msg("reason.graphics_memory", need=engine.total_used_bytes, graphics=graphics,
+                        gpu=gpu.memory_bytes)]
         if engine.weights_bytes + engine.activation_peak_bytes >= engine.budget_bytes:
             return [Msg("reason.vllm_weights", weights=engine.weights_bytes, budget=engine.budget_bytes,
                         utilization=engine.gpu_memory_utilization, tp=tp, pp=pp, gpus=num_gpus)]
@@ -174,6 +188,9 @@ def _memory_reasons(ctx: Context, result: EstimateResult, memory: MemoryPlan, gp
             return [Msg("reason.vllm_no_room", tokens=engine.kv_cache_tokens, max_len=engine.max_model_len,
                         tp=tp, pp=pp, gpus=num_gpus)]
         return []
+    if graphics and result.per_gpu.total_bytes > usable:
+        return [Msg("reason.graphics_memory", need=result.per_gpu.total_bytes, graphics=graphics,
+                    gpu=gpu.memory_bytes)]
     if result.per_gpu.total_bytes > usable:
         return [Msg("reason.memory", need=result.per_gpu.total_bytes, usable=usable, gpu=gpu.memory_bytes,
                     headroom=ctx.headroom, tp=tp, pp=pp, gpus=num_gpus)]
@@ -386,6 +403,8 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
         needs_graphics=ctx.scope.needs_graphics,
         long_running=True, offloaded_bytes=_offloaded_host_bytes(result, num_gpus, dp)), gpu, platform)
     notes += sizing.issues
+    if ctx.scope.needs_graphics and not reasons:
+        notes.append(Msg("note.graphics_reserve", graphics=GRAPHICS_VRAM_BYTES, card=gpu.memory_bytes))
     if training is not None and memory.load_bytes * (1 + ALLOCATOR_RESERVE_OVER_PEAK) > memory.gpu_memory_bytes:
         notes.append(Msg("note.allocator_reserve", free=memory.headroom_pct / 100,
                          reserve=ALLOCATOR_RESERVE_OVER_PEAK))
