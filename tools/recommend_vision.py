@@ -19,7 +19,12 @@ from dataclasses import dataclass, field
 
 from sizer_agent.tools.catalog import Catalog, Gpu, Offer, Platform, load_catalog
 from sizer_agent.tools.costs import budget_cost, costs, power_w, purchase
-from sizer_agent.tools.evaluate import DEFAULT_CHECKPOINT_INTERVAL_MIN, DEFAULT_HEADROOM, DEFAULT_STORAGE_WRITE_GBS
+from sizer_agent.tools.evaluate import (
+    DEFAULT_CHECKPOINT_INTERVAL_MIN,
+    DEFAULT_HEADROOM,
+    DEFAULT_STORAGE_WRITE_GBS,
+    GRAPHICS_VRAM_BYTES,
+)
 from sizer_agent.tools.knobs import knob
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.plan import (
@@ -81,9 +86,12 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
     watts = power_w(gpu, platform, num_gpus, units)
     buy = purchase(offer, ctx.catalog, num_gpus, units)
     m = est.per_gpu
-    usable = int(gpu.memory_bytes * (1 - ctx.headroom))
+    graphics = GRAPHICS_VRAM_BYTES if ctx.scope.needs_graphics else 0  # the rendering software's share
+    usable = int(gpu.memory_bytes * (1 - ctx.headroom)) - graphics
     reasons: list[Msg] = []
-    if m.total_bytes > usable:
+    if graphics and m.total_bytes > usable:
+        reasons.append(Msg("reason.graphics_memory", need=m.total_bytes, graphics=graphics, gpu=gpu.memory_bytes))
+    elif m.total_bytes > usable:
         reasons.append(Msg("reason.vision_memory", need=m.total_bytes, usable=usable, gpu=gpu.memory_bytes,
                            headroom=ctx.headroom, batch=request.batch_size, resolution=request.resolution))
     reasons += _scope_reasons(ctx, gpu, platform, watts, units)  # type: ignore[arg-type]
@@ -133,7 +141,8 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
         weight_precision=request.dtype, kv_cache_precision="-", memory=memory, vision=vision,
         host=[HostRequirement(name=r.name, value=r.value, unit=r.unit, reason=r.reason) for r in sizing.requirements],
         costs=plan_costs, knobs=list(knobs), fits=not reasons, within_budget=within, reasons=reasons,
-        notes=[*sizing.issues, *([Msg("note.yolo_labels")] if training and est.model.library == "yolo" else [])],
+        notes=[*sizing.issues, *([Msg("note.yolo_labels")] if training and est.model.library == "yolo" else []),
+               *([Msg("note.graphics_reserve", graphics=graphics, card=gpu.memory_bytes)] if graphics else [])],
         request=None,
         sources=sorted({*offer.price_sources, *gpu.memory_gb.src, *(gpu.tdp_w.src if gpu.tdp_w else []),
                         *platform.max_gpus.src}))

@@ -295,3 +295,23 @@ def test_the_closest_configuration_to_a_power_limit_is_the_one_least_over_it() -
             for r in o.reasons if r.id == "reason.power"]
     said = result.headline.params["why"]
     assert said.params["need"] == min(over) and float(said.params["need"]) < 2000
+
+
+def test_a_vision_desk_that_also_renders_keeps_the_rendering_software_s_vram() -> None:
+    # YOLOv8m at 640 px, 24 images a step: ~16 GiB, which the 24 GB RTX PRO 4000 holds alone (21.5 GiB usable)
+    # but not beside the 8 GB (7.5 GiB) the rendering software keeps (14 GiB left); 16 images (~11 GiB) fit beside it
+    from sizer_agent.tools.plan import Plan
+    from sizer_agent.tools.recommend import RecommendRequest, recommend
+
+    def plan(batch: int, graphics: bool) -> Plan:
+        request = VisionRequest(model="yolov8m", resolution=640, mode="training", dataset_images=50_000,
+                                batch_size=batch)
+        result = recommend(RecommendRequest(vision=request, units=["workstation"], needs_graphics=graphics,
+                                            offer_ids=["ACD-006-PRO4000"]))
+        return result.plan or result.options[0]
+
+    assert plan(24, graphics=False).fits
+    blocked = plan(24, graphics=True)
+    assert not blocked.fits and [r.id for r in blocked.reasons][:1] == ["reason.graphics_memory"]
+    beside = plan(16, graphics=True)
+    assert beside.fits and "note.graphics_reserve" in [n.id for n in beside.notes]
