@@ -346,6 +346,12 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
                     fits=False, reasons=[Msg("reason.split", tp=tp, pp=pp)], request=workload)
     parallelism.notes = list(result.parallelism.notes)
     memory = _memory_plan(result, gpu, workload, dp)
+    share = memory.gpu_memory_utilization
+    if share is not None and share != workload.gpu_memory_utilization:
+        # vLLM's share was lowered on this card (rendering software beside it, graphs that overflow a small
+        # card): the knob says the share the plan runs with
+        common["knobs"] = [k.model_copy(update={"text": k.text.model_copy(update={"params": {
+            **k.text.params, "utilization": share}})}) if k.code == "engine_vllm" else k for k in knobs]
     reasons += _memory_reasons(ctx, result, memory, gpu, tp, pp, num_gpus)
     reasons += _platform_reasons(gpu, platform)
     reasons += _scope_reasons(ctx, gpu, platform, watts, units)

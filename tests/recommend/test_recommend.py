@@ -203,6 +203,12 @@ def test_cad_and_ai_on_a_small_budget_get_an_rtx_pro_blackwell_workstation() -> 
     assert "note.graphics_reserve" in [n.id for n in result.plan.notes]
     memory = result.plan.memory
     assert memory is not None and memory.gpu_memory_bytes - memory.total_bytes >= 8 * 10**9  # room to render
+    # as the interview asks it (vLLM as practitioners run it): the share the knob states is the share it runs with
+    practised = recommend(RecommendRequest(workload=light, units=["workstation"], budget_eur=15_000,
+                                           needs_graphics=True, engine="vllm", practitioner_defaults=True), spec)
+    assert practised.plan is not None and practised.plan.memory is not None
+    said = [k.text.params["utilization"] for k in practised.plan.knobs if k.code == "engine_vllm"]
+    assert said == [practised.plan.memory.gpu_memory_utilization] and said[0] < 0.9
     assert result.plan.purchase.price_kind == "estimate" and result.plan.weight_precision == "bfloat16"
     geforce = by_offer(result)["ACD-006"]
     assert not geforce.fits and "reason.graphics" in reason_ids(geforce)  # the RTX 5080 has no certified drivers
