@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from sizer_agent.tools.catalog import Catalog, Gpu, Offer, Platform
 from sizer_agent.tools.costs import budget_cost, costs, power_w, purchase
 from sizer_agent.tools.errors import InputError
-from sizer_agent.tools.estimate import EstimateRequest, EstimateResult, estimate
+from sizer_agent.tools.estimate import MIN_UTILIZATION, EstimateRequest, EstimateResult, estimate
 from sizer_agent.tools.knobs import zero_for
 from sizer_agent.tools.memory.vllm_profile import default_scheduler_limits
 from sizer_agent.tools.messages import Msg
@@ -51,7 +51,6 @@ ALLOCATOR_RESERVE_OVER_PEAK = 0.24
 # VRAM (Twinmotion 2020.1 system requirements, resources.imaginit.com, read 2026-12-02; Enscape and KeyShot scenes
 # of a design office sit in that range).
 GRAPHICS_VRAM_BYTES = 8 * 10**9
-MIN_VLLM_SHARE = 0.5  # below this share of the card vLLM's KV pool is not worth serving from
 NATIVE_VLLM_STACKS = ("cuda", "rocm")  # where vLLM's own memory profile (tools.memory) was measured
 
 
@@ -127,7 +126,7 @@ def _estimate(ctx: Context, workload: EstimateRequest, gpu: Gpu, tp: int, pp: in
     if ctx.scope.needs_graphics and workload.engine == "vllm":
         # the rendering software's VRAM comes out of vLLM's share, the free margin for its graphs kept as it was
         share = workload.gpu_memory_utilization - GRAPHICS_VRAM_BYTES / gpu.memory_bytes
-        update["gpu_memory_utilization"] = max(MIN_VLLM_SHARE, math.floor(share * 100) / 100)
+        update["gpu_memory_utilization"] = max(MIN_UTILIZATION, math.floor(share * 100) / 100)
     request = workload.model_copy(update=update)
     memory = gpu.memory_bytes if workload.engine == "vllm" or auto_offload else 0
     # the chip's engine may store each KV head padded (vLLM on TPU: 128 lanes): its bytes, not the model's
