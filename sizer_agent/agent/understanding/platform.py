@@ -605,7 +605,7 @@ DEPLOYMENT = Rule(
 # ("le texte rendu", "la réponse rendue": the participle of "rendre", a text given back, is no 3D rendering —
 # own pf-249)
 _RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])(?<!texte )(?<!textes )(?<!resultat )(?<!resultats )(?<!reponse )"
-                   r"(?<!reponses )(?<!document )(?<!fichier )(?<!json )rendu\w*", r"rendering", r"render", r"cao",
+                   r"(?<!reponses )(?<!document )(?<!fichier )(?<!json )rendu\w*(?!\s+compte)", r"rendering", r"render", r"cao",
                    r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)(?<![$] )(?<![$])cad(?!\s*[$]|\s*\d)", r"dao",
                    r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
@@ -715,6 +715,8 @@ RENDERING_CAD = Rule(
               ("Budget 80 000 $ CAD.", {}), ("Mistral 7B and some Fusion 360 CAD on the same desktop",
                                               {"rendering_cad": True}),
               ("no rendering or CAD", {"rendering_cad": False}),
+              # ("on s'est rendu compte que 8k suffit": "se rendre compte", to realise — heldout36 fr-ak10)
+              ("on s'est rendu compte que 8k suffit", {}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
               ("rendu 3D : non", {"rendering_cad": False}),
               ("un acte fait 2k tokens et le texte rendu à peu près autant", {}),
