@@ -380,7 +380,8 @@ _FORMAT = re.compile(r"\b(?:awq|gptq|gguf|int4|int8|fp8|nf4|\d-?bits?|quanti\w*|
 # lab never gets an allocation" (heldout36 fr-ak33, en-ak33): the sentence up to the marker is not the plan
 _NOT_FOR_US = re.compile(
     r"\b(?:ne nous concerne(?:nt)? pas|ne (?:nous )?sont pas (?:a nous|pour nous|accessibles)|(?:lui|leur) sont"
-    r" reservee?s|(?:est|sont) reservee?s a (?:son|sa|ses|leur|leurs)|(?:on|nous) n'y (?:a|avons) (?:jamais |pas )?acces"
+    r" reservee?s|(?:est|sont) reservee?s a (?:son|sa|ses|leur|leurs)"
+    r"|(?:on|nous) n'y (?:a|avons) (?:jamais |pas )?acces"
     r"|(?:don't|doesn't|do not|does not) concern us|(?:is|are) reserved for (?:them|their|its|it)"
     r"|not (?:available|open|accessible) to us"
     r"|(?:we|our [\w-]+(?: [\w-]+)?) (?:never|rarely|don't|do not|can't|cannot|can never) (?:get|gets|have|has)"

@@ -605,7 +605,8 @@ DEPLOYMENT = Rule(
 # ("le texte rendu", "la réponse rendue": the participle of "rendre", a text given back, is no 3D rendering —
 # own pf-249)
 _RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])(?<!texte )(?<!textes )(?<!resultat )(?<!resultats )(?<!reponse )"
-                   r"(?<!reponses )(?<!document )(?<!fichier )(?<!json )rendu\w*(?!\s+compte)", r"rendering", r"render", r"cao",
+                   r"(?<!reponses )(?<!document )(?<!fichier )(?<!json )rendu\w*(?!\s+compte)", r"rendering",
+                   r"render", r"cao",
                    r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)(?<![$] )(?<![$])cad(?!\s*[$]|\s*\d)", r"dao",
                    r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
