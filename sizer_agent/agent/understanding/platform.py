@@ -1138,6 +1138,12 @@ _RATHER_LESS = re.compile(r"[^.;\n]{0,40}?\b(?:rather|prefer\w*|ideally|prefere\
                           r"(?<![\w.])(\d{1,3})\s*(?:u|ru|rack units?)(?![\w])")
 
 
+# "2 x 4U available", "deux emplacements de 4U": several free slots of one height, the room is their sum
+_SLOTS_OF = re.compile(r"(?:(?<![\w.,])(\d{1,2})|(two|three|four|deux|trois|quatre))\s*"
+                       r"(?:x|×|\*|emplacements?\s+(?:de|d')|slots?\s+of|spaces?\s+of|places?\s+de|blocs?\s+de)\s*$")
+_SMALL = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
+
+
 def _rack_units(m: re.Match[str], msg: Message) -> int | None:
     before = msg.text[max(0, m.start() - 25):m.start()]
     if _RACKS_OF.search(before) or _EACH_RACK.search(before):
@@ -1154,7 +1160,9 @@ def _rack_units(m: re.Match[str], msg: Message) -> int | None:
     rather = _RATHER_LESS.match(msg.text, m.end())
     if rather is not None and 0 < int(rather.group(1)) < int(m.group(1)):
         return None
-    return int(m.group(1)) or None
+    slots = _SLOTS_OF.search(before)
+    count = (int(slots.group(1)) if slots.group(1) else _SMALL[slots.group(2)]) if slots else 1
+    return int(m.group(1)) * count or None
 
 
 RACK_UNITS = pattern_rule(
@@ -1168,5 +1176,6 @@ RACK_UNITS = pattern_rule(
               ("La baie dispose de 42U dont 8U disponibles", {"rack_units": 8}),
               ("our rack has 47U, of which 5U are still empty", {"rack_units": 5}),
               ("Each rack is 48U.", {}), ("chaque baie fait 42U", {}),
-              ("On a une baie 42U dédiée", {"rack_units": 42})),
+              ("On a une baie 42U dédiée", {"rack_units": 42}),
+              ("2 x 4U available", {"rack_units": 8}), ("deux emplacements de 4U", {"rack_units": 8})),
 )

@@ -236,8 +236,9 @@ _SAID_EARLIER = re.compile(r"(?<![\w])(?:(?:j'avais|on avait|nous avions) (?:ecr
                            r"|asked for|put down)|(?:we|i) (?:first |originally |initially )?said)(?![\w])")
 # (a bare "mais"/"but" after such a figure corrects it: "j'avais indiqué 2 GPU, mais … ce sera 4 GPU"; so do
 # "; scratch that", "; en réalité", ", on s'est rendu compte que 8k suffit")
-_BUT = re.compile(r"(?:,[ \t]*|[ \t]+)(?:mais|but)(?![\w])|[,;:][ \t]*(?:scratch that|forget (?:that|it)|oubliez (?:ca|cela)"
-                  r"|en realite|in reality|it turns out|(?:on|nous) s'est rendu compte|nous nous sommes rendu compte"
+_BUT = re.compile(r"(?:,[ \t]*|[ \t]+)(?:mais|but)(?![\w])"
+                  r"|[,;:][ \t]*(?:scratch that|forget (?:that|it)|oubliez (?:ca|cela)|en realite|in reality"
+                  r"|it turns out|(?:on|nous) s'est rendu compte|nous nous sommes rendu compte"
                   r"|(?:we|i) (?:have )?reali[sz]ed|en fait|actually)(?![\w])")
 _FIGURE = re.compile(r"(?<![\w.,])\d[\d.,]*[ \t]*(?:k(?![\w])|x(?![\w])|×|€)?|€[ \t]*\d[\d.,]*[ \t]*k?(?![\w])")
 # ("…; we then decided on plain LoRA", "… but switched to LoRA in bf16": what was settled after the first idea)
