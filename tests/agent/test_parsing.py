@@ -282,3 +282,23 @@ def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) ->
     values = parse_message(text).values
     for key, value in expected.items():
         assert values.get(key) == value, (key, values)
+
+
+# -- lengths said in pages or paragraphs, the length of each item of a batch job (branch names-precision30) -------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # 500 words a page, 4/3 tokens a word (answers.text_length_tokens): "a page or two" is two pages
+    ("Summaries of mostly long contracts (~20 pages) in, a page or two out, with Qwen3 32B.",
+     {"input_len": 13330, "output_len": 1330}),
+    ("Des contrats de 30 pages en entrée, une page en sortie, avec Mistral Small 3.1.",
+     {"input_len": 20000, "output_len": 670}),
+    ("On veut résumer des contrats de 30 pages avec Llama 3.1 8B.", {"input_len": 20000}),
+    # a length in tokens wins over one in pages
+    ("Résumer des contrats de 12 pages (~9 000 tokens chacun) avec Llama 3.1 8B.", {"input_len": 9000}),
+    # the length of each item processed in a batch job
+    ("2 millions de comptes rendus médicaux (environ 1 200 tokens chacun, résumé de 150 tokens) avec Qwen2.5 14B.",
+     {"input_len": 1200, "output_len": 150}),
+])
+def test_lengths_in_pages_and_per_item(text: str, expected: dict[str, int]) -> None:
+    values = parse_message(text).values
+    assert {k: values.get(k) for k in expected} == expected

@@ -296,9 +296,21 @@ def _input_lengths(message: Message) -> Iterator[Found]:
         rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font|is(?:\s+an?)?)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
         things,
         rf"{TOKENS}\s*tokens?\s*(?:par|per|each|chacun\w*|/)\s*(?:{_INPUT_THINGS}|each|chacun)",
-    ), skip=lambda m: _thing(m) in generated or _complement(message, m) or bool(
+        # "2 millions de comptes rendus médicaux (environ 1 200 tokens chacun, résumé de 150 tokens)": the length of
+        # each item a batch job reads, whatever the items are called (not when they are what is generated)
+        rf"(?<![\w\d]){_ABOUT}{TOKENS}\s*tokens?\s*(?:chacun\w*|each|apiece)(?![\w])",
+    ), skip=lambda m: _each_generated(message, m, generated) or _thing(m) in generated or _complement(
+        message, m) or bool(
         _OUTPUT_SAID_BEFORE.search(message.text, max(0, m.start() - 25), m.start())) or _counted_things(m) or bool(
         _SHARE_OF.search(message.text, max(0, m.start() - 30), m.start())))
+
+
+def _each_generated(message: Message, m: re.Match[str], generated: set[str]) -> bool:
+    """'fiches de 300 tokens chacune', once the fiches are generated: the length of each thing written."""
+    if not re.search(r"(?:chacun\w*|each|apiece)$", m.group(0)):
+        return False
+    before = message.text[max(0, m.start() - 60):m.start()]
+    return any(re.search(rf"(?<![\w]){re.escape(stem)}", before) for stem in generated)
 
 
 # "80 % des questions font moins de 2 000 tokens", "95% of prompts are under 4,000 tokens" (heldout26 fr-i23): a
@@ -386,7 +398,9 @@ INPUT = Rule(
               ("90 % des requêtes font moins de 1 500 tokens", {}), ("95% of prompts stay under 3,000 tokens", {}),
               # a figure after an output's word is the output, even said per document
               ("Output ~300 tokens per document.", {}), ("Sortie : environ 200 tokens par dossier.", {}),
-              ("the prompt is a ~900-token form", {"input_len": 900})),
+              ("the prompt is a ~900-token form", {"input_len": 900}),
+              ("2 millions de comptes rendus (environ 1 200 tokens chacun, résumé de 150 tokens)", {"input_len": 1200}),
+              ("générer 10 000 fiches de 300 tokens chacune", {})),
 )
 
 OUTPUT = Rule(

@@ -19,6 +19,7 @@ from sizer_agent.agent.understanding import (
     model_size,
     models,
     ownership,
+    page_lengths,
     periodic_budget,
     platform,
     software,
@@ -44,6 +45,8 @@ RULES: tuple[Rule, ...] = (
     lengths.CONTEXT,
     lengths.INPUT,
     lengths.OUTPUT,
+    page_lengths.INPUT_PAGES,  # after the lengths in tokens, which win
+    page_lengths.OUTPUT_PAGES,
     latency.TTFT,
     latency.TPOT,
     training.BATCH_SIZE,  # before the load: "des batchs de 128 requêtes" is a batch, not 128 users
