@@ -72,6 +72,7 @@ RULES: tuple[Rule, ...] = (
     batch_job.JOB_REQUESTS,  # last, reading without claiming: a count of documents only
     batch_job.ONE_OFF,  # after the job's count, which also says whether it recurs
     batch_job.DEADLINE,
+    batch_job.RETRAIN_RUNS,  # after the use case: a training rerun on a schedule
     ownership.GPUS_OWNED,  # after the GPUs: whose cards they are
     compared.COMPARED_GPUS,  # reads the customer's words: cards weighed against each other
     machines.WORKSTATIONS,  # reads without claiming: identical seats bought together
