@@ -369,3 +369,20 @@ def test_rack_slots_counted_add_up(text: str, units: int) -> None:
 def test_corrections_across_messages_and_others_cards(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values
     assert {k: values.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "customer"), [
+    # a kind-word last, a trade, "&" between partners, a line broken after a particle, a kind-word inside after "The"
+    ("Hello, Windmere Renewables needs to train an RT-DETR detector on drone images.", "Windmere Renewables"),
+    ("Bonjour, je vous écris pour la Communauté de communes du Pays de\nBrévenne : Qwen3 14B pour 25 agents.",
+     "Communauté de communes du Pays de Brévenne"),
+    ("Une dizaine de clercs s'en serviraient.\nCordialement,\nNotaires Associés Ollier & Besson\n",
+     "Notaires Associés Ollier & Besson"),
+    ("Good afternoon,\nThe Statistics Bureau of Calvera intends to run Qwen3 8B.", "Statistics Bureau of Calvera"),
+    ("oui bonjour c'est Marc de la menuiserie Bois d'Aulne on cherche une station de travail", "Bois d'Aulne"),
+    ("Bonjour, le groupe de presse Médiavaux veut générer chaque nuit un résumé de ses dépêches.", "Médiavaux"),
+    # a person as a subject is no organisation
+    ("Bonjour, Marie Dupont souhaite un devis pour Llama 3.1 8B.", None),
+])
+def test_customer_shapes_of_heldout36(text: str, customer: str | None) -> None:
+    assert parse_message(text).values.get("customer") == customer

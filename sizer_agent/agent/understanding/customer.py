@@ -71,7 +71,12 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              # "pour le journal Le Courrier de l'Adour", "the newspaper The Morning Clarion"
              r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse"
              # "notre asbl (Les Petits Débrouillards Namur)": a Belgian association
-             r"|asbl)s?(?![\w])")
+             r"|asbl"
+             # trades and short forms a firm is called by: "la menuiserie Bois d'Aulne", "l'asso Codeurs Solidaires"
+             # (heldout36 fr-ak03, fr-ak05)
+             r"|asso|menuiserie|boulangerie|imprimerie|verrerie|fromagerie|librairie|charcuterie|quincaillerie"
+             r"|[ée]b[ée]nisterie|serrurerie|m[ée]tallerie|fonderie|scierie|tannerie|coutellerie|[ée]picerie"
+             r"|Start-?up|Startup)s?(?![\w])")
 # First words that make a capitalised phrase an organisation's name ("Groupe Ardent", "Université de Rennes").
 _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions|Communaut[ée]|Banque|Cr[ée]dit|Caisse"
               r"|Clinique|Centre|H[ôo]pital|Institut|Laboratoires?|Fondation|Association|Soci[ée]t[ée]|Menuiseries"
@@ -158,7 +163,8 @@ _SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+
 # "MediRDV veut…", "NumeriCloud (hébergeur souverain) souhaite…": an organisation, with no article, as the
 # subject of a wish at a sentence's start; a bracketed aside may stand between (kept only for names no first
 # name looks like: see _distinctive)
-_BARE_SUBJECT = (r"(?m)(?:^|[.!?][ \t]+)" + NAME + r"(?:[ \t]*\([^()\n]{1,60}\))?[ \t]+(?:voudrai\w*|souhait\w*"
+_BARE_SUBJECT = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut|good (?:morning|afternoon))[ \t]*[,!][ \t]+)"
+                 + NAME + r"(?:[ \t]*\([^()\n]{1,60}\))?[ \t]+(?:voudrai\w*|souhait\w*"
                  r"|veut|aimerai\w*|cherche|envisage|pr[ée]voit|a besoin|wants|would like|is looking|is exploring"
                  r"|is planning|plans|needs|intends"
                  # ("ReliefBridge International works in 14 countries and …": heldout26 en-i47)
@@ -372,6 +378,8 @@ _SUBJECT_BRACKET = next(p for p in INTRODUCERS if "objet|subject" in p.pattern a
 _LOCATED = re.compile(r"(?i:based|located|situ[ée]e?s?|bas[ée]e?s?|install[ée]e?s?|h[ée]berg[ée]e?s?|meet|see you|live"
                       r"|vivons|habite\w*|office|bureaux?|si[èe]ge|campus|site)[ \t]+\S*$")
 # introducers whose names need two words ("at Lyon" is a place)
+_WISH_AFTER = re.compile(r"[ \t]+(?:voudrai\w*|souhait\w*|veut|aimerai\w*|cherche|envisage|a besoin|wants|would like"
+                         r"|is looking|is exploring|is planning|plans|needs|intends)\b")
 _TWO_WORDS = (*(p for p in INTRODUCERS if p.pattern in (_KIND_THEN_NAME, _SUBJECT_NAME)), _LOOSE)
 # ("Conseil régional de Bourgogne-Franche-Comté", "Communauté de communes du Pays d'Iroise": the adjective or
 # the kind of grouping that French writes lowercase after the first word)
@@ -1047,7 +1055,12 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 # "le cabinet d'avocats Benhamou, Kessler & Partners": the whole legal form before counting words
                 name = (with_legal_tail(body, m.start("name"), name) or (0, name))[1]
             if name is None or (pattern in _TWO_WORDS and len(name.split()) < 2 and not _lab_acronym(name)
-                                 and not _plural_acronym(body, m.start("name"), name)):
+                                 and not _plural_acronym(body, m.start("name"), name)
+                                 # ("le groupe de presse Médiavaux veut …": one word after its kind, the subject of
+                                 # a wish — heldout36 fr-ak09)
+                                 # (not a saint's place: "la clinique vétérinaire Saint-Aubin" is named after it)
+                                 and not (pattern.pattern == _KIND_THEN_NAME and not re.match(r"Saint|Sainte|St-", name)
+                                          and _WISH_AFTER.match(body, m.end("name")))):
                 continue
             if pattern is _HEADING and (_HEADING_WORDS.match(name) or any(w.isdigit() for w in name.split()) or not (
                     len(name.split()) > 1 or _distinctive(name) or _ORG_NOUN_BEFORE.search(
@@ -1900,19 +1913,26 @@ def find_customer(message: Message) -> Iterator[Found]:
     for limit in zones:
         for start, name in _client_first(original, _candidates(original, limit)):
             offset = original.find(name, start)
+            wrapped = None
+            if offset < 0:  # ("du Pays de\nBrévenne": a name the writer's line broke, read with one space)
+                wrapped = re.compile(r"\s+".join(re.escape(w) for w in name.split())).search(original, start)
+                offset = wrapped.start() if wrapped else -1
             if offset < 0 or (forwarder and forwarder[0] <= offset < forwarder[1]):
                 continue
             if team_span and team_span[0] <= offset < team_span[1]:
                 continue
             if any(a <= offset < b for a, b in quoted):
                 continue
-            offset, name = whole_form(original, offset, name)
+            whole = whole_form(original, offset, name)
+            end = wrapped.end() if wrapped is not None and whole == (offset, name) else whole[0] + len(whole[1])
+            offset, name = whole
             # "LIMOS, équipe TAL", "CSAIL / team Vision": a team inside the lab named just before it; the lab is
             # the organisation (heldout35 fr-aj07; as "l'équipe GAMA du laboratoire LERIA")
             lab = _LAB_BEFORE_TEAM.search(original, max(0, offset - 40), offset)
             if lab is not None and offset == lab.end():
                 offset, name = lab.start("lab"), lab.group("lab")
-            a, b = message.view_span(offset, offset + len(name))
+                end = offset + len(name)
+            a, b = message.view_span(offset, end)
             if message.negated(a):
                 continue
             yield Found("customer", name, a, b)
