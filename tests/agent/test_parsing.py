@@ -353,7 +353,7 @@ def test_rack_slots_counted_add_up(text: str, units: int) -> None:
     ("Je reviens sur mon message : j'avais écrit 4 GPU, mais après l'arbitrage de la DSI ce sera finalement 8 GPU "
      "(des H200). Llama 3.1 70B en FP8.", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
     ("I told you 4x H100, but scratch that — finance signed off on 8. Budget likewise moves from €200k to €240k.",
-     {"num_gpus": None, "budget_eur": 240000}),
+     {"num_gpus": 8, "budget_eur": 240000}),
     ("Petite correction : j'avais indiqué 2 GPU, mais après validation du comité ce sera 4 GPU (des L40S).",
      {"num_gpus": 4, "gpu_preference": "l40s"}),
     # growth is no correction: the first figure holds today
@@ -386,3 +386,14 @@ def test_corrections_across_messages_and_others_cards(text: str, expected: dict[
 ])
 def test_customer_shapes_of_heldout36(text: str, customer: str | None) -> None:
     assert parse_message(text).values.get("customer") == customer
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I told you 4x H100, but scratch that — finance signed off on 8. Serving Llama 3.1 70B in FP8.",
+     {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
+    ("Je parlais de 100 utilisateurs simultanés ; en réalité on sera plutôt 60. Gemma 3 27B en FP8.",
+     {"concurrency": 60}),
+])
+def test_a_count_of_an_earlier_message_corrected_by_a_bare_figure(text: str, expected: dict[str, object]) -> None:
+    values = parse_message(text).values
+    assert {k: values.get(k) for k in expected} == expected
