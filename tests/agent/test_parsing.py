@@ -397,3 +397,13 @@ def test_customer_shapes_of_heldout36(text: str, customer: str | None) -> None:
 def test_a_count_of_an_earlier_message_corrected_by_a_bare_figure(text: str, expected: dict[str, object]) -> None:
     values = parse_message(text).values
     assert {k: values.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "customer"), [
+    ("Hi — writing for Dunmore, Pike & Webb LLP. We want to serve Phi-4 to 12 lawyers at once.",
+     "Dunmore, Pike & Webb LLP"),
+    # a signature: a first name, then the firm
+    ("Model stays Qwen3 32B for our RAG assistant.\n— Priya, Tallis & Brook LLP\n", "Tallis & Brook LLP"),
+])
+def test_partners_listed_with_commas_before_the_ampersand(text: str, customer: str) -> None:
+    assert parse_message(text).values.get("customer") == customer

@@ -1151,6 +1151,8 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                 start = _words_before(body, start, end)
             elif pattern is _ORG_LAST_NAME:
                 end = _words_after(body, start, end)
+            if "&" in body[start:end]:
+                start = _partners_listed_before(body, start)
             possessive = re.search(r"['’]s(?=[ \t])", body[start:end])
             if possessive is not None and clean_name(body[start:end]) is None:
                 # "The City of Brookhaven's IT department": the name ends there ("St. Brendan's Hospital" goes on)
@@ -1197,6 +1199,25 @@ def _plain_name_word(word: str) -> bool:
     folded = plain(word).strip(".,'’")
     return not (folded in STOP | _OPENERS | _LEADING_PREPOSITIONS | _PLACES or _product_word(word)
                 or _ROLE_WORD.match(word) or _LEGAL_ONLY.fullmatch(word))
+
+
+# "writing for Dunmore, Pike & Webb LLP": the partners' names listed with commas before the "&" (own pe-316), after
+# a word that introduces the firm ("Hello, Marc, Pike & Webb" greets a person first)
+_PARTNERS_LISTED = re.compile(rf"(?:(?<=[ \t])|^)((?:[{_UPPER}][\w'’-]+,[ \t]+){{1,3}})$")
+# (not after a dash or a line's start: "— Priya, Tallis & Brook LLP" signs a first name, then the firm — heldout33
+# en-ah10)
+_INTRODUCES = re.compile(r"(?:(?<![\w])(?i:for|pour|chez|at|from|with|avec|by|par|client)|[:(])[ \t]*$")
+
+
+def _partners_listed_before(body: str, start: int) -> int:
+    listed = _PARTNERS_LISTED.search(body[max(0, start - 60):start])
+    if listed is None:
+        return start
+    at = start - len(listed.group(1))
+    words = [w.strip(", \t") for w in listed.group(1).split(",") if w.strip()]
+    if not _INTRODUCES.search(body[max(0, at - 20):at]) or not all(_plain_name_word(w) for w in words):
+        return start
+    return at
 
 
 def _words_before(body: str, start: int, end: int) -> int:
