@@ -282,3 +282,128 @@ def test_generalises_to_new_phrasings(text: str, expected: dict[str, object]) ->
     values = parse_message(text).values
     for key, value in expected.items():
         assert values.get(key) == value, (key, values)
+
+
+# -- lengths said in pages or paragraphs, the length of each item of a batch job (branch names-precision30) -------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # 500 words a page, 4/3 tokens a word (answers.text_length_tokens): "a page or two" is two pages
+    ("Summaries of mostly long contracts (~20 pages) in, a page or two out, with Qwen3 32B.",
+     {"input_len": 13330, "output_len": 1330}),
+    ("Des contrats de 30 pages en entrée, une page en sortie, avec Mistral Small 3.1.",
+     {"input_len": 20000, "output_len": 670}),
+    ("On veut résumer des contrats de 30 pages avec Llama 3.1 8B.", {"input_len": 20000}),
+    # a length in tokens wins over one in pages
+    ("Résumer des contrats de 12 pages (~9 000 tokens chacun) avec Llama 3.1 8B.", {"input_len": 9000}),
+    # the length of each item processed in a batch job
+    ("2 millions de comptes rendus médicaux (environ 1 200 tokens chacun, résumé de 150 tokens) avec Qwen2.5 14B.",
+     {"input_len": 1200, "output_len": 150}),
+])
+def test_lengths_in_pages_and_per_item(text: str, expected: dict[str, int]) -> None:
+    values = parse_message(text).values
+    assert {k: values.get(k) for k in expected} == expected
+
+
+# -- found using the product (branch names-precision30) --------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Hébergement chez nous obligatoire (HDS). Llama 3.1 8B pour 20 soignants en même temps.",
+    "Le modèle sera hébergé chez nous, Mistral Small 3.1 pour 30 juristes.",
+    "On-site hosting mandatory. Gemma 3 12B for 25 concurrent agents.",
+])
+def test_hosting_at_home_excludes_the_cloud(text: str) -> None:
+    assert parse_message(text).values.get("cloud_excluded") is True
+
+
+@pytest.mark.parametrize(("text", "owned"), [
+    ("Je voudrais faire un QLoRA de Qwen3 8B sur ma RTX 4090 à la maison.", True),
+    ("Can I LoRA-tune Llama 3.1 8B on my RTX 4090?", True),
+    ("Est-ce que Mistral 7B tourne avec notre A6000 ?", True),
+    # replaced, to come, or someone else's: not owned
+    ("On veut remplacer ma RTX 3090 par une RTX 5090 pour Qwen3 8B.", None),
+    ("Our new RTX 5090 arrives next month; will it run Qwen3 8B?", None),
+])
+def test_a_possessive_before_a_card_is_a_card_owned(text: str, owned: bool | None) -> None:
+    assert parse_message(text).values.get("gpus_owned") is owned
+
+
+@pytest.mark.parametrize(("text", "runs"), [
+    ("LoRA de Mistral 7B sur nos tickets : un nouveau modèle chaque mois.", 12),
+    ("We LoRA-tune Llama 3.1 8B on support tickets and retrain every month.", 12),
+    ("On réentraîne tous les trimestres un LoRA de Qwen3 8B sur nos tickets.", 4),
+    ("We retrain our defect-detection model every month on 200 GB of images at 640 px.", 12),
+    # serving: no training rerun
+    ("Serve Llama 3.1 8B to 20 users; we update the prompts every month.", None),
+])
+def test_a_training_rerun_on_a_schedule(text: str, runs: int | None) -> None:
+    assert parse_message(text).values.get("job_runs_per_year") == runs
+
+
+@pytest.mark.parametrize(("text", "units"), [
+    ("We have 2 x 4U available in the rack for Llama 3.1 70B.", 8),
+    ("Il nous reste deux emplacements de 4U dans la baie.", 8),
+    ("4U available for Llama 3.1 70B.", 4),
+])
+def test_rack_slots_counted_add_up(text: str, units: int) -> None:
+    assert parse_message(text).values.get("rack_units") == units
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a figure of an earlier message corrected: the new one holds, the old one is not read
+    ("Je reviens sur mon message : j'avais écrit 4 GPU, mais après l'arbitrage de la DSI ce sera finalement 8 GPU "
+     "(des H200). Llama 3.1 70B en FP8.", {"num_gpus": 8, "gpu_preference": "h200-sxm"}),
+    ("I told you 4x H100, but scratch that — finance signed off on 8. Budget likewise moves from €200k to €240k.",
+     {"num_gpus": 8, "budget_eur": 240000}),
+    ("Petite correction : j'avais indiqué 2 GPU, mais après validation du comité ce sera 4 GPU (des L40S).",
+     {"num_gpus": 4, "gpu_preference": "l40s"}),
+    # growth is no correction: the first figure holds today
+    ("On passe de 15 à 45 utilisateurs simultanés l'an prochain, Mistral Small 3.1.", {"concurrency": 15}),
+    # someone else's cards beside the writer's own
+    ("Notre concurrent direct a fait beaucoup de bruit en annonçant un cluster de 16 H100. Nous, on vise deux L40S "
+     "pour servir Llama 3.1 8B.", {"num_gpus": 2, "gpu_preference": "l40s"}),
+    ("Notre direction R&D possède déjà 4 A100, mais elles lui sont réservées et ne nous concernent pas. Notre "
+     "besoin : une machine avec 2 L40S pour Phi-4.", {"num_gpus": 2, "gpu_preference": "l40s"}),
+    ("The university's HPC centre does have 40 A100s, but our lab never gets an allocation, so we want a "
+     "workstation with 2 L40S to LoRA-tune Gemma 3 12B.", {"num_gpus": 2, "deployment": "workstation"}),
+])
+def test_corrections_across_messages_and_others_cards(text: str, expected: dict[str, object]) -> None:
+    values = parse_message(text).values
+    assert {k: values.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "customer"), [
+    # a kind-word last, a trade, "&" between partners, a line broken after a particle, a kind-word inside after "The"
+    ("Hello, Windmere Renewables needs to train an RT-DETR detector on drone images.", "Windmere Renewables"),
+    ("Bonjour, je vous écris pour la Communauté de communes du Pays de\nBrévenne : Qwen3 14B pour 25 agents.",
+     "Communauté de communes du Pays de Brévenne"),
+    ("Une dizaine de clercs s'en serviraient.\nCordialement,\nNotaires Associés Ollier & Besson\n",
+     "Notaires Associés Ollier & Besson"),
+    ("Good afternoon,\nThe Statistics Bureau of Calvera intends to run Qwen3 8B.", "Statistics Bureau of Calvera"),
+    ("oui bonjour c'est Marc de la menuiserie Bois d'Aulne on cherche une station de travail", "Bois d'Aulne"),
+    ("Bonjour, le groupe de presse Médiavaux veut générer chaque nuit un résumé de ses dépêches.", "Médiavaux"),
+    # a person as a subject is no organisation
+    ("Bonjour, Marie Dupont souhaite un devis pour Llama 3.1 8B.", None),
+])
+def test_customer_shapes_of_heldout36(text: str, customer: str | None) -> None:
+    assert parse_message(text).values.get("customer") == customer
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I told you 4x H100, but scratch that — finance signed off on 8. Serving Llama 3.1 70B in FP8.",
+     {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
+    ("Je parlais de 100 utilisateurs simultanés ; en réalité on sera plutôt 60. Gemma 3 27B en FP8.",
+     {"concurrency": 60}),
+])
+def test_a_count_of_an_earlier_message_corrected_by_a_bare_figure(text: str, expected: dict[str, object]) -> None:
+    values = parse_message(text).values
+    assert {k: values.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "customer"), [
+    ("Hi — writing for Dunmore, Pike & Webb LLP. We want to serve Phi-4 to 12 lawyers at once.",
+     "Dunmore, Pike & Webb LLP"),
+    # a signature: a first name, then the firm
+    ("Model stays Qwen3 32B for our RAG assistant.\n— Priya, Tallis & Brook LLP\n", "Tallis & Brook LLP"),
+])
+def test_partners_listed_with_commas_before_the_ampersand(text: str, customer: str) -> None:
+    assert parse_message(text).values.get("customer") == customer

@@ -275,3 +275,54 @@ DEADLINE = Rule(
               ("un chatbot en production en moins de 2 mois", {})),
     doc="the time a batch or training job must finish in: configurations too slow for it are ruled out",
 )
+
+
+# a training rerun on a schedule: "a new model every month", "we retrain every month", "un nouveau modèle chaque
+# mois", "on réentraîne tous les trimestres": the runs a year of the training job (a rented machine is paid by each
+# run's hours; the planner passes it for training and vision use cases)
+_RETRAINED = re.compile(r"(?<![\w])(?:re-?train\w*|re-?entrain\w*|re-?fine-?tun\w*|re-?affin\w*|(?:new|nouveaux?"
+                        r"|fresh) (?:models?|modeles?|checkpoints?|versions?)|entrain\w*|train\w*|fine-?tun\w*"
+                        r"|affin\w*|mise a jour du modele|model update\w*|update the model)(?![\w])")
+_SCHEDULE = (
+    (r"(?:every|each) (?:two|2) months|tous les (?:deux|2) mois|bimonthly|bimestriel\w*", 6),
+    (r"(?:every|each) (?:six|6) months|tous les (?:six|6) mois|semestr\w*|twice a year|deux fois par an"
+     r"|half-yearly|semi-?annual\w*", 2),
+    (r"(?:every|each|per|a) (?:quarter|trimester)|quarterly|(?:tous les|chaque|par) trimestres?|trimestriel\w*", 4),
+    (r"(?:every|each|per|a) month|monthly|(?:tous les|chaque|par) mois|mensuel\w*", 12),
+    (r"(?:every|each|per|a) week|weekly|(?:toutes les|chaque|par) semaines?|hebdomadaire\w*", 52),
+    (r"(?:every|each|per|a) year|yearly|annually|(?:tous les|chaque|par) ans?|(?:chaque|par) annee|annuel\w*", 1),
+)
+_TRAINING_CASES = frozenset({"finetune_full", "finetune_lora", "finetune_qlora", "pretraining", "vision"})
+
+
+def find_retrain_runs(message: Message) -> Iterator[Found]:
+    if "job_runs_per_year" in message.found:
+        return
+    # (the use case said, or, read alone, the message's training words or a vision training's: "YOLO detector")
+    said = message.found.get("use_case")
+    if said not in _TRAINING_CASES and (said is not None or not (
+            TRAINS.search(message.text) or re.search(r"\b(?:detect\w*|classif\w*|segment\w*|yolo)\b", message.text))):
+        return
+    for m in _RETRAINED.finditer(message.text):
+        start, end = sentence_bounds(message.text, m.start())
+        for words, runs in _SCHEDULE:
+            every = re.search(rf"(?<![\w]){words}(?![\w])", message.text[start:end])
+            if every is not None and not message.negated(m.start()):
+                yield Found("job_runs_per_year", runs, start + every.start(), start + every.end(), claim=False)
+                return
+
+
+RETRAIN_RUNS = Rule(
+    "retrain-runs", ("job_runs_per_year",), find_retrain_runs,
+    examples=(("LoRA sur Mistral 7B : un nouveau modèle chaque mois.", {"job_runs_per_year": 12}),
+              ("LoRA on Mistral 7B; we retrain every month.", {"job_runs_per_year": 12}),
+              ("On réentraîne tous les trimestres un LoRA de Qwen3 8B.", {"job_runs_per_year": 4}),
+              ("YOLO detector at 640 px, retrained weekly on new images.", {"job_runs_per_year": 52}),
+              ("We retrain our defect-detection model every month on 200 GB of images at 640 px.",
+               {"job_runs_per_year": 12}),
+              # not a schedule of training: a budget per month, a serving load, a training said once
+              ("LoRA on Mistral 7B, budget €2k per month.", {}),
+              ("Serve Llama 3.1 8B, a new model every month.", {}),
+              ("Fine-tune Llama 3.1 8B once with LoRA.", {})),
+    doc="a training rerun on a schedule: runs a year",
+)

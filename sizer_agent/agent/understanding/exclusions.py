@@ -17,6 +17,13 @@ from collections.abc import Iterator
 from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
 
+# hosting said to be at home: "Hébergement chez nous obligatoire (HDS)", "hébergé chez nous", "Hébergement sur site
+# impératif", "on-site hosting mandatory": a rental would be hosted elsewhere (unless the sentence weighs a cloud too)
+_HOSTED_HERE_PATTERN = (r"\b(?:hebergement|hosting|hebergee?s?|hosted)\s+(?:\w+\s+)?(?:chez nous|sur site|on[- ]?site"
+                        r"|on[- ]?prem(?:ise)?s?|en interne|in[- ]house|dans nos locaux|sur place|in our (?:own )?"
+                        r"(?:building|premises|datacenter|data cent(?:er|re)))\b"
+                        r"|\b(?:on[- ]?site|on[- ]?prem(?:ise)?s?|in[- ]house|local|sur site)\s+hosting\b")
+
 _CLOUD = r"(?:(?:le|du|un|the|a|any)\s+)?(?:public\s+)?cloud(?:\s+public)?"
 # a word after "cloud" that makes it something else than a place to run: "no cloud credits", "pas de cloud
 # provider chez nous" (what the customer has, not what they refuse)
@@ -107,8 +114,10 @@ _REFUSALS = [re.compile(p) for p in (
     r"\b(?:must|has to|have to|needs? to|doi(?:t|vent)|devra(?:it)?|devront)\s+(?:stay|remain|be kept|be hosted|rester"
     r"|etre (?:heberge|garde)e?s?)\s+(?:on[- ]?prem(?:ise)?s?|on site|sur site|in[- ]house|en interne"
     r"|dans nos locaux|chez nous|in our (?:own )?(?:building|premises|datacenter|data cent(?:er|re)))\b",
+    _HOSTED_HERE_PATTERN,
 )]
 _RUN_LOCALLY = next(p for p in _REFUSALS if p.pattern == _RUN_LOCALLY_PATTERN)
+_HOSTED_HERE = next(p for p in _REFUSALS if p.pattern == _HOSTED_HERE_PATTERN)
 # "pas de cloud américain, plutôt Scaleway", "pas de cloud public, mais un cloud souverain": one cloud refused,
 # another allowed — the scope stays open
 _ONE_CLOUD = re.compile(r"\s*(?:americain\w*|us|u\.s\.|american|etranger\w*|foreign|non[- ]europeen\w*|hyperscalers?"
@@ -131,9 +140,9 @@ def find_cloud_excluded(message: Message) -> Iterator[Found]:
             if _ANOTHER_CLOUD.search(sentence) or _ONE_CLOUD.match(text, m.end()):
                 continue
             # (the customer's words: the deployment rule has read, and blanked, "on Azure")
-            if pattern is _RUN_LOCALLY and re.search(r"\b(?:cloud|rent\w*|lou\w+|location|azure|aws|gcp|scaleway"
-                                                     r"|ovh\w*|runpod|lambda|coreweave)\b",
-                                                     plain(message.original[slice(*message.span(start, end))])):
+            if pattern in (_RUN_LOCALLY, _HOSTED_HERE) and re.search(
+                    r"\b(?:cloud|rent\w*|lou\w+|location|azure|aws|gcp|scaleway|ovh\w*|runpod|lambda|coreweave)\b",
+                    plain(message.original[slice(*message.span(start, end))])):
                 continue  # "run it locally or rent in the cloud": two ways weighed, none refused
             yield Found("cloud_excluded", True, m.start(), m.end(), claim=False)
             return
@@ -152,6 +161,10 @@ CLOUD_EXCLUDED = Rule(
               ("Le conseil a refusé toute solution cloud (délibération n° 12).", {"cloud_excluded": True}),
               ("Cloud solutions were rejected by the board.", {"cloud_excluded": True}),
               ("Patient data must stay on-premises.", {"cloud_excluded": True}),
+              ("Hébergement chez nous obligatoire (HDS).", {"cloud_excluded": True}),
+              ("Le modèle sera hébergé chez nous.", {"cloud_excluded": True}),
+              ("On-site hosting mandatory.", {"cloud_excluded": True}),
+              ("On-premises hosting or a cloud rental, we don't know yet.", {}),
               ("On-prem only, for compliance reasons.", {"cloud_excluded": True}),
               ("Les données ne doivent pas sortir vers le cloud.", {"cloud_excluded": True}),
               ("nous ne voulons pas de cloud", {"cloud_excluded": True}),

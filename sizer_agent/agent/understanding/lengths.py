@@ -173,9 +173,22 @@ _CORRECTED_CONTEXT = re.compile(
     rf"\s*{_CORRECTION}(?P<new>{NUM})\s*(?P<k>k)(?![a-z])")
 
 
+# a context of an earlier message corrected: "pour le contexte, j'avais mis 32k, en fait 16k suffira", "Earlier I
+# wrote 8k context; scratch that, 32k is what we need" (heldout36 fr-ak10, own pf-310, pe-314): the old figure is
+# taken back (text._SAID_EARLIER), the next figure in k in the same sentence is the context
+_SAID_EARLIER = (r"(?:(?:j'avais|on avait|nous avions)\s+(?:ecrit|indique|mis|parle\s+d[e']|annonce|demande|note|dit)"
+                 r"|je\s+parlais\s+d[e']|(?:we|i)\s+(?:had\s+)?(?:told\s+you|wrote|mentioned|quoted|asked\s+for|put\s+down|said))")
+_EARLIER_CONTEXT = (
+    re.compile(rf"(?<![\w])(?:contexte|context)[^.;\n\d]{{0,25}}?{_SAID_EARLIER}\s*(?:de\s+|d')?{NUM}\s*k(?![a-z])"
+               rf"[ \t]*[,;:][^.;\n\d]{{0,40}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
+    re.compile(rf"(?<![\w]){_SAID_EARLIER}\s*{NUM}\s*k\s*(?:tokens?\s+)?(?:de\s+|of\s+)?(?:contexte|context)(?![\w])"
+               rf"[ \t]*[,;:][^.;\n\d]{{0,40}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
+)
+
+
 def _corrected_context(message: Message) -> Iterator[Found]:
     folded = plain(message.original)
-    for m in _CORRECTED_CONTEXT.finditer(folded):
+    for m in [*_CORRECTED_CONTEXT.finditer(folded), *(x for p in _EARLIER_CONTEXT for x in p.finditer(folded))]:
         a, b = message.view_span(m.start("new"), m.end("k"))
         value = numbers.tokens(m.group("new"), m.group("k"), message.lang)
         if value and message.text[a:b] == folded[m.start("new"):m.end("k")] and not message.negated(a):
@@ -245,7 +258,10 @@ _CONTEXT_EXAMPLES: tuple[tuple[str, dict[str, Any]], ...] = (
 
 CONTEXT = Rule(
     "context-length", ("context_len",), _context,
-    examples=(("We first said 8k context, but make that 32k.", {"context_len": 32768}),
+    examples=(
+        ("Pour le contexte, j'avais mis 32k, en fait 16k suffira.", {"context_len": 16384}),
+        ("Earlier I wrote 8k context; scratch that, 32k is what we need.", {"context_len": 32768}),
+              ("We first said 8k context, but make that 32k.", {"context_len": 32768}),
               ("contexte 32k... non, 16k", {"context_len": 16384}),
               ("64k context - sorry, I meant 8k", {"context_len": 8192}), *_CONTEXT_EXAMPLES),
 )
@@ -296,9 +312,21 @@ def _input_lengths(message: Message) -> Iterator[Found]:
         rf"{_QUALIFIER}\s*(?:de|of|:|=|d'|around|about|are|sont|font|is(?:\s+an?)?)?\s*{_ABOUT}{TOKENS}{_TOK}{_NOT_UNIT}",
         things,
         rf"{TOKENS}\s*tokens?\s*(?:par|per|each|chacun\w*|/)\s*(?:{_INPUT_THINGS}|each|chacun)",
-    ), skip=lambda m: _thing(m) in generated or _complement(message, m) or bool(
+        # "2 millions de comptes rendus médicaux (environ 1 200 tokens chacun, résumé de 150 tokens)": the length of
+        # each item a batch job reads, whatever the items are called (not when they are what is generated)
+        rf"(?<![\w\d]){_ABOUT}{TOKENS}\s*tokens?\s*(?:chacun\w*|each|apiece)(?![\w])",
+    ), skip=lambda m: _each_generated(message, m, generated) or _thing(m) in generated or _complement(
+        message, m) or bool(
         _OUTPUT_SAID_BEFORE.search(message.text, max(0, m.start() - 25), m.start())) or _counted_things(m) or bool(
         _SHARE_OF.search(message.text, max(0, m.start() - 30), m.start())))
+
+
+def _each_generated(message: Message, m: re.Match[str], generated: set[str]) -> bool:
+    """'fiches de 300 tokens chacune', once the fiches are generated: the length of each thing written."""
+    if not re.search(r"(?:chacun\w*|each|apiece)$", m.group(0)):
+        return False
+    before = message.text[max(0, m.start() - 60):m.start()]
+    return any(re.search(rf"(?<![\w]){re.escape(stem)}", before) for stem in generated)
 
 
 # "80 % des questions font moins de 2 000 tokens", "95% of prompts are under 4,000 tokens" (heldout26 fr-i23): a
@@ -386,7 +414,9 @@ INPUT = Rule(
               ("90 % des requêtes font moins de 1 500 tokens", {}), ("95% of prompts stay under 3,000 tokens", {}),
               # a figure after an output's word is the output, even said per document
               ("Output ~300 tokens per document.", {}), ("Sortie : environ 200 tokens par dossier.", {}),
-              ("the prompt is a ~900-token form", {"input_len": 900})),
+              ("the prompt is a ~900-token form", {"input_len": 900}),
+              ("2 millions de comptes rendus (environ 1 200 tokens chacun, résumé de 150 tokens)", {"input_len": 1200}),
+              ("générer 10 000 fiches de 300 tokens chacune", {})),
 )
 
 OUTPUT = Rule(

@@ -14,7 +14,8 @@ import re
 
 # another organisation, or a person of one, as the subject
 _OTHER_PARTY = re.compile(
-    r"\b(?:(?:our|a|one of our|some of our) (?:main )?(?:competitors?|rivals?)|competitors|(?:our|a) (?:sister|parent)"
+    r"\b(?:(?:our|a|one of our|some of our) (?:(?:main|biggest|largest|closest|direct|nearest|fiercest|chief"
+    r"|big|local) )?(?:competitors?|rivals?)|competitors|(?:our|a) (?:sister|parent)"
     r" (?:company|firm|organi[sz]ation)|(?:our|the) (?:parent group|holding company)|another (?:company|firm|lab"
     r"|startup|team in another company)|a (?:friend|peer|contact) (?:at|in|from) (?:another|a different|an other)"
     r" (?:company|firm|lab|startup)|other (?:companies|firms|labs)"
@@ -50,6 +51,8 @@ _THEIR_SETUP = re.compile(
     # what it built or announced: "notre concurrent direct a investi dans 64 H100", "Our competitor just announced a
     # 512-GPU B200 cluster" (heldout32 fr-ag03, en-ag03)
     r"|a investi|ont investi|invested|invests|announced|announces|a annonce|ont annonce|vient d'annoncer"
+    # ("a fait beaucoup de bruit en annonçant un cluster de 16 H100" — heldout36 fr-ak06)
+    r"|en annoncant|announcing"
     r"|viennent d'annoncer|built|a construit|ont construit|operates|exploite\w*"
     # what it boasts of or used to run: "just bragged about their 512-GPU B200 cluster" (heldout33 en-ah04, fr-ah26)
     r"|bragged|brags|boasted|boasts|showed off|shows off|se vante\w*|s'est vante\w*|faisait tourner"
@@ -372,9 +375,35 @@ def _clause_after(text: str, position: int) -> int:
 _FORMAT = re.compile(r"\b(?:awq|gptq|gguf|int4|int8|fp8|nf4|\d-?bits?|quanti\w*|q4_k_m)\b")
 
 
+# cards someone else holds, said not to be the writer's to use: "notre direction R&D possède déjà 4 A100 de son côté,
+# mais elles lui sont réservées et ne nous concernent pas", "the university's HPC centre does have 40 A100s, but our
+# lab never gets an allocation" (heldout36 fr-ak33, en-ak33): the sentence up to the marker is not the plan
+_NOT_FOR_US = re.compile(
+    r"\b(?:ne nous concerne(?:nt)? pas|ne (?:nous )?sont pas (?:a nous|pour nous|accessibles)|(?:lui|leur) sont"
+    r" reservee?s|(?:est|sont) reservee?s a (?:son|sa|ses|leur|leurs)"
+    r"|(?:on|nous) n'y (?:a|avons) (?:jamais |pas )?acces"
+    r"|(?:don't|doesn't|do not|does not) concern us|(?:is|are) reserved for (?:them|their|its|it)"
+    r"|not (?:available|open|accessible) to us"
+    r"|(?:we|our [\w-]+(?: [\w-]+)?) (?:never|rarely|don't|do not|can't|cannot|can never) (?:get|gets|have|has)"
+    r" (?:an? |any )?(?:allocations?|access|slots?|time|share)"
+    r"|(?:queue|waiting) (?:time|times|list)[^.;\n]{0,20}?\b(?:weeks|months)"
+    r"|file d'attente[^.;\n]{0,20}?\b(?:semaines|mois))\b")
+_CARDS = re.compile(r"(?<![\w.,])\d[\d,.]*\s*(?:x\s*)?(?:-?gpus?|cartes?|cards?|[abhl]\d{2,3}s?|rtx|mi3\d\d|b[23]00s?"
+                    r"|gb[23]00s?)\b")
+
+
+def _not_for_us(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _NOT_FOR_US.finditer(text):
+        start, _ = _sentence(text, m.start())
+        if _CARDS.search(text, start, m.start()):
+            spans.append((start, m.end()))
+    return spans
+
+
 def disowned_clauses(text: str) -> list[tuple[int, int]]:
     """(start, end) of the clauses of `text` (folded) that the writer turns down, disowns or only dreams of."""
-    spans = []
+    spans = _not_for_us(text)
     for m in _DISOWNS_BEFORE.finditer(text):
         stops = list(_CLAUSE_STOP.finditer(text, max(0, m.start() - 120), m.start()))
         if _CONDITION.search(text, stops[-1].end() if stops else max(0, m.start() - 120), m.start()):

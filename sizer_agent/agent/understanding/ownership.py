@@ -67,7 +67,51 @@ def _taken_up(message: Message, cue: re.Match[str]) -> bool:
     return bool(_PRONOUN_AFTER.match(message.text, cue.end()))
 
 
+# a possessive before a card: "sur ma RTX 4090 à la maison", "on my RTX 4090", "avec notre A6000", "our two L40S"
+# (the GPU rule may have blanked the card: its finding's place counts as the card)
+_POSSESSIVE = r"\b(?:my|our|ma|mon|mes|notre|nos)\s+(?:(?:\d{1,2}|two|three|four|deux|trois|quatre)\s*x?\s*)?"
+_POSSESSIVE_CARD = re.compile(_POSSESSIVE + r"(?:nvidia\s+|geforce\s+)?(?:rtx\s*)?(?:a100|a40|a10g?|h100|h200|l40s?|l4"
+                              r"|t4|v100|a[2456]000|[345]0[6789]0(?:\s*ti)?|mi\d{3}x?)\b")
+_POSSESSIVE_BEFORE = re.compile(_POSSESSIVE + r"(?:nvidia\s+|geforce\s+)?$")
+# a card the writer will have, or someone else's: "our new RTX 5090", "notre future H100", "my colleague's A6000"
+_NOT_YET = re.compile(r"\b(?:new|nouvel\w*|nouveau\w*|future?|futur\w*|would|voudri\w*|aimeri\w*|buy|acheter|achat"
+                      r"|order\w*|command\w*|planned|prevue?s?|colleague\w*|collegue\w*|friend\w*|ami\w*|partner\w*"
+                      r"|partenaire\w*)\b")
+
+
+def _possessed(message: Message) -> Iterator[Found]:
+    text = message.text
+    places = [at for name, at in message.found_at.items() if name in ("num_gpus", "gpu_preference")]
+    cues = [m.span() for m in _POSSESSIVE_CARD.finditer(text)] + [
+        (m.start(), at[1]) for at in places if (m := _POSSESSIVE_BEFORE.search(text, max(0, at[0] - 20), at[0]))] + [
+        # (the GPU rule's words may start with the possessive: "ma RTX 4090", "my 4090")
+        at for at in places if re.match(_POSSESSIVE, plain(message.original[slice(*message.span(*at))]))]
+    for start_at, end_at in sorted(cues):
+        if message.negated(start_at):
+            continue
+        start, end = sentence_bounds(text, start_at)
+        a, b = message.span(start, end)
+        said = plain(message.original[a:b])
+        if _REPLACED.search(said) or _NOT_YET.search(said) or _NOT_CARDS_HAD.search(said):
+            continue
+        yield Found("gpus_owned", True, start_at, end_at, claim=False)
+        return
+
+
 def find_gpus_owned(message: Message) -> Iterator[Found]:
+    yield from _owned(message)
+
+
+def _owned(message: Message) -> Iterator[Found]:
+    found = False
+    for found_one in _said_owned(message):
+        found = True
+        yield found_one
+    if not found:
+        yield from _possessed(message)
+
+
+def _said_owned(message: Message) -> Iterator[Found]:
     for cue in _OWNED.finditer(message.text):
         if message.negated(cue.start()):
             continue
@@ -105,6 +149,13 @@ GPUS_OWNED = Rule(
               # (a card taken up by a pronoun needs the GPU rule's finding: tests/agent/test_parsing.py)
               ("Would 2 L40S do? We already have one idea: a 2U server.", {}),
               ("Can one H100 run it? We already have a quote for it.", {}),
-              ("We want 2 H100. We already have it approved by finance.", {})),
+              ("We want 2 H100. We already have it approved by finance.", {}),
+              # a possessive before a card is a card owned, unless it is replaced, to come, or someone else's
+              ("QLoRA de Qwen3 8B sur ma RTX 4090 à la maison", {"gpus_owned": True}),
+              ("Can I fine-tune Phi-4 on my RTX 4090?", {"gpus_owned": True}),
+              ("Ça tourne avec notre A6000 ?", {"gpus_owned": True}),
+              ("On veut remplacer notre A6000 par une RTX PRO 6000.", {}),
+              ("our new RTX 5090 should arrive next month", {}),
+              ("my colleague's team has our A100 booked", {})),
     doc="the GPUs named are already the customer's: the recommendation checks them first",
 )

@@ -605,7 +605,8 @@ DEPLOYMENT = Rule(
 # ("le texte rendu", "la réponse rendue": the participle of "rendre", a text given back, is no 3D rendering —
 # own pf-249)
 _RENDERING = words(r"(?<!compte[ -])(?<!comptes[ -])(?<!texte )(?<!textes )(?<!resultat )(?<!resultats )(?<!reponse )"
-                   r"(?<!reponses )(?<!document )(?<!fichier )(?<!json )rendu\w*", r"rendering", r"render", r"cao",
+                   r"(?<!reponses )(?<!document )(?<!fichier )(?<!json )rendu\w*(?!\s+compte)", r"rendering",
+                   r"render", r"cao",
                    r"(?<!\d )(?<!\d)(?<!\dk )(?<!\dk)(?<![$] )(?<![$])cad(?!\s*[$]|\s*\d)", r"dao",
                    r"blender", r"autocad", r"rendu 3d",
                    r"solidworks", r"catia", r"revit", r"unreal", r"unity", r"maya", r"3ds ?max", r"cinema ?4d",
@@ -715,6 +716,8 @@ RENDERING_CAD = Rule(
               ("Budget 80 000 $ CAD.", {}), ("Mistral 7B and some Fusion 360 CAD on the same desktop",
                                               {"rendering_cad": True}),
               ("no rendering or CAD", {"rendering_cad": False}),
+              # ("on s'est rendu compte que 8k suffit": "se rendre compte", to realise — heldout36 fr-ak10)
+              ("on s'est rendu compte que 8k suffit", {}),
               ("aussi utilisée pour SolidWorks", {"rendering_cad": True}),
               ("rendu 3D : non", {"rendering_cad": False}),
               ("un acte fait 2k tokens et le texte rendu à peu près autant", {}),
@@ -1135,6 +1138,12 @@ _RATHER_LESS = re.compile(r"[^.;\n]{0,40}?\b(?:rather|prefer\w*|ideally|prefere\
                           r"(?<![\w.])(\d{1,3})\s*(?:u|ru|rack units?)(?![\w])")
 
 
+# "2 x 4U available", "deux emplacements de 4U": several free slots of one height, the room is their sum
+_SLOTS_OF = re.compile(r"(?:(?<![\w.,])(\d{1,2})|(two|three|four|deux|trois|quatre))\s*"
+                       r"(?:x|×|\*|emplacements?\s+(?:de|d')|slots?\s+of|spaces?\s+of|places?\s+de|blocs?\s+de)\s*$")
+_SMALL = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
+
+
 def _rack_units(m: re.Match[str], msg: Message) -> int | None:
     before = msg.text[max(0, m.start() - 25):m.start()]
     if _RACKS_OF.search(before) or _EACH_RACK.search(before):
@@ -1151,7 +1160,9 @@ def _rack_units(m: re.Match[str], msg: Message) -> int | None:
     rather = _RATHER_LESS.match(msg.text, m.end())
     if rather is not None and 0 < int(rather.group(1)) < int(m.group(1)):
         return None
-    return int(m.group(1)) or None
+    slots = _SLOTS_OF.search(before)
+    count = (int(slots.group(1)) if slots.group(1) else _SMALL[slots.group(2)]) if slots else 1
+    return int(m.group(1)) * count or None
 
 
 RACK_UNITS = pattern_rule(
@@ -1165,5 +1176,6 @@ RACK_UNITS = pattern_rule(
               ("La baie dispose de 42U dont 8U disponibles", {"rack_units": 8}),
               ("our rack has 47U, of which 5U are still empty", {"rack_units": 5}),
               ("Each rack is 48U.", {}), ("chaque baie fait 42U", {}),
-              ("On a une baie 42U dédiée", {"rack_units": 42})),
+              ("On a une baie 42U dédiée", {"rack_units": 42}),
+              ("2 x 4U available", {"rack_units": 8}), ("deux emplacements de 4U", {"rack_units": 8})),
 )

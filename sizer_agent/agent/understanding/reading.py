@@ -178,7 +178,7 @@ def parse_message(
     result = ParseResult(intent="answer", values=values, correction=correction, rest=rest, findings=findings,
                          suggestions=dict(reading.suggestions), lang=guess,
                          doubts={name: doubt.candidates for name, doubt in doubts.items()})
-    if current and not values.keys() & {"input_len", "output_len"}:
+    if current and not values.keys() >= {"input_len", "output_len"}:  # (one may be read by the rules already)
         _lengths_in_text(result, body, offset)
     if current and current not in values:
         _answer_current(result, body, offset, current, current_type, choices, known_models, reading_lang)

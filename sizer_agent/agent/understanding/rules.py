@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sizer_agent.agent.understanding.text import Message
@@ -69,6 +69,9 @@ class Reading:
         return {name: finding.value for name, finding in self.findings.items()}
 
 
+_COUNTS = frozenset({"num_gpus", "concurrency", "head_count"})
+
+
 def apply_rules(message: Message, rules: Iterable[Rule], reading: Reading | None = None) -> Reading:
     """Run the rules in order over the message; the first value for a field wins."""
     reading = reading if reading is not None else Reading()
@@ -82,6 +85,11 @@ def apply_rules(message: Message, rules: Iterable[Rule], reading: Reading | None
                 continue
             if item.field in reading.findings:
                 continue
+            # (a count of an earlier message, corrected by a bare figure: "I told you 4x H100, … signed off on 8")
+            new = next((value for start, end, value in message.recounted
+                        if item.start <= start and end <= item.end), None)
+            if new is not None and item.field in _COUNTS and isinstance(item.value, int):
+                item = replace(item, value=new)
             a, b = message.span(item.start, item.end)
             message.found[item.field] = item.value
             message.found_at[item.field] = (item.start, item.end)

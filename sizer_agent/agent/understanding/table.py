@@ -19,6 +19,7 @@ from sizer_agent.agent.understanding import (
     model_size,
     models,
     ownership,
+    page_lengths,
     periodic_budget,
     platform,
     software,
@@ -44,6 +45,8 @@ RULES: tuple[Rule, ...] = (
     lengths.CONTEXT,
     lengths.INPUT,
     lengths.OUTPUT,
+    page_lengths.INPUT_PAGES,  # after the lengths in tokens, which win
+    page_lengths.OUTPUT_PAGES,
     latency.TTFT,
     latency.TPOT,
     training.BATCH_SIZE,  # before the load: "des batchs de 128 requêtes" is a batch, not 128 users
@@ -69,6 +72,7 @@ RULES: tuple[Rule, ...] = (
     batch_job.JOB_REQUESTS,  # last, reading without claiming: a count of documents only
     batch_job.ONE_OFF,  # after the job's count, which also says whether it recurs
     batch_job.DEADLINE,
+    batch_job.RETRAIN_RUNS,  # after the use case: a training rerun on a schedule
     ownership.GPUS_OWNED,  # after the GPUs: whose cards they are
     compared.COMPARED_GPUS,  # reads the customer's words: cards weighed against each other
     machines.WORKSTATIONS,  # reads without claiming: identical seats bought together

@@ -184,7 +184,8 @@ VISION = words(
     r"vision par ordinateur", r"computer vision", r"classification d'images?", r"image classification",
     r"classifier (?:des|les) images", r"classify images", r"detection d'objets", r"object detection",
     r"detection (?:de|des|d') ?(?:defauts|personnes|objets|vehicules|visages|pietons|images?)",
-    r"(?:defect|object|face|pedestrian|vehicle|person|people) detect(?:ion|ors?)", r"detecteurs? d'objets",
+    # ("our defect-detection model": hyphenated too — own pe-322)
+    r"(?:defect|object|face|pedestrian|vehicle|person|people)[ -]detect(?:ion|ors?)", r"detecteurs? d'objets",
     # "détection de maladies sur les feuilles de vigne" (heldout21 fr-d26): detecting a thing on what is seen
     r"detection (?:de|des|d') ?\w+ (?:sur|dans) (?:les |des |nos )?(?:images?|photos?|feuilles|plantes|radios?|scans?"
     r"|videos?)",
@@ -724,6 +725,7 @@ USE_CASE = Rule(
         ("on veut un copilot pour nos commerciaux", {"use_case": "online_serving"}),
         ("can i run phi-4 on my desktop?", {}), ("est-ce que je peux faire tourner Qwen3 8B sur mon PC ?", {}),
         ("we train object detectors for warehouse cameras", {"use_case": "vision"}),
+        ("We retrain our defect-detection model every month", {"use_case": "vision"}),
         ("Hollins Logistics needs a vision model to spot damaged parcels", {"use_case": "vision"}),
         ("un modèle de vision pour repérer les fissures sur nos pièces", {"use_case": "vision"}),
         ("on entraîne des détecteurs d'objets pour nos lignes", {"use_case": "vision"}),
