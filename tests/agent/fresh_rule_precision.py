@@ -37,6 +37,7 @@ FIRST_SCORED = {
     "heldout34.yaml": "b413402",
     "heldout35.yaml": "8386121",
     "heldout36.yaml": "712dfc2",
+    "heldout37.yaml": "d0984b5",
 }
 _CHILD = """
 import json, sys, yaml
