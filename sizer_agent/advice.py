@@ -21,7 +21,7 @@ from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.perf.offload import DESKTOP_DDR5_GBS, offload_time
 from sizer_agent.tools.plan import Change, Knob, Plan, RecommendResult
-from sizer_agent.tools.recommend import NAMED_OFFER_PREFIX
+from sizer_agent.tools.recommend import NAMED_OFFER_PREFIX, job_hours
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -335,7 +335,7 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
                                 price=price(c.plan, lang), speed=speed_short(c.plan, lang)))
     cheapest = _cheapest_change(result)
     lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
-    lines += [text for text in (faster(result, lang), cheaper_fp8(result, lang)) if text]
+    lines += [text for text in (faster(result, lang), cheaper_fp8(result, lang), with_margin(result, lang)) if text]
     hint = worth_a_quote(result)
     if hint is not None:
         buy = hint.purchase
@@ -372,6 +372,17 @@ def faster(result: RecommendResult, lang: Lang) -> str | None:
     job_eur = fast.costs.eur_per_job
     return render(lang, "advice.faster_cost" if job_eur is not None else "advice.faster",
                   config=configuration(fast, lang), hours=total, days=total / 24, eur=job_eur or 0.0)
+
+
+def with_margin(result: RecommendResult, lang: Lang) -> str | None:
+    """A job that ends with little to spare before its deadline, and the cheapest plan that leaves a fifth of it."""
+    safer, plan = result.with_margin, result.plan
+    took = job_hours(plan) if plan is not None else None
+    if safer is None or took is None or (hours := job_hours(safer)) is None:
+        return None
+    deadline = result.deadline_hours or 0.0
+    return render(lang, "advice.with_margin", took=round(took, 1), deadline=deadline, config=configuration(safer, lang),
+                  price=price(safer, lang), hours=round(hours, 1))
 
 
 def cheaper_fp8(result: RecommendResult, lang: Lang) -> str | None:

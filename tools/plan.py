@@ -362,6 +362,9 @@ class RecommendResult(BaseModel):
                                            "to agree, its quality to validate)")
     faster: Plan | None = Field(None, description="a training job of more than a month on the plan: the same offer's "
                                 "largest configuration, when it runs the job in half the time or less")
+    deadline_hours: float | None = Field(None, description="the hours the job must end within, as asked")
+    with_margin: Plan | None = Field(None, description="a plan that ends its job within its deadline with little to "
+                                     "spare (over 4/5 of it): the cheapest that ends within 4/5 of it")
     options: list[Plan] = Field(description="every evaluated configuration, fitting first")
     offers: list[OfferVerdict]
     assumptions: list[Msg]

@@ -711,6 +711,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         owned=owned, owned_fp8=owned_fp8, owned_change=owned_change, preference_change=preferred,
         compared=compared, compared_fp8=compared_fp8, cheaper_precision=cheaper,
         faster=_faster(ctx, plan) if request.search else None,
+        deadline_hours=request.deadline_hours,
+        with_margin=_with_margin(ctx, plan, options) if request.search else None,
         machines=request.machines,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
@@ -947,6 +949,32 @@ def _faster(ctx: Context, plan: Plan | None) -> Plan | None:
         if wider.fits and t is not None and t.epoch_hours is not None:
             return wider if t.epoch_hours * t.epochs <= hours / 2 else None
     return None
+
+
+# A job planned to end within four fifths of its deadline leaves a fifth for a rerun of a failed part or a run slower
+# than estimated (the estimates' own error: 16.8 % median on held-out serving rows, docs/catalog.md); our product rule,
+# not a published figure.
+DEADLINE_MARGIN = 0.8
+
+
+def job_hours(plan: Plan) -> float | None:
+    """The hours of the whole job on a plan: a batch job's, or a training run's epochs."""
+    if plan.costs.job_hours is not None:
+        return plan.costs.job_hours
+    run = plan.training or plan.vision
+    return run.epoch_hours * run.epochs if run is not None and run.epoch_hours is not None else None
+
+
+def _with_margin(ctx: Context, plan: Plan | None, options: list[Plan]) -> Plan | None:
+    """A plan that meets its deadline with little to spare: the cheapest priced one in scope that ends within
+    DEADLINE_MARGIN of it (in budget when one is), or None."""
+    deadline = ctx.deadline_hours
+    took = job_hours(plan) if plan is not None else None
+    if deadline is None or took is None or took <= DEADLINE_MARGIN * deadline:
+        return None
+    safer = [p for p in options if p.fits and _in_scope(ctx.scope, p) and p.purchase.how != "quote"
+             and (hours := job_hours(p)) is not None and hours <= DEADLINE_MARGIN * deadline]
+    return _best(_within(safer, ctx.scope)) or _best(safer)
 
 
 def _compared_in_fp8(ctx: Context, catalog: Catalog, scope: Scope, stated: EstimateRequest, defaults: list[Knob],
