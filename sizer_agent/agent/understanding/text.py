@@ -469,6 +469,10 @@ class Message:
         message = cls(original=original, lang=lang, text=folded)
         if rewrites:
             message._apply(rewrites)
+        from sizer_agent.agent.understanding.others import judged_clauses
+
+        # (read before the retractions: "…, so we declined" takes back the words that carry the judgement)
+        judged = judged_clauses(message.text)
         retractions = _retractions(message.text)
         message.negations = _negation_scopes(message.text, tuple(marker for _, _, marker in retractions))
         for start, end, _ in retractions:
@@ -480,7 +484,7 @@ class Message:
 
         disowned = disowned_clauses(message.text)  # what the writer turns down, disowns or dreams of
         message.turned_down = [(start, end, message.text[start:end]) for start, end in disowned]
-        for start, end in [*others_clauses(message.text), *disowned]:  # someone else's set-up or rejected advice
+        for start, end in [*others_clauses(message.text), *disowned, *judged]:  # someone else's set-up or rejected advice
             message.claim(start, end)
         return message
 
