@@ -67,7 +67,9 @@ _THEIR_SETUP = re.compile(
 _ADVISER = re.compile(
     r"\b(?:an? |the |our |un |une |le |la |notre )(?:consultant|adviser|advisor|vendor|supplier|reseller|integrator"
     r"|salesperson|sales rep|integrateur|prestataire|fournisseur|revendeur|commercial|cabinet de conseil)s?\b"
+    # ("Un revendeur nous pousse vers une version quantifiée en 4 bits" — heldout37 fr-al28)
     r"[^.;!?\n]{0,40}?\b(?:told|tells|says|said|recommend\w*|suggest\w*|advis\w*|propos\w*|quoted|priced|sized"
+    r"|(?:nous|nous a|m'a|me) pouss\w*|push\w* (?:us|me)"
     r"|nous a (?:dit|conseille|recommande|propose|suggere|chiffre)|a (?:dit|conseille|recommande|propose|suggere"
     r"|chiffre|dimensionne)|preconis\w*|conseill\w*|recommand\w*|chiffr\w*)\b")
 # a hardware maker named as the one who proposed or quoted: "Dell nous a proposé un serveur 8 GPU B200 ; rien n'est
@@ -92,7 +94,9 @@ _REJECTED = re.compile(
     r"|signed|agreed)|not (?:yet )?decided|undecided|(?:haven't|have not|didn't|did not) (?:yet )?(?:signed|decided"
     r"|committed|accepted)|(?:n'avons|n'a) (?:rien )?(?:encore )?(?:signe|decide|accepte)"
     r"|(?:ne l'|ne les )?(?:avons|a) pas (?:encore )?retenue?s?|non retenue?s?|pas retenue?s?|not (?:retained|taken up"
-    r"|accepted)|turned (?:it |that )?down|go elsewhere|aller voir ailleurs)\b")
+    r"|accepted)|turned (?:it |that )?down|go elsewhere|aller voir ailleurs"
+    # the writer's people refuse it: "nos médecins refusent toute dégradation" (heldout37 fr-al28)
+    r"|refusent|refuse (?:toute|tout|any)|refuse to|won't accept|will not accept)\b")
 # where the writer turns back to their own plan within the sentence: "…, mais nous …", "…, but we …"
 _TURN = re.compile(r"[,;:]?\s*(?:\b(?:mais|but|whereas|alors que|tandis que|pour nous|de notre cote|nous,|we,|for us"
                    r"|for our part|on our side|as for us|in our case|chez nous|on our end|at our end)\b|\s-\s)"
