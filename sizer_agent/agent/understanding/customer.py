@@ -72,6 +72,8 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse"
              # "notre asbl (Les Petits Débrouillards Namur)": a Belgian association
              r"|asbl"
+             # ("nous sommes la jeune pousse Agrivision", "la régie de transports TransAgglo": heldout37 fr-al15, fr-al45)
+             r"|jeune pousse|r[ée]gie(?: (?:de|des|du) [a-zà-ÿ]+)?"
              # trades and short forms a firm is called by: "la menuiserie Bois d'Aulne", "l'asso Codeurs Solidaires"
              # (heldout36 fr-ak03, fr-ak05)
              r"|asso|menuiserie|boulangerie|imprimerie|verrerie|fromagerie|librairie|charcuterie|quincaillerie"
@@ -83,7 +85,7 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               # ("Entreprise Kerlis, Rennes." closing the message, as "Société Voltane, Grenoble.": own pf-250)
               r"|Entreprise"
               r"|Transports|Assurances|Mairie|Lyc[ée]e|Coll[èe]ge|University|College|Institute|Bank|Hospital|Clinic"
-              r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
+              r"|Stadtwerke|Radio|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine|Boutique"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
               # ("pour l'IUT de Lannion (département Informatique)": own batch 23)
@@ -92,7 +94,9 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               # (archives named by their public owner only: "Service Archives & Documentation" is a department)
               # ("Cie Fiduciaire de l'Ouest" signing the last line, as "Compagnie …": heldout27 fr-ab49)
               r"|Cie(?=[ \t]+[A-ZÀ-Þ][a-zà-ÿ])"
-              r"|Tribunal|Archives(?=[ \t]+(?:d[ée]partementales|municipales|nationales|r[ée]gionales|communales)\b)"
+              r"|Tribunal|Archives(?=[ \t]+(?:d[ée]partementales|municipales|nationales|r[ée]gionales|communales"
+              # ("Les Archives métropolitaines de Lysandre": heldout37 fr-al26)
+              r"|m[ée]tropolitaines|intercommunales)\b)"
               # trades whose name opens with the trade: "Brasserie Malterre", "Fromagerie Dubois"
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
               # ("Laiteries Vosgiennes", "Fromageries Deschamps", "Immobilière Perrin", "Ingénierie Bastide": heldout21)
@@ -135,7 +139,9 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Charities|Schools|Colleges|Menuiserie|Boulangerie|Fromagerie"
              r"|Transporteurs|Imprimerie|Verrerie|Brasserie|Librairie|Pharmacie|Laboratoires|Cliniques|Fermes"
              # insurers named after their kind (heldout37 en-al39 "Calloway Mutual", own pe-330 "Harlow Mutual")
-             r"|Mutual|Reinsurance|Underwriters|Insurers)")
+             r"|Mutual|Reinsurance|Underwriters|Insurers"
+             # ("Aérodyn Systèmes (sous-traitant aéronautique) souhaite …": heldout37 fr-al27)
+             r"|Syst[èe]mes)")
 _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
