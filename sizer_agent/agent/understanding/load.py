@@ -38,7 +38,7 @@ USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs 
     r"|profiles?|records?|files?|data)\b)")
 POPULATION = _POPULATION = words(
     r"employes?", r"employees?", r"salaries", r"staff", r"praticiens", r"practitioners", r"technico-commerciaux",
-    r"fee earners", r"pers", r"collaborateurs", r"collaboratrices", r"agents", r"people",
+    r"fee[- ]earners", r"pers", r"collaborateurs", r"collaboratrices", r"agents", r"people",
     r"personnes", r"gens", r"customers", r"clients", r"members", r"membres", r"etudiants", r"students", r"eleves",
     # ("nos 3 ingés": heldout25 fr-b30)
     r"developers", r"developpeurs", r"devs", r"engineers", r"ingenieurs", r"inges", r"consultants",
@@ -69,7 +69,7 @@ POPULATION = _POPULATION = words(
     r"policiers", r"firefighters", r"pompiers", r"pilots", r"pilotes", r"mechanics", r"mecaniciens",
     r"instructeurs", r"techs", r"vets", r"veterinarians", r"veterinaires", r"civil servants", r"fonctionnaires",
     r"gestionnaires", r"case handlers", r"claims handlers", r"curators", r"conservateurs", r"opticiens", r"opticians",
-    r"attorneys", r"solicitors", r"barristers", r"fee earners", r"salespeople", r"sales people", r"reporters",
+    r"attorneys", r"solicitors", r"barristers", r"fee[- ]earners", r"salespeople", r"sales people", r"reporters",
     r"dentists", r"therapists", r"physicians", r"radiographers", r"actuaries", r"regulateurs", r"controleurs",
     r"controllers", r"assistants", r"secretaires medicales", r"dessinateurs", r"projeteurs", r"draughtsmen",
     r"draftsmen", r"drafters", r"agents d'accueil", r"hotliners", r"redactrices",
