@@ -438,9 +438,13 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
             # ("Scratch that on the context": only the clause that said the context is taken back — heldout37
             # en-al11; the model, users and the rest of the sentence stand)
             stem = scope.group(1)[:5]
-            clauses = [c for c in re.finditer(r"[^,;]+", text[start:end]) if stem in c.group(0)]
-            if clauses:
-                start, end = start + clauses[-1].start(), start + clauses[-1].end()
+            at = text.rfind(stem, start, end)
+            if at >= 0:
+                word_end = at + len(re.match(r"\w*", text[at:]).group(0))  # type: ignore[union-attr]
+                before = list(re.compile(r"(?<![\w.,])\d[\d.,]*\s*k?(?![\w])").finditer(text, max(start, at - 30), at))
+                after = re.compile(r"\s*(?:of|de|:|=)?\s*\d[\d.,]*\s*k?(?![\w])").match(text, word_end, end)
+                if before or after:  # the figure said with the word: "an 8k context", "context of 8k"
+                    start, end = (before[-1].start() if before else at), (after.end() if after else word_end)
         if 0 < end - start <= _TAKEN_BACK_SENTENCE:
             spans.append((start, end, (m.start(), m.end())))
     return spans
