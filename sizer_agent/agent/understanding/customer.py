@@ -72,7 +72,8 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse"
              # "notre asbl (Les Petits Débrouillards Namur)": a Belgian association
              r"|asbl"
-             # ("nous sommes la jeune pousse Agrivision", "la régie de transports TransAgglo": heldout37 fr-al15, fr-al45)
+             # ("nous sommes la jeune pousse Agrivision", "la régie de transports TransAgglo": heldout37 fr-al15,
+             # fr-al45)
              r"|jeune pousse|r[ée]gie(?: (?:de|des|du) [a-zà-ÿ]+)?"
              # trades and short forms a firm is called by: "la menuiserie Bois d'Aulne", "l'asso Codeurs Solidaires"
              # (heldout36 fr-ak03, fr-ak05)
@@ -1958,7 +1959,8 @@ def find_customer(message: Message) -> Iterator[Found]:
             if any(a <= offset < b for a, b in quoted):
                 continue
             if _HEAD_OF.search(original, max(0, offset - 60), offset):
-                continue  # "Head of Legal Technology\nHarrow & Finch LLP": a department, the firm follows (heldout37 en-al02)
+                # ("Head of Legal Technology\nHarrow & Finch LLP": a department, the firm follows — heldout37 en-al02)
+                continue
             whole = whole_form(original, offset, name)
             end = wrapped.end() if wrapped is not None and whole == (offset, name) else whole[0] + len(whole[1])
             offset, name = whole

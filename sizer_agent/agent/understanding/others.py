@@ -411,7 +411,8 @@ def _not_for_us(text: str) -> list[tuple[int, int]]:
 # what we do, so we declined. What we're actually considering is 4x RTX PRO 6000" (heldout37 fr-al05, en-al17,
 # en-al32): whoever owns or offers it, the kit judged "not for us" before the plan clause is not the plan
 _JUDGED = re.compile(
-    r"(?<!pas )(?<!not )(?<!n'est )\b(?:demesure\w*|hors de proportion|disproportionne\w*|surdimensionne\w*|sur-dimensionne\w*"
+    r"(?<!pas )(?<!not )(?<!n'est )\b(?:demesure\w*|hors de proportion|disproportionne\w*|surdimensionne\w*"
+    r"|sur-dimensionne\w*"
     r"|trop (?:cher|chere|chers|cheres|gros|grosse|grand|grande|ambitieu\w*|puissant\w*|lourd\w*)"
     r"|(?:ce n'est )?pas pour nous|(?:on|nous) (?:l'|les )?(?:a|avons) (?:decline|ecarte\w*|refuse\w*)"
     r"|out of (?:scale|proportion)|overkill|excessive|(?:way |far |well )?beyond (?:our|what we) \w+"

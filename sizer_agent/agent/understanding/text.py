@@ -440,7 +440,7 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
             stem = scope.group(1)[:5]
             at = text.rfind(stem, start, end)
             if at >= 0:
-                word_end = at + len(re.match(r"\w*", text[at:]).group(0))  # type: ignore[union-attr]
+                word_end = re.compile(r"\w*").match(text, at).end()  # type: ignore[union-attr]
                 before = list(re.compile(r"(?<![\w.,])\d[\d.,]*\s*k?(?![\w])").finditer(text, max(start, at - 30), at))
                 after = re.compile(r"\s*(?:of|de|:|=)?\s*\d[\d.,]*\s*k?(?![\w])").match(text, word_end, end)
                 if before or after:  # the figure said with the word: "an 8k context", "context of 8k"
@@ -500,7 +500,8 @@ class Message:
 
         disowned = disowned_clauses(message.text)  # what the writer turns down, disowns or dreams of
         message.turned_down = [(start, end, message.text[start:end]) for start, end in disowned]
-        for start, end in [*others_clauses(message.text), *disowned, *judged]:  # someone else's set-up or rejected advice
+        # (someone else's set-up or rejected advice, and kit judged not for us before the plan)
+        for start, end in [*others_clauses(message.text), *disowned, *judged]:
             message.claim(start, end)
         return message
 
