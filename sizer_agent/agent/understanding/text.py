@@ -217,6 +217,10 @@ _RETRACT_SENTENCE = re.compile(r"(?:(?<=[^.][.!?][ \t])|(?<=\n))[ \t]*(?:(?:actu
                                r"[ \t]*,?[ \t]*)?(?:scratch that|forget (?:that|it)|oubliez (?:ca|cela)|oublie ca"
                                r"|finalement non|en fait non|actually no|no wait|non attendez|change of plans?"
                                r"|changement de plans?|we changed our minds?|on a change d'avis)(?![\w])")
+# what a sentence-level take-back is about, when the writer says so: "scratch that on the context", "oubliez ça pour
+# le budget"
+_SCOPE = re.compile(r"[ \t]+(?:on|about|for|regarding|re|sur|pour|concernant|cote)[ \t]+(?:the[ \t]+|le[ \t]+|la[ \t]+"
+                    r"|l')?([a-z]{4,})")
 _TAKEN_BACK_SENTENCE = 120  # at most this many characters: a short sentence, not a paragraph
 _MODEL_NAMED = re.compile(r"(?<![\w])[a-z][a-z-]*(?:[ -]?\d+(?:\.\d+)?)?[ -]\d+(?:\.\d+)?b(?![\w])")
 # a first idea, then what was settled: "Au départ on pensait en BF16, finalement on partira en FP8" (heldout21
@@ -429,6 +433,18 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
     for m in _RETRACT_SENTENCE.finditer(text):
         end = len(text[:m.start()].rstrip())
         start = max((b.end() for b in re.finditer(r"[.!?][ \t]|\n", text[:end - 1])), default=0)
+        scope = _SCOPE.match(text, m.end())
+        if scope is not None:
+            # ("Scratch that on the context": only the clause that said the context is taken back — heldout37
+            # en-al11; the model, users and the rest of the sentence stand)
+            stem = scope.group(1)[:5]
+            at = text.rfind(stem, start, end)
+            if at >= 0:
+                word_end = re.compile(r"\w*").match(text, at).end()  # type: ignore[union-attr]
+                before = list(re.compile(r"(?<![\w.,])\d[\d.,]*\s*k?(?![\w])").finditer(text, max(start, at - 30), at))
+                after = re.compile(r"\s*(?:of|de|:|=)?\s*\d[\d.,]*\s*k?(?![\w])").match(text, word_end, end)
+                if before or after:  # the figure said with the word: "an 8k context", "context of 8k"
+                    start, end = (before[-1].start() if before else at), (after.end() if after else word_end)
         if 0 < end - start <= _TAKEN_BACK_SENTENCE:
             spans.append((start, end, (m.start(), m.end())))
     return spans
@@ -469,6 +485,10 @@ class Message:
         message = cls(original=original, lang=lang, text=folded)
         if rewrites:
             message._apply(rewrites)
+        from sizer_agent.agent.understanding.others import judged_clauses
+
+        # (read before the retractions: "…, so we declined" takes back the words that carry the judgement)
+        judged = judged_clauses(message.text)
         retractions = _retractions(message.text)
         message.negations = _negation_scopes(message.text, tuple(marker for _, _, marker in retractions))
         for start, end, _ in retractions:
@@ -480,7 +500,8 @@ class Message:
 
         disowned = disowned_clauses(message.text)  # what the writer turns down, disowns or dreams of
         message.turned_down = [(start, end, message.text[start:end]) for start, end in disowned]
-        for start, end in [*others_clauses(message.text), *disowned]:  # someone else's set-up or rejected advice
+        # (someone else's set-up or rejected advice, and kit judged not for us before the plan)
+        for start, end in [*others_clauses(message.text), *disowned, *judged]:
             message.claim(start, end)
         return message
 
