@@ -38,6 +38,7 @@ FIRST_SCORED = {
     "heldout35.yaml": "8386121",
     "heldout36.yaml": "712dfc2",
     "heldout37.yaml": "d0984b5",
+    "heldout38.yaml": "0b9d001",
 }
 _CHILD = """
 import json, sys, yaml
