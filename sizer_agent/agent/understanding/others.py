@@ -196,6 +196,19 @@ _KEPT_FROM_US = re.compile(
     r"|won't share|(?:is|are) not (?:available|shared) (?:to|for|with) us|refuse\w* (?:to share|de (?:les|la|le)"
     r" (?:partager|preter)))\b")
 
+# cards run today that go back to their owner: "we currently run on 2x A100 40GB PCIe, which simply cannot hold the
+# 70B model, and they go back to the lessor in March", "Nous tournons aujourd'hui sur 4 RTX 4090 louées, qui …
+# repartent chez le loueur en avril" (heldout38 en-am17, own batch 34): neither those cards nor the rental they came
+# from are the plan; the clause that names the cards and the clause that returns them are set aside
+_RUN_TODAY = re.compile(
+    r"\b(?:(?:we|i) (?:currently |now |still |presently )?(?:run|are running|work|are working) on"
+    r"|(?:nous|on) (?:tournons|tourne|fonctionnons|fonctionne|travaillons|travaille)(?: aujourd'hui| actuellement"
+    r"| encore| pour l'instant)? sur)\b[^,;.\n]*")
+_GOING_BACK = re.compile(
+    r"\b(?:(?:they|it|these|those|which) (?:go|goes|will go|are going|get|gets|will be|are) (?:back|returned) to"
+    r"|(?:repartent|repart|retournent|retourne|seront rendue?s|sont rendue?s|rendue?s) (?:chez|a|au|aux)"
+    r"|back to (?:the )?(?:lessor|rental company|leasing company|renter))\b[^,;.!?\n]*")
+
 _STOP = re.compile(r"[.!?\n](?:\s|$)")
 
 
@@ -240,6 +253,11 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
             continue  # (", we run …": the writer is the subject of the verb)
         turn = _TURN.search(text, setup.end(), end)
         spans.append((m.start(), turn.start() if turn else end))
+    for m in _RUN_TODAY.finditer(text):
+        start, end = _sentence(text, m.start())
+        back = _GOING_BACK.search(text, m.end(), end)
+        if back is not None:
+            spans.extend([(m.start(), m.end()), (back.start(), back.end())])
     for m in _OTHER_UNIT.finditer(text):
         start, end = _sentence(text, m.start())
         setup = _THEIR_SETUP.search(text, m.end(), min(end, m.end() + 60))
