@@ -970,6 +970,8 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue  # "un serveur à 4 H100 se négocie autour de 180 000 € ; notre enveloppe …": a reference
             if pattern is not patterns[0] and _NOT_THE_BUDGET_AFTER.match(text, m.end()):
                 continue  # "des devis autour de 250 k€, mais ce n'est pas notre budget": an amount disowned
+            if _PART_ONLY_AFTER.match(text, m.end()):
+                continue  # "The €12k we've got only covers the GPU card itself; the rest … another budget line"
             if _card_priced(text, m.start()):
                 continue  # "la H100 à 30 000 €": the price a card was seen at, not the budget
             if pattern is not patterns[0] and _MEAN_PRICE_BEFORE.search(text, max(0, m.start() - 25), m.start(1)):
@@ -1022,6 +1024,15 @@ def find_budget(message: Message) -> Iterator[Found]:
                 yield Found("budget_eur", value, m.start(), m.end())
                 return
 
+
+# an amount said to pay for one part only: "The €12k we've got only covers the GPU card itself; the rest of the machine
+# comes out of another budget line", "Budget : 10 000 € HT, qui ne couvre que la carte graphique" (heldout38 en-am40,
+# own batch 34): not a total for the machine, so no budget is read from it
+_PART_ONLY_AFTER = re.compile(
+    r"[^.;!?\n\d]{0,40}?\b(?:only|just|solely|ne (?:couvre|paie|finance|concerne|comprend) que|couvre seulement"
+    r"|couvre uniquement|paie seulement|uniquement pour|seulement pour)\b[^.;!?\n\d]{0,25}?\b(?:the |la |les |le )?"
+    r"(?:gpu card|gpu cards|gpus?|cards?|graphics cards?|cartes? graphiques?|cartes? gpu|cartes?|accelerators?"
+    r"|accelerateurs?)\b(?! (?:and|et|plus) )")
 
 # (an amount per server or node is left as it was read: servers are a split, not desks)
 _SERVER_SAID = re.compile(r".*\b(?:server|serveur|node|noeud)s?\b")
