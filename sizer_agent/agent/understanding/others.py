@@ -105,7 +105,11 @@ _REJECTED = re.compile(
     r"|(?:ne l'|ne les )?(?:avons|a) pas (?:encore )?retenue?s?|non retenue?s?|pas retenue?s?|not (?:retained|taken up"
     r"|accepted)|turned (?:it |that )?down|go elsewhere|aller voir ailleurs"
     # the writer's people refuse it: "nos médecins refusent toute dégradation" (heldout37 fr-al28)
-    r"|refusent|refuse (?:toute|tout|any)|refuse to|won't accept|will not accept)\b")
+    r"|refusent|refuse (?:toute|tout|any)|refuse to|won't accept|will not accept"
+    # a quote set aside by the writer's management: "la direction l'a écarté d'emblée, hors de proportion",
+    # "management dismissed it at once" (heldout38 fr-am13)
+    r"|(?:l'|les |la |le )?(?:a|ont|avons) (?:vite |aussitot |immediatement )?(?:ecarte|rejete|refuse|balaye)e?s?"
+    r"|hors de proportion|disproportionne\w*|dismissed|rejected|ruled (?:it|that) out)\b")
 # where the writer turns back to their own plan within the sentence: "…, mais nous …", "…, but we …"
 _TURN = re.compile(r"[,;:]?\s*(?:\b(?:mais|but|whereas|alors que|tandis que|pour nous|de notre cote|nous,|we,|for us"
                    r"|for our part|on our side|as for us|in our case|chez nous|on our end|at our end)\b|\s-\s)"

