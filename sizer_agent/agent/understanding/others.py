@@ -42,8 +42,9 @@ _OTHER_PARTY = re.compile(
     # Harrow Freight runs …" (heldout35 fr-aj27, en-aj05)
     # a university or research lab that lends its cluster: "A university lab lends us its cluster of 16 MI300X" (own
     # batch 34)
-    r"|(?:a|an|the|une|un|l') ?(?:university|academic|research|universite|institut de recherche|labo universitaire"
-    r"|laboratoire universitaire)(?: (?:lab|laboratory|institute|group|team|centre|center))?"
+    # (an indefinite one only: "l'Université de Rouen souhaite héberger …" is the writer's own institution)
+    r"|an? (?:university|academic|research) (?:lab|laboratory|institute|group|team|centre|center)"
+    r"|(?:un|une) (?:labo|laboratoire|institut|equipe) (?:universitaire|de recherche)"
     r"|(?:notre|nos|un|une|des|our|a|an|the) (?:[\w-]+ )?(?:partenaires?|partners?)(?: [\w&-]+){0,3}?"
     r"|(?:notre|un|nos|des|our|a|the) (?:fournisseur|editeur|supplier|vendor|provider)s?(?: (?:de|of) [\w-]+)?"
     r"(?:,? [\w&-]+){0,2},?)\b")
