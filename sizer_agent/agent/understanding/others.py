@@ -193,8 +193,8 @@ _HAVE_HEADING = re.compile(
 # cards are not the plan. A unit named in the third person alone is not enough ("the IT department of Acme has 2 A100
 # and wants 4 H100" may be the writer's own): the same sentence must say the cards are kept from the writer.
 _OTHER_UNIT = re.compile(
-    r"\b(?:le|la|l'|les|the) ?(?:[\w&-]+ ){0,2}?(?:departement|service|pole|equipe|direction|division|cellule|department|team|group"
-    r"|unit|division|lab)(?: [\w&-]+){0,3}? (?:de|d'|du|des|at|of|in)\b")
+    r"\b(?:le|la|l'|les|the) ?(?:[\w&-]+ ){0,2}?(?:departement|service|pole|equipe|direction|division|cellule"
+    r"|department|team|group|unit|lab)(?: [\w&-]+){0,3}? (?:de|d'|du|des|at|of|in)\b")
 _KEPT_FROM_US = re.compile(
     r"\b(?:(?:ils|elles|il|elle) (?:les|la|le) (?:gardent|garde|reservent|reserve)|ne (?:veulent|veut|peuvent|peut)"
     r" pas (?:les|la|le) (?:partager|preter|ceder)|(?:they|it) keeps? (?:them|it|those)|(?:will|would) not share"
