@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from sizer_agent.agent.understanding.gpus import card_index, identify
+from sizer_agent.agent.understanding.gpus import _DGX_GPUS, card_index, identify
 from sizer_agent.agent.understanding.numbers import NUM, read_number
 from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.text import Lang, Message, plain, sentence_bounds
@@ -26,11 +26,10 @@ _COUNT = rf"(?<![\w.,])({NUM}|one|a single|un|une|two|deux|three|trois|four|quat
 
 
 # whole systems weighed: "GB300 NVL72 or several HGX B300 nodes?" (found using the product). A rack named by its
-# NVLink domain holds that many GPUs (NVIDIA GB300 NVL72: 72 Blackwell Ultra GPUs per rack,
-# https://www.nvidia.com/en-us/data-center/gb300-nvl72/, read 2026-12); an HGX or DGX node holds 8 (NVIDIA HGX B300,
-# https://www.nvidia.com/en-us/data-center/hgx/, read 2026-12). Nodes counted by a number give that many times 8;
-# "several"/"a few" nodes, the count unsaid, are weighed as one node's 8 GPUs, the unit the option is made of.
-_GPUS_PER_NODE = 8
+# NVLink domain holds the number in its name ("NVL72": 72 GPUs); an HGX or DGX node holds 8, the figure the GPU rule
+# already uses with its source (gpus._DGX_GPUS). Nodes counted by a number give that many times 8; "several"/"a few"
+# nodes, the count unsaid, are weighed as one node's 8 GPUs, the unit the option is made of.
+_GPUS_PER_NODE = _DGX_GPUS
 _RACK = re.compile(rf"(?:{_COUNT})?(?P<model>gb[23]00)\s*nvl\s*?(?P<per>\d{{2}})(?![\w])")
 _NODES = re.compile(rf"(?:{_COUNT}|(?:several|a few|multiple|plusieurs|quelques)\s+)?(?:nvidia\s+)?(?:hgx|dgx)\s*"
                     r"(?P<model>[bh][123]00)(?:\s+(?:nodes?|servers?|systems?|boxe?s?|noeuds?|serveurs?|systemes?))?"
