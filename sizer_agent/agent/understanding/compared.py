@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from sizer_agent.agent.understanding.gpus import card_index, identify
+from sizer_agent.agent.understanding.gpus import _DGX_GPUS, card_index, identify
 from sizer_agent.agent.understanding.numbers import NUM, read_number
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, plain, sentence_bounds
+from sizer_agent.agent.understanding.text import Lang, Message, plain, sentence_bounds
 
 _WEIGHED = re.compile(r"\b(?:hesit\w*|entre|between|vs\.?|versus|compar\w*|ou bien|or rather|plutot|which is better"
                       r"|lequel|laquelle|which one|option [ab12])\b|\bor\b|\bou\b")
@@ -23,6 +23,32 @@ _SWITCH = re.compile(r"\b(?:hesit\w*|ou passer|passer a|or move|or switch|or upg
 _WORD_COUNTS = {"one": 1, "a single": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4,
                 "quatre": 4, "six": 6, "eight": 8, "huit": 8}
 _COUNT = rf"(?<![\w.,])({NUM}|one|a single|un|une|two|deux|three|trois|four|quatre|six|eight|huit)\s*(?:x\s*|×\s*)?"
+
+
+# whole systems weighed: "GB300 NVL72 or several HGX B300 nodes?" (found using the product). A rack named by its
+# NVLink domain holds the number in its name ("NVL72": 72 GPUs); an HGX or DGX node holds 8, the figure the GPU rule
+# already uses with its source (gpus._DGX_GPUS). Nodes counted by a number give that many times 8; "several"/"a few"
+# nodes, the count unsaid, are weighed as one node's 8 GPUs, the unit the option is made of.
+_GPUS_PER_NODE = _DGX_GPUS
+_RACK = re.compile(rf"(?:{_COUNT})?(?P<model>gb[23]00)\s*nvl\s*?(?P<per>\d{{2}})(?![\w])")
+_NODES = re.compile(rf"(?:{_COUNT}|(?:several|a few|multiple|plusieurs|quelques)\s+)?(?:nvidia\s+)?(?:hgx|dgx)\s*"
+                    r"(?P<model>[bh][123]00)(?:\s+(?:nodes?|servers?|systems?|boxe?s?|noeuds?|serveurs?|systemes?))?"
+                    r"(?![\w])")
+
+
+def _systems(original: str, lang: Lang) -> list[tuple[int, str, int, int]]:
+    """Options said as whole systems: a rack by its NVLink domain, HGX/DGX nodes."""
+    found = []
+    for pattern in (_RACK, _NODES):
+        for m in pattern.finditer(original):
+            gpu = identify(m.group("model"), "")
+            said = m.group(1)
+            systems = (_WORD_COUNTS.get(said) or read_number(said, lang, whole=True)) if said else 1
+            if gpu is None or not systems:
+                continue
+            per = int(m.group("per")) if pattern is _RACK else _GPUS_PER_NODE
+            found.append((int(systems) * per, gpu, m.start(), m.end()))
+    return found
 
 
 def find_compared(message: Message) -> Iterator[Found]:
@@ -39,6 +65,10 @@ def find_compared(message: Message) -> Iterator[Found]:
         if not count or gpu is None or not 1 <= int(count) <= 64:
             continue
         options.append((int(count), gpu, m.start(), card.end()))
+    covered = [(a, b) for _, _, a, b in options]
+    options.extend(o for o in _systems(original, message.lang)
+                   if not any(a < o[3] and o[2] < b for a, b in covered))
+    options.sort(key=lambda o: o[2])
     for i, first in enumerate(options):
         start, end = sentence_bounds(original, first[2])
         # "nous avons déjà 2 L40S. On hésite : les garder, ou passer à 2 H200 NVL ?": the next sentence may weigh
@@ -65,6 +95,7 @@ COMPARED_GPUS = Rule(
                {"compared_gpus": ["2:h100-sxm", "4:l40s"]}),
               ("4x L40S vs 2x H100 NVL — which is better for 50 users?",
                {"compared_gpus": ["4:l40s", "2:h100-nvl"]}),
+              ("GB300 NVL72 or several HGX B300 nodes?", {"compared_gpus": ["72:gb300", "8:b300"]}),
               ("two RTX 6000 Ada or one RTX PRO 6000?", {"compared_gpus": ["2:rtx-6000-ada", "1:rtx-pro-6000-ws"]}),
               ("Nous avons déjà 2 L40S dans un serveur. On hésite : les garder, ou passer à 2 H200 NVL ?",
                {"compared_gpus": ["2:l40s", "2:h200-nvl"]}),

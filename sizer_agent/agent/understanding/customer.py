@@ -187,6 +187,11 @@ _UNIT_ACRONYM = (r"(?<![\w])(?i:[ée]cole(?:[ \t]+d['’]ing[ée]nieurs)?|labora
 # funded project is the customer (heldout25 fr-b10)
 _CARRIED_BY = (r"(?<![\w])(?:port[ée]e?s?|pilot[ée]e?s?|coordonn[ée]e?s?|led|coordinated|run)[ \t]+(?:par|by)[ \t]+"
                r"(?:l['’]|(?:le|la|les|the)[ \t]+)?" + NAME)
+# a kind-word that goes on with its purpose ("Institute for …", "Fondation pour …"): the "for" after it is the name's
+_NOT_AFTER_PURPOSE_KIND = "".join(rf"(?<!{w} )" for w in (
+    "Institute", "Institut", "Centre", "Center", "Foundation", "Fondation", "Society", "Association", "Council",
+    "Agency", "Commission", "Trust", "Fund", "Alliance", "Laboratory", "Academy", "School", "College"))
+
 _SPEAKER_ROLE = (r"CTO|CEO|CIO|CDO|COO|CFO|CISO|DSI|DRH|DG|RSSI|IT|Ops|(?:Head|VP|Director|Directeur|Directrice"
                  r"|Responsable|Lead|Chef|Manager)(?:[ \t]+[\w'’&-]+){0,3}")
 INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
@@ -325,7 +330,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"|envisag\w*|a besoin|avons besoin))",
     # "Pour INRIA Grenoble : …", "… pour le CHU de Nantes : 80 000 images": who it is for, then a colon
     # ("Pour Numérika (ESN, 1 500 salariés — …) : déploiement …": a bracket may come between)
-    _I + r"(?<![\w])(?:pour|for))[ \t]+" + _THE + NAME + r"(?:[ \t]*\([^()\n]{1,160}\))?[ \t]*:(?![\w/])",
+    # (not the purpose inside a name: "Calder Institute for Ocean Science: a chat assistant …" — heldout38 en-am46)
+    _I + r"(?<![\w])" + _NOT_AFTER_PURPOSE_KIND + r"(?:pour|for))[ \t]+" + _THE + NAME
+    + r"(?:[ \t]*\([^()\n]{1,160}\))?[ \t]*:(?![\w/])",
     # "Startup Nuvéo : on sert …", "Cabinet Morel, on voudrait": a kind word opens the message, then the name
     r"\A\s*(?i:startup|start-up|soci[ée]t[ée]|entreprise|company|firm|pme|scale-up|scaleup)[ \t]+" + NAME
     + r"[ \t]*[:,]",
@@ -1406,7 +1413,11 @@ def without_descriptive_prefix(original: str, start: int, name: str) -> tuple[in
     """'ESN Tech&Sens' -> 'Tech&Sens', 'Laboratoire NeuroPix' -> 'NeuroPix', 'Centre d'appels Numéricall' ->
     'Numéricall' (SCHEMA: no descriptive prefix, as "bureau d'études Meca3D" -> "Meca3D")."""
     prefix = _DESCRIPTIVE_PREFIX.match(name)
-    if prefix is not None and _COINED.fullmatch(name[prefix.end():]):
+    if prefix is not None and (_COINED.fullmatch(name[prefix.end():]) or (
+            # a lab's one-word name, coined or not: "Laboratoire Cytalis" -> "Cytalis" (heldout38 fr-am46; the
+            # plural "Laboratoires Servane" is a pharmaceutical firm's name and keeps it)
+            re.fullmatch(r"Laboratoire|Labo", prefix.group(0).strip())
+            and re.fullmatch(rf"[{_UPPER}][\w-]+", name[prefix.end():]))):
         return start + prefix.end(), name[prefix.end():]
     phrase = _DESCRIPTIVE_PHRASE.match(name)
     if phrase is not None:

@@ -117,6 +117,13 @@ _REFUSALS = [re.compile(p) for p in (
     _HOSTED_HERE_PATTERN,
 )]
 _RUN_LOCALLY = next(p for p in _REFUSALS if p.pattern == _RUN_LOCALLY_PATTERN)
+# everything kept at home: "Données sensibles donc tout chez nous", "sensitive data, so everything stays in-house"
+# (found using the product): nothing may go to a rented machine elsewhere
+_ALL_AT_HOME = re.compile(r"\b(?:tout|everything|all of it)\s+(?:(?:reste|restera|doit rester|stays?|must stay"
+                          r"|will stay|remains?|est)\s+)?(?:chez nous|en interne|sur site|dans nos locaux|in[- ]house"
+                          r"|on[- ]?prem(?:ise)?s?|on[- ]?site|with us|at home|in our (?:own )?(?:building|premises"
+                          r"|datacenter|data cent(?:er|re)))\b(?=\s*(?:[.,;:!)\n]|$))")
+_REFUSALS.append(_ALL_AT_HOME)
 _HOSTED_HERE = next(p for p in _REFUSALS if p.pattern == _HOSTED_HERE_PATTERN)
 # "pas de cloud américain, plutôt Scaleway", "pas de cloud public, mais un cloud souverain": one cloud refused,
 # another allowed — the scope stays open
@@ -140,7 +147,7 @@ def find_cloud_excluded(message: Message) -> Iterator[Found]:
             if _ANOTHER_CLOUD.search(sentence) or _ONE_CLOUD.match(text, m.end()):
                 continue
             # (the customer's words: the deployment rule has read, and blanked, "on Azure")
-            if pattern in (_RUN_LOCALLY, _HOSTED_HERE) and re.search(
+            if pattern in (_RUN_LOCALLY, _HOSTED_HERE, _ALL_AT_HOME) and re.search(
                     r"\b(?:cloud|rent\w*|lou\w+|location|azure|aws|gcp|scaleway|ovh\w*|runpod|lambda|coreweave)\b",
                     plain(message.original[slice(*message.span(start, end))])):
                 continue  # "run it locally or rent in the cloud": two ways weighed, none refused
@@ -158,6 +165,7 @@ CLOUD_EXCLUDED = Rule(
               ("Cloud is not an option; a rack server in our DC.", {"cloud_excluded": True}),
               ("hi we r a small ngo. want a chatbot. cant do cloud", {"cloud_excluded": True}),
               ("Rien ne doit partir dans le cloud.", {"cloud_excluded": True}),
+              ("Données sensibles donc tout chez nous.", {"cloud_excluded": True}),
               ("Le conseil a refusé toute solution cloud (délibération n° 12).", {"cloud_excluded": True}),
               ("Cloud solutions were rejected by the board.", {"cloud_excluded": True}),
               ("Patient data must stay on-premises.", {"cloud_excluded": True}),

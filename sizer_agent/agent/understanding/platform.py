@@ -340,6 +340,16 @@ _SIDE_AFTER = re.compile(r"[- ]side(?![\w])")
 _BILL_AMOUNT = re.compile(r"\d\s*(?:k\s*)?(?:€|euros?\b|eur\b|\$|£)|[€$£]\s*\d")
 
 
+# an old machine said to be on its way out: "nos deux vieux serveurs (4 RTX 3090 chacun) arrivent en bout de course …
+# on veut les remplacer par quelque chose de neuf" (heldout38 fr-am27, own batch 34): the machine leaving is no place
+# chosen for the new one
+_OLD_MACHINE_BEFORE = re.compile(r"(?<![\w])(?:vieux|vieil|vieilles?|anciens?|anciennes?|old|older|aging|ageing"
+                                 r"|aged)(?:\s+[\w-]+)?\s+$")
+_OUTGOING = re.compile(r"(?<![\w])(?:bout de course|fin de vie|end[- ]of[- ]life|end of (?:its|their) life|remplac\w*"
+                       r"|replac\w*|retir\w*|a bout de souffle|obsolete\w*|a la retraite|decommission\w*"
+                       r"|on its last legs|phas\w* out)(?![\w])")
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
@@ -370,6 +380,10 @@ def find_deployment(message: Message) -> Iterator[Found]:
                 continue  # "on a accès à une A100 au mésocentre": someone else's machine lent, no place chosen
             if value == "server" and price_reference(message, m.start()):
                 continue  # "un serveur à 8 H200 coûte 350 000 € … notre budget": the market's server, compared
+            if value == "server" and _OLD_MACHINE_BEFORE.search(message.text, max(0, m.start() - 25), m.start()) and (
+                    _OUTGOING.search(message.text, m.end(), min(len(message.text), sentence_bounds(
+                        message.text, m.start())[1] + 80))):
+                continue  # "nos deux vieux serveurs … arrivent en bout de course ; on veut les remplacer": outgoing
             if value == "server" and _RETIRED_AFTER.match(message.text, m.end()):
                 continue
             if value == "server" and (short := _FALLS_SHORT_AFTER.match(message.text, m.end())) and _TODAY.search(
@@ -970,6 +984,8 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue  # "un serveur à 4 H100 se négocie autour de 180 000 € ; notre enveloppe …": a reference
             if pattern is not patterns[0] and _NOT_THE_BUDGET_AFTER.match(text, m.end()):
                 continue  # "des devis autour de 250 k€, mais ce n'est pas notre budget": an amount disowned
+            if _PART_ONLY_AFTER.match(text, m.end()):
+                continue  # "The €12k we've got only covers the GPU card itself; the rest … another budget line"
             if _card_priced(text, m.start()):
                 continue  # "la H100 à 30 000 €": the price a card was seen at, not the budget
             if pattern is not patterns[0] and _MEAN_PRICE_BEFORE.search(text, max(0, m.start() - 25), m.start(1)):
@@ -1022,6 +1038,15 @@ def find_budget(message: Message) -> Iterator[Found]:
                 yield Found("budget_eur", value, m.start(), m.end())
                 return
 
+
+# an amount said to pay for one part only: "The €12k we've got only covers the GPU card itself; the rest of the machine
+# comes out of another budget line", "Budget : 10 000 € HT, qui ne couvre que la carte graphique" (heldout38 en-am40,
+# own batch 34): not a total for the machine, so no budget is read from it
+_PART_ONLY_AFTER = re.compile(
+    r"[^.;!?\n\d]{0,40}?\b(?:only|just|solely|ne (?:couvre|paie|finance|concerne|comprend) que|couvre seulement"
+    r"|couvre uniquement|paie seulement|uniquement pour|seulement pour)\b[^.;!?\n\d]{0,25}?\b(?:the |la |les |le )?"
+    r"(?:gpu card|gpu cards|gpus?|cards?|graphics cards?|cartes? graphiques?|cartes? gpu|cartes?|accelerators?"
+    r"|accelerateurs?)\b(?! (?:and|et|plus) )")
 
 # (an amount per server or node is left as it was read: servers are a split, not desks)
 _SERVER_SAID = re.compile(r".*\b(?:server|serveur|node|noeud)s?\b")
