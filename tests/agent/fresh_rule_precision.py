@@ -39,6 +39,7 @@ FIRST_SCORED = {
     "heldout36.yaml": "712dfc2",
     "heldout37.yaml": "d0984b5",
     "heldout38.yaml": "0b9d001",
+    "heldout39.yaml": "03a0e3e",
 }
 _CHILD = """
 import json, sys, yaml
