@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -339,16 +340,22 @@ _BARE_NEW = re.compile(r"(?<![\w.,])(\d{1,3})(?=[ \t]*(?:[.,;!)]|$))")
 _OLD_COUNT = re.compile(r"(?<![\w.,])(\d{1,3})(?:[ \t]*x)?(?![\w.,€]|[ \t]*(?:k|€|%)(?![\w]))")
 
 
-def recounts(text: str) -> list[tuple[int, int, int, int, int]]:
-    """(old start, old end, new value, new start, new end): a count of an earlier message corrected by a bare
-    figure later in its sentence."""
-    found = []
+def _earlier_sayings(text: str) -> Iterator[tuple[re.Match[str], re.Match[str], list[tuple[int, int]]]]:
+    """Each "but" after words that recall an earlier message ("j'avais écrit 4 GPU, mais …"): the "but", those
+    words, and the model names between them (whose digits are no counts)."""
     for m in _BUT.finditer(text):
         start = max((b.end() for b in re.finditer(r"[.!?;\n]", text[:m.start()])), default=0)
         said = _SAID_EARLIER.search(text, start, m.start())
         if said is None or m.start() - said.end() > 60:
             continue
-        models = [(x.start(), x.end()) for x in _MODEL_NAMED.finditer(text, said.end(), m.start())]
+        yield m, said, [(x.start(), x.end()) for x in _MODEL_NAMED.finditer(text, said.end(), m.start())]
+
+
+def recounts(text: str) -> list[tuple[int, int, int, int, int]]:
+    """(old start, old end, new value, new start, new end): a count of an earlier message corrected by a bare
+    figure later in its sentence."""
+    found = []
+    for m, said, models in _earlier_sayings(text):
         old = [f for f in _OLD_COUNT.finditer(text, said.end(), m.start())
                if not any(a <= f.start() < b for a, b in models)]
         stop = re.compile(r"[.!?\n](?:\s|$)").search(text, m.end())
@@ -427,12 +434,7 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
         if first is not None and m.start() - first.start() <= _TAKEN_BACK_SENTENCE:
             spans.append((first.start(), m.start(), (m.start(), m.end())))
     recounted = {old[0] for old in recounts(text)}
-    for m in _BUT.finditer(text):
-        start = max((b.end() for b in re.finditer(r"[.!?;\n]", text[:m.start()])), default=0)
-        said = _SAID_EARLIER.search(text, start, m.start())
-        if said is None or m.start() - said.end() > 60:
-            continue
-        models = [(x.start(), x.end()) for x in _MODEL_NAMED.finditer(text, said.end(), m.start())]
+    for m, said, models in _earlier_sayings(text):
         for f in _FIGURE.finditer(text, said.end(), m.start()):
             if not any(a <= f.start() < b for a, b in models) and f.start() not in recounted:
                 spans.append((f.start(), f.end(), (m.start(), m.end())))
