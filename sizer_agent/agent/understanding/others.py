@@ -72,7 +72,9 @@ _THEIR_SETUP = re.compile(
     # "un cabinet voisin vient de s'équiper de 4 H100", "notre partenaire nous ouvre son cluster de 32 MI300X",
     # "just bought a server with 8 B200" (heldout38 fr-am06, fr-am36; own batch 34)
     r"|s'est offert|se sont offert|s'offre|s'est equipee?|se sont equipee?s|s'equipe\w*|s'est dotee?|se sont dotee?s"
-    r"|ouvre|ouvrent|opens?|opened|treated (?:itself|themselves) to|just bought|acquired)\b")
+    r"|ouvre|ouvrent|opens?|opened|treated (?:itself|themselves) to|just bought|acquired"
+    # ("Our data science team already owns a DGX" — heldout39 en-an32)
+    r"|owns|owned)\b")
 # someone else's advice or quote: a consultant, a vendor, an integrator
 _ADVISER = re.compile(
     r"\b(?:an? |the |our |un |une |le |la |notre )(?:consultant|adviser|advisor|vendor|supplier|reseller|integrator"
@@ -194,12 +196,22 @@ _HAVE_HEADING = re.compile(
 # and wants 4 H100" may be the writer's own): the same sentence must say the cards are kept from the writer.
 _OTHER_UNIT = re.compile(
     r"\b(?:le|la|l'|les|the) ?(?:[\w&-]+ ){0,2}?(?:departement|service|pole|equipe|direction|division|cellule"
-    r"|department|team|group|unit|lab)(?: [\w&-]+){0,3}? (?:de|d'|du|des|at|of|in)\b")
+    r"|department|team|group|unit|lab)(?: [\w&-]+){0,3}? (?:de|d'|du|des|at|of|in)\b"
+    # a unit of the writer's own organisation, its cards kept from them in the same sentence: "Our data science team
+    # already owns a DGX …, but that machine is theirs", "la R&D dispose déjà d'un cluster de B200, mais il leur est
+    # réservé" (heldout39 en-an32, fr-an30)
+    r"|\b(?:our|notre|nos|la|le|l'|the) ?(?:[\w&-]+ ){0,2}?(?:departement|service|equipe|direction|division"
+    r"|department|team|division|unit|r&d|it department)\b")
 _KEPT_FROM_US = re.compile(
     r"\b(?:(?:ils|elles|il|elle) (?:les|la|le) (?:gardent|garde|reservent|reserve)|ne (?:veulent|veut|peuvent|peut)"
     r" pas (?:les|la|le) (?:partager|preter|ceder)|(?:they|it) keeps? (?:them|it|those)|(?:will|would) not share"
     r"|won't share|(?:is|are) not (?:available|shared) (?:to|for|with) us|refuse\w* (?:to share|de (?:les|la|le)"
-    r" (?:partager|preter)))\b")
+    r" (?:partager|preter))"
+    # ("il leur est réservé et nous n'y avons pas accès", "that machine is theirs and fully booked", "we cannot use
+    # it" — heldout39 fr-an30, en-an32)
+    r"|(?:il|elle|ils|elles) leur (?:est|sont) reservee?s?|(?:nous|on) n'y (?:avons|a) pas acces"
+    r"|(?:nous|on) ne (?:pouvons|peut) pas (?:l'|les )?utiliser|(?:is|are) theirs|fully booked"
+    r"|(?:we|i) (?:cannot|can't|can not) use (?:it|them))\b")
 
 # cards run today that go back to their owner: "we currently run on 2x A100 40GB PCIe, which simply cannot hold the
 # 70B model, and they go back to the lessor in March", "Nous tournons aujourd'hui sur 4 RTX 4090 louées, qui …
