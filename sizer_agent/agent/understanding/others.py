@@ -254,9 +254,11 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
     for m in _OTHER_PARTY.finditer(text):
         start, end = _sentence(text, m.start())
         # ("on a vu que notre concurrent s'est offert …": a "que" after a verb of knowing opens a report, not a
-        # comparison — heldout38 fr-am06)
+        # comparison — heldout38 fr-am06; "on sait que notre principal concurrent fait tourner …" — heldout39
+        # fr-an06)
         if re.search(r"\b(?:like|unlike|comme|such as|tel que|than|contrairement a(?:ux)?|(?<!\bvu )(?<!\bappris )"
-                     r"(?<!\blu )(?<!\bentendu )(?<!\bremarque )(?<!\bconstate )(?<!\bnote )(?<!\bsu )que)\s*$",
+                     r"(?<!\blu )(?<!\bentendu )(?<!\bremarque )(?<!\bconstate )(?<!\bnote )(?<!\bsu )(?<!\bsait )"
+                     r"(?<!\bsais )(?<!\bsavons )(?<!\bsavez )que)\s*$",
                      text[start:m.start()]):
             continue  # "faster than our competitor", "unlike other companies, we …": said of the writer's own plan
         # (a few words between: "un ami dans une autre boîte nous a dit qu'ils ont mis"; not a purpose: "notre maison
