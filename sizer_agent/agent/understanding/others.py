@@ -78,10 +78,13 @@ _THEIR_SETUP = re.compile(
 # someone else's advice or quote: a consultant, a vendor, an integrator
 _ADVISER = re.compile(
     r"\b(?:an? |the |our |un |une |le |la |notre )(?:consultant|adviser|advisor|vendor|supplier|reseller|integrator"
-    r"|salesperson|sales rep|integrateur|prestataire|fournisseur|revendeur|commercial|cabinet de conseil)s?\b"
+    r"|salesperson|sales rep|integrateur|prestataire|fournisseur|revendeur|commercial|cabinet de conseil"
+    # a hardware maker not named: "Un constructeur nous a remis une proposition pour un serveur 8x H200" (heldout39
+    # fr-an32)
+    r"|constructeur|fabricant|manufacturer|hardware maker)s?\b"
     # ("Un revendeur nous pousse vers une version quantifiée en 4 bits" — heldout37 fr-al28)
     r"[^.;!?\n]{0,40}?\b(?:told|tells|says|said|recommend\w*|suggest\w*|advis\w*|propos\w*|quoted|priced|sized"
-    r"|(?:nous|nous a|m'a|me) pouss\w*|push\w* (?:us|me)"
+    r"|(?:nous|nous a|m'a|me) pouss\w*|push\w* (?:us|me)|pitched|nous a remis|a remis"
     r"|nous a (?:dit|conseille|recommande|propose|suggere|chiffre)|a (?:dit|conseille|recommande|propose|suggere"
     r"|chiffre|dimensionne)|preconis\w*|conseill\w*|recommand\w*|chiffr\w*)\b")
 # a hardware maker named as the one who proposed or quoted: "Dell nous a proposé un serveur 8 GPU B200 ; rien n'est
@@ -105,6 +108,8 @@ _REJECTED = re.compile(
     r"|rien n'est (?:encore )?(?:decide|arrete|tranche|signe|valide)|nothing (?:is|has been) (?:yet )?(?:decided"
     r"|signed|agreed)|not (?:yet )?decided|undecided|(?:haven't|have not|didn't|did not) (?:yet )?(?:signed|decided"
     r"|committed|accepted)|(?:n'avons|n'a) (?:rien )?(?:encore )?(?:signe|decide|accepte)"
+    # ("nous n'avons pas encore tranché" — heldout39 fr-an32)
+    r"|(?:n'avons|n'a|n'ont) pas (?:encore )?(?:tranche|decide|signe|choisi)"
     r"|(?:ne l'|ne les )?(?:avons|a) pas (?:encore )?retenue?s?|non retenue?s?|pas retenue?s?|not (?:retained|taken up"
     r"|accepted)|turned (?:it |that )?down|go elsewhere|aller voir ailleurs"
     # the writer's people refuse it: "nos médecins refusent toute dégradation" (heldout37 fr-al28)
