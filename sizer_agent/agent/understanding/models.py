@@ -263,8 +263,8 @@ def read_model(message: Message, known: tuple[str, ...] | None = None) -> ModelR
             model_id, _ = index.match(said[:-1])
         if model_id is not None and (_LIKE_NAMED.search(message.text, max(0, start - 30), start)
                                      or _SIZE_REFERENCE.match(message.text, end)
-                                     or _DISTILLED_OF.search(message.text, max(0, start - 30), start)
-                                     and "distill" not in model_id.lower()):
+                                     or (_DISTILLED_OF.search(message.text, max(0, start - 30), start)
+                                         and "distill" not in model_id.lower())):
             suggestions = suggestions or (model_id,)  # "something like Qwen 7B": a hint, asked, not recorded
             continue
         if model_id is not None:
