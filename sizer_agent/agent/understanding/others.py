@@ -74,7 +74,7 @@ _THEIR_SETUP = re.compile(
     r"|s'est offert|se sont offert|s'offre|s'est equipee?|se sont equipee?s|s'equipe\w*|s'est dotee?|se sont dotee?s"
     r"|ouvre|ouvrent|opens?|opened|treated (?:itself|themselves) to|just bought|acquired"
     # ("Our data science team already owns a DGX" — heldout39 en-an32)
-    r"|owns|owned)\b")
+    r"|owns|owned|ont (?:tous |toutes )?pris)\b")
 # someone else's advice or quote: a consultant, a vendor, an integrator
 _ADVISER = re.compile(
     r"\b(?:an? |the |our |un |une |le |la |notre )(?:consultant|adviser|advisor|vendor|supplier|reseller|integrator"
@@ -224,12 +224,14 @@ _KEPT_FROM_US = re.compile(
 # from are the plan; the clause that names the cards and the clause that returns them are set aside
 _RUN_TODAY = re.compile(
     r"\b(?:(?:we|i) (?:currently |now |still |presently )?(?:run|are running|work|are working) on"
-    r"|(?:nous|on) (?:tournons|tourne|fonctionnons|fonctionne|travaillons|travaille)(?: aujourd'hui| actuellement"
+    r"|(?:nous|on) (?:tournons|tourne|fonctionnons|fonctionne|travaillons|travaille|fait tourner [^,;\n]{0,30}?)(?: aujourd'hui| actuellement"
     r"| encore| pour l'instant)? sur)\b[^,;.\n]*")
 _GOING_BACK = re.compile(
     r"\b(?:(?:they|it|these|those|which) (?:go|goes|will go|are going|get|gets|will be|are) (?:back|returned) to"
     r"|(?:repartent|repart|retournent|retourne|seront rendue?s|sont rendue?s|rendue?s) (?:chez|a|au|aux)"
-    r"|back to (?:the )?(?:lessor|rental company|leasing company|renter))\b[^,;.!?\n]*")
+    r"|back to (?:the )?(?:lessor|rental company|leasing company|renter)"
+    # cards that no longer keep up: "…, mais ça ne suit plus" (own batch 35)
+    r"|(?:ca|cela|it|which) (?:ne suit plus|ne tient plus|(?:is|are) no longer enough|no longer keeps? up))\b[^,;.!?\n]*")
 
 _STOP = re.compile(r"[.!?\n](?:\s|$)")
 
@@ -273,15 +275,16 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
         # ("Our partner will host the server for us": a service to the writer, not the partner's own set-up)
         if setup is None or len(between.split()) > 6 or re.search(r"\b(?:pour|for|to|afin de)\s+$", between) or (
                 re.search(r"\b(?:will|would|can|could|shall|va|vont|pourra|pourrait|peut|peuvent)\b", between)) or (
-                re.search(r"[,;:]\s*(?:we|nous|on|i|je)\b", between)):
-            continue  # (", we run …": the writer is the subject of the verb)
+                re.search(r"[,;:]\s*(?:we|nous|on|i|je)\b(?!\s+(?:le sait|le savons|know|hear)\s*,)", between)):
+            continue  # (", we run …": the writer is the subject of the verb; ", on le sait," is an aside — batch 35)
         turn = _TURN.search(text, setup.end(), end)
         spans.append((m.start(), turn.start() if turn else end))
     for m in _RUN_TODAY.finditer(text):
         start, end = _sentence(text, m.start())
         back = _GOING_BACK.search(text, m.end(), end)
         if back is not None:
-            spans.extend([(m.start(), m.end()), (back.start(), back.end())])
+            # (the model run today may be the one planned: only the cards are set aside)
+            spans.extend([*_but_models(m.start(), m.end(), text), (back.start(), back.end())])
     for m in _OTHER_UNIT.finditer(text):
         start, end = _sentence(text, m.start())
         setup = _THEIR_SETUP.search(text, m.end(), min(end, m.end() + 60))
