@@ -231,7 +231,8 @@ _GOING_BACK = re.compile(
     r"|(?:repartent|repart|retournent|retourne|seront rendue?s|sont rendue?s|rendue?s) (?:chez|a|au|aux)"
     r"|back to (?:the )?(?:lessor|rental company|leasing company|renter)"
     # cards that no longer keep up: "…, mais ça ne suit plus" (own batch 35)
-    r"|(?:ca|cela|it|which) (?:ne suit plus|ne tient plus|(?:is|are) no longer enough|no longer keeps? up))\b[^,;.!?\n]*")
+    r"|(?:ca|cela|it|which) (?:ne suit plus|ne tient plus|(?:is|are) no longer enough|no longer keeps? up))"
+    r"\b[^,;.!?\n]*")
 
 _STOP = re.compile(r"[.!?\n](?:\s|$)")
 
@@ -276,7 +277,7 @@ def others_clauses(text: str) -> list[tuple[int, int]]:
         if setup is None or len(between.split()) > 6 or re.search(r"\b(?:pour|for|to|afin de)\s+$", between) or (
                 re.search(r"\b(?:will|would|can|could|shall|va|vont|pourra|pourrait|peut|peuvent)\b", between)) or (
                 re.search(r"[,;:]\s*(?:we|nous|on|i|je)\b(?!\s+(?:le sait|le savons|know|hear)\s*,)", between)):
-            continue  # (", we run …": the writer is the subject of the verb; ", on le sait," is an aside — batch 35)
+            continue  # (", we run …": the writer is the subject; ", on le sait," is an aside — batch 35)
         turn = _TURN.search(text, setup.end(), end)
         spans.append((m.start(), turn.start() if turn else end))
     for m in _RUN_TODAY.finditer(text):
