@@ -224,8 +224,8 @@ _KEPT_FROM_US = re.compile(
 # from are the plan; the clause that names the cards and the clause that returns them are set aside
 _RUN_TODAY = re.compile(
     r"\b(?:(?:we|i) (?:currently |now |still |presently )?(?:run|are running|work|are working) on"
-    r"|(?:nous|on) (?:tournons|tourne|fonctionnons|fonctionne|travaillons|travaille|fait tourner [^,;\n]{0,30}?)(?: aujourd'hui| actuellement"
-    r"| encore| pour l'instant)? sur)\b[^,;.\n]*")
+    r"|(?:nous|on) (?:tournons|tourne|fonctionnons|fonctionne|travaillons|travaille|fait tourner [^,;\n]{0,30}?)"
+    r"(?: aujourd'hui| actuellement| encore| pour l'instant)? sur)\b[^,;.\n]*")
 _GOING_BACK = re.compile(
     r"\b(?:(?:they|it|these|those|which) (?:go|goes|will go|are going|get|gets|will be|are) (?:back|returned) to"
     r"|(?:repartent|repart|retournent|retourne|seront rendue?s|sont rendue?s|rendue?s) (?:chez|a|au|aux)"
