@@ -40,6 +40,7 @@ FIRST_SCORED = {
     "heldout37.yaml": "d0984b5",
     "heldout38.yaml": "0b9d001",
     "heldout39.yaml": "03a0e3e",
+    "heldout40.yaml": "8c91c5f",
 }
 _CHILD = """
 import json, sys, yaml
