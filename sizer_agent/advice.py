@@ -251,7 +251,10 @@ def change(item: Change, lang: Lang, budget_eur: float | None = None, cheapest: 
     offload states the speed it costs, and says so when it is the cheapest way to fit."""
     what = knobs_said(item.knobs, lang)
     key = "advice.change_fit"
-    if budget_eur is not None:
+    cards = item.plan.purchase.cards_eur
+    if budget_eur is not None and item.plan.purchase.how == "quote" and cards is not None and cards < budget_eur:
+        key = "advice.change_quote_under"  # its price is the quote's: only its cards are weighed against the budget
+    elif budget_eur is not None:
         key = "advice.change" if item.plan.within_budget else "advice.change_over"
     text = render(lang, key, what=what, config=configuration(item.plan, lang), price=price(item.plan, lang),
                   effect=speed_short(item.plan, lang), budget=budget_eur or 0.0)

@@ -24,6 +24,8 @@ KnobCode = Literal[
     # workload changes, each with a cost stated in the document
     "kv_fp8", "weights_fp8", "weights_int4", "shorter_context", "fewer_users", "micro_batch", "optimizer_8bit",
     "lora_instead_of_full", "qlora_instead_of_lora", "cpu_offload", "weights_offload",
+    # serving: the latency target is what gives, not the load (the budget buys slower answers)
+    "slower_response",
     # vision: checkpointing is a practitioner default where the library has it; a smaller batch is a change
     "vision_checkpointing", "vision_batch",
     # vision: a batch nobody gave is chosen to fit the card (a practitioner default, not a change)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -387,6 +388,40 @@ def _budget_changes(ctx: Context, offers: list[Offer], stated: EstimateRequest, 
     return changes[:MAX_CHANGES]
 
 
+def _slower_within_budget(ctx: Context, offers: list[Offer], stated: EstimateRequest,
+                          defaults: list[Knob]) -> Change | None:
+    """A serving load whose latency target only configurations over the budget meet: the configuration within
+    the budget that answers fastest at the stated load (memory holds it; the target is left aside), with the
+    latency it gives. A priced plan within the budget, or a server on quote whose cards alone cost less than the
+    budget (its price to confirm). An expert names what the budget buys, not only that the target costs more."""
+    free = replace(ctx, slo_ttft_ms=None, slo_tpot_ms=None, ttft_floor_over_prefill=False, cache=ctx.cache)
+    plans = _evaluate(free, offers, stated, defaults)
+    ctx.evaluated += free.evaluated
+    budget = ctx.scope.budget_eur
+    assert budget is not None
+
+    def affordable(p: Plan) -> bool:
+        if p.purchase.how == "quote":
+            return p.purchase.cards_eur is not None and p.purchase.cards_eur < budget
+        return bool(p.within_budget)
+
+    fits = [p for p in plans if p.fits and p.serving is not None and _in_scope(ctx.scope, p) and affordable(p)]
+    if not fits:
+        return None
+
+    def answer_ms(p: Plan) -> float:  # what one user waits for a whole answer at the stated load
+        s = p.serving
+        assert s is not None
+        return s.ttft_ms + max(stated.output_len - 1, 0) * s.tpot_ms
+
+    best = min(fits, key=lambda p: (answer_ms(p), p.purchase.how == "quote", _rank_key(p)))
+    s = best.serving
+    assert s is not None
+    best.knobs.append(knob("slower_response", True, ttft=s.ttft_ms, tpot=s.tpot_ms, p=s.percentile,
+                           target_ttft=ctx.slo_ttft_ms or 0.0, target_tpot=ctx.slo_tpot_ms or 0.0))
+    return Change(knobs=[best.knobs[-1]], plan=best)
+
+
 def _offload_change(ctx: Context, offers: list[Offer], stated: EstimateRequest, defaults: list[Knob],
                     chosen: Plan | None) -> Change | None:
     """The stated model and load with only the weights the card lacks kept in host RAM (vLLM
@@ -574,7 +609,11 @@ def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list
         out.append(Msg("assume.budget_per_month", month=request.budget_eur_per_month, years=a.amortisation_years.value,
                        total=total_budget(request, catalog)))
     elif request.budget_eur is not None:
-        out.append(Msg("assume.budget_period", years=a.amortisation_years.value))
+        out.append(Msg("assume.budget_job" if request.training_one_off and mode != "inference"
+                       else "assume.budget_period", years=a.amortisation_years.value))
+    if request.training_one_off and mode != "inference":
+        # said or inferred (a rented training with no schedule, a pre-training): the reader can correct it
+        out.append(Msg("assume.one_run", epochs=request.epochs, years=a.amortisation_years.value))
     return out
 
 
@@ -669,6 +708,12 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
             # the load the best in-scope machine holds is a change to agree on, not a plan to sign
             fewer = _fewer_users(ctx, options, stated, defaults, within_budget=False)
             changes = [fewer] if fewer is not None else []
+    if request.search and stated.mode == "inference" and ctx.job_requests is None and scope.budget_eur is not None \
+            and (status in ("over_budget", "no_fit") or quote_over) and (ctx.slo_ttft_ms or ctx.slo_tpot_ms):
+        # the budget binds because of the latency target: what the budget buys, and how fast it answers
+        slower = _slower_within_budget(ctx, scoped, stated, defaults)
+        if slower is not None:
+            changes = [*changes, slower][:MAX_CHANGES + 1]
     if not stated_fits and request.search and stated.mode == "inference":
         offload = _offload_change(ctx, scoped, stated, defaults, plan)
         if offload is not None:

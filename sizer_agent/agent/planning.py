@@ -241,8 +241,11 @@ def recommend_arguments(
         or vision else None,
         # "une seule fois", "a one-off fine-tune": one run, paid by its hours when rented
         # a pre-training is one run unless said to recur: its rental and its budget ("€400k for the run") are the run's
-        "training_one_off": training and (profile.job_recurring is False
-                                          or (profile.use_case == "pretraining" and profile.job_recurring is None)),
+        # and so is a training the customer rents with nothing said of a schedule: a cloud GPU is paid by the hour of
+        # the run, and weighing it over the amortisation period would have it train non-stop for three years
+        "training_one_off": training and (profile.job_recurring is False or (profile.job_recurring is None and (
+            profile.use_case == "pretraining"
+            or (profile.deployment == "cloud" and "deployment" not in assumed and not profile.job_runs_per_year)))),
         "deadline_hours": profile.deadline_hours if profile.use_case in ("batch_inference", *TRAINING_USE_CASES)
         else None,
         "vision_images_per_s": profile.images_per_s if vision and profile.vision_mode == "inference" else None,

@@ -221,3 +221,21 @@ def test_a_training_said_to_recur_reaches_the_recommendation_with_its_runs() -> 
     once = recommend_arguments(WorkloadProfile(use_case="finetune_lora", model="meta-llama/Llama-3.1-8B-Instruct"),
                                fields)
     assert once == {}  # a run said once (or not said to recur) is weighed as one job
+
+
+def test_a_rented_training_with_no_schedule_is_one_run_paid_by_its_hours() -> None:
+    """A fine-tune the customer rents (\"we'd rent GPUs in the cloud\", 3 epochs, a week) is one run: weighed over
+    three years, its rental read as an €83,623 plan over a €15,000 budget for a job of about €300."""
+    from sizer_agent.agent.planning import recommend_arguments
+
+    fields = set(RecommendRequest.model_fields)
+    base = {"use_case": "finetune_full", "model": "meta-llama/Llama-3.1-8B-Instruct", "epochs": 3}
+    assert recommend_arguments(WorkloadProfile(**base, deployment="cloud"), fields)["training_one_off"] is True
+    # an assumed deployment, a purchase, a schedule or a rerun said to recur keep the period
+    assert recommend_arguments(WorkloadProfile(**base, deployment="cloud"), fields,
+                               assumed=("deployment",))["training_one_off"] is False
+    assert recommend_arguments(WorkloadProfile(**base, deployment="server"), fields)["training_one_off"] is False
+    assert recommend_arguments(WorkloadProfile(**base, deployment="cloud", job_runs_per_year=12),
+                               fields)["training_one_off"] is False
+    assert recommend_arguments(WorkloadProfile(**base, deployment="cloud", job_recurring=True),
+                               fields)["training_one_off"] is False

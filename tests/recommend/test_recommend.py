@@ -1025,3 +1025,41 @@ def test_a_job_that_ends_just_before_its_deadline_is_told_so_with_one_that_leave
     # with no deadline there is nothing to spare
     open_ended = recommend(request.model_copy(update={"deadline_hours": None}), load_model("llama-3.1-8b"))
     assert open_ended.with_margin is None
+
+
+def test_a_latency_target_only_dear_plans_meet_gets_what_the_budget_buys_and_how_fast_it_answers() -> None:
+    # A hospital: Qwen2.5 32B in AWQ, 20 doctors at once on 6,000-token reports, first word within a second,
+    # 60,000 EUR, on-prem servers. 20 prompts of 6,000 tokens are 2 x 32.5e9 x 120,000 = 7.8 PFLOP of prefill:
+    # an H100 PCIe (756 TFLOP/s dense FP16, its datasheet) takes over 10 s at full rate for all of them; only a
+    # 8-GPU node keeps the queue under a second, and no 8-GPU node costs 60 kEUR. An expert names what the budget
+    # buys and how long its users wait, beside the plan that meets the target.
+    workload = EstimateRequest(model="Qwen/Qwen2.5-32B-Instruct", quantization="awq", input_len=6000, output_len=500,
+                               concurrency=20)
+    result = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], budget_eur=60_000,
+                                        slo_ttft_ms=1000, slo_tpot_ms=50, slo_assumed=["tpot"]),
+                       load_model("Qwen/Qwen2.5-32B-Instruct"))
+    assert result.status == "over_budget" and result.plan is not None and result.plan.serving is not None
+    assert result.plan.serving.ttft_ms <= 1000
+    slower = [c for c in result.changes if [k.code for k in c.knobs] == ["slower_response"]]
+    assert len(slower) == 1
+    plan = slower[0].plan
+    assert plan.fits and plan.serving is not None and plan.purchase.unit in ("server", "node", "rack")
+    assert (plan.purchase.cards_eur or 0) < 60_000 if plan.purchase.how == "quote" else plan.within_budget
+    # the target is what gives: the answer comes later than asked, and the knob says by how much
+    assert plan.serving.ttft_ms > 1000
+    assert slower[0].knobs[0].text.params["ttft"] == plan.serving.ttft_ms
+    said = advice.change(slower[0], "en", 60_000)
+    assert "slower answers than the latency target" in said and "under the €60,000 budget" in said
+
+
+def test_no_slower_plan_is_offered_when_the_budget_buys_the_target_or_no_target_binds() -> None:
+    workload = EstimateRequest(model="Qwen/Qwen2.5-32B-Instruct", quantization="awq", input_len=6000, output_len=500,
+                               concurrency=20)
+    spec = load_model("Qwen/Qwen2.5-32B-Instruct")
+    rich = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], budget_eur=400_000,
+                                      slo_ttft_ms=1000, slo_tpot_ms=50), spec)
+    assert rich.status == "recommended" and not any(k.code == "slower_response" for c in rich.changes
+                                                     for k in c.knobs)
+    batch = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], budget_eur=60_000,
+                                       job_requests=100_000), spec)
+    assert not any(k.code == "slower_response" for c in batch.changes for k in c.knobs)
