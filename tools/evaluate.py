@@ -54,6 +54,12 @@ GRAPHICS_VRAM_BYTES = 8 * 10**9
 NATIVE_VLLM_STACKS = ("cuda", "rocm")  # where vLLM's own memory profile (tools.memory) was measured
 
 
+# A context asked for at least this many times the mean request (input + output) is a length some requests
+# reach, not the typical one: the plan is sized at the mean, and the document says how many full-length
+# requests fit at once. (A product choice: below 2x the mean the difference is within the sizing's margin.)
+FULL_CONTEXT_NOTE_RATIO = 2
+
+
 @dataclass
 class Context:
     """What every configuration of one recommendation shares (and the estimates already computed)."""
@@ -413,6 +419,14 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
     if training is not None and memory.load_bytes * (1 + ALLOCATOR_RESERVE_OVER_PEAK) > memory.gpu_memory_bytes:
         notes.append(Msg("note.allocator_reserve", free=memory.headroom_pct / 100,
                          reserve=ALLOCATOR_RESERVE_OVER_PEAK))
+    if serving is not None and memory.kv_cache_tokens and workload.max_model_len \
+            and workload.max_model_len >= FULL_CONTEXT_NOTE_RATIO * (workload.input_len + workload.output_len):
+        # sized at the mean request; the context asked for is far longer: how many requests at that full
+        # length the KV cache holds, for a reader whose users may paste whole files
+        full = memory.kv_cache_tokens // workload.max_model_len * dp
+        if full < workload.concurrency:
+            notes.append(Msg("note.full_context_users", context=workload.max_model_len, users=full,
+                             asked=workload.concurrency, mean=workload.input_len + workload.output_len))
     if serving is not None and serving.weight_offload_bytes_per_gpu:
         notes.append(Msg("note.weight_offload", offloaded=serving.weight_offload_bytes_per_gpu,
                          gbs=serving.host_link_gbs or 0.0, tps=serving.output_tokens_per_s,

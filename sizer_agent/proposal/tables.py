@@ -369,7 +369,8 @@ def risks(h: _Helpers, c: ProposalContext) -> Any:
     items = []
     for risk in c.risks:
         if risk.code == "tool":
-            items.append(h.msg(risk.msg))
+            said = h.msg(risk.msg)  # a tool's note is a clause; in the list it is a sentence like the others
+            items.append(said if str(said).rstrip().endswith((".", "?", "!")) else said + ".")
         elif risk.code == "assumed_answers":
             items.append(h.t("risk.assumed_answers", items=[h.label("field", f) for f in risk.items]))
         elif risk.items:

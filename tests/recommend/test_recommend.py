@@ -1063,3 +1063,26 @@ def test_no_slower_plan_is_offered_when_the_budget_buys_the_target_or_no_target_
     batch = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], budget_eur=60_000,
                                        job_requests=100_000), spec)
     assert not any(k.code == "slower_response" for c in batch.changes for k in c.knobs)
+
+
+def test_a_context_far_longer_than_the_mean_request_says_how_many_full_length_requests_fit() -> None:
+    # A coding assistant: 10 developers at once, a 64k context for pasted files, the mean prompt not given (1,024
+    # tokens assumed). The plan is sized at the mean; a reader must learn how few 64k-token requests its KV cache
+    # holds at once, the figure vLLM's start-up log gives as "maximum concurrency for 65,536 tokens per request".
+    workload = EstimateRequest(model="openai/gpt-oss-120b", input_len=1024, output_len=800, concurrency=10,
+                               max_model_len=65536)
+    result = recommend(RecommendRequest(workload=workload, units=["server"], engine="vllm"),
+                       load_model("openai/gpt-oss-120b"))
+    plan = result.plan
+    assert plan is not None and plan.memory is not None and plan.memory.kv_cache_tokens
+    notes = [n for n in plan.notes if n.id == "note.full_context_users"]
+    full = plan.memory.kv_cache_tokens // 65536 * plan.parallelism.data_parallel
+    # ten 64k-token requests are 655,360 tokens: at 18 KiB per token per GPU for the 18 full-attention layers
+    # alone (2 x 18 x 8 KV heads x 64 x 2 bytes, split over 2 GPUs) that is 11 GiB per card beside 30 GiB of
+    # weights — more than the cheapest server holding the mean load keeps for its cache
+    assert full < 10 and len(notes) == 1
+    assert notes[0].params["users"] == full and notes[0].params["asked"] == 10
+    # a context no longer than the request itself: nothing to say
+    short = recommend(RecommendRequest(workload=workload.model_copy(update={"max_model_len": 2048}), units=["server"],
+                                       engine="vllm"), load_model("openai/gpt-oss-120b"))
+    assert short.plan is not None and not any(n.id == "note.full_context_users" for n in short.plan.notes)
