@@ -434,7 +434,8 @@ COUNT_TIMES_TOKENS = Rule(
 
 def find_dataset_tokens(message: Message) -> Iterator[Found]:
     text = message.text
-    if not TRAINS.search(text) or "dataset_tokens" in message.found:
+    # epochs are passes over a training set: "about 40 million tokens, 2 epochs" answers with its size
+    if not (TRAINS.search(text) or _EPOCHS.search(text)) or "dataset_tokens" in message.found:
         return
     for m in _DATASET_TOKENS.finditer(text):
         if message.negated(m.start()) or _NOT_DATASET_BEFORE.search(text, max(0, m.start() - 40), m.start()):
@@ -463,7 +464,9 @@ DATASET_TOKENS = Rule(
               ("We need to generate ~50M tokens of synthetic Q&A pairs as training data", {}),
               ("batch inference on Qwen3 8B, roughly 50M tokens per day", {}),
               ("RAG avec un contexte énorme (genre 1M tokens ?)", {}),
-              ("fine-tune on 500k tokens of support chats", {})),
+              ("fine-tune on 500k tokens of support chats", {}),
+              ("about 40 million tokens, 2 epochs", {"dataset_tokens": 40_000_000}),
+              ("environ 40 millions de tokens, 2 époques", {"dataset_tokens": 40_000_000})),
     doc="a training set counted in tokens: the epoch is timed on it as stated",
 )
 
