@@ -1017,9 +1017,12 @@ def _with_margin(ctx: Context, plan: Plan | None, options: list[Plan]) -> Plan |
     took = job_hours(plan) if plan is not None else None
     if deadline is None or took is None or took <= DEADLINE_MARGIN * deadline:
         return None
-    safer = [p for p in options if p.fits and _in_scope(ctx.scope, p) and p.purchase.how != "quote"
+    safer = [p for p in options if p.fits and _in_scope(ctx.scope, p)
              and (hours := job_hours(p)) is not None and hours <= DEADLINE_MARGIN * deadline]
-    return _best(_within(safer, ctx.scope)) or _best(safer)
+    # weighed as the plan itself is (`_pool`): a server on quote surely cheaper than every priced plan is the
+    # safer choice too — not a EUR 270,900 node beside a 4-card server whose cards cost EUR 29,464
+    pool = _pool(safer, ctx.scope)
+    return _best(_within(pool, ctx.scope)) or _best(pool)
 
 
 def _compared_in_fp8(ctx: Context, catalog: Catalog, scope: Scope, stated: EstimateRequest, defaults: list[Knob],

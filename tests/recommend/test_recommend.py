@@ -1086,3 +1086,27 @@ def test_a_context_far_longer_than_the_mean_request_says_how_many_full_length_re
     short = recommend(RecommendRequest(workload=workload.model_copy(update={"max_model_len": 2048}), units=["server"],
                                        engine="vllm"), load_model("openai/gpt-oss-120b"))
     assert short.plan is not None and not any(n.id == "note.full_context_users" for n in short.plan.notes)
+
+
+def test_the_plan_that_leaves_a_fifth_of_the_deadline_is_weighed_as_the_plan_is_a_server_on_quote_included() -> None:
+    # 3 million reviews a night (300 tokens in, 10 out) within 6 h, a server bought for 40 kEUR: the plan is a
+    # server on quote (its cards under the budget) ending with little to spare. The safer plan named beside it is
+    # a larger server on quote, not the EUR 270,900 8-GPU node: a server whose cards cost a fraction of that node
+    # is cheaper on the catalogue's own evidence (quote_price_bound), as when the plan itself was chosen.
+    workload = EstimateRequest(model="meta-llama/Llama-3.1-8B-Instruct", dtype="bfloat16", input_len=300,
+                               output_len=10, concurrency=128, batch_size=128)
+    request = RecommendRequest(workload=workload, budget_eur=40_000, cloud_excluded=True, job_requests=3_000_000,
+                               job_recurring=True, job_runs_per_year=365, deadline_hours=6,
+                               units=["server", "node", "rack"], engine="vllm", search=True)
+    result = recommend(request, load_model("meta-llama/Llama-3.1-8B-Instruct"))
+    from sizer_agent.tools.recommend import DEADLINE_MARGIN, job_hours
+
+    assert result.plan is not None and result.plan.purchase.how == "quote"
+    took = job_hours(result.plan)
+    assert took is not None and DEADLINE_MARGIN * 6 < took <= 6  # the cheapest server that makes it, barely
+    safer = result.with_margin
+    assert safer is not None and (hours := job_hours(safer)) is not None and hours <= DEADLINE_MARGIN * 6
+    priced = [o.costs.tco_eur for o in result.options if o.fits and o.purchase.how != "quote"
+              and o.costs.tco_eur is not None and o.purchase.unit in ("server", "node", "rack")]
+    assert safer.purchase.how == "quote" and safer.purchase.cards_eur is not None
+    assert quote_price_bound(safer.purchase.cards_eur) < min(priced)
