@@ -375,7 +375,10 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
             if ctx.ttft_floor_over_prefill and ctx.slo_ttft_ms is not None and perf.sla is not None:
                 # the prompt's prefill alone (one request, nothing queued) is no wait an interactive floor judges
                 # (rounded up to 100 ms: a limit people agree on, not a computed figure)
-                floor_ttft = math.ceil((ctx.slo_ttft_ms + perf.sla.best_at_one.ttft_ms) / 100) * 100.0
+                # (with weights offloaded, the prompt's wait as if they all fitted: streaming them from the host is
+                # a cost of this configuration the floor must not forgive)
+                alone = perf.ttft_one_ms_without_offload or perf.sla.best_at_one.ttft_ms
+                floor_ttft = math.ceil((ctx.slo_ttft_ms + alone) / 100) * 100.0
                 perf = estimate_perf(result, gpu, ctx.shape, percentile=ctx.percentile, slo_ttft_ms=floor_ttft,
                                      slo_tpot_ms=ctx.slo_tpot_ms, headroom=ctx.headroom)
         except InputError:

@@ -1110,3 +1110,23 @@ def test_the_plan_that_leaves_a_fifth_of_the_deadline_is_weighed_as_the_plan_is_
               and o.costs.tco_eur is not None and o.purchase.unit in ("server", "node", "rack")]
     assert safer.purchase.how == "quote" and safer.purchase.cards_eur is not None
     assert quote_price_bound(safer.purchase.cards_eur) < min(priced)
+
+
+def test_owned_cards_that_miss_only_a_default_latency_target_run_the_load_as_they_are() -> None:
+    # "On a déjà un serveur avec 4 A100 80 Go (SXM)": Llama 3.3 70B in FP8 (70 GB of weights, 17.6 GB a card at
+    # TP 4) and 60 users on 2,000-token prompts fit their 320 GB with room for the KV cache; only the default
+    # latency floor, which nobody gave, is missed. The expert says how fast the cards run it as they are — not
+    # an "offload" of weights that all fit (nothing moves: the same plan under another name).
+    w = EstimateRequest(model="meta-llama/Llama-3.3-70B-Instruct", quantization="fp8", input_len=2000,
+                        output_len=500, concurrency=60, engine="vllm")
+    result = recommend(RecommendRequest(workload=w, gpu_preference="a100-80gb-sxm", planned_gpus=4, owned_gpus=True,
+                                        units=["server", "node", "rack"], engine="vllm", slo_ttft_ms=500,
+                                        slo_tpot_ms=50, slo_assumed=["ttft", "tpot"]),
+                       load_model("meta-llama/Llama-3.3-70B-Instruct"))
+    owned, change = result.owned, result.owned_change
+    assert owned is not None and owned.serving is not None and not owned.fits
+    assert owned.reasons and all(r.id.startswith("reason.sla_") for r in owned.reasons)
+    assert change is not None and [k.code for k in change.knobs] == ["slower_response"]
+    assert change.plan.serving is not None and change.plan.serving.ttft_ms == owned.serving.ttft_ms
+    said = advice.owned(result, "en")
+    assert "slower answers than the latency target" in said and "nothing to buy" in said

@@ -65,6 +65,9 @@ class PerfEstimate(BaseModel):
     weight_offload: OffloadTime | None = None  # weights read from host RAM every step (tools/perf/offload.py)
     tpot_ms_without_offload: float | None = None  # the same load if the weights all fitted on the GPU
     output_tokens_per_s_without_offload: float | None = None
+    # one request alone, the weights all on the GPU: the prompt's own wait, which an assumed TTFT floor leaves out
+    # (the host-link time offload adds to it is the configuration's cost, not the prompt's)
+    ttft_one_ms_without_offload: float | None = None
 
 
 def compute_precision(weight_format: str, gpu: Gpu) -> str:
@@ -186,6 +189,7 @@ def estimate_perf(result: EstimateResult, gpu: Gpu, model: ModelSpec | ModelShap
         weight_offload=offload,
         tpot_ms_without_offload=without.tpot_ms if offload else None,
         output_tokens_per_s_without_offload=without.output_tokens_per_s if offload else None,
+        ttft_one_ms_without_offload=predict_load(plain, isl, osl, 1, percentile).ttft_ms if offload else None,
     )
 
 
