@@ -1181,3 +1181,22 @@ def test_heldout40_set_aside(text: str, expected: dict[str, object], absent: tup
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # a first version's count, then the final one's
+    ("Le devis initial prévoyait 2 H100 ; la version définitive en demande 4.", {"num_gpus": 4}, ()),
+    ("Our first draft said 8 L40S, but the signed version calls for 6.", {"num_gpus": 6}, ()),
+    # no first version said: the count stays
+    ("We want 4 H100; the approved budget asks for 200k.", {"num_gpus": 4}, ()),
+    # a laptop's card said by its number alone is not the desktop card; another card said beside it is read
+    ("can i run mistral 7b on my 5080 laptop gpu?", {"num_gpus": 1}, ("gpu_preference",)),
+    ("I have a 4090 laptop, and we want 2x 5090 in a tower.", {"num_gpus": 2, "gpu_preference": "rtx-5090"}, ()),
+    # "concurent" with one r is still simultaneous
+    ("llama 3.1 8b for 9 users concurent", {"concurrency": 9}, ("head_count",)),
+])
+def test_heldout40_counts(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found
