@@ -247,6 +247,15 @@ def test_an_unsure_signature_is_offered_not_recorded(text: str, offered: tuple[s
     ("Extrait du CCTP — 4 H100 SXM, mémoire ECC.", None),
     # "& Co." keeps the period of its abbreviation
     ("Tiny print shop, Ashby & Co. We want one RTX 5090 in a desktop.", "Ashby & Co."),
+    # a coined name with an apostrophe, an organisation's verb, a kind-word first, a plural kind last
+    ("Vid'Océan veut servir Mistral 7B à 10 utilisateurs.", "Vid'Océan"),
+    ("Harrowgate Seed Genomics trains a ResNet on 2 TB of leaf images.", "Harrowgate Seed Genomics"),
+    ("Studio Persil (motion design) : une tour pour Flux.", "Studio Persil"),
+    ("Dunmore Pharmacies: Qwen3 8B for 12 concurrent users.", "Dunmore Pharmacies"),
+    # after a sign-off and the writer's name, the organisation's line
+    ("Bonjour,\nUne L40S pour Qwen3 8B.\nCordialement,\nLuc Morvan\nConserveries Morvan & Fils",
+     "Conserveries Morvan & Fils"),
+    ("Hello,\nOne L40S for Qwen3 8B.\nThanks,\nJo Reed\nMarsh Lane Bakery", "Marsh Lane Bakery"),
 ])
 def test_names_opening_the_message(text: str, expected: str | None) -> None:
     assert parse_message(text).values.get("customer") == expected

@@ -758,8 +758,9 @@ _FIRST_VERSION = re.compile(r"\b(?:premiere?|initiale?|first|initial|original|ea
                             r"[^.;!?\n]{0,60}$")
 _FINAL_VERSION = re.compile(r"[ \t]*[;,.]?[ \t]*(?:mais |but |and |et |puis |then )?(?:la |le |the |our |notre )?"
                             r"(?:version |mouture |spec |cahier des charges |document )?(?:finale?|definitive?|validee?"
-                            r"|approved|signed|revised|revisee?|final)\b[^.;!?\n\d]{0,40}?\b(?:en )?(?:demande|demandent"
-                            r"|prevoit|retient|exige|asks? for|calls? for|requires?|specifies|says|keeps?)[ \t]+"
+                            r"|approved|signed|revised|revisee?|final)\b[^.;!?\n\d]{0,40}?\b(?:en )?"
+                            r"(?:demande|demandent|prevoit|retient|exige|asks? for|calls? for|requires?|specifies|says"
+                            r"|keeps?)[ \t]+"
                             r"(?P<new>\d{1,3})(?![\w]|[.,]\d)")
 
 
@@ -799,8 +800,8 @@ def _find_gpus(message: Message) -> Iterator[Found]:
         elif card is not None:
             cards.append((m, card))
     # ("it has the 4090 laptop gpu (16gb)": a laptop's card said by its number alone — heldout40 en-ao09)
-    # (only when no other card is said by its number: "a 4090 laptop, and we want 2x 5090 in a tower" goes on below,
-    # the laptop's number skipped there)
+    # (only when no other card is said by its number: "a 4090 laptop, and we want 2x 5090 in a tower" goes on
+    # below, the laptop's number skipped there)
     spans = [(m.start(), m.end()) for m, _ in cards] + [(m.start(), m.end()) for m, _, _ in laptops]
     bare_laptop, bare_other = [], False
     for m in index.bare.finditer(text):
