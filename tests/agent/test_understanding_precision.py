@@ -1194,6 +1194,9 @@ def test_heldout40_set_aside(text: str, expected: dict[str, object], absent: tup
     ("I have a 4090 laptop, and we want 2x 5090 in a tower.", {"num_gpus": 2, "gpu_preference": "rtx-5090"}, ()),
     # "concurent" with one r is still simultaneous
     ("llama 3.1 8b for 9 users concurent", {"concurrency": 9}, ("head_count",)),
+    # a pilot that convinces may bring more cards one day; the current request is the count
+    ("Si l'essai est concluant, on passerait peut-être à seize cartes, mais la demande actuelle porte sur quatre L40S.",
+     {"num_gpus": 4, "gpu_preference": "l40s"}, ()),
 ])
 def test_heldout40_counts(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
     found = values(text)

@@ -164,8 +164,11 @@ _IMAGINED = re.compile(
     # ("Some day, maybe 2028, we might train our own model …, but today …", "Maybe one day we'll pretrain …" —
     # heldout40 en-ao17; own batch 36)
     r"|(?:peut-etre|maybe|perhaps) (?:un jour|one day|some ?day)"
-    r"|si (?:le projet|le pilote|l'outil|l'experience|le service|ca|cela)\s+(?:[\w'-]+\s+){0,2}?(?:marche|fonctionne"
-    r"|reussit|prend|decolle|generalise\w*|est generalise\w*|etait generalise\w*|se generalise)"
+    r"|si (?:le projet|le pilote|l'outil|l'experience|le service|ca|cela|l'essai|le test|le poc)"
+    r"\s+(?:[\w'-]+\s+){0,2}?(?:marche|fonctionne"
+    r"|reussit|prend|decolle|generalise\w*|est generalise\w*|etait generalise\w*|se generalise"
+    # ("Si le pilote convainc, on passerait peut-être un jour à huit cartes" — heldout40 fr-ao17)
+    r"|convainc|convainquait|est concluant|etait concluant|plait)"
     r"|if (?:this|it|the (?:pilot|project|tool|service|trial))\s+(?:\w+\s+)?(?:takes off|succeeds|works out|goes well"
     r"|is a success|scales)"
     r"|should (?:the|this|our) (?:pilot|project|tool|service|trial) (?:succeed|take off|work out|go well)"
@@ -186,6 +189,8 @@ _TODAY = re.compile(
     r"\b(?:pour l'instant|pour le moment|pour l'heure|aujourd'hui|actuellement|en attendant|dans l'immediat"
     r"|for now|right now|today|currently|at the moment|for the time being|in the meantime|at present"
     r"|(?:le|notre) (?:vrai )?besoin (?:reel|actuel|effectif)|(?:le|notre) vrai besoin|en pratique|in practice"
+    # ("mais la demande actuelle porte sur deux H100 NVL" — heldout40 fr-ao17)
+    r"|(?:la|notre) demande (?:actuelle|reelle|ferme)|(?:our|the) (?:current|actual|firm) request"
     r"|(?:our|the) (?:actual|real) (?:requirement|need)s?|what we (?:really|actually) need)\b")
 # an option raised and turned down in the same line: "A100 80 Go évoqué par A. Kessler mais non retenu ; préférence
 # pour 2 × H200 NVL" (heldout33 fr-ah25)
