@@ -2564,7 +2564,7 @@ CUSTOMER = Rule(
         ("We'd like an assistant.\n\nBest,\nDr. Ruth Mbeki\nDepartment of Cardiology, Royal Infirmary of Carrow",
          {"customer": "Royal Infirmary of Carrow"}),
         ("Budget 10k.\n\nThanks,\nOmar Ellis\nBrant, Kell & Partners", {"customer": "Brant, Kell & Partners"}),
-        ("Budget 10k.\nRegards,\nTom\nBrown, Hale & Co.", {"customer": "Brown, Hale & Co"}),
+        ("Budget 10k.\nRegards,\nTom\nBrown, Hale & Co.", {"customer": "Brown, Hale & Co."}),
         ("Budget 10k.\nThanks,\nPriya, Finch & Partners", {"customer": "Finch & Partners"}),
         ("Budget 10k.\nDr. Jane Smith\nDepartment of Physics\nUniversity of Harlow",
          {"customer": "University of Harlow"}),
