@@ -98,7 +98,8 @@ def test_with_title_article(text: str, name: str, expected: str | None) -> None:
     ("Juniper & Sage Design Co.\n", "Juniper & Sage Design Co", "Juniper & Sage Design Co."),
     ("90 streams.\nKitestring Labs, Inc.\n", "Kitestring Labs", "Kitestring Labs, Inc."),
     ("Cust : Transports Rivière & Cie.\nwl : chatbot", "Transports Rivière & Cie", None),
-    ("Crumb & Co. We need a chatbot", "Crumb & Co", None),
+    # ("& Co." keeps its period, even ending a sentence: heldout40 en-ao46 labels "Foxglove & Co.")
+    ("Crumb & Co. We need a chatbot", "Crumb & Co", "Crumb & Co."),
     # a legal form of several parts goes on past its first part (heldout22 en-e24, en-e31, fr-e30)
     ("Hello from Lindqvist Maschinenbau GmbH & Co. KG in Bremen", "Lindqvist Maschinenbau GmbH & Co",
      "Lindqvist Maschinenbau GmbH & Co. KG"),
@@ -232,3 +233,30 @@ def test_an_unsure_signature_is_offered_not_recorded(text: str, offered: tuple[s
     assert parsed.suggestions.get("customer") == offered
     if offered:
         assert "customer" not in parsed.values
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a name opening the message before a colon or a period, when it says it is an organisation
+    ("Ostréiculteurs Marennais Réunis : Qwen3 8B pour trier 10 000 courriels.", "Ostréiculteurs Marennais Réunis"),
+    ("Menuiseries Bardin : servir Mistral 7B à 5 utilisateurs.", "Menuiseries Bardin"),
+    ("Kettleby & Rowe, a 6-architect practice: a desktop tower for Llama 3.1 8B.", "Kettleby & Rowe"),
+    ("Ashgrove Freight Logistics. We need two L40S for Qwen3 14B.", "Ashgrove Freight Logistics"),
+    # a person, a heading or a note opening the message is none
+    ("Marie Dupont : on voudrait servir Mistral 7B.", None),
+    ("Question rapide : 2 L40S suffisent pour Llama 3.3 70B ?", None),
+    ("Spécifications Techniques : Qwen3 32B en FP8 sur 2 H100.", None),
+    ("Extrait du CCTP — 4 H100 SXM, mémoire ECC.", None),
+    # "& Co." keeps the period of its abbreviation
+    ("Tiny print shop, Ashby & Co. We want one RTX 5090 in a desktop.", "Ashby & Co."),
+    # a coined name with an apostrophe, an organisation's verb, a kind-word first, a plural kind last
+    ("Vid'Océan veut servir Mistral 7B à 10 utilisateurs.", "Vid'Océan"),
+    ("Harrowgate Seed Genomics trains a ResNet on 2 TB of leaf images.", "Harrowgate Seed Genomics"),
+    ("Studio Persil (motion design) : une tour pour Flux.", "Studio Persil"),
+    ("Dunmore Pharmacies: Qwen3 8B for 12 concurrent users.", "Dunmore Pharmacies"),
+    # after a sign-off and the writer's name, the organisation's line
+    ("Bonjour,\nUne L40S pour Qwen3 8B.\nCordialement,\nLuc Morvan\nConserveries Morvan & Fils",
+     "Conserveries Morvan & Fils"),
+    ("Hello,\nOne L40S for Qwen3 8B.\nThanks,\nJo Reed\nMarsh Lane Bakery", "Marsh Lane Bakery"),
+])
+def test_names_opening_the_message(text: str, expected: str | None) -> None:
+    assert parse_message(text).values.get("customer") == expected

@@ -1152,3 +1152,54 @@ def test_heldout35_causes_said_otherwise(text: str, expected: dict[str, object],
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # a competitor's cards lined up, then the writer's organisation opens the next clause
+    ("Notre principal concurrent vient d'aligner douze H200 ; chez Vitrages Morin on veut une L40S pour Qwen3 8B.",
+     {"num_gpus": 1, "gpu_preference": "l40s"}, ()),
+    ("A rival studio just lined up 32 B200s; at Pinewick Games we need two L40S to serve Mistral 7B.",
+     {"num_gpus": 2, "gpu_preference": "l40s"}, ()),
+    # another unit's cards, not lent or theirs
+    ("Le service études de Verrerie Lamotte possède six A100, mais ils ne nous sont pas prêtés. Nous voulons deux "
+     "RTX 5090.", {"num_gpus": 2, "gpu_preference": "rtx-5090"}, ()),
+    ("Engineering at Coldbrook Mills has 8 H100 — that's theirs. Legal wants one L40S for Llama 3.1 8B.",
+     {"num_gpus": 1, "gpu_preference": "l40s"}, ()),
+    # a vendor's offer still undecided
+    ("Lenovo offered a 4x H200 box, still on the table. We serve Qwen3 32B to 20 users at once.",
+     {"concurrency": 20}, ("num_gpus", "gpu_preference")),
+    # pretraining dreamt of one day, a LoRA wanted today
+    ("Un jour, peut-être, on pré-entraînera notre propre modèle, mais aujourd'hui c'est un LoRA sur Mistral 7B.",
+     {"use_case": "finetune_lora"}, ()),
+    ("Maybe one day we'll train a model from scratch; today we need a LoRA on Qwen2.5 7B.",
+     {"use_case": "finetune_lora"}, ()),
+    # imaging reports are text
+    ("LoRA de Llama 3.1 8B sur nos comptes rendus d'imagerie.", {"use_case": "finetune_lora"}, ()),
+])
+def test_heldout40_set_aside(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # a first version's count, then the final one's
+    ("Le devis initial prévoyait 2 H100 ; la version définitive en demande 4.", {"num_gpus": 4}, ()),
+    ("Our first draft said 8 L40S, but the signed version calls for 6.", {"num_gpus": 6}, ()),
+    # no first version said: the count stays
+    ("We want 4 H100; the approved budget asks for 200k.", {"num_gpus": 4}, ()),
+    # a laptop's card said by its number alone is not the desktop card; another card said beside it is read
+    ("can i run mistral 7b on my 5080 laptop gpu?", {"num_gpus": 1}, ("gpu_preference",)),
+    ("I have a 4090 laptop, and we want 2x 5090 in a tower.", {"num_gpus": 2, "gpu_preference": "rtx-5090"}, ()),
+    # "concurent" with one r is still simultaneous
+    ("llama 3.1 8b for 9 users concurent", {"concurrency": 9}, ("head_count",)),
+    # a pilot that convinces may bring more cards one day; the current request is the count
+    ("Si l'essai est concluant, on passerait peut-être à seize cartes, mais la demande actuelle porte sur quatre L40S.",
+     {"num_gpus": 4, "gpu_preference": "l40s"}, ()),
+])
+def test_heldout40_counts(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found

