@@ -41,6 +41,7 @@ FIRST_SCORED = {
     "heldout38.yaml": "0b9d001",
     "heldout39.yaml": "03a0e3e",
     "heldout40.yaml": "8c91c5f",
+    "heldout41.yaml": "eaa79aa",
 }
 _CHILD = """
 import json, sys, yaml
