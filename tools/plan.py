@@ -30,6 +30,8 @@ KnobCode = Literal[
     "vision_checkpointing", "vision_batch",
     # vision: a batch nobody gave is chosen to fit the card (a practitioner default, not a change)
     "vision_batch_fit",
+    # vision: the epochs nobody gave (one counted), beside what a detector's training usually runs
+    "vision_epochs",
 ]
 Status = Literal["recommended", "over_budget", "no_fit"]
 

@@ -97,6 +97,8 @@ class RecommendRequest(BaseModel):
                                           "365, 'monthly' 12); rented, only those runs' hours are paid")
     epochs: int = Field(1, ge=1, le=1000, description="training: passes over the dataset (the job, its deadline and "
                         "its one-off rental are that many epochs)")
+    epochs_assumed: bool = Field(False, description="training: no number of epochs was given (one is counted); a "
+                                 "vision plan says what the usual count would take")
     training_one_off: bool = Field(False, description="training: one run only (one epoch of the dataset): a rental "
                                    "is weighed by that run's cost, not by the period")
     deadline_hours: float | None = Field(None, gt=0, description="a batch run or a training epoch must end within "

@@ -179,6 +179,28 @@ def _checkpointing(stated: VisionRequest, library: str) -> tuple[list[Knob], Vis
     return [knob("vision_checkpointing", False)], stated.model_copy(update={"checkpointing": True})
 
 
+# Ultralytics trains for 100 epochs unless told otherwise (docs.ultralytics.com/modes/train, `epochs` default 100;
+# torchvision's detection reference recipes run 26 epochs and more): the usual length of a detector's training.
+USUAL_VISION_EPOCHS = 100
+HOURS_PER_YEAR = 365 * 24
+
+
+def _epochs_said(plan: Plan, runs_per_year: int | None) -> None:
+    """No number of epochs was given, so one is counted: the plan says what the usual count would take on it, and
+    for a training run on a schedule, how many epochs fit between two runs ("chaque semaine": 168 h)."""
+    v = plan.vision
+    if v is None or not v.epoch_hours:
+        return
+    params: dict[str, object] = {"hours": v.epoch_hours, "usual": USUAL_VISION_EPOCHS,
+                                 "total": v.epoch_hours * USUAL_VISION_EPOCHS,
+                                 "days": v.epoch_hours * USUAL_VISION_EPOCHS / 24}
+    key = "knob.vision_epochs"
+    if runs_per_year:
+        window = float(round(HOURS_PER_YEAR / runs_per_year))  # weekly: 168 h
+        key, params = "knob.vision_epochs_window", {**params, "window": window, "fit": int(window // v.epoch_hours)}
+    plan.knobs.append(Knob(code="vision_epochs", changes_workload=False, text=Msg(key, **params)))
+
+
 def _smaller_batches(stated: VisionRequest, batchnorm: bool) -> list[tuple[list[Knob], VisionRequest]]:
     out = []
     batch = stated.batch_size
@@ -277,6 +299,8 @@ def recommend_vision(request: object) -> RecommendResult:
             if best is not None:
                 changes = [Change(knobs=best.knobs, plan=best)]
                 break
+    if request.epochs_assumed and stated.mode == "training" and plan is not None:
+        _epochs_said(plan, request.job_runs_per_year if request.job_recurring else None)
     years = catalog.assumptions.amortisation_years.value
     budget = _budget(scope, plan, years, request.job_recurring)
     if plan is not None and (planned_note := plan.planned_gpus_note(scope.planned_gpus)) is not None:

@@ -229,6 +229,7 @@ def recommend_arguments(
         "budget_eur_per_month": profile.budget_eur_per_month,
         "budget_usd": _machine_share(profile, profile.budget_usd),
         "epochs": (profile.epochs or 1) if training or (vision and profile.vision_mode != "inference") else 1,
+        "epochs_assumed": profile.epochs is None and (training or (vision and profile.vision_mode != "inference")),
         "budget_usd_per_month": profile.budget_usd_per_month,
         "cloud_excluded": bool(profile.cloud_excluded) and "cloud_excluded" not in assumed,
         "job_requests": profile.job_requests if profile.use_case == "batch_inference" else None,

@@ -315,3 +315,28 @@ def test_a_vision_desk_that_also_renders_keeps_the_rendering_software_s_vram() -
     assert not blocked.fits and [r.id for r in blocked.reasons][:1] == ["reason.graphics_memory"]
     beside = plan(16, graphics=True)
     assert beside.fits and "note.graphics_reserve" in [n.id for n in beside.notes]
+
+
+def test_a_weekly_detector_training_with_no_epochs_given_says_what_the_usual_count_takes() -> None:
+    # "réentraîné chaque semaine" on 500,000 images at 2,048 px, epochs not given: one epoch is counted, and a
+    # buyer reading "11.9 h a run" would think a weekly retrain is easy. Ultralytics trains 100 epochs by default
+    # (docs.ultralytics.com/modes/train): the plan says what 100 take, and how many fit in the 168 h of a week.
+    from sizer_agent import advice
+    from sizer_agent.tools.recommend import RecommendRequest, recommend
+
+    request = VisionRequest(model="yolov8x", resolution=2048, batch_size=32, mode="training", dtype="bfloat16",
+                            dataset_images=500_000)
+    result = recommend(RecommendRequest(vision=request, units=["workstation"], batch_assumed=True,
+                                        epochs_assumed=True, job_recurring=True, job_runs_per_year=52))
+    plan = result.plan
+    assert plan is not None and plan.vision is not None and plan.vision.epoch_hours
+    said = [k for k in plan.knobs if k.code == "vision_epochs"]
+    assert len(said) == 1 and said[0].text.id == "knob.vision_epochs_window"
+    params = said[0].text.params
+    assert params["usual"] == 100 and params["window"] == 168.0
+    assert params["fit"] == int(168 // plan.vision.epoch_hours)
+    assert params["total"] == pytest.approx(100 * plan.vision.epoch_hours)
+    assert any("Ultralytics trains 100 by default" in line for line in advice.summary(result, "en"))
+    # epochs given, nothing to say
+    given_ = recommend(RecommendRequest(vision=request, units=["workstation"], batch_assumed=True, epochs=30))
+    assert given_.plan is not None and not any(k.code == "vision_epochs" for k in given_.plan.knobs)
