@@ -163,3 +163,26 @@ def test_the_options_table_answers_the_customers_own_and_weighed_cards_first() -
     assert "| vos cartes : tiennent la charge | un serveur en baie avec 2 × NVIDIA L40S | déjà en place |" in text
     assert "| option envisagée : tient la charge | un serveur en baie avec 2 × NVIDIA H200 NVL 141GB |" in text
     assert "NAMED-" not in text
+
+
+def test_the_server_a_tight_budget_buys_is_in_the_document_with_the_latency_it_gives() -> None:
+    # A PME's RAG on Mistral Small 3.1: 8 at once on 12,000-token questions, 25 kEUR, a 4U server, no latency
+    # target given. 8 prompts of 12,000 tokens are 2 x 24e9 x 96,000 = 4.6 PFLOP of prefill: a few L40S-class cards
+    # take seconds for them, and keeping the queue under the interactive floor needs cards that cost more than the
+    # budget. The document names what the budget buys and how long its users wait; its price is the quote's.
+    session, _ = sized_session({
+        "customer": "Hydrotech Valence", "use_case": "online_serving", "model": "Mistral Small 3.1",
+        "precision": "I don't know", "input_len": 12000, "output_len": 300, "context_len": "I don't know",
+        "concurrency": 8, "growth_factor": 1, "ttft_ms": "I don't know", "tpot_ms": "I don't know",
+        "framework": "vllm", "framework_version": "I don't know", "num_gpus": "I don't know",
+        "deployment": "server", "ecc_required": "I don't know", "budget_eur": 25000, "power_limit_w": "no limit",
+        "rack_units": 4}, lang="en")
+    ctx = build_context(session)
+    slower = [c for c in ctx.result.changes if [k.code for k in c.knobs] == ["slower_response"]]
+    assert len(slower) == 1 and slower[0].plan.serving is not None
+    text = render_proposal(session, "md", "en")
+    assert "slower answers than the latency target" in text.split("## 1.")[0]
+    # the only servers with a public price are 8-GPU nodes (over 270 kEUR): what 25 kEUR buys is a server on quote
+    assert slower[0].plan.purchase.how == "quote"
+    assert "its cards alone under the €25,000 budget" in text
+    assert "No workload change brings a plan within" not in text
