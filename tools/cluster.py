@@ -63,6 +63,10 @@ class ClusterRequest(BaseModel):
     batch_policy: Literal["fixed", "per_chip"] = "fixed"
     checkpoint_interval_min: float = Field(30.0, gt=0)
     mtbf_gpu_hours: float = Field(MTBF_GPU_HOURS, gt=0)
+    tokens: int | None = Field(None, ge=1, description="training: the tokens the whole job processes (the dataset "
+                               "times its epochs): each count gets the job's hours")
+    deadline_hours: float | None = Field(None, gt=0, description="training: the job must end within this: each "
+                                         "offer names the smallest count that makes it")
     catalog: str | None = Field(None, description="a vendor's catalogue TOML, merged over the bundled one")
 
     @model_validator(mode="after")
@@ -96,6 +100,8 @@ class ClusterOption(BaseModel):
     alternatives: list[ClusterServingEstimate] = Field(default_factory=list)
     scaling: list[ScalingPoint] = Field(default_factory=list)
     hourly_eur: float | None = None
+    deadline_chips: int | None = Field(None, description="training: the smallest count whose job ends within the "
+                                       "deadline (ClusterRequest.deadline_hours), None when none of those tried does")
     eur_per_million_tokens: float | None = None
     tokens_per_eur: float | None = Field(None, description="inference: output tokens per euro at the SLA")
     tokens_per_s_per_chip_per_eur_hour: float | None = Field(
@@ -203,6 +209,16 @@ def _training_option(request: ClusterRequest, catalog: Catalog, offer: Offer) ->
                                  checkpoint_interval_min=request.checkpoint_interval_min,
                                  mtbf_gpu_hours=request.mtbf_gpu_hours)
     points = scaling_curve(req, counts, request.batch_policy)
+    deadline_chips = None
+    if request.tokens:
+        for p in points:
+            e = p.estimate
+            if e is not None and e.tokens_per_s_per_chip > 0:
+                # the job at this count's useful rate: per-chip tokens/s x chips, less what failures and
+                # checkpoints take (goodput)
+                p.job_hours = request.tokens / (e.tokens_per_s_per_chip * p.chips * (e.goodput or 1.0)) / 3600
+                if deadline_chips is None and request.deadline_hours and p.job_hours <= request.deadline_hours:
+                    deadline_chips = p.chips
     largest = max(counts)
     units = math.ceil(largest / per_unit)
     notes = [Msg("cluster.training_fit", efficiency=req.compute_efficiency, overhead_s=req.step_overhead_s)]
@@ -210,7 +226,8 @@ def _training_option(request: ClusterRequest, catalog: Catalog, offer: Offer) ->
         notes.append(Msg("cluster.beyond_max_units", units=units, max_units=offer.max_units))
     return ClusterOption(offer_id=offer.id, offer_name=offer.name, gpu_id=gpu.id, unit=offer.unit or "",
                          units=units, gpus_per_unit=per_unit, gpus=units * per_unit,
-                         fabric=_fabric_summary(gpu.id, catalog, per_node), scaling=points, notes=notes)
+                         fabric=_fabric_summary(gpu.id, catalog, per_node), scaling=points, notes=notes,
+                         deadline_chips=deadline_chips)
 
 
 def size_cluster(request: ClusterRequest) -> ClusterPlan:
@@ -236,6 +253,11 @@ def size_cluster(request: ClusterRequest) -> ClusterPlan:
     if request.mode == "inference":
         options.sort(key=lambda o: (o.serving is None or not o.serving.sla_met, -(o.tokens_per_eur or 0.0),
                                     -(o.serving.tokens_per_s_per_chip if o.serving else 0.0)))
+    elif request.deadline_hours and request.tokens:
+        # a job with a deadline: the offer that makes it with the fewest chips first
+        options.sort(key=lambda o: (o.deadline_chips is None, o.deadline_chips or 0,
+                                    -max((p.estimate.tokens_per_s_per_chip for p in o.scaling if p.estimate),
+                                         default=0.0)))
     else:
         options.sort(key=lambda o: -max((p.estimate.tokens_per_s_per_chip for p in o.scaling if p.estimate),
                                         default=0.0))

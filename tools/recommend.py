@@ -29,7 +29,7 @@ from sizer_agent.tools.catalog.models import DEFAULT_STACKS, Stack
 from sizer_agent.tools.cluster import ClusterRequest
 from sizer_agent.tools.costs import budget_cost
 from sizer_agent.tools.estimate import EstimateRequest, estimate
-from sizer_agent.tools.evaluate import Context, evaluate, splits
+from sizer_agent.tools.evaluate import BYTES_PER_TOKEN, Context, evaluate, splits
 from sizer_agent.tools.knobs import cumulative, fewer_users, is_sixteen_bit, knob, practitioner_defaults, single
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.model_loader import load_model
@@ -1062,6 +1062,11 @@ def _with_precision(workload: EstimateRequest, precision: str) -> EstimateReques
     return workload.model_copy(update={"quantization": name})
 
 
+# A training job with a deadline is sized on every power of two from one 8-GPU node to 4,096 chips (the cluster
+# tool's range), so the count named is the smallest of that ladder that ends in time, not the next of 8/256/1,024.
+DEADLINE_COUNTS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+
+
 def cluster_request(request: RecommendRequest, result: RecommendResult,
                     nodes: int | None = None) -> ClusterRequest | None:
     """The multi-node question a recommendation raises, for `size_cluster`: N nodes asked for (`nodes`), a
@@ -1072,7 +1077,11 @@ def cluster_request(request: RecommendRequest, result: RecommendResult,
     w = request.workload
     if w is None:
         return None
-    asks = nodes is not None or (request.planned_gpus or 0) > 8 or (result.status == "no_fit" and w.mode == "inference")
+    # a training that must end by a date no configuration of the scope meets: how many chips would
+    late = w.mode == "training" and result.status == "no_fit" and request.deadline_hours is not None and any(
+        r.id == "reason.deadline" for o in result.options for r in o.reasons)
+    asks = nodes is not None or (request.planned_gpus or 0) > 8 or (
+        result.status == "no_fit" and w.mode == "inference") or late
     if not asks:
         return None
     catalog = load_catalog(request.catalog)
@@ -1081,6 +1090,18 @@ def cluster_request(request: RecommendRequest, result: RecommendResult,
     if w.mode == "inference" and nodes is None and request.planned_gpus is None and request.slo_tpot_ms:
         target = w.concurrency * 1000.0 / request.slo_tpot_ms
     quantization = None if w.quantization in (None, "", "auto") else w.quantization
+    if late:
+        tokens = request.dataset_tokens or (int(request.dataset_bytes / BYTES_PER_TOKEN)
+                                            if request.dataset_bytes else None)
+        # data parallel at the stated micro-batch per GPU: the global batch grows with the chips (weak scaling),
+        # as a pre-training scaled out keeps each GPU's batch
+        return ClusterRequest(
+            model=w.model, mode="training", offers=offers, global_batch=max(1, w.batch_size) * DEADLINE_COUNTS[0],
+            batch_policy="per_chip", chip_counts=list(DEADLINE_COUNTS), seq_len=w.seq_len, lora=w.method != "full",
+            precision="fp8" if w.dtype.lower() in ("fp8", "float8") else "bf16",
+            checkpoint_interval_min=request.checkpoint_interval_min or 30.0,
+            tokens=tokens * request.epochs if tokens else None, deadline_hours=request.deadline_hours,
+            catalog=None if request.catalog is None else str(request.catalog))
     return ClusterRequest(
         model=w.model, mode=w.mode, offers=offers, nodes=nodes,
         gpus=request.planned_gpus if nodes is None else None, input_len=w.input_len, output_len=w.output_len,

@@ -31,6 +31,7 @@ from sizer_agent.agent.events import (
 )
 from sizer_agent.agent.planning import (
     bench_arguments,
+    cluster_arguments,
     estimate_arguments,
     question_for_error,
     recommend_arguments,
@@ -413,9 +414,18 @@ class DeterministicEngine:
         self._emit(AgentMessage(tone="result", text=text))
         if "recommend" in self.registry:
             fields = set(self.registry.get("recommend").input_model.model_fields)
-            outcome = self._call("recommend", recommend_arguments(profile, fields, self.state.assumed()))
+            arguments = recommend_arguments(profile, fields, self.state.assumed())
+            outcome = self._call("recommend", arguments)
             if outcome.ok:
                 self._emit(AgentMessage(tone="result", text=explain.recommendation(outcome.result or {}, lang)))
+                # a training no configuration in scope ends in time: how many chips would, on the node offers
+                asked = cluster_arguments(arguments, outcome.result or {}) if "size_cluster" in self.registry \
+                    else None
+                if asked is not None:
+                    cluster = self._call("size_cluster", asked)
+                    if cluster.ok:
+                        self._emit(AgentMessage(tone="result", text=explain.cluster(cluster.result or {}, lang,
+                                                                                prefer=profile.gpu_preference)))
             else:
                 self._emit(AgentMessage(tone="error", text=explain.tool_failed("recommend", outcome, lang)))
         if profile.server_url and "bench_serve" in self.registry and not vision:

@@ -137,3 +137,25 @@ def tool_failed(tool: str, outcome: ToolOutcome, lang: Lang) -> str:
 
 def tool_missing(tool: str, registry: ToolRegistry, lang: Lang) -> str:
     return render(lang, "explain.tool_missing", tool=tool, why=registry.unavailable.get(tool, ""))
+
+
+def cluster(result: dict[str, Any], lang: Lang, prefer: str | None = None) -> str:
+    """tools.cluster.ClusterPlan of a training with a deadline: per offer, the fewest chips that end it in time."""
+    from sizer_agent.tools.cluster import ClusterPlan
+
+    try:
+        plan = ClusterPlan.model_validate(result)
+    except ValidationError:
+        return render(lang, "explain.recommendation_received")
+    lines = [render(lang, "cluster.heading_training") + " :" if lang == "fr"
+             else render(lang, "cluster.heading_training") + ":"]
+    shown = plan.options[:3] + [o for o in plan.options[3:] if prefer and o.gpu_id == prefer]  # the card asked for
+    for o in shown:
+        point = next((p for p in o.scaling if p.chips == o.deadline_chips), None)
+        if point is not None and point.job_hours is not None:
+            lines.append("- " + render(lang, "cluster.deadline_line", offer=o.offer_name, chips=point.chips,
+                                       units=-(-point.chips // o.gpus_per_unit), hours=point.job_hours))
+    if len(lines) == 1:
+        largest = max((p.chips for o in plan.options for p in o.scaling), default=0)
+        lines.append(render(lang, "cluster.deadline_none", chips=largest))
+    return "\n".join(lines)

@@ -289,3 +289,20 @@ def bench_arguments(profile: WorkloadProfile, input_fields: set[str]) -> dict[st
         "revision": profile.model_revision,
     }
     return {k: v for k, v in candidates.items() if k in input_fields and v is not None}
+
+
+def cluster_arguments(recommend_args: dict[str, Any], recommend_result: dict[str, Any]) -> dict[str, Any] | None:
+    """Arguments of `size_cluster` when a training must end by a date no configuration in scope meets (the chips
+    the job needs, per node offer), else None. (Serving loads nothing holds are left to `recommend --nodes`.)"""
+    from sizer_agent.tools.plan import RecommendResult
+    from sizer_agent.tools.recommend import RecommendRequest, cluster_request
+
+    try:
+        request = RecommendRequest.model_validate(recommend_args)
+        result = RecommendResult.model_validate(recommend_result)
+    except ValueError:
+        return None
+    if request.workload is None or request.workload.mode != "training":
+        return None
+    asked = cluster_request(request, result)
+    return None if asked is None else asked.model_dump(mode="json", exclude_none=True)

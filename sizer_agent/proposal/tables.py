@@ -461,16 +461,40 @@ def cluster(h: _Helpers, c: ProposalContext) -> Any:
                         h.t("cluster.memory"), "TPOT (ms)", h.t("cluster.per_chip"), h.t("cluster.tokens_per_eur")],
                        rows, numeric=(1, 2, 5, 6, 7))
     rows = []
+    timed = any(p.job_hours is not None for o in plan.options for p in o.scaling)  # a job of known size
     for o in plan.options:
-        for p in o.scaling:
+        points = o.scaling
+        if o.deadline_chips is not None:
+            # a job with a deadline: the count that makes it and its neighbours, not the whole ladder to 4,096
+            at = next(i for i, p in enumerate(points) if p.chips == o.deadline_chips)
+            points = points[max(0, at - 1):at + 2]
+        for p in points:
             e = p.estimate
             if e is None:
-                rows.append([o.offer_name, h.num(p.chips), h.t("cluster.no_fit"), "—", "—", "—", "—"])
+                rows.append([o.offer_name, h.num(p.chips), h.t("cluster.no_fit"), "—", "—", "—", "—",
+                             *(["—"] if timed else [])])
                 continue
             split = e.layout
             rows.append([o.offer_name, h.num(p.chips), f"TP{split.tp} PP{split.pp} CP{split.cp} DP{split.dp}",
                          h.num(e.tokens_per_s_per_chip), h.pct(p.scaling_efficiency, 1), h.pct(e.mfu),
-                         h.pct(e.goodput, 1)])
+                         h.pct(e.goodput, 1), *([h.num(p.job_hours) if p.job_hours is not None else "—"]
+                                                if timed else [])])
     return h.table([h.t("cluster.offer"), h.t("cluster.chips"), h.t("cluster.layout"), h.t("cluster.per_chip"),
-                    h.t("cluster.efficiency"), h.t("cluster.mfu"), h.t("cluster.goodput")], rows,
-                   numeric=(1, 3, 4, 5, 6))
+                    h.t("cluster.efficiency"), h.t("cluster.mfu"), h.t("cluster.goodput"),
+                    *([h.t("cluster.job_hours")] if timed else [])], rows,
+                   numeric=(1, 3, 4, 5, 6, 7) if timed else (1, 3, 4, 5, 6))
+
+
+def cluster_deadline(h: _Helpers, c: ProposalContext) -> Any:
+    """A training with a deadline: per offer, the fewest chips of the ladder that end the job in time."""
+    plan = c.cluster
+    if plan is None or plan.mode == "inference":
+        return ""
+    lines = []
+    for o in plan.options:
+        point = next((p for p in o.scaling if p.chips == o.deadline_chips), None)
+        if point is None or point.job_hours is None:
+            continue
+        lines.append(h.t("cluster.deadline_line", offer=o.offer_name, chips=point.chips,
+                         units=-(-point.chips // o.gpus_per_unit), hours=point.job_hours))
+    return h.ul(lines) if lines else ""

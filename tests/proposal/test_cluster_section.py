@@ -33,3 +33,26 @@ def test_a_single_node_plan_adds_no_section(session: dict[str, Any]) -> None:
     one = _with_cluster(session, ClusterRequest(model="llama-3.1-8b", offers=["HGX-H100-8"], nodes=1))
     assert build_context(one).cluster is None
     assert "Cluster serving plan" not in render_proposal(one, "md", "en")
+
+
+def test_a_pretraining_no_rental_ends_in_time_gets_the_chips_it_needs_in_the_document() -> None:
+    # "pre-train an 8B from scratch on 2 trillion tokens, done in 30 days, we will rent H100s": no cloud offer of
+    # the catalogue joins enough instances; the interview sizes the cluster per node offer (size_cluster) and the
+    # document names the fewest chips of each that end the job in time (128 H100: 9.6e22 FLOP at ~45 % of 989
+    # TFLOP/s is ~60,000 GPU-hours, ~83 GPUs for 720 h, the next power of two).
+    from tests.support.sessions import sized_session
+
+    session, _ = sized_session({
+        "customer": "Aurora", "use_case": "pretraining", "model": "Llama 3.1 8B", "precision": "bf16",
+        "context_len": 8192, "batch_size": "I don't know", "dataset_tokens": 2 * 10**12, "optimizer": "adamw",
+        "checkpoint_interval_min": 30, "framework": "I don't know", "framework_version": "I don't know",
+        "num_gpus": "I don't know", "deployment": "cloud", "gpu_preference": "h100-sxm", "deadline_hours": 720,
+        "ecc_required": "I don't know", "budget_eur": "no limit", "dataset_size_bytes": "I don't know",
+        "rendering_cad": False}, lang="en")
+    assert any(c["tool"] == "size_cluster" and c["ok"] for c in session["tool_calls"])
+    ctx = build_context(session)
+    assert ctx.cluster is not None and ctx.cluster.mode == "training"
+    h100 = next(o for o in ctx.cluster.options if o.gpu_id == "h100-sxm")
+    assert h100.deadline_chips == 128
+    en = render_proposal(session, "md", "en")
+    assert "HGX H100 8-GPU: 128 chips (16 units) end the job in about" in en and "| The job (h) |" in en

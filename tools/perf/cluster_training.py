@@ -294,6 +294,8 @@ class ScalingPoint(BaseModel):
     scaling_efficiency: float | None = Field(description="tokens/s per chip / that of the smallest count that "
                                                           "fits (1 = no scaling tax)")
     reason: str | None = Field(None, description="why no layout fits at this count")
+    job_hours: float | None = Field(None, description="the whole job's hours at this count, goodput included "
+                                    "(ClusterRequest.tokens given)")
 
 
 def scaling_curve(req: ClusterTrainingRequest, counts: list[int],
