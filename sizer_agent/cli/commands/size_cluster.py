@@ -118,8 +118,10 @@ def _render_training(plan: ClusterPlan, lang: Lang) -> list[str]:
     for o in plan.options:
         lines.append(f"{o.offer_name} (fabric {o.fabric.kind} x{o.fabric.domain}, NIC "
                      f"{o.fabric.nic_gbps_per_gpu:.0f} Gb/s per GPU)")
+        timed = any(p.job_hours is not None for p in o.scaling)  # a job of known size: its hours at each count
         header = (f"  {t(lang, 'cluster.chips'):>7}  {'TP/PP/CP/DP':<14}{'GB/GPU':>7}{'tok/s/chip':>11}"
-                  f"{t(lang, 'cluster.efficiency')[:10]:>11}{t(lang, 'cluster.mfu'):>6}{t(lang, 'cluster.goodput'):>9}")
+                  f"{t(lang, 'cluster.efficiency')[:10]:>11}{t(lang, 'cluster.mfu'):>6}{t(lang, 'cluster.goodput'):>9}"
+                  + (f"{'job (h)':>10}" if timed else ""))
         lines += [header, "  " + "-" * (len(header) - 2)]
         for p in o.scaling:
             e = p.estimate
@@ -129,7 +131,12 @@ def _render_training(plan: ClusterPlan, lang: Lang) -> list[str]:
             lay = e.layout
             lines.append(f"  {p.chips:>7}  {f'{lay.tp}/{lay.pp}/{lay.cp}/{lay.dp}':<14}{lay.memory_per_gpu_gb:>7.0f}"
                          f"{e.tokens_per_s_per_chip:>11,.0f}{p.scaling_efficiency or 0:>11.1%}{e.mfu:>6.0%}"
-                         f"{e.goodput:>9.1%}")
+                         f"{e.goodput:>9.1%}" + (f"{p.job_hours:>10,.0f}" if timed and p.job_hours is not None
+                                                   else ""))
+        point = next((p for p in o.scaling if p.chips == o.deadline_chips), None)
+        if point is not None and point.job_hours is not None:
+            lines.append("  > " + t(lang, "cluster.deadline_line", offer=o.offer_name, chips=point.chips,
+                                    units=-(-point.chips // o.gpus_per_unit), hours=point.job_hours))
         lines += [f"  - {t(lang, n)}" for n in o.notes]
         lines.append("")
     return lines
