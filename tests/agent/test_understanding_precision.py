@@ -1203,3 +1203,45 @@ def test_heldout40_counts(text: str, expected: dict[str, object], absent: tuple[
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # the other count of the same question: neither count is the plan
+    ("Il faut deux H200 NVL pour DeepSeek V3 ou il en faut huit ?? c'est pour 50 utilisateurs simultanés.",
+     {"gpu_preference": "h200-nvl"}, ("num_gpus",)),
+    ("Will two H100s run Llama 3.1 405B, or do we need eight?", {"gpu_preference": "h100-sxm"}, ("num_gpus",)),
+    ("Is an RTX 3090 enough or do we need an L40S?", {"num_gpus": 1}, ()),
+    # people connected at night are a service's hours, not a nightly job
+    ("un assistant pour les régulateurs : 12 régulateurs, dont 8 connectés en même temps la nuit. Llama 3.1 8B.",
+     {"use_case": "online_serving"}, ()),
+    ("An assistant for our dispatchers on the night shift: 30 dispatchers, 10 logged in at the same time overnight.",
+     {"use_case": "online_serving"}, ()),
+    ("résumer 40 000 comptes rendus la nuit avec Qwen2.5 7B", {"use_case": "batch_inference"}, ()),
+    # an assistant that works offline is served
+    ("We want an offline-capable assistant in our field offices to translate & answer questions: Gemma 3 27B.",
+     {"use_case": "online_serving"}, ()),
+    ("un assistant utilisable hors ligne dans nos antennes pour traduire et répondre aux questions",
+     {"use_case": "online_serving"}, ()),
+    ("we run the extraction offline, 200k invoices", {"use_case": "batch_inference"}, ()),
+    # a fine-tune said as a noun after a model's name is a model made, to serve
+    ("we've got an old Llama 2 7B finetune we want to serve as an API, ~80 req at once", {"use_case": "online_serving"},
+     ()),
+    ("we want a Llama 3.1 8B fine-tune on our tickets", {"use_case": "finetune_full"}, ()),
+    # paged 8-bit AdamW in French word order
+    ("QLoRA NF4 de Mistral 7B, batch 16, AdamW paginé 8-bit", {"optimizer": "adamw_8bit"}, ()),
+    # "would be nice but it's not required"
+    ("ECC would be nice but it's not required.", {"ecc_required": False}, ()),
+    ("L'ECC serait un plus, mais ce n'est pas obligatoire.", {"ecc_required": False}, ()),
+    ("ECC would be nice, but it is required by IT.", {"ecc_required": True}, ()),
+    # cards lying in the office are no workstation
+    ("got 2 5090s in the office already, can we just use those?", {"num_gpus": 2}, ("deployment",)),
+    ("we run Llama 3.1 8B in the office", {"deployment": "workstation"}, ()),
+    # a budget said monthly after its label
+    ("• budget: monthly, about €15k", {"budget_eur_per_month": 15000.0}, ("budget_eur",)),
+    ("Budget : mensuel, environ 8 k€.", {"budget_eur_per_month": 8000.0}, ("budget_eur",)),
+])
+def test_heldout41_wrong_values(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found
