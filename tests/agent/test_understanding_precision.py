@@ -1245,3 +1245,32 @@ def test_heldout41_wrong_values(text: str, expected: dict[str, object], absent: 
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # the firm's size, then the people who will use it: the users
+    ("Nous sommes Hydrotech Valence, PME de 120 personnes (pompes industrielles). On voudrait un assistant pour la "
+     "maintenance. Une quarantaine de techniciens l'utiliseront, jamais plus de 8 en même temps.",
+     {"head_count": 40, "concurrency": 8}, ()),
+    # a training's time said as a "durée d'entraînement"; a cluster bought is racks on premises
+    ("Le laboratoire LIMSI-Paris souhaite pré-entraîner from scratch un modèle de 1B sur 100 milliards de tokens. On "
+     "vise une durée d'entraînement de 3 semaines maximum. Achat d'un cluster, budget 1,5 M€",
+     {"use_case": "pretraining", "deadline_hours": 504.0, "deployment": "server"}, ()),
+    ("buy cluster time on Jean Zay", {}, ("deployment",)),
+    # translating a whole back list is a batch job, with its count and the month it is given
+    ("Éditions Pélican souhaite traduire tout son fonds : environ 2 millions de documents, 1 500 tokens en entrée et "
+     "autant en sortie en moyenne, avec Qwen2.5 72B. On a un mois pour le faire et on préfère louer du cloud",
+     {"use_case": "batch_inference", "job_requests": 2_000_000, "deadline_hours": 730.0, "deployment": "cloud"}, ()),
+    ("We have two weeks to classify 40,000 contracts with Qwen2.5 7B.", {"deadline_hours": 336.0}, ()),
+    ("we have a month to get a chatbot live", {}, ("deadline_hours",)),
+    # one workstation for each engineer, replaced by new towers
+    ("We're a small engineering firm (Castellan Design, 6 mechanical engineers). Each engineer has a CAD workstation "
+     "that is getting old. We'd like to replace them with new towers that can also run a local assistant, Llama 3.1 "
+     "8B, for the engineer at that desk. Budget about €7k per workstation.",
+     {"workstations": 6, "head_count": 6, "deployment": "workstation"}, ()),
+])
+def test_own_briefs_round35(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found

@@ -750,6 +750,10 @@ def clean_name(raw: str) -> str | None:
     if not words:
         return None
     name = re.sub(r"['’]s$", "", " ".join(words).strip(" .,;:!?'’\""))  # "Acme's" -> "Acme"
+    # "Meridian Bank's AI (platform team)": the organisation, then its unit's name
+    name = re.sub(r"['’]s[ \t]+(?:AI|IA|IT|ML|MLOps|R&D|HR|Data|Analytics|Innovation|Digital|Research|Engineering"
+                  r"|Ops|DevOps|Platform|Tech|Technology|Infra|Infrastructure)(?:[ \t]+(?:Platform|Ops|Lab|Labs"
+                  r"|Team|Group))?$", "", name)
     # "University of 30,000 students": a figure after "of" is a size, not part of the name
     name = re.sub(r"[ \t]+(?:of|de|du|des|d['’])[ \t]*\d[\d.,]*$", "", name)
     name = _ROLE.sub("", name)  # "DSI de Ciments Vercors" -> "Ciments Vercors"

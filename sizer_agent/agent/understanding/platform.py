@@ -69,7 +69,10 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"data centres?", r"centre de donnees", r"on[- ]?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",
            r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"dgx", r"colocation",
            r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc", r"(?:our|notre) (?:own|propre) dc",
-           r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
+           r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?",
+           # a cluster bought is racks on premises ("Achat d'un cluster, budget 1,5 M€", "buy a small cluster")
+           r"(?:achat|acquisition|acheter|achetons|purchase|purchasing|buy|buying) (?:d'|de |of )?(?:un |une |a |an )?"
+           r"(?:(?:petit|small|new|nouveau|gpu|dedicated|dedie) )?cluster(?! (?:time|hours|heures|access|acces))", r"armoire(?: reseau| informatique)?",
            r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*",
            # a university's or a lab's computing centre hosts servers: "8 H200 dans le mésocentre" (someone else's,
            # "an allocation … at a partner HPC centre", "at a national supercomputing centre", is no place chosen)

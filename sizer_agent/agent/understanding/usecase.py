@@ -108,7 +108,9 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"(?:every|each) (?:week-?end|weekend|saturday|sunday)",
            r"(?:chaque|tous les) (?:week-?ends?|samedis?|dimanches?)",
            # a whole catalogue or back list tagged, classified or summarised
-           r"(?:tag|tagger|taguer|etiqueter|classify|classer|classifier|summari[sz]e|resumer|annotate|annoter)"
+           # ("traduire tout son fonds : environ 2 millions de documents": a publisher's whole back list)
+           r"(?:tag|tagger|taguer|etiqueter|classify|classer|classifier|summari[sz]e|resumer|annotate|annoter"
+           r"|translate|traduire)"
            r" (?:\w+ ){0,2}?(?:catalogue|catalog|back catalogue|fonds|archives?|back ?list)",
            # "Aucun besoin de temps réel, ça peut tourner le week-end": no one waits on the answer
            r"(?:aucun|sans|pas de|no|without) besoin (?:de|du) temps reel", r"no need for real[- ]time",
