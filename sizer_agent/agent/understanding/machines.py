@@ -42,8 +42,9 @@ _ONE_EACH = re.compile(r"\b(?:chaque|each|every)\s+(?:poste|station de travail|w
 # the people; read only when the message is about workstations)
 _EACH_HAS_ONE = re.compile(r"\b(?:each|every|chaque)\s+(?:engineer|designer|architect|draftsman|drafter|person|user"
                            r"|employee|analyst|developer|ingenieur|dessinateur|architecte|personne|utilisateur"
-                           r"|collaborateur|salarie|analyste|developpeur)\s+(?:has|have|gets|uses|needs|will have|a|aura"
-                           r"|utilise|dispose d'|possede)\s+(?:a|an|one|his|her|their|own|un|une|son|sa|propre|\s)+"
+                           r"|collaborateur|salarie|analyste|developpeur)\s+(?:has|have|gets|uses|needs|will have|a"
+                           r"|aura|utilise|dispose d'|possede)\s+(?:a|an|one|his|her|their|own|un|une|son|sa|propre"
+                           r"|\s)+"
                            r"(?:\w+\s+)?(?:workstation|desktop|tower|poste|station de travail|tour|_{4,})(?![\w])")
 
 

@@ -72,7 +72,8 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?",
            # a cluster bought is racks on premises ("Achat d'un cluster, budget 1,5 M€", "buy a small cluster")
            r"(?:achat|acquisition|acheter|achetons|purchase|purchasing|buy|buying) (?:d'|de |of )?(?:un |une |a |an )?"
-           r"(?:(?:petit|small|new|nouveau|gpu|dedicated|dedie) )?cluster(?! (?:time|hours|heures|access|acces))", r"armoire(?: reseau| informatique)?",
+           r"(?:(?:petit|small|new|nouveau|gpu|dedicated|dedie) )?cluster(?! (?:time|hours|heures|access|acces))",
+           r"armoire(?: reseau| informatique)?",
            r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*",
            # a university's or a lab's computing centre hosts servers: "8 H200 dans le mésocentre" (someone else's,
            # "an allocation … at a partner HPC centre", "at a national supercomputing centre", is no place chosen)

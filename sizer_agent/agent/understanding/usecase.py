@@ -88,7 +88,8 @@ PLANS: tuple[tuple[str, str], ...] = (
            # the internet, not a batch — heldout41 en-ap23)
            r"(?<!totally )(?<!fully )(?<!completely )(?<!entirely )(?<!100% )" + _WORKS_NOT_BEFORE + r"offline"
            r"(?!,? (?:no|pas de) (?:cloud|internet))(?![- ](?:capable|ready|first|mode|assistant|chat\w*|copilot))",
-           r"(?<!totalement )(?<!entierement )(?<!completement )(?<!100% )" + _WORKS_NOT_BEFORE + r"hors[- ]ligne", r"nightly",
+           r"(?<!totalement )(?<!entierement )(?<!completement )(?<!100% )" + _WORKS_NOT_BEFORE + r"hors[- ]ligne",
+           r"nightly",
            r"chaque nuit", r"toutes les nuits",
            # "2 To de PDF à résumer en une nuit" (heldout21 fr-d04): the time a task over a whole set is run in
            # ("un lora … on voudrait finir en une nuit" is a training's time: heldout1 fr-h16)
