@@ -260,3 +260,23 @@ def test_an_unsure_signature_is_offered_not_recorded(text: str, offered: tuple[s
 ])
 def test_names_opening_the_message(text: str, expected: str | None) -> None:
     assert parse_message(text).values.get("customer") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the organisation, then its unit's name: the organisation
+    ("We're Meridian Bank's AI platform team. We want to serve Llama 3.1 70B.", "Meridian Bank"),
+    ("We are Acme Corp's ML team.", "Acme Corp"),
+    ("Hi from Kestrel Foods' Data team", "Kestrel Foods"),
+    # a possessive that is the name's own
+    ("We're St. Brigid's Hospital.", "St. Brigid's Hospital"),
+    # a brief from an organisation, a question asked for a team, the organisation a writer volunteers with
+    ("Brief from Hollins & Marr (department stores):\n• model: Llama 3.1 70B", "Hollins & Marr"),
+    ("can one H100 run qwen3 30b for 10 ppl at once? asking for the Nimbus Fjord team", "Nimbus Fjord"),
+    ("Hi, I volunteer with Open Hands Relief (humanitarian NGO). We want an assistant.", "Open Hands Relief"),
+    # a department is no organisation
+    ("Brief from Marketing: we want a chatbot", None),
+    ("Brief from Data Science: a chatbot", None),
+    ("asking for the Data Science team", None),
+])
+def test_organisation_before_its_unit(text: str, expected: str | None) -> None:
+    assert parse_message(text).values.get("customer") == expected

@@ -1203,3 +1203,74 @@ def test_heldout40_counts(text: str, expected: dict[str, object], absent: tuple[
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # the other count of the same question: neither count is the plan
+    ("Il faut deux H200 NVL pour DeepSeek V3 ou il en faut huit ?? c'est pour 50 utilisateurs simultanés.",
+     {"gpu_preference": "h200-nvl"}, ("num_gpus",)),
+    ("Will two H100s run Llama 3.1 405B, or do we need eight?", {"gpu_preference": "h100-sxm"}, ("num_gpus",)),
+    ("Is an RTX 3090 enough or do we need an L40S?", {"num_gpus": 1}, ()),
+    # people connected at night are a service's hours, not a nightly job
+    ("un assistant pour les régulateurs : 12 régulateurs, dont 8 connectés en même temps la nuit. Llama 3.1 8B.",
+     {"use_case": "online_serving"}, ()),
+    ("An assistant for our dispatchers on the night shift: 30 dispatchers, 10 logged in at the same time overnight.",
+     {"use_case": "online_serving"}, ()),
+    ("résumer 40 000 comptes rendus la nuit avec Qwen2.5 7B", {"use_case": "batch_inference"}, ()),
+    # an assistant that works offline is served
+    ("We want an offline-capable assistant in our field offices to translate & answer questions: Gemma 3 27B.",
+     {"use_case": "online_serving"}, ()),
+    ("un assistant utilisable hors ligne dans nos antennes pour traduire et répondre aux questions",
+     {"use_case": "online_serving"}, ()),
+    ("we run the extraction offline, 200k invoices", {"use_case": "batch_inference"}, ()),
+    # a fine-tune said as a noun after a model's name is a model made, to serve
+    ("we've got an old Llama 2 7B finetune we want to serve as an API, ~80 req at once", {"use_case": "online_serving"},
+     ()),
+    ("we want a Llama 3.1 8B fine-tune on our tickets", {"use_case": "finetune_full"}, ()),
+    # paged 8-bit AdamW in French word order
+    ("QLoRA NF4 de Mistral 7B, batch 16, AdamW paginé 8-bit", {"optimizer": "adamw_8bit"}, ()),
+    # "would be nice but it's not required"
+    ("ECC would be nice but it's not required.", {"ecc_required": False}, ()),
+    ("L'ECC serait un plus, mais ce n'est pas obligatoire.", {"ecc_required": False}, ()),
+    ("ECC would be nice, but it is required by IT.", {"ecc_required": True}, ()),
+    # cards lying in the office are no workstation
+    ("got 2 5090s in the office already, can we just use those?", {"num_gpus": 2}, ("deployment",)),
+    ("we run Llama 3.1 8B in the office", {"deployment": "workstation"}, ()),
+    # a budget said monthly after its label
+    ("• budget: monthly, about €15k", {"budget_eur_per_month": 15000.0}, ("budget_eur",)),
+    ("Budget : mensuel, environ 8 k€.", {"budget_eur_per_month": 8000.0}, ("budget_eur",)),
+])
+def test_heldout41_wrong_values(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # the firm's size, then the people who will use it: the users
+    ("Nous sommes Hydrotech Valence, PME de 120 personnes (pompes industrielles). On voudrait un assistant pour la "
+     "maintenance. Une quarantaine de techniciens l'utiliseront, jamais plus de 8 en même temps.",
+     {"head_count": 40, "concurrency": 8}, ()),
+    # a training's time said as a "durée d'entraînement"; a cluster bought is racks on premises
+    ("Le laboratoire LIMSI-Paris souhaite pré-entraîner from scratch un modèle de 1B sur 100 milliards de tokens. On "
+     "vise une durée d'entraînement de 3 semaines maximum. Achat d'un cluster, budget 1,5 M€",
+     {"use_case": "pretraining", "deadline_hours": 504.0, "deployment": "server"}, ()),
+    ("buy cluster time on Jean Zay", {}, ("deployment",)),
+    # translating a whole back list is a batch job, with its count and the month it is given
+    ("Éditions Pélican souhaite traduire tout son fonds : environ 2 millions de documents, 1 500 tokens en entrée et "
+     "autant en sortie en moyenne, avec Qwen2.5 72B. On a un mois pour le faire et on préfère louer du cloud",
+     {"use_case": "batch_inference", "job_requests": 2_000_000, "deadline_hours": 730.0, "deployment": "cloud"}, ()),
+    ("We have two weeks to classify 40,000 contracts with Qwen2.5 7B.", {"deadline_hours": 336.0}, ()),
+    ("we have a month to get a chatbot live", {}, ("deadline_hours",)),
+    # one workstation for each engineer, replaced by new towers
+    ("We're a small engineering firm (Castellan Design, 6 mechanical engineers). Each engineer has a CAD workstation "
+     "that is getting old. We'd like to replace them with new towers that can also run a local assistant, Llama 3.1 "
+     "8B, for the engineer at that desk. Budget about €7k per workstation.",
+     {"workstations": 6, "head_count": 6, "deployment": "workstation"}, ()),
+])
+def test_own_briefs_round35(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found

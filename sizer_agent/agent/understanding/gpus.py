@@ -274,6 +274,12 @@ _OTHER_COUNT_ASKED = re.compile(rf"[^.!?\n]*?\b(?:or|ou)\b[^.!?\n]*?\b(?:two|deu
                                 rf"[^.!\n]*\?")
 # the same two counts in an indirect question: "Je voudrais savoir si 1 GPU suffit ou s'il en faut 2."
 _OTHER_COUNT_SAID = re.compile(rf"[^.!?\n]*?\b(?:or|ou)\b[^.!?\n]*?\b(?:two|deux|three|trois|four|quatre|{NUM})\b")
+# the second count of the same question: "Il faut deux H200 NVL … ou il en faut huit ??", "Will two H100s run it, or
+# do we need eight?" (heldout41 fr-ap16): neither count is the plan
+_COUNT_ASKED_BEFORE = re.compile(r"\b(?:one|two|deux|three|trois|four|quatre|five|cinq|six|eight|huit"
+                                 r"|(?<![\d.,])\d{1,2})(?![\d.,])\s*(?:x\s*)?(?:[a-z]+\s+){0,2}?"
+                                 r"(?:[a-z]*\s?\d{2,4}\w*|gpus?|cards?|cartes?|_{3,})"
+                                 r"[^.!?\n]*\b(?:or|ou)\b[^.!?\n]*$")
 _INDIRECT_ASK = re.compile(r"\b(?:savoir si|demande si|demandons si|know (?:if|whether)|wonder\w* (?:if|whether)"
                            r"|not sure (?:if|whether)|pas sur(?:e|s)? (?:que|si))\s+(?:\w+\s+){0,3}$")
 
@@ -329,6 +335,9 @@ def _weak_count(message: Message, start: int, end: int) -> bool:
     if _OTHER_COUNT_ASKED.match(text, end, sentence_end) or (
             _INDIRECT_ASK.search(text, sentence_start, start) and _OTHER_COUNT_SAID.match(text, end, sentence_end)):
         return True  # "Is one GPU enough or do we need two?", "savoir si 1 GPU suffit ou s'il en faut 2": both asked
+    if (not _AN_ARTICLE.match(text, start) and _COUNT_ASKED_BEFORE.search(text, sentence_start, start)
+            and re.match(r"[^.!\n]*\?", text[end:sentence_end + 1]) and not re.search(r"[.!\n]", text[start:end])):
+        return True  # "deux H200 NVL … ou il en faut huit ?": the other count of the question
     if _AN_ARTICLE.match(text, start) and _GPU_HOURS_BEFORE.search(text, sentence_start, start):
         return True  # "How many GPU-hours on an L40S?": the card prices an hour of work, no count is planned
     if _AN_ARTICLE.match(text, start) and text[sentence_start:sentence_end].rstrip().endswith("?") and (
@@ -1039,7 +1048,7 @@ def _find_gpus(message: Message) -> Iterator[Found]:
             said_number = of_them.group(1) or of_them.group(2)
             said = numbers.count(said_number, None, message.lang) if said_number else (
                 _WORD_COUNTS.get(of_them.group(0).split()[0]) or _WORD_COUNTS.get(of_them.group(0).split()[-1]))
-            if said:
+            if said and not _weak_count(message, of_them.start(), of_them.end()):
                 yield Found("num_gpus", said, of_them.start(), of_them.end())
 
 

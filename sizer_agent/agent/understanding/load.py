@@ -601,7 +601,9 @@ _HAS_BEFORE = re.compile(r"\b(?:has|have|had|counts?|accueille\w*|compte\w*|comp
                          r"|il y a|there are|(?:company|firm|entreprise|societe|group|groupe|organi[sz]ation|business"
                          # ("a school of 1,100 pupils", "un hôpital de 2 000 agents": an institution's size)
                          r"|boite|structure|school|ecole|academy|college|hospital|hopital|clinic|clinique|university"
-                         r"|universite|practice)\s+(?:of|de|d')"
+                         # ("PME de 120 personnes … Une quarantaine de techniciens l'utiliseront": the firm's size)
+                         r"|universite|practice|pme|tpe|eti|sme|startup|start-up|agence|agency|cabinet|studio"
+                         r"|cooperative|association)\s+(?:of|de|d')"
                          r"|avec|totals?|enrols?|enrolls?|scolarise)\s+(?:(?:about|around|some|roughly|over|more than"
                          r"|environ|pres de|plus de|quelque)\s+)?$"
                          # "Notre collège (650 élèves)": the organisation's size in brackets after its kind

@@ -38,6 +38,14 @@ _ONE_EACH = re.compile(r"\b(?:chaque|each|every)\s+(?:poste|station de travail|w
                        r"|\b(?:un|one|a)\s+(?:poste|workstation|station de travail|machine|tower|tour|pc|_{2,})\s+"
                        r"(?:par|per|for each|pour chaque)\s+(?:personne|person|ingenieur|engineer|designer|dessinateur"
                        r"|user|utilisateur|architecte|architect|collaborateur|employee|salarie)\b")
+# "Each engineer has a CAD workstation … replace them with new towers" (one machine for each person counted, said of
+# the people; read only when the message is about workstations)
+_EACH_HAS_ONE = re.compile(r"\b(?:each|every|chaque)\s+(?:engineer|designer|architect|draftsman|drafter|person|user"
+                           r"|employee|analyst|developer|ingenieur|dessinateur|architecte|personne|utilisateur"
+                           r"|collaborateur|salarie|analyste|developpeur)\s+(?:has|have|gets|uses|needs|will have|a"
+                           r"|aura|utilise|dispose d'|possede)\s+(?:a|an|one|his|her|their|own|un|une|son|sa|propre"
+                           r"|\s)+"
+                           r"(?:\w+\s+)?(?:workstation|desktop|tower|poste|station de travail|tour|_{4,})(?![\w])")
 
 
 # the machines' words read, and blanked, by the deployment rule ("8 postes de CAO" is a workstation too): the
@@ -61,7 +69,8 @@ def _seat_count(message: Message) -> tuple[int, int, int] | None:
 def find_workstations(message: Message) -> Iterator[Found]:
     found = _seat_count(message)
     people = message.found.get("head_count")
-    one_each = _ONE_EACH.search(message.text)
+    one_each = _ONE_EACH.search(message.text) or (
+        _EACH_HAS_ONE.search(message.text) if message.found.get("deployment") == "workstation" else None)
     # ("Should we put a GPU in each workstation or buy one shared server?": a question, no machines chosen)
     if found is None and one_each is not None and isinstance(people, int) and 2 <= people <= 50 and (
             not message.negated(one_each.start())) and "?" not in message.text[slice(

@@ -30,7 +30,7 @@ _PERIOD_AFTER = (r"[ \t]*(?:/[ \t]*|par[ \t]+|per[ \t]+|a[ \t]+|an[ \t]+|each[ \
 _ADJECTIVE = r"(?:monthly|mensuel(?:le)?s?|annual|yearly|annuel(?:le)?s?)"
 _BUDGET = r"(?:budget|plafond|enveloppe|spend|spending|depenses?|cap|maximum|max)"
 # one or two words between ("Monthly cloud spend is capped at €8k": heldout28 en-ac08; "dépenses cloud mensuelles")
-_BETWEEN = r"[ \t]+(?:[a-z-]+[ \t]+){0,2}?"
+_BETWEEN = r"(?:[ \t]*[:,][ \t]*|[ \t]+)(?:[a-z-]+[ \t]+){0,2}?"
 _PATTERNS = (
     # "Monthly budget €15k", "budget mensuel : 3 000 €", "enveloppe annuelle de 120 k€"
     re.compile(rf"\b(?:{_ADJECTIVE}{_BETWEEN}{_BUDGET}|{_BUDGET}{_BETWEEN}{_ADJECTIVE})\b[^\d\n€]{{0,25}}?"

