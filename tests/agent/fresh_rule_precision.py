@@ -42,6 +42,7 @@ FIRST_SCORED = {
     "heldout39.yaml": "03a0e3e",
     "heldout40.yaml": "8c91c5f",
     "heldout41.yaml": "eaa79aa",
+    "heldout42.yaml": "18ac364",
 }
 _CHILD = """
 import json, sys, yaml
