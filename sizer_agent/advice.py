@@ -384,8 +384,13 @@ def with_margin(result: RecommendResult, lang: Lang) -> str | None:
     if safer is None or took is None or (hours := job_hours(safer)) is None:
         return None
     deadline = result.deadline_hours or 0.0
-    return render(lang, "advice.with_margin", took=round(took, 1), deadline=deadline, config=configuration(safer, lang),
-                  price=price(safer, lang), hours=round(hours, 1))
+    said, key = price(safer, lang), "advice.with_margin"
+    if safer.purchase.how == "rent" and safer.costs.eur_per_job is not None and safer.costs.job_hours is not None:
+        # rented, the safer plan is paid by its job's hours: the cost of the margin, not only its hourly price
+        said, key = render(lang, "advice.job_price", price=said, hours=round(safer.costs.job_hours, 1),
+                           eur=safer.costs.eur_per_job), "advice.with_margin_job"
+    return render(lang, key, took=round(took, 1), deadline=deadline, config=configuration(safer, lang),
+                  price=said, hours=round(hours, 1))
 
 
 def cheaper_fp8(result: RecommendResult, lang: Lang) -> str | None:

@@ -1130,3 +1130,17 @@ def test_owned_cards_that_miss_only_a_default_latency_target_run_the_load_as_the
     assert change.plan.serving is not None and change.plan.serving.ttft_ms == owned.serving.ttft_ms
     said = advice.owned(result, "en")
     assert "slower answers than the latency target" in said and "nothing to buy" in said
+
+
+def test_a_rented_one_off_job_with_little_margin_says_what_the_safer_rental_costs_for_the_whole_job() -> None:
+    # A publisher translating 2 million documents (1,500 tokens in, 1,500 out) with Qwen2.5 72B within a month,
+    # renting: 3e9 output tokens. The cheapest rental is the one that uses most of the month (fewest GPUs), so a
+    # safer one is named — and a rental is paid by the job, so its cost is the job's, not only an hourly price.
+    workload = EstimateRequest(model="Qwen/Qwen2.5-72B-Instruct", dtype="bfloat16", input_len=1500, output_len=1500,
+                               concurrency=64, batch_size=64)
+    request = RecommendRequest(workload=workload, job_requests=2_000_000, job_recurring=False, deadline_hours=730,
+                               units=["cloud"], engine="vllm", search=True)
+    result = recommend(request, load_model("Qwen/Qwen2.5-72B-Instruct"))
+    assert result.with_margin is not None and result.with_margin.purchase.how == "rent"
+    said = advice.with_margin(result, "en")
+    assert said is not None and "for the whole job" in said and said.count(" h)") == 1
