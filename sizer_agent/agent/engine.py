@@ -37,7 +37,7 @@ from sizer_agent.agent.planning import (
     recommend_arguments,
     vision_arguments,
 )
-from sizer_agent.agent.profile import PROFILE_FIELDS, WorkloadProfile, validate_field
+from sizer_agent.agent.profile import PROFILE_FIELDS, TRAINING_USE_CASES, WorkloadProfile, validate_field
 from sizer_agent.agent.questions import BY_ID, Lang, Question, field_label, missing_questions
 from sizer_agent.agent.state import InterviewState
 from sizer_agent.agent.understanding import (
@@ -93,8 +93,10 @@ class DeterministicEngine:
     def read(self, text: str) -> ParseResult:
         """What the rules read in a message, for the open question, in the conversation's language."""
         current = self._current()
+        training = self.profile().use_case in TRAINING_USE_CASES  # "sur 2 000 milliards de tokens" then sizes it
         return parse_message(text, current.id if current else None, current.type if current else None,
-                             current.choices if current else (), self.known_models, lang=self.lang)
+                             current.choices if current else (), self.known_models, lang=self.lang,
+                             training=training)
 
     def follow_language(self, text: str) -> list[Event]:
         """Answer in the language the customer writes, unless the consultant chose one (`set_lang`)."""

@@ -134,8 +134,20 @@ def no_default(field: str, lang: Lang) -> str:
     return render(lang, "agent.say.no_default", label=question.label[lang], example=question.example[lang])
 
 
+QUOTE_MAX = 60
+
+
+def quoted(text: str) -> str:
+    """A long answer quoted back: cut at a word boundary with an ellipsis ("… fini en 3" read as 3 days)."""
+    said = " ".join(text.split())
+    if len(said) <= QUOTE_MAX:
+        return said
+    cut = said[:QUOTE_MAX].rsplit(" ", 1)[0].rstrip(" ,;:")
+    return f"{cut} …"
+
+
 def not_understood(field: str | None, text: str, attempts: int, lang: Lang) -> str:
-    shown = text.strip()[:60]
+    shown = quoted(text)
     if field is None:
         return render(lang, "agent.say.nothing_recognised", text=shown)
     question = BY_ID[field]

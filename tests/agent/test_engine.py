@@ -397,3 +397,27 @@ def test_prompt_and_answer_lengths_said_in_text_are_read_whatever_the_question(r
     engine.handle("Acme, an internal assistant on Llama 3.1 8B for 10 people at once")
     events = engine.handle("short questions, answers of about a paragraph")
     assert answers(events) == {"input_len": 30, "output_len": 130}
+
+
+def test_a_training_set_and_a_deadline_said_in_an_answer_once_the_job_trains(registry: ToolRegistry) -> None:
+    # the interview, question by question: the use case said first, then "sur 2 000 milliards de tokens, il faut que
+    # ce soit fini en 30 jours" as an answer with no training word of its own — lost before (the epoch timed on the
+    # 10 GB default, no deadline), and quoted back cut inside "30" ("… fini en 3")
+    engine = DeterministicEngine(registry, lang="fr")
+    engine.handle("Laboratoire LIMSI-Paris")
+    engine.handle("on veut pré-entraîner from scratch un Llama 3.1 8B")
+    events = engine.handle("sur 2 000 milliards de tokens, il faut que ce soit fini en 30 jours")
+    got = answers(events)
+    assert got.get("dataset_tokens") == 2 * 10**12 and got.get("deadline_hours") == 720
+    # the same words before any use case is known are no training set (a RAG corpus, a context)
+    fresh = DeterministicEngine(registry, lang="fr")
+    fresh.handle("Laboratoire LIMSI-Paris")
+    assert "dataset_tokens" not in answers(fresh.handle("sur 2 000 milliards de tokens"))
+
+
+def test_a_long_answer_quoted_back_is_cut_at_a_word() -> None:
+    from sizer_agent.agent.wording import quoted
+
+    said = quoted("sur 2 000 milliards de tokens, il faut que ce soit fini en 30 jours")
+    assert said.endswith(" …") and "fini en 3 " not in said + " " and len(said) <= 62
+    assert quoted("bf16") == "bf16"

@@ -164,7 +164,8 @@ ONE_OFF = Rule(
 _SPAN = rf"(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))[ \t-]*"
 _DAYS_AND_LONGER = r"jours?|days?|semaines?|weeks?|mois\b|months?"
 _DEADLINE = re.compile(
-    rf"\b(?:finir|finish\w*|terminer|termine|complete\w*|done|boucler|run|tourner|durer|tenir|take|prendre|window|fenetre"
+    rf"\b(?:finir|finie?s?|finish\w*|terminer|terminee?s?|complete\w*|done|boucler|run|tourner|durer|tenir|take|prendre"
+    rf"|window|fenetre"
     rf"|deadline|delai)\b[^.;\n]{{0,30}}?\b(?:en moins de|en|within|in under|in less than|under|sous|d'ici|by|in|de)\s+"
     rf"{_SPAN}(h\b|heures?|hours?|hrs?|{_DAYS_AND_LONGER}|nuits?|nights?|min\b|minutes?)")
 # "Timeline: 3 months max", "délai : 6 semaines", "deadline 10 days": the time the job is given, said as a heading
@@ -226,8 +227,8 @@ _BATCH_VERB = re.compile(rf"\b{_VERB}\b")
 
 
 def find_deadline(message: Message) -> Iterator[Found]:
-    job = message.found.get("use_case") in _JOB_USE_CASES or (message.found.get("use_case") is None and bool(
-        _BATCH_VERB.search(message.text) or TRAINS.search(message.text)))
+    job = message.training_context or message.found.get("use_case") in _JOB_USE_CASES or (
+        message.found.get("use_case") is None and bool(_BATCH_VERB.search(message.text) or TRAINS.search(message.text)))
     timelines = [*_TIMELINE.finditer(message.text), *_WITHIN.finditer(message.text),
                  *_HAVE_SPAN.finditer(message.text)] if job else []
     for m in [*_DEADLINE.finditer(message.text), *timelines]:
@@ -266,6 +267,7 @@ DEADLINE = Rule(
               ("Must finish within 2 days.", {"deadline_hours": 48.0}),
               ("Renting only, and it has to be done within a week.", {"deadline_hours": 168.0}),
               ("le pré-entraînement doit tenir en une semaine", {"deadline_hours": 168.0}),
+              ("pré-entraîner un 8B, il faut que ce soit fini en 30 jours", {"deadline_hours": 720.0}),
               ("on voudrait finir en une nuit", {}), ("the first token within 2 seconds", {}),
               ("fine-tuner Mistral 7B en LoRA, une seule fois, et ça doit tourner en une nuit",
                {"deadline_hours": NIGHT_HOURS}),

@@ -135,10 +135,12 @@ class ParseResult:
 def parse_message(
     text: str, current: str | None = None, current_type: str | None = None,
     choices: tuple[str, ...] = (), known_models: list[str] | None = None, lang: Lang | None = None,
+    training: bool = False,
 ) -> ParseResult:
     """Everything one message says: intent, values (named anywhere + the answer to the open question).
 
-    `lang` is the conversation's language, used to read numbers when the message itself does not say."""
+    `lang` is the conversation's language, used to read numbers when the message itself does not say; `training`,
+    that the conversation already set a training use case (an answer in the interview, not a first message)."""
     text = text[:MAX_CHARS] if isinstance(text, str) else ""
     guess = detect_language(text).lang
     intent = detect_intent(text)
@@ -148,6 +150,7 @@ def parse_message(
     offset = len(text) - len(body)
     reading_lang: Lang = guess or lang or "fr"
     message = Message.read(body, reading_lang)
+    message.training_context = training
     reading = apply_rules(message, RULES)
     doubts = second_reading(message, reading, RULES)
     for name, doubt in doubts.items():

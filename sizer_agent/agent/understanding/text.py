@@ -495,6 +495,9 @@ class Message:
     found_at: dict[str, tuple[int, int]] = field(default_factory=dict)  # and where, in `text`
     turned_down: list[tuple[int, int, str]] = field(default_factory=list)  # clauses set aside, and their words
     recounted: list[tuple[int, int, int]] = field(default_factory=list)  # an old count's figure, and its new value
+    # the conversation already said the job trains (an interview answer, not a brief): a bare "2 000 milliards de
+    # tokens" is its training set
+    training_context: bool = False
 
     @classmethod
     def read(cls, original: str, lang: Lang) -> Message:

@@ -438,7 +438,8 @@ COUNT_TIMES_TOKENS = Rule(
 def find_dataset_tokens(message: Message) -> Iterator[Found]:
     text = message.text
     # epochs are passes over a training set: "about 40 million tokens, 2 epochs" answers with its size
-    if not (TRAINS.search(text) or _EPOCHS.search(text)) or "dataset_tokens" in message.found:
+    if not (TRAINS.search(text) or _EPOCHS.search(text) or message.training_context) \
+            or "dataset_tokens" in message.found:
         return
     for m in _DATASET_TOKENS.finditer(text):
         if message.negated(m.start()) or _NOT_DATASET_BEFORE.search(text, max(0, m.start() - 40), m.start()):
