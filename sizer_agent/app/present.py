@@ -49,8 +49,9 @@ def is_estimate_result(result: dict[str, Any] | None) -> bool:
 
 
 def is_recommendation_result(result: dict[str, Any] | None) -> bool:
-    """A recommendation tool result carries `options[]` (the recommender's documented JSON schema)."""
-    return isinstance(result, dict) and isinstance(result.get("options"), list)
+    """A recommendation tool result carries `options[]` and a `status` (the recommender's documented JSON schema);
+    a cluster plan (size_cluster) has options too, and no status."""
+    return isinstance(result, dict) and isinstance(result.get("options"), list) and "status" in result
 
 
 def memory_need_bytes(result: dict[str, Any] | None) -> float | None:
@@ -114,6 +115,13 @@ def tool_summary(tool: str, result: dict[str, Any] | None, lang: Lang) -> str:
             total=len(result["options"]),
             best=f"{plan.offer_id} ({plan.parallelism.num_gpus}× {plan.gpu_name})" if plan else t("tool.none", lang),
         )
+    if isinstance(result.get("options"), list) and "best" in result:  # a cluster plan (size_cluster)
+        options = [o for o in result["options"] if isinstance(o, dict)]
+        best = next((o for o in options if o.get("offer_id") == result.get("best")), None)
+        chips = best.get("deadline_chips") if best else None
+        shown = (f"{best.get('offer_id')} ({chips} × {best.get('gpu_id')})" if best and chips
+                 else str(best.get("offer_id")) if best else t("tool.none", lang))
+        return t("tool.summary_cluster", lang, offers=len(options), best=shown)
     scalars = [f"{k} {_scalar(v)}" for k, v in result.items() if not isinstance(v, dict | list)]
     return " · ".join(scalars[:4])
 

@@ -51,3 +51,17 @@ def test_the_view_is_the_plan_then_its_alternatives_as_the_document_says() -> No
 def test_an_unreadable_result_gives_an_empty_view() -> None:
     view = recommendation_view({"options": [], "recommended": "ACD-014"}, "en")
     assert view.recommended is None and view.options == [] and view.summary == []
+
+
+def test_a_cluster_plan_is_no_recommendation_and_gets_its_own_summary() -> None:
+    # size_cluster's plan has options[] too: read as a recommendation it said "0 option(s) of 6 fit · recommended:
+    # none" under its card, and could replace the results view's plan
+    from sizer_agent.app.present import is_recommendation_result, tool_summary
+    from sizer_agent.tools.cluster import ClusterRequest, size_cluster
+
+    plan = size_cluster(ClusterRequest(
+        model="meta-llama/Llama-3.1-8B", mode="training", offers=["HGX-H100-8"], chip_counts=[8, 64, 128],
+        tokens=2 * 10**12, deadline_hours=720, precision="bf16", global_batch=64,
+        batch_policy="per_chip")).model_dump(mode="json")
+    assert not is_recommendation_result(plan)
+    assert tool_summary("size_cluster", plan, "en") == "1 node offer(s) sized · first: HGX-H100-8 (128 × h100-sxm)"
