@@ -792,6 +792,10 @@ ECC = Rule(
         # "ECC souhaitable mais pas obligatoire", "ECC would be nice but not required": wished, not required
         # ("ECC would be nice but it's not required", "L'ECC serait un plus, mais ce n'est pas obligatoire":
         # heldout41 en-ap09)
+        # 'asked about ECC: "nice to have", not required', "ECC : « ce serait bien », pas indispensable": a quoted
+        # wish, then "not" before a word of need (heldout42 en-aq15)
+        r"|[ \t:=?(-]*[\"«“][^\"«»“”\n]{1,30}[\"»”][ \t]*[,;]?[ \t]*(?:(?:but|mais)[ \t]+)?(?:pas|not)[ \t]+"
+        r"(?:obligatoire|required|needed|mandatory|necessaire|indispensable|essential|a must|critical|critique)\b"
         r"|[ \t:=?(-]*(?:[\w-]+,?[ \t]+){0,4}?(?:mais|but)[ \t]+(?:[\w']+[ \t]+){0,2}?(?:pas|not|isn't|n't)[ \t]+"
         r"(?:obligatoire|required|needed"
         r"|mandatory|necessaire|indispensable|essential|a must|critical|critique)\b"
@@ -817,6 +821,9 @@ ECC = Rule(
               ("ECC would be nice, but it is required by IT.", {"ecc_required": True}),
               ("ECC RAM and no rendering", {"ecc_required": True}), ("ECC, no CAD", {"ecc_required": True}),
               ("ECC (not required)", {"ecc_required": False}),
+              ('asked about ECC: "nice to have", not required', {"ecc_required": False}),
+              ("ECC : « ce serait bien », pas indispensable", {"ecc_required": False}),
+              ('ECC: "a must", required', {"ecc_required": True}),
               ("L'ECC n'est pas nécessaire pour nous.", {"ecc_required": False}),
               ("L'ECC ne nous est pas indispensable.", {"ecc_required": False}),
               ("L'ECC n'est pas négociable.", {"ecc_required": True}),
