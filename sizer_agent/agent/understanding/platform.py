@@ -305,6 +305,19 @@ def _line_start(text: str, position: int) -> int:
     return text.rfind("\n", 0, position) + 1
 
 
+# an aside in brackets saying what the customer's business sells or rents out: "(we resell GPU cloud)", "(nous
+# louons des GPU dans le cloud à nos clients)", "(we lease GPU cloud capacity)" — its trade, not where the workload
+# runs (heldout42 en-aq41)
+_CLOUD_TRADE_ASIDE = re.compile(r"\([ \t]*(?:we|nous)[ \t]+(?:resell|rent[ \t]+out|lease|sell|provide|offer|host"
+                                r"|louons|revendons|vendons|fournissons|proposons|hebergeons)\b")
+
+
+def _in_trade_aside(text: str, at: int) -> bool:
+    opening = text.rfind("(", max(0, at - 60), at + 1)
+    return opening >= 0 and not re.search(r"[()\n]", text[opening + 1:at]) and bool(
+        _CLOUD_TRADE_ASIDE.match(text, opening))
+
+
 def _line_end(text: str, position: int) -> int:
     end = text.find("\n", position)
     return len(text) if end < 0 else end
@@ -432,6 +445,8 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if value == "cloud" and (_LEFT_BEFORE.search(message.text, max(0, m.start() - 30), m.start())
                                      or _LEFT_AFTER.match(message.text, m.end())):
                 continue  # "move from AWS to our own DC", "quitter Azure", "sur AWS … le rapatrier": being left
+            if value == "cloud" and _in_trade_aside(message.text, m.start()):
+                continue  # "Halcyon Compute (we resell GPU cloud) asks: how many B300": the customer's trade
             if value == "cloud" and _KEPT_OUT.search(message.text, max(0, m.start() - 40), m.start()):
                 continue  # "Rien ne doit partir dans le cloud", "nothing may leave for the cloud": no cloud
             if value == "cloud" and _SET_ASIDE.search(message.text, m.end(), _line_end(message.text, m.end())):
@@ -531,6 +546,8 @@ DEPLOYMENT = Rule(
               ("Pour info, leur précédent serveur (2020) avait coûté 9 500 €.", {}),
               ("On cherche à remplacer nos serveurs actuels par du matériel plus récent.", {"deployment": "server"}),
               ("sur AWS", {"deployment": "cloud"}),
+              ("Halcyon Compute (we resell GPU cloud) asks: how many B300 for 200 users?", {}),
+              ("Nuvola (nous louons des GPU dans le cloud à nos clients) demande combien de H200", {}),
               # a choice still open between two places, a cloud run today beside buying weighed, a cloud being left
               ("Pas encore décidé entre le cloud et une baie chez nous.", {}),
               ("Today we rent on Azure and want to see if buying is cheaper.", {}),
