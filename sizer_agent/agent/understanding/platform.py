@@ -52,7 +52,7 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            # Apple's desktops ("Un Mac Studio ça suffit ?"); a laptop is not labelled a workstation
            r"mac (?:studio|mini|pro)s?", r"imacs?",
            r"(?:une|la|ma|notre|cette|nouvelle) station(?= (?:capable|qui|equipee|puissante|de travail))",
-           r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office"), "workstation"),
+           r"dans (?:le|mon|notre) bureau", r"in (?:the|my|our) office(?!['’]s)"), "workstation"),
     # ("segmentation of cloud cover", "détection de nuages": the weather's clouds, not the cloud — heldout23 en-f22)
     (words(r"cloud(?![- ](?:cover|masks?|masking|detection|segmentation|fraction|types?))",
            r"aws", r"azure", r"gcp", r"google cloud", r"ovh\w*", r"scaleway", r"coreweave", r"lambda labs",
@@ -546,6 +546,8 @@ DEPLOYMENT = Rule(
               ("Pour info, leur précédent serveur (2020) avait coûté 9 500 €.", {}),
               ("On cherche à remplacer nos serveurs actuels par du matériel plus récent.", {"deployment": "server"}),
               ("sur AWS", {"deployment": "cloud"}),
+              # ("the Office's datacenter": an organisation named Office, its data centre — heldout42 en-aq32)
+              ("Hardware shall be installed in the Office's datacenter.", {"deployment": "server"}),
               ("Halcyon Compute (we resell GPU cloud) asks: how many B300 for 200 users?", {}),
               ("Nuvola (nous louons des GPU dans le cloud à nos clients) demande combien de H200", {}),
               # a choice still open between two places, a cloud run today beside buying weighed, a cloud being left
