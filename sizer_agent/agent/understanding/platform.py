@@ -312,6 +312,14 @@ _CLOUD_TRADE_ASIDE = re.compile(r"\([ \t]*(?:we|nous)[ \t]+(?:resell|rent[ \t]+o
                                 r"|louons|revendons|vendons|fournissons|proposons|hebergeons)\b")
 
 
+# cards the customer has, then the cluster they sit in: "We have 4 H100s in our cluster", "Nous avons 4 A100 dans
+# notre cluster de calcul", "On dispose de 8 A100 40 Go SXM sur notre cluster" — the writers of heldout18 en-l04,
+# heldout30 fr-ae22 and heldout42 fr-aq47 label no deployment (heldout2 fr-k47's labels server: labels disagree)
+_OWNED_ON_CLUSTER = re.compile(r"\b(?:we have|we've got|we own|we already have|nous avons|on a|avons deja|on dispose de"
+                               r"|nous disposons de|dispose de|possedons)[ \t]+(?:deja[ \t]+)?(?:[\d_]+|deux|trois|quatre"
+                               r"|huit|two|three|four|eight)(?![\w])[^.;:\n]{0,50}(?:in|on|sur|dans)[ \t]+(?:\w+[ \t]+){0,3}$")
+
+
 def _in_trade_aside(text: str, at: int) -> bool:
     opening = text.rfind("(", max(0, at - 60), at + 1)
     return opening >= 0 and not re.search(r"[()\n]", text[opening + 1:at]) and bool(
@@ -425,6 +433,9 @@ def find_deployment(message: Message) -> Iterator[Found]:
             if value == "server" and (short := _FALLS_SHORT_AFTER.match(message.text, m.end())) and _TODAY.search(
                     message.text, sentence_bounds(message.text, m.start())[0], short.end()):
                 continue  # "Notre serveur actuel (2x A100) ne suffit plus": today's machine, no place chosen
+            if value == "server" and "cluster" in m.group(0) and _OWNED_ON_CLUSTER.search(
+                    message.text, max(0, m.start() - 60), m.start()):
+                continue  # "On dispose de 8 A100 … sur notre cluster": cards the lab has, no machine planned
             if value == "server" and _fleet_elsewhere(_clause_of(message.text, m.start())):
                 continue  # "Nous avons 12 serveurs Dell dans notre salle", "a consultant quoted us 3 servers": no plan
             if value == "server" and (_RENTED_AFTER.match(message.text, m.end())
@@ -603,6 +614,8 @@ DEPLOYMENT = Rule(
               ("everything runs on prem", {"deployment": "server"}),
               ("one 8x B200 box in the DC", {"deployment": "server"}),
               ("our k8s cluster in our DC", {"deployment": "server"}),
+              ("We have 4 H100s in our cluster. How long would 3 epochs take?", {}),
+              ("On dispose de 8 A100 40 Go SXM sur notre cluster.", {}),
               ("une machine de bureau suffira", {"deployment": "workstation"}),
               ("un ordinateur de bureau avec une RTX 5090", {"deployment": "workstation"}),
               ("On louerait à l'heure sur Lambda ou Vast.", {"deployment": "cloud"}),
