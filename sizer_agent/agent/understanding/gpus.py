@@ -156,7 +156,9 @@ _OTHER_CARD = re.compile(r"(?:(?:nvidia|geforce|amd|radeon)\s+)?(?:rtx\s*a?\d{4}
 _REPLACED = re.compile(r"\b(?:replac\w*|remplac\w*|swap\w*|retir\w*|decommission\w*|upgrad\w*|au lieu|instead of"
                        r"|obsolete\w*|trop vieux|too old|end[- ]of[- ]life|fin de vie|renouvel\w*|renew\w*|recycl\w*"
                        # "notre ancien serveur (2x T4) part à la retraite": retired, said as a person is
-                       r"|a la retraite)\b")
+                       r"|a la retraite"
+                       # "une T4, elle part à la casse", "an old K80 box being scrapped" (heldout42 fr-aq49)
+                       r"|a la casse|a la benne|au rebut|scrap\w*|junk\w*)\b")
 # a count said of hardware tried, replaced or recycled is no plan: "We tried 4 H100 last year on AWS"
 _NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|used to|previously|auparavant|last year"
                           r"|retiring|retire[ds]?|(?:want|plan|need|going) to (?:move|migrate|switch) (?:off|away from)"

@@ -372,7 +372,7 @@ _OLD_MACHINE_BEFORE = re.compile(r"(?<![\w])(?:vieux|vieil|vieilles?|anciens?|an
                                  r"|aged)(?:\s+[\w-]+)?\s+$")
 _OUTGOING = re.compile(r"(?<![\w])(?:bout de course|fin de vie|end[- ]of[- ]life|end of (?:its|their) life|remplac\w*"
                        r"|replac\w*|retir\w*|a bout de souffle|obsolete\w*|a la retraite|decommission\w*"
-                       r"|on its last legs|phas\w* out)(?![\w])")
+                       r"|on its last legs|phas\w* out|a la casse|a la benne|au rebut|scrapped|scrapping)(?![\w])")
 
 
 # cards counted just before a place in the office: "2 5090s in the office", "4 RTX 4090 dans notre bureau"
