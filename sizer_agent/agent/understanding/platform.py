@@ -315,9 +315,10 @@ _CLOUD_TRADE_ASIDE = re.compile(r"\([ \t]*(?:we|nous)[ \t]+(?:resell|rent[ \t]+o
 # cards the customer has, then the cluster they sit in: "We have 4 H100s in our cluster", "Nous avons 4 A100 dans
 # notre cluster de calcul", "On dispose de 8 A100 40 Go SXM sur notre cluster" — the writers of heldout18 en-l04,
 # heldout30 fr-ae22 and heldout42 fr-aq47 label no deployment (heldout2 fr-k47's labels server: labels disagree)
-_OWNED_ON_CLUSTER = re.compile(r"\b(?:we have|we've got|we own|we already have|nous avons|on a|avons deja|on dispose de"
-                               r"|nous disposons de|dispose de|possedons)[ \t]+(?:deja[ \t]+)?(?:[\d_]+|deux|trois|quatre"
-                               r"|huit|two|three|four|eight)(?![\w])[^.;:\n]{0,50}(?:in|on|sur|dans)[ \t]+(?:\w+[ \t]+){0,3}$")
+_OWNED_ON_CLUSTER = re.compile(r"\b(?:we have|we've got|we own|we already have|nous avons|on a|avons deja"
+                               r"|on dispose de|nous disposons de|dispose de|possedons)[ \t]+(?:deja[ \t]+)?"
+                               r"(?:[\d_]+|deux|trois|quatre|huit|two|three|four|eight)(?![\w])[^.;:\n]{0,50}"
+                               r"(?:in|on|sur|dans)[ \t]+(?:\w+[ \t]+){0,3}$")
 
 
 def _in_trade_aside(text: str, at: int) -> bool:
