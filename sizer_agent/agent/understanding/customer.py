@@ -53,7 +53,7 @@ _LEGAL = (r"(?:(?:Pvt|Pty|Pte|Private)\.?[ \t]+(?:Ltd\.?|Limited)|Sdn\.?[ \t]+Bh
           r"|S\.A\.|SE|Corp\.?|Co\.)")
 
 # Nouns for an organisation, written lowercase before its name ("la société Dupont", "our client Acme").
-_ORG_NOUN = (r"(?:[Bb]ureaux? d['’][ée]tudes|soci[ée]t[ée]|entreprise|groupe"
+_ORG_NOUN = (r"(?:[Bb]ureaux? d['’](?:[ée]tudes|architecture|architectes|ing[ée]nierie)|soci[ée]t[ée]|entreprise|groupe"
              r"|start-?up|pme|eti|cabinet|banque|assureur|mutuelle|h[ôo]pital|chu"
              r"|clinique|mairie|collectivit[ée]|[ée]cole|universit[ée]|laboratoire|labo|agence|marque|(?<![jJ]['’])enseigne"
              r"|fondation|association|minist[èe]re|organisation|organization|company|firm|bank|insurer|hospital"
