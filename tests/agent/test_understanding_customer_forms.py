@@ -298,7 +298,8 @@ def test_organisation_before_its_unit(text: str, expected: str | None) -> None:
     ("Halcyon Compute (we resell GPU cloud) asks: how many B300 for 200 users?", "Halcyon Compute"),
     ("Marie (we make cheese) asks", None),
     # "Bureau d'architecture" is a kind of organisation, dropped as a descriptive prefix
-    ("Bureau d'architecture Koval & Mercier, 12 collaborateurs. On renouvelle notre poste de rendu.", "Koval & Mercier"),
+    ("Bureau d'architecture Koval & Mercier, 12 collaborateurs. On renouvelle notre poste de rendu.",
+     "Koval & Mercier"),
 ])
 def test_names_round36(text: str, expected: str | None) -> None:
     assert parse_message(text).values.get("customer") == expected
