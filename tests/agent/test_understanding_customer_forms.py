@@ -280,3 +280,26 @@ def test_names_opening_the_message(text: str, expected: str | None) -> None:
 ])
 def test_organisation_before_its_unit(text: str, expected: str | None) -> None:
     assert parse_message(text).values.get("customer") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a heading's colon, then a sentence that starts with its article: the article is grammar
+    ("Background: The Alder Foundation is an NGO working on refugee support.", "Alder Foundation"),
+    ("Head of Data, The Greenleaf Company", "The Greenleaf Company"),
+    # a name broken at a line's end keeps its first word
+    ("it's too slow for our 150 concurrent chat users at Zephyr\nRetail Group. Looking for H100s.",
+     "Zephyr Retail Group"),
+    # a lab with a name of its own is the customer; one named by its field leaves its university
+    ("Hi from the Halvorsen Lab at Nordvik University — we do protein language modelling.", "Halvorsen Lab"),
+    ("we're the Language Technologies Lab at Eastbrook University", "Eastbrook University"),
+    # a texted "its", an aside between "At X" and "we", a bracket saying what the business sells
+    ("hey its Raj from Tandoor Tech, need to qlora llama 3.1 8b", "Tandoor Tech"),
+    ("At ShelfSense (retail analytics startup) we train object detectors on shelf photos.", "ShelfSense"),
+    ("Halcyon Compute (we resell GPU cloud) asks: how many B300 for 200 users?", "Halcyon Compute"),
+    ("Marie (we make cheese) asks", None),
+    # "Bureau d'architecture" is a kind of organisation, dropped as a descriptive prefix
+    ("Bureau d'architecture Koval & Mercier, 12 collaborateurs. On renouvelle notre poste de rendu.",
+     "Koval & Mercier"),
+])
+def test_names_round36(text: str, expected: str | None) -> None:
+    assert parse_message(text).values.get("customer") == expected

@@ -1274,3 +1274,32 @@ def test_own_briefs_round35(text: str, expected: dict[str, object], absent: tupl
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # a lab's own cards in its cluster plan no machine; a texted "dont want cloud"; a cloud reseller's trade
+    ("On dispose de 8 A100 40 Go SXM sur notre cluster, on veut savoir en combien de temps ça tourne.",
+     {"num_gpus": 8}, ("deployment",)),
+    ("looking 2 host qwen 3 30b a3b as a helpdesk bot, maybe 40 concurent. vllm. dont want cloud.",
+     {"concurrency": 40}, ("deployment",)),
+    ("Halcyon Compute (we resell GPU cloud) asks: how many B300 to serve DeepSeek V3 for 200 concurrent users?",
+     {"concurrency": 200}, ("deployment",)),
+    # a tender's "Office's datacenter" is a data centre
+    ("Hardware shall be installed in the Office's datacenter and shall provide ECC memory.",
+     {"deployment": "server", "ecc_required": True}, ()),
+    # the server edition said in French; a corrected rack space; a semester's budget; an old card scrapped;
+    # a quoted wish then "not required"
+    ("quatre cartes RTX PRO 6000 édition serveur pour servir Qwen3 32B",
+     {"gpu_preference": "rtx-pro-6000-server", "num_gpus": 4}, ()),
+    ("On pense à 4x H100 PCIe dans un serveur 2U... non, c'est 4U qu'on a de libre.", {"rack_units": 4}, ()),
+    ("TP de fine-tuning LoRA pour 40 étudiants. On passerait par OVH. Budget semestriel 5 000 €.",
+     {"budget_eur_per_month": 833.33}, ("budget_eur",)),
+    ("Déployé dans notre salle serveur (on a encore un vieux serveur avec une T4, il part à la casse).",
+     {"deployment": "server"}, ("num_gpus",)),
+    ('* asked about ECC: "nice to have", not required', {"ecc_required": False}, ()),
+])
+def test_heldout42_round36(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found

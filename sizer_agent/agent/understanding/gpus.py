@@ -76,6 +76,8 @@ def card_index() -> CardIndex:
     qualifier += r"(?:sxm\d?|pcie)"
     qualifier += r"(?: form[- ]factor)?"
     qualifier += r"|nvl|ada(?: generation)?|server(?: edition)?|workstation(?: edition)?"
+    # ("quatre cartes RTX PRO 6000 édition serveur": the French edition's word — heldout42 fr-aq26)
+    qualifier += r"|(?:edition|version) (?:serveur|server|workstation)"
     # (the memory also said in words: "deux A100 quarante gigas", "an A100 40 gigs", "40 gigabytes")
     qualifier += r"|ws|max-?q|blackwell|ultra|\d{2,3}\s*(?:gb|go|gigas?\b|gigs?\b|gigaoctets?|gigabytes?)))*"
     pattern = re.compile(rf"(?:(?<![\w-])|(?<=\dx))(?:(?:nvidia|amd|instinct|geforce)\s+)*"
@@ -98,7 +100,8 @@ def identify(model_words: str, qualifiers: str) -> str | None:
         candidates = [c for c in index.cards if c.model.replace(" ", "") == model[:-1].replace(" ", "")]
     if not candidates:
         return None
-    said = set(re.findall(r"sxm|pcie|nvl|ada|server|workstation|ws|max-?q|\d{2,3}(?=\s*g(?:b|o|ig))", qualifiers))
+    said = set(re.findall(r"sxm|pcie|nvl|ada|server|workstation|ws|max-?q|\d{2,3}(?=\s*g(?:b|o|ig))",
+                          qualifiers.replace("serveur", "server")))
     said = {"maxq" if w.startswith("max") else (f"{w}gb" if w.isdigit() else w) for w in said}
     for word in said:
         narrowed = [c for c in candidates if word in c.words or any(word in w for w in c.words)]
@@ -153,7 +156,9 @@ _OTHER_CARD = re.compile(r"(?:(?:nvidia|geforce|amd|radeon)\s+)?(?:rtx\s*a?\d{4}
 _REPLACED = re.compile(r"\b(?:replac\w*|remplac\w*|swap\w*|retir\w*|decommission\w*|upgrad\w*|au lieu|instead of"
                        r"|obsolete\w*|trop vieux|too old|end[- ]of[- ]life|fin de vie|renouvel\w*|renew\w*|recycl\w*"
                        # "notre ancien serveur (2x T4) part à la retraite": retired, said as a person is
-                       r"|a la retraite)\b")
+                       r"|a la retraite"
+                       # "une T4, elle part à la casse", "an old K80 box being scrapped" (heldout42 fr-aq49)
+                       r"|a la casse|a la benne|au rebut|scrap\w*|junk\w*)\b")
 # a count said of hardware tried, replaced or recycled is no plan: "We tried 4 H100 last year on AWS"
 _NOT_PLANNED = re.compile(r"\b(?:tried|tested|teste[es]{0,2}|essaye[es]{0,2}|used to|previously|auparavant|last year"
                           r"|retiring|retire[ds]?|(?:want|plan|need|going) to (?:move|migrate|switch) (?:off|away from)"
@@ -1157,6 +1162,7 @@ GPUS = Rule(
          {"num_gpus": 2, "gpu_preference": "a100-40gb-sxm"}),
         ("an A100 40 gigs", {"gpu_preference": "a100-40gb-sxm"}),
         ("une RTX PRO 6000 Server Edition", {"num_gpus": 1, "gpu_preference": "rtx-pro-6000-server"}),
+        ("quatre cartes RTX PRO 6000 édition serveur", {"num_gpus": 4, "gpu_preference": "rtx-pro-6000-server"}),
         ("pas de H100, trop cher", {}),
         ("2 serveurs de 4 H200 NVL chacun", {"num_gpus": 8, "gpu_preference": "h200-nvl"}),
         ("one GB300 NVL72 rack (72 GPUs) in our data centre", {"num_gpus": 72, "gpu_preference": "gb300"}),

