@@ -43,6 +43,7 @@ FIRST_SCORED = {
     "heldout40.yaml": "8c91c5f",
     "heldout41.yaml": "eaa79aa",
     "heldout42.yaml": "18ac364",
+    "heldout43.yaml": "d9d8490",
 }
 _CHILD = """
 import json, sys, yaml
