@@ -564,7 +564,7 @@ def _per_machine(message: Message, count_start: int, value: int, count_end: int 
     joined = machines and (re.fullmatch(r"\s*(?:de|d'|of|with|avec|x|\*)\s*",
                                         message.text[machines[-1].end():count_start])
                            or (not message.text[machines[-1].end():count_start].strip()
-                               and re.match(r"\d+\s*x", message.text[count_start:count_start + 6])))
+                               and re.match(r"\d+\s*(?:x|gpus?\b)", message.text[count_start:count_start + 8])))
     if reach > 80 and machines and not joined:
         sentence = message.text[count_start:count_end + 60] if count_end is not None else sentence
     # ("3 postes de travail, une carte par poste": a card per seat said in the sentence that counts the seats is
@@ -573,6 +573,15 @@ def _per_machine(message: Message, count_start: int, value: int, count_end: int 
         r"[.;!?\n]", message.text[machines[-1].end():count_start])
     if machines and (_EACH.search(sentence) or joined or (in_each and named) or listed):
         n = numbers.count(machines[-1].group(1), None, message.lang)
+        if n and n > 1:
+            return n * value
+    # "Two 8-GPU B200 nodes", "three 8-GPU H100 servers": the machines counted around their size
+    per_box = _PER_BOX.match(message.text, count_start)
+    boxes = _BOXES_BEFORE.search(message.text, max(0, count_start - 20), count_start) if per_box and per_box.group(
+        0).endswith("s") else None
+    if boxes is not None:
+        n = numbers.count(boxes.group(1), None, message.lang) if boxes.group(1) else _WORD_COUNTS.get(
+            boxes.group(0).strip().split()[0])
         if n and n > 1:
             return n * value
     # "nodes come with 8 GPUs each; we'd take 4 nodes": the machines said after a count per machine
@@ -1254,6 +1263,9 @@ GPUS = Rule(
         ("Is a single 8-GPU node enough?", {"num_gpus": 8}),
         ("besoin rapide : 3 L40S ou 2 H100 pour du Llama ?", {}), ("4 H100 or 8 L40S, which is cheaper?", {}),
         ("budget 3,000 GPU-hours on AWS", {}), ("500 heures GPU par mois", {}), ("two 8-GPU servers", {"num_gpus": 16}),
+        ("Two 8-GPU B200 nodes in our datacenter.", {"num_gpus": 16, "gpu_preference": "b200"}),
+        ("On a la place pour 2 serveurs 8 GPU B200.", {"num_gpus": 16, "gpu_preference": "b200"}),
+        ("an 8-GPU H100 server", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
         ("The B200 nodes come with 8 GPUs each; we'd take 4 nodes", {"num_gpus": 32, "gpu_preference": "b200"}),
         ("les nœuds ont 4 GPU chacun, il en faut 3 nœuds", {"num_gpus": 12}),
         # machines then "Nx card", desks counted as machines, a total said after a count per machine
