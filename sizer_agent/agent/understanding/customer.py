@@ -2064,6 +2064,11 @@ def _opening_label_name(name: str) -> bool:
     return len(words) == 2 and bool(trade) and not words[1].endswith(("s", "x"))
 
 
+_PEERS_TOOL = re.compile(r"(?i)\b(?:(?:un|une)\s+(?:confr[eè]re|cons(?:œ|oe|o)ur|amie?|pote|connaissance)"
+                         r"|(?:a|one|another)\s+(?:friend|peer|acquaintance)(?:\s+of\s+(?:mine|ours))?|another)\s+"
+                         r"(?:utilise|fait tourner|se sert de|runs|uses|is using|has)[ \t]+$")
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
@@ -2112,6 +2117,8 @@ def find_customer(message: Message) -> Iterator[Found]:
             a, b = message.view_span(offset, end)
             if message.negated(a):
                 continue
+            if _PEERS_TOOL.search(original, max(0, offset - 50), offset):
+                continue  # "Une consœur utilise LM Studio sur son PC": a peer's tool, no organisation (own batch 39)
             yield Found("customer", name, a, b)
             return
     last = _last_signed(original)
