@@ -129,7 +129,7 @@ _ALONE = re.compile("(?:" + words(r"juste moi", r"que moi", r"moi seul", r"seule
                     r"|engineer|ingenieur|researcher|chercheur|chercheuse|lawyer|avocat|avocate|doctor|medecin|designer"
                     r"|employee|salarie|student|etudiant|etudiante|writer|translator|traducteur|traductrice|consultant"
                     r"|consultante|journalist|journaliste)(?![\w]))"
-                    + r"(?!\s+(?:and|et|with|avec)\b)")  # "just me and my cofounder" are two
+                    + r"(?!\s+(?:and|et|with|avec)\b|\s*(?:\+|&|plus\b))")  # "just me and my cofounder", "just me + 1"
 _SHARE = re.compile(r"(?<![\w.,])(\d{1,2}(?:[.,]\d)?)\s*%\s*(?:of them|d'entre eux|d'entre elles|of those"
                     r"|de ces \w+|of whom)\b")
 _EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
@@ -1135,7 +1135,7 @@ LOAD = Rule(
         ("Dataset de 12 000 conversations", {}),
         ("45 élèves, dont la moitié en même temps", {"head_count": 45}),
         ("sur ma machine perso, juste moi", {"concurrency": 1}),
-        ("just me and my cofounder", {}), ("juste moi et mon associé", {}),
+        ("just me and my cofounder", {}), ("juste moi et mon associé", {}), ("Mossgrave Studio, just me + 1", {}),
         ("about 20 data scientists, nobody at the same time really", {"head_count": 20}),
         ("12 kiosks at the same time", {"concurrency": 12}),  # "k" of "kiosks" is no thousand
         ("40 analysts, rarely at the same time", {"head_count": 40}),
