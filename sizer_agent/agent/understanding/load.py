@@ -449,8 +449,9 @@ def _described_size(text: str, figure: tuple[int, int, int]) -> bool:
                                   or bool(_SIZED_ORGANISATION_AFTER.match(text, count.end())))
 
 
-_ONE_CREATIVE_DESK = re.compile(r"\b(?:une (?:nouvelle )?(?:tour|station|machine|workstation)|a (?:new )?(?:workstation|"
-                                r"desktop|tower)|un (?:nouveau )?(?:poste|pc)|une? (?:seule? )?(?:tour|station de travail))\b")
+_ONE_CREATIVE_DESK = re.compile(r"\b(?:une (?:nouvelle )?(?:tour|station|machine|workstation)"
+                                r"|a (?:new )?(?:workstation|desktop|tower)|un (?:nouveau )?(?:poste|pc)"
+                                r"|une? (?:seule? )?(?:tour|station de travail))\b")
 _RENDERING_WORK = re.compile(r"\b(?:rendu|rendering|render|revit|rhino|blender|unreal|v-ray|cinema 4d|lumion"
                              r"|twinmotion|cao|cad|solidworks)\b")
 
@@ -1124,12 +1125,12 @@ LOAD = Rule(
         ("20 journalistes, tous connectés en même temps", {"head_count": 20, "concurrency": 20}),
         ("4 personnes max", {"concurrency": 4}),
         ("Je dois résumer 500 000 avis clients avec Qwen3 8B.", {}), ("40,000 customer reviews a day", {}),
-        ("a 40-person startup", {}),
+        ("a 40-person startup", {}),  # a firm described, nobody said to use anything: its size, no head count
         ("We're a 15-person architecture practice. We need a new workstation for Revit rendering, and we'd like to "
          "run Llama 3.1 8B locally for drafting specs.", {}),
         ("Studio Lunes (jeu vidéo indé, 12 personnes). On veut une machine pour nos artistes : rendu Blender + un "
          "petit LLM local pour les dialogues.", {}),
-        ("Atelier Sauvan (studio de motion design, 9 personnes). Il nous faut une tour pour le rendu Blender.", {}),  # a firm described, nobody said to use anything: its size, no head count
+        ("Atelier Sauvan (studio de motion design, 9 personnes). Il nous faut une tour pour le rendu Blender.", {}),
         ("a 40-person startup serving Llama 3.1 8B to its staff", {"head_count": 40}),
         ("one user (me)", {"concurrency": 1}),
         ("Dataset de 12 000 conversations", {}),
