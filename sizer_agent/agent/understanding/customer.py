@@ -724,6 +724,10 @@ _GENERIC_FIRST = re.compile(r"^(?:Soci[ée]t[ée]|Entreprise|Company)[ \t]+(?=\S
                             # (heldout29 en-ad50)
                             r"|^(?:CTO|CEO|CIO|CDO|COO|CFO|CISO|DSI|DG|RSSI|Head of IT|IT lead|IT manager)[ \t]*,[ \t]+"
                             r"(?=[A-ZÀ-Þ])"
+                            # "Founder of Lumiflux AI here.", "Fondatrice de Quillon Labs ici": the writer's title
+                            # and "of", then the firm (heldout43 en-ar47)
+                            r"|^(?:Co-?[Ff]ounder|Founder|Cofounder|Co-?[Ff]ondat(?:eur|rice)|Fondat(?:eur|rice)|CTO|CEO"
+                            r"|CIO|COO|CFO)[ \t]+(?:of|de|d['’])[ \t]*(?=[A-ZÀ-Þ])"
                             r"|^(?:Soci[ée]t[ée]|Entreprise)[ \t]+"
                             r"(?!(?:G[ée]n[ée]rale|Nationale|Fran[çc]aise|Centrale|Civile|Anonyme"
                             r"|Industrielle|Coop[ée]rative|Mutuelle)\b)(?=[^ \t]+$)")
@@ -2538,6 +2542,8 @@ CUSTOMER = Rule(
         ("Le Journal du Morvan souhaite résumer ses archives", {"customer": "Le Journal du Morvan"}),
         ("La Voix des Causses voudrait un assistant", {"customer": "La Voix des Causses"}),
         ("[Slack thread]\nPriya (Head of Data, Quillfen): we serve Qwen3 8B\nTom: ok", {"customer": "Quillfen"}),
+        ("Founder of Lumiflux AI here. We want to generate synthetic data.", {"customer": "Lumiflux AI"}),
+        ("Une consœur utilise LM Studio sur son PC. Nous sommes 4 à l'étude.", {}),
         ("Pour l'École des Mines d'Alès, on équipe une salle de TP.", {"customer": "École des Mines d'Alès"}),
         ("L'ENSAI compte environ 450 étudiants, mais l'outil sera pour 20 enseignants.", {"customer": "ENSAI"}),
         ("un projet ANR porté par le LAAS, nous voulons pré-entraîner", {"customer": "LAAS"}),
