@@ -184,6 +184,11 @@ _WITHIN = re.compile(
 _HAVE_SPAN = re.compile(
     rf"\b(?:on a|on dispose d[e']|nous avons|nous disposons d[e']|we have|we've got|we got|we'll have)\s+"
     rf"(?:({NUM})|(a|an|un|une|one))[ \t-]*({_DAYS_AND_LONGER})\s+(?:pour|to|in which to)\b")
+# "Rent only. Two weeks max.", "Deux semaines maximum.": a span said alone as its own sentence, with its ceiling
+# (only for a job)
+_SPAN_MAX = re.compile(
+    rf"(?:^|[.!?;:\n(]|\s[-\u2013\u2014])[ \t]*{_SPAN}({_DAYS_AND_LONGER})[ \t]+(?:max(?:imum)?|tops|at most|au plus"
+    rf"|au maximum|grand maximum|at the most)\b[ \t]*(?:[.!;)\n]|$)")
 # a month as 730 h (8,760 h / 12): a deadline in months is a calendar span, not a count of working days
 _HOURS = {"h": 1.0, "heure": 1.0, "hour": 1.0, "hr": 1.0, "jour": 24.0, "day": 24.0, "semaine": 168.0, "week": 168.0,
           "mois": 730.0, "month": 730.0, "min": 1 / 60, "minute": 1 / 60}
@@ -230,7 +235,7 @@ def find_deadline(message: Message) -> Iterator[Found]:
     job = message.training_context or message.found.get("use_case") in _JOB_USE_CASES or (
         message.found.get("use_case") is None and bool(_BATCH_VERB.search(message.text) or TRAINS.search(message.text)))
     timelines = [*_TIMELINE.finditer(message.text), *_WITHIN.finditer(message.text),
-                 *_HAVE_SPAN.finditer(message.text)] if job else []
+                 *_HAVE_SPAN.finditer(message.text), *_SPAN_MAX.finditer(message.text)] if job else []
     for m in [*_DEADLINE.finditer(message.text), *timelines]:
         if message.negated(m.start()):
             continue
@@ -286,7 +291,11 @@ DEADLINE = Rule(
               ("chatbot pour 50 agents, délai : 3 mois pour la mise en service", {}),
               ("the fine-tune must finish within 2 months", {"deadline_hours": 1460.0}),
               ("fine-tuner Llama 3.3 70B en LoRA, 2 époques, en moins d'une semaine", {"deadline_hours": 168.0}),
-              ("un chatbot en production en moins de 2 mois", {})),
+              ("un chatbot en production en moins de 2 mois", {}),
+              ("We want to fine-tune Gemma 3 27B fully on 5B tokens. Rent only. Two weeks max. Budget €60k.",
+               {"deadline_hours": 336.0}),
+              ("Fine-tuning LoRA de Mistral 7B. Deux semaines maximum.", {"deadline_hours": 336.0}),
+              ("Chatbot pour 50 agents. Deux semaines max.", {})),
     doc="the time a batch or training job must finish in: configurations too slow for it are ruled out",
 )
 
