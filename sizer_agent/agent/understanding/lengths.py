@@ -309,7 +309,25 @@ def _generated(message: Message) -> set[str]:
     return {(m.group(1) or m.group(2) or m.group(3)).rstrip("s") for m in _GENERATE.finditer(message.text)}
 
 
+# "environ 20 000 tokens de contexte par question", "about 20k tokens of context per request": the context each
+# question carries is its prompt (the context rule read the figure first)
+_CONTEXT_PER_QUESTION = re.compile(r"(?:(?<=contexte)|(?<=context))[^\S\n]*,?[^\S\n]*(?:par|per|pour chaque"
+                                   r"|for each|with each|each) (?:question|requete|demande|prompt|request|query|appel"
+                                   r"|call)s?\b")
+
+
 def _input_lengths(message: Message) -> Iterator[Found]:
+    found = list(_input_lengths_said(message))
+    yield from found
+    at = message.found_at.get("context_len")
+    if not any(f.field == "input_len" for f in found) and at is not None and isinstance(
+            message.found.get("context_len"), int):
+        after = _CONTEXT_PER_QUESTION.match(message.text, at[1])
+        if after is not None:
+            yield Found("input_len", message.found["context_len"], at[0], after.end(), claim=False)
+
+
+def _input_lengths_said(message: Message) -> Iterator[Found]:
     generated = _generated(message)
     things = rf"(?<![\w]){_INPUT_THINGS}(?:(?!{_OUTPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b" \
              rf"(?![^\S\n]*(?:de sortie|en sortie|out|output|generes))"  # (the next line is another field)
