@@ -26,7 +26,8 @@ _OWNED = re.compile(
     r"|workstation|desktop|box|tour|ordinateur|computer|laptop|portable|_+)(?![\w])[^.;?!\n]{0,25}?\b(?:avec|with"
     r"|equipee?s?|equipped)"
     # the card had, then where it sits: "On a une RTX 5090 dans une tour, ça suffit ?"
-    r"|(?<!\bsi )(?:on a|nous avons|j'ai)(?=\s+(?:(?:une|un|deux|trois|quatre|\d{1,2})\s*x?\s*)?(?:nvidia\s+|geforce\s+)?"
+    r"|(?<!\bsi )(?:on a|nous avons|j'ai)(?=\s+(?:(?:une|un|deux|trois|quatre|\d{1,2})\s*x?\s*)?"
+    r"(?:nvidia\s+|geforce\s+)?"
     r"(?:(?:rtx|a100|h100|h200|l40s?|l4|a6000|mi\d{3}x?)\b|_{3,})[^.;?!\n]{0,25}?(?:dans|sur|chez)\b))")
 # "we have a budget for 8 H200", "an 8x H200 box in mind", "we have 6 lines so 6 GPUs": money, plans or other
 # things had, not cards owned
