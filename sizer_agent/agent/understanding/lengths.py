@@ -33,7 +33,9 @@ _INPUT_THINGS = (r"(?:prompts?|inputs?|entrees?|questions?|requetes?|queries|req
                  # a court's decisions and judgments ("Une décision fait en moyenne 3k tokens": heldout27 fr-ab27)
                  r"|decisions?|jugements?|judgments?|judgements?|rulings?|arrets?)")
 _OUTPUT_THINGS = (r"(?:sorties?|outputs?|reponses?|answers?|responses?|replies|reply|completions?|generations?|resumes?"
-                  r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?)")
+                  r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?"
+                  # the lines a game's characters say, written by the model ("500 000 répliques de 80 tokens")
+                  r"|repliques?)")
 _GAP_CHAR = r"[^.;\d\n_]"  # between a thing and its length: a few words, no figure, no sentence end
 _IN_WORDS = r"(?:en entree|d'entree|entree|input|in\b|prompts?|de prompt|de contexte d'entree|de question)"
 _OUT_WORDS = r"(?:en sortie|de sortie|sortie|output|out\b|generes|generated|de reponse|de generation|completion)"
@@ -459,6 +461,7 @@ OUTPUT = Rule(
               # a count of things said with no token word is no length: "two" is pages, not 2 tokens
               ("long contracts (~20 pages) in, a page or two out", {}), ("2k in / 12 out", {}),
               ("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
+              ("générer des dialogues de PNJ : 500 000 répliques de 80 tokens", {"output_len": 80}),
               # the thing, then the work of writing it: its length is the output (heldout23 en-f46)
               ("a report drafting assistant, reports ~600 tokens", {"output_len": 600}),
               ("a 150-token reply", {"output_len": 150}), ("output is a ~200-token JSON", {"output_len": 200}),
