@@ -327,6 +327,12 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # after "à"/"in", then "we" speaking (kept only for a name that says it is an organisation: see _candidates)
     r"(?:\A|\n)[ \t]*(?i:hi|hello|hey|bonjour|salut|good morning)[ \t]*[,!]?[ \t]+" + NAME
     + rf"[ \t]+(?:à|a|in|from)[ \t]+[{_UPPER}][\w'’-]+[ \t]*,[ \t]*(?=(?i:on|nous|we|we're|our|notre)(?![\w]))",
+    # "petite présentation : Hydrelis est un producteur d'hydroélectricité", "Intro: Korvane is a manufacturer of
+    # pumps": after a heading's colon, a name said to be an organisation of some trade (heldout43 fr-ar44)
+    r"(?<=:)[ \t]+" + NAME + r"(?=[ \t]+(?:est|is)[ \t]+(?:un|une|a|an)[ \t]+(?:(?:petite?|small|grande?|large|jeune"
+    r"|young)[ \t]+)?(?:producteur|productrice|fabricant|entreprise|soci[ée]t[ée]|PME|ETI|start-?up|[ée]diteur"
+    r"|association|cabinet|groupe|coop[ée]rative|agence|studio|bureau|producer|manufacturer|company|firm|charity"
+    r"|NGO|ONG|agency|publisher|cooperative|group)(?![\w]))",
     # "the company is Tidewater AI", "le client est Nexalis"
     # ("le client c'est Brasserie Artisanale du Mont-Blanc", "le client, c'est …": said as one speaks)
     _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?"
@@ -2555,6 +2561,9 @@ CUSTOMER = Rule(
         ("[Slack thread]\nPriya (Head of Data, Quillfen): we serve Qwen3 8B\nTom: ok", {"customer": "Quillfen"}),
         ("Founder of Lumiflux AI here. We want to generate synthetic data.", {"customer": "Lumiflux AI"}),
         ("need 2 gpus for qwen2.5 7b lora, cheapest option? - kai @ TinyForge", {"customer": "TinyForge"}),
+        ("Bonjour, petite présentation : Hydrelis est un producteur d'hydroélectricité (120 salariés).",
+         {"customer": "Hydrelis"}),
+        ("Question : Llama 3.1 est un modèle de Meta ?", {}),
         ("Une consœur utilise LM Studio sur son PC. Nous sommes 4 à l'étude.", {}),
         ("Pour l'École des Mines d'Alès, on équipe une salle de TP.", {"customer": "École des Mines d'Alès"}),
         ("L'ENSAI compte environ 450 étudiants, mais l'outil sera pour 20 enseignants.", {"customer": "ENSAI"}),
