@@ -351,6 +351,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "pour la société Dupont Industrie", "enseigne Brico Ouest", "company Sinotex" (a capitalised noun is
     # part of the name: "le Groupe Ardent" is "Groupe Ardent", found below)
     r"(?<![\w])" + _ORG_NOUN + r"[ \t]+" + NAME,
+    # "l'éditeur juridique Lexandre Publications veut", "le cabinet comptable Ardoin Fils": the kind, one adjective
+    # of its trade, then the name (heldout43 fr-ar46)
+    r"(?<![\w])(?:[ée]diteur|cabinet|agence|groupe|bureau|studio)[ \t]+(?:[a-zà-ÿ]+(?:ique|al|aire|able))[ \t]+"
+    + NAME,
     # "I run Crumb & Co (three bakeries)", "je dirige Lemaire Frères": the writer's business (kept only when
     # it reads as an organisation: see _candidates)
     _I + r"(?<![\w])(?:i run|i own|i manage|je dirige|je g[èe]re))[ \t]+" + NAME,
@@ -2564,6 +2568,8 @@ CUSTOMER = Rule(
         ("Bonjour, petite présentation : Hydrelis est un producteur d'hydroélectricité (120 salariés).",
          {"customer": "Hydrelis"}),
         ("Question : Llama 3.1 est un modèle de Meta ?", {}),
+        ("Bonjour, l'éditeur juridique Lexandre Publications veut enrichir 3 millions d'arrêts.",
+         {"customer": "Lexandre Publications"}),
         ("Une consœur utilise LM Studio sur son PC. Nous sommes 4 à l'étude.", {}),
         ("Pour l'École des Mines d'Alès, on équipe une salle de TP.", {"customer": "École des Mines d'Alès"}),
         ("L'ENSAI compte environ 450 étudiants, mais l'outil sera pour 20 enseignants.", {"customer": "ENSAI"}),
