@@ -244,7 +244,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "> From: Hannah Ode, CTO, Silverline Pharmacies": a forwarded sender's name, role, then organisation
     # (heldout32 en-ag16)
     r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*[A-ZÀ-Þ][\w'’-]+(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*){0,2}"
-    r"[ \t]*,[ \t]*(?:" + _SPEAKER_ROLE + r")[ \t]*,[ \t]*" + NAME + r"[ \t]*$",
+    # ("From: Marguerite Osei, CTO, Ledgerline (legal-tech SaaS)": its trade in brackets after — heldout43 en-ar38)
+    r"[ \t]*,[ \t]*(?:" + _SPEAKER_ROLE + r")[ \t]*,[ \t]*" + NAME + r"[ \t]*(?:\([^()\n]{1,40}\)[ \t]*)?$",
     _CARRIED_BY,
     # "Maya (CTO, Loomwise): ok so for the sizing folks", "Maya (DSI, Orbeval) : …": a pasted chat's speaker,
     # with their role and organisation in brackets before the colon (heldout25 en-b50)
@@ -2568,6 +2569,8 @@ CUSTOMER = Rule(
         ("Bonjour, petite présentation : Hydrelis est un producteur d'hydroélectricité (120 salariés).",
          {"customer": "Hydrelis"}),
         ("Question : Llama 3.1 est un modèle de Meta ?", {}),
+        ("From: Marguerite Osei, CTO, Ledgerline (legal-tech SaaS)\nWe serve Qwen3 32B today.",
+         {"customer": "Ledgerline"}),
         ("Bonjour, l'éditeur juridique Lexandre Publications veut enrichir 3 millions d'arrêts.",
          {"customer": "Lexandre Publications"}),
         ("Une consœur utilise LM Studio sur son PC. Nous sommes 4 à l'étude.", {}),
