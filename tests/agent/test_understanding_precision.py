@@ -1303,3 +1303,55 @@ def test_heldout42_round36(text: str, expected: dict[str, object], absent: tuple
     for name, value in expected.items():
         assert found.get(name) == value, found
     assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # a firm's size beside one rendering workstation; machines counted around their size
+    ("Hi, we're a 15-person architecture practice (Hale Architects). We need a new workstation for Revit, Rhino and "
+     "V-Ray rendering, and we'd also like to run Llama 3.1 8B Instruct locally for drafting specs.",
+     {"deployment": "workstation"}, ("head_count",)),
+    ("Studio Les Lunes (jeu vidéo indé, 12 personnes). On veut une machine pour nos artistes : rendu Blender + un "
+     "petit LLM local (Llama 3.2 3B Instruct) pour les dialogues.", {}, ("head_count",)),
+    ("Qwen3 Coder 480B en FP8, vLLM. On a la place pour 2 serveurs 8 GPU B200 dans notre datacenter.",
+     {"num_gpus": 16, "gpu_preference": "b200"}, ()),
+    ("Qwen3 Coder 480B, FP8. Two 8-GPU B200 nodes in our datacenter.", {"num_gpus": 16}, ()),
+    # a peer's tool on their own machine; a laptop's card; "me + 1"; a founder's title
+    ("Nous voulons un assistant pour résumer nos dossiers. Un confrère utilise Ollama sur son Mac. Nous sommes 7 "
+     "avocats.", {"head_count": 7}, ("framework",)),
+    ("I run a small firm (Pell & Ward). A friend runs LM Studio on his MacBook and another uses Ollama.",
+     {"customer": "Pell & Ward"}, ("framework", "deployment")),
+    ("hi can i run deepseek r1 distill llama 8b on my laptop w rtx 4090?? the 16gb laptop one.",
+     {"num_gpus": 1}, ("gpu_preference",)),
+    ("Hey, indie dev here (Mossgrave Studio, just me + 1). I want a desktop to train small YOLO detectors.",
+     {"customer": "Mossgrave Studio"}, ("concurrency",)),
+    ("Founder of Lumiflux AI here. We want to generate ~50M tokens of synthetic data with DeepSeek R1.",
+     {"customer": "Lumiflux AI"}, ()),
+    # hosting required somewhere is no model hosted
+    ("Projet 1 : LoRA sur Gemma 2 9B, 1,2 Go de données. Hébergement HDS obligatoire → cloud HDS (OVHcloud).",
+     {"use_case": "finetune_lora", "deployment": "cloud"}, ()),
+    ("Project 1: LoRA on Qwen2.5 7B, 2 GB of data. Hosting must stay in the EU, so cloud (OVHcloud).",
+     {"use_case": "finetune_lora"}, ()),
+])
+def test_heldout43_round37(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Hi, our research group (Caldera Lab) uses JAX. We want to fine-tune Gemma 3 27B fully (not LoRA) on 5B tokens, "
+     "seq len 8192 … Rent only. Two weeks max. Budget €60k.", {"deadline_hours": 336.0, "use_case": "finetune_full"}),
+    ("Hôpital Saint-Roch : nous voulons servir Llama 4 Scout pour 30 médecins simultanés (dossiers patients, environ "
+     "20 000 tokens de contexte par question, réponses de 800 tokens)",
+     {"input_len": 20000, "context_len": 20000, "output_len": 800, "concurrency": 30}),
+    ("Pixel Forge Lyon, on veut générer des dialogues de PNJ en masse : 500 000 répliques de 80 tokens avec Mistral "
+     "Nemo, prompts de 600 tokens. Une fois par mois. On a une RTX 5090 dans une tour, ça suffit ?",
+     {"output_len": 80, "input_len": 600, "job_requests": 500000, "job_recurring": True, "job_runs_per_year": 12,
+      "gpus_owned": True, "num_gpus": 1, "gpu_preference": "rtx-5090", "use_case": "batch_inference",
+      "deployment": "workstation"}),
+])
+def test_own_briefs_round37(text: str, expected: dict[str, object]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found

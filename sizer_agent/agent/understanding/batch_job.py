@@ -26,7 +26,8 @@ _ITEM = (r"(?:pages?|documents?|docs|actes|articles?|fiches?|contrats?|contracts
          r"|descriptions?|enregistrements?|recordings?|conversations?|messages?|questions?|requetes?|requests?|items?"
          r"|produits?|products?|records?|chunks?|passages?|abstracts?|chapitres?|chapters?|factures?|invoices?"
          r"|lettres?|letters?|textes?|texts?|commentaires?|comments?|publications?|posts?|sinistres?|claims?"
-         r"|decisions?|jugements?|judgments?|brevets?|patents?|prompts?|transcripts?|minutes|comptes rendus)")
+         r"|decisions?|jugements?|judgments?|brevets?|patents?|prompts?|transcripts?|minutes|comptes rendus"
+         r"|repliques?)")
 _SCALE = r"(k|m|millions?|milliards?)?"
 # ("classify ~2M shipping emails": a tilde before the count says it is approximate, not that there is none)
 _COUNT = rf"(?:[~≈][ \t]*)?({NUM})[ \t]*{_SCALE}[ \t]*(?:de |d')?(?:[a-z-]+[ \t]+){{0,2}}?{_ITEM}\b"
@@ -34,7 +35,7 @@ _PATTERNS = (
     # "traduire 200 000 pages", "summarise about 1.2 million customer reviews"
     re.compile(rf"\b{_VERB}[ \t]+(?:[a-z'-]+[ \t]+){{0,3}}?{_COUNT}"),
     # "traduire tout son fonds : environ 2 millions de documents": what is done, a colon, then its count
-    re.compile(rf"\b{_VERB}[ \t]+(?:[a-z'-]+[ \t]+){{0,3}}?[a-z'-]+[ \t]*:[ \t]*(?:(?:environ|about|around|roughly"
+    re.compile(rf"\b{_VERB}[ \t]+(?:[a-z'-]+[ \t]+){{0,5}}?[a-z'-]+[ \t]*:[ \t]*(?:(?:environ|about|around|roughly"
                rf"|some|pres de|quelque|approx\.?)[ \t]+)?{_COUNT}"),
     # "40k e-mails to classify", "200 000 pages à traduire"
     re.compile(rf"{_COUNT}(?:[ \t]+[a-z-]+){{0,2}}?[ \t]+(?:a|to|à)[ \t]+{_VERB}"),
@@ -45,6 +46,12 @@ _RECURRING = re.compile(r"(?:\b(?:par|per|a|an|each|every|chaque|tous les|toutes
                         r"(?:jours?|nuits?|soirs?|matins?|semaines?|mois|ans?|day|night|evening|morning|week|month"
                         r"|year|heure|hour)\b"
                         r"|\b(?:daily|nightly|weekly|monthly|quotidien\w*|hebdo\w*|mensuel\w*)\b")
+# the next sentence that says only how often: "Une fois par mois.", "Once a week.", "Every month."
+_HOW_OFTEN_NEXT = re.compile(r"[ \t]*(?:[.!;][ \t]*)?(?:(?:une|1|one) fois[ \t]+|once[ \t]+|(?:et |and )?)"
+                             r"(?:par|per|a|an|each|every|chaque|tous les|toutes les)[ \t]+"
+                             r"(?:jour|nuit|semaine|mois|an|day|night|week|month|year)s?\b[ \t]*(?:[.!;\n]|$)"
+                             r"|[ \t]*(?:[.!;][ \t]*)?(?:daily|nightly|weekly|monthly|mensuel\w*|hebdo\w*)"
+                             r"[ \t]*(?:[.!;\n]|$)")
 # how often a recurring run comes, from the word that says it: a rented machine is paid for each run's hours
 _RUNS_PER_YEAR = (("jour", 365), ("day", 365), ("daily", 365), ("quotidien", 365), ("nuit", 365), ("night", 365),
                   ("soir", 365), ("evening", 365), ("matin", 365), ("morning", 365), ("semaine", 52), ("week", 52),
@@ -68,7 +75,11 @@ def find_job_requests(message: Message) -> Iterator[Found]:
         for m in pattern.finditer(message.text):
             if message.negated(m.start()) or _MEDIA.search(m.group(0)):
                 continue
-            every = _RECURRING.search(message.text, *sentence_bounds(message.text, m.start()))
+            bounds = sentence_bounds(message.text, m.start())
+            every = _RECURRING.search(message.text, *bounds)
+            if every is None:
+                # "… 500 000 répliques de 80 tokens … Une fois par mois.": how often, said alone just after
+                every = _HOW_OFTEN_NEXT.match(message.text, bounds[1])
             recurring = every is not None
             scale = (m.group(2) or "").lower()
             number = numbers.read_number(m.group(1), message.lang, whole=not scale)
@@ -113,6 +124,12 @@ JOB_REQUESTS = Rule(
                {"job_requests": 1200000, **_EACH_RUN, "job_runs_per_year": 365}),
               ("classification de 8 millions d'avis clients (traitement batch mensuel)",
                {"job_requests": 8000000, **_EACH_RUN, "job_runs_per_year": 12}),
+              ("on veut générer des dialogues de PNJ en masse : 500 000 répliques de 80 tokens avec Mistral Nemo. "
+               "Une fois par mois.", {"job_requests": 500000, **_EACH_RUN, "job_runs_per_year": 12}),
+              ("Classify 200,000 tickets with Llama 3.1 8B. Every month.",
+               {"job_requests": 200000, **_EACH_RUN, "job_runs_per_year": 12}),
+              ("Classify 200,000 tickets with Llama 3.1 8B. Every month we review the labels by hand.",
+               {"job_requests": 200000, **_ONE_OFF}),
               ("We'll index about 90,000 documents for a RAG assistant", {}),
               ("500 utilisateurs", {})),
     doc="the requests of a batch job (documents, pages, reviews), and whether it runs once or every night/month",
@@ -184,6 +201,11 @@ _WITHIN = re.compile(
 _HAVE_SPAN = re.compile(
     rf"\b(?:on a|on dispose d[e']|nous avons|nous disposons d[e']|we have|we've got|we got|we'll have)\s+"
     rf"(?:({NUM})|(a|an|un|une|one))[ \t-]*({_DAYS_AND_LONGER})\s+(?:pour|to|in which to)\b")
+# "Rent only. Two weeks max.", "Deux semaines maximum.": a span said alone as its own sentence, with its ceiling
+# (only for a job)
+_SPAN_MAX = re.compile(
+    rf"(?:^|[.!?;:\n(]|\s[-\u2013\u2014])[ \t]*{_SPAN}({_DAYS_AND_LONGER})[ \t]+(?:max(?:imum)?|tops|at most|au plus"
+    rf"|au maximum|grand maximum|at the most)\b[ \t]*(?:[.!;)\n]|$)")
 # a month as 730 h (8,760 h / 12): a deadline in months is a calendar span, not a count of working days
 _HOURS = {"h": 1.0, "heure": 1.0, "hour": 1.0, "hr": 1.0, "jour": 24.0, "day": 24.0, "semaine": 168.0, "week": 168.0,
           "mois": 730.0, "month": 730.0, "min": 1 / 60, "minute": 1 / 60}
@@ -230,7 +252,7 @@ def find_deadline(message: Message) -> Iterator[Found]:
     job = message.training_context or message.found.get("use_case") in _JOB_USE_CASES or (
         message.found.get("use_case") is None and bool(_BATCH_VERB.search(message.text) or TRAINS.search(message.text)))
     timelines = [*_TIMELINE.finditer(message.text), *_WITHIN.finditer(message.text),
-                 *_HAVE_SPAN.finditer(message.text)] if job else []
+                 *_HAVE_SPAN.finditer(message.text), *_SPAN_MAX.finditer(message.text)] if job else []
     for m in [*_DEADLINE.finditer(message.text), *timelines]:
         if message.negated(m.start()):
             continue
@@ -286,7 +308,11 @@ DEADLINE = Rule(
               ("chatbot pour 50 agents, délai : 3 mois pour la mise en service", {}),
               ("the fine-tune must finish within 2 months", {"deadline_hours": 1460.0}),
               ("fine-tuner Llama 3.3 70B en LoRA, 2 époques, en moins d'une semaine", {"deadline_hours": 168.0}),
-              ("un chatbot en production en moins de 2 mois", {})),
+              ("un chatbot en production en moins de 2 mois", {}),
+              ("We want to fine-tune Gemma 3 27B fully on 5B tokens. Rent only. Two weeks max. Budget €60k.",
+               {"deadline_hours": 336.0}),
+              ("Fine-tuning LoRA de Mistral 7B. Deux semaines maximum.", {"deadline_hours": 336.0}),
+              ("Chatbot pour 50 agents. Deux semaines max.", {})),
     doc="the time a batch or training job must finish in: configurations too slow for it are ruled out",
 )
 

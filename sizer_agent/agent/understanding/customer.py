@@ -244,7 +244,8 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "> From: Hannah Ode, CTO, Silverline Pharmacies": a forwarded sender's name, role, then organisation
     # (heldout32 en-ag16)
     r"(?m)^[ \t>]*" + _I + r"from|de|sender|exp[ée]diteur)[ \t]*:[ \t]*[A-ZÀ-Þ][\w'’-]+(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*){0,2}"
-    r"[ \t]*,[ \t]*(?:" + _SPEAKER_ROLE + r")[ \t]*,[ \t]*" + NAME + r"[ \t]*$",
+    # ("From: Marguerite Osei, CTO, Ledgerline (legal-tech SaaS)": its trade in brackets after — heldout43 en-ar38)
+    r"[ \t]*,[ \t]*(?:" + _SPEAKER_ROLE + r")[ \t]*,[ \t]*" + NAME + r"[ \t]*(?:\([^()\n]{1,40}\)[ \t]*)?$",
     _CARRIED_BY,
     # "Maya (CTO, Loomwise): ok so for the sizing folks", "Maya (DSI, Orbeval) : …": a pasted chat's speaker,
     # with their role and organisation in brackets before the colon (heldout25 en-b50)
@@ -327,6 +328,12 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # after "à"/"in", then "we" speaking (kept only for a name that says it is an organisation: see _candidates)
     r"(?:\A|\n)[ \t]*(?i:hi|hello|hey|bonjour|salut|good morning)[ \t]*[,!]?[ \t]+" + NAME
     + rf"[ \t]+(?:à|a|in|from)[ \t]+[{_UPPER}][\w'’-]+[ \t]*,[ \t]*(?=(?i:on|nous|we|we're|our|notre)(?![\w]))",
+    # "petite présentation : Hydrelis est un producteur d'hydroélectricité", "Intro: Korvane is a manufacturer of
+    # pumps": after a heading's colon, a name said to be an organisation of some trade (heldout43 fr-ar44)
+    r"(?<=:)[ \t]+" + NAME + r"(?=[ \t]+(?:est|is)[ \t]+(?:un|une|a|an)[ \t]+(?:(?:petite?|small|grande?|large|jeune"
+    r"|young)[ \t]+)?(?:producteur|productrice|fabricant|entreprise|soci[ée]t[ée]|PME|ETI|start-?up|[ée]diteur"
+    r"|association|cabinet|groupe|coop[ée]rative|agence|studio|bureau|producer|manufacturer|company|firm|charity"
+    r"|NGO|ONG|agency|publisher|cooperative|group)(?![\w]))",
     # "the company is Tidewater AI", "le client est Nexalis"
     # ("le client c'est Brasserie Artisanale du Mont-Blanc", "le client, c'est …": said as one speaks)
     _I + r"(?<![\w])(?:company|client|customer|soci[ée]t[ée]|entreprise)(?: name)?"
@@ -345,6 +352,10 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "pour la société Dupont Industrie", "enseigne Brico Ouest", "company Sinotex" (a capitalised noun is
     # part of the name: "le Groupe Ardent" is "Groupe Ardent", found below)
     r"(?<![\w])" + _ORG_NOUN + r"[ \t]+" + NAME,
+    # "l'éditeur juridique Lexandre Publications veut", "le cabinet comptable Ardoin Fils": the kind, one adjective
+    # of its trade, then the name (heldout43 fr-ar46)
+    r"(?<![\w])(?:[ée]diteur|cabinet|agence|groupe|bureau|studio)[ \t]+(?:[a-zà-ÿ]+(?:ique|al|aire|able))[ \t]+"
+    + NAME,
     # "I run Crumb & Co (three bakeries)", "je dirige Lemaire Frères": the writer's business (kept only when
     # it reads as an organisation: see _candidates)
     _I + r"(?<![\w])(?:i run|i own|i manage|je dirige|je g[èe]re))[ \t]+" + NAME,
@@ -724,6 +735,10 @@ _GENERIC_FIRST = re.compile(r"^(?:Soci[ée]t[ée]|Entreprise|Company)[ \t]+(?=\S
                             # (heldout29 en-ad50)
                             r"|^(?:CTO|CEO|CIO|CDO|COO|CFO|CISO|DSI|DG|RSSI|Head of IT|IT lead|IT manager)[ \t]*,[ \t]+"
                             r"(?=[A-ZÀ-Þ])"
+                            # "Founder of Lumiflux AI here.", "Fondatrice de Quillon Labs ici": the writer's title
+                            # and "of", then the firm (heldout43 en-ar47)
+                            r"|^(?:Co-?[Ff]ounder|Founder|Cofounder|Co-?[Ff]ondat(?:eur|rice)|Fondat(?:eur|rice)|CTO|CEO"
+                            r"|CIO|COO|CFO)[ \t]+(?:of|de|d['’])[ \t]*(?=[A-ZÀ-Þ])"
                             r"|^(?:Soci[ée]t[ée]|Entreprise)[ \t]+"
                             r"(?!(?:G[ée]n[ée]rale|Nationale|Fran[çc]aise|Centrale|Civile|Anonyme"
                             r"|Industrielle|Coop[ée]rative|Mutuelle)\b)(?=[^ \t]+$)")
@@ -1831,6 +1846,7 @@ def whole_form(original: str, start: int, name: str) -> tuple[int, str]:
 # The message's last line signs it with the organisation alone: "— ShelfSense", "— Hollis Trent Architects",
 # "Jules @ Fenwick-Hale", "— Team Data @ Kiosque-Digital", "Lucas (Studio Brume)", "Le Comptoir des Saveurs"
 _DASH_SIGNED = re.compile(rf"[—–-]{{1,2}}[ \t]*{NAME}[ \t]*")
+_INLINE_AT_SIGNED = re.compile(rf"[.!?][ \t]+[—–-]{{1,2}}[ \t]*[\w'’.-]{{1,20}}[ \t]+@[ \t]*{NAME}[ \t]*\.?\s*\Z")
 _AT_SIGNED = re.compile(rf"(?:[—–-]{{1,2}}[ \t]*)?[\w'’. -]{{1,40}}?[ \t]+@[ \t]*{NAME}[ \t]*")
 _BRACKET_SIGNED = re.compile(rf"[{_UPPER}][\w'’-]+(?:[ \t]+[{_UPPER}][\w'’.-]+)?[ \t]*\([ \t]*{PAREN_NAME}"
                              r"[ \t]*\)[ \t]*")
@@ -2064,6 +2080,11 @@ def _opening_label_name(name: str) -> bool:
     return len(words) == 2 and bool(trade) and not words[1].endswith(("s", "x"))
 
 
+_PEERS_TOOL = re.compile(r"(?i)\b(?:(?:un|une)\s+(?:confr[eè]re|cons(?:œ|oe|o)ur|amie?|pote|connaissance)"
+                         r"|(?:a|one|another)\s+(?:friend|peer|acquaintance)(?:\s+of\s+(?:mine|ours))?|another)\s+"
+                         r"(?:utilise|fait tourner|se sert de|runs|uses|is using|has)[ \t]+$")
+
+
 def find_customer(message: Message) -> Iterator[Found]:
     original = message.original
     forwarder = _forwarder_lines(original)
@@ -2112,6 +2133,8 @@ def find_customer(message: Message) -> Iterator[Found]:
             a, b = message.view_span(offset, end)
             if message.negated(a):
                 continue
+            if _PEERS_TOOL.search(original, max(0, offset - 50), offset):
+                continue  # "Une consœur utilise LM Studio sur son PC": a peer's tool, no organisation (own batch 39)
             yield Found("customer", name, a, b)
             return
     last = _last_signed(original)
@@ -2144,6 +2167,16 @@ def find_customer(message: Message) -> Iterator[Found]:
             a, b = message.view_span(start, start + len(last_name))
             yield Found("customer", last_name, a, b)
             return
+    # "…cheapest option? - kai @ TinyForge": a one-line message signed at its end, a dash, a first name, "@" and the
+    # organisation (heldout43 en-ar42)
+    inline = _INLINE_AT_SIGNED.search(original)
+    if inline is not None and not _THIRD_PARTY.search(original) and not forwarder and (
+            inline_name := clean_name(inline.group("name"))) and not _ROLE_WORD.match(inline_name) and (
+            not _DEPARTMENT.fullmatch(inline_name)):
+        start = original.find(inline_name, inline.start("name"))
+        a, b = message.view_span(start, start + len(inline_name))
+        yield Found("customer", inline_name, a, b)
+        return
     # "…A pair of RTX 5090s.\n— Fieldsight Agronomics": a last line that is a dash and a name alone signs it
     dashed = _DASH_SIGNED.search(original)
     if dashed is not None and not original[dashed.end():].strip() and not _THIRD_PARTY.search(original) and (
@@ -2531,6 +2564,16 @@ CUSTOMER = Rule(
         ("Le Journal du Morvan souhaite résumer ses archives", {"customer": "Le Journal du Morvan"}),
         ("La Voix des Causses voudrait un assistant", {"customer": "La Voix des Causses"}),
         ("[Slack thread]\nPriya (Head of Data, Quillfen): we serve Qwen3 8B\nTom: ok", {"customer": "Quillfen"}),
+        ("Founder of Lumiflux AI here. We want to generate synthetic data.", {"customer": "Lumiflux AI"}),
+        ("need 2 gpus for qwen2.5 7b lora, cheapest option? - kai @ TinyForge", {"customer": "TinyForge"}),
+        ("Bonjour, petite présentation : Hydrelis est un producteur d'hydroélectricité (120 salariés).",
+         {"customer": "Hydrelis"}),
+        ("Question : Llama 3.1 est un modèle de Meta ?", {}),
+        ("From: Marguerite Osei, CTO, Ledgerline (legal-tech SaaS)\nWe serve Qwen3 32B today.",
+         {"customer": "Ledgerline"}),
+        ("Bonjour, l'éditeur juridique Lexandre Publications veut enrichir 3 millions d'arrêts.",
+         {"customer": "Lexandre Publications"}),
+        ("Une consœur utilise LM Studio sur son PC. Nous sommes 4 à l'étude.", {}),
         ("Pour l'École des Mines d'Alès, on équipe une salle de TP.", {"customer": "École des Mines d'Alès"}),
         ("L'ENSAI compte environ 450 étudiants, mais l'outil sera pour 20 enseignants.", {"customer": "ENSAI"}),
         ("un projet ANR porté par le LAAS, nous voulons pré-entraîner", {"customer": "LAAS"}),

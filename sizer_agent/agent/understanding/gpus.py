@@ -564,7 +564,7 @@ def _per_machine(message: Message, count_start: int, value: int, count_end: int 
     joined = machines and (re.fullmatch(r"\s*(?:de|d'|of|with|avec|x|\*)\s*",
                                         message.text[machines[-1].end():count_start])
                            or (not message.text[machines[-1].end():count_start].strip()
-                               and re.match(r"\d+\s*x", message.text[count_start:count_start + 6])))
+                               and re.match(r"\d+\s*(?:x|gpus?\b)", message.text[count_start:count_start + 8])))
     if reach > 80 and machines and not joined:
         sentence = message.text[count_start:count_end + 60] if count_end is not None else sentence
     # ("3 postes de travail, une carte par poste": a card per seat said in the sentence that counts the seats is
@@ -573,6 +573,15 @@ def _per_machine(message: Message, count_start: int, value: int, count_end: int 
         r"[.;!?\n]", message.text[machines[-1].end():count_start])
     if machines and (_EACH.search(sentence) or joined or (in_each and named) or listed):
         n = numbers.count(machines[-1].group(1), None, message.lang)
+        if n and n > 1:
+            return n * value
+    # "Two 8-GPU B200 nodes", "three 8-GPU H100 servers": the machines counted around their size
+    per_box = _PER_BOX.match(message.text, count_start)
+    boxes = _BOXES_BEFORE.search(message.text, max(0, count_start - 20), count_start) if per_box and per_box.group(
+        0).endswith("s") else None
+    if boxes is not None:
+        n = numbers.count(boxes.group(1), None, message.lang) if boxes.group(1) else _WORD_COUNTS.get(
+            boxes.group(0).strip().split()[0])
         if n and n > 1:
             return n * value
     # "nodes come with 8 GPUs each; we'd take 4 nodes": the machines said after a count per machine
@@ -719,14 +728,17 @@ _LAPTOP_MEMORY = re.compile(r"(?:[ \t]*(?:laptop|mobile|portable|notebook|gpu))*
                             + _LAPTOP_BRACKET)
 _SEVERAL_MACHINES_BEFORE = re.compile(r"(?<![\w.,])(?:[2-9]|\d{2,}|two|three|four|deux|trois|quatre)\s+[^.;!?\n]*$")
 _OTHER_MACHINE = re.compile(r"\b(?:tour|tower|desktop|serveur|server|workstation|station de travail|pc fixe|rack)s?\b")
-_LAPTOP_BEFORE = re.compile(r"(?<![\w])(?:laptop|mobile|notebook)(?:'s)?[ \t]+$")
+# ("my laptop w rtx 4090?? the 16gb laptop one", "mon portable avec une RTX 4090": the laptop's card — heldout43
+# en-ar06)
+_LAPTOP_BEFORE = re.compile(r"(?<![\w])(?:laptop|mobile|notebook)(?:'s)?[ \t]+$|(?<![\w])(?:laptop|portable|notebook)"
+                            r"[ \t]+(?:w/?|with|avec)[ \t]+(?:(?:an?|une?)[ \t]+)?(?:geforce[ \t]+)?$")
 
 
 def _laptop_card(text: str, m: re.Match[str], card: str) -> int | None:
     """Where the words of a GeForce laptop card start (the card's or "mobile" before it), or None."""
     if not card.startswith(("rtx-40", "rtx-50")):
         return None
-    before = _LAPTOP_BEFORE.search(text, max(0, m.start() - 12), m.start())
+    before = _LAPTOP_BEFORE.search(text, max(0, m.start() - 30), m.start())
     if before is not None:
         return before.start()
     return m.start() if _LAPTOP_AFTER.match(text, _card_end(text, m)) else None
@@ -1254,6 +1266,10 @@ GPUS = Rule(
         ("Is a single 8-GPU node enough?", {"num_gpus": 8}),
         ("besoin rapide : 3 L40S ou 2 H100 pour du Llama ?", {}), ("4 H100 or 8 L40S, which is cheaper?", {}),
         ("budget 3,000 GPU-hours on AWS", {}), ("500 heures GPU par mois", {}), ("two 8-GPU servers", {"num_gpus": 16}),
+        ("Two 8-GPU B200 nodes in our datacenter.", {"num_gpus": 16, "gpu_preference": "b200"}),
+        ("can i run it on my laptop w rtx 4090?? the 16gb laptop one", {"num_gpus": 1}),
+        ("On a la place pour 2 serveurs 8 GPU B200.", {"num_gpus": 16, "gpu_preference": "b200"}),
+        ("an 8-GPU H100 server", {"num_gpus": 8, "gpu_preference": "h100-sxm"}),
         ("The B200 nodes come with 8 GPUs each; we'd take 4 nodes", {"num_gpus": 32, "gpu_preference": "b200"}),
         ("les nœuds ont 4 GPU chacun, il en faut 3 nœuds", {"num_gpus": 12}),
         # machines then "Nx card", desks counted as machines, a total said after a count per machine

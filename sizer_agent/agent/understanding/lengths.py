@@ -33,7 +33,9 @@ _INPUT_THINGS = (r"(?:prompts?|inputs?|entrees?|questions?|requetes?|queries|req
                  # a court's decisions and judgments ("Une décision fait en moyenne 3k tokens": heldout27 fr-ab27)
                  r"|decisions?|jugements?|judgments?|judgements?|rulings?|arrets?)")
 _OUTPUT_THINGS = (r"(?:sorties?|outputs?|reponses?|answers?|responses?|replies|reply|completions?|generations?|resumes?"
-                  r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?)")
+                  r"|summaries|summary|traductions?|translations?|etiquettes?|labels?|syntheses?"
+                  # the lines a game's characters say, written by the model ("500 000 répliques de 80 tokens")
+                  r"|repliques?)")
 _GAP_CHAR = r"[^.;\d\n_]"  # between a thing and its length: a few words, no figure, no sentence end
 _IN_WORDS = r"(?:en entree|d'entree|entree|input|in\b|prompts?|de prompt|de contexte d'entree|de question)"
 _OUT_WORDS = r"(?:en sortie|de sortie|sortie|output|out\b|generes|generated|de reponse|de generation|completion)"
@@ -309,7 +311,25 @@ def _generated(message: Message) -> set[str]:
     return {(m.group(1) or m.group(2) or m.group(3)).rstrip("s") for m in _GENERATE.finditer(message.text)}
 
 
+# "environ 20 000 tokens de contexte par question", "about 20k tokens of context per request": the context each
+# question carries is its prompt (the context rule read the figure first)
+_CONTEXT_PER_QUESTION = re.compile(r"(?:(?<=contexte)|(?<=context))[^\S\n]*,?[^\S\n]*(?:par|per|pour chaque"
+                                   r"|for each|with each|each) (?:question|requete|demande|prompt|request|query|appel"
+                                   r"|call)s?\b")
+
+
 def _input_lengths(message: Message) -> Iterator[Found]:
+    found = list(_input_lengths_said(message))
+    yield from found
+    at = message.found_at.get("context_len")
+    if not any(f.field == "input_len" for f in found) and at is not None and isinstance(
+            message.found.get("context_len"), int):
+        after = _CONTEXT_PER_QUESTION.match(message.text, at[1])
+        if after is not None:
+            yield Found("input_len", message.found["context_len"], at[0], after.end(), claim=False)
+
+
+def _input_lengths_said(message: Message) -> Iterator[Found]:
     generated = _generated(message)
     things = rf"(?<![\w]){_INPUT_THINGS}(?:(?!{_OUTPUT_THINGS}){_GAP_CHAR}){{0,30}}?{_ABOUT}{TOKENS}\s*tokens?\b" \
              rf"(?![^\S\n]*(?:de sortie|en sortie|out|output|generes))"  # (the next line is another field)
@@ -441,6 +461,7 @@ OUTPUT = Rule(
               # a count of things said with no token word is no length: "two" is pages, not 2 tokens
               ("long contracts (~20 pages) in, a page or two out", {}), ("2k in / 12 out", {}),
               ("answers around 500 tokens", {"output_len": 500}), ("réponses de 800", {"output_len": 800}),
+              ("générer des dialogues de PNJ : 500 000 répliques de 80 tokens", {"output_len": 80}),
               # the thing, then the work of writing it: its length is the output (heldout23 en-f46)
               ("a report drafting assistant, reports ~600 tokens", {"output_len": 600}),
               ("a 150-token reply", {"output_len": 150}), ("output is a ~200-token JSON", {"output_len": 200}),

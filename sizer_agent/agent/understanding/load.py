@@ -129,7 +129,7 @@ _ALONE = re.compile("(?:" + words(r"juste moi", r"que moi", r"moi seul", r"seule
                     r"|engineer|ingenieur|researcher|chercheur|chercheuse|lawyer|avocat|avocate|doctor|medecin|designer"
                     r"|employee|salarie|student|etudiant|etudiante|writer|translator|traducteur|traductrice|consultant"
                     r"|consultante|journalist|journaliste)(?![\w]))"
-                    + r"(?!\s+(?:and|et|with|avec)\b)")  # "just me and my cofounder" are two
+                    + r"(?!\s+(?:and|et|with|avec)\b|\s*(?:\+|&|plus\b))")  # "just me and my cofounder", "just me + 1"
 _SHARE = re.compile(r"(?<![\w.,])(\d{1,2}(?:[.,]\d)?)\s*%\s*(?:of them|d'entre eux|d'entre elles|of those"
                     r"|de ces \w+|of whom)\b")
 _EVERYONE = re.compile(r"\b(?:tous|toutes|tout le monde|everyone|everybody|all of them|all of us|chacun)\b")
@@ -449,6 +449,13 @@ def _described_size(text: str, figure: tuple[int, int, int]) -> bool:
                                   or bool(_SIZED_ORGANISATION_AFTER.match(text, count.end())))
 
 
+_ONE_CREATIVE_DESK = re.compile(r"\b(?:une (?:nouvelle )?(?:tour|station|machine|workstation)"
+                                r"|a (?:new )?(?:workstation|desktop|tower)|un (?:nouveau )?(?:poste|pc)"
+                                r"|une? (?:seule? )?(?:tour|station de travail))\b")
+_RENDERING_WORK = re.compile(r"\b(?:rendu|rendering|render|revit|rhino|blender|unreal|v-ray|cinema 4d|lumion"
+                             r"|twinmotion|cao|cad|solidworks)\b")
+
+
 def _size_of_a_trainer(message: Message, figure: tuple[int, int, int]) -> bool:
     text, start = message.text, figure[0]
     count = _COUNT_RE.match(text, start)
@@ -473,10 +480,19 @@ def _size_of_a_trainer(message: Message, figure: tuple[int, int, int]) -> bool:
         return False
     from sizer_agent.agent.understanding.usecase import find_use_case  # (usecase reads this module's words)
     said = next(find_use_case(message), None)
+    if (said is None or said.value == "online_serving") and _ONE_CREATIVE_DESK.search(text) \
+            and _RENDERING_WORK.search(text) and not _SIMULTANEOUS.search(text):
+        # "a 15-person architecture practice … a new workstation for Revit … and running Llama 3.1 8B locally",
+        # "Studio Les Trois Lunes (jeu vidéo indé, 12 personnes) … une machine pour nos artistes : rendu Blender":
+        # one desk machine for rendering, with a model beside it, is not used by the whole firm
+        return True
     if said is None:
         # ("Atelier Brunois, 8 personnes, 3 en même temps": people using it at once are users)
         # ("On est Pixel Fauve, un studio de 14 personnes … une station pour le rendu": a firm described, no use)
-        return bool(apposition or described) and "model" not in message.found and not _SIMULTANEOUS.search(text)
+        # ("Atelier Sauvan (studio de motion design, 9 personnes). Il nous faut une tour pour le rendu": likewise)
+        described_in_bracket = bracket is not None and re.search(r"\w,\s*$", text[bracket.start():start])
+        return bool(apposition or described or described_in_bracket) and "model" not in message.found \
+            and not _SIMULTANEOUS.search(text)
     return bool(said.value != "online_serving")
 
 
@@ -1110,12 +1126,17 @@ LOAD = Rule(
         ("4 personnes max", {"concurrency": 4}),
         ("Je dois résumer 500 000 avis clients avec Qwen3 8B.", {}), ("40,000 customer reviews a day", {}),
         ("a 40-person startup", {}),  # a firm described, nobody said to use anything: its size, no head count
+        ("We're a 15-person architecture practice. We need a new workstation for Revit rendering, and we'd like to "
+         "run Llama 3.1 8B locally for drafting specs.", {}),
+        ("Studio Lunes (jeu vidéo indé, 12 personnes). On veut une machine pour nos artistes : rendu Blender + un "
+         "petit LLM local pour les dialogues.", {}),
+        ("Atelier Sauvan (studio de motion design, 9 personnes). Il nous faut une tour pour le rendu Blender.", {}),
         ("a 40-person startup serving Llama 3.1 8B to its staff", {"head_count": 40}),
         ("one user (me)", {"concurrency": 1}),
         ("Dataset de 12 000 conversations", {}),
         ("45 élèves, dont la moitié en même temps", {"head_count": 45}),
         ("sur ma machine perso, juste moi", {"concurrency": 1}),
-        ("just me and my cofounder", {}), ("juste moi et mon associé", {}),
+        ("just me and my cofounder", {}), ("juste moi et mon associé", {}), ("Mossgrave Studio, just me + 1", {}),
         ("about 20 data scientists, nobody at the same time really", {"head_count": 20}),
         ("12 kiosks at the same time", {"concurrency": 12}),  # "k" of "kiosks" is no thousand
         ("40 analysts, rarely at the same time", {"head_count": 40}),

@@ -38,6 +38,12 @@ _OTHER_PARTY = re.compile(
     # a past workplace: "Mon ancien employeur faisait tourner DeepSeek V3 sur 16 H200" (heldout33 fr-ah26)
     r"|(?:mon|ma|notre|un|une) ancienn?e? (?:employeur|entreprise|boite|societe|equipe|poste|client)"
     r"|(?:my|our|a) (?:former|previous|old|last) (?:employer|company|job|team|workplace|client)"
+    # a peer or a friend, on their own machine: "Un confrère utilise Ollama sur son Mac", "A friend runs LM Studio
+    # on his MacBook" (heldout43 fr-ar31; own batch 39) — not "un collègue", who may share the writer's set-up
+    r"|(?:un|une)\s+(?:confrere|cons(?:oe|o)ur|ami|amie|pote|connaissance)(?=\s+(?:utilise|fait|a |tourne|se sert))"
+    r"(?![^.;\n]{0,50}\b(?:pour nous|chez nous|pour notre|pour nos)\b)"
+    r"|(?:a|one)\s+(?:friend|peer|acquaintance|fellow [\w-]+)(?: of (?:mine|ours))?(?=\s+(?:runs|uses|has|is using))"
+    r"(?![^.;\n]{0,50}\b(?:for us|for our)\b)"
     # a partner, named or not: "notre partenaire universitaire a un cluster de 32 MI300X", "Our logistics partner
     # Harrow Freight runs …" (heldout35 fr-aj27, en-aj05)
     # a university or research lab that lends its cluster: "A university lab lends us its cluster of 16 MI300X" (own

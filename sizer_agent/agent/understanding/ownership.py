@@ -24,7 +24,11 @@ _OWNED = re.compile(
     # (the machine's word may already be read, and blanked, by the deployment rule)
     r"|(?:on a|nous avons|j'ai|i have|i've got)\s+(?:un|une|a|an)\s+(?:pc|machine|serveur|server|station|poste"
     r"|workstation|desktop|box|tour|ordinateur|computer|laptop|portable|_+)(?![\w])[^.;?!\n]{0,25}?\b(?:avec|with"
-    r"|equipee?s?|equipped))\b")
+    r"|equipee?s?|equipped)"
+    # the card had, then where it sits: "On a une RTX 5090 dans une tour, ça suffit ?"
+    r"|(?<!\bsi )(?:on a|nous avons|j'ai)(?=\s+(?:(?:une|un|deux|trois|quatre|\d{1,2})\s*x?\s*)?"
+    r"(?:nvidia\s+|geforce\s+)?"
+    r"(?:(?:rtx|a100|h100|h200|l40s?|l4|a6000|mi\d{3}x?)\b|_{3,})[^.;?!\n]{0,25}?(?:dans|sur|chez)\b))")
 # "we have a budget for 8 H200", "an 8x H200 box in mind", "we have 6 lines so 6 GPUs": money, plans or other
 # things had, not cards owned
 _NOT_CARDS_HAD = re.compile(r"\b(?:budget\w*|in mind|en t[eê]te|prefer\w*|prefere\w*|thinking|vise\w*|visons|l'idee"
@@ -144,6 +148,8 @@ GPUS_OWNED = Rule(
               ("On a un PC avec une RTX 4090. C'est suffisant ?", {"gpus_owned": True}),
               ("I have a desktop with an RTX 5090, is that enough?", {"gpus_owned": True}),
               ("On a un budget avec une marge de 10 %.", {}),
+              # ("On a une RTX 5090 dans une tour" needs the GPU rule's finding: test_understanding_precision.py)
+              ("Si on a une H100 dans le cloud, ça suffit ?", {}),
               ("On voudrait un PC avec une RTX 5090.", {}),
               ("On a déjà 4 RTX A6000... euh non, 4 RTX 6000 Ada. Est-ce que ça suffit ?", {"gpus_owned": True}),
               # (a card taken up by a pronoun needs the GPU rule's finding: tests/agent/test_parsing.py)

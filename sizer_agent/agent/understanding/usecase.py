@@ -67,6 +67,10 @@ _MACHINE_NOT_BEFORE = "".join(rf"(?<!{w} )" for w in (
     rf"(?<!{w} d')" for w in ("contraintes", "contrainte", "conditions", "lieu", "salle", "site", "mode", "cout",
                               "couts", "frais"))
 _NOT_A_LABEL = r"(?![ \t]*[:|])"
+# "Hébergement HDS obligatoire", "Hosting must stay in the EU": where the data must sit, a requirement, not a model
+# hosted (heldout43 fr-ar32; own batch 39)
+_WHERE_REQUIRED = (r"(?![ \t]+(?:[\w-]+[ \t]+)?(?:obligatoire|impose|requis|exige|must|has to|needs to|is required"
+                   r"|required|mandatory)\b)")
 _WORKS_NOT_BEFORE = "".join(rf"(?<!{w} )" for w in (
     "utilisable", "utilisables", "fonctionnant", "fonctionne", "marche", "marchant", "usable", "works", "working",
     "work", "runs", "capable", "aussi", "even", "meme", "assistant", "chatbot", "copilot", "assistants"))
@@ -167,7 +171,8 @@ PLANS: tuple[tuple[str, str], ...] = (
            r"(?<!\bs'en )(?<!\bse )(?<!\bnous en )(?<!\bm'en )(?<!\bvous en )servir(?! (?:a|au|aux|d')\b)",
            # ("Hosting | colocation", "Hébergement : datacenter", "Deployment: on-prem": a table's label for where
            # the machine sits, no model hosted — heldout30 en-ae40)
-           _MACHINE_NOT_BEFORE + r"host(?:s|ed|ing)?" + _NOT_A_LABEL, _MACHINE_NOT_BEFORE + r"heberg\w+" + _NOT_A_LABEL,
+           _MACHINE_NOT_BEFORE + r"host(?:s|ed|ing)?" + _NOT_A_LABEL + _WHERE_REQUIRED,
+           _MACHINE_NOT_BEFORE + r"heberg\w+" + _NOT_A_LABEL + _WHERE_REQUIRED,
            r"deploy\w*" + _NOT_A_LABEL, r"deploie\w*", r"deploiement" + _NOT_A_LABEL, r"mettre en production",
            r"mise en production", r"en production", r"in production",
            r"en prod", r"in prod", r"inference only", r"inference seule(?:ment)?", r"uniquement (?:de l')?inference",
