@@ -44,6 +44,7 @@ FIRST_SCORED = {
     "heldout41.yaml": "eaa79aa",
     "heldout42.yaml": "18ac364",
     "heldout43.yaml": "d9d8490",
+    "heldout44.yaml": "dc294c5",
 }
 _CHILD = """
 import json, sys, yaml
