@@ -165,6 +165,12 @@ def parse_message(
         if _one_end_of_range(body, reading.findings[name]):
             # "context 8k-16k", "TTFT 200-300 ms", "2 à 4 GPU": a range names no one value; the interview asks
             reading.findings.pop(name)
+    prompt, context = reading.findings.get("input_len"), reading.findings.get("context_len")
+    if prompt is not None and context is not None and prompt.value == context.value \
+            and prompt.span[0] <= context.span[0] and context.span[1] <= prompt.span[1]:
+        # "20 000 tokens de contexte par question": the context each question carries is its prompt; the longest
+        # context (the prompt and its answer) is not said, and 20,000 could not hold its 800-token answer
+        reading.findings.pop("context_len")
     users_said = _said_to_use(message.text, reading.findings.get("head_count"))
     if reading.values.get("use_case") in _NO_USERS and not users_said:
         # head_count is the people who will use the model; a team that trains it ("a 3-person startup
