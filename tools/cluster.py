@@ -108,6 +108,15 @@ class ClusterOption(BaseModel):
         None, description="inference: tokens/s per chip / (EUR per chip-hour)")
     notes: list[Msg] = Field(default_factory=list)
 
+    def deadline_said(self) -> Msg | None:
+        """The fewest chips that end the job in time, as every reader says it (chat, CLI, proposal); None when no
+        count of the ladder does or no job was timed."""
+        point = next((p for p in self.scaling if p.chips == self.deadline_chips), None)
+        if point is None or point.job_hours is None:
+            return None
+        return Msg("cluster.deadline_line", offer=self.offer_name, chips=point.chips,
+                   units=-(-point.chips // self.gpus_per_unit), hours=point.job_hours)
+
 
 class ClusterPlan(BaseModel):
     mode: str

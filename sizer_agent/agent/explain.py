@@ -150,11 +150,7 @@ def cluster(result: dict[str, Any], lang: Lang, prefer: str | None = None) -> st
     lines = [render(lang, "cluster.heading_training") + " :" if lang == "fr"
              else render(lang, "cluster.heading_training") + ":"]
     shown = plan.options[:3] + [o for o in plan.options[3:] if prefer and o.gpu_id == prefer]  # the card asked for
-    for o in shown:
-        point = next((p for p in o.scaling if p.chips == o.deadline_chips), None)
-        if point is not None and point.job_hours is not None:
-            lines.append("- " + render(lang, "cluster.deadline_line", offer=o.offer_name, chips=point.chips,
-                                       units=-(-point.chips // o.gpus_per_unit), hours=point.job_hours))
+    lines += ["- " + render(lang, said) for said in (o.deadline_said() for o in shown) if said is not None]
     if len(lines) == 1:
         largest = max((p.chips for o in plan.options for p in o.scaling), default=0)
         lines.append(render(lang, "cluster.deadline_none", chips=largest))

@@ -490,11 +490,5 @@ def cluster_deadline(h: _Helpers, c: ProposalContext) -> Any:
     plan = c.cluster
     if plan is None or plan.mode == "inference":
         return ""
-    lines = []
-    for o in plan.options:
-        point = next((p for p in o.scaling if p.chips == o.deadline_chips), None)
-        if point is None or point.job_hours is None:
-            continue
-        lines.append(h.t("cluster.deadline_line", offer=o.offer_name, chips=point.chips,
-                         units=-(-point.chips // o.gpus_per_unit), hours=point.job_hours))
+    lines = [h.msg(said) for said in (o.deadline_said() for o in plan.options) if said is not None]
     return h.ul(lines) if lines else ""

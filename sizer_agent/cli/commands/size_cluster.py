@@ -133,10 +133,8 @@ def _render_training(plan: ClusterPlan, lang: Lang) -> list[str]:
                          f"{e.tokens_per_s_per_chip:>11,.0f}{p.scaling_efficiency or 0:>11.1%}{e.mfu:>6.0%}"
                          f"{e.goodput:>9.1%}" + (f"{p.job_hours:>10,.0f}" if timed and p.job_hours is not None
                                                    else ""))
-        point = next((p for p in o.scaling if p.chips == o.deadline_chips), None)
-        if point is not None and point.job_hours is not None:
-            lines.append("  > " + t(lang, "cluster.deadline_line", offer=o.offer_name, chips=point.chips,
-                                    units=-(-point.chips // o.gpus_per_unit), hours=point.job_hours))
+        if (said := o.deadline_said()) is not None:
+            lines.append("  > " + t(lang, said))
         lines += [f"  - {t(lang, n)}" for n in o.notes]
         lines.append("")
     return lines
