@@ -396,7 +396,8 @@ def _slower_within_budget(ctx: Context, offers: list[Offer], stated: EstimateReq
     the budget that answers fastest at the stated load (memory holds it; the target is left aside), with the
     latency it gives. A priced plan within the budget, or a server on quote whose cards alone cost less than the
     budget (its price to confirm). An expert names what the budget buys, not only that the target costs more."""
-    free = replace(ctx, slo_ttft_ms=None, slo_tpot_ms=None, ttft_floor_over_prefill=False, cache=ctx.cache)
+    # (replace keeps the same estimate cache: the memory of a configuration does not depend on the latency target)
+    free = replace(ctx, slo_ttft_ms=None, slo_tpot_ms=None, ttft_floor_over_prefill=False)
     plans = _evaluate(free, offers, stated, defaults)
     ctx.evaluated += free.evaluated
     budget = ctx.scope.budget_eur
