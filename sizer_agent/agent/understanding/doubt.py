@@ -14,7 +14,6 @@ on the development sets, doubting them turned 12 right values into questions for
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -67,12 +66,13 @@ def second_reading(message: Message, reading: Reading, rules: Iterable[Rule]) ->
     others: dict[str, list[Any]] = {}
     # (what was tried in the past names no candidate for what is sized now)
     past = past_clauses(message.text) + prototype_clauses(message.text)  # (and a prototype set aside)
+    left = message.copy()
+    for start, end in past + [(m.start(), m.end()) for m in _LATER_MAYBE.finditer(message.text)]:
+        left.claim(start, end)
     for rule in rules:
         if not DOUBTED_FIELDS.intersection(rule.fields):
             continue
-        unclaimed = copy.deepcopy(message)
-        for start, end in past + [(m.start(), m.end()) for m in _LATER_MAYBE.finditer(message.text)]:
-            unclaimed.claim(start, end)
+        unclaimed = left.copy()  # (each rule claims what it reads: the next one starts from the same text)
         for item in rule.find(unclaimed):
             if item.field.startswith(SUGGEST) or item.field not in DOUBTED_FIELDS:
                 continue

@@ -23,7 +23,7 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -154,7 +154,10 @@ _MODEL_LIKE_NAME = re.compile(r"(?i)\d+(?:\.\d+)?[bmk](?![a-z])|\d+(?![\d.]*d(?!
 _HUB_ID = re.compile(r"(?<![\w/.:@-])([A-Za-z0-9][\w.-]{1,95})/([A-Za-z0-9][\w.]*-[\w.-]*[\w])(?![\w/])")
 
 
+@lru_cache(maxsize=8192)
 def _family_of(token: str, families: tuple[str, ...]) -> str | None:
+    """The family a token names, if any (cached: a name's tokens recur across messages, and the fuzzy lookup was a
+    seventh of a message's parse time)."""
     letters = re.match(r"[a-z]+", token)
     if letters is None:
         return None
@@ -166,7 +169,7 @@ def _family_of(token: str, families: tuple[str, ...]) -> str | None:
         if best is not None:
             return str(best[0])
         # a doubled letter typed in the wrong place: "lamma" is "llama" once letters are not doubled
-        squeezed = process.extractOne(_squeeze(head), {f: _squeeze(f) for f in families}, scorer=fuzz.ratio,
+        squeezed = process.extractOne(_squeeze(head), _squeezed(families), scorer=fuzz.ratio,
                                       score_cutoff=FUZZY_FAMILY)
         if squeezed is not None:
             return str(squeezed[2])
@@ -174,7 +177,15 @@ def _family_of(token: str, families: tuple[str, ...]) -> str | None:
 
 
 def _squeeze(word: str) -> str:
-    return re.sub(r"(.)\1+", r"\1", word)
+    return _DOUBLED.sub(r"\1", word)
+
+
+_DOUBLED = re.compile(r"(.)\1+")
+
+
+@cache
+def _squeezed(families: tuple[str, ...]) -> dict[str, str]:
+    return {f: _squeeze(f) for f in families}
 
 
 def _name_tokens(text: str, families: tuple[str, ...]) -> Iterator[tuple[int, int, list[str]]]:

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 Lang = Literal["fr", "en"]
@@ -531,6 +531,13 @@ class Message:
         for start, end in [*others_clauses(message.text), *disowned, *judged]:
             message.claim(start, end)
         return message
+
+    def copy(self) -> Message:
+        """A copy whose claims and findings do not reach this one. The position maps are shared: they are only ever
+        replaced whole (`_apply`), and a deep copy of them was a tenth of a message's parse time."""
+        return replace(self, approximate_spans=list(self.approximate_spans), negations=list(self.negations),
+                       found=dict(self.found), found_at=dict(self.found_at), turned_down=list(self.turned_down),
+                       recounted=list(self.recounted))
 
     def with_turned_down(self) -> str:
         """`text` with the clauses the writer turned down put back: a refusal is the writer's own constraint ("AWS
