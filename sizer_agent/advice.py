@@ -103,6 +103,11 @@ def _messages(node: Any) -> Iterator[Msg]:
 
 
 @in_plan_terms
+def same_configuration(a: Plan, b: Plan) -> bool:
+    """The same offer with the same number of accelerators (two plans of it may differ in split or knobs)."""
+    return a.offer_id == b.offer_id and a.parallelism.num_gpus == b.parallelism.num_gpus
+
+
 def configuration(plan: Plan, lang: Lang) -> str:
     """'Enterprise Max (ACD-014), a workstation with 1 × NVIDIA RTX PRO 6000 …'; a configuration the customer named
     or owns (no catalogue offer) is said by its cards alone: 'a rack server with 2 × NVIDIA L40S'."""
@@ -343,7 +348,7 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
     if hint is not None:
         buy = hint.purchase
         lines.append(render(lang, "advice.quote_hint", config=configuration(hint, lang), gpus=hint.parallelism.num_gpus,
-                            cards=buy.cards_eur, budget=result.scope.budget_eur))
+                            cards=buy.cards_eur, budget=result.scope.budget_eur, speed=speed_short(hint, lang)))
     said = rent_or_buy(result, lang)
     if said is not None:
         lines.append(said)
@@ -418,7 +423,15 @@ def headline(result: RecommendResult) -> Msg:
     mine = result.owned
     if mine is not None and mine.fits and "what" in said.params:
         return Msg("headline.compare_owned", what=said.params["what"])
+    if said.id in _QUOTE_FIRST and worth_a_quote(result) is not None:
+        # "no configuration within budget" is not true of a server on quote whose cards alone are under it: the
+        # headline says the known prices are over, and that the quote comes first
+        return Msg(_QUOTE_FIRST[said.id], **said.params)
     return said
+
+
+_QUOTE_FIRST = {"headline.over_budget": "headline.over_budget_quote",
+                "headline.over_budget_changes": "headline.over_budget_changes_quote"}
 
 
 def _rate(plan: Plan) -> float | None:

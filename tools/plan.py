@@ -21,6 +21,7 @@ UnitKind = Literal["workstation", "server", "node", "rack", "cloud"]
 KnobCode = Literal[
     # practitioner defaults (turned on without changing what was asked)
     "gradient_checkpointing", "chunked_loss", "zero", "engine_vllm", "assumed_slo_met", "assumed_slo_floor",
+    "assumed_slo_floor_prefill",
     # workload changes, each with a cost stated in the document
     "kv_fp8", "weights_fp8", "weights_int4", "shorter_context", "fewer_users", "micro_batch", "optimizer_8bit",
     "lora_instead_of_full", "qlora_instead_of_lora", "cpu_offload", "weights_offload",

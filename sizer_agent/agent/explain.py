@@ -104,12 +104,14 @@ def recommendation(result: dict[str, Any], lang: Lang) -> str:
     if typed is None:
         return render(lang, "explain.recommendation_received")
     lines = advice.summary(typed, lang)
-    if typed.alternatives:
+    quoted = advice.worth_a_quote(typed)  # (named on a line of its own above: not said twice)
+    listed = [p for p in typed.alternatives if quoted is None or not advice.same_configuration(p, quoted)]
+    if listed:
         outside = " (" + render(lang, "options.role_outside") + ")"  # a cloud offer to a buyer of a workstation
         lines.append(render(lang, "explain.alternatives",
                             items=[advice.configuration(p, lang) + " — " + advice.price(p, lang)
                                    + ("" if typed.scope.allows(p.purchase.unit) else outside)
-                                   for p in typed.alternatives]))
+                                   for p in listed]))
     return "\n".join(lines)
 
 

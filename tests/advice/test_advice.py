@@ -214,3 +214,60 @@ def test_a_training_change_states_the_epoch_it_costs(lang: str) -> None:
     said = advice.change(change, lang, 25_000)
     assert {"fr": "Une époque de 75 000 000 tokens : environ", "en": "One epoch of 75,000,000 tokens: about"}[lang] \
         in said.replace("\u202f", " ").replace("\xa0", " ")
+
+
+@cache
+def _law_firm_rag(lang: str) -> tuple[dict[str, Any], RecommendResult]:
+    """A law firm's research assistant on its premises: Mistral Small 3.1 24B in bf16 (48 GB of weights), 10
+    requests in flight on 6,000-token questions with 500-token answers, the cloud refused, 40 k€."""
+    session, _ = sized_session({
+        "customer": "Lemarchand & Associés", "use_case": "online_serving", "model": "Mistral Small 3.1",
+        "precision": "I don't know", "input_len": 6000, "output_len": 500, "context_len": "I don't know",
+        "concurrency": 10, "growth_factor": 1, "ttft_ms": "I don't know", "tpot_ms": "I don't know",
+        "framework": "I don't know", "framework_version": "I don't know", "num_gpus": "I don't know",
+        "deployment": "I don't know", "cloud_excluded": True, "ecc_required": "I don't know", "budget_eur": 40000,
+        "power_limit_w": "no limit", "rendering_cad": "I don't know"}, lang=lang)
+    ctx = build_context(session)
+    return session, ctx.result
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_server_on_quote_under_the_budget_is_no_over_budget_verdict(lang: str) -> None:
+    """Two RTX PRO 6000 (96 GB each) hold 48 GB of weights and ten 6,500-token KV caches (10 x 6,500 x 160 KiB
+    = 10 GB); their cards cost 2 x USD 8,565 x 0.86 = 14,732 EUR, far under 40 k€. The server around them has no
+    public price, so "no configuration holds the load within the budget" would be false: the headline says
+    the known prices are over and the quote comes first, and the quote is named once, with its latency."""
+    session, result = _law_firm_rag(lang)
+    hint = advice.worth_a_quote(result)
+    assert result.status == "over_budget" and hint is not None
+    assert hint.purchase.cards_eur is not None and hint.purchase.cards_eur < 40_000
+    assert advice.headline(result).id.endswith("_quote")
+    lines = advice.summary(result, lang)
+    assert lines[0].startswith({"fr": "Aucune configuration à prix public", "en": "No configuration with a public "
+                                "price"}[lang]), lines[0]
+    naming = [line for line in lines if hint.offer_id in line]
+    assert len(naming) == 1 and "TTFT" in naming[0], naming
+    from sizer_agent.agent import explain
+
+    said = explain.recommendation(result.model_dump(mode="json"), lang)
+    assert said.count(f"({hint.offer_id})") == 1, said
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_an_interactive_floor_over_the_prompt_says_each_configuration_has_its_own(lang: str) -> None:
+    """6,000-token prompts take most of a second to read on any card: the assumed floor is counted over that
+    read on each configuration, so a cheaper option answering later than the plan's limit is not missing it.
+    The assumption says so, with the split of the plan's own limit."""
+    _, result = _law_firm_rag(lang)
+    assert result.plan is not None
+    knob = next(k for k in result.plan.knobs if k.code.startswith("assumed_slo"))
+    assert knob.code == "assumed_slo_floor_prefill"
+    params = knob.text.params
+    assert params["base"] == 2000 and params["floor_ttft"] == params["base"] + params["prefill"]
+    text = render_proposal(*_law_firm_session(lang))
+    assert {"fr": "chaque configuration a donc sa limite", "en": "each configuration has its own limit"}[lang] in text
+
+
+def _law_firm_session(lang: str) -> tuple[dict[str, Any], str, str]:
+    session, _ = _law_firm_rag(lang)
+    return session, "md", lang
