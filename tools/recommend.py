@@ -108,6 +108,8 @@ class RecommendRequest(BaseModel):
         "compared as month x 12 x the amortisation period, the period every cost is compared over")
     machines: int = Field(1, ge=1, le=50, description="identical workstations bought together: one is sized (the "
                           "budget given is each one's), the answer prices them all")
+    machines_assumed: bool = Field(False, description="the count of workstations was not said: one per person "
+                                   "counted, the budget being said per seat (stated, for the reader to correct)")
     budget_usd: float | None = Field(None, gt=0, description="a budget said in US dollars, used when no euro budget "
                                      "is given: converted at the catalogue's eur_per_usd")
     budget_usd_per_month: float | None = Field(None, gt=0, description="a monthly budget in US dollars, likewise")
@@ -614,6 +616,8 @@ def _assumptions(request: RecommendRequest, catalog: Catalog, mode: str) -> list
     elif request.budget_eur is not None:
         out.append(Msg("assume.budget_job" if request.training_one_off and mode != "inference"
                        else "assume.budget_period", years=a.amortisation_years.value))
+    if request.machines_assumed and request.machines > 1:
+        out.append(Msg("assume.one_seat_each", n=request.machines))
     if request.training_one_off and mode != "inference":
         # said or inferred (a rented training with no schedule, a pre-training): the reader can correct it
         out.append(Msg("assume.one_run", epochs=request.epochs, years=a.amortisation_years.value))

@@ -186,16 +186,34 @@ VLLM_FRAMEWORKS = frozenset({"vllm"})
 JAX_STACKS = ("cuda", "rocm", "xla")  # JAX runs on NVIDIA/AMD GPUs and on TPUs (XLA)
 
 
+def one_seat_each(profile: WorkloadProfile) -> bool:
+    """A budget said per seat for people counted, with no count of machines ("8 architectes … 6 000 € par poste"):
+    one workstation each, an assumption the document states."""
+    return (profile.workstations is None
+            and (bool(profile.budget_per_workstation) or profile.budget_eur_per_workstation is not None)
+            and (profile.head_count or 0) > 1 and profile.deployment in (None, "workstation"))
+
+
+def workstation_count(profile: WorkloadProfile) -> int:
+    """Identical workstations bought together: the count said, else one a person when the budget is per seat."""
+    if profile.workstations:
+        return profile.workstations
+    return min(profile.head_count or 1, WORKSTATIONS_MAX) if one_seat_each(profile) else 1
+
+
+WORKSTATIONS_MAX = 50  # the profile's own bound on a count of workstations (profile.workstations)
+
+
 def several_workstations(profile: WorkloadProfile) -> bool:
     """Identical workstations bought together (not servers: a rack of several is a split, sized as such)."""
-    return (profile.workstations or 1) > 1 and profile.deployment in (None, "workstation")
+    return workstation_count(profile) > 1 and profile.deployment in (None, "workstation")
 
 
 def _machine_share(profile: WorkloadProfile, budget: float | None) -> float | None:
     """One machine's share of a budget said for several identical workstations (all of it when said per seat)."""
     if budget is None or not several_workstations(profile) or profile.budget_per_workstation:
         return budget
-    return round(budget / (profile.workstations or 1), 2)
+    return round(budget / workstation_count(profile), 2)
 
 
 def recommend_arguments(
@@ -225,7 +243,8 @@ def recommend_arguments(
         # (a budget said only per machine is each one's: "2 500 € par poste")
         "budget_eur": _machine_share(profile, profile.budget_eur) if profile.budget_eur is not None
         else profile.budget_eur_per_workstation,
-        "machines": profile.workstations if several_workstations(profile) else 1,
+        "machines": workstation_count(profile) if several_workstations(profile) else 1,
+        "machines_assumed": several_workstations(profile) and one_seat_each(profile),
         "budget_eur_per_month": profile.budget_eur_per_month,
         "budget_usd": _machine_share(profile, profile.budget_usd),
         "epochs": (profile.epochs or 1) if training or (vision and profile.vision_mode != "inference") else 1,

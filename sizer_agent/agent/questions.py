@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sizer_agent.agent.planning import published_precision, several_workstations
+from sizer_agent.agent.planning import published_precision, several_workstations, workstation_count
 from sizer_agent.agent.profile import INFERENCE_USE_CASES, TRAINING_USE_CASES, WorkloadProfile
 from sizer_agent.i18n import LANGS, catalogue
 
@@ -189,7 +189,7 @@ def reference_shape(p: WorkloadProfile) -> str | None:
 def _people_per_machine(p: WorkloadProfile) -> int:
     """The people one machine serves: all of them, or their share when each has an identical workstation."""
     if several_workstations(p):
-        return max(1, -(-(p.head_count or 0) // (p.workstations or 1)))
+        return max(1, -(-(p.head_count or 0) // workstation_count(p)))
     return p.head_count or 0
 
 

@@ -237,7 +237,7 @@ def test_a_server_on_quote_under_the_budget_is_no_over_budget_verdict(lang: str)
     = 10 GB); their cards cost 2 x USD 8,565 x 0.86 = 14,732 EUR, far under 40 k€. The server around them has no
     public price, so "no configuration holds the load within the budget" would be false: the headline says
     the known prices are over and the quote comes first, and the quote is named once, with its latency."""
-    session, result = _law_firm_rag(lang)
+    _, result = _law_firm_rag(lang)
     hint = advice.worth_a_quote(result)
     assert result.status == "over_budget" and hint is not None
     assert hint.purchase.cards_eur is not None and hint.purchase.cards_eur < 40_000

@@ -169,6 +169,31 @@ def test_identical_workstations_are_sized_once_against_each_ones_share_of_the_bu
     assert summary[1] == "The budget above is one workstation's: €10,000 each, €30,000 for the 3 workstations."
 
 
+def test_a_budget_per_seat_for_people_counted_is_one_workstation_each() -> None:
+    # "8 architectes sous Revit … un assistant local sur chaque machine. Budget environ 6 000 € par poste": no
+    # count of machines, but a budget per seat for 8 people is 8 seats; each serves its own architect (one
+    # request at a time), and the answer prices the 8, with the assumption said for the reader to correct
+    from sizer_agent.agent.planning import recommend_arguments
+    from sizer_agent.agent.questions import BY_ID
+
+    fields = set(RecommendRequest.model_fields)
+    base = dict(use_case="online_serving", model="meta-llama/Llama-3.1-8B-Instruct", head_count=8,
+                budget_eur_per_workstation=6_000.0, budget_per_workstation=True, rendering_cad=True)
+    said = recommend_arguments(WorkloadProfile(**base), fields)
+    assert said["machines"] == 8 and said["machines_assumed"] and said["budget_eur"] == 6_000
+    assert BY_ID["concurrency"].default_for(WorkloadProfile(**base)) == 1
+    # a count said wins; a server, or a budget for the whole team, is no seat each
+    assert recommend_arguments(WorkloadProfile(**{**base, "workstations": 4}), fields)["machines_assumed"] is False
+    server = WorkloadProfile(**{**base, "deployment": "server"})
+    assert recommend_arguments(server, fields)["machines"] == 1
+    whole = WorkloadProfile(**{**base, "budget_eur_per_workstation": None, "budget_per_workstation": None,
+                               "budget_eur": 48_000.0})
+    assert recommend_arguments(whole, fields)["machines"] == 1
+    result = recommend(RecommendRequest(**{k: v for k, v in said.items() if k in fields}),
+                       load_model("meta-llama/Llama-3.1-8B-Instruct"))
+    assert any(a.id == "assume.one_seat_each" and a.params["n"] == 8 for a in result.assumptions)
+
+
 def test_ecc_is_assumed_for_a_service_whose_sized_peak_is_an_organisations() -> None:
     # seed 002 puts ECC where capacity and continuity come first; our line is 50 requests at once or 100 people.
     # "30 concurrent today, 4x within 18 months" is sized for 120: the default follows the peak it is sized for
