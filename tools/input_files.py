@@ -169,7 +169,29 @@ class _NoAliasLoader(yaml.SafeLoader):  # type: ignore[misc]
         return super().compose_node(parent, index)
 
 
+def _flow_depth_over(text: str, max_depth: int) -> bool:
+    """Whether brackets outside quotes nest deeper than `max_depth`: a linear scan, because PyYAML takes about a
+    second to reach its RecursionError on 5,000 "[" (measured). Brackets in a quoted or commented string are not
+    counted; an apostrophe in plain text may hide later brackets from the scan, never add any."""
+    depth, quote = 0, ""
+    for char in text:
+        if quote:
+            if char == quote or (char == "\n" and quote == "#"):
+                quote = ""
+        elif char in "\"'#":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            if depth > max_depth:
+                return True
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return False
+
+
 def parse_yaml(text: str, field: str, where: Path | str, *, max_depth: int = MAX_DEPTH) -> Any:
+    if _flow_depth_over(text, max_depth):
+        raise _too_deep(field, where, max_depth)
     try:
         data = yaml.load(text, Loader=_NoAliasLoader)  # a SafeLoader subclass: no Python objects
     except yaml.YAMLError as error:

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -183,3 +184,12 @@ def test_write_atomic_refuses_a_directory_and_leaves_nothing(tmp_path: Path) -> 
     assert list(tmp_path.iterdir()) == []
     target = write_atomic(tmp_path / "sub" / "out.json", "{}", "--out")
     assert target.read_text() == "{}" and [p.name for p in target.parent.iterdir()] == ["out.json"]
+
+
+def test_deep_flow_yaml_is_refused_before_the_parser_and_quoted_brackets_are_not_nesting() -> None:
+    """5,000 "[" took PyYAML about a second to give up on; the bracket scan refuses them at once, and brackets in
+    quotes or comments are text, not levels."""
+    with pytest.raises(InputError, match="deeper than 64"):
+        parse_yaml("[" * 5000, "file", "deep.yaml")
+    text = 'note: "' + "[" * 100 + '"\nsteps: [1, [2, {c: 3}]]  # ' + "{" * 100 + "\nwho: it's [us]\n"
+    assert parse_yaml(text, "file", "ok.yaml") == {"note": "[" * 100, "steps": [1, [2, {"c": 3}]], "who": "it's [us]"}
