@@ -20,8 +20,12 @@ from sizer_agent.agent.understanding.text import Message
 # number words are figures by now: "7 milliards de paramètres" reads "7000000000 de parametres"
 _SIZE = re.compile(
     rf"(?<![\w.])({NUM})\s*(b|md|milliards?|billions?)?(?![\w])\s*-?\s*(?:(?:de |of )?(?:param\w*))?"
-    r"(?=\s*(?:-?\s*param\w*\s*)?(?:\w+\s+){0,2}?(?:models?|modeles?|decoders?|decodeurs?|llms?|transformers?"
-    r"|dense|moe)\b|\s*(?:de |of )?param\w*)")
+    # ("a 7B Llama-style model": a family said as a likeness is a word before the noun, not the model's name)
+    r"(?=\s*(?:-?\s*param\w*\s*)?(?:[\w-]+\s+){0,2}?(?:models?|modeles?|decoders?|decodeurs?|llms?|transformers?"
+    r"|dense|moe)\b|\s*(?:de |of )?param\w*)"
+    # "un modèle de type Llama (architecture maison, 3B)": the size said beside the architecture it belongs to
+    rf"|(?:(?<=architecture maison, )|(?<=own architecture, )|(?<=custom architecture, ))({NUM})"
+    r"\s*(b|md|milliards?|billions?)(?![\w])")
 _NOT_A_MODEL = re.compile(r"^\s*(?:de |of )?(?:tokens?|jetons|images?|rows|lignes|documents?|words|mots)\b")
 
 
@@ -31,10 +35,11 @@ def find_model_size(message: Message) -> Iterator[Found]:
     for m in _SIZE.finditer(message.text):
         if message.negated(m.start()) or _NOT_A_MODEL.match(message.text, m.end()):
             continue
-        number = numbers.read_number(m.group(1), message.lang)
+        figure, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        number = numbers.read_number(figure, message.lang)
         if number is None:
             continue
-        billions = number if m.group(2) else number / 1e9
+        billions = number if unit else number / 1e9
         if 0.05 <= billions <= 5000:  # from 50 M to 5 T parameters: a language model's size
             yield Found("model_size_b", round(billions, 3), m.start(), m.end(), claim=False)
             return
@@ -47,6 +52,8 @@ MODEL_SIZE = Rule(
               ("pretrain a 3B-parameter decoder model", {"model_size_b": 3.0}),
               ("a 70B dense model from scratch on ~15T tokens", {"model_size_b": 70.0}),
               ("on ~1.2T tokens of text", {}), ("budget 400k for the run", {}),
-              ("Qwen2.5 32B Instruct", {})),
+              ("Qwen2.5 32B Instruct", {}),
+              ("pre-train a 7B Llama-style model from scratch", {"model_size_b": 7.0}),
+              ("un modèle de type Llama (architecture maison, 3B)", {"model_size_b": 3.0})),
     doc="the parameter count of a model not named (one trained from scratch): the shape of that size is assumed",
 )
