@@ -55,6 +55,7 @@ class VisionContext:
     images_per_s: float | None = None  # inference: the rate the configuration must keep up with (cameras x fps)
     epochs: int = 1  # training: passes over the images asked for ("300 époques")
     job_runs_per_year: int | None = None  # training rerun on a schedule ("a new model every month"): rented, its hours
+    deadline_hours: float | None = None  # training: its epochs must end within this ("finished within two weeks")
     evaluated: int = 0
     cache: dict[str, VisionEstimate] = field(default_factory=dict)
 
@@ -106,6 +107,11 @@ def evaluate_vision(ctx: VisionContext, offer: Offer, gpu: Gpu, platform: Platfo
     if not training and ctx.images_per_s and phase.images_per_s < ctx.images_per_s:
         reasons.append(Msg("reason.vision_rate", need=ctx.images_per_s, got=phase.images_per_s, gpus=num_gpus))
     epoch_hours = speed.epoch_time_s / 3600 if training and speed.epoch_time_s else None
+    if epoch_hours is not None and ctx.deadline_hours is not None and epoch_hours * ctx.epochs > ctx.deadline_hours:
+        # too slow for the time the training must end in: more GPUs of this offer are tried next (as for a language
+        # model, tools.evaluate)
+        reasons.append(Msg("reason.deadline", hours=round(epoch_hours * ctx.epochs, 1), deadline=ctx.deadline_hours,
+                           gpus=num_gpus))
     checkpoint = _checkpoint(ctx, est, platform) if training else None
     vision = VisionPerf(
         request=request, library=est.model.library, params_total=est.model.params_total, mode=request.mode,
@@ -157,14 +163,16 @@ def _offer_plans(ctx: VisionContext, offer: Offer, stated: VisionRequest, knobs:
     configurations = _configurations(offer, platform.max_gpus.value)
     if not configurations:
         return []
-    if stated.mode == "training" or not ctx.images_per_s:
+    paced = ctx.deadline_hours is not None if stated.mode == "training" else bool(ctx.images_per_s)
+    if not paced:
         num_gpus, units = configurations[0]
         return [evaluate_vision(ctx, offer, gpu, platform, num_gpus, units, stated, knobs)]
-    # a rate to keep up with: more GPUs of the same card each take their share of the frames (data parallel)
+    # a rate to keep up with, or a training deadline: more GPUs of the same card each take their share of the frames
+    # or of the epoch (data parallel)
     plan = None
     for num_gpus, units in configurations:
         plan = evaluate_vision(ctx, offer, gpu, platform, num_gpus, units, stated, knobs)
-        if plan.fits or any(r.id != "reason.vision_rate" for r in plan.reasons):
+        if plan.fits or any(r.id not in ("reason.vision_rate", "reason.deadline") for r in plan.reasons):
             break
     return [plan] if plan is not None else []
 
@@ -229,9 +237,11 @@ def _batch_fitted(ctx: VisionContext, offers: list[Offer], stated: VisionRequest
     return out
 
 
-def _owned_vision(ctx: VisionContext, stated: VisionRequest, owned_gpus: bool) -> Plan | None:
+def _owned_vision(ctx: VisionContext, stated: VisionRequest, owned_gpus: bool, batch_fit: bool = False,
+                  batchnorm: bool = False) -> Plan | None:
     """The customer's own cards as they are ("on a déjà 4 RTX 6000 Ada, est-ce que ça suffit ?"): the preferred
-    GPU, as many as planned, nothing bought."""
+    GPU, as many as planned, nothing bought. A batch nobody gave is fitted to them as to any card on offer
+    (`_batch_fitted`): "your cards do not hold it" must not rest on a default the bought plan was spared."""
     from sizer_agent.tools.recommend import named_offer, owned_platform
 
     scope = ctx.scope
@@ -241,8 +251,16 @@ def _owned_vision(ctx: VisionContext, stated: VisionRequest, owned_gpus: bool) -
     if platform_id is None:
         return None
     offer = named_offer(ctx.catalog, scope, scope.planned_gpus, scope.gpu_preference, platform_id)
-    return evaluate_vision(ctx, offer, ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(platform_id),
-                           scope.planned_gpus, 1, stated, [])
+    gpu, platform = ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(platform_id)
+    plan = evaluate_vision(ctx, offer, gpu, platform, scope.planned_gpus, 1, stated, [])
+    if plan.fits or not batch_fit or not any(r.id == "reason.vision_memory" for r in plan.reasons):
+        return plan
+    for _changed, smaller in _smaller_batches(stated, batchnorm):
+        fit = [knob("vision_batch_fit", False, batch=smaller.batch_size, stated=stated.batch_size)]
+        fitted = evaluate_vision(ctx, offer, gpu, platform, scope.planned_gpus, 1, smaller, fit)
+        if not any(r.id == "reason.vision_memory" for r in fitted.reasons):
+            return fitted
+    return plan
 
 
 def recommend_vision(request: object) -> RecommendResult:
@@ -273,7 +291,8 @@ def recommend_vision(request: object) -> RecommendResult:
     ctx = VisionContext(catalog=catalog, scope=scope, headroom=request.headroom,
                         dataset_bytes=request.dataset_bytes, checkpoint_interval_min=request.checkpoint_interval_min,
                         images_per_s=request.vision_images_per_s, epochs=request.epochs,
-                        job_runs_per_year=request.job_runs_per_year if request.job_recurring else None)
+                        job_runs_per_year=request.job_runs_per_year if request.job_recurring else None,
+                        deadline_hours=request.deadline_hours if stated.mode == "training" else None)
     base = _estimate(ctx, stated.model_copy(update={"gpus": 1, "gpu": None}))  # a bad name or size fails here
     offers = stack_offers(catalog, request)
     scoped = [o for o in offers if _in_scope(scope, o)]
@@ -288,7 +307,9 @@ def recommend_vision(request: object) -> RecommendResult:
         pool = _pool(extra, scope)
     # cards the customer already owns are checked as they are, not wished for (as for a language model)
     status, plan = _choice(pool, scope, scope.gpu_preference if not request.owned_gpus else None)
-    owned = _owned_vision(ctx, stated, request.owned_gpus)
+    owned = _owned_vision(ctx, stated, request.owned_gpus,
+                          batch_fit=request.batch_assumed and stated.mode == "training",
+                          batchnorm=base.model.batchnorm_layers > 0)
     changes: list[Change] = []
     if status != "recommended" and request.search and stated.mode == "training":
         # the batch per GPU an in-scope option holds (within budget when one is set): a change to agree on

@@ -266,8 +266,8 @@ def recommend_arguments(
         "training_one_off": training and (profile.job_recurring is False or (profile.job_recurring is None and (
             profile.use_case == "pretraining"
             or (profile.deployment == "cloud" and "deployment" not in assumed and not profile.job_runs_per_year)))),
-        "deadline_hours": profile.deadline_hours if profile.use_case in ("batch_inference", *TRAINING_USE_CASES)
-        else None,
+        "deadline_hours": profile.deadline_hours if profile.use_case in ("batch_inference", *TRAINING_USE_CASES) or (
+            vision and profile.vision_mode != "inference") else None,
         "vision_images_per_s": profile.images_per_s if vision and profile.vision_mode == "inference" else None,
         "units": list(units),
         "deployment": profile.deployment if "deployment" not in assumed else None,

@@ -83,6 +83,7 @@ class WorkloadProfile(BaseModel):
     model_size_b: float | None = Field(default=None, gt=0, le=10_000)  # billions of parameters of an unnamed model
     custom_architecture: CustomArchitecture | None = None
     vision_model: str | None = Field(default=None, min_length=2, max_length=120)  # timm/torchvision name, yolov8x
+    vision_family: Literal["yolov8"] | None = None  # "YOLOv8", "a YOLO detector": the family, its size unsaid
     vision_mode: Literal["training", "inference"] | None = None  # a vision job trains or serves the network
     dataset_images: int | None = Field(default=None, ge=1, le=10**12)  # vision training: images per epoch
     images_per_s: float | None = Field(default=None, gt=0, le=10**7)  # vision inference: the rate to keep up with

@@ -226,6 +226,10 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="vision_model", type="text",
         applies=_vision, applies_doc="vision",
+        # asked first: YOLOv8 n to x is 3 to 68 M parameters (Ultralytics); on "I don't know", or a brief sized with
+        # defaults, the middle size stands for the family, said as an assumption
+        default=lambda p: "yolov8m",
+        default_if=lambda p: p.vision_family == "yolov8",
     ),
     Question(
         id="vision_mode", type="choice",
@@ -366,14 +370,15 @@ OPTIONAL_FIELDS: tuple[str, ...] = (
     "budget_per_workstation", "budget_eur_per_workstation", "job_requests",
     "job_recurring",
     "deadline_hours", "images_per_s",
-    "gpus_owned", "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year",
+    "gpus_owned", "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year", "vision_family",
 )
 # Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
 _CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded", "budget_eur_per_month",
                                "budget_usd", "budget_usd_per_month", "epochs", "workstations",
                                "budget_per_workstation", "budget_eur_per_workstation",
                                "job_requests", "job_recurring", "deadline_hours", "images_per_s", "gpus_owned",
-                               "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year"})
+                               "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year",
+                               "vision_family"})
 
 BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
 

@@ -384,6 +384,22 @@ def test_yolo_without_its_size_is_asked_and_48_cameras_get_a_server_not_an_8_gpu
     assert "sous le budget de 20 000 €" in summary and "640 px" in summary
 
 
+def test_a_yolo_family_with_no_size_is_sized_on_the_middle_one_when_defaults_are_assumed(tmp_path: Path) -> None:
+    # "a YOLO-style detector" with no size: asked in the interview; with --assume-defaults (or "I don't know") the
+    # middle of YOLOv8's n–x range, yolov8m, stands for it, said as an assumption — not a stop at "which network?"
+    brief = ("We run quality inspection for a bottling plant. We need to train a YOLO-style detector on 200,000 "
+             "images at 1280 px, about 300 epochs, finished within two weeks. Budget up to €20k.")
+    result = cli("intake", "--brief", "-", "--assume-defaults", "--json", db=tmp_path / "s.db", stdin=brief)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["profile"]["vision_model"] == "yolov8m" and "vision_model" in out["assumed"]
+    assert out["profile"]["vision_family"] == "yolov8"
+    # a YOLOv5 is another network the tools do not build: still asked, never replaced by a v8
+    other = cli("intake", "--brief", "-", "--assume-defaults", "--json", db=tmp_path / "t.db",
+                stdin=brief.replace("a YOLO-style detector", "a YOLOv5s detector"))
+    assert other.returncode != 0 and any(p["field"] == "vision_model" for p in json.loads(other.stdout)["problems"])
+
+
 def test_a_model_pre_trained_from_scratch_is_sized_on_the_published_shape_of_its_size(tmp_path: Path) -> None:
     # "pre-train a 7B model from scratch": no registry model is theirs, but a 7B dense decoder's memory is a
     # Llama-2-7B's (6.7 B parameters), assumed and said so; from scratch, every weight trains (no LoRA knob);

@@ -281,6 +281,32 @@ def test_cards_the_customer_owns_are_checked_for_a_vision_training_first() -> No
     assert recommend(RecommendRequest(vision=request, gpu_preference="rtx-6000-ada", planned_gpus=4)).owned is None
 
 
+def test_a_detector_training_with_a_deadline_is_sized_to_end_in_time_and_owned_cards_get_the_fitted_batch() -> None:
+    # "YOLO-style detector on 200,000 images at 1280 px, about 300 epochs, finished within two weeks. We already
+    # own a workstation with 2x RTX 4090." YOLOv8m at 1280 px is 4 x 78.9 GFLOPs forward (Ultralytics, 640 px),
+    # about 0.95 TFLOP an image trained (forward + twice that backward): 6e7 images are 5.7e19 FLOP, 47 TFLOP/s
+    # sustained for 336 h — more than one workstation card delivers. No batch was given: at the default 32, 1280 px
+    # activations outgrow a 24 GB card, so the batch is fitted to each card (AutoBatch), the customer's own cards
+    # included, before anyone is told they do not hold the job
+    from sizer_agent.tools.recommend import RecommendRequest, recommend
+
+    request = VisionRequest(model="yolov8m", resolution=1280, batch_size=32, mode="training", dtype="bfloat16",
+                            dataset_images=200_000)
+    result = recommend(RecommendRequest(vision=request, epochs=300, deadline_hours=336, batch_assumed=True,
+                                        units=["workstation"]))
+    plan = result.plan
+    assert plan is not None and plan.vision is not None and plan.vision.epoch_hours is not None
+    assert plan.vision.epoch_hours * 300 <= 336
+    late = [o for o in result.options if any(r.id == "reason.deadline" for r in o.reasons)]
+    assert late and all(o.offer_id != plan.offer_id or o.parallelism.num_gpus != plan.parallelism.num_gpus
+                        for o in late)
+    owned = recommend(RecommendRequest(vision=request, epochs=300, deadline_hours=336, batch_assumed=True,
+                                       gpu_preference="rtx-4090", planned_gpus=2, owned_gpus=True)).owned
+    assert owned is not None and owned.vision is not None and owned.vision.request.batch_size < 32
+    assert [k.code for k in owned.knobs] == ["vision_batch_fit"]
+    assert not any(r.id == "reason.vision_memory" for r in owned.reasons)
+
+
 def test_the_closest_configuration_to_a_power_limit_is_the_one_least_over_it() -> None:
     # YOLOv8m at 1280 px for 16 cameras at 30 fps (480 images/s), in rack servers with 1 kW: every server with
     # GPUs draws more (two 350 W L40S and a host already pass it). The closest named is the one least over the

@@ -88,7 +88,10 @@ _IMAGES = re.compile(rf"({NUM})\s*(k|m)?\s*(?:de |d'|of )?(?:images?|photos?|pic
 
 # "YOLOv8" with no size: five networks from 3 to 68 million parameters (Ultralytics), too far apart to guess —
 # the interview asks which, and the rest of the message (cameras, frame rate, training or not) is still read
-_YOLO_SIZELESS = re.compile(r"(?<![\w])yolo\s?-?v?\s?8(?![\w])")
+_YOLO_SIZELESS = re.compile(r"(?<![\w])yolo\s?-?v?\s?8(?![\w])"
+                            # "a YOLO-style detector", "un détecteur YOLO": no version said, the tools' YOLO is v8
+                            # (a YOLOv5 or YOLO11 is another network, left to the question)
+                            r"|(?<![\w])yolo(?![\w]|\s?-?\s?v?\s?\d)")
 YOLO_SIZES = tuple(f"yolov8{s}" for s in "nsmlx")
 
 
@@ -118,6 +121,8 @@ def _find(message: Message) -> Iterator[Found]:
             return
         m = sizeless
         yield Found(SUGGEST + "vision_model", list(YOLO_SIZES), m.start(), m.end(), claim=False)
+        # the family, for the interview's default when its size stays unknown (questions: vision_model)
+        yield Found("vision_family", "yolov8", m.start(), m.end(), claim=False)
     # a vision network named is a vision job; the words stay readable for the use-case rule's other cues
     if not language_service_beside(message):
         yield Found("use_case", "vision", m.start(), m.end(), claim=False)
@@ -154,7 +159,8 @@ def _images_per_s(message: Message) -> tuple[float, int, int] | None:
 
 
 VISION_MODEL = Rule(
-    "vision-model", ("vision_model", "use_case", "vision_mode", "dataset_images", "images_per_s"), _find,
+    "vision-model", ("vision_model", "vision_family", "use_case", "vision_mode", "dataset_images", "images_per_s"),
+    _find,
     examples=(
         ("On veut entraîner un YOLOv8x sur nos photos de palettes",
          {"vision_model": "yolov8x", "use_case": "vision", "vision_mode": "training"}),
@@ -169,7 +175,10 @@ VISION_MODEL = Rule(
         ("One edge server serves a maintenance assistant on Llama 3.1 8B and also runs YOLOv8x detection on 4 "
          "cameras. No training.", {"vision_model": "yolov8x", "vision_mode": "inference"}),  # use case: usecase.py
         ("détection d'objets (YOLOv8) sur 48 caméras en 1080p à 15 images/s",
-         {"use_case": "vision", "images_per_s": 720.0, "vision_mode": "inference"}),
+         {"use_case": "vision", "images_per_s": 720.0, "vision_mode": "inference", "vision_family": "yolov8"}),
+        ("We need to train a YOLO-style detector on 200,000 images at 1280 px",
+         {"use_case": "vision", "vision_family": "yolov8", "vision_mode": "training", "dataset_images": 200_000}),
+        ("entraîner un YOLOv5s sur nos images", {}),  # another network: the question stays
         ("détection YOLOv8m sur 8 caméras à 25 fps", {"vision_model": "yolov8m", "use_case": "vision",
                                                        "vision_mode": "inference", "images_per_s": 200}),
         ("ResNet-50 at 224px, batch 512. We're thinking 4 L40S in a server.",  # a server is no serving cue
