@@ -455,6 +455,14 @@ def compared_verdict(options: list[Plan], lang: Lang) -> str | None:
     if None in costs:  # one is on quote: no cost to weigh, the speed still answers part of the question
         slow, fast = sorted(options, key=lambda o: _rate(o) or 0.0)
         ratio = (_rate(fast) or 0.0) / (_rate(slow) or 1.0)
+        cards = [o.purchase.cards_eur for o in options]
+        if all(o.purchase.how == "quote" for o in options) and None not in cards:
+            # "2 L40S or 1 H100?", both servers on quote: their cards are priced, and they are most of the bill
+            cheap, dear = sorted(options, key=lambda o: o.purchase.cards_eur or 0.0)
+            return render(lang, "advice.compared_verdict_cards", gpus=cheap.parallelism.num_gpus, gpu=cheap.gpu_name,
+                          cost=cheap.purchase.cards_eur or 0.0, other_gpus=dear.parallelism.num_gpus,
+                          other=dear.gpu_name, other_cost=dear.purchase.cards_eur or 0.0,
+                          fast_gpus=fast.parallelism.num_gpus, fast=fast.gpu_name, ratio=ratio)
         if ratio < 1.1:
             return None
         return render(lang, "advice.compared_verdict_speed", gpus=fast.parallelism.num_gpus, gpu=fast.gpu_name,

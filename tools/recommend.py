@@ -837,6 +837,11 @@ def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: Es
                                                                 "max_units": sold[0][1]}), workload, knobs)
             if plans:
                 return plans[0]
+    # "1x H100" to buy: SXM cards are sold on HGX baseboards of 4 or 8 (NVIDIA HGX H100/H200 datasheets); fewer,
+    # bought for a machine of one's own, is the PCIe card of the same chip, which offers price
+    pcie = SXM_SOLD_AS_PCIE.get(gpu_id) if as_sold and count not in HGX_BASEBOARDS else None
+    if pcie is not None:
+        return _named(ctx, catalog, scope, f"{count}:{pcie}", workload, knobs, as_sold)
     # the first offer of that card whose machine holds that many (eight H100 NVL do not go in a 2U server of four);
     # a card no offer sells in that number (H200 NVL): a PCIe card goes in the catalogue's generic PCIe server
     platform_id = owned_platform(catalog, count, gpu_id)
@@ -846,13 +851,22 @@ def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: Es
     return plans[0] if plans else None
 
 
+HGX_BASEBOARDS = (4, 8)  # SXM GPUs per HGX baseboard (NVIDIA HGX H100 / H200 4- and 8-GPU)
+SXM_SOLD_AS_PCIE = {"h100-sxm": "h100-pcie", "h200-sxm": "h200-nvl", "a100-80gb-sxm": "a100-80gb-pcie",
+                    "a100-40gb-sxm": "a100-40gb-pcie"}  # the same chip on a PCIe card (gpus.toml)
+
+
 def named_offer(catalog: Catalog, scope: Scope, count: int, gpu_id: str, platform_id: str) -> Offer:
     """A machine of `count` cards the customer named or owns, sold by no offer as such: on quote, of the kind the
-    deployment names (a workstation, else a server or, for SXM cards, a node)."""
+    deployment names (a workstation, else a server or, for SXM cards, a node); its cards at the price another
+    offer quotes for that card, when one does."""
     form = catalog.gpu(gpu_id).form_factor
     unit = "workstation" if scope.deployment == "workstation" else "node" if form == "sxm" else "server"
+    priced = next((o for o in catalog.offers if o.gpu == gpu_id and (o.card_eur or o.card_usd)), None)
     return Offer(id=f"{NAMED_OFFER_PREFIX}{count}x-{gpu_id}", name=catalog.gpu(gpu_id).name, kind="quote",
-                 platform=platform_id, gpu=gpu_id, unit=unit, gpu_counts=[count], max_units=1)
+                 platform=platform_id, gpu=gpu_id, unit=unit, gpu_counts=[count], max_units=1,
+                 card_eur=priced.card_eur if priced else None, card_usd=priced.card_usd if priced else None,
+                 price_date=priced.price_date if priced else None)
 
 
 def owned_platform(catalog: Catalog, count: int, gpu_id: str) -> str | None:

@@ -48,7 +48,7 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
             return render(lang, "agent.value.every_h", h=minutes / 60)
         return render(lang, "agent.value.every_min", m=minutes)
     if field == "compared_gpus" and isinstance(value, list):
-        return " / ".join(f"{item.partition(':')[0]} × {gpu_name(item.partition(':')[2])}" for item in value)
+        return " / ".join(_weighed(item) for item in value)
     if field == "power_limit_w":
         return render(lang, "agent.value.power_kw" if value >= 1000 else "agent.value.power", w=value)
     if field == "framework_version" and value == "latest":
@@ -70,6 +70,17 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
     if isinstance(value, float):
         return trimmed(value, lang)
     return str(value)
+
+
+def _weighed(item: str) -> str:
+    """"1:h100-sxm" as the configuration weighed: an SXM chip bought alone or in pairs is its PCIe card (the
+    recommendation weighs that one: tools.recommend.SXM_SOLD_AS_PCIE), so the name says the same."""
+    from sizer_agent.tools.recommend import HGX_BASEBOARDS, SXM_SOLD_AS_PCIE
+
+    count, _, gpu_id = item.partition(":")
+    if count.isdigit() and int(count) not in HGX_BASEBOARDS:
+        gpu_id = SXM_SOLD_AS_PCIE.get(gpu_id, gpu_id)
+    return f"{count} × {gpu_name(gpu_id)}"
 
 
 def gpu_name(gpu_id: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sizer_agent import advice
-from sizer_agent.agent.wording import gpu_name
+from sizer_agent.agent.wording import format_value, gpu_name
 from sizer_agent.i18n import device_terms
 from sizer_agent.proposal.fields import SYSTEM_ORDER
 from sizer_agent.proposal.models import ProposalContext
@@ -58,6 +58,8 @@ def answers(h: _Helpers, c: ProposalContext) -> Any:
             value = h.t("common.unpinned")
         elif a.field == "gpu_preference" and isinstance(a.value, str):
             value = gpu_name(a.value)  # the card's name, as the customer said it, not the catalogue id
+        elif a.field == "compared_gpus" and isinstance(a.value, list):
+            value = format_value(a.field, a.value, h.lang)  # "2 × NVIDIA L40S / 1 × …", not "2:l40s, 1:h100-sxm"
         elif a.field == "dataset_size_bytes" and isinstance(a.value, int | float):
             value = h.t("agent.value.size", b=a.value)  # 20 Go, 1,5 To: as people say it, not 20 000 000 000
         status = h.t("profile.assumed") if a.assumed else h.t("profile.given")

@@ -481,7 +481,8 @@ def test_configurations_the_customer_weighs_are_each_checked_at_the_load() -> No
     result = recommend(RecommendRequest(workload=workload, units=["server", "node", "rack"], engine="vllm",
                                         compared=["2:h100-sxm", "4:l40s"], slo_ttft_ms=2000, slo_tpot_ms=100),
                        load_model("meta-llama/Llama-3.3-70B-Instruct"))
-    assert [(p.parallelism.num_gpus, p.gpu_id) for p in result.compared] == [(2, "h100-sxm"), (4, "l40s")]
+    # (two H100 bought for a server are PCIe cards: SXM5 comes on HGX baseboards of 4 or 8)
+    assert [(p.parallelism.num_gpus, p.gpu_id) for p in result.compared] == [(2, "h100-pcie"), (4, "l40s")]
     lines = advice.summary(result, "en")
     said = [line for line in lines if line.startswith("Option you weighed")]
     assert len(said) == 2 and "2 × NVIDIA H100" in said[0] and "4 × NVIDIA L40S" in said[1]
@@ -732,6 +733,24 @@ def test_two_configurations_weighed_get_a_verdict_naming_the_cheaper_and_how_muc
         assert verdict.startswith(f"Of the two, {cheap.parallelism.num_gpus} × {cheap.gpu_name} costs less")
     else:  # a pair of L40S is a server on quote: the speed is what can be weighed
         assert verdict.startswith("Both hold the load; 1 × NVIDIA H100")
+
+
+def test_one_h100_weighed_for_a_server_of_ones_own_is_the_pcie_card_with_its_price() -> None:
+    # "Should we get 2x L40S or 1x H100 … on-prem?": an H100 SXM5 is sold on HGX baseboards of 4 or 8 (NVIDIA HGX
+    # datasheets); one H100 in a server bought is the PCIe card, which the catalogue prices (USD 25,250 x 0.86).
+    # Both servers are on quote, so their cards — most of such a bill — are what the verdict weighs
+    workload = EstimateRequest(model="Qwen/Qwen2.5-14B-Instruct", input_len=1024, output_len=256, concurrency=20,
+                               max_model_len=4096, engine="vllm")
+    result = recommend(RecommendRequest(workload=workload, engine="vllm", units=["server"],
+                                        compared=["2:l40s", "1:h100-sxm"]), load_model("Qwen/Qwen2.5-14B-Instruct"))
+    h100 = next(o for o in result.compared if o.parallelism.num_gpus == 1)
+    assert h100.gpu_id == "h100-pcie" and h100.purchase.how == "quote" and h100.purchase.cards_eur
+    verdict = advice.compared_verdict(result.compared, "en")
+    assert verdict is not None and verdict.startswith("Both hold the load, both on quote: the cards of 2 × NVIDIA L40S")
+    from sizer_agent.agent.wording import format_value
+
+    assert format_value("compared_gpus", ["2:l40s", "1:h100-sxm", "8:h100-sxm"], "en") == (
+        "2 × NVIDIA L40S / 1 × NVIDIA H100 PCIe 80GB / 8 × NVIDIA H100 SXM5 80GB")
 
 
 def test_a_gpu_asked_for_that_falls_short_is_told_the_change_with_which_it_holds_the_load() -> None:
