@@ -26,7 +26,7 @@ from sizer_agent.tools.memory.vllm_profile import BLOCK_SIZE, VllmProfile, defau
 from sizer_agent.tools.memory.weights import weight_bytes, weight_bytes_per_stage
 from sizer_agent.tools.messages import Msg
 from sizer_agent.tools.model_loader import load_model
-from sizer_agent.tools.model_spec import ModelSpec
+from sizer_agent.tools.model_spec import LongContext, ModelSpec
 from sizer_agent.tools.parallelism import CAPACITY_NOTE, ParallelismPlan, plan_parallelism
 from sizer_agent.tools.quantization import QUANTIZATION_CHOICES, kv_dtype_bytes, resolve_dtype, weight_format
 
@@ -186,6 +186,8 @@ class EstimateResult(BaseModel):
     weight_format_source: str
     kv_cache_dtype_bytes: float
     max_model_len: int
+    long_context: LongContext | None = Field(None, description="the RoPE scaling the context asked for needs "
+                                             "(beyond the config's own): the engine must be started with it")
     per_gpu: MemoryBreakdown
     runtime_items: list[RuntimeItem]
     kv_cache_bytes_per_token: int  # one GPU's share, all its layers, before window caps, heads as stored
@@ -262,9 +264,12 @@ def _max_model_len(request: EstimateRequest, model: ModelSpec) -> int:
     limit = model.max_position_embeddings
     prompt = request.input_len + _image_tokens(request, model)
     if request.max_model_len is not None:
-        if request.max_model_len > limit:
+        # beyond the config's context, as far as the publisher validated a RoPE scaling (YaRN): said in a warning
+        longest = max(limit, model.long_context.context) if model.long_context else limit
+        if request.max_model_len > longest:
+            scaled = f", {longest} with the publisher's RoPE scaling" if longest > limit else ""
             raise InputError("max_model_len", f"{request.max_model_len} exceeds the model's context of {limit} "
-                             "tokens (max_position_embeddings)", f"1 to {limit}")
+                             f"tokens (max_position_embeddings{scaled})", f"1 to {longest}")
         length = request.max_model_len
     elif request.engine == "vllm":
         length = limit  # vLLM's default: the model's full context
@@ -350,6 +355,10 @@ def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int,
     align = kv_head_alignment or gpu_alignment  # KV heads as the chip's engine stores them
     max_len = _max_model_len(request, spec)
     warnings = list(spec.warnings)
+    yarn = spec.long_context if spec.long_context and max_len > spec.max_position_embeddings else None
+    if yarn is not None:
+        warnings.append(Msg("estimate.long_context", context=max_len, factor=yarn.factor, original=yarn.original,
+                            src=yarn.src))
     if spec.revision is None:
         warnings.append(Msg("estimate.revision_unpinned"))
     stage_weights = weight_bytes_per_stage(spec, fmt, plan)
@@ -450,6 +459,7 @@ def _estimate(request: EstimateRequest, spec: ModelSpec, offload_bytes: int,
         weight_format_source=fmt.source,
         kv_cache_dtype_bytes=kv_bytes,
         max_model_len=max_len,
+        long_context=yarn,
         per_gpu=MemoryBreakdown(
             weights_bytes=weights, kv_cache_bytes=kv, activations_bytes=activations, gradients_bytes=gradients,
             optimizer_bytes=optimizer, runtime_bytes=runtime, total_bytes=total,

@@ -264,7 +264,7 @@ def _serving(ctx: Context, perf: PerfEstimate, workload: EstimateRequest, result
                            tokens=workload.input_len + workload.output_len))
     return ServingPerf(
         concurrency=workload.concurrency, input_len=workload.input_len, output_len=workload.output_len,
-        max_model_len=result.max_model_len, percentile=perf.percentile, ttft_ms=ttft,
+        max_model_len=result.max_model_len, long_context=result.long_context, percentile=perf.percentile, ttft_ms=ttft,
         ttft_mean_ms=perf.ttft_mean_ms or ttft, tpot_ms=tpot, e2e_ms=perf.e2e_ms,
         output_tokens_per_s=(perf.output_tokens_per_s or 0.0) * dp, max_concurrency_memory=cap,
         max_concurrency_under_slo=under_slo, slo_ttft_ms=slo_ttft_ms, slo_tpot_ms=ctx.slo_tpot_ms, sla_met=met,

@@ -22,7 +22,7 @@ from sizer_agent.tools.architectures import spec_from_config
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.input_files import parse_json, read_json
 from sizer_agent.tools.messages import Msg
-from sizer_agent.tools.model_spec import ModelSpec
+from sizer_agent.tools.model_spec import LongContext, ModelSpec
 
 MAX_CONFIG_BYTES = 4 * 2**20  # the largest published config.json is ~100 kB (with an id2label table)
 MAX_HEADER_BYTES = 100 * 2**20  # safetensors spec: a header is at most 100 MB
@@ -185,6 +185,8 @@ def load_model(source: str, revision: str | None = None) -> ModelSpec:
         config = _read_json(bundled_dir() / entry["folder"] / "config.json", "model")
         pinned = revision or entry["revision"] or None
         spec = spec_from_config(config, name=entry["id"], revision=pinned, source=f"bundled: {entry['provenance']}")
+        if "long_context" in entry:
+            spec = spec.model_copy(update={"long_context": LongContext.model_validate(entry["long_context"])})
         if revision and revision != (entry["revision"] or None):
             spec.warnings.append(Msg("model.bundled_revision", revision=revision))
         return spec

@@ -73,6 +73,20 @@ TORCH_DTYPES = frozenset({
 })  # fmt: skip
 
 
+class LongContext(BaseModel):
+    """A context the publisher validated beyond the config's own, with the RoPE scaling it takes ("32,768 tokens
+    natively, 131,072 with YaRN"): a registry fact with its source, never guessed from a config."""
+
+    factor: float = Field(gt=1, le=40)
+    original: int = Field(gt=0, le=MAX_POSITIONS)  # the pre-training context the factor scales
+    theta: float = Field(gt=0)  # rope_theta, restated with the scaling (vLLM's rope_parameters)
+    src: str = Field(min_length=1)
+
+    @property
+    def context(self) -> int:
+        return int(self.original * self.factor)
+
+
 class MoESpec(BaseModel):
     num_experts: int = Field(ge=1, le=MAX_EXPERTS)
     experts_per_token: int = Field(ge=1, le=MAX_EXPERTS)
@@ -149,6 +163,7 @@ class ModelSpec(BaseModel):
     final_logit_softcapping: float | None = None
     checkpoint_params: int | None = None  # exact count from safetensors headers, when read
     checkpoint_bytes: int | None = None  # exact checkpoint size (headers or index total_size)
+    long_context: LongContext | None = None  # registry: a longer context the publisher validated (YaRN)
     warnings: list[Msg] = Field(default_factory=list)
 
     @field_validator("torch_dtype")

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from sizer_agent.tools.estimate import EstimateRequest
 from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_spec import LongContext
 from sizer_agent.tools.vision.estimate import VisionRequest
 
 UnitKind = Literal["workstation", "server", "node", "rack", "cloud"]
@@ -114,6 +115,7 @@ class ServingPerf(BaseModel):
     input_len: int
     output_len: int
     max_model_len: int
+    long_context: LongContext | None = Field(None, description="YaRN the engine is started with for this context")
     percentile: float
     ttft_ms: float
     ttft_mean_ms: float

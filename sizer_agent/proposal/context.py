@@ -47,6 +47,7 @@ from sizer_agent.proposal.serving_stacks import ServingStack, serving_stack
 from sizer_agent.tools.cluster import ClusterPlan
 from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.messages import Msg
+from sizer_agent.tools.model_spec import LongContext
 from sizer_agent.tools.plan import Plan, RecommendResult, ServingPerf
 
 SESSION_FORMAT = "sizer-agent-session/1"
@@ -304,7 +305,17 @@ def _serving_commands(plan: Plan, model: str, stack: ServingStack | None = None)
         launch.append(f"--vllm-arg=--data-parallel-size={p.data_parallel}")
     if plan.kv_cache_precision == "fp8":
         launch.append("--vllm-arg=--kv-cache-dtype=fp8")
+    if s.long_context is not None:  # a context past the config's own: YaRN as the publisher validates it
+        launch.append(shlex.quote("--vllm-arg=--hf-overrides=" + yarn_overrides(s.long_context)))
     return Command(index=1, kind="launch", text=" ".join([*launch, load])), serve
+
+
+def yarn_overrides(long: LongContext) -> str:
+    """vLLM's --hf-overrides for YaRN (docs.vllm.ai, features/context_extension: rope_parameters with rope_type
+    yarn, factor, original_max_position_embeddings and rope_theta)."""
+    return json.dumps({"rope_parameters": {"rope_type": "yarn", "factor": long.factor, "rope_theta": long.theta,
+                                           "original_max_position_embeddings": long.original}},
+                      separators=(",", ":"))
 
 
 def _replica_concurrency(plan: Plan) -> int:
@@ -526,6 +537,10 @@ def _risks(result: RecommendResult, model: ModelInfo, measured: Measured | None,
             risks.append(Risk(code="checkpoint_not_awq"))
         if plan.training is not None and plan.parallelism.num_gpus > 1:
             risks.append(Risk(code="multi_gpu_training_bench"))
+        long = plan.serving.long_context if plan.serving is not None else None
+        if long is not None and plan.serving is not None:  # the launch command's YaRN flag, and what it costs
+            risks.append(Risk(code="tool", msg=Msg("estimate.long_context", context=plan.serving.max_model_len,
+                                                   factor=long.factor, original=long.original, src=long.src)))
     if measured is None:
         risks.append(Risk(code="not_measured"))
     else:

@@ -372,7 +372,8 @@ def risks(h: _Helpers, c: ProposalContext) -> Any:
     for risk in c.risks:
         if risk.code == "tool":
             said = h.msg(risk.msg)  # a tool's note is a clause; in the list it is a sentence like the others
-            items.append(said if str(said).rstrip().endswith((".", "?", "!")) else said + ".")
+            # (the full stop joined to the escaped text, not to a plain str that would be escaped a second time)
+            items.append(said if str(said).rstrip().endswith((".", "?", "!")) else h.safe(str(said) + "."))
         elif risk.code == "assumed_answers":
             items.append(h.t("risk.assumed_answers", items=[h.label("field", f) for f in risk.items]))
         elif risk.items:

@@ -186,3 +186,26 @@ def test_the_server_a_tight_budget_buys_is_in_the_document_with_the_latency_it_g
     assert slower[0].plan.purchase.how == "quote"
     assert "its cards alone under the €25,000 budget" in text
     assert "No workload change brings a plan within" not in text
+
+
+def test_a_long_context_past_the_config_is_launched_with_the_publishers_yarn_and_said_in_the_risks() -> None:
+    # "contexte de 128k tokens car les contrats sont longs" on Qwen3 30B-A3B (config: 40,960 positions): Qwen's
+    # documented YaRN (factor 4 over 32,768) is what lets vLLM serve it, so the acceptance command carries it
+    # (docs.vllm.ai context extension: --hf-overrides with rope_parameters) and the risks say what it costs
+    import shlex
+
+    from sizer_agent.cli import build_parser
+
+    session, _ = sized_session({
+        "customer": "Cabinet Norval", "use_case": "online_serving", "model": "Qwen/Qwen3-30B-A3B",
+        "precision": "bf16", "input_len": 2000, "output_len": 500, "context_len": 131072, "concurrency": 5,
+        "growth_factor": 1, "ttft_ms": "je ne sais pas", "tpot_ms": "je ne sais pas", "framework": "vllm",
+        "framework_version": "je ne sais pas", "num_gpus": "je ne sais pas", "deployment": "cloud",
+        "ecc_required": "je ne sais pas", "budget_eur": "je ne sais pas", "power_limit_w": "je ne sais pas"})
+    ctx = build_context(session)
+    launch = next(c.text for c in ctx.commands if c.kind == "launch")
+    assert "--max-model-len 131072" in launch and '"rope_type":"yarn"' in launch
+    args = build_parser()[0].parse_args(shlex.split(launch)[1:])
+    assert any(a.startswith("--hf-overrides=") for a in args.vllm_arg)
+    text = render_proposal(session, "md", "fr")
+    assert "YaRN (facteur 4 sur 32 768 tokens)" in text.replace("\u202f", " ").replace("\u00a0", " ")
