@@ -510,8 +510,14 @@ def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list
     name = catalog.gpu(wanted).name
     if plan is not None and plan.gpu_id == wanted:
         if cheapest is not None and cheapest.gpu_id != wanted and _cost(cheapest) < _cost(plan):
+            years = catalog.assumptions.amortisation_years.value
+            if scope.budget_eur_per_month is not None:  # a budget said per month is answered per month
+                months = years * 12
+                return Msg("preference.honoured_dearer_monthly", gpu=name, cost=_cost(plan) / months,
+                           cheaper=_config(cheapest), cheaper_cost=_cost(cheapest) / months,
+                           cheaper_speed=cheapest.speed_short() or Msg("common.unknown"))
             return Msg("preference.honoured_dearer", gpu=name, cost=_cost(plan), cheaper=_config(cheapest),
-                       cheaper_cost=_cost(cheapest), years=catalog.assumptions.amortisation_years.value,
+                       cheaper_cost=_cost(cheapest), years=years,
                        cheaper_speed=cheapest.speed_short() or Msg("common.unknown"))
         return Msg("preference.honoured", gpu=name)
     theirs = [o for o in options if o.gpu_id == wanted and _in_scope(scope, o)]

@@ -1163,3 +1163,17 @@ def test_a_rented_one_off_job_with_little_margin_says_what_the_safer_rental_cost
     assert result.with_margin is not None and result.with_margin.purchase.how == "rent"
     said = advice.with_margin(result, "en")
     assert said is not None and "for the whole job" in said and said.count(" h)") == 1
+
+
+def test_a_dearer_gpu_asked_for_under_a_monthly_budget_is_compared_per_month() -> None:
+    # "Mixtral 8x7B … otherwise H100s. Monthly budget $20k": the H100s asked for are honoured, and what they cost
+    # against the plan without that wish is said per month, as the budget was (not over three years)
+    workload = EstimateRequest(model="mistralai/Mixtral-8x7B-Instruct-v0.1", input_len=1000, output_len=300,
+                               concurrency=100, max_model_len=4096, engine="vllm")
+    request = RecommendRequest(workload=workload, engine="vllm", units=["cloud"], gpu_preference="h100-sxm",
+                               budget_usd_per_month=20_000)
+    result = recommend(request, load_model("mistralai/Mixtral-8x7B-Instruct-v0.1"))
+    assert result.plan is not None and result.plan.gpu_id == "h100-sxm"
+    assert result.preference is not None and result.preference.id == "preference.honoured_dearer_monthly"
+    said = advice.preference(result, "en")
+    assert "per month; without that preference" in said and "years" not in said
