@@ -250,10 +250,16 @@ def knobs_said(knobs: list[Knob], lang: Lang) -> str:
     return ", ".join(render(lang, f"advice.knob_short_{k.code}", **k.text.params) for k in said)
 
 
-def change(item: Change, lang: Lang, budget_eur: float | None = None, cheapest: bool = False) -> str:
+_PER_MONTH = {"advice.change": "advice.change_monthly", "advice.change_over": "advice.change_over_monthly",
+              "advice.change_fit": "advice.change_fit"}
+
+
+def change(item: Change, lang: Lang, budget_eur: float | None = None, cheapest: bool = False,
+           months: float | None = None) -> str:
     """A workload change with its effect: within the budget when its plan is, over it when a budget was
     given and its plan is not (the load a machine holds is offered even so), else simply fitting. Weight
-    offload states the speed it costs, and says so when it is the cheapest way to fit."""
+    offload states the speed it costs, and says so when it is the cheapest way to fit. `months`: the budget was
+    said per month (the period's total over this many months): the budget and a rental are said per month."""
     what = knobs_said(item.knobs, lang)
     key = "advice.change_fit"
     cards = item.plan.purchase.cards_eur
@@ -261,7 +267,15 @@ def change(item: Change, lang: Lang, budget_eur: float | None = None, cheapest: 
         key = "advice.change_quote_under"  # its price is the quote's: only its cards are weighed against the budget
     elif budget_eur is not None:
         key = "advice.change" if item.plan.within_budget else "advice.change_over"
-    text = render(lang, key, what=what, config=configuration(item.plan, lang), price=price(item.plan, lang),
+    shown = price(item.plan, lang)
+    tco = item.plan.costs.tco_eur
+    if months and budget_eur is not None and key != "advice.change_quote_under":
+        # ("over the €185,760 budget" beside a headline in €5,160 a month read as two budgets)
+        key = _PER_MONTH[key]
+        budget_eur /= months
+        if tco is not None:
+            shown = render(lang, "advice.price_per_month", price=shown, month=tco / months)
+    text = render(lang, key, what=what, config=configuration(item.plan, lang), price=shown,
                   effect=speed_short(item.plan, lang), budget=budget_eur or 0.0)
     t, v = item.plan.training, item.plan.vision
     # a training change is judged by the job's length, not by a step time alone
@@ -342,7 +356,9 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
             lines.append(render(lang, "advice.preference_change", what=what, config=configuration(c.plan, lang),
                                 price=price(c.plan, lang), speed=speed_short(c.plan, lang)))
     cheapest = _cheapest_change(result)
-    lines += [change(item, lang, result.budget.budget_eur, item is cheapest) for item in result.changes]
+    per_month = result.scope.budget_eur_per_month
+    months = result.budget.budget_eur / per_month if per_month and result.budget.budget_eur else None
+    lines += [change(item, lang, result.budget.budget_eur, item is cheapest, months) for item in result.changes]
     lines += [text for text in (faster(result, lang), cheaper_fp8(result, lang), with_margin(result, lang)) if text]
     hint = worth_a_quote(result)
     if hint is not None:

@@ -271,3 +271,24 @@ def test_an_interactive_floor_over_the_prompt_says_each_configuration_has_its_ow
 def _law_firm_session(lang: str) -> tuple[dict[str, Any], str, str]:
     session, _ = _law_firm_rag(lang)
     return session, "md", lang
+
+
+def test_changes_under_a_monthly_budget_are_said_per_month() -> None:
+    """A coding assistant rented for about $6k a month: the headline weighs months, so the changes that follow say
+    the monthly budget and what each rental costs a month — not the three-year total the budget is compared as."""
+    from sizer_agent.tools.estimate import EstimateRequest
+    from sizer_agent.tools.model_loader import load_model
+    from sizer_agent.tools.recommend import RecommendRequest, recommend
+
+    workload = EstimateRequest(model="Qwen/Qwen2.5-32B-Instruct", input_len=3072, output_len=250, concurrency=15,
+                               max_model_len=4096, engine="vllm")
+    result = recommend(RecommendRequest(workload=workload, engine="vllm", units=["cloud"], slo_ttft_ms=500,
+                                        slo_tpot_ms=50, slo_assumed=["tpot"], precision_assumed=True,
+                                        budget_usd_per_month=6000), load_model("Qwen/Qwen2.5-32B-Instruct"))
+    assert result.changes and result.budget.budget_eur is not None
+    lines = [advice.change(c, "en", result.budget.budget_eur, False, result.budget.budget_eur / 5160)
+             for c in result.changes]
+    said = [line for line in advice.summary(result, "en") if "by changing the load" in line]
+    assert said == lines
+    total = f"{result.budget.budget_eur:,.0f}"
+    assert all("monthly budget" in line and " a month;" in line and total not in line for line in said), said

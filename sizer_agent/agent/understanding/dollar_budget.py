@@ -41,6 +41,10 @@ _OTHER_DOLLAR_PLACE = re.compile(r"\b(?:canad\w*|australi\w*|singapo\w*|hong kon
                                  r"|quebec\w*|montreal|toronto|vancouver|ottawa|sydney|melbourne|auckland)\b")
 _HAVE_BEFORE = re.compile(r"\b(?:we have|we've got|we can put|on a|nous avons|on dispose de|nous disposons de)\b"
                           r"[^.;!?\n$\d]{0,15}$")
+# "we'd rent in the cloud, about $6k a month": a rental the writer intends, and what a month of it may cost (the
+# conditional or the future says a plan, not a bill being paid)
+_RENT_INTENDED = re.compile(r"\b(?:we'd|we would|we'll|we will|we plan to|we want to|we'd like to|we could|we'll be)"
+                            r"\b[^.;!?\n$\d]{0,30}\b(?:rent\w*|leas\w*|cloud)\b[^.;!?\n$\d]{0,30}$")
 _PERIOD_BEFORE = re.compile(r"\b(monthly|mensuel\w*|annual|yearly|annuel\w*)\b[^.;!?\n$\d]{0,25}$")
 
 
@@ -59,7 +63,7 @@ def find_budget_usd(message: Message) -> Iterator[Found]:
         after = text[m.end():m.end() + 25]
         period = _PERIOD_AFTER.match(after)
         # "we have about $8k/month for it": money had per month is what may be spent on it
-        had = period is not None and _HAVE_BEFORE.search(before)
+        had = period is not None and (_HAVE_BEFORE.search(before) or _RENT_INTENDED.search(before))
         if not (_BUDGET_BEFORE.search(before) or _BUDGET_AFTER.match(after) or had):
             continue
         if _PAST_BILL.search(text, max(sentence_start, start - 60), start) or _UNIT_PRICE.search(after[:12]):
@@ -88,6 +92,8 @@ BUDGET_USD = Rule(
               ("a $45,000 budget for the box", {"budget_usd": 45000.0}),
               ("budget de 60 000 $ pour un serveur", {"budget_usd": 60000.0}),
               ("we have about $8k/month for inference", {"budget_usd_per_month": 8000.0}),
+              ("we'd rent in the cloud, about $6k a month", {"budget_usd_per_month": 6000.0}),
+              ("we rent 4 H100 on AWS for $38k a month today", {}),
               ("Budget: CAD $15,000.", {}), ("budget A$ 90k", {}),
               ("an H100 costs $30,000 each, our budget is tight", {}),
               ("we paid $40k for our last server", {}),
