@@ -93,7 +93,8 @@ class WorkloadProfile(BaseModel):
     context_len: int | None = Field(default=None, ge=16, le=10_000_000)  # max tokens per sequence
     image_resolution: int | None = Field(default=None, ge=8, le=65_536)  # vision: pixels per side
     batch_size: int | None = Field(default=None, ge=1, le=1_000_000)
-    concurrency: int | None = Field(default=None, ge=1, le=1_000_000)  # simultaneous requests/users at peak
+    # simultaneous requests/users at peak; the tools size up to 100,000, so a larger reading is refused by name
+    concurrency: int | None = Field(default=None, ge=1, le=100_000)
     head_count: int | None = Field(default=None, ge=1, le=100_000_000)  # everyone who will use it, not at once
     growth_factor: float | None = Field(default=None, ge=1.0, le=1000.0)  # expected load multiplier
     ttft_ms: float | None = Field(default=None, gt=0, le=600_000)  # P99 time to first token target

@@ -359,8 +359,9 @@ TRAINS = re.compile(r"\b(?:train\w*|entrain\w*|fine-?tun\w*|finetun\w*|affin\w*|
 # what a token count measures when it is not the data: a context, a batch, a rate, something to generate
 _NOT_DATASET_BEFORE = re.compile(r"(?:context\w*|fenetre|window|batch\w*|generer|generate|gener\w*|produire|produce"
                                  r"|output|sortie|per|par|budget)\W+(?:\w+\W+){0,3}$")
-_NOT_DATASET_AFTER = re.compile(r"\W*(?:\w+\W+){0,2}?(?:par|per|a|an|each|chaque|/)\s*(?:jours?|day|mois|month|semaine"
-                                r"|week|heure|hour|s\b|seconde?|second|step|pas)\b|\W*(?:de |of )?(?:context\w*"
+# (a period word after "per"/"a" needs its space: "200B tokens as a class project" is no "a s" rate — own use, u136)
+_NOT_DATASET_AFTER = re.compile(r"\W*(?:\w+\W+){0,2}?(?:(?:par|per|a|an|each|chaque)\s+|/\s*)(?:jours?|day|mois|month"
+                                r"|semaine|week|heure|hour|s\b|seconde?|second|step|pas)\b|\W*(?:de |of )?(?:context\w*"
                                 r"|window|fenetre|a generer|to generate)")
 
 
@@ -470,6 +471,8 @@ DATASET_TOKENS = Rule(
               ("RAG avec un contexte énorme (genre 1M tokens ?)", {}),
               ("fine-tune on 500k tokens of support chats", {}),
               ("about 40 million tokens, 2 epochs", {"dataset_tokens": 40_000_000}),
+              ("pretrain a 1B model from scratch on 200B tokens as a class project", {"dataset_tokens": 200 * 10**9}),
+              ("pretraining at 2M tokens/s on the cluster", {}),
               ("environ 40 millions de tokens, 2 époques", {"dataset_tokens": 40_000_000})),
     doc="a training set counted in tokens: the epoch is timed on it as stated",
 )
