@@ -368,6 +368,7 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
     said = rent_or_buy(result, lang)
     if said is not None:
         lines.append(said)
+    lines += serving_after(result, lang)
     rent = worth_renting(result)
     if rent is not None and rent.training is not None and rent.costs.eur_per_epoch and result.scope.budget_eur:
         lines.append(render(lang, "advice.rent_hint", config=configuration(rent, lang),
@@ -591,3 +592,37 @@ def worth_a_quote(result: RecommendResult) -> Plan | None:
                   if p.fits and p.purchase.how == "quote" and p.purchase.cards_eur is not None
                   and p.purchase.cards_eur < budget and result.scope.allows(p.purchase.unit)]
     return min(candidates, key=lambda p: p.purchase.cards_eur or 0.0, default=None)
+
+
+def serving_after(result: RecommendResult, lang: Lang) -> list[str]:
+    """The serving that follows a fine-tune: whether the training's cards serve the fine-tuned model at the load
+    said, else what does, and what training and serving cost together against the budget."""
+    after, trained = result.serving_after, result.plan
+    if after is None:
+        return []
+    shown = after.owned if after.owned is not None and after.owned.fits else after.plan
+    figures = shown or after.owned
+    request = figures.request if figures is not None else None
+    load = render(lang, "after.load", users=request.concurrency if request else 0,
+                  input=request.input_len if request else 0, output=request.output_len if request else 0,
+                  precision=figures.weight_precision if figures is not None else "—")
+    mine = after.owned
+    if mine is not None and mine.fits:
+        return [render(lang, "after.fits", load=load, gpus=mine.parallelism.num_gpus, gpu=mine.gpu_name,
+                       speed=speed_short(mine, lang))]
+    plan = after.plan
+    if plan is None:
+        return [render(lang, "after.none", load=load, why=render(lang, after.headline))]
+    said = dict(load=load, config=configuration(plan, lang), price=price(plan, lang), speed=speed_short(plan, lang))
+    if mine is None:
+        lines = [render(lang, "after.rented", **said)]
+    else:
+        why = render(lang, mine.reasons[0]) if mine.reasons else "—"
+        lines = [render(lang, "after.fails", gpus=mine.parallelism.num_gpus, gpu=mine.gpu_name, why=why, **said)]
+    budget = result.scope.budget_eur
+    bought = [p.purchase.price_eur for p in (trained, plan) if p is not None and p.purchase.how == "buy"]
+    if budget is not None and len(bought) == 2 and None not in bought:
+        total = sum(b for b in bought if b is not None)
+        key = "after.together_within" if total <= budget else "after.together_over"
+        lines.append(render(lang, key, total=total, budget=budget, gap=total - budget))
+    return lines

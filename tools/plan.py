@@ -334,6 +334,16 @@ class Scope(BaseModel):
         return not self.units or unit in self.units
 
 
+class ServingAfter(BaseModel):
+    """The serving that follows a fine-tune, sized as its own recommendation in the training's scope."""
+
+    status: Status = Field(description="the serving recommendation's status (no budget: recommended or no_fit)")
+    owned: Plan | None = Field(description="the training's cards (bought, not rented) at the serving load, nothing "
+                               "priced again; None when the training is rented")
+    plan: Plan | None = Field(description="the cheapest configuration in scope that serves the load")
+    headline: Msg = Field(description="the serving recommendation's first sentence (said when nothing serves it)")
+
+
 class RecommendResult(BaseModel):
     model: str
     model_title: str | None = None
@@ -376,3 +386,6 @@ class RecommendResult(BaseModel):
     offers: list[OfferVerdict]
     assumptions: list[Msg]
     evaluated: int = Field(description="configurations the search evaluated in all")
+    serving_after: ServingAfter | None = Field(
+        None, description="a fine-tune whose model is then served (RecommendRequest.serve_after): the training's "
+        "configuration checked at the serving load, and what serves it")

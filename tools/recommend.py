@@ -28,7 +28,7 @@ from sizer_agent.tools.catalog import Catalog, Offer, load_catalog
 from sizer_agent.tools.catalog.models import DEFAULT_STACKS, Stack
 from sizer_agent.tools.cluster import ClusterRequest
 from sizer_agent.tools.costs import budget_cost
-from sizer_agent.tools.estimate import EstimateRequest, estimate
+from sizer_agent.tools.estimate import MAX_TOKENS, EstimateRequest, estimate
 from sizer_agent.tools.evaluate import BYTES_PER_TOKEN, Context, evaluate, splits
 from sizer_agent.tools.knobs import cumulative, fewer_users, is_sixteen_bit, knob, practitioner_defaults, single
 from sizer_agent.tools.messages import Msg
@@ -42,6 +42,8 @@ from sizer_agent.tools.plan import (
     Plan,
     RecommendResult,
     Scope,
+    ServingAfter,
+    ServingPerf,
     Status,
     UnitKind,
 )
@@ -63,6 +65,24 @@ ASSUMED_TPOT_FACTOR = 2.0
 # would drive the purchase of long-prompt loads. So an assumed TTFT floor is counted on top of the time one request
 # alone waits for its first token on each configuration (tools.evaluate, Context.ttft_floor_over_prefill): what
 # it limits is the queueing behind other users, the part more hardware buys down.
+
+
+class ServeAfter(BaseModel):
+    """The serving that follows a fine-tune ("then serve it to our 30 agents, about 10 at once"): the load the
+    fine-tuned model serves. The training's configuration is checked at it as cards already bought; a rented
+    training is not (its GPUs are given back), and the configuration that serves the load is named either way."""
+
+    concurrency: int = Field(ge=1, le=100_000, description="simultaneous requests at peak")
+    input_len: int | None = Field(None, ge=1, le=MAX_TOKENS, description="mean prompt tokens")
+    output_len: int | None = Field(None, ge=1, le=MAX_TOKENS, description="mean generated tokens")
+    max_model_len: int | None = Field(None, ge=16, le=MAX_TOKENS, description="the context the server accepts; "
+                                      "default: 4,096 tokens, or one request's if longer (a server's usual window)")
+    dtype: str = Field("bfloat16", description="the served weights' compute type: a LoRA or full fine-tune is "
+                       "served merged in its training precision (bfloat16)")
+    quantization: str | None = Field(None, description="a weight format said for serving (fp8, awq ...)")
+    slo_ttft_ms: float | None = Field(None, gt=0)
+    slo_tpot_ms: float | None = Field(None, gt=0)
+    slo_assumed: list[Literal["ttft", "tpot"]] = Field(default_factory=list)
 
 
 class RecommendRequest(BaseModel):
@@ -138,6 +158,9 @@ class RecommendRequest(BaseModel):
     checkpoint_interval_min: float | None = Field(None, gt=0, description="training: minutes between checkpoints")
     catalog: Path | None = None
     offer_ids: list[str] = Field(default_factory=list, description="only these offers (all when empty)")
+    serve_after: ServeAfter | None = Field(
+        None, description="training: the fine-tuned model is then served at this load (RecommendResult."
+        "serving_after): the training's configuration is checked for it, and what serves it is named")
     stacks: list[Stack] = Field(
         default_factory=lambda: list(DEFAULT_STACKS),  # type: ignore[arg-type]
         min_length=1, description="software stacks the team can run: cuda, rocm, xla (Google TPU), neuron (AWS "
@@ -734,8 +757,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     years = catalog.assumptions.amortisation_years.value
     budget = _budget(scope, plan, years, request.job_recurring)
     if plan is not None and plan.serving is not None:
-        plan.serving.target_ttft_ms, plan.serving.target_tpot_ms = request.slo_ttft_ms, request.slo_tpot_ms
-        plan.serving.target_assumed = list(request.slo_assumed)
+        _set_targets(request, plan.serving)
         if request.slo_assumed:
             plan.knobs.append(_assumed_target(request, plan))
     if plan is not None and (planned_note := plan.planned_gpus_note(scope.planned_gpus)) is not None:
@@ -745,6 +767,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         owned = _named(ctx, catalog, scope, request.owned_config, stated, defaults, as_sold=False)
     else:
         owned = _owned(ctx, catalog, scope, stated, defaults) if request.owned_gpus else None
+    if owned is not None and owned.serving is not None:  # its acceptance limits say whose target they are
+        _set_targets(request, owned.serving)
     compared = [p for p in (_named(ctx, catalog, scope, item, stated, defaults) for item in request.compared) if p]
     compared_fp8 = _compared_in_fp8(ctx, catalog, scope, stated, defaults, request, compared)
     alternatives = _alternatives(options, plan, scope, request.job_recurring)
@@ -774,7 +798,42 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         machines=request.machines,
         options=options, offers=_verdicts(catalog, options, scope, mode),
         assumptions=_assumptions(request, catalog, mode), evaluated=ctx.evaluated,
+        serving_after=_serving_after(request, plan),
     )
+
+
+SERVER_WINDOW = 4096  # a server's context when none is said (the interview's default, vLLM configs' usual)
+
+
+def _serving_after(request: RecommendRequest, trained_on: Plan | None) -> ServingAfter | None:
+    """The serving that follows a fine-tune, sized as its own recommendation in the same scope: the training's
+    cards (bought, not rented) checked at the serving load as cards the customer then owns, and the cheapest
+    configuration that serves it. No budget is passed: the training's plan already spends it, and the document
+    says what serving adds."""
+    after, job = request.serve_after, request.workload
+    if after is None or job is None or job.mode != "training":
+        return None
+    input_len, output_len = after.input_len or 1024, after.output_len or 256
+    workload = EstimateRequest(model=job.model, revision=job.revision, mode="inference", dtype=after.dtype,
+                               quantization=after.quantization, input_len=input_len, output_len=output_len,
+                               max_model_len=after.max_model_len or max(SERVER_WINDOW, input_len + output_len),
+                               concurrency=after.concurrency)
+    bought = trained_on is not None and trained_on.purchase.how != "rent"
+    serving = RecommendRequest(
+        workload=workload, slo_ttft_ms=after.slo_ttft_ms, slo_tpot_ms=after.slo_tpot_ms,
+        slo_assumed=after.slo_assumed, percentile=request.percentile, cloud_excluded=request.cloud_excluded,
+        owned_config=f"{trained_on.parallelism.num_gpus}:{trained_on.gpu_id}" if bought and trained_on else None,
+        units=request.units, deployment=request.deployment, needs_graphics=request.needs_graphics,
+        ecc_required=request.ecc_required, power_limit_w=request.power_limit_w, rack_units=request.rack_units,
+        engine="vllm", catalog=request.catalog, offer_ids=request.offer_ids, stacks=request.stacks)
+    sized = recommend(serving)
+    return ServingAfter(status=sized.status, owned=sized.owned, plan=sized.plan, headline=sized.headline)
+
+
+def _set_targets(request: RecommendRequest, serving: ServingPerf) -> None:
+    """The latency target a serving plan is read against: the customer's, or the default nobody stated."""
+    serving.target_ttft_ms, serving.target_tpot_ms = request.slo_ttft_ms, request.slo_tpot_ms
+    serving.target_assumed = list(request.slo_assumed)
 
 
 def _assumed_target(request: RecommendRequest, plan: Plan) -> Knob:

@@ -289,8 +289,45 @@ def recommend_arguments(
         "dataset_bytes": profile.dataset_size_bytes if training or vision else None,
         "dataset_tokens": profile.dataset_tokens if training else None,
         "checkpoint_interval_min": profile.checkpoint_interval_min if training or vision else None,
+        "serve_after": serve_after(profile, assumed) if training else None,
     }
     return {k: v for k, v in candidates.items() if k in input_fields and v is not None and v != []}
+
+
+# a fine-tune's precision -> the weights it is served in: merged LoRA or full weights in their training precision; a
+# QLoRA model in 4-bit weights, as it was trained against a 4-bit base (merged, then AWQ/GPTQ: vLLM's usual path)
+SERVED_AFTER_TRAINING: dict[str, str] = {"bf16": "bf16", "fp16": "fp16", "fp32": "bf16", "fp8": "fp8", "nf4": "int4",
+                                         "int4": "int4", "int8": "int8"}
+
+
+SERVER_WINDOW = 4096  # questions._default_context: a server's window when none is said
+SERVED_INPUT, SERVED_OUTPUT = 1024, 256  # tools.estimate.EstimateRequest's defaults for a request's lengths
+
+
+def serve_after(profile: WorkloadProfile, assumed: Collection[str] = ()) -> dict[str, Any] | None:
+    """`RecommendRequest.serve_after` for a fine-tune whose brief also states the serving after it (a number of
+    requests at once: a training has none of its own), else None. Latency targets not given are the interview's
+    defaults, assumed (an interactive floor, as for any serving load)."""
+    if profile.use_case not in TRAINING_USE_CASES or profile.concurrency is None or "concurrency" in assumed:
+        return None
+    from sizer_agent.agent.questions import BY_ID
+
+    precision = "int4" if profile.use_case == "finetune_qlora" else SERVED_AFTER_TRAINING.get(
+        profile.precision or "bf16", "bf16")
+    dtype, quantization = PRECISION_TO_REQUEST[precision]
+    targets = {name: getattr(profile, f"{name}_ms") for name in ("ttft", "tpot")}
+    request_tokens = (profile.input_len or SERVED_INPUT) + (profile.output_len or SERVED_OUTPUT)
+    said_context = profile.context_len if profile.context_len and "context_len" not in assumed else 0
+    return {
+        "concurrency": sized_concurrency(profile), "input_len": profile.input_len, "output_len": profile.output_len,
+        # a server's window, as the interview's default: 4,096 tokens or the stated request if longer, or the
+        # context said (left to the model's whole window, vLLM would refuse to start on a card its KV pool fits)
+        "max_model_len": max(SERVER_WINDOW, request_tokens, said_context),
+        "dtype": dtype, "quantization": quantization,
+        **{f"slo_{name}_ms": value if value is not None else BY_ID[f"{name}_ms"].default
+           for name, value in targets.items()},
+        "slo_assumed": [name for name, value in targets.items() if value is None or f"{name}_ms" in assumed],
+    }
 
 
 def bench_arguments(profile: WorkloadProfile, input_fields: set[str]) -> dict[str, Any]:

@@ -494,6 +494,31 @@ def _acceptance(plan: Plan | None, model: ModelInfo, served: str) -> tuple[list[
     return _serving_limits(plan), commands
 
 
+def served_after(result: RecommendResult) -> Plan | None:
+    """The configuration that serves a fine-tuned model after its training: the training's own cards when they
+    hold the serving load, else the one named for it (RecommendResult.serving_after)."""
+    after = result.serving_after
+    if after is None:
+        return None
+    shown = after.owned if after.owned is not None and after.owned.fits else after.plan
+    return shown if shown is not None and shown.serving is not None and shown.memory is not None else None
+
+
+def _with_serving_after(result: RecommendResult, model: ModelInfo, served: str, limits: list[AcceptanceLimit],
+                        commands: list[Command]) -> tuple[list[AcceptanceLimit], list[Command]]:
+    """The training's acceptance, then the serving's that follows it: its limits numbered on, its commands too."""
+    after = served_after(result)
+    if after is None or not limits:
+        return limits, commands
+    more_limits, more_commands = _acceptance(after, model, served)
+    shift = len(commands)
+    return ([*limits, *(a.model_copy(update={"index": len(limits) + i, "command": a.command + shift,
+                                             "phase": "serving_after"})
+                        for i, a in enumerate(more_limits, start=1))],
+            [*commands, *(c.model_copy(update={"index": c.index + shift, "phase": "serving_after"})
+                          for c in more_commands)])
+
+
 def _with_measurements(limits: list[AcceptanceLimit], measured: Measured | None) -> list[AcceptanceLimit]:
     """A benchmark of the session at the stated load fills the serving limits it measures."""
     level = measured.at_load if measured and measured.comparable else None
@@ -668,6 +693,7 @@ def _build(session: dict[str, Any]) -> ProposalContext:
     served = str((measured.settings.get("model") if measured else None) or (
         CUSTOM_MODEL_PLACEHOLDER if model.custom else result.model))
     limits, commands = _acceptance(result.plan, model, served)
+    limits, commands = _with_serving_after(result, model, served, limits, commands)
     assumed = [a.field for a in answers if a.assumed]
     date, valid_until = _dates(session)
     assumptions = [k.text for k in result.plan.knobs] if result.plan else []
@@ -680,14 +706,15 @@ def _build(session: dict[str, Any]) -> ProposalContext:
         risks=_risks(result, model, measured, assumed), acceptance=_with_measurements(limits, measured),
         commands=commands, software=_software(session, model, measured), sources=_sources(result),
         assumptions=assumptions, generator_version=__version__, cluster=_cluster(session),
-        scope_notes=_scope_notes(answers),
+        scope_notes=_scope_notes(answers, serving_sized=result.serving_after is not None),
         stack=_stack_note(result.plan),
     )
 
 
-def _scope_notes(answers: list[Answer]) -> list[Msg]:
+def _scope_notes(answers: list[Answer], serving_sized: bool = False) -> list[Msg]:
     """A training job's answers that belong to serving (a brief often describes the fine-tune and the serving
-    after it): said to be out of this sizing, instead of silently ignored or shown as if they were used."""
+    after it): said to be out of the training's sizing, instead of silently ignored or shown as if they were used.
+    `serving_sized`: the serving after the training was sized too (its concurrency is used there, not noted)."""
     given = {a.field: a.value for a in answers if not a.assumed}
     if given.get("use_case") not in TRAINING_USE_CASES:
         return []
@@ -697,7 +724,7 @@ def _scope_notes(answers: list[Answer]) -> list[Msg]:
         # the product's own name (vLLM, SGLang), the same in both languages
         notes.append(Msg("profile.scope_serving_engine", engine=BY_ID["framework"].choice_labels[engine]["en"]))
     concurrency = given.get("concurrency")
-    if isinstance(concurrency, int) and not isinstance(concurrency, bool):
+    if isinstance(concurrency, int) and not isinstance(concurrency, bool) and not serving_sized:
         notes.append(Msg("profile.scope_concurrency", n=concurrency))
     return notes
 

@@ -107,6 +107,8 @@ class Command(BaseModel):
     index: int
     kind: Literal["launch", "serve", "train", "train_framework", "vision"]
     text: str
+    phase: Literal["job", "serving_after"] = Field("job", description="serving_after: the fine-tuned model served "
+                                                  "after its training (RecommendResult.serving_after)")
 
 
 class StackNote(BaseModel):
@@ -129,6 +131,7 @@ class AcceptanceLimit(BaseModel):
     basis: Msg = Field(description="where the limit comes from (the SLA, the plan and its tolerance)")
     measured: float | None = None
     status: Literal["pass", "fail", "not_measured"] = "not_measured"
+    phase: Literal["job", "serving_after"] = "job"
 
 
 class SoftwareItem(BaseModel):

@@ -323,7 +323,10 @@ def acceptance(h: _Helpers, c: ProposalContext) -> Any:
                    "bytes": h.gib(a.measured, 2), "tokens": h.num(a.measured), "count": h.num(a.measured),
                    "bool": h.t("common.yes" if a.measured else "common.no"),
                    "images_per_s": h.t("vperf.ips", n=a.measured)}[a.unit]
-        rows.append([str(a.index), h.t(f"limit.{a.code}", p=a.percentile or 99), f"{symbol} {value}",
+        criterion = h.t(f"limit.{a.code}", p=a.percentile or 99)
+        if a.phase == "serving_after":
+            criterion = h.t("acceptance.after_prefix", what=criterion)
+        rows.append([str(a.index), criterion, f"{symbol} {value}",
                      h.msg(a.basis), got, h.t(f"common.{a.status}"), f"[{a.command}]"])
         attrs.append({"limit": a.code, "value": h.raw(a.value), "command": a.command})
     return h.table([h.t("acceptance.index"), h.t("acceptance.criterion"), h.t("acceptance.limit"),

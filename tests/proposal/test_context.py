@@ -132,19 +132,35 @@ def test_an_assumed_latency_target_the_plan_meets_is_the_acceptance_limit() -> N
 
 
 def test_a_serving_engine_and_a_concurrency_in_a_training_brief_are_said_to_be_another_job() -> None:
-    # "fine-tune it, then serve it with vLLM for 25 agents": vLLM does not train and 25 users do not size a
-    # training step; the document says so and lists the software the training is sized as
+    # "fine-tune it, then serve it with vLLM for 25 agents": vLLM does not train, the document says so and lists
+    # the software the training is sized as; the 25 users size the serving that follows the training (its own
+    # sentence and acceptance rows), no longer a note that they are left out
     answers = {**SCENARIOS[1].answers, "framework": "vLLM", "framework_version": "0.11", "concurrency": 25}
     session, _ = sized_session(answers)
     ctx = build_context(session)
-    assert [n.id for n in ctx.scope_notes] == ["profile.scope_serving_engine", "profile.scope_concurrency"]
+    assert [n.id for n in ctx.scope_notes] == ["profile.scope_serving_engine"]
+    assert ctx.result.serving_after is not None
     software = {item.key: item.value for item in ctx.software}
     assert software["framework"] == "pytorch" and software["framework_version"] is None
     rendered = render_all(session)
     assert "vLLM sert des modèles et ne les entraîne pas" in rendered["md.fr"]
-    assert "The 25 concurrent requests stated are for serving the model" in rendered["md.en"]
+    assert "Serving the fine-tuned model afterwards (25 at once" in rendered["md.en"]
+    assert "Service du modèle affiné ensuite (25 requêtes simultanées" in rendered["md.fr"]
     assert "| Framework | PyTorch |" in rendered["md.en"]
+    # the acceptance checks the training, then the serving on the configuration named for it, numbered on
+    job = [a for a in ctx.acceptance if a.phase == "job"]
+    after = [a for a in ctx.acceptance if a.phase == "serving_after"]
+    assert job and {a.code for a in after} >= {"ttft", "tpot", "peak_memory", "failed_requests"}
+    assert [a.index for a in ctx.acceptance] == list(range(1, len(ctx.acceptance) + 1))
+    served = [c for c in ctx.commands if c.phase == "serving_after"]
+    assert [c.kind for c in served] == ["launch", "serve"]
+    assert [c.index for c in served] == [len(ctx.commands) - 1, len(ctx.commands)]
+    assert {a.command for a in after} <= {c.index for c in served}
+    assert "--concurrency 25" in served[0].text or "--concurrency" in served[1].text
+    assert "Serving after training: P99 time to first token" in rendered["md.en"]
+    assert "Service après entraînement : Délai du premier token P99" in rendered["md.fr"]
     plain = build_context(sized_session(SCENARIOS[1].answers)[0])
+    assert plain.result.serving_after is None and all(a.phase == "job" for a in plain.acceptance)
     assert plain.scope_notes == []
 
 

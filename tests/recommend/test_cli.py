@@ -152,3 +152,18 @@ def test_recommend_takes_the_buyers_constraints_and_questions_as_flags() -> None
     assert bad.returncode == 2 and "COUNT:GPU" in bad.stderr
     alone = cli("recommend", "--model", "llama-3.1-8b", "--owned")
     assert alone.returncode == 2 and "--owned" in alone.stderr
+
+
+def test_recommend_serve_after_a_training_checks_its_cards_and_refuses_a_serving_job() -> None:
+    out = cli("recommend", "--model", "llama-3.1-8b", "--mode", "training", "--method", "lora", "--batch-size", "4",
+              "--seq-len", "2048", "--dataset-tokens", "4e7", "--deployment", "server", "--serve-after", "10",
+              "--input-len", "2048", "--output-len", "300", "--json")
+    assert out.returncode == 0, out.stderr
+    after = json.loads(out.stdout)["serving_after"]
+    assert after["status"] == "recommended" and after["owned"]["serving"]["concurrency"] == 10
+    assert after["owned"]["serving"]["target_assumed"] == ["ttft", "tpot"]  # no --slo flags: the defaults, said so
+    text = cli("recommend", "--model", "llama-3.1-8b", "--mode", "training", "--method", "lora", "--dataset-tokens",
+               "4e7", "--deployment", "server", "--serve-after", "10", "--lang", "fr")
+    assert text.returncode == 0 and "Service du modèle affiné ensuite (10 requêtes simultanées" in text.stdout
+    refused = cli("recommend", "--model", "llama-3.1-8b", "--serve-after", "10")
+    assert refused.returncode == 2 and "--serve-after" in refused.stderr and "--mode training" in refused.stderr

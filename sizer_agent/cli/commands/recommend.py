@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Literal
 
 from sizer_agent import advice
 from sizer_agent.agent.planning import DEPLOYMENT_UNITS
@@ -29,7 +30,13 @@ from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.model_loader import load_model
 from sizer_agent.tools.perf.estimate import PerfEstimate
 from sizer_agent.tools.plan import RecommendResult
-from sizer_agent.tools.recommend import PRECISION_CHOICES, RecommendRequest, cluster_request, recommend
+from sizer_agent.tools.recommend import (
+    PRECISION_CHOICES,
+    RecommendRequest,
+    ServeAfter,
+    cluster_request,
+    recommend,
+)
 
 NAME = "recommend"
 ORDER = 20
@@ -143,6 +150,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--owned", action="store_true",
                        help="the --gpu-preference cards, --planned-gpus of them, are already owned: checked first, "
                             "as they are")
+    group.add_argument("--serve-after", type=number_type(int, low=1, high=100_000), metavar="N",
+                       help="training: the fine-tuned model is then served to N concurrent requests of --input-len/"
+                            "--output-len tokens within --slo-ttft-ms/--slo-tpot-ms (500/50 ms assumed when not "
+                            "given): the training's cards are checked for it, and what serves it is named (a LoRA "
+                            "or full fine-tune served merged in bf16, a QLoRA in 4-bit weights)")
     group.add_argument("--images-per-s", type=positive_float,
                        help="vision inference: images per second to keep up with (cameras x frames per second)")
     group.add_argument("--budget-eur", type=positive_float,
@@ -206,6 +218,8 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
     vision = args.task == "vision"
     if not vision:
         check_language_flags(args)
+    if args.serve_after is not None and (vision or args.mode != "training"):
+        raise InputError("--serve-after", "sizes the serving that follows a training", "--mode training")
     return RecommendRequest(
         workload=None if vision else request_from_args(args),
         vision=vision_request_from_args(args) if vision else None,
@@ -224,7 +238,24 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         job_requests=args.job_requests, job_recurring=args.recurring, deadline_hours=args.deadline_hours,
         job_runs_per_year=args.runs_per_year, training_one_off=args.one_off,
         compared=args.compare, owned_gpus=args.owned, vision_images_per_s=args.images_per_s,
+        serve_after=_serve_after(args),
     )
+
+
+SERVE_AFTER_DEFAULT_TTFT_MS, SERVE_AFTER_DEFAULT_TPOT_MS = 500.0, 50.0  # the interview's defaults (questions.py)
+
+
+def _serve_after(args: argparse.Namespace) -> ServeAfter | None:
+    """--serve-after N: the serving load after the training, from the request-length and SLA flags."""
+    if args.serve_after is None:
+        return None
+    assumed: list[Literal["ttft", "tpot"]] = [name for name in ("ttft", "tpot")  # type: ignore[misc]
+                                               if getattr(args, f"slo_{name}_ms") is None]
+    return ServeAfter(concurrency=args.serve_after, input_len=args.input_len, output_len=args.output_len,
+                      max_model_len=args.max_model_len, dtype="bfloat16",
+                      quantization="int4" if args.method == "qlora" else None,
+                      slo_ttft_ms=args.slo_ttft_ms or SERVE_AFTER_DEFAULT_TTFT_MS,
+                      slo_tpot_ms=args.slo_tpot_ms or SERVE_AFTER_DEFAULT_TPOT_MS, slo_assumed=assumed)
 
 
 def to_json(result: RecommendResult) -> dict[str, object]:
