@@ -209,7 +209,7 @@ def _scope_reasons(ctx: Context, gpu: Gpu, platform: Platform, watts: float, uni
         if problem is not None:
             reasons.append(Msg("reason.graphics", problem=problem))
     if scope.ecc_required and not gpu.ecc.value:
-        reasons.append(Msg("reason.ecc", gpu=gpu.name))
+        reasons.append(Msg("reason.ecc_assumed" if scope.ecc_assumed else "reason.ecc", gpu=gpu.name))
     if scope.power_limit_w is not None and watts > scope.power_limit_w:
         reasons.append(Msg("reason.power", need=watts, limit=scope.power_limit_w))
     if scope.rack_units is not None and platform.rack_units is not None:

@@ -319,6 +319,7 @@ class Scope(BaseModel):
     budget_eur_per_month: float | None = Field(None, description="the budget as the customer said it, per month; "
                                                "budget_eur is then its total over the amortisation period")
     ecc_required: bool = False
+    ecc_assumed: bool = Field(False, description="the ECC requirement is a default, not said by the customer")
     needs_graphics: bool = False
     power_limit_w: float | None = None
     rack_units: int | None = None

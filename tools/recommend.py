@@ -100,7 +100,8 @@ class RecommendRequest(BaseModel):
                                                                 "amortisation period)")
     cloud_excluded: bool = Field(False, description="the customer refused the cloud (no rental suggested)")
     compared: list[str] = Field(default_factory=list, max_length=3, description="configurations the customer "
-                                "weighs against each other, as COUNT:GPU ('2:h100-sxm'), each checked at the load")
+                                "weighs against each other, as COUNT:GPU ('2:h100-sxm'), each checked at the load; "
+                                "a GPU id alone ('tpu-v6e'): its cheapest configuration that holds the load")
     owned_gpus: bool = Field(False, description="the preferred GPU in the planned number is already the customer's: "
                              "checked first, as it is (RecommendResult.owned)")
     owned_config: str | None = Field(None, pattern=r"^\d+:[\w.-]+$", description="the cards the customer owns as "
@@ -138,6 +139,8 @@ class RecommendRequest(BaseModel):
     deployment: str | None = Field(None, description="the deployment answer the scope came from")
     needs_graphics: bool = Field(False, description="the machine also does rendering or CAD")
     ecc_required: bool = False
+    ecc_assumed: bool = Field(False, description="ECC is a default nobody stated (a production service is assumed to "
+                              "want it): a card rejected for it says so, for the customer to confirm or lift")
     power_limit_w: float | None = Field(None, gt=0)
     rack_units: int | None = Field(None, ge=1)
     gpu_preference: str | None = Field(None, description="catalogue GPU id the customer asked for")
@@ -187,11 +190,13 @@ class RecommendRequest(BaseModel):
 def accepted_stacks(catalog: Catalog, request: RecommendRequest) -> list[str]:
     """The stacks asked for, plus the stack of a preferred chip (asking for a TPU accepts XLA)."""
     stacks: list[str] = list(request.stacks)
-    wanted = request.gpu_preference
-    if wanted and wanted in {g.id for g in catalog.gpus}:
-        stack = catalog.gpu(wanted).software_stack
-        if stack not in stacks:
-            stacks.append(stack)
+    known = {g.id for g in catalog.gpus}
+    # a chip asked for or weighed ("TPU v6e or 8 H100?") brings its stack: the team is considering it
+    for wanted in [request.gpu_preference, *(item.partition(":")[2] or item for item in request.compared)]:
+        if wanted and wanted in known:
+            stack = catalog.gpu(wanted).software_stack
+            if stack not in stacks:
+                stacks.append(stack)
     return stacks
 
 
@@ -235,8 +240,8 @@ def _offer_plans(ctx: Context, offer: Offer, workload: EstimateRequest, knobs: l
 
 _MEMORY_REASONS = {"reason.memory", "reason.vllm_no_room", "reason.vllm_weights", "reason.split",
                    "reason.kv_concurrency", "reason.sla_concurrency", "reason.sla_impossible"}
-_HARD_REASONS = {"reason.graphics", "reason.ecc", "reason.precision_unit", "reason.power", "reason.rack_units",
-                 "reason.weight_format"}
+_HARD_REASONS = {"reason.graphics", "reason.ecc", "reason.ecc_assumed", "reason.precision_unit", "reason.power",
+                 "reason.rack_units", "reason.weight_format"}
 
 
 def _evaluate(ctx: Context, offers: Iterable[Offer], workload: EstimateRequest, knobs: list[Knob]) -> list[Plan]:
@@ -659,7 +664,8 @@ def scope_of(request: RecommendRequest, catalog: Catalog, stacks: list[str] | No
     return Scope(units=list(request.units), deployment=request.deployment, budget_eur=total_budget(request, catalog),
                  budget_eur_per_month=request.budget_eur_per_month if request.budget_eur is None else None,
                  cloud_excluded=request.cloud_excluded, ecc_required=request.ecc_required,
-                 needs_graphics=request.needs_graphics, power_limit_w=request.power_limit_w,
+                 ecc_assumed=request.ecc_required and request.ecc_assumed, needs_graphics=request.needs_graphics,
+                 power_limit_w=request.power_limit_w,
                  rack_units=request.rack_units, gpu_preference=request.gpu_preference,
                  planned_gpus=request.planned_gpus, **extra)
 
@@ -769,7 +775,9 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         owned = _owned(ctx, catalog, scope, stated, defaults) if request.owned_gpus else None
     if owned is not None and owned.serving is not None:  # its acceptance limits say whose target they are
         _set_targets(request, owned.serving)
-    compared = [p for p in (_named(ctx, catalog, scope, item, stated, defaults) for item in request.compared) if p]
+    compared = [p for p in (_named(ctx, catalog, scope, item, stated, defaults) if ":" in item
+                            else _fewest(ctx, catalog, item, stated, defaults, options)
+                            for item in request.compared) if p]
     compared_fp8 = _compared_in_fp8(ctx, catalog, scope, stated, defaults, request, compared)
     alternatives = _alternatives(options, plan, scope, request.job_recurring)
     closest = None if plan is not None else _best([o for o in options if _in_scope(scope, o)] or options)
@@ -824,8 +832,9 @@ def _serving_after(request: RecommendRequest, trained_on: Plan | None) -> Servin
         slo_assumed=after.slo_assumed, percentile=request.percentile, cloud_excluded=request.cloud_excluded,
         owned_config=f"{trained_on.parallelism.num_gpus}:{trained_on.gpu_id}" if bought and trained_on else None,
         units=request.units, deployment=request.deployment, needs_graphics=request.needs_graphics,
-        ecc_required=request.ecc_required, power_limit_w=request.power_limit_w, rack_units=request.rack_units,
-        engine="vllm", catalog=request.catalog, offer_ids=request.offer_ids, stacks=request.stacks)
+        ecc_required=request.ecc_required, ecc_assumed=request.ecc_assumed, power_limit_w=request.power_limit_w,
+        rack_units=request.rack_units, engine="vllm", catalog=request.catalog, offer_ids=request.offer_ids,
+        stacks=request.stacks)
     sized = recommend(serving)
     return ServingAfter(status=sized.status, owned=sized.owned, plan=sized.plan, headline=sized.headline)
 
@@ -1125,6 +1134,19 @@ def _with_margin(ctx: Context, plan: Plan | None, options: list[Plan]) -> Plan |
     # safer choice too — not a EUR 270,900 node beside a 4-card server whose cards cost EUR 29,464
     pool = _pool(safer, ctx.scope)
     return _best(_within(pool, ctx.scope)) or _best(pool)
+
+
+def _fewest(ctx: Context, catalog: Catalog, gpu_id: str, workload: EstimateRequest, knobs: list[Knob],
+            options: list[Plan]) -> Plan | None:
+    """A card weighed with no count said ("TPU v6e or 8 H100?"): its configuration that holds the load at the lowest
+    cost, as an expert answers "how many would it take"; its offers are sized even outside the team's stacks or the
+    scope (the customer named the card), and when none holds the load, the closest."""
+    if gpu_id not in {g.id for g in catalog.gpus}:
+        return None
+    mine = [p for p in options if p.gpu_id == gpu_id]
+    if not mine:
+        mine = _evaluate(ctx, [o for o in catalog.offers if o.gpu == gpu_id], workload, knobs)
+    return _best(mine)
 
 
 def _compared_in_fp8(ctx: Context, catalog: Catalog, scope: Scope, stated: EstimateRequest, defaults: list[Knob],

@@ -273,6 +273,7 @@ def recommend_arguments(
         "deployment": profile.deployment if "deployment" not in assumed else None,
         "needs_graphics": bool(profile.rendering_cad),
         "ecc_required": bool(profile.ecc_required),
+        "ecc_assumed": bool(profile.ecc_required) and "ecc_required" in assumed,
         "power_limit_w": profile.power_limit_w,
         "rack_units": profile.rack_units,
         "gpu_preference": getattr(profile, "gpu_preference", None),

@@ -110,7 +110,7 @@ class WorkloadProfile(BaseModel):
     num_gpus: int | None = Field(default=None, ge=1, le=100_000)  # planned; 0 is not a plan
     gpu_preference: str | None = Field(default=None, max_length=60)  # a catalogue GPU id the customer named
     gpus_owned: bool | None = None  # the GPUs named (gpu_preference x num_gpus) are already the customer's
-    compared_gpus: list[str] | None = Field(default=None, max_length=3)  # options weighed: "2:h100-sxm", "4:l40s"
+    compared_gpus: list[str] | None = Field(default=None, max_length=3)  # options weighed: "2:h100-sxm", "tpu-v6e"
 
     @field_validator("compared_gpus")
     @classmethod
@@ -119,9 +119,9 @@ class WorkloadProfile(BaseModel):
             return value
         known = catalogue_gpu_ids()
         for item in value:
-            count, _, gpu = item.partition(":")
-            if not count.isdigit() or not 1 <= int(count) <= 4096 or (known and gpu not in known):
-                raise ValueError(f"{item!r}: write each option as COUNT:GPU with a catalogue GPU id")
+            count, _, gpu = item.rpartition(":")  # "tpu-v6e": a card weighed with no count, sized by the tools
+            if (count and (not count.isdigit() or not 1 <= int(count) <= 4096)) or (known and gpu not in known):
+                raise ValueError(f"{item!r}: write each option as COUNT:GPU or GPU, with a catalogue GPU id")
         return value
     rendering_cad: bool | None = None  # the workstation also does rendering or CAD
     budget_eur: float | None = Field(default=None, gt=0, le=10**10)  # None after "no limit"

@@ -77,7 +77,9 @@ def _weighed(item: str) -> str:
     recommendation weighs that one: tools.recommend.SXM_SOLD_AS_PCIE), so the name says the same."""
     from sizer_agent.tools.recommend import HGX_BASEBOARDS, SXM_SOLD_AS_PCIE
 
-    count, _, gpu_id = item.partition(":")
+    count, _, gpu_id = item.rpartition(":")
+    if not count:  # a card weighed with no count: the tools size how many it takes
+        return gpu_name(gpu_id)
     if count.isdigit() and int(count) not in HGX_BASEBOARDS:
         gpu_id = SXM_SOLD_AS_PCIE.get(gpu_id, gpu_id)
     return f"{count} × {gpu_name(gpu_id)}"

@@ -17,12 +17,15 @@ from sizer_agent.agent.understanding.rules import Found, Rule
 from sizer_agent.agent.understanding.text import Lang, Message, plain, sentence_bounds
 
 _WEIGHED = re.compile(r"\b(?:hesit\w*|entre|between|vs\.?|versus|compar\w*|ou bien|or rather|plutot|which is better"
+                      r"|against|contre|weigh\w*"
                       r"|lequel|laquelle|which one|option [ab12])\b|\bor\b|\bou\b")
 _SWITCH = re.compile(r"\b(?:hesit\w*|ou passer|passer a|or move|or switch|or upgrade|or go (?:to|for)|ou bien"
                      r"|ou plutot|or rather|instead|a la place|keep (?:them|it)|les garder|la garder)\b")
 _WORD_COUNTS = {"one": 1, "a single": 1, "un": 1, "une": 1, "two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4,
                 "quatre": 4, "six": 6, "eight": 8, "huit": 8}
-_COUNT = rf"(?<![\w.,])({NUM}|one|a single|un|une|two|deux|three|trois|four|quatre|six|eight|huit)\s*(?:x\s*|×\s*)?"
+# (a word count ends at a word boundary: "une L40S" is one, not "un" before "e L40S")
+_COUNT = (rf"(?<![\w.,])({NUM}|(?:one|a single|une|un|two|deux|three|trois|four|quatre|six|eight|huit)\b)"
+          r"\s*(?:x\s*|×\s*)?")
 
 
 # whole systems weighed: "GB300 NVL72 or several HGX B300 nodes?" (found using the product). A rack named by its
@@ -68,6 +71,13 @@ def find_compared(message: Message) -> Iterator[Found]:
     covered = [(a, b) for _, _, a, b in options]
     options.extend(o for o in _systems(original, message.lang)
                    if not any(a < o[3] and o[2] < b for a, b in covered))
+    # a card weighed with no count ("Google TPU v6e against 8x H100", "L40S ou H100 ?"): count 0, the tools size
+    # how many of it hold the load
+    covered = [(a, b) for _, _, a, b in options]
+    for card in pattern.finditer(original):
+        gpu = identify(card.group("model"), card.group("qualifiers"))
+        if gpu is not None and not any(a < card.end() and card.start() < b for a, b in covered):
+            options.append((0, gpu, card.start(), card.end()))
     options.sort(key=lambda o: o[2])
     for i, first in enumerate(options):
         start, end = sentence_bounds(original, first[2])
@@ -77,12 +87,14 @@ def find_compared(message: Message) -> Iterator[Found]:
         if not _SWITCH.search(original, end, after):
             after = end
         together = [o for o in options[i:] if start <= o[2] < after]
+        counted = {g for c, g, _, _ in together if c}
+        together = [o for o in together if o[0] or o[1] not in counted]  # "2 H100 … the H100": one option
         if len(together) < 2 or len({(c, g) for c, g, _, _ in together}) < 2:
             continue
         between = original[together[0][3]:together[1][2]]
         if not _WEIGHED.search(between) and not _WEIGHED.search(original[start:together[0][2]]):
             continue
-        value = [f"{c}:{g}" for c, g, _, _ in together[:3]]
+        value = [f"{c}:{g}" if c else g for c, g, _, _ in together[:3]]
         a, b = together[0][2], together[min(2, len(together)) - 1][3]
         view_a, view_b = message.view_span(a, b)
         yield Found("compared_gpus", value, view_a, view_b, claim=False)
@@ -99,6 +111,10 @@ COMPARED_GPUS = Rule(
               ("two RTX 6000 Ada or one RTX PRO 6000?", {"compared_gpus": ["2:rtx-6000-ada", "1:rtx-pro-6000-ws"]}),
               ("Nous avons déjà 2 L40S dans un serveur. On hésite : les garder, ou passer à 2 H200 NVL ?",
                {"compared_gpus": ["2:l40s", "2:h200-nvl"]}),
+              ("We are weighing Google TPU v6e against 8x H100 on-demand in the cloud.",
+               {"compared_gpus": ["tpu-v6e", "8:h100-sxm"]}),
+              ("L40S ou H100 pour servir Mistral Small à 30 utilisateurs ?", {"compared_gpus": ["l40s", "h100-sxm"]}),
+              ("Budget 40k, une L40S ou une H100 ?", {"compared_gpus": ["1:l40s", "1:h100-sxm"]}),
               ("We want 2 H100 and 4 L40S for two different sites.", {}),
               ("We have 2 L40S in the lab. We also plan 4 H100 for the new cluster.", {}),
               ("Nous voulons 4 L40S.", {})),

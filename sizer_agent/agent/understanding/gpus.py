@@ -249,6 +249,7 @@ _OF_THEM = re.compile(rf"(?:({NUM})|two|deux|three|trois|four|quatre)\s+"
                       rf"|\ben (?:voudrait|voudrions|veut|voulons|faut|faudrait|prendrait|prendrions|prendrons)"
                       rf"\s+(?:({NUM})|une?|deux|trois|quatre)\b")
 COMPARISON = _COMPARISON = re.compile(r"\b(?:ou|or|vs\.?|versus|entre|between|compar\w*|plutot|rather|options?"
+                                      r"|against|contre|weigh\w*"
                                       r"|alternatives?|choix|choice|either|soit|hesit\w*|torn)\b|\(b\)|\b2\)")
 # A count said as a size per rack, a unit price or under a condition is no plan ("72 GPUs per rack", "prix
 # d'une H100", "si ça tient sur une seule carte"): left to the question. (A ceiling, "2 GPU max", is the

@@ -87,9 +87,10 @@ def _headroom(text: str) -> float:
 def _compared(text: str) -> list[str]:
     items = [i.strip() for i in text.split(",") if i.strip()]
     for item in items:
-        count, _, gpu = item.partition(":")
-        if not count.isdigit() or not gpu:
-            raise argparse.ArgumentTypeError(f"{item!r}: write each option as COUNT:GPU, e.g. 2:h100-sxm")
+        count, colon, gpu = item.rpartition(":")
+        if (colon and not count.isdigit()) or not gpu:
+            raise argparse.ArgumentTypeError(f"{item!r}: write each option as COUNT:GPU, e.g. 2:h100-sxm, or a GPU id "
+                                             "alone (the fewest of it that hold the load), e.g. tpu-v6e")
     if not 1 <= len(items) <= 3:
         raise argparse.ArgumentTypeError("one to three options, comma-separated")
     return items
@@ -146,7 +147,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help="a batch run or a training epoch must end within this many hours (more GPUs if slower)")
     group.add_argument("--compare", type=_compared, default=[],
                        help="configurations the customer weighs, COUNT:GPU comma-separated, e.g. 2:h100-sxm,4:l40s; "
-                            "each is checked at the load")
+                            "each is checked at the load; a GPU id alone (tpu-v6e) is sized: its cheapest "
+                            "configuration that holds the load")
     group.add_argument("--owned", action="store_true",
                        help="the --gpu-preference cards, --planned-gpus of them, are already owned: checked first, "
                             "as they are")
