@@ -303,3 +303,13 @@ def test_organisation_before_its_unit(text: str, expected: str | None) -> None:
 ])
 def test_names_round36(text: str, expected: str | None) -> None:
     assert parse_message(text).values.get("customer") == expected
+
+
+@pytest.mark.parametrize("text", [
+    # a training or serving stack named in brackets is software, not the sender's organisation
+    "We're a JAX shop (MaxText). We want to serve Gemma 3 27B.",
+    "Our team (DeepSpeed, Megatron) pre-trains a 7B model.",
+    "On tourne sous JetStream sur des TPU.",
+])
+def test_software_names_are_no_customer(text: str) -> None:
+    assert parse_message(text).values.get("customer") is None
