@@ -28,6 +28,7 @@ from sizer_agent.tools.catalog import Catalog, Offer, load_catalog
 from sizer_agent.tools.catalog.models import DEFAULT_STACKS, Stack
 from sizer_agent.tools.cluster import ClusterRequest
 from sizer_agent.tools.costs import budget_cost
+from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.estimate import MAX_TOKENS, EstimateRequest, estimate
 from sizer_agent.tools.evaluate import BYTES_PER_TOKEN, Context, evaluate, splits
 from sizer_agent.tools.knobs import cumulative, fewer_users, is_sixteen_bit, knob, practitioner_defaults, single
@@ -690,6 +691,7 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
         return recommend_vision(request)
     assert request.workload is not None
     catalog = load_catalog(request.catalog)
+    _check_compared(request, catalog)
     spec = model or load_model(request.workload.model, request.workload.revision)
     # A bad workload (unknown dtype, impossible lengths) is the caller's error, not "no configuration fits":
     # the search below reads an estimate's InputError as "this split cannot run this model".
@@ -920,9 +922,45 @@ def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: Es
     # a card no offer sells in that number (H200 NVL): a PCIe card goes in the catalogue's generic PCIe server
     platform_id = owned_platform(catalog, count, gpu_id)
     if platform_id is None:
-        return None
+        # more cards than one machine holds ("64 H100 available in our cluster"): whole nodes of that card, each
+        # as an offer of it holds, joined by the platform's scale-out fabric; sized as said, on all of them
+        nodes = cluster_platform(catalog, count, gpu_id)
+        if nodes is None:
+            return None
+        platform_id, units = nodes
+        return _exact(ctx, named_offer(catalog, scope, count, gpu_id, platform_id, units), count, units, workload,
+                      knobs)
     plans = _offer_plans(ctx, named_offer(catalog, scope, count, gpu_id, platform_id), workload, knobs)
     return plans[0] if plans else None
+
+
+def _exact(ctx: Context, offer: Offer, count: int, units: int, workload: EstimateRequest,
+           knobs: list[Knob]) -> Plan | None:
+    """One configuration as said (`count` GPUs over `units` machines), its first split that fits, else the last
+    tried — not the smallest configuration of the offer that would (`_offer_plans`)."""
+    gpu, platform = ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(offer.platform)
+    best: Plan | None = None
+    for tp, pp in splits(count, count // units, gpu, ctx.spec):
+        best = evaluate(ctx, offer, gpu, platform, count, units, tp, pp, workload, knobs)
+        if best.fits or (best.memory is not None and not any(r.id in _MEMORY_REASONS for r in best.reasons)):
+            break
+    return best
+
+
+MAX_NODES = 1024  # the cluster tool's ceiling (tools.cluster: 4,096 chips of up to 8 per node, or fewer per rack)
+
+
+def cluster_platform(catalog: Catalog, count: int, gpu_id: str) -> tuple[str, int] | None:
+    """(platform, machines) for cards spread over several identical machines: the first offer of that card whose
+    machine count divides them, else the catalogue's generic 8-GPU node or server."""
+    form = catalog.gpu(gpu_id).form_factor
+    candidates = [o.platform for o in catalog.offers if o.gpu == gpu_id] + (
+        [GENERIC_SXM_PLATFORM] if form == "sxm" else [GENERIC_PCIE_PLATFORM] if form == "pcie" else [])
+    for platform_id in candidates:
+        per = catalog.platform(platform_id).max_gpus.value
+        if per and count > per and count % per == 0 and count // per <= MAX_NODES:
+            return platform_id, count // per
+    return None
 
 
 HGX_BASEBOARDS = (4, 8)  # SXM GPUs per HGX baseboard (NVIDIA HGX H100 / H200 4- and 8-GPU)
@@ -930,15 +968,15 @@ SXM_SOLD_AS_PCIE = {"h100-sxm": "h100-pcie", "h200-sxm": "h200-nvl", "a100-80gb-
                     "a100-40gb-sxm": "a100-40gb-pcie"}  # the same chip on a PCIe card (gpus.toml)
 
 
-def named_offer(catalog: Catalog, scope: Scope, count: int, gpu_id: str, platform_id: str) -> Offer:
+def named_offer(catalog: Catalog, scope: Scope, count: int, gpu_id: str, platform_id: str, units: int = 1) -> Offer:
     """A machine of `count` cards the customer named or owns, sold by no offer as such: on quote, of the kind the
     deployment names (a workstation, else a server or, for SXM cards, a node); its cards at the price another
-    offer quotes for that card, when one does."""
+    offer quotes for that card, when one does. `units`: the cards spread over that many identical machines."""
     form = catalog.gpu(gpu_id).form_factor
     unit = "workstation" if scope.deployment == "workstation" else "node" if form == "sxm" else "server"
     priced = next((o for o in catalog.offers if o.gpu == gpu_id and (o.card_eur or o.card_usd)), None)
     return Offer(id=f"{NAMED_OFFER_PREFIX}{count}x-{gpu_id}", name=catalog.gpu(gpu_id).name, kind="quote",
-                 platform=platform_id, gpu=gpu_id, unit=unit, gpu_counts=[count], max_units=1,
+                 platform=platform_id, gpu=gpu_id, unit=unit, gpu_counts=[count // units], max_units=units,
                  card_eur=priced.card_eur if priced else None, card_usd=priced.card_usd if priced else None,
                  price_date=priced.price_date if priced else None)
 
@@ -1134,6 +1172,16 @@ def _with_margin(ctx: Context, plan: Plan | None, options: list[Plan]) -> Plan |
     # safer choice too — not a EUR 270,900 node beside a 4-card server whose cards cost EUR 29,464
     pool = _pool(safer, ctx.scope)
     return _best(_within(pool, ctx.scope)) or _best(pool)
+
+
+def _check_compared(request: RecommendRequest, catalog: Catalog) -> None:
+    """A configuration weighed names a catalogue card (an unknown one would be silently left out of the answer)."""
+    known = {g.id for g in catalog.gpus}
+    for item in request.compared:
+        count, _, gpu_id = item.rpartition(":")
+        if gpu_id not in known or (count and not count.isdigit()):
+            raise InputError("compared", f"{item!r} is not COUNT:GPU or GPU with a catalogue GPU id",
+                             ", ".join(sorted(known)))
 
 
 def _fewest(ctx: Context, catalog: Catalog, gpu_id: str, workload: EstimateRequest, knobs: list[Knob],

@@ -359,7 +359,7 @@ def cluster_arguments(recommend_args: dict[str, Any], recommend_result: dict[str
         result = RecommendResult.model_validate(recommend_result)
     except ValueError:
         return None
-    if request.workload is None or request.workload.mode != "training":
-        return None
+    if request.workload is None or request.workload.mode != "training" or request.deadline_hours is None:
+        return None  # (64 GPUs planned with no date: the plan and the cards owned answer it, not a deadline ladder)
     asked = cluster_request(request, result)
     return None if asked is None else asked.model_dump(mode="json", exclude_none=True)

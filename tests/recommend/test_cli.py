@@ -149,7 +149,7 @@ def test_recommend_takes_the_buyers_constraints_and_questions_as_flags() -> None
     clash = cli("recommend", "--model", "llama-3.1-8b", "--deployment", "cloud", "--no-cloud")
     assert clash.returncode == 2 and "--no-cloud" in clash.stderr and len(clash.stderr.strip().splitlines()) == 1
     bad = cli("recommend", "--model", "llama-3.1-8b", "--compare", "two-h100")
-    assert bad.returncode == 2 and "COUNT:GPU" in bad.stderr
+    assert bad.returncode == 2 and "COUNT:GPU" in bad.stderr and "--compare" in bad.stderr
     alone = cli("recommend", "--model", "llama-3.1-8b", "--owned")
     assert alone.returncode == 2 and "--owned" in alone.stderr
 

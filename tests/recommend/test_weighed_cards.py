@@ -9,9 +9,12 @@ count the tool chooses is at least two; 8 H100 (640 GB) hold it with room for 60
 
 from __future__ import annotations
 
+import pytest
+
 from sizer_agent import advice
 from sizer_agent.agent.planning import recommend_arguments
 from sizer_agent.agent.profile import WorkloadProfile
+from sizer_agent.tools.errors import InputError
 from sizer_agent.tools.estimate import EstimateRequest
 from sizer_agent.tools.recommend import RecommendRequest, recommend
 
@@ -32,9 +35,9 @@ def test_a_card_weighed_without_a_count_is_sized_and_its_stack_joins() -> None:
     assert any(line.startswith("Of the two,") for line in lines)  # the question asked gets its answer
 
 
-def test_an_unknown_card_weighed_is_left_out_not_invented() -> None:
-    result = recommend(RecommendRequest(workload=GEMMA, units=["cloud"], compared=["no-such-card", "8:h100-sxm"]))
-    assert [p.gpu_id for p in result.compared] == ["h100-sxm"]
+def test_an_unknown_card_weighed_is_refused_by_name() -> None:
+    with pytest.raises(InputError, match="compared: 'no-such-card' is not COUNT:GPU or GPU"):
+        recommend(RecommendRequest(workload=GEMMA, units=["cloud"], compared=["no-such-card", "8:h100-sxm"]))
 
 
 def test_an_assumed_ecc_requirement_says_so_when_it_rules_out_a_card() -> None:

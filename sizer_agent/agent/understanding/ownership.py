@@ -29,6 +29,13 @@ _OWNED = re.compile(
     r"|(?<!\bsi )(?:on a|nous avons|j'ai)(?=\s+(?:(?:une|un|deux|trois|quatre|\d{1,2})\s*x?\s*)?"
     r"(?:nvidia\s+|geforce\s+)?"
     r"(?:(?:rtx|a100|h100|h200|l40s?|l4|a6000|mi\d{3}x?)\b|_{3,})[^.;?!\n]{0,25}?(?:dans|sur|chez)\b))")
+# cards the customer can use now: "64 H100 available in our cluster", "we have access to 16 A100 on our HPC",
+# "notre cluster dispose de 32 H100" (a cloud's availability is a rental: "available on AWS" is not here). Read on
+# the customer's own words: the deployment rule has blanked "our cluster" by then.
+_ACCESS = re.compile(r"\b(?:available (?:in|on|at|within) (?:our|the lab's|the company's)|(?:we|i) (?:have|get|got)"
+                     r" access to|(?:nous avons|on a|j'ai) acces|disponibles? (?:dans|sur|chez) (?:notre|nos)"
+                     r"|(?:our|notre) (?:cluster|datacenter|data cent(?:er|re)|supercomputer|supercalculateur|hpc)"
+                     r"\s+(?:has|have|with|avec|a|compte|dispose))\b")
 # "we have a budget for 8 H200", "an 8x H200 box in mind", "we have 6 lines so 6 GPUs": money, plans or other
 # things had, not cards owned
 _NOT_CARDS_HAD = re.compile(r"\b(?:budget\w*|in mind|en t[eê]te|prefer\w*|prefere\w*|thinking|vise\w*|visons|l'idee"
@@ -116,6 +123,26 @@ def _owned(message: Message) -> Iterator[Found]:
 
 
 def _said_owned(message: Message) -> Iterator[Found]:
+    yielded = False
+    for found in _said_owned_cues(message):
+        yielded = True
+        yield found
+    if yielded:
+        return
+    original = plain(message.original)
+    for cue in _ACCESS.finditer(original):
+        start, end = sentence_bounds(original, cue.start())
+        said = original[start:end]
+        at_a, at_b = message.view_span(cue.start(), cue.end())
+        read = any(at_a - 200 <= at[0] and at[0] < at_b + 200 and start <= message.span(*at)[0] < end
+                   for name, at in message.found_at.items() if name in ("num_gpus", "gpu_preference"))
+        if (read or _CARDS.search(said)) and not message.negated(at_a) and not _REPLACED.search(said) \
+                and not _NOT_CARDS_HAD.search(said):
+            yield Found("gpus_owned", True, at_a, at_b, claim=False)
+            return
+
+
+def _said_owned_cues(message: Message) -> Iterator[Found]:
     for cue in _OWNED.finditer(message.text):
         if message.negated(cue.start()):
             continue
@@ -153,6 +180,10 @@ GPUS_OWNED = Rule(
               ("On voudrait un PC avec une RTX 5090.", {}),
               ("On a déjà 4 RTX A6000... euh non, 4 RTX 6000 Ada. Est-ce que ça suffit ?", {"gpus_owned": True}),
               # (a card taken up by a pronoun needs the GPU rule's finding: tests/agent/test_parsing.py)
+              ("Need to pretrain a 1.3B model. 64 H100 available in our cluster (8 nodes).", {"gpus_owned": True}),
+              ("Notre cluster dispose de 32 H100 : combien de temps pour l'entraînement ?", {"gpus_owned": True}),
+              ("We have access to 16 A100 on the university HPC.", {"gpus_owned": True}),
+              ("H100 are available on AWS next month, we'd rent 8.", {}),
               ("Would 2 L40S do? We already have one idea: a 2U server.", {}),
               ("Can one H100 run it? We already have a quote for it.", {}),
               ("We want 2 H100. We already have it approved by finance.", {}),

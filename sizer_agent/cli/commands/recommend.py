@@ -214,6 +214,11 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
         if "cloud" in units:
             raise InputError("--no-cloud", "contradicts --deployment/--units cloud", "one of them")
         units = units or ["workstation", "server", "node", "rack"]
+    known = {g.id for g in load_catalog(args.catalog).gpus}
+    for item in args.compare:
+        if item.rpartition(":")[2] not in known:
+            raise InputError("--compare", f"{item!r}: unknown GPU id; write each option as COUNT:GPU or GPU",
+                             ", ".join(sorted(known)))
     if args.owned and not (args.gpu_preference and args.planned_gpus):
         raise InputError("--owned", "needs --gpu-preference and --planned-gpus (the cards owned)",
                          "--gpu-preference ID --planned-gpus N --owned")
