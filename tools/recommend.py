@@ -1076,6 +1076,7 @@ def _owned_changed(ctx: Context, catalog: Catalog, scope: Scope, stated: Estimat
         return Change(knobs=[said], plan=owned.model_copy(update={"knobs": [*owned.knobs, said]}))
     item = _owned_item(request, scope)
     offloaded: list[Change] = []
+    late: list[Change] = []
     for knobs, workload in [*single(stated), *cumulative(stated)]:
         mine = _named(ctx, catalog, scope, item, workload, [*defaults, *knobs], as_sold=False)
         if mine is None:
@@ -1089,9 +1090,15 @@ def _owned_changed(ctx: Context, catalog: Catalog, scope: Scope, stated: Estimat
         moved = mine.serving is not None and mine.serving.weight_offload_bytes_per_gpu > 0
         if offload and moved and (mine.fits or slow_only(mine)):
             offloaded.append(Change(knobs=knobs, plan=mine))
+        # a training the change fits in memory but that ends after the date asked: how long it would take on them
+        # is still the answer to "can our cards do it?" ("ZeRO-Offload on your 8 A100: 31 days, past the 14")
+        if not late and mine.training is not None and mine.reasons and all(r.id == "reason.deadline"
+                                                                             for r in mine.reasons):
+            late.append(Change(knobs=knobs, plan=mine))
     # weights kept in host RAM cross the host link every token: the fewer bytes, the faster ("in 4-bit with 18 GiB
     # offloaded, 1 token/s" beats "in 16-bit with 113 GiB offloaded, 0.2")
-    return max(offloaded, key=lambda c: c.plan.serving.output_tokens_per_s if c.plan.serving else 0.0, default=None)
+    fastest = max(offloaded, key=lambda c: c.plan.serving.output_tokens_per_s if c.plan.serving else 0.0, default=None)
+    return fastest or (late[0] if late else None)
 
 
 def _cheaper_in_fp8(ctx: Context, scoped: list[Offer], stated: EstimateRequest, defaults: list[Knob],

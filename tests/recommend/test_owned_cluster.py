@@ -39,3 +39,23 @@ def test_owned_cards_that_fill_no_whole_number_of_nodes_are_not_invented() -> No
     result = recommend(RecommendRequest(workload=workload, gpu_preference="h100-sxm", planned_gpus=13,
                                         owned_gpus=True, units=["server", "node"]))
     assert result.owned is None  # 13 SXM cards are no machine the catalogue knows: not guessed
+
+
+def test_owned_cards_a_change_fits_but_too_slowly_say_how_long_against_the_date() -> None:
+    """A DGX A100 (8 x 80 GB) for a full fine-tune of Llama 3.1 70B on 5B tokens within two weeks: the full fine-tune
+    needs ~16 bytes a parameter (bf16 weights and gradients, fp32 master weights and two AdamW moments) = 1.1 TB, 140
+    GB a GPU over 8: it does not fit. A LoRA fits, and costs about 6 x 70e9 FLOPs a token with recomputation: 2.1e21
+    for 5B tokens, at 40 % of 8 x 312 dense bf16 TFLOP/s (NVIDIA A100 datasheet) about 580 h — past the 336 h."""
+    workload = EstimateRequest(model="meta-llama/Llama-3.1-70B-Instruct", mode="training", dtype="bfloat16",
+                               batch_size=1, seq_len=4096)
+    result = recommend(RecommendRequest(workload=workload, gpu_preference="a100-80gb-sxm", planned_gpus=8,
+                                        owned_gpus=True, dataset_tokens=5 * 10**9, deadline_hours=336,
+                                        units=["server", "node"], deployment="server"))
+    assert result.owned is not None and not result.owned.fits
+    change = result.owned_change
+    assert change is not None and change.plan.training is not None
+    late = [r for r in change.plan.reasons if r.id == "reason.deadline"]
+    assert late and late == change.plan.reasons and 400 < float(late[0].params["hours"]) < 900  # type: ignore[arg-type]
+    line = advice.summary(result, "en")[0]
+    assert "they hold it in memory" in line and "past the 336\xa0h asked. What ends it in time follows." in line
+    assert "au-delà des 336\xa0h demandées" in advice.summary(result, "fr")[0]
