@@ -239,6 +239,7 @@ def recommend_arguments(
         "slo_ttft_ms": profile.ttft_ms if serving else None,
         "slo_tpot_ms": profile.tpot_ms if serving else None,
         "slo_assumed": [name for name in ("ttft", "tpot") if serving and f"{name}_ms" in assumed],
+        "percentile": profile.slo_percentile,
         # several identical workstations: one is sized against its share of a budget said for all of them
         # (a budget said only per machine is each one's: "2 500 € par poste")
         "budget_eur": _machine_share(profile, profile.budget_eur) if profile.budget_eur is not None
@@ -342,6 +343,7 @@ def bench_arguments(profile: WorkloadProfile, input_fields: set[str]) -> dict[st
         "concurrency": [profile.concurrency or 1],
         "slo_ttft_ms": profile.ttft_ms,
         "slo_tpot_ms": profile.tpot_ms,
+        "percentile": profile.slo_percentile,
         "precision": profile.precision,
         "revision": profile.model_revision,
     }

@@ -98,6 +98,8 @@ class WorkloadProfile(BaseModel):
     head_count: int | None = Field(default=None, ge=1, le=100_000_000)  # everyone who will use it, not at once
     growth_factor: float | None = Field(default=None, ge=1.0, le=1000.0)  # expected load multiplier
     ttft_ms: float | None = Field(default=None, gt=0, le=600_000)  # P99 time to first token target
+    # the percentile the latency targets are said at ("P95 TTFT under 2 s"); P99 when none is said
+    slo_percentile: float | None = Field(default=None, ge=50, lt=100)
     tpot_ms: float | None = Field(default=None, gt=0, le=60_000)  # P99 time per output token target
     dataset_size_bytes: int | None = Field(default=None, ge=0, le=10**18)
     dataset_tokens: int | None = Field(default=None, ge=1, le=10**15)  # training set said in tokens ("40M tokens")

@@ -371,6 +371,7 @@ OPTIONAL_FIELDS: tuple[str, ...] = (
     "job_recurring",
     "deadline_hours", "images_per_s",
     "gpus_owned", "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year", "vision_family",
+    "slo_percentile",
 )
 # Optional fields whose label lives in the product catalogue (sizer_agent/i18n, section agent.label).
 _CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded", "budget_eur_per_month",
@@ -378,7 +379,7 @@ _CATALOGUE_LABELS = frozenset({"head_count", "gpu_preference", "cloud_excluded",
                                "budget_per_workstation", "budget_eur_per_workstation",
                                "job_requests", "job_recurring", "deadline_hours", "images_per_s", "gpus_owned",
                                "compared_gpus", "dataset_tokens", "model_size_b", "job_runs_per_year",
-                               "vision_family"})
+                               "vision_family", "slo_percentile"})
 
 BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
 

@@ -26,7 +26,7 @@ _ONE_FIGURE: dict[str, tuple[str, str]] = {
     "workstations": ("agent.value.workstations", "n"),
     "budget_eur_per_workstation": ("agent.value.budget_per_workstation", "v"),
     "budget_usd_per_month": ("agent.value.budget_usd_per_month", "v"),
-    "dataset_images": ("agent.value.images", "n"),
+    "dataset_images": ("agent.value.images", "n"), "slo_percentile": ("agent.value.percentile", "v"),
 }
 
 

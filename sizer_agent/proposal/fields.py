@@ -14,6 +14,7 @@ FIELD_ORDER: tuple[str, ...] = (
     "custom_architecture", "model_size_b", "vision_model", "vision_mode", "precision", "input_len", "output_len",
     "context_len",
     "image_resolution", "batch_size", "head_count", "concurrency", "growth_factor", "ttft_ms", "tpot_ms",
+    "slo_percentile",
     "dataset_size_bytes", "dataset_tokens", "job_requests", "job_recurring", "job_runs_per_year", "deadline_hours",
     "images_per_s",
     "dataset_images",

@@ -6,7 +6,7 @@ import pytest
 
 from sizer_agent import advice
 from sizer_agent.agent import explain
-from sizer_agent.agent.planning import estimate_arguments
+from sizer_agent.agent.planning import bench_arguments, estimate_arguments, recommend_arguments
 from sizer_agent.agent.profile import WorkloadProfile
 from sizer_agent.agent.questions import question
 from sizer_agent.tools.estimate import EstimateRequest, estimate
@@ -264,3 +264,15 @@ def test_a_rented_training_with_no_schedule_is_one_run_paid_by_its_hours() -> No
                                fields)["training_one_off"] is False
     assert recommend_arguments(WorkloadProfile(**base, deployment="cloud", job_recurring=True),
                                fields)["training_one_off"] is False
+
+
+def test_a_latency_percentile_said_sizes_and_checks_there() -> None:
+    # a tender's "P95 time to first token under 2 s": the plan is sized, and its benchmark checked, at P95
+    from sizer_agent.tools.bench.results import ServeSettings
+
+    profile = WorkloadProfile(use_case="online_serving", model="meta-llama/Llama-3.3-70B-Instruct", concurrency=150,
+                              ttft_ms=2000, slo_percentile=95.0, server_url="http://127.0.0.1:8000")
+    assert recommend_arguments(profile, set(RecommendRequest.model_fields))["percentile"] == 95.0
+    assert bench_arguments(profile, set(ServeSettings.model_fields))["percentile"] == 95.0
+    unsaid = profile.model_copy(update={"slo_percentile": None})
+    assert "percentile" not in recommend_arguments(unsaid, set(RecommendRequest.model_fields))  # the tool's P99

@@ -49,6 +49,7 @@ RULES: tuple[Rule, ...] = (
     page_lengths.OUTPUT_PAGES,
     latency.TTFT,
     latency.TPOT,
+    latency.SLO_PERCENTILE,  # reads without claiming: the percentile the targets are said at
     training.BATCH_SIZE,  # before the load: "des batchs de 128 requêtes" is a batch, not 128 users
     load.LOAD,
     training.CHECKPOINT,
