@@ -178,7 +178,7 @@ ONE_OFF = Rule(
 
 # "Le job doit finir en moins de 4 h", "it must finish within 6 hours", "within a 5-hour window", "in under 2 days"
 # a number of time units, or one said by its article ("une semaine", "a day"): groups (number, article, unit)
-_SPAN = rf"(?:(?:a |an |une? )?({NUM})|(a|an|une|one|1))[ \t-]*"
+_SPAN = rf"(?:(?:a |an |une? )?({NUM})|(a|an|une?|one|1))[ \t-]*"  # ("un mois", "d'un mois": masculine one)
 _DAYS_AND_LONGER = r"jours?|days?|semaines?|weeks?|mois\b|months?"
 _DEADLINE = re.compile(
     rf"\b(?:finir|finie?s?|finish\w*|terminer|terminee?s?|complete\w*|done|boucler|run|tourner|durer|tenir|take|prendre"
@@ -290,6 +290,7 @@ DEADLINE = Rule(
               ("Renting only, and it has to be done within a week.", {"deadline_hours": 168.0}),
               ("le pré-entraînement doit tenir en une semaine", {"deadline_hours": 168.0}),
               ("pré-entraîner un 8B, il faut que ce soit fini en 30 jours", {"deadline_hours": 720.0}),
+              ("traduire 2 millions de pages, une seule fois, en moins d'un mois", {"deadline_hours": 730.0}),
               ("on voudrait finir en une nuit", {}), ("the first token within 2 seconds", {}),
               ("fine-tuner Mistral 7B en LoRA, une seule fois, et ça doit tourner en une nuit",
                {"deadline_hours": NIGHT_HOURS}),

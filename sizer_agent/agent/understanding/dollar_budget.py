@@ -31,6 +31,12 @@ _OTHER_DOLLAR_BEFORE = re.compile(r"(?:(?<![a-z])(?:c|ca|can|a|au|nz|s|sg|hk)"
 _BUDGET_BEFORE = re.compile(r"\b(?:budget\w*|enveloppe|(?:can|could|to|may|will|willing to) spend|spend up to"
                             r"|afford|plafond|cap|ceiling|up to|jusqu'a|maximum|max"
                             r"|no more than|pas plus de|at most|au plus)\b[^.;!?\n$\d]{0,30}$")
+# "Under $3,000. What should I buy?": a ceiling said before the amount is the budget of a purchase asked about
+_CEILING_BEFORE = re.compile(r"\b(?:under|below|less than|for less than|moins de|pour moins de|sous)[ \t]*$")
+_PRICED_BEFORE = re.compile(r"\b(?:sells?|sold|costs?|priced|retails?|goes|cout\w*|vend\w*|prix|price)\b")
+_BUYING = re.compile(r"\b(?:what (?:should|would|do) (?:i|we) (?:buy|get)"
+                     r"|(?:i|we) (?:want|need|plan) to (?:buy|get|build)"
+                     r"|que (?:dois|devons|faut)[- ](?:je|nous|il) acheter|quoi acheter|que faut-il acheter)\b")
 _BUDGET_AFTER = re.compile(r"^[ \t]*(?:budget|enveloppe|cap|ceiling|max\b|maximum|to spend|a depenser)")
 _PERIOD_AFTER = re.compile(r"^[ \t]*(?:/[ \t]*|par[ \t]+|per[ \t]+|a[ \t]+|an[ \t]+|each[ \t]+|chaque[ \t]+)"
                            r"(mois|month|an\b|annee|year)")
@@ -64,7 +70,8 @@ def find_budget_usd(message: Message) -> Iterator[Found]:
         period = _PERIOD_AFTER.match(after)
         # "we have about $8k/month for it": money had per month is what may be spent on it
         had = period is not None and (_HAVE_BEFORE.search(before) or _RENT_INTENDED.search(before))
-        if not (_BUDGET_BEFORE.search(before) or _BUDGET_AFTER.match(after) or had):
+        ceiling = _CEILING_BEFORE.search(before) and _BUYING.search(text) and not _PRICED_BEFORE.search(before)
+        if not (_BUDGET_BEFORE.search(before) or _BUDGET_AFTER.match(after) or had or ceiling):
             continue
         if _PAST_BILL.search(text, max(sentence_start, start - 60), start) or _UNIT_PRICE.search(after[:12]):
             continue
@@ -98,6 +105,9 @@ BUDGET_USD = Rule(
               ("an H100 costs $30,000 each, our budget is tight", {}),
               ("we paid $40k for our last server", {}),
               ("revenue of $2M last year", {}), ("budget $60-80k", {}),
+              ("Solo dev, gpt-oss-20b on a desktop. Under $3,000. What should I buy?", {"budget_usd": 3000.0}),
+              ("a desktop for under 3000 dollars, what should I get?", {"budget_usd": 3000.0}),
+              ("The RTX 5090 sells for under $2,000; what should we buy?", {}),
               ("spend is ~$38k/month and finance wants it lower", {}),
               ("budget 80 000 $ (filiale canadienne)", {})),
     doc="a budget said in US dollars (a total, or per month/year): converted at the catalogue's rate when no euro "

@@ -89,8 +89,9 @@ def find_pair(message: Message) -> Iterator[Found]:
                 yield Found("output_len", second, m.start(4), m.end())
                 return
     # "1 000 tokens en entrée et autant en sortie", "2k tokens in and as many out": the output is the input's length
-    same = rf"{TOKENS}{_TOK}\s*{_IN_WORDS}{_TOK}(?P<cut>)\s*(?:,|et|and)?\s*(?:autant|as many|the same)\s*" \
-           rf"(?:en sortie|de sortie|out\b|output|in output)"
+    # ("600 tokens par page en entrée et autant en sortie": the unit counted may sit between the figure and "in")
+    same = rf"{TOKENS}{_TOK}(?:\s*(?:par|per|a|each|chaque)\s+\w+)?\s*{_IN_WORDS}{_TOK}(?P<cut>)\s*(?:,|et|and)?\s*" \
+           rf"(?:autant|as many|the same)\s*(?:en sortie|de sortie|out\b|output|in output)"
     for m in re.finditer(same, message.text):
         if not message.negated(m.start()) and (first := _tokens(m, message, 1)):
             yield Found("input_len", first, m.start(), m.start("cut"))
@@ -118,7 +119,9 @@ PAIR = Rule(
               ("input is maybe eight hundred tokens output around a hundred and fifty",
                {"input_len": 800, "output_len": 150}),
               ("Environ 1 000 tokens en entrée et autant en sortie par segment",
-               {"input_len": 1000, "output_len": 1000})),
+               {"input_len": 1000, "output_len": 1000}),
+              ("2 millions de pages (environ 600 tokens par page en entrée et autant en sortie)",
+               {"input_len": 600, "output_len": 600})),
     doc="an input and an output length given together",
 )
 

@@ -35,7 +35,10 @@ _OWNED = re.compile(
 _ACCESS = re.compile(r"\b(?:available (?:in|on|at|within) (?:our|the lab's|the company's)|(?:we|i) (?:have|get|got)"
                      r" access to|(?:nous avons|on a|j'ai) acces|disponibles? (?:dans|sur|chez) (?:notre|nos)"
                      r"|(?:our|notre) (?:cluster|datacenter|data cent(?:er|re)|supercomputer|supercalculateur|hpc)"
-                     r"\s+(?:has|have|with|avec|a|compte|dispose))\b")
+                     r"\s+(?:has|have|with|avec|a|compte|dispose)"
+                     # a machine of the writer's with its card: "sur notre station avec une RTX 4090"
+                     r"|(?:notre|nos|mon|ma|our|my)\s+(?:pc|machine|serveur|server|station|poste|workstation|desktop"
+                     r"|box|tour|ordinateur|computer|laptop|portable)\s+(?:avec|with|equipee?s? d'|equipped with))\b")
 # "we have a budget for 8 H200", "an 8x H200 box in mind", "we have 6 lines so 6 GPUs": money, plans or other
 # things had, not cards owned
 _NOT_CARDS_HAD = re.compile(r"\b(?:budget\w*|in mind|en t[eê]te|prefer\w*|prefere\w*|thinking|vise\w*|visons|l'idee"
@@ -136,8 +139,8 @@ def _said_owned(message: Message) -> Iterator[Found]:
         at_a, at_b = message.view_span(cue.start(), cue.end())
         read = any(at_a - 200 <= at[0] and at[0] < at_b + 200 and start <= message.span(*at)[0] < end
                    for name, at in message.found_at.items() if name in ("num_gpus", "gpu_preference"))
-        if (read or _CARDS.search(said)) and not message.negated(at_a) and not _REPLACED.search(said) \
-                and not _NOT_CARDS_HAD.search(said):
+        if (read or _CARDS.search(said) or _ONE_CARD.search(said)) and not message.negated(at_a) \
+                and not _REPLACED.search(said) and not _NOT_CARDS_HAD.search(said) and not _NOT_YET.search(said):
             yield Found("gpus_owned", True, at_a, at_b, claim=False)
             return
 
@@ -175,6 +178,10 @@ GPUS_OWNED = Rule(
               ("On a un PC avec une RTX 4090. C'est suffisant ?", {"gpus_owned": True}),
               ("I have a desktop with an RTX 5090, is that enough?", {"gpus_owned": True}),
               ("On a un budget avec une marge de 10 %.", {}),
+              ("On voudrait fine-tuner Llama 3.1 8B en LoRA sur notre station avec une RTX 4090. Ça passe ?",
+               {"gpus_owned": True}),
+              ("Our server with 2 L40S: can it serve Qwen3 8B?", {"gpus_owned": True}),
+              ("We'd like a new workstation with an RTX 5090.", {}),
               # ("On a une RTX 5090 dans une tour" needs the GPU rule's finding: test_understanding_precision.py)
               ("Si on a une H100 dans le cloud, ça suffit ?", {}),
               ("On voudrait un PC avec une RTX 5090.", {}),
