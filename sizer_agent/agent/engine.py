@@ -262,6 +262,8 @@ class DeterministicEngine:
                 values = {last: bare}
         if "model_family" in values and "model" not in values:
             values.pop("model_family")
+        for kind, words in parsed.unsupported:  # "Stable Diffusion XL": said plainly, before the questions go on
+            self._emit(AgentMessage(tone="hint", text=wording.unsupported_said(kind, words, self.lang)))
         if not values:
             self._offer_suggestions(parsed, values)
             self.state.misunderstood += 1

@@ -82,6 +82,8 @@ class BriefReading(BaseModel):
     # those fields' candidates as values (ids, numbers), for scripts and for showing them in words
     candidates: dict[str, list[Any]] = Field(default_factory=dict)
     open: list[OpenQuestion] = Field(default_factory=list)  # still to ask, in interview order
+    # workloads named that the tools do not size, as (kind, words): "image_generation", "Stable Diffusion XL"
+    unsupported: list[tuple[str, str]] = Field(default_factory=list)
     read_chars: int = 0  # characters read: a brief longer than MAX_CHARS is read up to there
     truncated: bool = False
 
@@ -117,7 +119,7 @@ def read_brief(text: str, lang: Lang | None = None, known_models: list[str] | No
     return BriefReading(lang=chosen, understood=understood, dropped=dropped, open=open_questions,
                         suggestions=suggestions, to_confirm=[k for k in parsed.doubts if k in suggestions],
                         candidates={k: list(v) for k, v in parsed.doubts.items() if k in suggestions},
-                        read_chars=min(len(text), MAX_CHARS),
+                        unsupported=list(parsed.unsupported), read_chars=min(len(text), MAX_CHARS),
                         truncated=len(text) > MAX_CHARS)
 
 

@@ -219,3 +219,8 @@ def to_confirm(field: str, candidates: tuple[str, ...] | list[str], lang: Lang) 
     else:  # no question of its own (a preferred card): the customer may say it again
         key = "agent.suggest.several_unasked" if several else "agent.suggest.one_unasked"
     return render(lang, key, field=field_label(field, lang), names=_either(list(candidates), lang))
+
+
+def unsupported_said(kind: str, words: str, lang: Lang) -> str:
+    """"Stable Diffusion XL (image generation) is not a workload this version sizes: …" — said once, plainly."""
+    return render(lang, "unsupported.said", name=words, what=render(lang, f"unsupported.{kind}"))

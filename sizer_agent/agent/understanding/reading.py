@@ -21,6 +21,7 @@ from sizer_agent.agent.understanding.models import family_of_model
 from sizer_agent.agent.understanding.rules import Finding, apply_rules
 from sizer_agent.agent.understanding.table import RULES
 from sizer_agent.agent.understanding.text import BLANK, Lang, Message, plain
+from sizer_agent.agent.understanding.unsupported import unsupported_workloads
 
 MAX_CHARS = 20_000  # a pasted brief is a few thousand characters; beyond this the rest is not read
 ANSWER_RULE = "answer-to-question"  # the rule name of a value read as a bare answer to the open question
@@ -130,6 +131,8 @@ class ParseResult:
     lang: Lang | None = None  # the language the message is written in; None when it does not say
     # fields named with several values (or a year as a budget): none recorded, the candidates (doubt.py)
     doubts: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    # workloads named that the tools do not size ("Stable Diffusion XL": image generation), said once (unsupported.py)
+    unsupported: tuple[tuple[str, str], ...] = ()
 
 
 def parse_message(
@@ -186,7 +189,8 @@ def parse_message(
     rest = message.text.replace(BLANK, " ")
     result = ParseResult(intent="answer", values=values, correction=correction, rest=rest, findings=findings,
                          suggestions=dict(reading.suggestions), lang=guess,
-                         doubts={name: doubt.candidates for name, doubt in doubts.items()})
+                         doubts={name: doubt.candidates for name, doubt in doubts.items()},
+                         unsupported=unsupported_workloads(text))
     if current and not values.keys() >= {"input_len", "output_len"}:  # (one may be read by the rules already)
         _lengths_in_text(result, body, offset)
     if current and current not in values:

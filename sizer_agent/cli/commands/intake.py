@@ -229,7 +229,7 @@ def _print_understood(brief: BriefReading, lang: Any, answered: set[str] | froze
     """Each field with the words it came from; approximate values marked, and those the answers file
     replaced; refused values and suggestions."""
     from sizer_agent.agent.questions import field_label
-    from sizer_agent.agent.wording import did_you_mean, format_value, to_confirm
+    from sizer_agent.agent.wording import did_you_mean, format_value, to_confirm, unsupported_said
     from sizer_agent.i18n import render
 
     if brief.truncated:
@@ -245,6 +245,8 @@ def _print_understood(brief: BriefReading, lang: Any, answered: set[str] | froze
                      status=f"{status:<10}", words=finding.words.replace("\n", " ")))
     for problem in brief.dropped:
         print(render(lang, "intake.dropped", field=problem.field, reason=problem.message))
+    for kind, words in brief.unsupported:
+        print(unsupported_said(kind, words, lang))
     for field, names in brief.suggestions.items():
         if field in brief.to_confirm and names:
             # in the catalogue's words ("vLLM or SGLang", "15 000 €"), as the app offers them
