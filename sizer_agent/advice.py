@@ -329,6 +329,9 @@ def summary(result: RecommendResult, lang: Lang) -> list[str]:
         if c.job_hours is not None and c.eur_per_job is not None and c.runs_per_year:
             lines.append(render(lang, "advice.job_runs", hours=round(c.job_hours, 1), eur=c.eur_per_job,
                                 runs=c.runs_per_year, year=c.eur_per_job * c.runs_per_year))
+        elif c.job_hours is not None and c.eur_per_job is None and c.runs_per_year:
+            # on quote: no price for the run, but how long each takes answers "is it big enough?"
+            lines.append(render(lang, "advice.job_runs_hours", hours=round(c.job_hours, 1), runs=c.runs_per_year))
         elif c.job_hours is not None and c.eur_per_job is not None:
             # (a job of days or years is said in days too: "28,077 h" alone hides that it is 3.2 years)
             key = "advice.job_days" if c.job_hours >= 72 else "advice.job"
@@ -506,6 +509,14 @@ def owned(result: RecommendResult, lang: Lang) -> str:
                               days=job.epoch_hours * job.epochs / 24)
             return render(lang, "advice.owned_fits_epoch", gpus=n, gpu=name, speed=speed_short(mine, lang),
                           hours=job.epoch_hours)
+        s = mine.serving
+        slower = s is not None and bool(s.target_assumed) and (
+            (s.target_ttft_ms is not None and s.ttft_ms > s.target_ttft_ms)
+            or (s.target_tpot_ms is not None and s.tpot_ms > s.target_tpot_ms))
+        if slower and s is not None:
+            # held against the interactive floor, not the usual target nobody gave: the answer says both
+            return render(lang, "advice.owned_fits_slower", gpus=n, gpu=name, speed=speed_short(mine, lang),
+                          ttft=s.target_ttft_ms or 0.0, tpot=s.target_tpot_ms or 0.0)
         return render(lang, "advice.owned_fits", gpus=n, gpu=name, speed=speed_short(mine, lang))
     why = render(lang, mine.reasons[0]) if mine.reasons else "—"
     if result.owned_fp8 is not None:  # the 16-bit format was assumed: in FP8 they hold it, nothing to buy
