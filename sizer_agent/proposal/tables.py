@@ -42,9 +42,20 @@ def _latest(h: _Helpers) -> str:
     return BY_ID["framework_version"].default_doc[h.lang]
 
 
+def field_label_at(h: _Helpers, c: ProposalContext, field: str) -> Any:
+    """A profile field's label; the latency limits say the percentile the customer said them at ("P95
+    time to first token under 2 s"), not the default's P99."""
+    label = h.label("field", field)
+    said = next((a.value for a in c.answers if a.field == "slo_percentile" and isinstance(a.value, int | float)), None)
+    if said is not None and field in ("ttft_ms", "tpot_ms"):
+        label = label.replace("P99", f"P{said:g}")
+    return label
+
+
 def answers(h: _Helpers, c: ProposalContext) -> Any:
     rows, attrs = [], []
     cloud_excluded = any(a.field == "cloud_excluded" and a.value is True and not a.assumed for a in c.answers)
+
     for a in c.answers:
         value: Any = _choice_label(h, a.field, a.value) or h.value(a.value)
         if a.field == "deployment" and a.assumed:
@@ -65,7 +76,7 @@ def answers(h: _Helpers, c: ProposalContext) -> Any:
         status = h.t("profile.assumed") if a.assumed else h.t("profile.given")
         if a.corrections:
             status = h.t("profile.status_corrected", status=status, n=a.corrections)
-        rows.append([h.label("field", a.field), value, status, a.raw_text or "—"])
+        rows.append([field_label_at(h, c, a.field), value, status, a.raw_text or "—"])
         attrs.append({"field": a.field})
     return h.table([h.t("profile.question"), h.t("profile.answer"), h.t("profile.status"), h.t("profile.said")],
                    rows, attrs=attrs)
@@ -378,7 +389,7 @@ def risks(h: _Helpers, c: ProposalContext) -> Any:
             # (the full stop joined to the escaped text, not to a plain str that would be escaped a second time)
             items.append(said if str(said).rstrip().endswith((".", "?", "!")) else h.safe(str(said) + "."))
         elif risk.code == "assumed_answers":
-            items.append(h.t("risk.assumed_answers", items=[h.label("field", f) for f in risk.items]))
+            items.append(h.t("risk.assumed_answers", items=[field_label_at(h, c, f) for f in risk.items]))
         elif risk.items:
             items.append(h.t(f"risk.{risk.code}", items=risk.items))
         else:

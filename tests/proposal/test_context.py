@@ -225,3 +225,21 @@ def test_a_long_context_past_the_config_is_launched_with_the_publishers_yarn_and
     assert any(a.startswith("--hf-overrides=") for a in args.vllm_arg)
     text = render_proposal(session, "md", "fr")
     assert "YaRN (facteur 4 sur 32 768 tokens)" in text.replace("\u202f", " ").replace("\u00a0", " ")
+
+
+def test_a_percentile_said_is_the_one_the_document_states() -> None:
+    # a tender's "P95 time to first token under 2 s": the profile labels, the plan's figures and the acceptance
+    # limits all say P95, never the default's P99
+    session, _ = sized_session({
+        "customer": "Westmark", "use_case": "online_serving", "model": "Llama-3.1-8B-Instruct", "precision": "bf16",
+        "input_len": 2048, "output_len": 300, "context_len": 4096, "concurrency": 20, "growth_factor": 1,
+        "ttft_ms": 2000, "tpot_ms": 50, "slo_percentile": 95, "framework": "vllm", "framework_version": "0.11.0",
+        "num_gpus": 1, "deployment": "server", "ecc_required": True, "budget_eur": "no limit",
+        "power_limit_w": "no limit", "rack_units": "no limit"}, lang="en")
+    ctx = build_context(session)
+    assert ctx.result.plan is not None and ctx.result.plan.serving is not None
+    assert ctx.result.plan.serving.percentile == 95
+    assert {a.percentile for a in ctx.acceptance if a.code in ("ttft", "tpot")} == {95}
+    text = render_proposal(session, "md", "en")
+    assert "| TTFT limit, P95 (ms) | 2,000 |" in text and "P99" not in text
+    assert "--percentile 95" in text
