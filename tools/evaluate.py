@@ -365,6 +365,10 @@ def evaluate(ctx: Context, offer: Offer, gpu: Gpu, platform: Platform, num_gpus:
                            engines=gpu.engines.value if gpu.engines else gpu.software_stack))
     if tp * pp > 1 and not gpu.interconnect.p2p and gpu.interconnect.scaleup_gbs == 0:
         notes.append(Msg("note.no_p2p", gpu=gpu.name))
+    elif tp * pp > gpu.interconnect.scaleup_domain and not gpu.interconnect.p2p:
+        # GeForce cards bridged in pairs (RTX 3090 + NVLink bridge): a group wider than a pair crosses the host
+        notes.append(Msg("note.no_p2p_beyond_bridge", gpu=gpu.name, gpus=tp * pp,
+                         domain=gpu.interconnect.scaleup_domain))
     serving = training = None
     tokens_per_s: float | None = None
     if not reasons:

@@ -579,7 +579,11 @@ def _risks(result: RecommendResult, model: ModelInfo, measured: Measured | None,
     if assumed:
         risks.append(Risk(code="assumed_answers", items=assumed))
     seen: set[str] = set()
-    for msg in (plan.notes if plan else []):
+    # (the customer's own cards' notes too: how their collectives travel, when several are split — "NVLink bridges
+    # join 2 cards only …" for four RTX 3090)
+    owned = [msg for msg in (result.owned.notes if result.owned is not None else [])
+             if msg.id in ("note.no_p2p", "note.no_p2p_beyond_bridge")]
+    for msg in [*(plan.notes if plan else []), *owned]:
         key = msg.model_dump_json()
         if key not in seen:
             seen.add(key)

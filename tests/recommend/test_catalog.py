@@ -89,6 +89,40 @@ def test_mid_range_rtx_pro_blackwell_cards_are_sourced_and_dense() -> None:
     assert catalog.gpu("rtx-pro-5000").architecture == flagship.architecture  # GB202, a cut-down PRO 6000 die
 
 
+# Ampere GA102 cards customers already own (GA102 whitepaper v2, NVIDIA spec table): memory GB, bandwidth GB/s,
+# board power W, dense FP16/BF16 tensor TFLOP/s with FP32 accumulate, dense INT8 TOP/s, nvidia-smi MiB
+OWNED_AMPERE = {"rtx-3090": (24, 936, 350, 71, 284, 24576), "rtx-a6000": (48, 768, 300, 154.8, 309.7, 49140)}
+
+
+def test_owned_ampere_cards_are_sourced_checked_as_they_are_and_bridged_in_pairs() -> None:
+    catalog = load_catalog()
+    sold = {offer.gpu for offer in catalog.offers}
+    for gpu_id, (memory_gb, bandwidth, tdp, bf16, int8, mib) in OWNED_AMPERE.items():
+        gpu = catalog.gpu(gpu_id)
+        assert gpu.id not in sold  # a card customers own, checked as it is (as rtx-4090): no offer sells it new
+        assert gpu.architecture == "Ampere (GA102)" and gpu.form_factor == "pcie"
+        assert (gpu.memory_gb.value, gpu.bandwidth_gbs.value, gpu.tdp_w and gpu.tdp_w.value) == (memory_gb, bandwidth,
+                                                                                                   tdp)
+        assert gpu.usable_memory_mib.value == mib and not gpu.usable_memory_mib.derived
+        peaks = gpu.peak_tflops
+        assert peaks["bf16"].value == peaks["fp16"].value == bf16 and peaks["int8"].value == int8
+        assert not peaks["bf16"].derived and peaks["tf32"].derived  # TF32 from the half-rate ratio, said so
+        assert "fp8" not in peaks and "fp4" not in peaks  # Ampere has no FP8 tensor unit
+        # the third-generation NVLink bridge joins a pair: 112.5 GB/s total, a scale-up domain of 2 over PCIe 4.0
+        ic = gpu.interconnect
+        assert (ic.kind, ic.pcie_gen, ic.scaleup_gbs, ic.scaleup_domain) == ("pcie", 4, 112.5, 2)
+        assert "112.5" in catalog.sources["hf_nvlink_ga102"] and gpu.indicative_price is not None
+        figures = (gpu.memory_gb, gpu.bandwidth_gbs, gpu.ecc, gpu.usable_memory_mib, peaks["bf16"])
+        assert all(key in catalog.sources for figure in figures for key in figure.src)
+    geforce, pro = catalog.gpu("rtx-3090"), catalog.gpu("rtx-a6000")
+    # GeForce runs FP32 accumulate at half its FP16-accumulate rate (142 dense); the pro card runs it at full rate
+    assert "half" in (geforce.peak_tflops["bf16"].note or "") and geforce.peak_tflops["bf16"].value < pro.peak_tflops[
+        "bf16"].value / 2
+    assert not geforce.ecc.value and geforce.graphics.value == "geforce" and not geforce.interconnect.p2p
+    assert pro.ecc.value and pro.graphics.value == "rtx-pro" and pro.display_outputs.value == 4
+    assert geforce.name == "NVIDIA GeForce RTX 3090" and pro.name == "NVIDIA RTX A6000"
+
+
 def test_rtx_pro_workstations_are_the_pro_platform_with_the_card_swapped() -> None:
     # seed 002's ACD-006 (7 160 EUR, one 360 W RTX 5080) - the 5080 at its MSRP USD 999 + the pro card, at 0.86 EUR/USD
     catalog = load_catalog()

@@ -1177,3 +1177,73 @@ def test_a_dearer_gpu_asked_for_under_a_monthly_budget_is_compared_per_month() -
     assert result.preference is not None and result.preference.id == "preference.honoured_dearer_monthly"
     said = advice.preference(result, "en")
     assert "per month; without that preference" in said and "years" not in said
+
+
+# "We have 4x RTX 3090 in a box, can it serve Qwen2.5-Coder 32B for 10 devs?" Facts, before any run: AWQ int4
+# weights of the 32.8B model are about 18 GiB (int4 plus 16-bit embeddings, norms and scales); its KV cache is
+# 64 layers x 8 KV heads x 128 x 2 x 2 bytes = 256 KiB per token, so 10 users x 4,608 tokens = 11.25 GiB. One
+# 24 GB RTX 3090 (24,576 MiB) cannot hold 18 + 11.25 GiB; split over 2 (NVLink bridge) or 4 (beyond the pair:
+# host memory, no PCIe peer-to-peer on GeForce) each card holds a half or a quarter of both. One 48 GB RTX A6000
+# (49,140 MiB) holds 29 GiB plus its runtime alone.
+_CODER_MEMORY_REASONS = {"reason.memory", "reason.vllm_no_room", "reason.vllm_weights", "reason.kv_concurrency",
+                         "reason.split"}
+
+
+def _owned_coder(count: int, gpu: str) -> Plan:
+    workload = EstimateRequest(model="Qwen/Qwen2.5-Coder-32B-Instruct", quantization="awq", input_len=4096,
+                               output_len=512, concurrency=10, max_model_len=4608, engine="vllm")
+    spec = load_model("Qwen/Qwen2.5-Coder-32B-Instruct")
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"], engine="vllm",
+                                        gpu_preference=gpu, planned_gpus=count, owned_gpus=True), spec)
+    assert result.owned is not None and result.owned.gpu_id == gpu and result.owned.memory is not None
+    return result.owned
+
+
+@pytest.mark.parametrize(("count", "gpu", "holds"), [(1, "rtx-3090", False), (2, "rtx-3090", True),
+                                                     (4, "rtx-3090", True), (1, "rtx-a6000", True)])
+def test_owned_rtx_3090s_and_a6000_against_a_32b_int4_coder_for_ten_developers(count: int, gpu: str,
+                                                                               holds: bool) -> None:
+    owned = _owned_coder(count, gpu)
+    memory = owned.memory
+    assert memory is not None and owned.parallelism.num_gpus == count
+    gib = 2**30
+    whole_weights = memory.weights_bytes * owned.parallelism.tensor_parallel * owned.parallelism.pipeline_parallel
+    assert 17 * gib < whole_weights < 19.5 * gib  # ~18 GiB of AWQ weights, shared by the split
+    memory_reasons = {r.id for r in owned.reasons} & _CODER_MEMORY_REASONS
+    if holds:
+        assert not memory_reasons and memory.load_bytes <= memory.gpu_memory_bytes
+        assert owned.parallelism.tensor_parallel * owned.parallelism.pipeline_parallel >= (2 if gpu == "rtx-3090"
+                                                                                            else 1)
+    else:
+        assert memory_reasons, owned.reasons  # 18 GiB of weights + 11 GiB of KV cache on one 24 GB card
+    group = owned.parallelism.tensor_parallel * owned.parallelism.pipeline_parallel
+    if gpu == "rtx-3090" and count == 4:
+        # four cards at a 4.6k context: two bridged pairs (TP 2 x DP 2), no collective crosses the host
+        assert (owned.parallelism.tensor_parallel, owned.parallelism.data_parallel) == (2, 2)
+    beyond_pair = {n.id for n in owned.notes} & {"note.no_p2p_beyond_bridge"}
+    assert bool(beyond_pair) == (gpu == "rtx-3090" and group > 2)
+
+
+def test_a_pair_of_rtx_3090_talks_over_its_nvlink_bridge_and_four_over_host_memory() -> None:
+    from sizer_agent.tools.catalog import load_catalog
+    from sizer_agent.tools.perf.collectives import link
+
+    catalog = load_catalog()
+    geforce, pro = catalog.gpu("rtx-3090"), catalog.gpu("rtx-a6000")
+    assert link(geforce, 2) == ("nvlink", 112.5e9 / 2)  # 56.25 GB/s each way over the bridge
+    assert link(geforce, 4)[0] == "host"  # beyond the pair, no PCIe peer-to-peer on GeForce
+    assert link(pro, 2)[0] == "nvlink" and link(pro, 4)[0] == "pcie"  # the pro driver allows PCIe peer-to-peer
+
+
+def test_four_rtx_3090_split_four_ways_say_their_collectives_cross_the_host() -> None:
+    # with the usual interactive targets (TTFT 500 ms, TPOT 50 ms) the search splits the model four ways: beyond a
+    # bridged pair, through host memory (as `intake` sized "We have 4x RTX 3090 … 10 developers at once")
+    workload = EstimateRequest(model="Qwen/Qwen2.5-Coder-32B-Instruct", quantization="awq", input_len=4096,
+                               output_len=512, concurrency=10, max_model_len=4608, engine="vllm")
+    spec = load_model("Qwen/Qwen2.5-Coder-32B-Instruct")
+    owned = recommend(RecommendRequest(workload=workload, units=["workstation"], engine="vllm",
+                                       slo_ttft_ms=500, slo_tpot_ms=50, slo_assumed=["ttft", "tpot"],
+                                       gpu_preference="rtx-3090", planned_gpus=4, owned_gpus=True), spec).owned
+    assert owned is not None and owned.parallelism.tensor_parallel == 4
+    note = next(n for n in owned.notes if n.id == "note.no_p2p_beyond_bridge")
+    assert note.params["domain"] == 2 and note.params["gpus"] == 4

@@ -53,6 +53,12 @@ def _card(gpu_id: str, name: str) -> Card:
     return Card(gpu_id, model, frozenset(found))
 
 
+# cards of a past generation, kept in the catalogue for the customers who own them (no offer sells them new)
+_OWNED_ONLY = frozenset({"rtx-3090", "rtx-a6000"})
+# a faster sibling the catalogue lacks: "RTX 3090 Ti" is not the RTX 3090 ("4080 Super" not the 4080)
+_NOT_THE_VARIANT = r"(?!\s*-?\s*(?:ti|super)(?![\w]))"
+
+
 @cache
 def card_index() -> CardIndex:
     """The catalogue's cards and a pattern that finds them in a message (built once, on first use)."""
@@ -69,6 +75,8 @@ def card_index() -> CardIndex:
         if parts[:2] == ["rtx", "pro"]:  # "une PRO 5000": the RTX PRO cards are also said without "RTX" (not a price)
             number = re.escape(parts[-1])
             head = rf"(?:rtx\s*pro|pro(?!\s*{number}\s*(?:€|euros?\b|eur\b|\$|k\b)))\s*{number}"
+        if parts[0] == "rtx" and re.fullmatch(r"a\d{4}", parts[-1]):  # "an A6000", "2 A6000s": said without "RTX"
+            head = rf"(?:rtx\s*)?{re.escape(parts[-1])}"
         alternatives.append(head + (r"s?" if re.search(r"[\dx]$", parts[-1]) else ""))
     # ("A100 80 Go au format PCIe", "H100 in the PCIe form factor", "4 A100 80GB en PCIe": the variant said with
     # its kind-word or its preposition)
@@ -82,12 +90,13 @@ def card_index() -> CardIndex:
     qualifier += r"|ws|max-?q|blackwell|ultra|\d{2,3}\s*(?:gb|go|gigas?\b|gigs?\b|gigaoctets?|gigabytes?)))*"
     pattern = re.compile(rf"(?:(?<![\w-])|(?<=\dx))(?:(?:nvidia|amd|instinct|geforce)\s+)*"
                          rf"(?P<model>{'|'.join(alternatives)})"
-                         rf"(?![\w])(?P<qualifiers>{qualifier})")
+                         rf"(?![\w]){_NOT_THE_VARIANT}(?P<qualifiers>{qualifier})")
     # "RTX 5090" is also said "5090"; a number two models share ("RTX 6000", "RTX PRO 6000") is not
     numbers_of = [c.model.split()[-1] for c in cards if re.fullmatch(r"rtx \d{4}", c.model)]
     unique = sorted({n for n in numbers_of if sum(c.model.endswith(" " + n) for c in cards) == 1})
     # (a comma or a full stop may end it: "sur ma 5080, en fp32", "a couple of 5090s."; "5090.5" is no card)
-    bare = re.compile(rf"(?<![\w.,])(?P<model>{'|'.join(unique) or '(?!)'})s?(?![\w]|[.,]\d)(?P<qualifiers>)")
+    bare = re.compile(rf"(?<![\w.,])(?P<model>{'|'.join(unique) or '(?!)'})s?(?![\w]|[.,]\d){_NOT_THE_VARIANT}"
+                      rf"(?P<qualifiers>)")
     return CardIndex(cards, pattern, bare)
 
 
@@ -95,6 +104,7 @@ def identify(model_words: str, qualifiers: str) -> str | None:
     """The catalogue id of a card named by its model number and variant words, or None."""
     index = card_index()
     model = re.sub(r"^pro\b", "rtx pro", re.sub(r"\s+", " ", model_words.strip()))
+    model = re.sub(r"^(?=a\d{4}s?$)", "rtx ", model)  # "A6000" is the RTX A6000
     candidates = [c for c in index.cards if c.model.replace(" ", "") == model.replace(" ", "")]
     if not candidates and model.endswith("s"):  # "H100s": a plural, except where the s is the name (L40S)
         candidates = [c for c in index.cards if c.model.replace(" ", "") == model[:-1].replace(" ", "")]
@@ -882,6 +892,23 @@ def _find_gpus(message: Message) -> Iterator[Found]:
         card = identify("rtx " + m.group("model"), "")
         if card is not None:
             cards.append((m, card))
+    # a card of a past generation the catalogue keeps for the customers who own it (RTX 3090, RTX A6000) is, like a
+    # card the catalogue lacks, mostly the old hardware a message replaces: any replacement said, a count not planned
+    # or a move away from it, and it is no card wanted ("nos 2 vieilles RTX A6000 … remplacement", "Currently on 2x
+    # RTX A6000 and it's far too slow"); one the sender wants to use stays ("On a 2 RTX A6000 … ça passe ?")
+    # (and beside a card sold today: "Notre ancienne station à une RTX A6000 ne tient plus la charge ; on veut
+    # basculer sur un serveur avec quatre L40S" — the old card is the reference, the other one the plan)
+    newer = any(card not in _OWNED_ONLY for _, card in cards)
+    old = [(m, card) for m, card in cards if card in _OWNED_ONLY and (
+        newer or _REPLACED.search(text) or _NOT_PLANNED.search(text, *sentence_bounds(text, m.start()))
+        or _outgrown(text, m.start()) or _falls_short(text, m.start()))]
+    # ("Ma vieille tour avec une 3090 ne suit plus … deux RTX 5090": its number alone, beside a card named in full)
+    old += [(m, card) for m in index.bare.finditer(text) if (card := identify("rtx " + m.group("model"), ""))
+            in _OWNED_ONLY and not any(a < m.end() and m.start() < b for a, b in
+                                       [(x.start(), x.end()) for x, _ in cards])]
+    for m, card in old:  # (claimed, so that no second reading offers it beside the card wanted)
+        yield Found(CLAIM + "gpu_preference", card, m.start(), m.end())
+    cards = [(m, card) for m, card in cards if (m, card) not in old]
     named = cards
     cards = [(m, card) for m, card in cards if not _REFERENCE_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
     # "is the MI300X better than the B200?", "is an MI300X worth it compared with an H200?": a card weighed
@@ -1254,13 +1281,19 @@ GPUS = Rule(
         ("Les 8 GPU de notre ancien cluster seront recyclés.", {}),
         ("2x 4090 ça passe ou pas ?", {"num_gpus": 2, "gpu_preference": "rtx-4090"}),
         ("J'ai déjà une RTX 4090, c'est assez ?", {"num_gpus": 1, "gpu_preference": "rtx-4090"}),
-        ("we have three A6000s in a tower", {"num_gpus": 3}),
+        ("we have three A6000s in a tower", {"num_gpus": 3, "gpu_preference": "rtx-a6000"}),
+        # the owned Ampere cards (catalogue): not their faster siblings the catalogue lacks
+        ("We have 4x RTX 3090 in a box", {"num_gpus": 4, "gpu_preference": "rtx-3090"}),
+        ("deux RTX 3090", {"num_gpus": 2, "gpu_preference": "rtx-3090"}),
+        ("2 A6000s", {"num_gpus": 2, "gpu_preference": "rtx-a6000"}), ("an A6000", {"gpu_preference": "rtx-a6000"}),
+        ("we have a 3090 Ti", {"num_gpus": 1}), ("2x RTX 3090 Ti", {"num_gpus": 2}),
         ("each of our 30 stores would get a box with one L40S", {"gpu_preference": "l40s"}),
         ("chaque agence aurait une tour avec 2 RTX 5090", {"gpu_preference": "rtx-5090"}),
         # one card of one's own; what replaces old hardware is planned
-        ("can I fine-tune Mistral 7B on my RTX 3090?", {"num_gpus": 1}),
-        ("est-ce que ça tourne sur la RTX 3090 que j'ai déjà ?", {"num_gpus": 1}),
-        ("the RTX 3090 is cheaper", {}),
+        ("can I fine-tune Mistral 7B on my RTX 3090?", {"num_gpus": 1, "gpu_preference": "rtx-3090"}),
+        ("est-ce que ça tourne sur la RTX 3080 que j'ai déjà ?", {"num_gpus": 1}),
+        ("est-ce que ça tourne sur la RTX 3090 que j'ai déjà ?", {"num_gpus": 1, "gpu_preference": "rtx-3090"}),
+        ("the RTX 3080 is cheaper", {}),
         ("Our T4 boxes are end of life; the replacement would be four L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("Les 4 V100 seront remplacées l'an prochain", {}),
         ("nos 2 V100 seront remplacées", {}), ("budget 4090 €", {}),
@@ -1281,7 +1314,7 @@ GPUS = Rule(
         ("NVFP4 on Blackwell, B200 x4. Cloud rental.", {"num_gpus": 4, "gpu_preference": "b200"}),
         ("Idéalement sur 1 seul H100.", {"num_gpus": 1, "gpu_preference": "h100-sxm"}),
         ("We wonder whether one L40S is enough or we need two.", {"gpu_preference": "l40s"}),
-        ("Is an RTX 3090 enough or do we need an L40S?", {"num_gpus": 1}),
+        ("Is an RTX 3080 enough or do we need an L40S?", {"num_gpus": 1}),
         ("Two towers for the studio. An RTX 5090 in each tower.", {"num_gpus": 2, "gpu_preference": "rtx-5090"}),
         ("We need four workstations, each with one L40S", {"num_gpus": 4, "gpu_preference": "l40s"}),
         ("one L40S per kiosk PC, we have 5 kiosks so 5 GPUs", {"num_gpus": 5, "gpu_preference": "l40s"}),
