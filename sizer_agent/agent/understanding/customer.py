@@ -172,6 +172,11 @@ _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Un
 _BRACKET_KIND = (r"(?:apps?|applis?|applications?|plateformes?|platforms?|smes?|networks?|r[ée]seaux?|retailers?"
                  r"|manufacturers?|fabricants?|publishers?|[ée]diteurs?)(?![\w])")
 _I = "(?i:"  # introducers are matched whatever their case; the name itself must be capitalised
+# "Hello from Penrose & Vale (UK fashion retailer, 4,000 staff).", "Hi from Ashby & Crane (…)" (heldout44 en-as28; own
+# batch 40): a greeting from a name that says it is an organisation — partners joined by "&", a kind-word, or three
+# words with no particle ("Hello from New York", "Hi from Rio de Janeiro" name a place: kept out in _candidates)
+_HELLO_FROM = (r"(?:\A|\n)[ \t]*(?i:hi|hello|hey|greetings|bonjour|salut)[ \t]+(?i:from|de chez|de la part de)[ \t]+"
+               r"(?:(?i:the)[ \t]+)?" + NAME + r"(?=[ \t]*[(.,!:;\n])")
 _OF = r"(?:(?:de|du|of|at|chez)(?![\w])|d['’])"  # a whole word: "by DeepSeek" holds no "de"
 _THE = r"(?:(?i:the|la|le|les)[ \t]+|(?i:l)['’])?"  # "at the Port Authority of …", "pour la Régie des Eaux …"
 # a name of two capitalised words at least, or with "&"; a department's name is no organisation ("Brief from Data
@@ -316,6 +321,7 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "voici ce que veut Cartoville", "here is what Brenmoor wants": whose wish a forwarded request is
     _I + r"(?<![\w])ce (?:que|qu')[ \t]*(?:veut|veulent|souhaite|souhaitent|demande|demandent|attend|attendent))[ \t]+"
     + _THE + NAME,
+    _HELLO_FROM,
     # "Hi, Cogwheel AI (Berlin) here.", "Bonjour, Vocalia (Lille) souhaite …": after a greeting, a name, a city in
     # brackets, then "here" or the wish
     r"(?:\A|\n)[ \t]*(?i:hi|hello|hey|bonjour|salut|good morning)[ \t]*[,!]?[ \t]+" + NAME
@@ -1067,6 +1073,7 @@ def _lab_acronym(name: str) -> bool:
 
 
 _HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
+_HELLO_FROM_RE = next(p for p in INTRODUCERS if p.pattern == _HELLO_FROM)
 _TITLE_LINE = next(p for p in INTRODUCERS if "(?P<topic>" in p.pattern)
 _AT_WE = next(p for p in INTRODUCERS if "(?i:at|chez)" in p.pattern)
 _NAME_ASIDE = next(p for p in INTRODUCERS if p.pattern.endswith(r"(?=[ \t]*\()"))
@@ -1200,6 +1207,10 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                                                                    m.start("name"))) and (
                     plain(here.group(0).split()[0]) not in _PLACES):
                 continue  # "Corvane Robotics here (Eindhoven)": the name is before "here", the bracket a place
+            if pattern is _HELLO_FROM_RE and not ("&" in name or re.match(_ORG_FIRST + r"[ \t]", name)
+                                                   or _ORG_LAST_WORD.search(name) or (
+                    len(name.split()) >= 3 and not re.search(r"[ \t](?:de|du|des|of|la|le|do|da|di)[ \t]", name))):
+                continue  # "Hello from New York": a place, or a person
             if pattern is _AT_WE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)):
                 continue  # "At Lyon we …": a place
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
@@ -2300,6 +2311,10 @@ CUSTOMER = Rule(
         ("Hi, Ines from Caldera Partners. New one: Fennick Water Utilities wants a chatbot for its customers.",
          {"customer": "Fennick Water Utilities"}),
         ("Hi, Ines from Caldera Partners. We want a chatbot for our consultants.", {"customer": "Caldera Partners"}),
+        ("Hello from Penrose & Vale (UK fashion retailer, 4,000 staff). We'd like a product-search assistant.",
+         {"customer": "Penrose & Vale"}),
+        ("Hi from Harlow Garden Centres. We want a chatbot.", {"customer": "Harlow Garden Centres"}),
+        ("Hi from Rio de Janeiro. We want a chatbot.", {}),
         ("The Vision Lab at the University of Aarhus is training a YOLO detector.",
          {"customer": "University of Aarhus"}),
         # heldout27's causes: "Côté X" opens a name; a school's town after someone who works there; minutes naming
