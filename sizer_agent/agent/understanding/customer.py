@@ -172,6 +172,14 @@ _SUB_UNIT = re.compile(r"(?:Lab|Labs|Team|Department|Dept\.?|Service|Division|Un
 _BRACKET_KIND = (r"(?:apps?|applis?|applications?|plateformes?|platforms?|smes?|networks?|r[ée]seaux?|retailers?"
                  r"|manufacturers?|fabricants?|publishers?|[ée]diteurs?)(?![\w])")
 _I = "(?i:"  # introducers are matched whatever their case; the name itself must be capitalised
+# "Pr Bioclade on veut faire tourner phi 4 mini", "Bonjour, pour Brasseries Kerlouan on voudrait un serveur", "donc
+# pour Cognimed on voudrait pré-entraîner", "For Halden Foods we need" (heldout44 fr-as36, fr-as45, fr-as40): at a
+# clause's start, "pour"/"for" a name, then the writer's "on"/"we" and a wish — whom the thing is for
+_FOR_NAME_WE = (r"(?:\A|(?<=[.,:;!?\n])|(?<=[.,:;!?][ \t])|(?<=(?i:donc)[ \t])|(?<=(?i:alors)[ \t])"
+                r"|(?<=(?i:bref)[ \t]))[ \t]*(?i:pour|pr|for)[ \t]+"
+                + NAME + r"(?=[ \t]*,?[ \t]+(?i:on|nous|we|we're|we'd|we'll)[ \t]+(?i:veu\w*|voudr\w*|souhait\w*"
+                r"|aimer\w*|cherch\w*|a besoin|avons besoin|envisag\w*|pr[ée]voi\w*|want\w*|need\w*|would like|like"
+                r"|are looking|plan\w*)(?![\w]))")
 # "Hello from Penrose & Vale (UK fashion retailer, 4,000 staff).", "Hi from Ashby & Crane (…)" (heldout44 en-as28; own
 # batch 40): a greeting from a name that says it is an organisation — partners joined by "&", a kind-word, or three
 # words with no particle ("Hello from New York", "Hi from Rio de Janeiro" name a place: kept out in _candidates)
@@ -322,6 +330,7 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     _I + r"(?<![\w])ce (?:que|qu')[ \t]*(?:veut|veulent|souhaite|souhaitent|demande|demandent|attend|attendent))[ \t]+"
     + _THE + NAME,
     _HELLO_FROM,
+    _FOR_NAME_WE,
     # "Hi, Cogwheel AI (Berlin) here.", "Bonjour, Vocalia (Lille) souhaite …": after a greeting, a name, a city in
     # brackets, then "here" or the wish
     r"(?:\A|\n)[ \t]*(?i:hi|hello|hey|bonjour|salut|good morning)[ \t]*[,!]?[ \t]+" + NAME
@@ -1074,6 +1083,14 @@ def _lab_acronym(name: str) -> bool:
 
 _HEADING = next(p for p in INTRODUCERS if "cahier des charges" in p.pattern)
 _HELLO_FROM_RE = next(p for p in INTRODUCERS if p.pattern == _HELLO_FROM)
+_FOR_NAME_WE_RE = next(p for p in INTRODUCERS if p.pattern == _FOR_NAME_WE)
+_TIME_WORDS = frozenset(plain(w) for w in (
+    "noël", "noel", "pâques", "paques", "christmas", "easter", "lundi", "mardi", "mercredi", "jeudi", "vendredi",
+    "samedi", "dimanche", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "janvier",
+    "février", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre", "january",
+    "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+    "q1", "q2", "q3", "q4", "demain", "tomorrow", "now", "today", "maintenant", "l'instant", "instant", "info",
+    "example", "exemple", "instance", "ce", "this", "that", "now", "cela", "ça", "ca"))
 _TITLE_LINE = next(p for p in INTRODUCERS if "(?P<topic>" in p.pattern)
 _AT_WE = next(p for p in INTRODUCERS if "(?i:at|chez)" in p.pattern)
 _NAME_ASIDE = next(p for p in INTRODUCERS if p.pattern.endswith(r"(?=[ \t]*\()"))
@@ -1211,6 +1228,9 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                                                    or _ORG_LAST_WORD.search(name) or (
                     len(name.split()) >= 3 and not re.search(r"[ \t](?:de|du|des|of|la|le|do|da|di)[ \t]", name))):
                 continue  # "Hello from New York": a place, or a person
+            if pattern is _FOR_NAME_WE_RE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)
+                                               or plain(name.split()[0]) in _TIME_WORDS):
+                continue  # "Pour Lyon on veut", "Pour Noël on voudrait": a place, a date
             if pattern is _AT_WE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)):
                 continue  # "At Lyon we …": a place
             if pattern is _SUBJECT_BRACKET and not (_distinctive(name) or _organisation_like(name)):
@@ -2315,6 +2335,9 @@ CUSTOMER = Rule(
          {"customer": "Penrose & Vale"}),
         ("Hi from Harlow Garden Centres. We want a chatbot.", {"customer": "Harlow Garden Centres"}),
         ("Hi from Rio de Janeiro. We want a chatbot.", {}),
+        ("dsl pr le msg tardif. Pr Bioclade on veut faire tourner phi 4 mini en local", {"customer": "Bioclade"}),
+        ("Bonjour, pour Brasseries Kerlouan on voudrait un serveur.", {"customer": "Brasseries Kerlouan"}),
+        ("Pour Noël on voudrait un serveur.", {}), ("For Paris we need a chatbot.", {}),
         ("The Vision Lab at the University of Aarhus is training a YOLO detector.",
          {"customer": "University of Aarhus"}),
         # heldout27's causes: "Côté X" opens a name; a school's town after someone who works there; minutes naming
