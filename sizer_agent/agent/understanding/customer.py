@@ -504,6 +504,9 @@ _OPENING_NAME = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut|good mornin
                            # "Shelfwise (retail analytics startup) — we're…", "DataNova (ESN, Nantes). On teste…"
                            rf"(?:[ \t]*\([^()\n]{{1,60}}\))?[ \t]*(?:[.:]|[ \t][–—-])[ \t]+"
                            rf"(?i:we|we're|we'd|our|on|nous|notre|nos)\b")
+# "Scribewell (speech-to-notes startup): nightly batch …": a name opening the message, its kind in brackets, a colon
+_OPENING_KIND = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut)[ \t]*(?:,|!|\n)\s*)?{NAME}"
+                           rf"(?=[ \t]*\([^()\n]{{1,60}}\)[ \t]*(?::|[ \t][–—-]))")
 # the message's last words sign it "First, Organisation" ("-- Rémi, Hydrotech Systèmes", "Sarah, Lexidata",
 # "… memory. - ML team, Quillsoft"): the writer's organisation
 # ("Best, Jan de Vries, Van Houten Groep": a sign-off on the same line, a family name's particle — heldout21 en-d50)
@@ -1125,6 +1128,12 @@ _HEADING_WORDS = re.compile(r"(?i)(?:version|phase|lot|part|partie|step|[ée]tap
                             r"|suite|follow-?up|relance|urgent|confidential|confidentiel|final|v\d)\b")
 _ORG_NOUN_BEFORE = re.compile(r"(?i)(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+[a-zà-ÿ][\w'’-]*){0,2}[ \t]+$")
 _ASIDE = re.compile(r"[ \t]*\(([^()\n]{1,60})\)")
+# "Scribewell (speech-to-notes startup): nightly batch …" (heldout44 en-as30): a bracket that ends with the kind of
+# organisation the name opening the message is
+_KIND_LAST_ASIDE = re.compile(r"(?i)[ \t]*(?:[\w&'’/-]+[ \t]+){0,3}(?:startup|start-up|scale-?up|company|firm|agency"
+                              r"|studio|retailer|charity|non-?profit|ngo|ong|pme|tpe|esn|ssii|co-?operative"
+                              r"|coop[ée]rative|collective|consultancy|publisher|[ée]diteur|agence|entreprise"
+                              r"|soci[ée]t[ée]|association|manufacturer|fabricant|utility|saas)s?[ \t]*")
 
 
 def _org_aside(body: str, m: re.Match[str]) -> bool:
@@ -2280,8 +2289,12 @@ def find_customer(message: Message) -> Iterator[Found]:
         yield Found("customer", name, a, b)
         return
     opening = _OPENING_NAME.match(original)
+    if opening is None or not (clean_name(opening.group("name")) or "").strip():
+        opening = _OPENING_KIND.match(original)
     if opening is not None and (opened := clean_name(opening.group("name"))) and (
-            _distinctive(opened) or (len(opened.split()) == 2 and _ORG_LAST_WORD.search(opened))):
+            _distinctive(opened) or (len(opened.split()) == 2 and _ORG_LAST_WORD.search(opened))
+            or ((aside := _ASIDE.match(original, opening.end("name"))) is not None
+                and _KIND_LAST_ASIDE.fullmatch(aside.group(1)))):
         start, opened = whole_form(original, original.find(opened, opening.start("name")), opened)
         a, b = message.view_span(start, start + len(opened))
         yield Found("customer", opened, a, b)
@@ -2335,6 +2348,8 @@ CUSTOMER = Rule(
          {"customer": "Penrose & Vale"}),
         ("Hi from Harlow Garden Centres. We want a chatbot.", {"customer": "Harlow Garden Centres"}),
         ("Hi from Rio de Janeiro. We want a chatbot.", {}),
+        ("Scribewell (speech-to-notes startup): nightly batch summarisation, we need fp8.",
+         {"customer": "Scribewell"}),
         ("dsl pr le msg tardif. Pr Bioclade on veut faire tourner phi 4 mini en local", {"customer": "Bioclade"}),
         ("Bonjour, pour Brasseries Kerlouan on voudrait un serveur.", {"customer": "Brasseries Kerlouan"}),
         ("Pour Noël on voudrait un serveur.", {}), ("For Paris we need a chatbot.", {}),
