@@ -206,7 +206,8 @@ _KIND_ADJ_NAME = (r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?!(?:de|du|des|d|a|à|a
 _SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+|[a-zà-ÿ],[ \t]+)"
                  r"(?:Le|La|Les|L['’]|The|le|la|les|l['’]|the)[ \t]*" + NAME + r"[ \t]+(?:voudrai\w*|souhait\w*|veut"
                  r"|aimerai\w*|cherche|envisage|pr[ée]voit|wants|would like|is looking|is exploring|is planning|plans"
-                 r"|needs|intends)\b")
+                 # ("l'ONG Terres Solidaires doit traduire …": a duty is its need — heldout44 fr-as10)
+                 r"|needs|intends|doit|devra|must)\b")
 # "MediRDV veut…", "NumeriCloud (hébergeur souverain) souhaite…": an organisation, with no article, as the
 # subject of a wish at a sentence's start; a bracketed aside may stand between (kept only for names no first
 # name looks like: see _distinctive)
@@ -753,6 +754,9 @@ _TAIL_OK = frozenset({"ai", "ia", "cloud", "data"})  # stop words that end a nam
 _GENERIC_FIRST = re.compile(r"^(?:Soci[ée]t[ée]|Entreprise|Company)[ \t]+(?=\S+[ \t]+\S)|^St[ée]\.?[ \t]+(?=\S)"
                             # "PME Soluvia ici": the size class of a firm, before its name
                             r"|^(?:PME|ETI|TPE|SME)[ \t]+(?=\S)"
+                            # "l'ONG Terres Solidaires souhaite" (heldout44 fr-as10): the kind of body, before its
+                            # name
+                            r"|^(?:ONG|NGO)[ \t]+(?=[A-ZÀ-Þ])"
                             # "Startup Dialogia ici", "Start-up Kairn here": the stage of a firm, before its name
                             # (heldout29 fr-ad13)
                             r"|^(?:Startup|Start-up|Scale-up|Scaleup)[ \t]+(?=[A-ZÀ-Þ])"
@@ -2363,6 +2367,7 @@ CUSTOMER = Rule(
         ("Projet OPALINE (consortium de 5 hôpitaux, financement ANR) : fine-tuning complet de Mixtral 8x7B.",
          {"customer": "OPALINE"}),
         ("Projet interne AgroSens : QLoRA (bitsandbytes NF4) de Qwen3 14B.", {"customer": "AgroSens"}),
+        ("Bonjour, l'ONG Terres Solidaires doit traduire environ 15 000 rapports.", {"customer": "Terres Solidaires"}),
         ("Scribewell (speech-to-notes startup): nightly batch summarisation, we need fp8.",
          {"customer": "Scribewell"}),
         ("dsl pr le msg tardif. Pr Bioclade on veut faire tourner phi 4 mini en local", {"customer": "Bioclade"}),
