@@ -2085,6 +2085,7 @@ _CLIENT_BEFORE = re.compile(r"(?i)(?:(?<![\w])(?:notre|our|mon|my|leur|their)[ \
 # customers … Hosted in their own datacenter." (heldout44 en-as37; own batch 40): the writer's own firm, then another
 # organisation that wants the thing and is spoken of in the third person — the end client a consultant writes for
 _WRITER_FROM = re.compile(r"(?i)(?<![\w])(?:from|de chez|here at|ici chez)[ \t]+$")
+_WRITER_FROM_ANY = re.compile(r"(?i)(?<![\w])(?:from|de chez|here at|ici chez)[ \t]+(?-i:[A-ZÀ-Þ])")
 _SPOKEN_OF = re.compile(r"(?i)(?<![\w])(?:they|they're|their|them|its|ils|elles|leur|leurs|ses)(?![\w])")
 
 
@@ -2105,7 +2106,7 @@ def _end_client(original: str, found: list[tuple[int, str]]) -> tuple[int, str] 
 def _client_first(original: str, candidates: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
     """The candidates, the one named as the client first when the message names a client."""
     if not _THIRD_PARTY.search(original):
-        if not _WISH_AFTER.search(original):
+        if not (_WRITER_FROM_ANY.search(original) and _WISH_AFTER.search(original)):
             yield from candidates
             return
         found = list(candidates)
