@@ -1250,11 +1250,14 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                                                                    m.start("name"))) and (
                     plain(here.group(0).split()[0]) not in _PLACES):
                 continue  # "Corvane Robotics here (Eindhoven)": the name is before "here", the bracket a place
+            if pattern is _HELLO_FROM_RE and any(plain(w) in _PLACES for w in name.split()):
+                continue  # "Hello from Paris & Lyon": places
             if pattern is _HELLO_FROM_RE and not ("&" in name or re.match(_ORG_FIRST + r"[ \t]", name)
                                                    or _ORG_LAST_WORD.search(name) or (
                     len(name.split()) >= 3 and not re.search(r"[ \t](?:de|du|des|of|la|le|do|da|di)[ \t]", name))):
                 continue  # "Hello from New York": a place, or a person
-            if pattern is _FOR_NAME_WE_RE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)
+            if pattern is _FOR_NAME_WE_RE and (any(plain(w) in _PLACES for w in name.split())
+                                               or plain(name) in _PLACES or _HEADING_WORDS.match(name)
                                                or plain(name.split()[0]) in _TIME_WORDS):
                 continue  # "Pour Lyon on veut", "Pour Noël on voudrait": a place, a date
             if pattern is _AT_WE and (plain(name) in _PLACES or _HEADING_WORDS.match(name)):
@@ -2319,7 +2322,9 @@ def find_customer(message: Message) -> Iterator[Found]:
         return
     project = _PROJECT_OPENING.match(original)
     if project is not None and (named := clean_name(project.group("name"))) and not _not_a_name(named) and (
-            not _THIRD_PARTY.search(original)):
+            not _THIRD_PARTY.search(original)) and len(named) > 3 and not _FIELD_WORD.fullmatch(named) and (
+            not _product_word(named)):
+        # ("Projet IA :", "Projet Data :": what the project is about, no name)
         start, named = whole_form(original, original.find(named, project.start("name")), named)
         a, b = message.view_span(start, start + len(named))
         yield Found("customer", named, a, b)
@@ -2376,6 +2381,8 @@ CUSTOMER = Rule(
         ("Projet OPALINE (consortium de 5 hôpitaux, financement ANR) : fine-tuning complet de Mixtral 8x7B.",
          {"customer": "OPALINE"}),
         ("Projet interne AgroSens : QLoRA (bitsandbytes NF4) de Qwen3 14B.", {"customer": "AgroSens"}),
+        ("Pour Paris Saclay on voudrait un serveur.", {}),
+        ("Hello from Paris & Lyon. We want a chatbot.", {}),
         ("Bonjour, l'ONG Terres Solidaires doit traduire environ 15 000 rapports.", {"customer": "Terres Solidaires"}),
         ("Bonjour, au LIPN-Sud on évalue DeepSeek-R1-Distill-Qwen-32B.", {"customer": "LIPN-Sud"}),
         ("Hi, Studio Okonkwo-Hale (architects). Looking for 3 workstations.", {"customer": "Studio Okonkwo-Hale"}),
