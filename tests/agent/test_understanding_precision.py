@@ -1357,3 +1357,61 @@ def test_own_briefs_round37(text: str, expected: dict[str, object]) -> None:
     found = values(text)
     for name, value in expected.items():
         assert found.get(name) == value, found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # hardware that is not the plan: a competitor's quote judged too much, today's cards falling short
+    ("FYI from the client: We've been quoted 8x H200 by another vendor for our batch summarisation, which feels like "
+     "overkill. We'd like to run Qwen2.5 72B on our own server.", {"deployment": "server"},
+     ("num_gpus", "gpu_preference")),
+    ("Un revendeur nous a proposé 4 H100 pour notre chatbot, ça nous paraît beaucoup. Qu'en pensez-vous ?", {},
+     ("num_gpus", "gpu_preference")),
+    ("We're serving Qwen3 30B A3B on a single H100 today and it's fine for our 20 concurrent users, but we expect 3x "
+     "the traffic by Q3. What do we need?", {"concurrency": 20, "growth_factor": 3.0}, ("num_gpus", "gpu_preference")),
+    ("We tried LoRA on Qwen2.5 32B with our 2x RTX 4090 and ran out of memory at seq 8k. What should we buy?",
+     {"use_case": "finetune_lora"}, ("num_gpus", "gpu_preference")),
+    ("Running LoRA on Llama 3.1 70B with 8x A100 80GB, seq 4096. It's taking forever. Would H200s help?",
+     {"gpu_preference": "h200-sxm"}, ("num_gpus",)),
+    ("Uni has a Slurm cluster with H100s but the queue is awful, so we're considering renting cloud GPUs.",
+     {"deployment": "cloud"}, ("gpu_preference",)),
+    # a firm's size where it introduces itself, its product serving others; a tender's agents and sessions
+    ("We're a 40-person legal-tech startup serving Llama 3.3 70B behind our contract-review product, ~25 concurrent "
+     "requests at peak.", {"concurrency": 25}, ("head_count",)),
+    ("Acheteur : Conseil départemental. Llama 3.3 70B pour 2 500 agents, avec une charge simultanée de 150 sessions.",
+     {"head_count": 2500, "concurrency": 150}, ()),
+    # an 8-bit optimizer in brackets; a price each, then its total
+    ("Workload: LoRA fine-tune\nOptimizer: AdamW (8-bit)\nFramework: Axolotl", {"optimizer": "adamw_8bit"},
+     ("precision",)),
+    ("Looking for 3 workstations for Revit, no AI. Budget €6k each, so €18k total.", {"budget_eur": 18000.0}, ()),
+    # names: a lab before its university, the end client after the writer's firm, greetings and openings
+    ("Je suis doctorante au laboratoire CRISTAL-Bio de l'Université de Fréjac. LoRA sur Llama 3.1 8B.",
+     {"customer": "CRISTAL-Bio"}, ()),
+    ("Hi, Ines from Caldera Partners. New one: Fennick Water Utilities wants a customer-service chatbot for its "
+     "customers. Hosted in their own datacenter.", {"customer": "Fennick Water Utilities"}, ()),
+    ("Hello from Penrose & Vale (UK fashion retailer, 4,000 staff). A product-search assistant for our website, 150 "
+     "simultaneous shoppers.", {"customer": "Penrose & Vale", "concurrency": 150}, ("head_count",)),
+    ("Bonjour, pour Brasseries Kerlouan on voudrait un serveur pour un chatbot RH (Qwen3 8B).",
+     {"customer": "Brasseries Kerlouan"}, ()),
+    ("Projet OPALINE (consortium de 5 hôpitaux, financement ANR) : fine-tuning complet de Mixtral 8x7B.",
+     {"customer": "OPALINE"}, ()),
+])
+def test_heldout44_round38(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found
+
+
+@pytest.mark.parametrize(("text", "expected", "absent"), [
+    # our own use: a one-off batch over days is no serving load; cards rented today and too slow are no plan
+    ("summarise 200k call transcripts, a one-off job over 5 days", {"use_case": "batch_inference",
+                                                                    "job_requests": 200000},
+     ("concurrency", "head_count")),
+    ("we rent 4 H100 on AWS today, too slow", {}, ("num_gpus", "gpu_preference")),
+    ("On loue 4 H100 chez AWS aujourd'hui, trop lent.", {}, ("num_gpus", "gpu_preference")),
+])
+def test_own_briefs_round38(text: str, expected: dict[str, object], absent: tuple[str, ...]) -> None:
+    found = values(text)
+    for name, value in expected.items():
+        assert found.get(name) == value, found
+    assert not set(absent) & set(found), found

@@ -425,6 +425,37 @@ _RULED_OUT_AFTER = re.compile(r"[^.;!?\n]{0,50}?\b(?:hors (?:de )?(?:notre |mon 
                               r"|(?:we|i) (?:don't|do not|won't) (?:want|need|ask for) (?:it|them|one))")
 
 
+# a third party's quote or proposal judged too much, or set against the writer's own need: "We've been quoted 8x H200
+# by another vendor …, which feels like overkill", "Un intégrateur nous a proposé 4 H200 …, ça nous paraît beaucoup",
+# "A reseller quoted us 4x H100 for this … What we actually want: …" (heldout44 en-as06; own batch 40): someone
+# else's figure, not taken up, is neither the card nor the count of the plan. (A quote asked about — "We were quoted
+# four L40S … Does that hold up?", "On nous propose un serveur avec 8 MI300X, qu'en pensez-vous ?" — or taken up —
+# "and would like to go with that" — is the configuration weighed: dev en-097, heldout1 fr-h33, heldout42 en-aq50.)
+_QUOTED_BEFORE = re.compile(r"\b(?:(?:been |were |was |got )?quoted|quoting|quote[ds]? (?:us|me)"
+                            r"|(?:a|ont|avait|avaient) (?:propose|chiffre|recommande|conseille)"
+                            r"|(?:nous|m'|me|leur) (?:propos\w*|recommand\w*"
+                            r"|conseill\w*)|pitched)"
+                            r"(?:\s+(?:us|me|nous|to us|to me))?\s+(?:(?:about|around|roughly|some|environ|un|une|an?"
+                            r"|des|de)\s+)?(?:(?:\d+|two|three|four|eight|deux|trois|quatre|huit)\s*x?\s*)?"
+                            r"(?:(?:nvidia|gpus?|cartes?|cards?|serveurs? (?:a|avec|de)|servers? (?:with|of)|box(?:es)?"
+                            r" (?:with|of))\s+)?(?:\d+\s*x?\s*)?$")
+_QUOTE_SET_ASIDE = re.compile(r"\b(?:overkill|excessive|over the top|(?:seems|feels|sounds) (?:like )?"
+                              r"(?:a lot|too much|high|excessive)|more than we need"
+                              r"|(?:parait|semble|parait bien|semble bien) (?:beaucoup|excessi\w*|trop)"
+                              r"|(?:c'est|ca fait) beaucoup|surdimensionn\w*|demesure\w*"
+                              r"|plus que (?:necessaire|nos besoins)|what we (?:actually|really) (?:want|need)"
+                              r"|ce (?:qu'on|que nous) (?:veut|voulons) (?:vraiment|reellement)"
+                              r"|ce dont (?:on a|nous avons) (?:vraiment|reellement) besoin)\b")
+
+
+def _quoted(text: str, start: int) -> bool:
+    if not _QUOTED_BEFORE.search(text, max(sentence_bounds(text, start)[0], start - 70), start):
+        return False
+    bounds = sentence_bounds(text, start)
+    after = sentence_bounds(text, bounds[1])[1] if bounds[1] < len(text) else bounds[1]
+    return bool(_QUOTE_SET_ASIDE.search(text, start, after))
+
+
 def _ruled_out(text: str, start: int, end: int) -> bool:
     # ("Is 8x B300 overkill for …?": asked, not set aside)
     return bool(_RULED_OUT_BEFORE.search(text, max(0, start - 40), start)
@@ -461,23 +492,57 @@ _SHORT = re.compile(r"\b(?:too slow|far too slow|trop lente?s?|it crawls|ca rame
                     # today's setup falling short in capacity or quality (heldout29 fr-ad28)
                     r"|(?:beaucoup |bien |un peu )?trop juste|(?:far |way )?too tight|falls? over|falling over"
                     r"|(?:les |the )?(?:reponses|answers|outputs|resultats|results) (?:sont|are) (?:mediocres?|poor"
-                    r"|bad|mauvaises?|decevantes?|disappointing))\b")
+                    r"|bad|mauvaises?|decevantes?|disappointing)"
+                    # "ran out of memory at seq 8k", "it's taking forever", "the queue is awful": the kit of today
+                    # (owned, rented or lent) that does not do the job (heldout44 en-as38, en-as44, en-as46)
+                    r"|ran out of (?:memory|vram)|(?:keeps?|kept) running out of (?:memory|vram)|went oom|ooms"
+                    r"|(?:is |it's |it is )?taking (?:forever|ages)|takes (?:forever|ages)"
+                    r"|(?:prend|met|mettait|prenait) (?:une eternite|des plombes)|manque de (?:memoire|vram)"
+                    r"|plus assez de (?:memoire|vram)"
+                    r"|(?:the |la )?(?:queue|file d'attente) (?:is|est) (?:awful|terrible|horrible|endless|too long"
+                    r"|interminable|saturee|infernale))\b")
 _NOT_SHORT = re.compile(r"(?:sans que|sans|without|not|pas)\s+(?:\w+\s+)?$")
 # "on veut passer sur du matériel pro", "move to professional hardware": a move to a kind, no card named
 _TO_PRO = re.compile(r"\b(?:passer|migrer|evoluer|move|upgrade|switch)\w* (?:sur|vers|a|to|on) (?:du |de la |des )?"
                      r"(?:materiel|hardware|cartes?|gpus?|machines?) (?:pro\w*|data ?cent\w*|serveurs?)\b")
 _UPGRADE_ASKED = re.compile(r"\b(?:what|which) (?:should|would|could|do) (?:we|i) (?:upgrade|move|switch) to\b"
+                            # "on a single H100 today and it's fine …, but we expect 3x the traffic. What do we
+                            # need?": what runs today, beside a question of what to get (heldout44 en-as09)
+                            r"|\bwhat (?:do|would|will|should) (?:we|i) (?:need|buy|get)\b"
+                            r"|\b(?:il (?:nous|me) faudrait quoi|que (?:nous|me) faut-il"
+                            r"|qu'est-ce qu'il (?:nous|me) faut)"
                             r"|\bvers quoi (?:passer|migrer|evoluer)\b")
+
+
+# the sentence after the card's, said of it: "… with 8x A100 80GB, seq 4096. It's taking forever."
+_IT_NEXT = re.compile(r"\s*(?:it|it's|it is|that|that's|this|they|they're|c'est|ca|cela|elles?|ils?)\b")
+
+
+def _shortfalls(text: str, start: int) -> Iterator[re.Match[str]]:
+    """The words of falling short in the card's sentence, or in the next one when it speaks of it."""
+    bounds = sentence_bounds(text, start)
+    spans = [bounds]
+    if _IT_NEXT.match(text, bounds[1]):
+        spans.append(sentence_bounds(text, bounds[1]))
+    for a, b in spans:
+        for short in _SHORT.finditer(text, a, b):
+            if not _NOT_SHORT.search(text[max(0, short.start() - 20):short.start()]):
+                yield short  # ("sans que ça rame trop": no shortfall said)
 
 
 def _falls_short(text: str, start: int) -> bool:
     """The card runs today and the message moves away from it: "on 4x RTX 4090 today and it's far too slow",
     "It's slow, what should we upgrade to? Currently one RTX 4090", "tout tourne sur une RTX 4090, on veut passer sur
     du matériel pro". It is the reference the plan replaces, not the card wanted."""
-    for short in _SHORT.finditer(text, *sentence_bounds(text, start)):
-        if not _NOT_SHORT.search(text[max(0, short.start() - 20):short.start()]):
-            return True  # ("sans que ça rame trop": no shortfall said)
+    if next(_shortfalls(text, start), None) is not None:
+        return True
     return _runs_today(text, start) and bool(_UPGRADE_ASKED.search(text) or _TO_PRO.search(text, start))
+
+
+def _short_before(text: str, start: int) -> bool:
+    """Said before the words of falling short: "with 8x A100 80GB … It's taking forever. Would H200s help?" — the
+    A100 fall short, the H200 is asked about (heldout44 en-as44)."""
+    return any(short.start() > start for short in _shortfalls(text, start))
 
 
 _NOW_LABEL = re.compile(r"\s*(?:today|currently|current(?: setup| state| situation)?|right now|at present|existing"
@@ -915,6 +980,15 @@ def _find_gpus(message: Message) -> Iterator[Found]:
     # against another in a question is asked about, not chosen
     weighed = len(cards) < len(named) and any(_asked_against(text, m.start()) for m, _ in cards)
     cards = [(m, card) for m, card in cards if not _ruled_out(text, m.start(), _card_end(text, m))]
+    quoted = [(m, card) for m, card in cards if _quoted(text, m.start())]
+    if quoted:
+        # (claimed, so that no second reading offers the quote's card or its count)
+        for m, card in quoted:
+            yield Found(CLAIM + "gpu_preference", card, m.start(), _card_end(text, m))
+        cards = [x for x in cards if x not in quoted]
+        named = [x for x in named if x not in quoted]
+        if not cards:
+            return
     # "un serveur à 8 H200 coûte environ 350 000 € … Budget 250 000 €": a market price, compared (reference_price)
     priced = [(m, card) for m, card in cards if PRICE_SEEN_AFTER.match(text, _card_end(text, m))
               or price_reference(message, m.start())]
@@ -957,6 +1031,15 @@ def _find_gpus(message: Message) -> Iterator[Found]:
         asked = support_questions(text)
         kept = [(m, c) for m, c in cards if not any(a <= m.start() < b for a, b in asked)]
         cards = kept or cards
+    if len({card for _, card in cards}) > 1:
+        # "with 8x A100 80GB … It's taking forever. Would H200s help?": the card said before a shortfall is today's,
+        # the other one is asked about (heldout44 en-as44)
+        short = [(m, c) for m, c in cards if _short_before(text, m.start())]
+        kept = [(m, c) for m, c in cards if (m, c) not in short]
+        if short and kept:
+            for m, card in short:
+                yield Found(CLAIM + "gpu_preference", card, m.start(), _card_end(text, m))
+            cards, named = kept, [x for x in named if x not in short]
     if len({card for _, card in cards}) > 1:
         # "Nous avions un serveur avec 4 A100 en 2023, il est saturé. On vise 8 H200": the card of the past is
         # a reference, beside the one wanted now
@@ -1100,6 +1183,19 @@ def _find_gpus(message: Message) -> Iterator[Found]:
 GPUS = Rule(
     "gpus", ("num_gpus", "gpu_preference"), find_gpus,
     examples=(
+        # a third party's quote judged too much, or set against the writer's own need: no card, no count
+        # (heldout44 en-as06; own batch 40); a quote asked about or taken up is the configuration weighed
+        ("We've been quoted 8x H200 by another vendor for this, which feels like overkill. Can you check?", {}),
+        ("Un intégrateur nous a proposé 4 H200 pour nos juristes, ça nous paraît beaucoup.", {}),
+        ("We were quoted four L40S for our RAG assistant. Does that hold up?",
+         {"num_gpus": 4, "gpu_preference": "l40s"}),
+        # today's kit falling short: out of memory, taking forever, a queue; or beside "what do we need?"
+        # (heldout44 en-as38, en-as44, en-as46, en-as09)
+        ("We tried LoRA with our 2x RTX 4090 and ran out of memory at seq 8k. What should we buy instead?", {}),
+        ("LoRA on Llama 3.1 70B with 8x A100 80GB. It's taking forever. Would H200s help?",
+         {"gpu_preference": "h200-sxm"}),
+        ("Uni has a Slurm cluster with H100s but the queue is awful, so we're considering renting.", {}),
+        ("We serve it on a single H100 today and it's fine, but we expect 3x the traffic. What do we need?", {}),
         # a machine set aside ("elle n'est pas concernée", "off limits") before a purchase said apart
         # (heldout28 fr-ac24)
         ("On a une machine avec 8 A100 pour le calcul, elle n'est pas concernée. On voudrait acheter 2 H100 NVL.",

