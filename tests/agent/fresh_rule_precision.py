@@ -45,6 +45,7 @@ FIRST_SCORED = {
     "heldout42.yaml": "18ac364",
     "heldout43.yaml": "d9d8490",
     "heldout44.yaml": "dc294c5",
+    "heldout45.yaml": "028307b",
 }
 _CHILD = """
 import json, sys, yaml
