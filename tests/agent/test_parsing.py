@@ -452,3 +452,13 @@ def test_shapes_of_heldout37(text: str, expected: dict[str, object]) -> None:
 ])
 def test_customer_shapes_of_heldout37(text: str, customer: str | None) -> None:
     assert parse_message(text).values.get("customer") == customer
+
+
+def test_a_fine_tune_served_afterwards_is_the_fine_tune() -> None:
+    # "Afterwards it'll be served to our 600 field advisers" (heldout45 en-au43): the training is the job; the
+    # serving after it is sized beside it when a load at once is said (planning.serve_after)
+    text = ("Greenfurrow Co-op wants a LoRA on Qwen3 4B for agronomy advice: 2 GB of extension leaflets. "
+            "Afterwards it'll be served to our 600 field advisers.")
+    assert parse_message(text).values["use_case"] == "finetune_lora"
+    assert parse_message("We want a LoRA on Qwen3 4B. Afterwards it will be served to 40 advisers at once.").values[
+        "use_case"] == "finetune_lora"
