@@ -611,14 +611,22 @@ def worth_a_quote(result: RecommendResult) -> Plan | None:
     return min(candidates, key=lambda p: p.purchase.cards_eur or 0.0, default=None)
 
 
+def served_after(result: RecommendResult) -> Plan | None:
+    """The configuration that serves a fine-tuned model after its training: the training's own cards when they
+    hold the serving load, else the one named for it (RecommendResult.serving_after)."""
+    after = result.serving_after
+    if after is None:
+        return None
+    return after.owned if after.owned is not None and after.owned.fits else after.plan
+
+
 def serving_after(result: RecommendResult, lang: Lang) -> list[str]:
     """The serving that follows a fine-tune: whether the training's cards serve the fine-tuned model at the load
     said, else what does, and what training and serving cost together against the budget."""
     after, trained = result.serving_after, result.plan
     if after is None:
         return []
-    shown = after.owned if after.owned is not None and after.owned.fits else after.plan
-    figures = shown or after.owned
+    figures = served_after(result) or after.owned
     request = figures.request if figures is not None else None
     load = render(lang, "after.load", users=request.concurrency if request else 0,
                   input=request.input_len if request else 0, output=request.output_len if request else 0,

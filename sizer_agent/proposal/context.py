@@ -494,21 +494,11 @@ def _acceptance(plan: Plan | None, model: ModelInfo, served: str) -> tuple[list[
     return _serving_limits(plan), commands
 
 
-def served_after(result: RecommendResult) -> Plan | None:
-    """The configuration that serves a fine-tuned model after its training: the training's own cards when they
-    hold the serving load, else the one named for it (RecommendResult.serving_after)."""
-    after = result.serving_after
-    if after is None:
-        return None
-    shown = after.owned if after.owned is not None and after.owned.fits else after.plan
-    return shown if shown is not None and shown.serving is not None and shown.memory is not None else None
-
-
 def _with_serving_after(result: RecommendResult, model: ModelInfo, served: str, limits: list[AcceptanceLimit],
                         commands: list[Command]) -> tuple[list[AcceptanceLimit], list[Command]]:
     """The training's acceptance, then the serving's that follows it: its limits numbered on, its commands too."""
-    after = served_after(result)
-    if after is None or not limits:
+    after = advice.served_after(result)
+    if after is None or after.serving is None or after.memory is None or not limits:
         return limits, commands
     more_limits, more_commands = _acceptance(after, model, served)
     shift = len(commands)
