@@ -530,11 +530,11 @@ def owned(result: RecommendResult, lang: Lang) -> str:
         if t is not None and t.epoch_hours is not None:
             speed = render(lang, "advice.speed_and_epoch", speed=speed, hours=t.epoch_hours)
         late = next((r for r in c.plan.reasons if r.id == "reason.deadline"), None)
-        if late is not None and t is not None and t.epoch_hours is not None:
+        hours = late.params.get("hours") if late is not None else None
+        if late is not None and isinstance(hours, int | float) and t is not None and t.epoch_hours is not None:
             # the change fits them but the job ends after the date asked: how long, and that a purchase follows
             return render(lang, "advice.owned_change_late", gpus=n, gpu=name, why=why, what=what, speed=speed,
-                          hours=late.params.get("hours") or 0.0, days=float(late.params.get("hours") or 0.0) / 24,
-                          deadline=late.params.get("deadline") or 0.0)
+                          hours=hours, days=hours / 24, deadline=late.params.get("deadline") or 0.0)
         cpu_layers = llama_cpp_rate(c.plan)  # weights in host RAM: llama.cpp runs them where they are
         cpu = "" if cpu_layers is None else " " + render(lang, "advice.owned_llama_cpp", tps=cpu_layers,
                                                            gbs=DESKTOP_DDR5_GBS)
