@@ -813,6 +813,9 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
 
 
 SERVER_WINDOW = 4096  # a server's context when none is said (the interview's default, vLLM configs' usual)
+# a request's lengths when none is said: the estimate's own defaults
+SERVED_INPUT = EstimateRequest.model_fields["input_len"].default
+SERVED_OUTPUT = EstimateRequest.model_fields["output_len"].default
 
 
 def _serving_after(request: RecommendRequest, trained_on: Plan | None) -> ServingAfter | None:
@@ -823,7 +826,7 @@ def _serving_after(request: RecommendRequest, trained_on: Plan | None) -> Servin
     after, job = request.serve_after, request.workload
     if after is None or job is None or job.mode != "training":
         return None
-    input_len, output_len = after.input_len or 1024, after.output_len or 256
+    input_len, output_len = after.input_len or SERVED_INPUT, after.output_len or SERVED_OUTPUT
     workload = EstimateRequest(model=job.model, revision=job.revision, mode="inference", dtype=after.dtype,
                                quantization=after.quantization, input_len=input_len, output_len=output_len,
                                max_model_len=after.max_model_len or max(SERVER_WINDOW, input_len + output_len),

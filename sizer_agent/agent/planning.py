@@ -302,10 +302,6 @@ SERVED_AFTER_TRAINING: dict[str, str] = {"bf16": "bf16", "fp16": "fp16", "fp32":
                                          "int4": "int4", "int8": "int8"}
 
 
-SERVER_WINDOW = 4096  # questions._default_context: a server's window when none is said
-SERVED_INPUT, SERVED_OUTPUT = 1024, 256  # tools.estimate.EstimateRequest's defaults for a request's lengths
-
-
 def serve_after(profile: WorkloadProfile, assumed: Collection[str] = ()) -> dict[str, Any] | None:
     """`RecommendRequest.serve_after` for a fine-tune whose brief also states the serving after it (a number of
     requests at once: a training has none of its own), else None. Latency targets not given are the interview's
@@ -313,6 +309,7 @@ def serve_after(profile: WorkloadProfile, assumed: Collection[str] = ()) -> dict
     if profile.use_case not in TRAINING_USE_CASES or profile.concurrency is None or "concurrency" in assumed:
         return None
     from sizer_agent.agent.questions import BY_ID
+    from sizer_agent.tools.recommend import SERVED_INPUT, SERVED_OUTPUT, SERVER_WINDOW
 
     precision = "int4" if profile.use_case == "finetune_qlora" else SERVED_AFTER_TRAINING.get(
         profile.precision or "bf16", "bf16")

@@ -10,6 +10,7 @@ from typing import Literal
 
 from sizer_agent import advice
 from sizer_agent.agent.planning import DEPLOYMENT_UNITS
+from sizer_agent.agent.questions import BY_ID
 from sizer_agent.cli.commands.size_cluster import render as render_cluster
 from sizer_agent.cli.estimate_args import (
     add_estimate_arguments,
@@ -249,9 +250,6 @@ def request_from(args: argparse.Namespace) -> RecommendRequest:
     )
 
 
-SERVE_AFTER_DEFAULT_TTFT_MS, SERVE_AFTER_DEFAULT_TPOT_MS = 500.0, 50.0  # the interview's defaults (questions.py)
-
-
 def _serve_after(args: argparse.Namespace) -> ServeAfter | None:
     """--serve-after N: the serving load after the training, from the request-length and SLA flags."""
     if args.serve_after is None:
@@ -261,8 +259,8 @@ def _serve_after(args: argparse.Namespace) -> ServeAfter | None:
     return ServeAfter(concurrency=args.serve_after, input_len=args.input_len, output_len=args.output_len,
                       max_model_len=args.max_model_len, dtype="bfloat16",
                       quantization="int4" if args.method == "qlora" else None,
-                      slo_ttft_ms=args.slo_ttft_ms or SERVE_AFTER_DEFAULT_TTFT_MS,
-                      slo_tpot_ms=args.slo_tpot_ms or SERVE_AFTER_DEFAULT_TPOT_MS, slo_assumed=assumed)
+                      slo_ttft_ms=args.slo_ttft_ms or BY_ID["ttft_ms"].default,
+                      slo_tpot_ms=args.slo_tpot_ms or BY_ID["tpot_ms"].default, slo_assumed=assumed)
 
 
 def to_json(result: RecommendResult) -> dict[str, object]:
