@@ -628,7 +628,8 @@ def serving_after(result: RecommendResult, lang: Lang) -> list[str]:
         return []
     figures = served_after(result) or after.owned
     request = figures.request if figures is not None else None
-    load = render(lang, "after.load", users=request.concurrency if request else 0,
+    key = "after.load_assumed" if after.concurrency_assumed and after.people else "after.load"
+    load = render(lang, key, users=request.concurrency if request else 0, people=after.people or 0,
                   input=request.input_len if request else 0, output=request.output_len if request else 0,
                   precision=figures.weight_precision if figures is not None else "—")
     mine = after.owned

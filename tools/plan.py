@@ -32,6 +32,9 @@ KnobCode = Literal[
     "vision_checkpointing", "vision_batch",
     # vision: a batch nobody gave is chosen to fit the card (a practitioner default, not a change)
     "vision_batch_fit",
+    # language-model training: a micro-batch nobody gave is halved to fit the card, accumulation keeping the global
+    # batch (a practitioner default, not a change)
+    "micro_batch_fit",
     # vision: the epochs nobody gave (one counted), beside what a detector's training usually runs
     "vision_epochs",
 ]
@@ -343,6 +346,8 @@ class ServingAfter(BaseModel):
                                "priced again; None when the training is rented")
     plan: Plan | None = Field(description="the cheapest configuration in scope that serves the load")
     headline: Msg = Field(description="the serving recommendation's first sentence (said when nothing serves it)")
+    people: int | None = Field(None, description="the people it is served to, when said")
+    concurrency_assumed: bool = Field(False, description="the requests at once are a default for `people`")
 
 
 class RecommendResult(BaseModel):

@@ -74,6 +74,10 @@ class ServeAfter(BaseModel):
     training is not (its GPUs are given back), and the configuration that serves the load is named either way."""
 
     concurrency: int = Field(ge=1, le=100_000, description="simultaneous requests at peak")
+    people: int | None = Field(None, ge=1, description="the people it is served to, when said ('then serve it to "
+                               "our 300 claims handlers')")
+    concurrency_assumed: bool = Field(False, description="no peak was said: `concurrency` is the interview's "
+                                      "default for that many people, to confirm")
     input_len: int | None = Field(None, ge=1, le=MAX_TOKENS, description="mean prompt tokens")
     output_len: int | None = Field(None, ge=1, le=MAX_TOKENS, description="mean generated tokens")
     max_model_len: int | None = Field(None, ge=16, le=MAX_TOKENS, description="the context the server accepts; "
@@ -229,7 +233,7 @@ def _offer_plans(ctx: Context, offer: Offer, workload: EstimateRequest, knobs: l
             plan = evaluate(ctx, offer, gpu, platform, num_gpus, units, tp, pp, workload, knobs)
             best = plan
             if plan.fits:
-                return [plan]
+                return [_as_planned(ctx, offer, plan, workload, knobs)]
             if plan.memory is not None and not any(r.id in _MEMORY_REASONS for r in plan.reasons):
                 break  # memory holds: a wider split changes nothing for SLA, graphics or ECC reasons
         if best is not None:
@@ -245,6 +249,58 @@ _HARD_REASONS = {"reason.graphics", "reason.ecc", "reason.ecc_assumed", "reason.
                  "reason.rack_units", "reason.weight_format"}
 
 
+def _smaller_micro_batches(stated: EstimateRequest) -> list[tuple[Knob, EstimateRequest]]:
+    """The stated micro-batch halved down to 1, each with the gradient accumulation that keeps the global batch."""
+    out = []
+    batch = stated.batch_size
+    while batch > 1:
+        batch //= 2
+        steps = stated.gradient_accumulation_steps * stated.batch_size // batch
+        out.append((knob("micro_batch_fit", False, batch=batch, steps=steps, stated=stated.batch_size),
+                    stated.model_copy(update={"batch_size": batch, "gradient_accumulation_steps": steps})))
+    return out
+
+
+def _micro_batch_fitted(ctx: Context, offers: list[Offer], stated: EstimateRequest, defaults: list[Knob],
+                        options: list[Plan]) -> list[Plan]:
+    """A micro-batch nobody gave, chosen per card: each offer is tried at the halvings of the default with gradient
+    accumulation keeping the global batch (the same training, a longer step), and keeps the one that needs fewer
+    cards — as Hugging Face's Trainer `auto_find_batch_size` halves the batch until it fits (accelerate's
+    `find_executable_batch_size`). A practitioner default said beside the plan, not a change to agree on: buying
+    a second card because of a micro-batch the customer never chose is no expert's advice."""
+    by_offer = {p.offer_id: p for p in options}
+    for fit, smaller in _smaller_micro_batches(stated):
+        for plan in _evaluate(ctx, offers, smaller, [*defaults, fit]):
+            held = by_offer.get(plan.offer_id)
+            if plan.fits and (held is None or not held.fits
+                              or plan.parallelism.num_gpus < held.parallelism.num_gpus):
+                by_offer[plan.offer_id] = plan
+    return [by_offer.get(p.offer_id, p) for p in options]
+
+
+def _paid_per_job(plan: Plan) -> bool:
+    return plan.purchase.how == "rent" and plan.costs.paid_per_job and plan.costs.eur_per_job is not None
+
+
+def _as_planned(ctx: Context, offer: Offer, plan: Plan, workload: EstimateRequest, knobs: list[Knob]) -> Plan:
+    """A one-off job rented in the count the customer planned ("on loue 8 H100"): the hours of 8 cards cost what one
+    card's eight times longer do (the data-parallel overhead aside), so the smallest fitting configuration is one
+    card for a month at the same price; the count planned is the customer's to choose, and a rental keeps it when it
+    holds the job. A purchase is not held to it: fewer cards bought is money saved (`note.planned_gpus_fewer`)."""
+    planned = ctx.scope.planned_gpus
+    if not planned or plan.parallelism.num_gpus >= planned or not _paid_per_job(plan):
+        return plan
+    gpu, platform = ctx.catalog.gpu(offer.gpu), ctx.catalog.platform(offer.platform)
+    for num_gpus, units in _configurations(offer, platform.max_gpus.value):
+        if num_gpus != planned:
+            continue
+        for tp, pp in splits(num_gpus, num_gpus // units, gpu, ctx.spec):
+            wider = evaluate(ctx, offer, gpu, platform, num_gpus, units, tp, pp, workload, knobs)
+            if wider.fits:
+                return wider
+    return plan
+
+
 def _evaluate(ctx: Context, offers: Iterable[Offer], workload: EstimateRequest, knobs: list[Knob]) -> list[Plan]:
     out: list[Plan] = []
     for offer in offers:
@@ -257,7 +313,8 @@ def _evaluate(ctx: Context, offers: Iterable[Offer], workload: EstimateRequest, 
 def _cost(plan: Plan) -> float:
     """What the choice minimises: the cost over the amortisation period (TCO), unpriced last — except a rental
     for a one-off job, paid by the job's hours: a dearer hour that finishes 4 times sooner costs less."""
-    if plan.purchase.how == "rent" and plan.costs.paid_per_job and plan.costs.eur_per_job is not None:
+    if _paid_per_job(plan):
+        assert plan.costs.eur_per_job is not None
         return plan.costs.eur_per_job
     return plan.costs.tco_eur if plan.costs.tco_eur is not None else math.inf
 
@@ -545,6 +602,10 @@ def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list
                 return Msg("preference.honoured_dearer_monthly", gpu=name, cost=_cost(plan) / months,
                            cheaper=_config(cheapest), cheaper_cost=_cost(cheapest) / months,
                            cheaper_speed=cheapest.speed_short() or Msg("common.unknown"))
+            if _paid_per_job(plan) and _paid_per_job(cheapest):  # a rented one-off job: its cost, not years
+                return Msg("preference.honoured_dearer_job", gpu=name, cost=_cost(plan), cheaper=_config(cheapest),
+                           cheaper_cost=_cost(cheapest),
+                           cheaper_speed=cheapest.speed_short() or Msg("common.unknown"))
             return Msg("preference.honoured_dearer", gpu=name, cost=_cost(plan), cheaper=_config(cheapest),
                        cheaper_cost=_cost(cheapest), years=years,
                        cheaper_speed=cheapest.speed_short() or Msg("common.unknown"))
@@ -718,6 +779,8 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
     else:
         stated, defaults = request.workload, []
     options = _evaluate(ctx, offers, stated, defaults)
+    if request.batch_assumed and stated.mode == "training":
+        options = _micro_batch_fitted(ctx, offers, stated, defaults, options)
     for precision in request.precisions:
         options += _evaluate(ctx, offers, _with_precision(stated, precision), defaults)
 
@@ -841,7 +904,8 @@ def _serving_after(request: RecommendRequest, trained_on: Plan | None) -> Servin
         rack_units=request.rack_units, engine="vllm", catalog=request.catalog, offer_ids=request.offer_ids,
         stacks=request.stacks)
     sized = recommend(serving)
-    return ServingAfter(status=sized.status, owned=sized.owned, plan=sized.plan, headline=sized.headline)
+    return ServingAfter(status=sized.status, owned=sized.owned, plan=sized.plan, headline=sized.headline,
+                        people=after.people, concurrency_assumed=after.concurrency_assumed)
 
 
 def _set_targets(request: RecommendRequest, serving: ServingPerf) -> None:

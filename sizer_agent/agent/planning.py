@@ -257,7 +257,7 @@ def recommend_arguments(
         "job_recurring": bool(profile.job_recurring) if profile.use_case == "batch_inference"
         else True if (training or vision) and profile.job_runs_per_year else None,
         "precision_assumed": "precision" in assumed,
-        "batch_assumed": vision and "batch_size" in assumed,
+        "batch_assumed": (vision or training) and "batch_size" in assumed,
         "job_runs_per_year": profile.job_runs_per_year if profile.use_case == "batch_inference" or training
         or vision else None,
         # "une seule fois", "a one-off fine-tune": one run, paid by its hours when rented
@@ -306,9 +306,14 @@ def serve_after(profile: WorkloadProfile, assumed: Collection[str] = ()) -> dict
     """`RecommendRequest.serve_after` for a fine-tune whose brief also states the serving after it (a number of
     requests at once: a training has none of its own), else None. Latency targets not given are the interview's
     defaults, assumed (an interactive floor, as for any serving load)."""
-    if profile.use_case not in TRAINING_USE_CASES or profile.concurrency is None or "concurrency" in assumed:
+    if profile.use_case not in TRAINING_USE_CASES:
         return None
-    from sizer_agent.agent.questions import BY_ID
+    from sizer_agent.agent.questions import BY_ID, DEFAULT_CONCURRENCY
+
+    peak_said = profile.concurrency is not None and "concurrency" not in assumed
+    people = profile.head_count if profile.head_count and "head_count" not in assumed else None
+    if not peak_said and people is None:
+        return None
     from sizer_agent.tools.recommend import SERVED_INPUT, SERVED_OUTPUT, SERVER_WINDOW
 
     precision = "int4" if profile.use_case == "finetune_qlora" else SERVED_AFTER_TRAINING.get(
@@ -318,7 +323,10 @@ def serve_after(profile: WorkloadProfile, assumed: Collection[str] = ()) -> dict
     request_tokens = (profile.input_len or SERVED_INPUT) + (profile.output_len or SERVED_OUTPUT)
     said_context = profile.context_len if profile.context_len and "context_len" not in assumed else 0
     return {
-        "concurrency": sized_concurrency(profile), "input_len": profile.input_len, "output_len": profile.output_len,
+        # only the people said ("then serve it to our 300 claims handlers"): the interview's default peak for them
+        "concurrency": sized_concurrency(profile) if peak_said else min(DEFAULT_CONCURRENCY, people or 1),
+        "people": people, "concurrency_assumed": not peak_said,
+        "input_len": profile.input_len, "output_len": profile.output_len,
         # a server's window, as the interview's default: 4,096 tokens or the stated request if longer, or the
         # context said (left to the model's whole window, vLLM would refuse to start on a card its KV pool fits)
         "max_model_len": max(SERVER_WINDOW, request_tokens, said_context),

@@ -1247,3 +1247,58 @@ def test_four_rtx_3090_split_four_ways_say_their_collectives_cross_the_host() ->
     assert owned is not None and owned.parallelism.tensor_parallel == 4
     note = next(n for n in owned.notes if n.id == "note.no_p2p_beyond_bridge")
     assert note.params["domain"] == 2 and note.params["gpus"] == 4
+
+
+def test_a_rented_training_keeps_the_count_the_customer_planned_and_its_preference_speaks_of_the_job() -> None:
+    # "Pré-entraînement d'un modèle de 1B sur 100 milliards de tokens. On loue 8 H100": renting one card for a month
+    # costs what eight for four days do, so the count planned is kept (6 x 1.2B x 1e11 FLOP at 40 % MFU of 8 x 989
+    # TFLOP/s, +33 % for recomputation: about 3-4 days, seed 003's arithmetic), and the preference sentence weighs
+    # the job's cost, not three years of rent
+    workload = EstimateRequest(model="meta-llama/Llama-3.2-1B-Instruct", mode="training", method="full",
+                               from_scratch=True, batch_size=8, seq_len=4096)
+    spec = load_model("meta-llama/Llama-3.2-1B-Instruct")
+    common = dict(workload=workload, units=["cloud"], dataset_tokens=10**11, training_one_off=True,
+                  gpu_preference="h100-sxm")
+    planned = recommend(RecommendRequest(**common, planned_gpus=8), spec)
+    alone = recommend(RecommendRequest(**common), spec)
+    assert planned.plan is not None and alone.plan is not None
+    assert planned.plan.gpu_id == "h100-sxm" and planned.plan.parallelism.num_gpus == 8
+    assert alone.plan.parallelism.num_gpus == 1  # no count planned: the cheapest hours, one card
+    assert planned.plan.training is not None and alone.plan.training is not None
+    assert 48 < planned.plan.training.epoch_hours < 120
+    assert planned.plan.training.epoch_hours < alone.plan.training.epoch_hours / 6
+    assert planned.plan.costs.eur_per_job is not None and alone.plan.costs.eur_per_job is not None
+    assert planned.plan.costs.eur_per_job < 1.1 * alone.plan.costs.eur_per_job
+    assert planned.preference is not None and planned.preference.id == "preference.honoured_dearer_job"
+
+
+def test_a_purchase_is_not_held_to_the_count_planned_when_fewer_cards_hold_the_load() -> None:
+    # "we plan 4 L40S" for a 8B chat that one card holds: fewer cards bought is money saved, and the note says so
+    workload = EstimateRequest(model="meta-llama/Llama-3.1-8B-Instruct", input_len=1024, output_len=256,
+                               concurrency=4, engine="vllm")
+    result = recommend(RecommendRequest(workload=workload, units=["server"], engine="vllm", planned_gpus=4,
+                                        gpu_preference="l40s"), load_model("meta-llama/Llama-3.1-8B-Instruct"))
+    assert result.plan is not None and result.plan.parallelism.num_gpus < 4
+    assert any(n.id == "note.planned_gpus_fewer" for n in result.plan.notes)
+
+
+def test_an_assumed_micro_batch_is_fitted_to_the_card_before_a_second_card_is_bought() -> None:
+    # "QLoRA de Llama 3.1 70B sur une seule carte de 48 Go, c'est faisable ?": the QLoRA paper fine-tunes a 65B
+    # model "on a single 48GB GPU" (Dettmers et al. 2023, abstract) at a small micro-batch. With no batch size given,
+    # the default 8 x 1,000 tokens is halved with gradient accumulation (same global batch) until one card holds it,
+    # as Hugging Face's auto_find_batch_size does; with the batch said, 8 stays and a second card is bought
+    workload = EstimateRequest(model="meta-llama/Llama-3.1-70B-Instruct", mode="training", method="qlora",
+                               batch_size=8, seq_len=1000)
+    spec = load_model("meta-llama/Llama-3.1-70B-Instruct")
+    common = dict(workload=workload, units=["workstation"], dataset_tokens=5_000_000, epochs=2)
+    fitted = recommend(RecommendRequest(**common, batch_assumed=True), spec)
+    said = recommend(RecommendRequest(**common), spec)
+    assert fitted.plan is not None and said.plan is not None
+    assert fitted.plan.parallelism.num_gpus == 1 and said.plan.parallelism.num_gpus >= 2
+    assert fitted.plan.memory is not None and fitted.plan.memory.gpu_memory_bytes >= 44 * 2**30
+    knob = next(k for k in fitted.plan.knobs if k.code == "micro_batch_fit")
+    assert not knob.changes_workload  # the same training: said as an assumption, not a change to agree on
+    batch, steps = int(knob.text.params["batch"]), int(knob.text.params["steps"])
+    assert batch < 8 and batch * steps == 8
+    assert fitted.plan.costs.tco_eur is not None and said.plan.costs.tco_eur is not None
+    assert fitted.plan.costs.tco_eur < said.plan.costs.tco_eur

@@ -129,3 +129,20 @@ def test_no_serving_after_without_a_load_or_for_a_serving_job() -> None:
     assert serve_after(profile(concurrency=10), assumed=("concurrency",)) is None
     assert serve_after(profile(use_case="online_serving", concurrency=10)) is None
     assert "serve_after" not in recommend_arguments(profile(), FIELDS)
+
+
+def test_the_people_a_fine_tune_is_served_to_size_its_serving_at_the_interviews_default_peak() -> None:
+    # "then serve it to our 300 claims handlers": no peak said, so the interview's default for 300 people (8 at once,
+    # questions.DEFAULT_CONCURRENCY), marked as assumed and said so in the document; a peak said wins
+    args = serve_after(profile(head_count=300))
+    assert args is not None and args["concurrency"] == 8 and args["people"] == 300 and args["concurrency_assumed"]
+    few = serve_after(profile(head_count=3))
+    assert few is not None and few["concurrency"] == 3
+    said = serve_after(profile(head_count=300, concurrency=25))
+    assert said is not None and said["concurrency"] == 25 and not said["concurrency_assumed"]
+    assert serve_after(profile(head_count=300), assumed=("head_count",)) is None
+    result = recommend(lora_8b(serve_after={"concurrency": 8, "people": 300, "concurrency_assumed": True}))
+    assert result.serving_after is not None and result.serving_after.people == 300
+    english = " ".join(advice.serving_after(result, "en"))
+    assert "8 at once, assumed for 300 people as no peak was said" in english
+    assert "supposées pour 300 personnes" in " ".join(advice.serving_after(result, "fr"))
