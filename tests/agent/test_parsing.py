@@ -462,3 +462,17 @@ def test_a_fine_tune_served_afterwards_is_the_fine_tune() -> None:
     assert parse_message(text).values["use_case"] == "finetune_lora"
     assert parse_message("We want a LoRA on Qwen3 4B. Afterwards it will be served to 40 advisers at once.").values[
         "use_case"] == "finetune_lora"
+
+
+@pytest.mark.parametrize(("text", "people"), [
+    # the people a trained model is then served to are its users (heldout45 en-au43 and fr-au43, in-sample)
+    ("We want to fine-tune Mistral 7B with LoRA on 15M tokens, then serve it to our 300 claims handlers.", 300),
+    ("Greenfurrow Co-op wants a LoRA on Qwen3 4B. Afterwards it'll be served to our 600 field advisers.", 600),
+    ("LoRA sur Qwen3 4B. Après l'entraînement on le mettra à disposition de nos 450 techniciens.", 450),
+    ("On veut affiner Mistral 7B en LoRA puis le servir à nos 300 conseillers.", 300),
+    # a firm's size or its customers are no users of the training
+    ("A 12-person agency fine-tuning Llama 3.1 8B with LoRA.", None),
+    ("We serve 40 hospitals; we want to fine-tune Llama 3.1 8B with LoRA.", None),
+])
+def test_the_people_a_fine_tune_is_served_to_are_its_head_count(text: str, people: int | None) -> None:
+    assert parse_message(text).values.get("head_count") == people

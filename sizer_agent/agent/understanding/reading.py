@@ -42,10 +42,27 @@ _OWN_MACHINE = re.compile(r"\b(?:each on (?:their|his|her) own|their own (?:desk
                           r" (?:student|etudiant|eleve))\b")
 
 
+# "then serve it to our 300 claims handlers", "Afterwards it'll be served to our 600 field advisers", "on le mettra
+# à disposition de nos 450 techniciens": the people a trained model is then served to are its users
+_SERVED_TO = re.compile(r"\b(?:serve[ds]?|serving|deploy(?:ed)?|roll(?:ed)? (?:it )?out|made available|make it available)"
+                        r"(?: it| them| the model)?(?: (?:out|internally|in-house))? (?:to|for)"
+                        r"|\b(?:mettr\w*|mis\w*) (?:le |la |les )?a (?:la )?disposition (?:de|des|du)"
+                        r"|\b(?:servir|deployer|ouvrir|proposer|donner acces|servi\w*)(?: le| la| les)? (?:a|aux)")
+_SERVED_TO_END = re.compile(r"(?:(?:our|their|its|all|all of our|the|nos|ses|leurs|tous nos|l'ensemble de nos)\s+)?$")
+
+
+def _served_to(text: str, start: int) -> bool:
+    """The figure follows a serving verb and its "to/à": "serve it to our 300", "à disposition de nos 450"."""
+    before = text[max(0, start - 80):start]
+    tail = _SERVED_TO_END.search(before)
+    head = before[:tail.start()] if tail else before
+    return any(m.end() == len(head.rstrip()) for m in _SERVED_TO.finditer(head.rstrip()))
+
+
 def _said_to_use(text: str, finding: Finding | None) -> bool:
     if finding is None:
         return False
-    if _USE_AFTER.match(text, finding.span[1]):
+    if _USE_AFTER.match(text, finding.span[1]) or _served_to(text, finding.span[0]):
         return True
     return bool(_LEARNERS.search(plain(finding.words))) and not _OWN_MACHINE.search(text)
 _CUSTOMER_MAX_WORDS = 8  # a longer message that names no customer is not a customer's name
