@@ -27,7 +27,7 @@ _ITEM = (r"(?:pages?|documents?|docs|actes|articles?|fiches?|contrats?|contracts
          r"|produits?|products?|records?|chunks?|passages?|abstracts?|chapitres?|chapters?|factures?|invoices?"
          r"|lettres?|letters?|textes?|texts?|commentaires?|comments?|publications?|posts?|sinistres?|claims?"
          r"|decisions?|jugements?|judgments?|brevets?|patents?|prompts?|transcripts?|minutes|comptes rendus"
-         r"|repliques?)")
+         r"|repliques?|calls?|appels?)")
 _SCALE = r"(k|m|millions?|milliards?)?"
 # ("classify ~2M shipping emails": a tilde before the count says it is approximate, not that there is none)
 _COUNT = rf"(?:[~≈][ \t]*)?({NUM})[ \t]*{_SCALE}[ \t]*(?:de |d')?(?:[a-z-]+[ \t]+){{0,2}}?{_ITEM}\b"
@@ -39,6 +39,10 @@ _PATTERNS = (
                rf"|some|pres de|quelque|approx\.?)[ \t]+)?{_COUNT}"),
     # "40k e-mails to classify", "200 000 pages à traduire"
     re.compile(rf"{_COUNT}(?:[ \t]+[a-z-]+){{0,2}}?[ \t]+(?:a|to|à)[ \t]+{_VERB}"),
+    # "summarise each call with Llama 3.1 8B: 30,000 calls a day": the count and how often, the verb said before in
+    # the sentence (a rate of items alone, "30 000 appels par jour", is a job only where the brief is a batch job)
+    re.compile(rf"(?<![\w.,]){_COUNT}[ \t]+(?:a|an|per|par|each|every|chaque)[ \t]+(?:day|night|week|month|jour|nuit"
+               rf"|semaine|mois)\b"),
 )
 # "200 documents par jour", "résumer chaque nuit 50 000 dossiers", "a nightly job over 80,000 documents",
 # "(traitement batch mensuel)": a recurring load anywhere in the sentence, not one job
@@ -70,12 +74,17 @@ def runs_per_year(words: str) -> int | None:
 _MEDIA = re.compile(r"\b(?:images?|photos?|videos?|frames?|clips?)\b")
 
 
+_DONE_BEFORE = re.compile(rf"\b{_VERB}\b")
+
+
 def find_job_requests(message: Message) -> Iterator[Found]:
     for pattern in _PATTERNS:
         for m in pattern.finditer(message.text):
             if message.negated(m.start()) or _MEDIA.search(m.group(0)):
                 continue
             bounds = sentence_bounds(message.text, m.start())
+            if pattern is _PATTERNS[-1] and not _DONE_BEFORE.search(message.text, bounds[0], m.start()):
+                continue  # "5,000 requests a day" with nothing done to them: a serving load's traffic, no job
             every = _RECURRING.search(message.text, *bounds)
             if every is None:
                 # "… 500 000 répliques de 80 tokens … Une fois par mois.": how often, said alone just after
@@ -112,6 +121,11 @@ JOB_REQUESTS = Rule(
               ("on doit résumer environ 200 documents par jour",
                {"job_requests": 200, **_EACH_RUN, "job_runs_per_year": 365}),
               ("we process 3,000 tickets a day", {"job_requests": 3000, **_EACH_RUN, "job_runs_per_year": 365}),
+              ("summarise each call with Llama 3.1 8B: 30,000 calls a day",
+               {"job_requests": 30000, **_EACH_RUN, "job_runs_per_year": 365}),
+              ("On doit résumer 30 000 appels par jour avec Llama 3.1 8B.",
+               {"job_requests": 30000, **_EACH_RUN, "job_runs_per_year": 365}),
+              ("A chatbot on Llama 3.1 8B, 5,000 requests a day, 20 at once.", {}),
               ("classify ~2M shipping emails every night",
                {"job_requests": 2000000, **_EACH_RUN, "job_runs_per_year": 365}),
               ("We classify about 2 million support tickets per month",
