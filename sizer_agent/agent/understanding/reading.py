@@ -44,7 +44,8 @@ _OWN_MACHINE = re.compile(r"\b(?:each on (?:their|his|her) own|their own (?:desk
 
 # "then serve it to our 300 claims handlers", "Afterwards it'll be served to our 600 field advisers", "on le mettra
 # à disposition de nos 450 techniciens": the people a trained model is then served to are its users
-_SERVED_TO = re.compile(r"\b(?:serve[ds]?|serving|deploy(?:ed)?|roll(?:ed)? (?:it )?out|made available|make it available)"
+_SERVED_TO = re.compile(r"\b(?:serve[ds]?|serving|deploy(?:ed)?|roll(?:ed)? (?:it )?out|made available"
+                        r"|make it available)"
                         r"(?: it| them| the model)?(?: (?:out|internally|in-house))? (?:to|for)"
                         r"|\b(?:mettr\w*|mis\w*) (?:le |la |les )?a (?:la )?disposition (?:de|des|du)"
                         r"|\b(?:servir|deployer|ouvrir|proposer|donner acces|servi\w*)(?: le| la| les)? (?:a|aux)")
