@@ -67,6 +67,8 @@ class ClusterRequest(BaseModel):
                                "times its epochs): each count gets the job's hours")
     deadline_hours: float | None = Field(None, gt=0, description="training: the job must end within this: each "
                                          "offer names the smallest count that makes it")
+    rented: bool = Field(False, description="training: the chips are rented by the hour: the count that ends the job "
+                         "in time is priced at the cheapest cloud rate of its chip in the catalogue")
     catalog: str | None = Field(None, description="a vendor's catalogue TOML, merged over the bundled one")
 
     @model_validator(mode="after")
@@ -102,6 +104,9 @@ class ClusterOption(BaseModel):
     hourly_eur: float | None = None
     deadline_chips: int | None = Field(None, description="training: the smallest count whose job ends within the "
                                        "deadline (ClusterRequest.deadline_hours), None when none of those tried does")
+    rent_offer: str | None = Field(None, description="a rented job: the cloud offer of the same chip with the "
+                                   "cheapest GPU-hour")
+    rent_eur_per_gpu_hour: float | None = None
     eur_per_million_tokens: float | None = None
     tokens_per_eur: float | None = Field(None, description="inference: output tokens per euro at the SLA")
     tokens_per_s_per_chip_per_eur_hour: float | None = Field(
@@ -114,8 +119,14 @@ class ClusterOption(BaseModel):
         point = next((p for p in self.scaling if p.chips == self.deadline_chips), None)
         if point is None or point.job_hours is None:
             return None
-        return Msg("cluster.deadline_line", offer=self.offer_name, chips=point.chips,
-                   units=-(-point.chips // self.gpus_per_unit), hours=point.job_hours)
+        units = -(-point.chips // self.gpus_per_unit)
+        if self.rent_eur_per_gpu_hour is not None and self.rent_offer is not None:
+            # a rented job: the chips x its hours at the GPU-hour of that chip's rental
+            return Msg("cluster.deadline_line_rented", offer=self.offer_name, chips=point.chips, units=units,
+                       hours=point.job_hours, rental=self.rent_offer, rate=self.rent_eur_per_gpu_hour,
+                       cost=point.chips * point.job_hours * self.rent_eur_per_gpu_hour)
+        return Msg("cluster.deadline_line", offer=self.offer_name, chips=point.chips, units=units,
+                   hours=point.job_hours)
 
 
 class ClusterPlan(BaseModel):
@@ -233,10 +244,20 @@ def _training_option(request: ClusterRequest, catalog: Catalog, offer: Offer) ->
     notes = [Msg("cluster.training_fit", efficiency=req.compute_efficiency, overhead_s=req.step_overhead_s)]
     if units > offer.max_units:
         notes.append(Msg("cluster.beyond_max_units", units=units, max_units=offer.max_units))
+    rental = _cheapest_rental(catalog, gpu.id) if request.rented else None
     return ClusterOption(offer_id=offer.id, offer_name=offer.name, gpu_id=gpu.id, unit=offer.unit or "",
                          units=units, gpus_per_unit=per_unit, gpus=units * per_unit,
                          fabric=_fabric_summary(gpu.id, catalog, per_node), scaling=points, notes=notes,
-                         deadline_chips=deadline_chips)
+                         deadline_chips=deadline_chips, rent_offer=rental[0] if rental else None,
+                         rent_eur_per_gpu_hour=rental[1] if rental else None)
+
+
+def _cheapest_rental(catalog: Catalog, gpu_id: str) -> tuple[str, float] | None:
+    """The cloud offer of a chip with the cheapest GPU-hour, in euros: (its name, the rate); None when none rents it."""
+    rate = catalog.assumptions.eur_per_usd.value
+    rentals = [(o.name, hourly) for o in catalog.offers if o.kind == "cloud" and o.gpu == gpu_id
+               and (hourly := o.hourly_eur_per_gpu_value(rate)) is not None]
+    return min(rentals, key=lambda r: r[1]) if rentals else None
 
 
 def size_cluster(request: ClusterRequest) -> ClusterPlan:

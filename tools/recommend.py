@@ -1334,6 +1334,7 @@ def cluster_request(request: RecommendRequest, result: RecommendResult,
             precision="fp8" if w.dtype.lower() in ("fp8", "float8") else "bf16",
             checkpoint_interval_min=request.checkpoint_interval_min or 30.0,
             tokens=tokens * request.epochs if tokens else None, deadline_hours=request.deadline_hours,
+            rented=request.deployment == "cloud" or set(request.units) == {"cloud"},
             catalog=None if request.catalog is None else str(request.catalog))
     return ClusterRequest(
         model=w.model, mode=w.mode, offers=offers, nodes=nodes,

@@ -50,3 +50,27 @@ def test_recommend_asks_for_a_cluster_only_when_the_deadline_is_what_no_configur
     # a small job that ends in time needs no cluster
     small = late.model_copy(update={"dataset_tokens": 10**9})
     assert cluster_request(small, recommend(small, spec)) is None
+
+
+def test_a_rented_cluster_that_makes_the_deadline_is_priced_at_its_chips_gpu_hour() -> None:
+    # "pretrain a 7B on 2T tokens within 30 days, renting H100s": the count that ends in time is rented by the hour,
+    # so its cost is chips x hours x the GPU-hour of that chip's cheapest rental in the catalogue (Lambda's H100 SXM
+    # at USD 4.29, catalogue rate); a purchase scope says no rental
+    request = ClusterRequest(model="meta-llama/Llama-3.1-8B", mode="training", offers=["HGX-H100-8"],
+                             chip_counts=list(DEADLINE_COUNTS), global_batch=64, batch_policy="per_chip",
+                             seq_len=8192, precision="bf16", tokens=2 * 10**12, deadline_hours=720, rented=True)
+    option = size_cluster(request).options[0]
+    assert option.rent_offer is not None and "H100" in option.rent_offer
+    assert option.rent_eur_per_gpu_hour is not None and 2.0 < option.rent_eur_per_gpu_hour < 6.0
+    said = option.deadline_said()
+    assert said is not None and said.id == "cluster.deadline_line_rented"
+    at = next(p for p in option.scaling if p.chips == option.deadline_chips)
+    assert at.job_hours is not None
+    assert said.params["cost"] == pytest.approx(option.deadline_chips * at.job_hours * option.rent_eur_per_gpu_hour)
+    bought = size_cluster(request.model_copy(update={"rented": False})).options[0]
+    assert bought.rent_offer is None and bought.deadline_said().id == "cluster.deadline_line"  # type: ignore[union-attr]
+    spec = load_model("meta-llama/Llama-3.1-8B")
+    late = RecommendRequest(workload=PRETRAIN, dataset_tokens=2 * 10**12, deadline_hours=720, units=["cloud"],
+                            training_one_off=True, epochs=1)
+    asked = cluster_request(late, recommend(late, spec))
+    assert asked is not None and asked.rented
