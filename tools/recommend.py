@@ -585,9 +585,11 @@ def _verdicts(catalog: Catalog, options: list[Plan], scope: Scope, mode: str) ->
 
 
 def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list[Plan],
-                cheapest: Plan | None = None) -> Msg | None:
+                cheapest: Plan | None = None, planned: Plan | None = None) -> Msg | None:
     """What became of the accelerator asked for. `cheapest`: the plan without the preference (the cheapest in
-    scope and budget); when the preference costs more, the customer is told by how much, with which offer."""
+    scope and budget); when the preference costs more, the customer is told by how much, with which offer.
+    `planned`: the preferred card in the count the customer planned ("a quote for 8 H100: oversized?"), sized as
+    said, whose figures answer the question when it is not the plan."""
     wanted = scope.gpu_preference
     if not wanted:
         return None
@@ -614,6 +616,15 @@ def _preference(scope: Scope, catalog: Catalog, plan: Plan | None, options: list
     best = _best(theirs)
     if best is None:
         return Msg("preference.not_in_scope", gpu=name)
+    if planned is not None and planned.gpu_id == wanted:
+        count = planned.parallelism.num_gpus
+        if planned.fits:
+            key = "preference.dearer_planned" if planned.purchase.price_eur is not None \
+                else "preference.dearer_planned_unpriced"
+            return Msg(key, gpu=name, gpus=count, offer=planned.offer_id,
+                       speed=planned.speed_short() or Msg("common.unknown"), price=planned.purchase.price_eur or 0.0)
+        if planned.reasons and not best.fits:
+            return Msg("preference.planned_does_not_fit", gpu=name, gpus=count, why=planned.reasons[0])
     if best.fits:
         return Msg("preference.dearer", gpu=name, offer=best.offer_id)
     return Msg("preference.does_not_fit", gpu=name, why=best.reasons[0])
@@ -862,7 +873,9 @@ def recommend(request: RecommendRequest, model: ModelSpec | None = None) -> Reco
                            priced=_cheapest_priced(options, scope)),
         budget=budget, scope=scope,
         alternatives=alternatives, changes=changes,
-        preference=None if request.owned_gpus else _preference(scope, catalog, plan, options, cheapest=_best(within)),
+        preference=None if request.owned_gpus else _preference(
+            scope, catalog, plan, options, cheapest=_best(within),
+            planned=_planned(ctx, catalog, scope, plan, stated, defaults)),
         owned=owned, owned_fp8=owned_fp8, owned_change=owned_change, preference_change=preferred,
         compared=compared, compared_fp8=compared_fp8, cheaper_precision=cheaper,
         faster=_faster(ctx, plan) if request.search else None,
@@ -947,6 +960,16 @@ def _alternative_ceiling(plan: Plan | None, scope: Scope, recurring: bool = Fals
     return ALTERNATIVE_COST_FACTOR * max(basis) if basis else None
 
 
+def _planned(ctx: Context, catalog: Catalog, scope: Scope, plan: Plan | None, workload: EstimateRequest,
+             knobs: list[Knob]) -> Plan | None:
+    """The card asked for in the count planned ("on a reçu un devis pour 8 H100"), as sold, when the plan is
+    another card: what the customer had in mind, sized, beside what the plan chose. None otherwise."""
+    if not scope.planned_gpus or scope.gpu_preference is None or (plan is not None
+                                                                   and plan.gpu_id == scope.gpu_preference):
+        return None
+    return _named(ctx, catalog, scope, f"{scope.planned_gpus}:{scope.gpu_preference}", workload, knobs)
+
+
 def _owned(ctx: Context, catalog: Catalog, scope: Scope, workload: EstimateRequest, knobs: list[Knob]) -> Plan | None:
     """The customer's own cards as they are: the preferred GPU, as many as planned, nothing bought."""
     if not scope.planned_gpus or scope.gpu_preference is None:
@@ -976,13 +999,11 @@ def _named(ctx: Context, catalog: Catalog, scope: Scope, item: str, workload: Es
         most = catalog.platform(offer.platform).max_gpus.value
         sold = [(n, u) for n, u in _configurations(offer, most) if n == count]
         if sold:
-            plans = _offer_plans(ctx, offer.model_copy(update={"gpu_counts": [sold[0][0] // sold[0][1]],
-                                                                "max_units": sold[0][1]}), workload, knobs)
-            if plans:
-                return plans[0]
+            # the count said, as sold ("16 H100": two 8-GPU nodes), not the offer's smallest that holds the load
+            return _exact(ctx, offer, count, sold[0][1], workload, knobs)
     # "1x H100" to buy: SXM cards are sold on HGX baseboards of 4 or 8 (NVIDIA HGX H100/H200 datasheets); fewer,
     # bought for a machine of one's own, is the PCIe card of the same chip, which offers price
-    pcie = SXM_SOLD_AS_PCIE.get(gpu_id) if as_sold and count not in HGX_BASEBOARDS else None
+    pcie = SXM_SOLD_AS_PCIE.get(gpu_id) if as_sold and not on_baseboards(count) else None
     if pcie is not None:
         return _named(ctx, catalog, scope, f"{count}:{pcie}", workload, knobs, as_sold)
     # the first offer of that card whose machine holds that many (eight H100 NVL do not go in a 2U server of four);
@@ -1031,6 +1052,11 @@ def cluster_platform(catalog: Catalog, count: int, gpu_id: str) -> tuple[str, in
 
 
 HGX_BASEBOARDS = (4, 8)  # SXM GPUs per HGX baseboard (NVIDIA HGX H100 / H200 4- and 8-GPU)
+
+
+def on_baseboards(count: int) -> bool:
+    """SXM cards in a count HGX baseboards hold: one board of 4 or 8, or whole 8-GPU boards ("16 H100": two nodes)."""
+    return count in HGX_BASEBOARDS or count % HGX_BASEBOARDS[-1] == 0
 SXM_SOLD_AS_PCIE = {"h100-sxm": "h100-pcie", "h200-sxm": "h200-nvl", "a100-80gb-sxm": "a100-80gb-pcie",
                     "a100-40gb-sxm": "a100-40gb-pcie"}  # the same chip on a PCIe card (gpus.toml)
 

@@ -75,12 +75,12 @@ def format_value(field: str, value: Any, lang: Lang) -> str:
 def _weighed(item: str) -> str:
     """"1:h100-sxm" as the configuration weighed: an SXM chip bought alone or in pairs is its PCIe card (the
     recommendation weighs that one: tools.recommend.SXM_SOLD_AS_PCIE), so the name says the same."""
-    from sizer_agent.tools.recommend import HGX_BASEBOARDS, SXM_SOLD_AS_PCIE
+    from sizer_agent.tools.recommend import SXM_SOLD_AS_PCIE, on_baseboards
 
     count, _, gpu_id = item.rpartition(":")
     if not count:  # a card weighed with no count: the tools size how many it takes
         return gpu_name(gpu_id)
-    if count.isdigit() and int(count) not in HGX_BASEBOARDS:
+    if count.isdigit() and not on_baseboards(int(count)):
         gpu_id = SXM_SOLD_AS_PCIE.get(gpu_id, gpu_id)
     return f"{count} × {gpu_name(gpu_id)}"
 

@@ -1302,3 +1302,22 @@ def test_an_assumed_micro_batch_is_fitted_to_the_card_before_a_second_card_is_bo
     assert batch < 8 and batch * steps == 8
     assert fitted.plan.costs.tco_eur is not None and said.plan.costs.tco_eur is not None
     assert fitted.plan.costs.tco_eur < said.plan.costs.tco_eur
+
+
+def test_the_card_planned_in_the_count_planned_is_sized_beside_a_cheaper_plan() -> None:
+    # "un devis pour un serveur 8x H100 pour du fine-tuning complet de Llama 3.1 8B : c'est surdimensionné ?": a full
+    # fine-tune of 8B needs about 16 bytes per parameter of states (Adam, mixed precision: ZeRO paper, Rajbhandari et
+    # al. 2020), 128 GB, which two 96 GB cards hold sharded; the 8 H100 planned hold it too, and the answer gives
+    # their figures and price beside the cheaper plan, not only "costs more"
+    workload = EstimateRequest(model="meta-llama/Llama-3.1-8B-Instruct", mode="training", method="full",
+                               batch_size=8, seq_len=4096)
+    result = recommend(RecommendRequest(workload=workload, units=["server", "node"], gpu_preference="h100-sxm",
+                                        planned_gpus=8, dataset_bytes=5 * 10**9),
+                       load_model("meta-llama/Llama-3.1-8B-Instruct"))
+    assert result.plan is not None and result.plan.gpu_id != "h100-sxm"
+    said = result.preference
+    assert said is not None and said.id == "preference.dearer_planned"
+    assert said.params["gpus"] == 8 and said.params["offer"] == "HGX-H100-8" and float(said.params["price"]) > 100_000
+    assert "8 × NVIDIA H100 SXM5 80GB planned also hold the load (HGX-H100-8" in advice.preference(result, "en")
+    assert "Les 8 × NVIDIA H100 SXM5 80GB prévus tiennent aussi la charge" in advice.sentence(
+        advice.preference(result, "fr"))

@@ -61,3 +61,20 @@ def test_the_interview_passes_an_assumed_ecc_as_such() -> None:
     weighed = WorkloadProfile(use_case="online_serving", model="google/gemma-3-27b-it",
                               compared_gpus=["tpu-v6e", "8:h100-sxm"])
     assert recommend_arguments(weighed, fields)["compared"] == ["tpu-v6e", "8:h100-sxm"]
+
+
+def test_a_count_weighed_over_several_nodes_is_sized_as_said_on_sxm_boards() -> None:
+    # "16 H100 or 8 H200 to serve Llama 3.1 70B to 200 users?": 16 H100 SXM are two HGX 8-GPU baseboards (NVIDIA HGX
+    # H100 datasheet), not PCIe cards, and the option weighed is the 16 said, not the 8 that would already hold it;
+    # 8 H200 (1,128 GB) hold 141 GB of bf16 weights and the KV cache of 200 users with room to spare
+    workload = EstimateRequest(model="meta-llama/Llama-3.1-70B-Instruct", input_len=1024, output_len=256,
+                               concurrency=200)
+    result = recommend(RecommendRequest(workload=workload, units=["server", "node"], compared=["16:h100-sxm",
+                                                                                               "8:h200-sxm"]))
+    h100, h200 = result.compared
+    assert (h100.gpu_id, h100.parallelism.num_gpus, h100.purchase.units) == ("h100-sxm", 16, 2)
+    assert (h200.gpu_id, h200.parallelism.num_gpus) == ("h200-sxm", 8) and h200.fits
+    from sizer_agent.agent.wording import _weighed
+
+    assert _weighed("16:h100-sxm").startswith("16 × NVIDIA H100 SXM")
+    assert _weighed("2:h100-sxm").startswith("2 × NVIDIA H100 PCIe")  # two SXM chips bought are PCIe cards
