@@ -37,6 +37,20 @@ def _default_context(p: WorkloadProfile) -> int:
     return max(4096, stated)
 
 
+DEFAULT_INPUT, DEFAULT_OUTPUT = 1024, 256  # the method's example request (design: the interview's defaults)
+
+
+def _default_input(p: WorkloadProfile) -> int:
+    """1,024 tokens; a context the customer stated beyond one request of defaults ("contextes longs (32k tokens)"
+    for a RAG on case files) is the prompt's length, less the answer: the method measures peak memory at the
+    planned context and concurrency (seed 000, "Mesurez le pic mémoire au contexte et à la concurrence prévus"),
+    and an acceptance run at 1,024-token prompts would not test the contexts the customer asked for."""
+    output = p.output_len or DEFAULT_OUTPUT
+    if p.context_len and p.context_len > DEFAULT_INPUT + output:
+        return p.context_len - output
+    return DEFAULT_INPUT
+
+
 # A fine-tuning set when none is said: ~50,000 examples of ~1,000 tokens, 200 MB of text at 4 bytes per
 # token. Instruction sets are of that order: Alpaca 52,002 examples (Taori et al. 2023), Dolly 15,011
 # (Databricks 2023); a pretraining corpus is not, and keeps 10 GB.
@@ -245,12 +259,12 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         id="input_len", type="tokens",
         applies=_inference, applies_doc="inference",
-        default=1024,
+        default=_default_input,
     ),
     Question(
         id="output_len", type="tokens",
         applies=_inference, applies_doc="inference",
-        default=256,
+        default=DEFAULT_OUTPUT,
     ),
     Question(
         id="context_len", type="tokens",

@@ -276,3 +276,16 @@ def test_a_latency_percentile_said_sizes_and_checks_there() -> None:
     assert bench_arguments(profile, set(ServeSettings.model_fields))["percentile"] == 95.0
     unsaid = profile.model_copy(update={"slo_percentile": None})
     assert "percentile" not in recommend_arguments(unsaid, set(RecommendRequest.model_fields))  # the tool's P99
+
+
+def test_a_stated_context_longer_than_a_default_request_is_the_prompt_length_assumed() -> None:
+    from sizer_agent.agent.questions import BY_ID
+
+    # "contextes longs (32k tokens)" with no prompt length: seed 000 measures peak memory "au contexte et à la
+    # concurrence prévus", so the prompt assumed is the context less the answer; no context said keeps 1,024
+    question = BY_ID["input_len"]
+    base = {"use_case": "online_serving", "model": "mistralai/Mistral-Small-3.1-24B-Instruct-2503"}
+    assert question.default_for(WorkloadProfile(**base)) == 1024
+    assert question.default_for(WorkloadProfile(**base, context_len=32_768)) == 32_768 - 256
+    assert question.default_for(WorkloadProfile(**base, context_len=32_768, output_len=800)) == 32_768 - 800
+    assert question.default_for(WorkloadProfile(**base, context_len=1_200)) == 1024  # no longer than a request

@@ -11,8 +11,8 @@ from sizer_agent.agent.wording import assumed_default, format_value
     ("field", "value", "lang", "said", "not_said"),
     [
         # French numbers use narrow spaces and the documented default plain ones: still one figure, said once
-        ("input_len", 1024, "fr", "entrée moyenne : 1 024 tokens.", "(1 024 tokens)"),
-        ("input_len", 1024, "en", "mean input: 1,024 tokens.", "(1,024 tokens)"),
+        ("input_len", 1024, "fr", "entrée moyenne : 1 024 tokens, ou le contexte annoncé", "(1 024 tokens"),
+        ("input_len", 1024, "en", "mean input: 1,024 tokens, or the context said", "(1,024 tokens"),
         # the framework version's default in words, never the English id in a French sentence
         ("framework_version", "latest", "fr", "version : la dernière version (non fixée).", "latest"),
         ("framework_version", "latest", "en", "version: the latest release (unpinned).", "latest ("),

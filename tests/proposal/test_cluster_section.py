@@ -56,3 +56,9 @@ def test_a_pretraining_no_rental_ends_in_time_gets_the_chips_it_needs_in_the_doc
     assert h100.deadline_chips == 128
     en = render_proposal(session, "md", "en")
     assert "HGX H100 8-GPU: 128 chips (16 units) end the job in about" in en and "| The job (h) |" in en
+    # rented, that count is priced by its GPU-hour, and the summary says it first, not only section 8
+    assert "rented by the hour at €3.69 per GPU-hour (H100 SXM — Lambda)" in en
+    summary = en.split("## 1.")[0]
+    assert "a larger cluster ends the job in time" in summary and "HGX H100 8-GPU: 128 chips" in summary
+    fr = render_proposal(session, "md", "fr")
+    assert "une grappe plus grande finit le travail à temps" in fr.split("## 1.")[0]
