@@ -407,8 +407,17 @@ def _choice(pool: list[Plan], scope: Scope, prefer: str | None) -> tuple[Status,
     if pool and all(p.purchase.how == "quote" for p in pool):
         return "recommended", _best(preferred) or _best(pool)
     if pool:
-        return "over_budget", _best(pool)
+        # over the budget, the plan is the one least over it: ranked by what the budget is compared with (the
+        # purchase price), not by three years of energy on top — "the cheapest that does: EUR 7,591" beside a
+        # EUR 7,160 option listed below would read as a mistake
+        return "over_budget", min(pool, key=lambda p: (_budget_cost(p), _rank_key(p)))
     return "no_fit", None
+
+
+def _budget_cost(plan: Plan) -> float:
+    job = plan.costs.eur_per_job if plan.costs.paid_per_job else None
+    cost = budget_cost(plan.purchase, plan.costs.tco_eur, job)
+    return cost if cost is not None else math.inf
 
 
 def _cheapest_priced(options: list[Plan], scope: Scope) -> Plan | None:
@@ -464,15 +473,17 @@ def _budget_changes(ctx: Context, offers: list[Offer], stated: EstimateRequest, 
             changes.append(Change(knobs=knobs, plan=best))
             if len(knobs) > 1:
                 break  # the cumulative ladder reached the budget: stop there
-        near = _best([p for p in pool if p.purchase.how != "quote"])
-        if near is not None and (closest is None or (_cost(near), len(knobs)) < (_cost(closest.plan),
-                                                                                len(closest.knobs))):
+        # how near the budget a change gets is weighed on what the budget is compared with (`_choice`)
+        near = min([p for p in pool if p.purchase.how != "quote"], key=lambda p: (_budget_cost(p), _rank_key(p)),
+                   default=None)
+        if near is not None and (closest is None or (_budget_cost(near), len(knobs)) < (_budget_cost(closest.plan),
+                                                                                       len(closest.knobs))):
             closest = Change(knobs=knobs, plan=near)
     if stated.mode == "inference":
         fewer = _fewer_users(ctx, options, stated, defaults, within_budget=True)
         if fewer is not None:
             changes.append(fewer)
-    if not changes and closest is not None and (chosen is None or _cost(closest.plan) < _cost(chosen)):
+    if not changes and closest is not None and (chosen is None or _budget_cost(closest.plan) < _budget_cost(chosen)):
         changes.append(closest)
     changes.sort(key=lambda c: (len(c.knobs), _cost(c.plan)))
     return changes[:MAX_CHANGES]

@@ -34,10 +34,11 @@ def _default_context(p: WorkloadProfile) -> int:
     stated = (p.input_len or 0) + (p.output_len or 0)
     if p.use_case in TRAINING_USE_CASES and stated:
         return max(512, 1 << (stated - 1).bit_length())
-    return max(4096, stated)
+    return max(DEFAULT_WINDOW, stated)
 
 
 DEFAULT_INPUT, DEFAULT_OUTPUT = 1024, 256  # the method's example request (design: the interview's defaults)
+DEFAULT_WINDOW = 4096  # a server's window when none is said (`_default_context`)
 
 
 def _default_input(p: WorkloadProfile) -> int:
@@ -46,7 +47,9 @@ def _default_input(p: WorkloadProfile) -> int:
     planned context and concurrency (seed 000, "Mesurez le pic mémoire au contexte et à la concurrence prévus"),
     and an acceptance run at 1,024-token prompts would not test the contexts the customer asked for."""
     output = p.output_len or DEFAULT_OUTPUT
-    if p.context_len and p.context_len > DEFAULT_INPUT + output:
+    # beyond the default window only: a context of 4,096 may be the default itself (`_default_context`), assumed
+    # before this question is answered, and an assumed window says nothing of the prompts
+    if p.context_len and p.context_len > DEFAULT_WINDOW:
         return p.context_len - output
     return DEFAULT_INPUT
 

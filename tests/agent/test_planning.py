@@ -289,3 +289,6 @@ def test_a_stated_context_longer_than_a_default_request_is_the_prompt_length_ass
     assert question.default_for(WorkloadProfile(**base, context_len=32_768)) == 32_768 - 256
     assert question.default_for(WorkloadProfile(**base, context_len=32_768, output_len=800)) == 32_768 - 800
     assert question.default_for(WorkloadProfile(**base, context_len=1_200)) == 1024  # no longer than a request
+    # the default window itself, assumed before the prompt was asked, says nothing of the prompts
+    assert question.default_for(WorkloadProfile(**base, context_len=4_096)) == 1024
+    assert question.default_for(WorkloadProfile(**base, context_len=8_192)) == 8_192 - 256

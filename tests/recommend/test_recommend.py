@@ -1321,3 +1321,20 @@ def test_the_card_planned_in_the_count_planned_is_sized_beside_a_cheaper_plan() 
     assert "8 × NVIDIA H100 SXM5 80GB planned also hold the load (HGX-H100-8" in advice.preference(result, "en")
     assert "Les 8 × NVIDIA H100 SXM5 80GB prévus tiennent aussi la charge" in advice.sentence(
         advice.preference(result, "fr"))
+
+
+def test_over_budget_the_plan_is_the_one_least_over_the_budget_by_its_price() -> None:
+    # "fine-tune Llama 3.1 8B with QLoRA at home, budget $2,500": nothing fits the budget; the plan named as "the
+    # cheapest that does" is the one whose price is least over it (the budget is weighed against the purchase
+    # price), not the one whose three years of energy make it cheaper over the period; no change is offered that
+    # costs more than the plan
+    workload = EstimateRequest(model="meta-llama/Llama-3.1-8B-Instruct", mode="training", method="qlora",
+                               batch_size=8, seq_len=4096)
+    result = recommend(RecommendRequest(workload=workload, units=["workstation"], budget_eur=2150,
+                                        batch_assumed=True, dataset_tokens=2_000_000),
+                       load_model("meta-llama/Llama-3.1-8B-Instruct"))
+    assert result.status == "over_budget" and result.plan is not None
+    priced = [o for o in result.options if o.fits and o.purchase.price_eur is not None]
+    assert result.plan.purchase.price_eur == min(o.purchase.price_eur for o in priced)  # type: ignore[type-var]
+    assert all(c.plan.purchase.price_eur is None or c.plan.purchase.price_eur <= result.plan.purchase.price_eur
+               for c in result.changes)
