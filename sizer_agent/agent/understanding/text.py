@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 Lang = Literal["fr", "en"]
+T = TypeVar("T")
 
 # Characters folded to one plain character each, so that folding never changes a position.
 _SPECIAL = {
@@ -502,6 +503,8 @@ class Message:
     # the conversation already said the job trains (an interview answer, not a brief): a bare "2 000 milliards de
     # tokens" is its training set
     training_context: bool = False
+    # results a rule computed from the message as it stood, for the next rule that asks the same (see `remembered`)
+    memo: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def read(cls, original: str, lang: Lang) -> Message:
@@ -537,7 +540,27 @@ class Message:
         replaced whole (`_apply`), and a deep copy of them was a tenth of a message's parse time."""
         return replace(self, approximate_spans=list(self.approximate_spans), negations=list(self.negations),
                        found=dict(self.found), found_at=dict(self.found_at), turned_down=list(self.turned_down),
-                       recounted=list(self.recounted))
+                       recounted=list(self.recounted), memo={})
+
+    def state(self, *ignored: str) -> tuple[Any, ...]:
+        """Everything a rule can read of the message, as a value (a snapshot): two equal states read alike.
+        `ignored`: fields found that the caller's reading never looks at. (The original and its position maps are
+        fixed once the message is read.)"""
+        found = {name: value for name, value in self.found.items() if name not in ignored}
+        found_at = {name: span for name, span in self.found_at.items() if name not in ignored}
+        return (self.text, self.lang, tuple(self.negations), tuple(self.approximate_spans), found, found_at,
+                tuple(self.turned_down), tuple(self.recounted), self.training_context)
+
+    def remembered(self, name: str, compute: Callable[[Message], T], *ignored: str) -> T:
+        """`compute(self)`, computed again only when the message changed since it was last asked (a claim, a field
+        found other than the `ignored` ones): for a reading two rules make of the same words."""
+        state = self.state(*ignored)
+        kept = self.memo.get(name)
+        if kept is not None and kept[0] == state:
+            return cast(T, kept[1])
+        value = compute(self)
+        self.memo[name] = (state, value)
+        return value
 
     def with_turned_down(self) -> str:
         """`text` with the clauses the writer turned down put back: a refusal is the writer's own constraint ("AWS
