@@ -15,10 +15,25 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache, wraps
 from typing import Any, Literal, TypeVar, cast
 
 Lang = Literal["fr", "en"]
 T = TypeVar("T")
+Span = TypeVar("Span", bound=tuple[int, ...])
+
+
+def per_text(read: Callable[[str], list[Span]]) -> Callable[[str], list[Span]]:
+    """A pure reading of a text (a list of spans), computed once for the last few texts read: several rules and the
+    second reading ask it of the same text (claims make a new text, so a changed message is read again). Each
+    caller gets its own list."""
+    remembered = lru_cache(maxsize=8)(lambda text: tuple(read(text)))
+
+    @wraps(read)
+    def reading(text: str) -> list[Span]:
+        return list(remembered(text))
+
+    return reading
 
 # Characters folded to one plain character each, so that folding never changes a position.
 _SPECIAL = {
@@ -356,6 +371,7 @@ def _earlier_sayings(text: str) -> Iterator[tuple[re.Match[str], re.Match[str], 
         yield m, said, [(x.start(), x.end()) for x in _MODEL_NAMED.finditer(text, said.end(), m.start())]
 
 
+@per_text  # (read with the message, then again by the retractions, on the same text)
 def recounts(text: str) -> list[tuple[int, int, int, int, int]]:
     """(old start, old end, new value, new start, new end): a count of an earlier message corrected by a bare
     figure later in its sentence."""
@@ -647,6 +663,7 @@ _PAST = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|previously|aup
                    r"\b(?:etaient|ont ete|were|have been)\b)\b")
 
 
+@per_text  # (asked by the rules and the second reading of the same text)
 def past_clauses(text: str) -> list[tuple[int, int]]:
     """The brackets, or else the sentences, that speak of the past: they name what was tried or used before, not
     what is sized now."""
@@ -669,6 +686,7 @@ _TURN_TO_PRODUCTION = re.compile(r"\b(?:but|mais|however|cependant|then|puis)\b|
                                  r"(?:production|prod)\b")
 
 
+@per_text  # (asked by the rules and the second reading of the same text)
 def prototype_clauses(text: str) -> list[tuple[int, int]]:
     """The clauses that say how a prototype was built, when the message says what production will use: the engine
     and format tried there are not the ones sized."""
@@ -684,8 +702,18 @@ def prototype_clauses(text: str) -> list[tuple[int, int]]:
 
 def sentence_bounds(text: str, position: int) -> tuple[int, int]:
     """The sentence (or line) around a position: where a subject and its figure belong together."""
-    starts = [m.end() for m in re.finditer(r"[.!?;\n]\s", text)]
+    starts = _sentence_starts(text)
     index = bisect_right(starts, position)
     start = starts[index - 1] if index else 0
-    end_match = re.compile(r"[.!?;\n](?:\s|$)").search(text, position)
+    end_match = _SENTENCE_END.search(text, position)
     return start, end_match.end() if end_match else len(text)
+
+
+_SENTENCE_START = re.compile(r"[.!?;\n]\s")
+_SENTENCE_END = re.compile(r"[.!?;\n](?:\s|$)")
+
+
+@lru_cache(maxsize=8)
+def _sentence_starts(text: str) -> tuple[int, ...]:
+    """Where each sentence of `text` starts: split once per text (rules ask for eight sentences a message)."""
+    return tuple(m.end() for m in _SENTENCE_START.finditer(text))
