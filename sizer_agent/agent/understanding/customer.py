@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from sizer_agent.agent.understanding.rules import SUGGEST, Found, Rule
 from sizer_agent.agent.understanding.text import Message, plain
@@ -535,6 +536,7 @@ _CITY_SHAPE = re.compile(rf"[{_UPPER}][a-zà-ÿ]{{3,}}(?:-[{_UPPER}]?[a-zà-ÿ]+
 _DASH_BEFORE = re.compile(r"(?:--?|—|–)[ \t]*$")
 
 
+@lru_cache(maxsize=8)  # (asked by the signature, the signer and the last resort alike: read once)
 def _last_signed(original: str) -> re.Match[str] | None:
     """The "First, Organisation" signing the message, unless "First" is a sign-off ("Thanks, Bob")."""
     m = _LAST_SIGNED.search(original)
@@ -1998,6 +2000,7 @@ def _closing_sentence(original: str) -> tuple[int, str] | None:
     return original.find(name, m.start("name")), name
 
 
+@lru_cache(maxsize=8)  # (asked by the signature and the last resort alike: read once)
 def _signature_line(original: str) -> tuple[int, str] | None:
     """(start, name) of an organisation signing the message's last line on its own. After a dash a name must say
     it is an organisation (a kind-word, three words, "&", a legal form or a coined word: "— Marc Dupont" is a

@@ -64,13 +64,19 @@ def second_reading(message: Message, reading: Reading, rules: Iterable[Rule]) ->
     """Run each rule again over what the first reading left unclaimed; another value for a doubted field
     found there makes that field a doubt. `message` is the message as the first reading left it."""
     others: dict[str, list[Any]] = {}
-    # (what was tried in the past names no candidate for what is sized now)
-    past = past_clauses(message.text) + prototype_clauses(message.text)  # (and a prototype set aside)
-    left = message.copy()
-    for start, end in past + [(m.start(), m.end()) for m in _LATER_MAYBE.finditer(message.text)]:
-        left.claim(start, end)
-    for rule in rules:
-        if not DOUBTED_FIELDS.intersection(rule.fields):
+    # Only a field the first reading recorded can be doubted (another value is weighed against the first): a rule
+    # whose doubted fields were all left unread is not run again, nor is anything when none was read (the second
+    # reading was a twelfth of a message's parse time, most of it for fields the message never names). A rule
+    # fills only the fields it declares (`Rule.fields`; claims and suggestions are set aside here anyway).
+    recorded = DOUBTED_FIELDS & reading.findings.keys()
+    if recorded:
+        # (what was tried in the past names no candidate for what is sized now)
+        past = past_clauses(message.text) + prototype_clauses(message.text)  # (and a prototype set aside)
+        left = message.copy()
+        for start, end in past + [(m.start(), m.end()) for m in _LATER_MAYBE.finditer(message.text)]:
+            left.claim(start, end)
+    for rule in rules if recorded else ():
+        if not recorded.intersection(rule.fields):
             continue
         unclaimed = left.copy()  # (each rule claims what it reads: the next one starts from the same text)
         for item in rule.find(unclaimed):

@@ -10,7 +10,14 @@ import re
 from collections.abc import Iterator
 
 from sizer_agent.agent.understanding.rules import Found, Rule
-from sizer_agent.agent.understanding.text import Message, past_clauses, prototype_clauses, sentence_bounds, words
+from sizer_agent.agent.understanding.text import (
+    Message,
+    past_clauses,
+    per_text,
+    prototype_clauses,
+    sentence_bounds,
+    words,
+)
 
 # (pattern, framework, kind). Names follow the schema: HF Transformers/TRL/PEFT -> transformers;
 # torchtune/DeepSpeed/FSDP -> pytorch; any other named engine -> other. The kind says what the
@@ -245,6 +252,7 @@ _SENTENCE_STOP = re.compile(r"[!?;\n]|\.(?!\d)")
 _TRIER = re.compile(r"(?<![\w'])(?:we|on|nous|i|je)\s+(?:have\s+|had\s+|avons\s+|a\s+|ont\s+|avions\s+)?$")
 
 
+@per_text  # (read twice by the precision: its formats, then its bit widths)
 def _tried_and_failed(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     if _TRIED.search(text) is None:
@@ -286,6 +294,7 @@ def support_questions(text: str) -> list[tuple[int, int]]:
     return [(m.start("format"), m.end()) for m in _SUPPORT_ASKED.finditer(text)]
 
 
+@per_text  # (read twice by the precision: its formats, then its bit widths)
 def _asked_in_general(text: str) -> list[tuple[int, int]]:
     spans = [(m.start("format"), m.end("format")) for m in _SUPPORT_ASKED.finditer(text)]
     if not spans:

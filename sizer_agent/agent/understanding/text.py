@@ -13,11 +13,27 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from functools import lru_cache, wraps
+from typing import Any, Literal, TypeVar, cast
 
 Lang = Literal["fr", "en"]
+T = TypeVar("T")
+Span = TypeVar("Span", bound=tuple[int, ...])
+
+
+def per_text(read: Callable[[str], list[Span]]) -> Callable[[str], list[Span]]:
+    """A pure reading of a text (a list of spans), computed once for the last few texts read: several rules and the
+    second reading ask it of the same text (claims make a new text, so a changed message is read again). Each
+    caller gets its own list."""
+    remembered = lru_cache(maxsize=8)(lambda text: tuple(read(text)))
+
+    @wraps(read)
+    def reading(text: str) -> list[Span]:
+        return list(remembered(text))
+
+    return reading
 
 # Characters folded to one plain character each, so that folding never changes a position.
 _SPECIAL = {
@@ -355,6 +371,7 @@ def _earlier_sayings(text: str) -> Iterator[tuple[re.Match[str], re.Match[str], 
         yield m, said, [(x.start(), x.end()) for x in _MODEL_NAMED.finditer(text, said.end(), m.start())]
 
 
+@per_text  # (read with the message, then again by the retractions, on the same text)
 def recounts(text: str) -> list[tuple[int, int, int, int, int]]:
     """(old start, old end, new value, new start, new end): a count of an earlier message corrected by a bare
     figure later in its sentence."""
@@ -502,6 +519,8 @@ class Message:
     # the conversation already said the job trains (an interview answer, not a brief): a bare "2 000 milliards de
     # tokens" is its training set
     training_context: bool = False
+    # results a rule computed from the message as it stood, for the next rule that asks the same (see `remembered`)
+    memo: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def read(cls, original: str, lang: Lang) -> Message:
@@ -537,7 +556,27 @@ class Message:
         replaced whole (`_apply`), and a deep copy of them was a tenth of a message's parse time."""
         return replace(self, approximate_spans=list(self.approximate_spans), negations=list(self.negations),
                        found=dict(self.found), found_at=dict(self.found_at), turned_down=list(self.turned_down),
-                       recounted=list(self.recounted))
+                       recounted=list(self.recounted), memo={})
+
+    def state(self, *ignored: str) -> tuple[Any, ...]:
+        """Everything a rule can read of the message, as a value (a snapshot): two equal states read alike.
+        `ignored`: fields found that the caller's reading never looks at. (The original and its position maps are
+        fixed once the message is read.)"""
+        found = {name: value for name, value in self.found.items() if name not in ignored}
+        found_at = {name: span for name, span in self.found_at.items() if name not in ignored}
+        return (self.text, self.lang, tuple(self.negations), tuple(self.approximate_spans), found, found_at,
+                tuple(self.turned_down), tuple(self.recounted), self.training_context)
+
+    def remembered(self, name: str, compute: Callable[[Message], T], *ignored: str) -> T:
+        """`compute(self)`, computed again only when the message changed since it was last asked (a claim, a field
+        found other than the `ignored` ones): for a reading two rules make of the same words."""
+        state = self.state(*ignored)
+        kept = self.memo.get(name)
+        if kept is not None and kept[0] == state:
+            return cast(T, kept[1])
+        value = compute(self)
+        self.memo[name] = (state, value)
+        return value
 
     def with_turned_down(self) -> str:
         """`text` with the clauses the writer turned down put back: a refusal is the writer's own constraint ("AWS
@@ -624,6 +663,7 @@ _PAST = re.compile(r"\b(?:l'an dernier|l'annee derniere|last year|previously|aup
                    r"\b(?:etaient|ont ete|were|have been)\b)\b")
 
 
+@per_text  # (asked by the rules and the second reading of the same text)
 def past_clauses(text: str) -> list[tuple[int, int]]:
     """The brackets, or else the sentences, that speak of the past: they name what was tried or used before, not
     what is sized now."""
@@ -646,6 +686,7 @@ _TURN_TO_PRODUCTION = re.compile(r"\b(?:but|mais|however|cependant|then|puis)\b|
                                  r"(?:production|prod)\b")
 
 
+@per_text  # (asked by the rules and the second reading of the same text)
 def prototype_clauses(text: str) -> list[tuple[int, int]]:
     """The clauses that say how a prototype was built, when the message says what production will use: the engine
     and format tried there are not the ones sized."""
@@ -661,8 +702,18 @@ def prototype_clauses(text: str) -> list[tuple[int, int]]:
 
 def sentence_bounds(text: str, position: int) -> tuple[int, int]:
     """The sentence (or line) around a position: where a subject and its figure belong together."""
-    starts = [m.end() for m in re.finditer(r"[.!?;\n]\s", text)]
+    starts = _sentence_starts(text)
     index = bisect_right(starts, position)
     start = starts[index - 1] if index else 0
-    end_match = re.compile(r"[.!?;\n](?:\s|$)").search(text, position)
+    end_match = _SENTENCE_END.search(text, position)
     return start, end_match.end() if end_match else len(text)
+
+
+_SENTENCE_START = re.compile(r"[.!?;\n]\s")
+_SENTENCE_END = re.compile(r"[.!?;\n](?:\s|$)")
+
+
+@lru_cache(maxsize=8)
+def _sentence_starts(text: str) -> tuple[int, ...]:
+    """Where each sentence of `text` starts: split once per text (rules ask for eight sentences a message)."""
+    return tuple(m.end() for m in _SENTENCE_START.finditer(text))
