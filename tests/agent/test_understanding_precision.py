@@ -1438,6 +1438,11 @@ def test_own_briefs_round38(text: str, expected: dict[str, object], absent: tupl
     ("we're going w/ 4 L40S...\nactually make it 6. competitor quoted €50k for 2 H100s, too pricey. 8U free.",
      {"num_gpus": 6, "gpu_preference": "l40s", "rack_units": 8}, ("budget_eur",)),
     ("on avait dit 2 RTX PRO 4500… finalement 3.", {"num_gpus": 3, "gpu_preference": "rtx-pro-4500"}, ()),
+    # names: a consultant's client after the consultant's firm, a unit named of its own before its host
+    ("Bonjour, je suis consultante chez Quantivo et j'accompagne l'étude notariale Roux-Mercier & Associés. Ils "
+     "veulent un assistant.", {"customer": "Roux-Mercier & Associés"}, ()),
+    ("Writing from the HELIX neuroimaging group at Ashdown University Hospital. We'd like a LoRA on Llama 3.1 8B.",
+     {"customer": "HELIX"}, ()),
     # a quote asked about stays the configuration weighed (dev fr-103, en-097)
     ("Un intégrateur nous propose 4 L40S pour notre chatbot. Est-ce suffisant ?", {"num_gpus": 4,
                                                                                  "gpu_preference": "l40s"}, ()),

@@ -406,7 +406,9 @@ INTRODUCERS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # "I'm advising Greystone Mutual (an insurer) on …", "J'accompagne la Mutuelle Castelnau sur …": a consultant's
     # client (heldout34 en-ai25)
     _I + r"(?<![\w])(?:advising|consulting for|acting for|conseillons|accompagnons|j['’]accompagne|je conseille"
-    r"|i advise))[ \t]+" + _THE + NAME,
+    # ("j'accompagne l'étude notariale Bertin-Lacaze & Associés": its kind in lowercase words before the name —
+    # heldout45 fr-au23)
+    r"|i advise))[ \t]+" + _THE + r"(?:(?-i:[a-zà-ÿ])[\w'’-]*[ \t]+){0,2}" + NAME,
     _I + r"(?<![\w])(?:working|work|works|i work|we work|je travaille|nous travaillons|on travaille)[ \t]+"
     r"(?:for|at|with|pour|chez|[àa] la|au|aux))[ \t]+" + _THE + NAME,
     _I + r"(?<![\w])(?:we(?:'| a)re|we are|nous sommes|on est|this is|here at|ici)[ \t]+"
@@ -2076,12 +2078,17 @@ def _quoted_question(original: str) -> list[tuple[int, int]]:
 # "accompagnons notre client, la Coopérative …", "on behalf of our client Sunfield Agritech", "pour le compte de
 # Néovia": the name right after words that say whose project it is; a consultancy or integrator that writes is not
 # the customer
-_CLIENT_BEFORE = re.compile(r"(?i)(?:(?<![\w])(?:notre|our|mon|my|leur|their)[ \t]+(?:client|customer)e?s?[ \t]*,?"
-                            r"|pour le compte d[eu]|on behalf of(?:[ \t]+(?:our|my)[ \t]+(?:client|customer),?)?"
-                            r"|(?<![\w])(?:advising|consulting for|acting for|conseillons|accompagnons)"
-                            r"|au nom d[eu])[ \t]+(?:(?:la|le|les|the)[ \t]+|l['’])?"
-                            # ("notre client, la banque Crédit Lémanique": the kind of organisation before its name)
-                            r"(?:" + _ORG_NOUN + r"[ \t]+)?$")
+_CLIENT_BEFORE = re.compile(r"(?i)(?:(?<![\w])(?:notre|our|mon|my|leur|their)\s+(?:client|customer)e?s?[ \t]*,?"
+                            r"|pour\s+le\s+compte\s+d[eu]|on\s+behalf\s+of(?:\s+(?:our|my)\s+(?:client|customer),?)?"
+                            r"|(?<![\w])(?:advising|consulting for|acting for|conseillons|accompagnons"
+                            # ("je suis consultant chez Datavance et j'accompagne l'étude notariale Bertin-Lacaze &
+                            # Associés" — heldout45 fr-au23)
+                            r"|j['’]accompagne)"
+                            # (the name may start the next line: "pour le compte de la\nCoopérative …" — own batch 41)
+                            r"|au nom d[eu])\s+(?:(?:la|le|les|the)\s+|l['’])?"
+                            # ("notre client, la banque Crédit Lémanique": the kind of organisation before its name;
+                            # "l'étude notariale …": a kind said with its adjective)
+                            r"(?:(?:" + _ORG_NOUN + r"|[ée]tude|office)(?:[ \t]+(?-i:[a-zà-ÿ])[\w-]*)?\s+)?$")
 
 
 # "Hi, Ines from Caldera Partners. … New one: Fennick Water Utilities wants a customer-service chatbot for its 200k
@@ -2152,6 +2159,27 @@ def _requester_field(original: str) -> tuple[int, str] | None:
                 _distinctive(name) or _organisation_like(name) or "&" in name):
             return original.find(name, at + unit.end()), name
     return None
+
+
+# a unit with a name of its own, then the organisation it sits in: "From the KORA imaging lab at St. Clement's
+# Hospital", "the TESSERA neuroimaging group at Ashcombe University Hospital", "le Lab Orion, la cellule IA de
+# Maréchal Distribution" (heldout45 en-au22; own batch 41): the named unit is the customer (SCHEMA: "laboratoire
+# LIRIS" -> "LIRIS"), the hospital, university or firm after it is where it sits
+_UNIT_BEFORE_HOST = re.compile(
+    r"(?<![\w])(?P<lab>[A-Z][A-Z0-9]{3,7}|[A-Z]{2,8}(?:-[A-Z]{2,8})+)[ \t]+(?:[a-z][\w-]*[ \t]+){0,2}"
+    r"(?:lab|laboratory|research group|group|team|unit)[ \t]+(?:at|of|in|within)[ \t]+(?:the[ \t]+)?$"
+    r"|(?<![\w])(?i:lab|labo)[ \t]+(?P<named>[A-ZÀ-Þ][\w-]{2,})[ \t]*,[ \t]*(?i:la|le|l['’])[ \t]*"
+    r"(?:[\w'’-]+[ \t]+){1,3}(?:de|du|d['’])[ \t]*(?:l['’]|la[ \t]+|le[ \t]+)?$")
+
+
+def _unit_before_host(original: str, offset: int) -> re.Match[str] | None:
+    unit = _UNIT_BEFORE_HOST.search(original, max(0, offset - 90), offset)
+    if unit is None or unit.end() != offset:
+        return None
+    if unit.group("lab") is not None:
+        return unit if _lab_acronym(unit.group("lab")) else None
+    named = unit.group("named")
+    return unit if clean_name(named) == named and not _FIELD_WORD.fullmatch(named) else None
 
 
 _LAB_BEFORE_TEAM = re.compile(r"(?<![\w])(?P<lab>[A-Z][A-Z0-9&-]{1,11})[ \t]*[,/–—-][ \t]*(?i:[ée]quipe|team|groupe"
@@ -2237,6 +2265,10 @@ def find_customer(message: Message) -> Iterator[Found]:
             lab = _LAB_BEFORE_TEAM.search(original, max(0, offset - 40), offset)
             if lab is not None and offset == lab.end():
                 offset, name = lab.start("lab"), lab.group("lab")
+                end = offset + len(name)
+            elif (unit := _unit_before_host(original, offset)) is not None:
+                group = "lab" if unit.group("lab") is not None else "named"
+                offset, name = unit.start(group), unit.group(group)
                 end = offset + len(name)
             a, b = message.view_span(offset, end)
             if message.negated(a):
@@ -2371,6 +2403,16 @@ CUSTOMER = Rule(
         ("Je suis doctorante au laboratoire CRISTAL-Bio de l'Université de Fréjac.", {"customer": "CRISTAL-Bio"}),
         ("I'm a research engineer in the Halvorsen Vision Lab at the University of Tarrow.",
          {"customer": "Halvorsen Vision Lab"}),
+        # a unit named of its own before the organisation it sits in; a field's acronym is no name of its own
+        ("From the NOVA imaging lab at St. Bride's Hospital: we need to train a 3D U-Net.", {"customer": "NOVA"}),
+        ("Le Lab Aurore, la cellule IA de Groupe Vasseur, veut un assistant.", {"customer": "Aurore"}),
+        ("I lead the NLP group at the University of Eastbrook.", {"customer": "University of Eastbrook"}),
+        # the client a consultant accompanies, after the consultant's own firm; the name may start the next line
+        ("Je suis consultant chez Datalis et j'accompagne l'étude notariale Morel & Associés.",
+         {"customer": "Morel & Associés"}),
+        ("Chef de projet chez Opteam Conseil. Nous intervenons pour le compte de la\nCoopérative du Lévezou, qui "
+         "veut …",
+         {"customer": "Coopérative du Lévezou"}),
         ("Hi, Ines from Caldera Partners. New one: Fennick Water Utilities wants a chatbot for its customers.",
          {"customer": "Fennick Water Utilities"}),
         ("Hi, Ines from Caldera Partners. We want a chatbot for our consultants.", {"customer": "Caldera Partners"}),
