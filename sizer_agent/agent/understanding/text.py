@@ -350,7 +350,11 @@ _NAMES_TAKEN_BACK = re.compile(r"[ \t,:]*(?:(?:i meant|i mean|make (?:it|that)|j
 _CARDS_AFTER = r"[ \t]*x?[ \t]*(?:gpus?|cartes?|cards?|[abhl]\d{2,3}s?|rtx|mi3\d\d|b[23]00|gb[23]00)(?![\w])"
 
 
-_BARE_FIGURE_AFTER = re.compile(r"[ \t,:]*\d{1,3}(?=[ \t]*(?:[,;!)]|\.(?!\d)|$)|[ \t]+(?:je|j'|i|we|on|nous)\b)")
+# ("3 RTX 5090… non, 4 finalement", "2 RTX 5090s... actually make it 3" — heldout45 fr-au49, en-au49)
+_BARE_FIGURE_AFTER = re.compile(r"[ \t,:]*(?:(?:make (?:it|that)|disons)[ \t]+)?\d{1,3}"
+                                r"(?=[ \t]*(?:(?:finalement|au final|in the end|instead|then)[ \t]*)?"
+                                r"(?:[,;!)]|\.(?!\d)|$)"
+                                r"|[ \t]+(?:je|j'|i|we|on|nous)\b)")
 
 
 # the new figure said bare after the correction: "I told you 4x H100, but scratch that — finance signed off on 8",
@@ -423,7 +427,9 @@ def _retractions(text: str) -> list[tuple[int, int, tuple[int, int]]]:
             continue
         # ("On pense partir sur 4 H200... pardon, 8, je viens de relire la note": a bare figure right after the marker
         # corrects the count of cards just before it — heldout25 fr-b03)
-        if _BARE_FIGURE_AFTER.match(text, m.end()) and re.search(rf"\d{_CARDS_AFTER}[ \t.…]*$", text[start:end]):
+        # (the card's name may go on after its family word: "3 RTX 5090…", "2 RTX PRO 4500s...")
+        if _BARE_FIGURE_AFTER.match(text, m.end()) and re.search(
+                rf"\d{_CARDS_AFTER}(?:[ \t]+(?:pro|ada|nvl|sxm|pcie|\d{{3,4}}s?)){{0,2}}[ \t.…]*$", text[start:end]):
             continue
         # "On a déjà 4 RTX A6000... euh non, 4 RTX 6000 Ada": cards corrected by other cards take back the count
         # and its card, not the words before them that say whose cards they are
