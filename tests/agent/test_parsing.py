@@ -476,3 +476,16 @@ def test_a_fine_tune_served_afterwards_is_the_fine_tune() -> None:
 ])
 def test_the_people_a_fine_tune_is_served_to_are_its_head_count(text: str, people: int | None) -> None:
     assert parse_message(text).values.get("head_count") == people
+
+
+@pytest.mark.parametrize(("text", "ttft"), [
+    # a latency the users suffer today is what the sizing must beat, not its target
+    ("We run vLLM on our 2 L40S with Mistral 7B for 20 users at once and they complain it's slow (first token "
+     "takes 3 s). What should we change?", None),
+    ("TTFT is around 2 s right now and users complain", None),
+    ("aujourd'hui le premier mot met 4 s à venir, on vise 800 ms de TTFT", 800.0),
+    ("Currently TTFT must stay under 2 s.", 2000.0),
+    ("First token under 500 ms please.", 500.0),
+])
+def test_a_latency_measured_today_is_no_target(text: str, ttft: float | None) -> None:
+    assert parse_message(text).values.get("ttft_ms") == ttft
